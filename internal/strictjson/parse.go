@@ -1,0 +1,768 @@
+package strictjson
+
+import (
+	"fmt"
+	"sync"
+	"unicode/utf8"
+)
+
+// DefaultMaxDepth is the nesting limit applied when Options.MaxDepth is 0.
+// The parser itself does not recurse, so it needs no cap; the default
+// exists for callers (generated decoders, schema validators) that walk the
+// tree recursively. It equals encoding/json's own limit, so the default
+// accepts exactly the nesting encoding/json accepts. A larger explicit
+// MaxDepth is honoured.
+const DefaultMaxDepth = 10000
+
+// Options controls the limits and the optional leniencies of Parse and Valid.
+// The zero Options is the strict default.
+type Options struct {
+	// MaxDepth is the maximum nesting of arrays and objects: a scalar at the
+	// top level has depth 0, [] has depth 1, [[]] depth 2. 0 means
+	// DefaultMaxDepth.
+	MaxDepth int
+	// MaxValues is the maximum number of values, counting every scalar,
+	// array and object once (member names do not count). 0 means no limit
+	// other than the input size.
+	MaxValues int
+	// AllowDuplicateKeys accepts an object that repeats a member name. Names
+	// are compared after unescaping, so "a" and "\u0061" are the same name.
+	// Duplicates are rejected by default because different consumers of the
+	// same message disagree on which one wins.
+	AllowDuplicateKeys bool
+	// AllowUnpairedSurrogates accepts \uD800-\uDFFF escapes that do not form
+	// a high/low pair, decoding each as U+FFFD like encoding/json. They are
+	// rejected by default because such text cannot be represented in UTF-8
+	// and would silently change on a round trip.
+	AllowUnpairedSurrogates bool
+}
+
+// Parse parses data, which must hold exactly one JSON value optionally
+// surrounded by JSON whitespace (space, tab, CR, LF), and returns its tree.
+//
+// Empty or whitespace-only input is ErrEmpty; a UTF-8 byte order mark is
+// ErrSyntax (RFC 8259 forbids emitting one and the protocols never send
+// one); invalid UTF-8 anywhere is ErrUTF8. On failure the error is an
+// *Error and no partial tree is returned.
+//
+// The returned tree does not reference data, which the caller may reuse.
+// Parse makes one string copy of data which the strings and numbers of the
+// tree share (see Value).
+func Parse(data []byte, opt Options) (*Value, error) {
+	p := getParser(data, opt, true)
+	v, err := p.run()
+	putParser(p)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Valid reports whether Parse would accept data with opt, returning the same
+// *Error Parse would return, or nil. It performs all the same checks
+// (including duplicate names and limits) with the same code, but builds no
+// tree.
+func Valid(data []byte, opt Options) error {
+	p := getParser(data, opt, false)
+	_, err := p.run()
+	putParser(p)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// frame is one open array or object.
+type frame struct {
+	v       *Value // the container being built; nil in validate-only mode
+	count   int    // elements or members started so far
+	base    int    // start of this container's entries in parser.elems / parser.members
+	keyBase int    // start of this object's names in parser.keys
+	bufBase int    // length of parser.buf when the object was opened
+	key     []byte // decoded name of the current member
+	// names holds the decoded names of a large object for duplicate
+	// detection; small objects are scanned linearly instead.
+	names map[string]struct{}
+	kind  Kind // Array or Object
+	// reading is true while the value of element/member count-1 is being
+	// read; it decides whether an error pointer includes that element.
+	reading bool
+}
+
+// mapThreshold is the member count above which duplicate detection switches
+// from a linear scan to a map.
+const mapThreshold = 16
+
+type parser struct {
+	data     []byte
+	src      string // string copy of data (build mode only)
+	pos      int
+	opt      Options
+	maxDepth int
+	build    bool
+	nvalues  int
+
+	// Scratch stacks, reused across parses through parserPool.
+	stack   []frame
+	elems   []*Value // pending array elements of all open arrays
+	members []Member // pending members of all open objects (build mode)
+	keys    [][]byte // decoded names of the open objects, for duplicate checks
+	buf     []byte   // decoded text of escaped strings and open objects' names
+
+	// Allocation slabs for the tree: values and element/member slices are
+	// carved out of larger blocks to avoid one allocation per value. They
+	// belong to the returned tree and are never pooled.
+	vals     []Value
+	allocd   int // values handed out so far
+	valsNext int // size of the next value slab
+	ptrSlab  []*Value
+	ptrNext  int
+	memSlab  []Member
+	memNext  int
+}
+
+// Slab sizing. Real documents hold about one value per 10 bytes, so the
+// first value slab is sized from the input length; later slabs double up to
+// maxSlab so that the unused tail of the last one stays small.
+const (
+	bytesPerValue = 10
+	minSlab       = 4
+	maxSlab       = 256
+)
+
+// maxPooledScratch bounds the scratch capacity kept in the pool, so one
+// huge document does not pin memory for the life of the process.
+const maxPooledScratch = 4096
+
+var parserPool = sync.Pool{New: func() any { return new(parser) }}
+
+func getParser(data []byte, opt Options, build bool) *parser {
+	p := parserPool.Get().(*parser)
+	p.data, p.opt, p.build = data, opt, build
+	p.maxDepth = opt.MaxDepth
+	if p.maxDepth <= 0 {
+		p.maxDepth = DefaultMaxDepth
+	}
+	if build {
+		p.src = string(data)
+		p.valsNext = min(max(len(data)/bytesPerValue, minSlab), maxSlab)
+		p.ptrNext = max(p.valsNext/2, minSlab)
+		p.memNext = max(p.valsNext/2, minSlab)
+	}
+	return p
+}
+
+// putParser returns p's scratch stacks to the pool after dropping every
+// reference into the caller's input and the returned tree.
+func putParser(p *parser) {
+	clear(p.stack[:cap(p.stack)])
+	clear(p.elems[:cap(p.elems)])
+	clear(p.members[:cap(p.members)])
+	clear(p.keys[:cap(p.keys)])
+	if cap(p.stack) > maxPooledScratch || cap(p.elems) > maxPooledScratch ||
+		cap(p.members) > maxPooledScratch || cap(p.keys) > maxPooledScratch ||
+		cap(p.buf) > 16*maxPooledScratch {
+		return
+	}
+	*p = parser{
+		stack:   p.stack[:0],
+		elems:   p.elems[:0],
+		members: p.members[:0],
+		keys:    p.keys[:0],
+		buf:     p.buf[:0],
+	}
+	parserPool.Put(p)
+}
+
+func (p *parser) run() (*Value, *Error) {
+	data := p.data
+	p.skipSpace()
+	if p.pos == len(data) {
+		return nil, p.fail(ErrEmpty, p.pos, "empty input")
+	}
+	for {
+		// A value starts at p.pos (whitespace already skipped).
+		if p.pos >= len(data) {
+			return nil, p.fail(ErrSyntax, p.pos, "unexpected end of input, expected a value")
+		}
+		p.nvalues++
+		if p.opt.MaxValues > 0 && p.nvalues > p.opt.MaxValues {
+			return nil, p.fail(ErrValues, p.pos, fmt.Sprintf("number of values exceeds the limit of %d", p.opt.MaxValues))
+		}
+		start := p.pos
+		var v *Value
+		switch c := data[p.pos]; c {
+		case '[', '{':
+			if len(p.stack) >= p.maxDepth {
+				return nil, p.fail(ErrDepth, p.pos, fmt.Sprintf("nesting depth exceeds the limit of %d", p.maxDepth))
+			}
+			kind := Array
+			if c == '{' {
+				kind = Object
+			}
+			var cv *Value
+			if p.build {
+				cv = p.newValue()
+				cv.Kind = kind
+				cv.Start = start
+			}
+			p.stack = append(p.stack, frame{
+				v: cv, kind: kind,
+				base: len(p.elems), keyBase: len(p.keys), bufBase: len(p.buf),
+			})
+			if kind == Object {
+				p.stack[len(p.stack)-1].base = len(p.members)
+			}
+			p.pos++
+			p.skipSpace()
+			if p.pos < len(data) && data[p.pos] == c+2 { // ']' or '}'
+				p.pos++
+				v = p.closeContainer()
+				break
+			}
+			f := &p.stack[len(p.stack)-1]
+			if kind == Array {
+				f.count++
+				f.reading = true
+			} else if err := p.readName(f); err != nil {
+				return nil, err
+			}
+			continue
+		case '"':
+			a, b, esc, err := p.readString(p.build)
+			if err != nil {
+				return nil, err
+			}
+			if p.build {
+				v = p.newValue()
+				v.Kind = String
+				if esc {
+					v.Str = string(p.buf[a:b])
+					p.buf = p.buf[:a]
+				} else {
+					v.Str = p.src[a:b]
+				}
+			} else if esc {
+				p.buf = p.buf[:a]
+			}
+		case 't', 'f', 'n':
+			lit := "null"
+			if c == 't' {
+				lit = "true"
+			} else if c == 'f' {
+				lit = "false"
+			}
+			if err := p.readLiteral(lit); err != nil {
+				return nil, err
+			}
+			if p.build {
+				v = p.newValue()
+				if c != 'n' {
+					v.Kind = Bool
+					v.Bool = c == 't'
+				}
+			}
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			if err := p.readNumber(); err != nil {
+				return nil, err
+			}
+			if p.build {
+				v = p.newValue()
+				v.Kind = Number
+				v.Str = p.src[start:p.pos]
+			}
+		default:
+			return nil, p.unexpected(p.pos, "looking for beginning of value")
+		}
+		if v != nil && v.Kind != Array && v.Kind != Object {
+			v.Start, v.End = start, p.pos
+		}
+
+		// v is complete: hand it to its container and continue with the
+		// container's next entry, closing containers as they end.
+		for {
+			if len(p.stack) == 0 {
+				p.skipSpace()
+				if p.pos != len(data) {
+					return nil, p.unexpected(p.pos, "after top-level value")
+				}
+				return v, nil
+			}
+			f := &p.stack[len(p.stack)-1]
+			f.reading = false
+			if p.build {
+				if f.kind == Array {
+					p.elems = append(p.elems, v)
+				} else {
+					p.members[len(p.members)-1].Value = v
+				}
+			}
+			p.skipSpace()
+			if p.pos >= len(data) {
+				return nil, p.fail(ErrSyntax, p.pos, "unexpected end of input in "+f.kind.String())
+			}
+			c := data[p.pos]
+			if c == ',' {
+				p.pos++
+				p.skipSpace()
+				if f.kind == Array {
+					f.count++
+					f.reading = true
+				} else if err := p.readName(f); err != nil {
+					return nil, err
+				}
+				break // read the next value
+			}
+			if f.kind == Array && c == ']' || f.kind == Object && c == '}' {
+				p.pos++
+				v = p.closeContainer()
+				continue
+			}
+			if f.kind == Array {
+				return nil, p.unexpected(p.pos, "after array element, expected ',' or ']'")
+			}
+			return nil, p.unexpected(p.pos, "after object member, expected ',' or '}'")
+		}
+	}
+}
+
+// closeContainer pops the innermost container, whose closing bracket has
+// just been consumed, and returns its finished Value (nil when not
+// building).
+func (p *parser) closeContainer() *Value {
+	f := &p.stack[len(p.stack)-1]
+	v := f.v
+	if p.build {
+		v.End = p.pos
+		if f.kind == Array {
+			v.Elems = p.allocElems(p.elems[f.base:])
+			clear(p.elems[f.base:])
+			p.elems = p.elems[:f.base]
+		} else {
+			v.Members = p.allocMembers(p.members[f.base:])
+			clear(p.members[f.base:])
+			p.members = p.members[:f.base]
+		}
+	}
+	if f.kind == Object {
+		p.keys = p.keys[:f.keyBase]
+		p.buf = p.buf[:f.bufBase]
+	}
+	p.stack = p.stack[:len(p.stack)-1]
+	return v
+}
+
+// readName reads a member name and the following colon (with whitespace)
+// for the object f, leaving p.pos at the member's value.
+func (p *parser) readName(f *frame) *Error {
+	data := p.data
+	if p.pos >= len(data) {
+		return p.fail(ErrSyntax, p.pos, "unexpected end of input, expected a member name")
+	}
+	if data[p.pos] != '"' {
+		return p.unexpected(p.pos, "looking for a member name")
+	}
+	keyStart := p.pos
+	a, b, esc, err := p.readString(true)
+	if err != nil {
+		return err
+	}
+	var key []byte
+	if esc {
+		key = p.buf[a:b] // stays in buf until the object is closed
+	} else {
+		key = data[a:b]
+	}
+	f.count++
+	f.reading = true
+	f.key = key
+	if p.build {
+		m := Member{KeyStart: keyStart}
+		if esc {
+			m.Key = string(key)
+		} else {
+			m.Key = p.src[a:b]
+		}
+		p.members = append(p.members, m)
+	}
+	if !p.opt.AllowDuplicateKeys {
+		if p.seen(f, key) {
+			return p.fail(ErrDuplicateKey, keyStart, fmt.Sprintf("duplicate member name %q", key))
+		}
+	}
+	p.skipSpace()
+	if p.pos >= len(data) {
+		return p.fail(ErrSyntax, p.pos, "unexpected end of input, expected ':'")
+	}
+	if data[p.pos] != ':' {
+		return p.unexpected(p.pos, "after member name, expected ':'")
+	}
+	p.pos++
+	p.skipSpace()
+	return nil
+}
+
+// seen reports whether key was already used in object f, and records it.
+func (p *parser) seen(f *frame, key []byte) bool {
+	if f.names != nil {
+		if _, dup := f.names[string(key)]; dup {
+			return true
+		}
+		f.names[string(key)] = struct{}{}
+		return false
+	}
+	prev := p.keys[f.keyBase:]
+	for _, k := range prev {
+		if string(k) == string(key) {
+			return true
+		}
+	}
+	p.keys = append(p.keys, key)
+	if len(prev)+1 > mapThreshold {
+		f.names = make(map[string]struct{}, 2*len(prev))
+		for _, k := range p.keys[f.keyBase:] {
+			f.names[string(k)] = struct{}{}
+		}
+		p.keys = p.keys[:f.keyBase] // the map owns the names from now on
+	}
+	return false
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) readLiteral(lit string) *Error {
+	for j := 0; j < len(lit); j++ {
+		k := p.pos + j
+		if k >= len(p.data) {
+			return p.fail(ErrSyntax, k, "unexpected end of input in literal "+lit)
+		}
+		if p.data[k] != lit[j] {
+			return p.unexpected(k, "in literal "+lit)
+		}
+	}
+	p.pos += len(lit)
+	return nil
+}
+
+// readNumber consumes a number per the RFC 8259 grammar
+//
+//	number = [ "-" ] int [ frac ] [ exp ]
+//
+// The byte after the number is left for the caller, which rejects anything
+// that cannot follow a value (so "1x" fails on the 'x').
+func (p *parser) readNumber() *Error {
+	data, i := p.data, p.pos
+	digitAt := func(i int, what string) *Error {
+		if i >= len(data) {
+			return p.fail(ErrSyntax, i, "unexpected end of input in number, expected a digit "+what)
+		}
+		if !isDigit(data[i]) {
+			return p.unexpected(i, "in number, expected a digit "+what)
+		}
+		return nil
+	}
+	if data[i] == '-' {
+		i++
+		if err := digitAt(i, "after '-'"); err != nil {
+			return err
+		}
+	}
+	if data[i] == '0' {
+		i++
+		if i < len(data) && isDigit(data[i]) {
+			return p.fail(ErrSyntax, i, "invalid number: leading zero")
+		}
+	} else {
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if err := digitAt(i, "after decimal point"); err != nil {
+			return err
+		}
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if err := digitAt(i, "in exponent"); err != nil {
+			return err
+		}
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	p.pos = i
+	return nil
+}
+
+// String byte classes for the scanning loop.
+const (
+	strPlain   = iota // printable ASCII needing no attention
+	strQuote          // closing quote
+	strEscape         // backslash
+	strControl        // U+0000-U+001F, forbidden raw
+	strHigh           // first byte of a multi-byte UTF-8 sequence (to validate)
+)
+
+var strClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c < 0x20:
+			t[c] = strControl
+		case c == '"':
+			t[c] = strQuote
+		case c == '\\':
+			t[c] = strEscape
+		case c >= utf8.RuneSelf:
+			t[c] = strHigh
+		}
+	}
+	return t
+}()
+
+// readString reads the string starting at p.pos (a '"') and leaves p.pos
+// after its closing quote. Without escapes it returns the content's bounds
+// in p.data. With escapes it returns esc=true and, if decode is set, the
+// bounds of the decoded text appended to p.buf (the caller truncates buf
+// when done with it); if decode is false the escapes are only validated and
+// buf is untouched.
+func (p *parser) readString(decode bool) (a, b int, esc bool, err *Error) {
+	data := p.data
+	i := p.pos + 1
+	mark := i // start of the raw text not yet copied to buf
+	bufStart := len(p.buf)
+	for {
+		for i < len(data) && strClass[data[i]] == strPlain {
+			i++
+		}
+		if i >= len(data) {
+			return 0, 0, false, p.fail(ErrSyntax, i, "unexpected end of input in string")
+		}
+		switch strClass[data[i]] {
+		case strQuote:
+			p.pos = i + 1
+			if !esc {
+				return mark, i, false, nil
+			}
+			if decode {
+				p.buf = append(p.buf, data[mark:i]...)
+			}
+			return bufStart, len(p.buf), true, nil
+		case strControl:
+			return 0, 0, false, p.fail(ErrSyntax, i, fmt.Sprintf("invalid control character U+%04X in string", data[i]))
+		case strHigh:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return 0, 0, false, p.badUTF8(i)
+			}
+			i += size
+		case strEscape:
+			if decode {
+				p.buf = append(p.buf, data[mark:i]...)
+			}
+			esc = true
+			r, n, err := p.readEscape(i)
+			if err != nil {
+				return 0, 0, false, err
+			}
+			if decode {
+				p.buf = utf8.AppendRune(p.buf, r)
+			}
+			i += n
+			mark = i
+		}
+	}
+}
+
+// readEscape decodes the escape sequence whose backslash is at i and returns
+// the rune and the number of bytes consumed. A surrogate pair written as two
+// \u escapes is consumed as one rune.
+func (p *parser) readEscape(i int) (rune, int, *Error) {
+	data := p.data
+	if i+1 >= len(data) {
+		return 0, 0, p.fail(ErrSyntax, i+1, "unexpected end of input in string escape")
+	}
+	switch c := data[i+1]; c {
+	case '"', '\\', '/':
+		return rune(c), 2, nil
+	case 'b':
+		return '\b', 2, nil
+	case 'f':
+		return '\f', 2, nil
+	case 'n':
+		return '\n', 2, nil
+	case 'r':
+		return '\r', 2, nil
+	case 't':
+		return '\t', 2, nil
+	case 'u':
+	default:
+		return 0, 0, p.unexpected(i+1, "in string escape")
+	}
+	r, err := p.readHex4(i + 2)
+	if err != nil {
+		return 0, 0, err
+	}
+	switch {
+	case r < 0xD800 || r > 0xDFFF:
+		return r, 6, nil
+	case r < 0xDC00:
+		// A high surrogate must be followed at once by a low one. A
+		// malformed escape after it is reported as the syntax error it is,
+		// whatever the surrogate policy.
+		if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+			r2, err := p.readHex4(i + 8)
+			if err != nil {
+				return 0, 0, err
+			}
+			if r2 >= 0xDC00 && r2 <= 0xDFFF {
+				return 0x10000 + (r-0xD800)<<10 + (r2 - 0xDC00), 12, nil
+			}
+		} else if i+6 >= len(data) || (i+7 >= len(data) && data[i+6] == '\\') {
+			// The input ends where the low half would be.
+			return 0, 0, p.fail(ErrSyntax, len(data), "unexpected end of input in string")
+		}
+		if !p.opt.AllowUnpairedSurrogates {
+			return 0, 0, p.fail(ErrSurrogate, i, fmt.Sprintf("unpaired high surrogate \\u%04X", r))
+		}
+		return utf8.RuneError, 6, nil
+	default:
+		if !p.opt.AllowUnpairedSurrogates {
+			return 0, 0, p.fail(ErrSurrogate, i, fmt.Sprintf("unpaired low surrogate \\u%04X", r))
+		}
+		return utf8.RuneError, 6, nil
+	}
+}
+
+func (p *parser) readHex4(i int) (rune, *Error) {
+	var r rune
+	for k := i; k < i+4; k++ {
+		if k >= len(p.data) {
+			return 0, p.fail(ErrSyntax, k, "unexpected end of input in \\u escape")
+		}
+		c := p.data[k]
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, p.unexpected(k, "in \\u escape, expected a hex digit")
+		}
+		r = r<<4 | rune(d)
+	}
+	return r, nil
+}
+
+// newValue returns a zeroed Value from the current slab, allocating a new
+// slab (never larger than the remaining MaxValues budget) when it is empty.
+func (p *parser) newValue() *Value {
+	if len(p.vals) == 0 {
+		n := p.valsNext
+		if p.opt.MaxValues > 0 {
+			n = min(n, p.opt.MaxValues-p.allocd)
+		}
+		p.vals = make([]Value, max(n, 1))
+		p.valsNext = min(2*p.valsNext, maxSlab)
+	}
+	v := &p.vals[0]
+	p.vals = p.vals[1:]
+	p.allocd++
+	return v
+}
+
+// allocElems copies src into a slice carved from a shared block. The
+// capacity is clipped so that appending to one slice cannot overwrite
+// another.
+func (p *parser) allocElems(src []*Value) []*Value {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	if len(p.ptrSlab) < n {
+		p.ptrSlab = make([]*Value, max(n, p.ptrNext))
+		p.ptrNext = min(2*p.ptrNext, maxSlab)
+	}
+	s := p.ptrSlab[:n:n]
+	p.ptrSlab = p.ptrSlab[n:]
+	copy(s, src)
+	return s
+}
+
+// allocMembers is allocElems for members.
+func (p *parser) allocMembers(src []Member) []Member {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	if len(p.memSlab) < n {
+		p.memSlab = make([]Member, max(n, p.memNext))
+		p.memNext = min(2*p.memNext, maxSlab)
+	}
+	s := p.memSlab[:n:n]
+	p.memSlab = p.memSlab[n:]
+	copy(s, src)
+	return s
+}
+
+// pointer returns the JSON Pointer of the value currently being read.
+func (p *parser) pointer() string {
+	ptr := ""
+	for i := range p.stack {
+		f := &p.stack[i]
+		if !f.reading {
+			break
+		}
+		if f.kind == Array {
+			ptr = AppendIndexPointer(ptr, f.count-1)
+		} else {
+			ptr = AppendPointer(ptr, string(f.key))
+		}
+	}
+	return ptr
+}
+
+func (p *parser) fail(kind ErrorKind, off int, msg string) *Error {
+	return &Error{Kind: kind, Offset: off, Pointer: p.pointer(), Msg: msg}
+}
+
+// unexpected reports the byte at off as not allowed where it is. A byte that
+// does not start valid UTF-8 is reported as ErrUTF8 so that encoding
+// problems are classified the same inside and outside strings.
+func (p *parser) unexpected(off int, context string) *Error {
+	c := p.data[off]
+	if c < utf8.RuneSelf {
+		return p.fail(ErrSyntax, off, fmt.Sprintf("invalid character %q %s", c, context))
+	}
+	r, size := utf8.DecodeRune(p.data[off:])
+	if r == utf8.RuneError && size <= 1 {
+		return p.badUTF8(off)
+	}
+	if r == '\uFEFF' {
+		return p.fail(ErrSyntax, off, "unexpected byte order mark (U+FEFF) "+context)
+	}
+	return p.fail(ErrSyntax, off, fmt.Sprintf("invalid character %q (U+%04X) %s", r, r, context))
+}
+
+func (p *parser) badUTF8(off int) *Error {
+	return p.fail(ErrUTF8, off, fmt.Sprintf("invalid UTF-8 byte 0x%02x", p.data[off]))
+}
