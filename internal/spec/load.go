@@ -1,0 +1,423 @@
+package spec
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/contractkit/contractkit/internal/strictjson"
+)
+
+// Repository-relative locations the loader knows.
+const (
+	SpecDir        = "spec"
+	MetaSchemaPath = "spec/contract.schema.json"
+	metaSchemaURL  = "https://github.com/contractkit/contractkit/spec/contract.schema.json"
+)
+
+// maxSpecDepth bounds nesting in a spec file; real specs stay far below it.
+const maxSpecDepth = 128
+
+// Set is every domain loaded from spec/, sorted by domain id.
+type Set struct {
+	Domains []*Domain
+}
+
+// Domain returns the domain with the given id, or nil.
+func (s *Set) Domain(id string) *Domain {
+	for _, d := range s.Domains {
+		if d.Header.ID == id {
+			return d
+		}
+	}
+	return nil
+}
+
+// SpecFiles lists the spec files under spec/ in name order: every *.json
+// except JSON Schemas (*.schema.json).
+func SpecFiles(fsys fs.FS) ([]string, error) {
+	ents, err := fs.ReadDir(fsys, SpecDir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".schema.json") {
+			continue
+		}
+		files = append(files, path.Join(SpecDir, n))
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// Load reads every spec under spec/ of the repository fsys. It returns the
+// set (nil when any spec has errors) and every diagnostic of every file.
+func Load(fsys fs.FS) (*Set, Diagnostics) {
+	files, err := SpecFiles(fsys)
+	if err != nil {
+		return nil, Diagnostics{{File: SpecDir, Msg: err.Error()}}
+	}
+	if len(files) == 0 {
+		return nil, Diagnostics{{File: SpecDir, Msg: "no spec files (spec/*.json)"}}
+	}
+	return LoadFiles(fsys, files)
+}
+
+// LoadFiles is Load for the given spec files; their order does not matter.
+func LoadFiles(fsys fs.FS, files []string) (*Set, Diagnostics) {
+	meta, err := compileMetaSchema(fsys)
+	if err != nil {
+		return nil, Diagnostics{{File: MetaSchemaPath, Msg: err.Error()}}
+	}
+	var all Diagnostics
+	set := &Set{}
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			all = append(all, Diagnostic{File: f, Msg: err.Error()})
+			continue
+		}
+		d, ds := parseDomain(meta, f, data)
+		all = append(all, ds...)
+		if d != nil {
+			set.Domains = append(set.Domains, d)
+		}
+	}
+	sort.Slice(set.Domains, func(i, j int) bool { return set.Domains[i].Header.ID < set.Domains[j].Header.ID })
+	if !all.HasErrors() {
+		all = append(all, checkSet(fsys, set)...)
+	}
+	sortDiagnostics(all)
+	if all.HasErrors() {
+		return nil, all
+	}
+	for _, d := range set.Domains {
+		d.orderExamples()
+		d.Digest = digestOf(d)
+	}
+	return set, all
+}
+
+// ParseOne parses and checks a single spec given as bytes (for contractdiff
+// baselines read from git): no source anchors are checked, since the files
+// they point at belong to another revision.
+func ParseOne(fsys fs.FS, file string, data []byte) (*Domain, Diagnostics) {
+	meta, err := compileMetaSchema(fsys)
+	if err != nil {
+		return nil, Diagnostics{{File: MetaSchemaPath, Msg: err.Error()}}
+	}
+	d, ds := parseDomain(meta, file, data)
+	if d == nil || ds.HasErrors() {
+		sortDiagnostics(ds)
+		return nil, ds
+	}
+	ds = append(ds, checkDomain(nil, d)...)
+	sortDiagnostics(ds)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	d.orderExamples()
+	d.Digest = digestOf(d)
+	return d, ds
+}
+
+func compileMetaSchema(fsys fs.FS) (*jsonschema.Schema, error) {
+	data, err := fs.ReadFile(fsys, MetaSchemaPath)
+	if err != nil {
+		return nil, fmt.Errorf("meta-schema: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(metaSchemaURL, bytes.NewReader(data)); err != nil {
+		return nil, fmt.Errorf("meta-schema: %w", err)
+	}
+	s, err := c.Compile(metaSchemaURL)
+	if err != nil {
+		return nil, fmt.Errorf("meta-schema: %w", err)
+	}
+	return s, nil
+}
+
+// parseDomain reads one spec: strict JSON, meta-schema, decode, normalise.
+// It returns a nil domain when the file cannot be decoded.
+func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Diagnostics) {
+	r := &reporter{file: file}
+	tree, err := strictjson.Parse(data, strictjson.Options{MaxDepth: maxSpecDepth})
+	if err != nil {
+		var se *strictjson.Error
+		if errors.As(err, &se) {
+			r.errorf(se.Pointer, "invalid JSON: %s", se.Msg)
+		} else {
+			r.errorf("", "invalid JSON: %v", err)
+		}
+		return nil, r.out
+	}
+	d := &Domain{File: file, raw: data, offsets: map[string]int{}}
+	indexOffsets(tree, "", d.offsets)
+	d.lineStart = lineStarts(data)
+	r.d = d
+	if err := meta.Validate(tree.Interface()); err != nil {
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			r.errorf("", "meta-schema: %v", err)
+			return nil, r.out
+		}
+		seen := map[string]bool{}
+		for _, leaf := range leaves(ve) {
+			key := leaf.InstanceLocation + "\x00" + leaf.Message
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			msg := leaf.Message
+			if msg == "not allowed" {
+				// additionalProperties/unevaluatedProperties name the member only by its location.
+				name := leaf.InstanceLocation[strings.LastIndexByte(leaf.InstanceLocation, '/')+1:]
+				name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+				msg = fmt.Sprintf("unknown member %q: the spec format does not define it here", name)
+			}
+			r.errorf(leaf.InstanceLocation, "%s", msg)
+		}
+		return nil, r.out
+	}
+	if err := json.Unmarshal(data, d); err != nil {
+		r.errorf("", "decode: %v", err)
+		return nil, r.out
+	}
+	d.normalize()
+	return d, r.out
+}
+
+// leaves returns the innermost causes: they say what is actually wrong,
+// while the outer errors only say which $ref led there.
+func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return []*jsonschema.ValidationError{ve}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, leaves(c)...)
+	}
+	return out
+}
+
+func indexOffsets(v *strictjson.Value, ptr string, m map[string]int) {
+	m[ptr] = v.Start
+	switch v.Kind {
+	case strictjson.Array:
+		for i, e := range v.Elems {
+			indexOffsets(e, strictjson.AppendIndexPointer(ptr, i), m)
+		}
+	case strictjson.Object:
+		for _, mem := range v.Members {
+			indexOffsets(mem.Value, strictjson.AppendPointer(ptr, mem.Key), m)
+		}
+	}
+}
+
+func lineStarts(data []byte) []int {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// offsetOf returns the byte offset of the value at ptr, or of its nearest
+// existing ancestor.
+func (d *Domain) offsetOf(ptr string) int {
+	for {
+		if off, ok := d.offsets[ptr]; ok {
+			return off
+		}
+		i := strings.LastIndexByte(ptr, '/')
+		if i < 0 {
+			return 0
+		}
+		ptr = ptr[:i]
+	}
+}
+
+// Line returns the 1-based line of the value at ptr in the spec file (or of
+// its nearest existing ancestor).
+func (d *Domain) Line(ptr string) int {
+	off := d.offsetOf(ptr)
+	return sort.Search(len(d.lineStart), func(i int) bool { return d.lineStart[i] > off })
+}
+
+// Raw returns the spec file's bytes as loaded.
+func (d *Domain) Raw() []byte { return d.raw }
+
+// normalize fills inherited values, records pointers, builds indexes and
+// sorts the id-keyed collections.
+func (d *Domain) normalize() {
+	h := &d.Header
+	inherit := func(since *string, st *Stability, fromSince string, fromSt Stability) {
+		if *since == "" {
+			*since = fromSince
+		}
+		if *st == "" {
+			*st = fromSt
+		}
+	}
+	d.types = map[string]*Type{}
+	for i, t := range d.Types {
+		t.Ptr = "/types/" + strconv.Itoa(i)
+		inherit(&t.Since, &t.Stability, h.Since, h.Stability)
+		d.types[t.Name] = t
+		for j, f := range t.Fields {
+			f.Owner = t
+			f.Ptr = t.Ptr + "/fields/" + strconv.Itoa(j)
+			inherit(&f.Since, &f.Stability, t.Since, t.Stability)
+		}
+		for j, v := range t.Values {
+			v.Ptr = t.Ptr + "/values/" + strconv.Itoa(j)
+			inherit(&v.Since, &v.Stability, t.Since, t.Stability)
+		}
+		for j, v := range t.Variants {
+			v.Ptr = t.Ptr + "/variants/" + strconv.Itoa(j)
+			inherit(&v.Since, &v.Stability, t.Since, t.Stability)
+		}
+	}
+	for i, c := range d.Constants {
+		c.Ptr = "/constants/" + strconv.Itoa(i)
+	}
+	for i, m := range d.Methods {
+		m.Ptr = "/methods/" + strconv.Itoa(i)
+		if m.Direction == "" {
+			m.Direction = ClientToServer
+		}
+	}
+	for i, n := range d.Notifications {
+		n.Ptr = "/notifications/" + strconv.Itoa(i)
+	}
+	for i, e := range d.Events {
+		e.Ptr = "/events/" + strconv.Itoa(i)
+		if e.Direction == "" {
+			e.Direction = ServerToClient
+		}
+	}
+	for i, e := range d.Errors {
+		e.Ptr = "/errors/" + strconv.Itoa(i)
+		for j, k := range e.Kinds {
+			k.Ptr = e.Ptr + "/kinds/" + strconv.Itoa(j)
+		}
+	}
+	for i, c := range d.Capabilities {
+		c.Ptr = "/capabilities/" + strconv.Itoa(i)
+	}
+	for i, r := range d.Rules {
+		r.Ptr = "/rules/" + strconv.Itoa(i)
+	}
+	sortByID(d.Constants, func(c *Constant) string { return c.ID })
+	sortByID(d.Types, func(t *Type) string { return t.ID })
+	sortByID(d.Methods, func(m *Method) string { return m.ID })
+	sortByID(d.Notifications, func(n *Notification) string { return n.ID })
+	sortByID(d.Events, func(e *Event) string { return e.ID })
+	sort.SliceStable(d.Errors, func(i, j int) bool {
+		if d.Errors[i].Code != d.Errors[j].Code {
+			return d.Errors[i].Code < d.Errors[j].Code
+		}
+		return d.Errors[i].ID < d.Errors[j].ID
+	})
+	for _, e := range d.Errors {
+		sortByID(e.Kinds, func(k *ErrorKind) string { return k.ID })
+	}
+	sortByID(d.Capabilities, func(c *Capability) string { return c.ID })
+	sortByID(d.Rules, func(r *Rule) string { return r.ID })
+	// Nil and empty collections must look the same in the canonical model.
+	if d.Constants == nil {
+		d.Constants = []*Constant{}
+	}
+	if d.Methods == nil {
+		d.Methods = []*Method{}
+	}
+	if d.Notifications == nil {
+		d.Notifications = []*Notification{}
+	}
+	if d.Events == nil {
+		d.Events = []*Event{}
+	}
+	if d.Errors == nil {
+		d.Errors = []*Error{}
+	}
+	if d.Capabilities == nil {
+		d.Capabilities = []*Capability{}
+	}
+}
+
+// Directions of messages.
+const (
+	ClientToServer = "client-to-server"
+	ServerToClient = "server-to-client"
+)
+
+func sortByID[T any](s []T, id func(T) string) {
+	sort.SliceStable(s, func(i, j int) bool { return id(s[i]) < id(s[j]) })
+}
+
+// Canonical returns the canonical model: compact JSON of the normalised
+// domain, independent of the spec's formatting and of the order of its
+// id-keyed collections.
+func (d *Domain) Canonical() []byte {
+	b, err := json.Marshal(d)
+	if err != nil {
+		// The model is built from decoded JSON; failing to encode it again
+		// would be a bug in this package, not a property of the input.
+		panic(fmt.Sprintf("spec: canonical model of %s: %v", d.File, err))
+	}
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		panic(fmt.Sprintf("spec: canonical model of %s: %v", d.File, err))
+	}
+	return canonicalizeRaw(out.Bytes())
+}
+
+// canonicalizeRaw re-encodes JSON so that embedded raw values (examples,
+// constant values) have sorted object members, like the rest of the model.
+func canonicalizeRaw(b []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		panic(fmt.Sprintf("spec: canonical model: %v", err))
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("spec: canonical model: %v", err))
+	}
+	return bytes.TrimRight(out.Bytes(), "\n")
+}
+
+func digestOf(d *Domain) string {
+	sum := sha256.Sum256(d.Canonical())
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// LookupType returns the named type, or nil.
+func (d *Domain) LookupType(name string) *Type { return d.types[name] }
+
+// LookupConstant returns the constant with the given id, or nil.
+func (d *Domain) LookupConstant(id string) *Constant { return d.consts[id] }
+
+// LookupError returns the error with the given id, or nil.
+func (d *Domain) LookupError(id string) *Error { return d.errorByID[id] }
+
+// LookupCapability returns the capability with the given wire name, or nil.
+func (d *Domain) LookupCapability(name string) *Capability { return d.capByName[name] }

@@ -1,0 +1,125 @@
+package spec
+
+import "sort"
+
+// Go identifiers of generated code. Emitters and the collision check share
+// these functions, so a name the check accepts is the name the code gets.
+
+// GoName of a method: its symbol, or the method name turned into Go.
+func (m *Method) GoName() string { return orGo(m.Symbol, m.Method) }
+
+// GoName of a notification.
+func (n *Notification) GoName() string { return orGo(n.Symbol, n.Method) }
+
+// GoName of an event.
+func (e *Event) GoName() string { return orGo(e.Symbol, e.Name) }
+
+// GoName of an error code.
+func (e *Error) GoName() string { return e.Symbol }
+
+// GoName of an error kind.
+func (k *ErrorKind) GoName() string { return orGo(k.Symbol, k.Kind) }
+
+// GoName of a capability.
+func (c *Capability) GoName() string { return orGo(c.Symbol, c.Name) }
+
+// GoName of an enum value's constant: the type's name and the value's.
+func (v *EnumValue) GoName(t *Type) string { return t.GoName() + orGo(v.Symbol, v.String()) }
+
+// GoName of a union variant's Go type: the object type it names, or the
+// union's name and the tag's for a variant that is only its tag.
+func (v *Variant) GoName(u *Type) string {
+	if v.Object != nil {
+		return v.Object.GoName()
+	}
+	if v.Symbol != "" {
+		return v.Symbol
+	}
+	return u.GoName() + GoName(v.Tag)
+}
+
+func orGo(symbol, wire string) string {
+	if symbol != "" {
+		return symbol
+	}
+	return GoName(wire)
+}
+
+// Prefixes of generated constant names.
+const (
+	MethodPrefix       = "Method"
+	NotificationPrefix = "Notification"
+	EventPrefix        = "Event"
+	CodePrefix         = "Code"
+	KindPrefix         = "Kind"
+	CapabilityPrefix   = "Capability"
+	DecodePrefix       = "Decode"
+)
+
+// FixedGoNames are the package-level names every generated domain package
+// declares, whatever its spec says.
+var FixedGoNames = []string{
+	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
+	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
+	"NotificationInfo", "Notifications", "SchemaFS",
+}
+
+// GoIdentifier is one package-level name of a generated package and what declares it.
+type GoIdentifier struct {
+	Name string
+	What string // e.g. "type StatusResult", "method status"
+	Ptr  string
+}
+
+// GoIdentifiers lists the package-level names the generated package of d
+// declares from its spec, sorted by name (duplicates kept, for the check).
+func (d *Domain) GoIdentifiers() []GoIdentifier {
+	var ids []GoIdentifier
+	add := func(name, what, ptr string) { ids = append(ids, GoIdentifier{name, what, ptr}) }
+	for _, n := range FixedGoNames {
+		add(n, "generated package API", "")
+	}
+	for _, t := range d.Types {
+		add(t.GoName(), "type "+t.Name, t.Ptr)
+		add(DecodePrefix+t.GoName(), "decoder of type "+t.Name, t.Ptr)
+		switch t.Kind {
+		case UnionKind:
+			add("Marshal"+t.GoName(), "marshaler of union "+t.Name, t.Ptr)
+		case AlternativesKind:
+			for _, a := range t.Alternatives {
+				add(t.GoName()+"From"+GoName(a.Type), "constructor of "+t.Name, t.Ptr)
+			}
+		}
+		for _, v := range t.Values {
+			add(v.GoName(t), "enum value "+v.String()+" of "+t.Name, v.Ptr)
+		}
+		for _, v := range t.Variants {
+			if v.Type == "" {
+				add(v.GoName(t), "variant "+v.Tag+" of "+t.Name, v.Ptr)
+			}
+		}
+	}
+	for _, m := range d.Methods {
+		add(MethodPrefix+m.GoName(), "method "+m.Method, m.Ptr)
+	}
+	for _, n := range d.Notifications {
+		add(NotificationPrefix+n.GoName(), "notification "+n.Method, n.Ptr)
+	}
+	for _, e := range d.Events {
+		add(EventPrefix+e.GoName(), "event "+e.Name, e.Ptr)
+	}
+	for _, e := range d.Errors {
+		add(CodePrefix+e.GoName(), "error "+e.ID, e.Ptr)
+		for _, k := range e.Kinds {
+			add(KindPrefix+k.GoName(), "error kind "+k.Kind, k.Ptr)
+		}
+	}
+	for _, c := range d.Capabilities {
+		add(CapabilityPrefix+c.GoName(), "capability "+c.Name, c.Ptr)
+	}
+	for _, c := range d.Constants {
+		add(c.Symbol, "constant "+c.ID, c.Ptr)
+	}
+	sort.SliceStable(ids, func(i, j int) bool { return ids[i].Name < ids[j].Name })
+	return ids
+}

@@ -1,0 +1,363 @@
+package spec
+
+import (
+	"encoding/json"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// fixture returns a repository holding the real meta-schema, the minimal
+// spec of testdata (after mutate) and the source file its anchor names.
+func fixture(t *testing.T, mutate func(doc map[string]any)) fstest.MapFS {
+	t.Helper()
+	meta, err := os.ReadFile("../../spec/contract.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("testdata/minimal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if mutate != nil {
+		mutate(doc)
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fstest.MapFS{
+		"spec/contract.schema.json": {Data: meta},
+		"spec/demo.json":            {Data: data},
+		"impl/get.go":               {Data: []byte("package impl\n\nfunc get() {}\n")},
+	}
+}
+
+// at walks a JSON pointer inside a decoded document.
+func at(t *testing.T, doc any, ptr string) (parent any, key string) {
+	t.Helper()
+	parts := strings.Split(ptr, "/")[1:]
+	cur := doc
+	for _, p := range parts[:len(parts)-1] {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[p]
+		case []any:
+			i, _ := strconv.Atoi(p)
+			cur = c[i]
+		default:
+			t.Fatalf("pointer %s: cannot descend into %T", ptr, cur)
+		}
+	}
+	return cur, parts[len(parts)-1]
+}
+
+func set(t *testing.T, doc any, ptr string, v any) {
+	parent, key := at(t, doc, ptr)
+	switch p := parent.(type) {
+	case map[string]any:
+		p[key] = v
+	case []any:
+		i, _ := strconv.Atoi(key)
+		p[i] = v
+	}
+}
+
+func del(t *testing.T, doc any, ptr string) {
+	parent, key := at(t, doc, ptr)
+	delete(parent.(map[string]any), key)
+}
+
+func appendTo(t *testing.T, doc any, ptr string, v any) {
+	parent, key := at(t, doc, ptr)
+	m := parent.(map[string]any)
+	m[key] = append(m[key].([]any), v)
+}
+
+func get(t *testing.T, doc any, ptr string) any {
+	parent, key := at(t, doc, ptr)
+	switch p := parent.(type) {
+	case map[string]any:
+		return p[key]
+	case []any:
+		i, _ := strconv.Atoi(key)
+		return p[i]
+	}
+	return nil
+}
+
+func TestMinimalSpecLoads(t *testing.T) {
+	set, diags := Load(fixture(t, nil))
+	if diags.HasErrors() {
+		t.Fatalf("minimal spec has errors:\n%s", diags.Errors().Error())
+	}
+	d := set.Domain("demo")
+	if d == nil {
+		t.Fatal("domain demo not loaded")
+	}
+	if got := len(d.Entries()); got != 11 {
+		t.Errorf("entries = %d, want 11 (1 constant, 6 types, 1 field, 1 method, 1 error, 1 rule)", got)
+	}
+	// The rule without source is listed as a warning, with its id.
+	ws := diags.Warnings()
+	if len(ws) != 3 || !strings.Contains(ws.Error(), "demo.wire.lines has no source") {
+		t.Errorf("warnings = %v, want the three normative entries without source", ws)
+	}
+	// Inherited values are filled in.
+	if f := d.LookupType("GetParams").Fields[1]; f.Since != "1.0" || f.Stability != Experimental {
+		t.Errorf("limit field since/stability = %s/%s, want inherited 1.0/experimental", f.Since, f.Stability)
+	}
+	if !strings.HasPrefix(d.Digest, "sha256:") || len(d.Digest) != len("sha256:")+64 {
+		t.Errorf("digest %q", d.Digest)
+	}
+}
+
+// Each class of spec error is reported with its file, pointer and message.
+func TestSpecErrors(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(t *testing.T, doc map[string]any)
+		want   []string
+	}{
+		{"unknown type", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/2/type", "Shapes")
+		}, []string{`spec/demo.json:/types/0/fields/2/type: unknown type "Shapes"`}},
+		{"missing translation", func(t *testing.T, d map[string]any) {
+			del(t, d, "/rules/0/title/ru")
+		}, []string{`spec/demo.json:/rules/0/title: missing properties: 'ru'`}},
+		{"empty translation", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/requirement/ru", "")
+		}, []string{`spec/demo.json:/rules/0/requirement/ru: length must be >= 1`}},
+		{"untranslated copy", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/requirement/ru", "One message per line.")
+		}, []string{`spec/demo.json:/rules/0/requirement/ru: the Russian text is a copy of the English one`}},
+		{"unknown member", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/severity", "high")
+		}, []string{`spec/demo.json:/rules/0/severity: unknown member "severity": the spec format does not define it here`}},
+		{"malformed id", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/id", "demo.Wire.lines")
+		}, []string{`spec/demo.json:/rules/0/id: does not match pattern`}},
+		{"duplicate id", func(t *testing.T, d map[string]any) {
+			appendTo(t, d, "/rules", get(t, d, "/rules/0"))
+		}, []string{`spec/demo.json:/rules/1/id: id "demo.wire.lines" is also used at /rules/0`}},
+		{"id of another domain", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/id", "other.wire.lines")
+		}, []string{`spec/demo.json:/rules/0/id: id "other.wire.lines" must start with the domain id "demo."`}},
+		{"id of the wrong kind", func(t *testing.T, d map[string]any) {
+			set(t, d, "/methods/0/id", "demo.wire.get")
+		}, []string{`spec/demo.json:/methods/0/id: id "demo.wire.get" must be demo.method.<name>`}},
+		{"undeclared rule kind", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/id", "demo.security.lines")
+		}, []string{`spec/demo.json:/rules/0/id: id "demo.security.lines" has kind "security", which is not among the domain's ruleKinds`}},
+		{"reserved rule kind", func(t *testing.T, d map[string]any) {
+			set(t, d, "/domain/ruleKinds/1/kind", "method")
+		}, []string{`spec/demo.json:/domain/ruleKinds/1/kind: rule kind "method" is reserved`}},
+		{"duplicate union tag", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/3/variants/1/tag", "circle")
+		}, []string{`spec/demo.json:/types/3/variants/1/tag: union tag "circle" is used twice in Shape`}},
+		{"variant declares the tag", func(t *testing.T, d map[string]any) {
+			appendTo(t, d, "/types/4/fields", map[string]any{"name": "kind", "type": "string", "required": true, "description": map[string]any{"en": "Kind.", "ru": "Вид."}})
+		}, []string{`spec/demo.json:/types/3/variants/0/type: variant type Circle declares the tag member "kind"`}},
+		{"variant is not an object", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/3/variants/0/type", "Color")
+		}, []string{`spec/demo.json:/types/3/variants/0/type: type "Color" is a enum; it must be a object type`}},
+		{"minimum above maximum", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/1/constraints/minimum", 20)
+		}, []string{`spec/demo.json:/types/0/fields/1/constraints/maximum: maximum 10 is below minimum 20`}},
+		{"minLength above maxLength", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/constraints/minLength", 9)
+		}, []string{`spec/demo.json:/types/0/fields/0/constraints/maxLength: maxLength 8 is below minLength 9`}},
+		{"constraint of another type", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/1/constraints/maxLength", 3)
+		}, []string{`spec/demo.json:/types/0/fields/1/constraints/maxLength: maxLength applies to string values; this one is an integer`}},
+		{"pattern that does not compile", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/constraints/pattern", "(")
+		}, []string{`spec/demo.json:/types/0/fields/0/constraints/pattern: pattern does not compile`}},
+		{"clamp on a string", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/constraints/clamp", true)
+		}, []string{`spec/demo.json:/types/0/fields/0/constraints/clamp: clamp applies to integers; this value is a string`}},
+		{"unknown constant", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/1/constraints/maximum", map[string]any{"constant": "demo.limit.nothing"})
+		}, []string{`spec/demo.json:/types/0/fields/1/constraints/maximum/constant: unknown constant "demo.limit.nothing"`}},
+		{"default outside its bounds", func(t *testing.T, d map[string]any) {
+			del(t, d, "/types/0/fields/1/constraints/clamp")
+			set(t, d, "/types/0/fields/1/default", 50)
+		}, []string{`spec/demo.json:/types/0/fields/1/default: 50 is above the maximum 10`}},
+		{"default of the wrong type", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/1/default", "five")
+		}, []string{`spec/demo.json:/types/0/fields/1/default: "five" is not a number`}},
+		{"default on a required field", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/default", "x")
+		}, []string{`spec/demo.json:/types/0/fields/0/default: field "name" is required; a default applies only to optional fields`}},
+		{"optional and nullable", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/2/nullable", true)
+		}, []string{`spec/demo.json:/types/0/fields/2/nullable: field "shape" is optional and nullable`}},
+		{"duplicate field", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/1/fields/1/name", "items")
+		}, []string{`spec/demo.json:/types/1/fields/1/name: field "items" is declared twice in GetResult`}},
+		{"duplicate enum value", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/2/values/1/value", "red")
+		}, []string{`spec/demo.json:/types/2/values/1/value: enum value "red" is listed twice in Color`}},
+		{"enum value of another base", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/2/values/1/value", 7)
+		}, []string{`spec/demo.json:/types/2/values/1/value: value of a string enum: 7 is not a string`}},
+		{"exactlyOneOf of a required field", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/1/exactlyOneOf", []any{"items", "color"})
+		}, []string{`spec/demo.json:/types/1/exactlyOneOf/0: exactlyOneOf names required field "items"`}},
+		{"absolute source path", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/source/0/path", "/impl/get.go")
+		}, []string{`spec/demo.json:/types/0/fields/0/source/0/path: demo.command.name: source path "/impl/get.go" is absolute`}},
+		{"source path leaving the repository", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/source/0/path", "../get.go")
+		}, []string{`source path "../get.go" leaves the repository`}},
+		{"source path into generated code", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/source/0/path", "generated/demo/decode.go")
+		}, []string{`source path "generated/demo/decode.go" points into generated code`}},
+		{"missing source file", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/source/0/path", "impl/gone.go")
+		}, []string{`spec/demo.json:/types/0/fields/0/source/0/path: demo.command.name: source impl/gone.go does not exist`}},
+		{"anchor gone", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/fields/0/source/0/anchor", "func lookup(")
+		}, []string{`spec/demo.json:/types/0/fields/0/source/0/anchor: demo.command.name: anchor "func lookup(" not found in impl/get.go`}},
+		{"unknown error of a method", func(t *testing.T, d map[string]any) {
+			set(t, d, "/methods/0/errors/0", "demo.error.nope")
+		}, []string{`spec/demo.json:/methods/0/errors/0: unknown error "demo.error.nope"`}},
+		{"params not an object", func(t *testing.T, d map[string]any) {
+			set(t, d, "/methods/0/params", "Color")
+		}, []string{`spec/demo.json:/methods/0/params: type "Color" is a enum; it must be a object type`}},
+		{"method without invalid examples", func(t *testing.T, d map[string]any) {
+			set(t, d, "/methods/0/examples/params/invalid", []any{})
+		}, []string{`spec/demo.json:/methods/0/examples/params/invalid: params needs at least one invalid example`}},
+		{"duplicate error code", func(t *testing.T, d map[string]any) {
+			e := map[string]any{}
+			for k, v := range get(t, d, "/errors/0").(map[string]any) {
+				e[k] = v
+			}
+			e["id"], e["symbol"] = "demo.error.other", "Other"
+			appendTo(t, d, "/errors", e)
+		}, []string{`spec/demo.json:/errors/1/code: error code -32602 is also used by demo.error.invalid-params`}},
+		{"since after the version", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/since", "1.3")
+		}, []string{`spec/demo.json:/rules/0/since: since 1.3 is later than the domain version 1.2`}},
+		{"field older than its type", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/since", "1.1")
+			set(t, d, "/types/0/fields/1/since", "1.0")
+		}, []string{`spec/demo.json:/types/0/fields/1/since: since 1.0 is earlier than its type GetParams (1.1)`}},
+		{"section on two pages", func(t *testing.T, d map[string]any) {
+			set(t, d, "/docs/pages/1/sections", []any{"methods", "types", "rules:command", "errors"})
+		}, []string{`spec/demo.json:/docs/pages/1/sections/3: section "errors" is already on page wire`}},
+		{"section on no page", func(t *testing.T, d map[string]any) {
+			set(t, d, "/docs/pages/1/sections", []any{"methods", "rules:command"})
+		}, []string{`spec/demo.json:/docs/pages: no page shows section "types" (6 entries)`}},
+		{"Go name collision", func(t *testing.T, d map[string]any) {
+			set(t, d, "/constants/0/symbol", "GetParams")
+		}, []string{`spec/demo.json:/constants/0: Go name GetParams of constant demo.limit.items collides with type GetParams; set a symbol`}},
+		{"type requiring itself", func(t *testing.T, d map[string]any) {
+			appendTo(t, d, "/types/4/fields", map[string]any{"name": "inner", "type": "Circle", "required": true, "description": map[string]any{"en": "Inner.", "ru": "Внутренний."}})
+		}, []string{`type Circle requires itself through required fields (Circle.inner → Circle)`}},
+		{"unknown invalidParams", func(t *testing.T, d map[string]any) {
+			set(t, d, "/domain/invalidParams", "demo.error.gone")
+		}, []string{`spec/demo.json:/domain/invalidParams: unknown error "demo.error.gone"`}},
+		{"unknown capability", func(t *testing.T, d map[string]any) {
+			set(t, d, "/methods/0/capability", "teleport")
+		}, []string{`spec/demo.json:/methods/0/capability: unknown capability "teleport"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := Load(fixture(t, func(d map[string]any) { c.mutate(t, d) }))
+			got := diags.Errors().Error()
+			if !diags.HasErrors() {
+				t.Fatalf("no error; want %q", c.want)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("errors do not contain %q; got:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+// All problems of a run are reported, not only the first.
+func TestSpecErrorsAllListed(t *testing.T) {
+	fsys := fixture(t, func(d map[string]any) {
+		set(t, d, "/types/0/fields/2/type", "Shapes")
+		set(t, d, "/types/1/fields/0/type", map[string]any{"array": "Strin"})
+		set(t, d, "/types/5/type", "Gen")
+	})
+	_, diags := Load(fsys)
+	got := diags.Errors()
+	want := []string{
+		`spec/demo.json:/types/0/fields/2/type: unknown type "Shapes"`,
+		`spec/demo.json:/types/1/fields/0/type: unknown type "Strin"`,
+		`spec/demo.json:/types/5/type: unknown type "Gen"`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%s", len(got), len(want), got.Error())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i].String(), w) {
+			t.Errorf("error %d = %q, want prefix %q", i, got[i].String(), w)
+		}
+	}
+}
+
+func TestInvalidJSON(t *testing.T) {
+	fsys := fixture(t, nil)
+	fsys["spec/demo.json"] = &fstest.MapFile{Data: []byte(`{"format": 1, "format": 1}`)}
+	_, diags := Load(fsys)
+	if got := diags.Error(); !strings.Contains(got, `spec/demo.json:/format: invalid JSON: duplicate member name "format"`) {
+		t.Errorf("got %q", got)
+	}
+	fsys["spec/demo.json"] = &fstest.MapFile{Data: []byte(`{"format": 1,`)}
+	_, diags = Load(fsys)
+	if got := diags.Error(); !strings.Contains(got, "spec/demo.json:/: invalid JSON:") {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestLine(t *testing.T) {
+	_, _ = Load(fixture(t, nil))
+	raw, _ := os.ReadFile("testdata/minimal.json")
+	d, diags := ParseOne(fixture(t, nil), "spec/demo.json", raw)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	lines := strings.Split(string(raw), "\n")
+	for _, ptr := range []string{"/domain/id", "/rules/0/id", "/methods/0/params"} {
+		n := d.Line(ptr)
+		key := ptr[strings.LastIndex(ptr, "/")+1:]
+		if n < 1 || n > len(lines) || !strings.Contains(lines[n-1], `"`+key+`"`) {
+			t.Errorf("Line(%s) = %d, which does not hold %q", ptr, n, key)
+		}
+	}
+}
+
+func TestGoName(t *testing.T) {
+	for in, want := range map[string]string{
+		"targetId": "TargetID", "jsonrpc": "Jsonrpc", "metadata/children": "MetadataChildren",
+		"$/cancelRequest": "CancelRequest", "command_completed": "CommandCompleted", "HTTPServer": "HTTPServer",
+		"utf-16-percent": "Utf16Percent", "x": "X", "2fa": "N2fa", "mimeType": "MIMEType",
+	} {
+		if got := GoName(in); got != want {
+			t.Errorf("GoName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCompareVersions(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{{"1", "1.0", 0}, {"1.4", "1.10", -1}, {"1.11", "1.2", 1}, {"2", "1.99", 1}} {
+		if got := CompareVersions(c.a, c.b); got != c.want {
+			t.Errorf("CompareVersions(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
