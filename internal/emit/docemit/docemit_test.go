@@ -1,0 +1,115 @@
+package docemit_test
+
+import (
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/contractkit/contractkit/internal/docscheck"
+	"github.com/contractkit/contractkit/internal/emit/docemit"
+	"github.com/contractkit/contractkit/internal/repotest"
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+// TestDocsTree parses every page under Docs/ with goldmark and fails on a
+// broken relative link or #anchor, a table row with the wrong number of
+// cells, or any difference in headings, anchors, code blocks or tables
+// between an English page and its Russian twin.
+func TestDocsTree(t *testing.T) {
+	root := repotest.Root(t)
+	problems, err := docscheck.CheckTree(os.DirFS(root), []string{"Docs"}, [2]string{"Docs/en", "Docs/ru"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+	// The check must have had pages to look at.
+	n := 0
+	_ = fs.WalkDir(os.DirFS(root), "Docs", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".md") {
+			n++
+		}
+		return nil
+	})
+	if n < 12 {
+		t.Errorf("only %d pages under Docs/", n)
+	}
+}
+
+// Texts with table and template metacharacters still give well-formed
+// pages: pipes and braces are escaped, angle brackets become entities.
+func TestEscaping(t *testing.T) {
+	fsys := repotest.MapFS(t)
+	raw, err := os.ReadFile("../../spec/testdata/minimal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tricky := "a | b {c} <d> [e](f) `x|y {z}` *g*"
+	src := strings.Replace(string(raw), `"One message per line."`, `"`+strings.ReplaceAll(tricky, "`", "\\u0060")+`"`, 1)
+	for p := range fsys {
+		if strings.HasPrefix(p, "spec/") && p != spec.MetaSchemaPath {
+			delete(fsys, p)
+		}
+	}
+	fsys["spec/demo.json"] = &fstest.MapFile{Data: []byte(src)}
+	fsys["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
+	set, diags := spec.Load(fsys)
+	if diags.HasErrors() {
+		t.Fatal(diags.Errors().Error())
+	}
+	files, err := docemit.Emit(docemit.Input{Domain: set.Domain("demo"), Templates: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]*docscheck.Page{}
+	for _, f := range files {
+		p, problems := docscheck.Parse(f.Path, f.Data)
+		for _, pr := range problems {
+			t.Error(pr)
+		}
+		pages[f.Path] = p
+		if strings.HasSuffix(f.Path, "en/reference/demo/wire.md") {
+			want := `a \| b \{c\} &lt;d&gt; \[e\](f) ` + "`x\\|y {z}`" + ` \*g\*`
+			if !strings.Contains(string(f.Data), want) {
+				t.Errorf("wire.md does not contain the escaped text %q:\n%s", want, f.Data)
+			}
+		}
+	}
+	for _, f := range files {
+		if strings.Contains(f.Path, "/en/") {
+			ru := strings.Replace(f.Path, "/en/", "/ru/", 1)
+			for _, pr := range docscheck.ComparePair(pages[ru], pages[f.Path]) {
+				t.Error(pr)
+			}
+		}
+	}
+}
+
+func TestEscapeAndCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":        "plain",
+		"a|b":          `a\|b`,
+		"{x}":          `\{x\}`,
+		"`{x}|y`":      "`{x}\\|y`",
+		"1 < 2 > 0":    "1 &lt; 2 &gt; 0",
+		"line\nbreak":  "line break",
+		"[not](links)": `\[not\](links)`,
+	} {
+		if got := docemit.Escape(in); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"x":   "`x`",
+		"a`b": "``a`b``",
+		"`a":  "`` `a ``",
+		"a|b": "`a\\|b`",
+	} {
+		if got := docemit.Code(in); got != want {
+			t.Errorf("Code(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,457 @@
+package goemit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+func (g *generator) decodeFile(f *jen.File) {
+	g.patterns = map[string]string{}
+	g.patternList = nil
+	variantOf := g.variantOf()
+	for _, t := range g.d.Types {
+		g.entryDecoder(f, t)
+		switch t.Kind {
+		case spec.ObjectKind:
+			g.objectDecoder(f, t, len(variantOf[t]) > 0)
+		case spec.EnumKind:
+			g.enumDecoder(f, t)
+		case spec.UnionKind:
+			g.unionDecoder(f, t)
+		case spec.AliasKind:
+			g.aliasDecoder(f, t)
+		case spec.AlternativesKind:
+			g.alternativesDecoder(f, t)
+		}
+	}
+	for _, r := range g.composites() {
+		g.compositeDecoder(f, r)
+	}
+	if len(g.patternList) > 0 {
+		var defs []jen.Code
+		for _, p := range g.patternList {
+			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
+		}
+		f.Comment("Patterns of the contract, compiled once.")
+		f.Var().Defs(defs...)
+	}
+}
+
+// invalidParamsCode is the code Decode functions put on their errors.
+func (g *generator) invalidParamsCode() jen.Code {
+	if id := g.d.Header.InvalidParams; id != "" {
+		return g.paramsError(id)
+	}
+	return jen.Lit(0)
+}
+
+// paramsError names the domain's invalid-params code: every generated
+// validator reports its failures with it, so a server answers invalid
+// params with the code its spec declares and the pointer of the culprit.
+func (g *generator) paramsError(id string) jen.Code {
+	return jen.Id(spec.CodePrefix + g.d.LookupError(id).GoName())
+}
+
+func (g *generator) entryDecoder(f *jen.File, t *spec.Type) {
+	name := t.GoName()
+	zero := jen.Id(name).Values()
+	switch t.Kind {
+	case spec.UnionKind:
+		zero = jen.Nil()
+	case spec.EnumKind, spec.AliasKind:
+		zero = jen.Op("*").New(jen.Id(name))
+	}
+	f.Comment(comment(fmt.Sprintf("%s%s decodes data strictly as %s: wrong types, unknown enum values, violated constraints%s and malformed JSON are errors of type *ValidationError, carrying the invalid-params code and the JSON pointer of the failing value.",
+		spec.DecodePrefix, name, name, map[bool]string{true: ", unknown members", false: ""}[t.AdditionalFields == "reject"])))
+	f.Func().Id(spec.DecodePrefix+name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(name), jen.Error()).Block(
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(genrtPkg, "Parse").Call(jen.Id("data")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
+		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+name).Call(jen.Id("v"), jen.Lit("")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("x"), jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
+		jen.Return(jen.Id("x"), jen.Nil()),
+	)
+}
+
+func retErr(zero jen.Code) jen.Code {
+	return jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err()))
+}
+
+func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
+	name := t.GoName()
+	params := []jen.Code{jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()}
+	fn := "decode" + name
+	if variant {
+		// A union decodes its variants' members around its own tag.
+		f.Func().Id(fn).Params(params...).Params(jen.Id(name), jen.Error()).Block(
+			jen.Return(jen.Id(fn+"Except").Call(jen.Id("v"), jen.Id("ptr"), jen.Lit(""))),
+		)
+		fn += "Except"
+		params = append(params, jen.Id("skip").String())
+	}
+	out := jen.Id("out")
+	body := []jen.Code{
+		jen.Var().Id("out").Id(name),
+		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Id("ptr")), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())),
+	}
+	// Presence is tracked only where something reads it: required
+	// members, defaults and exactly-one-of groups.
+	track := map[int]bool{}
+	for i, fl := range t.Fields {
+		if fl.Required || fl.Default != nil {
+			track[i] = true
+		}
+		for _, n := range t.ExactlyOneOf {
+			if n == fl.Name {
+				track[i] = true
+			}
+		}
+		if track[i] {
+			body = append(body, jen.Var().Id("has"+strconv.Itoa(i)).Bool())
+		}
+	}
+	var cases []jen.Code
+	for i, fl := range t.Fields {
+		has := jen.Null()
+		if track[i] {
+			has = jen.Id("has" + strconv.Itoa(i)).Op("=").True()
+		}
+		stmts := []jen.Code{jen.Id("p").Op(":=").Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Lit(fl.Name))}
+		if fl.Nullable {
+			stmts = append(stmts, jen.If(jen.Id("m").Dot("Value").Dot("Kind").Op("==").Qual(strictjsonPkg, "Null")).Block(has, jen.Continue()))
+		}
+		stmts = append(stmts,
+			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(&fl.Type)).Call(jen.Id("m").Dot("Value"), jen.Id("p")),
+			retErr(out),
+		)
+		stmts = append(stmts, g.constraintChecks(fl.Constraints, &fl.Type, jen.Id("x"), jen.Id("p"), out)...)
+		target := jen.Id("out").Dot(fl.GoName())
+		if pointerField(fl) {
+			stmts = append(stmts, target.Op("=").Op("&").Id("x"))
+		} else {
+			stmts = append(stmts, target.Op("=").Id("x"))
+		}
+		stmts = append(stmts, has)
+		cases = append(cases, jen.Case(jen.Lit(fl.Name)).Block(stmts...))
+	}
+	var def []jen.Code
+	if variant {
+		def = append(def, jen.If(jen.Id("m").Dot("Key").Op("==").Id("skip")).Block(jen.Continue()))
+	}
+	switch t.AdditionalFields {
+	case "reject":
+		def = append(def, jen.Return(out, jen.Qual(genrtPkg, "Invalid").Call(
+			jen.Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Id("m").Dot("Key")),
+			jen.Lit("unknown member %q"), jen.Id("m").Dot("Key"))))
+	case "keep":
+		def = append(def,
+			jen.If(jen.Id("out").Dot("Extra").Op("==").Nil()).Block(jen.Id("out").Dot("Extra").Op("=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values()),
+			jen.Id("out").Dot("Extra").Index(jen.Id("m").Dot("Key")).Op("=").Id("m").Dot("Value").Dot("AppendCompact").Call(jen.Nil()),
+		)
+	}
+	if len(def) > 0 {
+		cases = append(cases, jen.Default().Block(def...))
+	}
+	if len(cases) > 0 {
+		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(
+			jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
+			jen.Switch(jen.Id("m").Dot("Key")).Block(cases...),
+		))
+	}
+	for i, fl := range t.Fields {
+		has := jen.Id("has" + strconv.Itoa(i))
+		switch {
+		case fl.Required:
+			body = append(body, jen.If(jen.Op("!").Add(has)).Block(jen.Return(out, jen.Qual(genrtPkg, "Missing").Call(jen.Id("ptr"), jen.Lit(fl.Name)))))
+		case fl.Default != nil:
+			body = append(body, jen.If(jen.Op("!").Add(has)).Block(
+				jen.Id("out").Dot(fl.GoName()).Op("=").Qual(genrtPkg, "Ptr").Call(goType(&fl.Type).Call(g.valueExpr(fl.Default))),
+			))
+		}
+	}
+	if len(t.ExactlyOneOf) > 0 {
+		var present []jen.Code
+		present = append(present, jen.Id("n").Op(":=").Lit(0))
+		var names []jen.Code
+		for _, n := range t.ExactlyOneOf {
+			for i, fl := range t.Fields {
+				if fl.Name == n {
+					present = append(present, jen.If(jen.Id("has"+strconv.Itoa(i))).Block(jen.Id("n").Op("++")))
+				}
+			}
+			names = append(names, jen.Lit(n))
+		}
+		body = append(body, present...)
+		body = append(body, jen.If(jen.Err().Op(":=").Qual(genrtPkg, "ExactlyOne").Call(append([]jen.Code{jen.Id("ptr"), jen.Id("n")}, names...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())))
+	}
+	body = append(body, jen.Return(out, jen.Nil()))
+	f.Func().Id(fn).Params(params...).Params(jen.Id(name), jen.Error()).Block(body...)
+}
+
+// valueExpr is the Go expression of a default or const: a literal or the
+// constant it names.
+func (g *generator) valueExpr(raw json.RawMessage) jen.Code {
+	if id := constantRef(raw); id != "" {
+		return jen.Id(g.d.LookupConstant(id).Symbol)
+	}
+	return literal(raw)
+}
+
+func constantRef(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return ""
+	}
+	var ref struct {
+		Constant string `json:"constant"`
+	}
+	if json.Unmarshal(raw, &ref) != nil {
+		return ""
+	}
+	return ref.Constant
+}
+
+// boundExpr is the Go expression of a numeric bound.
+func (g *generator) boundExpr(b *spec.Bound) jen.Code {
+	if b.Constant != "" {
+		return jen.Id(g.d.LookupConstant(b.Constant).Symbol)
+	}
+	return jen.Op(b.Literal.String())
+}
+
+func (g *generator) pattern(p string) jen.Code {
+	if n, ok := g.patterns[p]; ok {
+		return jen.Id(n)
+	}
+	n := "pattern" + strconv.Itoa(len(g.patternList))
+	g.patterns[p] = n
+	g.patternList = append(g.patternList, p)
+	return jen.Id(n)
+}
+
+// constraintChecks returns statements that check x (of type r) at pointer
+// p, clamping where the contract says so, and return zero on failure.
+func (g *generator) constraintChecks(k *spec.Constraints, r *spec.TypeRef, x, p, zero jen.Code) []jen.Code {
+	if k == nil {
+		return nil
+	}
+	var out []jen.Code
+	check := func(call jen.Code) {
+		out = append(out, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err())))
+	}
+	bound := func(n *int64) jen.Code {
+		if n == nil {
+			return jen.Lit(-1)
+		}
+		return jen.Lit(int(*n))
+	}
+	kind := r.JSONKind()
+	named := r.Named != nil
+	asString := jen.Add(x)
+	asInt := jen.Add(x)
+	if named {
+		asString = jen.String().Call(x)
+		asInt = jen.Int64().Call(x)
+	}
+	if k.MinLength != nil || k.MaxLength != nil {
+		check(jen.Qual(genrtPkg, "Length").Call(asString, p, bound(k.MinLength), bound(k.MaxLength)))
+	}
+	if k.Pattern != "" {
+		check(jen.Qual(genrtPkg, "Pattern").Call(asString, p, g.pattern(k.Pattern)))
+	}
+	if k.MinItems != nil || k.MaxItems != nil {
+		check(jen.Qual(genrtPkg, "Items").Call(jen.Len(x), p, bound(k.MinItems), bound(k.MaxItems)))
+	}
+	switch {
+	case kind == spec.TInteger && k.Clamp:
+		if k.Minimum != nil {
+			out = append(out, jen.If(jen.Add(x).Op("<").Add(g.boundExpr(k.Minimum))).Block(jen.Add(x).Op("=").Add(g.boundExpr(k.Minimum))))
+		}
+		if k.Maximum != nil {
+			out = append(out, jen.If(jen.Add(x).Op(">").Add(g.boundExpr(k.Maximum))).Block(jen.Add(x).Op("=").Add(g.boundExpr(k.Maximum))))
+		}
+	case kind == spec.TInteger:
+		if k.Minimum != nil {
+			check(jen.Qual(genrtPkg, "AtLeast").Call(asInt, p, g.boundExpr(k.Minimum)))
+		}
+		if k.Maximum != nil {
+			check(jen.Qual(genrtPkg, "AtMost").Call(asInt, p, g.boundExpr(k.Maximum)))
+		}
+	case kind == spec.TNumber:
+		asFloat := jen.Add(x)
+		if named {
+			asFloat = jen.Float64().Call(x)
+		}
+		if k.Minimum != nil {
+			check(jen.Qual(genrtPkg, "AtLeastFloat").Call(asFloat, p, g.boundExpr(k.Minimum)))
+		}
+		if k.Maximum != nil {
+			check(jen.Qual(genrtPkg, "AtMostFloat").Call(asFloat, p, g.boundExpr(k.Maximum)))
+		}
+	}
+	if k.Const != nil {
+		c := g.valueExpr(k.Const)
+		out = append(out, jen.If(jen.Add(x).Op("!=").Add(c)).Block(jen.Return(zero, jen.Qual(genrtPkg, "Const").Call(p, c))))
+	}
+	return out
+}
+
+func (g *generator) enumDecoder(f *jen.File, t *spec.Type) {
+	name := t.GoName()
+	dec, conv := "String", jen.String()
+	if t.Base == "integer" {
+		dec, conv = "Integer", jen.Int64()
+	}
+	var cases []jen.Code
+	for _, v := range t.Values {
+		cases = append(cases, jen.Id(v.GoName(t)))
+	}
+	_ = conv
+	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(
+		jen.List(jen.Id("x"), jen.Err()).Op(":=").Qual(genrtPkg, dec).Call(jen.Id("v"), jen.Id("ptr")),
+		retErr(jen.Lit(zeroLit(t.Base))),
+		jen.Switch(jen.Id(name).Call(jen.Id("x"))).Block(
+			jen.Case(cases...).Block(jen.Return(jen.Id(name).Call(jen.Id("x")), jen.Nil())),
+		),
+		jen.Return(jen.Lit(zeroLit(t.Base)), jen.Qual(genrtPkg, "Invalid").Call(jen.Id("ptr"), jen.Lit("%v is not a value of "+t.Name), jen.Id("v").Dot("AppendCompact").Call(jen.Nil()).Op("[:]"))),
+	)
+}
+
+func zeroLit(base string) any {
+	if base == "integer" {
+		return 0
+	}
+	return ""
+}
+
+func (g *generator) unionDecoder(f *jen.File, t *spec.Type) {
+	name := t.GoName()
+	var cases []jen.Code
+	var tags []string
+	for _, v := range t.Variants {
+		tags = append(tags, strconv.Quote(v.Tag))
+		vn := v.GoName(t)
+		if v.Object != nil {
+			cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(
+				jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+vn+"Except").Call(jen.Id("v"), jen.Id("ptr"), jen.Lit(t.Tag)),
+				retErr(jen.Nil()),
+				jen.Return(jen.Id("x"), jen.Nil()),
+			))
+		} else {
+			cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(jen.Return(jen.Id(vn).Values(), jen.Nil())))
+		}
+	}
+	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(
+		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Id("ptr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("tv").Op(":=").Id("v").Dot("Get").Call(jen.Lit(t.Tag)),
+		jen.If(jen.Id("tv").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(genrtPkg, "Missing").Call(jen.Id("ptr"), jen.Lit(t.Tag)))),
+		jen.Id("tp").Op(":=").Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Lit(t.Tag)),
+		jen.List(jen.Id("tag"), jen.Err()).Op(":=").Qual(genrtPkg, "String").Call(jen.Id("tv"), jen.Id("tp")),
+		retErr(jen.Nil()),
+		jen.Switch(jen.Id("tag")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Qual(genrtPkg, "Invalid").Call(jen.Id("tp"), jen.Lit("unknown "+t.Tag+" %q of "+t.Name+"; known: "+joinComma(tags)), jen.Id("tag"))),
+	)
+}
+
+func joinComma(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+func (g *generator) aliasDecoder(f *jen.File, t *spec.Type) {
+	name := t.GoName()
+	under := t.Type
+	zero := jen.Op("*").New(jen.Id(name))
+	body := []jen.Code{
+		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(decodeFn(under)).Call(jen.Id("v"), jen.Id("ptr")),
+		retErr(zero),
+	}
+	body = append(body, g.constraintChecks(t.Constraints, under, jen.Id("u"), jen.Id("ptr"), zero)...)
+	body = append(body, jen.Return(jen.Id(name).Call(jen.Id("u")), jen.Nil()))
+	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(body...)
+}
+
+var kindOfBuiltin = map[string]string{
+	spec.TString: "String", spec.TInteger: "Number", spec.TNumber: "Number", spec.TBoolean: "Bool",
+}
+
+func (g *generator) alternativesDecoder(f *jen.File, t *spec.Type) {
+	name := t.GoName()
+	zero := jen.Id(name).Values()
+	var cases []jen.Code
+	var wants []string
+	for _, a := range t.Alternatives {
+		fn := spec.GoName(a.Type)
+		r := &spec.TypeRef{Name: a.Type}
+		stmts := []jen.Code{
+			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(r)).Call(jen.Id("v"), jen.Id("ptr")),
+			retErr(zero),
+		}
+		stmts = append(stmts, g.constraintChecks(a.Constraints, r, jen.Id("x"), jen.Id("ptr"), zero)...)
+		stmts = append(stmts, jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(fn): jen.Op("&").Id("x")}), jen.Nil()))
+		cases = append(cases, jen.Case(jen.Qual(strictjsonPkg, kindOfBuiltin[a.Type])).Block(stmts...))
+		wants = append(wants, describeBuiltin(a.Type))
+	}
+	want := ""
+	for i, w := range wants {
+		switch {
+		case i == 0:
+			want = w
+		case i == len(wants)-1:
+			want += " or " + w
+		default:
+			want += ", " + w
+		}
+	}
+	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(
+		jen.Switch(jen.Id("v").Dot("Kind")).Block(cases...),
+		jen.Return(zero, jen.Qual(genrtPkg, "Invalid").Call(jen.Id("ptr"), jen.Lit("expected "+want+", got %s"), jen.Id("v").Dot("Kind"))),
+	)
+}
+
+func describeBuiltin(name string) string {
+	switch name {
+	case spec.TInteger:
+		return "an integer"
+	}
+	return "a " + name
+}
+
+func (g *generator) compositeDecoder(f *jen.File, r *spec.TypeRef) {
+	name := "decode" + refName(r)
+	params := []jen.Code{jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()}
+	if r.Array != nil {
+		f.Func().Id(name).Params(params...).Params(goType(r), jen.Error()).Block(
+			jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Array").Call(jen.Id("v"), jen.Id("ptr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Id("out").Op(":=").Make(goType(r), jen.Lit(0), jen.Len(jen.Id("v").Dot("Elems"))),
+			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("v").Dot("Elems")).Block(
+				jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(r.Array)).Call(jen.Id("e"), jen.Qual(strictjsonPkg, "AppendIndexPointer").Call(jen.Id("ptr"), jen.Id("i"))),
+				retErr(jen.Nil()),
+				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("x")),
+			),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		)
+		return
+	}
+	f.Func().Id(name).Params(params...).Params(goType(r), jen.Error()).Block(
+		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Id("ptr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("out").Op(":=").Make(goType(r), jen.Len(jen.Id("v").Dot("Members"))),
+		jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("v").Dot("Members")).Block(
+			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(r.Map)).Call(jen.Id("m").Dot("Value"), jen.Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Id("m").Dot("Key"))),
+			retErr(jen.Nil()),
+			jen.Id("out").Index(jen.Id("m").Dot("Key")).Op("=").Id("x"),
+		),
+		jen.Return(jen.Id("out"), jen.Nil()),
+	)
+}

@@ -1,0 +1,284 @@
+package gen
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/contractkit/contractkit/internal/repotest"
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+// TestGenerated keeps the checked-in output honest: what gen produces from
+// the specs is exactly what the repository holds.
+func TestGenerated(t *testing.T) {
+	root := repotest.Root(t)
+	out, err := Generate(os.DirFS(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := Compare(os.DirFS(root), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range changes {
+		if i == 10 {
+			t.Errorf("... and %d more", len(changes)-10)
+			break
+		}
+		t.Errorf("%s %s (run make generate)\n%s", c.Kind, c.Path, c.Diff)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	fsys := repotest.MapFS(t)
+	a, err := Generate(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Generate(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameOutput(t, a, b)
+}
+
+func assertSameOutput(t *testing.T, a, b *Output) {
+	t.Helper()
+	if len(a.Files) != len(b.Files) {
+		t.Fatalf("%d files, then %d", len(a.Files), len(b.Files))
+	}
+	for p, data := range a.Files {
+		if !bytes.Equal(data, b.Files[p]) {
+			t.Errorf("%s differs between runs:\n%s", p, firstDiff(data, b.Files[p]))
+		}
+	}
+}
+
+func firstDiff(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n  %s\n  %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
+
+// Reordering a spec's id-keyed collections and the members of its objects,
+// and adding a second spec read in either order, changes no output byte.
+func TestShuffledInputSameOutput(t *testing.T) {
+	base := repotest.MapFS(t)
+	demo, err := os.ReadFile("../spec/testdata/minimal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base["spec/zz-demo.json"] = &fstest.MapFile{Data: demo}
+	base["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
+	want, err := Generate(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= 4; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		fsys := fstest.MapFS{}
+		for p, f := range base {
+			fsys[p] = f
+		}
+		specs, _ := spec.SpecFiles(base)
+		for _, p := range specs {
+			var doc any
+			if err := json.Unmarshal(base[p].Data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			shuffleSets(r, doc)
+			fsys[p] = &fstest.MapFile{Data: []byte(encodeShuffled(r, doc))}
+		}
+		got, err := Generate(fsys)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		assertSameOutput(t, want, got)
+
+		// The order in which spec files are read does not matter either.
+		for i := len(specs) - 1; i > 0; i-- {
+			j := r.Intn(i + 1)
+			specs[i], specs[j] = specs[j], specs[i]
+		}
+		set, diags := spec.LoadFiles(fsys, specs)
+		if diags.HasErrors() {
+			t.Fatal(diags.Error())
+		}
+		for _, d := range set.Domains {
+			if w := want.Set.Domain(d.Header.ID); w.Digest != d.Digest {
+				t.Errorf("seed %d: %s digest %s, want %s", seed, d.Header.ID, d.Digest, w.Digest)
+			}
+		}
+	}
+}
+
+// shuffleSets reorders the arrays whose order carries no meaning: the
+// id-keyed collections of a spec and the kinds of an error.
+func shuffleSets(r *rand.Rand, doc any) {
+	m := doc.(map[string]any)
+	for _, k := range []string{"constants", "types", "methods", "notifications", "events", "errors", "capabilities", "rules"} {
+		if a, ok := m[k].([]any); ok {
+			r.Shuffle(len(a), func(i, j int) { a[i], a[j] = a[j], a[i] })
+		}
+	}
+	if errs, ok := m["errors"].([]any); ok {
+		for _, e := range errs {
+			if ks, ok := e.(map[string]any)["kinds"].([]any); ok {
+				r.Shuffle(len(ks), func(i, j int) { ks[i], ks[j] = ks[j], ks[i] })
+			}
+		}
+	}
+}
+
+// encodeShuffled writes JSON with object members in random order.
+func encodeShuffled(r *rand.Rand, v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+		var b strings.Builder
+		b.WriteString("{")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			kb, _ := json.Marshal(k)
+			b.Write(kb)
+			b.WriteString(": ")
+			b.WriteString(encodeShuffled(r, x[k]))
+		}
+		b.WriteString("}")
+		return b.String()
+	case []any:
+		var parts []string
+		for _, e := range x {
+			parts = append(parts, encodeShuffled(r, e))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// model.json carries the canonical model and a digest that anyone can
+// recompute from it.
+func TestModelDigest(t *testing.T) {
+	root := repotest.Root(t)
+	set, diags := spec.Load(os.DirFS(root))
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	for _, d := range set.Domains {
+		data, err := os.ReadFile(root + "/generated/" + d.Header.Package + "/model.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Spec   string          `json:"spec"`
+			Digest string          `json:"digest"`
+			Model  json.RawMessage `json:"model"`
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatal(err)
+		}
+		// Canonical form: sorted keys, no insignificant space, no HTML escaping.
+		dec := json.NewDecoder(bytes.NewReader(m.Model))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		var canon bytes.Buffer
+		enc := json.NewEncoder(&canon)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(bytes.TrimRight(canon.Bytes(), "\n"))
+		if got := "sha256:" + hex.EncodeToString(sum[:]); got != m.Digest || got != d.Digest {
+			t.Errorf("%s: recomputed digest %s, model.json says %s, loader says %s", d.File, got, m.Digest, d.Digest)
+		}
+		if m.Spec != d.File {
+			t.Errorf("model.json spec = %q, want %q", m.Spec, d.File)
+		}
+	}
+}
+
+// The AiControl model holds the 49 entries of the public contract and the
+// typed params, results and event.
+func TestAiControlEntries(t *testing.T) {
+	set, diags := spec.Load(os.DirFS(repotest.Root(t)))
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	d := set.Domain("ai-control-protocol")
+	want := map[string]int{"wire": 7, "method": 6, "error": 6, "command": 11, "security": 7, "integration": 6, "validation": 6}
+	total := 0
+	for kind, n := range want {
+		got := d.EntriesOfKind(kind)
+		if len(got) != n {
+			t.Errorf("%s entries = %d, want %d", kind, len(got), n)
+		}
+		for _, e := range got {
+			if e.Requirement == nil || e.Rationale == nil {
+				t.Errorf("%s lacks a requirement or rationale", e.ID)
+			}
+		}
+		total += len(got)
+	}
+	if total != 49 {
+		t.Errorf("%d entries, want 49", total)
+	}
+	for _, id := range []string{"ai-control-protocol.wire.line-limit", "ai-control-protocol.command.screen-x",
+		"ai-control-protocol.security.server-authority", "ai-control-protocol.validation.shipping-artifact",
+		"ai-control-protocol.error.queue-full", "ai-control-protocol.method.events"} {
+		found := false
+		for _, e := range d.Entries() {
+			found = found || e.ID == id
+		}
+		if !found {
+			t.Errorf("entry %s is missing", id)
+		}
+	}
+	for _, m := range d.Methods {
+		if m.ParamsType == nil || m.ResultType == nil {
+			t.Errorf("method %s lacks a typed params or result", m.Method)
+		}
+	}
+	if len(d.Events) != 1 || d.Events[0].Name != "command_completed" || d.Events[0].PayloadType == nil {
+		t.Errorf("events = %v, want command_completed with a typed payload", d.Events)
+	}
+	for name, want := range map[string]string{"MaxLineBytes": "1048576", "DefaultPort": "43011", "DefaultHost": `"127.0.0.1"`,
+		"DefaultMaxQueuedCommands": "64", "DefaultMaxEvents": "512", "JSONRPCVersion": `"2.0"`, "ProtocolVersion": "1",
+		"DefaultEventsPerRequest": "100", "MaxEventsPerRequest": "500"} {
+		found := false
+		for _, c := range d.Constants {
+			if c.Symbol == name {
+				found = true
+				if string(c.Value) != want {
+					t.Errorf("%s = %s, want %s", name, c.Value, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("constant %s is missing", name)
+		}
+	}
+}
