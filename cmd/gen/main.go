@@ -40,7 +40,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	write := fl.Bool("write", false, "write generated files (the default)")
 	check := fl.Bool("check", false, "regenerate in memory and fail with a diff if anything on disk differs")
 	root := fl.String("root", "", "repository root (default: the nearest folder above the working directory that holds go.mod)")
-	quiet := fl.Bool("quiet", false, "print only problems")
+	quiet := fl.Bool("quiet", false, "print only problems and a count of warnings")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n\n")
 		fmt.Fprintf(stderr, "Regenerates generated/ and Docs/{en,ru}/reference/ from spec/*.json.\n\n")
@@ -71,8 +71,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	start := time.Now()
 	out, err := gen.Generate(os.DirFS(dir))
-	for _, w := range out.Warnings {
-		fmt.Fprintln(stderr, w)
+	if *quiet && len(out.Warnings) > 0 {
+		fmt.Fprintf(stderr, "gen: %d warning(s); run without --quiet to list them\n", len(out.Warnings))
+	} else {
+		for _, w := range out.Warnings {
+			fmt.Fprintln(stderr, w)
+		}
 	}
 	if err != nil {
 		var ge *gen.Error

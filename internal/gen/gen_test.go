@@ -282,3 +282,15 @@ func TestAiControlEntries(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGenerate measures a full in-memory generation of every spec
+// (what gen --check does before comparing with the disk).
+func BenchmarkGenerate(b *testing.B) {
+	fsys := repotest.MapFS(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Generate(fsys); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
