@@ -1,0 +1,168 @@
+// Package bridge is the AiControl listener an embedding project links into
+// its development client, and a client library for it. Every method name,
+// error code, limit, default and DTO comes from generated/aicontrol, which
+// is generated from spec/AiControlProtocol.json.
+//
+// The server side is a bounded TCP listener (loopback by default) that
+// accepts newline-delimited JSON requests, authorizes each connection with
+// a shared token, queues project commands for the client loop, and serves
+// observations and events. The client loop owns the game state: it
+// publishes observation snapshots, drains accepted commands at a safe
+// point, completes each one, and appends its own events.
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/contractkit/contractkit/generated/aicontrol"
+)
+
+// Defaults of the settings the contract does not fix.
+const (
+	// DefaultMaxConnections bounds simultaneous connections; the contract
+	// needs one, tools and adapters may hold a few more.
+	DefaultMaxConnections = 16
+	// DefaultIdleTimeout closes a connection that sends no complete request
+	// for this long, so that abandoned peers do not hold slots forever.
+	DefaultIdleTimeout = 5 * time.Minute
+	// DefaultWriteTimeout bounds how long a response may wait for a peer
+	// that does not read.
+	DefaultWriteTimeout = 30 * time.Second
+)
+
+// Config configures a listener. The zero value is not enough: Enabled must
+// be set, because a remote-control surface starts only when asked for.
+type Config struct {
+	// Enabled must be true: the listener is off unless the project or the
+	// operator turns it on explicitly.
+	Enabled bool
+	// Addr is host:port; empty means aicontrol.DefaultHost and
+	// aicontrol.DefaultPort. Port 0 picks a free port (tests, samples).
+	Addr string
+	// Token is the shared secret; empty means every connection is
+	// authorized, which only a loopback listener may allow. Read it from a
+	// secret store or an environment variable, never from a command line.
+	Token string
+	// AllowRemote permits a non-loopback address, which also needs a
+	// non-empty Token.
+	AllowRemote bool
+	// MaxQueuedCommands bounds the command queue (0: the contract's default).
+	MaxQueuedCommands int
+	// MaxEvents bounds the event history (0: the contract's default).
+	MaxEvents int
+	// MaxConnections bounds simultaneous connections (0: DefaultMaxConnections).
+	MaxConnections int
+	// IdleTimeout closes a connection idle for this long (0: DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	// WriteTimeout bounds the write of one response (0: DefaultWriteTimeout).
+	WriteTimeout time.Duration
+}
+
+// Errors of configuration; Listen returns them before it binds anything.
+var (
+	ErrNotEnabled   = errors.New("bridge: listener not enabled (Config.Enabled is false)")
+	ErrRemoteNeedsOptIn = errors.New("bridge: non-loopback address needs AllowRemote")
+	ErrRemoteNeedsToken = errors.New("bridge: non-loopback address needs a non-empty token")
+)
+
+// withDefaults fills zero settings from the contract and this package.
+func (c Config) withDefaults() Config {
+	if c.Addr == "" {
+		c.Addr = net.JoinHostPort(aicontrol.DefaultHost, strconv.Itoa(aicontrol.DefaultPort))
+	}
+	if c.MaxQueuedCommands == 0 {
+		c.MaxQueuedCommands = aicontrol.DefaultMaxQueuedCommands
+	}
+	if c.MaxEvents == 0 {
+		c.MaxEvents = aicontrol.DefaultMaxEvents
+	}
+	if c.MaxConnections == 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.WriteTimeout == 0 {
+		c.WriteTimeout = DefaultWriteTimeout
+	}
+	return c
+}
+
+// Validate reports why the configuration is unsafe or unusable, before
+// any thread or socket exists: a listener that is not enabled, a bad
+// address or port, a non-loopback address without both AllowRemote and a
+// token, non-positive capacities or timeouts.
+func (c Config) Validate() error {
+	if !c.Enabled {
+		return ErrNotEnabled
+	}
+	c = c.withDefaults()
+	host, port, err := SplitAddr(c.Addr)
+	if err != nil {
+		return err
+	}
+	_ = port
+	if !IsLoopback(host) {
+		if !c.AllowRemote {
+			return fmt.Errorf("%w: %q", ErrRemoteNeedsOptIn, host)
+		}
+		if c.Token == "" {
+			return fmt.Errorf("%w: %q", ErrRemoteNeedsToken, host)
+		}
+	}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"MaxQueuedCommands", c.MaxQueuedCommands}, {"MaxEvents", c.MaxEvents}, {"MaxConnections", c.MaxConnections}} {
+		if v.n <= 0 {
+			return fmt.Errorf("bridge: %s must be positive, got %d", v.name, v.n)
+		}
+	}
+	if c.IdleTimeout < 0 || c.WriteTimeout < 0 {
+		return fmt.Errorf("bridge: timeouts must be positive")
+	}
+	return nil
+}
+
+// SplitAddr splits host:port and checks the port: a decimal 0..65535.
+func SplitAddr(addr string) (host string, port int, err error) {
+	host, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("bridge: address %q: %v", addr, err)
+	}
+	if host == "" {
+		// ":43011" would bind every interface: that is not loopback.
+		host = "0.0.0.0"
+	}
+	port, err = strconv.Atoi(p)
+	if err != nil || port < 0 || port > 65535 || strings.TrimLeft(p, "0123456789") != "" {
+		return "", 0, fmt.Errorf("bridge: port %q is not a number from 0 to 65535", p)
+	}
+	return host, port, nil
+}
+
+// IsLoopback reports whether host names only this machine: "localhost",
+// an address in 127.0.0.0/8, or ::1. Other names are not resolved, so a
+// name that happens to point at loopback still counts as remote.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// Command is an accepted act command, handed to the client loop by Drain.
+type Command struct {
+	// Seq is the command's sequence number: 1 for the first accepted
+	// command, one more for each next.
+	Seq int64
+	// Params is the command as the client sent it: its type, the common
+	// fields and, in Params.Extra, the project's own members.
+	Params aicontrol.ActParams
+}

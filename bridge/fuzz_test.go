@@ -1,0 +1,120 @@
+//go:build !aicontrol_disabled
+
+package bridge
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+	"testing/iotest"
+
+	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/strictjson"
+)
+
+// FuzzLineReader feeds arbitrary bytes, in chunks of a fuzzed size, to the
+// line reader with a small limit: it never panics, never returns a line
+// over the limit, and what it returns is exactly the input's lines.
+func FuzzLineReader(f *testing.F) {
+	for _, s := range []string{"", "\n", "a\nb\n", "a\r\n", "abc", "abcdefghij\n", "x\r\r\n", "\r\n\r\n", "12345678\n12345678\r\n"} {
+		f.Add([]byte(s), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
+		const max = 8
+		var r io.Reader = bytes.NewReader(data)
+		if chunk%4 == 1 {
+			r = iotest.OneByteReader(r)
+		} else if chunk%4 == 2 {
+			r = iotest.HalfReader(r)
+		}
+		lr := newLineReader(r, max)
+		var got [][]byte
+		var err error
+		for {
+			var line []byte
+			line, err = lr.readLine()
+			if err != nil {
+				break
+			}
+			if len(line) > max {
+				t.Fatalf("line of %d bytes over the limit %d", len(line), max)
+			}
+			got = append(got, append([]byte(nil), line...))
+		}
+		if !errors.Is(err, io.EOF) && !errors.Is(err, ErrLineTooLong) && !errors.Is(err, ErrUnterminated) {
+			t.Fatalf("unexpected error %v", err)
+		}
+		// Every returned line is the next line of the input, minus one CR.
+		rest := data
+		for _, l := range got {
+			i := bytes.IndexByte(rest, '\n')
+			want := bytes.TrimSuffix(rest[:i], []byte("\r"))
+			if !bytes.Equal(l, want) {
+				t.Fatalf("line %q, input line %q", l, rest[:i])
+			}
+			rest = rest[i+1:]
+		}
+		switch {
+		case errors.Is(err, io.EOF) && len(rest) != 0:
+			t.Fatalf("EOF with %d unread bytes", len(rest))
+		case errors.Is(err, ErrUnterminated) && (len(rest) == 0 || bytes.IndexByte(rest, '\n') >= 0):
+			t.Fatalf("unterminated, but rest %q", rest)
+		case errors.Is(err, ErrLineTooLong):
+			i := bytes.IndexByte(rest, '\n')
+			if i < 0 {
+				i = len(rest)
+			}
+			if len(bytes.TrimSuffix(rest[:i], []byte("\r"))) <= max && i < len(rest) {
+				t.Fatalf("line %q refused as too long", rest[:i])
+			}
+		}
+	})
+}
+
+// FuzzEnvelope runs arbitrary request lines through the envelope checks
+// and the response encoder: never a panic, and every response is a line
+// the contract's response envelope accepts.
+func FuzzEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"act","params":{"type":"move","x":1}}`,
+		`{"jsonrpc":"2.0","id":1.0,"method":"events","params":{"afterSeq":-1,"limit":1e9}}`,
+		`{"jsonrpc":"2.0","method":"ping"}`, `[]`, ``, `{"id":{}}`, `{"a":1,"a":2}`, "\xff",
+	} {
+		f.Add([]byte(s))
+	}
+	s := &Server{cfg: Config{}.withDefaults(), state: newState(4, 4)}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		cs := &connState{authorized: true}
+		out := s.handle(nil, cs, line)
+		if len(out) == 0 || out[len(out)-1] != '\n' || bytes.Count(out, []byte("\n")) != 1 {
+			t.Fatalf("response %q is not one line", out)
+		}
+		resp, err := aicontrol.DecodeResponse(out[:len(out)-1])
+		if err != nil {
+			t.Fatalf("response %q breaks the envelope: %v", out, err)
+		}
+		req, rerr := decodeEnvelope(line)
+		if rerr == nil {
+			if req.method == "" || !bytes.Equal(idText(t, out), req.id) {
+				t.Fatalf("request %q: id %q echoed as %q", line, req.id, idText(t, out))
+			}
+			if v, err := strictjson.Parse(req.params, strictjson.Options{}); err != nil || v.Kind != strictjson.Object {
+				t.Fatalf("params %q are not an object", req.params)
+			}
+		} else if resp.Error == nil || resp.Error.Code != rerr.code {
+			t.Fatalf("request %q: envelope error %d, response %q", line, rerr.code, out)
+		}
+		s.Drain(0)
+	})
+}
+
+func idText(t *testing.T, out []byte) []byte {
+	v, err := strictjson.Parse(out[:len(out)-1], strictjson.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := v.Get("id")
+	return out[id.Start:id.End]
+}

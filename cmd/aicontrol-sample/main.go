@@ -1,0 +1,184 @@
+// Command aicontrol-sample is a sample development client that embeds the
+// AiControl listener: a tiny game loop with one agent on a grid. It shows
+// the integration an embedding project does — publish observations, drain
+// accepted commands at a safe point of its own loop, complete every one —
+// and it is the endpoint the protocol smoke (aictl smoke) runs against.
+//
+// Usage:
+//
+//	aicontrol-sample [--host 127.0.0.1] [--port 43011] [--token-env AICONTROL_TOKEN] [--allow-remote]
+//
+// Actions: echo (completes with stringArg as its message), move (needs x
+// and y; moves the agent and publishes a new observation), fail (completes
+// with success=false, as a refused gameplay action would). Unknown actions
+// complete with success=false.
+//
+// When listening it prints one JSON line on stdout:
+// {"ready":true,"host":"127.0.0.1","port":43011}. It exits 2 on unsafe or
+// invalid settings, before binding, and 0 on SIGINT or SIGTERM after
+// completing every unfinished command.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/contractkit/contractkit/bridge"
+	"github.com/contractkit/contractkit/generated/aicontrol"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, signalChannel()))
+}
+
+func signalChannel() <-chan os.Signal {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	return ch
+}
+
+// Agent is the sample's whole game state.
+type Agent struct {
+	X int64 `json:"x"`
+	Y int64 `json:"y"`
+}
+
+// observation is the sample project's own observation schema.
+type observation struct {
+	SchemaVersion    int      `json:"schemaVersion"`
+	Ready            bool     `json:"ready"`
+	Agent            Agent    `json:"agent"`
+	AvailableActions []string `json:"availableActions"`
+}
+
+// schemaVersion versions the sample's observation, separately from the protocol.
+const schemaVersion = 1
+
+var actions = []string{"echo", "move", "fail"}
+
+func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
+	fl := flag.NewFlagSet("aicontrol-sample", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	host := fl.String("host", aicontrol.DefaultHost, "address to listen on (loopback unless --allow-remote)")
+	port := fl.Int("port", aicontrol.DefaultPort, "TCP port (0 picks a free one)")
+	tokenEnv := fl.String("token-env", "AICONTROL_TOKEN", "environment variable holding the shared token (empty variable: no token, loopback only)")
+	allowRemote := fl.Bool("allow-remote", false, "permit a non-loopback address (needs a token)")
+	maxQueued := fl.Int("max-queued", aicontrol.DefaultMaxQueuedCommands, "command queue capacity")
+	maxEvents := fl.Int("max-events", aicontrol.DefaultMaxEvents, "event history capacity")
+	tick := fl.Duration("tick", 10*time.Millisecond, "game loop period")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: aicontrol-sample [flags]")
+		fmt.Fprintln(stderr, "A sample game client with an AiControl listener: actions echo, move (x, y) and fail.")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *port < 0 || *port > 65535 {
+		fmt.Fprintf(stderr, "aicontrol-sample: port %d is not in 0..65535\n", *port)
+		return 2
+	}
+	cfg := bridge.Config{
+		Enabled:           true, // the sample exists to listen
+		Addr:              net.JoinHostPort(*host, strconv.Itoa(*port)),
+		Token:             os.Getenv(*tokenEnv),
+		AllowRemote:       *allowRemote,
+		MaxQueuedCommands: *maxQueued,
+		MaxEvents:         *maxEvents,
+	}
+	srv, err := bridge.Listen(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "aicontrol-sample:", err)
+		return 2
+	}
+	g := &game{srv: srv, agent: Agent{}}
+	if err := g.publish(); err != nil {
+		fmt.Fprintln(stderr, "aicontrol-sample:", err)
+		srv.Close()
+		return 1
+	}
+	addr := srv.Addr().(*net.TCPAddr)
+	ready, _ := json.Marshal(map[string]any{"ready": true, "host": addr.IP.String(), "port": addr.Port})
+	fmt.Fprintln(stdout, string(ready))
+
+	ticker := time.NewTicker(*tick)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-stop:
+			failed, err := srv.Close()
+			if len(failed) > 0 {
+				fmt.Fprintf(stderr, "aicontrol-sample: %d unfinished command(s) completed with success=false\n", len(failed))
+			}
+			if err != nil {
+				fmt.Fprintln(stderr, "aicontrol-sample:", err)
+			}
+			return 0
+		case <-srv.Wake():
+		case <-ticker.C:
+		}
+		// The safe point of the loop: game state is only touched here.
+		for _, cmd := range srv.Drain(0) {
+			g.execute(cmd)
+		}
+	}
+}
+
+type game struct {
+	srv   *bridge.Server
+	agent Agent
+}
+
+func (g *game) publish() error {
+	_, err := g.srv.PublishObservation(observation{
+		SchemaVersion:    schemaVersion,
+		Ready:            true,
+		Agent:            g.agent,
+		AvailableActions: actions,
+	})
+	return err
+}
+
+// execute runs one command as an ordinary player action would run, and
+// completes it: every accepted command gets exactly one completion.
+func (g *game) execute(cmd bridge.Command) {
+	p := cmd.Params
+	success, message := true, ""
+	switch p.Type {
+	case "echo":
+		message = "echo"
+		if p.StringArg != nil {
+			message = *p.StringArg
+		}
+	case "move":
+		if p.X == nil || p.Y == nil {
+			success, message = false, "move needs x and y"
+			break
+		}
+		g.agent = Agent{X: *p.X, Y: *p.Y}
+		message = "moved"
+		if err := g.publish(); err != nil {
+			success, message = false, "observation not published"
+		}
+	case "fail":
+		// A refusal by the game reaches the caller as a failed completion.
+		success, message = false, "refused by the game"
+	default:
+		success, message = false, "unknown action type"
+	}
+	if _, err := g.srv.Complete(cmd.Seq, success, message, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "aicontrol-sample: complete:", err)
+	}
+}
