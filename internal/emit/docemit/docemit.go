@@ -282,6 +282,7 @@ func (r *renderer) funcs() template.FuncMap {
 		"deref":       func(s *string) string { return *s },
 		"add":         func(a, b int) int { return a + b },
 		"lower":       strings.ToLower,
+		"guide":       r.guide,
 		"dict":        dict,
 		"indent": func(s string) string {
 			return "  " + strings.ReplaceAll(s, "\n", "\n  ")
@@ -538,4 +539,14 @@ func dict(kv ...any) (map[string]any, error) {
 		m[k] = kv[i+1]
 	}
 	return m, nil
+}
+
+// guide links the hand-written guide of the domain, Docs/<lang>/how-to/<domain>.md,
+// when the repository has one.
+func (r *renderer) guide() string {
+	p := path.Join("Docs", r.lang, "how-to", r.d.Header.ID+".md")
+	if _, err := fs.Stat(r.in.Templates, p); err != nil {
+		return ""
+	}
+	return path.Join("../../how-to", r.d.Header.ID+".md")
 }
