@@ -65,7 +65,7 @@ type Config struct {
 
 // Errors of configuration; Listen returns them before it binds anything.
 var (
-	ErrNotEnabled   = errors.New("bridge: listener not enabled (Config.Enabled is false)")
+	ErrNotEnabled       = errors.New("bridge: listener not enabled (Config.Enabled is false)")
 	ErrRemoteNeedsOptIn = errors.New("bridge: non-loopback address needs AllowRemote")
 	ErrRemoteNeedsToken = errors.New("bridge: non-loopback address needs a non-empty token")
 )

@@ -21,11 +21,11 @@ const envelopeReserve = 1 << 10
 
 // Errors of the embedding-loop API.
 var (
-	ErrClosed          = errors.New("bridge: closed")
-	ErrUnknownCommand  = errors.New("bridge: no accepted, unfinished command with this sequence number")
-	ErrTooLarge        = errors.New("bridge: value too large for one protocol line")
-	ErrNotObject       = errors.New("bridge: value is not a JSON object")
-	ErrReservedEvent   = errors.New("bridge: command_completed events are appended by Complete")
+	ErrClosed         = errors.New("bridge: closed")
+	ErrUnknownCommand = errors.New("bridge: no accepted, unfinished command with this sequence number")
+	ErrTooLarge       = errors.New("bridge: value too large for one protocol line")
+	ErrNotObject      = errors.New("bridge: value is not a JSON object")
+	ErrReservedEvent  = errors.New("bridge: command_completed events are appended by Complete")
 )
 
 type storedEvent struct {
@@ -39,9 +39,9 @@ type state struct {
 	mu sync.Mutex
 
 	maxQueue int
-	queue    []Command        // accepted, not drained, in order
-	pending  map[int64]bool   // accepted, not completed (queued or drained)
-	lastCmd  int64            // sequence number of the last accepted command
+	queue    []Command      // accepted, not drained, in order
+	pending  map[int64]bool // accepted, not completed (queued or drained)
+	lastCmd  int64          // sequence number of the last accepted command
 
 	maxEvents int
 	events    []storedEvent // ring buffer of the newest events
