@@ -303,15 +303,14 @@ func (g *generator) constraintChecks(k *spec.Constraints, r *spec.TypeRef, x, p,
 
 func (g *generator) enumDecoder(f *jen.File, t *spec.Type) {
 	name := t.GoName()
-	dec, conv := "String", jen.String()
+	dec := "String"
 	if t.Base == "integer" {
-		dec, conv = "Integer", jen.Int64()
+		dec = "Integer"
 	}
 	var cases []jen.Code
 	for _, v := range t.Values {
 		cases = append(cases, jen.Id(v.GoName(t)))
 	}
-	_ = conv
 	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(
 		jen.List(jen.Id("x"), jen.Err()).Op(":=").Qual(genrtPkg, dec).Call(jen.Id("v"), jen.Id("ptr")),
 		retErr(jen.Lit(zeroLit(t.Base))),

@@ -40,7 +40,7 @@ func SchemaFile(t *spec.Type) string { return "schema/" + t.Name + ".json" }
 
 // Emit returns the Go files of a domain's package.
 func Emit(d *spec.Domain) ([]File, error) {
-	g := &generator{d: d, helpers: map[string]bool{}}
+	g := &generator{d: d}
 	var files []File
 	for _, part := range []struct {
 		name  string
@@ -67,8 +67,6 @@ func Emit(d *spec.Domain) ([]File, error) {
 
 type generator struct {
 	d *spec.Domain
-	// helpers records composite decoders/appenders already emitted.
-	helpers map[string]bool
 	// patterns maps a pattern to the name of its compiled variable.
 	patterns    map[string]string
 	patternList []string
