@@ -110,7 +110,11 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return 1
 	}
 	addr := srv.Addr().(*net.TCPAddr)
-	ready, _ := json.Marshal(map[string]any{"ready": true, "host": addr.IP.String(), "port": addr.Port})
+	ready, _ := json.Marshal(struct {
+		Ready bool   `json:"ready"`
+		Host  string `json:"host"`
+		Port  int    `json:"port"`
+	}{true, addr.IP.String(), addr.Port})
 	fmt.Fprintln(stdout, string(ready))
 
 	ticker := time.NewTicker(*tick)
