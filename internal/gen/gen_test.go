@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -327,6 +328,44 @@ func TestTraceability(t *testing.T) {
 		}
 		if n < 50 {
 			t.Errorf("%s: only %d normative entries", id, n)
+		}
+	}
+}
+
+// The demo spec exercises what AiControl does not: a tagged union with an
+// object and a tag-only variant, a string enum, a required nullable
+// member, an object that rejects unknown members, a constant-bounded
+// clamp, and a decimal-u64 alias. Its generated package must compile,
+// vet clean, and pass a round-trip test.
+func TestDemoPackageCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a generated package; skipped with -short")
+	}
+	fsys := repotest.MapFS(t)
+	demo, err := os.ReadFile("../spec/testdata/minimal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["spec/zz-demo.json"] = &fstest.MapFile{Data: demo}
+	fsys["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
+	out, err := Generate(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range out.Files {
+		fsys[p] = &fstest.MapFile{Data: data}
+	}
+	rt, err := os.ReadFile("testdata/demo_roundtrip_test.go.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["generated/demo/roundtrip_test.go"] = &fstest.MapFile{Data: rt}
+	dir := repotest.CopyTo(t, fsys)
+	for _, args := range [][]string{{"vet", "./generated/demo/"}, {"test", "-count=1", "./generated/demo/"}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %v: %v\n%s", args, err, b)
 		}
 	}
 }
