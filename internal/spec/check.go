@@ -242,7 +242,43 @@ func (c *checker) namedType(name, ptr string, kinds ...TypeKind) *Type {
 	return t
 }
 
+// includes expands included object types into the fields of the types
+// that include them, in include order, before any other check reads fields.
+func (c *checker) includes() {
+	state := map[*Type]int{} // 0 new, 1 expanding, 2 done
+	var expand func(t *Type) bool
+	expand = func(t *Type) bool {
+		switch state[t] {
+		case 1:
+			c.errorf(t.Ptr+"/include", "type %s includes itself", t.Name)
+			return false
+		case 2:
+			return true
+		}
+		state[t] = 1
+		defer func() { state[t] = 2 }()
+		var fields []*Field
+		for i, name := range t.Include {
+			inc := c.namedType(name, t.Ptr+"/include/"+strconv.Itoa(i), ObjectKind)
+			if inc == nil || !expand(inc) {
+				return false
+			}
+			fields = append(fields, inc.Fields...)
+		}
+		if len(fields) > 0 {
+			t.Fields = append(fields, t.Fields...)
+		}
+		return true
+	}
+	for _, t := range c.d.Types {
+		if len(t.Include) > 0 {
+			expand(t)
+		}
+	}
+}
+
 func (c *checker) typesCheck() {
+	c.includes()
 	for _, t := range c.d.Types {
 		switch t.Kind {
 		case ObjectKind:
@@ -279,9 +315,16 @@ func (c *checker) object(t *Type) {
 	names := map[string]*Field{}
 	for _, f := range t.Fields {
 		if o := names[f.Name]; o != nil {
-			c.errorf(f.Ptr+"/name", "field %q is declared twice in %s", f.Name, t.Name)
+			ptr := f.Ptr + "/name"
+			if f.Owner != t {
+				ptr = t.Ptr + "/include"
+			}
+			c.errorf(ptr, "field %q is declared twice in %s", f.Name, t.Name)
 		}
 		names[f.Name] = f
+		if f.Owner != t {
+			continue // an included field was checked in its own type
+		}
 		if !c.resolveRef(&f.Type, f.Ptr+"/type") {
 			continue
 		}
@@ -759,7 +802,9 @@ func (c *checker) versions() {
 	}
 	for _, t := range c.d.Types {
 		for _, f := range t.Fields {
-			check(f.Since, t.Since, f.Ptr+"/since", "its type "+t.Name)
+			if f.Owner == t {
+				check(f.Since, t.Since, f.Ptr+"/since", "its type "+t.Name)
+			}
 		}
 		for _, v := range t.Values {
 			check(v.Since, t.Since, v.Ptr+"/since", "its type "+t.Name)

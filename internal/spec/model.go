@@ -264,6 +264,9 @@ type Type struct {
 	Capability  string    `json:"capability,omitempty"`
 
 	// object
+	// Include names object types whose fields come first. After loading,
+	// Fields holds the included fields followed by the type's own.
+	Include          []string `json:"include,omitempty"`
 	Fields           []*Field `json:"fields,omitempty"`
 	AdditionalFields string   `json:"additionalFields,omitempty"`
 	ExactlyOneOf     []string `json:"exactlyOneOf,omitempty"`

@@ -101,8 +101,16 @@ func TestMinimalSpecLoads(t *testing.T) {
 	if d == nil {
 		t.Fatal("domain demo not loaded")
 	}
-	if got := len(d.Entries()); got != 11 {
-		t.Errorf("entries = %d, want 11 (1 constant, 6 types, 1 field, 1 method, 1 error, 1 rule)", got)
+	if got := len(d.Entries()); got != 12 {
+		t.Errorf("entries = %d, want 12 (1 constant, 7 types, 1 field, 1 method, 1 error, 1 rule)", got)
+	}
+	// Included fields come first.
+	var names []string
+	for _, f := range d.LookupType("GetParams").Fields {
+		names = append(names, f.Name)
+	}
+	if strings.Join(names, ",") != "session,name,limit,shape" {
+		t.Errorf("GetParams fields = %v", names)
 	}
 	// The rule without source is listed as a warning, with its id.
 	ws := diags.Warnings()
@@ -110,7 +118,7 @@ func TestMinimalSpecLoads(t *testing.T) {
 		t.Errorf("warnings = %v, want the three normative entries without source", ws)
 	}
 	// Inherited values are filled in.
-	if f := d.LookupType("GetParams").Fields[1]; f.Since != "1.0" || f.Stability != Experimental {
+	if f := d.LookupType("GetParams").Fields[2]; f.Since != "1.0" || f.Stability != Experimental {
 		t.Errorf("limit field since/stability = %s/%s, want inherited 1.0/experimental", f.Since, f.Stability)
 	}
 	if !strings.HasPrefix(d.Digest, "sha256:") || len(d.Digest) != len("sha256:")+64 {
@@ -126,8 +134,8 @@ func TestSpecErrors(t *testing.T) {
 		want   []string
 	}{
 		{"unknown type", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/2/type", "Shapes")
-		}, []string{`spec/demo.json:/types/0/fields/2/type: unknown type "Shapes"`}},
+			set(t, d, "/types/1/fields/2/type", "Shapes")
+		}, []string{`spec/demo.json:/types/1/fields/2/type: unknown type "Shapes"`}},
 		{"missing translation", func(t *testing.T, d map[string]any) {
 			del(t, d, "/rules/0/title/ru")
 		}, []string{`spec/demo.json:/rules/0/title: missing properties: 'ru'`}},
@@ -159,72 +167,72 @@ func TestSpecErrors(t *testing.T) {
 			set(t, d, "/domain/ruleKinds/1/kind", "method")
 		}, []string{`spec/demo.json:/domain/ruleKinds/1/kind: rule kind "method" is reserved`}},
 		{"duplicate union tag", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/3/variants/1/tag", "circle")
-		}, []string{`spec/demo.json:/types/3/variants/1/tag: union tag "circle" is used twice in Shape`}},
+			set(t, d, "/types/4/variants/1/tag", "circle")
+		}, []string{`spec/demo.json:/types/4/variants/1/tag: union tag "circle" is used twice in Shape`}},
 		{"variant declares the tag", func(t *testing.T, d map[string]any) {
-			appendTo(t, d, "/types/4/fields", map[string]any{"name": "kind", "type": "string", "required": true, "description": map[string]any{"en": "Kind.", "ru": "Вид."}})
-		}, []string{`spec/demo.json:/types/3/variants/0/type: variant type Circle declares the tag member "kind"`}},
+			appendTo(t, d, "/types/5/fields", map[string]any{"name": "kind", "type": "string", "required": true, "description": map[string]any{"en": "Kind.", "ru": "Вид."}})
+		}, []string{`spec/demo.json:/types/4/variants/0/type: variant type Circle declares the tag member "kind"`}},
 		{"variant is not an object", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/3/variants/0/type", "Color")
-		}, []string{`spec/demo.json:/types/3/variants/0/type: type "Color" is a enum; it must be a object type`}},
+			set(t, d, "/types/4/variants/0/type", "Color")
+		}, []string{`spec/demo.json:/types/4/variants/0/type: type "Color" is a enum; it must be a object type`}},
 		{"minimum above maximum", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/1/constraints/minimum", 20)
-		}, []string{`spec/demo.json:/types/0/fields/1/constraints/maximum: maximum 10 is below minimum 20`}},
+			set(t, d, "/types/1/fields/1/constraints/minimum", 20)
+		}, []string{`spec/demo.json:/types/1/fields/1/constraints/maximum: maximum 10 is below minimum 20`}},
 		{"minLength above maxLength", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/constraints/minLength", 9)
-		}, []string{`spec/demo.json:/types/0/fields/0/constraints/maxLength: maxLength 8 is below minLength 9`}},
+			set(t, d, "/types/1/fields/0/constraints/minLength", 9)
+		}, []string{`spec/demo.json:/types/1/fields/0/constraints/maxLength: maxLength 8 is below minLength 9`}},
 		{"constraint of another type", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/1/constraints/maxLength", 3)
-		}, []string{`spec/demo.json:/types/0/fields/1/constraints/maxLength: maxLength applies to string values; this one is an integer`}},
+			set(t, d, "/types/1/fields/1/constraints/maxLength", 3)
+		}, []string{`spec/demo.json:/types/1/fields/1/constraints/maxLength: maxLength applies to string values; this one is an integer`}},
 		{"pattern that does not compile", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/constraints/pattern", "(")
-		}, []string{`spec/demo.json:/types/0/fields/0/constraints/pattern: pattern does not compile`}},
+			set(t, d, "/types/1/fields/0/constraints/pattern", "(")
+		}, []string{`spec/demo.json:/types/1/fields/0/constraints/pattern: pattern does not compile`}},
 		{"clamp on a string", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/constraints/clamp", true)
-		}, []string{`spec/demo.json:/types/0/fields/0/constraints/clamp: clamp applies to integers; this value is a string`}},
+			set(t, d, "/types/1/fields/0/constraints/clamp", true)
+		}, []string{`spec/demo.json:/types/1/fields/0/constraints/clamp: clamp applies to integers; this value is a string`}},
 		{"unknown constant", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/1/constraints/maximum", map[string]any{"constant": "demo.limit.nothing"})
-		}, []string{`spec/demo.json:/types/0/fields/1/constraints/maximum/constant: unknown constant "demo.limit.nothing"`}},
+			set(t, d, "/types/1/fields/1/constraints/maximum", map[string]any{"constant": "demo.limit.nothing"})
+		}, []string{`spec/demo.json:/types/1/fields/1/constraints/maximum/constant: unknown constant "demo.limit.nothing"`}},
 		{"default outside its bounds", func(t *testing.T, d map[string]any) {
-			del(t, d, "/types/0/fields/1/constraints/clamp")
-			set(t, d, "/types/0/fields/1/default", 50)
-		}, []string{`spec/demo.json:/types/0/fields/1/default: 50 is above the maximum 10`}},
+			del(t, d, "/types/1/fields/1/constraints/clamp")
+			set(t, d, "/types/1/fields/1/default", 50)
+		}, []string{`spec/demo.json:/types/1/fields/1/default: 50 is above the maximum 10`}},
 		{"default of the wrong type", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/1/default", "five")
-		}, []string{`spec/demo.json:/types/0/fields/1/default: "five" is not a number`}},
+			set(t, d, "/types/1/fields/1/default", "five")
+		}, []string{`spec/demo.json:/types/1/fields/1/default: "five" is not a number`}},
 		{"default on a required field", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/default", "x")
-		}, []string{`spec/demo.json:/types/0/fields/0/default: field "name" is required; a default applies only to optional fields`}},
+			set(t, d, "/types/1/fields/0/default", "x")
+		}, []string{`spec/demo.json:/types/1/fields/0/default: field "name" is required; a default applies only to optional fields`}},
 		{"optional and nullable", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/2/nullable", true)
-		}, []string{`spec/demo.json:/types/0/fields/2/nullable: field "shape" is optional and nullable`}},
+			set(t, d, "/types/1/fields/2/nullable", true)
+		}, []string{`spec/demo.json:/types/1/fields/2/nullable: field "shape" is optional and nullable`}},
 		{"duplicate field", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/1/fields/1/name", "items")
-		}, []string{`spec/demo.json:/types/1/fields/1/name: field "items" is declared twice in GetResult`}},
+			set(t, d, "/types/2/fields/1/name", "items")
+		}, []string{`spec/demo.json:/types/2/fields/1/name: field "items" is declared twice in GetResult`}},
 		{"duplicate enum value", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/2/values/1/value", "red")
-		}, []string{`spec/demo.json:/types/2/values/1/value: enum value "red" is listed twice in Color`}},
+			set(t, d, "/types/3/values/1/value", "red")
+		}, []string{`spec/demo.json:/types/3/values/1/value: enum value "red" is listed twice in Color`}},
 		{"enum value of another base", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/2/values/1/value", 7)
-		}, []string{`spec/demo.json:/types/2/values/1/value: value of a string enum: 7 is not a string`}},
+			set(t, d, "/types/3/values/1/value", 7)
+		}, []string{`spec/demo.json:/types/3/values/1/value: value of a string enum: 7 is not a string`}},
 		{"exactlyOneOf of a required field", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/1/exactlyOneOf", []any{"items", "color"})
-		}, []string{`spec/demo.json:/types/1/exactlyOneOf/0: exactlyOneOf names required field "items"`}},
+			set(t, d, "/types/2/exactlyOneOf", []any{"items", "color"})
+		}, []string{`spec/demo.json:/types/2/exactlyOneOf/0: exactlyOneOf names required field "items"`}},
 		{"absolute source path", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/source/0/path", "/impl/get.go")
-		}, []string{`spec/demo.json:/types/0/fields/0/source/0/path: demo.command.name: source path "/impl/get.go" is absolute`}},
+			set(t, d, "/types/1/fields/0/source/0/path", "/impl/get.go")
+		}, []string{`spec/demo.json:/types/1/fields/0/source/0/path: demo.command.name: source path "/impl/get.go" is absolute`}},
 		{"source path leaving the repository", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/source/0/path", "../get.go")
+			set(t, d, "/types/1/fields/0/source/0/path", "../get.go")
 		}, []string{`source path "../get.go" leaves the repository`}},
 		{"source path into generated code", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/source/0/path", "generated/demo/decode.go")
+			set(t, d, "/types/1/fields/0/source/0/path", "generated/demo/decode.go")
 		}, []string{`source path "generated/demo/decode.go" points into generated code`}},
 		{"missing source file", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/source/0/path", "impl/gone.go")
-		}, []string{`spec/demo.json:/types/0/fields/0/source/0/path: demo.command.name: source impl/gone.go does not exist`}},
+			set(t, d, "/types/1/fields/0/source/0/path", "impl/gone.go")
+		}, []string{`spec/demo.json:/types/1/fields/0/source/0/path: demo.command.name: source impl/gone.go does not exist`}},
 		{"anchor gone", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/fields/0/source/0/anchor", "func lookup(")
-		}, []string{`spec/demo.json:/types/0/fields/0/source/0/anchor: demo.command.name: anchor "func lookup(" not found in impl/get.go`}},
+			set(t, d, "/types/1/fields/0/source/0/anchor", "func lookup(")
+		}, []string{`spec/demo.json:/types/1/fields/0/source/0/anchor: demo.command.name: anchor "func lookup(" not found in impl/get.go`}},
 		{"unknown error of a method", func(t *testing.T, d map[string]any) {
 			set(t, d, "/methods/0/errors/0", "demo.error.nope")
 		}, []string{`spec/demo.json:/methods/0/errors/0: unknown error "demo.error.nope"`}},
@@ -246,24 +254,36 @@ func TestSpecErrors(t *testing.T) {
 			set(t, d, "/rules/0/since", "1.3")
 		}, []string{`spec/demo.json:/rules/0/since: since 1.3 is later than the domain version 1.2`}},
 		{"field older than its type", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/0/since", "1.1")
-			set(t, d, "/types/0/fields/1/since", "1.0")
-		}, []string{`spec/demo.json:/types/0/fields/1/since: since 1.0 is earlier than its type GetParams (1.1)`}},
+			set(t, d, "/types/1/since", "1.1")
+			set(t, d, "/types/1/fields/1/since", "1.0")
+		}, []string{`spec/demo.json:/types/1/fields/1/since: since 1.0 is earlier than its type GetParams (1.1)`}},
 		{"section on two pages", func(t *testing.T, d map[string]any) {
 			set(t, d, "/docs/pages/1/sections", []any{"methods", "types", "rules:command", "errors"})
 		}, []string{`spec/demo.json:/docs/pages/1/sections/3: section "errors" is already on page wire`}},
 		{"section on no page", func(t *testing.T, d map[string]any) {
 			set(t, d, "/docs/pages/1/sections", []any{"methods", "rules:command"})
-		}, []string{`spec/demo.json:/docs/pages: no page shows section "types" (6 entries)`}},
+		}, []string{`spec/demo.json:/docs/pages: no page shows section "types" (7 entries)`}},
 		{"Go name collision", func(t *testing.T, d map[string]any) {
 			set(t, d, "/constants/0/symbol", "GetParams")
 		}, []string{`spec/demo.json:/constants/0: Go name GetParams of constant demo.limit.items collides with type GetParams; set a symbol`}},
 		{"type requiring itself", func(t *testing.T, d map[string]any) {
-			appendTo(t, d, "/types/4/fields", map[string]any{"name": "inner", "type": "Circle", "required": true, "description": map[string]any{"en": "Inner.", "ru": "Внутренний."}})
+			appendTo(t, d, "/types/5/fields", map[string]any{"name": "inner", "type": "Circle", "required": true, "description": map[string]any{"en": "Inner.", "ru": "Внутренний."}})
 		}, []string{`type Circle requires itself through required fields (Circle.inner → Circle)`}},
 		{"unknown invalidParams", func(t *testing.T, d map[string]any) {
 			set(t, d, "/domain/invalidParams", "demo.error.gone")
 		}, []string{`spec/demo.json:/domain/invalidParams: unknown error "demo.error.gone"`}},
+		{"include of an unknown type", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/1/include", []any{"Contxt"})
+		}, []string{`spec/demo.json:/types/1/include/0: unknown type "Contxt"`}},
+		{"include of a non-object", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/1/include", []any{"Color"})
+		}, []string{`spec/demo.json:/types/1/include/0: type "Color" is a enum; it must be a object type`}},
+		{"include cycle", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/0/include", []any{"GetParams"})
+		}, []string{`includes itself`}},
+		{"field repeated through an include", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/1/fields/0/name", "session")
+		}, []string{`spec/demo.json:/types/1/fields/0/name: field "session" is declared twice in GetParams`}},
 		{"unknown capability", func(t *testing.T, d map[string]any) {
 			set(t, d, "/methods/0/capability", "teleport")
 		}, []string{`spec/demo.json:/methods/0/capability: unknown capability "teleport"`}},
@@ -287,16 +307,16 @@ func TestSpecErrors(t *testing.T) {
 // All problems of a run are reported, not only the first.
 func TestSpecErrorsAllListed(t *testing.T) {
 	fsys := fixture(t, func(d map[string]any) {
-		set(t, d, "/types/0/fields/2/type", "Shapes")
-		set(t, d, "/types/1/fields/0/type", map[string]any{"array": "Strin"})
-		set(t, d, "/types/5/type", "Gen")
+		set(t, d, "/types/1/fields/2/type", "Shapes")
+		set(t, d, "/types/2/fields/0/type", map[string]any{"array": "Strin"})
+		set(t, d, "/types/6/type", "Gen")
 	})
 	_, diags := Load(fsys)
 	got := diags.Errors()
 	want := []string{
-		`spec/demo.json:/types/0/fields/2/type: unknown type "Shapes"`,
-		`spec/demo.json:/types/1/fields/0/type: unknown type "Strin"`,
-		`spec/demo.json:/types/5/type: unknown type "Gen"`,
+		`spec/demo.json:/types/1/fields/2/type: unknown type "Shapes"`,
+		`spec/demo.json:/types/2/fields/0/type: unknown type "Strin"`,
+		`spec/demo.json:/types/6/type: unknown type "Gen"`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d errors, want %d:\n%s", len(got), len(want), got.Error())
