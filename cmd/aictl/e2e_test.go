@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -41,7 +42,26 @@ func build(t *testing.T, dir, pkg string, tags ...string) string {
 type sample struct {
 	cmd    *exec.Cmd
 	port   int
-	stderr *bytes.Buffer
+	stderr *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer that the process-output goroutine and the
+// test may use at the same time.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // startSample runs the sample game on a free loopback port and waits for
@@ -54,7 +74,7 @@ func startSample(t *testing.T, bin string, env []string, args ...string) *sample
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &sample{cmd: cmd, stderr: &bytes.Buffer{}}
+	s := &sample{cmd: cmd, stderr: &syncBuffer{}}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
