@@ -1,0 +1,245 @@
+// Package baseline reads the specs contractdiff compares against: every
+// spec/*.json of a git revision (with git show) or of a folder laid out
+// like the repository, each checked against the meta-schema of that same
+// revision, so that a baseline valid under its own format stays readable
+// after the format evolves.
+package baseline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing/fstest"
+
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+// Baseline is the revision the current specs are compared with.
+type Baseline struct {
+	// Label is what the user named: a git ref or a folder.
+	Label string
+	// Commit is the full hash a git ref resolved to ("" for a folder).
+	Commit string
+	// Missing is set when there is no baseline at all (an empty or
+	// all-zero ref with missing baselines allowed): nothing to compare.
+	Missing bool
+	// Domains are the baseline's specs, sorted by domain id.
+	Domains []*spec.Domain
+	// Dispositions is the dispositions file of the baseline, nil when it
+	// has none.
+	Dispositions []byte
+}
+
+// Error is a baseline that cannot be read. Problems are the spec
+// diagnostics, each prefixed with the revision.
+type Error struct {
+	Msg      string
+	Problems []string
+}
+
+func (e *Error) Error() string {
+	if len(e.Problems) == 0 {
+		return e.Msg
+	}
+	return e.Msg + "\n" + strings.Join(e.Problems, "\n")
+}
+
+// zeroRef matches the all-zero object name git and CI systems use for "no
+// commit" (for example the "before" of a push that creates a branch).
+var zeroRef = regexp.MustCompile(`^0+$`)
+
+// IsEmptyRef reports whether ref names no commit at all: empty, or all zeros.
+func IsEmptyRef(ref string) bool {
+	return strings.TrimSpace(ref) == "" || zeroRef.MatchString(ref)
+}
+
+// FromGit reads the baseline at ref of the git repository at dir. An empty
+// or all-zero ref is a missing baseline, allowed only with allowMissing; a
+// ref git cannot resolve is always an error. currentMeta is the
+// meta-schema used for a revision that has none of its own.
+func FromGit(dir, ref string, currentMeta []byte, allowMissing bool) (*Baseline, error) {
+	if IsEmptyRef(ref) {
+		if !allowMissing {
+			return nil, &Error{Msg: fmt.Sprintf("baseline ref %q names no commit; pass --allow-missing-baseline to take the current specs as the starting point", ref)}
+		}
+		return &Baseline{Label: ref, Missing: true}, nil
+	}
+	if strings.HasPrefix(ref, "-") {
+		return nil, &Error{Msg: fmt.Sprintf("baseline ref %q: a ref cannot start with '-'", ref)}
+	}
+	g := git{dir: dir}
+	if _, err := g.run("rev-parse", "--git-dir"); err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("baseline ref %q: %s is not in a git repository (%v)", ref, dir, err)}
+	}
+	out, err := g.run("rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); ok {
+			return nil, &Error{Msg: fmt.Sprintf("baseline ref %q is not a commit of the repository at %s (for a shallow clone, fetch more history)", ref, dir)}
+		}
+		return nil, &Error{Msg: fmt.Sprintf("baseline ref %q: %v", ref, err)}
+	}
+	commit := strings.TrimSpace(string(out))
+	b := &Baseline{Label: ref, Commit: commit}
+	files, err := g.blobs(commit, spec.SpecDir+"/")
+	if err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("baseline %s: list %s/: %v", ref, spec.SpecDir, err)}
+	}
+	read := func(p string) ([]byte, error) { return g.run("show", commit+":"+p) }
+	meta := currentMeta
+	var specs []string
+	for _, f := range files {
+		switch {
+		case f == spec.MetaSchemaPath:
+			if meta, err = read(f); err != nil {
+				return nil, &Error{Msg: fmt.Sprintf("baseline %s: %s: %v", ref, f, err)}
+			}
+		case isSpecFile(f):
+			specs = append(specs, f)
+		}
+	}
+	disp, err := g.blobs(commit, dispositionsFile)
+	if err != nil {
+		return nil, &Error{Msg: fmt.Sprintf("baseline %s: %v", ref, err)}
+	}
+	if len(disp) == 1 {
+		if b.Dispositions, err = read(dispositionsFile); err != nil {
+			return nil, &Error{Msg: fmt.Sprintf("baseline %s: %s: %v", ref, dispositionsFile, err)}
+		}
+	}
+	b.Domains, err = parse(ref, meta, specs, read)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// dispositionsFile is read from the baseline to tell settled dispositions
+// from stale ones (see package disposition).
+const dispositionsFile = "contract-change-dispositions.json"
+
+// FromDir reads the baseline from a folder laid out like the repository
+// (spec/*.json, optionally spec/contract.schema.json).
+func FromDir(dir string, currentMeta []byte) (*Baseline, error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, &Error{Msg: fmt.Sprintf("baseline folder %s does not exist or is not a folder", dir)}
+	}
+	fsys := os.DirFS(dir)
+	b := &Baseline{Label: dir}
+	var specs []string
+	if _, err := fs.Stat(fsys, spec.SpecDir); err == nil {
+		if specs, err = spec.SpecFiles(fsys); err != nil {
+			return nil, &Error{Msg: fmt.Sprintf("baseline %s: %v", dir, err)}
+		}
+	}
+	meta := currentMeta
+	if data, err := fs.ReadFile(fsys, spec.MetaSchemaPath); err == nil {
+		meta = data
+	}
+	if data, err := fs.ReadFile(fsys, dispositionsFile); err == nil {
+		b.Dispositions = data
+	}
+	b.Domains, err = parse(dir, meta, specs, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) })
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func isSpecFile(p string) bool {
+	return path.Dir(p) == spec.SpecDir && strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".schema.json")
+}
+
+// parse checks each baseline spec against the baseline's meta-schema.
+// Source anchors are not checked: they point into the baseline's tree.
+func parse(label string, meta []byte, files []string, read func(string) ([]byte, error)) ([]*spec.Domain, error) {
+	metaFS := fstest.MapFS{spec.MetaSchemaPath: {Data: meta}}
+	var out []*spec.Domain
+	var problems []string
+	byID := map[string]string{}
+	for _, f := range files {
+		data, err := read(f)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s:%s: %v", label, f, err))
+			continue
+		}
+		d, diags := spec.ParseOne(metaFS, f, data)
+		if diags.HasErrors() {
+			for _, dg := range diags.Errors() {
+				problems = append(problems, label+":"+dg.String())
+			}
+			continue
+		}
+		if o, dup := byID[d.Header.ID]; dup {
+			problems = append(problems, fmt.Sprintf("%s:%s: domain %s is also declared by %s", label, f, d.Header.ID, o))
+			continue
+		}
+		byID[d.Header.ID] = f
+		out = append(out, d)
+	}
+	if len(problems) > 0 {
+		return nil, &Error{Msg: fmt.Sprintf("the baseline specs at %s are invalid", label), Problems: problems}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Header.ID < out[j].Header.ID })
+	return out, nil
+}
+
+// git runs git in one repository.
+type git struct{ dir string }
+
+func (g git) run(args ...string) ([]byte, error) {
+	cmd := exec.Command("git", append([]string{"-C", g.dir}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			ee.Stderr = stderr.Bytes()
+			if msg := strings.TrimSpace(stderr.String()); msg != "" && !isQuiet(args) {
+				return nil, fmt.Errorf("git %s: %s", args[0], msg)
+			}
+			return nil, ee
+		}
+		return nil, fmt.Errorf("git: %w", err)
+	}
+	return out, nil
+}
+
+func isQuiet(args []string) bool {
+	for _, a := range args {
+		if a == "--quiet" {
+			return true
+		}
+	}
+	return false
+}
+
+// blobs lists the files (blobs) at pathspec in commit: the files directly
+// in a folder when pathspec ends with a slash.
+func (g git) blobs(commit, pathspec string) ([]string, error) {
+	out, err := g.run("ls-tree", "-z", commit, "--", pathspec)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, name, ok := strings.Cut(rec, "\t")
+		if !ok {
+			continue
+		}
+		if f := strings.Fields(meta); len(f) == 3 && f[1] == "blob" {
+			files = append(files, filepath.ToSlash(name))
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}

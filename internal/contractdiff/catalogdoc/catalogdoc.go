@@ -1,0 +1,164 @@
+// Package catalogdoc renders the contractdiff rule catalog as reference
+// pages in English and Russian, from the text/template sources under
+// templates/<lang>/contract-diff/. Both languages receive the same data,
+// so their pages differ only in words.
+package catalogdoc
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"text/template"
+	"unicode"
+
+	"github.com/contractkit/contractkit/internal/contractdiff"
+	"github.com/contractkit/contractkit/internal/emit/docemit"
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+// Languages of the pages, in output order.
+var Languages = []string{"en", "ru"}
+
+// Pages are the generated pages, by file name, each rendered from the
+// template of the same name plus ".tmpl".
+var Pages = []string{"index.md", "rules.md"}
+
+// Dir returns the folder of the pages in a language.
+func Dir(lang string) string { return path.Join("Docs", lang, "reference", "contract-diff") }
+
+// File is one generated page.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Group is the rules of one severity.
+type Group struct {
+	Severity contractdiff.Severity
+	Name     spec.Text
+	Meaning  spec.Text
+	Blocks   bool
+	Rules    []*contractdiff.Rule
+}
+
+// Data is what a page template receives.
+type Data struct {
+	Lang    string
+	File    string // this page's file name
+	Sibling string // relative link to the same page in the other language
+	Nav     []NavItem
+	Groups  []Group
+	Rules   []*contractdiff.Rule
+}
+
+// NavItem is one entry of the page list.
+type NavItem struct {
+	File    string
+	Current bool
+}
+
+// Emit renders every page in every language. templates is the
+// repository, from which templates/<lang>/contract-diff/*.tmpl are read.
+func Emit(templates fs.FS) ([]File, error) {
+	rules := contractdiff.Rules()
+	var groups []Group
+	for _, s := range contractdiff.Severities {
+		g := Group{Severity: s, Name: s.Name(), Meaning: s.Meaning(), Blocks: s == contractdiff.Breaking}
+		for _, r := range rules {
+			if r.Severity == s {
+				g.Rules = append(g.Rules, r)
+			}
+		}
+		groups = append(groups, g)
+	}
+	var files []File
+	for _, lang := range Languages {
+		t, err := load(templates, lang)
+		if err != nil {
+			return nil, err
+		}
+		other := "ru"
+		if lang == "ru" {
+			other = "en"
+		}
+		for _, page := range Pages {
+			d := &Data{Lang: lang, File: page, Sibling: path.Join("../../..", other, "reference", "contract-diff", page), Groups: groups, Rules: rules}
+			for _, p := range Pages {
+				d.Nav = append(d.Nav, NavItem{File: p, Current: p == page})
+			}
+			var buf bytes.Buffer
+			if err := t.ExecuteTemplate(&buf, page+".tmpl", d); err != nil {
+				return nil, fmt.Errorf("templates/%s/contract-diff/%s.tmpl: %w", lang, page, err)
+			}
+			files = append(files, File{Path: path.Join(Dir(lang), page), Data: tidy(buf.Bytes())})
+		}
+	}
+	return files, nil
+}
+
+func load(fsys fs.FS, lang string) (*template.Template, error) {
+	pattern := path.Join("templates", lang, "contract-diff", "*.tmpl")
+	matches, err := fs.Glob(fsys, pattern)
+	if err != nil || len(matches) == 0 {
+		return nil, fmt.Errorf("%s: no templates", pattern)
+	}
+	t := template.New(lang).Funcs(funcs(lang))
+	for _, m := range matches {
+		src, err := fs.ReadFile(fsys, m)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := t.New(path.Base(m)).Parse(string(src)); err != nil {
+			return nil, fmt.Errorf("%s: %w", m, err)
+		}
+	}
+	return t, nil
+}
+
+func funcs(lang string) template.FuncMap {
+	return template.FuncMap{
+		// tr is a text in the page's language, escaped for markdown.
+		"tr":     func(t spec.Text) string { return docemit.Escape(t.Get(lang)) },
+		"code":   func(s any) string { return docemit.Code(s) },
+		"anchor": docemit.Anchor,
+		// sentence starts a text with a capital letter.
+		"sentence": func(s string) string {
+			r := []rune(s)
+			if len(r) > 0 {
+				r[0] = unicode.ToUpper(r[0])
+			}
+			return string(r)
+		},
+	}
+}
+
+// tidy drops the blank lines template actions leave behind (at most one in
+// a row, none at the start) and ends the page with exactly one newline.
+// Lines inside fenced code blocks are kept as they are.
+func tidy(b []byte) []byte {
+	var out []string
+	blank, fence := false, false
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "```") {
+			fence = !fence
+		}
+		if !fence {
+			l = strings.TrimRight(l, " \t")
+		}
+		if l == "" && !fence {
+			if blank || len(out) == 0 {
+				continue
+			}
+			blank = true
+		} else {
+			blank = false
+		}
+		out = append(out, l)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return []byte(strings.Join(out, "\n") + "\n")
+}

@@ -1,0 +1,229 @@
+package disposition
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/contractkit/contractkit/internal/contractdiff"
+)
+
+// State is what a disposition does for one finding.
+type State string
+
+const (
+	// Accepted: a disposition matches the finding.
+	Accepted State = "accepted"
+	// Missing: the finding blocks and no valid disposition matches it.
+	Missing State = "missing"
+	// NotNeeded: the finding is not breaking.
+	NotNeeded State = "not-needed"
+	// InternalOnly: the finding is breaking but concerns an element that
+	// was internal at the baseline, which never blocks.
+	InternalOnly State = "internal"
+)
+
+// Status is the verdict of a whole run.
+type Status string
+
+const (
+	// Pass: nothing blocks.
+	Pass Status = "pass"
+	// Blocked: a breaking finding lacks a disposition, or an entry of the
+	// file is stale, expired or does not fit its change.
+	Blocked Status = "blocked"
+	// Bootstrap: there was no baseline to compare with.
+	Bootstrap Status = "bootstrap"
+)
+
+// Judged is a finding with its disposition state.
+type Judged struct {
+	contractdiff.Finding
+	ChangeID    string
+	State       State
+	Disposition *Entry // the matching entry, for Accepted
+}
+
+// Domain is the judged comparison of one domain.
+type Domain struct {
+	Domain   string
+	File     string
+	Status   contractdiff.DomainStatus
+	Findings []Judged
+}
+
+// Result is the verdict: every finding judged, the problems of the
+// dispositions file, and a template for each missing disposition.
+type Result struct {
+	Status   Status
+	Domains  []Domain
+	Problems []Problem
+	// Settled entries match no change, but the baseline already has them:
+	// their change reached the baseline, so they can be deleted.
+	Settled []*Entry
+	// Templates are ready-to-paste entries, one per Missing finding.
+	Templates []Entry
+}
+
+// Findings returns every judged finding in report order.
+func (r *Result) Findings() []Judged {
+	var out []Judged
+	for _, d := range r.Domains {
+		out = append(out, d.Findings...)
+	}
+	return out
+}
+
+// Count returns how many findings have the given severity, and how many of
+// those are Missing.
+func (r *Result) Count(sev contractdiff.Severity) (n, missing int) {
+	for _, f := range r.Findings() {
+		if f.Severity == sev {
+			n++
+			if f.State == Missing {
+				missing++
+			}
+		}
+	}
+	return n, missing
+}
+
+// Input is what Apply judges.
+type Input struct {
+	Diff *contractdiff.Diff
+	// File is the dispositions file of the working tree (nil for none).
+	File *File
+	// Baseline is the dispositions file at the baseline (nil when there is
+	// none or it could not be read).
+	Baseline *File
+	// NoBaseline is set when there was no baseline at all.
+	NoBaseline bool
+	// Today decides which entries have expired.
+	Today time.Time
+}
+
+// Apply judges the findings of a comparison against the dispositions.
+func Apply(in Input) *Result {
+	r := &Result{}
+	var entries []*Entry
+	path := FileName
+	if in.File != nil {
+		entries, path = in.File.Entries, in.File.Path
+	}
+	today := in.Today.UTC().Format(DateLayout)
+	byID := map[string]*Entry{}
+	for _, e := range entries {
+		byID[e.ChangeID] = e
+	}
+	problem := func(e *Entry, member, format string, args ...any) {
+		ptr := e.Pointer
+		if member != "" {
+			ptr += "/" + member
+		}
+		r.Problems = append(r.Problems, Problem{File: path, Pointer: ptr, Line: e.Line, Msg: fmt.Sprintf(format, args...)})
+	}
+	expired := map[*Entry]bool{}
+	for _, e := range entries {
+		// Dates in the layout compare as strings.
+		if e.Expires < today {
+			expired[e] = true
+			problem(e, "expires", "expired on %s: delete the entry, or renew it with a later date if the change still needs it", e.Expires)
+		}
+	}
+	used := map[*Entry]bool{}
+	bootstrapped := map[string]bool{}
+	allBootstrap := len(in.Diff.Domains) > 0
+	for _, dd := range in.Diff.Domains {
+		if dd.Status == contractdiff.Bootstrap {
+			bootstrapped[dd.Domain] = true
+		} else {
+			allBootstrap = false
+		}
+		jd := Domain{Domain: dd.Domain, File: dd.File, Status: dd.Status}
+		for _, f := range dd.Findings {
+			j := Judged{Finding: f, ChangeID: f.ChangeID(), State: NotNeeded}
+			if f.Severity == contractdiff.Breaking {
+				j.State = Missing
+				if !f.Blocking() {
+					j.State = InternalOnly
+				}
+			}
+			if e := byID[j.ChangeID]; e != nil {
+				used[e] = true
+				switch {
+				case e.Domain != f.Domain || e.Rule != f.Rule || e.Target != f.Target:
+					problem(e, "", "change id %s is rule %s at %s in domain %s, but the entry says rule %s at %s in domain %s: paste the template again",
+						j.ChangeID, f.Rule, f.Target, f.Domain, e.Rule, e.Target, e.Domain)
+				case !expired[e]:
+					j.State, j.Disposition = Accepted, e
+				}
+			}
+			if j.State == Missing {
+				r.Templates = append(r.Templates, Template(f, in.Today))
+			}
+			jd.Findings = append(jd.Findings, j)
+		}
+		r.Domains = append(r.Domains, jd)
+	}
+	noBaseline := in.NoBaseline || allBootstrap
+	baseIDs := map[string]bool{}
+	if in.Baseline != nil {
+		for _, e := range in.Baseline.Entries {
+			baseIDs[e.ChangeID] = true
+		}
+	}
+	for _, e := range entries {
+		switch {
+		case used[e] || expired[e]:
+		case noBaseline || bootstrapped[e.Domain]:
+			// Without a baseline nothing can be said to be stale.
+		case baseIDs[e.ChangeID]:
+			r.Settled = append(r.Settled, e)
+		default:
+			problem(e, "changeId", "stale: no change of this comparison has change id %s (rule %s at %s); delete the entry, or paste the template printed for the change as it is now",
+				e.ChangeID, e.Rule, e.Target)
+		}
+	}
+	sortProblems(r.Problems)
+	switch {
+	case len(r.Problems) > 0 || len(r.Templates) > 0:
+		r.Status = Blocked
+	case noBaseline:
+		r.Status = Bootstrap
+	default:
+		r.Status = Pass
+	}
+	return r
+}
+
+// TemplateValidity is how long a printed template's expiry date lies ahead.
+const TemplateValidity = 90 * 24 * time.Hour
+
+// Template returns a ready-to-paste entry for a finding. The texts a person
+// must write hold the Placeholder, so that a template pasted unread is
+// rejected, and the expiry date is TemplateValidity after today.
+func Template(f contractdiff.Finding, today time.Time) Entry {
+	return Entry{
+		Domain: f.Domain, ChangeID: f.ChangeID(), Rule: f.Rule, Target: f.Target,
+		Reason:    Placeholder + ": why this narrowing is acceptable",
+		Migration: Placeholder + ": what peers do to keep working",
+		Owner:     Placeholder + ": the person or team answering for it",
+		Issue:     Placeholder + ": the issue that tracks it",
+		Expires:   today.UTC().Add(TemplateValidity).Format(DateLayout),
+	}
+}
+
+// JSON renders entries as an indented JSON array, ready to paste into the
+// dispositions list.
+func JSON(entries []Entry) string {
+	if entries == nil {
+		entries = []Entry{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(entries)
+	return b.String()
+}

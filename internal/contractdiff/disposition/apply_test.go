@@ -1,0 +1,180 @@
+package disposition
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/contractkit/contractkit/internal/contractdiff"
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+var today = time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC)
+
+func removal() contractdiff.Finding {
+	return contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleMethodRemoved, Severity: contractdiff.Breaking,
+		Target: "demo.method.get", Before: "method get (client-to-server)", BaselineStability: spec.Stable,
+		File: "spec/demo.json", Pointer: "/methods", Line: 3}
+}
+
+func diffOf(fs ...contractdiff.Finding) *contractdiff.Diff {
+	return &contractdiff.Diff{Domains: []contractdiff.DomainDiff{{Domain: "demo", File: "spec/demo.json", Status: contractdiff.Compared, Findings: fs}}}
+}
+
+// entryFor is what a person makes of the printed template.
+func entryFor(f contractdiff.Finding, expires string, i int) *Entry {
+	e := Template(f, today)
+	e.Reason, e.Migration, e.Owner, e.Issue, e.Expires = "Unused.", "Call list.", "@ann", "#12", expires
+	e.Pointer, e.Line = "/dispositions/"+string(rune('0'+i)), i+2
+	return &e
+}
+
+func file(es ...*Entry) *File { return &File{Path: FileName, Entries: es} }
+
+func TestApplyMissingPrintsTemplate(t *testing.T) {
+	warn := contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleEnumValueAdded, Severity: contractdiff.Warning, Target: "demo.type.status/values/stale", After: `"stale"`}
+	r := Apply(Input{Diff: diffOf(removal(), warn), File: file(), Today: today})
+	if r.Status != Blocked {
+		t.Errorf("status %s, want blocked", r.Status)
+	}
+	fs := r.Findings()
+	if fs[0].State != Missing || fs[1].State != NotNeeded {
+		t.Errorf("states %s, %s", fs[0].State, fs[1].State)
+	}
+	if len(r.Templates) != 1 {
+		t.Fatalf("%d templates, want 1", len(r.Templates))
+	}
+	tm := r.Templates[0]
+	f := removal()
+	if tm.ChangeID != f.ChangeID() || tm.Rule != f.Rule || tm.Target != f.Target || tm.Domain != "demo" {
+		t.Errorf("template %+v does not name the finding", tm)
+	}
+	if tm.Expires != "2027-02-27" {
+		t.Errorf("template expires %s, want 90 days after %s", tm.Expires, today.Format(DateLayout))
+	}
+	for _, s := range []string{tm.Reason, tm.Migration, tm.Owner, tm.Issue} {
+		if !strings.HasPrefix(s, Placeholder) {
+			t.Errorf("template text %q does not start with the placeholder", s)
+		}
+	}
+	if n, missing := r.Count(contractdiff.Breaking); n != 1 || missing != 1 {
+		t.Errorf("Count(breaking) = %d, %d", n, missing)
+	}
+	// The template, as printed, parses once its placeholders are filled.
+	js := JSON(r.Templates)
+	filled := strings.NewReplacer("TODO: why this narrowing is acceptable", "x", "TODO: what peers do to keep working", "y",
+		"TODO: the person or team answering for it", "z", "TODO: the issue that tracks it", "w").Replace(js)
+	pf, err := Parse("d.json", []byte(`{"dispositions": `+filled+`}`), schema(t))
+	if err != nil {
+		t.Fatalf("filled template: %v\n%s", err, filled)
+	}
+	if r := Apply(Input{Diff: diffOf(removal()), File: pf, Today: today}); r.Status != Pass {
+		t.Errorf("with the filled template: status %s, problems %v", r.Status, r.Problems)
+	}
+	// Unfilled, it does not.
+	if _, err := Parse("d.json", []byte(`{"dispositions": `+js+`}`), schema(t)); err == nil || !strings.Contains(err.Error(), "placeholder") {
+		t.Errorf("unfilled template: err = %v", err)
+	}
+}
+
+func TestApplyAccepted(t *testing.T) {
+	e := entryFor(removal(), "2026-11-29", 0) // valid through today
+	r := Apply(Input{Diff: diffOf(removal()), File: file(e), Today: today})
+	if r.Status != Pass || len(r.Problems) != 0 || len(r.Templates) != 0 {
+		t.Fatalf("status %s, problems %v, templates %v", r.Status, r.Problems, r.Templates)
+	}
+	if j := r.Findings()[0]; j.State != Accepted || j.Disposition != e {
+		t.Errorf("state %s, disposition %v", j.State, j.Disposition)
+	}
+}
+
+// The same entry no longer matches once the change itself is different.
+func TestApplyChangedChangeIsBlockedAgain(t *testing.T) {
+	f := contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleLimitLowered, Severity: contractdiff.Breaking,
+		Target: "demo.limit.items/value", Before: "10", After: "8", BaselineStability: spec.Stable}
+	e := entryFor(f, "2030-01-01", 0)
+	g := f
+	g.After = "6"
+	r := Apply(Input{Diff: diffOf(g), File: file(e), Today: today})
+	if r.Status != Blocked || r.Findings()[0].State != Missing || len(r.Templates) != 1 {
+		t.Fatalf("status %s, state %s, templates %d", r.Status, r.Findings()[0].State, len(r.Templates))
+	}
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), FileName+":/dispositions/0/changeId: stale") {
+		t.Errorf("problems %v, want the old entry reported stale", r.Problems)
+	}
+}
+
+func TestApplyExpired(t *testing.T) {
+	e := entryFor(removal(), "2026-11-28", 0) // the day before today
+	r := Apply(Input{Diff: diffOf(removal()), File: file(e), Today: today})
+	if r.Status != Blocked || r.Findings()[0].State != Missing {
+		t.Fatalf("status %s, state %s", r.Status, r.Findings()[0].State)
+	}
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), "/dispositions/0/expires: expired on 2026-11-28") {
+		t.Errorf("problems %v", r.Problems)
+	}
+}
+
+func TestApplyStaleAndSettled(t *testing.T) {
+	stale := entryFor(removal(), "2030-01-01", 0)
+	other := removal()
+	other.Target = "demo.method.put"
+	settled := entryFor(other, "2030-01-01", 1)
+	base := file(settled)
+	r := Apply(Input{Diff: diffOf(), File: file(stale, settled), Baseline: base, Today: today})
+	if r.Status != Blocked {
+		t.Errorf("status %s, want blocked", r.Status)
+	}
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Msg, "stale") || r.Problems[0].Pointer != "/dispositions/0/changeId" {
+		t.Errorf("problems %v, want entry 0 stale", r.Problems)
+	}
+	if len(r.Settled) != 1 || r.Settled[0] != settled {
+		t.Errorf("settled %v, want entry 1: the baseline has it already", r.Settled)
+	}
+	// Without the stale one, a settled entry alone does not block.
+	if r := Apply(Input{Diff: diffOf(), File: file(settled), Baseline: base, Today: today}); r.Status != Pass {
+		t.Errorf("only a settled entry: status %s, problems %v", r.Status, r.Problems)
+	}
+}
+
+// An entry whose change id is right but whose other members are not was
+// edited by hand: it matches nothing and says so.
+func TestApplyMismatch(t *testing.T) {
+	e := entryFor(removal(), "2030-01-01", 0)
+	e.Target = "demo.method.other"
+	r := Apply(Input{Diff: diffOf(removal()), File: file(e), Today: today})
+	if r.Status != Blocked || r.Findings()[0].State != Missing {
+		t.Fatalf("status %s, state %s", r.Status, r.Findings()[0].State)
+	}
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Msg, "but the entry says rule method-removed at demo.method.other") {
+		t.Errorf("problems %v", r.Problems)
+	}
+}
+
+func TestApplyInternalNeverBlocks(t *testing.T) {
+	f := removal()
+	f.BaselineStability = spec.Internal
+	r := Apply(Input{Diff: diffOf(f), File: file(), Today: today})
+	if r.Status != Pass || r.Findings()[0].State != InternalOnly || len(r.Templates) != 0 {
+		t.Errorf("status %s, state %s, templates %d", r.Status, r.Findings()[0].State, len(r.Templates))
+	}
+}
+
+func TestApplyBootstrap(t *testing.T) {
+	d := &contractdiff.Diff{Domains: []contractdiff.DomainDiff{{Domain: "demo", File: "spec/demo.json", Status: contractdiff.Bootstrap}}}
+	live := entryFor(removal(), "2030-01-01", 0)
+	// Without a baseline an entry cannot be stale.
+	r := Apply(Input{Diff: d, File: file(live), NoBaseline: true, Today: today})
+	if r.Status != Bootstrap || len(r.Problems) != 0 {
+		t.Errorf("status %s, problems %v", r.Status, r.Problems)
+	}
+	// Every domain new is a bootstrap too, even with a baseline commit.
+	if r := Apply(Input{Diff: d, File: file(live), Today: today}); r.Status != Bootstrap {
+		t.Errorf("all domains new: status %s, problems %v", r.Status, r.Problems)
+	}
+	// An expired entry is an error all the same: expiry does not need a baseline.
+	old := entryFor(removal(), "2026-01-01", 0)
+	if r := Apply(Input{Diff: d, File: file(old), NoBaseline: true, Today: today}); r.Status != Blocked {
+		t.Errorf("expired entry at bootstrap: status %s", r.Status)
+	}
+}

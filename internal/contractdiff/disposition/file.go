@@ -1,0 +1,273 @@
+// Package disposition reads contract-change-dispositions.json, the file in
+// which a breaking contract change is accepted on purpose, and judges the
+// findings of a comparison against it: which breaking changes have a
+// disposition, which still need one, and which entries are stale, expired
+// or malformed.
+package disposition
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/contractkit/contractkit/internal/contractdiff"
+	"github.com/contractkit/contractkit/internal/strictjson"
+)
+
+// Repository-relative locations of the file and its schema.
+const (
+	FileName   = "contract-change-dispositions.json"
+	SchemaPath = "spec/dispositions.schema.json"
+	schemaURL  = "https://github.com/contractkit/contractkit/spec/dispositions.schema.json"
+)
+
+// MaxFileBytes bounds the size of a dispositions file: even a thousand
+// entries fit in a fraction of it.
+const MaxFileBytes = 1 << 20
+
+// maxDepth bounds nesting; the format needs three levels.
+const maxDepth = 16
+
+// DateLayout is the layout of Entry.Expires.
+const DateLayout = "2006-01-02"
+
+// Placeholder starts every text the printed template leaves to fill in.
+// An entry that still holds one is an error: pasting a template is not
+// a decision.
+const Placeholder = "TODO"
+
+// Entry accepts one breaking change.
+type Entry struct {
+	Domain    string `json:"domain"`
+	ChangeID  string `json:"changeId"`
+	Rule      string `json:"rule"`
+	Target    string `json:"target"`
+	Reason    string `json:"reason"`
+	Migration string `json:"migration"`
+	Owner     string `json:"owner"`
+	Issue     string `json:"issue"`
+	Expires   string `json:"expires"`
+
+	// Pointer and Line locate the entry in its file.
+	Pointer string `json:"-"`
+	Line    int    `json:"-"`
+}
+
+// File is a parsed dispositions file.
+type File struct {
+	Path    string
+	Entries []*Entry
+}
+
+// Problem is something wrong with, or about, an entry of the file.
+type Problem struct {
+	File    string
+	Pointer string
+	Line    int // 0 when unknown
+	Msg     string
+}
+
+// String renders the problem as file:/pointer: message.
+func (p Problem) String() string {
+	ptr := p.Pointer
+	if ptr == "" {
+		ptr = "/"
+	}
+	return p.File + ":" + ptr + ": " + p.Msg
+}
+
+// ParseError is a dispositions file that cannot be used: every problem found.
+type ParseError struct{ Problems []Problem }
+
+func (e *ParseError) Error() string {
+	var lines []string
+	for _, p := range e.Problems {
+		lines = append(lines, p.String())
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Schema is the compiled JSON Schema of the file.
+type Schema struct{ s *jsonschema.Schema }
+
+// CompileSchema compiles the schema from the bytes of SchemaPath.
+func CompileSchema(data []byte) (*Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(schemaURL, bytes.NewReader(data)); err != nil {
+		return nil, fmt.Errorf("%s: %w", SchemaPath, err)
+	}
+	s, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", SchemaPath, err)
+	}
+	return &Schema{s}, nil
+}
+
+// Parse reads a dispositions file: strict JSON, then the schema, then the
+// checks a schema cannot make (a known rule, a real date, no placeholder,
+// no change id twice). path names the file in problems. Any problem makes
+// the whole file unusable, so every problem is returned at once.
+func Parse(path string, data []byte, schema *Schema) (*File, error) {
+	fail := func(ps ...Problem) (*File, error) { return nil, &ParseError{ps} }
+	if len(data) > MaxFileBytes {
+		return fail(Problem{File: path, Msg: fmt.Sprintf("the file is %d bytes; the limit is %d", len(data), MaxFileBytes)})
+	}
+	tree, err := strictjson.Parse(data, strictjson.Options{MaxDepth: maxDepth})
+	if err != nil {
+		var se *strictjson.Error
+		if errors.As(err, &se) {
+			return fail(Problem{File: path, Pointer: se.Pointer, Line: lineOf(data, se.Offset), Msg: "invalid JSON: " + se.Msg})
+		}
+		return fail(Problem{File: path, Msg: "invalid JSON: " + err.Error()})
+	}
+	offsets := map[string]int{}
+	indexOffsets(tree, "", offsets)
+	at := func(ptr string) int {
+		for {
+			if off, ok := offsets[ptr]; ok {
+				return lineOf(data, off)
+			}
+			i := strings.LastIndexByte(ptr, '/')
+			if i < 0 {
+				return 0
+			}
+			ptr = ptr[:i]
+		}
+	}
+	if err := schema.s.Validate(tree.Interface()); err != nil {
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			return fail(Problem{File: path, Msg: err.Error()})
+		}
+		var ps []Problem
+		seen := map[string]bool{}
+		for _, leaf := range leaves(ve) {
+			for _, p := range schemaProblems(leaf) {
+				if seen[p.ptr+"\x00"+p.msg] {
+					continue
+				}
+				seen[p.ptr+"\x00"+p.msg] = true
+				ps = append(ps, Problem{File: path, Pointer: p.ptr, Line: at(p.ptr), Msg: p.msg})
+			}
+		}
+		sortProblems(ps)
+		return fail(ps...)
+	}
+	var doc struct {
+		Dispositions []*Entry `json:"dispositions"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return fail(Problem{File: path, Msg: "decode: " + err.Error()})
+	}
+	f := &File{Path: path, Entries: doc.Dispositions}
+	var ps []Problem
+	ids := map[string]string{}
+	for i, e := range f.Entries {
+		e.Pointer = fmt.Sprintf("/dispositions/%d", i)
+		e.Line = at(e.Pointer)
+		problem := func(member, format string, args ...any) {
+			ptr := e.Pointer + "/" + member
+			ps = append(ps, Problem{File: path, Pointer: ptr, Line: at(ptr), Msg: fmt.Sprintf(format, args...)})
+		}
+		if contractdiff.LookupRule(e.Rule) == nil {
+			problem("rule", "unknown rule %q: see Docs/en/reference/contract-diff/rules.md", e.Rule)
+		}
+		if _, err := time.Parse(DateLayout, e.Expires); err != nil {
+			problem("expires", "%q is not a date (YYYY-MM-DD)", e.Expires)
+		}
+		for _, m := range []struct{ name, value string }{
+			{"reason", e.Reason}, {"migration", e.Migration}, {"owner", e.Owner}, {"issue", e.Issue},
+		} {
+			if strings.HasPrefix(strings.TrimSpace(m.value), Placeholder) {
+				problem(m.name, "%s still holds the template's placeholder: replace it with the real %s", m.name, m.name)
+			}
+		}
+		if o, dup := ids[e.ChangeID]; dup {
+			problem("changeId", "change id %s is also used by %s", e.ChangeID, o)
+		}
+		ids[e.ChangeID] = e.Pointer
+	}
+	if len(ps) > 0 {
+		sortProblems(ps)
+		return fail(ps...)
+	}
+	return f, nil
+}
+
+type located struct{ ptr, msg string }
+
+// schemaProblems words a schema violation for a person editing the file,
+// naming an unknown member at its own pointer.
+func schemaProblems(leaf *jsonschema.ValidationError) []located {
+	loc, msg := leaf.InstanceLocation, leaf.Message
+	if names, ok := strings.CutPrefix(msg, "additionalProperties "); ok && strings.HasSuffix(names, " not allowed") {
+		var out []located
+		for _, n := range strings.Split(strings.TrimSuffix(names, " not allowed"), ", ") {
+			n = strings.Trim(n, "'")
+			out = append(out, located{strictjson.AppendPointer(loc, n), fmt.Sprintf("unknown member %q", n)})
+		}
+		return out
+	}
+	if names, ok := strings.CutPrefix(msg, "missing properties: "); ok {
+		msg = "missing " + strings.ReplaceAll(names, "'", "") + ": every entry needs domain, changeId, rule, target, reason, migration, owner, issue and expires"
+		if loc == "" {
+			msg = "missing " + strings.ReplaceAll(names, "'", "")
+		}
+	}
+	return []located{{loc, msg}}
+}
+
+func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return []*jsonschema.ValidationError{ve}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, leaves(c)...)
+	}
+	return out
+}
+
+func indexOffsets(v *strictjson.Value, ptr string, m map[string]int) {
+	m[ptr] = v.Start
+	switch v.Kind {
+	case strictjson.Array:
+		for i, e := range v.Elems {
+			indexOffsets(e, strictjson.AppendIndexPointer(ptr, i), m)
+		}
+	case strictjson.Object:
+		for _, mem := range v.Members {
+			indexOffsets(mem.Value, strictjson.AppendPointer(ptr, mem.Key), m)
+		}
+	}
+}
+
+// lineOf returns the 1-based line of a byte offset.
+func lineOf(data []byte, off int) int {
+	if off > len(data) {
+		off = len(data)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return bytes.Count(data[:off], []byte{'\n'}) + 1
+}
+
+func sortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Line != ps[j].Line {
+			return ps[i].Line < ps[j].Line
+		}
+		if ps[i].Pointer != ps[j].Pointer {
+			return ps[i].Pointer < ps[j].Pointer
+		}
+		return ps[i].Msg < ps[j].Msg
+	})
+}
