@@ -1,6 +1,7 @@
 // Package gen turns the specs of a repository into every generated file:
 // the Go package, JSON Schemas and canonical model of each domain under
-// generated/, and the reference pages under Docs/{en,ru}/reference/. It
+// generated/, and the reference pages under Docs/{en,ru}/reference/
+// (those of each domain, and the contractdiff rule catalog). It
 // computes the whole output in memory, so that writing and checking are
 // the same computation.
 package gen
@@ -17,6 +18,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/contractkit/contractkit/internal/contractdiff/catalogdoc"
 	"github.com/contractkit/contractkit/internal/emit/docemit"
 	"github.com/contractkit/contractkit/internal/emit/goemit"
 	"github.com/contractkit/contractkit/internal/emit/schemaemit"
@@ -91,6 +93,13 @@ func Generate(fsys fs.FS) (*Output, error) {
 		return out, &Error{failures}
 	}
 	out.registry(set)
+	catalog, err := catalogdoc.Emit(fsys)
+	if err != nil {
+		return out, err
+	}
+	for _, p := range catalog {
+		out.add(p.Path, p.Data)
+	}
 	return out, nil
 }
 
