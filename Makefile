@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test check fmt-check vet lint bench fuzz help
+.PHONY: all generate gen-check test contract-diff check fmt-check vet lint bench fuzz help
 
 all: generate test
 
@@ -21,6 +21,19 @@ gen-check:
 ## test: the whole test suite (includes the freshness check of generated files)
 test:
 	$(GO) test -race -count=1 ./...
+
+## contract-diff: compare spec/ with CONTRACT_BASE_REF (default HEAD~1); fail on a breaking change without a disposition
+# The default ref may not exist (a single-commit or shallow clone): then
+# there is nothing to compare with, and the run is a bootstrap. A ref you
+# set yourself must exist.
+CONTRACT_BASE_REF ?= HEAD~1
+contract-diff:
+	@ref='$(CONTRACT_BASE_REF)'; \
+	if [ '$(origin CONTRACT_BASE_REF)' = file ] && ! git rev-parse --verify --quiet "$$ref^{commit}" >/dev/null 2>&1; then \
+		echo "contract-diff: $$ref does not resolve in this clone (single commit or shallow): no baseline, bootstrap"; \
+		ref=''; \
+	fi; \
+	$(GO) run ./cmd/contractdiff --baseline-git-ref "$$ref" --allow-missing-baseline --enforce
 
 ## fmt-check: fail if any Go file is not gofmt'ed
 fmt-check:
