@@ -61,7 +61,8 @@ const (
 var FixedGoNames = []string{
 	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
-	"NotificationInfo", "Notifications", "SchemaFS",
+	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler", "Dispatch",
+	"DispatchNotification",
 }
 
 // GoIdentifier is one package-level name of a generated package and what declares it.

@@ -1,0 +1,124 @@
+package goemit
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+// dispatchFile writes the server side of a domain: RPCError, the Handler
+// interface with one method per client-to-server request and
+// notification, and Dispatch/DispatchNotification, which decode params
+// strictly, call the handler and encode its result, so a server never
+// touches raw params itself.
+func (g *generator) dispatchFile(f *jen.File) {
+	d := g.d
+	f.Comment("RPCError is an error response: a code of the contract, its message and optional data.")
+	f.Comment("Handlers return it for protocol and domain errors; any other error becomes the")
+	f.Comment("contract's internal error, without its text on the wire.")
+	f.Type().Id("RPCError").Struct(
+		jen.Id("Code").Int64(),
+		jen.Id("Message").String(),
+		jen.Id("Data").Any().Comment("encoded as the error's data member when not nil"),
+	)
+	f.Func().Params(jen.Id("e").Op("*").Id("RPCError")).Id("Error").Params().String().Block(
+		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%d %s"), jen.Id("e").Dot("Code"), jen.Id("e").Dot("Message"))),
+	)
+	f.Comment("NewError returns the error with the given code, its default message from the error table, and data.")
+	f.Func().Id("NewError").Params(jen.Id("code").Int64(), jen.Id("data").Any()).Op("*").Id("RPCError").Block(
+		jen.List(jen.Id("info"), jen.Id("_")).Op(":=").Id("LookupError").Call(jen.Id("code")),
+		jen.Return(jen.Op("&").Id("RPCError").Values(jen.Dict{
+			jen.Id("Code"):    jen.Id("code"),
+			jen.Id("Message"): jen.Id("info").Dot("Message"),
+			jen.Id("Data"):    jen.Id("data"),
+		})),
+	)
+
+	var methods []jen.Code
+	var reqCases, notCases []jen.Code
+	for _, m := range d.Methods {
+		if m.Direction != spec.ClientToServer {
+			continue
+		}
+		params := jen.Id("p").Id(m.ParamsType.GoName())
+		doc := comment(fmt.Sprintf("%s handles %s (%s): %s", m.GoName(), m.Method, m.ID, m.Title.EN))
+		call := jen.Id("h").Dot(m.GoName()).Call(jen.Id("ctx"), jen.Id("p"))
+		decode := []jen.Code{
+			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id(spec.DecodePrefix + m.ParamsType.GoName()).Call(jen.Id("params")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Err()))),
+		}
+		if m.ResultType == nil {
+			methods = append(methods, jen.Comment(doc), jen.Id(m.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), params).Error())
+			reqCases = append(reqCases, jen.Case(jen.Id(spec.MethodPrefix+m.GoName())).Block(append(decode,
+				jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Index().Byte().Parens(jen.Lit("null")), jen.Nil()),
+			)...))
+			continue
+		}
+		res := m.ResultType
+		methods = append(methods, jen.Comment(doc), jen.Id(m.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), params).Params(jen.Id(res.GoName()), jen.Error()))
+		reqCases = append(reqCases, jen.Case(jen.Id(spec.MethodPrefix+m.GoName())).Block(append(decode,
+			jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("append"+res.GoName()).Call(jen.Nil(), jen.Id("r"))),
+		)...))
+	}
+	for _, n := range d.Notifications {
+		if n.Direction != spec.ClientToServer {
+			continue
+		}
+		doc := comment(fmt.Sprintf("%s handles the notification %s (%s): %s", n.GoName(), n.Method, n.ID, n.Title.EN))
+		if n.ParamsType == nil {
+			methods = append(methods, jen.Comment(doc), jen.Id(n.GoName()).Params(jen.Id("ctx").Qual("context", "Context")).Error())
+			notCases = append(notCases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
+				jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"))),
+			))
+			continue
+		}
+		methods = append(methods, jen.Comment(doc), jen.Id(n.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("p").Id(n.ParamsType.GoName())).Error())
+		notCases = append(notCases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
+			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id(spec.DecodePrefix+n.ParamsType.GoName()).Call(jen.Id("params")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidParams").Call(jen.Err()))),
+			jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"), jen.Id("p"))),
+		))
+	}
+	f.Comment("Handler serves the client-to-server requests and notifications of the contract.")
+	f.Type().Id("Handler").Interface(methods...)
+
+	notFound := jen.Id("NewError").Call(jen.Id(g.codeFor(-32601)), jen.Nil())
+	f.Comment(comment("Dispatch decodes params (raw JSON; nil means {}) strictly for method, calls its handler and returns the encoded result. Invalid params give the invalid-params RPCError with the failing pointer in its message; an unknown method gives method-not-found; handler errors are returned as they are."))
+	f.Func().Id("Dispatch").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.If(jen.Len(jen.Id("params")).Op("==").Lit(0)).Block(jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))),
+		jen.Switch(jen.Id("method")).Block(reqCases...),
+		jen.Return(jen.Nil(), notFound),
+	)
+	f.Comment(comment("DispatchNotification is Dispatch for notifications: there is no result. An unknown notification gives method-not-found, which a server ignores rather than answers."))
+	f.Func().Id("DispatchNotification").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Index().Byte()).Error().Block(
+		jen.If(jen.Len(jen.Id("params")).Op("==").Lit(0)).Block(jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))),
+		jen.Switch(jen.Id("method")).Block(notCases...),
+		jen.Return(notFound),
+	)
+	f.Func().Id("invalidParams").Params(jen.Err().Error()).Op("*").Id("RPCError").Block(
+		jen.Return(jen.Op("&").Id("RPCError").Values(jen.Dict{
+			jen.Id("Code"):    g.invalidParamsCode(),
+			jen.Id("Message"): jen.Id("invalidParamsMessage").Call(jen.Err()),
+		})),
+	)
+	f.Func().Id("invalidParamsMessage").Params(jen.Err().Error()).String().Block(
+		jen.List(jen.Id("info"), jen.Id("_")).Op(":=").Id("LookupError").Call(g.invalidParamsCode()),
+		jen.Return(jen.Id("info").Dot("Message").Op("+").Lit(": ").Op("+").Err().Dot("Error").Call()),
+	)
+}
+
+// codeFor names the error constant with the given code, or the literal
+// when the spec declares no such error.
+func (g *generator) codeFor(code int64) string {
+	for _, e := range g.d.Errors {
+		if e.Code == code {
+			return spec.CodePrefix + e.GoName()
+		}
+	}
+	return fmt.Sprint(code)
+}
