@@ -1,0 +1,578 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The tests run the transport with a protocol of their own: small limits,
+// and codes and messages that only these tests use.
+var testLimits = Limits{
+	MaxHeaderBytes: 256, MaxRequestBytes: 4096, MaxResponseBytes: 2048, MaxDepth: 8, MaxBatchItems: 4,
+	MaxPendingRequests: 3, MaxQueuedBytes: 1024, MaxWriterQueueBytes: 1 << 20, BatchReserveBytes: 256,
+	MaxIDLength: 8, MaxStderrDiagnostics: 3,
+}
+
+var testMessages = map[int64]string{-32700: "Parse error", -32600: "Invalid Request", -32601: "Method not found", -32602: "Invalid params", -32603: "Internal error", -32000: "Request failed"}
+
+func domainErr(kind string, details any) *Error {
+	d, _ := json.Marshal(map[string]any{"kind": kind, "details": details})
+	return &Error{Code: -32000, Message: "Request failed", Data: d}
+}
+
+func testConfig(h Handler, stderr io.Writer) Config {
+	return Config{
+		Limits: testLimits,
+		Codes: Codes{ParseError: -32700, InvalidRequest: -32600, MethodNotFound: -32601, InvalidParams: -32602, InternalError: -32603,
+			Message: func(c int64) string { return testMessages[c] }},
+		Errors: DomainErrors{
+			ResourceLimit:    func(r string, l int) *Error { return domainErr("resource_limit", map[string]any{"resource": r, "limit": l}) },
+			Cancelled:        func() *Error { return domainErr("cancelled", map[string]any{}) },
+			ResponseTooLarge: func(l int) *Error { return domainErr("response_too_large", map[string]any{"limitBytes": l}) },
+			InvalidState:     func(st string) *Error { return domainErr("invalid_state", map[string]any{"state": st}) },
+		},
+		Lifecycle:      Lifecycle{Initialize: "initialize", Shutdown: "shutdown", Exit: "exit", CancelRequest: "$/cancelRequest"},
+		JSONRPCVersion: "2.0",
+		Handler:        h,
+		Stderr:         stderr,
+	}
+}
+
+// fakeHandler serves: initialize, shutdown, echo (returns params), big
+// (returns a result of params.n bytes), block (waits until released,
+// read-only), commit (waits until released, committing), note (a
+// notification), panic.
+type fakeHandler struct {
+	mu       sync.Mutex
+	calls    []string
+	notes    int
+	release  chan struct{}
+	started  chan string
+	bgSteps  int
+	bgBudget int
+	closed   bool
+}
+
+func newFake() *fakeHandler {
+	return &fakeHandler{release: make(chan struct{}), started: make(chan string, 16)}
+}
+
+func (h *fakeHandler) Kind(m string) Kind {
+	switch m {
+	case "initialize", "shutdown", "echo", "big", "block", "commit", "panic":
+		return Request
+	case "note", "exit", "$/cancelRequest":
+		return Notification
+	}
+	return Unknown
+}
+
+func (h *fakeHandler) Class(m string) CancelClass {
+	if m == "commit" || m == "initialize" || m == "shutdown" {
+		return Committing
+	}
+	return ReadOnly
+}
+
+func (h *fakeHandler) Call(ctx context.Context, m string, params []byte) (json.RawMessage, *Error) {
+	h.mu.Lock()
+	h.calls = append(h.calls, m)
+	h.mu.Unlock()
+	switch m {
+	case "initialize":
+		return json.RawMessage(`{"ok":true}`), nil
+	case "shutdown":
+		return nil, nil
+	case "echo":
+		if params == nil {
+			return json.RawMessage(`{}`), nil
+		}
+		return params, nil
+	case "big":
+		var p struct{ N int }
+		_ = json.Unmarshal(params, &p)
+		return json.RawMessage(`"` + strings.Repeat("b", p.N) + `"`), nil
+	case "block", "commit":
+		h.started <- m
+		<-h.release
+		return json.RawMessage(`"done"`), nil
+	case "panic":
+		panic("handler bug")
+	}
+	return nil, &Error{Code: -32601, Message: "Method not found"}
+}
+
+func (h *fakeHandler) Notify(ctx context.Context, m string, params []byte) error {
+	h.mu.Lock()
+	h.notes++
+	h.mu.Unlock()
+	return nil
+}
+
+func (h *fakeHandler) Background(ctx context.Context) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.bgSteps < h.bgBudget {
+		h.bgSteps++
+		return true
+	}
+	return false
+}
+
+func (h *fakeHandler) Close() {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+}
+
+// conv is a conversation with a running transport over pipes.
+type conv struct {
+	t      *testing.T
+	in     *io.PipeWriter
+	frames chan string
+	code   chan int
+	stderr *lockedBuffer
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func start(t *testing.T, h Handler) *conv {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &conv{t: t, in: inW, frames: make(chan string, 64), code: make(chan int, 1), stderr: &lockedBuffer{}}
+	srv := NewServer(testConfig(h, c.stderr))
+	go func() {
+		c.code <- srv.Run(inR, outW)
+		outW.Close()
+	}()
+	go func() {
+		fr := NewFrameReader(outR, 1<<10, 1<<20)
+		for {
+			b, err := fr.ReadFrame()
+			if err != nil {
+				close(c.frames)
+				return
+			}
+			c.frames <- string(b)
+		}
+	}()
+	t.Cleanup(func() { inW.Close(); inR.Close(); outR.Close() })
+	return c
+}
+
+func (c *conv) write(s string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, s); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *conv) send(body string) { c.write(frame(body)) }
+
+func (c *conv) next() string {
+	c.t.Helper()
+	select {
+	case f, ok := <-c.frames:
+		if !ok {
+			c.t.Fatal("output closed; expected a frame")
+		}
+		return f
+	case <-time.After(5 * time.Second):
+		c.t.Fatal("no frame")
+	}
+	return ""
+}
+
+func (c *conv) expectNone(d time.Duration) {
+	c.t.Helper()
+	select {
+	case f, ok := <-c.frames:
+		if ok {
+			c.t.Fatalf("unexpected frame %s", f)
+		}
+	case <-time.After(d):
+	}
+}
+
+func (c *conv) exit() int {
+	c.t.Helper()
+	select {
+	case code := <-c.code:
+		return code
+	case <-time.After(5 * time.Second):
+		c.t.Fatal("transport did not end")
+	}
+	return -1
+}
+
+func (c *conv) init() {
+	c.t.Helper()
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	if got := c.next(); got != `{"jsonrpc":"2.0","id":0,"result":{"ok":true}}` {
+		c.t.Fatalf("initialize: %s", got)
+	}
+}
+
+func errResp(id, code string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":` + code + `,"message":"` + testMessages[mustInt(code)] + `"}}`
+}
+
+func mustInt(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
+
+func domainResp(id, kind, details string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32000,"message":"Request failed","data":{"details":` + details + `,"kind":"` + kind + `"}}}`
+}
+
+func TestEnvelopeErrors(t *testing.T) {
+	c := start(t, newFake())
+	c.init()
+	for _, tc := range []struct{ body, want string }{
+		{`{`, errResp("null", "-32700")},
+		{"\xef\xbb\xbf{}", errResp("null", "-32700")},
+		{`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":"\xff"}}`, errResp("null", "-32700")},
+		{`[[[[[[[[[1]]]]]]]]]`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":1,"method":"echo","method":"big"}`, errResp("null", "-32600")},
+		{`42`, errResp("null", "-32600")},
+		{`[]`, errResp("null", "-32600")},
+		{`{"jsonrpc":"1.0","id":1,"method":"echo"}`, errResp("1", "-32600")},
+		{`{"jsonrpc":"2.0","id":"x","method":""}`, errResp(`"x"`, "-32600")},
+		{`{"jsonrpc":"2.0","id":2,"method":"echo","params":[1]}`, errResp("2", "-32602")},
+		{`{"jsonrpc":"2.0","id":3,"method":"echo","params":"a"}`, errResp("3", "-32600")},
+		{`{"jsonrpc":"2.0","id":null,"method":"echo"}`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"echo"}`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":1.0,"method":"echo"}`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":-1,"method":"echo"}`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":9007199254740992,"method":"echo"}`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":"","method":"echo"}`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":"123456789","method":"echo"}`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":"é","method":"echo"}`, errResp("null", "-32600")},
+		{`{"jsonrpc":"2.0","id":7,"method":"nope"}`, errResp("7", "-32601")},
+		{`{"jsonrpc":"2.0","id":8,"method":"note"}`, errResp("8", "-32601")},
+	} {
+		c.send(tc.body)
+		if got := c.next(); got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.body, got, tc.want)
+		}
+	}
+	// Ids at their limits are accepted, and 1 and "1" are different ids.
+	for _, id := range []string{`9007199254740991`, `0`, `"12345678"`, `"1"`, `1`} {
+		c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"echo","params":{"id":` + id + `}}`)
+		if got, want := c.next(), `{"jsonrpc":"2.0","id":`+id+`,"result":{"id":`+id+`}}`; got != want {
+			t.Errorf("id %s: %s", id, got)
+		}
+	}
+}
+
+func TestLifecycle(t *testing.T) {
+	h := newFake()
+	c := start(t, h)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"echo"}`)
+	if got := c.next(); got != domainResp("1", "invalid_state", `{"state":"uninitialized"}`) {
+		t.Errorf("request before initialize: %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"note"}`) // ignored before initialize
+	c.init()
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}`)
+	if got := c.next(); got != domainResp("2", "invalid_state", `{"state":"initialized"}`) {
+		t.Errorf("second initialize: %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"note"}`)
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"shutdown"}`)
+	if got := c.next(); got != `{"jsonrpc":"2.0","id":3,"result":null}` {
+		t.Errorf("shutdown: %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"echo"}`)
+	if got := c.next(); got != domainResp("4", "invalid_state", `{"state":"closing"}`) {
+		t.Errorf("request while closing: %s", got)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if code := c.exit(); code != ExitClean {
+		t.Errorf("exit after shutdown: %d", code)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.notes != 1 || !h.closed {
+		t.Errorf("notifications run %d (want the one after initialize), closed %v", h.notes, h.closed)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	c := start(t, newFake())
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if code := c.exit(); code != ExitNoShutdown {
+		t.Errorf("exit before initialize: %d", code)
+	}
+	c = start(t, newFake())
+	c.init()
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if code := c.exit(); code != ExitNoShutdown {
+		t.Errorf("exit without shutdown: %d", code)
+	}
+	c = start(t, newFake())
+	c.init()
+	c.in.Close() // EOF between frames
+	if code := c.exit(); code != ExitClean {
+		t.Errorf("EOF between frames: %d", code)
+	}
+	c = start(t, newFake())
+	c.init()
+	c.write("Content-Length: 50\r\n\r\n{\"jsonrpc\"")
+	c.in.Close()
+	if code := c.exit(); code != ExitFraming {
+		t.Errorf("EOF inside a frame: %d", code)
+	}
+	c.expectNone(100 * time.Millisecond)
+	c = start(t, newFake())
+	c.init()
+	c.write("Content-Length: 1\r\nContent-Length: 1\r\n\r\n{")
+	if code := c.exit(); code != ExitFraming {
+		t.Errorf("repeated Content-Length: %d", code)
+	}
+	c.expectNone(100 * time.Millisecond)
+}
+
+// A pending id used again is fatal; nothing more is written.
+func TestDuplicatePendingID(t *testing.T) {
+	h := newFake()
+	c := start(t, h)
+	c.init()
+	c.send(`{"jsonrpc":"2.0","id":"a","method":"block"}`)
+	<-h.started
+	c.send(`{"jsonrpc":"2.0","id":"a","method":"echo"}`)
+	if code := c.exit(); code != ExitFraming {
+		t.Errorf("duplicate pending id: %d", code)
+	}
+	close(h.release)
+	c.expectNone(200 * time.Millisecond)
+	// A finished id may be used again.
+	h = newFake()
+	c = start(t, h)
+	c.init()
+	for i := 0; i < 2; i++ {
+		c.send(`{"jsonrpc":"2.0","id":"same","method":"echo"}`)
+		if got := c.next(); !strings.Contains(got, `"id":"same","result"`) {
+			t.Fatalf("reuse of a finished id: %s", got)
+		}
+	}
+}
+
+func TestBatches(t *testing.T) {
+	h := newFake()
+	c := start(t, h)
+	c.init()
+	c.send(`[{"jsonrpc":"2.0","id":"b1","method":"echo","params":{"n":1}},{"jsonrpc":"2.0","method":"unknown/event"},42,{"jsonrpc":"2.0","id":"b2","method":"note"},{"jsonrpc":"2.0","id":"b3","method":"echo"}]`)
+	// 5 items is over the test limit of 4: requests refused, invalid items answered, nothing run.
+	want := `[` + domainResp(`"b1"`, "resource_limit", `{"limit":4,"resource":"batch"}`) + `,` + errResp("null", "-32600") + `,` +
+		domainResp(`"b2"`, "resource_limit", `{"limit":4,"resource":"batch"}`) + `,` + domainResp(`"b3"`, "resource_limit", `{"limit":4,"resource":"batch"}`) + `]`
+	if got := c.next(); got != want {
+		t.Errorf("oversize batch:\n got %s\nwant %s", got, want)
+	}
+	// At the limit: in order, notifications not answered, malformed items answered in place.
+	c.send(`[{"jsonrpc":"2.0","id":"b1","method":"echo","params":{"n":1}},{"jsonrpc":"2.0","method":"unknown/event"},42,{"jsonrpc":"2.0","id":"b2","method":"note"}]`)
+	want = `[{"jsonrpc":"2.0","id":"b1","result":{"n":1}},` + errResp("null", "-32600") + `,` + errResp(`"b2"`, "-32601") + `]`
+	if got := c.next(); got != want {
+		t.Errorf("batch:\n got %s\nwant %s", got, want)
+	}
+	// Notifications only: no reply at all.
+	c.send(`[{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"2.0","method":"note"}]`)
+	c.expectNone(100 * time.Millisecond)
+	// A response that would not fit within the batch reserve is replaced.
+	c.send(`[{"jsonrpc":"2.0","id":1,"method":"big","params":{"N":1000}},{"jsonrpc":"2.0","id":2,"method":"big","params":{"N":1000}}]`)
+	got := c.next()
+	if !strings.HasPrefix(got, `[{"jsonrpc":"2.0","id":1,"result":"bbb`) || !strings.HasSuffix(got, domainResp("2", "response_too_large", `{"limitBytes":2048}`)+`]`) || len(got) > testLimits.MaxResponseBytes {
+		t.Errorf("batch over the response budget: %d bytes %s…", len(got), got[:80])
+	}
+	// A single response over the limit is replaced too; at the limit it passes.
+	overhead := len(`{"jsonrpc":"2.0","id":1,"result":""}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"big","params":{"N":` + strconv.Itoa(testLimits.MaxResponseBytes-overhead) + `}}`)
+	if got := c.next(); len(got) != testLimits.MaxResponseBytes {
+		t.Errorf("response at the limit: %d bytes", len(got))
+	}
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"big","params":{"N":` + strconv.Itoa(testLimits.MaxResponseBytes-overhead+1) + `}}`)
+	if got := c.next(); got != domainResp("1", "response_too_large", `{"limitBytes":2048}`) {
+		t.Errorf("response one past the limit: %s", got)
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	h := newFake()
+	c := start(t, h)
+	c.init()
+	c.send(`{"jsonrpc":"2.0","id":"active","method":"block"}`)
+	<-h.started
+	c.send(`{"jsonrpc":"2.0","id":"queued","method":"echo"}`)
+	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"queued"}}`)
+	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"active"}}`)
+	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"never-sent"}}`)
+	time.Sleep(50 * time.Millisecond)
+	h.release <- struct{}{}
+	if got := c.next(); got != domainResp(`"active"`, "cancelled", `{}`) {
+		t.Errorf("active read-only request: %s", got)
+	}
+	if got := c.next(); got != domainResp(`"queued"`, "cancelled", `{}`) {
+		t.Errorf("queued request: %s", got)
+	}
+	// A committing request keeps its real result once started.
+	c.send(`{"jsonrpc":"2.0","id":"c","method":"commit"}`)
+	<-h.started
+	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"c"}}`)
+	time.Sleep(50 * time.Millisecond)
+	h.release <- struct{}{}
+	if got := c.next(); got != `{"jsonrpc":"2.0","id":"c","result":"done"}` {
+		t.Errorf("committing request: %s", got)
+	}
+	h.mu.Lock()
+	calls := strings.Join(h.calls, ",")
+	h.mu.Unlock()
+	if strings.Contains(calls, "echo") {
+		t.Errorf("a cancelled queued request ran: %s", calls)
+	}
+}
+
+// Pending requests and queued bytes are bounded: at the limit accepted,
+// one more refused with resource_limit without running.
+func TestQueueLimits(t *testing.T) {
+	h := newFake()
+	c := start(t, h)
+	c.init()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"block"}`)
+	<-h.started
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"echo"}`)
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"echo"}`)
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"echo"}`) // the 4th pending request: over the limit of 3
+	if got := c.next(); got != domainResp("4", "resource_limit", `{"limit":3,"resource":"queue"}`) {
+		t.Errorf("over the pending limit: %s", got)
+	}
+	h.release <- struct{}{}
+	for i := 1; i <= 3; i++ {
+		if got := c.next(); !strings.Contains(got, `"id":`+strconv.Itoa(i)+`,"result"`) {
+			t.Errorf("response %d: %s", i, got)
+		}
+	}
+	// Queued bytes: a request body that would pass the byte budget is refused.
+	c.send(`{"jsonrpc":"2.0","id":5,"method":"block"}`)
+	<-h.started
+	pad := strings.Repeat("p", testLimits.MaxQueuedBytes)
+	c.send(`{"jsonrpc":"2.0","id":6,"method":"echo","params":{"p":"` + pad + `"}}`)
+	if got := c.next(); got != domainResp("6", "resource_limit", `{"limit":3,"resource":"queue"}`) {
+		t.Errorf("over the queued bytes: %s", got)
+	}
+	h.release <- struct{}{}
+	c.next()
+}
+
+func TestInternalErrorAndDiagnostics(t *testing.T) {
+	h := newFake()
+	c := start(t, h)
+	c.init()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"panic"}`)
+	if got := c.next(); got != errResp("1", "-32603") {
+		t.Errorf("panic: %s", got)
+	}
+	for i := 0; i < 5; i++ {
+		c.send(`{"jsonrpc":"2.0","method":"echo"}`) // request-only method without id: not run, diagnosed
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"echo"}`)
+	c.next()
+	if n := strings.Count(c.stderr.String(), "\n"); n != testLimits.MaxStderrDiagnostics {
+		t.Errorf("%d stderr lines, want the limit %d:\n%s", n, testLimits.MaxStderrDiagnostics, c.stderr.String())
+	}
+	if strings.Contains(c.stderr.String(), "handler bug") {
+		t.Error("stderr carries the panic's text")
+	}
+}
+
+// Background work runs between requests, one step at a time.
+func TestBackground(t *testing.T) {
+	h := newFake()
+	h.bgBudget = 1000
+	c := start(t, h)
+	c.init()
+	for i := 0; i < 20; i++ {
+		c.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"echo"}`)
+		c.next()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.mu.Lock()
+		done := h.bgSteps == h.bgBudget
+		h.mu.Unlock()
+		if done || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.bgSteps != h.bgBudget {
+		t.Errorf("background steps %d of %d", h.bgSteps, h.bgBudget)
+	}
+}
+
+// brokenWriter fails every write, as a closed stdout does.
+type brokenWriter struct{}
+
+func (brokenWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestBrokenStdout(t *testing.T) {
+	srv := NewServer(testConfig(newFake(), nil))
+	in := strings.NewReader(frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`) + frame(`{"jsonrpc":"2.0","id":2,"method":"echo"}`))
+	pr, pw := io.Pipe()
+	go func() { io.Copy(pw, in); time.Sleep(time.Second); pw.Close() }()
+	if code := srv.Run(pr, brokenWriter{}); code != ExitNoShutdown {
+		t.Errorf("broken stdout: exit %d", code)
+	}
+}
+
+// Every frame split at every byte boundary gives the same responses.
+func TestChunking(t *testing.T) {
+	script := frame(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`) +
+		frame(`{"jsonrpc":"2.0","id":"кириллица","method":"echo","params":{"текст":"Привет"}}`) + frame(`{`) +
+		frame(`[{"jsonrpc":"2.0","id":1,"method":"echo"},{"jsonrpc":"2.0","method":"note"}]`)
+	want := []string{
+		`{"jsonrpc":"2.0","id":0,"result":{"ok":true}}`,
+		errResp("null", "-32600"), // the id is a string of more than 8 bytes
+		errResp("null", "-32700"),
+		`[{"jsonrpc":"2.0","id":1,"result":{}}]`,
+	}
+	for split := 1; split < len(script); split += 7 {
+		c := start(t, newFake())
+		c.write(script[:split])
+		c.write(script[split:])
+		for i, w := range want {
+			if got := c.next(); got != w {
+				t.Fatalf("split at %d, response %d: %s, want %s", split, i, got, w)
+			}
+		}
+	}
+}
+
+func ExampleAppendFrame() {
+	fmt.Printf("%q\n", AppendFrame(nil, []byte(`{"a":"é"}`)))
+	// Output: "Content-Length: 10\r\n\r\n{\"a\":\"é\"}"
+}
