@@ -35,7 +35,9 @@ func testConfig(h Handler, stderr io.Writer) Config {
 		Codes: Codes{ParseError: -32700, InvalidRequest: -32600, MethodNotFound: -32601, InvalidParams: -32602, InternalError: -32603,
 			Message: func(c int64) string { return testMessages[c] }},
 		Errors: DomainErrors{
-			ResourceLimit:    func(r string, l int) *Error { return domainErr("resource_limit", map[string]any{"resource": r, "limit": l}) },
+			ResourceLimit: func(r string, l int) *Error {
+				return domainErr("resource_limit", map[string]any{"resource": r, "limit": l})
+			},
 			Cancelled:        func() *Error { return domainErr("cancelled", map[string]any{}) },
 			ResponseTooLarge: func(l int) *Error { return domainErr("response_too_large", map[string]any{"limitBytes": l}) },
 			InvalidState:     func(st string) *Error { return domainErr("invalid_state", map[string]any{"state": st}) },
