@@ -1,0 +1,53 @@
+package rpc
+
+import (
+	"testing"
+
+	"github.com/contractkit/contractkit/internal/strictjson"
+)
+
+// FuzzEnvelope runs arbitrary bodies through the frame classifier: never a
+// panic; a valid message has a method and, if it has an id, an id the
+// rules accept; params are an object when present.
+func FuzzEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"a","params":{}}`, `[{"jsonrpc":"2.0","method":"n"},42]`, `[]`, `{`,
+		`{"jsonrpc":"2.0","id":"x","method":"m","params":[1]}`, `[[[[[[[[[[1]]]]]]]]]]`, `{"a":1,"a":2}`,
+		`{"jsonrpc":"2.0","id":9007199254740991,"method":"m"}`, `{"jsonrpc":"2.0","id":1.0,"method":"m"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	s := NewServer(testConfig(newFake(), nil))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		items, batch, frameErr := s.parseFrame(body)
+		if frameErr != nil {
+			if items != nil {
+				t.Fatal("items with a frame error")
+			}
+			return
+		}
+		if len(items) == 0 || (!batch && len(items) != 1) {
+			t.Fatalf("%d items, batch %v", len(items), batch)
+		}
+		for _, it := range items {
+			if it.failure != nil {
+				continue
+			}
+			if it.msg.method == "" {
+				t.Fatal("empty method accepted")
+			}
+			if it.msg.id != nil {
+				v, err := strictjson.Parse(it.msg.id, strictjson.Options{})
+				if err != nil || !s.validID(v) {
+					t.Fatalf("id %q accepted", it.msg.id)
+				}
+			}
+			if it.msg.params != nil {
+				v, err := strictjson.Parse(it.msg.params, strictjson.Options{})
+				if err != nil || v.Kind != strictjson.Object {
+					t.Fatalf("params %q accepted", it.msg.params)
+				}
+			}
+		}
+	})
+}
