@@ -128,11 +128,6 @@ func Dispatch(ctx context.Context, h Handler, method string, params []byte) ([]b
 // unknown notification gives method-not-found, which a server ignores rather
 // than answers.
 func DispatchNotification(ctx context.Context, h Handler, method string, params []byte) error {
-	if len(params) == 0 {
-		params = []byte("{}")
-	}
-	switch method {
-	}
 	return NewError(CodeMethodNotFound, nil)
 }
 func invalidParams(err error) *RPCError {

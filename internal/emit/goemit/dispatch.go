@@ -38,6 +38,7 @@ func (g *generator) dispatchFile(f *jen.File) {
 
 	var methods []jen.Code
 	var reqCases, notCases []jen.Code
+	notParams := false // whether any notification takes params
 	for _, m := range d.Methods {
 		if m.Direction != spec.ClientToServer {
 			continue
@@ -77,6 +78,7 @@ func (g *generator) dispatchFile(f *jen.File) {
 			))
 			continue
 		}
+		notParams = true
 		methods = append(methods, jen.Comment(doc), jen.Id(n.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("p").Id(n.ParamsType.GoName())).Error())
 		notCases = append(notCases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
 			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id(spec.DecodePrefix+n.ParamsType.GoName()).Call(jen.Id("params")),
@@ -95,11 +97,15 @@ func (g *generator) dispatchFile(f *jen.File) {
 		jen.Return(jen.Nil(), notFound),
 	)
 	f.Comment(comment("DispatchNotification is Dispatch for notifications: there is no result. An unknown notification gives method-not-found, which a server ignores rather than answers."))
-	f.Func().Id("DispatchNotification").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Index().Byte()).Error().Block(
-		jen.If(jen.Len(jen.Id("params")).Op("==").Lit(0)).Block(jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))),
-		jen.Switch(jen.Id("method")).Block(notCases...),
-		jen.Return(notFound),
-	)
+	var notBody []jen.Code
+	if notParams {
+		notBody = append(notBody, jen.If(jen.Len(jen.Id("params")).Op("==").Lit(0)).Block(jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))))
+	}
+	if len(notCases) > 0 {
+		notBody = append(notBody, jen.Switch(jen.Id("method")).Block(notCases...))
+	}
+	notBody = append(notBody, jen.Return(notFound))
+	f.Func().Id("DispatchNotification").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Index().Byte()).Error().Block(notBody...)
 	f.Func().Id("invalidParams").Params(jen.Err().Error()).Op("*").Id("RPCError").Block(
 		jen.Return(jen.Op("&").Id("RPCError").Values(jen.Dict{
 			jen.Id("Code"):    g.invalidParamsCode(),

@@ -72,8 +72,7 @@ func Document(d *spec.Domain, t *spec.Type, id string) ([]byte, error) {
 func reachable(t *spec.Type) []*spec.Type {
 	seen := map[string]*spec.Type{}
 	var visit func(t *spec.Type)
-	var visitRef func(r *spec.TypeRef)
-	visitRef = func(r *spec.TypeRef) {
+	visitRef := func(r *spec.TypeRef) {
 		if e := r.Elem(); e.Named != nil {
 			visit(e.Named)
 		}
