@@ -20,6 +20,7 @@ func (e *Error) Error() string { return strconv.FormatInt(e.Code, 10) + " " + e.
 // message is one validated envelope: a request when id != nil, else a notification.
 type message struct {
 	id     []byte // raw JSON of the id, as the client wrote it
+	key    string // the id's identity (see idKey)
 	method string
 	params []byte // raw params object, or nil when absent
 }
@@ -67,12 +68,14 @@ func (s *Server) checkEnvelope(v *strictjson.Value, body []byte) item {
 		return item{failure: s.cfg.Codes.invalidRequest("a message is an object")}
 	}
 	var id []byte
+	var key string
 	if iv := v.Get("id"); iv != nil {
 		if !s.validID(iv) {
 			return item{failure: s.cfg.Codes.invalidRequest("id must be a non-empty ASCII string of at most " +
 				strconv.Itoa(s.cfg.Limits.MaxIDLength) + " characters or an integer from 0 to 2^53-1")}
 		}
 		id = body[iv.Start:iv.End]
+		key = idKey(iv)
 	}
 	if j := v.Get("jsonrpc"); j == nil || j.Kind != strictjson.String || j.Str != s.cfg.JSONRPCVersion {
 		return item{failure: s.cfg.Codes.invalidRequest(`jsonrpc must be "` + s.cfg.JSONRPCVersion + `"`), echo: id}
@@ -92,7 +95,7 @@ func (s *Server) checkEnvelope(v *strictjson.Value, body []byte) item {
 			return item{failure: s.cfg.Codes.invalidRequest("params must be an object"), echo: id}
 		}
 	}
-	return item{msg: message{id: id, method: m.Str, params: params}}
+	return item{msg: message{id: id, key: key, method: m.Str, params: params}}
 }
 
 // validID accepts a non-empty printable-ASCII string up to the id length
@@ -125,4 +128,12 @@ func (s *Server) validID(v *strictjson.Value) bool {
 		return ok && n >= 0 && n <= genrt.MaxSafeInteger
 	}
 	return false
+}
+
+// idKey identifies an id: 1 and "1" differ, "a" and "\u0061" do not.
+func idKey(v *strictjson.Value) string {
+	if v.Kind == strictjson.String {
+		return "s" + v.Str
+	}
+	return "n" + v.Str
 }

@@ -29,6 +29,7 @@ func readAll(t *testing.T, r io.Reader) ([]string, error) {
 
 func frame(body string) string { return string(AppendFrame(nil, []byte(body))) }
 
+//contract:proves eska-ide-api.framing.headers eska-ide-api.framing.content-length
 func TestFrames(t *testing.T) {
 	input := frame(`{"a":1}`) + frame(`[]`) +
 		"content-length: 2\r\nX-Unknown: whatever\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}" +
@@ -83,6 +84,7 @@ func isFraming(err error) bool {
 	return errors.As(err, &fe)
 }
 
+//contract:proves eska-ide-api.framing.fatal
 func TestFatalFraming(t *testing.T) {
 	for name, in := range map[string]string{
 		"negative length":       "Content-Length: -1\r\n\r\n",

@@ -197,7 +197,7 @@ func (s *Server) frame(body []byte) bool {
 			immediate = append(immediate, resp)
 			continue
 		}
-		key := idKey(m.id)
+		key := m.key
 		for _, k := range keys {
 			if k == key {
 				return s.fatalDuplicate()
@@ -238,7 +238,7 @@ func (s *Server) frame(body []byte) bool {
 			continue
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		r := &request{key: idKey(it.msg.id), ctx: ctx, cancel: cancel}
+		r := &request{key: it.msg.key, ctx: ctx, cancel: cancel}
 		s.pending[r.key] = r
 		j.reqs = append(j.reqs, r)
 	}
@@ -315,7 +315,7 @@ func (s *Server) cancel(params []byte) {
 		s.diag("cancel-bad-params")
 		return
 	}
-	key := idKey(params[idv.Start:idv.End])
+	key := idKey(idv)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r := s.pending[key]; r != nil {
@@ -324,18 +324,6 @@ func (s *Server) cancel(params []byte) {
 		r.cancelled = true
 		r.cancel()
 	}
-}
-
-// idKey identifies an id: 1 and "1" differ, "a" and "\u0061" do not.
-func idKey(raw []byte) string {
-	v, err := strictjson.Parse(raw, strictjson.Options{})
-	if err != nil {
-		return "?" + string(raw)
-	}
-	if v.Kind == strictjson.String {
-		return "s" + v.Str
-	}
-	return "n" + v.Str
 }
 
 func (s *Server) work() {
@@ -375,7 +363,7 @@ func (s *Server) work() {
 // conversation ended with it (exit).
 func (s *Server) run(j *job) bool {
 	if j.canned != nil {
-		s.send(j.canned)
+		s.w.sendInline(AppendFrame(nil, j.canned))
 		return true
 	}
 	var resps [][]byte
@@ -410,9 +398,9 @@ func (s *Server) run(j *job) bool {
 	switch {
 	case len(resps) == 0:
 	case j.batch:
-		s.send(joinArray(resps))
+		s.w.sendInline(AppendFrame(nil, joinArray(resps)))
 	default:
-		s.send(resps[0])
+		s.w.sendInline(AppendFrame(nil, resps[0]))
 	}
 	return true
 }
@@ -504,8 +492,10 @@ func (s *Server) safeCall(ctx context.Context, m message) (result json.RawMessag
 // send queues one response body for the writer.
 func (s *Server) send(body []byte) { s.w.send(AppendFrame(nil, body)) }
 
-// diag writes a short machine code to stderr, at most MaxStderrDiagnostics
-// times per process; it never writes payloads.
+// Diag writes a short machine code to stderr, at most MaxStderrDiagnostics
+// times per process; it never writes payloads. Handlers share the budget.
+func (s *Server) Diag(code string) { s.diag(code) }
+
 func (s *Server) diag(code string) {
 	s.diagMu.Lock()
 	defer s.diagMu.Unlock()

@@ -250,6 +250,7 @@ func domainResp(id, kind, details string) string {
 	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32000,"message":"Request failed","data":{"details":` + details + `,"kind":"` + kind + `"}}}`
 }
 
+//contract:proves eska-ide-api.envelope.request eska-ide-api.envelope.parse-error eska-ide-api.envelope.depth eska-ide-api.envelope.duplicate-keys eska-ide-api.id.shape eska-ide-api.notification-handling.kind-mismatch
 func TestEnvelopeErrors(t *testing.T) {
 	c := start(t, newFake())
 	c.init()
@@ -290,6 +291,7 @@ func TestEnvelopeErrors(t *testing.T) {
 	}
 }
 
+//contract:proves eska-ide-api.lifecycle.initialize-first eska-ide-api.lifecycle.shutdown eska-ide-api.notification-handling.no-response
 func TestLifecycle(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -359,6 +361,8 @@ func TestExitCodes(t *testing.T) {
 }
 
 // A pending id used again is fatal; nothing more is written.
+//
+//contract:proves eska-ide-api.id.pending eska-ide-api.id.duplicate-pending
 func TestDuplicatePendingID(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -383,6 +387,7 @@ func TestDuplicatePendingID(t *testing.T) {
 	}
 }
 
+//contract:proves eska-ide-api.batch.order eska-ide-api.batch.invalid eska-ide-api.batch.item-limit eska-ide-api.batch.response-budget eska-ide-api.limits.response-size
 func TestBatches(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -421,6 +426,7 @@ func TestBatches(t *testing.T) {
 	}
 }
 
+//contract:proves eska-ide-api.cancellation.queued eska-ide-api.cancellation.active-read eska-ide-api.cancellation.commit-point eska-ide-api.cancellation.mutating eska-ide-api.cancellation.one-response
 func TestCancellation(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -458,6 +464,8 @@ func TestCancellation(t *testing.T) {
 
 // Pending requests and queued bytes are bounded: at the limit accepted,
 // one more refused with resource_limit without running.
+//
+//contract:proves eska-ide-api.limits.queue
 func TestQueueLimits(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -488,6 +496,7 @@ func TestQueueLimits(t *testing.T) {
 	c.next()
 }
 
+//contract:proves eska-ide-api.error-reporting.internal
 func TestInternalErrorAndDiagnostics(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -510,6 +519,8 @@ func TestInternalErrorAndDiagnostics(t *testing.T) {
 }
 
 // Background work runs between requests, one step at a time.
+//
+//contract:proves eska-ide-api.scheduling.roles
 func TestBackground(t *testing.T) {
 	h := newFake()
 	h.bgBudget = 1000
@@ -552,6 +563,8 @@ func TestBrokenStdout(t *testing.T) {
 }
 
 // Every frame split at every byte boundary gives the same responses.
+//
+//contract:proves eska-ide-api.framing.chunking
 func TestChunking(t *testing.T) {
 	script := frame(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`) +
 		frame(`{"jsonrpc":"2.0","id":"кириллица","method":"echo","params":{"текст":"Привет"}}`) + frame(`{`) +
@@ -577,4 +590,35 @@ func TestChunking(t *testing.T) {
 func ExampleAppendFrame() {
 	fmt.Printf("%q\n", AppendFrame(nil, []byte(`{"a":"é"}`)))
 	// Output: "Content-Length: 10\r\n\r\n{\"a\":\"é\"}"
+}
+
+// The writer's queue is bounded in bytes: a sender waits while it is
+// full, and goes on once the reader of the output catches up.
+//
+//contract:proves eska-ide-api.scheduling.back-pressure
+func TestWriterBackPressure(t *testing.T) {
+	r, w := io.Pipe()
+	wr := newWriter(w, 20, func() {})
+	go wr.run()
+	wr.send([]byte("0123456789")) // being written: the pipe blocks until read
+	wr.send([]byte("abcdefghij")) // queued: the bound of 20 bytes is reached
+	sent := make(chan struct{})
+	go func() { wr.send([]byte("KLMNOPQRST")); close(sent) }()
+	select {
+	case <-sent:
+		t.Fatal("a send beyond the queue bound did not wait")
+	case <-time.After(100 * time.Millisecond):
+	}
+	buf := make([]byte, 30)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-sent:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiting send never went on")
+	}
+	if string(buf) != "0123456789abcdefghijKLMNOPQRST" {
+		t.Errorf("output %q", buf)
+	}
 }

@@ -30,18 +30,55 @@ func newWriter(out io.Writer, max int, onFail func()) *writer {
 
 // send queues a frame, waiting while the queue is full. A frame larger
 // than the whole queue is sent alone once the queue is empty.
-func (w *writer) send(frame []byte) {
+func (w *writer) send(frame []byte) { w.put(frame, false) }
+
+// sendInline is send for the worker: when nothing is queued or being
+// written, it writes the frame itself, so the common case of one response
+// at a time costs no goroutine handoff, and a client that stops reading
+// pauses the worker. The output still has one writer at a time. The
+// reader never writes inline: it must stay free to read cancellations.
+func (w *writer) sendInline(frame []byte) { w.put(frame, true) }
+
+func (w *writer) put(frame []byte, inline bool) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	for !w.silenced && !w.failed && w.bytes > 0 && w.bytes+len(frame) > w.max {
 		w.cond.Wait()
 	}
 	if w.silenced || w.failed {
+		w.mu.Unlock()
+		return
+	}
+	if inline && !w.writing && len(w.queue) == 0 {
+		w.writing = true
+		w.bytes += len(frame)
+		w.mu.Unlock()
+		w.write(frame)
 		return
 	}
 	w.queue = append(w.queue, frame)
 	w.bytes += len(frame)
 	w.cond.Broadcast()
+	w.mu.Unlock()
+}
+
+// write writes one frame that the caller has marked as being written, and
+// reports a failure as the end of the output.
+func (w *writer) write(frame []byte) {
+	_, err := w.out.Write(frame)
+	w.mu.Lock()
+	w.writing = false
+	w.bytes -= len(frame)
+	if err != nil {
+		// Broken stdout: nothing more can be delivered.
+		w.failed = true
+		w.queue = nil
+		w.bytes = 0
+	}
+	w.cond.Broadcast()
+	w.mu.Unlock()
+	if err != nil {
+		w.onFail()
+	}
 }
 
 // flush waits until every queued frame is written (or dropped).
@@ -66,7 +103,7 @@ func (w *writer) silence() {
 func (w *writer) run() {
 	for {
 		w.mu.Lock()
-		for len(w.queue) == 0 && !w.silenced && !w.failed {
+		for (len(w.queue) == 0 || w.writing) && !w.silenced && !w.failed {
 			w.cond.Wait()
 		}
 		if w.silenced || w.failed {
@@ -77,21 +114,6 @@ func (w *writer) run() {
 		w.queue = w.queue[1:]
 		w.writing = true
 		w.mu.Unlock()
-		_, err := w.out.Write(frame)
-		w.mu.Lock()
-		w.writing = false
-		w.bytes -= len(frame)
-		if err != nil {
-			// Broken stdout: nothing more can be delivered.
-			w.failed = true
-			w.queue = nil
-			w.bytes = 0
-		}
-		w.cond.Broadcast()
-		w.mu.Unlock()
-		if err != nil {
-			w.onFail()
-			return
-		}
+		w.write(frame)
 	}
 }
