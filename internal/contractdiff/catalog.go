@@ -42,6 +42,10 @@ const (
 	RuleDirectionChanged        = "direction-changed"
 	RuleCapabilityGateAdded     = "capability-gate-added"
 	RuleStabilityWithdrawn      = "stability-withdrawn"
+	RuleProfileRemoved          = "profile-removed"
+	RuleProfileEventRemoved     = "profile-event-removed"
+	RuleProfileLimitLowered     = "profile-limit-lowered"
+	RuleProfileRuleAdded        = "profile-rule-added"
 
 	RuleEnumValueAdded      = "enum-value-added"
 	RuleVariantAdded        = "variant-added"
@@ -58,6 +62,9 @@ const (
 	RuleCompatibleChange      = "compatible-change"
 	RuleLimitRaised           = "limit-raised"
 	RuleCapabilityGateRemoved = "capability-gate-removed"
+	RuleProfileEventAdded     = "profile-event-added"
+	RuleProfileLimitRaised    = "profile-limit-raised"
+	RuleProfileRuleRemoved    = "profile-rule-removed"
 
 	RuleStabilityChanged     = "stability-changed"
 	RuleSinceChanged         = "since-changed"
@@ -516,6 +523,53 @@ var catalog = []*Rule{
 	},
 	// ---- warnings ----
 	{
+		ID: RuleProfileRemoved, Severity: Breaking,
+		Title:       text("profile removed", "профиль удалён"),
+		Description: text("Users who select the profile by name can no longer do so, and runtimes that enforce it lose its definition.", "Пользователи, выбирающие профиль по имени, больше не смогут этого сделать, а среды выполнения, соблюдающие его, теряют его определение."),
+		Trigger:     text("A profile id of the baseline is missing and no added profile has the same content.", "Идентификатора профиля из базовой версии нет, и ни один добавленный профиль не совпадает с ним по содержимому."),
+		Example: Example{
+			Context: text("Profile `strict` is deleted from `profiles`.", "Профиль `strict` удалён из `profiles`."),
+			Before:  `{"id": "demo.profile.strict", "name": "strict", "events": ["demo.event.changed"]}`,
+		},
+		Resolution: text("Mark the profile `deprecated` and keep it until its users have moved to another; otherwise record a disposition naming the replacement.", "Пометьте профиль как `deprecated` и сохраняйте его, пока пользователи не перейдут на другой; иначе запишите решение с указанием замены."),
+	},
+	{
+		ID: RuleProfileEventRemoved, Severity: Breaking,
+		Title:       text("event removed from a profile", "событие убрано из профиля"),
+		Description: text("Records that carry the event were accepted under the profile and are now rejected.", "Записи с этим событием принимались в профиле, а теперь отвергаются."),
+		Trigger:     text("An event id is dropped from a profile's `events`.", "Идентификатор события убран из списка `events` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` stops accepting `changed`.", "Профиль `strict` перестаёт принимать `changed`."),
+			Before:  `{"id": "demo.profile.strict", "events": ["demo.event.changed"]}`,
+			After:   `{"id": "demo.profile.strict", "events": []}`,
+		},
+		Resolution: text("Keep the event in the profile, or record a disposition saying why producers must stop sending it under this profile.", "Оставьте событие в профиле или запишите решение, объясняющее, почему отправители должны перестать посылать его в этом профиле."),
+	},
+	{
+		ID: RuleProfileLimitLowered, Severity: Breaking,
+		Title:       text("limit added to a profile", "в профиль добавлен предел"),
+		Description: text("The profile was unbounded in this respect and now rejects input above the limit: its limit was lowered from none to the constant's value.", "Профиль не был ограничен в этом отношении, а теперь отвергает данные сверх предела: его предел снижен от отсутствующего до значения константы."),
+		Trigger:     text("A limit constant is added to a profile's `constants`. A lowered value of a constant the profile already lists is reported once, on the constant, as limit-lowered.", "Константа-предел добавлена в список `constants` профиля. Уменьшение значения константы, которую профиль уже перечисляет, сообщается один раз, на самой константе, как limit-lowered."),
+		Example: Example{
+			Context: text("Profile `strict` becomes bounded by `demo.limit.items`.", "Профиль `strict` начинает ограничиваться `demo.limit.items`."),
+			Before:  `{"id": "demo.profile.strict", "constants": []}`,
+			After:   `{"id": "demo.profile.strict", "constants": ["demo.limit.items"]}`,
+		},
+		Resolution: text("Add the limit in a new profile instead, or record a disposition with the reason and how producers keep under it.", "Добавьте предел в новый профиль или запишите решение с причиной и тем, как отправителям в него уложиться."),
+	},
+	{
+		ID: RuleProfileRuleAdded, Severity: Breaking,
+		Title:       text("rule added to a profile", "в профиль добавлено правило"),
+		Description: text("A rule now applies under the profile, so a record that satisfied the profile may break the new rule.", "В профиле теперь действует ещё одно правило, и запись, удовлетворявшая профилю, может его нарушить."),
+		Trigger:     text("A rule id is added to a profile's `rules`.", "Идентификатор правила добавлен в список `rules` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` now enforces `demo.wire.frames`.", "Профиль `strict` теперь соблюдает `demo.wire.frames`."),
+			Before:  `{"id": "demo.profile.strict", "rules": []}`,
+			After:   `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
+		},
+		Resolution: text("Record a disposition saying which records the rule now rejects and how their producers adapt.", "Запишите решение о том, какие записи правило теперь отвергает и как их отправителям приспособиться."),
+	},
+	{
 		ID: RuleEnumValueAdded, Severity: Warning,
 		Title:       text("enum value added to a server-sent type", "в перечисление, отправляемое сервером, добавлено значение"),
 		Description: text("Clients that switch over the enum without a default case meet a value they do not know.", "Клиенты, разбирающие перечисление без ветки по умолчанию, встретят незнакомое значение."),
@@ -682,6 +736,42 @@ var catalog = []*Rule{
 		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
 	},
 	// ---- policy ----
+	{
+		ID: RuleProfileEventAdded, Severity: Additive,
+		Title:       text("event added to a profile", "событие добавлено в профиль"),
+		Description: text("The profile accepts records it used to reject.", "Профиль принимает записи, которые раньше отвергал."),
+		Trigger:     text("An event id is added to a profile's `events`.", "Идентификатор события добавлен в список `events` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` starts accepting `changed`.", "Профиль `strict` начинает принимать `changed`."),
+			Before:  `{"id": "demo.profile.strict", "events": []}`,
+			After:   `{"id": "demo.profile.strict", "events": ["demo.event.changed"]}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleProfileLimitRaised, Severity: Additive,
+		Title:       text("limit removed from a profile", "предел убран из профиля"),
+		Description: text("The profile no longer bounds input by the limit: its limit was raised to none.", "Профиль больше не ограничивает данные этим пределом: предел поднят до отсутствующего."),
+		Trigger:     text("A limit constant is dropped from a profile's `constants`.", "Константа-предел убрана из списка `constants` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` stops being bounded by `demo.limit.items`.", "Профиль `strict` перестаёт ограничиваться `demo.limit.items`."),
+			Before:  `{"id": "demo.profile.strict", "constants": ["demo.limit.items"]}`,
+			After:   `{"id": "demo.profile.strict", "constants": []}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleProfileRuleRemoved, Severity: Additive,
+		Title:       text("rule removed from a profile", "правило убрано из профиля"),
+		Description: text("The profile accepts records that the rule used to reject.", "Профиль принимает записи, которые правило раньше отвергало."),
+		Trigger:     text("A rule id is dropped from a profile's `rules`.", "Идентификатор правила убран из списка `rules` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` stops enforcing `demo.wire.frames`.", "Профиль `strict` перестаёт соблюдать `demo.wire.frames`."),
+			Before:  `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
+			After:   `{"id": "demo.profile.strict", "rules": []}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
 	{
 		ID: RuleStabilityChanged, Severity: Policy,
 		Title:       text("stability changed", "стабильность изменена"),

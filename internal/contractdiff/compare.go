@@ -31,6 +31,7 @@ func Compare(base, cur *spec.Domain) []Finding {
 	c.errorKinds()
 	c.capabilities()
 	c.rules()
+	c.profiles()
 	c.pages()
 	SortFindings(c.out)
 	return dedupe(c.out)

@@ -12,6 +12,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/contractkit/contractkit/internal/strictjson"
@@ -375,3 +376,30 @@ type Tagged struct {
 
 // MarshalJSON writes the union with its tag.
 func (t Tagged) MarshalJSON() ([]byte, error) { return t.Marshal() }
+
+// CompareVersions orders dotted versions numerically: "1.4" < "1.10".
+// Missing segments count as zero, so "1" == "1.0".
+func CompareVersions(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) || i < len(bs); i++ {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(as[i])
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(bs[i])
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// FormatVersion writes major.minor.
+func FormatVersion(major, minor int64) string {
+	return strconv.FormatInt(major, 10) + "." + strconv.FormatInt(minor, 10)
+}

@@ -48,6 +48,7 @@ func checkDomain(fsys fs.FS, d *Domain) Diagnostics {
 	c.events()
 	c.errorsCheck()
 	c.capabilities()
+	c.profiles()
 	c.versions()
 	c.texts()
 	c.sources()
@@ -123,6 +124,9 @@ func (c *checker) header() {
 		if reservedKinds[k.Kind] {
 			c.errorf(p, "rule kind %q is reserved for the %s section", k.Kind, k.Kind)
 		}
+		if sectionKinds[k.Kind] {
+			c.errorf(p, "rule kind %q is reserved: it is the name of the %s docs section, whose anchor section-%s its rule table would share", k.Kind, k.Kind, k.Kind)
+		}
 		if kinds[k.Kind] {
 			c.errorf(p, "rule kind %q is declared twice", k.Kind)
 		}
@@ -182,6 +186,8 @@ func (c *checker) ids() {
 			want = KindErrorKind
 		case e.Capability != nil:
 			want = KindCapability
+		case e.Profile != nil:
+			want = KindProfile
 		}
 		if want != "" {
 			if e.Kind != want {
@@ -782,6 +788,70 @@ func (c *checker) capabilities() {
 	}
 }
 
+// profiles: names unique; every listed id resolves to an entry of the
+// section the list names (limit constants for constants; rules or id'd
+// fields for rules), and no list names an id twice.
+func (c *checker) profiles() {
+	d := c.d
+	entries := map[string]*EntryRef{}
+	for _, e := range d.Entries() {
+		entries[e.ID] = e
+	}
+	names := map[string]string{}
+	for _, p := range d.Profiles {
+		if o, ok := names[p.Name]; ok {
+			c.entryErrorf(p.Ptr+"/name", p.ID, "profile name %q is also used by %s", p.Name, o)
+		}
+		names[p.Name] = p.ID
+		lists := []struct {
+			member string
+			ids    []string
+			fits   func(e *EntryRef) string // "" when e may be listed
+		}{
+			{"events", p.Events, func(e *EntryRef) string {
+				if e.Event == nil {
+					return "is not an event"
+				}
+				return ""
+			}},
+			{"constants", p.Constants, func(e *EntryRef) string {
+				switch {
+				case e.Constant == nil:
+					return "is not a constant"
+				case e.Constant.Kind != LimitConstant:
+					return "is a " + string(e.Constant.Kind) + " constant; a profile lists limits"
+				}
+				return ""
+			}},
+			{"rules", p.Rules, func(e *EntryRef) string {
+				if e.Rule == nil && e.Field == nil {
+					return "is not a rule"
+				}
+				return ""
+			}},
+		}
+		for _, l := range lists {
+			ptr := p.Ptr + "/" + l.member
+			seen := map[string]bool{}
+			for _, id := range l.ids {
+				if seen[id] {
+					c.entryErrorf(ptr, p.ID, "profile %s lists %s twice in %s", p.Name, id, l.member)
+					continue
+				}
+				seen[id] = true
+				e := entries[id]
+				if e == nil {
+					c.entryErrorf(ptr, p.ID, "profile %s lists %s in %s, which no entry of the spec declares", p.Name, id, l.member)
+					continue
+				}
+				if why := l.fits(e); why != "" {
+					c.entryErrorf(ptr, p.ID, "profile %s lists %s in %s, which %s", p.Name, id, l.member, why)
+				}
+			}
+		}
+	}
+}
+
 // versions: every since is a version of the domain, not later than its
 // current one and not earlier than the element that holds it.
 func (c *checker) versions() {
@@ -927,8 +997,17 @@ const (
 	SectionEvents        = "events"
 	SectionErrors        = "errors"
 	SectionCapabilities  = "capabilities"
+	SectionProfiles      = "profiles"
 	SectionRulesPrefix   = "rules:"
 )
+
+// sectionKinds are the docs sections that are not rule tables. The pages
+// anchor a section as section-<name> and a rule table as section-<kind>,
+// so a rule kind may not take one of these names.
+var sectionKinds = map[string]bool{
+	SectionConstants: true, SectionTypes: true, SectionMethods: true, SectionNotifications: true,
+	SectionEvents: true, SectionErrors: true, SectionCapabilities: true, SectionProfiles: true,
+}
 
 // docs: page slugs unique; every section on exactly one page; every
 // non-empty collection and rule table shown somewhere.
@@ -968,6 +1047,7 @@ func (c *checker) docs() {
 	need(SectionEvents, len(d.Events))
 	need(SectionErrors, len(d.Errors))
 	need(SectionCapabilities, len(d.Capabilities))
+	need(SectionProfiles, len(d.Profiles))
 	for _, k := range d.Header.RuleKinds {
 		need(SectionRulesPrefix+k.Kind, len(d.EntriesOfKind(k.Kind)))
 	}

@@ -12,11 +12,12 @@ const (
 	KindError        = "error"
 	KindErrorKind    = "error-kind"
 	KindCapability   = "capability"
+	KindProfile      = "profile"
 )
 
 var reservedKinds = map[string]bool{
 	KindType: true, KindMethod: true, KindNotification: true, KindEvent: true, KindError: true,
-	KindErrorKind: true, KindCapability: true,
+	KindErrorKind: true, KindCapability: true, KindProfile: true,
 	string(LimitConstant): true, string(DefaultConstant): true, string(ProtocolConstant): true,
 }
 
@@ -47,6 +48,7 @@ type EntryRef struct {
 	Constant     *Constant
 	Capability   *Capability
 	Type         *Type
+	Profile      *Profile
 }
 
 // Normative reports whether the entry states a requirement (rules, id'd
@@ -96,6 +98,9 @@ func (d *Domain) Entries() []*EntryRef {
 	}
 	for _, r := range d.Rules {
 		add(&r.Entry, &EntryRef{Rule: r})
+	}
+	for _, p := range d.Profiles {
+		add(&p.Entry, &EntryRef{Profile: p})
 	}
 	sortByID(out, func(e *EntryRef) string { return e.ID })
 	return out

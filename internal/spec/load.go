@@ -323,6 +323,10 @@ func (d *Domain) normalize() {
 	for i, r := range d.Rules {
 		r.Ptr = "/rules/" + strconv.Itoa(i)
 	}
+	for i, p := range d.Profiles {
+		p.Ptr = "/profiles/" + strconv.Itoa(i)
+		inherit(&p.Since, &p.Stability, h.Since, h.Stability)
+	}
 	sortByID(d.Constants, func(c *Constant) string { return c.ID })
 	sortByID(d.Types, func(t *Type) string { return t.ID })
 	sortByID(d.Methods, func(m *Method) string { return m.ID })
@@ -339,6 +343,15 @@ func (d *Domain) normalize() {
 	}
 	sortByID(d.Capabilities, func(c *Capability) string { return c.ID })
 	sortByID(d.Rules, func(r *Rule) string { return r.ID })
+	sortByID(d.Profiles, func(p *Profile) string { return p.ID })
+	for _, p := range d.Profiles {
+		// A profile's lists are sets: their order must not reach the output.
+		// Duplicates are reported by the checks, which read the pointers of
+		// the file, so they are kept here.
+		for _, l := range [][]string{p.Events, p.Constants, p.Rules} {
+			sort.Strings(l)
+		}
+	}
 	// Nil and empty collections must look the same in the canonical model.
 	if d.Constants == nil {
 		d.Constants = []*Constant{}

@@ -80,7 +80,10 @@ type Domain struct {
 	Errors        []*Error        `json:"errors"`
 	Capabilities  []*Capability   `json:"capabilities"`
 	Rules         []*Rule         `json:"rules"`
-	Docs          Docs            `json:"docs"`
+	// Profiles is omitted from the canonical model when empty, so that
+	// specs written before profiles existed keep their digest.
+	Profiles []*Profile `json:"profiles,omitempty"`
+	Docs     Docs       `json:"docs"`
 
 	// File is the spec's repository-relative path, e.g. spec/AiControlProtocol.json.
 	File string `json:"-"`
@@ -226,6 +229,21 @@ type Rule struct {
 
 // Kind is the rule's kind, the middle segment of its id.
 func (r *Rule) Kind() string { return idKind(r.ID) }
+
+// Profile is a named subset of the contract that a runtime enforces as a
+// whole: the events it accepts, the limit constants that bound it and the
+// rules that apply under it. Its lists are sets of ids, kept sorted.
+type Profile struct {
+	Entry
+	Name      string   `json:"name"`
+	Revision  string   `json:"revision,omitempty"`
+	Events    []string `json:"events"`
+	Constants []string `json:"constants"`
+	Rules     []string `json:"rules"`
+}
+
+// GoName of a profile's name constant.
+func (p *Profile) GoName() string { return GoName(p.Name) }
 
 // Docs says how the reference pages are cut.
 type Docs struct {

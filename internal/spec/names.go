@@ -1,6 +1,9 @@
 package spec
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Go identifiers of generated code. Emitters and the collision check share
 // these functions, so a name the check accepts is the name the code gets.
@@ -54,7 +57,16 @@ const (
 	KindPrefix         = "Kind"
 	CapabilityPrefix   = "Capability"
 	DecodePrefix       = "Decode"
+	RulePrefix         = "Rule"
+	ProfilePrefix      = "Profile"
 )
+
+// RuleGoName is the name of the constant that holds the id of a rule (or
+// of an id'd field) of domain: Rule and the id without the domain, so
+// ai-control-protocol.wire.line-limit becomes RuleWireLineLimit.
+func RuleGoName(domain, id string) string {
+	return RulePrefix + GoName(strings.TrimPrefix(id, domain+"."))
+}
 
 // FixedGoNames are the package-level names every generated domain package
 // declares, whatever its spec says.
@@ -62,7 +74,7 @@ var FixedGoNames = []string{
 	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
 	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler", "Dispatch",
-	"DispatchNotification",
+	"DispatchNotification", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model",
 }
 
 // GoIdentifier is one package-level name of a generated package and what declares it.
@@ -120,6 +132,14 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 	}
 	for _, c := range d.Constants {
 		add(c.Symbol, "constant "+c.ID, c.Ptr)
+	}
+	for _, e := range d.Entries() {
+		if e.Rule != nil || e.Field != nil {
+			add(RuleGoName(d.Header.ID, e.ID), "rule "+e.ID, e.Ptr)
+		}
+	}
+	for _, p := range d.Profiles {
+		add(ProfilePrefix+p.GoName(), "profile "+p.Name, p.Ptr)
 	}
 	sort.SliceStable(ids, func(i, j int) bool { return ids[i].Name < ids[j].Name })
 	return ids

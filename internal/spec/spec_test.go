@@ -166,6 +166,9 @@ func TestSpecErrors(t *testing.T) {
 		{"reserved rule kind", func(t *testing.T, d map[string]any) {
 			set(t, d, "/domain/ruleKinds/1/kind", "method")
 		}, []string{`spec/demo.json:/domain/ruleKinds/1/kind: rule kind "method" is reserved`}},
+		{"rule kind named like a docs section", func(t *testing.T, d map[string]any) {
+			set(t, d, "/domain/ruleKinds/1/kind", "errors")
+		}, []string{`spec/demo.json:/domain/ruleKinds/1/kind: rule kind "errors" is reserved: it is the name of the errors docs section`}},
 		{"duplicate union tag", func(t *testing.T, d map[string]any) {
 			set(t, d, "/types/4/variants/1/tag", "circle")
 		}, []string{`spec/demo.json:/types/4/variants/1/tag: union tag "circle" is used twice in Shape`}},

@@ -155,10 +155,14 @@ func getParser(data []byte, opt Options, build bool) *parser {
 // putParser returns p's scratch stacks to the pool after dropping every
 // reference into the caller's input and the returned tree.
 func putParser(p *parser) {
-	clear(p.stack[:cap(p.stack)])
-	clear(p.elems[:cap(p.elems)])
-	clear(p.members[:cap(p.members)])
-	clear(p.keys[:cap(p.keys)])
+	// Every truncation of these stacks clears what it drops, so beyond
+	// their length they hold nothing; only the live part (left by a parse
+	// that failed) needs clearing. Clearing the whole capacity instead made
+	// every small parse pay for the largest one before it.
+	clear(p.stack)
+	clear(p.elems)
+	clear(p.members)
+	clear(p.keys)
 	if cap(p.stack) > maxPooledScratch || cap(p.elems) > maxPooledScratch ||
 		cap(p.members) > maxPooledScratch || cap(p.keys) > maxPooledScratch ||
 		cap(p.buf) > 16*maxPooledScratch {
@@ -345,9 +349,11 @@ func (p *parser) closeContainer() *Value {
 		}
 	}
 	if f.kind == Object {
+		clear(p.keys[f.keyBase:])
 		p.keys = p.keys[:f.keyBase]
 		p.buf = p.buf[:f.bufBase]
 	}
+	*f = frame{}
 	p.stack = p.stack[:len(p.stack)-1]
 	return v
 }
@@ -423,6 +429,7 @@ func (p *parser) seen(f *frame, key []byte) bool {
 		for _, k := range p.keys[f.keyBase:] {
 			f.names[string(k)] = struct{}{}
 		}
+		clear(p.keys[f.keyBase:])
 		p.keys = p.keys[:f.keyBase] // the map owns the names from now on
 	}
 	return false

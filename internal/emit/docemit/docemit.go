@@ -234,7 +234,7 @@ func (r *renderer) counts() []CountRow {
 		}
 	}
 	for _, k := range []string{spec.KindMethod, spec.KindNotification, spec.KindEvent, spec.KindError, spec.KindErrorKind,
-		spec.KindCapability, spec.KindType, string(spec.LimitConstant), string(spec.DefaultConstant), string(spec.ProtocolConstant)} {
+		spec.KindCapability, spec.KindProfile, spec.KindType, string(spec.LimitConstant), string(spec.DefaultConstant), string(spec.ProtocolConstant)} {
 		if row := byKind[k]; row != nil && !done[k] {
 			rows = append(rows, *row)
 			done[k] = true
@@ -275,6 +275,8 @@ func (r *renderer) funcs() template.FuncMap {
 		"type":        func(name string) *spec.Type { return r.d.LookupType(name) },
 		"repoLink":    r.repoLink,
 		"errorOf":     func(id string) *spec.Error { return r.d.LookupError(id) },
+		"constant":    r.constant,
+		"eventOf":     r.eventOf,
 		"deref":       func(s *string) string { return *s },
 		"guide":       r.guide,
 		"dict":        dict,
@@ -377,6 +379,8 @@ func (r *renderer) entryHref(id string) string {
 		section = spec.SectionErrors
 	case e.Capability != nil:
 		section = spec.SectionCapabilities
+	case e.Profile != nil:
+		section = spec.SectionProfiles
 	case e.Type != nil:
 		section = spec.SectionTypes
 	case e.Constant != nil:
@@ -461,6 +465,15 @@ func (r *renderer) value(raw json.RawMessage) string {
 		return r.constant(ref.Constant)
 	}
 	return Code(string(t))
+}
+
+// eventOf links an event id by the event's wire name.
+func (r *renderer) eventOf(id string) string {
+	e := r.entries[id]
+	if e == nil || e.Event == nil {
+		return Code(id)
+	}
+	return "[" + Code(e.Event.Name) + "](" + r.entryHref(id) + ")"
 }
 
 // constant renders a constant reference: its symbol linked to the index, and its value.

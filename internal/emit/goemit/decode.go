@@ -317,7 +317,7 @@ func (g *generator) enumDecoder(f *jen.File, t *spec.Type) {
 		jen.Switch(jen.Id(name).Call(jen.Id("x"))).Block(
 			jen.Case(cases...).Block(jen.Return(jen.Id(name).Call(jen.Id("x")), jen.Nil())),
 		),
-		jen.Return(jen.Lit(zeroLit(t.Base)), jen.Qual(genrtPkg, "Invalid").Call(jen.Id("ptr"), jen.Lit("%v is not a value of "+t.Name), jen.Id("v").Dot("AppendCompact").Call(jen.Nil()).Op("[:]"))),
+		jen.Return(jen.Lit(zeroLit(t.Base)), jen.Qual(genrtPkg, "Invalid").Call(jen.Id("ptr"), jen.Lit("%s is not a value of "+t.Name), jen.Id("v").Dot("AppendCompact").Call(jen.Nil()).Op("[:]"))),
 	)
 }
 

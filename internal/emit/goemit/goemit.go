@@ -196,10 +196,16 @@ func (g *generator) contractFile(f *jen.File) {
 	g.eventTable(f)
 	g.notificationTable(f)
 	g.decoderTable(f)
+	g.ruleTable(f)
+	g.profileTable(f)
+	g.capabilityTable(f)
 
 	f.Comment("SchemaFS holds the JSON Schema (2020-12) of every named type, as schema/<Type>.json.")
 	f.Comment("//go:embed schema/*.json")
 	f.Var().Id("SchemaFS").Qual("embed", "FS")
+	f.Comment(comment("Model is model.json: the canonical model of the contract and its digest, for runtimes that walk the types themselves (to find members a profile does not know, for instance)."))
+	f.Comment("//go:embed model.json")
+	f.Var().Id("Model").Index().Byte()
 }
 
 // literal renders a JSON scalar as a Go literal.
