@@ -1,0 +1,229 @@
+// Package ide serves the eska IDE API over the ide/rpc transport. It holds
+// the protocol side: version negotiation, capabilities by minor version
+// and opt-in, method availability, and the mapping of errors to the
+// contract's codes and kinds. Every name, code, limit and DTO comes from
+// generated/ide.
+//
+// The Designer XML backend is not part of this package yet: workspace/open
+// reports a missing manifest, or that the sources cannot be read by this
+// build, and every method that needs an open session answers
+// unknown_session. Nothing is faked.
+package ide
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/rpc"
+	"github.com/contractkit/contractkit/internal/genrt"
+)
+
+// ManifestName is the file that marks an eska project.
+const ManifestName = "eska.toml"
+
+// Server implements rpc.Handler for the IDE API.
+type Server struct {
+	version string // the server's own version, reported by initialize
+
+	negotiated *gen.APIVersion // nil before initialize succeeds
+	edits      bool            // the client opted in to property editing
+	caps       map[string]bool // the capabilities initialize reported, by name
+	diag       func(code string)
+}
+
+// NewServer returns the protocol side of `eska ide --stdio`; version is
+// the eska build's version, diag receives short machine codes for stderr.
+func NewServer(version string, diag func(code string)) *Server {
+	if diag == nil {
+		diag = func(string) {}
+	}
+	return &Server{version: version, diag: diag}
+}
+
+// Config returns the transport configuration for s, with every limit and
+// code taken from the contract.
+func (s *Server) Config(stderr io.Writer) rpc.Config {
+	return rpc.Config{
+		Limits: rpc.Limits{
+			MaxHeaderBytes:       gen.MaxHeaderBytes,
+			MaxRequestBytes:      gen.MaxRequestBytes,
+			MaxResponseBytes:     gen.MaxResponseBytes,
+			MaxDepth:             gen.MaxDepth,
+			MaxBatchItems:        gen.MaxBatchItems,
+			MaxPendingRequests:   gen.MaxPendingRequests,
+			MaxQueuedBytes:       gen.MaxQueuedBytes,
+			MaxWriterQueueBytes:  gen.MaxWriterQueueBytes,
+			BatchReserveBytes:    gen.BatchResponseReserveBytes,
+			MaxIDLength:          gen.MaxRequestIDLength,
+			MaxStderrDiagnostics: gen.MaxStderrDiagnostics,
+		},
+		Codes: rpc.Codes{
+			ParseError: gen.CodeParseError, InvalidRequest: gen.CodeInvalidRequest, MethodNotFound: gen.CodeMethodNotFound,
+			InvalidParams: gen.CodeInvalidParams, InternalError: gen.CodeInternalError,
+			Message: func(code int64) string { info, _ := gen.LookupError(code); return info.Message },
+		},
+		Errors: rpc.DomainErrors{
+			ResourceLimit: func(resource string, limit int) *rpc.Error {
+				return wire(domainError(gen.DomainErrorKindResourceLimit, gen.ResourceLimitDetails{Resource: gen.LimitedResource(resource), Limit: int64(limit)}))
+			},
+			Cancelled: func() *rpc.Error { return wire(domainError(gen.DomainErrorKindCancelled, gen.EmptyDetails{})) },
+			ResponseTooLarge: func(limit int) *rpc.Error {
+				return wire(domainError(gen.DomainErrorKindResponseTooLarge, gen.ResponseTooLargeDetails{LimitBytes: int64(limit)}))
+			},
+			InvalidState: func(state string) *rpc.Error {
+				return wire(domainError(gen.DomainErrorKindInvalidState, gen.InvalidStateDetails{State: gen.LifecycleState(state)}))
+			},
+		},
+		Lifecycle: rpc.Lifecycle{
+			Initialize: gen.MethodInitialize, Shutdown: gen.MethodShutdown,
+			Exit: gen.NotificationExit, CancelRequest: gen.NotificationCancelRequest,
+		},
+		JSONRPCVersion: gen.JSONRPCVersion,
+		Handler:        s,
+		Stderr:         stderr,
+	}
+}
+
+// Kind classifies a method name by the contract's tables.
+func (s *Server) Kind(method string) rpc.Kind {
+	if _, ok := gen.LookupMethod(method); ok {
+		return rpc.Request
+	}
+	for _, n := range gen.Notifications {
+		if n.Name == method && n.Direction == "client-to-server" {
+			return rpc.Notification
+		}
+	}
+	return rpc.Unknown
+}
+
+// Class says which requests keep their result when cancelled after they
+// started: lifecycle, refresh, index control and writes commit state.
+func (s *Server) Class(method string) rpc.CancelClass {
+	switch method {
+	case gen.MethodInitialize, gen.MethodShutdown, gen.MethodWorkspaceOpen, gen.MethodWorkspaceClose,
+		gen.MethodMetadataRefresh, gen.MethodMetadataIndex, gen.MethodMetadataUpdateProperty,
+		gen.MethodMetadataUndoProperty, gen.MethodMetadataRenameApply:
+		return rpc.Committing
+	}
+	return rpc.ReadOnly
+}
+
+// Call checks that the method exists for the negotiated version and its
+// capabilities, before its params are read: a method of a later minor, or
+// one whose capability was not granted, does not exist for this client.
+func (s *Server) Call(ctx context.Context, method string, params []byte) (json.RawMessage, *rpc.Error) {
+	info, _ := gen.LookupMethod(method)
+	if method != gen.MethodInitialize {
+		if s.negotiated == nil || genrt.CompareVersions(info.Since, versionString(*s.negotiated)) > 0 {
+			return nil, wire(gen.NewError(gen.CodeMethodNotFound, nil))
+		}
+		if info.Capability != "" && !s.granted(info.Capability) {
+			if method == gen.MethodMetadataUpdateProperty || method == gen.MethodMetadataUndoProperty {
+				// A client of 1.6 or later without the opt-in is told why.
+				return nil, wire(domainError(gen.DomainErrorKindPropertyReadOnly, gen.EmptyDetails{}))
+			}
+			return nil, wire(gen.NewError(gen.CodeMethodNotFound, nil))
+		}
+	}
+	result, err := gen.Dispatch(ctx, handler{s}, method, params)
+	if err != nil {
+		var re *gen.RPCError
+		if errors.As(err, &re) {
+			return nil, wire(re)
+		}
+		s.diag("internal-error")
+		return nil, wire(gen.NewError(gen.CodeInternalError, nil))
+	}
+	return result, nil
+}
+
+// Notify runs a client notification through the generated dispatcher.
+func (s *Server) Notify(ctx context.Context, method string, params []byte) error {
+	return gen.DispatchNotification(ctx, handler{s}, method, params)
+}
+
+// Background has nothing to do until the Designer backend indexes.
+func (s *Server) Background(context.Context) bool { return false }
+
+// Close releases the session; there is none without a backend.
+func (s *Server) Close() {}
+
+func versionString(v gen.APIVersion) string {
+	return genrt.FormatVersion(v.Major, v.Minor)
+}
+
+// wire turns a generated error into the transport's error response.
+func wire(e *gen.RPCError) *rpc.Error {
+	out := &rpc.Error{Code: e.Code, Message: e.Message}
+	if e.Data != nil {
+		data, err := json.Marshal(e.Data)
+		if err != nil {
+			return &rpc.Error{Code: gen.CodeInternalError, Message: gen.NewError(gen.CodeInternalError, nil).Message}
+		}
+		out.Data = data
+	}
+	return out
+}
+
+// domainError builds the contract's domain error with kind and details.
+func domainError(kind gen.DomainErrorKind, details json.Marshaler) *gen.RPCError {
+	raw, err := details.MarshalJSON()
+	if err != nil {
+		raw = json.RawMessage("{}")
+	}
+	return gen.NewError(gen.CodeRequestFailed, gen.DomainErrorData{Kind: kind, Details: raw})
+}
+
+// granted reports whether initialize reported the capability as true:
+// the methods a capability gates exist only when it does.
+func (s *Server) granted(capability string) bool { return s.caps[capability] }
+
+// manifestState says whether start holds an eska manifest.
+func manifestState(start string) (gen.OpenFailureReason, bool) {
+	if !filepath.IsAbs(start) {
+		return gen.OpenFailureReasonSelectionInvalid, false
+	}
+	if st, err := os.Stat(filepath.Join(start, ManifestName)); err != nil || !st.Mode().IsRegular() {
+		return gen.OpenFailureReasonManifestMissing, false
+	}
+	return "", true
+}
+
+// capabilities reports what this build offers under the negotiated minor:
+// the 1.0 set the contract fixes, and each later capability only to a
+// client whose minor has it. Those that need the Designer XML backend, the
+// separate update command or the write path are false: this build has none
+// of them, and a false capability keeps its methods unavailable.
+func (s *Server) capabilities() gen.Capabilities {
+	c := gen.Capabilities{
+		DesignerXML: true, ReadOnly: true, DiskCache: true, Search: true, ClientFileEvents: true,
+		Batch: true, MultiContext: false,
+		SupportedProjectTypes: []gen.ProjectType{gen.ProjectTypeConfiguration, gen.ProjectTypeExtension, gen.ProjectTypeProcessing, gen.ProjectTypeReport},
+	}
+	minor := versionString(*s.negotiated)
+	offer := func(name string) *bool {
+		for _, info := range gen.CapabilityTable {
+			if info.Name == name && genrt.CompareVersions(info.Since, minor) <= 0 {
+				f := false
+				return &f
+			}
+		}
+		return nil
+	}
+	c.SelfUpdate = offer(gen.CapabilitySelfUpdate)
+	c.SupportPolicy = offer(gen.CapabilitySupportPolicy)
+	c.SupportFiles = offer(gen.CapabilitySupportFiles)
+	c.PicturePreview = offer(gen.CapabilityPicturePreview)
+	c.PropertyPresentation = offer(gen.CapabilityPropertyPresentation)
+	c.PropertyEditing = offer(gen.CapabilityPropertyEditing)
+	c.MetadataRename = offer(gen.CapabilityMetadataRename)
+	c.LinkedPropertyEdits = offer(gen.CapabilityLinkedPropertyEdits)
+	c.UnsignedIntegerProperties = offer(gen.CapabilityUnsignedIntegerProperties)
+	return c
+}
