@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test contract-diff check fmt-check vet lint bench fuzz help
+.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help
 
 all: generate test
 
@@ -35,6 +35,10 @@ contract-diff:
 	fi; \
 	$(GO) run ./cmd/contractdiff --baseline-git-ref "$$ref" --allow-missing-baseline --enforce
 
+## ide-node: install the Node client (vscode-jsonrpc) the eska tests drive
+ide-node:
+	npm ci --prefix ide/testdata/node --no-audit --no-fund
+
 ## fmt-check: fail if any Go file is not gofmt'ed
 fmt-check:
 	@out=$$(gofmt -l .); \
@@ -58,6 +62,22 @@ bench:
 ## fuzz: run every fuzz target for FUZZTIME each (default 2m)
 fuzz:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
+
+## corpus-test: the AG-UI corpus tests (1.1 conformance streams, RFC 6902 suite) with their counts; reads ../shared/corpus
+corpus-test:
+	$(GO) test -count=1 -run 'TestConformanceStreams|TestRFC6902Suite' -v ./agui/
+
+## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
+agui-node:
+	cd agui/testdata/node && npm ci --no-audit --no-fund
+
+## agui-diff: compare package agui with the reference verifier on Node over the same records
+agui-diff: agui-node
+	$(GO) test -count=1 -run 'TestDifferentialNode' -v ./agui/
+
+## agui-bench: the AG-UI checker beside encoding/json Valid and the reference verifier on Node, in one run
+agui-bench: agui-node
+	$(GO) test -run=NONE -bench=AGUI -benchmem -benchtime=$(BENCHTIME) ./agui/
 
 ## help: list the targets
 help:

@@ -4,7 +4,9 @@
 package generated
 
 import (
+	agui "github.com/contractkit/contractkit/generated/agui"
 	aicontrol "github.com/contractkit/contractkit/generated/aicontrol"
+	ide "github.com/contractkit/contractkit/generated/ide"
 	"io/fs"
 )
 
@@ -20,10 +22,24 @@ type Contract struct {
 
 // Contracts lists the domains, ordered by id.
 var Contracts = []Contract{{
+	Decoders: agui.Decoders,
+	Digest:   agui.Digest,
+	Domain:   agui.Domain,
+	Package:  "agui",
+	SchemaFS: agui.SchemaFS,
+	SpecFile: agui.SpecFile,
+}, {
 	Decoders: aicontrol.Decoders,
 	Digest:   aicontrol.Digest,
 	Domain:   aicontrol.Domain,
 	Package:  "aicontrol",
 	SchemaFS: aicontrol.SchemaFS,
 	SpecFile: aicontrol.SpecFile,
+}, {
+	Decoders: ide.Decoders,
+	Digest:   ide.Digest,
+	Domain:   ide.Domain,
+	Package:  "ide",
+	SchemaFS: ide.SchemaFS,
+	SpecFile: ide.SpecFile,
 }}

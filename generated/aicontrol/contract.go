@@ -398,7 +398,314 @@ var Decoders = map[string]func([]byte) (any, error){
 	},
 }
 
+// Rule ids.
+const (
+	// RuleCommandAppend: Append flag.
+	RuleCommandAppend = "ai-control-protocol.command.append"
+	// RuleCommandAuxID: Auxiliary id.
+	RuleCommandAuxID = "ai-control-protocol.command.aux-id"
+	// RuleCommandIntArg: Integer argument.
+	RuleCommandIntArg = "ai-control-protocol.command.int-arg"
+	// RuleCommandItemID: Item id.
+	RuleCommandItemID = "ai-control-protocol.command.item-id"
+	// RuleCommandScreenX: Screen X.
+	RuleCommandScreenX = "ai-control-protocol.command.screen-x"
+	// RuleCommandScreenY: Screen Y.
+	RuleCommandScreenY = "ai-control-protocol.command.screen-y"
+	// RuleCommandStringArg: String argument.
+	RuleCommandStringArg = "ai-control-protocol.command.string-arg"
+	// RuleCommandTargetID: Target id.
+	RuleCommandTargetID = "ai-control-protocol.command.target-id"
+	// RuleCommandType: Command type.
+	RuleCommandType = "ai-control-protocol.command.type"
+	// RuleCommandX: X coordinate.
+	RuleCommandX = "ai-control-protocol.command.x"
+	// RuleCommandY: Y coordinate.
+	RuleCommandY = "ai-control-protocol.command.y"
+	// RuleIntegrationBoundedState: Bounded shared state.
+	RuleIntegrationBoundedState = "ai-control-protocol.integration.bounded-state"
+	// RuleIntegrationCommandCompletion: Every command completes.
+	RuleIntegrationCommandCompletion = "ai-control-protocol.integration.command-completion"
+	// RuleIntegrationLoopOwnership: The client loop owns game state.
+	RuleIntegrationLoopOwnership = "ai-control-protocol.integration.loop-ownership"
+	// RuleIntegrationMcpBoundary: MCP adapter boundary.
+	RuleIntegrationMcpBoundary = "ai-control-protocol.integration.mcp-boundary"
+	// RuleIntegrationNativeExtension: Project-owned listener.
+	RuleIntegrationNativeExtension = "ai-control-protocol.integration.native-extension"
+	// RuleIntegrationObservationSchema: Versioned project observation.
+	RuleIntegrationObservationSchema = "ai-control-protocol.integration.observation-schema"
+	// RuleSecurityDisabledDefault: Off by default.
+	RuleSecurityDisabledDefault = "ai-control-protocol.security.disabled-default"
+	// RuleSecurityLoopbackDefault: Loopback by default.
+	RuleSecurityLoopbackDefault = "ai-control-protocol.security.loopback-default"
+	// RuleSecurityPlaintext: Plain text on the wire.
+	RuleSecurityPlaintext = "ai-control-protocol.security.plaintext"
+	// RuleSecurityRemoteToken: Token for remote listeners.
+	RuleSecurityRemoteToken = "ai-control-protocol.security.remote-token"
+	// RuleSecuritySecretInput: Secrets from the environment.
+	RuleSecuritySecretInput = "ai-control-protocol.security.secret-input"
+	// RuleSecurityServerAuthority: The game server stays authoritative.
+	RuleSecurityServerAuthority = "ai-control-protocol.security.server-authority"
+	// RuleSecurityShippingBuild: Absent from shipping builds.
+	RuleSecurityShippingBuild = "ai-control-protocol.security.shipping-build"
+	// RuleValidationGameplayAuthority: Gameplay authority.
+	RuleValidationGameplayAuthority = "ai-control-protocol.validation.gameplay-authority"
+	// RuleValidationMalformedPeer: Malformed peers.
+	RuleValidationMalformedPeer = "ai-control-protocol.validation.malformed-peer"
+	// RuleValidationProjectNative: Real project client.
+	RuleValidationProjectNative = "ai-control-protocol.validation.project-native"
+	// RuleValidationProtocolSmoke: Protocol smoke.
+	RuleValidationProtocolSmoke = "ai-control-protocol.validation.protocol-smoke"
+	// RuleValidationSecurity: Security checks.
+	RuleValidationSecurity = "ai-control-protocol.validation.security"
+	// RuleValidationShippingArtifact: Shipping artifacts inspected.
+	RuleValidationShippingArtifact = "ai-control-protocol.validation.shipping-artifact"
+	// RuleWireLineLimit: Bounded line size.
+	RuleWireLineLimit = "ai-control-protocol.wire.line-limit"
+	// RuleWireNdjson: One JSON object per line.
+	RuleWireNdjson = "ai-control-protocol.wire.ndjson"
+	// RuleWireRequestEnvelope: Request envelope.
+	RuleWireRequestEnvelope = "ai-control-protocol.wire.request-envelope"
+	// RuleWireResponseEnvelope: Response envelope.
+	RuleWireResponseEnvelope = "ai-control-protocol.wire.response-envelope"
+	// RuleWireSequentialConnection: Sequential connection.
+	RuleWireSequentialConnection = "ai-control-protocol.wire.sequential-connection"
+	// RuleWireTCPStream: TCP byte stream.
+	RuleWireTCPStream = "ai-control-protocol.wire.tcp-stream"
+	// RuleWireUTF8: Strict UTF-8.
+	RuleWireUTF8 = "ai-control-protocol.wire.utf8"
+)
+
+// RuleInfo describes one normative rule of the contract.
+type RuleInfo struct {
+	ID      string // stable entry id
+	Kind    string // the rule table it belongs to
+	Title   string
+	TitleRU string // the title in Russian, for people
+}
+
+// Rules lists every rule, ordered by id.
+var Rules = []RuleInfo{{
+	ID:      RuleCommandAppend,
+	Kind:    "command",
+	Title:   "Append flag",
+	TitleRU: "Флаг добавления",
+}, {
+	ID:      RuleCommandAuxID,
+	Kind:    "command",
+	Title:   "Auxiliary id",
+	TitleRU: "Вспомогательный идентификатор",
+}, {
+	ID:      RuleCommandIntArg,
+	Kind:    "command",
+	Title:   "Integer argument",
+	TitleRU: "Целочисленный аргумент",
+}, {
+	ID:      RuleCommandItemID,
+	Kind:    "command",
+	Title:   "Item id",
+	TitleRU: "Идентификатор предмета",
+}, {
+	ID:      RuleCommandScreenX,
+	Kind:    "command",
+	Title:   "Screen X",
+	TitleRU: "Экранная X",
+}, {
+	ID:      RuleCommandScreenY,
+	Kind:    "command",
+	Title:   "Screen Y",
+	TitleRU: "Экранная Y",
+}, {
+	ID:      RuleCommandStringArg,
+	Kind:    "command",
+	Title:   "String argument",
+	TitleRU: "Строковый аргумент",
+}, {
+	ID:      RuleCommandTargetID,
+	Kind:    "command",
+	Title:   "Target id",
+	TitleRU: "Идентификатор цели",
+}, {
+	ID:      RuleCommandType,
+	Kind:    "command",
+	Title:   "Command type",
+	TitleRU: "Тип команды",
+}, {
+	ID:      RuleCommandX,
+	Kind:    "command",
+	Title:   "X coordinate",
+	TitleRU: "Координата X",
+}, {
+	ID:      RuleCommandY,
+	Kind:    "command",
+	Title:   "Y coordinate",
+	TitleRU: "Координата Y",
+}, {
+	ID:      RuleIntegrationBoundedState,
+	Kind:    "integration",
+	Title:   "Bounded shared state",
+	TitleRU: "Ограниченное общее состояние",
+}, {
+	ID:      RuleIntegrationCommandCompletion,
+	Kind:    "integration",
+	Title:   "Every command completes",
+	TitleRU: "Каждая команда завершается",
+}, {
+	ID:      RuleIntegrationLoopOwnership,
+	Kind:    "integration",
+	Title:   "The client loop owns game state",
+	TitleRU: "Состоянием игры владеет цикл клиента",
+}, {
+	ID:      RuleIntegrationMcpBoundary,
+	Kind:    "integration",
+	Title:   "MCP adapter boundary",
+	TitleRU: "Граница MCP-адаптера",
+}, {
+	ID:      RuleIntegrationNativeExtension,
+	Kind:    "integration",
+	Title:   "Project-owned listener",
+	TitleRU: "Listener принадлежит проекту",
+}, {
+	ID:      RuleIntegrationObservationSchema,
+	Kind:    "integration",
+	Title:   "Versioned project observation",
+	TitleRU: "Версионированное проектное наблюдение",
+}, {
+	ID:      RuleSecurityDisabledDefault,
+	Kind:    "security",
+	Title:   "Off by default",
+	TitleRU: "Выключено по умолчанию",
+}, {
+	ID:      RuleSecurityLoopbackDefault,
+	Kind:    "security",
+	Title:   "Loopback by default",
+	TitleRU: "Loopback по умолчанию",
+}, {
+	ID:      RuleSecurityPlaintext,
+	Kind:    "security",
+	Title:   "Plain text on the wire",
+	TitleRU: "Открытый текст в канале",
+}, {
+	ID:      RuleSecurityRemoteToken,
+	Kind:    "security",
+	Title:   "Token for remote listeners",
+	TitleRU: "Token для удалённого listener",
+}, {
+	ID:      RuleSecuritySecretInput,
+	Kind:    "security",
+	Title:   "Secrets from the environment",
+	TitleRU: "Секреты из окружения",
+}, {
+	ID:      RuleSecurityServerAuthority,
+	Kind:    "security",
+	Title:   "The game server stays authoritative",
+	TitleRU: "Игровой сервер сохраняет авторитетность",
+}, {
+	ID:      RuleSecurityShippingBuild,
+	Kind:    "security",
+	Title:   "Absent from shipping builds",
+	TitleRU: "Отсутствует в поставляемых сборках",
+}, {
+	ID:      RuleValidationGameplayAuthority,
+	Kind:    "validation",
+	Title:   "Gameplay authority",
+	TitleRU: "Авторитетность игрового процесса",
+}, {
+	ID:      RuleValidationMalformedPeer,
+	Kind:    "validation",
+	Title:   "Malformed peers",
+	TitleRU: "Некорректные собеседники",
+}, {
+	ID:      RuleValidationProjectNative,
+	Kind:    "validation",
+	Title:   "Real project client",
+	TitleRU: "Настоящий клиент проекта",
+}, {
+	ID:      RuleValidationProtocolSmoke,
+	Kind:    "validation",
+	Title:   "Protocol smoke",
+	TitleRU: "Дымовая проверка протокола",
+}, {
+	ID:      RuleValidationSecurity,
+	Kind:    "validation",
+	Title:   "Security checks",
+	TitleRU: "Проверки безопасности",
+}, {
+	ID:      RuleValidationShippingArtifact,
+	Kind:    "validation",
+	Title:   "Shipping artifacts inspected",
+	TitleRU: "Проверка поставляемых артефактов",
+}, {
+	ID:      RuleWireLineLimit,
+	Kind:    "wire",
+	Title:   "Bounded line size",
+	TitleRU: "Ограниченный размер строки",
+}, {
+	ID:      RuleWireNdjson,
+	Kind:    "wire",
+	Title:   "One JSON object per line",
+	TitleRU: "Один объект JSON на строку",
+}, {
+	ID:      RuleWireRequestEnvelope,
+	Kind:    "wire",
+	Title:   "Request envelope",
+	TitleRU: "Конверт запроса",
+}, {
+	ID:      RuleWireResponseEnvelope,
+	Kind:    "wire",
+	Title:   "Response envelope",
+	TitleRU: "Конверт ответа",
+}, {
+	ID:      RuleWireSequentialConnection,
+	Kind:    "wire",
+	Title:   "Sequential connection",
+	TitleRU: "Последовательное соединение",
+}, {
+	ID:      RuleWireTCPStream,
+	Kind:    "wire",
+	Title:   "TCP byte stream",
+	TitleRU: "Поток байтов TCP",
+}, {
+	ID:      RuleWireUTF8,
+	Kind:    "wire",
+	Title:   "Strict UTF-8",
+	TitleRU: "Строгий UTF-8",
+}}
+
+// ProfileInfo describes one profile: a subset of the contract a runtime enforces as a whole.
+type ProfileInfo struct {
+	Name      string // the name users select
+	ID        string // stable entry id
+	Since     string
+	Stability string
+	Revision  string   // revision of the document it follows; "" when none
+	Events    []string // wire names of the events it accepts
+	Constants []string // ids of the limit constants that bound it
+	Rules     []string // ids of the rules that apply under it
+}
+
+// Profiles lists every profile, ordered by id.
+var Profiles = []ProfileInfo{}
+
+// CapabilityInfo describes one capability of the contract.
+type CapabilityInfo struct {
+	Name  string // wire name
+	ID    string // stable entry id
+	Since string // the version that introduced it
+	OptIn string // the client flag without which it is not granted; "" for none
+}
+
+// CapabilityTable lists every capability, ordered by id.
+var CapabilityTable = []CapabilityInfo{}
+
 // SchemaFS holds the JSON Schema (2020-12) of every named type, as schema/<Type>.json.
 //
 //go:embed schema/*.json
 var SchemaFS embed.FS
+
+// Model is model.json: the canonical model of the contract and its digest, for
+// runtimes that walk the types themselves (to find members a profile does not
+// know, for instance).
+//
+//go:embed model.json
+var Model []byte

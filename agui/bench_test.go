@@ -1,0 +1,143 @@
+package agui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+)
+
+// largeStream is a record of the stand at its event limit: 1994 events in the
+// array form, 167 KB, with streamed text, tool calls, steps and
+// state deltas, every one of them valid.
+func largeStream(tb testing.TB) []byte {
+	tb.Helper()
+	events := []ev{started(), snapshot(ev{"counter": 0, "items": []any{}})}
+	sentence := "The quick brown fox jumps over the lazy dog, then checks the forecast again. "
+	k := 0
+	for len(events) < contract.LimitEvents-1 {
+		k++
+		id := fmt.Sprintf("m%d", k)
+		step := fmt.Sprintf("step %d", k)
+		block := []ev{
+			{"type": contract.EventStepStarted, "stepName": step},
+			text(contract.EventTextMessageStart, id, "role", "assistant"),
+			text(contract.EventTextMessageContent, id, "delta", sentence),
+			text(contract.EventTextMessageContent, id, "delta", sentence[:40]),
+			text(contract.EventTextMessageEnd, id),
+			{"type": contract.EventToolCallStart, "toolCallId": "c" + id, "toolCallName": "lookup", "parentMessageId": id},
+			{"type": contract.EventToolCallArgs, "toolCallId": "c" + id, "delta": `{"query":"forecast","page":` + fmt.Sprint(k) + `}`},
+			{"type": contract.EventToolCallEnd, "toolCallId": "c" + id},
+			{"type": contract.EventToolCallResult, "messageId": "t" + id, "toolCallId": "c" + id, "content": "12 results"},
+			delta(ev{"op": "replace", "path": "/counter", "value": k}, ev{"op": "add", "path": "/items/-", "value": []any{k, 1234567, 7654321}}),
+			{"type": contract.EventStepFinished, "stepName": step},
+		}
+		if len(events)+len(block) > contract.LimitEvents-1 {
+			break
+		}
+		events = append(events, block...)
+	}
+	events = append(events, ev{"type": contract.EventRunFinished, "threadId": "t", "runId": "r"})
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i, e := range events {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.Write(encode(tb, e))
+	}
+	b.WriteString("\n]\n")
+	return b.Bytes()
+}
+
+func TestLargeStreamIsValid(t *testing.T) {
+	t.Parallel()
+	data := largeStream(t)
+	for _, p := range []string{stand, v11} {
+		r := accept(t, p, data)
+		if r.Events < contract.LimitEvents-20 {
+			t.Errorf("%s: only %d events", p, r.Events)
+		}
+	}
+	if len(data) > contract.LimitInputBytes || !json.Valid(data) {
+		t.Errorf("the stream is %d bytes, valid JSON %v", len(data), json.Valid(data))
+	}
+}
+
+func benchCheck(b *testing.B, profile string) {
+	data := largeStream(b)
+	r, err := Check(data, Options{Profile: profile})
+	if err != nil || !r.Accepted {
+		b.Fatalf("the stream is not accepted: %v %v", err, r.Findings)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Check(data, Options{Profile: profile}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(r.Events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkAGUICheckStand checks the large stream under the stand.
+func BenchmarkAGUICheckStand(b *testing.B) { benchCheck(b, stand) }
+
+// BenchmarkAGUICheck11 checks it under AG-UI 1.1.
+func BenchmarkAGUICheck11(b *testing.B) { benchCheck(b, v11) }
+
+// BenchmarkAGUIJSONValidFloor is encoding/json's Valid over the same bytes:
+// the floor no checker that reads every byte can beat.
+func BenchmarkAGUIJSONValidFloor(b *testing.B) {
+	data := largeStream(b)
+	events := bytes.Count(data, []byte("\n")) - 1
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if !json.Valid(data) {
+			b.Fatal("invalid")
+		}
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkAGUINodeReference runs the reference verifier of @ag-ui/client
+// (enforcement, chunk expansion, verification) on Node over the same
+// bytes, in the same run. Node measures itself for about three seconds;
+// its per-record time, events/s and MB/s are reported as node-* metrics.
+// The ns/op of this benchmark is the wall time of the whole node process
+// and means nothing.
+func BenchmarkAGUINodeReference(b *testing.B) {
+	dir := nodeVerifier(b)
+	data := largeStream(b)
+	file := filepath.Join(b.TempDir(), "large.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var res struct {
+		Outcome, Error                         string
+		NsPerRun, EventsPerSecond, MbPerSecond float64
+	}
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command("node", "verify.mjs", "bench", file, "3")
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("node: %v", err)
+		}
+		if err := json.Unmarshal(bytes.TrimSpace(out), &res); err != nil {
+			b.Fatalf("node output %q: %v", out, err)
+		}
+		if res.Outcome != "completed" {
+			b.Fatalf("the reference rejects the stream: %s", res.Error)
+		}
+	}
+	b.ReportMetric(res.NsPerRun, "node-ns/record")
+	b.ReportMetric(res.EventsPerSecond, "node-events/s")
+	b.ReportMetric(res.MbPerSecond, "node-MB/s")
+}

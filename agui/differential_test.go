@@ -1,0 +1,130 @@
+package agui
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// The differential check runs the reference verifier of @ag-ui/client on
+// Node over the same records as the ag-ui-1.1 profile and compares the
+// outcomes. Every disagreement must be listed here with the reason it is
+// deliberate; a listed record that no longer disagrees fails as well, so
+// the list cannot go stale.
+var deliberate = map[string]string{
+	"duplicate-member.ndjson": "the strict reader rejects repeated member names in every profile; JSON.parse keeps the last one, so two readers of the record would see different runs",
+	"lone-surrogate.ndjson":   "the strict reader rejects unpaired surrogates in every profile; JSON.parse keeps them, and they cannot be written as UTF-8 on the way to the screen",
+	"deep-state.ndjson":       "the depth limit (20 levels from the event) bounds the checker under every profile; the reference reads any depth its JSON.parse allows",
+}
+
+// nodeVerifier returns the folder of the Node script, or skips.
+func nodeVerifier(t testing.TB) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed: the differential check needs Node.js and `make agui-node`")
+	}
+	dir, err := filepath.Abs(filepath.Join("testdata", "node"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@ag-ui", "client")); err != nil {
+		t.Skip("@ag-ui/client is not installed: run `make agui-node` (npm ci in agui/testdata/node)")
+	}
+	return dir
+}
+
+type nodeResult struct {
+	File    string `json:"file"`
+	Outcome string `json:"outcome"`
+	Error   string `json:"error"`
+}
+
+func runNode(t *testing.T, dir string, files []string) map[string]nodeResult {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{"verify.mjs", "check"}, files...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node verify.mjs: %v\n%s", err, stderr.Bytes())
+	}
+	res := map[string]nodeResult{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r nodeResult
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("node output %q: %v", sc.Text(), err)
+		}
+		res[r.File] = r
+	}
+	return res
+}
+
+func TestDifferentialNode(t *testing.T) {
+	t.Parallel()
+	dir := nodeVerifier(t)
+	records := map[string][]byte{}
+	own, _ := filepath.Glob(filepath.Join("testdata", "diff", "*"))
+	for _, f := range own {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		records[filepath.Base(f)] = data
+	}
+	if _, err := os.Stat(filepath.Join("..", "..", "shared", "corpus")); err == nil {
+		for _, cs := range loadConformance(t) {
+			records["conformance/"+cs.Name] = streamBytes(cs)
+		}
+	} else {
+		t.Log("../shared is absent: the conformance streams are left out, the own records are compared")
+	}
+	tmp := t.TempDir()
+	var names, files []string
+	for name, data := range records {
+		p := filepath.Join(tmp, filepath.Base(name)+".record")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+		files = append(files, p)
+	}
+	sort.Strings(names)
+	byFile := runNode(t, dir, files)
+	agree := 0
+	for _, name := range names {
+		ref, ok := byFile[filepath.Join(tmp, filepath.Base(name)+".record")]
+		if !ok {
+			t.Errorf("%s: no result from node", name)
+			continue
+		}
+		res, err := Check(records[name], Options{Profile: v11, Source: name})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		ours := "completed"
+		if !res.Accepted {
+			ours = "failed"
+		}
+		why, listed := deliberate[name]
+		switch {
+		case ours == ref.Outcome && listed:
+			t.Errorf("%s: listed as a deliberate difference, but both now say %s", name, ours)
+		case ours == ref.Outcome:
+			agree++
+		case listed:
+			t.Logf("deliberate: %s: agui %s, reference %s — %s", name, ours, ref.Outcome, why)
+		default:
+			t.Errorf("%s: agui %s %v, reference %s %q", name, ours, res.Findings, ref.Outcome, ref.Error)
+		}
+	}
+	t.Logf("%d records: %d agree, %d differ deliberately", len(names), agree, len(names)-agree)
+}

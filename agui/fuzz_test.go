@@ -1,0 +1,116 @@
+package agui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/strictjson"
+)
+
+func knownRule(id string) bool {
+	for _, r := range contract.Rules {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzCheck runs the whole checker — the strict reader, the shape walker,
+// the decoders, the sequencer, the patch applier and the renderers — on
+// arbitrary bytes under both profiles. It must never panic, and every
+// finding must name a rule of the contract and a place in the record.
+func FuzzCheck(f *testing.F) {
+	f.Add(TutorialExample())
+	f.Add([]byte(`[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"a"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}]`))
+	f.Add([]byte("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n{\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"add\",\"path\":\"/a/-\",\"value\":-0.0}]}\n"))
+	f.Add([]byte(`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"r","metadata":{"\u0061":1}}]}}`))
+	f.Add([]byte(`{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":[{"type":"image","source":{"type":"x"}}]}]}`))
+	f.Add([]byte("[1e400, \"\\ud800\", {\"a\":1,\"a\":2}]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, p := range []string{stand, v11} {
+			r, err := Check(data, Options{Profile: p})
+			if err != nil {
+				continue // nothing to check: an empty record
+			}
+			if r.Accepted != (len(r.Findings) == 0) {
+				t.Fatalf("accepted %v with findings %v", r.Accepted, r.Findings)
+			}
+			for _, f := range append(append([]Finding(nil), r.Findings...), r.Warnings...) {
+				if !knownRule(f.Rule) {
+					t.Fatalf("finding names unknown rule %q: %v", f.Rule, f)
+				}
+				if f.Event < FileLevel || f.Event > contract.LimitEvents || (f.Pointer != "" && f.Pointer[0] != '/') {
+					t.Fatalf("finding at an impossible place: %v", f)
+				}
+			}
+			if r.State != nil && !json.Valid(r.State) {
+				t.Fatalf("state is not JSON: %q", r.State)
+			}
+			for _, render := range []func() ([]byte, error){r.RenderText, r.RenderJSON} {
+				out, _ := render()
+				if len(out) > contract.LimitOutputBytes {
+					t.Fatalf("rendered %d bytes", len(out))
+				}
+			}
+		}
+	})
+}
+
+// FuzzApplyPatch applies arbitrary patches to arbitrary documents with and
+// without copy and move. It must never panic, never change the document it
+// was given, and on success return a document that writes back as JSON.
+func FuzzApplyPatch(f *testing.F) {
+	f.Add(`{"a":[1,2],"b":{"c":null}}`, `[{"op":"add","path":"/a/-","value":3},{"op":"test","path":"/b","value":{"c":null}}]`)
+	f.Add(`{"foo":["all","grass","cows","eat"]}`, `[{"op":"move","from":"/foo/1","path":"/foo/3"}]`)
+	f.Add(`{"":{"~1":[]}}`, `[{"op":"copy","from":"/","path":"//~01/0"},{"op":"remove","path":"/"}]`)
+	f.Add(`[]`, `[{"op":"add","path":"","value":{}},{"op":"replace","path":"/x","value":1}]`)
+	f.Add(`{"a":1}`, `[{"op":"remove","path":""}]`)
+	f.Fuzz(func(t *testing.T, docText, patchText string) {
+		doc, err := strictjson.Parse([]byte(docText), strictjson.Options{MaxDepth: 64})
+		if err != nil {
+			return
+		}
+		var raw []json.RawMessage
+		if json.Unmarshal([]byte(patchText), &raw) != nil || len(raw) > 64 {
+			return
+		}
+		var list []contract.JSONPatchOperation
+		for _, r := range raw {
+			op, err := contract.DecodeJSONPatchOperation(r)
+			if err != nil {
+				return
+			}
+			list = append(list, op)
+		}
+		ops, err := patchOps(list)
+		if err != nil {
+			return
+		}
+		before := compact(doc)
+		for _, opt := range []patchOptions{{}, {copyMove: true}} {
+			out, fault := applyPatch(doc, ops, opt)
+			if compact(doc) != before {
+				t.Fatalf("the document changed: %s became %s", before, compact(doc))
+			}
+			if fault != nil {
+				if out != nil || fault.Index < 0 || fault.Index >= len(ops) || strings.TrimSpace(fault.Msg) == "" {
+					t.Fatalf("fault %+v with result %v", fault, out)
+				}
+				continue
+			}
+			if !opt.copyMove {
+				for _, op := range ops {
+					if op.Op == opCopy || op.Op == opMove {
+						t.Fatalf("copy or move applied where they are not allowed")
+					}
+				}
+			}
+			if _, err := strictjson.Parse(out.AppendCompact(nil), strictjson.Options{MaxDepth: 1 << 20}); err != nil {
+				t.Fatalf("the result does not read back: %v", err)
+			}
+		}
+	})
+}

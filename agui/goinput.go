@@ -1,0 +1,361 @@
+package agui
+
+import (
+	"encoding"
+	"encoding/json"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/strictjson"
+)
+
+// Direct programmatic input: events, states and patches handed over as Go
+// values instead of file text. They are copied into the same trees the
+// reader builds, under the same limits, and then checked by the same code,
+// so a value passed in process can say nothing a file could not.
+//
+// The copy reads values through reflection and never calls a method of
+// them: a type with its own JSON or text marshaling is refused rather than
+// asked to marshal itself, as are structs (their JSON shape depends on tags
+// and methods), functions, channels, complex numbers, non-string map keys,
+// non-finite numbers, invalid UTF-8 and cycles. Shared references without
+// a cycle are accepted; the copy does not keep their identity.
+
+// FindingError is an error that carries a finding: what a direct input
+// breaks. In identifies the argument: "events", "state" or "patch".
+type FindingError struct {
+	In string
+	Finding
+}
+
+func (e *FindingError) Error() string { return e.In + ": " + e.Finding.String() }
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+	jsonNumber    = reflect.TypeFor[json.Number]()
+)
+
+// goCopy copies Go values into JSON trees, sharing its budgets across all
+// the values of one input, as the reader shares them across the events of
+// one record.
+type goCopy struct {
+	event   int
+	values  int // values copied so far
+	text    int // text units copied so far
+	path    []string
+	visited []visit // containers on the current path, for cycles
+	limits  bool
+}
+
+type visit struct {
+	kind reflect.Kind
+	ptr  uintptr
+	n    int
+}
+
+func (g *goCopy) pointer() string {
+	p := ""
+	for _, t := range g.path {
+		p = strictjson.AppendPointer(p, t)
+	}
+	return p
+}
+
+func (g *goCopy) fail(rule, format string, args ...any) error {
+	return failf(g.event, g.pointer(), rule, format, args...)
+}
+
+func (g *goCopy) refuse(format string, args ...any) error {
+	return g.fail(contract.RuleStandDirectInput, format, args...)
+}
+
+// value copies v, whose nesting depth is depth (the top value is 1 if it
+// is a container).
+func (g *goCopy) value(v reflect.Value, depth int) (*strictjson.Value, error) {
+	if !v.IsValid() {
+		return g.scalar(&strictjson.Value{Kind: strictjson.Null})
+	}
+	t := v.Type()
+	if t != jsonNumber && (t.Implements(jsonMarshaler) || t.Implements(textMarshaler) ||
+		reflect.PointerTo(t).Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)) {
+		return nil, g.refuse("%s marshals itself; computed values are not accepted and are never called", t)
+	}
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return g.scalar(&strictjson.Value{Kind: strictjson.Null})
+		}
+		return g.value(v.Elem(), depth)
+	case reflect.Pointer:
+		if v.IsNil() {
+			return g.scalar(&strictjson.Value{Kind: strictjson.Null})
+		}
+		if err := g.enter(visit{reflect.Pointer, v.Pointer(), 0}); err != nil {
+			return nil, err
+		}
+		defer g.leave()
+		return g.value(v.Elem(), depth)
+	case reflect.Bool:
+		return g.scalar(&strictjson.Value{Kind: strictjson.Bool, Bool: v.Bool()})
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return g.scalar(&strictjson.Value{Kind: strictjson.Number, Str: strconv.FormatInt(v.Int(), 10)})
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return g.scalar(&strictjson.Value{Kind: strictjson.Number, Str: strconv.FormatUint(v.Uint(), 10)})
+	case reflect.Float32, reflect.Float64:
+		f := v.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, g.refuse("the number %v is not finite; JSON has no such value", f)
+		}
+		bits := 64
+		if v.Kind() == reflect.Float32 {
+			bits = 32
+		}
+		return g.scalar(&strictjson.Value{Kind: strictjson.Number, Str: strconv.FormatFloat(f, 'g', -1, bits)})
+	case reflect.String:
+		s := v.String()
+		if t == jsonNumber {
+			n, err := strictjson.Parse([]byte(s), strictjson.Options{})
+			if err != nil || n.Kind != strictjson.Number {
+				return nil, g.refuse("json.Number %q is not a JSON number", s)
+			}
+			return g.scalar(n)
+		}
+		if err := g.addText(s); err != nil {
+			return nil, err
+		}
+		return g.scalar(&strictjson.Value{Kind: strictjson.String, Str: s})
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice {
+			if v.IsNil() {
+				return g.scalar(&strictjson.Value{Kind: strictjson.Null})
+			}
+			if err := g.enter(visit{reflect.Slice, v.Pointer(), v.Len()}); err != nil {
+				return nil, err
+			}
+			defer g.leave()
+		}
+		out, err := g.container(strictjson.Array, depth)
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < v.Len(); i++ {
+			g.path = append(g.path, strconv.Itoa(i))
+			e, err := g.value(v.Index(i), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			g.path = g.path[:len(g.path)-1]
+			out.Elems = append(out.Elems, e)
+		}
+		return out, nil
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return nil, g.refuse("a map with %s keys is not a JSON object; keys must be strings", t.Key())
+		}
+		if v.IsNil() {
+			return g.scalar(&strictjson.Value{Kind: strictjson.Null})
+		}
+		if err := g.enter(visit{reflect.Map, v.Pointer(), 0}); err != nil {
+			return nil, err
+		}
+		defer g.leave()
+		out, err := g.container(strictjson.Object, depth)
+		if err != nil {
+			return nil, err
+		}
+		keys := v.MapKeys()
+		// Sorted, so that the copy does not depend on map order.
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		for _, key := range keys {
+			name := key.String()
+			g.path = append(g.path, name)
+			if err := g.addText(name); err != nil {
+				return nil, err
+			}
+			e, err := g.value(v.MapIndex(key), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			g.path = g.path[:len(g.path)-1]
+			out.Members = append(out.Members, strictjson.Member{Key: name, Value: e})
+		}
+		return out, nil
+	case reflect.Struct:
+		return nil, g.refuse("%s is a struct; pass maps, slices and scalars, whose JSON shape does not depend on tags or methods", t)
+	}
+	return nil, g.refuse("a value of kind %s has no JSON form", v.Kind())
+}
+
+func (g *goCopy) enter(v visit) error {
+	for _, o := range g.visited {
+		if o == v {
+			return g.refuse("the value contains itself (a cycle); only shared references without cycles are accepted")
+		}
+	}
+	g.visited = append(g.visited, v)
+	return nil
+}
+
+func (g *goCopy) leave() { g.visited = g.visited[:len(g.visited)-1] }
+
+func (g *goCopy) count() error {
+	g.values++
+	if g.limits && g.values > contract.LimitValues {
+		return g.fail(contract.RuleReaderValues, "the input holds more than %d values", contract.LimitValues)
+	}
+	return nil
+}
+
+func (g *goCopy) scalar(v *strictjson.Value) (*strictjson.Value, error) {
+	if err := g.count(); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (g *goCopy) container(k strictjson.Kind, depth int) (*strictjson.Value, error) {
+	if g.limits && depth > contract.LimitDepth {
+		return nil, g.fail(contract.RuleReaderDepth, "arrays and objects nest deeper than %d levels", contract.LimitDepth)
+	}
+	if err := g.count(); err != nil {
+		return nil, err
+	}
+	return &strictjson.Value{Kind: k}, nil
+}
+
+func (g *goCopy) addText(s string) error {
+	if !utf8.ValidString(s) {
+		return g.fail(contract.RuleReaderUnpairedSurrogates, "the string is not valid UTF-8 (a broken or surrogate character)")
+	}
+	g.text += utf16Len(s)
+	if g.limits && g.text > contract.LimitTextUnits {
+		return g.fail(contract.RuleReaderTextUnits, "the strings hold more than %d text units (UTF-16 code units) together", contract.LimitTextUnits)
+	}
+	return nil
+}
+
+// CheckValues checks events given as Go values — each event a
+// map[string]any or another map with string keys — as Check checks a
+// record, under the profile opt names.
+func CheckValues(events []any, opt Options) (*Result, error) {
+	p, m, err := setup(opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(events) == 0 {
+		return nil, &InputError{"no events were given: there is nothing to check"}
+	}
+	c := newChecker(p, m, opt)
+	if p.Has(contract.RuleReaderEvents) && len(events) > contract.LimitEvents {
+		return c.stop(failf(contract.LimitEvents, "", contract.RuleReaderEvents, "%d events, more than the limit of %d", len(events), contract.LimitEvents)), nil
+	}
+	g := &goCopy{limits: true}
+	trees := make([]*strictjson.Value, 0, len(events))
+	for i, e := range events {
+		g.event = i
+		v, err := g.value(reflect.ValueOf(e), 1)
+		if err != nil {
+			return c.stop(err), nil
+		}
+		if v.Kind != strictjson.Object {
+			return c.stop(failf(i, "", contract.RuleReaderRecordShape, "an event is an object; this one is %s", describeKind(v.Kind))), nil
+		}
+		trees = append(trees, v)
+	}
+	if err := checkScalars(trees, p); err != nil {
+		return c.stop(err), nil
+	}
+	return c.run(trees, nil), nil
+}
+
+// ApplyPatch applies a JSON Patch given as Go values (a slice of
+// operations, each a map) to a state given as Go values (a map), under the
+// stand's rules: the state is an object of at most LimitInitialStateBytes
+// bytes, the patch at most LimitPatchOperations operations and
+// LimitPatchBytes bytes, only add, remove, replace and test, never the
+// removal of the root. It returns the new state as map[string]any, []any,
+// string, bool, json.Number and nil values. The arguments are never
+// modified; on any error nothing is applied.
+func ApplyPatch(state, patch any) (map[string]any, error) {
+	wrap := func(in string, err error) error {
+		if f, ok := err.(*fail); ok {
+			f.Event = FileLevel
+			return &FindingError{In: in, Finding: f.Finding}
+		}
+		return err
+	}
+	g := &goCopy{event: FileLevel, limits: true}
+	doc, err := g.value(reflect.ValueOf(state), 1)
+	if err != nil {
+		return nil, wrap("state", err)
+	}
+	if doc.Kind != strictjson.Object {
+		return nil, wrap("state", failf(FileLevel, "", contract.RuleStandStateRoot, "the state is an object; this one is %s", describeKind(doc.Kind)))
+	}
+	stand, _ := LookupProfile(contract.ProfileStand)
+	if err := checkScalars([]*strictjson.Value{doc}, stand); err != nil {
+		return nil, wrap("state", err)
+	}
+	if n := len(doc.AppendCompact(nil)); n > contract.LimitInitialStateBytes {
+		return nil, wrap("state", failf(FileLevel, "", contract.RuleStandInitialStateBytes, "the state is %d bytes of compact JSON, more than the limit of %d", n, contract.LimitInitialStateBytes))
+	}
+	g = &goCopy{event: FileLevel, limits: true}
+	list, err := g.value(reflect.ValueOf(patch), 1)
+	if err != nil {
+		return nil, wrap("patch", err)
+	}
+	if list.Kind != strictjson.Array {
+		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStructureEventSchema, "a patch is a list of operations; this is %s", describeKind(list.Kind)))
+	}
+	if err := checkScalars([]*strictjson.Value{list}, stand); err != nil {
+		return nil, wrap("patch", err)
+	}
+	if len(list.Elems) > contract.LimitPatchOperations {
+		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandPatchOperations, "the patch holds %d operations, more than the limit of %d", len(list.Elems), contract.LimitPatchOperations))
+	}
+	raw := list.AppendCompact(nil)
+	if len(raw) > contract.LimitPatchBytes {
+		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandPatchBytes, "the patch is %d bytes of compact JSON, more than the limit of %d", len(raw), contract.LimitPatchBytes))
+	}
+	ops := make([]contract.JSONPatchOperation, 0, len(list.Elems))
+	for i, e := range list.Elems {
+		op, err := contract.DecodeJSONPatchOperation(e.AppendCompact(nil))
+		if err != nil {
+			return nil, wrap("patch", decodeFailure(FileLevel, strictjson.AppendIndexPointer("", i), contract.RuleStructureEventSchema, err))
+		}
+		ops = append(ops, op)
+	}
+	pops, err := patchOps(ops)
+	if err != nil {
+		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStructureEventSchema, "%v", err))
+	}
+	out, f := applyPatch(doc, pops, patchOptions{})
+	if f != nil {
+		ptr := strictjson.AppendIndexPointer("", f.Index)
+		if f.Member != "" {
+			ptr = strictjson.AppendPointer(ptr, f.Member)
+		}
+		rule := contract.RuleStandStateAtomicity
+		switch f.Kind {
+		case faultCopyMove:
+			rule = contract.RuleUnsupportedCopyMove
+		case faultRemoveRoot:
+			rule = contract.RuleUnsupportedRemoveRoot
+		}
+		return nil, wrap("patch", failf(FileLevel, ptr, rule, "%s; nothing was applied", f.Msg))
+	}
+	if out.Kind != strictjson.Object {
+		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandStateRoot, "the patch would leave a state that is %s, not an object", describeKind(out.Kind)))
+	}
+	res, _ := toGo(out).(map[string]any)
+	return res, nil
+}
+
+// toGo converts a tree into the values encoding/json produces with
+// UseNumber.
+func toGo(v *strictjson.Value) any { return v.Interface() }

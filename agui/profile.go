@@ -1,0 +1,74 @@
+package agui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+)
+
+// Profile is one profile of the contract: the events it accepts and the
+// rules that apply under it. A check enforces a rule only when its profile
+// lists it, so what a profile does is read from the spec, not from here.
+type Profile struct {
+	info   contract.ProfileInfo
+	events map[string]bool
+	rules  map[string]bool
+}
+
+// DefaultProfile is the profile Check uses when Options names none: the
+// limited stand.
+const DefaultProfile = contract.ProfileStand
+
+// ProfileNames lists the names of every profile of the contract.
+func ProfileNames() []string {
+	var out []string
+	for _, p := range contract.Profiles {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// LookupProfile returns the profile with the given name.
+func LookupProfile(name string) (*Profile, error) {
+	for _, info := range contract.Profiles {
+		if info.Name != name {
+			continue
+		}
+		p := &Profile{info: info, events: map[string]bool{}, rules: map[string]bool{}}
+		for _, e := range info.Events {
+			p.events[e] = true
+		}
+		for _, r := range info.Rules {
+			p.rules[r] = true
+		}
+		return p, nil
+	}
+	return nil, fmt.Errorf("unknown profile %q (known: %s)", name, strings.Join(ProfileNames(), ", "))
+}
+
+// Name is the profile's name, as users select it.
+func (p *Profile) Name() string { return p.info.Name }
+
+// ID is the profile's stable entry id.
+func (p *Profile) ID() string { return p.info.ID }
+
+// Revision is the revision of the document the profile follows, or "".
+func (p *Profile) Revision() string { return p.info.Revision }
+
+// Events lists the wire names of the events the profile accepts.
+func (p *Profile) Events() []string { return slices.Clone(p.info.Events) }
+
+// Rules lists the ids of the rules that apply under the profile.
+func (p *Profile) Rules() []string { return slices.Clone(p.info.Rules) }
+
+// Has reports whether the rule with the given id applies under the profile.
+func (p *Profile) Has(rule string) bool { return p.rules[rule] }
+
+// Accepts reports whether the profile accepts events of the given type.
+func (p *Profile) Accepts(eventType string) bool { return p.events[eventType] }
+
+// strict reports whether the profile rejects what AG-UI 1.1 would
+// tolerate: unknown members are refused rather than stripped.
+func (p *Profile) strict() bool { return p.Has(contract.RuleUnsupportedUnknownFields) }

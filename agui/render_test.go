@@ -1,0 +1,135 @@
+package agui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+)
+
+// sized returns a result whose message text is filler long and whose state
+// has enough members that its indented form is much larger than its
+// compact one.
+func sized(filler int) *Result {
+	state := map[string]int{}
+	for i := 0; i < 200; i++ {
+		state[strings.Repeat("k", i%7+1)+itoa(i)] = i
+	}
+	raw, _ := json.Marshal(state)
+	return &Result{Profile: stand, Source: "sized", Accepted: true, Findings: []Finding{}, Warnings: []Finding{},
+		Messages: []Message{{ID: "m", Role: "assistant", Content: strings.Repeat("x", filler), Complete: true}},
+		State:    raw}
+}
+
+func itoa(n int) string { return string(encode(&testing.T{}, n)) }
+
+// fillerFor finds the filler length at which form renders exactly size
+// bytes; every filler byte adds one byte to either form.
+func fillerFor(t *testing.T, form func(*Result) []byte, size int) int {
+	t.Helper()
+	n := size - len(form(sized(0)))
+	if got := len(form(sized(n))); got != size {
+		t.Fatalf("the form does not grow one byte per filler byte: %d, want %d", got, size)
+	}
+	return n
+}
+
+//contract:proves ag-ui.view.output-bound ag-ui.limit.output-bytes
+func TestOutputBound(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []struct {
+		name   string
+		full   func(*Result) []byte
+		short  func(*Result) []byte
+		render func(*Result) ([]byte, error)
+	}{
+		{"text", func(r *Result) []byte { return r.text(false) }, func(r *Result) []byte { return r.text(true) }, (*Result).RenderText},
+		{"json", func(r *Result) []byte { return r.json(false) }, func(r *Result) []byte { return r.json(true) }, (*Result).RenderJSON},
+	} {
+		t.Run(kind.name, func(t *testing.T) {
+			limit := contract.LimitOutputBytes
+			// The full form at the limit is shown as it is.
+			n := fillerFor(t, kind.full, limit)
+			out, err := kind.render(sized(n))
+			if err != nil || !bytes.Equal(out, kind.full(sized(n))) {
+				t.Errorf("full form at the limit: %d bytes, %v", len(out), err)
+			}
+			// One byte more: the compact form, with every value whole.
+			out, err = kind.render(sized(n + 1))
+			if err != nil || len(out) > limit || !bytes.Equal(out, kind.short(sized(n+1))) {
+				t.Errorf("one past the limit: %d bytes, %v", len(out), err)
+			}
+			if !bytes.Contains(out, []byte(strings.Repeat("x", n+1))) {
+				t.Error("the compact form cut the message")
+			}
+			// The compact form at the limit is still shown.
+			c := fillerFor(t, kind.short, limit)
+			out, err = kind.render(sized(c))
+			if err != nil || len(out) != limit {
+				t.Errorf("compact form at the limit: %d bytes, %v", len(out), err)
+			}
+			// One byte more: refused, explicitly, and nothing of the data shown.
+			out, err = kind.render(sized(c + 1))
+			var refused *RefusedError
+			if !errors.As(err, &refused) || refused.Size != limit+1 {
+				t.Fatalf("one past the compact limit: %v", err)
+			}
+			if len(out) > 1000 || bytes.Contains(out, []byte("xxxxxxxx")) || !bytes.Contains(out, []byte(contract.RuleViewOutputBound)) {
+				t.Errorf("refusal notice: %q", out)
+			}
+		})
+	}
+}
+
+//contract:proves ag-ui.view.result ag-ui.stand.boundary
+func TestResultShowsDataAsData(t *testing.T) {
+	evil := "\x1b[31mred\u009b2J\u2028"
+	data := lines(t, started(),
+		ev{"type": contract.EventTextMessageStart, "messageId": "m"},
+		ev{"type": contract.EventTextMessageContent, "messageId": "m", "delta": "half a sentence"},
+		ev{"type": contract.EventRunError, "message": evil, "code": "E"},
+	)
+	r := accept(t, stand, data)
+	if r.Runs[0].Outcome.Error.Message != evil {
+		t.Errorf("the error reason is not kept literally: %q", r.Runs[0].Outcome.Error.Message)
+	}
+	out, err := r.RenderText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, raw := range []string{"\x1b", "\u009b", "\u2028"} {
+		if strings.Contains(s, raw) {
+			t.Errorf("the report carries a raw %q from the record", raw)
+		}
+	}
+	if !strings.Contains(s, `"\u001b[31mred\u009b2J\u2028"`) {
+		t.Errorf("the error reason is not shown as a literal:\n%s", s)
+	}
+	if !strings.Contains(s, "Unfinished (1)") || !strings.Contains(s, `message "m"`) || !strings.Contains(s, "[UNFINISHED]") {
+		t.Errorf("the unfinished message is not marked:\n%s", s)
+	}
+	if strings.Contains(s, "TUTORIAL EXAMPLE") {
+		t.Error("a chosen record is labelled as the example")
+	}
+	if !strings.Contains(s, "proves neither who sent it") {
+		t.Error("the report of an accepted record does not state what acceptance proves")
+	}
+	// The tutorial example says it is one, in both renderings.
+	r, err = Check(TutorialExample(), Options{Source: "tutorial", Example: true})
+	if err != nil || !r.Accepted {
+		t.Fatalf("tutorial: %v %v", err, r.Findings)
+	}
+	txt, _ := r.RenderText()
+	js, _ := r.RenderJSON()
+	if !bytes.HasPrefix(txt, []byte("TUTORIAL EXAMPLE")) || !bytes.Contains(js, []byte(`"example": true`)) {
+		t.Errorf("the example is not labelled:\n%s\n%s", txt, js)
+	}
+	var back Result
+	if err := json.Unmarshal(js, &back); err != nil || !back.Accepted || back.Events != r.Events {
+		t.Errorf("the JSON rendering does not read back: %v", err)
+	}
+}

@@ -1,0 +1,125 @@
+package agui
+
+import "encoding/json"
+
+// Result is what checking one record found and what the record would show
+// a user. Data from the record (message text, arguments, state, error
+// reasons, metadata) is kept exactly as the record holds it; renderers
+// print it as JSON literals, never as their own words.
+type Result struct {
+	// Profile and Revision name the profile the record was checked under.
+	Profile  string `json:"profile"`
+	Revision string `json:"revision,omitempty"`
+	// Source names the record: a file name, "-" for standard input.
+	Source string `json:"source"`
+	// Example is true when the record is the built-in tutorial example
+	// rather than a file the user chose.
+	Example bool `json:"example"`
+	// Accepted is true when the record satisfies every rule of the profile.
+	Accepted bool `json:"accepted"`
+	// Events is the number of events read (after AG-UI 1.1 dropped the
+	// ones it does not know, those are not counted).
+	Events int `json:"events"`
+	// Findings holds what rejects the record. Checking stops at the first
+	// finding, as a consumer of the live stream would, so there is at most
+	// one; everything before it is in the rest of the result.
+	Findings []Finding `json:"findings"`
+	// Warnings lists what AG-UI 1.1 tolerance stripped or dropped, and
+	// patches that did not apply.
+	Warnings []Finding `json:"warnings"`
+
+	Runs      []Run      `json:"runs"`
+	Messages  []Message  `json:"messages"`
+	ToolCalls []ToolCall `json:"toolCalls"`
+	Steps     []Step     `json:"steps"`
+	// State is the final state, exactly as the last snapshot and deltas
+	// left it (null when the record set none).
+	State json.RawMessage `json:"state"`
+	// Unfinished lists the messages, steps and tool-call proposals that the
+	// record opened and never closed.
+	Unfinished []Unfinished `json:"unfinished"`
+}
+
+// Run is one run of the record with its declared outcome.
+type Run struct {
+	ThreadID string  `json:"threadId,omitempty"`
+	RunID    string  `json:"runId,omitempty"`
+	Outcome  Outcome `json:"outcome"`
+}
+
+// Outcome kinds: how a run ended, as the record declares it.
+const (
+	OutcomeSuccess    = "success"    // RUN_FINISHED without an outcome, or with success
+	OutcomeInterrupt  = "interrupt"  // RUN_FINISHED stopped for a human decision
+	OutcomeCancelled  = "cancelled"  // RUN_FINISHED cancelled (AG-UI 1.1 only)
+	OutcomeError      = "error"      // RUN_ERROR
+	OutcomeUnfinished = "unfinished" // the record ends inside the run
+)
+
+// Outcome is a run's declared outcome. It is shown, never acted on.
+type Outcome struct {
+	Kind string `json:"kind"`
+	// Result is the run's return value as the record holds it.
+	Result json.RawMessage `json:"result,omitempty"`
+	// PendingToolCalls are the calls a successful run left unanswered.
+	PendingToolCalls []string `json:"pendingToolCalls,omitempty"`
+	// Interrupts are recognised and shown; the checker never decides,
+	// answers or resumes them.
+	Interrupts []Interrupt `json:"interrupts,omitempty"`
+	// Error is the reason of a failed run, as literal data.
+	Error *RunError `json:"error,omitempty"`
+}
+
+// Interrupt is one interrupt of an interrupt outcome.
+type Interrupt struct {
+	ID         string          `json:"id"`
+	Reason     string          `json:"reason"`
+	Message    string          `json:"message,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	Metadata   json.RawMessage `json:"metadata,omitempty"`
+}
+
+// RunError is what RUN_ERROR said, as literal data.
+type RunError struct {
+	Message string `json:"message"`
+	Code    string `json:"code,omitempty"`
+}
+
+// Message is a conversation message the record produced.
+type Message struct {
+	ID   string `json:"id"`
+	Role string `json:"role"`
+	// Content is the text of a streamed message; for a message whose
+	// content is structured (tool results with parts, activities) it is
+	// empty and Data holds the content as JSON.
+	Content string          `json:"content"`
+	Data    json.RawMessage `json:"data,omitempty"`
+	// Subagent is the subagent invocation the message belongs to, if any.
+	Subagent string `json:"subagent,omitempty"`
+	Complete bool   `json:"complete"`
+}
+
+// ToolCall is a tool call the agent proposed. It is never executed.
+type ToolCall struct {
+	ID              string `json:"id"`
+	Name            string `json:"name"`
+	ParentMessageID string `json:"parentMessageId,omitempty"`
+	// Arguments is the argument text exactly as streamed; it is not parsed.
+	Arguments string `json:"arguments"`
+	Complete  bool   `json:"complete"`
+	// Result is the content of the TOOL_CALL_RESULT that answered it.
+	Result json.RawMessage `json:"result,omitempty"`
+}
+
+// Step is a step of the agent's work.
+type Step struct {
+	Name     string `json:"name"`
+	Subagent string `json:"subagent,omitempty"`
+	Complete bool   `json:"complete"`
+}
+
+// Unfinished names an item the record opened and never closed.
+type Unfinished struct {
+	Kind string `json:"kind"` // message, step or tool call
+	ID   string `json:"id"`
+}

@@ -1,0 +1,777 @@
+package agui
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/strictjson"
+)
+
+// owner is who produced an entity: the parent agent (set false) or one
+// subagent invocation.
+type owner struct {
+	sub string
+	set bool
+}
+
+func ownerOf(tag *contract.SubagentRunID) owner {
+	if tag == nil {
+		return owner{}
+	}
+	return owner{sub: string(*tag), set: true}
+}
+
+func (o owner) String() string {
+	if !o.set {
+		return "the parent agent"
+	}
+	return "subagent " + strconv.Quote(o.sub)
+}
+
+// seq is the sequence checker: the state of the runs of one record and the
+// result it builds. Every check is gated by the rule that states it, so a
+// profile that does not list a rule does not enforce it.
+type seq struct {
+	p *Profile
+	m *model
+	r *Result
+
+	first, runStarted, runFinished, runError bool
+	runs                                     int
+
+	textOpen, toolOpen, spanOpen, reasoningOpen map[string]bool
+	// owners per entity kind, kept for the whole run: an id is unique only
+	// within its kind, and a continuation may follow its entity's close.
+	textOwner, toolOwner, activityOwner, reasoningOwner map[string]owner
+	steps                                               map[owner]map[string]bool
+	subActive, subClosed                                map[string]bool
+	answered                                            map[string]bool // tool calls a result answered (stand)
+
+	state    *strictjson.Value // nil until a snapshot or delta sets it
+	msgIndex map[string]int
+	toolIdx  map[string]int
+	warnings []Finding
+}
+
+func newSeq(p *Profile, m *model, r *Result) *seq {
+	s := &seq{p: p, m: m, r: r, msgIndex: map[string]int{}, toolIdx: map[string]int{}, answered: map[string]bool{}}
+	s.resetRun()
+	return s
+}
+
+func (s *seq) resetRun() {
+	s.textOpen, s.toolOpen, s.spanOpen, s.reasoningOpen = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
+	s.textOwner, s.toolOwner, s.activityOwner, s.reasoningOwner = map[string]owner{}, map[string]owner{}, map[string]owner{}, map[string]owner{}
+	s.steps = map[owner]map[string]bool{}
+	s.subActive, s.subClosed = map[string]bool{}, map[string]bool{}
+	s.runFinished, s.runError = false, false
+}
+
+func (s *seq) warn(event int, ptr, rule, format string, args ...any) {
+	s.warnings = append(s.warnings, Finding{Event: event, Pointer: ptr, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
+// fail reports a sequencing finding when the profile enforces rule; it
+// returns nil otherwise, so that callers can write return s.fail(...).
+func (s *seq) fail(event int, ptr, rule, format string, args ...any) error {
+	if !s.p.Has(rule) {
+		return nil
+	}
+	return failf(event, ptr, rule, format, args...)
+}
+
+// member returns the JSON pointer of the field of the struct *st that f
+// points to, read from the generated json tag, so that no member name is
+// spelled here.
+func member(st, f any) string {
+	sv := reflect.ValueOf(st).Elem()
+	addr := reflect.ValueOf(f).Pointer()
+	for i := 0; i < sv.NumField(); i++ {
+		if sv.Field(i).Addr().Pointer() == addr {
+			name, _, _ := strings.Cut(sv.Type().Field(i).Tag.Get("json"), ",")
+			return strictjson.AppendPointer("", name)
+		}
+	}
+	return ""
+}
+
+// apply checks one event against the sequence so far and records what it
+// changes. i is the index of the event in the record (several expanded
+// events share the index of their chunk).
+func (s *seq) apply(i int, ev contract.Event) error {
+	name := eventName(ev)
+	isStart, isError := name == contract.EventRunStarted, name == contract.EventRunError
+	switch {
+	case s.runError && !isStart:
+		return s.fail(i, "", contract.RuleSequenceClosedRun, "%s after RUN_ERROR: only a new RUN_STARTED may follow a failed run", name)
+	case s.runFinished && !isStart && !isError:
+		return s.fail(i, "", contract.RuleSequenceClosedRun, "%s after RUN_FINISHED: only RUN_STARTED or RUN_ERROR may follow a finished run", name)
+	}
+	if !s.first {
+		s.first = true
+		if !isStart && !isError {
+			return s.fail(i, "", contract.RuleSequenceFirstEvent, "the record opens with %s; the first event must be RUN_STARTED or RUN_ERROR", name)
+		}
+	} else if isStart {
+		if s.runStarted && !s.runFinished && !s.runError {
+			return s.fail(i, "", contract.RuleSequenceOneActiveRun, "RUN_STARTED while a run is still active; finish it with RUN_FINISHED first")
+		}
+		if s.runFinished || s.runError {
+			s.resetRun()
+		}
+	}
+	switch e := ev.(type) {
+	case contract.RunStartedEvent:
+		return s.runStartedEvent(i, e)
+	case contract.RunFinishedEvent:
+		return s.runFinishedEvent(i, e)
+	case contract.RunErrorEvent:
+		s.runError = true
+		oc := Outcome{Kind: OutcomeError, Error: &RunError{Message: e.Message}}
+		if e.Code != nil {
+			oc.Error.Code = *e.Code
+		}
+		if n := len(s.r.Runs); n > 0 && s.r.Runs[n-1].Outcome.Kind == OutcomeUnfinished {
+			s.r.Runs[n-1].Outcome = oc
+		} else {
+			s.r.Runs = append(s.r.Runs, Run{Outcome: oc})
+		}
+		return nil
+	case contract.TextMessageStartEvent:
+		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", func() {
+			role := string(contract.TextMessageRoleAssistant)
+			if e.Role != nil {
+				role = string(*e.Role)
+			}
+			s.openMessage(e.MessageID, role, e.SubagentRunID)
+		})
+	case contract.TextMessageContentEvent:
+		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", false, func() {
+			s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
+		})
+	case contract.TextMessageEndEvent:
+		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", true, func() {
+			s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
+		})
+	case contract.ToolCallStartEvent:
+		return s.toolCallStart(i, e)
+	case contract.ToolCallArgsEvent:
+		return s.cont(i, &e, &e.ToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", false, func() {
+			s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
+		})
+	case contract.ToolCallEndEvent:
+		return s.cont(i, &e, &e.ToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", true, func() {
+			s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
+		})
+	case contract.ToolCallResultEvent:
+		return s.toolCallResult(i, e)
+	case contract.StateSnapshotEvent:
+		return s.stateSnapshot(i, e)
+	case contract.StateDeltaEvent:
+		return s.stateDelta(i, e)
+	case contract.StepStartedEvent:
+		return s.stepStarted(i, e)
+	case contract.StepFinishedEvent:
+		return s.stepFinished(i, e)
+	case contract.MessagesSnapshotEvent:
+		return s.messagesSnapshot(e)
+	case contract.ActivitySnapshotEvent:
+		return s.activitySnapshot(e)
+	case contract.ActivityDeltaEvent:
+		return s.activityDelta(e)
+	case contract.ReasoningStartEvent:
+		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", func() {})
+	case contract.ReasoningEndEvent:
+		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", true, func() {})
+	case contract.ReasoningMessageStartEvent:
+		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", func() {
+			s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
+		})
+	case contract.ReasoningMessageContentEvent:
+		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", false, func() {
+			s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
+		})
+	case contract.ReasoningMessageEndEvent:
+		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", true, func() {
+			s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
+		})
+	case contract.ReasoningEncryptedValueEvent:
+		o, known := s.toolOwner[e.EntityID]
+		if e.Subtype == contract.ReasoningEncryptedValueSubtypeMessage {
+			if o, known = s.textOwner[e.EntityID]; !known {
+				o, known = s.reasoningOwner[e.EntityID]
+			}
+		}
+		return s.agree(i, e.SubagentRunID, o, known, string(e.Subtype), e.EntityID)
+	case contract.SubagentStartedEvent:
+		return s.subagentStarted(i, e)
+	case contract.SubagentFinishedEvent:
+		return s.subagentClosed(i, &e, &e.SubagentRunID, name, e.SubagentRunID)
+	case contract.SubagentErrorEvent:
+		return s.subagentClosed(i, &e, &e.SubagentRunID, name, e.SubagentRunID)
+	}
+	// RAW and CUSTOM carry data only.
+	return nil
+}
+
+// agree checks that an event attributed to tag may continue an entity whose
+// recorded owner is o. An absent tag always agrees.
+func (s *seq) agree(i int, tag *contract.SubagentRunID, o owner, known bool, kind, id string) error {
+	if tag == nil || !known {
+		return nil
+	}
+	if !o.set || o.sub != string(*tag) {
+		return s.fail(i, s.attributionPtr(), contract.RuleSequenceAttribution,
+			"subagentRunId %q does not match the %s %q, which belongs to %s", string(*tag), kind, id, o)
+	}
+	return nil
+}
+
+// attributionPtr is the pointer of the attribution member, read from the
+// model's Attributable type.
+func (s *seq) attributionPtr() string {
+	if t := s.m.types[goTypeName[contract.Attributable]()]; t != nil && len(t.Fields) == 1 {
+		return strictjson.AppendPointer("", t.Fields[0].Name)
+	}
+	return ""
+}
+
+// open handles an event that opens an entity: its id must not be open, and
+// a reopened id keeps its first owner.
+func (s *seq) open(i int, st, idField any, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, record func()) error {
+	if open[id] {
+		return s.fail(i, member(st, idField), rule, "the %s %q is already open; close it before opening it again", kind, id)
+	}
+	o, known := owners[id]
+	if err := s.agree(i, tag, o, known, kind, id); err != nil {
+		return err
+	}
+	open[id] = true
+	if !known {
+		owners[id] = ownerOf(tag)
+	}
+	record()
+	return nil
+}
+
+// cont handles an event that continues (or, with closes, ends) an open
+// entity.
+func (s *seq) cont(i int, st, idField any, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, closes bool, record func()) error {
+	if !open[id] {
+		if !s.p.Has(rule) {
+			return nil // not enforced: nothing to attach the event to either
+		}
+		return failf(i, member(st, idField), rule, "no %s %q is open", kind, id)
+	}
+	o, known := owners[id]
+	if err := s.agree(i, tag, o, known, kind, id); err != nil {
+		return err
+	}
+	if closes {
+		delete(open, id)
+	}
+	record()
+	return nil
+}
+
+func (s *seq) openMessage(id, role string, tag *contract.SubagentRunID) {
+	if k, ok := s.msgIndex[id]; ok {
+		s.r.Messages[k].Complete = false
+		return
+	}
+	m := Message{ID: id, Role: role}
+	if tag != nil {
+		m.Subagent = string(*tag)
+	}
+	s.msgIndex[id] = len(s.r.Messages)
+	s.r.Messages = append(s.r.Messages, m)
+}
+
+func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
+	s.runs++
+	if s.p.Has(contract.RuleStandRuns) && s.runs > contract.LimitRuns {
+		return failf(i, "", contract.RuleStandRuns, "a second run starts; a record of the stand holds at most %d", contract.LimitRuns)
+	}
+	s.runStarted = true
+	s.r.Runs = append(s.r.Runs, Run{ThreadID: e.ThreadID, RunID: e.RunID, Outcome: Outcome{Kind: OutcomeUnfinished}})
+	if e.ProtocolVersion != nil && s.p.Has(contract.RuleToleranceProtocolVersion) {
+		if newer, ok := newerVersion(*e.ProtocolVersion, contract.ProtocolVersion); !ok || newer {
+			s.warn(i, member(&e, &e.ProtocolVersion), contract.RuleToleranceProtocolVersion,
+				"the producer declares protocol version %q; this checker reads AG-UI %s", *e.ProtocolVersion, contract.ProtocolVersion)
+		}
+	}
+	if e.Input != nil {
+		for _, m := range e.Input.Messages {
+			s.seedOwner(m, false)
+		}
+	}
+	return nil
+}
+
+// newerVersion reports whether MAJOR.MINOR version v is newer than base;
+// ok is false when v is not such a version.
+func newerVersion(v, base string) (newer, ok bool) {
+	parse := func(s string) (int, int, bool) {
+		a, b, found := strings.Cut(s, ".")
+		x, err1 := strconv.Atoi(a)
+		y, err2 := strconv.Atoi(b)
+		return x, y, found && err1 == nil && err2 == nil && x >= 0 && y >= 0
+	}
+	vx, vy, ok := parse(v)
+	bx, by, _ := parse(base)
+	if !ok {
+		return false, false
+	}
+	return vx > bx || (vx == bx && vy > by), true
+}
+
+func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
+	var open []string
+	for o, names := range s.steps {
+		for n := range names {
+			open = append(open, fmt.Sprintf("step %q of %s", n, o))
+		}
+	}
+	for _, set := range []struct {
+		m    map[string]bool
+		kind string
+	}{{s.textOpen, "text message"}, {s.reasoningOpen, "reasoning message"}, {s.spanOpen, "reasoning span"}, {s.toolOpen, "tool call"}, {s.subActive, "subagent"}} {
+		for id := range set.m {
+			open = append(open, fmt.Sprintf("%s %q", set.kind, id))
+		}
+	}
+	if len(open) > 0 {
+		sort.Strings(open)
+		if err := s.fail(i, "", contract.RuleSequenceFinishClosesAll, "RUN_FINISHED while these are still open: %s", strings.Join(open, ", ")); err != nil {
+			return err
+		}
+	}
+	oc := Outcome{Kind: OutcomeSuccess, Result: json.RawMessage(e.Result)}
+	switch o := e.Outcome.(type) {
+	case contract.RunFinishedSuccess:
+		oc.PendingToolCalls = o.PendingToolCallIds
+	case contract.RunFinishedOutcomeCancelled:
+		if s.p.Has(contract.RuleStandOutcomes) {
+			return failf(i, member(&e, &e.Outcome), contract.RuleStandOutcomes, "the stand's runs end in success, an error or an interrupt; a cancelled outcome is not one of them")
+		}
+		oc.Kind = OutcomeCancelled
+	case contract.RunFinishedInterrupt:
+		if s.p.Has(contract.RuleStandInterrupts) && len(o.Interrupts) > contract.LimitInterrupts {
+			return failf(i, member(&e, &e.Outcome), contract.RuleStandInterrupts, "the outcome carries %d interrupts, more than the limit of %d", len(o.Interrupts), contract.LimitInterrupts)
+		}
+		oc.Kind = OutcomeInterrupt
+		for _, in := range o.Interrupts {
+			x := Interrupt{ID: in.ID, Reason: in.Reason, Metadata: json.RawMessage(in.Metadata)}
+			if in.Message != nil {
+				x.Message = *in.Message
+			}
+			if in.ToolCallID != nil {
+				x.ToolCallID = *in.ToolCallID
+			}
+			oc.Interrupts = append(oc.Interrupts, x)
+		}
+	}
+	if n := len(s.r.Runs); n > 0 {
+		s.r.Runs[n-1].Outcome = oc
+	}
+	s.runFinished = true
+	return nil
+}
+
+func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
+	id := e.ToolCallID
+	if s.toolOpen[id] {
+		return s.fail(i, member(&e, &e.ToolCallID), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
+	}
+	// A call lives in its parent message: its attribution is that message's.
+	inherited, hasParent := owner{}, false
+	if e.ParentMessageID != nil {
+		inherited, hasParent = s.textOwner[*e.ParentMessageID]
+		if hasParent && e.SubagentRunID != nil && inherited != ownerOf(e.SubagentRunID) {
+			return s.fail(i, s.attributionPtr(), contract.RuleSequenceAttribution,
+				"subagentRunId %q does not match the parent message %q, which belongs to %s", string(*e.SubagentRunID), *e.ParentMessageID, inherited)
+		}
+	}
+	existing, known := s.toolOwner[id]
+	if err := s.agree(i, e.SubagentRunID, existing, known, "tool call", id); err != nil {
+		return err
+	}
+	if known && e.SubagentRunID == nil && hasParent && inherited != existing {
+		return s.fail(i, member(&e, &e.ParentMessageID), contract.RuleSequenceAttribution,
+			"the tool call %q belongs to %s but its parent message belongs to %s", id, existing, inherited)
+	}
+	s.toolOpen[id] = true
+	if !known {
+		switch {
+		case e.SubagentRunID != nil:
+			s.toolOwner[id] = ownerOf(e.SubagentRunID)
+		case hasParent:
+			s.toolOwner[id] = inherited
+		default:
+			s.toolOwner[id] = owner{}
+		}
+	}
+	if k, ok := s.toolIdx[id]; ok {
+		s.r.ToolCalls[k].Complete = false
+		return nil
+	}
+	tc := ToolCall{ID: id, Name: e.ToolCallName}
+	if e.ParentMessageID != nil {
+		tc.ParentMessageID = *e.ParentMessageID
+	}
+	s.toolIdx[id] = len(s.r.ToolCalls)
+	s.r.ToolCalls = append(s.r.ToolCalls, tc)
+	return nil
+}
+
+func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
+	k, started := s.toolIdx[e.ToolCallID]
+	if s.p.Has(contract.RuleStandToolResult) {
+		switch {
+		case !started:
+			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "no tool call %q was started in this record", e.ToolCallID)
+		case !s.r.ToolCalls[k].Complete:
+			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
+		case s.answered[e.ToolCallID]:
+			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
+		}
+	}
+	s.answered[e.ToolCallID] = true
+	// The result mints a tool message: its owner is the result's own.
+	s.textOwner[e.MessageID] = ownerOf(e.SubagentRunID)
+	if started {
+		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
+	}
+	return nil
+}
+
+func (s *seq) stepStarted(i int, e contract.StepStartedEvent) error {
+	o := ownerOf(e.SubagentRunID)
+	if s.steps[o][e.StepName] {
+		return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
+	}
+	if s.steps[o] == nil {
+		s.steps[o] = map[string]bool{}
+	}
+	s.steps[o][e.StepName] = true
+	st := Step{Name: e.StepName}
+	if e.SubagentRunID != nil {
+		st.Subagent = string(*e.SubagentRunID)
+	}
+	s.r.Steps = append(s.r.Steps, st)
+	return nil
+}
+
+func (s *seq) stepFinished(i int, e contract.StepFinishedEvent) error {
+	o := ownerOf(e.SubagentRunID)
+	if !s.steps[o][e.StepName] {
+		for other, names := range s.steps {
+			if names[e.StepName] {
+				return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep,
+					"the step %q is open under %s, not %s; a step is finished by whoever started it", e.StepName, other, o)
+			}
+		}
+		return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
+	}
+	delete(s.steps[o], e.StepName)
+	for k := len(s.r.Steps) - 1; k >= 0; k-- {
+		st := &s.r.Steps[k]
+		if st.Name == e.StepName && !st.Complete && ownerOfName(st.Subagent) == o {
+			st.Complete = true
+			break
+		}
+	}
+	return nil
+}
+
+func ownerOfName(sub string) owner {
+	if sub == "" {
+		return owner{}
+	}
+	return owner{sub: sub, set: true}
+}
+
+func (s *seq) subagentStarted(i int, e contract.SubagentStartedEvent) error {
+	id := string(e.SubagentRunID)
+	switch {
+	case s.subActive[id]:
+		return s.fail(i, member(&e, &e.SubagentRunID), contract.RuleSequenceSubagent, "the subagent %q is already active", id)
+	case s.subClosed[id]:
+		return s.fail(i, member(&e, &e.SubagentRunID), contract.RuleSequenceSubagent, "the subagent %q already finished in this run; an invocation id is used once", id)
+	case e.ParentSubagentRunID != nil && !s.subActive[string(*e.ParentSubagentRunID)] && !s.subClosed[string(*e.ParentSubagentRunID)]:
+		return s.fail(i, member(&e, &e.ParentSubagentRunID), contract.RuleSequenceSubagent, "the parent subagent %q was not started in this run", string(*e.ParentSubagentRunID))
+	}
+	s.subActive[id] = true
+	return nil
+}
+
+func (s *seq) subagentClosed(i int, st, idField any, name string, idv contract.SubagentRunID) error {
+	id := string(idv)
+	if !s.subActive[id] {
+		return s.fail(i, member(st, idField), contract.RuleSequenceSubagent, "%s for the subagent %q, which is not active", name, id)
+	}
+	delete(s.subActive, id)
+	s.subClosed[id] = true
+	return nil
+}
+
+// seedOwner records the owner of a message replayed in history (a messages
+// snapshot, authoritatively, or the run input echo, only for unknown ids),
+// and of its tool calls.
+func (s *seq) seedOwner(msg contract.Message, authoritative bool) {
+	id, tag, calls := messageInfo(msg)
+	bucket := s.textOwner
+	switch msg.(type) {
+	case contract.ReasoningMessage:
+		bucket = s.reasoningOwner
+	case contract.ActivityMessage:
+		bucket = s.activityOwner
+	}
+	if _, known := bucket[id]; authoritative || !known {
+		bucket[id] = ownerOf(tag)
+	}
+	for _, c := range calls {
+		if _, known := s.toolOwner[c.ID]; authoritative || !known {
+			s.toolOwner[c.ID] = ownerOf(tag)
+		}
+	}
+}
+
+// messageInfo returns a message's id, attribution and tool calls.
+func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contract.ToolCall) {
+	switch m := msg.(type) {
+	case contract.DeveloperMessage:
+		return m.ID, m.SubagentRunID, nil
+	case contract.SystemMessage:
+		return m.ID, m.SubagentRunID, nil
+	case contract.AssistantMessage:
+		return m.ID, m.SubagentRunID, m.ToolCalls
+	case contract.UserMessage:
+		return m.ID, m.SubagentRunID, nil
+	case contract.ToolMessage:
+		return m.ID, m.SubagentRunID, nil
+	case contract.ActivityMessage:
+		return m.ID, m.SubagentRunID, nil
+	case contract.ReasoningMessage:
+		return m.ID, m.SubagentRunID, nil
+	}
+	return "", nil, nil
+}
+
+// messagesSnapshot restates the conversation: its messages replace what
+// the result holds, in its order.
+func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
+	s.r.Messages = nil
+	s.msgIndex = map[string]int{}
+	for _, msg := range e.Messages {
+		s.seedOwner(msg, true)
+		id, tag, _ := messageInfo(msg)
+		m := Message{ID: id, Role: s.m.variantTag(s.m.message, msg), Complete: true}
+		if tag != nil {
+			m.Subagent = string(*tag)
+		}
+		switch x := msg.(type) {
+		case contract.DeveloperMessage:
+			m.Content = x.Content
+		case contract.SystemMessage:
+			m.Content = x.Content
+		case contract.AssistantMessage:
+			if x.Content != nil {
+				m.Content = *x.Content
+			}
+		case contract.ReasoningMessage:
+			m.Content = x.Content
+		case contract.UserMessage:
+			m.Content, m.Data = contentText(json.RawMessage(x.Content))
+		case contract.ToolMessage:
+			m.Content, m.Data = contentText(json.RawMessage(x.Content))
+		case contract.ActivityMessage:
+			m.Data = json.RawMessage(x.Content)
+		}
+		s.msgIndex[id] = len(s.r.Messages)
+		s.r.Messages = append(s.r.Messages, m)
+	}
+	return nil
+}
+
+// contentText splits a message content into its text, when it is text,
+// or keeps it as data.
+func contentText(raw json.RawMessage) (string, json.RawMessage) {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return text, nil
+	}
+	return "", raw
+}
+
+func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
+	k, exists := s.msgIndex[e.MessageID]
+	if exists && e.Replace != nil && !*e.Replace {
+		return nil
+	}
+	if !exists || e.Replace == nil || *e.Replace {
+		s.activityOwner[e.MessageID] = ownerOf(e.SubagentRunID)
+	}
+	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]()), Data: json.RawMessage(e.Content), Complete: true}
+	if e.SubagentRunID != nil {
+		m.Subagent = string(*e.SubagentRunID)
+	}
+	if exists {
+		s.r.Messages[k] = m
+		return nil
+	}
+	s.msgIndex[e.MessageID] = len(s.r.Messages)
+	s.r.Messages = append(s.r.Messages, m)
+	return nil
+}
+
+// activityDelta patches an activity's content; a delta for an activity
+// never created, or one that does not apply, changes nothing.
+func (s *seq) activityDelta(e contract.ActivityDeltaEvent) error {
+	k, exists := s.msgIndex[e.MessageID]
+	if !exists || s.r.Messages[k].Data == nil {
+		return nil
+	}
+	doc, err := strictjson.Parse(s.r.Messages[k].Data, strictjson.Options{})
+	if err != nil {
+		return nil
+	}
+	ops, err := patchOps(e.Patch)
+	if err != nil {
+		return nil
+	}
+	if out, f := applyPatch(doc, ops, patchOptions{copyMove: true}); f == nil {
+		s.r.Messages[k].Data = out.AppendCompact(nil)
+	}
+	return nil
+}
+
+// stateSnapshot replaces the state.
+func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent) error {
+	v, err := strictjson.Parse(e.Snapshot, strictjson.Options{})
+	if err != nil {
+		return failf(i, member(&e, &e.Snapshot), contract.RuleStructureEventSchema, "the snapshot does not read back: %v", err)
+	}
+	if s.p.Has(contract.RuleStandStateRoot) && v.Kind != strictjson.Object {
+		return failf(i, member(&e, &e.Snapshot), contract.RuleStandStateRoot, "the state of the stand is an object; this snapshot is %s", describeKind(v.Kind))
+	}
+	if s.p.Has(contract.RuleStandInitialStateBytes) && len(e.Snapshot) > contract.LimitInitialStateBytes {
+		return failf(i, member(&e, &e.Snapshot), contract.RuleStandInitialStateBytes, "the snapshot is %d bytes of compact JSON, more than the limit of %d", len(e.Snapshot), contract.LimitInitialStateBytes)
+	}
+	s.state = v
+	return nil
+}
+
+// stateDelta applies a patch to the state. Under the stand any fault
+// rejects the record and the state stays as it was; under AG-UI 1.1 the
+// fault is a warning and the state stays as it was.
+func (s *seq) stateDelta(i int, e contract.StateDeltaEvent) error {
+	deltaPtr := member(&e, &e.Delta)
+	stand := s.p.Has(contract.RuleStandStateAtomicity)
+	if s.p.Has(contract.RuleStandPatchOperations) && len(e.Delta) > contract.LimitPatchOperations {
+		return failf(i, deltaPtr, contract.RuleStandPatchOperations, "the delta holds %d operations, more than the limit of %d", len(e.Delta), contract.LimitPatchOperations)
+	}
+	if s.p.Has(contract.RuleStandPatchBytes) {
+		n := 0
+		for _, op := range e.Delta {
+			b, _ := contract.MarshalJSONPatchOperation(op)
+			n += len(b) + 1
+		}
+		if n+1 > contract.LimitPatchBytes {
+			return failf(i, deltaPtr, contract.RuleStandPatchBytes, "the delta is %d bytes of compact JSON, more than the limit of %d", n+1, contract.LimitPatchBytes)
+		}
+	}
+	ops, err := patchOps(e.Delta)
+	if err != nil {
+		return failf(i, deltaPtr, contract.RuleStructureEventSchema, "%v", err)
+	}
+	base := s.state
+	if base == nil {
+		base = &strictjson.Value{Kind: strictjson.Object}
+	}
+	out, f := applyPatch(base, ops, patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove)})
+	if f != nil {
+		ptr := strictjson.AppendIndexPointer(deltaPtr, f.Index)
+		if f.Member != "" {
+			ptr = strictjson.AppendPointer(ptr, f.Member)
+		}
+		switch {
+		case f.Kind == faultCopyMove && s.p.Has(contract.RuleUnsupportedCopyMove):
+			return failf(i, ptr, contract.RuleUnsupportedCopyMove, "%s", f.Msg)
+		case f.Kind == faultRemoveRoot && s.p.Has(contract.RuleUnsupportedRemoveRoot):
+			return failf(i, ptr, contract.RuleUnsupportedRemoveRoot, "%s", f.Msg)
+		case stand:
+			return failf(i, ptr, contract.RuleStandStateAtomicity, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
+		}
+		s.warn(i, ptr, contract.RuleSequenceStateDelta, "%s; nothing of this delta was applied", f.Msg)
+		return nil
+	}
+	if s.p.Has(contract.RuleStandStateRoot) && out.Kind != strictjson.Object {
+		return failf(i, deltaPtr, contract.RuleStandStateRoot, "the delta would leave a state root that is %s, not an object", describeKind(out.Kind))
+	}
+	s.state = out
+	return nil
+}
+
+// patchOps converts the generated operations into the applier's.
+func patchOps(list []contract.JSONPatchOperation) ([]patchOp, error) {
+	ops := make([]patchOp, 0, len(list))
+	val := func(raw json.RawMessage) (*strictjson.Value, error) {
+		return strictjson.Parse(raw, strictjson.Options{})
+	}
+	for _, o := range list {
+		var op patchOp
+		var err error
+		switch x := o.(type) {
+		case contract.AddOperation:
+			op = patchOp{Op: opAdd, Path: string(x.Path)}
+			op.Value, err = val(x.Value)
+		case contract.RemoveOperation:
+			op = patchOp{Op: opRemove, Path: string(x.Path)}
+		case contract.ReplaceOperation:
+			op = patchOp{Op: opReplace, Path: string(x.Path)}
+			op.Value, err = val(x.Value)
+		case contract.MoveOperation:
+			op = patchOp{Op: opMove, Path: string(x.Path), From: string(x.From)}
+		case contract.CopyOperation:
+			op = patchOp{Op: opCopy, Path: string(x.Path), From: string(x.From)}
+		case contract.TestOperation:
+			op = patchOp{Op: opTest, Path: string(x.Path)}
+			op.Value, err = val(x.Value)
+		default:
+			return nil, fmt.Errorf("unknown operation %T", o)
+		}
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	return ops, nil
+}
+
+// finish completes the result once the record ends.
+func (s *seq) finish() {
+	if s.state != nil {
+		s.r.State = s.state.AppendCompact(nil)
+	}
+	for _, m := range s.r.Messages {
+		if !m.Complete {
+			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: "message", ID: m.ID})
+		}
+	}
+	for _, t := range s.r.ToolCalls {
+		if !t.Complete {
+			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: "tool call", ID: t.ID})
+		}
+	}
+	for _, st := range s.r.Steps {
+		if !st.Complete {
+			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: "step", ID: st.Name})
+		}
+	}
+}

@@ -1,0 +1,70 @@
+// Runs the reference AG-UI verifier of @ag-ui/client over recorded streams,
+// for the differential test and the benchmark of package agui.
+//
+//   node verify.mjs check FILE...      one JSON line per file:
+//                                      {"file", "outcome": "completed"|"failed", "error", "warnings"}
+//   node verify.mjs bench FILE SECONDS one JSON line with the throughput
+//
+// A record is a JSON array of events or one event per line, as agui reads
+// it. The pipeline is the one the client runs on every stream after its
+// middleware: enforcement (strip and warn), chunk expansion, verification.
+import { readFileSync } from "node:fs";
+import { enforceEvents, transformChunks, verifyEvents } from "@ag-ui/client";
+import { from, lastValueFrom, toArray } from "rxjs";
+
+let warnings = 0;
+console.warn = () => { warnings++; };
+
+function parseRecord(text) {
+  const t = text.trimStart();
+  if (t.startsWith("[")) return JSON.parse(t);
+  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+}
+
+async function verify(text) {
+  let events;
+  try {
+    events = parseRecord(text);
+  } catch (e) {
+    return { outcome: "failed", error: "JSON: " + (e && e.message ? e.message : String(e)) };
+  }
+  const out$ = verifyEvents()(transformChunks()(enforceEvents()(from(events))));
+  try {
+    const out = await lastValueFrom(out$.pipe(toArray()), { defaultValue: [] });
+    return { outcome: "completed", delivered: out.length };
+  } catch (e) {
+    return { outcome: "failed", error: e && e.message ? e.message : String(e) };
+  }
+}
+
+const [mode, ...args] = process.argv.slice(2);
+if (mode === "check") {
+  for (const file of args) {
+    warnings = 0;
+    const r = await verify(readFileSync(file, "utf8"));
+    process.stdout.write(JSON.stringify({ file, ...r, warnings }) + "\n");
+  }
+} else if (mode === "bench") {
+  const [file, seconds] = args;
+  const buf = readFileSync(file);
+  const text = buf.toString("utf8");
+  const first = await verify(text);
+  const events = parseRecord(text).length;
+  const limit = Number(seconds || 3) * 1000;
+  const start = performance.now();
+  let runs = 0;
+  while (performance.now() - start < limit) {
+    await verify(text);
+    runs++;
+  }
+  const elapsed = (performance.now() - start) / 1000;
+  process.stdout.write(JSON.stringify({
+    file, outcome: first.outcome, error: first.error, events, bytes: buf.length, runs, seconds: elapsed,
+    nsPerRun: (elapsed * 1e9) / runs,
+    eventsPerSecond: (events * runs) / elapsed,
+    mbPerSecond: (buf.length * runs) / elapsed / 1e6,
+  }) + "\n");
+} else {
+  process.stderr.write("usage: node verify.mjs check FILE... | bench FILE SECONDS\n");
+  process.exit(2);
+}
