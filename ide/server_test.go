@@ -3,12 +3,15 @@ package ide
 import (
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/rpc"
+	"github.com/contractkit/contractkit/internal/repotest"
 )
 
 // session runs the server in-process over pipes.
@@ -237,4 +240,99 @@ func TestUnknownMembersAndEnums(t *testing.T) {
 			t.Errorf("%s: code %d", params, code)
 		}
 	}
+}
+
+// Every fixture frame, and the two frames of frames.wire, split at every
+// byte boundary give the same responses as when sent whole.
+func TestFixtureFramesSplitAtEveryByte(t *testing.T) {
+	dir := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "eska", "docs", "ide-protocol")
+	wire, err := os.ReadFile(filepath.Join(dir, "frames.wire"))
+	if err != nil {
+		t.Skipf("eska corpus not found (%v): ../shared is absent", err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "fixtures.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx struct {
+		Cases []struct {
+			Client []json.RawMessage `json:"client"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	scripts := [][]byte{wire}
+	for _, c := range fx.Cases {
+		script := rpc.AppendFrame(nil, []byte(initialize(11, false)))
+		for _, m := range c.Client {
+			script = rpc.AppendFrame(script, m)
+		}
+		scripts = append(scripts, script)
+	}
+	for si, script := range scripts {
+		// Whether a $/cancelRequest overtakes its request depends on timing,
+		// not framing: such a script is compared by response ids only.
+		racy := strings.Contains(string(script), "$/cancelRequest")
+		view := func(resps []string) string {
+			if !racy {
+				return strings.Join(resps, "\n")
+			}
+			var ids []string
+			for _, r := range resps {
+				var m struct{ ID json.RawMessage }
+				_ = json.Unmarshal([]byte(r), &m)
+				ids = append(ids, string(m.ID))
+			}
+			return strings.Join(ids, ",")
+		}
+		whole := view(replay(t, [][]byte{script}))
+		for split := 1; split < len(script); split++ {
+			if got := view(replay(t, [][]byte{script[:split], script[split:]})); got != whole {
+				t.Fatalf("script %d split at byte %d:\n got %s\nwant %s", si, split, got, whole)
+			}
+		}
+	}
+}
+
+// replay writes chunks to a fresh in-process server and collects every
+// response up to the one of a closing shutdown; then it ends the server.
+func replay(t *testing.T, chunks [][]byte) []string {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var srv *rpc.Server
+	h := NewServer("test", func(c string) { srv.Diag(c) })
+	srv = rpc.NewServer(h.Config(io.Discard))
+	done := make(chan int, 1)
+	go func() { done <- srv.Run(inR, outW); outW.Close() }()
+	go func() {
+		for _, c := range chunks {
+			if _, err := inW.Write(c); err != nil {
+				return
+			}
+		}
+		inW.Write(rpc.AppendFrame(nil, []byte(`{"jsonrpc":"2.0","id":"zz-end","method":"shutdown"}`)))
+	}()
+	var out []string
+	fr := rpc.NewFrameReader(outR, gen.MaxHeaderBytes, gen.MaxResponseBytes)
+	for {
+		b, err := fr.ReadFrame()
+		if err == io.EOF {
+			break // the script ended the conversation itself (exit)
+		}
+		if err != nil {
+			t.Fatalf("after %v: %v", out, err)
+		}
+		if strings.Contains(string(b), `"id":"zz-end"`) {
+			break
+		}
+		out = append(out, string(b))
+	}
+	inW.Close() // end of input between frames: the server stops
+	go io.Copy(io.Discard, outR)
+	<-done
+	inR.Close()
+	outR.Close()
+	return out
 }
