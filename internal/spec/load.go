@@ -164,8 +164,7 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 		}
 		return nil, r.out
 	}
-	d := &Domain{File: file, raw: data, offsets: map[string]int{}}
-	indexOffsets(tree, "", d.offsets)
+	d := &Domain{File: file, raw: data, offsets: tree.Offsets()}
 	d.lineStart = lineStarts(data)
 	r.d = d
 	if err := meta.Validate(tree.Interface()); err != nil {
@@ -175,7 +174,7 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 			return nil, r.out
 		}
 		seen := map[string]bool{}
-		for _, leaf := range leaves(ve) {
+		for _, leaf := range SchemaErrorLeaves(ve) {
 			key := leaf.InstanceLocation + "\x00" + leaf.Message
 			if seen[key] {
 				continue
@@ -200,31 +199,18 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 	return d, r.out
 }
 
-// leaves returns the innermost causes: they say what is actually wrong,
-// while the outer errors only say which $ref led there.
-func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+// SchemaErrorLeaves returns the innermost causes of a JSON Schema
+// validation error: they say what is actually wrong, while the outer
+// errors only say which $ref led there.
+func SchemaErrorLeaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	if len(ve.Causes) == 0 {
 		return []*jsonschema.ValidationError{ve}
 	}
 	var out []*jsonschema.ValidationError
 	for _, c := range ve.Causes {
-		out = append(out, leaves(c)...)
+		out = append(out, SchemaErrorLeaves(c)...)
 	}
 	return out
-}
-
-func indexOffsets(v *strictjson.Value, ptr string, m map[string]int) {
-	m[ptr] = v.Start
-	switch v.Kind {
-	case strictjson.Array:
-		for i, e := range v.Elems {
-			indexOffsets(e, strictjson.AppendIndexPointer(ptr, i), m)
-		}
-	case strictjson.Object:
-		for _, mem := range v.Members {
-			indexOffsets(mem.Value, strictjson.AppendPointer(ptr, mem.Key), m)
-		}
-	}
 }
 
 func lineStarts(data []byte) []int {

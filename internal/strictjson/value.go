@@ -428,3 +428,28 @@ func appendScalar(b []byte, v *Value) []byte {
 	}
 	return append(b, "null"...)
 }
+
+// Offsets maps the JSON pointer of every value in the tree to the byte
+// offset where it starts, for reporting a problem found by pointer at its
+// place in the input (a line number, an editor position).
+func (v *Value) Offsets() map[string]int {
+	m := map[string]int{}
+	var walk func(v *Value, ptr string)
+	walk = func(v *Value, ptr string) {
+		m[ptr] = v.Start
+		switch v.Kind {
+		case Array:
+			for i, e := range v.Elems {
+				walk(e, AppendIndexPointer(ptr, i))
+			}
+		case Object:
+			for _, mem := range v.Members {
+				walk(mem.Value, AppendPointer(ptr, mem.Key))
+			}
+		}
+	}
+	if v != nil {
+		walk(v, "")
+	}
+	return m
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/contractkit/contractkit/internal/contractdiff"
+	"github.com/contractkit/contractkit/internal/spec"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
@@ -127,8 +128,7 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 		}
 		return fail(Problem{File: path, Msg: "invalid JSON: " + err.Error()})
 	}
-	offsets := map[string]int{}
-	indexOffsets(tree, "", offsets)
+	offsets := tree.Offsets()
 	at := func(ptr string) int {
 		for {
 			if off, ok := offsets[ptr]; ok {
@@ -148,7 +148,7 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 		}
 		var ps []Problem
 		seen := map[string]bool{}
-		for _, leaf := range leaves(ve) {
+		for _, leaf := range spec.SchemaErrorLeaves(ve) {
 			for _, p := range schemaProblems(leaf) {
 				if seen[p.ptr+"\x00"+p.msg] {
 					continue
@@ -222,31 +222,6 @@ func schemaProblems(leaf *jsonschema.ValidationError) []located {
 		}
 	}
 	return []located{{loc, msg}}
-}
-
-func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(ve.Causes) == 0 {
-		return []*jsonschema.ValidationError{ve}
-	}
-	var out []*jsonschema.ValidationError
-	for _, c := range ve.Causes {
-		out = append(out, leaves(c)...)
-	}
-	return out
-}
-
-func indexOffsets(v *strictjson.Value, ptr string, m map[string]int) {
-	m[ptr] = v.Start
-	switch v.Kind {
-	case strictjson.Array:
-		for i, e := range v.Elems {
-			indexOffsets(e, strictjson.AppendIndexPointer(ptr, i), m)
-		}
-	case strictjson.Object:
-		for _, mem := range v.Members {
-			indexOffsets(mem.Value, strictjson.AppendPointer(ptr, mem.Key), m)
-		}
-	}
 }
 
 // lineOf returns the 1-based line of a byte offset.
