@@ -162,7 +162,15 @@ func versionString(v gen.APIVersion) string {
 func wire(e *gen.RPCError) *rpc.Error {
 	out := &rpc.Error{Code: e.Code, Message: e.Message}
 	if e.Data != nil {
-		data, err := json.Marshal(e.Data)
+		// Generated DTOs write themselves exactly; encoding/json would only
+		// re-check and compact what they write.
+		var data []byte
+		var err error
+		if m, ok := e.Data.(json.Marshaler); ok {
+			data, err = m.MarshalJSON()
+		} else {
+			data, err = json.Marshal(e.Data)
+		}
 		if err != nil {
 			return &rpc.Error{Code: gen.CodeInternalError, Message: gen.NewError(gen.CodeInternalError, nil).Message}
 		}
