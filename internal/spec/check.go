@@ -539,7 +539,7 @@ func (c *checker) bound(b *Bound, ptr string) *big.Rat {
 // reference, of the type's kind and within the constraints.
 func (c *checker) valueFor(raw json.RawMessage, r *TypeRef, k *Constraints, ptr string) {
 	val := raw
-	if id := constantRefOf(raw); id != "" {
+	if id := ConstantRef(raw); id != "" {
 		kc := c.d.consts[id]
 		if kc == nil {
 			c.errorf(ptr+"/constant", "unknown constant %q", id)

@@ -171,8 +171,10 @@ func (b Bound) MarshalJSON() ([]byte, error) {
 	return []byte(b.Literal.String()), nil
 }
 
-// constantRefOf returns the constant id of a {"constant": id} value, or "".
-func constantRefOf(raw json.RawMessage) string {
+// ConstantRef returns the constant id of a {"constant": id} value (a
+// default or const that names a constant instead of spelling the value),
+// or "" when the value is a literal.
+func ConstantRef(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return ""

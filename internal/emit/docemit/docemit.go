@@ -457,14 +457,10 @@ func prettyJSON(raw json.RawMessage) string {
 
 // value renders a default or const: a literal, or a constant by name and value.
 func (r *renderer) value(raw json.RawMessage) string {
-	var ref struct {
-		Constant string `json:"constant"`
+	if id := spec.ConstantRef(raw); id != "" {
+		return r.constant(id)
 	}
-	t := bytes.TrimSpace(raw)
-	if len(t) > 0 && t[0] == '{' && json.Unmarshal(t, &ref) == nil && ref.Constant != "" {
-		return r.constant(ref.Constant)
-	}
-	return Code(string(t))
+	return Code(string(bytes.TrimSpace(raw)))
 }
 
 // eventOf links an event id by the event's wire name.

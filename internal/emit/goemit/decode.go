@@ -1,7 +1,6 @@
 package goemit
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -196,24 +195,10 @@ func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 // valueExpr is the Go expression of a default or const: a literal or the
 // constant it names.
 func (g *generator) valueExpr(raw json.RawMessage) jen.Code {
-	if id := constantRef(raw); id != "" {
+	if id := spec.ConstantRef(raw); id != "" {
 		return jen.Id(g.d.LookupConstant(id).Symbol)
 	}
 	return literal(raw)
-}
-
-func constantRef(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return ""
-	}
-	var ref struct {
-		Constant string `json:"constant"`
-	}
-	if json.Unmarshal(raw, &ref) != nil {
-		return ""
-	}
-	return ref.Constant
 }
 
 // boundExpr is the Go expression of a numeric bound.

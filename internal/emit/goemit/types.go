@@ -281,7 +281,7 @@ func (g *generator) constOf(k *spec.Constraints) jen.Code {
 	if k == nil || k.Const == nil {
 		return nil
 	}
-	if id := constantRef(k.Const); id != "" {
+	if id := spec.ConstantRef(k.Const); id != "" {
 		return jen.Id(g.d.LookupConstant(id).Symbol)
 	}
 	return literal(k.Const)

@@ -194,12 +194,8 @@ func objectBody(d *spec.Domain, t *spec.Type, tag, tagValue string) obj {
 
 // resolve returns a default or const value, through its constant if any.
 func resolve(d *spec.Domain, raw json.RawMessage) json.RawMessage {
-	var ref struct {
-		Constant string `json:"constant"`
-	}
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) > 0 && trimmed[0] == '{' && json.Unmarshal(trimmed, &ref) == nil && ref.Constant != "" {
-		return d.LookupConstant(ref.Constant).Value
+	if id := spec.ConstantRef(raw); id != "" {
+		return d.LookupConstant(id).Value
 	}
 	return raw
 }
