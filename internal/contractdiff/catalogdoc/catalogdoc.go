@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"strings"
 	"text/template"
 	"unicode"
 
@@ -75,7 +74,7 @@ func Emit(templates fs.FS) ([]File, error) {
 	}
 	var files []File
 	for _, lang := range Languages {
-		t, err := load(templates, lang)
+		t, err := docemit.LoadTemplates(templates, path.Join("templates", lang, "contract-diff"), funcs(lang))
 		if err != nil {
 			return nil, err
 		}
@@ -92,29 +91,10 @@ func Emit(templates fs.FS) ([]File, error) {
 			if err := t.ExecuteTemplate(&buf, page+".tmpl", d); err != nil {
 				return nil, fmt.Errorf("templates/%s/contract-diff/%s.tmpl: %w", lang, page, err)
 			}
-			files = append(files, File{Path: path.Join(Dir(lang), page), Data: tidy(buf.Bytes())})
+			files = append(files, File{Path: path.Join(Dir(lang), page), Data: docemit.Tidy(buf.Bytes())})
 		}
 	}
 	return files, nil
-}
-
-func load(fsys fs.FS, lang string) (*template.Template, error) {
-	pattern := path.Join("templates", lang, "contract-diff", "*.tmpl")
-	matches, err := fs.Glob(fsys, pattern)
-	if err != nil || len(matches) == 0 {
-		return nil, fmt.Errorf("%s: no templates", pattern)
-	}
-	t := template.New(lang).Funcs(funcs(lang))
-	for _, m := range matches {
-		src, err := fs.ReadFile(fsys, m)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := t.New(path.Base(m)).Parse(string(src)); err != nil {
-			return nil, fmt.Errorf("%s: %w", m, err)
-		}
-	}
-	return t, nil
 }
 
 func funcs(lang string) template.FuncMap {
@@ -132,33 +112,4 @@ func funcs(lang string) template.FuncMap {
 			return string(r)
 		},
 	}
-}
-
-// tidy drops the blank lines template actions leave behind (at most one in
-// a row, none at the start) and ends the page with exactly one newline.
-// Lines inside fenced code blocks are kept as they are.
-func tidy(b []byte) []byte {
-	var out []string
-	blank, fence := false, false
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "```") {
-			fence = !fence
-		}
-		if !fence {
-			l = strings.TrimRight(l, " \t")
-		}
-		if l == "" && !fence {
-			if blank || len(out) == 0 {
-				continue
-			}
-			blank = true
-		} else {
-			blank = false
-		}
-		out = append(out, l)
-	}
-	for len(out) > 0 && out[len(out)-1] == "" {
-		out = out[:len(out)-1]
-	}
-	return []byte(strings.Join(out, "\n") + "\n")
 }

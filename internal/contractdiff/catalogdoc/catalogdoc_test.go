@@ -65,11 +65,3 @@ func TestEmit(t *testing.T) {
 		}
 	}
 }
-
-func TestTidy(t *testing.T) {
-	in := "\n\n# A  \n\n\n\ntext\n```json\n{}\n\n\n```\n\n\n"
-	want := "# A\n\ntext\n```json\n{}\n\n\n```\n"
-	if got := string(tidy([]byte(in))); got != want {
-		t.Errorf("tidy = %q, want %q", got, want)
-	}
-}

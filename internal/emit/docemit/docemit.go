@@ -49,7 +49,7 @@ func Emit(in Input) ([]File, error) {
 	var files []File
 	for _, lang := range Languages {
 		r := newRenderer(in, lang)
-		tmpl, err := load(in.Templates, lang, r.funcs())
+		tmpl, err := LoadTemplates(in.Templates, path.Join(TemplateDir, lang, "reference"), r.funcs())
 		if err != nil {
 			return nil, err
 		}
@@ -64,20 +64,21 @@ func Emit(in Input) ([]File, error) {
 			if err := tmpl.ExecuteTemplate(&buf, name, data); err != nil {
 				return nil, fmt.Errorf("%s/%s/reference/%s: %w", TemplateDir, lang, name, err)
 			}
-			files = append(files, File{Path: path.Join(Dir(lang, in.Domain), data.File), Data: tidy(buf.Bytes())})
+			files = append(files, File{Path: path.Join(Dir(lang, in.Domain), data.File), Data: Tidy(buf.Bytes())})
 		}
 	}
 	return files, nil
 }
 
-// load parses templates/<lang>/reference/*.tmpl.
-func load(fsys fs.FS, lang string, funcs template.FuncMap) (*template.Template, error) {
-	pattern := path.Join(TemplateDir, lang, "reference", "*.tmpl")
+// LoadTemplates parses every dir/*.tmpl of fsys into one set, each
+// template named by its file name, with funcs available to all of them.
+func LoadTemplates(fsys fs.FS, dir string, funcs template.FuncMap) (*template.Template, error) {
+	pattern := path.Join(dir, "*.tmpl")
 	matches, err := fs.Glob(fsys, pattern)
 	if err != nil || len(matches) == 0 {
 		return nil, fmt.Errorf("%s: no templates", pattern)
 	}
-	t := template.New(lang).Funcs(funcs)
+	t := template.New(path.Base(dir)).Funcs(funcs)
 	for _, m := range matches {
 		src, err := fs.ReadFile(fsys, m)
 		if err != nil {
@@ -90,15 +91,20 @@ func load(fsys fs.FS, lang string, funcs template.FuncMap) (*template.Template, 
 	return t, nil
 }
 
-// tidy collapses runs of blank lines left by template actions and ends the
-// page with exactly one newline.
-func tidy(b []byte) []byte {
-	lines := strings.Split(string(b), "\n")
+// Tidy drops the blank lines template actions leave behind (at most one in
+// a row, none at the start), trims trailing blanks and ends the page with
+// exactly one newline. Lines inside fenced code blocks are kept as they are.
+func Tidy(b []byte) []byte {
 	var out []string
-	blank := false
-	for _, l := range lines {
-		l = strings.TrimRight(l, " \t")
-		if l == "" {
+	blank, fence := false, false
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "```") {
+			fence = !fence
+		}
+		if !fence {
+			l = strings.TrimRight(l, " \t")
+		}
+		if l == "" && !fence {
 			if blank || len(out) == 0 {
 				continue
 			}

@@ -113,3 +113,30 @@ func TestEscapeAndCode(t *testing.T) {
 		}
 	}
 }
+
+func TestTidy(t *testing.T) {
+	in := "\n\n# A  \n\n\n\ntext\n```json\n{}\n\n\n```\n\n\n"
+	want := "# A\n\ntext\n```json\n{}\n\n\n```\n"
+	if got := string(docemit.Tidy([]byte(in))); got != want {
+		t.Errorf("Tidy = %q, want %q", got, want)
+	}
+}
+
+func TestLoadTemplatesErrors(t *testing.T) {
+	if _, err := docemit.LoadTemplates(fstest.MapFS{}, "templates/en/reference", nil); err == nil ||
+		!strings.Contains(err.Error(), "templates/en/reference/*.tmpl: no templates") {
+		t.Errorf("empty folder: err = %v, want it to name the pattern", err)
+	}
+	bad := fstest.MapFS{"t/a.md.tmpl": {Data: []byte("{{.X")}}
+	if _, err := docemit.LoadTemplates(bad, "t", nil); err == nil || !strings.HasPrefix(err.Error(), "t/a.md.tmpl: ") {
+		t.Errorf("bad template: err = %v, want it to start with the file", err)
+	}
+	good := fstest.MapFS{"t/a.md.tmpl": {Data: []byte("{{define \"b\"}}B{{end}}A")}}
+	tmpl, err := docemit.LoadTemplates(good, "t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tmpl.Lookup("a.md.tmpl") == nil || tmpl.Lookup("b") == nil {
+		t.Errorf("templates = %s, want a.md.tmpl and b", tmpl.DefinedTemplates())
+	}
+}
