@@ -307,13 +307,7 @@ func (v *Value) Interface() any {
 	stack := append(make([]item, 0, 16), open(v))
 	for {
 		top := &stack[len(stack)-1]
-		var n int
-		if top.v.Kind == Array {
-			n = len(top.v.Elems)
-		} else {
-			n = len(top.v.Members)
-		}
-		if top.i == n {
+		if top.i == top.v.childCount() {
 			var done any
 			if top.v.Kind == Array {
 				done = top.arr
@@ -373,13 +367,7 @@ func (v *Value) AppendCompact(b []byte) []byte {
 	b = append(b, openByte(v.Kind))
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		var n int
-		if top.v.Kind == Array {
-			n = len(top.v.Elems)
-		} else {
-			n = len(top.v.Members)
-		}
-		if top.i == n {
+		if top.i == top.v.childCount() {
 			b = append(b, openByte(top.v.Kind)+2) // ']' is '['+2, '}' is '{'+2
 			stack = stack[:len(stack)-1]
 			continue
@@ -405,6 +393,14 @@ func (v *Value) AppendCompact(b []byte) []byte {
 		b = appendScalar(b, c)
 	}
 	return b
+}
+
+// childCount is the number of elements of an array or members of an object.
+func (v *Value) childCount() int {
+	if v.Kind == Array {
+		return len(v.Elems)
+	}
+	return len(v.Members)
 }
 
 func openByte(k Kind) byte {
