@@ -45,22 +45,7 @@ func BenchmarkTCPEchoFloor(b *testing.B) {
 			}()
 		}
 	}()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	br := bufio.NewReader(c)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := c.Write([]byte(pingLine)); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := br.ReadSlice('\n'); err != nil {
-			b.Fatal(err)
-		}
-	}
+	pingRaw(b, ln.Addr().String())
 }
 
 // BenchmarkRoundTrip is one ping on one connection through the client
@@ -81,8 +66,13 @@ func BenchmarkRoundTrip(b *testing.B) {
 // BenchmarkRoundTripRaw is the same ping written and read as raw bytes, to
 // separate the listener's cost from the client library's.
 func BenchmarkRoundTripRaw(b *testing.B) {
-	s := start(b, Config{})
-	c, err := net.Dial("tcp", s.Addr().String())
+	pingRaw(b, start(b, Config{}).Addr().String())
+}
+
+// pingRaw writes pingLine to addr and reads one line back, b.N times, on
+// one connection.
+func pingRaw(b *testing.B, addr string) {
+	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		b.Fatal(err)
 	}
