@@ -4,10 +4,8 @@
 // contract's codes and kinds. Every name, code, limit and DTO comes from
 // generated/ide.
 //
-// The Designer XML backend is not part of this package yet: workspace/open
-// reports a missing manifest, or that the sources cannot be read by this
-// build, and every method that needs an open session answers
-// unknown_session. Nothing is faked.
+// The metadata methods are served by the Designer XML backend in
+// ide/metadata; this package maps them and owns the protocol rules.
 package ide
 
 import (
@@ -15,10 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata"
 	"github.com/contractkit/contractkit/ide/rpc"
 	"github.com/contractkit/contractkit/internal/genrt"
 )
@@ -34,6 +31,8 @@ type Server struct {
 	edits      bool            // the client opted in to property editing
 	caps       map[string]bool // the capabilities initialize reported, by name
 	diag       func(code string)
+	backend    *metadata.Backend
+	notify     func(method string, params []byte)
 }
 
 // NewServer returns the protocol side of `eska ide --stdio`; version is
@@ -42,8 +41,18 @@ func NewServer(version string, diag func(code string)) *Server {
 	if diag == nil {
 		diag = func(string) {}
 	}
-	return &Server{version: version, diag: diag}
+	s := &Server{version: version, diag: diag}
+	s.backend = metadata.New(func(method string, params []byte) {
+		if s.notify != nil {
+			s.notify(method, params)
+		}
+	})
+	return s
 }
+
+// SetNotifier sets where server notifications (metadata/changed,
+// metadata/indexProgress) go: the transport's writer, from the worker.
+func (s *Server) SetNotifier(notify func(method string, params []byte)) { s.notify = notify }
 
 // Config returns the transport configuration for s, with every limit and
 // code taken from the contract.
@@ -148,11 +157,11 @@ func (s *Server) Notify(ctx context.Context, method string, params []byte) error
 	return gen.DispatchNotification(ctx, handler{s}, method, params)
 }
 
-// Background has nothing to do until the Designer backend indexes.
-func (s *Server) Background(context.Context) bool { return false }
+// Background runs one descriptor of search indexing between requests.
+func (s *Server) Background(context.Context) bool { return s.backend.Background() }
 
-// Close releases the session; there is none without a backend.
-func (s *Server) Close() {}
+// Close releases the session when the process ends; the disk stays as it is.
+func (s *Server) Close() { s.backend.Shutdown() }
 
 func versionString(v gen.APIVersion) string {
 	return genrt.FormatVersion(v.Major, v.Minor)
@@ -192,22 +201,12 @@ func domainError(kind gen.DomainErrorKind, details json.Marshaler) *gen.RPCError
 // the methods a capability gates exist only when it does.
 func (s *Server) granted(capability string) bool { return s.caps[capability] }
 
-// manifestState says whether start holds an eska manifest.
-func manifestState(start string) (gen.OpenFailureReason, bool) {
-	if !filepath.IsAbs(start) {
-		return gen.OpenFailureReasonSelectionInvalid, false
-	}
-	if st, err := os.Stat(filepath.Join(start, ManifestName)); err != nil || !st.Mode().IsRegular() {
-		return gen.OpenFailureReasonManifestMissing, false
-	}
-	return "", true
-}
-
 // capabilities reports what this build offers under the negotiated minor:
 // the 1.0 set the contract fixes, and each later capability only to a
-// client whose minor has it. Those that need the Designer XML backend, the
-// separate update command or the write path are false: this build has none
-// of them, and a false capability keeps its methods unavailable.
+// client whose minor has it. Picture previews (1.4) are served; the
+// separate update command, support policy, property presentation and the
+// write path are not built, and a false capability keeps their methods
+// unavailable.
 func (s *Server) capabilities() gen.Capabilities {
 	c := gen.Capabilities{
 		DesignerXML: true, ReadOnly: true, DiskCache: true, Search: true, ClientFileEvents: true,
@@ -227,7 +226,9 @@ func (s *Server) capabilities() gen.Capabilities {
 	c.SelfUpdate = offer(gen.CapabilitySelfUpdate)
 	c.SupportPolicy = offer(gen.CapabilitySupportPolicy)
 	c.SupportFiles = offer(gen.CapabilitySupportFiles)
-	c.PicturePreview = offer(gen.CapabilityPicturePreview)
+	if c.PicturePreview = offer(gen.CapabilityPicturePreview); c.PicturePreview != nil {
+		*c.PicturePreview = true
+	}
 	c.PropertyPresentation = offer(gen.CapabilityPropertyPresentation)
 	c.PropertyEditing = offer(gen.CapabilityPropertyEditing)
 	c.MetadataRename = offer(gen.CapabilityMetadataRename)

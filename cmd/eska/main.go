@@ -2,8 +2,10 @@
 //
 // Usage:
 //
-//	eska ide --stdio    serve the IDE API over stdin/stdout (JSON-RPC 2.0 in Content-Length frames)
-//	eska version        print the version
+//	eska ide --stdio            serve the IDE API over stdin/stdout (JSON-RPC 2.0 in Content-Length frames)
+//	eska tree <dir>             print the Configurator tree of the project at dir
+//	eska search <dir> <text>    index the project at dir and search its metadata
+//	eska version                print the version
 //
 // In --stdio mode stdout carries protocol frames only; short machine
 // diagnostics go to stderr. Exit codes follow the contract: 0 after exit
@@ -28,14 +30,18 @@ const version = "0.1.0"
 const usage = `usage: eska <command>
 
 Commands:
-  ide --stdio   serve the eska IDE API on stdin and stdout: JSON-RPC 2.0 in
-                Content-Length frames; stdout carries frames only, stderr
-                short machine diagnostics
-  version       print the version
+  ide --stdio          serve the eska IDE API on stdin and stdout: JSON-RPC 2.0
+                       in Content-Length frames; stdout carries frames only,
+                       stderr short machine diagnostics
+  tree <dir>           print the Configurator tree of the project at dir
+                       (-depth N, -lang ru|en, -all)
+  search <dir> <text>  index the project at dir and search names and synonyms
+                       (-limit N)
+  version              print the version
 
-This build speaks IDE API 1.0 to 1.11. Its Designer XML backend is not
-built yet: workspace/open reports a missing eska.toml, or that the sources
-cannot be read, and methods that need a session answer unknown_session.
+This build speaks IDE API 1.0 to 1.11 and serves Designer XML projects
+read-only: workspace/open takes the absolute path of a directory with an
+eska.toml (or below one); see README.md for the manifest.
 `
 
 func main() {
@@ -50,7 +56,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var srv *rpc.Server
 		h := ide.NewServer(version, func(code string) { srv.Diag(code) })
 		srv = rpc.NewServer(h.Config(stderr))
+		h.SetNotifier(srv.SendNotification)
 		return srv.Run(stdin, stdout)
+	case len(args) >= 1 && args[0] == "tree":
+		return runTree(args[1:], stdout, stderr)
+	case len(args) >= 1 && args[0] == "search":
+		return runSearch(args[1:], stdout, stderr)
 	case len(args) == 1 && args[0] == "version":
 		fmt.Fprintln(stdout, "eska", version)
 		return 0

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/rpc"
+	"github.com/contractkit/contractkit/internal/repotest"
+)
+
+// copyTree copies a directory of the shared corpora into a temporary one:
+// the corpus stays read-only, and the copy gets its eska.toml.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eskaFixtureProject is the eska test configuration with a manifest.
+func eskaFixtureProject(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "eska", "tests", "fixtures", "designer", "configuration")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("eska fixtures not found at %s (../shared is absent)", src)
+	}
+	dir := t.TempDir()
+	copyTree(t, src, filepath.Join(dir, "src"))
+	if err := os.WriteFile(filepath.Join(dir, "eska.toml"), []byte("[project]\ntype = \"configuration\"\nsource = \"src\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// shapeOf describes what the contract fixes about a message: a
+// notification's method and params members, a result's members, an
+// error's code and kind. Values are illustrative in the fixtures.
+func shapeOf(t *testing.T, raw []byte) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		var arr []json.RawMessage
+		if json.Unmarshal(raw, &arr) != nil {
+			t.Fatalf("not JSON: %s", raw)
+		}
+		var parts []string
+		for _, a := range arr {
+			parts = append(parts, shapeOf(t, a))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	members := func(raw json.RawMessage) string {
+		var o map[string]json.RawMessage
+		if json.Unmarshal(raw, &o) != nil {
+			return string(raw)
+		}
+		var ks []string
+		for k := range o {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		return strings.Join(ks, ",")
+	}
+	switch {
+	case m["method"] != nil:
+		return "notification " + string(m["method"]) + " {" + members(m["params"]) + "}"
+	case m["error"] != nil:
+		var e struct {
+			Code int64 `json:"code"`
+			Data struct {
+				Kind string `json:"kind"`
+			} `json:"data"`
+		}
+		json.Unmarshal(m["error"], &e)
+		return "error " + string(m["id"]) + " " + jsonInt(e.Code) + " " + e.Data.Kind
+	}
+	return "result " + string(m["id"]) + " {" + members(m["result"]) + "}"
+}
+
+func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// The eska fixtures that need an open session, replayed through the real
+// binary on the eska test configuration: each answer has the shape the
+// fixture shows (members of results and notifications, codes and kinds of
+// errors) in the same order, notifications before the response they
+// precede.
+//
+//contract:proves eska-ide-api.file-events.changed
+func TestFixtureReplaySession(t *testing.T) {
+	dir := corpus(t)
+	project := eskaFixtureProject(t)
+	bin := build(t)
+	raw, err := os.ReadFile(filepath.Join(dir, "fixtures.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx fixtures
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	startJSON, _ := json.Marshal(project)
+	open := `{"jsonrpc":"2.0","id":"open","method":"workspace/open","params":{"start":{"value":` + string(startJSON) + `,"encoding":"utf-8"},"selection":{"kind":"current"}}}`
+	index := `{"jsonrpc":"2.0","id":"ix","method":"metadata/index","params":{"sessionId":"s1","projectId":"p1","generation":"0","action":"start"}}`
+	// What each case needs before its own messages, and how many frames
+	// that produces after initialize and open.
+	pre := map[string][]string{
+		"metadata/search":  {index},
+		"stale-generation": {`{"jsonrpc":"2.0","method":"workspace/didChangeFiles","params":{"sessionId":"s1","projectId":"p1","sequence":"1","paths":[{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"}]}}`},
+		"index-progress":   {index},
+	}
+	skip := map[string]string{
+		"cancel-pending": "its timing (a request queued behind another) is covered by ide/rpc's cancellation tests",
+	}
+	replayed := 0
+	for _, c := range fx.Cases {
+		if _, ok := needsBackend[c.Name]; !ok {
+			continue
+		}
+		if why, ok := skip[c.Name]; ok {
+			t.Logf("not replayed: %s: %s", c.Name, why)
+			continue
+		}
+		input := []string{init10}
+		if c.Name != "workspace/open" {
+			input = append(input, open)
+		}
+		input = append(input, pre[c.Name]...)
+		for _, m := range c.Client {
+			s := string(m)
+			if c.Name == "workspace/open" {
+				s = strings.Replace(s, `"/workspace/demo"`, string(startJSON), 1)
+			}
+			input = append(input, s)
+		}
+		got, stderr, _ := runProcessPaced(t, bin, input, c.Name == "metadata/search")
+		// Drop the answers to initialize, open and the preconditions.
+		var rest []string
+		for _, g := range got {
+			var m map[string]json.RawMessage
+			json.Unmarshal([]byte(g), &m)
+			id := string(m["id"])
+			if id == `"i"` || id == `"open"` || id == `"ix"` {
+				continue
+			}
+			if c.Name == "metadata/search" && string(m["method"]) == `"metadata/indexProgress"` {
+				continue // from the precondition's index
+			}
+			rest = append(rest, g)
+		}
+		if c.Name == "index-progress" {
+			// The fixture shows the final notification; earlier ones may precede it.
+			if len(rest) > 0 {
+				rest = rest[len(rest)-1:]
+			}
+		}
+		if c.Name == "stale-generation" {
+			// The file event's metadata/changed comes first.
+			if len(rest) > 0 && strings.Contains(rest[0], `"metadata/changed"`) {
+				rest = rest[1:]
+			}
+		}
+		if len(rest) != len(c.Server) {
+			t.Errorf("%s: %d messages, want %d:\n%v\nstderr: %s", c.Name, len(rest), len(c.Server), rest, stderr)
+			continue
+		}
+		for i := range rest {
+			if g, w := shapeOf(t, []byte(rest[i])), shapeOf(t, c.Server[i]); g != w {
+				t.Errorf("%s: message %d\n got %s\nwant %s\n(%s)", c.Name, i, g, w, rest[i])
+			}
+		}
+		replayed++
+	}
+	if replayed < 15 {
+		t.Errorf("only %d session cases replayed", replayed)
+	}
+	t.Logf("%d session cases replayed by shape", replayed)
+}
+
+// runProcessPaced runs the bodies through the binary. With pace, the last
+// frame is held back until the server has been idle for a while, so that
+// background indexing completes between requests as it would for a real
+// client.
+func runProcessPaced(t *testing.T, bin string, bodies []string, pace bool) ([]string, string, int) {
+	t.Helper()
+	if !pace {
+		return runProcess(t, bin, framed(bodies...), 500*time.Millisecond)
+	}
+	cmd := exec.Command(bin, "ide", "--stdio")
+	stdin, _ := cmd.StdinPipe()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdin.Write(framed(bodies[:len(bodies)-1]...))
+	time.Sleep(500 * time.Millisecond)
+	stdin.Write(framed(bodies[len(bodies)-1]))
+	time.Sleep(300 * time.Millisecond)
+	stdin.Close()
+	code := 0
+	if err := cmd.Wait(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	fr := rpc.NewFrameReader(&out, gen.MaxHeaderBytes, gen.MaxResponseBytes)
+	var got []string
+	for {
+		b, err := fr.ReadFrame()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("stdout is not only frames: %v", err)
+		}
+		got = append(got, string(b))
+	}
+	return got, errb.String(), code
+}

@@ -1,0 +1,359 @@
+package metadata
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/contractkit/contractkit/designer"
+)
+
+// project is one opened project of a session.
+type project struct {
+	id       string
+	member   string // the workspace member name; "" when standalone
+	typ      string // configuration, extension, processing or report
+	rootDir  string
+	srcDir   string
+	rootDesc string
+
+	r    reader
+	root *object
+	objs map[string]*object // every object known so far, by ObjectId
+
+	generation      uint64
+	eventSequence   uint64
+	nextFileSeq     uint64 // the sequence the next file event must carry
+	requiresRefresh bool
+	requiresReopen  bool
+	resyncReason    string
+
+	idx *index
+}
+
+// openProject reads the root descriptor and checks it against the type
+// the manifest declares. Nothing else is read: objects are loaded when
+// the tree or the index asks for them.
+func openProject(id, member, typ, rootDir, srcDir, rootDesc string, cache bool) (*project, error) {
+	real, err := filepath.EvalSymlinks(srcDir)
+	if err != nil {
+		return nil, &sourceError{path: srcDir, reason: "missing", err: err}
+	}
+	p := &project{id: id, member: member, typ: typ, rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
+		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1}
+	if cache {
+		p.r.cache = &diskCache{dir: filepath.Join(rootDir, filepath.FromSlash(CacheDir))}
+	}
+	if err := p.loadRoot(); err != nil {
+		return nil, err
+	}
+	p.idx = newIndex()
+	return p, nil
+}
+
+// loadRoot (re)reads the root descriptor and forgets every other object.
+func (p *project) loadRoot() error {
+	p.r.forgetDirs()
+	// The root is always parsed: its element tree decides the type.
+	d, err := p.r.parse(p.rootDesc)
+	if err != nil {
+		return err
+	}
+	if d.Object == nil {
+		return &sourceError{path: p.rootDesc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("root: %v", diagList(d.Diagnostics))}
+	}
+	got := d.Object.Info.Kind
+	want := map[string]designer.Kind{"configuration": designer.KindConfiguration, "extension": designer.KindConfiguration,
+		"processing": designer.KindDataProcessor, "report": designer.KindReport}[p.typ]
+	if got != want {
+		return &sourceError{path: p.rootDesc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
+	}
+	if (p.typ == "extension") != d.IsExtension() {
+		return &sourceError{path: p.rootDesc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("the manifest says %s; ConfigurationExtensionPurpose is %s", p.typ, map[bool]string{true: "present", false: "absent"}[d.IsExtension()])}
+	}
+	external := p.typ == "processing" || p.typ == "report"
+	if external && !strings.HasPrefix(d.Object.El.Local, "External") {
+		return &sourceError{path: p.rootDesc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
+	}
+	root := &object{info: d.Object.Info, tag: d.Object.El.Local, name: d.Object.Name, desc: p.rootDesc, own: true, external: external}
+	root.id = designer.ObjectID("", root.info.Kind, root.name)
+	root.dir = p.srcDir
+	if external {
+		// An external object's folder is named after its descriptor file
+		// when there is one; some exports put Ext and Forms right beside it.
+		stem := strings.TrimSuffix(filepath.Base(p.rootDesc), filepath.Ext(p.rootDesc))
+		if dir := filepath.Join(p.srcDir, stem); isDir(dir) {
+			root.dir = dir
+		}
+	}
+	p.root = root
+	p.objs = map[string]*object{root.id: root}
+	p.fill(root, d)
+	return nil
+}
+
+// load reads an object's own descriptor, once.
+func (p *project) load(o *object) error {
+	if o.loaded || !o.own {
+		return o.err
+	}
+	d, err := p.r.descriptor(o.desc)
+	o.loaded = true
+	if err != nil {
+		o.err = err
+		return err
+	}
+	if d.Object == nil {
+		o.diags = d.Diagnostics
+		o.err = &sourceError{path: o.desc, reason: "unsupported", xml: true, err: fmt.Errorf("%v", diagList(d.Diagnostics))}
+		return o.err
+	}
+	if d.Object.Info != o.info {
+		o.err = &sourceError{path: o.desc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("declared as %s, the descriptor holds %s", o.tag, d.Object.El.Local)}
+		return o.err
+	}
+	if d.Object.Name != o.name {
+		o.err = &sourceError{path: o.desc, reason: "invalid_identity", err: fmt.Errorf("declared as %q, the descriptor names %q", o.name, d.Object.Name)}
+		return o.err
+	}
+	p.fill(o, d)
+	return nil
+}
+
+// fill records what a descriptor says of o and creates its children.
+func (p *project) fill(o *object, d *designer.Descriptor) {
+	o.loaded = true
+	o.el = d.Object.El
+	o.uuid = d.Object.UUID
+	o.synonyms = d.Object.Synonyms
+	o.diags = d.Diagnostics
+	p.children(o, d.Object)
+}
+
+// children creates the objects o's ChildObjects declare. Inline ones are
+// complete at once; the others wait for their own descriptors.
+func (p *project) children(o *object, def *designer.Object) {
+	o.children = o.children[:0]
+	parentID := o.id
+	if o.parent == nil && o.info.Kind == designer.KindConfiguration {
+		// Top-level objects of a configuration are not prefixed by it.
+		parentID = ""
+	}
+	for _, c := range def.Children {
+		ch := &object{info: c.Info, tag: c.Tag, name: c.Name, parent: o}
+		if c.Info == nil {
+			ch.id = unknownID(parentID, c.Tag, c.Name)
+			ch.desc, ch.loaded = o.desc, true
+			ch.diags = []designer.Diagnostic{{Code: designer.DiagUnknownKind, Range: &designer.Range{Start: c.Range.Start, End: c.Range.End}, Details: [][2]string{{"name", c.Tag}}}}
+		} else {
+			ch.id = designer.ObjectID(parentID, c.Info.Kind, c.Name)
+			if c.Inline != nil {
+				ch.desc, ch.loaded = o.desc, true
+				ch.el = c.Inline.El
+				ch.uuid = c.Inline.UUID
+				ch.synonyms = c.Inline.Synonyms
+				// Inline commands keep their module in a folder of their own.
+				ch.dir = filepath.Join(o.dir, c.Info.Dir, c.Name)
+				p.children(ch, c.Inline)
+			} else {
+				ch.own = true
+				folder := c.Info.Dir
+				if folder == "" {
+					folder = c.Tag + "s"
+				}
+				ch.desc = filepath.Join(o.dir, folder, c.Name+".xml")
+				ch.dir = filepath.Join(o.dir, folder, c.Name)
+			}
+		}
+		if prev, ok := p.objs[ch.id]; ok && prev != ch {
+			p.forget(prev)
+		}
+		p.objs[ch.id] = ch
+		o.children = append(o.children, ch)
+	}
+}
+
+// unknownID names an element of unknown kind by its raw tag, which cannot
+// collide with a machine kind: those are lower case.
+func unknownID(parent, tag, name string) string {
+	seg := tag + ":" + strings.NewReplacer("%", "%25", "/", "%2F", ":", "%3A").Replace(name)
+	if parent == "" {
+		return seg
+	}
+	return parent + "/" + seg
+}
+
+// forget drops an object and everything below it from the id map.
+func (p *project) forget(o *object) {
+	delete(p.objs, o.id)
+	for _, c := range o.children {
+		p.forget(c)
+	}
+	for _, c := range o.predef {
+		p.forget(c)
+	}
+}
+
+// invalidate makes o read its descriptor again on next use.
+func (p *project) invalidate(o *object) {
+	for _, c := range o.children {
+		p.forget(c)
+	}
+	for _, c := range o.predef {
+		p.forget(c)
+	}
+	o.children, o.predef = nil, nil
+	o.predefLoaded, o.predefErr = false, nil
+	o.modsDone, o.modules = false, nil
+	if o.own {
+		o.loaded, o.err, o.el, o.diags = false, nil, nil, nil
+	}
+}
+
+// element returns the XML element of o, parsing its descriptor again
+// when o was loaded from the disk cache.
+func (p *project) element(o *object) (*designer.Element, error) {
+	if o.el != nil || o.info == nil {
+		return o.el, nil
+	}
+	var chain []*object
+	cur := o
+	for !cur.own && cur.parent != nil {
+		chain = append(chain, cur)
+		cur = cur.parent
+	}
+	d, err := p.r.parse(cur.desc)
+	if err != nil {
+		return nil, err
+	}
+	if d.Object == nil || d.Object.Name != cur.name {
+		return nil, &sourceError{path: cur.desc, reason: "invalid_identity", err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
+	}
+	cur.el = d.Object.El
+	el := cur.el
+	for i := len(chain) - 1; i >= 0; i-- {
+		c := chain[i]
+		var next *designer.Element
+		for _, e := range el.Child("ChildObjects").Children {
+			if e.Local == c.tag && e.Child("Properties").Child("Name") != nil && strings.TrimSpace(e.Child("Properties").Child("Name").Text) == c.name {
+				next = e
+				break
+			}
+		}
+		if next == nil {
+			return nil, &sourceError{path: cur.desc, reason: "invalid_identity", err: fmt.Errorf("the descriptor no longer defines %s", c.id)}
+		}
+		c.el = next
+		el = next
+	}
+	return o.el, nil
+}
+
+// loadPredefined reads an owner's Ext/Predefined.xml, once. A missing
+// file is an empty list.
+func (p *project) loadPredefined(o *object) error {
+	if o.predefLoaded {
+		return o.predefErr
+	}
+	o.predefLoaded = true
+	path := p.predefinedPath(o)
+	data, err := p.r.read(path)
+	if err != nil {
+		var se *sourceError
+		if errors.As(err, &se) && se.reason == "missing" {
+			return nil
+		}
+		o.predefErr = err
+		return err
+	}
+	items, diags, err := designer.ParsePredefined(path, data, p.r.limit)
+	if err != nil {
+		var pe *designer.ParseError
+		if errors.As(err, &pe) {
+			err = &sourceError{path: path, reason: pe.Reason, xml: true, err: err}
+		}
+		o.predefErr = err
+		return err
+	}
+	if len(diags) > 0 && items == nil {
+		o.predefErr = &sourceError{path: path, reason: "unsupported", xml: true, err: fmt.Errorf("%v", diagList(diags))}
+		o.diags = append(o.diags, diags...)
+		return o.predefErr
+	}
+	info, _ := designer.Lookup(designer.KindPredefinedItem)
+	var add func(parent *object, parentID string, items []*designer.PredefinedItem) []*object
+	add = func(parent *object, parentID string, items []*designer.PredefinedItem) []*object {
+		var out []*object
+		for _, it := range items {
+			ch := &object{info: info, tag: "Item", name: it.Name, parent: parent, desc: path, loaded: true, el: it.El, description: it.Description}
+			ch.id = designer.ObjectID(parentID, designer.KindPredefinedItem, it.Name)
+			if id, ok := it.El.Attr("id"); ok {
+				ch.uuid = id
+			}
+			if it.Description != "" {
+				ch.synonyms = []designer.Text{{Lang: "und", Content: it.Description}}
+			}
+			p.objs[ch.id] = ch
+			ch.children = add(ch, ch.id, it.Children)
+			out = append(out, ch)
+		}
+		return out
+	}
+	o.predef = add(o, o.id, items)
+	o.diags = append(o.diags, diags...)
+	return nil
+}
+
+func (p *project) predefinedPath(o *object) string {
+	return filepath.Join(o.dir, "Ext", "Predefined.xml")
+}
+
+// hasPredefined reports whether o's kind shows predefined data.
+func hasPredefined(o *object) bool {
+	for _, c := range o.collections() {
+		if c == designer.KindPredefinedItem {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleRoles returns the roles whose BSL file exists, in schema order;
+// binary-only modules are not shown. The answer is kept until o changes.
+func (p *project) moduleRoles(o *object) []designer.ModuleRole {
+	if o.modsDone {
+		return o.modules
+	}
+	o.modsDone = true
+	o.modules = nil
+	if o.info == nil || o.dir == "" {
+		return nil
+	}
+	roles := o.info.Modules
+	if o.external {
+		// The manager module belongs to configuration objects only.
+		roles = []designer.ModuleRole{designer.RoleObject}
+	}
+	for _, role := range roles {
+		if p.r.exists(p.modulePath(o, role)) {
+			o.modules = append(o.modules, role)
+		}
+	}
+	return o.modules
+}
+
+func (p *project) modulePath(o *object, role designer.ModuleRole) string {
+	if o.info != nil && (o.info.Kind == designer.KindForm || o.info.Kind == designer.KindCommonForm) {
+		return filepath.Join(o.dir, "Ext", "Form", designer.ModuleFile(role))
+	}
+	return filepath.Join(o.dir, "Ext", designer.ModuleFile(role))
+}
+
+func diagList(ds []designer.Diagnostic) string {
+	var parts []string
+	for _, d := range ds {
+		parts = append(parts, d.String())
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,212 @@
+package metadata
+
+import (
+	"strings"
+
+	"github.com/contractkit/contractkit/designer"
+	gen "github.com/contractkit/contractkit/generated/ide"
+)
+
+// properties converts the children of an object's Properties element
+// (or of a predefined Item) into DTOs, in XML order with repeats kept.
+func properties(o *object) []gen.Property {
+	var src *designer.Element
+	if o.info != nil && o.info.Kind == designer.KindPredefinedItem {
+		src = o.el
+	} else if o.el != nil {
+		src = o.el.Child("Properties")
+	}
+	out := []gen.Property{}
+	if src == nil {
+		return out
+	}
+	for _, el := range src.Children {
+		if o.info != nil && o.info.Kind == designer.KindPredefinedItem && el.Local == "ChildItems" {
+			continue // the children are tree nodes, not a property
+		}
+		value, qual := propertyValue(el)
+		p := gen.Property{
+			Key:        key(el),
+			Qualifiers: qual,
+			Value:      value,
+			Range:      gen.Range{Start: el.Start, End: el.End},
+		}
+		if c, ok := propertyCaptions[el.Local]; ok && knownNamespace(el.Space) {
+			cc := gen.Caption{RuRU: c[0], EnUS: c[1]}
+			p.Caption = &cc
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func knownNamespace(ns string) bool {
+	return ns == designer.NamespaceMD || ns == designer.NamespacePredef
+}
+
+func key(el *designer.Element) gen.PropertyKey {
+	k := gen.PropertyKey{Name: el.Local}
+	if el.Space != "" {
+		ns := el.Space
+		k.Namespace = &ns
+	}
+	return k
+}
+
+// qualifiers are an element's attributes other than namespace
+// declarations.
+func qualifiers(el *designer.Element) []gen.Qualifier {
+	out := []gen.Qualifier{}
+	for _, a := range el.Attrs {
+		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+			continue
+		}
+		q := gen.Qualifier{Key: gen.PropertyKey{Name: a.Name.Local}, Value: a.Value}
+		if a.Name.Space != "" {
+			ns := a.Name.Space
+			q.Key.Namespace = &ns
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// propertyValue reads one element: text, a localized text (v8:item
+// pairs), a record of fields, or unsupported when text and elements mix.
+func propertyValue(el *designer.Element) (gen.PropertyValue, []gen.Qualifier) {
+	qual := qualifiers(el)
+	switch {
+	case el.Mixed:
+		return gen.UnsupportedValue{Issue: gen.UnsupportedIssueMixedContent}, qual
+	case len(el.Children) == 0:
+		tv := gen.TextValue{Text: el.Text}
+		if booleanProperties[el.Local] && knownNamespace(el.Space) && isBoolean(el.Text) {
+			st := gen.ScalarTypeBoolean
+			tv.ScalarType = &st
+		}
+		return tv, qual
+	case isLocalized(el):
+		items, ok := localized(el)
+		if !ok {
+			return gen.UnsupportedValue{Issue: gen.UnsupportedIssueInvalidLocalizedText}, qual
+		}
+		return gen.LocalizedValue{Items: items}, qual
+	}
+	fields := make([]gen.RecordField, 0, len(el.Children))
+	for _, c := range el.Children {
+		v, q := propertyValue(c)
+		fields = append(fields, gen.RecordField{Key: key(c), Qualifiers: q, Value: v})
+	}
+	return gen.RecordValue{Fields: fields}, qual
+}
+
+// isLocalized reports an element whose children are all v8:item.
+func isLocalized(el *designer.Element) bool {
+	for _, c := range el.Children {
+		if c.Local != "item" || c.Space != designer.NamespaceCore {
+			return false
+		}
+	}
+	return true
+}
+
+// localized reads v8:item pairs; an item without exactly a lang and a
+// content is not a localized text.
+func localized(el *designer.Element) ([]gen.Text, bool) {
+	items := make([]gen.Text, 0, len(el.Children))
+	for _, it := range el.Children {
+		lang, content := it.Child("lang"), it.Child("content")
+		if lang == nil || content == nil || len(it.Children) != 2 || len(lang.Children) > 0 || len(content.Children) > 0 {
+			return nil, false
+		}
+		items = append(items, gen.Text{Language: strings.TrimSpace(lang.Text), Content: content.Text})
+	}
+	return items, true
+}
+
+func isBoolean(s string) bool {
+	switch strings.TrimSpace(s) {
+	case "true", "false", "1", "0":
+		return true
+	}
+	return false
+}
+
+func texts(ts []designer.Text) []gen.Text {
+	out := make([]gen.Text, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, gen.Text{Language: t.Lang, Content: t.Content})
+	}
+	return out
+}
+
+// propertyCaptions are the platform's names of common properties, in the
+// Designer's own words of both languages.
+var propertyCaptions = map[string][2]string{
+	"Name":                      {"Имя", "Name"},
+	"Synonym":                   {"Синоним", "Synonym"},
+	"Comment":                   {"Комментарий", "Comment"},
+	"Type":                      {"Тип", "Type"},
+	"Code":                      {"Код", "Code"},
+	"Description":               {"Наименование", "Description"},
+	"IsFolder":                  {"Это группа", "Is folder"},
+	"Hierarchical":              {"Иерархический", "Hierarchical"},
+	"UseStandardCommands":       {"Использовать стандартные команды", "Use standard commands"},
+	"Server":                    {"Сервер", "Server"},
+	"ClientManagedApplication":  {"Клиент (управляемое приложение)", "Client (managed application)"},
+	"ClientOrdinaryApplication": {"Клиент (обычное приложение)", "Client (ordinary application)"},
+	"ExternalConnection":        {"Внешнее соединение", "External connection"},
+	"ServerCall":                {"Вызов сервера", "Server call"},
+	"Privileged":                {"Привилегированный", "Privileged"},
+	"Global":                    {"Глобальный", "Global"},
+	"ReturnValuesReuse":         {"Повторное использование возвращаемых значений", "Return values reuse"},
+	"CodeLength":                {"Длина кода", "Code length"},
+	"DescriptionLength":         {"Длина наименования", "Description length"},
+	"CodeType":                  {"Тип кода", "Code type"},
+	"Owners":                    {"Владельцы", "Owners"},
+	"DefaultObjectForm":         {"Основная форма объекта", "Default object form"},
+	"DefaultListForm":           {"Основная форма списка", "Default list form"},
+	"DefaultChoiceForm":         {"Основная форма для выбора", "Default choice form"},
+	"Posting":                   {"Проведение", "Posting"},
+	"RegisterRecords":           {"Движения", "Register records"},
+	"Picture":                   {"Картинка", "Picture"},
+	"FillChecking":              {"Проверка заполнения", "Fill checking"},
+	"Indexing":                  {"Индексирование", "Indexing"},
+	"ToolTip":                   {"Подсказка", "Tooltip"},
+	"Format":                    {"Формат", "Format"},
+	"Content":                   {"Состав", "Content"},
+	"Explanation":               {"Пояснение", "Explanation"},
+	"IncludeInCommandInterface": {"Включать в командный интерфейс", "Include in command interface"},
+	"Version":                   {"Версия", "Version"},
+	"Vendor":                    {"Поставщик", "Vendor"},
+	"NamePrefix":                {"Префикс имен", "Name prefix"},
+	"DefaultLanguage":           {"Основной язык", "Default language"},
+	"DefaultRunMode":            {"Основной режим запуска", "Default run mode"},
+	"ObjectBelonging":           {"Принадлежность объекта", "Object belonging"},
+	"TemplateType":              {"Тип макета", "Template type"},
+	"FormType":                  {"Тип формы", "Form type"},
+	"Group":                     {"Группа", "Group"},
+	"Representation":            {"Отображение", "Representation"},
+	"Use":                       {"Использование", "Use"},
+	"Schedule":                  {"Расписание", "Schedule"},
+	"MethodName":                {"Имя метода", "Method name"},
+	"Key":                       {"Ключ", "Key"},
+	"Predefined":                {"Предопределенное", "Predefined"},
+	"Handler":                   {"Обработчик", "Handler"},
+	"Event":                     {"Событие", "Event"},
+	"Source":                    {"Источник", "Source"},
+	"Location":                  {"Расположение", "Location"},
+	"Namespace":                 {"Пространство имен", "Namespace"},
+	"LanguageCode":              {"Код языка", "Language code"},
+	"PasswordMode":              {"Режим пароля", "Password mode"},
+	"MultiLine":                 {"Многострочный режим", "Multiline"},
+	"Mask":                      {"Маска", "Mask"},
+}
+
+// booleanProperties are platform properties whose value is a boolean.
+var booleanProperties = map[string]bool{
+	"IsFolder": true, "Hierarchical": true, "UseStandardCommands": true, "Server": true,
+	"ClientManagedApplication": true, "ClientOrdinaryApplication": true, "ExternalConnection": true,
+	"ServerCall": true, "Privileged": true, "Global": true, "IncludeInCommandInterface": true,
+	"Predefined": true, "Use": true, "PasswordMode": true, "MultiLine": true,
+}

@@ -1,0 +1,257 @@
+package metadata
+
+import (
+	"encoding/json"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/contractkit/contractkit/designer"
+	gen "github.com/contractkit/contractkit/generated/ide"
+)
+
+// record is one searchable object.
+type record struct {
+	obj       *object
+	nameLower string
+	synLower  []string // lower-cased synonyms, aligned with obj.synonyms
+}
+
+// failure is one descriptor the index could not read.
+type failure struct {
+	objectID string
+	code     string
+	details  json.RawMessage
+}
+
+// index is a project's search index, built one descriptor at a time
+// between requests. It never reads files on its own: the worker steps it.
+type index struct {
+	state    gen.ProgressState
+	records  map[string]*record // by ObjectId
+	queue    []*object          // objects whose own descriptors wait to be read
+	failures map[string]failure
+	paused   bool
+
+	lastSent      time.Time // the last progress notification
+	sentState     gen.ProgressState
+	countersDirty bool
+}
+
+func newIndex() *index {
+	return &index{state: gen.ProgressStateNotStarted, records: map[string]*record{}, failures: map[string]failure{}}
+}
+
+func (ix *index) progress() gen.Progress {
+	return gen.Progress{State: ix.state, IndexedObjects: int64(len(ix.records)),
+		PendingDescriptors: int64(len(ix.queue)), FailedDescriptors: int64(len(ix.failures))}
+}
+
+// start (re)builds the index from the root. Descriptors already read stay
+// in memory, so a rebuild reuses them.
+func (p *project) startIndex() {
+	ix := p.idx
+	ix.records = map[string]*record{}
+	ix.failures = map[string]failure{}
+	ix.queue = ix.queue[:0]
+	ix.paused = false
+	ix.state = gen.ProgressStateBuilding
+	ix.queue = append(ix.queue, p.root)
+}
+
+// step indexes one descriptor: the object, its inline descendants and,
+// for the kinds that have them, its predefined items; it queues the
+// objects that have descriptors of their own.
+func (p *project) step() {
+	ix := p.idx
+	if len(ix.queue) == 0 {
+		return
+	}
+	o := ix.queue[0]
+	ix.queue = ix.queue[1:]
+	if o != p.root {
+		// A changed owner may have dropped the object since it was queued.
+		if cur, ok := p.objs[o.id]; !ok || cur != o {
+			p.finishIfDone()
+			return
+		}
+	}
+	if err := p.load(o); err != nil {
+		ix.failures[o.id] = indexFailure(o, err)
+	} else {
+		p.addTree(o)
+	}
+	ix.countersDirty = true
+	p.finishIfDone()
+}
+
+func (p *project) finishIfDone() {
+	ix := p.idx
+	if len(ix.queue) > 0 || ix.state != gen.ProgressStateBuilding {
+		return
+	}
+	if len(ix.failures) > 0 {
+		ix.state = gen.ProgressStateIncomplete
+	} else {
+		ix.state = gen.ProgressStateReady
+	}
+}
+
+// addTree records o and the objects its descriptor defines inline.
+func (p *project) addTree(o *object) {
+	ix := p.idx
+	p.addRecord(o)
+	for _, c := range o.children {
+		if c.unsupported() {
+			continue
+		}
+		if c.own {
+			ix.queue = append(ix.queue, c)
+			continue
+		}
+		p.addTree(c)
+	}
+	if hasPredefined(o) {
+		if err := p.loadPredefined(o); err != nil {
+			ix.failures[o.id] = indexFailure(o, err)
+		}
+		var walk func(items []*object)
+		walk = func(items []*object) {
+			for _, it := range items {
+				p.addRecord(it)
+				walk(it.children)
+			}
+		}
+		walk(o.predef)
+	}
+}
+
+func (p *project) addRecord(o *object) {
+	r := &record{obj: o, nameLower: strings.ToLower(o.name)}
+	for _, s := range o.synonyms {
+		r.synLower = append(r.synLower, strings.ToLower(s.Content))
+	}
+	p.idx.records[o.id] = r
+}
+
+// forgetRecords drops the records of o's subtree, which a change made
+// stale; they come back when the index reads the owner again.
+func (p *project) forgetRecords(o *object) {
+	ix := p.idx
+	prefix := o.id + "/"
+	for id := range ix.records {
+		if id == o.id || strings.HasPrefix(id, prefix) {
+			delete(ix.records, id)
+		}
+	}
+	for id := range ix.failures {
+		if id == o.id || strings.HasPrefix(id, prefix) {
+			delete(ix.failures, id)
+		}
+	}
+	if ix.state != gen.ProgressStateNotStarted {
+		ix.queue = append(ix.queue, o)
+		if ix.state == gen.ProgressStateReady || ix.state == gen.ProgressStateIncomplete {
+			ix.state = gen.ProgressStateIncomplete
+		}
+	}
+}
+
+func indexFailure(o *object, err error) failure {
+	f := failure{objectID: o.id}
+	var se *sourceError
+	if errors.As(err, &se) {
+		switch {
+		case se.reason == "unsupported":
+			f.code = "unsupported_metadata"
+			raw, _ := json.Marshal(map[string]any{"diagnostics": diagnostics(o.diags)})
+			f.details = raw
+			return f
+		case se.xml:
+			f.code = string(gen.DomainErrorKindXMLInvalid)
+		case se.reason == "missing":
+			f.code = string(gen.DomainErrorKindSourceMissing)
+		default:
+			f.code = string(gen.DomainErrorKindSourceInvalid)
+		}
+		oid := gen.ObjectID(o.id)
+		d := gen.SourceErrorDetails{ObjectID: &oid, Reason: gen.SourceErrorReason(se.reason)}
+		raw, _ := d.MarshalJSON()
+		f.details = raw
+		return f
+	}
+	f.code = string(gen.DomainErrorKindSourceInvalid)
+	f.details = json.RawMessage(`{}`)
+	return f
+}
+
+// hit is a match with its rank.
+type hit struct {
+	rec  *record
+	rank int
+}
+
+var rankNames = []gen.HitRank{gen.HitRankExactName, gen.HitRankExactSynonym, gen.HitRankPrefixName,
+	gen.HitRankPrefixSynonym, gen.HitRankSubstringName, gen.HitRankSubstringSynonym}
+
+// search matches the ready records: a literal substring after Unicode
+// lower-casing, ranked exact → prefix → substring, names before
+// synonyms; ties by lower-cased name, then ObjectId.
+func (p *project) search(text string, limit int, lang *string) ([]hit, bool) {
+	q := strings.ToLower(strings.TrimSpace(text))
+	if q == "" {
+		return nil, false
+	}
+	var hits []hit
+	for _, r := range p.idx.records {
+		best := -1
+		consider := func(s string, base int) {
+			var rank int
+			switch {
+			case s == q:
+				rank = base
+			case strings.HasPrefix(s, q):
+				rank = base + 2
+			case strings.Contains(s, q):
+				rank = base + 4
+			default:
+				return
+			}
+			if best < 0 || rank < best {
+				best = rank
+			}
+		}
+		consider(r.nameLower, 0)
+		for i, s := range r.synLower {
+			if lang != nil && r.obj.synonyms[i].Lang != *lang {
+				continue
+			}
+			consider(s, 1)
+		}
+		if best >= 0 {
+			hits = append(hits, hit{rec: r, rank: best})
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if a.rank != b.rank {
+			return a.rank < b.rank
+		}
+		if a.rec.nameLower != b.rec.nameLower {
+			return a.rec.nameLower < b.rec.nameLower
+		}
+		return a.rec.obj.id < b.rec.obj.id
+	})
+	truncated := len(hits) > limit
+	if truncated {
+		hits = hits[:limit]
+	}
+	return hits, truncated
+}
+
+// isSearchable reports objects that are search results: virtual groups
+// and modules never are, nor are elements the schema does not know.
+func isSearchable(o *object) bool { return o.info != nil && !o.unsupported() && o.info.Kind != "" }
+
+var _ = designer.KindConfiguration

@@ -1,0 +1,647 @@
+package metadata
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/contractkit/contractkit/designer"
+	"github.com/contractkit/contractkit/designer/picture"
+	manifest "github.com/contractkit/contractkit/designer/project"
+	gen "github.com/contractkit/contractkit/generated/ide"
+)
+
+// Backend holds the one session a process may have open.
+type Backend struct {
+	notify   func(method string, params []byte)
+	sessions int // sessions opened so far: ids are never reused
+	s        *session
+	rr       int // the project whose turn it is to index
+	// Pictures is set when the client was granted picturePreview.
+	Pictures bool
+	// progressEvery bounds how often counter changes are reported.
+	progressEvery time.Duration
+}
+
+type session struct {
+	id       string
+	projects []*project
+	byID     map[string]*project
+}
+
+// New returns a backend that sends server notifications with notify.
+func New(notify func(method string, params []byte)) *Backend {
+	if notify == nil {
+		notify = func(string, []byte) {}
+	}
+	return &Backend{notify: notify, progressEvery: 100 * time.Millisecond}
+}
+
+// derr builds the contract's domain error.
+func derr(kind gen.DomainErrorKind, details json.Marshaler, p *project, s *session) *gen.RPCError {
+	raw := json.RawMessage(`{}`)
+	if details != nil {
+		if b, err := details.MarshalJSON(); err == nil {
+			raw = b
+		}
+	}
+	data := gen.DomainErrorData{Kind: kind, Details: raw}
+	if s != nil {
+		sid := gen.SessionID(s.id)
+		data.SessionID = &sid
+	}
+	if p != nil {
+		pid, g := gen.ProjectID(p.id), gen.Generation(p.generation)
+		data.ProjectID, data.Generation = &pid, &g
+	}
+	return gen.NewError(gen.CodeRequestFailed, data)
+}
+
+// rawDetails lets a plain map be details.
+type rawDetails map[string]any
+
+func (r rawDetails) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]any(r)) }
+
+// ToPath spells a native path as the contract's Path: UTF-8 as is,
+// otherwise every byte as %HH.
+func ToPath(p string) gen.Path {
+	if utf8.ValidString(p) {
+		return gen.Path{Value: p, Encoding: gen.PathEncodingUTF8}
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		fmt.Fprintf(&b, "%%%02X", p[i])
+	}
+	return gen.Path{Value: b.String(), Encoding: gen.PathEncodingPercent}
+}
+
+// FromPath decodes a Path; the UTF-16 spelling belongs to Windows and is
+// refused here.
+func FromPath(p gen.Path) (string, error) {
+	switch p.Encoding {
+	case gen.PathEncodingUTF8:
+		return p.Value, nil
+	case gen.PathEncodingPercent:
+		var out []byte
+		s := p.Value
+		for i := 0; i < len(s); i++ {
+			if s[i] != '%' || i+2 >= len(s) {
+				return "", fmt.Errorf("percent path: byte %d is not %%HH", i)
+			}
+			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			if err != nil {
+				return "", fmt.Errorf("percent path: byte %d is not %%HH", i)
+			}
+			out = append(out, byte(v))
+			i += 2
+		}
+		return string(out), nil
+	}
+	return "", fmt.Errorf("path encoding %s is not this system's", p.Encoding)
+}
+
+// Open opens the projects the selection names, all or none.
+func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
+	if b.s != nil {
+		return gen.SessionInfo{}, derr(gen.DomainErrorKindWorkspaceAlreadyOpen, gen.InvalidStateDetails{State: "open"}, nil, b.s)
+	}
+	fail := func(reason gen.OpenFailureReason, path string) error {
+		d := gen.ProjectOpenFailedDetails{Reason: reason}
+		if path != "" {
+			pp := ToPath(path)
+			d.Path = &pp
+		}
+		return derr(gen.DomainErrorKindProjectOpenFailed, d, nil, nil)
+	}
+	start, err := FromPath(p.Start)
+	if err != nil || !filepath.IsAbs(start) {
+		return gen.SessionInfo{}, fail(gen.OpenFailureReasonSelectionInvalid, "")
+	}
+	found, err := manifest.Open(filepath.Clean(start), p.Selection)
+	if err != nil {
+		var oe *manifest.OpenError
+		if errors.As(err, &oe) {
+			return gen.SessionInfo{}, fail(gen.OpenFailureReason(oe.Reason), oe.Path)
+		}
+		return gen.SessionInfo{}, fail(gen.OpenFailureReasonSourceInvalid, start)
+	}
+	b.sessions++
+	s := &session{id: "s" + strconv.Itoa(b.sessions), byID: map[string]*project{}}
+	for i, f := range found {
+		cache := p.DiskCache == nil || *p.DiskCache
+		p, err := openProject("p"+strconv.Itoa(i+1), f.Scope.Member, string(f.Type), f.Root, f.Source, f.Descriptor, cache)
+		if err != nil {
+			// Nothing is published: the session is dropped whole.
+			var se *sourceError
+			if errors.As(err, &se) && se.reason == "missing" && se.path == f.Source {
+				return gen.SessionInfo{}, fail(gen.OpenFailureReasonSourceInvalid, f.Source)
+			}
+			return gen.SessionInfo{}, fail(gen.OpenFailureReasonRootInvalid, f.Descriptor)
+		}
+		s.projects = append(s.projects, p)
+		s.byID[p.id] = p
+	}
+	b.s = s
+	return b.info(), nil
+}
+
+func (b *Backend) info() gen.SessionInfo {
+	out := gen.SessionInfo{SessionID: gen.SessionID(b.s.id), Projects: []gen.ProjectInfo{}}
+	for _, p := range b.s.projects {
+		var scope gen.Scope = gen.ScopeStandalone{}
+		if p.member != "" {
+			scope = gen.MemberScope{Name: p.member}
+		}
+		out.Projects = append(out.Projects, gen.ProjectInfo{
+			ProjectID: gen.ProjectID(p.id), Scope: scope, Type: gen.ProjectType(p.typ),
+			RootPath: ToPath(p.rootDir), SourcePath: ToPath(p.srcDir),
+			Root:       gen.ObjectNodeID{ObjectID: gen.ObjectID(p.root.id)},
+			Generation: gen.Generation(p.generation), EventSequence: gen.EventSequence(p.eventSequence),
+			RequiresRefresh: p.requiresRefresh, RequiresReopen: p.requiresReopen,
+		})
+	}
+	return out
+}
+
+func (b *Backend) session(id gen.SessionID) (*session, error) {
+	if b.s == nil || b.s.id != string(id) {
+		sid := id
+		return nil, gen.NewError(gen.CodeRequestFailed, gen.DomainErrorData{
+			Kind: gen.DomainErrorKindUnknownSession, SessionID: &sid,
+			Details: mustJSON(gen.UnknownSessionDetails{SessionID: string(id)})})
+	}
+	return b.s, nil
+}
+
+func mustJSON(m json.Marshaler) json.RawMessage {
+	b, err := m.MarshalJSON()
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return b
+}
+
+// Info answers project/info.
+func (b *Backend) Info(p gen.SessionParams) (gen.SessionInfo, error) {
+	if _, err := b.session(p.SessionID); err != nil {
+		return gen.SessionInfo{}, err
+	}
+	return b.info(), nil
+}
+
+// Close ends the session; its notifications stop with it.
+func (b *Backend) Close(p gen.SessionParams) error {
+	if _, err := b.session(p.SessionID); err != nil {
+		return err
+	}
+	b.s = nil
+	return nil
+}
+
+// Shutdown closes whatever session is open.
+func (b *Backend) Shutdown() { b.s = nil }
+
+// check resolves a method's context: the session, the project, and the
+// state that gates every metadata method.
+type gate int
+
+const (
+	gateNormal  gate = iota
+	gateRefresh      // a root refresh, allowed from resync_required
+	gateStatus       // index status, allowed from resync_required
+)
+
+func (b *Backend) project(c gen.ProjectContext, g gate) (*project, error) {
+	s, err := b.session(c.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := s.byID[string(c.ProjectID)]
+	if !ok {
+		return nil, derr(gen.DomainErrorKindUnknownProject, gen.UnknownProjectDetails{ProjectID: string(c.ProjectID)}, nil, s)
+	}
+	if p.requiresReopen {
+		return nil, derr(gen.DomainErrorKindReopenRequired, gen.ResyncDetails{Reason: "manifest_changed"}, p, s)
+	}
+	if p.requiresRefresh && g == gateNormal {
+		return nil, derr(gen.DomainErrorKindResyncRequired, gen.ResyncDetails{Reason: p.resyncReason}, p, s)
+	}
+	if uint64(c.Generation) != p.generation && !(p.requiresRefresh && g != gateNormal) {
+		return nil, derr(gen.DomainErrorKindStaleGeneration, gen.StaleGenerationDetails{
+			Expected: gen.Generation(p.generation), Actual: c.Generation}, p, s)
+	}
+	return p, nil
+}
+
+func (b *Backend) ctx(p *project) (gen.SessionID, gen.ProjectID, gen.Generation, gen.EventSequence) {
+	return gen.SessionID(b.s.id), gen.ProjectID(p.id), gen.Generation(p.generation), gen.EventSequence(p.eventSequence)
+}
+
+// Root answers metadata/root.
+func (b *Backend) Root(c gen.ProjectContext) (gen.RootResult, error) {
+	p, err := b.project(c, gateNormal)
+	if err != nil {
+		return gen.RootResult{}, err
+	}
+	r := gen.RootResult{Node: p.objectNode(p.root)}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// resolveNode finds the tree entry a NodeID names.
+func (b *Backend) resolveNode(p *project, id gen.NodeID) (entry, error) {
+	unknown := func() error { return derr(gen.DomainErrorKindUnknownNode, gen.UnknownNodeDetails{Node: id}, p, b.s) }
+	switch n := id.(type) {
+	case gen.ObjectNodeID:
+		o, ok := p.objs[string(n.ObjectID)]
+		if !ok {
+			return entry{}, unknown()
+		}
+		return entry{obj: o}, nil
+	case gen.CollectionNodeID:
+		g, ok := p.groupOf(n)
+		if !ok {
+			return entry{}, unknown()
+		}
+		return entry{group: &g}, nil
+	case gen.ModuleNodeID:
+		o, ok := p.objs[string(n.Owner)]
+		if !ok {
+			return entry{}, unknown()
+		}
+		for _, r := range p.moduleRoles(o) {
+			if string(r) == n.Role {
+				return entry{module: r, owner: o}, nil
+			}
+		}
+		return entry{}, unknown()
+	}
+	return entry{}, unknown()
+}
+
+// loadError maps a failure to read a file to the contract's error.
+func (b *Backend) loadError(p *project, o *object, err error) error {
+	var se *sourceError
+	if !errors.As(err, &se) {
+		return gen.NewError(gen.CodeInternalError, nil)
+	}
+	kind := gen.DomainErrorKindSourceInvalid
+	switch {
+	case se.xml || se.reason == "unsupported":
+		kind = gen.DomainErrorKindXMLInvalid
+	case se.reason == "missing":
+		kind = gen.DomainErrorKindSourceMissing
+	}
+	d := gen.SourceErrorDetails{Reason: gen.SourceErrorReason(se.reason)}
+	if rel, ok := p.rel(se.path); ok {
+		pp := ToPath(rel)
+		d.Path = &pp
+	}
+	if o != nil {
+		oid := gen.ObjectID(o.id)
+		d.ObjectID = &oid
+	}
+	return derr(kind, d, p, b.s)
+}
+
+// rel returns a path relative to the sources.
+func (p *project) rel(path string) (string, bool) {
+	r, err := filepath.Rel(p.srcDir, path)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return r, true
+}
+
+// Children answers metadata/children.
+func (b *Backend) Children(c gen.ChildrenParams) (gen.ChildrenResult, error) {
+	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	if err != nil {
+		return gen.ChildrenResult{}, err
+	}
+	e, err := b.resolveNode(p, c.Node)
+	if err != nil {
+		return gen.ChildrenResult{}, err
+	}
+	hide := c.HideEmptyRootSections == nil || *c.HideEmptyRootSections
+	var kids []entry
+	switch {
+	case e.obj != nil:
+		kids, err = p.childGroups(e.obj, hide)
+		if err != nil {
+			return gen.ChildrenResult{}, b.loadError(p, e.obj, err)
+		}
+	case e.group != nil:
+		kids, err = p.groupChildren(*e.group)
+		if err != nil {
+			return gen.ChildrenResult{}, b.loadError(p, e.group.owner, err)
+		}
+	}
+	r := gen.ChildrenResult{Nodes: make([]gen.Node, 0, len(kids))}
+	for _, k := range kids {
+		r.Nodes = append(r.Nodes, p.node(k))
+	}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+func (b *Backend) object(c gen.ObjectParams) (*project, *object, error) {
+	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	if err != nil {
+		return nil, nil, err
+	}
+	o, ok := p.objs[string(c.ObjectID)]
+	if !ok {
+		return nil, nil, derr(gen.DomainErrorKindUnknownObject, gen.UnknownObjectDetails{ObjectID: c.ObjectID}, p, b.s)
+	}
+	if err := p.load(o); err != nil {
+		return nil, nil, b.loadError(p, o, err)
+	}
+	return p, o, nil
+}
+
+// Get answers metadata/get for an object the tree or the index knows.
+func (b *Backend) Get(c gen.ObjectParams) (gen.GetResult, error) {
+	p, o, err := b.object(c)
+	if err != nil {
+		return gen.GetResult{}, err
+	}
+	mo := gen.MetadataObject{ObjectID: gen.ObjectID(o.id), MetadataKind: gen.MetadataKind(o.tag), Name: o.name, Synonyms: texts(o.synonyms)}
+	if o.info != nil {
+		mo.MetadataKind = gen.MetadataKind(o.info.Kind)
+	}
+	if o.parent != nil {
+		pid := gen.ObjectID(o.parent.id)
+		mo.Parent = &pid
+	}
+	if o.uuid != "" {
+		u := o.uuid
+		mo.UUID = &u
+	}
+	r := gen.GetResult{Object: mo}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// Properties answers metadata/properties; a common picture also gets its
+// preview when the client was granted it.
+func (b *Backend) Properties(c gen.ObjectParams) (gen.PropertiesResult, error) {
+	p, o, err := b.object(c)
+	if err != nil {
+		return gen.PropertiesResult{}, err
+	}
+	if _, err := p.element(o); err != nil {
+		return gen.PropertiesResult{}, b.loadError(p, o, err)
+	}
+	r := gen.PropertiesResult{Properties: properties(o)}
+	if b.Pictures && o.info != nil && o.info.Kind == designer.KindCommonPicture && o.parent == p.root {
+		r.Picture = picturePreview(picture.Load(p.srcDir, o.name))
+	}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// Source answers metadata/source.
+func (b *Backend) Source(c gen.NodeParams) (gen.SourceResult, error) {
+	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	if err != nil {
+		return gen.SourceResult{}, err
+	}
+	e, err := b.resolveNode(p, c.Node)
+	if err != nil {
+		return gen.SourceResult{}, err
+	}
+	var out []gen.Source
+	switch {
+	case e.group != nil:
+		// Virtual groups have no file; none is made up.
+		return gen.SourceResult{}, derr(gen.DomainErrorKindSourceMissing, gen.SourceErrorDetails{Reason: gen.SourceErrorReasonMissing}, p, b.s)
+	case e.obj != nil:
+		o := e.obj
+		if err := p.load(o); err != nil {
+			return gen.SourceResult{}, b.loadError(p, o, err)
+		}
+		rel, _ := p.rel(o.desc)
+		src := gen.Source{Path: ToPath(rel), Role: gen.SourceRoleDescriptor{}, Inline: []gen.InlineItem{}}
+		if !o.own && o.info != nil && o.info.Kind != designer.KindPredefinedItem {
+			src.Inline = append(src.Inline, gen.InlineItem{MetadataKind: gen.MetadataKind(o.info.Kind), Name: o.name})
+		}
+		out = append(out, src)
+		for _, pl := range p.payloads(o) {
+			rel, _ := p.rel(pl)
+			out = append(out, gen.Source{Path: ToPath(rel), Role: gen.SourceRolePayload{}, Inline: []gen.InlineItem{}})
+		}
+	default:
+		path := p.modulePath(e.owner, e.module)
+		if !p.r.exists(path) {
+			return gen.SourceResult{}, b.loadError(p, e.owner, &sourceError{path: path, reason: "missing", err: errors.New("no module file")})
+		}
+		rel, _ := p.rel(path)
+		out = append(out, gen.Source{Path: ToPath(rel), Role: gen.ModuleSourceRole{Role: string(e.module)}, Inline: []gen.InlineItem{}})
+	}
+	r := gen.SourceResult{Sources: out}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// payloads lists the data files of forms, templates and pictures.
+func (p *project) payloads(o *object) []string {
+	if o.info == nil || !o.own {
+		return nil
+	}
+	ext := filepath.Join(o.dir, "Ext")
+	var names []string
+	switch o.info.Kind {
+	case designer.KindForm, designer.KindCommonForm:
+		names = []string{"Form.xml"}
+	case designer.KindTemplate, "common-template":
+		names = []string{"Template.xml", "Template.txt", "Template.bin", "Template.mxl", "Template.htm", "Template.zip"}
+	case designer.KindCommonPicture:
+		names = []string{"Picture.xml"}
+	default:
+		if hasPredefined(o) {
+			names = []string{"Predefined.xml"}
+		}
+	}
+	var out []string
+	for _, n := range names {
+		if path := filepath.Join(ext, n); p.r.exists(path) {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// Reveal answers metadata/reveal: the path from the root to an object
+// the tree or the index knows, computed here.
+func (b *Backend) Reveal(c gen.ObjectParams) (gen.RevealResult, error) {
+	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	if err != nil {
+		return gen.RevealResult{}, err
+	}
+	o, ok := p.objs[string(c.ObjectID)]
+	if !ok {
+		return gen.RevealResult{}, derr(gen.DomainErrorKindUnknownObject, gen.UnknownObjectDetails{ObjectID: c.ObjectID}, p, b.s)
+	}
+	r := gen.RevealResult{Ancestry: p.ancestry(o)}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// Search answers metadata/search from the records ready now; it never
+// starts the index.
+func (b *Backend) Search(c gen.SearchParams) (gen.SearchResult, error) {
+	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	if err != nil {
+		return gen.SearchResult{}, err
+	}
+	limit := 50
+	if c.Limit != nil {
+		limit = int(*c.Limit)
+	}
+	hits, truncated := p.search(c.Text, limit, c.SynonymLanguage)
+	r := gen.SearchResult{Progress: p.idx.progress(), Hits: make([]gen.Hit, 0, len(hits)), Truncated: truncated}
+	for _, h := range hits {
+		o := h.rec.obj
+		r.Hits = append(r.Hits, gen.Hit{
+			ObjectID: gen.ObjectID(o.id), Node: gen.ObjectNodeID{ObjectID: gen.ObjectID(o.id)},
+			MetadataKind: gen.MetadataKind(o.info.Kind), Name: o.name, Synonyms: texts(o.synonyms),
+			Ancestry: p.ancestry(o), Rank: rankNames[h.rank],
+		})
+	}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// Index answers metadata/index: start answers once queued, the work runs
+// between requests.
+func (b *Backend) Index(c gen.IndexParams) (gen.IndexResult, error) {
+	g := gateNormal
+	if c.Action == gen.IndexActionStatus {
+		g = gateStatus
+	}
+	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, g)
+	if err != nil {
+		return gen.IndexResult{}, err
+	}
+	ix := p.idx
+	before := ix.state
+	switch c.Action {
+	case gen.IndexActionStart:
+		p.startIndex()
+	case gen.IndexActionCancel:
+		if ix.state == gen.ProgressStateBuilding {
+			ix.paused = true
+			ix.state = gen.ProgressStateCancelled
+		}
+	case gen.IndexActionResume:
+		if ix.state == gen.ProgressStateCancelled {
+			ix.paused = false
+			ix.state = gen.ProgressStateBuilding
+			p.finishIfDone()
+		}
+	}
+	if ix.state != before {
+		b.sendProgress(p, true)
+	}
+	r := gen.IndexResult{Progress: ix.progress()}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// IndexErrors answers metadata/indexErrors in ObjectId order.
+func (b *Backend) IndexErrors(c gen.IndexErrorsParams) (gen.IndexErrorsResult, error) {
+	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	if err != nil {
+		return gen.IndexErrorsResult{}, err
+	}
+	offset, limit := 0, 50
+	if c.Offset != nil {
+		offset = int(*c.Offset)
+	}
+	if c.Limit != nil {
+		limit = int(*c.Limit)
+	}
+	ids := make([]string, 0, len(p.idx.failures))
+	for id := range p.idx.failures {
+		ids = append(ids, id)
+	}
+	sortStrings(ids)
+	r := gen.IndexErrorsResult{Errors: []gen.IndexError{}}
+	if offset < len(ids) {
+		end := offset + limit
+		if end > len(ids) {
+			end = len(ids)
+		}
+		for _, id := range ids[offset:end] {
+			f := p.idx.failures[id]
+			r.Errors = append(r.Errors, gen.IndexError{ObjectID: gen.ObjectID(f.objectID), Code: f.code, Details: f.details})
+		}
+		if end < len(ids) {
+			next := int64(end)
+			r.NextOffset = &next
+		}
+	}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// Background runs one descriptor of indexing for the next project that
+// has work, round-robin, and reports whether it did anything.
+func (b *Backend) Background() bool {
+	if b.s == nil {
+		return false
+	}
+	n := len(b.s.projects)
+	for i := 0; i < n; i++ {
+		p := b.s.projects[(b.rr+i)%n]
+		ix := p.idx
+		if ix.state != gen.ProgressStateBuilding || ix.paused || len(ix.queue) == 0 {
+			continue
+		}
+		b.rr = (b.rr + i + 1) % n
+		p.step()
+		b.sendProgress(p, false)
+		return true
+	}
+	return false
+}
+
+// sendProgress reports the index's progress: always on a change of state,
+// at most once per progressEvery for counters alone.
+func (b *Backend) sendProgress(p *project, force bool) {
+	ix := p.idx
+	now := time.Now()
+	stateChanged := ix.state != ix.sentState
+	if !force && !stateChanged && (!ix.countersDirty || now.Sub(ix.lastSent) < b.progressEvery) {
+		return
+	}
+	ix.lastSent, ix.sentState, ix.countersDirty = now, ix.state, false
+	params := gen.IndexProgressParams{SessionID: gen.SessionID(b.s.id), ProjectID: gen.ProjectID(p.id),
+		Generation: gen.Generation(p.generation), Progress: ix.progress()}
+	raw, err := params.MarshalJSON()
+	if err == nil {
+		b.notify(gen.NotificationMetadataIndexProgress, raw)
+	}
+}
+
+func picturePreview(pv picture.Preview) gen.PicturePreview {
+	switch pv.Status {
+	case picture.StatusReady:
+		return gen.ReadyPicture{MIMEType: pv.MIMEType, Data: base64(pv.Data), FileName: pv.FileName}
+	case picture.StatusMissing:
+		return gen.PicturePreviewMissing{}
+	case picture.StatusUnsupported:
+		return gen.PicturePreviewUnsupported{}
+	case picture.StatusTooLarge:
+		return gen.PicturePreviewTooLarge{}
+	case picture.StatusUnavailable:
+		return gen.PicturePreviewUnavailable{}
+	}
+	return gen.PicturePreviewInvalid{}
+}
