@@ -24,7 +24,9 @@ func openForBrowse(dir string, stderr io.Writer) (*metadata.Backend, gen.Project
 		return nil, gen.ProjectContext{}, gen.ProjectInfo{}, false
 	}
 	b := metadata.New(nil)
-	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}})
+	// A look from the terminal leaves the project as it found it: no cache.
+	noCache := false
+	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
 	if err != nil {
 		fmt.Fprintf(stderr, "eska: cannot open %s: %s\n", abs, describe(err))
 		return nil, gen.ProjectContext{}, gen.ProjectInfo{}, false

@@ -185,11 +185,17 @@ func (r *reader) read(path string) ([]byte, error) {
 	if st.Size() > int64(r.limit.MaxBytes) {
 		return nil, &sourceError{path: path, reason: "too_large", xml: true, err: fmt.Errorf("%d bytes is over the limit of %d", st.Size(), r.limit.MaxBytes)}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(r.limit.MaxBytes)+1))
-	if err != nil {
+	// One read of the size Stat gave, plus one byte to notice a file that
+	// grew since; ReadAll's doubling would cost several reads and copies.
+	data := make([]byte, st.Size()+1)
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, &sourceError{path: path, reason: "io", err: err}
 	}
-	return data, nil
+	if int64(n) > st.Size() {
+		return nil, &sourceError{path: path, reason: "io", err: errors.New("the file changed while it was read")}
+	}
+	return data[:n], nil
 }
 
 // exists reports whether a regular file exists inside the sources.
