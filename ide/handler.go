@@ -38,6 +38,7 @@ func (h handler) Initialize(ctx context.Context, p gen.InitializeParams) (gen.In
 		}
 	}
 	s.backend.Pictures = s.caps[gen.CapabilityPicturePreview]
+	s.backend.Presentation = s.caps[gen.CapabilityPropertyPresentation]
 	return gen.InitializeResult{
 		APIVersion:   v,
 		Server:       gen.ServerInfo{Name: gen.ServerName, Version: s.version},

@@ -203,10 +203,10 @@ func (s *Server) granted(capability string) bool { return s.caps[capability] }
 
 // capabilities reports what this build offers under the negotiated minor:
 // the 1.0 set the contract fixes, and each later capability only to a
-// client whose minor has it. Picture previews (1.4) are served; the
-// separate update command, support policy, property presentation and the
-// write path are not built, and a false capability keeps their methods
-// unavailable.
+// client whose minor has it. Picture previews (1.4) and property
+// presentation (1.5) are served; the separate update command, support
+// policy and the write path are not built, and a false capability keeps
+// their methods unavailable.
 func (s *Server) capabilities() gen.Capabilities {
 	c := gen.Capabilities{
 		DesignerXML: true, ReadOnly: true, DiskCache: true, Search: true, ClientFileEvents: true,
@@ -229,7 +229,9 @@ func (s *Server) capabilities() gen.Capabilities {
 	if c.PicturePreview = offer(gen.CapabilityPicturePreview); c.PicturePreview != nil {
 		*c.PicturePreview = true
 	}
-	c.PropertyPresentation = offer(gen.CapabilityPropertyPresentation)
+	if c.PropertyPresentation = offer(gen.CapabilityPropertyPresentation); c.PropertyPresentation != nil {
+		*c.PropertyPresentation = true
+	}
 	c.PropertyEditing = offer(gen.CapabilityPropertyEditing)
 	c.MetadataRename = offer(gen.CapabilityMetadataRename)
 	c.LinkedPropertyEdits = offer(gen.CapabilityLinkedPropertyEdits)

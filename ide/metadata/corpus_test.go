@@ -156,14 +156,14 @@ func TestDesignerCorpus(t *testing.T) {
 // summary of what it served.
 func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bool) string {
 	b := New(nil)
-	b.Pictures = true
+	b.Pictures, b.Presentation = true, true
 	info, err := b.Open(gen.OpenParams{Start: ToPath(proj), Selection: gen.SelectionCurrent{}, DiskCache: &cache})
 	if err != nil {
 		t.Fatalf("open: %s", errText(err))
 	}
 	sid, pid := info.SessionID, info.Projects[0].ProjectID
 	kinds := map[string]int{}
-	nodes, failures, diags, pictures := 0, 0, map[string]int{}, map[string]int{}
+	nodes, failures, diags, pictures, presented := 0, 0, map[string]int{}, map[string]int{}, map[string]int{}
 	rootSectionObjects := map[string]int{}
 	var walk func(id gen.NodeID, section string)
 	walk = func(id gen.NodeID, section string) {
@@ -195,9 +195,14 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 				pr, err := b.Properties(gen.ObjectParams{SessionID: sid, ProjectID: pid, ObjectID: on.ObjectID})
 				if err != nil {
 					t.Logf("properties of %s: %s", on.ObjectID, errText(err))
-				} else if pr.Picture != nil {
-					raw, _ := gen.MarshalPicturePreview(pr.Picture)
-					pictures[regexp.MustCompile(`"status":"([a-z_]+)"`).FindStringSubmatch(string(raw))[1]]++
+				} else {
+					if pr.Picture != nil {
+						raw, _ := gen.MarshalPicturePreview(pr.Picture)
+						pictures[statusRE.FindStringSubmatch(string(raw))[1]]++
+					}
+					for _, p := range pr.Properties {
+						countPresentation(presented, p.Presentation)
+					}
 				}
 			}
 			walk(n.ID, sec)
@@ -233,8 +238,8 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 		ks = append(ks, fmt.Sprintf("%s=%d", k, n))
 	}
 	sort.Strings(ks)
-	summary := fmt.Sprintf("%d nodes, %d expansion failures, diagnostics %v, index %s: %d records, %d failed; pictures %v; objects by kind: %s",
-		nodes, failures, diags, st.Progress.State, st.Progress.IndexedObjects, st.Progress.FailedDescriptors, pictures, strings.Join(ks, " "))
+	summary := fmt.Sprintf("%d nodes, %d expansion failures, diagnostics %v, index %s: %d records, %d failed; pictures %v; top-level presentations %v; objects by kind: %s",
+		nodes, failures, diags, st.Progress.State, st.Progress.IndexedObjects, st.Progress.FailedDescriptors, pictures, presented, strings.Join(ks, " "))
 	c := b.s.projects[0].r.cache
 	if c != nil {
 		t.Logf("disk cache: %d hits, %d misses, %d writes, %d failures", c.hits, c.misses, c.writes, c.failures)
@@ -245,6 +250,27 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 }
 
 func ptr[T any](v T) *T { return &v }
+
+var statusRE = regexp.MustCompile(`"status":"([a-z_]+)"`)
+
+// countPresentation counts a property's presentation by kind, and
+// references by status.
+func countPresentation(m map[string]int, p gen.Presentation) {
+	switch v := p.(type) {
+	case nil:
+	case gen.EmptyPresentation:
+		m["empty"]++
+	case gen.ReferencePresentation:
+		m["reference/"+string(v.Status)]++
+	case gen.TypesPresentation:
+		m["types"]++
+		for _, it := range v.Items {
+			if it.Status != nil {
+				m["type-reference/"+string(*it.Status)]++
+			}
+		}
+	}
+}
 
 func equalCounts(a, b map[string]int) bool {
 	for k, v := range a {

@@ -16,7 +16,7 @@ import (
 // Ext folders for modules and payloads) without copying any.
 
 const mdHead = `<?xml version="1.0" encoding="UTF-8"?>
-<MetaDataObject xmlns="http://v8.1c.ru/8.3/MDClasses" xmlns:v8="http://v8.1c.ru/8.1/data/core" xmlns:xr="http://v8.1c.ru/8.3/xcf/readable" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="2.17">
+<MetaDataObject xmlns="http://v8.1c.ru/8.3/MDClasses" xmlns:v8="http://v8.1c.ru/8.1/data/core" xmlns:xr="http://v8.1c.ru/8.3/xcf/readable" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:cfg="http://v8.1c.ru/8.1/data/enterprise/current-config" version="2.17">
 `
 
 func syn(pairs ...string) string {
@@ -63,6 +63,12 @@ func configurationFixture() map[string]string {
 				`<Owners><xr:Item xsi:type="xr:MDObjectRef">Catalog.Нет</xr:Item></Owners><CodeLength>9</CodeLength>`+
 				`<Explanation><v8:item><v8:lang>ru</v8:lang></v8:item></Explanation>`,
 			inline("Attribute", "Артикул", syn("ru", "Артикул товара"), "")+
+				inline("Attribute", "Связи", `<Type><v8:Type>cfg:CatalogRef.Товары</v8:Type><v8:Type>cfg:CatalogRef.Нет</v8:Type><v8:TypeSet>cfg:AnyIBRef</v8:TypeSet></Type>`+
+					`<FillValue xsi:type="xr:DesignTimeRef">Enum.Статусы.EnumValue.Закрыт</FillValue><Format xsi:nil="true"/>`+
+					`<Mask xsi:type="xs:string"/><ChoiceForm>Catalog.Товары.Form.ФормаЭлемента</ChoiceForm>`+
+					`<Link xsi:type="xr:MDObjectRef">Catalog.Товары.StandardAttribute.Code</Link><Other xsi:type="xr:DesignTimeRef">Catalog.Товары.Вложенный</Other>`, "")+
+				inline("Attribute", "Длина", `<Type><v8:Type>xs:string</v8:Type><v8:StringQualifiers><v8:Length>25</v8:Length></v8:StringQualifiers></Type>`+
+					`<DefaultObjectForm>Catalog.Товары.Form.ФормаЭлемента</DefaultObjectForm><Picture>CommonPicture.Логотип</Picture><Owner xsi:type="xr:MDObjectRef">Catalog.Нет</Owner>`, "")+
 				inline("TabularSection", "Цены", "", inline("Attribute", "Цена", "", ""))+
 				"<Form>ФормаЭлемента</Form>"+inline("Command", "Печать", "", "")+"<Template>Макет</Template>"),
 		"src/Catalogs/Товары/Ext/ObjectModule.bsl":                    "// object\n",

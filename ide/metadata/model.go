@@ -37,6 +37,7 @@ type object struct {
 	loaded   bool
 	err      error // reading its descriptor failed
 	el       *designer.Element
+	ns       scope // namespace declarations of its own descriptor's root
 	uuid     string
 	synonyms []designer.Text
 	diags    []designer.Diagnostic // of its own descriptor, or of its own element

@@ -125,6 +125,9 @@ func (p *project) load(o *object) error {
 func (p *project) fill(o *object, d *designer.Descriptor) {
 	o.loaded = true
 	o.el = d.Object.El
+	if d.Root != nil {
+		o.ns = scope{}.with(d.Root)
+	}
 	o.uuid = d.Object.UUID
 	o.synonyms = d.Object.Synonyms
 	o.diags = d.Diagnostics
@@ -231,6 +234,7 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		return nil, &sourceError{path: cur.desc, reason: "invalid_identity", err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
 	}
 	cur.el = d.Object.El
+	cur.ns = scope{}.with(d.Root)
 	el := cur.el
 	for i := len(chain) - 1; i >= 0; i-- {
 		c := chain[i]

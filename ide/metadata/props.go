@@ -8,8 +8,10 @@ import (
 )
 
 // properties converts the children of an object's Properties element
-// (or of a predefined Item) into DTOs, in XML order with repeats kept.
-func properties(o *object) []gen.Property {
+// (or of a predefined Item) into DTOs, in XML order with repeats kept;
+// with present (API 1.5 propertyPresentation) values also get their
+// presentation.
+func (p *project) properties(o *object, present bool) []gen.Property {
 	var src *designer.Element
 	if o.info != nil && o.info.Kind == designer.KindPredefinedItem {
 		src = o.el
@@ -20,12 +22,16 @@ func properties(o *object) []gen.Property {
 	if src == nil {
 		return out
 	}
+	var ns scope
+	if present {
+		ns = nsOf(o).with(o.el).with(src)
+	}
 	for _, el := range src.Children {
 		if o.info != nil && o.info.Kind == designer.KindPredefinedItem && el.Local == "ChildItems" {
 			continue // the children are tree nodes, not a property
 		}
-		value, qual := propertyValue(el)
-		p := gen.Property{
+		value, qual := propertyValue(el, p, present, ns)
+		prop := gen.Property{
 			Key:        key(el),
 			Qualifiers: qual,
 			Value:      value,
@@ -33,11 +39,27 @@ func properties(o *object) []gen.Property {
 		}
 		if c, ok := propertyCaptions[el.Local]; ok && knownNamespace(el.Space) {
 			cc := gen.Caption{RuRU: c[0], EnUS: c[1]}
-			p.Caption = &cc
+			prop.Caption = &cc
 		}
-		out = append(out, p)
+		if present {
+			prop.Presentation = p.present(el, ns.with(el))
+		}
+		out = append(out, prop)
 	}
 	return out
+}
+
+// nsOf returns the namespace declarations in scope at o's descriptor root.
+func nsOf(o *object) scope {
+	for cur := o; cur != nil; cur = cur.parent {
+		if cur.ns != nil {
+			return cur.ns
+		}
+		if cur.own {
+			break
+		}
+	}
+	return scope{}
 }
 
 func knownNamespace(ns string) bool {
@@ -73,7 +95,8 @@ func qualifiers(el *designer.Element) []gen.Qualifier {
 
 // propertyValue reads one element: text, a localized text (v8:item
 // pairs), a record of fields, or unsupported when text and elements mix.
-func propertyValue(el *designer.Element) (gen.PropertyValue, []gen.Qualifier) {
+// Fields of a record get their presentation when present is set.
+func propertyValue(el *designer.Element, p *project, present bool, ns scope) (gen.PropertyValue, []gen.Qualifier) {
 	qual := qualifiers(el)
 	switch {
 	case el.Mixed:
@@ -93,9 +116,17 @@ func propertyValue(el *designer.Element) (gen.PropertyValue, []gen.Qualifier) {
 		return gen.LocalizedValue{Items: items}, qual
 	}
 	fields := make([]gen.RecordField, 0, len(el.Children))
+	inner := ns
+	if present {
+		inner = ns.with(el)
+	}
 	for _, c := range el.Children {
-		v, q := propertyValue(c)
-		fields = append(fields, gen.RecordField{Key: key(c), Qualifiers: q, Value: v})
+		v, q := propertyValue(c, p, present, inner)
+		f := gen.RecordField{Key: key(c), Qualifiers: q, Value: v}
+		if present {
+			f.Presentation = p.present(c, inner.with(c))
+		}
+		fields = append(fields, f)
 	}
 	return gen.RecordValue{Fields: fields}, qual
 }

@@ -24,6 +24,8 @@ type Backend struct {
 	rr       int // the project whose turn it is to index
 	// Pictures is set when the client was granted picturePreview.
 	Pictures bool
+	// Presentation is set when the client was granted propertyPresentation.
+	Presentation bool
 	// progressEvery bounds how often counter changes are reported.
 	progressEvery time.Duration
 }
@@ -398,7 +400,7 @@ func (b *Backend) Properties(c gen.ObjectParams) (gen.PropertiesResult, error) {
 	if _, err := p.element(o); err != nil {
 		return gen.PropertiesResult{}, b.loadError(p, o, err)
 	}
-	r := gen.PropertiesResult{Properties: properties(o)}
+	r := gen.PropertiesResult{Properties: p.properties(o, b.Presentation)}
 	if b.Pictures && o.info != nil && o.info.Kind == designer.KindCommonPicture && o.parent == p.root {
 		r.Picture = picturePreview(picture.Load(p.srcDir, o.name))
 	}

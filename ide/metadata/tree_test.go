@@ -475,3 +475,72 @@ func TestDiskCache(t *testing.T) {
 		t.Errorf("damaged entries were not rewritten")
 	}
 }
+
+// Presentation (1.5): empty values, references resolved inside the
+// project (or missing), design-time references to enum values and
+// predefined items, standard attributes, and type descriptions.
+func TestPresentation(t *testing.T) {
+	h := openConfiguration(t)
+	h.children(obj("catalog:Товары"))
+	props := func(id string) map[string]string {
+		t.Helper()
+		r, err := h.b.Properties(gen.ObjectParams{SessionID: h.sid, ProjectID: h.pid, ObjectID: gen.ObjectID(id)})
+		if err != nil {
+			t.Fatal(errText(err))
+		}
+		out := map[string]string{}
+		for _, p := range r.Properties {
+			if p.Presentation == nil {
+				out[p.Key.Name] = "-"
+				continue
+			}
+			raw, _ := gen.MarshalPresentation(p.Presentation)
+			out[p.Key.Name] = string(raw)
+		}
+		return out
+	}
+	if got := props("catalog:Товары/attribute:Связи"); got["Type"] != "-" {
+		t.Fatalf("presentation without the capability: %v", got)
+	}
+	h.b.Presentation = true
+	got := props("catalog:Товары/attribute:Связи")
+	want := map[string]string{
+		"Name": "-",
+		"Type": `{"kind":"types","items":[` +
+			`{"caption":{"ru-RU":"Номенклатура товаров","en-US":"Goods"},"category":{"ru-RU":"Справочник","en-US":"Catalog"},"metadataKind":"catalog","status":"resolved","target":"catalog:Товары"},` +
+			`{"caption":{"ru-RU":"Нет","en-US":"Нет"},"category":{"ru-RU":"Справочник","en-US":"Catalog"},"metadataKind":"catalog","status":"missing"},` +
+			`{"caption":{"ru-RU":"Любая ссылка информационной базы","en-US":"Any infobase reference"}}]}`,
+		"FillValue":  `{"kind":"reference","caption":{"ru-RU":"Закрыт","en-US":"Закрыт"},"category":{"ru-RU":"Значение перечисления","en-US":"Enum value"},"metadataKind":"enum-value","status":"resolved","target":"enum:Статусы/enum-value:Закрыт"}`,
+		"Format":     `{"kind":"empty","caption":{"ru-RU":"Пустое значение","en-US":"Empty value"}}`,
+		"Mask":       `{"kind":"empty","caption":{"ru-RU":"Пустое значение","en-US":"Empty value"}}`,
+		"ChoiceForm": "-", // not a checked selector context: text alone is not a reference
+		"Link":       `{"kind":"reference","caption":{"ru-RU":"Номенклатура товаров","en-US":"Goods"},"category":{"ru-RU":"Справочник","en-US":"Catalog"},"metadataKind":"catalog","status":"resolved","target":"catalog:Товары","detail":{"ru-RU":"стандартный реквизит Code","en-US":"standard attribute Code"}}`,
+		"Other":      `{"kind":"reference","caption":{"ru-RU":"Вложенный элемент","en-US":"Вложенный элемент"},"category":{"ru-RU":"Предопределенный элемент","en-US":"Predefined item"},"metadataKind":"predefined-item","status":"resolved","target":"catalog:Товары/predefined-item:Основной/predefined-item:Вложенный"}`,
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s\n got %s\nwant %s", k, got[k], w)
+		}
+	}
+	got = props("catalog:Товары/attribute:Длина")
+	want = map[string]string{
+		"Type":              `{"kind":"types","items":[{"caption":{"ru-RU":"Строка","en-US":"String"},"detail":{"ru-RU":"длина 25","en-US":"length 25"}}]}`,
+		"DefaultObjectForm": `{"kind":"reference","caption":{"ru-RU":"ФормаЭлемента","en-US":"ФормаЭлемента"},"category":{"ru-RU":"Форма","en-US":"Form"},"metadataKind":"form","status":"resolved","target":"catalog:Товары/form:ФормаЭлемента"}`,
+		"Picture":           `{"kind":"reference","caption":{"ru-RU":"Логотип","en-US":"Логотип"},"category":{"ru-RU":"Общая картинка","en-US":"Common picture"},"metadataKind":"common-picture","status":"resolved","target":"common-picture:Логотип"}`,
+		"Owner":             `{"kind":"reference","caption":{"ru-RU":"Нет","en-US":"Нет"},"category":{"ru-RU":"Справочник","en-US":"Catalog"},"metadataKind":"catalog","status":"missing"}`,
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s\n got %s\nwant %s", k, got[k], w)
+		}
+	}
+	// The raw values are unchanged by presentation.
+	r, _ := h.b.Properties(gen.ObjectParams{SessionID: h.sid, ProjectID: h.pid, ObjectID: "catalog:Товары/attribute:Длина"})
+	for _, p := range r.Properties {
+		if p.Key.Name == "Picture" {
+			if v, ok := p.Value.(gen.TextValue); !ok || v.Text != "CommonPicture.Логотип" {
+				t.Errorf("raw value %#v", p.Value)
+			}
+		}
+	}
+}
