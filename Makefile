@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help
+.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
 
 all: generate test
 
@@ -63,9 +63,15 @@ bench:
 fuzz:
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
-## corpus-test: the AG-UI corpus tests (1.1 conformance streams, RFC 6902 suite) with their counts; reads ../shared/corpus
+## corpus-test: the AG-UI corpus tests (1.1 conformance streams, RFC 6902 suite) and the Designer corpora through the IDE backend, with their counts; reads ../shared/corpus
 corpus-test:
 	$(GO) test -count=1 -run 'TestConformanceStreams|TestRFC6902Suite' -v ./agui/
+	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus' -v ./ide/metadata/
+
+## bench-ide: a fresh `eska ide --stdio` on the SSL 3.1 corpus over pipes, IDE_RUNS times (default 5); see Docs/performance.md
+IDE_RUNS ?= 5
+bench-ide:
+	$(GO) run ./internal/tools/idebench -runs $(IDE_RUNS)
 
 ## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
 agui-node:
@@ -82,3 +88,8 @@ agui-bench: agui-node
 ## help: list the targets
 help:
 	@grep -E '^## ' Makefile | sed 's/^## //'
+
+## bench-compare: the eska IDE transport beside jrpc2 and go.lsp.dev/jsonrpc2 over the same pipes, one run (its own module in bench/jsonrpc)
+BENCHSTAT ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+bench-compare:
+	cd bench/jsonrpc && $(GO) test -run='^$$' -bench=. -benchmem -count=6 | $(GO) run $(BENCHSTAT) /dev/stdin

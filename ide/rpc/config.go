@@ -91,7 +91,10 @@ type Handler interface {
 	// Background does one bounded step of background work between
 	// requests and reports whether there was any.
 	Background(ctx context.Context) bool
-	// Close releases the session when the process ends.
+	// Close releases the session when the process ends. The transport calls
+	// it only after the worker has stopped, so never beside another method;
+	// when the worker is still inside a call at the end, Run returns without
+	// waiting and Close follows once that call returns.
 	Close()
 }
 

@@ -37,6 +37,12 @@ type item struct {
 // non-nil frameErr means the whole frame gets one error response with id
 // null; batch reports whether the body was an array.
 func (s *Server) parseFrame(body []byte) (items []item, batch bool, frameErr *Error) {
+	return s.parseFrameInto(body, nil)
+}
+
+// parseFrameInto is parseFrame appending the items of a single message to
+// dst, so that the common frame can use storage its job already has.
+func (s *Server) parseFrameInto(body []byte, dst []item) (items []item, batch bool, frameErr *Error) {
 	v, err := strictjson.Parse(body, strictjson.Options{MaxDepth: s.cfg.Limits.MaxDepth})
 	if err != nil {
 		var se *strictjson.Error
@@ -48,7 +54,7 @@ func (s *Server) parseFrame(body []byte) (items []item, batch bool, frameErr *Er
 	}
 	switch v.Kind {
 	case strictjson.Object:
-		return []item{s.checkEnvelope(v, body)}, false, nil
+		return append(dst[:0], s.checkEnvelope(v, body)), false, nil
 	case strictjson.Array:
 		if len(v.Elems) == 0 {
 			return nil, true, s.cfg.Codes.invalidRequest("empty batch")

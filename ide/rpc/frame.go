@@ -6,9 +6,11 @@ package rpc
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -57,13 +59,15 @@ func (f *FrameReader) ReadFrame() ([]byte, error) {
 		if len(line) == 0 {
 			break
 		}
-		name, value, ok := strings.Cut(string(line), ":")
-		if !ok || name == "" || !isToken(name) {
+		colon := bytes.IndexByte(line, ':')
+		if colon <= 0 || !isToken(line[:colon]) {
 			return nil, framingf("malformed header line %q", truncate(line))
 		}
-		value = strings.Trim(value, " \t")
-		switch strings.ToLower(name) {
-		case "content-length":
+		name, value := line[:colon], bytes.Trim(line[colon+1:], " \t")
+		// Header names are ASCII tokens (checked above), so a fold over
+		// ASCII is the whole case-insensitive comparison, with no copy.
+		switch {
+		case bytes.EqualFold(name, contentLength):
 			if length >= 0 {
 				return nil, framingf("Content-Length repeated")
 			}
@@ -72,8 +76,8 @@ func (f *FrameReader) ReadFrame() ([]byte, error) {
 				return nil, err
 			}
 			length = n
-		case "content-type":
-			if err := checkContentType(value); err != nil {
+		case bytes.EqualFold(name, contentType):
+			if err := checkContentType(string(value)); err != nil {
 				return nil, err
 			}
 		default:
@@ -95,6 +99,11 @@ func (f *FrameReader) ReadFrame() ([]byte, error) {
 	}
 	return body, nil
 }
+
+var (
+	contentLength = []byte("content-length")
+	contentType   = []byte("content-type")
+)
 
 // readHeaderLine reads one CRLF-terminated header line (without CRLF),
 // counting it against the header limit. A bare LF is fatal.
@@ -135,13 +144,16 @@ func (f *FrameReader) readHeaderLine(first bool) ([]byte, error) {
 }
 
 // parseLength accepts a positive decimal without sign or leading zeros.
-func parseLength(v string) (int, error) {
-	if v == "" || v[0] == '0' || strings.TrimLeft(v, "0123456789") != "" || len(v) > 18 {
+func parseLength(v []byte) (int, error) {
+	if len(v) == 0 || v[0] == '0' || len(v) > 18 {
 		return 0, framingf("Content-Length %q is not a positive decimal", v)
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return 0, framingf("Content-Length %q is not a positive decimal", v)
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, framingf("Content-Length %q is not a positive decimal", v)
+		}
+		n = n*10 + int(c-'0') // at most 18 digits: no overflow
 	}
 	return n, nil
 }
@@ -160,7 +172,7 @@ func checkContentType(v string) error {
 	return nil
 }
 
-func isToken(s string) bool {
+func isToken(s []byte) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\"/[]?={}`, c) >= 0 {
@@ -179,6 +191,8 @@ func truncate(b []byte) string {
 
 // AppendFrame appends a frame holding body.
 func AppendFrame(out, body []byte) []byte {
+	// The header is at most 16+19+4 bytes: grow once, not three times.
+	out = slices.Grow(out, 39+len(body))
 	out = append(out, "Content-Length: "...)
 	out = strconv.AppendInt(out, int64(len(body)), 10)
 	out = append(out, "\r\n\r\n"...)

@@ -37,10 +37,17 @@ type Server struct {
 	pending     map[string]*request // pending request ids → request
 	queuedBytes int
 	busy        bool // the worker is running a job
+	calling     bool // the worker is inside Handler.Call or Handler.Notify
 	stopped     bool // no more jobs will run
 	silenced    bool // no more output will be written
 
 	state string // touched only by the worker
+
+	// Buffers the worker reuses for single responses: the body as it is
+	// built and the frame around it. A frame the writer keeps (queued, not
+	// written inline) is given up, and buffers grown past reuseLimit are
+	// dropped, so neither ever holds a large response for long.
+	body, frameBuf []byte
 
 	diagMu sync.Mutex
 	diags  int
@@ -59,7 +66,16 @@ type job struct {
 	batch   bool
 	size    int
 	charged bool // size counts against MaxQueuedBytes until the job has run
+
+	// Storage for a frame holding one message, the usual case, so that it
+	// costs one allocation instead of one per slice.
+	oneItem [1]item
+	oneReq  [1]*request
+	req     request
 }
+
+// reuseLimit bounds the buffers the worker keeps between responses.
+const reuseLimit = 64 << 10
 
 // request is a pending request: registered by the reader, finished by the worker.
 type request struct {
@@ -83,10 +99,27 @@ func NewServer(cfg Config) *Server {
 func (s *Server) Run(in io.Reader, out io.Writer) int {
 	s.w = newWriter(out, s.cfg.Limits.MaxWriterQueueBytes, func() { s.finish(ExitNoShutdown) })
 	go s.w.run()
-	go s.work()
+	worked := make(chan struct{})
+	go func() {
+		defer close(worked)
+		s.work()
+	}()
 	go s.read(in)
 	code := <-s.exitCode
-	s.cfg.Handler.Close()
+	// The handler is the worker's alone, so Close never runs beside a call
+	// or a background step: it waits until the worker has seen the stop.
+	// That is prompt between bounded steps; when the worker is inside a
+	// request or notification (whose context is cancelled by now), the
+	// exit does not wait for it and Close runs once the worker returns.
+	closeHandler := func() { <-worked; s.cfg.Handler.Close() }
+	s.mu.Lock()
+	calling := s.calling
+	s.mu.Unlock()
+	if calling {
+		go closeHandler()
+	} else {
+		closeHandler()
+	}
 	return code
 }
 
@@ -138,7 +171,8 @@ func (s *Server) read(in io.Reader) {
 // frame handles one well-framed body on the reader; it returns false when
 // the conversation has ended.
 func (s *Server) frame(body []byte) bool {
-	items, batch, frameErr := s.parseFrame(body)
+	j := &job{size: len(body)}
+	items, batch, frameErr := s.parseFrameInto(body, j.oneItem[:0])
 	if frameErr != nil {
 		return s.answer(appendError(nil, s.cfg.JSONRPCVersion, nil, frameErr))
 	}
@@ -159,9 +193,12 @@ func (s *Server) frame(body []byte) bool {
 		}
 		return true
 	}
-	j := &job{batch: batch, size: len(body)}
+	j.batch = batch
+	// The items the worker gets are filtered into the same storage.
+	j.items = items[:0]
 	var immediate [][]byte // single-message answers that need no worker
-	var keys []string
+	var keyBuf [8]string
+	keys := keyBuf[:0]
 	for _, it := range items {
 		if it.failure != nil {
 			if !batch {
@@ -232,13 +269,28 @@ func (s *Server) frame(body []byte) bool {
 		s.refuse(j, "queue")
 		return true
 	}
+	// The requests of a frame are allocated together: the job's own
+	// storage for a single message, one slice for a batch.
+	var store []request
+	if len(j.items) == 1 {
+		j.reqs = j.oneReq[:0]
+	} else {
+		j.reqs = make([]*request, 0, len(j.items))
+		store = make([]request, len(keys))
+	}
 	for _, it := range j.items {
 		if it.failure != nil || it.msg.id == nil {
 			j.reqs = append(j.reqs, nil)
 			continue
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		r := &request{key: it.msg.key, ctx: ctx, cancel: cancel}
+		var r *request
+		if len(j.items) == 1 {
+			r = &j.req
+		} else {
+			r, store = &store[0], store[1:]
+		}
+		r.ctx, r.cancel = context.WithCancel(context.Background())
+		r.key = it.msg.key
 		s.pending[r.key] = r
 		j.reqs = append(j.reqs, r)
 	}
@@ -363,10 +415,16 @@ func (s *Server) work() {
 // conversation ended with it (exit).
 func (s *Server) run(j *job) bool {
 	if j.canned != nil {
-		s.w.sendInline(AppendFrame(nil, j.canned))
+		s.sendFrame(j.canned)
 		return true
 	}
 	var resps [][]byte
+	// A single response is built in the worker's reusable buffer; those of
+	// a batch are kept apart until they are joined.
+	var buf []byte
+	if !j.batch {
+		buf = s.body[:0]
+	}
 	// A batch keeps a reserve for the error responses still to come; a
 	// response that does not fit is replaced by response_too_large.
 	total := 2 // the brackets
@@ -375,14 +433,14 @@ func (s *Server) run(j *job) bool {
 		var resp []byte
 		switch {
 		case it.failure != nil:
-			resp = appendError(nil, s.cfg.JSONRPCVersion, it.echo, it.failure)
+			resp = appendError(buf, s.cfg.JSONRPCVersion, it.echo, it.failure)
 		case it.msg.id == nil:
 			if !s.notify(it.msg) {
 				return false
 			}
 			continue
 		default:
-			resp = s.call(j.reqs[i], it.msg)
+			resp = s.call(j.reqs[i], it.msg, buf)
 		}
 		if len(resp) > s.cfg.Limits.MaxResponseBytes || (j.batch && total+len(resp) > budget) {
 			resp = appendError(nil, s.cfg.JSONRPCVersion, it.echoID(), s.cfg.Errors.ResponseTooLarge(s.cfg.Limits.MaxResponseBytes))
@@ -398,11 +456,28 @@ func (s *Server) run(j *job) bool {
 	switch {
 	case len(resps) == 0:
 	case j.batch:
-		s.w.sendInline(AppendFrame(nil, joinArray(resps)))
+		s.sendFrame(joinArray(resps))
 	default:
-		s.w.sendInline(AppendFrame(nil, resps[0]))
+		s.sendFrame(resps[0])
+		if cap(resps[0]) <= reuseLimit {
+			s.body = resps[0][:0]
+		} else {
+			s.body = nil
+		}
 	}
 	return true
+}
+
+// sendFrame frames a response body in the worker's reusable frame buffer
+// and hands it to the writer, keeping the buffer when the frame was
+// written inline and so is no longer referenced.
+func (s *Server) sendFrame(body []byte) {
+	frame := AppendFrame(s.frameBuf[:0], body)
+	if s.w.sendInline(frame) || cap(frame) > reuseLimit {
+		s.frameBuf = nil
+	} else {
+		s.frameBuf = frame[:0]
+	}
 }
 
 func (it item) echoID() []byte {
@@ -426,33 +501,42 @@ func (s *Server) notify(m message) bool {
 	if s.state != stateInitialized {
 		return true // before initialize and while closing, notifications are ignored
 	}
-	if err := s.cfg.Handler.Notify(context.Background(), m.method, m.params); err != nil {
+	s.mu.Lock()
+	s.calling = true
+	s.mu.Unlock()
+	err := s.cfg.Handler.Notify(context.Background(), m.method, m.params)
+	s.mu.Lock()
+	s.calling = false
+	s.mu.Unlock()
+	if err != nil {
 		s.diag("notification-failed")
 	}
 	return true
 }
 
 // call runs one request through the lifecycle and cancellation rules.
-func (s *Server) call(r *request, m message) []byte {
+func (s *Server) call(r *request, m message, out []byte) []byte {
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, r.key)
+		s.calling = false
 		s.mu.Unlock()
 		r.cancel()
 	}()
 	s.mu.Lock()
 	cancelled := r.cancelled
 	r.started = true
+	s.calling = true
 	s.mu.Unlock()
 	if cancelled {
-		return appendError(nil, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.Cancelled())
+		return appendError(out, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.Cancelled())
 	}
 	lc := s.cfg.Lifecycle
 	switch {
 	case s.state == stateUninitialized && m.method != lc.Initialize,
 		s.state != stateUninitialized && m.method == lc.Initialize,
 		s.state == stateClosing:
-		return appendError(nil, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.InvalidState(s.state))
+		return appendError(out, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.InvalidState(s.state))
 	}
 	result, rerr := s.safeCall(r.ctx, m)
 	if rerr == nil {
@@ -468,13 +552,13 @@ func (s *Server) call(r *request, m message) []byte {
 		cancelled = r.cancelled
 		s.mu.Unlock()
 		if cancelled {
-			return appendError(nil, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.Cancelled())
+			return appendError(out, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.Cancelled())
 		}
 	}
 	if rerr != nil {
-		return appendError(nil, s.cfg.JSONRPCVersion, m.id, rerr)
+		return appendError(out, s.cfg.JSONRPCVersion, m.id, rerr)
 	}
-	return appendResult(nil, s.cfg.JSONRPCVersion, m.id, result)
+	return appendResult(out, s.cfg.JSONRPCVersion, m.id, result)
 }
 
 // safeCall turns a handler panic into an internal error: the wire never

@@ -37,28 +37,31 @@ func (w *writer) send(frame []byte) { w.put(frame, false) }
 // at a time costs no goroutine handoff, and a client that stops reading
 // pauses the worker. The output still has one writer at a time. The
 // reader never writes inline: it must stay free to read cancellations.
-func (w *writer) sendInline(frame []byte) { w.put(frame, true) }
+// It reports whether the writer kept the frame (queued it): if not, the
+// caller may reuse its memory.
+func (w *writer) sendInline(frame []byte) (kept bool) { return w.put(frame, true) }
 
-func (w *writer) put(frame []byte, inline bool) {
+func (w *writer) put(frame []byte, inline bool) (kept bool) {
 	w.mu.Lock()
 	for !w.silenced && !w.failed && w.bytes > 0 && w.bytes+len(frame) > w.max {
 		w.cond.Wait()
 	}
 	if w.silenced || w.failed {
 		w.mu.Unlock()
-		return
+		return false
 	}
 	if inline && !w.writing && len(w.queue) == 0 {
 		w.writing = true
 		w.bytes += len(frame)
 		w.mu.Unlock()
 		w.write(frame)
-		return
+		return false
 	}
 	w.queue = append(w.queue, frame)
 	w.bytes += len(frame)
 	w.cond.Broadcast()
 	w.mu.Unlock()
+	return true
 }
 
 // write writes one frame that the caller has marked as being written, and
