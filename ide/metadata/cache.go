@@ -65,16 +65,15 @@ func (c *diskCache) entryPath(path string) string {
 	return filepath.Join(c.dir, name[:2], name+".json")
 }
 
-// lookup returns the descriptor a valid entry describes, or nil.
-func (c *diskCache) lookup(path string, sum string) *designer.Descriptor {
+// peek returns the descriptor a valid entry describes, or nil. It only
+// reads, so the prefetching goroutine may call it.
+func (c *diskCache) peek(path string, sum string) *designer.Descriptor {
 	raw, err := os.ReadFile(c.entryPath(path))
 	if err != nil {
-		c.misses++
 		return nil
 	}
 	var e cacheEntry
 	if json.Unmarshal(raw, &e) != nil || e.Format != cacheFormat || e.SHA256 != sum {
-		c.misses++
 		return nil
 	}
 	d := &designer.Descriptor{Path: path, Version: e.Version}
@@ -88,12 +87,10 @@ func (c *diskCache) lookup(path string, sum string) *designer.Descriptor {
 	if e.Object != nil {
 		obj, ok := fromCached(e.Object)
 		if !ok {
-			c.misses++
 			return nil
 		}
 		d.Object = obj
 	}
-	c.hits++
 	return d
 }
 

@@ -50,6 +50,7 @@ func (b *Backend) Refresh(c gen.RefreshParams) (gen.RefreshResult, error) {
 		return gen.RefreshResult{}, err
 	}
 	var affected []string
+	p.stopPrefetch()
 	if g == gateRefresh {
 		p.generation++
 		p.eventSequence++
@@ -136,6 +137,8 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 		b.changed(p, nil, true)
 		return nil
 	}
+	p.r.forgetDirs() // the batch may have renamed or relinked folders
+	p.stopPrefetch()
 	var affected []string
 	seen := map[string]bool{}
 	rootChanged := false

@@ -128,40 +128,74 @@ type reader struct {
 	cache  *diskCache        // nil unless the session asked for the disk cache
 }
 
-// resolve returns the real path of a file: its directory's real path,
-// kept per directory since a tree has thousands of files in few folders,
-// joined with the file name, itself resolved when it is a link.
-func (r *reader) resolve(path string) (string, error) {
-	dir, base := filepath.Split(path)
-	realDir, ok := r.dirs[dir]
-	if !ok {
-		var err error
-		if realDir, err = filepath.EvalSymlinks(dir); err != nil {
+// realDir returns the real path of a directory. Each directory costs one
+// Lstat the first time, its parent's answer being kept: a tree has
+// thousands of files in comparatively few folders.
+func (r *reader) realDir(dir string) (string, error) {
+	dir = filepath.Clean(dir)
+	if real, ok := r.dirs[dir]; ok {
+		return real, nil
+	}
+	real := dir
+	if parent := filepath.Dir(dir); parent != dir {
+		rp, err := r.realDir(parent)
+		if err != nil {
 			return "", err
 		}
-		if r.dirs == nil {
-			r.dirs = map[string]string{}
+		real = filepath.Join(rp, filepath.Base(dir))
+		st, err := os.Lstat(real)
+		if err != nil {
+			return "", err
 		}
-		r.dirs[dir] = realDir
+		switch {
+		case st.Mode()&os.ModeSymlink != 0:
+			if real, err = filepath.EvalSymlinks(real); err != nil {
+				return "", err
+			}
+		case !st.IsDir():
+			return "", fmt.Errorf("%s: not a directory", real)
+		}
+	}
+	if r.dirs == nil {
+		r.dirs = map[string]string{}
+	}
+	r.dirs[dir] = real
+	return real, nil
+}
+
+// resolve returns the real path of a file and what it is, following a
+// link in its last element.
+func (r *reader) resolve(path string) (string, os.FileInfo, error) {
+	dir, base := filepath.Split(path)
+	realDir, err := r.realDir(dir)
+	if err != nil {
+		return "", nil, err
 	}
 	real := filepath.Join(realDir, base)
 	st, err := os.Lstat(real)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if st.Mode()&os.ModeSymlink != 0 {
-		return filepath.EvalSymlinks(real)
+		if real, err = filepath.EvalSymlinks(real); err != nil {
+			return "", nil, err
+		}
+		if st, err = os.Stat(real); err != nil {
+			return "", nil, err
+		}
 	}
-	return real, nil
+	return real, st, nil
 }
 
-// forgetDirs drops the directory cache: a refresh may follow renamed or
-// relinked folders.
+// forgetDirs drops the directory cache: a refresh or a file event may
+// follow renamed or relinked folders.
 func (r *reader) forgetDirs() { r.dirs = nil }
 
-// read returns a file's bytes, checked to lie inside the sources.
+// read returns a file's bytes, checked to lie inside the sources. The
+// kind and size are checked before the file is opened, so a FIFO never
+// blocks the worker.
 func (r *reader) read(path string) ([]byte, error) {
-	real, err := r.resolve(path)
+	real, st, err := r.resolve(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &sourceError{path: path, reason: "missing", err: err}
@@ -171,42 +205,32 @@ func (r *reader) read(path string) ([]byte, error) {
 	if !within(r.src, real) {
 		return nil, &sourceError{path: path, reason: "outside_source", err: errors.New("resolves outside the source directory")}
 	}
-	f, err := os.Open(real)
-	if err != nil {
-		return nil, &sourceError{path: path, reason: "io", err: err}
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, &sourceError{path: path, reason: "io", err: err}
-	}
 	if !st.Mode().IsRegular() {
 		return nil, &sourceError{path: path, reason: "not_file", err: errors.New("not a regular file")}
 	}
 	if st.Size() > int64(r.limit.MaxBytes) {
 		return nil, &sourceError{path: path, reason: "too_large", xml: true, err: fmt.Errorf("%d bytes is over the limit of %d", st.Size(), r.limit.MaxBytes)}
 	}
-	// One read of the size Stat gave, plus one byte to notice a file that
-	// grew since; ReadAll's doubling would cost several reads and copies.
-	data := make([]byte, st.Size()+1)
-	n, err := io.ReadFull(f, data)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+	f, err := os.Open(real)
+	if err != nil {
 		return nil, &sourceError{path: path, reason: "io", err: err}
 	}
-	if int64(n) > st.Size() {
-		return nil, &sourceError{path: path, reason: "io", err: errors.New("the file changed while it was read")}
+	defer f.Close()
+	// One read of the size Lstat gave. A file rewritten meanwhile reads
+	// short or cut off; the client's file event for that write makes the
+	// owner read again.
+	data := make([]byte, st.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, &sourceError{path: path, reason: "io", err: err}
 	}
 	return data[:n], nil
 }
 
 // exists reports whether a regular file exists inside the sources.
 func (r *reader) exists(path string) bool {
-	real, err := r.resolve(path)
-	if err != nil || !within(r.src, real) {
-		return false
-	}
-	st, err := os.Stat(real)
-	return err == nil && st.Mode().IsRegular()
+	real, st, err := r.resolve(path)
+	return err == nil && within(r.src, real) && st.Mode().IsRegular()
 }
 
 func within(root, path string) bool {
@@ -218,23 +242,56 @@ func within(root, path string) bool {
 // entry for exactly these bytes exists. A descriptor from the cache has
 // no element tree; element() parses the file when one is needed.
 func (r *reader) descriptor(path string) (*designer.Descriptor, error) {
+	return r.settle(r.fetch(path))
+}
+
+// fetched is a descriptor read, perhaps on the index's prefetching
+// goroutine; settle completes it on the worker.
+type fetched struct {
+	d        *designer.Descriptor
+	err      error
+	rel, sum string
+	hit      bool // from the disk cache
+	store    bool // parsed; the cache wants its entry
+}
+
+// fetch reads and parses a descriptor, or takes it from the disk cache.
+// It touches nothing shared but the files, so it may run beside the
+// worker on a copy of the reader.
+func (r *reader) fetch(path string) fetched {
 	if r.cache == nil {
-		return r.parse(path)
+		d, err := r.parse(path)
+		return fetched{d: d, err: err}
 	}
 	data, err := r.read(path)
 	if err != nil {
-		return nil, err
+		return fetched{err: err}
 	}
-	rel, _ := filepath.Rel(r.srcDir, path)
-	sum := sha(data)
-	if d := r.cache.lookup(rel, sum); d != nil {
-		return d, nil
+	f := fetched{sum: sha(data)}
+	f.rel, _ = filepath.Rel(r.srcDir, path)
+	if f.d = r.cache.peek(f.rel, f.sum); f.d != nil {
+		f.hit = true
+		return f
 	}
-	d, err := r.parseBytes(path, data)
-	if err == nil {
-		r.cache.store(rel, sum, d)
+	f.d, f.err = r.parseBytes(path, data)
+	f.store = f.err == nil
+	return f
+}
+
+// settle does the worker's part of a fetch: the cache's counters and the
+// entry of a freshly parsed descriptor.
+func (r *reader) settle(f fetched) (*designer.Descriptor, error) {
+	if r.cache != nil && f.sum != "" {
+		if f.hit {
+			r.cache.hits++
+		} else {
+			r.cache.misses++
+		}
+		if f.store {
+			r.cache.store(f.rel, f.sum, f.d)
+		}
 	}
-	return d, err
+	return f.d, f.err
 }
 
 // parse reads and parses one descriptor file.

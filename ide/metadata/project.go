@@ -99,6 +99,11 @@ func (p *project) load(o *object) error {
 		return o.err
 	}
 	d, err := p.r.descriptor(o.desc)
+	return p.accept(o, d, err)
+}
+
+// accept records the outcome of reading o's own descriptor.
+func (p *project) accept(o *object, d *designer.Descriptor, err error) error {
 	o.loaded = true
 	if err != nil {
 		o.err = err

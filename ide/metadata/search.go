@@ -37,6 +37,70 @@ type index struct {
 	lastSent      time.Time // the last progress notification
 	sentState     gen.ProgressState
 	countersDirty bool
+
+	// Prefetching: a goroutine reads and parses the next few queued
+	// descriptors on the other core while the worker integrates the
+	// current one. It shares nothing with the worker but the files; the
+	// worker still takes in one descriptor per step.
+	jobs     chan fetchJob
+	inflight map[string]chan fetched
+}
+
+// prefetchDepth bounds the descriptors read ahead of the worker;
+// prefetchWorkers read them. Parsing is most of a step, so two readers
+// keep both cores of a small machine busy while the worker waits.
+const (
+	prefetchDepth   = 4
+	prefetchWorkers = 2
+)
+
+type fetchJob struct {
+	path string
+	res  chan fetched
+}
+
+// prefetch hands the next queued descriptors to the prefetching
+// goroutine, starting it when needed; never more than prefetchDepth are
+// in flight.
+func (p *project) prefetch() {
+	ix := p.idx
+	if ix.jobs == nil {
+		ix.jobs = make(chan fetchJob, prefetchDepth)
+		ix.inflight = map[string]chan fetched{}
+		for i := 0; i < prefetchWorkers; i++ {
+			r := p.r // a copy: its directory cache is the goroutine's own
+			r.dirs = nil
+			go func(jobs <-chan fetchJob) {
+				for j := range jobs {
+					j.res <- r.fetch(j.path)
+				}
+			}(ix.jobs)
+		}
+	}
+	for i, o := range ix.queue {
+		if len(ix.inflight) >= prefetchDepth || i >= 2*prefetchDepth {
+			break
+		}
+		if !o.own || o.loaded {
+			continue
+		}
+		if _, ok := ix.inflight[o.desc]; ok {
+			continue
+		}
+		ch := make(chan fetched, 1)
+		ix.inflight[o.desc] = ch
+		ix.jobs <- fetchJob{path: o.desc, res: ch}
+	}
+}
+
+// stopPrefetch ends the prefetching goroutine and forgets what it read:
+// after a change, a descriptor read before it may be stale.
+func (p *project) stopPrefetch() {
+	ix := p.idx
+	if ix.jobs != nil {
+		close(ix.jobs)
+		ix.jobs, ix.inflight = nil, nil
+	}
 }
 
 func newIndex() *index {
@@ -51,6 +115,7 @@ func (ix *index) progress() gen.Progress {
 // start (re)builds the index from the root. Descriptors already read stay
 // in memory, so a rebuild reuses them.
 func (p *project) startIndex() {
+	p.stopPrefetch()
 	ix := p.idx
 	ix.records = map[string]*record{}
 	ix.failures = map[string]failure{}
@@ -77,13 +142,34 @@ func (p *project) step() {
 			return
 		}
 	}
-	if err := p.load(o); err != nil {
+	wasLoaded := o.loaded
+	var err error
+	if ch, ok := ix.inflight[o.desc]; ok && o.own && !o.loaded {
+		delete(ix.inflight, o.desc)
+		d, ferr := p.r.settle(<-ch)
+		err = p.accept(o, d, ferr)
+	} else {
+		err = p.load(o)
+	}
+	if err != nil {
 		ix.failures[o.id] = indexFailure(o, err)
 	} else {
 		p.addTree(o)
+		if !wasLoaded && o != p.root {
+			// The index needs names, not element trees: keeping those of
+			// every descriptor would hold most of the XML in memory and
+			// make each collection cycle mark it. properties reparses one
+			// descriptor when it is asked for.
+			dropElements(o)
+		}
 	}
 	ix.countersDirty = true
 	p.finishIfDone()
+	if len(ix.queue) > 0 {
+		p.prefetch()
+	} else {
+		p.stopPrefetch()
+	}
 }
 
 func (p *project) finishIfDone() {
@@ -138,6 +224,7 @@ func (p *project) addRecord(o *object) {
 // forgetRecords drops the records of o's subtree, which a change made
 // stale; they come back when the index reads the owner again.
 func (p *project) forgetRecords(o *object) {
+	p.stopPrefetch()
 	ix := p.idx
 	prefix := o.id + "/"
 	for id := range ix.records {
@@ -255,3 +342,14 @@ func (p *project) search(text string, limit int, lang *string) ([]hit, bool) {
 func isSearchable(o *object) bool { return o.info != nil && !o.unsupported() && o.info.Kind != "" }
 
 var _ = designer.KindConfiguration
+
+// dropElements forgets the element trees of o and the objects its
+// descriptor defines inline; element() reads them again on demand.
+func dropElements(o *object) {
+	o.el = nil
+	for _, c := range o.children {
+		if !c.own && c.info != nil {
+			dropElements(c)
+		}
+	}
+}

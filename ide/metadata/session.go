@@ -201,12 +201,19 @@ func (b *Backend) Close(p gen.SessionParams) error {
 	if _, err := b.session(p.SessionID); err != nil {
 		return err
 	}
-	b.s = nil
+	b.Shutdown()
 	return nil
 }
 
 // Shutdown closes whatever session is open.
-func (b *Backend) Shutdown() { b.s = nil }
+func (b *Backend) Shutdown() {
+	if b.s != nil {
+		for _, p := range b.s.projects {
+			p.stopPrefetch()
+		}
+	}
+	b.s = nil
+}
 
 // check resolves a method's context: the session, the project, and the
 // state that gates every metadata method.
@@ -538,6 +545,7 @@ func (b *Backend) Index(c gen.IndexParams) (gen.IndexResult, error) {
 		p.startIndex()
 	case gen.IndexActionCancel:
 		if ix.state == gen.ProgressStateBuilding {
+			p.stopPrefetch()
 			ix.paused = true
 			ix.state = gen.ProgressStateCancelled
 		}

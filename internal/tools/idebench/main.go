@@ -35,6 +35,9 @@ import (
 	"time"
 )
 
+// pollEvery is the pause between status requests while the index runs.
+var pollEvery = 10 * time.Millisecond
+
 var queries = []string{"Пользовател", "Контактная информация", "Файл", "Обмен"}
 
 func main() {
@@ -42,6 +45,7 @@ func main() {
 	binary := flag.String("binary", "", "eska binary (default: build ./cmd/eska)")
 	projectDir := flag.String("project", "", "an eska project directory to open")
 	archive := flag.String("archive", "../shared/corpus/designer/ssl_3_1.tar.gz", "a corpus archive to extract when -project is not given")
+	flag.DurationVar(&pollEvery, "poll", pollEvery, "pause between status requests while indexing")
 	flag.Parse()
 	if err := run(*runs, *binary, *projectDir, *archive); err != nil {
 		fmt.Fprintln(os.Stderr, "idebench:", err)
@@ -309,7 +313,7 @@ func measure(binary, projectDir string) (result, error) {
 			r.records = st.Progress.Indexed
 			break
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(pollEvery)
 	}
 	for rep := 0; rep < 10; rep++ {
 		for _, q := range queries {
