@@ -199,11 +199,12 @@ func TestMethodAvailability(t *testing.T) {
 	}
 }
 
-// workspace/open without an eska.toml fails with manifest_missing, and the
-// session methods answer unknown_session: nothing is faked.
+// workspace/open without an eska.toml fails with manifest_missing (no
+// project is ever made up), and a session the process does not have is
+// unknown_session.
 //
 //contract:proves eska-ide-api.error-reporting.domain
-func TestWorkspaceOpenWithoutBackend(t *testing.T) {
+func TestWorkspaceOpenWithoutManifest(t *testing.T) {
 	s := open(t)
 	s.call(initialize(0, false))
 	dir := t.TempDir()

@@ -152,8 +152,23 @@ type fixtures struct {
 	} `json:"transportErrors"`
 }
 
+// readFixtures reads the eska message fixtures of the shared corpora.
+func readFixtures(t *testing.T) fixtures {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(corpus(t), "fixtures.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx fixtures
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	return fx
+}
+
 // needsBackend lists the fixture cases whose answers depend on an open
-// Designer XML session, which this build cannot serve yet.
+// Designer XML session: TestFixtureReplay leaves them to
+// TestFixtureReplaySession, which opens one.
 var needsBackend = map[string]string{
 	"workspace/open": "opens a project", "project/info": "needs a session", "metadata/root": "needs a session",
 	"metadata/children": "needs a session", "metadata/get": "needs a session", "metadata/properties": "needs a session",
@@ -165,20 +180,12 @@ var needsBackend = map[string]string{
 
 // The eska fixtures replayed through the real binary: everything the
 // contract fixes (codes, kinds, results, ordering, exit codes) for the
-// cases that do not need the metadata backend.
+// cases that need no open session.
 //
 //contract:proves eska-ide-api.envelope.parse-error eska-ide-api.error-reporting.unsupported-write eska-ide-api.versions.gating
 func TestFixtureReplay(t *testing.T) {
-	dir := corpus(t)
+	fx := readFixtures(t)
 	bin := build(t)
-	raw, err := os.ReadFile(filepath.Join(dir, "fixtures.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fx fixtures
-	if err := json.Unmarshal(raw, &fx); err != nil {
-		t.Fatal(err)
-	}
 	var initCase []json.RawMessage
 	for _, c := range fx.Cases {
 		if c.Name == "initialize" {
@@ -188,7 +195,7 @@ func TestFixtureReplay(t *testing.T) {
 	replayed := 0
 	for _, c := range fx.Cases {
 		if why, skip := needsBackend[c.Name]; skip {
-			t.Logf("skipped %s: %s", c.Name, why)
+			t.Logf("left to TestFixtureReplaySession: %s: %s", c.Name, why)
 			continue
 		}
 		var input [][]byte
@@ -265,7 +272,7 @@ func TestFixtureReplay(t *testing.T) {
 	if replayed < 4 {
 		t.Errorf("only %d cases replayed", replayed)
 	}
-	t.Logf("%d fixture cases replayed, %d skipped (need the backend), %d transport errors", replayed, len(needsBackend), len(fx.TransportErrors))
+	t.Logf("%d fixture cases replayed, %d left to the session replay, %d transport errors", replayed, len(needsBackend), len(fx.TransportErrors))
 }
 
 // sameResponse compares what the contract fixes: ids, results and error

@@ -112,17 +112,9 @@ func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 //
 //contract:proves eska-ide-api.file-events.changed
 func TestFixtureReplaySession(t *testing.T) {
-	dir := corpus(t)
+	fx := readFixtures(t)
 	project := eskaFixtureProject(t)
 	bin := build(t)
-	raw, err := os.ReadFile(filepath.Join(dir, "fixtures.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fx fixtures
-	if err := json.Unmarshal(raw, &fx); err != nil {
-		t.Fatal(err)
-	}
 	startJSON, _ := json.Marshal(project)
 	open := `{"jsonrpc":"2.0","id":"open","method":"workspace/open","params":{"start":{"value":` + string(startJSON) + `,"encoding":"utf-8"},"selection":{"kind":"current"}}}`
 	index := `{"jsonrpc":"2.0","id":"ix","method":"metadata/index","params":{"sessionId":"s1","projectId":"p1","generation":"0","action":"start"}}`
