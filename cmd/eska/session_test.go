@@ -236,3 +236,58 @@ func runProcessPaced(t *testing.T, bin string, bodies []string, pace bool) ([]st
 	}
 	return got, errb.String(), code
 }
+
+// A file event carries at most 4096 paths: 4096 are applied, 4097 are
+// invalid params (a short code on stderr, nothing applied), and the next
+// batch then shows the gap in the sequence, so the loss is not silent.
+//
+//contract:proves eska-ide-api.limit.file-event-paths eska-ide-api.file-events.resync
+func TestFileEventPathLimit(t *testing.T) {
+	project := eskaFixtureProject(t)
+	bin := build(t)
+	startJSON, _ := json.Marshal(project)
+	open := `{"jsonrpc":"2.0","id":"open","method":"workspace/open","params":{"start":{"value":` + string(startJSON) + `,"encoding":"utf-8"},"selection":{"kind":"current"},"diskCache":false}}`
+	event := func(seq string, n int) string {
+		paths := make([]string, n)
+		for i := range paths {
+			paths[i] = `{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"}`
+		}
+		return `{"jsonrpc":"2.0","method":"workspace/didChangeFiles","params":{"sessionId":"s1","projectId":"p1","sequence":"` + seq + `","paths":[` + strings.Join(paths, ",") + `]}}`
+	}
+	info := func(id string) string {
+		return `{"jsonrpc":"2.0","id":"` + id + `","method":"project/info","params":{"sessionId":"s1"}}`
+	}
+	got, stderr, code := runProcess(t, bin, framed(init10, open, event("1", gen.MaxFileEventPaths), event("2", gen.MaxFileEventPaths+1), info("info"), event("3", 1), info("after")), 500*time.Millisecond)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var changed []string
+	for _, g := range got {
+		if strings.Contains(g, `"method":"metadata/changed"`) {
+			changed = append(changed, g)
+		}
+	}
+	if len(changed) != 2 {
+		t.Fatalf("%d metadata/changed, want 2: %v", len(changed), got)
+	}
+	if !strings.Contains(changed[0], `"generation":"1"`) || !strings.Contains(changed[0], `"requiresRefresh":false`) {
+		t.Errorf("4096 paths: %s", changed[0])
+	}
+	if !strings.Contains(changed[1], `"requiresRefresh":true`) {
+		t.Errorf("after the refused batch the gap must be announced: %s", changed[1])
+	}
+	if stderr == "" {
+		t.Errorf("the refused batch left nothing on stderr")
+	}
+	// The refused batch changed nothing: project/info in between still has generation 1.
+	var between string
+	for i, g := range got {
+		if strings.Contains(g, `"id":"info"`) {
+			between = got[i]
+			break
+		}
+	}
+	if !strings.Contains(between, `"generation":"1"`) || !strings.Contains(between, `"requiresRefresh":false`) {
+		t.Errorf("project/info after the refused batch: %s", between)
+	}
+}

@@ -81,7 +81,7 @@ func configurationFixture() map[string]string {
 		"src/Catalogs/Товары/Templates/Макет/Ext/Template.txt":        "text\n",
 		"src/Catalogs/Товары/Commands/Печать/Ext/CommandModule.bsl":   "// command\n",
 		"src/Documents/Заказ.xml":                                     mdHead + "<Document><Properties><Name>Заказ</Name></Properties>\n",
-		"src/CommonModules/Общий.xml":                                 desc("CommonModule", "Общий", "<Server>true</Server>", ""),
+		"src/CommonModules/Общий.xml":                                 desc("CommonModule", "Общий", "<Server>true</Server><ReturnValuesReuse>DuringSession</ReturnValuesReuse><ReturnValuesReuse>Future</ReturnValuesReuse>", ""),
 		"src/CommonModules/Общий/Ext/Module.bsl":                      "// common\n",
 		"src/CommonModules/Бинарный.xml":                              desc("CommonModule", "Бинарный", "", ""),
 		"src/CommonModules/Бинарный/Ext/Module.bin":                   "\x00",

@@ -107,6 +107,9 @@ func propertyValue(el *designer.Element, p *project, present bool, ns scope) (ge
 			st := gen.ScalarTypeBoolean
 			tv.ScalarType = &st
 		}
+		if c, ok := enumCaptions[el.Local][strings.TrimSpace(el.Text)]; ok && el.Space == designer.NamespaceMD {
+			tv.Caption = &gen.Caption{RuRU: c[0], EnUS: c[1]}
+		}
 		return tv, qual
 	case isLocalized(el):
 		items, ok := localized(el)
@@ -232,6 +235,47 @@ var propertyCaptions = map[string][2]string{
 	"PasswordMode":              {"Режим пароля", "Password mode"},
 	"MultiLine":                 {"Многострочный режим", "Multiline"},
 	"Mask":                      {"Маска", "Mask"},
+	"CodeAllowedLength":         {"Допустимая длина кода", "Code allowed length"},
+	"CheckUnique":               {"Контроль уникальности", "Check unique"},
+	"Autonumbering":             {"Автонумерация", "Autonumbering"},
+	"DataLockControlMode":       {"Режим управления блокировкой данных", "Data lock control mode"},
+	"FullTextSearch":            {"Полнотекстовый поиск", "Full-text search"},
+	"RealTimePosting":           {"Оперативное проведение", "Real-time posting"},
+	"HierarchyType":             {"Вид иерархии", "Hierarchy type"},
+	"EditType":                  {"Способ редактирования", "Edit type"},
+	"CreateOnInput":             {"Создание при вводе", "Create on input"},
+	"WriteMode":                 {"Режим записи", "Write mode"},
+	"ChoiceHistoryOnInput":      {"История выбора при вводе", "Choice history on input"},
+	"DataHistory":               {"История данных", "Data history"},
+	"DefaultPresentation":       {"Основное представление", "Default presentation"},
+}
+
+// enumCaptions name the values of the platform's enumerated properties,
+// by property, in both languages; the raw text stays the value.
+var enumCaptions = map[string]map[string][2]string{
+	"DefaultRunMode": {"ManagedApplication": {"Управляемое приложение", "Managed application"},
+		"OrdinaryApplication": {"Обычное приложение", "Ordinary application"}, "Auto": {"Авто", "Auto"}},
+	"CodeType":            {"String": {"Строка", "String"}, "Number": {"Число", "Number"}},
+	"CodeAllowedLength":   {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
+	"DataLockControlMode": {"Managed": {"Управляемый", "Managed"}, "Automatic": {"Автоматический", "Automatic"}, "AutomaticAndManaged": {"Автоматический и управляемый", "Automatic and managed"}},
+	"FullTextSearch":      {"Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
+	"Posting":             {"Allow": {"Разрешить", "Allow"}, "Deny": {"Запретить", "Deny"}},
+	"RealTimePosting":     {"Allow": {"Разрешить", "Allow"}, "Deny": {"Запретить", "Deny"}},
+	"ReturnValuesReuse": {"DontUse": {"Не использовать", "Don't use"}, "DuringRequest": {"На время вызова", "During request"},
+		"DuringSession": {"На время сеанса", "During session"}},
+	"FillChecking": {"DontCheck": {"Не проверять", "Don't check"}, "ShowError": {"Выдавать ошибку", "Show error"}},
+	"Indexing": {"DontIndex": {"Не индексировать", "Don't index"}, "Index": {"Индексировать", "Index"},
+		"IndexWithAdditionalOrder": {"Индексировать с доп. упорядочиванием", "Index with additional order"}},
+	"ObjectBelonging": {"Own": {"Собственный", "Own"}, "Adopted": {"Заимствованный", "Adopted"}},
+	"FormType":        {"Managed": {"Управляемая", "Managed"}, "Ordinary": {"Обычная", "Ordinary"}},
+	"HierarchyType": {"HierarchyFoldersAndItems": {"Иерархия групп и элементов", "Folders and items"},
+		"HierarchyOfItems": {"Иерархия элементов", "Items"}},
+	"EditType":             {"InDialog": {"В диалоге", "In dialog"}, "InList": {"В списке", "In list"}, "BothWays": {"Обоими способами", "Both ways"}},
+	"CreateOnInput":        {"Auto": {"Авто", "Auto"}, "Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
+	"WriteMode":            {"Independent": {"Независимый", "Independent"}, "RecorderSubordinate": {"Подчинение регистратору", "Subordinate to recorder"}},
+	"ChoiceHistoryOnInput": {"Auto": {"Авто", "Auto"}, "DontUse": {"Не использовать", "Don't use"}},
+	"DataHistory":          {"Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
+	"DefaultPresentation":  {"AsDescription": {"В виде наименования", "As description"}, "AsCode": {"В виде кода", "As code"}},
 }
 
 // booleanProperties are platform properties whose value is a boolean.

@@ -544,3 +544,27 @@ func TestPresentation(t *testing.T) {
 		}
 	}
 }
+
+// Known values of the platform's enumerated properties get a caption in
+// both languages; an unknown value keeps its text and gets none.
+func TestEnumCaptions(t *testing.T) {
+	h := openConfiguration(t)
+	r, err := h.b.Properties(gen.ObjectParams{SessionID: h.sid, ProjectID: h.pid, ObjectID: "common-module:Общий"})
+	if err != nil {
+		t.Fatal(errText(err))
+	}
+	var got []string
+	for _, p := range r.Properties {
+		b, _ := gen.MarshalPropertyValue(p.Value)
+		got = append(got, p.Key.Name+" "+string(b))
+	}
+	want := []string{
+		`Name {"kind":"text","text":"Общий"}`,
+		`Server {"kind":"text","text":"true","scalarType":"boolean"}`,
+		`ReturnValuesReuse {"kind":"text","text":"DuringSession","caption":{"ru-RU":"На время сеанса","en-US":"During session"}}`,
+		`ReturnValuesReuse {"kind":"text","text":"Future"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("properties\n got %v\nwant %v", got, want)
+	}
+}
