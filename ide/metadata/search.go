@@ -155,6 +155,12 @@ func (p *project) step() {
 		ix.failures[o.id] = indexFailure(o, err)
 	} else {
 		p.addTree(o)
+		if len(o.diags) > 0 {
+			// Read, but with fragments the schema does not know: not
+			// reported as fully indexed.
+			raw, _ := json.Marshal(map[string]any{"diagnostics": diagnostics(o.diags)})
+			ix.failures[o.id] = failure{objectID: o.id, code: "unsupported_metadata", details: raw}
+		}
 		if !wasLoaded && o != p.root {
 			// The index needs names, not element trees: keeping those of
 			// every descriptor would hold most of the XML in memory and
