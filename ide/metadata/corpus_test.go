@@ -9,10 +9,7 @@ package metadata
 // afterwards.
 
 import (
-	"archive/tar"
-	"compress/gzip"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,48 +19,15 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/corpus"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
 
 // extract unpacks a corpus archive into dir.
 func extract(t *testing.T, archive, dir string) {
 	t.Helper()
-	f, err := os.Open(archive)
-	if err != nil {
+	if err := corpus.Extract(archive, dir); err != nil {
 		t.Fatalf("corpus archive: %v (../shared must be beside the repository)", err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := tar.NewReader(zr)
-	for {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, filepath.FromSlash(hdr.Name))
-		if !strings.HasPrefix(path, dir+string(filepath.Separator)) {
-			t.Fatalf("archive entry %q escapes", hdr.Name)
-		}
-		switch hdr.Typeflag {
-		case tar.TypeDir:
-			os.MkdirAll(path, 0o755)
-		case tar.TypeReg:
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			out, err := os.Create(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := io.Copy(out, tr); err != nil {
-				t.Fatal(err)
-			}
-			out.Close()
-		}
 	}
 }
 

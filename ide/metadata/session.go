@@ -247,6 +247,11 @@ func (b *Backend) project(c gen.ProjectContext, g gate) (*project, error) {
 	return p, nil
 }
 
+// at resolves the context of an ordinary metadata method.
+func (b *Backend) at(s gen.SessionID, p gen.ProjectID, g gen.Generation) (*project, error) {
+	return b.project(gen.ProjectContext{SessionID: s, ProjectID: p, Generation: g}, gateNormal)
+}
+
 func (b *Backend) ctx(p *project) (gen.SessionID, gen.ProjectID, gen.Generation, gen.EventSequence) {
 	return gen.SessionID(b.s.id), gen.ProjectID(p.id), gen.Generation(p.generation), gen.EventSequence(p.eventSequence)
 }
@@ -329,7 +334,7 @@ func (p *project) rel(path string) (string, bool) {
 
 // Children answers metadata/children.
 func (b *Backend) Children(c gen.ChildrenParams) (gen.ChildrenResult, error) {
-	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	p, err := b.at(c.SessionID, c.ProjectID, c.Generation)
 	if err != nil {
 		return gen.ChildrenResult{}, err
 	}
@@ -360,7 +365,7 @@ func (b *Backend) Children(c gen.ChildrenParams) (gen.ChildrenResult, error) {
 }
 
 func (b *Backend) object(c gen.ObjectParams) (*project, *object, error) {
-	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	p, err := b.at(c.SessionID, c.ProjectID, c.Generation)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -417,7 +422,7 @@ func (b *Backend) Properties(c gen.ObjectParams) (gen.PropertiesResult, error) {
 
 // Source answers metadata/source.
 func (b *Backend) Source(c gen.NodeParams) (gen.SourceResult, error) {
-	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	p, err := b.at(c.SessionID, c.ProjectID, c.Generation)
 	if err != nil {
 		return gen.SourceResult{}, err
 	}
@@ -489,7 +494,7 @@ func (p *project) payloads(o *object) []string {
 // Reveal answers metadata/reveal: the path from the root to an object
 // the tree or the index knows, computed here.
 func (b *Backend) Reveal(c gen.ObjectParams) (gen.RevealResult, error) {
-	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	p, err := b.at(c.SessionID, c.ProjectID, c.Generation)
 	if err != nil {
 		return gen.RevealResult{}, err
 	}
@@ -505,7 +510,7 @@ func (b *Backend) Reveal(c gen.ObjectParams) (gen.RevealResult, error) {
 // Search answers metadata/search from the records ready now; it never
 // starts the index.
 func (b *Backend) Search(c gen.SearchParams) (gen.SearchResult, error) {
-	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	p, err := b.at(c.SessionID, c.ProjectID, c.Generation)
 	if err != nil {
 		return gen.SearchResult{}, err
 	}
@@ -566,7 +571,7 @@ func (b *Backend) Index(c gen.IndexParams) (gen.IndexResult, error) {
 
 // IndexErrors answers metadata/indexErrors in ObjectId order.
 func (b *Backend) IndexErrors(c gen.IndexErrorsParams) (gen.IndexErrorsResult, error) {
-	p, err := b.project(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, gateNormal)
+	p, err := b.at(c.SessionID, c.ProjectID, c.Generation)
 	if err != nil {
 		return gen.IndexErrorsResult{}, err
 	}

@@ -17,9 +17,7 @@
 package main
 
 import (
-	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -33,6 +31,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/contractkit/contractkit/internal/corpus"
 )
 
 // pollEvery is the pause between status requests while the index runs.
@@ -68,7 +68,7 @@ func run(runs int, binary, projectDir, archive string) error {
 		}
 	}
 	if projectDir == "" {
-		if err := extract(archive, tmp); err != nil {
+		if err := corpus.Extract(archive, tmp); err != nil {
 			return err
 		}
 		projectDir = filepath.Join(tmp, "ssl_3_1")
@@ -332,49 +332,6 @@ func measure(binary, projectDir string) (result, error) {
 		return r, fmt.Errorf("eska exited: %w", err)
 	}
 	return r, nil
-}
-
-func extract(archive, dir string) error {
-	f, err := os.Open(archive)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return err
-	}
-	tr := tar.NewReader(zr)
-	for {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		path := filepath.Join(dir, filepath.FromSlash(hdr.Name))
-		if !strings.HasPrefix(path, dir+string(filepath.Separator)) {
-			return fmt.Errorf("archive entry %q escapes", hdr.Name)
-		}
-		switch hdr.Typeflag {
-		case tar.TypeDir:
-			if err := os.MkdirAll(path, 0o755); err != nil {
-				return err
-			}
-		case tar.TypeReg:
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			out, err := os.Create(path)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(out, tr)
-			out.Close()
-			if err != nil {
-				return err
-			}
-		}
-	}
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
