@@ -83,11 +83,42 @@ func ParseDescriptor(path string, data []byte, lim Limits) (*Descriptor, error) 
 	if err != nil {
 		return nil, err
 	}
+	return interpret(path, root), nil
+}
+
+// ParseDescriptorSummary is ParseDescriptor for readers that need only
+// the skeleton of a descriptor: its Path, Version, Diagnostics and Object
+// (Info, Name, UUID, Synonyms, Children with their Tag, Info, Name, Range
+// and Inline objects, recursively) are the same as ParseDescriptor's, and
+// so is the error for every input ParseDescriptor refuses: the whole file
+// is still checked (well-formedness, UTF-8, DTDs, limits).
+//
+// The element tree is partial: use ParseDescriptor for properties. Only
+// the elements the skeleton is read from are built: the root, its
+// children, the object element, its Properties with only their Name,
+// Synonym (items, langs, contents) and ConfigurationExtensionPurpose
+// children, its ChildObjects and their entries, and so on for every
+// inline object. Root, Object.El, Object.Properties() and what they hold
+// are these pruned elements: each has the name, attributes, text and
+// range ParseXML would give it, but Children lists lack the elements not
+// built. IsExtension and ExternalTag work as with ParseDescriptor. The
+// rest of the file (types, form settings and the like, most of its bytes)
+// allocates nothing.
+func ParseDescriptorSummary(path string, data []byte, lim Limits) (*Descriptor, error) {
+	root, err := parseXML(path, data, lim, true)
+	if err != nil {
+		return nil, err
+	}
+	return interpret(path, root), nil
+}
+
+// interpret reads a descriptor out of its element tree.
+func interpret(path string, root *Element) *Descriptor {
 	d := &Descriptor{Path: path, Root: root}
 	d.Version, _ = root.Attr("version")
 	if root.Local != "MetaDataObject" || root.Space != NamespaceMD {
 		d.diag(DiagUnsupportedRoot, &Range{root.Start, root.End}, "namespace", root.Space, "name", root.Local)
-		return d, nil
+		return d
 	}
 	var objEl *Element
 	for _, c := range root.Children {
@@ -99,15 +130,15 @@ func ParseDescriptor(path string, data []byte, lim Limits) (*Descriptor, error) 
 	}
 	if objEl == nil {
 		d.diag(DiagInvalidObject, &Range{root.Start, root.End}, "name", root.Local)
-		return d, nil
+		return d
 	}
 	info, ok := KindOfTag(objEl.Local)
 	if !ok || objEl.Space != NamespaceMD {
 		d.diag(DiagUnknownKind, &Range{objEl.Start, objEl.End}, "namespace", objEl.Space, "name", objEl.Local)
-		return d, nil
+		return d
 	}
 	d.Object = d.object(info, objEl)
-	return d, nil
+	return d
 }
 
 func (d *Descriptor) diag(code string, r *Range, kv ...string) {

@@ -68,10 +68,42 @@ func isInCharacterRange(r rune) bool {
 type nsBinding struct{ prefix, uri string }
 
 type openElement struct {
-	el                 *Element
-	nameStart, nameEnd int // the qualified name as written, for the end tag
+	el                 *Element // nil when the element is skipped
+	nameStart, nameEnd int      // the qualified name as written, for the end tag
 	nsMark, kidMark    int
+	state              uint8 // what of the element is built: a st constant
+	// hadKid is set when a child element was skipped: the element then
+	// has no Text, as when its children are built.
+	hadKid bool
 }
+
+// States of an open element: what the scanner builds of it and of its
+// children. ParseXML builds everything (stFull); the summary scan of
+// ParseDescriptorSummary builds only the skeleton a descriptor's
+// interpretation reads, and skips the rest, checked but not built:
+//
+//	root (stRoot)
+//	  first child: the object (stObject); later children: stShell
+//	object: Properties (stProps), ChildObjects (stChildObjects)
+//	Properties: Name, ConfigurationExtensionPurpose (stShell), Synonym (stSynonym)
+//	Synonym: item (stItem)
+//	item: lang, content (stShell)
+//	ChildObjects: every entry, an object again (stObject)
+//
+// Children are chosen by local name only, whatever their namespace; what
+// is built is exactly what ParseXML builds of it (name, attributes, text,
+// Mixed, range), except that its Children list lacks the skipped ones.
+const (
+	stFull  uint8 = iota // built with all of its subtree
+	stSkip               // not built, nor is anything inside
+	stShell              // built, its children skipped
+	stRoot
+	stObject
+	stProps
+	stSynonym
+	stItem
+	stChildObjects
+)
 
 type rawAttr struct {
 	prefix, local, value string
@@ -123,7 +155,22 @@ type scanner struct {
 	kidSlab  []*Element
 	attrGrow int
 	kidGrow  int
+
+	// summary selects the summary scan: only the elements the states
+	// above keep are built, in scratch memory the scanner keeps from one
+	// file to the next, and copied out at the end into three arrays of
+	// the exact sizes (see compact).
+	summary     bool
+	scratch     [][]Element // chunks of scratchChunk elements
+	nScratch    int         // elements of scratch in use
+	attrScratch []xml.Attr
+	kidScratch  []*Element
 }
+
+const (
+	scratchChunk     = 256
+	maxScratchChunks = 32 // kept from one file to the next: about 1 MB
+)
 
 var scannerPool = sync.Pool{New: func() any {
 	return &scanner{intern: new([internSize]string)}
@@ -134,8 +181,15 @@ var scannerPool = sync.Pool{New: func() any {
 // a name, character data, an attribute value, or is checked as part of a
 // comment or processing instruction.
 func scanXML(path string, body []byte, base int64, lim Limits) (*Element, error) {
+	return scan(path, body, base, lim, false)
+}
+
+// scan is scanXML, building the whole tree or, if summary, only the
+// descriptor skeleton (see the st constants). Both check the whole of
+// body alike and fail alike.
+func scan(path string, body []byte, base int64, lim Limits, summary bool) (*Element, error) {
 	s := scannerPool.Get().(*scanner)
-	s.path, s.data, s.base, s.lim = path, body, base, lim
+	s.path, s.data, s.base, s.lim, s.summary = path, body, base, lim, summary
 	root, err := s.run()
 	s.release()
 	scannerPool.Put(s)
@@ -159,6 +213,24 @@ func (s *scanner) release() {
 	s.path, s.data, s.root = "", nil, nil
 	s.elemSlab, s.attrSlab, s.kidSlab = nil, nil, nil
 	s.attrGrow, s.kidGrow = 0, 0
+	s.summary = false
+	for i := 0; i*scratchChunk < s.nScratch; i++ {
+		clear(s.scratch[i][:min(scratchChunk, s.nScratch-i*scratchChunk)])
+	}
+	if len(s.scratch) > maxScratchChunks {
+		clear(s.scratch[maxScratchChunks:])
+		s.scratch = s.scratch[:maxScratchChunks]
+	}
+	s.nScratch = 0
+	clear(s.attrScratch)
+	clear(s.kidScratch)
+	s.attrScratch, s.kidScratch = s.attrScratch[:0], s.kidScratch[:0]
+	if cap(s.attrScratch) > 1<<14 {
+		s.attrScratch = nil
+	}
+	if cap(s.kidScratch) > 1<<16 {
+		s.kidScratch = nil
+	}
 	s.textMode = textNone
 	if cap(s.buf) > 1<<20 {
 		s.buf = nil
@@ -230,6 +302,15 @@ const (
 )
 
 func (s *scanner) newElement(pos int) *Element {
+	if s.summary {
+		i := s.nScratch / scratchChunk
+		if i == len(s.scratch) {
+			s.scratch = append(s.scratch, make([]Element, scratchChunk))
+		}
+		el := &s.scratch[i][s.nScratch%scratchChunk]
+		s.nScratch++
+		return el
+	}
 	if len(s.elemSlab) == 0 {
 		n := bytes.Count(s.data[pos:], []byte{'<'})/2 + 1
 		s.elemSlab = make([]Element, min(n, maxElemSlab))
@@ -240,6 +321,13 @@ func (s *scanner) newElement(pos int) *Element {
 }
 
 func (s *scanner) newAttrs(n int) []xml.Attr {
+	if s.summary {
+		// The slice may be left behind in an old array when the
+		// scratch grows: its attributes are written once, right away.
+		m := len(s.attrScratch)
+		s.attrScratch = append(s.attrScratch, make([]xml.Attr, n)...)
+		return s.attrScratch[m : m+n : m+n]
+	}
 	if len(s.attrSlab) < n {
 		s.attrGrow = min(max(2*s.attrGrow, 8), maxAttrSlab)
 		s.attrSlab = make([]xml.Attr, max(n, s.attrGrow))
@@ -306,7 +394,65 @@ func (s *scanner) run() (*Element, error) {
 	if s.root == nil {
 		return nil, s.fail(ReasonMalformed, 0, "no root element")
 	}
+	if s.summary {
+		root := s.compact()
+		if root == nil {
+			// compact's own check: the scanner, not the input, decides the
+			// order, so this is a defect here; it is reported, not raised.
+			return nil, s.fail(ReasonMalformed, 0, "internal error: the summary tree is out of order")
+		}
+		return root, nil
+	}
 	return s.root, nil
+}
+
+// compact copies the tree built in scratch memory out into an array of
+// its elements, one of their attributes and one of their child lists,
+// and returns its root, or nil if the elements are not in preorder. The elements were built in document order, which
+// is the tree's preorder: the root first, each element's children after
+// it, each child's subtree before the next child.
+func (s *scanner) compact() *Element {
+	n := s.nScratch
+	els := make([]Element, n)
+	nAttrs := 0
+	for i := 0; i*scratchChunk < n; i++ {
+		chunk := s.scratch[i][:min(scratchChunk, n-i*scratchChunk)]
+		copy(els[i*scratchChunk:], chunk)
+		for j := range chunk {
+			nAttrs += len(chunk[j].Attrs)
+		}
+	}
+	attrs := make([]xml.Attr, nAttrs)
+	kids := make([]*Element, n-1)
+	for i := range els {
+		el := &els[i]
+		if k := len(el.Attrs); k > 0 {
+			copy(attrs, el.Attrs)
+			el.Attrs, attrs = attrs[:k:k], attrs[k:]
+		}
+	}
+	if next, _ := relink(els, kids, 0); next != n {
+		return nil
+	}
+	return &els[0]
+}
+
+// relink points the children of els[i] at their copies, the elements
+// after it in preorder, and returns the index after its subtree and what
+// is left of kids.
+func relink(els []Element, kids []*Element, i int) (int, []*Element) {
+	el := &els[i]
+	k := len(el.Children)
+	next := i + 1
+	if k == 0 {
+		return next, kids
+	}
+	el.Children, kids = kids[:k:k], kids[k:]
+	for j := range el.Children {
+		el.Children[j] = &els[next]
+		next, kids = relink(els, kids, next)
+	}
+	return next, kids
 }
 
 // name reads a name at p: the longest run of name bytes (ASCII name
@@ -395,7 +541,15 @@ func (s *scanner) startTag(p int) (int, error) {
 	if nameEnd == nameStart || colons > 1 {
 		return 0, s.syntax(nameStart, "expected element name after <")
 	}
-	prefix, local := s.qname(nameStart, nameEnd, colon, colons)
+	state := stFull
+	if s.summary {
+		state = s.childState(nameStart, nameEnd, colon, colons)
+	}
+	keep := state != stSkip
+	var prefix, local string
+	if keep {
+		prefix, local = s.qname(nameStart, nameEnd, colon, colons)
+	}
 	p = nameEnd
 	attrs := s.attrs[:0]
 	empty := false
@@ -429,7 +583,10 @@ func (s *scanner) startTag(p int) (int, error) {
 		if aEnd == p || aColons > 1 {
 			return 0, s.syntax(p, "expected attribute name in element")
 		}
-		aPrefix, aLocal := s.qname(p, aEnd, aColon, aColons)
+		var aPrefix, aLocal string
+		if keep {
+			aPrefix, aLocal = s.qname(p, aEnd, aColon, aColons)
+		}
 		p = s.skipSpace(aEnd)
 		if p >= n {
 			return 0, s.eof()
@@ -446,10 +603,12 @@ func (s *scanner) startTag(p int) (int, error) {
 			return 0, s.syntax(p, "unquoted or missing attribute value in element")
 		}
 		var value string
-		if value, p, err = s.attrValue(p+1, q); err != nil {
+		if value, p, err = s.attrValue(p+1, q, keep); err != nil {
 			return 0, err
 		}
-		attrs = append(attrs, rawAttr{aPrefix, aLocal, value})
+		if keep {
+			attrs = append(attrs, rawAttr{aPrefix, aLocal, value})
+		}
 	}
 	s.attrs = attrs
 
@@ -472,6 +631,22 @@ func (s *scanner) startTag(p int) (int, error) {
 	}
 	if s.root != nil && len(s.open) == 0 {
 		return 0, s.fail(ReasonMalformed, start, "a second root element")
+	}
+
+	if !keep {
+		// A skipped element has a parent (the root is always kept) and
+		// declares nothing: its attributes were checked, not kept.
+		parent := &s.open[len(s.open)-1]
+		parent.hadKid = true
+		if parent.el != nil && s.textMode != textNone && !s.blank() {
+			parent.el.Mixed = true
+		}
+		s.textMode = textNone
+		s.open = append(s.open, openElement{nameStart: nameStart, nameEnd: nameEnd, nsMark: nsMark, kidMark: len(s.kids), state: stSkip})
+		if empty {
+			s.closeElement(p)
+		}
+		return p, nil
 	}
 
 	el := s.newElement(start)
@@ -519,11 +694,59 @@ func (s *scanner) startTag(p int) (int, error) {
 		s.root = el
 	}
 	s.textMode = textNone
-	s.open = append(s.open, openElement{el: el, nameStart: nameStart, nameEnd: nameEnd, nsMark: nsMark, kidMark: len(s.kids)})
+	s.open = append(s.open, openElement{el: el, nameStart: nameStart, nameEnd: nameEnd, nsMark: nsMark, kidMark: len(s.kids), state: state})
 	if empty {
 		s.closeElement(p)
 	}
 	return p, nil
+}
+
+// childState is the state of an element about to open, in the summary
+// scan: what of it to build, by the state of its parent and its local
+// name (as qname splits it).
+func (s *scanner) childState(nameStart, nameEnd, colon, colons int) uint8 {
+	if len(s.open) == 0 {
+		return stRoot
+	}
+	top := &s.open[len(s.open)-1]
+	local := s.data[nameStart:nameEnd]
+	if colons == 1 && colon > nameStart && colon < nameEnd-1 {
+		local = s.data[colon+1 : nameEnd]
+	}
+	switch top.state {
+	case stRoot:
+		// The object is the root's first child; the others are only
+		// reported.
+		if len(s.kids) > top.kidMark {
+			return stShell
+		}
+		return stObject
+	case stObject:
+		switch string(local) {
+		case "Properties":
+			return stProps
+		case "ChildObjects":
+			return stChildObjects
+		}
+	case stProps:
+		switch string(local) {
+		case "Name", "ConfigurationExtensionPurpose":
+			return stShell
+		case "Synonym":
+			return stSynonym
+		}
+	case stSynonym:
+		if string(local) == "item" {
+			return stItem
+		}
+	case stItem:
+		if string(local) == "lang" || string(local) == "content" {
+			return stShell
+		}
+	case stChildObjects:
+		return stObject
+	}
+	return stSkip
 }
 
 // endTag reads an end tag at p (data[p:p+2] == "</").
@@ -576,12 +799,26 @@ func (s *scanner) closeElement(end int) {
 	top := s.open[len(s.open)-1]
 	s.open = s.open[:len(s.open)-1]
 	el := top.el
+	if el == nil {
+		// Skipped: nothing to build, no namespaces declared.
+		s.textMode = textNone
+		return
+	}
 	el.End = s.base + int64(end)
-	if k := len(s.kids) - top.kidMark; k > 0 {
-		el.Children = s.newKids(k)
-		copy(el.Children, s.kids[top.kidMark:])
+	k := len(s.kids) - top.kidMark
+	if k > 0 {
+		if s.summary {
+			m := len(s.kidScratch)
+			s.kidScratch = append(s.kidScratch, s.kids[top.kidMark:]...)
+			el.Children = s.kidScratch[m : m+k : m+k]
+		} else {
+			el.Children = s.newKids(k)
+			copy(el.Children, s.kids[top.kidMark:])
+		}
 		clear(s.kids[top.kidMark:])
 		s.kids = s.kids[:top.kidMark]
+	}
+	if k > 0 || top.hadKid {
 		if s.textMode != textNone && !s.blank() {
 			el.Mixed = true
 		}
@@ -730,8 +967,9 @@ func (s *scanner) char(p int) (int, error) {
 }
 
 // attrValue reads an attribute value after its opening quote q, returning
-// it and the position past the closing quote.
-func (s *scanner) attrValue(p int, q byte) (string, int, error) {
+// it (if keep, else "": the value is only checked) and the position past
+// the closing quote.
+func (s *scanner) attrValue(p int, q byte, keep bool) (string, int, error) {
 	data := s.data
 	n := len(data)
 	start := p
@@ -743,6 +981,9 @@ func (s *scanner) attrValue(p int, q byte) (string, int, error) {
 		}
 		switch c {
 		case q:
+			if !keep {
+				return "", p + 1, nil
+			}
 			return s.str(data[start:p]), p + 1, nil
 		case '"', '\'':
 			p++
@@ -752,6 +993,9 @@ func (s *scanner) attrValue(p int, q byte) (string, int, error) {
 			var err error
 			if s.vbuf, p, err = s.decode(s.vbuf[:0], start, q); err != nil {
 				return "", 0, err
+			}
+			if !keep {
+				return "", p, nil
 			}
 			return s.str(s.vbuf), p, nil
 		default:

@@ -88,6 +88,12 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // that it refuses character data outside the root element other than
 // white space.
 func ParseXML(path string, data []byte, lim Limits) (*Element, error) {
+	return parseXML(path, data, lim, false)
+}
+
+// parseXML is ParseXML, building the whole tree or, if summary, only the
+// skeleton of a descriptor (see the st constants of scan.go).
+func parseXML(path string, data []byte, lim Limits, summary bool) (*Element, error) {
 	if len(data) > lim.MaxBytes {
 		return nil, &ParseError{Path: path, Reason: ReasonTooLarge, Offset: -1, Msg: fmt.Sprintf("%d bytes is over the limit of %d", len(data), lim.MaxBytes)}
 	}
@@ -97,5 +103,5 @@ func ParseXML(path string, data []byte, lim Limits) (*Element, error) {
 		body = body[len(bom):]
 		base = int64(len(bom))
 	}
-	return scanXML(path, body, base, lim)
+	return scan(path, body, base, lim, summary)
 }
