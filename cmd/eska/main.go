@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/contractkit/contractkit/ide"
@@ -53,6 +54,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(args) == 2 && args[0] == "ide" && args[1] == "--stdio":
 		// A closed stdout must be an error on write (exit 1), not SIGPIPE.
 		signal.Ignore(syscall.SIGPIPE)
+		if os.Getenv("GOGC") == "" {
+			// The backend keeps little (tens of MiB on a large
+			// configuration) and allocates much while it parses: a
+			// collection at twice the live heap instead of once cut a
+			// full index of SSL 3.1 by a tenth for about 5 MiB more RSS.
+			debug.SetGCPercent(200)
+		}
 		var srv *rpc.Server
 		h := ide.NewServer(version, func(code string) { srv.Diag(code) })
 		srv = rpc.NewServer(h.Config(stderr))

@@ -294,7 +294,10 @@ func (r *reader) settle(f fetched) (*designer.Descriptor, error) {
 	return f.d, f.err
 }
 
-// parse reads and parses one descriptor file.
+// parse reads one descriptor file for the tree and the index: its
+// skeleton only (kinds, names, synonyms, children, diagnostics). The
+// element tree it returns is partial; element() parses the whole file
+// when properties need it.
 func (r *reader) parse(path string) (*designer.Descriptor, error) {
 	data, err := r.read(path)
 	if err != nil {
@@ -304,7 +307,23 @@ func (r *reader) parse(path string) (*designer.Descriptor, error) {
 }
 
 func (r *reader) parseBytes(path string, data []byte) (*designer.Descriptor, error) {
+	d, err := designer.ParseDescriptorSummary(path, data, r.limit)
+	return r.interpret(path, d, err)
+}
+
+// parseFull reads and parses one descriptor file with its whole element
+// tree.
+func (r *reader) parseFull(path string) (*designer.Descriptor, error) {
+	data, err := r.read(path)
+	if err != nil {
+		return nil, err
+	}
 	d, err := designer.ParseDescriptor(path, data, r.limit)
+	return r.interpret(path, d, err)
+}
+
+// interpret maps a parse failure to the contract's xml_invalid reasons.
+func (r *reader) interpret(path string, d *designer.Descriptor, err error) (*designer.Descriptor, error) {
 	if err != nil {
 		var pe *designer.ParseError
 		if errors.As(err, &pe) {

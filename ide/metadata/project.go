@@ -129,7 +129,7 @@ func (p *project) accept(o *object, d *designer.Descriptor, err error) error {
 // fill records what a descriptor says of o and creates its children.
 func (p *project) fill(o *object, d *designer.Descriptor) {
 	o.loaded = true
-	o.el = d.Object.El
+	o.el = nil // partial after a summary parse: element() reads the whole file
 	if d.Root != nil {
 		o.ns = scope{}.with(d.Root)
 	}
@@ -158,7 +158,7 @@ func (p *project) children(o *object, def *designer.Object) {
 			ch.id = designer.ObjectID(parentID, c.Info.Kind, c.Name)
 			if c.Inline != nil {
 				ch.desc, ch.loaded = o.desc, true
-				ch.el = c.Inline.El
+				ch.el = nil // see fill
 				ch.uuid = c.Inline.UUID
 				ch.synonyms = c.Inline.Synonyms
 				// Inline commands keep their module in a folder of their own.
@@ -231,7 +231,7 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		chain = append(chain, cur)
 		cur = cur.parent
 	}
-	d, err := p.r.parse(cur.desc)
+	d, err := p.r.parseFull(cur.desc)
 	if err != nil {
 		return nil, err
 	}

@@ -142,7 +142,6 @@ func (p *project) step() {
 			return
 		}
 	}
-	wasLoaded := o.loaded
 	var err error
 	if ch, ok := ix.inflight[o.desc]; ok && o.own && !o.loaded {
 		delete(ix.inflight, o.desc)
@@ -160,13 +159,6 @@ func (p *project) step() {
 			// reported as fully indexed.
 			raw, _ := json.Marshal(map[string]any{"diagnostics": diagnostics(o.diags)})
 			ix.failures[o.id] = failure{objectID: o.id, code: "unsupported_metadata", details: raw}
-		}
-		if !wasLoaded && o != p.root {
-			// The index needs names, not element trees: keeping those of
-			// every descriptor would hold most of the XML in memory and
-			// make each collection cycle mark it. properties reparses one
-			// descriptor when it is asked for.
-			dropElements(o)
 		}
 	}
 	ix.countersDirty = true
@@ -348,14 +340,3 @@ func (p *project) search(text string, limit int, lang *string) ([]hit, bool) {
 func isSearchable(o *object) bool { return o.info != nil && !o.unsupported() && o.info.Kind != "" }
 
 var _ = designer.KindConfiguration
-
-// dropElements forgets the element trees of o and the objects its
-// descriptor defines inline; element() reads them again on demand.
-func dropElements(o *object) {
-	o.el = nil
-	for _, c := range o.children {
-		if !c.own && c.info != nil {
-			dropElements(c)
-		}
-	}
-}

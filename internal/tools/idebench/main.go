@@ -38,6 +38,10 @@ import (
 // pollEvery is the pause between status requests while the index runs.
 var pollEvery = 10 * time.Millisecond
 
+// diskCache is the workspace/open flag; with it, the first run fills the
+// cache under the project and the later runs read from it.
+var diskCache = false
+
 var queries = []string{"Пользовател", "Контактная информация", "Файл", "Обмен"}
 
 func main() {
@@ -46,6 +50,7 @@ func main() {
 	projectDir := flag.String("project", "", "an eska project directory to open")
 	archive := flag.String("archive", "../shared/corpus/designer/ssl_3_1.tar.gz", "a corpus archive to extract when -project is not given")
 	flag.DurationVar(&pollEvery, "poll", pollEvery, "pause between status requests while indexing")
+	flag.BoolVar(&diskCache, "cache", diskCache, "open with diskCache true (writes .eska/cache/metadata under the project)")
 	flag.Parse()
 	if err := run(*runs, *binary, *projectDir, *archive); err != nil {
 		fmt.Fprintln(os.Stderr, "idebench:", err)
@@ -100,13 +105,19 @@ type result struct {
 	peakRSSKiB                                int64
 }
 
+// note is a server notification and when it arrived.
+type note struct {
+	at   time.Time
+	body json.RawMessage
+}
+
 // client speaks the framing to one process.
 type client struct {
 	cmd     *exec.Cmd
 	in      io.WriteCloser
 	mu      sync.Mutex
 	waiters map[string]chan json.RawMessage
-	notes   chan json.RawMessage
+	notes   chan note
 	nextID  int
 }
 
@@ -124,7 +135,7 @@ func start(binary string) (*client, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	c := &client{cmd: cmd, in: in, waiters: map[string]chan json.RawMessage{}, notes: make(chan json.RawMessage, 1<<16)}
+	c := &client{cmd: cmd, in: in, waiters: map[string]chan json.RawMessage{}, notes: make(chan note, 1<<16)}
 	go c.read(bufio.NewReaderSize(out, 1<<16))
 	return c, nil
 }
@@ -155,7 +166,10 @@ func (c *client) read(r *bufio.Reader) {
 		}
 		json.Unmarshal(body, &env)
 		if env.Method != "" {
-			c.notes <- body
+			select {
+			case c.notes <- note{at: time.Now(), body: body}:
+			default: // a client that stops reading its notes loses them, not its responses
+			}
 			continue
 		}
 		c.mu.Lock()
@@ -229,7 +243,7 @@ func measure(binary, projectDir string) (result, error) {
 	if _, _, err := c.call("initialize", map[string]any{"apiVersion": map[string]int{"major": 1, "minor": 5}, "client": map[string]string{"name": "idebench", "version": "1"}}); err != nil {
 		return r, err
 	}
-	res, d, err := c.call("workspace/open", map[string]any{"start": map[string]string{"value": projectDir, "encoding": "utf-8"}, "selection": map[string]string{"kind": "current"}, "diskCache": false})
+	res, d, err := c.call("workspace/open", map[string]any{"start": map[string]string{"value": projectDir, "encoding": "utf-8"}, "selection": map[string]string{"kind": "current"}, "diskCache": diskCache})
 	if err != nil {
 		return r, err
 	}
@@ -309,7 +323,15 @@ func measure(binary, projectDir string) (result, error) {
 		}
 		json.Unmarshal(res, &st)
 		if st.Progress.State == "ready" || st.Progress.State == "incomplete" {
+			// The index ended when its final indexProgress arrived, not
+			// when the next status request noticed.
 			r.index = time.Since(t0)
+			for len(c.notes) > 0 {
+				n := <-c.notes
+				if strings.Contains(string(n.body), `"metadata/indexProgress"`) && strings.Contains(string(n.body), `"state":"`+st.Progress.State+`"`) {
+					r.index = n.at.Sub(t0)
+				}
+			}
 			r.records = st.Progress.Indexed
 			break
 		}
