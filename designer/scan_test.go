@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 )
 
@@ -425,59 +424,6 @@ func TestNameCharsMatchStd(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestParseXMLCorpus compares the two parsers on every .xml file under
-// $DESIGNER_CORPUS, e.g. the shared corpora extracted to /tmp/corpus.
-func TestParseXMLCorpus(t *testing.T) {
-	root := os.Getenv("DESIGNER_CORPUS")
-	if root == "" {
-		t.Skip("DESIGNER_CORPUS is not set: set it to a directory of Designer XML (the shared corpora extracted, e.g. /tmp/corpus) to compare the scanner with encoding/xml on every .xml file in it")
-	}
-	var files, trees, refused, bytesTotal int
-	var stdTime, newTime time.Duration
-	reasons := map[string]int{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".xml") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		files++
-		bytesTotal += len(data)
-		t0 := time.Now()
-		want, wantErr := parseXMLStd(path, data, DefaultLimits)
-		t1 := time.Now()
-		got, gotErr := ParseXML(path, data, DefaultLimits)
-		t2 := time.Now()
-		stdTime += t1.Sub(t0)
-		newTime += t2.Sub(t1)
-		switch {
-		case wantErr == nil && gotErr == nil:
-			trees++
-			if d := treeDiff(want, got, ""); d != "" {
-				t.Errorf("%s: trees differ: %s", path, d)
-			}
-		case wantErr != nil && gotErr != nil && reasonOf(wantErr) == reasonOf(gotErr):
-			refused++
-			reasons[reasonOf(gotErr)]++
-			t.Logf("refused by both: %v", gotErr)
-		default:
-			t.Errorf("%s: encoding/xml %v; scanner %v", path, wantErr, gotErr)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files == 0 {
-		t.Fatalf("no .xml files under %s", root)
-	}
-	mb := float64(bytesTotal) / 1e6
-	t.Logf("%d files, %.1f MB: %d trees equal, %d refused by both %v", files, mb, trees, refused, reasons)
-	t.Logf("encoding/xml %v (%.1f MB/s), scanner %v (%.1f MB/s)", stdTime, mb/stdTime.Seconds(), newTime, mb/newTime.Seconds())
 }
 
 func FuzzParseXML(f *testing.F) {

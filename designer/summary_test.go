@@ -368,44 +368,6 @@ func TestParseDescriptorSummaryPrunes(t *testing.T) {
 	}
 }
 
-// TestParseDescriptorSummaryCorpus compares the two on every .xml file
-// under $DESIGNER_CORPUS (descriptors, and Ext files, which become
-// unsupported_root diagnostics).
-func TestParseDescriptorSummaryCorpus(t *testing.T) {
-	root := os.Getenv("DESIGNER_CORPUS")
-	if root == "" {
-		t.Skip("DESIGNER_CORPUS is not set: set it to a directory of Designer XML (the shared corpora extracted, e.g. /tmp/corpus) to compare ParseDescriptorSummary with ParseDescriptor on every .xml file in it")
-	}
-	var files, objects, refused, size int
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".xml") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		files++
-		size += len(data)
-		if d := summaryDiff(data, DefaultLimits); d != "" {
-			t.Errorf("%s: %s", path, d)
-		}
-		if desc, err := ParseDescriptor(path, data, DefaultLimits); err != nil {
-			refused++
-		} else if desc.Object != nil {
-			objects++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files == 0 {
-		t.Fatalf("no .xml files under %s", root)
-	}
-	t.Logf("%d files, %.1f MB compared: %d with an object, %d refused by both", files, float64(size)/1e6, objects, refused)
-}
-
 func FuzzParseDescriptorSummary(f *testing.F) {
 	for _, s := range summaryDescriptorCases {
 		f.Add([]byte(s))
