@@ -3,6 +3,7 @@ package metadata
 import (
 	enc "encoding/base64"
 	"errors"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -52,8 +53,9 @@ func (b *Backend) Refresh(c gen.RefreshParams) (gen.RefreshResult, error) {
 	var affected []string
 	p.stopPrefetch()
 	if g == gateRefresh {
-		p.generation++
-		p.eventSequence++
+		if !p.advance(true) {
+			return gen.RefreshResult{}, derr(gen.DomainErrorKindGenerationExhausted, gen.EmptyDetails{}, p, b.s)
+		}
 		if err := p.loadRoot(); err != nil {
 			// The generation stays raised and the flag stays set until a
 			// refresh of the corrected XML succeeds.
@@ -87,10 +89,11 @@ func (b *Backend) Refresh(c gen.RefreshParams) (gen.RefreshResult, error) {
 		for !o.own && o.parent != nil {
 			o = o.parent
 		}
+		if !p.advance(true) {
+			return gen.RefreshResult{}, derr(gen.DomainErrorKindGenerationExhausted, gen.EmptyDetails{}, p, b.s)
+		}
 		p.invalidate(o)
 		p.forgetRecords(o)
-		p.generation++
-		p.eventSequence++
 		affected = []string{o.id}
 		b.changed(p, affected, false)
 	}
@@ -120,8 +123,9 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 	manifest := c.ManifestChanged != nil && *c.ManifestChanged
 	resync := func(reason string) error {
 		p.requiresRefresh, p.resyncReason = true, reason
-		p.eventSequence++
-		b.changed(p, nil, true)
+		if p.advance(false) {
+			b.changed(p, nil, true)
+		}
 		return nil
 	}
 	if len(c.Paths) == 0 && !manifest {
@@ -133,8 +137,9 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 	p.nextFileSeq++
 	if manifest {
 		p.requiresReopen = true
-		p.eventSequence++
-		b.changed(p, nil, true)
+		if p.advance(false) {
+			b.changed(p, nil, true)
+		}
 		return nil
 	}
 	p.r.forgetDirs() // the batch may have renamed or relinked folders
@@ -167,8 +172,9 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 		}
 	}
 	if rootChanged {
-		p.generation++
-		p.eventSequence++
+		if !p.advance(true) {
+			return nil
+		}
 		if err := p.loadRoot(); err != nil {
 			p.requiresRefresh, p.resyncReason = true, "root_invalid"
 		} else if p.idx.state != gen.ProgressStateNotStarted {
@@ -177,12 +183,26 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 		b.changed(p, nil, true)
 		return nil
 	}
-	if len(affected) > 0 {
-		p.generation++
+	if p.advance(len(affected) > 0) {
+		b.changed(p, affected, false)
+	}
+	return nil
+}
+
+// advance raises the event sequence, and the generation with it when the
+// sources changed. Counters never wrap: at the end of their range the
+// project is exhausted, and every method answers generation_exhausted
+// until the session is opened again.
+func (p *project) advance(generation bool) bool {
+	if p.eventSequence == math.MaxUint64 || (generation && p.generation == math.MaxUint64) {
+		p.exhausted = true
+		return false
 	}
 	p.eventSequence++
-	b.changed(p, affected, false)
-	return nil
+	if generation {
+		p.generation++
+	}
+	return true
 }
 
 // owner maps a source-relative path to the loaded object whose state it

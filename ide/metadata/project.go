@@ -27,6 +27,7 @@ type project struct {
 	nextFileSeq     uint64 // the sequence the next file event must carry
 	requiresRefresh bool
 	requiresReopen  bool
+	exhausted       bool // a counter reached the end of its range
 	resyncReason    string
 
 	idx *index

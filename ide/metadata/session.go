@@ -234,6 +234,9 @@ func (b *Backend) project(c gen.ProjectContext, g gate) (*project, error) {
 	if !ok {
 		return nil, derr(gen.DomainErrorKindUnknownProject, gen.UnknownProjectDetails{ProjectID: string(c.ProjectID)}, nil, s)
 	}
+	if p.exhausted {
+		return nil, derr(gen.DomainErrorKindGenerationExhausted, gen.EmptyDetails{}, p, s)
+	}
 	if p.requiresReopen {
 		return nil, derr(gen.DomainErrorKindReopenRequired, gen.ResyncDetails{Reason: "manifest_changed"}, p, s)
 	}

@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -351,3 +352,37 @@ func TestPaths(t *testing.T) {
 }
 
 func scopeJSON(s gen.Scope) string { b, _ := gen.MarshalScope(s); return string(b) }
+
+// Counters never wrap: at the end of the range the project answers
+// generation_exhausted until the session is opened again.
+//
+//contract:proves eska-ide-api.error-kind.generation-exhausted
+func TestGenerationExhausted(t *testing.T) {
+	h := openConfiguration(t)
+	p := h.b.s.projects[0]
+	p.generation = math.MaxUint64 - 1
+	h.gen = gen.Generation(p.generation)
+	if _, err := h.b.Refresh(gen.RefreshParams{SessionID: h.sid, ProjectID: h.pid, Generation: h.gen, Node: h.rootID}); err != nil {
+		t.Fatalf("the last generation: %s", errText(err))
+	}
+	h.gen = math.MaxUint64
+	if _, err := h.b.Root(h.ctx()); err != nil {
+		t.Fatalf("at the last generation: %s", errText(err))
+	}
+	if _, err := h.b.Refresh(gen.RefreshParams{SessionID: h.sid, ProjectID: h.pid, Generation: h.gen, Node: h.rootID}); kindOf(err) != "generation_exhausted" {
+		t.Fatalf("one past the last generation: %s", errText(err))
+	}
+	if _, err := h.b.Root(h.ctx()); kindOf(err) != "generation_exhausted" {
+		t.Errorf("after exhaustion: %s", errText(err))
+	}
+	notes := len(h.changedNotes())
+	h.files("1", "Catalogs/Товары.xml")
+	if len(h.changedNotes()) != notes {
+		t.Errorf("an exhausted project still announced a change")
+	}
+	h.b.Close(gen.SessionParams{SessionID: h.sid})
+	info := h.open(h.root, gen.SelectionCurrent{})
+	if info.Projects[0].Generation != 0 {
+		t.Errorf("a new session starts at %d", info.Projects[0].Generation)
+	}
+}
