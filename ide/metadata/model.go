@@ -107,6 +107,11 @@ func (o *object) collections() []designer.Kind {
 	return o.info.Collections
 }
 
+// reasonChanged marks a file that no longer says what the tree read from
+// it: it changed without a file event. The contract calls that
+// source_changed, and the client refreshes.
+const reasonChanged = "changed"
+
 // sourceError is a failure to read a file, with the contract's reason.
 type sourceError struct {
 	path   string

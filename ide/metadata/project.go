@@ -237,7 +237,7 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		return nil, err
 	}
 	if d.Object == nil || d.Object.Name != cur.name {
-		return nil, &sourceError{path: cur.desc, reason: "invalid_identity", err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
+		return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
 	}
 	cur.el = d.Object.El
 	cur.ns = scope{}.with(d.Root)
@@ -252,7 +252,7 @@ func (p *project) element(o *object) (*designer.Element, error) {
 			}
 		}
 		if next == nil {
-			return nil, &sourceError{path: cur.desc, reason: "invalid_identity", err: fmt.Errorf("the descriptor no longer defines %s", c.id)}
+			return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", c.id)}
 		}
 		c.el = next
 		el = next

@@ -307,6 +307,10 @@ func (b *Backend) loadError(p *project, o *object, err error) error {
 	if !errors.As(err, &se) {
 		return gen.NewError(gen.CodeInternalError, nil)
 	}
+	if se.reason == reasonChanged {
+		rel, _ := p.rel(se.path)
+		return derr(gen.DomainErrorKindSourceChanged, gen.SourceChangedDetails{Path: ToPath(rel)}, p, b.s)
+	}
 	kind := gen.DomainErrorKindSourceInvalid
 	switch {
 	case se.xml || se.reason == "unsupported":

@@ -386,3 +386,26 @@ func TestGenerationExhausted(t *testing.T) {
 		t.Errorf("a new session starts at %d", info.Projects[0].Generation)
 	}
 }
+
+// A descriptor rewritten without a file event no longer defines what the
+// tree read from it: properties answer source_changed with its path, and a
+// refresh reads it again.
+//
+//contract:proves eska-ide-api.error-kind.source-changed
+func TestSourceChanged(t *testing.T) {
+	h := openConfiguration(t)
+	h.children(obj("catalog:Товары"))
+	writeTree(t, h.root, map[string]string{"src/Catalogs/Товары.xml": desc("Catalog", "Товары", "", "")})
+	_, err := h.b.Properties(gen.ObjectParams{SessionID: h.sid, ProjectID: h.pid, ObjectID: "catalog:Товары/attribute:Артикул"})
+	if kindOf(err) != "source_changed" || !strings.Contains(detailsOf(err), `"path":{"value":"Catalogs/Товары.xml"`) {
+		t.Fatalf("properties of a vanished attribute: %s", errText(err))
+	}
+	r, err := h.b.Refresh(gen.RefreshParams{SessionID: h.sid, ProjectID: h.pid, Node: obj("catalog:Товары")})
+	if err != nil {
+		t.Fatal(errText(err))
+	}
+	h.gen = r.Generation
+	if got := keys(h.children(coll("catalog:Товары", "attribute"))); len(got) != 0 {
+		t.Errorf("after the refresh: %v", got)
+	}
+}
