@@ -57,14 +57,7 @@ func TestParseXMLCorpus(t *testing.T) {
 	var files, trees, refused, bytesTotal int
 	var stdTime, newTime time.Duration
 	reasons := map[string]int{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".xml") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	err := eachXML(root, func(path string, data []byte) {
 		files++
 		bytesTotal += len(data)
 		t0 := time.Now()
@@ -87,7 +80,6 @@ func TestParseXMLCorpus(t *testing.T) {
 		default:
 			t.Errorf("%s: encoding/xml %v; scanner %v", path, wantErr, gotErr)
 		}
-		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -106,14 +98,7 @@ func TestParseXMLCorpus(t *testing.T) {
 func TestParseDescriptorSummaryCorpus(t *testing.T) {
 	root := corpusRoot(t)
 	var files, objects, refused, size int
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".xml") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
+	err := eachXML(root, func(path string, data []byte) {
 		files++
 		size += len(data)
 		if d := summaryDiff(data, DefaultLimits); d != "" {
@@ -124,7 +109,6 @@ func TestParseDescriptorSummaryCorpus(t *testing.T) {
 		} else if desc.Object != nil {
 			objects++
 		}
-		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +117,21 @@ func TestParseDescriptorSummaryCorpus(t *testing.T) {
 		t.Fatalf("no .xml files under %s", root)
 	}
 	t.Logf("%d files, %.1f MB compared: %d with an object, %d refused by both", files, float64(size)/1e6, objects, refused)
+}
+
+// eachXML calls fn with every .xml file under root.
+func eachXML(root string, fn func(path string, data []byte)) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(path), ".xml") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fn(path, data)
+		return nil
+	})
 }
 
 // TestMain removes the extracted corpora after the run.

@@ -526,8 +526,9 @@ func corpusFiles(b *testing.B) [][]byte {
 }
 
 // benchCorpus parses every file of the corpus once per iteration, as a
-// search index of the whole configuration does.
-func benchCorpus(b *testing.B, parse func(string, []byte, Limits) (*Element, error)) {
+// search index of the whole configuration does; parse is any of the
+// package's parsers.
+func benchCorpus[T any](b *testing.B, parse func(string, []byte, Limits) (T, error)) {
 	files := corpusFiles(b)
 	var size int64
 	for _, f := range files {

@@ -457,24 +457,7 @@ func benchDescriptor(b *testing.B, parse func(string, []byte, Limits) (*Descript
 func BenchmarkParseDescriptor(b *testing.B)        { benchDescriptor(b, ParseDescriptor) }
 func BenchmarkParseDescriptorSummary(b *testing.B) { benchDescriptor(b, ParseDescriptorSummary) }
 
-// The whole corpus once per iteration, as a search index reads a
-// configuration.
-func benchDescriptorCorpus(b *testing.B, parse func(string, []byte, Limits) (*Descriptor, error)) {
-	files := corpusFiles(b)
-	var size int64
-	for _, f := range files {
-		size += int64(len(f))
-	}
-	b.SetBytes(size)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, f := range files {
-			parse("f.xml", f, DefaultLimits)
-		}
-	}
-}
-
-func BenchmarkParseDescriptorCorpus(b *testing.B) { benchDescriptorCorpus(b, ParseDescriptor) }
+func BenchmarkParseDescriptorCorpus(b *testing.B) { benchCorpus(b, ParseDescriptor) }
 func BenchmarkParseDescriptorSummaryCorpus(b *testing.B) {
-	benchDescriptorCorpus(b, ParseDescriptorSummary)
+	benchCorpus(b, ParseDescriptorSummary)
 }
