@@ -20,7 +20,11 @@
 // tree changes under the server and a stale picture is worse than a slow one.
 package picture
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
+)
 
 // Status is the outcome of one Load. The values are the wire strings of the
 // IDE API, so they must not be renamed.
@@ -85,12 +89,13 @@ type Limits struct {
 	Depth int
 }
 
-// DefaultLimits are the limits of the IDE API specification.
+// DefaultLimits are the limits of the IDE API specification, taken from
+// the generated contract; the XML depth is this reader's own bound.
 var DefaultLimits = Limits{
-	Archive: 32 << 20,
-	Picture: 8 << 20,
-	XML:     64 << 10,
-	Entries: 512,
+	Archive: gen.MaxPictureArchiveBytes,
+	Picture: gen.MaxPictureBytes,
+	XML:     gen.MaxPictureXMLBytes,
+	Entries: gen.MaxPictureArchiveEntries,
 	Depth:   32,
 }
 
