@@ -116,10 +116,10 @@ func TestLimits(t *testing.T) {
 			}
 		})
 		t.Run(lim.name+"/depth", func(t *testing.T) {
-			if _, err := parseXML(nested(l.Depth), l.Depth); err != nil {
+			if _, err := parseXML(nested(l.Depth), l); err != nil {
 				t.Fatalf("depth %d refused: %v", l.Depth, err)
 			}
-			if _, err := parseXML(nested(l.Depth+1), l.Depth); err == nil {
+			if _, err := parseXML(nested(l.Depth+1), l); err == nil {
 				t.Fatalf("depth %d accepted", l.Depth+1)
 			}
 		})
