@@ -225,3 +225,38 @@ func FuzzParseDescriptor(f *testing.F) {
 		ParsePredefined("f.xml", data, Limits{MaxBytes: 1 << 16, MaxDepth: 32})
 	})
 }
+
+// Where each root kind's group sits, and which folder holds its
+// descriptors; every kind names one of its objects in both languages.
+func TestRootPlacementAndDirs(t *testing.T) {
+	cases := []struct {
+		kind     Kind
+		inCommon bool
+		under    Kind
+	}{{"catalog", false, ""}, {"common-module", true, ""}, {"document-numerator", false, KindDocument}, {"sequence", false, KindDocument}}
+	for _, c := range cases {
+		pl, ok := RootPlacement(c.kind)
+		if !ok || pl.InCommon != c.inCommon || pl.Under != c.under {
+			t.Errorf("%s: %+v %v", c.kind, pl, ok)
+		}
+	}
+	for _, k := range []Kind{KindForm, "attribute", KindPredefinedItem, KindConfiguration} {
+		if _, ok := RootPlacement(k); ok {
+			t.Errorf("%s placed in the root", k)
+		}
+	}
+	for _, k := range AllKinds() {
+		info, _ := Lookup(k)
+		if info.Singular.RU == "" || info.Singular.EN == "" {
+			t.Errorf("%s: no singular label", k)
+		}
+		if _, root := RootPlacement(k); root {
+			if got, ok := KindOfRootDir(info.Dir); !ok || got != info {
+				t.Errorf("%s: folder %s does not map back", k, info.Dir)
+			}
+		}
+	}
+	if _, ok := KindOfRootDir("Forms"); ok {
+		t.Errorf("Forms is not a root folder")
+	}
+}

@@ -33,8 +33,9 @@ type KindInfo struct {
 	// Modules are the module roles an object of this kind may have, in the
 	// order of the modules group.
 	Modules []ModuleRole
-	// Plural is the label of the group of objects of this kind.
-	Plural Caption
+	// Plural is the label of the group of objects of this kind; Singular
+	// names one object of it (the category of a reference).
+	Plural, Singular Caption
 	// Unsupported kinds are known by name but their children are not read:
 	// they go to the unsupported group.
 	Unsupported bool
@@ -202,9 +203,48 @@ var table = []*KindInfo{
 	k(KindPredefinedItem, tags("Item"), "", "Предопределенные данные", "Predefined data", []Kind{KindPredefinedItem}, nil),
 }
 
+// singulars name one object of each kind.
+var singulars = map[Kind][2]string{
+	"configuration": {"Конфигурация", "Configuration"}, "data-processor": {"Обработка", "Data processor"},
+	"report": {"Отчет", "Report"}, "accounting-register": {"Регистр бухгалтерии", "Accounting register"},
+	"accumulation-register": {"Регистр накопления", "Accumulation register"}, "bot": {"Бот", "Bot"},
+	"business-process": {"Бизнес-процесс", "Business process"}, "calculation-register": {"Регистр расчета", "Calculation register"},
+	"catalog": {"Справочник", "Catalog"}, "chart-of-accounts": {"План счетов", "Chart of accounts"},
+	"chart-of-calculation-types":    {"План видов расчета", "Chart of calculation types"},
+	"chart-of-characteristic-types": {"План видов характеристик", "Chart of characteristic types"},
+	"command-group":                 {"Группа команд", "Command group"}, "common-attribute": {"Общий реквизит", "Common attribute"},
+	"common-command": {"Общая команда", "Common command"}, "common-form": {"Общая форма", "Common form"},
+	"common-module": {"Общий модуль", "Common module"}, "common-picture": {"Общая картинка", "Common picture"},
+	"common-template": {"Общий макет", "Common template"}, "constant": {"Константа", "Constant"},
+	"defined-type": {"Определяемый тип", "Defined type"}, "document": {"Документ", "Document"},
+	"document-journal": {"Журнал документов", "Document journal"}, "document-numerator": {"Нумератор", "Document numerator"},
+	"enum": {"Перечисление", "Enum"}, "event-subscription": {"Подписка на событие", "Event subscription"},
+	"exchange-plan": {"План обмена", "Exchange plan"}, "external-data-source": {"Внешний источник данных", "External data source"},
+	"filter-criterion": {"Критерий отбора", "Filter criterion"}, "functional-option": {"Функциональная опция", "Functional option"},
+	"functional-option-parameter": {"Параметр функциональных опций", "Functional option parameter"},
+	"http-service":                {"HTTP-сервис", "HTTP service"}, "information-register": {"Регистр сведений", "Information register"},
+	"integration-service": {"Сервис интеграции", "Integration service"}, "language": {"Язык", "Language"},
+	"role": {"Роль", "Role"}, "scheduled-job": {"Регламентное задание", "Scheduled job"}, "sequence": {"Последовательность", "Sequence"},
+	"session-parameter": {"Параметр сеанса", "Session parameter"}, "settings-storage": {"Хранилище настроек", "Settings storage"},
+	"style": {"Стиль", "Style"}, "style-item": {"Элемент стиля", "Style item"}, "subsystem": {"Подсистема", "Subsystem"},
+	"task": {"Задача", "Task"}, "web-service": {"Web-сервис", "Web service"}, "web-socket-client": {"WebSocket-клиент", "WebSocket client"},
+	"ws-reference": {"WS-ссылка", "WS reference"}, "xdto-package": {"XDTO-пакет", "XDTO package"},
+	"form": {"Форма", "Form"}, "template": {"Макет", "Template"}, "command": {"Команда", "Command"},
+	"attribute": {"Реквизит", "Attribute"}, "addressing-attribute": {"Реквизит адресации", "Addressing attribute"},
+	"tabular-section": {"Табличная часть", "Tabular section"}, "dimension": {"Измерение", "Dimension"},
+	"resource": {"Ресурс", "Resource"}, "enum-value": {"Значение перечисления", "Enum value"},
+	"accounting-flag": {"Признак учета", "Accounting flag"}, "ext-dimension-accounting-flag": {"Признак учета субконто", "Extra dimension accounting flag"},
+	"recalculation": {"Перерасчет", "Recalculation"}, "column": {"Графа", "Column"}, "url-template": {"Шаблон URL", "URL template"},
+	"method": {"Метод", "Method"}, "operation": {"Операция", "Operation"}, "parameter": {"Параметр", "Parameter"},
+	"integration-service-channel": {"Канал сервиса интеграции", "Integration service channel"},
+	"predefined-item":             {"Предопределенный элемент", "Predefined item"},
+}
+
 var (
-	byKind = map[Kind]*KindInfo{}
-	byTag  = map[string]*KindInfo{}
+	byKind      = map[Kind]*KindInfo{}
+	byTag       = map[string]*KindInfo{}
+	byRootDir   = map[string]*KindInfo{}
+	placementOf = map[Kind]Placement{}
 )
 
 func init() {
@@ -214,6 +254,11 @@ func init() {
 	for _, info := range table {
 		info.Direct = direct[info.Kind]
 		info.Unsupported = unsupported[info.Kind]
+		if c, ok := singulars[info.Kind]; ok {
+			info.Singular = Caption{c[0], c[1]}
+		} else {
+			info.Singular = info.Plural
+		}
 		byKind[info.Kind] = info
 		if info.Kind == KindPredefinedItem {
 			continue // "Item" is a tag only inside Predefined.xml
@@ -222,7 +267,36 @@ func init() {
 			byTag[t] = info
 		}
 	}
+	for _, sec := range RootOrder {
+		if sec.Kind == "" {
+			for _, k := range sec.Common {
+				placementOf[k] = Placement{InCommon: true}
+			}
+			continue
+		}
+		placementOf[sec.Kind] = Placement{}
+		for _, k := range sec.Nested {
+			placementOf[k] = Placement{Under: sec.Kind}
+		}
+	}
+	for k := range placementOf {
+		byRootDir[byKind[k].Dir] = byKind[k]
+	}
 }
+
+// Placement says where a kind's group sits in a configuration's root.
+type Placement struct {
+	InCommon bool // inside the Common group
+	Under    Kind // inside the section of this kind (numerators and sequences in Documents)
+}
+
+// RootPlacement returns where the group of kind sits in a configuration's
+// root, and whether the kind belongs there at all.
+func RootPlacement(kind Kind) (Placement, bool) { pl, ok := placementOf[kind]; return pl, ok }
+
+// KindOfRootDir returns the top-level kind whose descriptors a
+// configuration keeps in the folder dir ("Catalogs").
+func KindOfRootDir(dir string) (*KindInfo, bool) { info, ok := byRootDir[dir]; return info, ok }
 
 // Lookup returns the kind's description.
 func Lookup(kind Kind) (*KindInfo, bool) { info, ok := byKind[kind]; return info, ok }

@@ -15,9 +15,6 @@ import (
 func base64(b []byte) string { return enc.StdEncoding.EncodeToString(b) }
 func sortStrings(s []string) { sort.Strings(s) }
 
-// MaxFileEventPaths is the contract's limit on paths per file event.
-const MaxFileEventPaths = gen.MaxFileEventPaths
-
 // changed sends metadata/changed for p. It runs on the worker before the
 // response of the request being served, as the contract wants.
 func (b *Backend) changed(p *project, affected []string, all bool) {
@@ -224,26 +221,13 @@ func (p *project) owner(rel string) *object {
 		}
 		return nil
 	}
-	kind, ok := kindByDir[parts[0]]
+	info, ok := designer.KindOfRootDir(parts[0])
 	if !ok {
 		return nil
 	}
 	name := strings.TrimSuffix(parts[1], ".xml")
-	if o, ok := p.objs[designer.ObjectID("", kind, name)]; ok {
+	if o, ok := p.objs[designer.ObjectID("", info.Kind, name)]; ok {
 		return o
 	}
 	return nil
 }
-
-var kindByDir = func() map[string]designer.Kind {
-	m := map[string]designer.Kind{}
-	for _, s := range designer.RootOrder {
-		kinds := append(append([]designer.Kind{s.Kind}, s.Common...), s.Nested...)
-		for _, k := range kinds {
-			if info, ok := designer.Lookup(k); ok && info.Dir != "" {
-				m[info.Dir] = k
-			}
-		}
-	}
-	return m
-}()

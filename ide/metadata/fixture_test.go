@@ -1,7 +1,6 @@
 package metadata
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -303,5 +302,3 @@ func jsonOf(t testing.TB, v json.Marshaler) string {
 	}
 	return string(b)
 }
-
-var _ = bytes.Equal

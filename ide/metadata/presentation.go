@@ -446,48 +446,8 @@ func qualifierCaption(el *designer.Element) *gen.Caption {
 // singular is the name of one object of a kind, the category of a
 // reference.
 func singular(kind designer.Kind) gen.Caption {
-	if c, ok := singulars[kind]; ok {
-		return gen.Caption{RuRU: c[0], EnUS: c[1]}
+	if info, ok := designer.Lookup(kind); ok {
+		return caption(info.Singular)
 	}
-	info, ok := designer.Lookup(kind)
-	if !ok {
-		return gen.Caption{RuRU: string(kind), EnUS: string(kind)}
-	}
-	return caption(info.Plural)
-}
-
-var singulars = map[designer.Kind][2]string{
-	"configuration": {"Конфигурация", "Configuration"}, "data-processor": {"Обработка", "Data processor"},
-	"report": {"Отчет", "Report"}, "accounting-register": {"Регистр бухгалтерии", "Accounting register"},
-	"accumulation-register": {"Регистр накопления", "Accumulation register"}, "bot": {"Бот", "Bot"},
-	"business-process": {"Бизнес-процесс", "Business process"}, "calculation-register": {"Регистр расчета", "Calculation register"},
-	"catalog": {"Справочник", "Catalog"}, "chart-of-accounts": {"План счетов", "Chart of accounts"},
-	"chart-of-calculation-types":    {"План видов расчета", "Chart of calculation types"},
-	"chart-of-characteristic-types": {"План видов характеристик", "Chart of characteristic types"},
-	"command-group":                 {"Группа команд", "Command group"}, "common-attribute": {"Общий реквизит", "Common attribute"},
-	"common-command": {"Общая команда", "Common command"}, "common-form": {"Общая форма", "Common form"},
-	"common-module": {"Общий модуль", "Common module"}, "common-picture": {"Общая картинка", "Common picture"},
-	"common-template": {"Общий макет", "Common template"}, "constant": {"Константа", "Constant"},
-	"defined-type": {"Определяемый тип", "Defined type"}, "document": {"Документ", "Document"},
-	"document-journal": {"Журнал документов", "Document journal"}, "document-numerator": {"Нумератор", "Document numerator"},
-	"enum": {"Перечисление", "Enum"}, "event-subscription": {"Подписка на событие", "Event subscription"},
-	"exchange-plan": {"План обмена", "Exchange plan"}, "external-data-source": {"Внешний источник данных", "External data source"},
-	"filter-criterion": {"Критерий отбора", "Filter criterion"}, "functional-option": {"Функциональная опция", "Functional option"},
-	"functional-option-parameter": {"Параметр функциональных опций", "Functional option parameter"},
-	"http-service":                {"HTTP-сервис", "HTTP service"}, "information-register": {"Регистр сведений", "Information register"},
-	"integration-service": {"Сервис интеграции", "Integration service"}, "language": {"Язык", "Language"},
-	"role": {"Роль", "Role"}, "scheduled-job": {"Регламентное задание", "Scheduled job"}, "sequence": {"Последовательность", "Sequence"},
-	"session-parameter": {"Параметр сеанса", "Session parameter"}, "settings-storage": {"Хранилище настроек", "Settings storage"},
-	"style": {"Стиль", "Style"}, "style-item": {"Элемент стиля", "Style item"}, "subsystem": {"Подсистема", "Subsystem"},
-	"task": {"Задача", "Task"}, "web-service": {"Web-сервис", "Web service"}, "web-socket-client": {"WebSocket-клиент", "WebSocket client"},
-	"ws-reference": {"WS-ссылка", "WS reference"}, "xdto-package": {"XDTO-пакет", "XDTO package"},
-	"form": {"Форма", "Form"}, "template": {"Макет", "Template"}, "command": {"Команда", "Command"},
-	"attribute": {"Реквизит", "Attribute"}, "addressing-attribute": {"Реквизит адресации", "Addressing attribute"},
-	"tabular-section": {"Табличная часть", "Tabular section"}, "dimension": {"Измерение", "Dimension"},
-	"resource": {"Ресурс", "Resource"}, "enum-value": {"Значение перечисления", "Enum value"},
-	"accounting-flag": {"Признак учета", "Accounting flag"}, "ext-dimension-accounting-flag": {"Признак учета субконто", "Extra dimension accounting flag"},
-	"recalculation": {"Перерасчет", "Recalculation"}, "column": {"Графа", "Column"}, "url-template": {"Шаблон URL", "URL template"},
-	"method": {"Метод", "Method"}, "operation": {"Операция", "Operation"}, "parameter": {"Параметр", "Parameter"},
-	"integration-service-channel": {"Канал сервиса интеграции", "Integration service channel"},
-	"predefined-item":             {"Предопределенный элемент", "Predefined item"},
+	return gen.Caption{RuRU: string(kind), EnUS: string(kind)}
 }

@@ -152,7 +152,9 @@ func (p *project) children(o *object, def *designer.Object) {
 	for _, c := range def.Children {
 		ch := &object{info: c.Info, tag: c.Tag, name: c.Name, parent: o}
 		if c.Info == nil {
-			ch.id = unknownID(parentID, c.Tag, c.Name)
+			// Named by its raw tag, which cannot collide with a machine
+			// kind: those are lower case.
+			ch.id = designer.ObjectID(parentID, designer.Kind(c.Tag), c.Name)
 			ch.desc, ch.loaded = o.desc, true
 			ch.diags = []designer.Diagnostic{{Code: designer.DiagUnknownKind, Range: &designer.Range{Start: c.Range.Start, End: c.Range.End}, Details: [][2]string{{"name", c.Tag}}}}
 		} else {
@@ -181,16 +183,6 @@ func (p *project) children(o *object, def *designer.Object) {
 		p.objs[ch.id] = ch
 		o.children = append(o.children, ch)
 	}
-}
-
-// unknownID names an element of unknown kind by its raw tag, which cannot
-// collide with a machine kind: those are lower case.
-func unknownID(parent, tag, name string) string {
-	seg := tag + ":" + strings.NewReplacer("%", "%25", "/", "%2F", ":", "%3A").Replace(name)
-	if parent == "" {
-		return seg
-	}
-	return parent + "/" + seg
 }
 
 // forget drops an object and everything below it from the id map.

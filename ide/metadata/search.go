@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
@@ -334,9 +333,3 @@ func (p *project) search(text string, limit int, lang *string) ([]hit, bool) {
 	}
 	return hits, truncated
 }
-
-// isSearchable reports objects that are search results: virtual groups
-// and modules never are, nor are elements the schema does not know.
-func isSearchable(o *object) bool { return o.info != nil && !o.unsupported() && o.info.Kind != "" }
-
-var _ = designer.KindConfiguration

@@ -67,27 +67,6 @@ func isRootConfig(o *object) bool {
 	return o.parent == nil && o.info != nil && o.info.Kind == designer.KindConfiguration
 }
 
-// sectionOf returns where a kind sits in a configuration root: inside
-// Common, inside Documents, or as a section of its own.
-func sectionOf(kind designer.Kind) (outer string, outerKind designer.Kind) {
-	for _, s := range designer.RootOrder {
-		if s.Kind == "" {
-			for _, c := range s.Common {
-				if c == kind {
-					return groupCommon, ""
-				}
-			}
-			continue
-		}
-		for _, n := range s.Nested {
-			if n == kind {
-				return "", s.Kind
-			}
-		}
-	}
-	return "", ""
-}
-
 // treeParent returns the node an object hangs under in the tree.
 func (p *project) treeParent(o *object) gen.NodeID {
 	if o.parent == nil {
@@ -111,12 +90,12 @@ func (p *project) treeParent(o *object) gen.NodeID {
 // groupParent returns the node a group hangs under.
 func groupParent(g group) gen.NodeID {
 	if isRootConfig(g.owner) && g.key == "" {
-		outer, outerKind := sectionOf(g.kind)
-		if outer == groupCommon {
+		pl, _ := designer.RootPlacement(g.kind)
+		if pl.InCommon {
 			return group{owner: g.owner, key: groupCommon}.id()
 		}
-		if outerKind != "" {
-			return group{owner: g.owner, kind: outerKind}.id()
+		if pl.Under != "" {
+			return group{owner: g.owner, kind: pl.Under}.id()
 		}
 	}
 	return gen.ObjectNodeID{ObjectID: gen.ObjectID(g.owner.id)}
@@ -130,8 +109,8 @@ func isRootSection(g group) bool {
 	if g.key != "" {
 		return true
 	}
-	outer, outerKind := sectionOf(g.kind)
-	return outer == "" && outerKind == ""
+	pl, _ := designer.RootPlacement(g.kind)
+	return !pl.InCommon && pl.Under == ""
 }
 
 // objectNode builds the node of an object, with the state that is known
@@ -413,17 +392,8 @@ func (p *project) groupOf(cn gen.CollectionNodeID) (group, bool) {
 			return group{}, false
 		}
 		if isRootConfig(owner) {
-			for _, s := range designer.RootOrder {
-				if s.Kind == kind {
-					return group{owner: owner, kind: kind}, true
-				}
-				for _, k := range append(append([]designer.Kind{}, s.Common...), s.Nested...) {
-					if k == kind {
-						return group{owner: owner, kind: kind}, true
-					}
-				}
-			}
-			return group{}, false
+			_, ok := designer.RootPlacement(kind)
+			return group{owner: owner, kind: kind}, ok
 		}
 		return group{owner: owner, kind: kind}, owner.holds(kind) && owner.info != nil && !owner.info.Direct
 	}
