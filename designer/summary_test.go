@@ -439,18 +439,7 @@ func benchDescriptor(b *testing.B, parse func(string, []byte, Limits) (*Descript
 	slices.Sort(names)
 	for _, name := range names {
 		data := inputs[name]
-		b.Run(name, func(b *testing.B) {
-			if _, err := parse("bench.xml", data, DefaultLimits); err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := parse("bench.xml", data, DefaultLimits); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run(name, func(b *testing.B) { benchOne(b, data, parse) })
 	}
 }
 

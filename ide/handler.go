@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata"
 )
 
 // handler is the server's implementation of the generated Handler. The
@@ -18,7 +19,7 @@ type handler struct{ s *Server }
 func (h handler) Initialize(ctx context.Context, p gen.InitializeParams) (gen.InitializeResult, error) {
 	s := h.s
 	if p.APIVersion.Major != gen.APIMajor || p.APIVersion.Minor < 0 || p.APIVersion.Minor > gen.SupportedAPIMinor {
-		return gen.InitializeResult{}, domainError(gen.DomainErrorKindUnsupportedVersion, gen.UnsupportedVersionDetails{
+		return gen.InitializeResult{}, metadata.DomainError(gen.DomainErrorKindUnsupportedVersion, gen.UnsupportedVersionDetails{
 			Requested: p.APIVersion,
 			Supported: gen.APIVersion{Major: gen.APIMajor, Minor: gen.SupportedAPIMinor},
 		})
@@ -129,55 +130,45 @@ func (h handler) MetadataIndexErrors(ctx context.Context, p gen.IndexErrorsParam
 // if the session were unknown should that ever change by mistake.
 
 func (h handler) MetadataPreviewProperty(ctx context.Context, p gen.PropertyEditParams) (gen.PreviewResult, error) {
-	return gen.PreviewResult{}, unknownSession(string(p.SessionID))
+	return gen.PreviewResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataPropertyEditing(ctx context.Context, p gen.ObjectParams) (gen.EditingResult, error) {
-	return gen.EditingResult{}, unknownSession(string(p.SessionID))
+	return gen.EditingResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataPropertyReferenceChoices(ctx context.Context, p gen.PropertyPathParams) (gen.ReferenceChoicesResult, error) {
-	return gen.ReferenceChoicesResult{}, unknownSession(string(p.SessionID))
+	return gen.ReferenceChoicesResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataPropertyTypeChoices(ctx context.Context, p gen.PropertyPathParams) (gen.TypeChoicesResult, error) {
-	return gen.TypeChoicesResult{}, unknownSession(string(p.SessionID))
+	return gen.TypeChoicesResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataPropertyValueChoices(ctx context.Context, p gen.ValueChoicesParams) (gen.ValueChoicesResult, error) {
-	return gen.ValueChoicesResult{}, unknownSession(string(p.SessionID))
+	return gen.ValueChoicesResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataRenameApply(ctx context.Context, p gen.RenameApplyParams) (gen.RenameApplyResult, error) {
-	return gen.RenameApplyResult{}, unknownSession(string(p.SessionID))
+	return gen.RenameApplyResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataRenamePreview(ctx context.Context, p gen.RenamePreviewParams) (gen.RenamePreviewResult, error) {
-	return gen.RenamePreviewResult{}, unknownSession(string(p.SessionID))
+	return gen.RenamePreviewResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataSupport(ctx context.Context, p gen.SupportParams) (gen.SupportResult, error) {
-	return gen.SupportResult{}, unknownSession(string(p.SessionID))
+	return gen.SupportResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataSupportFiles(ctx context.Context, p gen.SupportFilesParams) (gen.SupportFilesResult, error) {
-	return gen.SupportFilesResult{}, unknownSession(string(p.SessionID))
+	return gen.SupportFilesResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataUndoProperty(ctx context.Context, p gen.UndoPropertyParams) (gen.PropertyWriteResult, error) {
-	return gen.PropertyWriteResult{}, unknownSession(string(p.SessionID))
+	return gen.PropertyWriteResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataUpdateProperty(ctx context.Context, p gen.PropertyEditParams) (gen.PropertyWriteResult, error) {
-	return gen.PropertyWriteResult{}, unknownSession(string(p.SessionID))
-}
-
-// unknownSession is the answer for a session this process does not have.
-func unknownSession(id string) error {
-	sid := gen.SessionID(id)
-	err := domainError(gen.DomainErrorKindUnknownSession, gen.UnknownSessionDetails{SessionID: id})
-	data := err.Data.(gen.DomainErrorData)
-	data.SessionID = &sid
-	err.Data = data
-	return err
+	return gen.PropertyWriteResult{}, metadata.UnknownSession(p.SessionID)
 }

@@ -78,14 +78,14 @@ func (s *Server) Config(stderr io.Writer) rpc.Config {
 		},
 		Errors: rpc.DomainErrors{
 			ResourceLimit: func(resource string, limit int) *rpc.Error {
-				return wire(domainError(gen.DomainErrorKindResourceLimit, gen.ResourceLimitDetails{Resource: gen.LimitedResource(resource), Limit: int64(limit)}))
+				return wire(metadata.DomainError(gen.DomainErrorKindResourceLimit, gen.ResourceLimitDetails{Resource: gen.LimitedResource(resource), Limit: int64(limit)}))
 			},
-			Cancelled: func() *rpc.Error { return wire(domainError(gen.DomainErrorKindCancelled, gen.EmptyDetails{})) },
+			Cancelled: func() *rpc.Error { return wire(metadata.DomainError(gen.DomainErrorKindCancelled, gen.EmptyDetails{})) },
 			ResponseTooLarge: func(limit int) *rpc.Error {
-				return wire(domainError(gen.DomainErrorKindResponseTooLarge, gen.ResponseTooLargeDetails{LimitBytes: int64(limit)}))
+				return wire(metadata.DomainError(gen.DomainErrorKindResponseTooLarge, gen.ResponseTooLargeDetails{LimitBytes: int64(limit)}))
 			},
 			InvalidState: func(state string) *rpc.Error {
-				return wire(domainError(gen.DomainErrorKindInvalidState, gen.InvalidStateDetails{State: gen.LifecycleState(state)}))
+				return wire(metadata.DomainError(gen.DomainErrorKindInvalidState, gen.InvalidStateDetails{State: gen.LifecycleState(state)}))
 			},
 		},
 		Lifecycle: rpc.Lifecycle{
@@ -135,7 +135,7 @@ func (s *Server) Call(ctx context.Context, method string, params []byte) (json.R
 		if info.Capability != "" && !s.granted(info.Capability) {
 			if method == gen.MethodMetadataUpdateProperty || method == gen.MethodMetadataUndoProperty {
 				// A client of 1.6 or later without the opt-in is told why.
-				return nil, wire(domainError(gen.DomainErrorKindPropertyReadOnly, gen.EmptyDetails{}))
+				return nil, wire(metadata.DomainError(gen.DomainErrorKindPropertyReadOnly, gen.EmptyDetails{}))
 			}
 			return nil, wire(gen.NewError(gen.CodeMethodNotFound, nil))
 		}
@@ -186,15 +186,6 @@ func wire(e *gen.RPCError) *rpc.Error {
 		out.Data = data
 	}
 	return out
-}
-
-// domainError builds the contract's domain error with kind and details.
-func domainError(kind gen.DomainErrorKind, details json.Marshaler) *gen.RPCError {
-	raw, err := details.MarshalJSON()
-	if err != nil {
-		raw = json.RawMessage("{}")
-	}
-	return gen.NewError(gen.CodeRequestFailed, gen.DomainErrorData{Kind: kind, Details: raw})
 }
 
 // granted reports whether initialize reported the capability as true:

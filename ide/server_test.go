@@ -337,3 +337,32 @@ func replay(t *testing.T, chunks [][]byte) []string {
 	outR.Close()
 	return out
 }
+
+// metadata/search and metadata/indexErrors take a limit of 1 to 500: the
+// bounds reach the backend (which answers for the unknown session), one
+// past them is invalid params.
+//
+//contract:proves eska-ide-api.limits.paging
+func TestPagingLimits(t *testing.T) {
+	s := open(t)
+	s.call(initialize(0, false))
+	ctx := `"sessionId":"s9","projectId":"p1","generation":"0"`
+	for _, c := range []struct {
+		method, params string
+		code           int64
+	}{
+		{"metadata/search", `"text":"a","limit":500`, gen.CodeRequestFailed},
+		{"metadata/search", `"text":"a","limit":501`, gen.CodeInvalidParams},
+		{"metadata/search", `"text":"a","limit":1`, gen.CodeRequestFailed},
+		{"metadata/search", `"text":"a","limit":0`, gen.CodeInvalidParams},
+		{"metadata/indexErrors", `"limit":500`, gen.CodeRequestFailed},
+		{"metadata/indexErrors", `"limit":501`, gen.CodeInvalidParams},
+		{"metadata/indexErrors", `"limit":0`, gen.CodeInvalidParams},
+	} {
+		resp := s.call(`{"jsonrpc":"2.0","id":"q","method":"` + c.method + `","params":{` + ctx + `,` + c.params + `}}`)
+		code, kind := errorOf(t, resp)
+		if code != c.code || (code == gen.CodeRequestFailed && kind != "unknown_session") {
+			t.Errorf("%s %s: %d %s", c.method, c.params, code, kind)
+		}
+	}
+}

@@ -57,18 +57,26 @@ func runProcess(t *testing.T, bin string, input []byte, wait time.Duration) (bod
 		cmd.Process.Kill()
 		t.Fatal("eska did not exit")
 	}
-	fr := rpc.NewFrameReader(&out, gen.MaxHeaderBytes, gen.MaxResponseBytes)
+	return readFrames(t, &out), errb.String(), code
+}
+
+// readFrames splits what eska wrote to stdout into frame bodies; anything
+// that is not a frame fails the test.
+func readFrames(t *testing.T, out *bytes.Buffer) []string {
+	t.Helper()
+	all := out.String()
+	var bodies []string
+	fr := rpc.NewFrameReader(out, gen.MaxHeaderBytes, gen.MaxResponseBytes)
 	for {
 		b, err := fr.ReadFrame()
 		if err == io.EOF {
-			break
+			return bodies
 		}
 		if err != nil {
-			t.Fatalf("stdout is not only frames: %v (%q)", err, out.String())
+			t.Fatalf("stdout is not only frames: %v (%q)", err, all)
 		}
 		bodies = append(bodies, string(b))
 	}
-	return bodies, errb.String(), code
 }
 
 func framed(bodies ...string) []byte {

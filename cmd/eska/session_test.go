@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
-	"github.com/contractkit/contractkit/ide/rpc"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
 
@@ -222,19 +220,7 @@ func runProcessPaced(t *testing.T, bin string, bodies []string, pace bool) ([]st
 		}
 		code = ee.ExitCode()
 	}
-	fr := rpc.NewFrameReader(&out, gen.MaxHeaderBytes, gen.MaxResponseBytes)
-	var got []string
-	for {
-		b, err := fr.ReadFrame()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("stdout is not only frames: %v", err)
-		}
-		got = append(got, string(b))
-	}
-	return got, errb.String(), code
+	return readFrames(t, &out), errb.String(), code
 }
 
 // A file event carries at most 4096 paths: 4096 are applied, 4097 are

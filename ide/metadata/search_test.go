@@ -278,3 +278,26 @@ func TestRoundRobin(t *testing.T) {
 		t.Errorf("indexing order %v", order)
 	}
 }
+
+// The prefetch reads ahead up to prefetchDepth descriptors, never more,
+// and stops when the index is done.
+func TestPrefetchBound(t *testing.T) {
+	h := openConfiguration(t)
+	h.index(gen.IndexActionStart)
+	p := h.b.s.projects[0]
+	most := 0
+	for h.b.Background() {
+		if n := len(p.idx.inflight); n > most {
+			most = n
+		}
+		if len(p.idx.inflight) > prefetchDepth {
+			t.Fatalf("%d descriptors in flight, the bound is %d", len(p.idx.inflight), prefetchDepth)
+		}
+	}
+	if most != prefetchDepth {
+		t.Errorf("the prefetch reached %d, want the bound %d", most, prefetchDepth)
+	}
+	if p.idx.jobs != nil || p.idx.inflight != nil {
+		t.Errorf("the prefetch still runs after the index finished")
+	}
+}

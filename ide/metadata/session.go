@@ -64,11 +64,6 @@ func derr(kind gen.DomainErrorKind, details json.Marshaler, p *project, s *sessi
 	return gen.NewError(gen.CodeRequestFailed, data)
 }
 
-// rawDetails lets a plain map be details.
-type rawDetails map[string]any
-
-func (r rawDetails) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]any(r)) }
-
 // ToPath spells a native path as the contract's Path: UTF-8 as is,
 // otherwise every byte as %HH.
 func ToPath(p string) gen.Path {
@@ -172,20 +167,25 @@ func (b *Backend) info() gen.SessionInfo {
 
 func (b *Backend) session(id gen.SessionID) (*session, error) {
 	if b.s == nil || b.s.id != string(id) {
-		sid := id
-		return nil, gen.NewError(gen.CodeRequestFailed, gen.DomainErrorData{
-			Kind: gen.DomainErrorKindUnknownSession, SessionID: &sid,
-			Details: mustJSON(gen.UnknownSessionDetails{SessionID: string(id)})})
+		return nil, UnknownSession(id)
 	}
 	return b.s, nil
 }
 
-func mustJSON(m json.Marshaler) json.RawMessage {
-	b, err := m.MarshalJSON()
-	if err != nil {
-		return json.RawMessage(`{}`)
-	}
-	return b
+// DomainError builds the contract's domain error (code -32000) with its
+// kind and details; the IDE server's own errors are built here too.
+func DomainError(kind gen.DomainErrorKind, details json.Marshaler) *gen.RPCError {
+	return derr(kind, details, nil, nil)
+}
+
+// UnknownSession is the answer for a session this process does not have;
+// the error data names it.
+func UnknownSession(id gen.SessionID) *gen.RPCError {
+	e := derr(gen.DomainErrorKindUnknownSession, gen.UnknownSessionDetails{SessionID: string(id)}, nil, nil)
+	data := e.Data.(gen.DomainErrorData)
+	data.SessionID = &id
+	e.Data = data
+	return e
 }
 
 // Info answers project/info.
