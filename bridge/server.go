@@ -221,7 +221,7 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 		if _, err := aicontrol.DecodeEmptyParams(req.params); err != nil {
 			return nil, invalidParams(err)
 		}
-		return aicontrol.PingResult{ProtocolVersion: aicontrol.ProtocolVersion}, nil
+		return aicontrol.PingResult{Ok: true}, nil
 	case aicontrol.MethodStatus:
 		if _, err := aicontrol.DecodeEmptyParams(req.params); err != nil {
 			return nil, invalidParams(err)

@@ -164,7 +164,7 @@ func (r *smokeRun) run() {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("protocolVersion %d", p.ProtocolVersion), nil
+		return fmt.Sprintf("ok %v", p.Ok), nil
 	})
 	r.check("status", func() (string, error) {
 		if err := authorized(); err != nil {

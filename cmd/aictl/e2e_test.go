@@ -197,7 +197,7 @@ func TestSampleAndAictl(t *testing.T) {
 		}
 	}
 	code, out, _ = runAictl(t, aictl, env, "ping", "--port", port)
-	if code != 0 || strings.TrimSpace(out) != `{"protocolVersion":1}` {
+	if code != 0 || strings.TrimSpace(out) != `{"ok":true}` {
 		t.Errorf("ping: exit %d %q", code, out)
 	}
 	code, out, _ = runAictl(t, aictl, env, "events", "--port", port, "--after-seq", "0", "--limit", "2")
