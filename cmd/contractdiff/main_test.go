@@ -52,13 +52,13 @@ func demoRepo(t *testing.T) string {
 	root := repotest.Root(t)
 	dir := t.TempDir()
 	for dst, src := range map[string]string{
-		"spec/contract.schema.json":         "spec/contract.schema.json",
-		"spec/dispositions.schema.json":     "spec/dispositions.schema.json",
-		"spec/demo.json":                    "internal/contractdiff/testdata/base.json",
-		"contract-change-dispositions.json": "contract-change-dispositions.json",
+		"spec/contract.schema.json":     "spec/contract.schema.json",
+		"spec/dispositions.schema.json": "spec/dispositions.schema.json",
+		"spec/demo.json":                "internal/contractdiff/testdata/base.json",
 	} {
 		copyFile(t, filepath.Join(root, src), filepath.Join(dir, dst))
 	}
+	writeFile(t, filepath.Join(dir, "contract-change-dispositions.json"), noDispositions)
 	git(t, dir, "init", "-q")
 	commitAll(t, dir, "baseline")
 	return dir
@@ -523,11 +523,17 @@ func repoCopy(t *testing.T) string {
 			delete(m, p)
 		}
 	}
+	// The repository's own dispositions answer changes against its merge
+	// base; against the copy's HEAD there are none, so they would be stale.
+	m["contract-change-dispositions.json"].Data = noDispositions
 	dir := repotest.CopyTo(t, m)
 	git(t, dir, "init", "-q")
 	commitAll(t, dir, "copy")
 	return dir
 }
+
+// noDispositions is an empty dispositions file.
+var noDispositions = []byte(`{"$schema": "./spec/dispositions.schema.json", "dispositions": []}` + "\n")
 
 const aiSpec = "spec/AiControlProtocol.json"
 

@@ -46,14 +46,31 @@ func Dir(root string) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
-// Python returns the path of python3, or ErrNoPython.
+// Python returns the path of the python3 interpreter, or ErrNoPython.
+// A python3 on PATH may be a wrapper script (pyenv's shims are): the
+// interpreter it runs is asked for once, so that each run of a reference
+// tool does not pay for the wrapper.
 func Python() (string, error) {
-	p, err := exec.LookPath("python3")
-	if err != nil {
-		return "", ErrNoPython
-	}
-	return p, nil
+	pythonOnce.Do(func() {
+		p, err := exec.LookPath("python3")
+		if err != nil {
+			pythonErr = ErrNoPython
+			return
+		}
+		pythonPath = p
+		out, err := exec.Command(p, "-c", "import sys; print(sys.executable)").Output()
+		if exe := strings.TrimSpace(string(out)); err == nil && exe != "" {
+			pythonPath = exe
+		}
+	})
+	return pythonPath, pythonErr
 }
+
+var (
+	pythonOnce sync.Once
+	pythonPath string
+	pythonErr  error
+)
 
 // Sample is a running reference sample listener.
 type Sample struct {
