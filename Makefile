@@ -104,3 +104,8 @@ help:
 BENCHSTAT ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench-compare:
 	cd bench/jsonrpc && $(GO) test -run='^$$' -bench=. -benchmem -count=6 | $(GO) run $(BENCHSTAT) /dev/stdin
+
+## bench-bridge: the AiControl listener as users run it: one raw Go client over loopback against aicontrol-sample, a bare Go TCP line-echo server and FOnline's Python sample, interleaved in one run, plus the 64-connection aggregate; see Docs/performance.md
+BRIDGE_BENCH_FLAGS ?=
+bench-bridge: python3
+	$(GO) run ./internal/tools/bridgebench $(BRIDGE_BENCH_FLAGS)

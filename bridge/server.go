@@ -183,11 +183,12 @@ func (s *Server) serve(c net.Conn, cs *connState) {
 		s.startAuthDeadline(c)
 	}
 	var out []byte
-	var armed time.Time // when the idle deadline was last pushed back
+	idle := lazyDeadline{set: c.SetReadDeadline, d: s.cfg.IdleTimeout}
+	write := lazyDeadline{set: c.SetWriteDeadline, d: s.cfg.WriteTimeout}
 	for {
 		if cs.authorized {
 			lr.max = maxLine
-			armed = s.pushIdleDeadline(c, armed)
+			idle.push()
 		} else {
 			// A stranger may only send auth: a short line is enough.
 			lr.max = aicontrol.MaxUnauthenticatedLineBytes
@@ -200,7 +201,7 @@ func (s *Server) serve(c net.Conn, cs *connState) {
 			out = s.handle(out[:0], cs, line)
 			switch {
 			case cs.authorized && !wasAuthorized:
-				armed = time.Time{} // the auth deadline gives way to the idle timeout
+				idle.reset() // the auth deadline gives way to the idle timeout
 			case !cs.authorized && wasAuthorized:
 				s.startAuthDeadline(c)
 			}
@@ -229,9 +230,7 @@ func (s *Server) serve(c net.Conn, cs *connState) {
 			}
 			cs.holdBack = 0
 		}
-		if s.cfg.WriteTimeout > 0 {
-			_ = c.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-		}
+		write.push()
 		if _, err := c.Write(out); err != nil {
 			if !s.isClosing() {
 				s.state.setError(c.RemoteAddr().String() + ": write: " + err.Error())
@@ -250,26 +249,35 @@ func (s *Server) startAuthDeadline(c net.Conn) {
 	_ = c.SetReadDeadline(time.Now().Add(s.cfg.AuthDeadline))
 }
 
-// pushIdleDeadline moves the idle deadline of an authorized connection to
-// IdleTimeout from now. It does so at most every eighth of the timeout:
-// resetting a timer on every line costs more than the request itself, and
-// an idle connection is still closed between 7/8 and all of IdleTimeout
-// after its last line.
-func (s *Server) pushIdleDeadline(c net.Conn, armed time.Time) time.Time {
-	if s.cfg.IdleTimeout <= 0 {
-		if armed.IsZero() {
-			_ = c.SetReadDeadline(time.Time{})
-			return time.Now()
+// lazyDeadline keeps a connection's read or write deadline at d from now,
+// moving it at most every eighth of d: moving a runtime timer on every
+// line costs more than a small request does, and a connection is still
+// cut off between 7/8 and all of d after its last line. d <= 0 means no
+// deadline.
+type lazyDeadline struct {
+	set   func(time.Time) error
+	d     time.Duration
+	armed time.Time // when the deadline was last moved; zero: not set
+}
+
+func (l *lazyDeadline) push() {
+	if l.d <= 0 {
+		if l.armed.IsZero() {
+			_ = l.set(time.Time{}) // cleared once; nothing to move afterwards
+			l.armed = time.Now()
 		}
-		return armed
+		return
 	}
 	now := time.Now()
-	if armed.IsZero() || now.Sub(armed) > s.cfg.IdleTimeout/8 {
-		_ = c.SetReadDeadline(now.Add(s.cfg.IdleTimeout))
-		return now
+	if l.armed.IsZero() || now.Sub(l.armed) > l.d/8 {
+		_ = l.set(now.Add(l.d))
+		l.armed = now
 	}
-	return armed
 }
+
+// reset makes the next push set the deadline, after something else
+// (the auth deadline) has used the same timer.
+func (l *lazyDeadline) reset() { l.armed = time.Time{} }
 
 // sleep waits d, or less if Close starts; it reports whether it waited all of d.
 func (s *Server) sleep(d time.Duration) bool {
@@ -364,7 +372,7 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 	// are ignored: the envelope has already checked that params is one.
 	switch req.method {
 	case aicontrol.MethodPing:
-		return aicontrol.PingResult{Ok: true}, nil
+		return pingResult, nil
 	case aicontrol.MethodStatus:
 		return s.Status(), nil
 	case aicontrol.MethodObserve:
@@ -396,6 +404,18 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 	}
 	return nil, newError(aicontrol.CodeMethodNotFound, strconv.Quote(req.method), nil)
 }
+
+// pingResult is ping's answer, which never changes, encoded once by the
+// contract's encoder: the cheapest request costs no encoding.
+var pingResult json.Marshaler = func() encoded {
+	b, _ := aicontrol.PingResult{Ok: true}.MarshalJSON() // a constant true cannot fail to encode
+	return b
+}()
+
+// encoded is a result already in its wire form.
+type encoded []byte
+
+func (e encoded) MarshalJSON() ([]byte, error) { return e, nil }
 
 func invalidParams(err error) *rpcError {
 	return newError(aicontrol.CodeInvalidParams, err.Error(), nil)

@@ -144,6 +144,9 @@ func (s *Sample) Stop() {
 	}
 }
 
+// Pid is the sample's process id.
+func (s *Sample) Pid() int { return s.cmd.Process.Pid }
+
 // Stderr returns what the sample wrote on stderr so far.
 func (s *Sample) Stderr() string { return s.stderr.String() }
 
