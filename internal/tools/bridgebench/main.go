@@ -554,4 +554,3 @@ func scale(xs []float64, k float64) []float64 {
 	}
 	return out
 }
-
