@@ -115,8 +115,8 @@ func TestAuthDeadline(t *testing.T) {
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 
 	intime := dialRaw(t, s)
+	began := time.Now() // the listener accepts chatty after this, so its deadline is later than began+deadline
 	chatty := dialRaw(t, s)
-	began := time.Now()
 	// In time: a failed attempt and a refused ping, then the token.
 	auth(intime, "wrong")
 	intime.call(ping)

@@ -51,8 +51,7 @@ func runRef(t *testing.T, dir string, env []string, port int, args ...string) (i
 //contract:proves ai-control-protocol.method.ping ai-control-protocol.method.status ai-control-protocol.method.act ai-control-protocol.wire.sequential-connection ai-control-protocol.security.token-length
 func TestReferenceClientAgainstOurListener(t *testing.T) {
 	dir := fonline.Require(t, repotest.Root(t), true)
-	bin := t.TempDir()
-	s := startSample(t, build(t, bin, "cmd/aicontrol-sample"), refEnv, "--token-env", "FONLINE_AI_TOKEN")
+	s := startSample(t, build(t, "cmd/aicontrol-sample"), refEnv, "--token-env", "FONLINE_AI_TOKEN")
 	// stderr reaches the test through a copying goroutine: give it a moment.
 	for i := 0; i < 100 && !strings.Contains(s.stderr.String(), "warning: the token has 12 bytes"); i++ {
 		time.Sleep(20 * time.Millisecond)
@@ -131,7 +130,7 @@ func TestAictlAgainstReferenceSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(ref.Stop)
-	aictl := build(t, t.TempDir(), "cmd/aictl")
+	aictl := build(t, "cmd/aictl")
 	port := strconv.Itoa(ref.Port)
 	run := func(args ...string) (int, string, string) {
 		return runAictl(t, aictl, refEnv, append(args, "--port", port, "--token-env", "FONLINE_AI_TOKEN")...)
@@ -213,8 +212,7 @@ func ptr[T any](v T) *T { return &v }
 //
 //contract:proves ai-control-protocol.wire.single-connection ai-control-protocol.validation.protocol-smoke
 func TestSmokeSingleConnection(t *testing.T) {
-	dir := t.TempDir()
-	sampleBin, aictl := build(t, dir, "cmd/aicontrol-sample"), build(t, dir, "cmd/aictl")
+	sampleBin, aictl := build(t, "cmd/aicontrol-sample"), build(t, "cmd/aictl")
 	env := []string{"AICONTROL_TOKEN=" + e2eToken}
 	s := startSample(t, sampleBin, env, "--max-connections", "1", "--wait-when-full")
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
@@ -271,8 +269,7 @@ func isTimeout(err error) bool {
 //
 //contract:proves ai-control-protocol.integration.shutdown-delivery ai-control-protocol.event.command-completed
 func TestShutdownCompletionReachesWait(t *testing.T) {
-	dir := t.TempDir()
-	sampleBin, aictl := build(t, dir, "cmd/aicontrol-sample"), build(t, dir, "cmd/aictl")
+	sampleBin, aictl := build(t, "cmd/aicontrol-sample"), build(t, "cmd/aictl")
 	env := []string{"AICONTROL_TOKEN=" + e2eToken}
 	s := startSample(t, sampleBin, env, "--stall")
 	port := strconv.Itoa(s.port)
