@@ -527,7 +527,9 @@ func TestObservationSnapshots(t *testing.T) {
 //
 //contract:proves ai-control-protocol.event.command-completed ai-control-protocol.integration.command-completion
 func TestCompletionAndClose(t *testing.T) {
-	s := start(t, Config{})
+	// The client below follows events and then stops reading: Close serves
+	// it for the grace period before closing it.
+	s := start(t, Config{ShutdownGrace: 50 * time.Millisecond})
 	c := client(t, s, "")
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {
