@@ -523,9 +523,6 @@ func repoCopy(t *testing.T) string {
 			delete(m, p)
 		}
 	}
-	// The repository's own dispositions answer changes against its merge
-	// base; against the copy's HEAD there are none, so they would be stale.
-	m["contract-change-dispositions.json"].Data = noDispositions
 	dir := repotest.CopyTo(t, m)
 	git(t, dir, "init", "-q")
 	commitAll(t, dir, "copy")
