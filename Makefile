@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
+.PHONY: all generate gen-check test python3 bench-bridge ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
 
 all: generate test
 
@@ -18,9 +18,19 @@ generate:
 gen-check:
 	$(GO) run ./cmd/gen --check --quiet
 
-## test: the whole test suite (includes the freshness check of generated files)
-test:
+## test: the whole test suite (includes the freshness check of generated files), then the AiControl heap bound without the race detector
+# The race detector multiplies memory use, so the heap bound of hostile
+# AiControl peers is checked in a second run without it, which fails if the
+# test did not run.
+test: python3
 	$(GO) test -race -count=1 ./...
+	@out=$$($(GO) test -count=1 -run '^TestHostilePeersHeap$$' -v ./bridge/ 2>&1) || { echo "$$out"; exit 1; }; \
+	echo "$$out" | grep -E -- '--- |heap:|^ok'; \
+	echo "$$out" | grep -q -- '--- PASS: TestHostilePeersHeap' || { echo "make test: TestHostilePeersHeap did not run"; exit 1; }
+
+## python3: make sure python3 is on PATH; the AiControl interop tests run FOnline's reference peers with it
+python3:
+	@command -v python3 >/dev/null 2>&1 || { echo "python3 not found: installing it"; apt-get update && apt-get install -y python3; }
 
 ## contract-diff: compare spec/ with CONTRACT_BASE_REF (default HEAD~1); fail on a breaking change without a disposition
 # The default ref may not exist (a single-commit or shallow clone): then
@@ -94,3 +104,8 @@ help:
 BENCHSTAT ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench-compare:
 	cd bench/jsonrpc && $(GO) test -run='^$$' -bench=. -benchmem -count=6 | $(GO) run $(BENCHSTAT) /dev/stdin
+
+## bench-bridge: the AiControl listener as users run it: one raw Go client over loopback against aicontrol-sample, a bare Go TCP line-echo server and FOnline's Python sample, interleaved in one run, plus the 64-connection aggregate; see Docs/performance.md
+BRIDGE_BENCH_FLAGS ?=
+bench-bridge: python3
+	$(GO) run ./internal/tools/bridgebench $(BRIDGE_BENCH_FLAGS)

@@ -74,7 +74,18 @@ type Client struct {
 	token   string
 	timeout time.Duration
 	broken  error
+
+	addr   string    // host:port, to dial again when turned away
+	served bool      // a call on this connection got an answer
+	dialed time.Time // when Dial was called
 }
+
+// turnedAwayRetry is how long a client keeps dialling again when a
+// listener turns it away because every connection slot is taken. A slot
+// held by a connection that has just closed is freed a moment later, and
+// the refusal comes before the listener reads anything, so the first
+// request can safely be sent again on a new connection.
+const turnedAwayRetry = 2 * time.Second
 
 // CheckClientConfig checks the settings locally, before any I/O.
 func CheckClientConfig(cfg ClientConfig) (host string, port int, err error) {
@@ -97,7 +108,10 @@ func CheckClientConfig(cfg ClientConfig) (host string, port int, err error) {
 	return host, port, nil
 }
 
-// Dial connects to a listener. It does not authorize: call Auth.
+// Dial connects to a listener. It does not authorize: call Auth. When the
+// listener answers the first call with too-many-connections (every slot
+// taken), the call is sent again on a new connection for up to two
+// seconds after Dial, since a slot is often freed a moment later.
 func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	host, port, err := CheckClientConfig(cfg)
 	if err != nil {
@@ -107,12 +121,17 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	if timeout == 0 {
 		timeout = DefaultCallTimeout
 	}
-	d := net.Dialer{Timeout: timeout}
-	conn, err := d.DialContext(ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	conn, err := dialTCP(ctx, addr, timeout)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{conn: conn, lr: newLineReader(conn, maxLine), token: cfg.Token, timeout: timeout}, nil
+	return &Client{conn: conn, lr: newLineReader(conn, maxLine), token: cfg.Token, timeout: timeout, addr: addr, dialed: time.Now()}, nil
+}
+
+func dialTCP(ctx context.Context, addr string, timeout time.Duration) (net.Conn, error) {
+	d := net.Dialer{Timeout: timeout}
+	return d.DialContext(ctx, "tcp", addr)
 }
 
 // Close closes the connection.
@@ -157,11 +176,43 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
+	line = append(line, '\n')
+	for {
+		result, err := c.roundTrip(ctx, line, id, deadline)
+		var re *RemoteError
+		switch {
+		case err == nil:
+			c.served = true
+			return result, nil
+		case errors.As(err, &re) && re.Code == aicontrol.CodeTooManyConnections && !c.served &&
+			time.Since(c.dialed) < turnedAwayRetry && time.Now().Before(deadline):
+			if err := c.redial(ctx); err != nil {
+				return nil, c.fail(err)
+			}
+		case errors.As(err, &re):
+			c.served = true
+			return nil, err
+		default:
+			return nil, c.fail(err)
+		}
+	}
+}
+
+// roundTrip writes one request line and reads its response.
+func (c *Client) roundTrip(ctx context.Context, line []byte, id int64, deadline time.Time) (json.RawMessage, error) {
 	_ = c.conn.SetDeadline(deadline)
-	stop := context.AfterFunc(ctx, func() { _ = c.conn.SetDeadline(time.Unix(1, 0)) })
+	conn := c.conn
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
-	if _, err := c.conn.Write(append(line, '\n')); err != nil {
-		return nil, c.fail(ctxErr(ctx, err))
+	if _, err := c.conn.Write(line); err != nil {
+		// A listener that turned this connection away may have closed it
+		// already; its answer is still in the read buffer.
+		if resp, rerr := c.lr.readLine(); rerr == nil {
+			if _, cerr := checkResponse(resp, id); isTurnedAway(cerr) {
+				return nil, cerr
+			}
+		}
+		return nil, ctxErr(ctx, err)
 	}
 	resp, err := c.lr.readLine()
 	if err != nil {
@@ -175,14 +226,30 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 		default:
 			err = ctxErr(ctx, err)
 		}
-		return nil, c.fail(err)
+		return nil, err
 	}
-	result, err := checkResponse(resp, id)
+	return checkResponse(resp, id)
+}
+
+func isTurnedAway(err error) bool {
 	var re *RemoteError
-	if err != nil && !errors.As(err, &re) {
-		return nil, c.fail(err)
+	return errors.As(err, &re) && re.Code == aicontrol.CodeTooManyConnections
+}
+
+// redial replaces a connection the listener turned away, after a pause.
+func (c *Client) redial(ctx context.Context) error {
+	c.conn.Close()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(50 * time.Millisecond):
 	}
-	return result, err
+	conn, err := dialTCP(ctx, c.addr, c.timeout)
+	if err != nil {
+		return err
+	}
+	c.conn, c.lr = conn, newLineReader(conn, maxLine)
+	return nil
 }
 
 func ctxErr(ctx context.Context, err error) error {

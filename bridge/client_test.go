@@ -78,7 +78,7 @@ func (p *fakePeer) dial(t *testing.T) *Client {
 //
 //contract:proves ai-control-protocol.validation.malformed-peer ai-control-protocol.wire.response-envelope
 func TestClientRejectsMalformedPeers(t *testing.T) {
-	ok := `{"jsonrpc":"2.0","id":{id},"result":{"protocolVersion":1}}` + "\n"
+	ok := `{"jsonrpc":"2.0","id":{id},"result":{"ok":true}}` + "\n"
 	cases := []struct {
 		name       string
 		reply      string
@@ -92,15 +92,15 @@ func TestClientRejectsMalformedPeers(t *testing.T) {
 		{"invalid JSON", `{"jsonrpc":"2.0","id":{id},"result":` + "\n", false, ErrInvalidJSON},
 		{"duplicate member", `{"jsonrpc":"2.0","id":{id},"id":{id},"result":{}}` + "\n", false, ErrInvalidJSON},
 		{"not an object", `[1,2]` + "\n", false, ErrResponseNotObject},
-		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":{id},"result":{"protocolVersion":1}}` + "\n", false, ErrWrongJSONRPC},
-		{"mismatched id", `{"jsonrpc":"2.0","id":999,"result":{"protocolVersion":1}}` + "\n", false, ErrIDMismatch},
-		{"string id for a number", `{"jsonrpc":"2.0","id":"{id}","result":{"protocolVersion":1}}` + "\n", false, ErrIDMismatch},
-		{"missing id", `{"jsonrpc":"2.0","result":{"protocolVersion":1}}` + "\n", false, ErrIDMismatch},
+		{"wrong jsonrpc", `{"jsonrpc":"1.0","id":{id},"result":{"ok":true}}` + "\n", false, ErrWrongJSONRPC},
+		{"mismatched id", `{"jsonrpc":"2.0","id":999,"result":{"ok":true}}` + "\n", false, ErrIDMismatch},
+		{"string id for a number", `{"jsonrpc":"2.0","id":"{id}","result":{"ok":true}}` + "\n", false, ErrIDMismatch},
+		{"missing id", `{"jsonrpc":"2.0","result":{"ok":true}}` + "\n", false, ErrIDMismatch},
 		{"both result and error", `{"jsonrpc":"2.0","id":{id},"result":{},"error":{"code":-32601,"message":"x"}}` + "\n", false, ErrAmbiguousResponse},
 		{"neither result nor error", `{"jsonrpc":"2.0","id":{id}}` + "\n", false, ErrAmbiguousResponse},
 		{"error code not an integer", `{"jsonrpc":"2.0","id":{id},"error":{"code":"-32601","message":"x"}}` + "\n", false, ErrMalformedError},
 		{"error without message", `{"jsonrpc":"2.0","id":{id},"error":{"code":-32601}}` + "\n", false, ErrMalformedError},
-		{"result breaking the contract", `{"jsonrpc":"2.0","id":{id},"result":{"protocolVersion":2}}` + "\n", false, ErrInvalidResult},
+		{"result breaking the contract", `{"jsonrpc":"2.0","id":{id},"result":{"ok":false}}` + "\n", false, ErrInvalidResult},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

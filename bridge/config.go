@@ -33,7 +33,14 @@ const (
 	// DefaultWriteTimeout bounds how long a response may wait for a peer
 	// that does not read.
 	DefaultWriteTimeout = 30 * time.Second
+	// DefaultShutdownGrace bounds how long Close keeps serving the
+	// connections that follow events, so that they can read the
+	// completions of the commands it failed.
+	DefaultShutdownGrace = 2 * time.Second
 )
+
+// millis turns a contract default given in milliseconds into a duration.
+func millis(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
 
 // Config configures a listener. The zero value is not enough: Enabled must
 // be set, because a remote-control surface starts only when asked for.
@@ -61,6 +68,25 @@ type Config struct {
 	IdleTimeout time.Duration
 	// WriteTimeout bounds the write of one response (0: DefaultWriteTimeout).
 	WriteTimeout time.Duration
+	// AuthDeadline is how long a connection may stay unauthorized on a
+	// listener with a token (0: the contract's default, a few seconds).
+	// Lines, failed or not, do not extend it.
+	AuthDeadline time.Duration
+	// WaitWhenFull makes a listener whose connection slots are all taken
+	// stop accepting, so that new connections wait in the kernel's backlog,
+	// unanswered, until a slot frees (the reference sample's behaviour).
+	// By default the newest connection is answered with one
+	// too-many-connections error line and closed.
+	WaitWhenFull bool
+	// AuthFailureDelay holds back the answer to a failed auth; it doubles
+	// with each failure within AuthFailureWindow, up to AuthFailureMaxDelay
+	// (0: the contract's defaults for all three).
+	AuthFailureDelay    time.Duration
+	AuthFailureMaxDelay time.Duration
+	AuthFailureWindow   time.Duration
+	// ShutdownGrace bounds how long Close serves connections that follow
+	// events before it closes them (0: DefaultShutdownGrace).
+	ShutdownGrace time.Duration
 }
 
 // Errors of configuration; Listen returns them before it binds anything.
@@ -68,6 +94,7 @@ var (
 	ErrNotEnabled       = errors.New("bridge: listener not enabled (Config.Enabled is false)")
 	ErrRemoteNeedsOptIn = errors.New("bridge: non-loopback address needs AllowRemote")
 	ErrRemoteNeedsToken = errors.New("bridge: non-loopback address needs a non-empty token")
+	ErrTokenTooShort    = fmt.Errorf("bridge: a listener that may accept non-loopback peers needs a token of at least %d bytes", aicontrol.MinTokenBytes)
 )
 
 // withDefaults fills zero settings from the contract and this package.
@@ -89,6 +116,21 @@ func (c Config) withDefaults() Config {
 	}
 	if c.WriteTimeout == 0 {
 		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.AuthDeadline == 0 {
+		c.AuthDeadline = millis(aicontrol.DefaultAuthDeadlineMs)
+	}
+	if c.AuthFailureDelay == 0 {
+		c.AuthFailureDelay = millis(aicontrol.DefaultAuthFailureDelayMs)
+	}
+	if c.AuthFailureMaxDelay == 0 {
+		c.AuthFailureMaxDelay = millis(aicontrol.DefaultAuthFailureMaxDelayMs)
+	}
+	if c.AuthFailureWindow == 0 {
+		c.AuthFailureWindow = millis(aicontrol.DefaultAuthFailureWindowMs)
+	}
+	if c.ShutdownGrace == 0 {
+		c.ShutdownGrace = DefaultShutdownGrace
 	}
 	return c
 }
@@ -114,6 +156,9 @@ func (c Config) Validate() error {
 		if c.Token == "" {
 			return fmt.Errorf("%w: %q", ErrRemoteNeedsToken, host)
 		}
+		if len(c.Token) < aicontrol.MinTokenBytes {
+			return fmt.Errorf("%w: %q has %d", ErrTokenTooShort, host, len(c.Token))
+		}
 	}
 	for _, v := range []struct {
 		name string
@@ -123,8 +168,27 @@ func (c Config) Validate() error {
 			return fmt.Errorf("bridge: %s must be positive, got %d", v.name, v.n)
 		}
 	}
-	if c.IdleTimeout < 0 || c.WriteTimeout < 0 {
-		return fmt.Errorf("bridge: timeouts must be positive")
+	for _, d := range []time.Duration{c.IdleTimeout, c.WriteTimeout, c.AuthDeadline, c.AuthFailureDelay, c.AuthFailureMaxDelay, c.AuthFailureWindow, c.ShutdownGrace} {
+		if d < 0 {
+			return fmt.Errorf("bridge: timeouts and delays must be positive")
+		}
+	}
+	return nil
+}
+
+// Warnings lists the risks of a configuration that Validate accepts: a
+// loopback listener without a token, or with one short enough to guess.
+// A program that starts a listener prints them where its operator sees
+// them (the sample writes them on stderr). They never contain the token.
+func (c Config) Warnings() []string {
+	switch {
+	case !c.Enabled:
+		return nil
+	case c.Token == "":
+		return []string{"no token: every process on this machine can drive the game through the listener"}
+	case len(c.Token) < aicontrol.MinTokenBytes:
+		return []string{fmt.Sprintf("the token has %d bytes, fewer than %d: a local process can guess it; use a random token of at least %d bytes",
+			len(c.Token), aicontrol.MinTokenBytes, aicontrol.MinTokenBytes)}
 	}
 	return nil
 }

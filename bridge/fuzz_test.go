@@ -81,6 +81,7 @@ func FuzzEnvelope(f *testing.F) {
 		`{"jsonrpc":"2.0","id":"x","method":"act","params":{"type":"move","x":1}}`,
 		`{"jsonrpc":"2.0","id":1.0,"method":"events","params":{"afterSeq":-1,"limit":1e9}}`,
 		`{"jsonrpc":"2.0","method":"ping"}`, `[]`, ``, `{"id":{}}`, `{"a":1,"a":2}`, "\xff",
+		`{"\u006aso\u006erpc":"2\u002e0","i\u0064":-12,"method":"\u0070ing","params":{"a":"}]\"["}}`, ` { "id" : "a\"b" , "jsonrpc" : "2.0" , "method" : "x" , "params" : [ ] } `,
 	} {
 		f.Add([]byte(s))
 	}
@@ -96,6 +97,15 @@ func FuzzEnvelope(f *testing.F) {
 			t.Fatalf("response %q breaks the envelope: %v", out, err)
 		}
 		req, rerr := decodeEnvelope(line)
+		want, werr := decodeEnvelopeTree(line)
+		switch {
+		case (rerr == nil) != (werr == nil):
+			t.Fatalf("request %q: lazy read %+v %v, tree read %+v %v", line, req, rerr, want, werr)
+		case rerr != nil && (rerr.code != werr.code || !bytes.Equal(rerr.id, werr.id)):
+			t.Fatalf("request %q: lazy read error %d id %q, tree read %d id %q", line, rerr.code, rerr.id, werr.code, werr.id)
+		case rerr == nil && (req.method != want.method || !bytes.Equal(req.id, want.id) || !bytes.Equal(req.params, want.params)):
+			t.Fatalf("request %q: lazy read %q %q %q, tree read %q %q %q", line, req.id, req.method, req.params, want.id, want.method, want.params)
+		}
 		if rerr == nil {
 			if req.method == "" || !bytes.Equal(idText(t, out), req.id) {
 				t.Fatalf("request %q: id %q echoed as %q", line, req.id, idText(t, out))
@@ -108,6 +118,47 @@ func FuzzEnvelope(f *testing.F) {
 		}
 		s.Drain(0)
 	})
+}
+
+// decodeEnvelopeTree is the envelope read the listener did before it read
+// lazily: the whole line as a tree, then the same checks. The fuzz target
+// holds the lazy read to it.
+func decodeEnvelopeTree(line []byte) (request, *rpcError) {
+	v, err := strictjson.Parse(line, envelopeOptions)
+	if err != nil {
+		var se *strictjson.Error
+		if errors.As(err, &se) && (se.Kind == strictjson.ErrDuplicateKey || se.Kind == strictjson.ErrDepth || se.Kind == strictjson.ErrValues) {
+			return request{}, newError(aicontrol.CodeInvalidRequest, se.Msg, nil)
+		}
+		return request{}, newError(aicontrol.CodeParseError, "", nil)
+	}
+	if v.Kind != strictjson.Object {
+		return request{}, newError(aicontrol.CodeInvalidRequest, "", nil)
+	}
+	var id []byte
+	if idv := v.Get("id"); idv != nil && (idv.Kind == strictjson.String || idv.Kind == strictjson.Number) {
+		if _, err := aicontrol.DecodeRequestID(line[idv.Start:idv.End]); err == nil {
+			id = line[idv.Start:idv.End]
+		}
+	}
+	if j := v.Get("jsonrpc"); j == nil || j.Kind != strictjson.String || j.Str != aicontrol.JSONRPCVersion {
+		return request{}, newError(aicontrol.CodeInvalidRequest, "", id)
+	}
+	m := v.Get("method")
+	if m == nil || m.Kind != strictjson.String || m.Str == "" {
+		return request{}, newError(aicontrol.CodeInvalidRequest, "", id)
+	}
+	params := emptyParams
+	if p := v.Get("params"); p != nil {
+		if p.Kind != strictjson.Object {
+			return request{}, newError(aicontrol.CodeInvalidRequest, "", id)
+		}
+		params = line[p.Start:p.End]
+	}
+	if id == nil {
+		return request{}, newError(aicontrol.CodeInvalidRequest, "", nil)
+	}
+	return request{id: id, method: m.Str, params: params}, nil
 }
 
 func idText(t *testing.T, out []byte) []byte {

@@ -11,6 +11,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
@@ -27,15 +28,24 @@ type Server struct {
 	host  string
 	port  int
 	state *state
+	auth  *authLimiter
+
+	// slots holds one token per open connection; a WaitWhenFull listener
+	// takes one before it accepts, so extra peers wait in the backlog.
+	slots chan struct{}
+	// turnedAway bounds the goroutines that answer refused connections.
+	turnedAway chan struct{}
+	done       chan struct{} // closed when Close starts
 
 	mu      sync.Mutex
-	conns   map[net.Conn]struct{}
+	conns   map[net.Conn]*connState
 	closing bool
 	wg      sync.WaitGroup
 }
 
 // Listen validates cfg, then binds and starts serving in the background.
-// Unsafe settings are refused before anything is bound.
+// Unsafe settings are refused before anything is bound; Config.Warnings
+// tells the risks of the settings it accepts.
 func Listen(cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -48,12 +58,16 @@ func Listen(cfg Config) (*Server, error) {
 	host, portStr, _ := net.SplitHostPort(ln.Addr().String())
 	port, _ := strconv.Atoi(portStr)
 	s := &Server{
-		cfg:   cfg,
-		ln:    ln,
-		host:  host,
-		port:  port,
-		state: newState(cfg.MaxQueuedCommands, cfg.MaxEvents),
-		conns: map[net.Conn]struct{}{},
+		cfg:        cfg,
+		ln:         ln,
+		host:       host,
+		port:       port,
+		state:      newState(cfg.MaxQueuedCommands, cfg.MaxEvents),
+		auth:       newAuthLimiter(cfg),
+		slots:      make(chan struct{}, cfg.MaxConnections),
+		turnedAway: make(chan struct{}, cfg.MaxConnections),
+		done:       make(chan struct{}),
+		conns:      map[net.Conn]*connState{},
 	}
 	s.wg.Add(1)
 	go s.accept()
@@ -66,12 +80,21 @@ func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 func (s *Server) accept() {
 	defer s.wg.Done()
 	for {
+		if s.cfg.WaitWhenFull {
+			// Accept only with a free slot: until then the kernel keeps new
+			// connections in the backlog, unanswered.
+			select {
+			case s.slots <- struct{}{}:
+			case <-s.done:
+				return
+			}
+		}
 		c, err := s.ln.Accept()
 		if err != nil {
-			s.mu.Lock()
-			closing := s.closing
-			s.mu.Unlock()
-			if closing {
+			if s.cfg.WaitWhenFull {
+				<-s.slots
+			}
+			if s.isClosing() {
 				return
 			}
 			var ne net.Error
@@ -82,47 +105,107 @@ func (s *Server) accept() {
 			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors: do not spin
 			continue
 		}
+		if !s.cfg.WaitWhenFull {
+			select {
+			case s.slots <- struct{}{}:
+			default:
+				s.turnAway(c)
+				continue
+			}
+		}
+		cs := &connState{authorized: s.cfg.Token == ""}
 		s.mu.Lock()
 		if s.closing {
 			s.mu.Unlock()
 			c.Close()
+			<-s.slots
 			return
 		}
-		if len(s.conns) >= s.cfg.MaxConnections {
-			s.mu.Unlock()
-			s.state.setError(fmt.Sprintf("connection refused: %d connections already open", s.cfg.MaxConnections))
-			c.Close()
-			continue
-		}
-		s.conns[c] = struct{}{}
+		s.conns[c] = cs
 		s.wg.Add(1)
 		s.mu.Unlock()
-		go s.serve(c)
+		go s.serve(c, cs)
 	}
+}
+
+// turnAway answers a connection that found every slot taken with one
+// too-many-connections line, unasked, and closes it. The line is written
+// at once (a fresh socket's buffer takes it without waiting); then the
+// write side closes and the peer's request, if it sent one, is read and
+// dropped for a moment, so that the close does not reset the connection
+// before the peer has read the answer. Only as many refused connections
+// as there are slots linger that way at a time; the rest are closed
+// right after the line.
+func (s *Server) turnAway(c net.Conn) {
+	msg := fmt.Sprintf("all %d connection slots are taken", s.cfg.MaxConnections)
+	s.state.setError("connection refused: " + msg)
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := c.Write(appendError(nil, newError(aicontrol.CodeTooManyConnections, msg, nil))); err != nil {
+		c.Close()
+		return
+	}
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
+	select {
+	case s.turnedAway <- struct{}{}:
+	default:
+		c.Close()
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() { <-s.turnedAway }()
+		defer c.Close()
+		buf := make([]byte, 512)
+		for {
+			if _, err := c.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
 }
 
 // serve runs one connection: requests are handled one after another, and
 // this goroutine is the connection's only writer.
-func (s *Server) serve(c net.Conn) {
+func (s *Server) serve(c net.Conn, cs *connState) {
 	defer s.wg.Done()
 	defer func() {
 		s.mu.Lock()
 		delete(s.conns, c)
 		s.mu.Unlock()
 		c.Close()
+		<-s.slots
 	}()
-	cs := &connState{authorized: s.cfg.Token == ""}
 	lr := newLineReader(c, maxLine)
+	if !cs.authorized {
+		s.startAuthDeadline(c)
+	}
 	var out []byte
+	idle := lazyDeadline{set: c.SetReadDeadline, d: s.cfg.IdleTimeout}
+	write := lazyDeadline{set: c.SetWriteDeadline, d: s.cfg.WriteTimeout}
 	for {
-		if s.cfg.IdleTimeout > 0 {
-			_ = c.SetReadDeadline(time.Now().Add(s.cfg.IdleTimeout))
+		if cs.authorized {
+			lr.max = maxLine
+			idle.push()
+		} else {
+			// A stranger may only send auth: a short line is enough.
+			lr.max = aicontrol.MaxUnauthenticatedLineBytes
 		}
 		line, err := lr.readLine()
 		closeAfter := false
 		switch {
 		case err == nil:
+			wasAuthorized := cs.authorized
 			out = s.handle(out[:0], cs, line)
+			switch {
+			case cs.authorized && !wasAuthorized:
+				idle.reset() // the auth deadline gives way to the idle timeout
+			case !cs.authorized && wasAuthorized:
+				s.startAuthDeadline(c)
+			}
+			closeAfter = cs.closeAfter
 		case errors.Is(err, ErrLineTooLong), errors.Is(err, ErrUnterminated):
 			// Framing is lost: answer, then close.
 			s.state.setError(err.Error() + " from " + c.RemoteAddr().String())
@@ -131,15 +214,23 @@ func (s *Server) serve(c net.Conn) {
 		default:
 			if !errors.Is(err, io.EOF) && !s.isClosing() {
 				var ne net.Error
-				if !(errors.As(err, &ne) && ne.Timeout()) {
+				switch {
+				case errors.As(err, &ne) && ne.Timeout() && !cs.authorized:
+					s.state.setError("auth deadline passed for " + c.RemoteAddr().String())
+				case errors.As(err, &ne) && ne.Timeout():
+				default:
 					s.state.setError(c.RemoteAddr().String() + ": read: " + err.Error())
 				}
 			}
 			return
 		}
-		if s.cfg.WriteTimeout > 0 {
-			_ = c.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+		if cs.holdBack > 0 {
+			if !s.sleep(cs.holdBack) {
+				return
+			}
+			cs.holdBack = 0
 		}
+		write.push()
 		if _, err := c.Write(out); err != nil {
 			if !s.isClosing() {
 				s.state.setError(c.RemoteAddr().String() + ": write: " + err.Error())
@@ -152,6 +243,54 @@ func (s *Server) serve(c net.Conn) {
 	}
 }
 
+// startAuthDeadline gives an unauthorized connection AuthDeadline to
+// authorize, from now; no line it sends moves the deadline.
+func (s *Server) startAuthDeadline(c net.Conn) {
+	_ = c.SetReadDeadline(time.Now().Add(s.cfg.AuthDeadline))
+}
+
+// lazyDeadline keeps a connection's read or write deadline at d from now,
+// moving it at most every eighth of d: moving a runtime timer on every
+// line costs more than a small request does, and a connection is still
+// cut off between 7/8 and all of d after its last line. d <= 0 means no
+// deadline.
+type lazyDeadline struct {
+	set   func(time.Time) error
+	d     time.Duration
+	armed time.Time // when the deadline was last moved; zero: not set
+}
+
+func (l *lazyDeadline) push() {
+	if l.d <= 0 {
+		if l.armed.IsZero() {
+			_ = l.set(time.Time{}) // cleared once; nothing to move afterwards
+			l.armed = time.Now()
+		}
+		return
+	}
+	now := time.Now()
+	if l.armed.IsZero() || now.Sub(l.armed) > l.d/8 {
+		_ = l.set(now.Add(l.d))
+		l.armed = now
+	}
+}
+
+// reset makes the next push set the deadline, after something else
+// (the auth deadline) has used the same timer.
+func (l *lazyDeadline) reset() { l.armed = time.Time{} }
+
+// sleep waits d, or less if Close starts; it reports whether it waited all of d.
+func (s *Server) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-s.done:
+		return false
+	}
+}
+
 func (s *Server) isClosing() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,7 +299,18 @@ func (s *Server) isClosing() bool {
 
 // connState is what one connection remembers between requests.
 type connState struct {
-	authorized bool
+	authorized   bool
+	authFailures int
+	// holdBack delays the answer being written; closeAfter closes the
+	// connection once it is written. Both are set by a failed auth.
+	holdBack   time.Duration
+	closeAfter bool
+
+	// following is set once the connection asks for events, and seen is the
+	// newest event seq an events answer has covered: Close keeps serving a
+	// follower until it has seen the completions Close appended.
+	following atomic.Bool
+	seen      atomic.Int64
 }
 
 // handle answers one request line; the response, with its LF, is appended to out.
@@ -209,6 +359,8 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 		// connection is as authorized as the last token it presented.
 		cs.authorized = ok
 		if !ok {
+			cs.authFailures++
+			cs.holdBack, cs.closeAfter = s.auth.fail(time.Now(), cs.authFailures)
 			s.state.setError("authorization failed")
 		}
 		return aicontrol.AuthResult{Authorized: ok}, nil
@@ -216,21 +368,14 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 	if !cs.authorized {
 		return nil, newError(aicontrol.CodeUnauthorized, "", nil)
 	}
+	// ping, status and observe take EmptyParams, an object whose members
+	// are ignored: the envelope has already checked that params is one.
 	switch req.method {
 	case aicontrol.MethodPing:
-		if _, err := aicontrol.DecodeEmptyParams(req.params); err != nil {
-			return nil, invalidParams(err)
-		}
-		return aicontrol.PingResult{ProtocolVersion: aicontrol.ProtocolVersion}, nil
+		return pingResult, nil
 	case aicontrol.MethodStatus:
-		if _, err := aicontrol.DecodeEmptyParams(req.params); err != nil {
-			return nil, invalidParams(err)
-		}
 		return s.Status(), nil
 	case aicontrol.MethodObserve:
-		if _, err := aicontrol.DecodeEmptyParams(req.params); err != nil {
-			return nil, invalidParams(err)
-		}
 		return s.state.observation(), nil
 	case aicontrol.MethodEvents:
 		p, err := aicontrol.DecodeEventsParams(req.params)
@@ -238,7 +383,14 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 			return nil, invalidParams(err)
 		}
 		// The generated decoder has clamped afterSeq and limit and filled defaults.
-		return s.state.eventsAfter(*p.AfterSeq, *p.Limit), nil
+		res := s.state.eventsAfter(*p.AfterSeq, *p.Limit)
+		cs.following.Store(true)
+		seen := *p.AfterSeq
+		if n := len(res.Events); n > 0 {
+			seen = res.Events[n-1].Seq
+		}
+		cs.seen.Store(seen)
+		return res, nil
 	case aicontrol.MethodAct:
 		p, err := aicontrol.DecodeActParams(req.params)
 		if err != nil {
@@ -252,6 +404,18 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 	}
 	return nil, newError(aicontrol.CodeMethodNotFound, strconv.Quote(req.method), nil)
 }
+
+// pingResult is ping's answer, which never changes, encoded once by the
+// contract's encoder: the cheapest request costs no encoding.
+var pingResult json.Marshaler = func() encoded {
+	b, _ := aicontrol.PingResult{Ok: true}.MarshalJSON() // a constant true cannot fail to encode
+	return b
+}()
+
+// encoded is a result already in its wire form.
+type encoded []byte
+
+func (e encoded) MarshalJSON() ([]byte, error) { return e, nil }
 
 func invalidParams(err error) *rpcError {
 	return newError(aicontrol.CodeInvalidParams, err.Error(), nil)
@@ -337,10 +501,13 @@ func toJSON(v any) ([]byte, error) {
 	return b, nil
 }
 
-// Close stops accepting, closes every connection, waits for their
-// goroutines, and completes every accepted but unfinished command with
-// success=false and ShutdownMessage. It returns the sequence numbers of
-// the commands it completed that way. Calling it again does nothing.
+// Close stops accepting, completes every accepted but unfinished command
+// with success=false and ShutdownMessage, and closes the connections. A
+// connection that follows events is served until it has read those
+// completions (or until ShutdownGrace passes), so that a client waiting
+// for its command sees the failed completion instead of a closed
+// connection; act is refused meanwhile. Close returns the sequence numbers
+// of the commands it completed. Calling it again does nothing.
 func (s *Server) Close() ([]int64, error) {
 	s.mu.Lock()
 	if s.closing {
@@ -348,12 +515,28 @@ func (s *Server) Close() ([]int64, error) {
 		return nil, nil
 	}
 	s.closing = true
+	close(s.done)
 	err := s.ln.Close()
-	for c := range s.conns {
-		c.Close()
-	}
 	s.mu.Unlock()
-	s.wg.Wait()
 	failed := s.state.shutdown(ShutdownMessage)
+	final := s.state.latest()
+	deadline := time.Now().Add(s.cfg.ShutdownGrace)
+	for {
+		waiting := 0
+		s.mu.Lock()
+		for c, cs := range s.conns {
+			if cs.following.Load() && cs.seen.Load() < final && time.Now().Before(deadline) {
+				waiting++
+				continue
+			}
+			c.Close()
+		}
+		s.mu.Unlock()
+		if waiting == 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.wg.Wait()
 	return failed, err
 }

@@ -35,7 +35,7 @@ type SmokeCheck struct {
 const smokeUnknownMethod = "aictl.smoke.no-such-method"
 
 // Smoke runs the project-neutral protocol smoke against a live, token
-// protected endpoint: token rejection and per-connection authorization,
+// protected endpoint, never holding more than one connection open: token rejection and per-connection authorization,
 // liveness, status fields, the initial observation, invalid params, an
 // unknown method, command acceptance, its asynchronous completion, the
 // updated observation and the exclusive event cursor. command is the
@@ -139,16 +139,26 @@ func (r *smokeRun) run() {
 		if err != nil || !ok {
 			return "", fmt.Errorf("the configured token was refused (%v)", err)
 		}
-		other, err := Dial(ctx, r.cfg)
+		// The next connection opens only after this one is closed: a
+		// listener may serve one connection at a time, and no check may
+		// need two open at once.
+		r.main.Close()
+		r.main = nil
+		next, err := Dial(ctx, r.cfg)
 		if err != nil {
 			return "", err
 		}
-		defer other.Close()
-		_, err = other.Ping(ctx)
+		_, err = next.Ping(ctx)
 		if err := wantRemote(err, aicontrol.CodeUnauthorized); err != nil {
-			return "", fmt.Errorf("a second connection was not unauthorized: %v", err)
+			next.Close()
+			return "", fmt.Errorf("a new connection was not unauthorized: %v", err)
 		}
-		return "authorized; a new connection starts unauthorized", nil
+		if ok, err := next.Auth(ctx); err != nil || !ok {
+			next.Close()
+			return "", fmt.Errorf("the configured token was refused on the new connection (%v)", err)
+		}
+		r.main = next
+		return "authorized; after it closed, a new connection started unauthorized", nil
 	})
 	authorized := func() error {
 		if r.main == nil || r.checks[2].Status != "passed" {
@@ -164,7 +174,7 @@ func (r *smokeRun) run() {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("protocolVersion %d", p.ProtocolVersion), nil
+		return fmt.Sprintf("ok %v", p.Ok), nil
 	})
 	r.check("status", func() (string, error) {
 		if err := authorized(); err != nil {

@@ -261,3 +261,10 @@ func (s *state) shutdown(message string) []int64 {
 	s.queue = nil
 	return seqs
 }
+
+// latest returns the seq of the newest event.
+func (s *state) latest() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.latestSeq
+}

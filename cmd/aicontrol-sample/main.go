@@ -7,6 +7,7 @@
 // Usage:
 //
 //	aicontrol-sample [--host 127.0.0.1] [--port 43011] [--token-env AICONTROL_TOKEN] [--allow-remote]
+//	                 [--max-connections 16] [--wait-when-full] [--auth-deadline 5s] [--stall]
 //
 // Actions: echo (completes with stringArg as its message), move (needs x
 // and y; moves the agent and publishes a new observation), fail (completes
@@ -14,9 +15,11 @@
 // complete with success=false.
 //
 // When listening it prints one JSON line on stdout:
-// {"ready":true,"host":"127.0.0.1","port":43011}. It exits 2 on unsafe or
-// invalid settings, before binding, and 0 on SIGINT or SIGTERM after
-// completing every unfinished command.
+// {"ready":true,"host":"127.0.0.1","port":43011}, and on stderr a warning
+// when the token is empty or short enough to guess. It exits 2 on unsafe
+// or invalid settings, before binding, and 0 on SIGINT or SIGTERM after
+// completing every unfinished command with success=false and letting the
+// clients that follow events read those completions.
 package main
 
 import (
@@ -75,6 +78,10 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	maxQueued := fl.Int("max-queued", aicontrol.DefaultMaxQueuedCommands, "command queue capacity")
 	maxEvents := fl.Int("max-events", aicontrol.DefaultMaxEvents, "event history capacity")
 	tick := fl.Duration("tick", 10*time.Millisecond, "game loop period")
+	maxConns := fl.Int("max-connections", bridge.DefaultMaxConnections, "simultaneous connections; one more is answered too-many-connections and closed")
+	waitWhenFull := fl.Bool("wait-when-full", false, "when every connection slot is taken, leave new connections waiting in the backlog instead of refusing them")
+	authDeadline := fl.Duration("auth-deadline", time.Duration(aicontrol.DefaultAuthDeadlineMs)*time.Millisecond, "how long a connection may stay unauthorized")
+	stall := fl.Bool("stall", false, "accept commands but never run them, as a stalled game loop would (to try queue-full and shutdown)")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: aicontrol-sample [flags]")
 		fmt.Fprintln(stderr, "A sample game client with an AiControl listener: actions echo, move (x, y) and fail.")
@@ -97,11 +104,21 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		AllowRemote:       *allowRemote,
 		MaxQueuedCommands: *maxQueued,
 		MaxEvents:         *maxEvents,
+		MaxConnections:    *maxConns,
+		WaitWhenFull:      *waitWhenFull,
+		AuthDeadline:      *authDeadline,
+	}
+	if *maxConns <= 0 || *authDeadline <= 0 {
+		fmt.Fprintln(stderr, "aicontrol-sample: --max-connections and --auth-deadline must be positive")
+		return 2
 	}
 	srv, err := bridge.Listen(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "aicontrol-sample:", err)
 		return 2
+	}
+	for _, w := range cfg.Warnings() {
+		fmt.Fprintln(stderr, "aicontrol-sample: warning:", w)
 	}
 	g := &game{srv: srv, agent: Agent{}}
 	if err := g.publish(); err != nil {
@@ -132,6 +149,9 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 			return 0
 		case <-srv.Wake():
 		case <-ticker.C:
+		}
+		if *stall {
+			continue
 		}
 		// The safe point of the loop: game state is only touched here.
 		for _, cmd := range srv.Drain(0) {

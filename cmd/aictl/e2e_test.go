@@ -23,10 +23,36 @@ import (
 
 const e2eToken = "e2e-token-Zq81"
 
-// build compiles a command of this module into dir.
-func build(t *testing.T, dir, pkg string, tags ...string) string {
+// builds holds each binary the tests built, so that a command is linked
+// once per test run instead of once per test.
+var builds = struct {
+	sync.Mutex
+	dir   string
+	paths map[string]string
+}{paths: map[string]string{}}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "aictl-e2e")
+	if err != nil {
+		panic(err)
+	}
+	builds.dir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// build compiles a command of this module (once per run and build tags)
+// and returns the binary's path.
+func build(t *testing.T, pkg string, tags ...string) string {
 	t.Helper()
-	out := filepath.Join(dir, filepath.Base(pkg))
+	key := pkg + " " + strings.Join(tags, ",")
+	builds.Lock()
+	defer builds.Unlock()
+	if p, ok := builds.paths[key]; ok {
+		return p
+	}
+	out := filepath.Join(builds.dir, strconv.Itoa(len(builds.paths)), filepath.Base(pkg))
 	args := []string{"build", "-o", out}
 	if len(tags) > 0 {
 		args = append(args, "-tags", strings.Join(tags, ","))
@@ -36,6 +62,7 @@ func build(t *testing.T, dir, pkg string, tags ...string) string {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
 	}
+	builds.paths[key] = out
 	return out
 }
 
@@ -143,9 +170,8 @@ func runAictl(t *testing.T, bin string, env []string, args ...string) (int, stri
 //contract:proves ai-control-protocol.validation.protocol-smoke ai-control-protocol.security.secret-input ai-control-protocol.validation.project-native ai-control-protocol.integration.observation-schema ai-control-protocol.method.ping
 //contract:proves ai-control-protocol.security.server-authority ai-control-protocol.validation.gameplay-authority
 func TestSampleAndAictl(t *testing.T) {
-	dir := t.TempDir()
-	sampleBin := build(t, dir, "cmd/aicontrol-sample")
-	aictl := build(t, dir, "cmd/aictl")
+	sampleBin := build(t, "cmd/aicontrol-sample")
+	aictl := build(t, "cmd/aictl")
 	env := []string{"AICONTROL_TOKEN=" + e2eToken}
 	s := startSample(t, sampleBin, env)
 	port := strconv.Itoa(s.port)
@@ -197,7 +223,7 @@ func TestSampleAndAictl(t *testing.T) {
 		}
 	}
 	code, out, _ = runAictl(t, aictl, env, "ping", "--port", port)
-	if code != 0 || strings.TrimSpace(out) != `{"protocolVersion":1}` {
+	if code != 0 || strings.TrimSpace(out) != `{"ok":true}` {
 		t.Errorf("ping: exit %d %q", code, out)
 	}
 	code, out, _ = runAictl(t, aictl, env, "events", "--port", port, "--after-seq", "0", "--limit", "2")
@@ -219,9 +245,8 @@ func TestSampleAndAictl(t *testing.T) {
 
 // The smoke fails, check by check, against an endpoint without a token.
 func TestSmokeNeedsToken(t *testing.T) {
-	dir := t.TempDir()
-	s := startSample(t, build(t, dir, "cmd/aicontrol-sample"), []string{"AICONTROL_TOKEN="})
-	code, out, errOut := runAictl(t, build(t, dir, "cmd/aictl"), []string{"AICONTROL_TOKEN="}, "smoke", "--port", strconv.Itoa(s.port))
+	s := startSample(t, build(t, "cmd/aicontrol-sample"), []string{"AICONTROL_TOKEN="})
+	code, out, errOut := runAictl(t, build(t, "cmd/aictl"), []string{"AICONTROL_TOKEN="}, "smoke", "--port", strconv.Itoa(s.port))
 	var rep bridge.SmokeReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 || rep.Status != "failed" || rep.CheckCount != 12 {
 		t.Fatalf("smoke without token: exit %d %q %q", code, out, errOut)
@@ -239,9 +264,8 @@ func TestSmokeNeedsToken(t *testing.T) {
 //
 //contract:proves ai-control-protocol.security.remote-token ai-control-protocol.security.plaintext
 func TestRefusals(t *testing.T) {
-	dir := t.TempDir()
-	sampleBin := build(t, dir, "cmd/aicontrol-sample")
-	aictl := build(t, dir, "cmd/aictl")
+	sampleBin := build(t, "cmd/aicontrol-sample")
+	aictl := build(t, "cmd/aictl")
 	for _, args := range [][]string{
 		{"--host", "0.0.0.0"},
 		{"--host", "0.0.0.0", "--allow-remote"},
@@ -283,14 +307,13 @@ func TestRefusals(t *testing.T) {
 //
 //contract:proves ai-control-protocol.security.shipping-build ai-control-protocol.validation.shipping-artifact
 func TestShippingBuildHasNoListener(t *testing.T) {
-	dir := t.TempDir()
-	release := build(t, filepath.Join(dir), "cmd/aicontrol-sample", "aicontrol_disabled")
+	release := build(t, "cmd/aicontrol-sample", "aicontrol_disabled")
 	cmd := exec.Command(release, "--port", "0")
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "compiled out") {
 		t.Fatalf("release sample: %v %s", err, out)
 	}
-	dev := build(t, filepath.Join(dir, "dev"), "cmd/aicontrol-sample")
+	dev := build(t, "cmd/aicontrol-sample")
 	listenerCode := []string{"bridge.(*Server).serve", "bridge.(*Server).dispatch", "bridge.decodeEnvelope", "bridge.(*state).enqueue"}
 	symbols := func(bin string) string {
 		b, err := exec.Command("go", "tool", "nm", bin).CombinedOutput()

@@ -52,13 +52,13 @@ func demoRepo(t *testing.T) string {
 	root := repotest.Root(t)
 	dir := t.TempDir()
 	for dst, src := range map[string]string{
-		"spec/contract.schema.json":         "spec/contract.schema.json",
-		"spec/dispositions.schema.json":     "spec/dispositions.schema.json",
-		"spec/demo.json":                    "internal/contractdiff/testdata/base.json",
-		"contract-change-dispositions.json": "contract-change-dispositions.json",
+		"spec/contract.schema.json":     "spec/contract.schema.json",
+		"spec/dispositions.schema.json": "spec/dispositions.schema.json",
+		"spec/demo.json":                "internal/contractdiff/testdata/base.json",
 	} {
 		copyFile(t, filepath.Join(root, src), filepath.Join(dir, dst))
 	}
+	writeFile(t, filepath.Join(dir, "contract-change-dispositions.json"), noDispositions)
 	git(t, dir, "init", "-q")
 	commitAll(t, dir, "baseline")
 	return dir
@@ -528,6 +528,9 @@ func repoCopy(t *testing.T) string {
 	commitAll(t, dir, "copy")
 	return dir
 }
+
+// noDispositions is an empty dispositions file.
+var noDispositions = []byte(`{"$schema": "./spec/dispositions.schema.json", "dispositions": []}` + "\n")
 
 const aiSpec = "spec/AiControlProtocol.json"
 

@@ -140,7 +140,7 @@ func TestTables(t *testing.T) {
 	if !ok || e.ID != "ai-control-protocol.error.queue-full" || e.Message != "Command queue full" || e.MessageRU == "" {
 		t.Errorf("-32002 = %+v", e)
 	}
-	if len(aicontrol.Methods) != 6 || len(aicontrol.Errors) != 6 || len(aicontrol.Events) != 1 {
+	if len(aicontrol.Methods) != 6 || len(aicontrol.Errors) != 7 || len(aicontrol.Events) != 1 {
 		t.Errorf("tables: %d methods, %d errors, %d events", len(aicontrol.Methods), len(aicontrol.Errors), len(aicontrol.Events))
 	}
 	for i := 1; i < len(aicontrol.Errors); i++ {
