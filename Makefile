@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
+.PHONY: all generate gen-check test ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
 
 all: generate test
 
@@ -38,6 +38,10 @@ contract-diff:
 ## ide-node: install the Node client (vscode-jsonrpc) the eska tests drive
 ide-node:
 	npm ci --prefix ide/testdata/node --no-audit --no-fund
+
+## mcp-node: install the independent MCP client (@modelcontextprotocol/sdk, pinned) the aicontrol-mcp tests drive
+mcp-node:
+	npm ci --prefix cmd/aicontrol-mcp/testdata/node --no-audit --no-fund
 
 ## fmt-check: fail if any Go file is not gofmt'ed
 fmt-check:
