@@ -287,6 +287,8 @@ func TestQueueFullIsToolError(t *testing.T) {
 
 // The number of commands awaited at once is bounded: at the limit a call
 // is queued, one past it is refused before anything is sent.
+//
+//contract:proves ai-control-protocol.integration.mcp-faults
 func TestInFlightLimit(t *testing.T) {
 	g := startGame(t, gameOptions{})
 	s := connect(t, g, sessionOptions{maxInFlight: 2})
