@@ -78,6 +78,12 @@ IDE_RUNS ?= 5
 bench-ide:
 	$(GO) run ./internal/tools/idebench -runs $(IDE_RUNS)
 
+## bench-mcp: an aicontrol-mcp tool call over stdio beside aictl wait and the bridge client, against the sample; p50/p95 and load average (see Docs/performance.md)
+MCP_CALLS ?= 300
+MCP_PROCESSES ?= 40
+bench-mcp:
+	$(GO) run ./internal/tools/mcpbench -calls $(MCP_CALLS) -processes $(MCP_PROCESSES)
+
 ## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
 agui-node:
 	cd agui/testdata/node && npm ci --no-audit --no-fund

@@ -212,8 +212,9 @@ func (a *Adapter) follow(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-a.wake:
+			// A command was just queued: look at once, since a game
+			// often completes it before the next poll would come.
 			poll = minEventPoll
-			continue
 		case <-timer.C:
 		}
 		a.mu.Lock()
