@@ -171,10 +171,10 @@ func TestObservation(t *testing.T) {
 		t.Fatalf("typed %v untyped %v", typed, untyped)
 	}
 	for raw, want := range map[string]string{
-		`[]`:                                         "not an object",
-		`{"availableActions":[]}`:                    "no schemaVersion",
-		`{"schemaVersion":1}`:                        "availableActions: want an array",
-		`{"schemaVersion":1,"availableActions":[1]}`: "availableActions/0: want a string",
+		`[]`:                      "not an object",
+		`{"availableActions":[]}`: "no schemaVersion",
+		`{"schemaVersion":1}`:     "availableActions: want an array",
+		`{"schemaVersion":1,"availableActions":[1]}`:   "availableActions/0: want a string",
 		`{"schemaVersion":"",  "availableActions":[]}`: "non-empty string",
 	} {
 		if _, err := ReadObservation(json.RawMessage(raw)); err == nil || !strings.Contains(err.Error(), want) {

@@ -203,7 +203,6 @@ func TestCancelledCallsCompletionGoesNowhere(t *testing.T) {
 	}
 }
 
-
 // A call that outlives its timeout is a tool error; the late completion
 // is consumed and the next call gets its own.
 //

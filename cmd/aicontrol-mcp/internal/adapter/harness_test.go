@@ -237,11 +237,11 @@ func (g *game) close() {
 
 // session is an adapter with an MCP client connected in process.
 type session struct {
-	a         *Adapter
-	cs        *mcp.ClientSession
-	log       *syncBuffer // the adapter's log
-	wire      *syncBuffer // every MCP message, both ways
-	changed   chan struct{}
+	a       *Adapter
+	cs      *mcp.ClientSession
+	log     *syncBuffer // the adapter's log
+	wire    *syncBuffer // every MCP message, both ways
+	changed chan struct{}
 }
 
 type sessionOptions struct {
