@@ -75,7 +75,8 @@ type Adapter struct {
 	port   int
 	log    *slog.Logger
 	server *mcp.Server
-	stop   context.CancelFunc
+	stop   chan struct{}
+	closer sync.Once
 
 	wake       chan struct{}
 	followDone chan struct{}
@@ -165,9 +166,8 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 		Description: a.text(endpointDescription),
 		MIMEType:    "application/json",
 	}, a.readEndpoint)
-	fctx, stop := context.WithCancel(context.Background())
-	a.stop = stop
-	go a.follow(fctx)
+	a.stop = make(chan struct{})
+	go a.follow(a.stop)
 	return a, nil
 }
 
@@ -176,8 +176,13 @@ func (a *Adapter) Server() *mcp.Server { return a.server }
 
 // Close stops following the listener and closes the connection. Commands
 // still in the game run to completion there; nobody waits for them.
+// Calling it again does nothing.
 func (a *Adapter) Close() {
-	a.stop()
+	a.closer.Do(a.close)
+}
+
+func (a *Adapter) close() {
+	close(a.stop)
 	<-a.followDone
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -192,8 +192,12 @@ func (a *Adapter) abandon(seq int64) {
 
 // follow is the endpoint's follower: it reads events with the endpoint's
 // own cursor while calls wait, and polls status to notice a new
-// observation, until ctx ends.
-func (a *Adapter) follow(ctx context.Context) {
+// observation, until stop is closed. A request it has sent always runs to
+// its response (each is bounded by the client's timeout): abandoning one
+// would leave the response unread, and closing a socket with unread data
+// resets the connection, which the game records as an error.
+func (a *Adapter) follow(stop <-chan struct{}) {
+	ctx := context.Background()
 	defer close(a.followDone)
 	poll := minEventPoll
 	nextStatus := time.Now().Add(a.cfg.Refresh)
@@ -209,7 +213,7 @@ func (a *Adapter) follow(ctx context.Context) {
 		}
 		timer.Reset(max(wait, 0))
 		select {
-		case <-ctx.Done():
+		case <-stop:
 			return
 		case <-a.wake:
 			// A command was just queued: look at once, since a game
