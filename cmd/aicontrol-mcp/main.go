@@ -99,6 +99,9 @@ func parse(args []string, stderr io.Writer, getenv func(string) string) (*option
 	if c.MaxInFlight <= 0 {
 		return nil, fmt.Errorf("--max-in-flight must be positive, got %d", c.MaxInFlight)
 	}
+	if c.TokenEnv == "" {
+		return nil, errors.New("--token-env must name an environment variable")
+	}
 	if c.Lang != "en" && c.Lang != "ru" {
 		return nil, fmt.Errorf("--lang %q: want en or ru", c.Lang)
 	}

@@ -68,6 +68,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"--actions", actions, "--host", "192.0.2.1"}, "not loopback"},
 		{[]string{"--actions", actions, "--refresh", "0s"}, "--refresh must be positive"},
 		{[]string{"--actions", actions, "--max-in-flight", "0"}, "--max-in-flight must be positive"},
+		{[]string{"--actions", actions, "--token-env", ""}, "--token-env must name"},
 		{[]string{"--actions", actions, "--http", "0.0.0.0:8080"}, "only a loopback address"},
 		{[]string{"--actions", actions, "--http", ":8080"}, "only a loopback address"},
 		{[]string{"--actions", actions, "--http", "127.0.0.1"}, "--http"},
