@@ -343,6 +343,9 @@ func (a *Adapter) actionHandler(act *actions.Action) mcp.ToolHandler {
 			if errors.As(err, &re) {
 				return toolError(remoteProblem(act, re)), nil
 			}
+			if errors.Is(err, bridge.ErrRequestTooLarge) {
+				return toolError(fmt.Errorf("invalid arguments for %s: the command does not fit in one protocol line (%w); nothing was sent", act.Tool, err)), nil
+			}
 			return toolError(fmt.Errorf("%s: %w", act.Tool, err)), nil
 		}
 		timeout := time.NewTimer(a.cfg.CallTimeout)

@@ -135,6 +135,13 @@ func TestInvalidArgumentsSendNothing(t *testing.T) {
 	if st := g.srv.Status(); st.LastError != "" || st.QueuedCommands != 0 {
 		t.Fatalf("listener status after invalid calls: %+v", st)
 	}
+	// A command too large for one protocol line is refused by the client
+	// library before it is written; the connection stays as it was.
+	huge := strings.Repeat("x", aicontrol.MaxLineBytes)
+	mustContain(t, "oversized", errorText(t, s.call(t, "echo", map[string]any{"stringArg": huge})), "does not fit in one protocol line", "nothing was sent")
+	if c := strings.Count(s.log.String(), "msg=connected"); c != 1 {
+		t.Fatalf("connected %d times after an oversized command", c)
+	}
 	// The boundary itself is accepted, and it is the first command the
 	// listener ever numbered.
 	if out := output(t, s.call(t, "move", map[string]any{"x": 10, "y": 1})); out.CommandSeq != 1 || !out.Success {

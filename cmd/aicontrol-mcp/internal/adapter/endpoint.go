@@ -23,6 +23,8 @@ import (
 const (
 	minEventPoll = time.Millisecond
 	maxEventPoll = 50 * time.Millisecond
+	// maxBatchesPerPoll bounds the events requests of one poll.
+	maxBatchesPerPoll = 8
 )
 
 // Errors of the connection, each a tool error for the caller.
@@ -136,17 +138,16 @@ func (a *Adapter) dropLocked(cause error) error {
 	return a.noteLocked(err)
 }
 
-// call runs one request on the connection, dropping it on a transport
-// failure. A RemoteError leaves the connection usable.
+// callLocked runs one request on the connection, dropping it on a
+// transport failure. An error response leaves the connection usable, and
+// so does a request the client refused to send (too large for one line).
 func callLocked[T any](a *Adapter, f func() (T, error)) (T, error) {
 	v, err := f()
-	if err != nil {
-		var re *bridge.RemoteError
-		if !errors.As(err, &re) {
-			return v, a.dropLocked(err)
-		}
+	var re *bridge.RemoteError
+	if err == nil || errors.As(err, &re) || errors.Is(err, bridge.ErrRequestTooLarge) || errors.Is(err, bridge.ErrInvalidArgument) {
+		return v, err
 	}
-	return v, err
+	return v, a.dropLocked(err)
 }
 
 // act queues one command and registers its waiter. available says, under
@@ -245,7 +246,13 @@ func (a *Adapter) follow(stop <-chan struct{}) {
 // the bounded history.
 func (a *Adapter) pollEventsLocked(ctx context.Context) bool {
 	progressed := false
-	for a.client != nil {
+	// A game that appends events as fast as they are read must not keep
+	// the lock from the calls: after a few batches the next poll comes
+	// at once anyway.
+	for range maxBatchesPerPoll {
+		if a.client == nil {
+			return progressed
+		}
 		recs, missed, err := a.client.Next(ctx, &a.cursor, aicontrol.MaxEventsPerRequest)
 		if err != nil {
 			var re *bridge.RemoteError
