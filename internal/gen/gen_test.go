@@ -223,15 +223,16 @@ func TestModelDigest(t *testing.T) {
 	}
 }
 
-// The AiControl model holds the 49 entries of the public contract and the
-// typed params, results and event.
+// The AiControl model holds the 49 entries of the public contract, the 7
+// integration rules of the MCP adapter, and the typed params, results and
+// event.
 func TestAiControlEntries(t *testing.T) {
 	set, diags := spec.Load(os.DirFS(repotest.Root(t)))
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
 	d := set.Domain("ai-control-protocol")
-	want := map[string]int{"wire": 7, "method": 6, "error": 6, "command": 11, "security": 7, "integration": 6, "validation": 6}
+	want := map[string]int{"wire": 7, "method": 6, "error": 6, "command": 11, "security": 7, "integration": 13, "validation": 6}
 	total := 0
 	for kind, n := range want {
 		got := d.EntriesOfKind(kind)
@@ -245,8 +246,8 @@ func TestAiControlEntries(t *testing.T) {
 		}
 		total += len(got)
 	}
-	if total != 49 {
-		t.Errorf("%d entries, want 49", total)
+	if total != 56 {
+		t.Errorf("%d entries, want 56", total)
 	}
 	for _, id := range []string{"ai-control-protocol.wire.line-limit", "ai-control-protocol.command.screen-x",
 		"ai-control-protocol.security.server-authority", "ai-control-protocol.validation.shipping-artifact",
