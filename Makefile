@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test python3 bench-bridge ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
+.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
 
 all: generate test
 
@@ -49,6 +49,10 @@ contract-diff:
 ide-node:
 	npm ci --prefix ide/testdata/node --no-audit --no-fund
 
+## mcp-node: install the independent MCP client (@modelcontextprotocol/sdk, pinned) the aicontrol-mcp tests drive
+mcp-node:
+	npm ci --prefix cmd/aicontrol-mcp/testdata/node --no-audit --no-fund
+
 ## fmt-check: fail if any Go file is not gofmt'ed
 fmt-check:
 	@out=$$(gofmt -l .); \
@@ -83,6 +87,12 @@ corpus-test:
 IDE_RUNS ?= 5
 bench-ide:
 	$(GO) run ./internal/tools/idebench -runs $(IDE_RUNS)
+
+## bench-mcp: an aicontrol-mcp tool call over stdio beside aictl wait and the bridge client, against the sample; p50/p95 and load average (see Docs/performance.md)
+MCP_CALLS ?= 300
+MCP_PROCESSES ?= 40
+bench-mcp:
+	$(GO) run ./internal/tools/mcpbench -calls $(MCP_CALLS) -processes $(MCP_PROCESSES)
 
 ## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
 agui-node:

@@ -11,8 +11,11 @@
 //
 // Actions: echo (completes with stringArg as its message), move (needs x
 // and y; moves the agent and publishes a new observation), fail (completes
-// with success=false, as a refused gameplay action would). Unknown actions
-// complete with success=false.
+// with success=false, as a refused gameplay action would), wait (the agent
+// rests for intArg milliseconds, 1 to maxWaitMillis, and completes then;
+// while it rests, move is not in availableActions). Unknown actions
+// complete with success=false. actions.json beside this file describes
+// them for aicontrol-mcp.
 //
 // When listening it prints one JSON line on stdout:
 // {"ready":true,"host":"127.0.0.1","port":43011}, and on stderr a warning
@@ -66,7 +69,15 @@ type observation struct {
 // schemaVersion versions the sample's observation, separately from the protocol.
 const schemaVersion = 1
 
-var actions = []string{"echo", "move", "fail"}
+// actions are the sample's actions; move is offered only while the agent
+// is not resting.
+var (
+	actions     = []string{"echo", "move", "fail", "wait"}
+	restActions = []string{"echo", "fail", "wait"}
+)
+
+// maxWaitMillis bounds one wait, so a command never outlives a test by much.
+const maxWaitMillis = 10000
 
 func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	fl := flag.NewFlagSet("aicontrol-sample", flag.ContinueOnError)
@@ -84,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	stall := fl.Bool("stall", false, "accept commands but never run them, as a stalled game loop would (to try queue-full and shutdown)")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: aicontrol-sample [flags]")
-		fmt.Fprintln(stderr, "A sample game client with an AiControl listener: actions echo, move (x, y) and fail.")
+		fmt.Fprintln(stderr, "A sample game client with an AiControl listener: actions echo, move (x, y), fail and wait (intArg ms).")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -157,22 +168,59 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		for _, cmd := range srv.Drain(0) {
 			g.execute(cmd)
 		}
+		g.finishWaits(time.Now())
 	}
 }
 
 type game struct {
 	srv   *bridge.Server
 	agent Agent
+	waits []wait // resting commands, completed by finishWaits
+}
+
+// wait is a wait command the agent is resting for.
+type wait struct {
+	seq    int64
+	millis int64
+	until  time.Time
 }
 
 func (g *game) publish() error {
+	available := actions
+	if len(g.waits) > 0 {
+		available = restActions
+	}
 	_, err := g.srv.PublishObservation(observation{
 		SchemaVersion:    schemaVersion,
 		Ready:            true,
 		Agent:            g.agent,
-		AvailableActions: actions,
+		AvailableActions: available,
 	})
 	return err
+}
+
+// finishWaits completes the waits that are due; when the agent stops
+// resting, move is offered again.
+func (g *game) finishWaits(now time.Time) {
+	if len(g.waits) == 0 {
+		return
+	}
+	left := g.waits[:0]
+	for _, w := range g.waits {
+		if now.Before(w.until) {
+			left = append(left, w)
+			continue
+		}
+		if _, err := g.srv.Complete(w.seq, true, fmt.Sprintf("waited %d ms", w.millis), nil); err != nil {
+			fmt.Fprintln(os.Stderr, "aicontrol-sample: complete:", err)
+		}
+	}
+	g.waits = left
+	if len(left) == 0 {
+		if err := g.publish(); err != nil {
+			fmt.Fprintln(os.Stderr, "aicontrol-sample:", err)
+		}
+	}
 }
 
 // execute runs one command as an ordinary player action would run, and
@@ -187,6 +235,10 @@ func (g *game) execute(cmd bridge.Command) {
 			message = *p.StringArg
 		}
 	case "move":
+		if len(g.waits) > 0 {
+			success, message = false, "the agent is resting"
+			break
+		}
 		if p.X == nil || p.Y == nil {
 			success, message = false, "move needs x and y"
 			break
@@ -199,6 +251,18 @@ func (g *game) execute(cmd bridge.Command) {
 	case "fail":
 		// A refusal by the game reaches the caller as a failed completion.
 		success, message = false, "refused by the game"
+	case "wait":
+		if p.IntArg == nil || *p.IntArg < 1 || *p.IntArg > maxWaitMillis {
+			success, message = false, fmt.Sprintf("wait needs intArg from 1 to %d milliseconds", maxWaitMillis)
+			break
+		}
+		g.waits = append(g.waits, wait{seq: cmd.Seq, millis: *p.IntArg, until: time.Now().Add(time.Duration(*p.IntArg) * time.Millisecond)})
+		if len(g.waits) == 1 {
+			if err := g.publish(); err != nil {
+				fmt.Fprintln(os.Stderr, "aicontrol-sample:", err)
+			}
+		}
+		return // completed by finishWaits
 	default:
 		success, message = false, "unknown action type"
 	}

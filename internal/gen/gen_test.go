@@ -225,14 +225,15 @@ func TestModelDigest(t *testing.T) {
 
 // The AiControl model holds the 49 entries of the reference contract, the
 // 13 this contract adds (error precedence, id and JSON rules, the bounds on
-// strangers, shutdown delivery), and the typed params, results and event.
+// strangers, shutdown delivery), the 7 integration rules of the MCP
+// adapter, and the typed params, results and event.
 func TestAiControlEntries(t *testing.T) {
 	set, diags := spec.Load(os.DirFS(repotest.Root(t)))
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
 	d := set.Domain("ai-control-protocol")
-	want := map[string]int{"wire": 13, "method": 6, "error": 7, "command": 11, "security": 12, "integration": 7, "validation": 6}
+	want := map[string]int{"wire": 13, "method": 6, "error": 7, "command": 11, "security": 12, "integration": 14, "validation": 6}
 	total := 0
 	for kind, n := range want {
 		got := d.EntriesOfKind(kind)
@@ -246,8 +247,8 @@ func TestAiControlEntries(t *testing.T) {
 		}
 		total += len(got)
 	}
-	if total != 62 {
-		t.Errorf("%d entries, want 62", total)
+	if total != 69 {
+		t.Errorf("%d entries, want 69", total)
 	}
 	for _, id := range []string{"ai-control-protocol.wire.line-limit", "ai-control-protocol.command.screen-x",
 		"ai-control-protocol.security.server-authority", "ai-control-protocol.validation.shipping-artifact",

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/contractkit/contractkit/bridge"
+	"github.com/contractkit/contractkit/internal/repotest"
+)
+
+// syncBuffer collects output written from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func sampleActions(t *testing.T) string {
+	return filepath.Join(repotest.Root(t), "cmd", "aicontrol-sample", "actions.json")
+}
+
+func noEnv(string) string { return "" }
+
+// runQuick runs the command in process with a bounded context and no
+// MCP client: for the paths that end before serving.
+func runQuick(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	st, _ := mcp.NewInMemoryTransports()
+	code := run(ctx, args, st, &stdout, &stderr, noEnv)
+	return code, stderr.String()
+}
+
+func TestUsage(t *testing.T) {
+	actions := sampleActions(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "--actions is required"},
+		{[]string{"--actions", actions, "--lang", "de"}, `--lang "de"`},
+		{[]string{"--actions", actions, "--port", "70000"}, "port 70000"},
+		{[]string{"--actions", actions, "--host", "192.0.2.1"}, "not loopback"},
+		{[]string{"--actions", actions, "--refresh", "0s"}, "--refresh must be positive"},
+		{[]string{"--actions", actions, "--max-in-flight", "0"}, "--max-in-flight must be positive"},
+		{[]string{"--actions", actions, "--token-env", ""}, "--token-env must name"},
+		{[]string{"--actions", actions, "--http", "0.0.0.0:8080"}, "only a loopback address"},
+		{[]string{"--actions", actions, "--http", ":8080"}, "only a loopback address"},
+		{[]string{"--actions", actions, "--http", "127.0.0.1"}, "--http"},
+		{[]string{"--actions", actions, "extra"}, `unexpected argument "extra"`},
+		{[]string{"--nope"}, "flag provided but not defined"},
+	} {
+		code, stderr := runQuick(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	if code, stderr := runQuick(t, "-h"); code != 0 || !strings.Contains(stderr, "usage: aicontrol-mcp") {
+		t.Errorf("-h: exit %d, %q", code, stderr)
+	}
+}
+
+// startListener runs an in-process listener that publishes obs.
+func startListener(t *testing.T, obs any) *bridge.Server {
+	t.Helper()
+	srv, err := bridge.Listen(bridge.Config{Enabled: true, Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if _, err := srv.PublishObservation(obs); err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+func portOf(srv *bridge.Server) string {
+	_, p, _ := bridge.SplitAddr(srv.Addr().String())
+	return strconv.Itoa(p)
+}
+
+// Nothing is served when the start cannot be checked: a schemaVersion the
+// actions file does not declare, a listener that is not there, a broken
+// actions file.
+//
+//contract:proves ai-control-protocol.integration.mcp-schema-gate
+func TestStartRefused(t *testing.T) {
+	srv := startListener(t, map[string]any{"schemaVersion": 2, "availableActions": []string{"echo"}})
+	code, stderr := runQuick(t, "--actions", sampleActions(t), "--port", portOf(srv))
+	if code != 1 || !strings.Contains(stderr, "the game publishes schemaVersion 2, "+sampleActions(t)+" declares 1") {
+		t.Fatalf("schema mismatch: exit %d, %q", code, stderr)
+	}
+	closed := startListener(t, map[string]any{})
+	port := portOf(closed)
+	closed.Close()
+	if code, stderr := runQuick(t, "--actions", sampleActions(t), "--port", port); code != 1 || !strings.Contains(stderr, "cannot reach the listener at 127.0.0.1:"+port) {
+		t.Fatalf("no listener: exit %d, %q", code, stderr)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"schemaVersion":1,"actions":[{"name":"a"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := runQuick(t, "--actions", bad, "--port", portOf(srv)); code != 1 || !strings.Contains(stderr, bad+`:/actions/0: missing member "description"`) {
+		t.Fatalf("broken actions file: exit %d, %q", code, stderr)
+	}
+}
+
+// Streamable HTTP serves the same tools on loopback; a request whose Host
+// is not local is refused.
+//
+//contract:proves ai-control-protocol.integration.mcp-transports
+func TestHTTPTransport(t *testing.T) {
+	srv := startListener(t, map[string]any{"schemaVersion": 1, "availableActions": []string{"echo", "move"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pr, pw := io.Pipe()
+	stderr := &syncBuffer{}
+	exit := make(chan int, 1)
+	go func() {
+		st, _ := mcp.NewInMemoryTransports()
+		exit <- run(ctx, []string{"--actions", sampleActions(t), "--port", portOf(srv), "--http", "127.0.0.1:0"}, st, pw, stderr, noEnv)
+		pw.Close()
+	}()
+	line, err := readLine(pr)
+	if err != nil {
+		t.Fatalf("no ready line: %v; stderr %s", err, stderr)
+	}
+	var ready struct {
+		Ready bool   `json:"ready"`
+		URL   string `json:"url"`
+	}
+	if err := json.Unmarshal([]byte(line), &ready); err != nil || !ready.Ready || !strings.HasPrefix(ready.URL, "http://127.0.0.1:") {
+		t.Fatalf("ready line %q: %v", line, err)
+	}
+	go io.Copy(io.Discard, pr)
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ready.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	if strings.Join(names, ",") != "echo,move,observe" {
+		t.Fatalf("tools over HTTP: %v", names)
+	}
+	obs, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "observe", Arguments: map[string]any{}})
+	if err != nil || obs.IsError {
+		t.Fatalf("observe over HTTP: %+v %v", obs, err)
+	}
+	cs.Close()
+
+	local := strings.TrimPrefix(strings.TrimSuffix(ready.URL, "/mcp"), "http://")
+	if code := post(t, ctx, ready.URL, local); code == http.StatusForbidden {
+		t.Errorf("a request for Host %s got 403", local)
+	}
+	if code := post(t, ctx, ready.URL, "attacker.example"); code != http.StatusForbidden {
+		t.Errorf("a request for Host attacker.example got %d, want 403", code)
+	}
+	cancel()
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Fatalf("exit %d; stderr %s", code, stderr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the HTTP server did not stop")
+	}
+}
+
+// post sends an initialize request with the given Host header and returns
+// the HTTP status.
+func post(t *testing.T, ctx context.Context, url, host string) int {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func readLine(r io.Reader) (string, error) {
+	var b []byte
+	one := make([]byte, 1)
+	for {
+		if _, err := r.Read(one); err != nil {
+			return string(b), err
+		}
+		if one[0] == '\n' {
+			return string(b), nil
+		}
+		b = append(b, one[0])
+	}
+}
