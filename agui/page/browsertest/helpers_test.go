@@ -1,0 +1,5 @@
+package browsertest
+
+import "github.com/chromedp/chromedp"
+
+func clickTutorial() chromedp.Action[chromedp.Void] { return chromedp.Click(chromedp.CSS("#tutorial")) }
