@@ -263,6 +263,9 @@
     readyResolve = resolve;
     readyReject = reject;
   });
+  // A page that cannot check says so on the page; the rejection is for
+  // programmatic callers who await aguiStand.ready.
+  ready.catch(() => {});
 
   function load() {
     setControls(false);
