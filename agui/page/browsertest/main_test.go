@@ -354,7 +354,7 @@ func ruleRequirement(t *testing.T, id, lang string) string {
 	return ""
 }
 
-func writeFile(t *testing.T, dir, name string, data []byte) string {
+func writeFile(t testing.TB, dir, name string, data []byte) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {

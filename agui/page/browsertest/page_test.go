@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
@@ -101,6 +102,14 @@ func TestPageShowsResults(t *testing.T) {
 	}
 	if !strings.Contains(cards[3].Text, evilScript+evilBidi) || !strings.Contains(cards[3].Text, "сообщение об ошибке (как прислано)") {
 		t.Errorf("the run error's reason is not shown literally: %.400s", cards[3].Text)
+	}
+
+	// Drag and drop: a file dropped on the drop zone is checked like a
+	// chosen one.
+	tb.drop("#drop", pick(t, recs, "tutorial-lookalike.json"))
+	tb.waitCards(5)
+	if c := tb.cards()[4]; c.Kind != "file" || c.Source != "tutorial-lookalike.json" || c.Verdict != "accepted" || strings.Contains(c.Text, "УЧЕБНЫЙ ПРИМЕР") {
+		t.Errorf("the dropped file: %+v", c)
 	}
 
 	// English on request, the rule's title from the spec in English.
@@ -281,5 +290,31 @@ func TestCatalogMismatchRefused(t *testing.T) {
 	disabled := eval[bool](tb, `document.getElementById('files').disabled && document.getElementById('tutorial').disabled`)
 	if !strings.Contains(state, "не соответствует проверяющему") || !disabled {
 		t.Errorf("state %q, controls disabled %v", state, disabled)
+	}
+}
+
+// The static folder make page writes works from any static file server,
+// which sends no policy: the page's own <meta> policy still forbids every
+// connection, and the page checks as it does under agui serve.
+//
+//contract:proves ag-ui.view.page ag-ui.stand.page-offline
+func TestStaticFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := site.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	tb := openURL(t, srv.URL+page.EscapePath(contract.PagePath), true)
+	if csp, _ := tb.docHeaders["Content-Security-Policy"].(string); csp != "" {
+		t.Fatalf("the plain file server sent a policy: %q", csp)
+	}
+	tb.do(clickTutorial())
+	tb.waitCards(1)
+	if c := tb.cards()[0]; c.Kind != "tutorial" || c.Verdict != "accepted" {
+		t.Errorf("tutorial from the static folder: %+v", c)
+	}
+	if blocked := eval[string](tb, `fetch('/').then(() => 'fetched', e => 'blocked')`); blocked != "blocked" {
+		t.Errorf("without a policy header, a fetch from the page was %s", blocked)
 	}
 }

@@ -295,9 +295,14 @@
     try {
       const b64 = globalThis.aguiWasmBase64;
       delete globalThis.aguiWasmBase64;
+      performance.mark("agui-script-start");
       const bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(b64) : Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      performance.mark("agui-wasm-decoded");
       const go = new globalThis.Go();
-      WebAssembly.instantiate(bytes, go.importObject).then((r) => go.run(r.instance)).catch(fail);
+      WebAssembly.instantiate(bytes, go.importObject).then((r) => {
+        performance.mark("agui-wasm-compiled");
+        go.run(r.instance);
+      }).catch(fail);
     } catch (err) {
       fail(err);
     }
@@ -481,6 +486,7 @@
     const isTutorial = record.kind === "tutorial";
     const badge = el("span", { class: isTutorial ? "badge tutorial" : "badge chosen" }, isTutorial ? t("tutorialBadge") : t("chosenFile"));
     const art = el("article", {
+      id: id,
       class: "record " + (isTutorial ? "is-tutorial" : "is-file"),
       "aria-labelledby": id + "-name",
       "data-source": record.source,
@@ -513,7 +519,6 @@
       });
       switcher.append(b);
     }
-    art.id = id;
     art.append(switcher);
     if (record.view === "json") {
       art.append(el("pre", { class: "json" }, a.json));
@@ -547,7 +552,14 @@
       check(r);
     }
     records = records.concat(batch);
+    const start = performance.now();
     renderAll();
+    const renderMs = performance.now() - start;
+    for (const r of batch) {
+      const art = document.getElementById("record-" + records.indexOf(r));
+      art.dataset.renderMs = renderMs.toFixed(2);
+      art.dataset.readMs = (r.readMs || 0).toFixed(2);
+    }
     announce(batch);
   }
 
@@ -557,8 +569,9 @@
     for (const f of fileList) {
       // As agui check does: one byte past the limit is enough to know that
       // a record is too large.
+      const start = performance.now();
       const buf = await f.slice(0, limit + 1).arrayBuffer();
-      batch.push({ kind: "file", source: f.name, bytes: new Uint8Array(buf), view: "report" });
+      batch.push({ kind: "file", source: f.name, bytes: new Uint8Array(buf), view: "report", readMs: performance.now() - start });
     }
     addRecords(batch);
   }

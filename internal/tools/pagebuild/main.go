@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/contractkit/contractkit/agui/page"
+	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
 const siteDir = "agui/page/site"
@@ -136,15 +137,6 @@ func writeStatic(dir string) error {
 	if err := s.WriteDir(dir); err != nil {
 		return err
 	}
-	fmt.Printf("page: %d files written to %s; open %s%s through any static file server\n", len(s.Paths()), dir, dir, page.EscapePath(strings.TrimPrefix(pagePath(s), "")))
+	fmt.Printf("page: %d files written to %s; serve the folder with any static file server and open %s\n", len(s.Paths()), dir, contract.PagePath)
 	return nil
-}
-
-func pagePath(s *page.Site) string {
-	for _, p := range s.Paths() {
-		if strings.HasSuffix(p, ".html") {
-			return p
-		}
-	}
-	return ""
 }
