@@ -8,6 +8,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"syscall/js"
 
 	"github.com/contractkit/contractkit/agui"
@@ -16,6 +17,10 @@ import (
 )
 
 func main() {
+	// The checker allocates a tree per record and drops it; in a page with
+	// memory to spare, collecting less often is most of what makes a large
+	// record fast. The record's limits bound what one check can hold.
+	debug.SetGCPercent(gcPercent)
 	api := js.Global().Get("Object").New()
 	api.Set("digest", contract.Digest)
 	// The tutorial itself, not a hash of it: a hash would link crypto into
@@ -40,6 +45,10 @@ func main() {
 	js.Global().Call("aguiCheckerReady", api)
 	select {}
 }
+
+// gcPercent lets the heap grow to five times what is live before a
+// collection, instead of Go's default of twice.
+const gcPercent = 400
 
 // fn wraps a bridge call as a JavaScript function returning a plain object.
 // A panic in the checker would be a bug; it is answered as an error rather
