@@ -241,8 +241,8 @@ func TestInputBoundary(t *testing.T) {
 	}
 	// A trap that throws, and a revoked proxy, are reported with the rule,
 	// never passed on to the caller.
-	refused(t, tb, "throwing trap", snapshot(`{p: new Proxy({}, {ownKeys() { throw new Error("trap"); }})}`), contract.RuleStandJsBoundary, 1, "")
-	refused(t, tb, "revoked proxy", `const r = Proxy.revocable({}, {}); r.revoke(); `+snapshot(`{p: r.proxy}`), contract.RuleStandJsBoundary, 1, "")
+	refused(t, tb, "throwing trap", snapshot(`{p: new Proxy({}, {ownKeys() { throw new Error("trap"); }})}`), contract.RuleStandJsBoundary, 1, "/snapshot/p")
+	refused(t, tb, "revoked proxy", `const r = Proxy.revocable({}, {}); r.revoke(); `+snapshot(`{p: r.proxy}`), contract.RuleStandJsBoundary, 1, "/snapshot/p")
 	// Built-ins changed after the page loaded do not steer the input.
 	eval[bool](tb, `(() => {
 		Object.getPrototypeOf = () => Object.prototype;

@@ -330,24 +330,19 @@ func catalog(t *testing.T) map[string]any {
 }
 
 // ruleTitle returns a rule's title in a language, from the catalog.
-func ruleTitle(t *testing.T, id, lang string) string {
-	t.Helper()
-	for _, r := range catalog(t)["rules"].([]any) {
-		r := r.(map[string]any)
-		if r["id"] == id {
-			return r["title"].(map[string]any)[lang].(string)
-		}
-	}
-	t.Fatalf("no rule %s in the catalog", id)
-	return ""
+func ruleTitle(t *testing.T, id, lang string) string { return ruleText(t, id, "title", lang) }
+
+// ruleRequirement returns a rule's requirement in a language.
+func ruleRequirement(t *testing.T, id, lang string) string {
+	return ruleText(t, id, "requirement", lang)
 }
 
-func ruleRequirement(t *testing.T, id, lang string) string {
+func ruleText(t *testing.T, id, member, lang string) string {
 	t.Helper()
 	for _, r := range catalog(t)["rules"].([]any) {
 		r := r.(map[string]any)
 		if r["id"] == id {
-			return r["requirement"].(map[string]any)[lang].(string)
+			return r[member].(map[string]any)[lang].(string)
 		}
 	}
 	t.Fatalf("no rule %s in the catalog", id)

@@ -90,6 +90,7 @@
     this.values = 0;
     this.text = 0;
     this.event = FileLevel;
+    this.at = "";
     this.finding = null;
   }
 
@@ -135,6 +136,8 @@
   // containers above v, for cycles.
   Walker.prototype.value = function (v, pointer, depth, up) {
     const R = this.R;
+    // Where an exception of a proxy would be reported.
+    this.at = pointer;
     switch (typeof v) {
       case "string":
         this.count(pointer);
@@ -270,7 +273,7 @@
       return {
         finding: {
           event: w.event,
-          pointer: "",
+          pointer: w.at,
           rule: R.RuleStandJsBoundary,
           message: "reading the value threw an exception (a proxy trap or a revoked proxy); the value is not checked",
         },
