@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
+.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench
 
 all: generate test
 
@@ -119,3 +119,29 @@ bench-compare:
 BRIDGE_BENCH_FLAGS ?=
 bench-bridge: python3
 	$(GO) run ./internal/tools/bridgebench $(BRIDGE_BENCH_FLAGS)
+## page: build the stand page's checker (Go's agui in WebAssembly, and Go's wasm_exec.js) into agui/page/site, where agui serve embeds it, and write the page as a static folder into PAGE_DIR (default build/page)
+PAGE_DIR ?= build/page
+page:
+	$(GO) run ./internal/tools/pagebuild -checker
+	rm -rf $(PAGE_DIR)
+	$(GO) run ./internal/tools/pagebuild -static $(PAGE_DIR)
+
+## chromium: install Debian's chromium with apt-get when it is missing (the browser tests drive it; CI runs as root)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "chromium is missing: installing Debian's chromium"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 chromium; }
+
+## browser-test: the stand page in headless Chromium through chromedp (its own module, agui/page/browsertest), after make page
+browser-test: chromium page
+	GOOS=js GOARCH=wasm $(GO) vet ./agui/page/wasm
+	cd agui/page/browsertest && $(GO) vet . && $(GO) test -count=1 .
+
+## page-screenshots: retake the screenshots of the page in Docs/{en,ru}/how-to/img (not part of browser-test, which writes them to a temporary folder)
+page-screenshots: chromium page
+	cd agui/page/browsertest && AGUI_SCREENSHOTS=write $(GO) test -count=1 -run '^TestScreenshots$$' .
+
+## page-bench: the page's budgets in Chromium (ready after a cold navigation; a 512 KiB record) beside the native check of the same record, PAGE_RUNS times (default 10); see Docs/performance.md
+PAGE_RUNS ?= 10
+page-bench: chromium page
+	cd agui/page/browsertest && $(GO) test -count=1 -run '^$$' -bench . -benchtime $(PAGE_RUNS)x .

@@ -281,7 +281,9 @@ func noImports(t *testing.T, pkgs ...string) {
 			t.Fatalf("no Go files in %s: %v", dir, err)
 		}
 		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
+			// agui serve listens on loopback for the stand page and dials
+			// nothing; cmd/agui's TestServeNeverDials holds it to that.
+			if strings.HasSuffix(f, "_test.go") || f == filepath.Join("../cmd/agui", "serve.go") {
 				continue
 			}
 			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)

@@ -1,6 +1,7 @@
 // Command agui checks recorded AG-UI event streams without a live agent.
 //
 //	agui check [--profile stand|ag-ui-1.1] [--json] [FILE...]
+//	agui serve [--port N] [--host ADDRESS]
 //
 // Run agui --help for the details.
 package main
@@ -14,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/contractkit/contractkit/agui"
+	"github.com/contractkit/contractkit/agui/page"
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
@@ -32,6 +34,7 @@ const usage = `agui checks recorded AG-UI event streams, without a live agent.
 
 Usage:
   agui check [--profile NAME] [--json] [FILE...]
+  agui serve [--port N] [--host ADDRESS]
   agui help
 
 A record is a local file of AG-UI events, either one JSON array of events
@@ -63,6 +66,9 @@ Exit status:
   2  an input could not be checked at all (missing, unreadable, empty, a URL)
      or the command line is wrong
 
+agui serve shows the same checker as a page in your browser, served on
+this machine only; run agui serve --help for the details.
+
 Examples:
   agui check                          # the tutorial example
   agui check run.ndjson               # a record, under the stand profile
@@ -90,6 +96,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "check":
+	case "serve":
+		return serveCommand(args[1:], stdout, stderr, page.Embedded, nil, nil)
 	case "help", "-h", "--help", "-help":
 		printUsage(stdout)
 		return exitAccepted
@@ -129,7 +137,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUnusable
 	}
 	if len(files) == 0 {
-		return checkOne(agui.TutorialExample(), agui.Options{Profile: *profile, Source: "built-in tutorial example", Example: true}, *asJSON, stdout, stderr)
+		return checkOne(agui.TutorialExample(), agui.Options{Profile: *profile, Source: agui.TutorialSource, Example: true}, *asJSON, stdout, stderr)
 	}
 	worst := exitAccepted
 	for i, name := range files {

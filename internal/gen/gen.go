@@ -21,6 +21,7 @@ import (
 	"github.com/contractkit/contractkit/internal/contractdiff/catalogdoc"
 	"github.com/contractkit/contractkit/internal/emit/docemit"
 	"github.com/contractkit/contractkit/internal/emit/goemit"
+	"github.com/contractkit/contractkit/internal/emit/pageemit"
 	"github.com/contractkit/contractkit/internal/emit/schemaemit"
 	"github.com/contractkit/contractkit/internal/spec"
 	"github.com/contractkit/contractkit/internal/trace"
@@ -135,6 +136,13 @@ func (o *Output) domain(fsys fs.FS, d *spec.Domain, tests map[string][]trace.Tes
 	}
 	for _, p := range pages {
 		o.add(p.Path, p.Data)
+	}
+	catalog, err := pageemit.Emit(d, fsys)
+	if err != nil {
+		return err
+	}
+	for _, f := range catalog {
+		o.add(f.Path, f.Data)
 	}
 	return nil
 }

@@ -1,0 +1,11 @@
+// Package browsertest drives the stand page in Debian's Chromium, headless,
+// through the DevTools protocol (github.com/chromedp/chromedp): it serves the
+// page with the real `agui serve`, chooses files with DOM.setFileInputFiles,
+// reads results from the DOM, records every network request, and compares
+// what the page shows with `agui check --json`.
+//
+// It is a module of its own so that chromedp and the DevTools protocol
+// bindings never become dependencies of contractkit: `go test ./...` in the
+// main module does not see these tests; `make browser-test` runs them,
+// after `make page` has built the checker.
+package browsertest
