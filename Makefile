@@ -66,7 +66,7 @@ fuzz:
 ## corpus-test: the AG-UI corpus tests (1.1 conformance streams, RFC 6902 suite) and the Designer corpora through the IDE backend, with their counts; reads ../shared/corpus
 corpus-test:
 	$(GO) test -count=1 -run 'TestConformanceStreams|TestRFC6902Suite' -v ./agui/
-	$(GO) test -count=1 -tags corpus -run 'TestParseXMLCorpus|TestParseDescriptorSummaryCorpus' -v ./designer/
+	$(GO) test -count=1 -tags corpus -run 'TestParseXMLCorpus|TestParseDescriptorSummaryCorpus|TestParseSupportCorpus' -v ./designer/
 	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus' -v ./ide/metadata/
 
 ## bench-ide: a fresh `eska ide --stdio` on the SSL 3.1 corpus over pipes, IDE_RUNS times (default 5); see Docs/performance.md
