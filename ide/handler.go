@@ -40,6 +40,7 @@ func (h handler) Initialize(ctx context.Context, p gen.InitializeParams) (gen.In
 	}
 	s.backend.Pictures = s.caps[gen.CapabilityPicturePreview]
 	s.backend.Presentation = s.caps[gen.CapabilityPropertyPresentation]
+	s.backend.SupportPolicy = s.caps[gen.CapabilitySupportPolicy]
 	return gen.InitializeResult{
 		APIVersion:   v,
 		Server:       gen.ServerInfo{Name: gen.ServerName, Version: s.version},
@@ -124,8 +125,18 @@ func (h handler) MetadataIndexErrors(ctx context.Context, p gen.IndexErrorsParam
 	return h.s.backend.IndexErrors(p)
 }
 
+// MetadataSupport answers a page of vendor support data (1.2).
+func (h handler) MetadataSupport(ctx context.Context, p gen.SupportParams) (gen.SupportResult, error) {
+	return h.s.backend.Support(p)
+}
+
+// MetadataSupportFiles answers support data of named files (1.3).
+func (h handler) MetadataSupportFiles(ctx context.Context, p gen.SupportFilesParams) (gen.SupportFilesResult, error) {
+	return h.s.backend.SupportFiles(p)
+}
+
 // The methods below belong to capabilities this build never grants
-// (supportPolicy, supportFiles, propertyEditing, metadataRename), so the
+// (propertyEditing, metadataRename), so the
 // server answers Method not found before they are reached. They answer as
 // if the session were unknown should that ever change by mistake.
 
@@ -155,14 +166,6 @@ func (h handler) MetadataRenameApply(ctx context.Context, p gen.RenameApplyParam
 
 func (h handler) MetadataRenamePreview(ctx context.Context, p gen.RenamePreviewParams) (gen.RenamePreviewResult, error) {
 	return gen.RenamePreviewResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataSupport(ctx context.Context, p gen.SupportParams) (gen.SupportResult, error) {
-	return gen.SupportResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataSupportFiles(ctx context.Context, p gen.SupportFilesParams) (gen.SupportFilesResult, error) {
-	return gen.SupportFilesResult{}, metadata.UnknownSession(p.SessionID)
 }
 
 func (h handler) MetadataUndoProperty(ctx context.Context, p gen.UndoPropertyParams) (gen.PropertyWriteResult, error) {

@@ -194,9 +194,9 @@ func (s *Server) granted(capability string) bool { return s.caps[capability] }
 
 // capabilities reports what this build offers under the negotiated minor:
 // the 1.0 set the contract fixes, and each later capability only to a
-// client whose minor has it. Picture previews (1.4) and property
-// presentation (1.5) are served; the separate update command, support
-// policy and the write path are not built, and a false capability keeps
+// client whose minor has it. Support data (1.2, 1.3), picture previews
+// (1.4) and property presentation (1.5) are served; the separate update
+// command and the write path are not built, and a false capability keeps
 // their methods unavailable.
 func (s *Server) capabilities() gen.Capabilities {
 	c := gen.Capabilities{
@@ -215,8 +215,14 @@ func (s *Server) capabilities() gen.Capabilities {
 		return nil
 	}
 	c.SelfUpdate = offer(gen.CapabilitySelfUpdate)
-	c.SupportPolicy = offer(gen.CapabilitySupportPolicy)
-	c.SupportFiles = offer(gen.CapabilitySupportFiles)
+	// Support data (1.2, 1.3) is served for every project: one without a
+	// support file has nothing under vendor support.
+	if c.SupportPolicy = offer(gen.CapabilitySupportPolicy); c.SupportPolicy != nil {
+		*c.SupportPolicy = true
+	}
+	if c.SupportFiles = offer(gen.CapabilitySupportFiles); c.SupportFiles != nil {
+		*c.SupportFiles = true
+	}
 	if c.PicturePreview = offer(gen.CapabilityPicturePreview); c.PicturePreview != nil {
 		*c.PicturePreview = true
 	}

@@ -31,6 +31,7 @@ type project struct {
 	resyncReason    string
 
 	idx *index
+	sup *supportState // vendor support data, read on demand
 }
 
 // openProject reads the root descriptor and checks it against the type

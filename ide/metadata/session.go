@@ -26,6 +26,8 @@ type Backend struct {
 	Pictures bool
 	// Presentation is set when the client was granted propertyPresentation.
 	Presentation bool
+	// SupportPolicy is set when the client was granted supportPolicy.
+	SupportPolicy bool
 	// progressEvery bounds how often counter changes are reported.
 	progressEvery time.Duration
 }
