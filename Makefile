@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide
+.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide bench-support
 
 all: generate test
 
@@ -73,6 +73,10 @@ corpus-test:
 IDE_RUNS ?= 5
 bench-ide:
 	$(GO) run ./internal/tools/idebench -runs $(IDE_RUNS)
+
+## bench-support: vendor support data on SSL 3.1 (parse of ParentConfigurations.bin, first metadata/support page, supportFiles for 128 paths), with the load average; see Docs/performance.md
+bench-support:
+	./scripts/bench-support.sh
 
 ## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
 agui-node:

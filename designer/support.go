@@ -3,7 +3,6 @@ package designer
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -145,20 +144,21 @@ func ParseSupport(path string, data []byte, lim SupportLimits) (*Support, error)
 		}
 		return nil, &ParseError{Path: path, Reason: ReasonMalformed, Offset: int64(off), Msg: "not UTF-8"}
 	}
-	root, err := parseBraces(path, data, lim)
+	root, items, err := parseBraces(path, data, lim)
 	if err != nil {
 		return nil, err
 	}
-	return interpretSupport(path, data, root)
+	return interpretSupport(path, data, root, items)
 }
 
 // braceValue is one value of a brace list: a nested list, a quoted
-// string or a bare token, with the bytes it covers.
+// string or a bare token, with the bytes it covers. It holds no pointers,
+// so the thousands of them in a file cost the collector nothing; a
+// list's items are kept apart, in order, by the parser.
 type braceValue struct {
-	list       []braceValue // nil unless isList
 	isList     bool
 	quoted     bool
-	start, end int // the token's bytes, quotes included
+	start, end int // the token's bytes, quotes and braces included
 }
 
 // text is a bare token's bytes or a quoted string's content, unquoted.
@@ -170,27 +170,30 @@ func (v braceValue) text(data []byte) string {
 	return strings.ReplaceAll(string(raw[1:len(raw)-1]), `""`, `"`)
 }
 
-// parseBraces reads the file's one brace list. The nesting is bounded by
-// lim.MaxDepth, and every byte is accounted for: anything but white space
-// after the list is an error.
-func parseBraces(path string, data []byte, lim SupportLimits) (braceValue, error) {
+// parseBraces reads the file's one brace list and returns it with its
+// items (a nested list's own items are checked and not kept: no field of
+// the format is a list). The nesting is bounded by lim.MaxDepth, and
+// every byte is accounted for: anything but white space after the list
+// is an error.
+func parseBraces(path string, data []byte, lim SupportLimits) (braceValue, []braceValue, error) {
 	p := &braceParser{path: path, data: data, lim: lim}
 	if bytes.HasPrefix(data, bom) {
 		p.pos = len(bom)
 	}
 	p.space()
 	if p.pos >= len(data) || data[p.pos] != '{' {
-		return braceValue{}, p.fail(ReasonMalformed, "the file does not start with {")
+		return braceValue{}, nil, p.fail(ReasonMalformed, "the file does not start with {")
 	}
+	p.top = make([]braceValue, 0, bytes.Count(data, []byte{','})+1)
 	v, err := p.list(1)
 	if err != nil {
-		return braceValue{}, err
+		return braceValue{}, nil, err
 	}
 	p.space()
 	if p.pos != len(data) {
-		return braceValue{}, p.fail(ReasonMalformed, "bytes after the closing }")
+		return braceValue{}, nil, p.fail(ReasonMalformed, "bytes after the closing }")
 	}
-	return v, nil
+	return v, p.top, nil
 }
 
 type braceParser struct {
@@ -198,6 +201,7 @@ type braceParser struct {
 	data []byte
 	pos  int
 	lim  SupportLimits
+	top  []braceValue // the items of the outermost list
 }
 
 func (p *braceParser) fail(reason, msg string) error {
@@ -220,7 +224,7 @@ func (p *braceParser) list(depth int) (braceValue, error) {
 	if depth > p.lim.MaxDepth {
 		return braceValue{}, p.fail(ReasonTooDeep, fmt.Sprintf("lists nested deeper than %d", p.lim.MaxDepth))
 	}
-	v := braceValue{isList: true, start: p.pos, list: []braceValue{}}
+	v := braceValue{isList: true, start: p.pos}
 	p.pos++ // {
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
@@ -270,7 +274,9 @@ func (p *braceParser) list(depth int) (braceValue, error) {
 			}
 			item = braceValue{start: start, end: p.pos}
 		}
-		v.list = append(v.list, item)
+		if depth == 1 {
+			p.top = append(p.top, item)
+		}
 		p.space()
 		if p.pos >= len(p.data) {
 			return braceValue{}, p.fail(ReasonMalformed, "unexpected end of file inside a list")
@@ -289,13 +295,32 @@ func (p *braceParser) list(depth int) (braceValue, error) {
 }
 
 // supportReader walks the items of the top list with the checks of each
-// field.
+// field. What a field is called is spelt out only for an error.
 type supportReader struct {
 	path  string
 	data  []byte
+	lower string // data in lower case
 	items []braceValue
 	i     int
 	end   int // offset of the list's closing brace, for errors at the end
+}
+
+// field names a field for errors: what it is, and of which rule and
+// vendor configuration (1-based; 0 when not of one).
+type field struct {
+	what         string
+	vendor, rule int
+}
+
+func (f field) String() string {
+	s := f.what
+	if f.rule > 0 {
+		s += fmt.Sprintf(" of rule %d", f.rule)
+	}
+	if f.vendor > 0 {
+		s += fmt.Sprintf(" of vendor configuration %d", f.vendor)
+	}
+	return s
 }
 
 func (r *supportReader) fail(at int, msg string, args ...any) error {
@@ -303,53 +328,62 @@ func (r *supportReader) fail(at int, msg string, args ...any) error {
 }
 
 // next returns the next item, or an error naming what was expected.
-func (r *supportReader) next(what string) (braceValue, error) {
+func (r *supportReader) next(f field) (braceValue, error) {
 	if r.i >= len(r.items) {
-		return braceValue{}, r.fail(r.end, "the list ends where %s was expected", what)
+		return braceValue{}, r.fail(r.end, "the list ends where %s was expected", f)
 	}
 	v := r.items[r.i]
 	r.i++
 	if v.isList {
-		return braceValue{}, r.fail(v.start, "a nested list where %s was expected", what)
+		return braceValue{}, r.fail(v.start, "a nested list where %s was expected", f)
 	}
 	return v, nil
 }
 
-func (r *supportReader) integer(what string) (int, int, error) {
-	v, err := r.next(what)
+// maxSupportInt bounds the integers of the file: counts and modes are
+// small, and nothing larger is meaningful.
+const maxSupportInt = 1 << 30
+
+func (r *supportReader) integer(f field) (int, int, error) {
+	v, err := r.next(f)
 	if err != nil {
 		return 0, 0, err
 	}
-	s := v.text(r.data)
-	if v.quoted || !isDigits(s) {
-		return 0, 0, r.fail(v.start, "%s is %q, not a number", what, s)
+	raw := r.data[v.start:v.end]
+	if v.quoted || len(raw) == 0 {
+		return 0, 0, r.fail(v.start, "%s is %q, not a number", f, v.text(r.data))
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, 0, r.fail(v.start, "%s %s is out of range", what, s)
+	n := 0
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0, 0, r.fail(v.start, "%s is %q, not a number", f, v.text(r.data))
+		}
+		if n = n*10 + int(c-'0'); n > maxSupportInt {
+			return 0, 0, r.fail(v.start, "%s %s is out of range", f, raw)
+		}
 	}
 	return n, v.start, nil
 }
 
-func (r *supportReader) uuid(what string) (string, error) {
-	v, err := r.next(what)
+func (r *supportReader) uuid(f field) (string, error) {
+	v, err := r.next(f)
 	if err != nil {
 		return "", err
 	}
-	s := v.text(r.data)
-	if v.quoted || !IsUUID(s) {
-		return "", r.fail(v.start, "%s is %q, not a uuid", what, s)
+	raw := r.data[v.start:v.end]
+	if v.quoted || !isUUIDBytes(raw) {
+		return "", r.fail(v.start, "%s is %q, not a uuid", f, v.text(r.data))
 	}
-	return strings.ToLower(s), nil
+	return r.lower[v.start:v.end], nil
 }
 
-func (r *supportReader) str(what string) (string, error) {
-	v, err := r.next(what)
+func (r *supportReader) str(f field) (string, error) {
+	v, err := r.next(f)
 	if err != nil {
 		return "", err
 	}
 	if !v.quoted {
-		return "", r.fail(v.start, "%s is not a quoted string", what)
+		return "", r.fail(v.start, "%s is not a quoted string", f)
 	}
 	return v.text(r.data), nil
 }
@@ -360,26 +394,35 @@ func (r *supportReader) peekUUID() bool {
 		return false
 	}
 	v := r.items[r.i]
-	return !v.isList && !v.quoted && IsUUID(v.text(r.data))
+	return !v.isList && !v.quoted && isUUIDBytes(r.data[v.start:v.end])
 }
 
-func interpretSupport(path string, data []byte, root braceValue) (*Support, error) {
-	r := &supportReader{path: path, data: data, items: root.list, end: root.end - 1}
-	format, at, err := r.integer("the format number")
+func interpretSupport(path string, data []byte, root braceValue, items []braceValue) (*Support, error) {
+	// uuids are taken as substrings of one copy of the file with ASCII
+	// letters in lower case (offsets stay those of data).
+	lower := make([]byte, len(data))
+	for i, c := range data {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	r := &supportReader{path: path, data: data, lower: string(lower), items: items, end: root.end - 1}
+	format, at, err := r.integer(field{what: "the format number"})
 	if err != nil {
 		return nil, err
 	}
 	if format != supportFormat {
 		return nil, r.fail(at, "format %d; this reader knows %d", format, supportFormat)
 	}
-	changes, at, err := r.integer("the configuration's change mode")
+	changes, at, err := r.integer(field{what: "the configuration's change mode"})
 	if err != nil {
 		return nil, err
 	}
 	if changes != 0 && changes != 1 {
 		return nil, r.fail(at, "configuration change mode %d is not 0 or 1", changes)
 	}
-	count, at, err := r.integer("the number of vendor configurations")
+	count, at, err := r.integer(field{what: "the number of vendor configurations"})
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +435,7 @@ func interpretSupport(path string, data []byte, root braceValue) (*Support, erro
 		if vi > 0 {
 			// Two integers separate vendor blocks.
 			for k := 0; k < 2; k++ {
-				if _, _, err := r.integer(fmt.Sprintf("the separator before vendor configuration %d", vi+1)); err != nil {
+				if _, _, err := r.integer(field{what: "the separator before", vendor: vi + 1}); err != nil {
 					return nil, err
 				}
 			}
@@ -407,7 +450,7 @@ func interpretSupport(path string, data []byte, root braceValue) (*Support, erro
 		s.Vendors = append(s.Vendors, v)
 	}
 	for r.i < len(r.items) {
-		if _, _, err := r.integer("a trailing setting"); err != nil {
+		if _, _, err := r.integer(field{what: "a trailing setting"}); err != nil {
 			return nil, err
 		}
 		s.Trailer++
@@ -420,91 +463,80 @@ func (r *supportReader) vendor(vi int) (SupportVendor, error) {
 	if r.i < len(r.items) {
 		at = r.items[r.i].start
 	}
-	which := fmt.Sprintf("vendor configuration %d", vi+1)
+	n := vi + 1
 	v := SupportVendor{Offset: int64(at)}
 	var err error
-	if v.Snapshot, err = r.uuid("the snapshot id of " + which); err != nil {
+	if v.Snapshot, err = r.uuid(field{"the snapshot id", n, 0}); err != nil {
 		return v, err
 	}
-	if _, _, err = r.integer("the flag of " + which); err != nil {
+	if _, _, err = r.integer(field{"the flag", n, 0}); err != nil {
 		return v, err
 	}
-	if v.ID, err = r.uuid("the id of " + which); err != nil {
+	if v.ID, err = r.uuid(field{"the id", n, 0}); err != nil {
 		return v, err
 	}
-	if v.Version, err = r.str("the version of " + which); err != nil {
+	if v.Version, err = r.str(field{"the version", n, 0}); err != nil {
 		return v, err
 	}
-	if v.Vendor, err = r.str("the vendor of " + which); err != nil {
+	if v.Vendor, err = r.str(field{"the vendor", n, 0}); err != nil {
 		return v, err
 	}
-	if v.Name, err = r.str("the name of " + which); err != nil {
+	if v.Name, err = r.str(field{"the name", n, 0}); err != nil {
 		return v, err
 	}
-	n, at, err := r.integer("the number of rules of " + which)
+	count, at, err := r.integer(field{"the number of rules", n, 0})
 	if err != nil {
 		return v, err
 	}
 	// A rule takes at least three items.
-	if n > (len(r.items)-r.i)/3 {
-		return v, r.fail(at, "%d rules do not fit in the %d items left", n, len(r.items)-r.i)
+	if count > (len(r.items)-r.i)/3 {
+		return v, r.fail(at, "%d rules do not fit in the %d items left", count, len(r.items)-r.i)
 	}
-	v.Rules = make([]SupportRule, 0, n)
-	for k := 0; k < n; k++ {
-		what := fmt.Sprintf("rule %d of %s", k+1, which)
-		mode, at, err := r.integer("the mode of " + what)
+	v.Rules = make([]SupportRule, 0, count)
+	for k := 1; k <= count; k++ {
+		mode, at, err := r.integer(field{"the mode", n, k})
 		if err != nil {
 			return v, err
 		}
 		if mode > int(SupportRemoved) {
-			return v, r.fail(at, "the mode of %s is %d, not 0, 1 or 2", what, mode)
+			return v, r.fail(at, "%s is %d, not 0, 1 or 2", field{"the mode", n, k}, mode)
 		}
-		if _, _, err := r.integer("the flag of " + what); err != nil {
+		if _, _, err := r.integer(field{"the flag", n, k}); err != nil {
 			return v, err
 		}
 		rule := SupportRule{Mode: SupportMode(mode), Offset: int64(at)}
-		if rule.Local, err = r.uuid("the object uuid of " + what); err != nil {
+		if rule.Local, err = r.uuid(field{"the object uuid", n, k}); err != nil {
 			return v, err
 		}
 		rule.Original = rule.Local
 		// The vendor's own uuid of the object may be left out when it is
 		// the same.
 		if r.peekUUID() {
-			rule.Original, _ = r.uuid("")
+			rule.Original, _ = r.uuid(field{})
 		}
 		v.Rules = append(v.Rules, rule)
 	}
 	return v, nil
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // IsUUID reports the 8-4-4-4-12 hexadecimal form of a uuid.
-func IsUUID(s string) bool {
-	if len(s) != 36 {
+func IsUUID(s string) bool { return isUUIDBytes([]byte(s)) }
+
+// hexDigit marks the bytes of hexadecimal digits.
+var hexDigit = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF" {
+		t[c] = true
+	}
+	return t
+}()
+
+func isUUIDBytes(s []byte) bool {
+	if len(s) != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-' {
 		return false
 	}
-	for i := 0; i < 36; i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
+	for i, c := range s {
+		if !hexDigit[c] && i != 8 && i != 13 && i != 18 && i != 23 {
+			return false
 		}
 	}
 	return true

@@ -3,6 +3,8 @@ package designer
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -207,4 +209,30 @@ func FuzzParseSupport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkParseSupport parses SSL 3.1's ParentConfigurations.bin from
+// $DESIGNER_CORPUS (the shared corpora extracted), or a file of 8,119
+// rules made here.
+func BenchmarkParseSupport(b *testing.B) {
+	var data []byte
+	if root := os.Getenv("DESIGNER_CORPUS"); root != "" {
+		var err error
+		if data, err = os.ReadFile(filepath.Join(root, "ssl_3_1", "src", "cf", filepath.FromSlash(SupportFile))); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		rules := make([]string, 8119)
+		for i := range rules {
+			rules[i] = fmt.Sprintf("1:%08x-1111-1111-1111-111111111111", i)
+		}
+		data = []byte(supportText(1, [][]string{rules}, ",0,0,0,1"))
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := ParseSupport("p.bin", data, DefaultSupportLimits); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

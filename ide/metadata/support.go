@@ -235,36 +235,36 @@ func (st *supportState) decide(s *designer.Support, rulesErr error, chain []link
 // the way to it, is a symbolic link. dirs keeps the answers for
 // directories during one request.
 func (p *project) symlinked(path string, dirs map[string]bool) bool {
+	linked, _ := p.pathState(path, dirs)
+	return linked
+}
+
+// pathState is symlinked, and whether the path is an existing regular
+// file, from one Lstat per path and per new directory.
+func (p *project) pathState(path string, dirs map[string]bool) (linked, regular bool) {
 	rel, ok := p.rel(path)
 	if !ok {
-		return true
+		return true, false
 	}
-	cur := p.srcDir
+	dir := p.srcDir
 	parts := strings.Split(rel, string(filepath.Separator))
-	for i, part := range parts {
-		cur = filepath.Join(cur, part)
-		last := i == len(parts)-1
-		if !last {
-			if linked, ok := dirs[cur]; ok {
-				if linked {
-					return true
-				}
-				continue
-			}
-		}
-		st, err := os.Lstat(cur)
-		linked := err == nil && st.Mode()&os.ModeSymlink != 0
-		if !last {
-			dirs[cur] = linked
+	for _, part := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, part)
+		linked, seen := dirs[dir]
+		if !seen {
+			st, err := os.Lstat(dir)
+			linked = err == nil && st.Mode()&os.ModeSymlink != 0
+			dirs[dir] = linked
 		}
 		if linked {
-			return true
-		}
-		if err != nil {
-			return false
+			return true, false
 		}
 	}
-	return false
+	st, err := os.Lstat(path)
+	if err != nil {
+		return false, false
+	}
+	return st.Mode()&os.ModeSymlink != 0, st.Mode().IsRegular()
 }
 
 // ---- metadata/support: the inventory of the project's objects ----
@@ -585,10 +585,11 @@ func (b *Backend) SupportFiles(c gen.SupportFilesParams) (gen.SupportFilesResult
 		chain, desc := q.chainOf(rel)
 		v := st.decide(s, rerr, chain)
 		owner := chain[0].id
-		if !v.unknown && p.symlinked(path, q.dirs) {
+		linked, regular := p.pathState(path, q.dirs)
+		if !v.unknown && linked {
 			v.readOnly, v.reason = true, gen.SupportReasonSymlink
 		}
-		if p.r.exists(path) {
+		if regular {
 			st.seen[rel] = true
 		}
 		r.Files = append(r.Files, p.supportFile(path, owner, v))

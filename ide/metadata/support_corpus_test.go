@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
@@ -162,35 +160,3 @@ func TestSupportCorpus(t *testing.T) {
 	}
 }
 
-// mixedPaths picks n source-relative paths of a project: descriptors,
-// modules, form files, Predefined.xml, nested descriptors and a few
-// paths no object owns, spread over the tree in a fixed order.
-func mixedPaths(t *testing.T, src string, n int) []string {
-	var all []string
-	filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
-			rel, _ := filepath.Rel(src, path)
-			all = append(all, rel)
-		}
-		return nil
-	})
-	sort.Strings(all)
-	kinds := []*regexp.Regexp{
-		regexp.MustCompile(`^[A-Za-z]+/[^/]+\.xml$`),
-		regexp.MustCompile(`\.bsl$`),
-		regexp.MustCompile(`/Ext/Form\.xml$`),
-		regexp.MustCompile(`/Ext/Predefined\.xml$`),
-		regexp.MustCompile(`^[A-Za-z]+/[^/]+/[A-Za-z]+/[^/]+\.xml$`),
-	}
-	var out []string
-	for i := 0; len(out) < n-3; i++ {
-		re := kinds[i%len(kinds)]
-		for j := (i * 7919) % len(all); ; j = (j + 1) % len(all) {
-			if re.MatchString(filepath.ToSlash(all[j])) {
-				out = append(out, all[j])
-				break
-			}
-		}
-	}
-	return append(out, "readme.txt", filepath.Join("Catalogs", "НетТакого.xml"), filepath.Join("Ext", "ParentConfigurations.bin"))
-}
