@@ -159,4 +159,3 @@ func TestSupportCorpus(t *testing.T) {
 		})
 	}
 }
-
