@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide bench-support crash-test
+.PHONY: all generate gen-check test ide-node contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide bench-support bench-edit crash-test
 
 all: generate test
 
@@ -77,6 +77,10 @@ bench-ide:
 ## bench-support: vendor support data on SSL 3.1 (parse of ParentConfigurations.bin, first metadata/support page, supportFiles for 128 paths), with the load average; see Docs/performance.md
 bench-support:
 	./scripts/bench-support.sh
+
+## bench-edit: property editing on an editable copy of SSL 3.1 (previewProperty, updateProperty with fsync and refresh, undoProperty), p95 with the load average; see Docs/performance.md
+bench-edit:
+	./scripts/bench-edit.sh
 
 ## crash-test: kill a real `eska ide --stdio` (SIGKILL) at random moments during 1,000 property updates and check that no descriptor tears (make test runs 120)
 crash-test:

@@ -8,6 +8,7 @@ package metadata
 // answer and never written to disk.
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -25,6 +26,7 @@ type supportState struct {
 	// is absent) and what they gave.
 	read    bool
 	sum     string
+	raw     []byte // the bytes, compared whole on the next read
 	absent  bool
 	parsed  *designer.Support
 	readErr error
@@ -115,20 +117,21 @@ func (st *supportState) rules(p *project) (*designer.Support, error) {
 	if err != nil {
 		var se *sourceError
 		if errors.As(err, &se) && se.reason == "missing" {
-			st.read, st.sum, st.absent, st.parsed, st.readErr = true, "", true, nil, nil
+			st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, "", nil, true, nil, nil
 			return nil, nil
 		}
-		st.read, st.sum, st.absent, st.parsed, st.readErr = true, "", false, nil, err
+		st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, "", nil, false, nil, err
 		return nil, err
 	}
-	sum := sha(data)
-	if st.read && !st.absent && st.sum == sum {
+	// The bytes themselves decide whether the last parse still holds: a
+	// comparison is cheaper than a hash, and as exact.
+	if st.read && !st.absent && bytes.Equal(st.raw, data) {
 		return st.parsed, st.readErr
 	}
 	lim := designer.DefaultSupportLimits
 	lim.MaxBytes = gen.MaxSupportFileBytes
 	parsed, perr := designer.ParseSupport(path, data, lim)
-	st.read, st.sum, st.absent, st.parsed, st.readErr = true, sum, false, parsed, perr
+	st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, sha(data), data, false, parsed, perr
 	if perr != nil {
 		return nil, perr
 	}

@@ -221,7 +221,10 @@ func syncDir(dir string) error {
 	return err
 }
 
-// record writes the journal durably before the temporary file exists.
+// record writes the journal before the temporary file exists. It is not
+// synced: it must outlive the process, which the page cache does; after a
+// power loss it may be gone, and a temporary file it named stays behind,
+// harmless, under a name no source has.
 func (w *Writer) record(j journal) error {
 	if err := os.MkdirAll(w.State, 0o755); err != nil {
 		return err
@@ -236,14 +239,8 @@ func (w *Writer) record(j journal) error {
 		return err
 	}
 	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = syncDir(w.State)
 	}
 	return err
 }
