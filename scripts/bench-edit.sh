@@ -31,5 +31,8 @@ PY
 abs=$(cd "$root/ssl_3_1" && pwd)
 echo "== $(date -u +%Y-%m-%dT%H:%MZ) $(go version | cut -d' ' -f3-) $(nproc) CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 echo "== load before: $(uptime | sed 's/.*load average: //')"
+# The floor in the same run: a bare durable replacement of a 50 KB file,
+# and the same through internal/atomicfile with all its checks.
+go test -run='^$' -bench='^Benchmark(SyncRename|Replace)$' -benchmem -benchtime="${BENCHTIME:-170x}" -count="${BENCHCOUNT:-3}" ./internal/atomicfile/
 ESKA_EDIT_PROJECT="$abs" go test -run='^$' -bench='^BenchmarkEdit(Preview|Update|Undo)$' -benchmem -benchtime="${BENCHTIME:-170x}" -count="${BENCHCOUNT:-3}" ./ide/metadata/
 echo "== load after: $(uptime | sed 's/.*load average: //')"

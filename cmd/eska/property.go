@@ -50,7 +50,7 @@ func runProperty(args []string, stdout, stderr io.Writer) int {
 	typeKey := fs.String("type", "", "choices of a value field: the type whose values to list")
 	redo := fs.Bool("redo", false, "undo: redo the last undone write instead")
 	fs.Usage = func() { fmt.Fprint(stderr, propertyUsage) }
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := fs.Parse(flagsFirst(args[1:], "snapshot", "type")); err != nil {
 		return 2
 	}
 	want := map[string]int{"show": 2, "choices": 3, "preview": 4, "set": 4, "undo": 2}[cmd]
@@ -178,6 +178,33 @@ func runProperty(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// flagsFirst moves the flags of args before the other arguments, so that
+// a flag may follow the directory and object: valued names the flags that
+// take a value. A "--" ends the flags.
+func flagsFirst(args []string, valued ...string) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		for _, v := range valued {
+			if name == v && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	return append(append(flags, "--"), rest...)
+}
+
 // openForEdit opens the project at dir as a client of the newest minor
 // that opted in to editing, with its history under the project.
 func openForEdit(dir string, stderr io.Writer) (*metadata.Backend, gen.ProjectContext, bool) {
@@ -220,13 +247,14 @@ func errorJSON(err error) string {
 		raw, _ := json.Marshal(map[string]any{"error": map[string]any{"message": err.Error()}})
 		return string(raw)
 	}
-	var data json.RawMessage
+	// The members in the order of a JSON-RPC error.
+	out := struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
+	}{Code: re.Code, Message: re.Message}
 	if m, ok := re.Data.(json.Marshaler); ok {
-		data, _ = m.MarshalJSON()
-	}
-	out := map[string]any{"code": re.Code, "message": re.Message}
-	if data != nil {
-		out["data"] = data
+		out.Data, _ = m.MarshalJSON()
 	}
 	raw, _ := json.Marshal(map[string]any{"error": out})
 	return string(raw)

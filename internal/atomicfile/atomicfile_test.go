@@ -1,10 +1,13 @@
 package atomicfile
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
+	"time"
 )
 
 func setup(t *testing.T) (*Writer, string) {
@@ -163,4 +166,61 @@ func TestLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	u2()
+}
+
+// benchFile is a 50 KB file, about an SSL catalog descriptor.
+func benchFile(b *testing.B) (*Writer, string, [2][]byte) {
+	root := b.TempDir()
+	w := &Writer{Root: root, State: filepath.Join(root, ".eska")}
+	var v [2][]byte
+	for i := range v {
+		v[i] = bytes.Repeat([]byte{byte('a' + i)}, 50<<10)
+	}
+	path := filepath.Join(root, "f.xml")
+	if err := os.WriteFile(path, v[0], 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return w, path, v
+}
+
+// BenchmarkReplace is one atomic write of a 50 KB file with every check
+// of Replace; its p95 is the floor under a property update.
+func BenchmarkReplace(b *testing.B) {
+	w, _, v := benchFile(b)
+	var times []time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		if err := w.Replace(Change{Rel: "f.xml", Old: v[i%2], New: v[(i+1)%2]}); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+	}
+	p95(b, times)
+}
+
+// BenchmarkSyncRename is the bare minimum of a durable replacement: write
+// a temporary file, fsync it, rename it over the file, fsync the folder.
+func BenchmarkSyncRename(b *testing.B) {
+	_, path, v := benchFile(b)
+	var times []time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		tmp := path + ".tmp"
+		f, err := os.Create(tmp)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.Write(v[i%2])
+		f.Sync()
+		f.Close()
+		os.Rename(tmp, path)
+		syncDir(filepath.Dir(path))
+		times = append(times, time.Since(start))
+	}
+	p95(b, times)
+}
+
+func p95(b *testing.B, times []time.Duration) {
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	b.ReportMetric(float64(times[(len(times)*95+99)/100-1].Microseconds())/1000, "p95-ms")
 }
