@@ -224,3 +224,18 @@ func p95(b *testing.B, times []time.Duration) {
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[(len(times)*95+99)/100-1].Microseconds())/1000, "p95-ms")
 }
+
+// When the file cannot even be read back, the old bytes cannot be put
+// back either: the error says so, for the caller to ask for recovery.
+//
+//contract:proves eska-ide-api.editing.verify
+func TestReplaceVerifyUnrecoverable(t *testing.T) {
+	w, _ := setup(t)
+	afterRename = func(p string) { os.Remove(p) }
+	defer func() { afterRename = nil }()
+	err := w.Replace(Change{Rel: filepath.Join("Catalogs", "К.xml"), Old: []byte("old\r\n"), New: []byte("new\r\n")})
+	var ve *VerifyError
+	if !errors.As(err, &ve) || ve.Reverted || ve.Err == nil {
+		t.Fatalf("%v", err)
+	}
+}
