@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -134,16 +133,4 @@ func (h *editHistory) moved(path string, redo bool) error {
 	from[path] = st[:len(st)-1]
 	to[path] = append(to[path], s)
 	return h.save(path)
-}
-
-// clearDir removes the history directory's files (tests).
-func (h *editHistory) clearDir() error {
-	if h.dir == "" {
-		return nil
-	}
-	err := os.RemoveAll(h.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return err
 }

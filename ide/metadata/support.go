@@ -351,13 +351,10 @@ func (st *supportState) inventory(p *project) *inventory {
 			visit(c, o == p.root)
 		}
 		if hasPredefined(o) && p.loadPredefined(o) == nil {
-			var items func(list []*object)
-			items = func(list []*object) {
-				for _, it := range list {
-					visit(it, false)
-				}
+			// Nested items are the children of their parent item.
+			for _, it := range o.predef {
+				visit(it, false)
 			}
-			items(o.predef)
 		}
 	}
 	visit(p.root, true)
