@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench
+.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit crash-test
 
 all: generate test
 
@@ -80,8 +80,8 @@ fuzz:
 ## corpus-test: the AG-UI corpus tests (1.1 conformance streams, RFC 6902 suite) and the Designer corpora through the IDE backend, with their counts; reads ../shared/corpus
 corpus-test:
 	$(GO) test -count=1 -run 'TestConformanceStreams|TestRFC6902Suite' -v ./agui/
-	$(GO) test -count=1 -tags corpus -run 'TestParseXMLCorpus|TestParseDescriptorSummaryCorpus' -v ./designer/
-	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus' -v ./ide/metadata/
+	$(GO) test -count=1 -tags corpus -run 'TestParseXMLCorpus|TestParseDescriptorSummaryCorpus|TestParseSupportCorpus' -v ./designer/
+	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus|TestSupportCorpus|TestEditCorpus' -v ./ide/metadata/
 
 ## bench-ide: a fresh `eska ide --stdio` on the SSL 3.1 corpus over pipes, IDE_RUNS times (default 5); see Docs/performance.md
 IDE_RUNS ?= 5
@@ -93,6 +93,17 @@ MCP_CALLS ?= 300
 MCP_PROCESSES ?= 40
 bench-mcp:
 	$(GO) run ./internal/tools/mcpbench -calls $(MCP_CALLS) -processes $(MCP_PROCESSES)
+## bench-support: vendor support data on SSL 3.1 (parse of ParentConfigurations.bin, first metadata/support page, supportFiles for 128 paths), with the load average; see Docs/performance.md
+bench-support:
+	./scripts/bench-support.sh
+
+## bench-edit: property editing on an editable copy of SSL 3.1 (previewProperty, updateProperty with fsync and refresh, undoProperty), p95 with the load average; see Docs/performance.md
+bench-edit:
+	./scripts/bench-edit.sh
+
+## crash-test: kill a real `eska ide --stdio` (SIGKILL) at random moments during 1,000 property updates and check that no descriptor tears (make test runs 120)
+crash-test:
+	ESKA_CRASH_UPDATES=1000 $(GO) test -count=1 -run 'TestCrashSafety' -v ./cmd/eska/
 
 ## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
 agui-node:

@@ -40,6 +40,8 @@ func (h handler) Initialize(ctx context.Context, p gen.InitializeParams) (gen.In
 	}
 	s.backend.Pictures = s.caps[gen.CapabilityPicturePreview]
 	s.backend.Presentation = s.caps[gen.CapabilityPropertyPresentation]
+	s.backend.SupportPolicy = s.caps[gen.CapabilitySupportPolicy]
+	s.backend.Minor, s.backend.Edits = int(v.Minor), s.caps[gen.CapabilityPropertyEditing]
 	return gen.InitializeResult{
 		APIVersion:   v,
 		Server:       gen.ServerInfo{Name: gen.ServerName, Version: s.version},
@@ -124,30 +126,55 @@ func (h handler) MetadataIndexErrors(ctx context.Context, p gen.IndexErrorsParam
 	return h.s.backend.IndexErrors(p)
 }
 
-// The methods below belong to capabilities this build never grants
-// (supportPolicy, supportFiles, propertyEditing, metadataRename), so the
+// MetadataSupport answers a page of vendor support data (1.2).
+func (h handler) MetadataSupport(ctx context.Context, p gen.SupportParams) (gen.SupportResult, error) {
+	return h.s.backend.Support(p)
+}
+
+// MetadataSupportFiles answers support data of named files (1.3).
+func (h handler) MetadataSupportFiles(ctx context.Context, p gen.SupportFilesParams) (gen.SupportFilesResult, error) {
+	return h.s.backend.SupportFiles(p)
+}
+
+// MetadataPreviewProperty answers metadata/previewProperty (1.6-1.8).
+func (h handler) MetadataPreviewProperty(ctx context.Context, p gen.PropertyEditParams) (gen.PreviewResult, error) {
+	return h.s.backend.PreviewProperty(p)
+}
+
+// MetadataPropertyEditing answers metadata/propertyEditing (1.6-1.8).
+func (h handler) MetadataPropertyEditing(ctx context.Context, p gen.ObjectParams) (gen.EditingResult, error) {
+	return h.s.backend.PropertyEditing(p)
+}
+
+// MetadataPropertyReferenceChoices answers metadata/propertyReferenceChoices (1.6-1.8).
+func (h handler) MetadataPropertyReferenceChoices(ctx context.Context, p gen.PropertyPathParams) (gen.ReferenceChoicesResult, error) {
+	return h.s.backend.PropertyReferenceChoices(p)
+}
+
+// MetadataPropertyTypeChoices answers metadata/propertyTypeChoices (1.6-1.8).
+func (h handler) MetadataPropertyTypeChoices(ctx context.Context, p gen.PropertyPathParams) (gen.TypeChoicesResult, error) {
+	return h.s.backend.PropertyTypeChoices(p)
+}
+
+// MetadataPropertyValueChoices answers metadata/propertyValueChoices (1.6-1.8).
+func (h handler) MetadataPropertyValueChoices(ctx context.Context, p gen.ValueChoicesParams) (gen.ValueChoicesResult, error) {
+	return h.s.backend.PropertyValueChoices(p)
+}
+
+// MetadataUndoProperty answers metadata/undoProperty (1.6-1.8).
+func (h handler) MetadataUndoProperty(ctx context.Context, p gen.UndoPropertyParams) (gen.PropertyWriteResult, error) {
+	return h.s.backend.UndoProperty(p)
+}
+
+// MetadataUpdateProperty answers metadata/updateProperty (1.6-1.8).
+func (h handler) MetadataUpdateProperty(ctx context.Context, p gen.PropertyEditParams) (gen.PropertyWriteResult, error) {
+	return h.s.backend.UpdateProperty(p)
+}
+
+// The methods below belong to a capability this build never grants
+// (metadataRename), so the
 // server answers Method not found before they are reached. They answer as
 // if the session were unknown should that ever change by mistake.
-
-func (h handler) MetadataPreviewProperty(ctx context.Context, p gen.PropertyEditParams) (gen.PreviewResult, error) {
-	return gen.PreviewResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataPropertyEditing(ctx context.Context, p gen.ObjectParams) (gen.EditingResult, error) {
-	return gen.EditingResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataPropertyReferenceChoices(ctx context.Context, p gen.PropertyPathParams) (gen.ReferenceChoicesResult, error) {
-	return gen.ReferenceChoicesResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataPropertyTypeChoices(ctx context.Context, p gen.PropertyPathParams) (gen.TypeChoicesResult, error) {
-	return gen.TypeChoicesResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataPropertyValueChoices(ctx context.Context, p gen.ValueChoicesParams) (gen.ValueChoicesResult, error) {
-	return gen.ValueChoicesResult{}, metadata.UnknownSession(p.SessionID)
-}
 
 func (h handler) MetadataRenameApply(ctx context.Context, p gen.RenameApplyParams) (gen.RenameApplyResult, error) {
 	return gen.RenameApplyResult{}, metadata.UnknownSession(p.SessionID)
@@ -155,20 +182,4 @@ func (h handler) MetadataRenameApply(ctx context.Context, p gen.RenameApplyParam
 
 func (h handler) MetadataRenamePreview(ctx context.Context, p gen.RenamePreviewParams) (gen.RenamePreviewResult, error) {
 	return gen.RenamePreviewResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataSupport(ctx context.Context, p gen.SupportParams) (gen.SupportResult, error) {
-	return gen.SupportResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataSupportFiles(ctx context.Context, p gen.SupportFilesParams) (gen.SupportFilesResult, error) {
-	return gen.SupportFilesResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataUndoProperty(ctx context.Context, p gen.UndoPropertyParams) (gen.PropertyWriteResult, error) {
-	return gen.PropertyWriteResult{}, metadata.UnknownSession(p.SessionID)
-}
-
-func (h handler) MetadataUpdateProperty(ctx context.Context, p gen.PropertyEditParams) (gen.PropertyWriteResult, error) {
-	return gen.PropertyWriteResult{}, metadata.UnknownSession(p.SessionID)
 }

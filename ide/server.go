@@ -47,6 +47,7 @@ func NewServer(version string, diag func(code string)) *Server {
 			s.notify(method, params)
 		}
 	})
+	s.backend.Diag = diag
 	return s
 }
 
@@ -135,7 +136,8 @@ func (s *Server) Call(ctx context.Context, method string, params []byte) (json.R
 		if info.Capability != "" && !s.granted(info.Capability) {
 			if method == gen.MethodMetadataUpdateProperty || method == gen.MethodMetadataUndoProperty {
 				// A client of 1.6 or later without the opt-in is told why.
-				return nil, wire(metadata.DomainError(gen.DomainErrorKindPropertyReadOnly, gen.EmptyDetails{}))
+				optIn := gen.PropertyReadOnlyReasonOptIn
+				return nil, wire(metadata.DomainError(gen.DomainErrorKindPropertyReadOnly, gen.PropertyReadOnlyDetails{Reason: &optIn}))
 			}
 			return nil, wire(gen.NewError(gen.CodeMethodNotFound, nil))
 		}
@@ -194,10 +196,11 @@ func (s *Server) granted(capability string) bool { return s.caps[capability] }
 
 // capabilities reports what this build offers under the negotiated minor:
 // the 1.0 set the contract fixes, and each later capability only to a
-// client whose minor has it. Picture previews (1.4) and property
-// presentation (1.5) are served; the separate update command, support
-// policy and the write path are not built, and a false capability keeps
-// their methods unavailable.
+// client whose minor has it. Support data (1.2, 1.3), picture previews
+// (1.4), property presentation (1.5) and, with the opt-in, property
+// editing (1.6-1.8) are served; the separate update command, rename,
+// linked edits and unsigned integers are not built, and a false
+// capability keeps their methods unavailable.
 func (s *Server) capabilities() gen.Capabilities {
 	c := gen.Capabilities{
 		DesignerXML: true, ReadOnly: true, DiskCache: true, Search: true, ClientFileEvents: true,
@@ -215,15 +218,26 @@ func (s *Server) capabilities() gen.Capabilities {
 		return nil
 	}
 	c.SelfUpdate = offer(gen.CapabilitySelfUpdate)
-	c.SupportPolicy = offer(gen.CapabilitySupportPolicy)
-	c.SupportFiles = offer(gen.CapabilitySupportFiles)
+	// Support data (1.2, 1.3) is served for every project: one without a
+	// support file has nothing under vendor support.
+	if c.SupportPolicy = offer(gen.CapabilitySupportPolicy); c.SupportPolicy != nil {
+		*c.SupportPolicy = true
+	}
+	if c.SupportFiles = offer(gen.CapabilitySupportFiles); c.SupportFiles != nil {
+		*c.SupportFiles = true
+	}
 	if c.PicturePreview = offer(gen.CapabilityPicturePreview); c.PicturePreview != nil {
 		*c.PicturePreview = true
 	}
 	if c.PropertyPresentation = offer(gen.CapabilityPropertyPresentation); c.PropertyPresentation != nil {
 		*c.PropertyPresentation = true
 	}
-	c.PropertyEditing = offer(gen.CapabilityPropertyEditing)
+	// Property editing (1.6) only for a client that asked for it; the
+	// server is then no longer read-only.
+	if c.PropertyEditing = offer(gen.CapabilityPropertyEditing); c.PropertyEditing != nil && s.edits {
+		*c.PropertyEditing = true
+		c.ReadOnly = false
+	}
 	c.MetadataRename = offer(gen.CapabilityMetadataRename)
 	c.LinkedPropertyEdits = offer(gen.CapabilityLinkedPropertyEdits)
 	c.UnsignedIntegerProperties = offer(gen.CapabilityUnsignedIntegerProperties)

@@ -5,6 +5,7 @@
 //	eska ide --stdio            serve the IDE API over stdin/stdout (JSON-RPC 2.0 in Content-Length frames)
 //	eska tree <dir>             print the Configurator tree of the project at dir
 //	eska search <dir> <text>    index the project at dir and search its metadata
+//	eska property <command> ... show, preview, set and undo property edits
 //	eska version                print the version
 //
 // In --stdio mode stdout carries protocol frames only; short machine
@@ -38,11 +39,14 @@ Commands:
                        (-depth N, -lang ru|en, -all)
   search <dir> <text>  index the project at dir and search names and synonyms
                        (-limit N)
+  property <command>   show, choices, preview, set, undo: edit properties
+                       as the IDE API does (eska property for its usage)
   version              print the version
 
-This build speaks IDE API 1.0 to 1.11 and serves Designer XML projects
-read-only: workspace/open takes the absolute path of a directory with an
-eska.toml (or below one); see README.md for the manifest.
+This build speaks IDE API 1.0 to 1.11 and serves Designer XML projects:
+read-only unless a client opts in to property editing (1.6-1.8).
+workspace/open takes the absolute path of a directory with an eska.toml
+(or below one); see README.md for the manifest.
 `
 
 func main() {
@@ -70,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTree(args[1:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "search":
 		return runSearch(args[1:], stdout, stderr)
+	case len(args) >= 1 && args[0] == "property":
+		return runProperty(args[1:], stdout, stderr)
 	case len(args) == 1 && args[0] == "version":
 		fmt.Fprintln(stdout, "eska", version)
 		return 0

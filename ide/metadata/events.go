@@ -18,9 +18,18 @@ func sortStrings(s []string) { sort.Strings(s) }
 // changed sends metadata/changed for p. It runs on the worker before the
 // response of the request being served, as the contract wants.
 func (b *Backend) changed(p *project, affected []string, all bool) {
+	b.announce(p, affected, all, false)
+}
+
+// announce is changed with supportUnchanged, which a client granted
+// supportPolicy receives.
+func (b *Backend) announce(p *project, affected []string, all bool, supportUnchanged bool) {
 	params := gen.ChangedParams{SessionID: gen.SessionID(b.s.id), ProjectID: gen.ProjectID(p.id),
 		Generation: gen.Generation(p.generation), EventSequence: gen.EventSequence(p.eventSequence),
 		RequiresRefresh: p.requiresRefresh, RequiresReopen: p.requiresReopen}
+	if b.SupportPolicy {
+		params.SupportUnchanged = &supportUnchanged
+	}
 	if !all {
 		params.Affected = make([]gen.ObjectID, 0, len(affected))
 		for _, id := range affected {
@@ -49,6 +58,7 @@ func (b *Backend) Refresh(c gen.RefreshParams) (gen.RefreshResult, error) {
 	}
 	var affected []string
 	p.stopPrefetch()
+	p.supportDropped()
 	if g == gateRefresh {
 		if !p.advance(true) {
 			return gen.RefreshResult{}, derr(gen.DomainErrorKindGenerationExhausted, gen.EmptyDetails{}, p, b.s)
@@ -141,6 +151,10 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 	}
 	p.r.forgetDirs() // the batch may have renamed or relinked folders
 	p.stopPrefetch()
+	supportUnchanged, quiet := b.supportEvent(p, c)
+	if quiet {
+		return nil // only ParentConfigurations.bin, with the same bytes
+	}
 	var affected []string
 	seen := map[string]bool{}
 	rootChanged := false
@@ -181,7 +195,7 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 		return nil
 	}
 	if p.advance(len(affected) > 0) {
-		b.changed(p, affected, false)
+		b.announce(p, affected, false, supportUnchanged)
 	}
 	return nil
 }

@@ -30,7 +30,9 @@ type project struct {
 	exhausted       bool // a counter reached the end of its range
 	resyncReason    string
 
-	idx *index
+	idx   *index
+	sup   *supportState // vendor support data, read on demand
+	edits *editState    // edit history and writer, made on the first edit
 }
 
 // openProject reads the root descriptor and checks it against the type

@@ -26,6 +26,17 @@ type Backend struct {
 	Pictures bool
 	// Presentation is set when the client was granted propertyPresentation.
 	Presentation bool
+	// SupportPolicy is set when the client was granted supportPolicy.
+	SupportPolicy bool
+	// Minor is the negotiated API minor; Edits is set when the client was
+	// granted propertyEditing. HistoryDir, relative to a project's root,
+	// keeps the edit history between processes (the eska property
+	// command); empty keeps it in the session.
+	Minor      int
+	Edits      bool
+	HistoryDir string
+	// Diag receives short machine codes for stderr.
+	Diag func(code string)
 	// progressEvery bounds how often counter changes are reported.
 	progressEvery time.Duration
 }
@@ -144,6 +155,14 @@ func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
 		s.byID[p.id] = p
 	}
 	b.s = s
+	if b.Edits {
+		// What a write killed midway left behind goes before anything reads.
+		for _, p := range s.projects {
+			if err := p.recoverWrites(b); err != nil {
+				b.diag("edit-recover")
+			}
+		}
+	}
 	return b.info(), nil
 }
 

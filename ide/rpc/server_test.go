@@ -426,7 +426,7 @@ func TestBatches(t *testing.T) {
 	}
 }
 
-//contract:proves eska-ide-api.cancellation.queued eska-ide-api.cancellation.active-read eska-ide-api.cancellation.commit-point eska-ide-api.cancellation.mutating eska-ide-api.cancellation.one-response
+//contract:proves eska-ide-api.cancellation.queued eska-ide-api.cancellation.active-read eska-ide-api.cancellation.commit-point eska-ide-api.cancellation.one-response
 func TestCancellation(t *testing.T) {
 	h := newFake()
 	c := start(t, h)

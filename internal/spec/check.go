@@ -49,6 +49,7 @@ func checkDomain(fsys fs.FS, d *Domain) Diagnostics {
 	c.errorsCheck()
 	c.capabilities()
 	c.profiles()
+	c.tables()
 	c.versions()
 	c.texts()
 	c.sources()
@@ -188,6 +189,8 @@ func (c *checker) ids() {
 			want = KindCapability
 		case e.Profile != nil:
 			want = KindProfile
+		case e.Table != nil:
+			want = KindTable
 		}
 		if want != "" {
 			if e.Kind != want {
@@ -852,6 +855,103 @@ func (c *checker) profiles() {
 	}
 }
 
+// tables: column names unique, a closed set only on string columns;
+// every row member names a column and has its type, every required
+// column is in every row, and a rule column names a rule of the spec.
+func (c *checker) tables() {
+	d := c.d
+	rules := map[string]bool{}
+	for _, e := range d.Entries() {
+		if e.Rule != nil || e.Field != nil {
+			rules[e.ID] = true
+		}
+	}
+	for _, t := range d.Tables {
+		cols := map[string]*TableColumn{}
+		for i, col := range t.Columns {
+			ptr := t.Ptr + "/columns/" + strconv.Itoa(i)
+			if cols[col.Name] != nil {
+				c.entryErrorf(ptr+"/name", t.ID, "column %q is declared twice", col.Name)
+			}
+			cols[col.Name] = col
+			if len(col.Values) > 0 && col.Type != ColumnString && col.Type != ColumnStrings {
+				c.entryErrorf(ptr+"/values", t.ID, "column %q of type %s cannot have a closed set of values", col.Name, col.Type)
+			}
+		}
+		for i, row := range t.Rows {
+			ptr := t.Ptr + "/rows/" + strconv.Itoa(i)
+			for _, col := range t.Columns {
+				if _, ok := row[col.Name]; !ok && col.Required {
+					c.entryErrorf(ptr, t.ID, "row %d has no %s", i, col.Name)
+				}
+			}
+			names := make([]string, 0, len(row))
+			for name := range row {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				col := cols[name]
+				mp := ptr + "/" + name
+				if col == nil {
+					c.entryErrorf(mp, t.ID, "row %d has %s, which is not a column", i, name)
+					continue
+				}
+				if why := col.check(row[name], rules); why != "" {
+					c.entryErrorf(mp, t.ID, "row %d, column %s: %s", i, name, why)
+				}
+			}
+		}
+	}
+}
+
+// check returns why raw is not a value of the column, or "".
+func (col *TableColumn) check(raw json.RawMessage, rules map[string]bool) string {
+	inSet := func(s string) string {
+		if len(col.Values) == 0 {
+			return ""
+		}
+		for _, v := range col.Values {
+			if v == s {
+				return ""
+			}
+		}
+		return fmt.Sprintf("%q is not one of %v", s, col.Values)
+	}
+	switch col.Type {
+	case ColumnString, ColumnRule:
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "not a string"
+		}
+		if col.Type == ColumnRule && !rules[s] {
+			return fmt.Sprintf("%s is not a rule of the spec", s)
+		}
+		return inSet(s)
+	case ColumnInteger:
+		var n int64
+		if json.Unmarshal(raw, &n) != nil {
+			return "not an integer"
+		}
+	case ColumnBoolean:
+		var b bool
+		if json.Unmarshal(raw, &b) != nil {
+			return "not a boolean"
+		}
+	case ColumnStrings:
+		var ss []string
+		if json.Unmarshal(raw, &ss) != nil {
+			return "not a list of strings"
+		}
+		for _, s := range ss {
+			if why := inSet(s); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
 // versions: every since is a version of the domain, not later than its
 // current one and not earlier than the element that holds it.
 func (c *checker) versions() {
@@ -998,6 +1098,7 @@ const (
 	SectionErrors        = "errors"
 	SectionCapabilities  = "capabilities"
 	SectionProfiles      = "profiles"
+	SectionTables        = "tables"
 	SectionRulesPrefix   = "rules:"
 )
 
@@ -1007,6 +1108,7 @@ const (
 var sectionKinds = map[string]bool{
 	SectionConstants: true, SectionTypes: true, SectionMethods: true, SectionNotifications: true,
 	SectionEvents: true, SectionErrors: true, SectionCapabilities: true, SectionProfiles: true,
+	SectionTables: true,
 }
 
 // docs: page slugs unique; every section on exactly one page; every
@@ -1048,6 +1150,7 @@ func (c *checker) docs() {
 	need(SectionErrors, len(d.Errors))
 	need(SectionCapabilities, len(d.Capabilities))
 	need(SectionProfiles, len(d.Profiles))
+	need(SectionTables, len(d.Tables))
 	for _, k := range d.Header.RuleKinds {
 		need(SectionRulesPrefix+k.Kind, len(d.EntriesOfKind(k.Kind)))
 	}

@@ -13,11 +13,12 @@ const (
 	KindErrorKind    = "error-kind"
 	KindCapability   = "capability"
 	KindProfile      = "profile"
+	KindTable        = "table"
 )
 
 var reservedKinds = map[string]bool{
 	KindType: true, KindMethod: true, KindNotification: true, KindEvent: true, KindError: true,
-	KindErrorKind: true, KindCapability: true, KindProfile: true,
+	KindErrorKind: true, KindCapability: true, KindProfile: true, KindTable: true,
 	string(LimitConstant): true, string(DefaultConstant): true, string(ProtocolConstant): true,
 }
 
@@ -49,6 +50,7 @@ type EntryRef struct {
 	Capability   *Capability
 	Type         *Type
 	Profile      *Profile
+	Table        *Table
 }
 
 // Normative reports whether the entry states a requirement (rules, id'd
@@ -101,6 +103,9 @@ func (d *Domain) Entries() []*EntryRef {
 	}
 	for _, p := range d.Profiles {
 		add(&p.Entry, &EntryRef{Profile: p})
+	}
+	for _, t := range d.Tables {
+		add(&t.Entry, &EntryRef{Table: t})
 	}
 	sortByID(out, func(e *EntryRef) string { return e.ID })
 	return out

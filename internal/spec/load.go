@@ -313,6 +313,9 @@ func (d *Domain) normalize() {
 		p.Ptr = "/profiles/" + strconv.Itoa(i)
 		inherit(&p.Since, &p.Stability, h.Since, h.Stability)
 	}
+	for i, t := range d.Tables {
+		t.Ptr = "/tables/" + strconv.Itoa(i)
+	}
 	sortByID(d.Constants, func(c *Constant) string { return c.ID })
 	sortByID(d.Types, func(t *Type) string { return t.ID })
 	sortByID(d.Methods, func(m *Method) string { return m.ID })
@@ -330,6 +333,7 @@ func (d *Domain) normalize() {
 	sortByID(d.Capabilities, func(c *Capability) string { return c.ID })
 	sortByID(d.Rules, func(r *Rule) string { return r.ID })
 	sortByID(d.Profiles, func(p *Profile) string { return p.ID })
+	sortByID(d.Tables, func(t *Table) string { return t.ID })
 	for _, p := range d.Profiles {
 		// A profile's lists are sets: their order must not reach the output.
 		// Duplicates are reported by the checks, which read the pointers of

@@ -83,7 +83,9 @@ type Domain struct {
 	// Profiles is omitted from the canonical model when empty, so that
 	// specs written before profiles existed keep their digest.
 	Profiles []*Profile `json:"profiles,omitempty"`
-	Docs     Docs       `json:"docs"`
+	// Tables, too, is omitted when empty.
+	Tables []*Table `json:"tables,omitempty"`
+	Docs   Docs     `json:"docs"`
 
 	// File is the spec's repository-relative path, e.g. spec/AiControlProtocol.json.
 	File string `json:"-"`
@@ -244,6 +246,45 @@ type Profile struct {
 
 // GoName of a profile's name constant.
 func (p *Profile) GoName() string { return GoName(p.Name) }
+
+// Table is data a runtime reads as it is, one generated value per row.
+// Its rows are a sequence: their order is the table's.
+type Table struct {
+	Entry
+	Symbol  string                       `json:"symbol"`
+	Columns []*TableColumn               `json:"columns"`
+	Rows    []map[string]json.RawMessage `json:"rows"`
+}
+
+// Column types of a table.
+const (
+	ColumnString  = "string"
+	ColumnInteger = "integer"
+	ColumnBoolean = "boolean"
+	ColumnStrings = "strings"
+	ColumnRule    = "rule"
+)
+
+// TableColumn is one column of a table.
+type TableColumn struct {
+	Name     string   `json:"name"`
+	Symbol   string   `json:"symbol,omitempty"`
+	Type     string   `json:"type"`
+	Required bool     `json:"required,omitempty"`
+	Values   []string `json:"values,omitempty"`
+	Title    Text     `json:"title"`
+}
+
+// GoName is the column's field name in the generated row type.
+func (c *TableColumn) GoName() string {
+	if c.Symbol != "" {
+		return c.Symbol
+	}
+	return GoName(c.Name)
+}
+
+// RowGoName is the generated type of one row of t.
+func (t *Table) RowGoName() string { return t.Symbol + "Row" }
 
 // Docs says how the reference pages are cut.
 type Docs struct {

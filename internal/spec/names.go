@@ -141,6 +141,10 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 	for _, p := range d.Profiles {
 		add(ProfilePrefix+p.GoName(), "profile "+p.Name, p.Ptr)
 	}
+	for _, t := range d.Tables {
+		add(t.Symbol, "table "+t.ID, t.Ptr)
+		add(t.RowGoName(), "row type of table "+t.ID, t.Ptr)
+	}
 	sort.SliceStable(ids, func(i, j int) bool { return ids[i].Name < ids[j].Name })
 	return ids
 }

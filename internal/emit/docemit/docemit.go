@@ -240,7 +240,7 @@ func (r *renderer) counts() []CountRow {
 		}
 	}
 	for _, k := range []string{spec.KindMethod, spec.KindNotification, spec.KindEvent, spec.KindError, spec.KindErrorKind,
-		spec.KindCapability, spec.KindProfile, spec.KindType, string(spec.LimitConstant), string(spec.DefaultConstant), string(spec.ProtocolConstant)} {
+		spec.KindCapability, spec.KindProfile, spec.KindTable, spec.KindType, string(spec.LimitConstant), string(spec.DefaultConstant), string(spec.ProtocolConstant)} {
 		if row := byKind[k]; row != nil && !done[k] {
 			rows = append(rows, *row)
 			done[k] = true
@@ -285,6 +285,7 @@ func (r *renderer) funcs() template.FuncMap {
 		"eventOf":     r.eventOf,
 		"deref":       func(s *string) string { return *s },
 		"guide":       r.guide,
+		"cells":       r.cells,
 		"dict":        dict,
 		"indent": func(s string) string {
 			return "  " + strings.ReplaceAll(s, "\n", "\n  ")
@@ -387,6 +388,8 @@ func (r *renderer) entryHref(id string) string {
 		section = spec.SectionCapabilities
 	case e.Profile != nil:
 		section = spec.SectionProfiles
+	case e.Table != nil:
+		section = spec.SectionTables
 	case e.Type != nil:
 		section = spec.SectionTypes
 	case e.Constant != nil:
@@ -531,6 +534,41 @@ func (r *renderer) constraints(k *spec.Constraints) string {
 		return "—"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// cells renders the cells of one table row, in column order: values as
+// code, lists of strings joined, rule ids linked, "—" where a row has no
+// value.
+func (r *renderer) cells(t *spec.Table, row map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(t.Columns))
+	for _, col := range t.Columns {
+		raw, ok := row[col.Name]
+		if !ok {
+			out = append(out, "—")
+			continue
+		}
+		switch col.Type {
+		case spec.ColumnStrings:
+			var ss []string
+			_ = json.Unmarshal(raw, &ss)
+			parts := make([]string, 0, len(ss))
+			for _, s := range ss {
+				parts = append(parts, Code(s))
+			}
+			out = append(out, strings.Join(parts, ", "))
+		case spec.ColumnRule:
+			var s string
+			_ = json.Unmarshal(raw, &s)
+			out = append(out, r.entryLink(s))
+		case spec.ColumnString:
+			var s string
+			_ = json.Unmarshal(raw, &s)
+			out = append(out, Code(s))
+		default:
+			out = append(out, Code(string(raw)))
+		}
+	}
+	return out
 }
 
 // dict builds a map from alternating keys and values, so a template can

@@ -198,6 +198,7 @@ func (g *generator) contractFile(f *jen.File) {
 	g.decoderTable(f)
 	g.ruleTable(f)
 	g.profileTable(f)
+	g.tableData(f)
 	g.capabilityTable(f)
 
 	f.Comment("SchemaFS holds the JSON Schema (2020-12) of every named type, as schema/<Type>.json.")

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata"
+)
+
+// The property command edits properties from a terminal or a script with
+// the backend of `eska ide --stdio`: the same paths, changes, checks,
+// support rules and JSON shapes as metadata/propertyEditing and the
+// methods after it. Its undo history lives under the project's
+// .eska/history, so that a later run undoes exactly.
+
+const propertyUsage = `usage: eska property <command> [flags] <project directory> <objectId> ...
+
+Commands:
+  show     <dir> <objectId>                  the editing state: fields, schemas, values, snapshot
+  choices  <dir> <objectId> <path> [-type K] the types, references or values a field accepts
+  preview  <dir> <objectId> <path> <change>  the exact byte replacements a change would make
+  set      <dir> <objectId> <path> <change>  write the change (atomically, reversibly)
+  undo     <dir> <objectId> [-redo]          undo (or redo) the last write of the object's descriptor
+
+A change is the JSON of the API, e.g. '{"kind":"text","value":"Товары"}' or
+'{"kind":"value","type":"xs:decimal","value":"1.5"}'. -snapshot S makes
+preview, set and undo refuse unless the descriptor's SHA-256 is S. -json
+prints the API's JSON; errors then print as {"error":{...}} with exit
+code 1.
+`
+
+// historyDir is where the command keeps its undo history.
+const historyDir = ".eska/history"
+
+func runProperty(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, propertyUsage)
+		return 2
+	}
+	cmd := args[0]
+	fs := flag.NewFlagSet("property "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the API's JSON")
+	snapshot := fs.String("snapshot", "", "the descriptor's SHA-256 the change is made against (default: its present one)")
+	typeKey := fs.String("type", "", "choices of a value field: the type whose values to list")
+	redo := fs.Bool("redo", false, "undo: redo the last undone write instead")
+	fs.Usage = func() { fmt.Fprint(stderr, propertyUsage) }
+	if err := fs.Parse(flagsFirst(args[1:], "snapshot", "type")); err != nil {
+		return 2
+	}
+	want := map[string]int{"show": 2, "choices": 3, "preview": 4, "set": 4, "undo": 2}[cmd]
+	if want == 0 || fs.NArg() != want {
+		fs.Usage()
+		return 2
+	}
+	rest := fs.Args()
+	b, ctx, ok := openForEdit(rest[0], stderr)
+	if !ok {
+		return 1
+	}
+	id := gen.ObjectID(rest[1])
+	reveal(b, ctx, string(id))
+	fail := func(err error) int {
+		if *asJSON {
+			fmt.Fprintln(stdout, errorJSON(err))
+		} else {
+			fmt.Fprintln(stderr, "eska property:", describe(err))
+		}
+		return 1
+	}
+	print := func(v json.Marshaler, human func()) int {
+		if *asJSON {
+			raw, err := v.MarshalJSON()
+			if err != nil {
+				return fail(err)
+			}
+			fmt.Fprintln(stdout, string(raw))
+		} else {
+			human()
+		}
+		return 0
+	}
+	obj := gen.ObjectParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id}
+	editing, err := b.PropertyEditing(obj)
+	if err != nil {
+		return fail(err)
+	}
+	snap := editing.Snapshot
+	if *snapshot != "" {
+		snap = *snapshot
+	}
+	switch cmd {
+	case "show":
+		return print(editing, func() { showEditing(stdout, editing) })
+	case "choices":
+		path := rest[2]
+		schema := ""
+		for _, f := range editing.Fields {
+			if f.Path == path {
+				raw, _ := gen.MarshalEditSchema(f.Schema)
+				var k struct{ Kind string }
+				json.Unmarshal(raw, &k)
+				schema = k.Kind
+			}
+		}
+		pp := gen.PropertyPathParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id, Path: path}
+		switch {
+		case schema == "reference":
+			r, err := b.PropertyReferenceChoices(pp)
+			if err != nil {
+				return fail(err)
+			}
+			return print(r, func() {
+				for _, c := range r.Choices {
+					fmt.Fprintf(stdout, "%s\t%s\n", c.Value, c.Caption.RuRU)
+				}
+			})
+		case schema == "value" && *typeKey != "":
+			r, err := b.PropertyValueChoices(gen.ValueChoicesParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id, Path: path, Key: *typeKey})
+			if err != nil {
+				return fail(err)
+			}
+			return print(r, func() {
+				for _, c := range r.Choices {
+					fmt.Fprintf(stdout, "%s\t%s\n", c.Value, c.Caption.RuRU)
+				}
+			})
+		}
+		r, err := b.PropertyTypeChoices(pp)
+		if err != nil {
+			return fail(err)
+		}
+		return print(r, func() {
+			for _, c := range r.Choices {
+				fmt.Fprintf(stdout, "%s\t%s\n", c.Key, c.Caption.RuRU)
+			}
+		})
+	case "preview", "set":
+		change, err := gen.DecodePropertyChange([]byte(rest[3]))
+		if err != nil {
+			fmt.Fprintf(stderr, "eska property %s: the change %s: %v\n", cmd, rest[3], err)
+			return 2
+		}
+		p := gen.PropertyEditParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id, Snapshot: snap, Path: rest[2], Change: change}
+		if cmd == "preview" {
+			r, err := b.PreviewProperty(p)
+			if err != nil {
+				return fail(err)
+			}
+			return print(r, func() {
+				fmt.Fprintf(stdout, "valid %v, changed %v, %d replacement(s) in %s\n", r.Valid, r.Changed, len(r.Changes), editing.Source.Value)
+				for _, c := range r.Changes {
+					fmt.Fprintf(stdout, "  bytes %d-%d -> %q\n", c.Range.Start, c.Range.End, c.Text)
+				}
+			})
+		}
+		r, err := b.UpdateProperty(p)
+		if err != nil {
+			return fail(err)
+		}
+		return print(r, func() { fmt.Fprintf(stdout, "written; snapshot %s\n", r.Editing.Snapshot) })
+	case "undo":
+		dir := gen.UndoDirectionUndo
+		if *redo {
+			dir = gen.UndoDirectionRedo
+		}
+		r, err := b.UndoProperty(gen.UndoPropertyParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id, Snapshot: snap, Direction: dir})
+		if err != nil {
+			return fail(err)
+		}
+		return print(r, func() { fmt.Fprintf(stdout, "%s done; snapshot %s\n", dir, r.Editing.Snapshot) })
+	}
+	return 2
+}
+
+// flagsFirst moves the flags of args before the other arguments, so that
+// a flag may follow the directory and object: valued names the flags that
+// take a value. A "--" ends the flags.
+func flagsFirst(args []string, valued ...string) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		for _, v := range valued {
+			if name == v && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	return append(append(flags, "--"), rest...)
+}
+
+// openForEdit opens the project at dir as a client of the newest minor
+// that opted in to editing, with its history under the project.
+func openForEdit(dir string, stderr io.Writer) (*metadata.Backend, gen.ProjectContext, bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "eska:", err)
+		return nil, gen.ProjectContext{}, false
+	}
+	b := metadata.New(nil)
+	b.Minor, b.Edits, b.SupportPolicy, b.HistoryDir = gen.SupportedAPIMinor, true, true, historyDir
+	noCache := false
+	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
+	if err != nil {
+		fmt.Fprintf(stderr, "eska: cannot open %s: %s\n", abs, describe(err))
+		return nil, gen.ProjectContext{}, false
+	}
+	p := info.Projects[0]
+	return b, gen.ProjectContext{SessionID: info.SessionID, ProjectID: p.ProjectID}, true
+}
+
+// reveal expands the owners of an object, as a client does before it
+// opens the object's properties: each prefix of the id, and the
+// predefined data of an owner of a predefined item.
+func reveal(b *metadata.Backend, ctx gen.ProjectContext, id string) {
+	parts := strings.Split(id, "/")
+	for i := 1; i < len(parts); i++ {
+		owner := strings.Join(parts[:i], "/")
+		var node gen.NodeID = gen.ObjectNodeID{ObjectID: gen.ObjectID(owner)}
+		if strings.HasPrefix(parts[i], "predefined-item:") && !strings.HasPrefix(parts[i-1], "predefined-item:") {
+			node = gen.CollectionNodeID{Owner: gen.ObjectID(owner), Collection: gen.MetadataCollection{MetadataKind: "predefined-item"}}
+		}
+		b.Children(gen.ChildrenParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, Node: node})
+	}
+}
+
+// errorJSON spells an error as the API would answer it.
+func errorJSON(err error) string {
+	re, ok := err.(*gen.RPCError)
+	if !ok {
+		raw, _ := json.Marshal(map[string]any{"error": map[string]any{"message": err.Error()}})
+		return string(raw)
+	}
+	// The members in the order of a JSON-RPC error.
+	out := struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
+	}{Code: re.Code, Message: re.Message}
+	if m, ok := re.Data.(json.Marshaler); ok {
+		out.Data, _ = m.MarshalJSON()
+	}
+	raw, _ := json.Marshal(map[string]any{"error": out})
+	return string(raw)
+}
+
+// showEditing prints an editing state for a person.
+func showEditing(w io.Writer, r gen.EditingResult) {
+	fmt.Fprintf(w, "%s (profile %s), snapshot %s, writable %v, undo %v, redo %v\n", r.Source.Value, r.Profile, r.Snapshot, r.Writable, r.Undo, r.Redo)
+	for _, f := range r.Fields {
+		raw, _ := gen.MarshalEditSchema(f.Schema)
+		var k struct{ Kind string }
+		json.Unmarshal(raw, &k)
+		fmt.Fprintf(w, "  %-45s %-10s %s\n", f.Path, k.Kind, f.Value)
+	}
+	var ro []string
+	for _, p := range r.ReadOnlyProperties {
+		ro = append(ro, p.Path)
+	}
+	fmt.Fprintf(w, "read-only: %s\n", strings.Join(ro, ", "))
+}

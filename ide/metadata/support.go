@@ -1,0 +1,861 @@
+package metadata
+
+// Vendor support data (API 1.2 metadata/support, 1.3
+// metadata/supportFiles, metadata/changed.supportUnchanged): which
+// objects and files the vendor's rules in Ext/ParentConfigurations.bin
+// lock. Everything here is derived from bytes on disk, kept in memory
+// per project keyed by the SHA-256 of those bytes, checked again on every
+// answer and never written to disk.
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/contractkit/contractkit/designer"
+	gen "github.com/contractkit/contractkit/generated/ide"
+)
+
+// supportState is one project's support data in memory.
+type supportState struct {
+	// The support file as last read: its bytes' SHA-256 ("" when the file
+	// is absent) and what they gave.
+	read    bool
+	sum     string
+	raw     []byte // the bytes, compared whole on the next read
+	absent  bool
+	parsed  *designer.Support
+	readErr error
+
+	// facts of descriptors by path, valid for the bytes whose SHA-256
+	// they carry.
+	facts map[string]*descFacts
+	// inv is the project's objects for metadata/support; nil until asked
+	// for, and again after a change that may have moved them.
+	inv *inventory
+	// seen holds source-relative files seen to exist, so that a later
+	// event about them can be proved to leave ownership alone.
+	seen map[string]bool
+}
+
+// descFacts is what support needs of one descriptor: its own object and
+// the objects it declares.
+type descFacts struct {
+	sum      string
+	invalid  bool // not a descriptor of a known kind
+	kind     designer.Kind
+	name     string
+	uuid     string
+	declared map[string]bool   // "kind:name" of objects with descriptors of their own
+	inline   map[string]string // id relative to the descriptor's object → uuid
+	dups     map[string]bool   // "kind:name" declared more than once
+}
+
+func factsOf(sum string, d *designer.Descriptor) *descFacts {
+	f := &descFacts{sum: sum, declared: map[string]bool{}, inline: map[string]string{}, dups: map[string]bool{}}
+	if d == nil || d.Object == nil {
+		f.invalid = true
+		return f
+	}
+	f.kind, f.name, f.uuid = d.Object.Info.Kind, d.Object.Name, strings.ToLower(d.Object.UUID)
+	var walk func(prefix string, o *designer.Object)
+	walk = func(prefix string, o *designer.Object) {
+		for _, c := range o.Children {
+			if c.Info == nil {
+				continue
+			}
+			rel := designer.ObjectID(prefix, c.Info.Kind, c.Name)
+			if c.Inline != nil {
+				f.inline[rel] = strings.ToLower(c.Inline.UUID)
+				walk(rel, c.Inline)
+			} else if prefix == "" {
+				f.declared[rel] = true
+			}
+		}
+	}
+	walk("", d.Object)
+	for _, dg := range d.Diagnostics {
+		if dg.Code != designer.DiagDuplicateIdentity {
+			continue
+		}
+		var name, kind string
+		for _, kv := range dg.Details {
+			switch kv[0] {
+			case "name":
+				name = kv[1]
+			case "kind":
+				kind = kv[1]
+			}
+		}
+		f.dups[designer.ObjectID("", designer.Kind(kind), name)] = true
+	}
+	return f
+}
+
+func (p *project) supportState() *supportState {
+	if p.sup == nil {
+		p.sup = &supportState{facts: map[string]*descFacts{}, seen: map[string]bool{}}
+	}
+	return p.sup
+}
+
+// supportPath is the support file of a project.
+func (p *project) supportPath() string {
+	return filepath.Join(p.srcDir, filepath.FromSlash(designer.SupportFile))
+}
+
+// rules reads the support file's current bytes and returns what they
+// say: nil with no error when there is no file, an error when it cannot
+// be read. A parse is reused while the bytes stay the same.
+func (st *supportState) rules(p *project) (*designer.Support, error) {
+	path := p.supportPath()
+	data, err := p.r.read(path)
+	if err != nil {
+		var se *sourceError
+		if errors.As(err, &se) && se.reason == "missing" {
+			st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, "", nil, true, nil, nil
+			return nil, nil
+		}
+		st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, "", nil, false, nil, err
+		return nil, err
+	}
+	// The bytes themselves decide whether the last parse still holds: a
+	// comparison is cheaper than a hash, and as exact.
+	if st.read && !st.absent && bytes.Equal(st.raw, data) {
+		return st.parsed, st.readErr
+	}
+	lim := designer.DefaultSupportLimits
+	lim.MaxBytes = gen.MaxSupportFileBytes
+	parsed, perr := designer.ParseSupport(path, data, lim)
+	st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, sha(data), data, false, parsed, perr
+	if perr != nil {
+		return nil, perr
+	}
+	return parsed, nil
+}
+
+// rulesDiagnostics reports a support file that could not be read.
+func (p *project) rulesDiagnostics(err error) []gen.Diagnostic {
+	if err == nil {
+		return []gen.Diagnostic{}
+	}
+	rel, _ := p.rel(p.supportPath())
+	dg := designer.Diagnostic{Code: designer.DiagUnsupportedValue, Details: [][2]string{{"path", filepath.ToSlash(rel)}}}
+	var pe *designer.ParseError
+	var se *sourceError
+	switch {
+	case errors.As(err, &pe):
+		dg.Details = append(dg.Details, [2]string{"reason", pe.Reason})
+		if pe.Offset >= 0 {
+			dg.Range = &designer.Range{Start: pe.Offset, End: pe.Offset}
+		}
+	case errors.As(err, &se):
+		dg.Details = append(dg.Details, [2]string{"reason", se.reason})
+	}
+	return []gen.Diagnostic{diagnostic(dg)}
+}
+
+// verdict is what support says of one object or file.
+type verdict struct {
+	mode      gen.SupportMode
+	unknown   bool
+	reason    gen.SupportReason
+	supplier  string
+	inherited string
+	readOnly  bool
+}
+
+func unknownEntry(reason gen.SupportReason) verdict {
+	return verdict{unknown: true, readOnly: true, reason: reason}
+}
+
+// link is one object of an owner chain, the object itself first.
+type link struct {
+	id        string
+	uuid      string // lower case; "" when it has none
+	predef    bool   // a predefined item: never a rule of its own
+	top       bool   // a top-level object, or the project's root
+	ambiguous bool
+	failure   gen.SupportReason // why this link's ownership is unknown
+}
+
+// decide gives the verdict for the chain's first object under the rules
+// s (nil: no support data) or the failure to read them.
+func (st *supportState) decide(s *designer.Support, rulesErr error, chain []link) verdict {
+	if rulesErr != nil {
+		return unknownEntry(gen.SupportReasonSupportUnreadable)
+	}
+	for _, l := range chain {
+		if l.failure != "" {
+			return unknownEntry(l.failure)
+		}
+	}
+	if s == nil || len(s.Vendors) == 0 {
+		return verdict{mode: gen.SupportModeNotSupported}
+	}
+	v := verdict{mode: gen.SupportModeNotSupported}
+	for i, l := range chain {
+		if l.predef {
+			continue
+		}
+		if l.ambiguous {
+			return unknownEntry(gen.SupportReasonAmbiguous)
+		}
+		if l.uuid == "" {
+			return unknownEntry(gen.SupportReasonNoUUID)
+		}
+		if mode, vi, ok := s.Rule(l.uuid); ok {
+			v.mode = map[designer.SupportMode]gen.SupportMode{designer.SupportNotEditable: gen.SupportModeNotEditable,
+				designer.SupportEditable: gen.SupportModeEditableWithSupport, designer.SupportRemoved: gen.SupportModeRemovedFromSupport}[mode]
+			v.supplier = s.Vendors[vi].ID
+			if i > 0 {
+				v.inherited = l.id
+			}
+			break
+		}
+		if l.top {
+			// The project's own object: no vendor's rule reaches it.
+			break
+		}
+	}
+	if !s.ChangesAllowed {
+		if v.mode != gen.SupportModeNotSupported {
+			v.mode = gen.SupportModeNotEditable
+		}
+		v.readOnly, v.reason = true, gen.SupportReasonChangesDisabled
+	}
+	if v.mode == gen.SupportModeNotEditable {
+		v.readOnly = true
+	}
+	return v
+}
+
+// symlinked reports whether a path below the sources, or a directory on
+// the way to it, is a symbolic link. dirs keeps the answers for
+// directories during one request.
+func (p *project) symlinked(path string, dirs map[string]bool) bool {
+	linked, _ := p.pathState(path, dirs)
+	return linked
+}
+
+// pathState is symlinked, and whether the path is an existing regular
+// file, from one Lstat per path and per new directory.
+func (p *project) pathState(path string, dirs map[string]bool) (linked, regular bool) {
+	rel, ok := p.rel(path)
+	if !ok {
+		return true, false
+	}
+	dir := p.srcDir
+	parts := strings.Split(rel, string(filepath.Separator))
+	for _, part := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, part)
+		linked, seen := dirs[dir]
+		if !seen {
+			st, err := os.Lstat(dir)
+			linked = err == nil && st.Mode()&os.ModeSymlink != 0
+			dirs[dir] = linked
+		}
+		if linked {
+			return true, false
+		}
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return false, false
+	}
+	return st.Mode()&os.ModeSymlink != 0, st.Mode().IsRegular()
+}
+
+// ---- metadata/support: the inventory of the project's objects ----
+
+// inventory lists every object of the tree with what support needs,
+// built once by a walk and kept until a change may have moved objects.
+type inventory struct {
+	entries []invEntry        // in ObjectId order
+	byID    map[string]int    // ObjectId → index
+	uuids   map[string]int    // uuid → how many objects carry it
+	descOf  map[string]string // descriptor path → its SHA-256 when the walk read it
+}
+
+type invEntry struct {
+	id, uuid string
+	parent   string // the metadata owner's id; "" for the root
+	top      bool   // the root or one of its direct children
+	predef   bool
+	desc     string // the descriptor that declares it (its own or its owner's)
+	failure  gen.SupportReason
+	files    []string // absolute paths of its existing files
+}
+
+// inventory returns the project's objects, walking the tree when needed.
+func (st *supportState) inventory(p *project) *inventory {
+	if st.inv != nil {
+		return st.inv
+	}
+	inv := &inventory{byID: map[string]int{}, uuids: map[string]int{}, descOf: map[string]string{}}
+	var visit func(o *object, top bool)
+	visit = func(o *object, top bool) {
+		e := invEntry{id: o.id, top: top, desc: o.desc, uuid: strings.ToLower(o.uuid)}
+		if o.parent != nil {
+			e.parent = o.parent.id
+		}
+		if o.info != nil && o.info.Kind == designer.KindPredefinedItem {
+			e.predef = true
+			owner := o.parent
+			for owner.parent != nil && owner.info != nil && owner.info.Kind == designer.KindPredefinedItem {
+				owner = owner.parent
+			}
+			e.desc = p.predefinedPath(owner)
+		}
+		if o.own {
+			if f := st.ownFacts(p, o, inv); f == nil {
+				e.failure = gen.SupportReasonDescriptorUnreadable
+			} else if f.invalid || f.kind != o.kind() || f.name != o.name {
+				e.failure = gen.SupportReasonSourceChanged
+			} else {
+				e.uuid = f.uuid
+			}
+		} else if !e.predef && o.info != nil && o.parent != nil {
+			// An inline object: its uuid as its owner's descriptor says now.
+			owner := o.parent
+			for !owner.own && owner.parent != nil {
+				owner = owner.parent
+			}
+			if f := st.facts[owner.desc]; f != nil && inv.descOf[owner.desc] == f.sum {
+				u, ok := f.inline[strings.TrimPrefix(o.id, owner.id+"/")]
+				if !ok {
+					e.failure = gen.SupportReasonSourceChanged
+				}
+				e.uuid = u
+			}
+		}
+		if e.failure == "" && o.err != nil {
+			e.failure = gen.SupportReasonDescriptorUnreadable
+		}
+		if o.own || o.info == nil || o.info.Kind != designer.KindPredefinedItem {
+			e.files = p.objectFiles(o)
+		}
+		inv.byID[e.id] = len(inv.entries)
+		inv.entries = append(inv.entries, e)
+		if e.uuid != "" && !e.predef {
+			inv.uuids[e.uuid]++
+		}
+		if e.failure != "" || o.info == nil || o.unsupported() {
+			return
+		}
+		for _, c := range o.children {
+			visit(c, o == p.root)
+		}
+		if hasPredefined(o) && p.loadPredefined(o) == nil {
+			// Nested items are the children of their parent item.
+			for _, it := range o.predef {
+				visit(it, false)
+			}
+		}
+	}
+	visit(p.root, true)
+	sort.Slice(inv.entries, func(i, j int) bool { return inv.entries[i].id < inv.entries[j].id })
+	for i, e := range inv.entries {
+		inv.byID[e.id] = i
+	}
+	st.inv = inv
+	return inv
+}
+
+// ownFacts reads an object's own descriptor once for the inventory,
+// filling the tree from the same bytes when it was not read yet.
+func (st *supportState) ownFacts(p *project, o *object, inv *inventory) *descFacts {
+	data, err := p.r.read(o.desc)
+	if err != nil {
+		if !o.loaded {
+			p.accept(o, nil, err)
+		}
+		return nil
+	}
+	sum := sha(data)
+	inv.descOf[o.desc] = sum
+	if f := st.facts[o.desc]; f != nil && f.sum == sum && o.loaded {
+		return f
+	}
+	d, err := p.r.parseBytes(o.desc, data)
+	if !o.loaded && o != p.root {
+		if aerr := p.accept(o, d, err); aerr != nil {
+			return nil
+		}
+	}
+	if err != nil {
+		return nil
+	}
+	f := factsOf(sum, d)
+	st.facts[o.desc] = f
+	return f
+}
+
+// objectFiles lists the existing files of an object: its own descriptor,
+// its modules and its data files (form, template, picture, predefined).
+func (p *project) objectFiles(o *object) []string {
+	var out []string
+	if o.own {
+		out = append(out, o.desc)
+	}
+	for _, role := range p.moduleRoles(o) {
+		out = append(out, p.modulePath(o, role))
+	}
+	return append(out, p.payloads(o)...)
+}
+
+// chain builds the owner chain of an inventory entry.
+func (inv *inventory) chain(i int) []link {
+	var out []link
+	for i >= 0 {
+		e := inv.entries[i]
+		out = append(out, link{id: e.id, uuid: e.uuid, predef: e.predef, top: e.top, failure: e.failure,
+			ambiguous: e.uuid != "" && inv.uuids[e.uuid] > 1})
+		if e.parent == "" {
+			break
+		}
+		j, ok := inv.byID[e.parent]
+		if !ok {
+			break
+		}
+		i = j
+	}
+	return out
+}
+
+// Support answers metadata/support: a page of the project's objects in
+// ObjectId order, with the files of the read-only ones.
+func (b *Backend) Support(c gen.SupportParams) (gen.SupportResult, error) {
+	p, err := b.at(c.SessionID, c.ProjectID, c.Generation)
+	if err != nil {
+		return gen.SupportResult{}, err
+	}
+	st := p.supportState()
+	s, rerr := st.rules(p)
+	inv := st.inventory(p)
+	offset, limit := 0, int(gen.DefaultSupportLimit)
+	if c.Offset != nil {
+		offset = int(*c.Offset)
+	}
+	if c.Limit != nil {
+		limit = int(*c.Limit)
+	}
+	r := gen.SupportResult{Objects: []gen.SupportObject{}, Files: []gen.SupportFile{}, Diagnostics: p.rulesDiagnostics(rerr),
+		Suppliers: []gen.SupportSupplier{}, Freshness: gen.FreshnessCurrent}
+	if s != nil {
+		for _, v := range s.Vendors {
+			r.Suppliers = append(r.Suppliers, gen.SupportSupplier{ID: v.ID, Name: v.Name, Vendor: v.Vendor, Version: v.Version})
+		}
+	}
+	for u, n := range inv.uuids {
+		if n > 1 && s != nil && len(s.Vendors) > 0 {
+			r.Diagnostics = append(r.Diagnostics, diagnostic(designer.Diagnostic{Code: designer.DiagDuplicateIdentity, Details: [][2]string{{"uuid", u}}}))
+		}
+	}
+	sort.Slice(r.Diagnostics, func(i, j int) bool { return diagKey(r.Diagnostics[i]) < diagKey(r.Diagnostics[j]) })
+	if offset < len(inv.entries) {
+		end := offset + limit
+		if end > len(inv.entries) {
+			end = len(inv.entries)
+		}
+		// The page's descriptors are checked against their bytes now.
+		changed := map[string]bool{}
+		for _, e := range inv.entries[offset:end] {
+			if _, done := changed[e.desc]; done || e.desc == "" {
+				continue
+			}
+			want, ok := inv.descOf[e.desc]
+			if !ok {
+				continue
+			}
+			data, err := p.r.read(e.desc)
+			changed[e.desc] = err != nil || sha(data) != want
+		}
+		dirs := map[string]bool{}
+		for i := offset; i < end; i++ {
+			e := inv.entries[i]
+			chain := inv.chain(i)
+			for k, l := range chain {
+				if ce := inv.entries[inv.byID[l.id]]; changed[ce.desc] && !ce.predef {
+					chain[k].failure = gen.SupportReasonSourceChanged
+				}
+			}
+			v := st.decide(s, rerr, chain)
+			if !v.unknown && e.desc != "" && p.symlinked(e.desc, dirs) {
+				v.readOnly, v.reason = true, gen.SupportReasonSymlink
+			}
+			r.Objects = append(r.Objects, supportObject(e.id, v))
+			for _, f := range e.files {
+				linked := p.symlinked(f, dirs)
+				if rel, ok := p.rel(f); ok {
+					st.seen[rel] = true
+				}
+				if !v.readOnly && !linked {
+					continue
+				}
+				fv := v
+				if linked && !fv.unknown {
+					fv.readOnly, fv.reason = true, gen.SupportReasonSymlink
+				}
+				r.Files = append(r.Files, p.supportFile(f, e.id, fv))
+			}
+		}
+		if end < len(inv.entries) {
+			next := int64(end)
+			r.NextOffset = &next
+		}
+	}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+func diagKey(d gen.Diagnostic) string {
+	b, _ := d.MarshalJSON()
+	return string(b)
+}
+
+func supportObject(id string, v verdict) gen.SupportObject {
+	o := gen.SupportObject{ObjectID: gen.ObjectID(id), ReadOnly: v.readOnly, Unknown: v.unknown}
+	if !v.unknown {
+		m := v.mode
+		o.Mode = &m
+	}
+	if v.supplier != "" {
+		s := v.supplier
+		o.Supplier = &s
+	}
+	if v.inherited != "" {
+		in := gen.ObjectID(v.inherited)
+		o.InheritedFrom = &in
+	}
+	if v.reason != "" {
+		r := v.reason
+		o.Reason = &r
+	}
+	return o
+}
+
+func (p *project) supportFile(path, owner string, v verdict) gen.SupportFile {
+	rel, _ := p.rel(path)
+	f := gen.SupportFile{Path: ToPath(rel), ReadOnly: v.readOnly, Unknown: v.unknown}
+	if owner != "" {
+		id := gen.ObjectID(owner)
+		f.ObjectID = &id
+	}
+	if v.reason != "" {
+		r := v.reason
+		f.Reason = &r
+	}
+	return f
+}
+
+// ---- metadata/supportFiles: owners found from paths ----
+
+// SupportFiles answers metadata/supportFiles: for each path, in order,
+// the owner found from the path and checked against the current bytes
+// of the rules and of the owner chain's descriptors, without a walk.
+func (b *Backend) SupportFiles(c gen.SupportFilesParams) (gen.SupportFilesResult, error) {
+	p, err := b.at(c.SessionID, c.ProjectID, c.Generation)
+	if err != nil {
+		return gen.SupportFilesResult{}, err
+	}
+	rels := make([]string, len(c.Paths))
+	for i, pp := range c.Paths {
+		rel, err := FromPath(pp)
+		if err == nil {
+			err = checkRelative(rel)
+		}
+		if err != nil {
+			return gen.SupportFilesResult{}, invalidParams("/paths/"+strconv.Itoa(i), err.Error())
+		}
+		rels[i] = filepath.Clean(filepath.FromSlash(rel))
+	}
+	st := p.supportState()
+	s, rerr := st.rules(p)
+	r := gen.SupportFilesResult{Objects: []gen.SupportObject{}, Files: make([]gen.SupportFile, 0, len(rels)),
+		Diagnostics: p.rulesDiagnostics(rerr), Freshness: gen.FreshnessCurrent}
+	q := &fileQuery{p: p, st: st, sums: map[string]*descFacts{}, dirs: map[string]bool{}}
+	owners := map[string]bool{}
+	for _, rel := range rels {
+		path := filepath.Join(p.srcDir, rel)
+		chain, desc := q.chainOf(rel)
+		v := st.decide(s, rerr, chain)
+		owner := chain[0].id
+		linked, regular := p.pathState(path, q.dirs)
+		if !v.unknown && linked {
+			v.readOnly, v.reason = true, gen.SupportReasonSymlink
+		}
+		if regular {
+			st.seen[rel] = true
+		}
+		r.Files = append(r.Files, p.supportFile(path, owner, v))
+		if owner != "" && !owners[owner] {
+			owners[owner] = true
+			ov := st.decide(s, rerr, chain)
+			if !ov.unknown {
+				if p.symlinked(desc, q.dirs) {
+					ov.readOnly, ov.reason = true, gen.SupportReasonSymlink
+				}
+			}
+			r.Objects = append(r.Objects, supportObject(owner, ov))
+		}
+	}
+	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
+	return r, nil
+}
+
+// checkRelative refuses what supportFiles may not name.
+func checkRelative(rel string) error {
+	switch {
+	case rel == "":
+		return errors.New("an empty path")
+	case filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`):
+		return errors.New("an absolute path")
+	}
+	for _, seg := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return errors.New("a path with a .. segment")
+		}
+	}
+	if filepath.Clean(filepath.FromSlash(rel)) == "." {
+		return errors.New("a path that names the source directory")
+	}
+	return nil
+}
+
+// fileQuery is one supportFiles request: descriptors read for it are
+// read once.
+type fileQuery struct {
+	p    *project
+	st   *supportState
+	sums map[string]*descFacts // by path, for this request
+	dirs map[string]bool
+}
+
+// facts returns a descriptor's facts for its current bytes; nil when it
+// cannot be read.
+func (q *fileQuery) facts(path string) *descFacts {
+	if f, ok := q.sums[path]; ok {
+		return f
+	}
+	var out *descFacts
+	if data, err := q.p.r.read(path); err == nil {
+		sum := sha(data)
+		if f := q.st.facts[path]; f != nil && f.sum == sum {
+			out = f
+		} else if d, err := q.p.r.parseBytes(path, data); err == nil {
+			out = factsOf(sum, d)
+			q.st.facts[path] = out
+		}
+	}
+	q.sums[path] = out
+	return out
+}
+
+// chainOf finds the owner chain of a source-relative path from the path
+// alone and the descriptors on the way, and the descriptor that holds the
+// owner: the root for the root's files, a top-level object for its
+// descriptor and folder, a form or template for its own, a command for
+// its module, an owner for its Predefined.xml.
+func (q *fileQuery) chainOf(rel string) ([]link, string) {
+	p := q.p
+	parts := strings.Split(rel, string(filepath.Separator))
+	rootFacts := q.facts(p.rootDesc)
+	if rootFacts == nil {
+		return []link{{id: p.root.id, top: true, failure: gen.SupportReasonDescriptorUnreadable}}, p.rootDesc
+	}
+	rootLink := link{id: p.root.id, uuid: rootFacts.uuid, top: true}
+	if rootFacts.invalid {
+		rootLink.failure = gen.SupportReasonSourceChanged
+	}
+	unknownAt := func() ([]link, string) {
+		return []link{{failure: gen.SupportReasonUnknownLocation}}, ""
+	}
+	if p.root.external {
+		// An external object's files all belong to it.
+		return []link{rootLink}, p.rootDesc
+	}
+	if len(parts) == 1 {
+		if rel == filepath.Base(p.rootDesc) {
+			return []link{rootLink}, p.rootDesc
+		}
+		return unknownAt()
+	}
+	if parts[0] == "Ext" {
+		return []link{rootLink}, p.rootDesc
+	}
+	info, ok := designer.KindOfRootDir(parts[0])
+	if !ok {
+		return unknownAt()
+	}
+	name := parts[1]
+	if len(parts) == 2 {
+		if !strings.HasSuffix(name, ".xml") {
+			return unknownAt()
+		}
+		name = strings.TrimSuffix(name, ".xml")
+	}
+	topID := designer.ObjectID("", info.Kind, name)
+	topDesc := filepath.Join(p.srcDir, parts[0], name+".xml")
+	top := link{id: topID, top: true}
+	seg := designer.ObjectID("", info.Kind, name)
+	switch {
+	case rootFacts.dups[seg]:
+		top.ambiguous = true
+	case !rootFacts.declared[seg]:
+		top.failure = gen.SupportReasonNotDeclared
+	}
+	if top.failure == "" {
+		if f := q.facts(topDesc); f == nil {
+			top.failure = gen.SupportReasonDescriptorUnreadable
+		} else if f.invalid || f.kind != info.Kind || f.name != name {
+			top.failure = gen.SupportReasonNotDeclared
+		} else {
+			top.uuid = f.uuid
+		}
+	}
+	chain := []link{top, rootLink}
+	if len(parts) <= 2 || parts[2] == "Ext" {
+		// The descriptor, or a module, Predefined.xml or another data
+		// file of the top-level object.
+		return chain, topDesc
+	}
+	if len(parts) < 4 {
+		return unknownAt()
+	}
+	// A nested object with a folder of its own: Forms/F, Templates/T,
+	// Commands/C, Recalculations/R.
+	var child *designer.KindInfo
+	for _, k := range info.Collections {
+		if ci, ok := designer.Lookup(k); ok && ci.Dir == parts[2] {
+			child = ci
+			break
+		}
+	}
+	if child == nil {
+		return unknownAt()
+	}
+	cname := parts[3]
+	if len(parts) == 4 {
+		if !strings.HasSuffix(cname, ".xml") {
+			return unknownAt()
+		}
+		cname = strings.TrimSuffix(cname, ".xml")
+	} else if parts[4] != "Ext" {
+		return unknownAt()
+	}
+	cseg := designer.ObjectID("", child.Kind, cname)
+	nested := link{id: designer.ObjectID(topID, child.Kind, cname)}
+	tf := q.facts(topDesc)
+	switch {
+	case top.failure != "":
+		nested.failure = top.failure
+	case tf.dups[cseg]:
+		nested.ambiguous = true
+	case tf.inlineHas(cseg):
+		// An inline object (a command): its uuid is in the owner's
+		// descriptor; its folder holds only its module.
+		nested.uuid = tf.inline[cseg]
+		return append([]link{nested}, chain...), topDesc
+	case !tf.declared[cseg]:
+		nested.failure = gen.SupportReasonNotDeclared
+	}
+	nestedDesc := filepath.Join(p.srcDir, parts[0], parts[1], parts[2], cname+".xml")
+	if nested.failure == "" && !nested.ambiguous {
+		if f := q.facts(nestedDesc); f == nil {
+			nested.failure = gen.SupportReasonDescriptorUnreadable
+		} else if f.invalid || f.kind != child.Kind || f.name != cname {
+			nested.failure = gen.SupportReasonNotDeclared
+		} else {
+			nested.uuid = f.uuid
+		}
+	}
+	return append([]link{nested}, chain...), nestedDesc
+}
+
+func (f *descFacts) inlineHas(seg string) bool {
+	_, ok := f.inline[seg]
+	return ok
+}
+
+// ---- metadata/changed.supportUnchanged ----
+
+// unchanged reports whether a batch of file events provably left support
+// data and file ownership alone: every path is a module or data file that
+// was seen to exist and still does. quiet is set when the batch names
+// only the support file and its bytes are those last read: then nothing
+// changed at all.
+func (st *supportState) unchanged(p *project, rels []string) (unchanged, quiet bool) {
+	if len(rels) == 0 {
+		return false, false
+	}
+	binRel, _ := p.rel(p.supportPath())
+	quiet = true
+	unchanged = true
+	for _, rel := range rels {
+		if rel == binRel {
+			prev, known := st.sum, st.read && !st.absent && st.readErr == nil
+			if _, err := st.rules(p); err != nil || !known || st.absent || st.sum != prev {
+				unchanged, quiet = false, false
+			}
+			continue
+		}
+		quiet = false
+		path := filepath.Join(p.srcDir, rel)
+		if !st.seen[rel] || !p.r.exists(path) || !contentOnly(rel) {
+			unchanged = false
+		}
+	}
+	return unchanged, quiet
+}
+
+// contentOnly reports files whose content decides nothing about objects
+// or their ownership: modules and the data files of forms, templates and
+// pictures. Descriptors and Predefined.xml declare objects.
+func contentOnly(rel string) bool {
+	base := filepath.Base(rel)
+	if strings.HasSuffix(base, ".bsl") {
+		return true
+	}
+	switch base {
+	case "Form.xml", "Picture.xml", "Template.xml", "Template.txt", "Template.bin", "Template.mxl", "Template.htm", "Template.zip":
+		return filepath.Base(filepath.Dir(rel)) == "Ext"
+	}
+	return false
+}
+
+// supportEvent runs before a batch of file events is announced: it
+// decides supportUnchanged and whether the batch changed anything at
+// all, and drops the inventory when objects may have moved.
+func (b *Backend) supportEvent(p *project, c gen.DidChangeFilesParams) (unchanged, quiet bool) {
+	st := p.supportState()
+	var rels []string
+	for _, pp := range c.Paths {
+		rel, err := FromPath(pp)
+		if err != nil {
+			return false, false
+		}
+		rels = append(rels, filepath.Clean(filepath.FromSlash(rel)))
+	}
+	unchanged, quiet = st.unchanged(p, rels)
+	if !unchanged && !quiet {
+		st.inv = nil
+	}
+	return unchanged, quiet
+}
+
+// supportDropped forgets the inventory after a refresh.
+func (p *project) supportDropped() {
+	if p.sup != nil {
+		p.sup.inv = nil
+	}
+}
+
+func invalidParams(pointer, msg string) *gen.RPCError {
+	info, _ := gen.LookupError(gen.CodeInvalidParams)
+	return &gen.RPCError{Code: gen.CodeInvalidParams, Message: info.Message + ": " + pointer + ": " + msg}
+}

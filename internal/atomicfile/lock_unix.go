@@ -1,0 +1,34 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// Lock takes the project's write lock without waiting: ErrBusy when
+// another process (or another Writer of this one) holds it. The lock
+// goes with the process, so a killed writer never leaves it taken.
+func (w *Writer) Lock() (unlock func(), err error) {
+	if err := os.MkdirAll(w.State, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(w.State, lockName), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrBusy
+		}
+		return nil, err
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
