@@ -42,8 +42,8 @@ func TestTokenize(t *testing.T) {
 func TestIsQuery(t *testing.T) {
 	for src, want := range map[string]bool{
 		"ВЫБРАТЬ 1":                              true,
-		"\n\tИЗ Справочник.Х КАК Т":               true,
-		"ЗНАЧЕНИЕ(Справочник.Х.ПустаяСсылка)":     true,
+		"\n\tИЗ Справочник.Х КАК Т":              true,
+		"ЗНАЧЕНИЕ(Справочник.Х.ПустаяСсылка)":    true,
 		"Справочник.Х":                           false,
 		"Выбрать элемент из списка":              false,
 		"Не удалось прочитать данные из таблицы": false,
