@@ -112,10 +112,23 @@ func Fold(dst, word []byte) ([]byte, bool) {
 		if r == utf8.RuneError && n == 1 {
 			return dst, false
 		}
-		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		dst = utf8.AppendRune(dst, lower(r))
 		i += n
 	}
 	return dst, true
+}
+
+// lower is unicode.ToLower with the Cyrillic letters of Russian first.
+func lower(r rune) rune {
+	switch {
+	case 'А' <= r && r <= 'Я':
+		return r + 'а' - 'А'
+	case 'а' <= r && r <= 'я' || r == 'ё':
+		return r
+	case r == 'Ё':
+		return 'ё'
+	}
+	return unicode.ToLower(r)
 }
 
 // EqualFold reports whether two names are the same name for the
@@ -138,7 +151,7 @@ func EqualFold(a, b []byte) bool {
 		}
 		ra, na := utf8.DecodeRune(a)
 		rb, nb := utf8.DecodeRune(b)
-		if ra != rb && unicode.ToLower(ra) != unicode.ToLower(rb) {
+		if ra != rb && lower(ra) != lower(rb) {
 			return false
 		}
 		a, b = a[na:], b[nb:]
@@ -168,6 +181,12 @@ func NameAt(src []byte, i int) int {
 			}
 			return i
 		}
+		if (c == 0xD0 || c == 0xD1) && i+1 < len(src) && src[i+1]&0xC0 == 0x80 {
+			// U+0400-U+047F: Cyrillic letters, the common case.
+			i += 2
+			first = false
+			continue
+		}
 		r, n := utf8.DecodeRune(src[i:])
 		if r == utf8.RuneError && n == 1 || !unicode.IsLetter(r) {
 			return i
@@ -181,7 +200,7 @@ func NameAt(src []byte, i int) int {
 // Tokenize splits src into tokens, skipping white space (a BOM at the
 // start included).
 func Tokenize(src []byte) []Token {
-	t := tokenizer{src: src}
+	t := tokenizer{src: src, out: make([]Token, 0, len(src)/6)}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		t.i = 3
 	}
@@ -443,4 +462,43 @@ func StringValue(src []byte, tok Token) Text {
 		}
 	}
 	return x
+}
+
+// FoldInPlace lower-cases the letters of src in place wherever the lower
+// case has the same length in UTF-8 (every Latin and Cyrillic letter), so
+// that offsets in the result are offsets in src. It serves a fast
+// search: a name is folded the same way and looked for with bytes.Index.
+func FoldInPlace(src []byte) {
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c < utf8.RuneSelf:
+			if 'A' <= c && c <= 'Z' {
+				src[i] = c + 'a' - 'A'
+			}
+			i++
+		case c == 0xD0 && i+1 < len(src):
+			// Cyrillic А-П (D0 90-9F) → а-п (D0 B0-BF); Р-Я (D0 A0-AF) →
+			// р-я (D1 80-8F); Ё (D0 81) → ё (D1 91); Ѐ-Џ (D0 80-8F) →
+			// ѐ-џ (D1 90-9F).
+			d := src[i+1]
+			switch {
+			case 0x90 <= d && d <= 0x9F:
+				src[i+1] = d + 0x20
+			case 0xA0 <= d && d <= 0xAF:
+				src[i], src[i+1] = 0xD1, d-0x20
+			case 0x80 <= d && d <= 0x8F:
+				src[i], src[i+1] = 0xD1, d+0x10
+			}
+			i += 2
+		default:
+			r, n := utf8.DecodeRune(src[i:])
+			if r != utf8.RuneError {
+				if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
+					utf8.EncodeRune(src[i:], l)
+				}
+			}
+			i += n
+		}
+	}
 }

@@ -3,6 +3,7 @@ package bsl
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // kinds spells tokens as kind:text for comparison.
@@ -144,6 +145,28 @@ func FuzzTokenize(f *testing.F) {
 					}
 				}
 			}
+		}
+	})
+}
+
+func TestFoldInPlace(t *testing.T) {
+	b := []byte("ИдентификаторыОбъектовМетаданных Ёж ЀЏ ABC ÄÖ \xff \u212a")
+	FoldInPlace(b)
+	if want := "идентификаторыобъектовметаданных ёж ѐџ abc äö \xff \u212a"; string(b) != want {
+		t.Errorf("%q, want %q", b, want)
+	}
+}
+
+func FuzzFoldInPlace(f *testing.F) {
+	f.Add([]byte("Справочники.ТОВАРЫ Ё \xd0"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		b := append([]byte(nil), src...)
+		FoldInPlace(b)
+		if len(b) != len(src) {
+			t.Fatalf("length %d, was %d", len(b), len(src))
+		}
+		if utf8.Valid(src) && !EqualFold(b, src) {
+			t.Fatalf("%q folds to %q", src, b)
 		}
 	})
 }

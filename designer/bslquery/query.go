@@ -89,7 +89,7 @@ func keywordKey(word []byte) string {
 
 // Tokenize splits a query text into tokens, skipping white space.
 func Tokenize(src []byte) []Token {
-	var out []Token
+	out := make([]Token, 0, len(src)/6)
 	afterDot := false
 	i := 0
 	for i < len(src) {
