@@ -18,7 +18,6 @@ func target(t testing.TB, kind designer.Kind, name string) *Target {
 	return tg
 }
 
-
 // marks spells places as the text they cover: +text for certain,
 // ?why:text for uncertain.
 func marks(src string, ps []Place) string {

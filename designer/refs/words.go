@@ -108,10 +108,10 @@ func Renamable(kind designer.Kind) bool {
 
 // Target is a top-level object whose places are sought.
 type Target struct {
-	Kind   designer.Kind
-	Tag    string // its element in Configuration.xml (Catalog)
-	Name   string
-	find   finder // the name in any case, for the fast search
+	Kind designer.Kind
+	Tag  string // its element in Configuration.xml (Catalog)
+	Name string
+	find finder // the name in any case, for the fast search
 
 	types   map[string]bool // folded class, type and extra words
 	classes map[string]bool // folded class words only
