@@ -108,6 +108,22 @@ func Fold(dst, word []byte) ([]byte, bool) {
 			i++
 			continue
 		}
+		if c == 0xD0 && i+1 < len(word) && word[i+1]&0xC0 == 0x80 {
+			// Cyrillic, as in FoldInPlace.
+			d := word[i+1]
+			switch {
+			case 0x90 <= d && d <= 0x9F:
+				dst = append(dst, 0xD0, d+0x20)
+			case 0xA0 <= d && d <= 0xAF:
+				dst = append(dst, 0xD1, d-0x20)
+			case 0x80 <= d && d <= 0x8F:
+				dst = append(dst, 0xD1, d+0x10)
+			default:
+				dst = append(dst, c, d)
+			}
+			i += 2
+			continue
+		}
 		r, n := utf8.DecodeRune(word[i:])
 		if r == utf8.RuneError && n == 1 {
 			return dst, false
@@ -200,7 +216,7 @@ func NameAt(src []byte, i int) int {
 // Tokenize splits src into tokens, skipping white space (a BOM at the
 // start included).
 func Tokenize(src []byte) []Token {
-	t := tokenizer{src: src, out: make([]Token, 0, len(src)/6)}
+	t := tokenizer{src: src, out: make([]Token, 0, len(src)/16)}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		t.i = 3
 	}

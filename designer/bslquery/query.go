@@ -89,7 +89,7 @@ func keywordKey(word []byte) string {
 
 // Tokenize splits a query text into tokens, skipping white space.
 func Tokenize(src []byte) []Token {
-	out := make([]Token, 0, len(src)/6)
+	out := make([]Token, 0, len(src)/16)
 	afterDot := false
 	i := 0
 	for i < len(src) {

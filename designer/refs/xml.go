@@ -46,8 +46,13 @@ func (d decoded) span(s, e int) (int, int) {
 
 // decode resolves the five predefined entities and character references
 // of src[from:to]; CDATA is taken as is.
+//
+// A run whose only references are &lt;, &gt; and &amp; is taken as it
+// stands: those spell operators and parameters, which never start or end
+// a name, a string or a comment, so the places found in the raw bytes are
+// the places of the value.
 func decode(src []byte, from, to int, raw bool) decoded {
-	if raw || bytes.IndexByte(src[from:to], '&') < 0 {
+	if raw || !needsDecoding(src[from:to]) {
 		return decoded{b: src[from:to], base: from}
 	}
 	d := decoded{b: make([]byte, 0, to-from), start: make([]int, 0, to-from), end: make([]int, 0, to-from)}
@@ -283,6 +288,22 @@ func (t *Target) startTag(src []byte, i int, stack *[][]byte, local func([]byte)
 		j += k + 2
 	}
 	return 0, false, &SyntaxError{i, "a start tag does not end"}
+}
+
+// needsDecoding reports references that can change what the text says to
+// the search: quotes, and characters written by number.
+func needsDecoding(b []byte) bool {
+	for at := 0; ; {
+		i := bytes.IndexByte(b[at:], '&')
+		if i < 0 {
+			return false
+		}
+		rest := b[at+i:]
+		if bytes.HasPrefix(rest, []byte("&quot;")) || bytes.HasPrefix(rest, []byte("&apos;")) || bytes.HasPrefix(rest, []byte("&#")) {
+			return true
+		}
+		at += i + 1
+	}
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -375,8 +376,9 @@ func scanAll(src string, files []string, role func(rel string) refs.XMLRole, tg 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // reused: most files do not name the object
 			for i := range next {
-				out[i] = scanFile(src, files[i], role(files[i]), tg)
+				out[i], buf = scanFile(src, files[i], role(files[i]), tg, buf)
 			}
 		}()
 	}
@@ -390,23 +392,49 @@ func scanAll(src string, files []string, role func(rel string) refs.XMLRole, tg 
 	return kept
 }
 
-func scanFile(src, rel string, role refs.XMLRole, tg *refs.Target) scanned {
+// scanFile reads one file into buf (grown as needed and returned) and
+// scans it when it names the object; only then are its bytes kept.
+func scanFile(src, rel string, role refs.XMLRole, tg *refs.Target, buf []byte) (scanned, []byte) {
 	path := filepath.Join(src, filepath.FromSlash(rel))
-	data, err := os.ReadFile(path)
+	buf, err := readInto(path, buf)
 	if err != nil {
-		return scanned{rel: rel, err: err}
+		return scanned{rel: rel, err: err}, buf
 	}
-	hits := tg.Hits(data)
+	hits := tg.Hits(buf)
 	if len(hits) == 0 {
-		return scanned{rel: rel}
+		return scanned{rel: rel}, buf
 	}
+	data := append([]byte(nil), buf...)
 	s := scanned{rel: rel, data: data}
 	if strings.HasSuffix(rel, ".bsl") {
 		s.places = tg.Module(data, hits, formAttributes(path, rel, tg))
 	} else {
 		s.places, s.err = tg.XML(data, hits, role)
 	}
-	return s
+	return s, buf
+}
+
+// readInto reads a whole file into buf's storage.
+func readInto(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return buf[:0], err
+	}
+	n := int(st.Size())
+	if cap(buf) < n {
+		buf = make([]byte, n, n+n/4)
+	}
+	buf = buf[:n]
+	got, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF {
+		err = nil // shortened meanwhile: what is there is read
+	}
+	return buf[:got], err
 }
 
 // formAttributeRE finds the names of a form's attributes.
