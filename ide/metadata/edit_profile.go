@@ -267,6 +267,10 @@ func (e *editor) readOnly(shown, hidden []*field) []gen.ReadOnlyProperty {
 				break
 			}
 		}
+		for _, f := range hidden {
+			// Listed below with the reason of its own.
+			covered = covered || f.path == seg
+		}
 		if !covered {
 			out = append(out, gen.ReadOnlyProperty{Path: seg, Reason: gen.ReadOnlyReasonUnsupported})
 		}
