@@ -20,10 +20,10 @@ func renameProject(name string, n int) map[string]string {
 	var children strings.Builder
 	children.WriteString("<Catalog>" + name + "</Catalog><CommonModule>Сервис</CommonModule>")
 	files := map[string]string{
-		"src/Catalogs/" + name + ".xml": strings.Replace(catalogXML(name, 2), "<v8:content>"+name+"<", "<v8:content>Номенклатура<", 1),
+		"src/Catalogs/" + name + ".xml":                   strings.Replace(catalogXML(name, 2), "<v8:content>"+name+"<", "<v8:content>Номенклатура<", 1),
 		"src/Catalogs/" + name + "/Ext/ManagerModule.bsl": "\ufeffФункция Пустая() Экспорт\r\n\tВозврат Справочники." + name + ".ПустаяСсылка();\r\nКонецФункции\r\n",
-		"src/CommonModules/Сервис.xml": catalogHead + "\t<CommonModule uuid=\"00000000-0000-0000-0000-000000000009\">\r\n\t\t<Properties>\r\n\t\t\t<Name>Сервис</Name>\r\n\t\t\t<Server>true</Server>\r\n\t\t</Properties>\r\n\t</CommonModule>\r\n</MetaDataObject>\r\n",
-		"src/CommonModules/Сервис/Ext/Module.bsl": "Функция Тип() Экспорт\n\tВозврат Тип(\"СправочникСсылка." + name + "\");\nКонецФункции\n",
+		"src/CommonModules/Сервис.xml":                    catalogHead + "\t<CommonModule uuid=\"00000000-0000-0000-0000-000000000009\">\r\n\t\t<Properties>\r\n\t\t\t<Name>Сервис</Name>\r\n\t\t\t<Server>true</Server>\r\n\t\t</Properties>\r\n\t</CommonModule>\r\n</MetaDataObject>\r\n",
+		"src/CommonModules/Сервис/Ext/Module.bsl":         "Функция Тип() Экспорт\n\tВозврат Тип(\"СправочникСсылка." + name + "\");\nКонецФункции\n",
 	}
 	for i := 1; i <= n; i++ {
 		doc := fmt.Sprintf("Д%d", i)
