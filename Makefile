@@ -81,7 +81,7 @@ fuzz:
 corpus-test:
 	$(GO) test -count=1 -run 'TestConformanceStreams|TestRFC6902Suite' -v ./agui/
 	$(GO) test -count=1 -tags corpus -run 'TestParseXMLCorpus|TestParseDescriptorSummaryCorpus|TestParseSupportCorpus' -v ./designer/
-	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus|TestSupportCorpus|TestEditCorpus' -v ./ide/metadata/
+	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus|TestSupportCorpus|TestEditCorpus|TestRenameCorpus' -v ./ide/metadata/
 
 ## bench-ide: a fresh `eska ide --stdio` on the SSL 3.1 corpus over pipes, IDE_RUNS times (default 5); see Docs/performance.md
 IDE_RUNS ?= 5
