@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit crash-test
+.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test
 
 all: generate test
 
@@ -100,6 +100,10 @@ bench-support:
 ## bench-edit: property editing on an editable copy of SSL 3.1 (previewProperty, updateProperty with fsync and refresh, undoProperty), p95 with the load average; see Docs/performance.md
 bench-edit:
 	./scripts/bench-edit.sh
+
+## bench-rename: rename on an editable copy of SSL 3.1 (renamePreview and renameApply of its most referenced catalog, beside reading every source once), p95 with the load average; see Docs/performance.md
+bench-rename:
+	./scripts/bench-rename.sh
 
 ## crash-test: kill a real `eska ide --stdio` (SIGKILL) at random moments during 1,000 property updates and 200 renames of 84 files each, and check that no descriptor tears and every rename is all old or all new after recovery (make test runs 120 and 12)
 crash-test:

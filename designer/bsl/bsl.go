@@ -45,20 +45,28 @@ func (k Kind) String() string {
 }
 
 // Token is one token: its kind and the bytes [Start, End) of the source.
+// It is small (a module has a token every few bytes): offsets are 32
+// bits, and a reserved word is an index into the table of names.
 type Token struct {
+	Start, End int32
 	Kind       Kind
-	Start, End int
-	// Key is the English name of a reserved word in lower case ("new",
-	// "procedure"); empty for other tokens.
-	Key string
 	// Unterminated marks a string or date literal the source does not
 	// close.
 	Unterminated bool
+	key          uint8
 }
 
+// Key is the English name of a reserved word in lower case ("new",
+// "procedure"); empty for other tokens.
+func (t Token) Key() string { return keywordNames[t.key] }
+
 // keywords maps the lower-case spellings of the reserved words, Russian
-// and English, to the English one.
-var keywords = map[string]string{}
+// and English, to their index in keywordNames, the English names (0 is
+// no word).
+var (
+	keywords     = map[string]uint8{}
+	keywordNames = []string{""}
+)
 
 func init() {
 	for _, kw := range [][2]string{
@@ -72,8 +80,10 @@ func init() {
 		{"истина", "true"}, {"ложь", "false"}, {"неопределено", "undefined"}, {"null", "null"},
 		{"асинх", "async"}, {"ждать", "await"},
 	} {
-		keywords[kw[0]] = kw[1]
-		keywords[kw[1]] = kw[1]
+		id := uint8(len(keywordNames))
+		keywordNames = append(keywordNames, kw[1])
+		keywords[kw[0]] = id
+		keywords[kw[1]] = id
 	}
 }
 
@@ -83,14 +93,16 @@ const maxKeywordBytes = 36
 
 // KeywordKey returns the English name of a reserved word spelled word in
 // either language and any case, or "".
-func KeywordKey(word []byte) string {
+func KeywordKey(word []byte) string { return keywordNames[keywordID(word)] }
+
+func keywordID(word []byte) uint8 {
 	if len(word) > maxKeywordBytes {
-		return ""
+		return 0
 	}
 	var buf [maxKeywordBytes]byte
 	lower, ok := Fold(buf[:0], word)
 	if !ok {
-		return ""
+		return 0
 	}
 	return keywords[string(lower)]
 }
@@ -216,7 +228,7 @@ func NameAt(src []byte, i int) int {
 // Tokenize splits src into tokens, skipping white space (a BOM at the
 // start included).
 func Tokenize(src []byte) []Token {
-	t := tokenizer{src: src, out: make([]Token, 0, len(src)/16)}
+	t := tokenizer{src: src, out: make([]Token, 0, len(src)/6)}
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		t.i = 3
 	}
@@ -275,14 +287,14 @@ func (t *tokenizer) next() bool {
 	switch {
 	case c == '/' && start+1 < len(src) && src[start+1] == '/':
 		t.i = t.lineEnd(start)
-		t.emit(Token{Kind: Comment, Start: start, End: t.i})
+		t.emit(Token{Kind: Comment, Start: int32(start), End: int32(t.i)})
 	case c == '#':
 		t.i = t.lineEnd(start)
-		t.emit(Token{Kind: Preproc, Start: start, End: t.i})
+		t.emit(Token{Kind: Preproc, Start: int32(start), End: int32(t.i)})
 	case c == '"':
 		end, closed := t.stringEnd(start + 1)
 		t.i = end
-		t.emit(Token{Kind: String, Start: start, End: end, Unterminated: !closed})
+		t.emit(Token{Kind: String, Start: int32(start), End: int32(end), Unterminated: !closed})
 	case c == '\'':
 		j := start + 1
 		for j < len(src) && src[j] != '\'' && src[j] != '\n' && src[j] != '\r' {
@@ -293,7 +305,7 @@ func (t *tokenizer) next() bool {
 			j++
 		}
 		t.i = j
-		t.emit(Token{Kind: Date, Start: start, End: j, Unterminated: !closed})
+		t.emit(Token{Kind: Date, Start: int32(start), End: int32(j), Unterminated: !closed})
 	case '0' <= c && c <= '9':
 		j := start
 		for j < len(src) && '0' <= src[j] && src[j] <= '9' {
@@ -306,7 +318,7 @@ func (t *tokenizer) next() bool {
 			}
 		}
 		t.i = j
-		t.emit(Token{Kind: Number, Start: start, End: j})
+		t.emit(Token{Kind: Number, Start: int32(start), End: int32(j)})
 	case c == '&' || c == '~':
 		end := NameAt(src, start+1)
 		kind := Annotation
@@ -317,14 +329,14 @@ func (t *tokenizer) next() bool {
 			kind, end = Punct, start+1
 		}
 		t.i = end
-		t.emit(Token{Kind: kind, Start: start, End: end})
+		t.emit(Token{Kind: kind, Start: int32(start), End: int32(end)})
 	default:
 		if end := NameAt(src, start); end > start {
 			t.i = end
-			tok := Token{Kind: Ident, Start: start, End: end}
+			tok := Token{Kind: Ident, Start: int32(start), End: int32(end)}
 			if !t.afterDot {
-				if key := KeywordKey(src[start:end]); key != "" {
-					tok.Kind, tok.Key = Keyword, key
+				if id := keywordID(src[start:end]); id != 0 {
+					tok.Kind, tok.key = Keyword, id
 				}
 			}
 			t.emit(tok)
@@ -343,12 +355,12 @@ func (t *tokenizer) next() bool {
 				kind = Invalid
 			}
 			t.i = start + n
-			t.emit(Token{Kind: kind, Start: start, End: start + n})
+			t.emit(Token{Kind: kind, Start: int32(start), End: int32(start + n)})
 			return true
 		}
 		_, n := utf8.DecodeRune(src[start:])
 		t.i = start + n
-		t.emit(Token{Kind: Invalid, Start: start, End: start + n})
+		t.emit(Token{Kind: Invalid, Start: int32(start), End: int32(start + n)})
 	}
 	return true
 }
@@ -442,7 +454,8 @@ func StringValue(src []byte, tok Token) Text {
 	if tok.Kind != String || tok.Start >= tok.End {
 		return x
 	}
-	i, end := tok.Start+1, tok.End
+	i, end := int(tok.Start)+1, int(tok.End)
+	x.Bytes, x.Pos = make([]byte, 0, end-i), make([]int, 0, end-i)
 	if !tok.Unterminated {
 		end-- // the closing quote
 	}

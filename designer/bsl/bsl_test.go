@@ -11,8 +11,8 @@ func kinds(src string) []string {
 	var out []string
 	for _, tok := range Tokenize([]byte(src)) {
 		s := tok.Kind.String() + ":" + src[tok.Start:tok.End]
-		if tok.Key != "" {
-			s += "=" + tok.Key
+		if tok.Key() != "" {
+			s += "=" + tok.Key()
 		}
 		if tok.Unterminated {
 			s += "!"
@@ -124,7 +124,7 @@ func FuzzTokenize(f *testing.F) {
 		toks := Tokenize(src)
 		prev := 0
 		for _, tok := range toks {
-			if tok.Start < prev || tok.End <= tok.Start || tok.End > len(src) {
+			if int(tok.Start) < prev || tok.End <= tok.Start || int(tok.End) > len(src) {
 				t.Fatalf("token %+v after %d in %d bytes", tok, prev, len(src))
 			}
 			gap := string(src[prev:tok.Start])
@@ -133,14 +133,14 @@ func FuzzTokenize(f *testing.F) {
 					t.Fatalf("%q left out before %+v", gap, tok)
 				}
 			}
-			prev = tok.End
+			prev = int(tok.End)
 			if tok.Kind == String {
 				v := StringValue(src, tok)
 				if len(v.Bytes) != len(v.Pos) {
 					t.Fatalf("value and positions differ in length")
 				}
 				for _, p := range v.Pos {
-					if p < tok.Start || p >= tok.End {
+					if p < int(tok.Start) || p >= int(tok.End) {
 						t.Fatalf("position %d outside %+v", p, tok)
 					}
 				}

@@ -38,18 +38,24 @@ func (k Kind) String() string {
 	return "kind?"
 }
 
-// Token is one token of a query text.
+// Token is one token of a query text: small, as in package bsl.
 type Token struct {
-	Kind       Kind
-	Start, End int
-	// Key is the English name of a reserved word in lower case.
-	Key          string
+	Start, End   int32
+	Kind         Kind
 	Unterminated bool // a string the text does not close
+	key          uint8
 }
 
+// Key is the English name of a reserved word in lower case; empty for
+// other tokens.
+func (t Token) Key() string { return keywordNames[t.key] }
+
 // keywords maps the lower-case spellings of the query language's reserved
-// words, Russian and English, to the English one.
-var keywords = map[string]string{}
+// words, Russian and English, to their index in keywordNames.
+var (
+	keywords     = map[string]uint8{}
+	keywordNames = []string{""}
+)
 
 func init() {
 	for _, kw := range [][2]string{
@@ -67,29 +73,31 @@ func init() {
 		{"возр", "asc"}, {"убыв", "desc"}, {"автоупорядочивание", "autoorder"}, {"общие", "overall"},
 		{"только", "only"}, {"периодами", "periods"},
 	} {
-		keywords[kw[0]] = kw[1]
-		keywords[kw[1]] = kw[1]
+		id := uint8(len(keywordNames))
+		keywordNames = append(keywordNames, kw[1])
+		keywords[kw[0]] = id
+		keywords[kw[1]] = id
 	}
-	keywords["by"] = "on" // СГРУППИРОВАТЬ ПО / GROUP BY, УПОРЯДОЧИТЬ ПО / ORDER BY
+	keywords["by"] = keywords["on"] // СГРУППИРОВАТЬ ПО / GROUP BY, УПОРЯДОЧИТЬ ПО / ORDER BY
 }
 
-// keywordKey returns the English name of a reserved word, or "".
-func keywordKey(word []byte) string {
+// keywordID returns the index of a reserved word, or 0.
+func keywordID(word []byte) uint8 {
 	const max = 40
 	if len(word) > max {
-		return ""
+		return 0
 	}
 	var buf [max]byte
 	lower, ok := bsl.Fold(buf[:0], word)
 	if !ok {
-		return ""
+		return 0
 	}
 	return keywords[string(lower)]
 }
 
 // Tokenize splits a query text into tokens, skipping white space.
 func Tokenize(src []byte) []Token {
-	out := make([]Token, 0, len(src)/16)
+	out := make([]Token, 0, len(src)/6)
 	afterDot := false
 	i := 0
 	for i < len(src) {
@@ -105,7 +113,7 @@ func Tokenize(src []byte) []Token {
 			}
 		}
 		start := i
-		tok := Token{Start: start}
+		tok := Token{Start: int32(start)}
 		switch {
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
@@ -149,8 +157,8 @@ func Tokenize(src []byte) []Token {
 				i = end
 				tok.Kind = Ident
 				if !afterDot {
-					if key := keywordKey(src[start:end]); key != "" {
-						tok.Kind, tok.Key = Keyword, key
+					if id := keywordID(src[start:end]); id != 0 {
+						tok.Kind, tok.key = Keyword, id
 					}
 				}
 				break
@@ -171,7 +179,7 @@ func Tokenize(src []byte) []Token {
 			i += n
 			tok.Kind = Invalid
 		}
-		tok.End = i
+		tok.End = int32(i)
 		out = append(out, tok)
 		if tok.Kind != Comment {
 			afterDot = tok.Kind == Punct && tok.End-tok.Start == 1 && src[tok.Start] == '.'
@@ -186,11 +194,14 @@ func StringValue(src []byte, tok Token) (value []byte, pos []int) {
 	if tok.Kind != String {
 		return nil, nil
 	}
-	end := tok.End
+	end := int(tok.End)
 	if !tok.Unterminated {
 		end--
 	}
-	for i := tok.Start + 1; i < end; i++ {
+	if end > int(tok.Start)+1 {
+		value, pos = make([]byte, 0, end-int(tok.Start)-1), make([]int, 0, end-int(tok.Start)-1)
+	}
+	for i := int(tok.Start) + 1; i < end; i++ {
 		value = append(value, src[i])
 		pos = append(pos, i)
 		if src[i] == '"' && i+1 < end && src[i+1] == '"' {
@@ -209,7 +220,7 @@ func IsQuery(src []byte, toks []Token) bool {
 		if t.Kind != Keyword {
 			continue
 		}
-		switch t.Key {
+		switch t.Key() {
 		case "select", "from", "where", "join", "union", "into", "drop", "refs", "value", "cast", "valuetype", "hierarchy":
 			if upper(src[t.Start:t.End]) {
 				return true

@@ -9,8 +9,8 @@ func spell(src string) string {
 	var out []string
 	for _, tok := range Tokenize([]byte(src)) {
 		s := tok.Kind.String() + ":" + src[tok.Start:tok.End]
-		if tok.Key != "" {
-			s += "=" + tok.Key
+		if tok.Key() != "" {
+			s += "=" + tok.Key()
 		}
 		if tok.Unterminated {
 			s += "!"
@@ -75,19 +75,19 @@ func FuzzTokenize(f *testing.F) {
 		prev := 0
 		toks := Tokenize(src)
 		for _, tok := range toks {
-			if tok.Start < prev || tok.End <= tok.Start || tok.End > len(src) {
+			if int(tok.Start) < prev || tok.End <= tok.Start || int(tok.End) > len(src) {
 				t.Fatalf("token %+v after %d in %d bytes", tok, prev, len(src))
 			}
 			if gap := strings.TrimSpace(strings.ReplaceAll(string(src[prev:tok.Start]), "\ufeff", "")); gap != "" {
 				t.Fatalf("%q left out before %+v", gap, tok)
 			}
-			prev = tok.End
+			prev = int(tok.End)
 			v, pos := StringValue(src, tok)
 			if len(v) != len(pos) {
 				t.Fatal("value and positions differ in length")
 			}
 			for _, p := range pos {
-				if p <= tok.Start || p >= tok.End {
+				if p <= int(tok.Start) || p >= int(tok.End) {
 					t.Fatalf("position %d outside %+v", p, tok)
 				}
 			}

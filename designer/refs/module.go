@@ -76,17 +76,17 @@ func (t *Target) Module(src []byte, hits []int, hidden map[string]bool) []Place 
 		return -1
 	}
 	isDot := func(j int) bool {
-		return j >= 0 && toks[j].Kind == bsl.Punct && toks[j].End-toks[j].Start == 1 && src[toks[j].Start] == '.'
+		return j >= 0 && toks[j].Kind == bsl.Punct && int(toks[j].End)-int(toks[j].Start) == 1 && src[int(toks[j].Start)] == '.'
 	}
-	word := func(j int) []byte { return src[toks[j].Start:toks[j].End] }
+	word := func(j int) []byte { return src[int(toks[j].Start):int(toks[j].End)] }
 	for i, tok := range toks {
 		switch tok.Kind {
 		case bsl.Comment, bsl.Preproc:
-			if t.hitIn(hits, tok.Start, tok.End) {
-				t.prose(src[tok.Start:tok.End], func(s, e int) (int, int) { return tok.Start + s, tok.Start + e }, WhyComment, &ps)
+			if t.hitIn(hits, int(tok.Start), int(tok.End)) {
+				t.prose(src[int(tok.Start):int(tok.End)], func(s, e int) (int, int) { return int(tok.Start) + s, int(tok.Start) + e }, WhyComment, &ps)
 			}
 		case bsl.String:
-			if !t.hitIn(hits, tok.Start, tok.End) {
+			if !t.hitIn(hits, int(tok.Start), int(tok.End)) {
 				continue
 			}
 			v := bsl.StringValue(src, tok)
@@ -127,14 +127,14 @@ func (t *Target) Module(src []byte, hits []int, hidden map[string]bool) []Place 
 						certain = t.managed
 					}
 					if certain {
-						ps.add(Place{Start: tok.Start, End: tok.End, Certain: true})
+						ps.add(Place{Start: int(tok.Start), End: int(tok.End), Certain: true})
 					} else {
-						ps.add(Place{Start: tok.Start, End: tok.End, Why: WhyMember})
+						ps.add(Place{Start: int(tok.Start), End: int(tok.End), Why: WhyMember})
 					}
 				case isWord(t.types, ww):
 					// Catalog.X outside a string is no code: a member of
 					// something named like a class.
-					ps.add(Place{Start: tok.Start, End: tok.End, Why: WhyMember})
+					ps.add(Place{Start: int(tok.Start), End: int(tok.End), Why: WhyMember})
 				}
 				continue
 			}
@@ -142,10 +142,10 @@ func (t *Target) Module(src []byte, hits []int, hidden map[string]bool) []Place 
 				continue
 			}
 			if n := i + 1; n < len(toks) && isDot(n) {
-				if shadow.hides(tok.Start) {
-					ps.add(Place{Start: tok.Start, End: tok.End, Why: WhyShadowed})
+				if shadow.hides(int(tok.Start)) {
+					ps.add(Place{Start: int(tok.Start), End: int(tok.End), Why: WhyShadowed})
 				} else {
-					ps.add(Place{Start: tok.Start, End: tok.End, Certain: true})
+					ps.add(Place{Start: int(tok.Start), End: int(tok.End), Certain: true})
 				}
 			}
 		}
@@ -157,20 +157,20 @@ func (t *Target) Module(src []byte, hits []int, hidden map[string]bool) []Place 
 // Тип(...) or Новый ОписаниеТипов(...).
 func (t *Target) typeString(toks []bsl.Token, i int, src []byte, prevSig func(int) int) bool {
 	p := prevSig(i)
-	if p < 0 || toks[p].Kind != bsl.Punct || src[toks[p].Start] != '(' {
+	if p < 0 || toks[p].Kind != bsl.Punct || src[int(toks[p].Start)] != '(' {
 		return false
 	}
 	f := prevSig(p)
 	if f < 0 || toks[f].Kind != bsl.Ident {
 		return false
 	}
-	w := src[toks[f].Start:toks[f].End]
+	w := src[int(toks[f].Start):int(toks[f].End)]
 	before := prevSig(f)
 	switch {
 	case isOneOf(w, typeFuncWords):
-		return before < 0 || !(toks[before].Kind == bsl.Punct && src[toks[before].Start] == '.')
+		return before < 0 || !(toks[before].Kind == bsl.Punct && src[int(toks[before].Start)] == '.')
 	case isOneOf(w, typeDescWords):
-		return before >= 0 && toks[before].Kind == bsl.Keyword && toks[before].Key == "new"
+		return before >= 0 && toks[before].Kind == bsl.Keyword && toks[before].Key() == "new"
 	}
 	return false
 }
@@ -180,11 +180,11 @@ func (t *Target) typeString(toks []bsl.Token, i int, src []byte, prevSig func(in
 func (t *Target) typeList(text []byte, sp span, ps *placeSet) {
 	qt := bslquery.Tokenize(text)
 	for i, q := range qt {
-		if q.Kind != bslquery.Ident && q.Kind != bslquery.Keyword || !t.isName(text[q.Start:q.End]) {
+		if q.Kind != bslquery.Ident && q.Kind != bslquery.Keyword || !t.isName(text[int(q.Start):int(q.End)]) {
 			continue
 		}
-		s, e := sp(q.Start, q.End)
-		if w := qualifier(text, qt, i); w >= 0 && isWord(t.types, text[qt[w].Start:qt[w].End]) && !dotBefore(text, qt, w) {
+		s, e := sp(int(q.Start), int(q.End))
+		if w := qualifier(text, qt, i); w >= 0 && isWord(t.types, text[int(qt[w].Start):int(qt[w].End)]) && !dotBefore(text, qt, w) {
 			ps.add(Place{Start: s, End: e, Certain: true})
 		} else {
 			ps.add(Place{Start: s, End: e, Why: WhyString})
@@ -197,12 +197,12 @@ func (t *Target) inString(text []byte, qt []bslquery.Token, sp span, why string,
 	for _, q := range qt {
 		switch q.Kind {
 		case bslquery.Ident, bslquery.Keyword, bslquery.Param:
-			start := q.Start
+			start := int(q.Start)
 			if q.Kind == bslquery.Param {
 				start++ // &Name: a parameter named like the object
 			}
-			if t.isName(text[start:q.End]) {
-				s, e := sp(start, q.End)
+			if t.isName(text[start:int(q.End)]) {
+				s, e := sp(start, int(q.End))
 				ps.add(Place{Start: s, End: e, Why: why})
 			}
 		case bslquery.String:
@@ -211,8 +211,8 @@ func (t *Target) inString(text []byte, qt []bslquery.Token, sp span, why string,
 			v, pos := bslquery.StringValue(text, q)
 			t.inString(v, bslquery.Tokenize(v), func(s, e int) (int, int) { return sp(pos[s], pos[e-1]+1) }, why, ps)
 		case bslquery.Comment:
-			inner := text[q.Start+2 : q.End]
-			t.inString(inner, bslquery.Tokenize(inner), func(s, e int) (int, int) { return sp(q.Start+2+s, q.Start+2+e) }, why, ps)
+			inner := text[int(q.Start)+2 : int(q.End)]
+			t.inString(inner, bslquery.Tokenize(inner), func(s, e int) (int, int) { return sp(int(q.Start)+2+s, int(q.Start)+2+e) }, why, ps)
 		}
 	}
 }
@@ -225,11 +225,11 @@ func (t *Target) prose(text []byte, sp span, why string, ps *placeSet) {
 	for i, q := range qt {
 		switch q.Kind {
 		case bslquery.Ident, bslquery.Keyword:
-			if !t.isName(text[q.Start:q.End]) {
+			if !t.isName(text[int(q.Start):int(q.End)]) {
 				continue
 			}
 			if t.shaped(text, qt, i, true) {
-				s, e := sp(q.Start, q.End)
+				s, e := sp(int(q.Start), int(q.End))
 				ps.add(Place{Start: s, End: e, Why: why})
 			}
 		case bslquery.String:
@@ -237,7 +237,7 @@ func (t *Target) prose(text []byte, sp span, why string, ps *placeSet) {
 			t.inString(v, bslquery.Tokenize(v), func(s, e int) (int, int) { return sp(pos[s], pos[e-1]+1) }, WhyString, ps)
 		case bslquery.Comment:
 			// The text of a comment after its slashes.
-			t.prose(text[q.Start+2:q.End], func(s, e int) (int, int) { return sp(q.Start+2+s, q.Start+2+e) }, why, ps)
+			t.prose(text[int(q.Start)+2:int(q.End)], func(s, e int) (int, int) { return sp(int(q.Start)+2+s, int(q.Start)+2+e) }, why, ps)
 		}
 	}
 }
@@ -248,12 +248,12 @@ func (t *Target) prose(text []byte, sp span, why string, ps *placeSet) {
 // Модуль.Метод"), not a member.
 func (t *Target) shaped(text []byte, qt []bslquery.Token, i int, prose bool) bool {
 	if w := qualifier(text, qt, i); w >= 0 {
-		ww := text[qt[w].Start:qt[w].End]
+		ww := text[int(qt[w].Start):int(qt[w].End)]
 		if isWord(t.types, ww) || isWord(t.coll, ww) {
 			return true
 		}
 	}
-	member := dotBefore(text, qt, i) && (!prose || qt[i-1].End == qt[i].Start)
+	member := dotBefore(text, qt, i) && (!prose || int(qt[i-1].End) == int(qt[i].Start))
 	return t.module && !member && i+1 < len(qt) && isQDot(text, qt[i+1])
 }
 
@@ -266,23 +266,23 @@ func (t *Target) query(text []byte, qt []bslquery.Token, sp span, prose bool, ps
 	for i, q := range qt {
 		// КАК Справочник.Х is a type (in ВЫРАЗИТЬ); КАК Справочник alone
 		// an alias.
-		if q.Kind == bslquery.Keyword && q.Key == "as" && i+1 < len(qt) && qt[i+1].Kind == bslquery.Ident &&
-			isWord(t.types, text[qt[i+1].Start:qt[i+1].End]) && (i+2 >= len(qt) || !isQDot(text, qt[i+2])) {
+		if q.Kind == bslquery.Keyword && q.Key() == "as" && i+1 < len(qt) && qt[i+1].Kind == bslquery.Ident &&
+			isWord(t.types, text[int(qt[i+1].Start):int(qt[i+1].End)]) && (i+2 >= len(qt) || !isQDot(text, qt[i+2])) {
 			alias = true
 		}
 	}
 	for i, q := range qt {
 		switch q.Kind {
 		case bslquery.Ident, bslquery.Keyword:
-			if !t.isName(text[q.Start:q.End]) || !t.shaped(text, qt, i, prose) {
+			if !t.isName(text[int(q.Start):int(q.End)]) || !t.shaped(text, qt, i, prose) {
 				continue
 			}
-			s, e := sp(q.Start, q.End)
+			s, e := sp(int(q.Start), int(q.End))
 			w := qualifier(text, qt, i)
 			switch {
 			case prose:
 				ps.add(Place{Start: s, End: e, Why: WhyText})
-			case w < 0 || !isWord(t.types, text[qt[w].Start:qt[w].End]):
+			case w < 0 || !isWord(t.types, text[int(qt[w].Start):int(qt[w].End)]):
 				// A collection word or a common module call: not a query's.
 				ps.add(Place{Start: s, End: e, Why: WhyMember})
 			case dotBefore(text, qt, w):
@@ -296,7 +296,7 @@ func (t *Target) query(text []byte, qt []bslquery.Token, sp span, prose bool, ps
 			v, pos := bslquery.StringValue(text, q)
 			t.inString(v, bslquery.Tokenize(v), func(s, e int) (int, int) { return sp(pos[s], pos[e-1]+1) }, WhyString, ps)
 		case bslquery.Comment:
-			t.prose(text[q.Start:q.End], func(s, e int) (int, int) { return sp(q.Start+s, q.Start+e) }, WhyComment, ps)
+			t.prose(text[int(q.Start):int(q.End)], func(s, e int) (int, int) { return sp(int(q.Start)+s, int(q.Start)+e) }, WhyComment, ps)
 		}
 	}
 }
@@ -318,5 +318,5 @@ func dotBefore(text []byte, qt []bslquery.Token, i int) bool {
 }
 
 func isQDot(text []byte, q bslquery.Token) bool {
-	return q.Kind == bslquery.Punct && q.End-q.Start == 1 && text[q.Start] == '.'
+	return q.Kind == bslquery.Punct && int(q.End)-int(q.Start) == 1 && text[int(q.Start)] == '.'
 }

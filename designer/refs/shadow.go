@@ -34,10 +34,10 @@ func (t *Target) shadowing(src []byte, toks []bsl.Token, hidden map[string]bool)
 		return s
 	}
 	isPunct := func(i int, c byte) bool {
-		return i >= 0 && i < len(toks) && toks[i].Kind == bsl.Punct && toks[i].End-toks[i].Start == 1 && src[toks[i].Start] == c
+		return i >= 0 && i < len(toks) && toks[i].Kind == bsl.Punct && int(toks[i].End)-int(toks[i].Start) == 1 && src[int(toks[i].Start)] == c
 	}
 	isName := func(i int) bool {
-		return i >= 0 && i < len(toks) && toks[i].Kind == bsl.Ident && t.isName(src[toks[i].Start:toks[i].End])
+		return i >= 0 && i < len(toks) && toks[i].Kind == bsl.Ident && t.isName(src[int(toks[i].Start):int(toks[i].End)])
 	}
 	next := func(i int) int {
 		for i++; i < len(toks) && (toks[i].Kind == bsl.Comment || toks[i].Kind == bsl.Preproc); i++ {
@@ -64,9 +64,9 @@ func (t *Target) shadowing(src []byte, toks []bsl.Token, hidden map[string]bool)
 	for i := 0; i < len(toks); i++ {
 		tok := toks[i]
 		if tok.Kind == bsl.Keyword {
-			switch tok.Key {
+			switch tok.Key() {
 			case "procedure", "function":
-				inMethod, local = tok.Start, false
+				inMethod, local = int(tok.Start), false
 				// The parameters: names after "(" or "," (or Знач).
 				j := next(next(i))
 				if !isPunct(j, '(') {
@@ -84,19 +84,19 @@ func (t *Target) shadowing(src []byte, toks []bsl.Token, hidden map[string]bool)
 						break
 					}
 					p := prev(j)
-					if isName(j) && (isPunct(p, '(') && depth == 1 || isPunct(p, ',') && depth == 1 || toks[p].Kind == bsl.Keyword && toks[p].Key == "val") {
+					if isName(j) && (isPunct(p, '(') && depth == 1 || isPunct(p, ',') && depth == 1 || toks[p].Kind == bsl.Keyword && toks[p].Key() == "val") {
 						local = true
 					}
 				}
 				headerEnd = j
-				if n := next(j); n < len(toks) && toks[n].Kind == bsl.Keyword && toks[n].Key == "export" {
+				if n := next(j); n < len(toks) && toks[n].Kind == bsl.Keyword && toks[n].Key() == "export" {
 					headerEnd = n
 				}
 				i = j
 				continue
 			case "endprocedure", "endfunction":
 				if inMethod >= 0 && local {
-					s.methods = append(s.methods, [2]int{inMethod, tok.End})
+					s.methods = append(s.methods, [2]int{inMethod, int(tok.End)})
 				}
 				inMethod, local = -1, false
 				continue
@@ -111,7 +111,7 @@ func (t *Target) shadowing(src []byte, toks []bsl.Token, hidden map[string]bool)
 				continue
 			case "for":
 				j := next(i)
-				if j < len(toks) && toks[j].Kind == bsl.Keyword && toks[j].Key == "each" {
+				if j < len(toks) && toks[j].Kind == bsl.Keyword && toks[j].Key() == "each" {
 					j = next(j)
 				}
 				if isName(j) && inMethod >= 0 {
@@ -123,7 +123,7 @@ func (t *Target) shadowing(src []byte, toks []bsl.Token, hidden map[string]bool)
 		if inMethod >= 0 && isName(i) && isPunct(next(i), '=') {
 			p := prev(i)
 			start := p == headerEnd || isPunct(p, ';') || p >= 0 && toks[p].Kind == bsl.Keyword &&
-				(toks[p].Key == "then" || toks[p].Key == "else" || toks[p].Key == "do" || toks[p].Key == "try" || toks[p].Key == "except") ||
+				(toks[p].Key() == "then" || toks[p].Key() == "else" || toks[p].Key() == "do" || toks[p].Key() == "try" || toks[p].Key() == "except") ||
 				p >= 0 && toks[p].Kind == bsl.Label
 			if start || isPunct(p, ':') && p > 0 && toks[p-1].Kind == bsl.Label {
 				local = true

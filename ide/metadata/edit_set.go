@@ -6,6 +6,8 @@ package metadata
 // journal of internal/atomicfile, all or none.
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -41,15 +43,15 @@ type setFile struct {
 // newSetFile makes the file of a step from its present bytes and the
 // replacements to make.
 func newSetFile(rel string, old []byte, edits []byteedit.Edit) (setFile, error) {
-	nb, err := byteedit.Apply(old, edits)
-	if err != nil {
+	h := sha256.New()
+	if err := byteedit.WriteApplied(h, old, edits); err != nil {
 		return setFile{}, err
 	}
 	undo, err := byteedit.Inverse(old, edits)
 	if err != nil {
 		return setFile{}, err
 	}
-	return setFile{Rel: rel, Before: sha(old), After: sha(nb), Edits: edits, Undo: undo, old: old}, nil
+	return setFile{Rel: rel, Before: sha(old), After: hex.EncodeToString(h.Sum(nil)), Edits: edits, Undo: undo, old: old}, nil
 }
 
 // setMove renames a path (with /, relative to the sources).

@@ -404,7 +404,10 @@ func scanFile(src, rel string, role refs.XMLRole, tg *refs.Target, buf []byte) (
 	if len(hits) == 0 {
 		return scanned{rel: rel}, buf
 	}
-	data := append([]byte(nil), buf...)
+	// The bytes are kept: the buffer goes with them, and the next file
+	// gets a new one.
+	data := buf
+	buf = nil
 	s := scanned{rel: rel, data: data}
 	if strings.HasSuffix(rel, ".bsl") {
 		s.places = tg.Module(data, hits, formAttributes(path, rel, tg))

@@ -6,6 +6,7 @@ package byteedit
 
 import (
 	"fmt"
+	"io"
 	"sort"
 )
 
@@ -52,6 +53,27 @@ func Apply(data []byte, edits []Edit) ([]byte, error) {
 		at = e.End
 	}
 	return append(out, data[at:]...), nil
+}
+
+// WriteApplied writes Apply(data, edits) to w piece by piece, without
+// making the new bytes: a digest of them costs no copy.
+func WriteApplied(w io.Writer, data []byte, edits []Edit) error {
+	s, err := sorted(len(data), edits)
+	if err != nil {
+		return err
+	}
+	var at int64
+	for _, e := range s {
+		if _, err := w.Write(data[at:e.Start]); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, e.Text); err != nil {
+			return err
+		}
+		at = e.End
+	}
+	_, err = w.Write(data[at:])
+	return err
 }
 
 // Inverse returns the edits that turn Apply(data, edits) back into data:

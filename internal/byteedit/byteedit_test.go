@@ -12,6 +12,10 @@ func TestApplyInverse(t *testing.T) {
 	if err != nil || string(got) != "<0156XYZ9" {
 		t.Fatalf("%q %v", got, err)
 	}
+	var w bytes.Buffer
+	if err := WriteApplied(&w, data, edits); err != nil || w.String() != string(got) {
+		t.Errorf("written %q %v", w.String(), err)
+	}
 	inv, err := Inverse(data, edits)
 	if err != nil {
 		t.Fatal(err)
