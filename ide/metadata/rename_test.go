@@ -345,3 +345,28 @@ func TestRenameRecoveryRequired(t *testing.T) {
 		t.Error("wrote while a recovery is pending")
 	}
 }
+
+// A rename written whose object cannot be read again answers
+// rename_committed_refresh_required, not a refusal: the rename stands
+// and was announced.
+//
+//contract:proves eska-ide-api.error-kind.rename-committed-refresh-required eska-ide-api.editing.no-retry
+func TestRenameCommittedRefreshRequired(t *testing.T) {
+	h := openRename(t, 9)
+	p, _ := h.preview("catalog:Товары", "Изделия")
+	afterWrite = func() {
+		os.WriteFile(filepath.Join(h.root, "src", "Catalogs", "Изделия.xml"), []byte("<broken"), 0o644)
+	}
+	defer func() { afterWrite = nil }()
+	h.notes = nil
+	_, err := h.apply("catalog:Товары", "Изделия", p.Plan.Snapshot, true)
+	if kindOf(err) != "rename_committed_refresh_required" {
+		t.Errorf("%s", errText(err))
+	}
+	if n := h.changedNotes(); len(n) != 1 || n[0].Renamed == nil {
+		t.Errorf("the committed rename was not announced: %+v", n)
+	}
+	if _, err := os.Stat(filepath.Join(h.root, "src", "Catalogs", "Товары.xml")); err == nil {
+		t.Error("the rename was not written")
+	}
+}
