@@ -37,6 +37,10 @@ func module(t *testing.T, tg *Target, src string, hidden map[string]bool) string
 	return marks(src, tg.Module([]byte(src), tg.Hits([]byte(src)), hidden))
 }
 
+// The places of a catalog in BSL: managers, Метаданные, type strings and
+// query tables are certain; strings, comments, members, aliases are not.
+//
+//contract:proves eska-ide-api.editing.rename-places
 func TestModuleCatalog(t *testing.T) {
 	tg := target(t, "catalog", "Товары")
 	cases := []struct{ src, want string }{
@@ -75,6 +79,10 @@ func TestModuleCatalog(t *testing.T) {
 	}
 }
 
+// A common module is named by its calls; a local, a parameter or a form
+// attribute of the same name hides it.
+//
+//contract:proves eska-ide-api.editing.rename-places
 func TestModuleCommonModule(t *testing.T) {
 	tg := target(t, "common-module", "Общий")
 	cases := []struct{ src, want string }{
@@ -116,6 +124,11 @@ func xml(t *testing.T, tg *Target, src string, role XMLRole) string {
 	return marks(src, ps)
 }
 
+// The places of a catalog in XML: its own Name, its line in
+// Configuration.xml, type references, full names and query tables;
+// human texts, comments and quoted names are uncertain.
+//
+//contract:proves eska-ide-api.editing.rename-places
 func TestXML(t *testing.T) {
 	tg := target(t, "catalog", "Товары")
 	own := `<?xml version="1.0"?><MetaDataObject><Catalog uuid="1"><InternalInfo><xr:GeneratedType name="CatalogObject.Товары" category="Object"/></InternalInfo>` +
