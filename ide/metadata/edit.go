@@ -78,8 +78,16 @@ func (p *project) recoverWrites(b *Backend) error {
 	if _, err := w.Recover(); err != nil {
 		return err
 	}
-	_, err := w.RecoverSet()
-	return err
+	rec, err := w.RecoverSet()
+	if err != nil {
+		return err
+	}
+	if rec.Forward {
+		// The project was read before the recovery finished the set:
+		// read it again from the root.
+		return p.loadRoot()
+	}
+	return nil
 }
 
 // editor reads the object's descriptor for one request.

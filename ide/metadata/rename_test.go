@@ -1,13 +1,16 @@
 package metadata
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/byteedit"
 )
 
 // readSources reads every file under the project's src, by slash path.
@@ -368,5 +371,57 @@ func TestRenameCommittedRefreshRequired(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.root, "src", "Catalogs", "Товары.xml")); err == nil {
 		t.Error("the rename was not written")
+	}
+}
+
+// A rename a crash interrupted after its commit point is finished by the
+// next open, and that session knows the object by its new name: it reads
+// the project after the recovery, not before.
+//
+//contract:proves eska-ide-api.editing.rename-journal
+func TestRenameRecoveredAtOpen(t *testing.T) {
+	h := openRename(t, 11)
+	p, err := h.preview("catalog:Товары", "Изделия")
+	if err != nil {
+		t.Fatal(errText(err))
+	}
+	type jf struct {
+		Rel    string          `json:"rel"`
+		Moved  string          `json:"moved"`
+		Before string          `json:"before"`
+		After  string          `json:"after"`
+		Edits  []byteedit.Edit `json:"edits"`
+		Temp   string          `json:"temp"`
+	}
+	var files []jf
+	for i, f := range p.Plan.Files {
+		data, _ := os.ReadFile(filepath.Join(h.root, "src", filepath.FromSlash(f.Path)))
+		var edits []byteedit.Edit
+		for _, e := range f.Edits {
+			edits = append(edits, byteedit.Edit{Start: e.Range.Start, End: e.Range.End, Text: e.Text})
+		}
+		nb, _ := byteedit.Apply(data, edits)
+		moved := strings.Replace(f.Path, "Catalogs/Товары", "Catalogs/Изделия", 1)
+		files = append(files, jf{Rel: f.Path, Moved: moved, Before: sha(data), After: sha(nb), Edits: edits,
+			Temp: filepath.ToSlash(filepath.Join(filepath.Dir(f.Path), ".eska-write-x-"+strconv.Itoa(i)))})
+	}
+	journal, _ := json.Marshal(map[string]any{"id": "1", "phase": "committed", "files": files,
+		"moves": []map[string]string{{"from": "Catalogs/Товары.xml", "to": "Catalogs/Изделия.xml"}, {"from": "Catalogs/Товары", "to": "Catalogs/Изделия"}}})
+	os.MkdirAll(filepath.Join(h.root, ".eska", "edit"), 0o755)
+	if err := os.WriteFile(filepath.Join(h.root, ".eska", "edit", "set-journal.json"), journal, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := &harness{t: t, b: New(nil), root: h.root}
+	g.b.Minor, g.b.Edits, g.b.SupportPolicy = 11, true, true
+	g.b.Diag = func(code string) { t.Errorf("diagnostic %s", code) }
+	g.open(h.root, gen.SelectionCurrent{})
+	if got := readSources(t, h.root); !reflect.DeepEqual(got, sources(renderRename("Изделия"))) {
+		t.Error("the recovery did not finish the rename")
+	}
+	if _, err := g.b.Get(gen.ObjectParams{SessionID: g.sid, ProjectID: g.pid, ObjectID: "catalog:Изделия"}); err != nil {
+		t.Errorf("the new session does not know the new name: %s", errText(err))
+	}
+	if _, err := g.b.Get(gen.ObjectParams{SessionID: g.sid, ProjectID: g.pid, ObjectID: "catalog:Товары"}); kindOf(err) != "unknown_object" {
+		t.Errorf("the new session knows the old name: %s", errText(err))
 	}
 }
