@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/byteedit"
 )
 
@@ -423,5 +424,30 @@ func TestRenameRecoveredAtOpen(t *testing.T) {
 	}
 	if _, err := g.b.Get(gen.ObjectParams{SessionID: g.sid, ProjectID: g.pid, ObjectID: "catalog:Товары"}); kindOf(err) != "unknown_object" {
 		t.Errorf("the new session knows the old name: %s", errText(err))
+	}
+}
+
+// A rename while another write holds the project's lock answers
+// property_edit_busy and writes nothing.
+//
+//contract:proves eska-ide-api.error-kind.property-edit-busy
+func TestRenameBusy(t *testing.T) {
+	h := openRename(t, 9)
+	p, _ := h.preview("catalog:Товары", "Изделия")
+	w := atomicfile.Writer{Root: filepath.Join(h.root, "src"), State: filepath.Join(h.root, filepath.FromSlash(editStateDir))}
+	unlock, err := w.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := readSources(t, h.root)
+	if _, err := h.apply("catalog:Товары", "Изделия", p.Plan.Snapshot, true); kindOf(err) != "property_edit_busy" {
+		t.Errorf("while locked: %s", errText(err))
+	}
+	unlock()
+	if !reflect.DeepEqual(before, readSources(t, h.root)) {
+		t.Error("written while locked")
+	}
+	if _, err := h.apply("catalog:Товары", "Изделия", p.Plan.Snapshot, true); err != nil {
+		t.Errorf("after the lock: %s", errText(err))
 	}
 }
