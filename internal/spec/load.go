@@ -278,6 +278,12 @@ func (d *Domain) normalize() {
 			v.Ptr = t.Ptr + "/variants/" + strconv.Itoa(j)
 			inherit(&v.Since, &v.Stability, t.Since, t.Stability)
 		}
+		for j, r := range t.Reserved {
+			r.Ptr = t.Ptr + "/reserved/" + strconv.Itoa(j)
+		}
+	}
+	for i, r := range d.Reserved {
+		r.Ptr = "/reserved/" + strconv.Itoa(i)
 	}
 	for i, c := range d.Constants {
 		c.Ptr = "/constants/" + strconv.Itoa(i)

@@ -83,7 +83,10 @@ type Domain struct {
 	// Profiles is omitted from the canonical model when empty, so that
 	// specs written before profiles existed keep their digest.
 	Profiles []*Profile `json:"profiles,omitempty"`
-	Docs     Docs       `json:"docs"`
+	// Reserved lists wire names and codes that were removed and may not
+	// come back with another meaning.
+	Reserved []*Reservation `json:"reserved,omitempty"`
+	Docs     Docs           `json:"docs"`
 
 	// File is the spec's repository-relative path, e.g. spec/AiControlProtocol.json.
 	File string `json:"-"`
@@ -111,6 +114,10 @@ type Header struct {
 	Scope         Scope      `json:"scope"`
 	RuleKinds     []RuleKind `json:"ruleKinds"`
 	InvalidParams string     `json:"invalidParams,omitempty"`
+	// Parties are the two ends of the protocol, what each is called and
+	// whether this repository implements it. A spec written before parties
+	// existed has none; Parties() then gives the old assumption.
+	Parties []*Party `json:"parties,omitempty"`
 }
 
 // Scope says what the contract covers and what it deliberately leaves out.
@@ -146,6 +153,9 @@ type Constant struct {
 	Type   string          `json:"type"`
 	Value  json.RawMessage `json:"value"`
 	Unit   string          `json:"unit,omitempty"`
+	// Direction says what a limit bounds: what a party sends, what it
+	// accepts, or what it keeps for itself. Every limit has one.
+	Direction *LimitDirection `json:"direction,omitempty"`
 }
 
 // Method is a request with a response.
@@ -294,6 +304,13 @@ type Type struct {
 	// union
 	Tag      string     `json:"tag,omitempty"`
 	Variants []*Variant `json:"variants,omitempty"`
+	// Open enums and unions are tolerant: a receiver accepts a value (or
+	// variant tag) the spec does not list and keeps it raw. Closed is the
+	// default, and generated decoders reject unknown values of closed types.
+	Open bool `json:"open,omitempty"`
+	// Reserved lists the field names (objects), values (enums) or tags
+	// (unions) that were removed and may not come back with another meaning.
+	Reserved []*Reservation `json:"reserved,omitempty"`
 	// alias
 	Type        *TypeRef     `json:"type,omitempty"`
 	Constraints *Constraints `json:"constraints,omitempty"`

@@ -285,6 +285,8 @@ func (r *renderer) funcs() template.FuncMap {
 		"eventOf":     r.eventOf,
 		"deref":       func(s *string) string { return *s },
 		"guide":       r.guide,
+		"sends":       r.sends,
+		"limitBounds": r.limitBounds,
 		"dict":        dict,
 		"indent": func(s string) string {
 			return "  " + strings.ReplaceAll(s, "\n", "\n  ")
