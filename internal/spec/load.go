@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -133,11 +134,28 @@ func ParseOne(fsys fs.FS, file string, data []byte) (*Domain, Diagnostics) {
 	return d, ds
 }
 
+// metaSchemas holds every meta-schema compiled so far, by its text: a
+// baseline and the working tree usually share one, and compiling it is
+// most of the cost of loading a spec.
+var metaSchemas sync.Map
+
 func compileMetaSchema(fsys fs.FS) (*jsonschema.Schema, error) {
 	data, err := fs.ReadFile(fsys, MetaSchemaPath)
 	if err != nil {
 		return nil, fmt.Errorf("meta-schema: %w", err)
 	}
+	if s, ok := metaSchemas.Load(string(data)); ok {
+		return s.(*jsonschema.Schema), nil
+	}
+	s, err := compileMeta(data)
+	if err != nil {
+		return nil, err
+	}
+	metaSchemas.Store(string(data), s)
+	return s, nil
+}
+
+func compileMeta(data []byte) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	if err := c.AddResource(metaSchemaURL, bytes.NewReader(data)); err != nil {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing/fstest"
 
@@ -88,32 +89,35 @@ func FromGit(dir, ref string, currentMeta []byte, allowMissing bool) (*Baseline,
 	}
 	commit := strings.TrimSpace(string(out))
 	b := &Baseline{Label: ref, Commit: commit}
-	files, err := g.blobs(commit, spec.SpecDir+"/")
+	// One listing and one batch read for every file: a git process costs
+	// more than parsing the specs it reads.
+	files, err := g.blobs(commit, spec.SpecDir+"/", dispositionsFile)
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("baseline %s: list %s/: %v", ref, spec.SpecDir, err)}
 	}
-	read := func(p string) ([]byte, error) { return g.run("show", commit+":"+p) }
-	meta := currentMeta
-	var specs []string
+	var want []string
 	for _, f := range files {
-		switch {
-		case f == spec.MetaSchemaPath:
-			if meta, err = read(f); err != nil {
-				return nil, &Error{Msg: fmt.Sprintf("baseline %s: %s: %v", ref, f, err)}
-			}
-		case isSpecFile(f):
-			specs = append(specs, f)
+		if f == spec.MetaSchemaPath || f == dispositionsFile || isSpecFile(f) {
+			want = append(want, f)
 		}
 	}
-	disp, err := g.blobs(commit, dispositionsFile)
+	blobs, err := g.catFiles(commit, want)
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("baseline %s: %v", ref, err)}
 	}
-	if len(disp) == 1 {
-		if b.Dispositions, err = read(dispositionsFile); err != nil {
-			return nil, &Error{Msg: fmt.Sprintf("baseline %s: %s: %v", ref, dispositionsFile, err)}
+	meta := currentMeta
+	var specs []string
+	for _, f := range want {
+		switch {
+		case f == spec.MetaSchemaPath:
+			meta = blobs[f]
+		case f == dispositionsFile:
+			b.Dispositions = blobs[f]
+		default:
+			specs = append(specs, f)
 		}
 	}
+	read := func(p string) ([]byte, error) { return blobs[p], nil }
 	b.Domains, err = parse(ref, meta, specs, read)
 	if err != nil {
 		return nil, err
@@ -223,10 +227,52 @@ func isQuiet(args []string) bool {
 	return false
 }
 
-// blobs lists the files (blobs) at pathspec in commit: the files directly
-// in a folder when pathspec ends with a slash.
-func (g git) blobs(commit, pathspec string) ([]string, error) {
-	out, err := g.run("ls-tree", "-z", commit, "--", pathspec)
+// catFiles reads the given files of commit with one git cat-file.
+func (g git) catFiles(commit string, paths []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	var in bytes.Buffer
+	for _, p := range paths {
+		in.WriteString(commit + ":" + p + "\n")
+	}
+	cmd := exec.Command("git", "-C", g.dir, "cat-file", "--batch")
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	data, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %v %s", err, strings.TrimSpace(stderr.String()))
+	}
+	// Each answer is "<sha> <type> <size>\n<content>\n", or "<name> missing\n".
+	for _, p := range paths {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return nil, fmt.Errorf("git cat-file: short answer for %s", p)
+		}
+		head := strings.Fields(string(data[:nl]))
+		data = data[nl+1:]
+		if len(head) != 3 || head[1] != "blob" {
+			return nil, fmt.Errorf("git cat-file: %s: %s", p, strings.Join(head, " "))
+		}
+		n, err := strconv.Atoi(head[2])
+		if err != nil || n > len(data) {
+			return nil, fmt.Errorf("git cat-file: %s: bad size %q", p, head[2])
+		}
+		out[p] = data[:n:n]
+		data = data[n:]
+		if len(data) > 0 && data[0] == '\n' {
+			data = data[1:]
+		}
+	}
+	return out, nil
+}
+
+// blobs lists the files (blobs) at the pathspecs in commit: the files
+// directly in a folder when a pathspec ends with a slash.
+func (g git) blobs(commit string, pathspecs ...string) ([]string, error) {
+	out, err := g.run(append([]string{"ls-tree", "-z", commit, "--"}, pathspecs...)...)
 	if err != nil {
 		return nil, err
 	}
