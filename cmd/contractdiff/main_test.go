@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/contractdiff"
 	"github.com/contractkit/contractkit/internal/contractdiff/disposition"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
@@ -673,6 +675,174 @@ func BenchmarkRun(b *testing.B) {
 		var out bytes.Buffer
 		if code := run([]string{"--root", dir, "--baseline-git-ref", "HEAD", "--enforce"}, &out, io.Discard, now); code != 0 {
 			b.Fatalf("exit %d\n%s", code, out.String())
+		}
+	}
+}
+
+// ---- the check cannot be bypassed ----
+
+// branchRepo is demoRepo with a feature branch checked out.
+func branchRepo(t *testing.T) string {
+	dir := demoRepo(t)
+	git(t, dir, "checkout", "-q", "-b", "feature")
+	return dir
+}
+
+// A breaking commit followed by any other commit is still compared: the
+// default baseline is the merge-base with main, not the commit before.
+func TestMultiCommitBypass(t *testing.T) {
+	dir := branchRepo(t)
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	commitAll(t, dir, "break the contract")
+	writeFile(t, filepath.Join(dir, "README.md"), []byte("docs\n"))
+	commitAll(t, dir, "a harmless commit on top")
+
+	code, r, out := runJSON(t, dir, "--enforce")
+	if code != 1 || r.Status != "blocked" || len(r.Missing) != 1 || r.Missing[0].Target != "demo.method.confirm" {
+		t.Fatalf("default baseline: exit %d, %+v\n%s", code, r, out)
+	}
+	if !strings.Contains(out, "baseline merge-base of HEAD and main (") {
+		t.Errorf("the summary does not name the merge-base:\n%s", out)
+	}
+	// The old default, the commit before, sees only the harmless commit:
+	// that is the bypass the merge-base closes.
+	if code, r, out := runJSON(t, dir, "--baseline-git-ref", "HEAD~1", "--enforce"); code != 0 || r.Status != "pass" {
+		t.Errorf("HEAD~1: exit %d, %+v\n%s", code, r, out)
+	}
+	// origin/main is preferred to a local main that lags behind it.
+	git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD~1")
+	if code, r, out := runJSON(t, dir, "--enforce"); code != 0 || !strings.Contains(out, "baseline merge-base of HEAD and origin/main (") {
+		t.Errorf("with origin/main at the breaking commit: exit %d, %+v\n%s", code, r, out)
+	}
+}
+
+// The spec change in one commit and its disposition in the next passes on
+// the branch, and on main after the merge; the entry is not stale.
+func TestTwoCommitDispositionFlow(t *testing.T) {
+	dir := branchRepo(t)
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	commitAll(t, dir, "remove confirm")
+	_, r, _ := runJSON(t, dir)
+	if len(r.Missing) != 1 {
+		t.Fatalf("missing %+v", r.Missing)
+	}
+	pasteTemplates(t, dir, r.Missing, "")
+	commitAll(t, dir, "its disposition")
+	code, r, out := runJSON(t, dir, "--enforce")
+	if code != 0 || r.Status != "pass" || len(r.DispositionProblems) != 0 {
+		t.Fatalf("branch, two commits: exit %d, %+v\n%s", code, r, out)
+	}
+	// Merged into main with a merge commit: on main the baseline is the
+	// commit before, the main of before the merge.
+	git(t, dir, "checkout", "-q", "main")
+	git(t, dir, "-c", "user.name=test", "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+	code, r, out = runJSON(t, dir, "--enforce")
+	if code != 0 || r.Status != "pass" || !strings.Contains(out, "baseline HEAD~1 (") {
+		t.Errorf("main after the merge: exit %d, %+v\n%s", code, r, out)
+	}
+}
+
+// On main itself the baseline is the commit before; with one commit there
+// is none, which only --allow-missing-baseline accepts.
+func TestDefaultBaselineOnMain(t *testing.T) {
+	dir := demoRepo(t)
+	if code, stdout, _ := runCLI(t, dir, "--enforce"); code != 2 || !strings.Contains(stdout, "no baseline: HEAD~1 (HEAD has no parent)") {
+		t.Errorf("one commit: exit %d\n%s", code, stdout)
+	}
+	if code, stdout, _ := runCLI(t, dir, "--allow-missing-baseline", "--enforce"); code != 0 || !strings.Contains(stdout, "contractdiff: bootstrap:") {
+		t.Errorf("one commit, missing allowed: exit %d\n%s", code, stdout)
+	}
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	commitAll(t, dir, "break on main")
+	if code, stdout, _ := runCLI(t, dir, "--enforce"); code != 1 || !strings.Contains(stdout, "baseline HEAD~1 (") || !strings.Contains(stdout, "method-removed") {
+		t.Errorf("on main: exit %d\n%s", code, stdout)
+	}
+}
+
+// ---- annotations land in the diff ----
+
+// hunks returns the line ranges of the current file that git diff shows.
+func hunks(t *testing.T, dir, file string) [][2]int {
+	t.Helper()
+	out := git(t, dir, "diff", "-U3", "--", file)
+	re := regexp.MustCompile(`(?m)^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
+	var rs [][2]int
+	for _, m := range re.FindAllStringSubmatch(out, -1) {
+		start, _ := strconv.Atoi(m[1])
+		n := 1
+		if m[2] != "" {
+			n, _ = strconv.Atoi(m[2])
+		}
+		rs = append(rs, [2]int{start, start + n - 1})
+	}
+	if len(rs) == 0 {
+		t.Fatalf("git diff shows no hunk:\n%s", out)
+	}
+	return rs
+}
+
+// Every annotation of a finding points at a line that git diff shows:
+// the changed value, the en or ru line of a changed text, and for a
+// removal the line of the current file next to it, not the line that
+// opens its list.
+func TestAnnotationLinesInDiffHunks(t *testing.T) {
+	dir := demoRepo(t)
+	path := filepath.Join(dir, "spec/demo.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	lines := strings.Split(text, "\n")
+	var kept []string
+	for _, l := range lines {
+		switch {
+		case strings.Contains(l, `{"name": "tags", "type": {"array": "string"}`): // a field, eight lines below its list
+		case strings.Contains(l, `{"value": "fast", "description"`): // an enum value
+		default:
+			kept = append(kept, l)
+		}
+	}
+	text = strings.Join(kept, "\n")
+	for old, new := range map[string]string{
+		`"requirement": {"en": "get returns matching items."`: `"requirement": {"en": "get returns the matching items."`,
+		`"maxLength": 64`: `"maxLength": 32`,
+	} {
+		if !strings.Contains(text, old) {
+			t.Fatalf("the demo spec lacks %q", old)
+		}
+		text = strings.Replace(text, old, new, 1)
+	}
+	writeFile(t, path, []byte(text))
+
+	_, gh, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github")
+	ranges := hunks(t, dir, "spec/demo.json")
+	re := regexp.MustCompile(`(?m)^::(error|warning|notice) file=spec/demo\.json,line=(\d+),title=([a-z-]+)::`)
+	seen := map[string]bool{}
+	for _, m := range re.FindAllStringSubmatch(gh, -1) {
+		line, _ := strconv.Atoi(m[2])
+		rule := m[3]
+		seen[rule] = true
+		if rule == contractdiff.RuleBreakingWithoutMajorBump {
+			continue // about the version line, which the change leaves alone
+		}
+		in := false
+		for _, r := range ranges {
+			in = in || line >= r[0] && line <= r[1]
+		}
+		if !in {
+			t.Errorf("%s annotated at line %d, outside every hunk %v", rule, line, ranges)
+		}
+	}
+	for _, rule := range []string{"field-removed", "enum-value-removed", "translation-stale", "requirement-changed", "compatible-change"} {
+		if !seen[rule] {
+			t.Errorf("no %s annotation:\n%s%s", rule, gh, stderr)
 		}
 	}
 }

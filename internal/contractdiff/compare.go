@@ -141,7 +141,7 @@ func (c *comparer) addProbe(rule string, w where, dir Direction, p witness.Probe
 		Direction: dir.String(), BaselineStability: stab,
 		File: c.cur.File, Pointer: ptr, Line: c.cur.Line(ptr), Probe: p,
 	}
-	if w.basePtr != "" && ptr != w.ptr {
+	if w.basePtr != "" {
 		f.BaselinePointer = w.basePtr
 		if l := c.removalLine(w.basePtr); l > 0 {
 			f.Line = l
