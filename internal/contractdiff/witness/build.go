@@ -42,6 +42,10 @@ func (b *builder) in(t *spec.Type) (any, []any, bool) {
 	defer delete(b.onPath, t.ID)
 	switch t.Kind {
 	case spec.ObjectKind:
+		if b.includes(t) {
+			v, ok := b.s.named(t)
+			return v, nil, ok
+		}
 		for _, f := range t.Fields {
 			x, p, ok := b.inRef(&f.Type, f.Constraints)
 			if !ok {
@@ -75,6 +79,18 @@ func (b *builder) in(t *spec.Type) (any, []any, bool) {
 		return b.inRef(t.Type, t.Constraints)
 	}
 	return nil, nil, false
+}
+
+// includes reports whether t includes the target type, directly or
+// through another include.
+func (b *builder) includes(t *spec.Type) bool {
+	for _, name := range t.Include {
+		inc := b.s.d.LookupType(name)
+		if inc != nil && (inc.ID == b.target || b.includes(inc)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *builder) inRef(r *spec.TypeRef, k *spec.Constraints) (any, []any, bool) {

@@ -219,6 +219,13 @@ func walk(d *spec.Domain, t *spec.Type, v any, path []any, depth int, visit func
 		if !ok {
 			return
 		}
+		// A value of a type is also one of every type it includes: their
+		// members are its members.
+		for _, name := range t.Include {
+			if inc := d.LookupType(name); inc != nil {
+				visit(inc, path)
+			}
+		}
 		for _, f := range t.Fields {
 			if x, ok := m[f.Name]; ok && x != nil {
 				walkRef(d, &f.Type, x, append(path, f.Name), depth+1, visit)
