@@ -25,7 +25,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/contractkit/contractkit/internal/contractdiff"
@@ -138,26 +137,16 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		return fail("%s: %v", filepath.Join(repo, spec.MetaSchemaPath), err)
 	}
 
-	// The working tree and the baseline load at the same time: each is
-	// mostly parsing and checking three specs.
-	var (
-		cur   *spec.Set
-		diags spec.Diagnostics
-		wg    sync.WaitGroup
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		cur, diags = spec.Load(fsys)
-	}()
-	base, label, err := loadBaseline(repo, meta, set, *gitRef, *dir, *allowMissing)
-	wg.Wait()
+	// The working tree first: a baseline spec with the same bytes is the
+	// same spec, and in most changes most specs are the same.
+	cur, diags := spec.LoadWith(fsys, spec.LoadOptions{SkipDigest: true, SkipSources: true})
 	if diags.HasErrors() {
 		for _, d := range diags.Errors() {
 			fmt.Fprintln(stderr, d.String())
 		}
 		return fail("the current specs are invalid (%s above); run go run ./cmd/gen --check", plural(len(diags.Errors()), "problem"))
 	}
+	base, label, err := loadBaseline(repo, meta, set, *gitRef, *dir, *allowMissing, cur.Domains)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -228,13 +217,13 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 // loadBaseline reads the baseline the flags name, or the default one:
 // the merge-base with the main branch (HEAD~1 on the main branch). It
 // returns the baseline and the label reports show for it.
-func loadBaseline(repo string, meta []byte, set map[string]bool, gitRef, dir string, allowMissing bool) (*baseline.Baseline, string, error) {
+func loadBaseline(repo string, meta []byte, set map[string]bool, gitRef, dir string, allowMissing bool, cur []*spec.Domain) (*baseline.Baseline, string, error) {
 	switch {
 	case set["baseline-dir"]:
-		b, err := baseline.FromDir(dir, meta)
+		b, err := baseline.FromDir(dir, meta, cur...)
 		return b, dir, err
 	case set["baseline-git-ref"]:
-		b, err := baseline.FromGit(repo, gitRef, meta, allowMissing)
+		b, err := baseline.FromGit(repo, gitRef, meta, allowMissing, cur...)
 		return b, gitRef, err
 	}
 	commit, how, err := baseline.DefaultRef(repo)
@@ -248,7 +237,7 @@ func loadBaseline(repo string, meta []byte, set map[string]bool, gitRef, dir str
 		b, err := baseline.FromGit(repo, "", meta, true)
 		return b, "", err
 	}
-	b, err := baseline.FromGit(repo, commit, meta, allowMissing)
+	b, err := baseline.FromGit(repo, commit, meta, allowMissing, cur...)
 	return b, how, err
 }
 

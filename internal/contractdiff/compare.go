@@ -257,13 +257,15 @@ func (s shift) want() witness.Want {
 // else is compatible. p builds the witness.
 func (c *comparer) judge(w where, dir Direction, s shift, narrowRule, widenRule, before, after, what string, p witness.Probe) {
 	rule := RuleCompatibleChange
+	p.Want = s.want()
+	// The witness of a change that narrows and widens at once shows the
+	// side that breaks.
 	switch {
 	case s&narrows != 0 && c.sides.narrowingBreaks(dir):
-		rule = narrowRule
+		rule, p.Want = narrowRule, witness.Narrows
 	case s&widens != 0 && c.sides.wideningBreaks(dir) && widenRule != "":
-		rule = widenRule
+		rule, p.Want = widenRule, witness.Widens
 	}
-	p.Want = s.want()
 	c.addProbe(rule, w, dir, p, before, after, "%s; %s", what, c.sides.phrase(dir))
 }
 

@@ -90,12 +90,15 @@ func DiffSetsWith(base, cur []*spec.Domain, opts Options) (*Diff, error) {
 			continue
 		}
 		out.Domains = append(out.Domains, DomainDiff{Domain: d.Header.ID, File: d.File, Status: Compared})
+		if b == d {
+			continue // the baseline is this very spec: nothing changed
+		}
 		pairs = append(pairs, [2]*spec.Domain{b, d})
 	}
 	// The slice is complete before any comparison writes into it.
 	j := 0
 	for i := range out.Domains {
-		if out.Domains[i].Status != Compared {
+		if out.Domains[i].Status != Compared || j >= len(pairs) || pairs[j][1].Header.ID != out.Domains[i].Domain {
 			continue
 		}
 		wg.Add(1)

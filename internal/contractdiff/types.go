@@ -428,6 +428,10 @@ func (c *comparer) field(tw where, b, a *spec.Field, owner *spec.Type, dir Direc
 		if a.Nullable {
 			s, what = widens, "may now be null"
 		}
+		if anyValue(&a.Type) {
+			// A member of any JSON value accepts null either way.
+			s, what = 0, "changed nullable, which a member of any value does not notice"
+		}
 		c.judge(w.at("nullable"), dir, s, RuleNullableRemoved, RuleNullableAdded,
 			strconv.FormatBool(b.Nullable), strconv.FormatBool(a.Nullable), "field "+w.name+" "+what, with(p, witness.OpNull))
 	}
@@ -435,6 +439,18 @@ func (c *comparer) field(tw where, b, a *spec.Field, owner *spec.Type, dir Direc
 		c.add(RuleDefaultChanged, w.at("default"), dir, bd, ad, "the default of %s changed from %s to %s", w.name, orNone(bd), orNone(ad))
 	}
 	c.constraints(w, b.Constraints, a.Constraints, dir, p)
+}
+
+// anyValue reports whether a type expression accepts any JSON value,
+// null included.
+func anyValue(r *spec.TypeRef) bool {
+	if r.Array != nil || r.Map != nil {
+		return false
+	}
+	if r.Named != nil {
+		return r.Named.Kind == spec.AliasKind && anyValue(r.Named.Type)
+	}
+	return r.Name == spec.TAny
 }
 
 // with returns p with op set.

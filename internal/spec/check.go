@@ -11,10 +11,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // checkSet runs the semantic checks of every domain and those across domains.
 func checkSet(fsys fs.FS, set *Set) Diagnostics {
+	return checkSetWith(fsys, set, LoadOptions{})
+}
+
+func checkSetWith(fsys fs.FS, set *Set, opts LoadOptions) Diagnostics {
 	var out Diagnostics
 	ids := map[string]*Domain{}
 	pkgs := map[string]*Domain{}
@@ -29,7 +34,25 @@ func checkSet(fsys fs.FS, set *Set) Diagnostics {
 		}
 		pkgs[d.Header.Package] = d
 		out = append(out, r.out...)
-		out = append(out, checkDomain(fsys, d)...)
+	}
+	// Each domain's checks read only that domain (and, for sources, the
+	// repository), so they run side by side.
+	src := fsys
+	if opts.SkipSources {
+		src = nil
+	}
+	per := make([]Diagnostics, len(set.Domains))
+	var wg sync.WaitGroup
+	for i, d := range set.Domains {
+		wg.Add(1)
+		go func(i int, d *Domain) {
+			defer wg.Done()
+			per[i] = checkDomain(src, d)
+		}(i, d)
+	}
+	wg.Wait()
+	for _, ds := range per {
+		out = append(out, ds...)
 	}
 	return out
 }
@@ -940,10 +963,7 @@ func (c *checker) texts() {
 			}
 		}
 	}
-	var doc any
-	if json.Unmarshal(c.d.raw, &doc) == nil {
-		walk(doc, "")
-	}
+	walk(c.d.doc, "")
 }
 
 // wordsOutsideCode counts the words of s outside `code spans`: names and
@@ -954,8 +974,13 @@ func wordsOutsideCode(s string) int {
 
 var codeSpan = regexp.MustCompile("`[^`]*`")
 
+var ptrEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
 func escapePtr(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return ptrEscaper.Replace(s)
 }
 
 // sources: repository-relative paths of existing files that contain their

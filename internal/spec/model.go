@@ -11,6 +11,9 @@ package spec
 
 import (
 	"encoding/json"
+	"sync"
+
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // Format is the version of the spec format this package reads.
@@ -93,13 +96,16 @@ type Domain struct {
 	// Digest is "sha256:" and the hex digest of the canonical model.
 	Digest string `json:"-"`
 
-	raw       []byte
-	lineStart []int
-	offsets   map[string]int
-	types     map[string]*Type
-	consts    map[string]*Constant
-	errorByID map[string]*Error
-	capByName map[string]*Capability
+	raw         []byte
+	doc         any // the file as decoded JSON, for checks that walk it
+	lineStart   []int
+	tree        *strictjson.Value
+	offsetsOnce sync.Once
+	offsets     map[string]int
+	types       map[string]*Type
+	consts      map[string]*Constant
+	errorByID   map[string]*Error
+	capByName   map[string]*Capability
 }
 
 // Header is the domain's own description.

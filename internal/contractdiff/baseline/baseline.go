@@ -66,7 +66,10 @@ func IsEmptyRef(ref string) bool {
 // or all-zero ref is a missing baseline, allowed only with allowMissing; a
 // ref git cannot resolve is always an error. currentMeta is the
 // meta-schema used for a revision that has none of its own.
-func FromGit(dir, ref string, currentMeta []byte, allowMissing bool) (*Baseline, error) {
+//
+// reuse are the current specs: a baseline spec with the same bytes, read
+// with the same meta-schema, is that spec, and is not parsed again.
+func FromGit(dir, ref string, currentMeta []byte, allowMissing bool, reuse ...*spec.Domain) (*Baseline, error) {
 	if IsEmptyRef(ref) {
 		if !allowMissing {
 			return nil, &Error{Msg: fmt.Sprintf("baseline ref %q names no commit; pass --allow-missing-baseline to take the current specs as the starting point", ref)}
@@ -118,7 +121,7 @@ func FromGit(dir, ref string, currentMeta []byte, allowMissing bool) (*Baseline,
 		}
 	}
 	read := func(p string) ([]byte, error) { return blobs[p], nil }
-	b.Domains, err = parse(ref, meta, specs, read)
+	b.Domains, err = parse(ref, meta, specs, read, same(meta, currentMeta, reuse))
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +134,7 @@ const dispositionsFile = "contract-change-dispositions.json"
 
 // FromDir reads the baseline from a folder laid out like the repository
 // (spec/*.json, optionally spec/contract.schema.json).
-func FromDir(dir string, currentMeta []byte) (*Baseline, error) {
+func FromDir(dir string, currentMeta []byte, reuse ...*spec.Domain) (*Baseline, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil, &Error{Msg: fmt.Sprintf("baseline folder %s does not exist or is not a folder", dir)}
@@ -151,7 +154,7 @@ func FromDir(dir string, currentMeta []byte) (*Baseline, error) {
 	if data, err := fs.ReadFile(fsys, dispositionsFile); err == nil {
 		b.Dispositions = data
 	}
-	b.Domains, err = parse(dir, meta, specs, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) })
+	b.Domains, err = parse(dir, meta, specs, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, same(meta, currentMeta, reuse))
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +167,21 @@ func isSpecFile(p string) bool {
 
 // parse checks each baseline spec against the baseline's meta-schema.
 // Source anchors are not checked: they point into the baseline's tree.
-func parse(label string, meta []byte, files []string, read func(string) ([]byte, error)) ([]*spec.Domain, error) {
+// same returns the reusable current specs by file, or nil when the
+// baseline's meta-schema differs from the current one (the same bytes may
+// then be read otherwise).
+func same(meta, currentMeta []byte, reuse []*spec.Domain) map[string]*spec.Domain {
+	if !bytes.Equal(meta, currentMeta) {
+		return nil
+	}
+	m := map[string]*spec.Domain{}
+	for _, d := range reuse {
+		m[d.File] = d
+	}
+	return m
+}
+
+func parse(label string, meta []byte, files []string, read func(string) ([]byte, error), reuse map[string]*spec.Domain) ([]*spec.Domain, error) {
 	metaFS := fstest.MapFS{spec.MetaSchemaPath: {Data: meta}}
 	var out []*spec.Domain
 	var problems []string
@@ -175,7 +192,13 @@ func parse(label string, meta []byte, files []string, read func(string) ([]byte,
 			problems = append(problems, fmt.Sprintf("%s:%s: %v", label, f, err))
 			continue
 		}
-		d, diags := spec.ParseOne(metaFS, f, data)
+		var d *spec.Domain
+		var diags spec.Diagnostics
+		if r := reuse[f]; r != nil && bytes.Equal(r.Raw(), data) {
+			d = r
+		} else {
+			d, diags = spec.ParseOne(metaFS, f, data)
+		}
 		if diags.HasErrors() {
 			for _, dg := range diags.Errors() {
 				problems = append(problems, label+":"+dg.String())

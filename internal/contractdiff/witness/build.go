@@ -128,10 +128,10 @@ func (e *Engine) candidates(p Probe, inst found) []any {
 	if !ok {
 		return nil
 	}
-	sides := []Side{p.Side}
-	if p.Want == Either {
-		sides = []Side{Baseline, Current}
-	}
+	// Values come from the side the probe names first, then from the
+	// other: a changed type shows its narrowing with an old value and its
+	// widening with a new one, and the schemas tell which is which.
+	sides := []Side{p.Side, 1 - p.Side}
 	var out []any
 	// member applies f to the member p.Field of v (an object), or to v
 	// itself when the probe names no member.
