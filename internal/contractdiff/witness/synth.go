@@ -234,12 +234,17 @@ func matching(pattern string, n int) []string {
 	if err != nil {
 		return nil
 	}
+	if n > maxGenerated {
+		return nil
+	}
 	var out []string
-	for rep := 0; rep <= n+2 && rep <= 4096; rep++ {
-		x := gen(re, rep)
-		if utf8.RuneCountInString(x) == n && full.MatchString(x) {
-			out = append(out, x)
-			break
+	for alt := 0; alt < 3 && len(out) == 0; alt++ {
+		for rep := 0; rep <= n+2 && rep <= 4096; rep++ {
+			x := genAlt(re, rep, alt)
+			if utf8.RuneCountInString(x) == n && full.MatchString(x) {
+				out = append(out, x)
+				break
+			}
 		}
 	}
 	// A pattern that matches anywhere in the value (no anchors) may be
@@ -271,11 +276,13 @@ func samples(pattern string) []string {
 	}
 	var out []string
 	seen := map[string]bool{}
-	for rep := 0; rep <= 12; rep++ {
-		x := gen(re, rep)
-		if !seen[x] && full.MatchString(x) {
-			seen[x] = true
-			out = append(out, x)
+	for alt := 0; alt < 3; alt++ {
+		for rep := 0; rep <= 12; rep++ {
+			x := genAlt(re, rep, alt)
+			if !seen[x] && full.MatchString(x) {
+				seen[x] = true
+				out = append(out, x)
+			}
 		}
 	}
 	return out
@@ -292,10 +299,17 @@ func firstRune(s, def string) string {
 // gen writes one string the expression matches: the first alternative,
 // the first fitting character of a class, and every repetition rep times
 // (within its bounds).
-func gen(re *syntax.Regexp, rep int) string {
+func gen(re *syntax.Regexp, rep int) string { return genAlt(re, rep, 0) }
+
+// genAlt is gen taking the alt-th alternative (modulo their number) of
+// every alternation.
+func genAlt(re *syntax.Regexp, rep, alt int) string {
 	var b strings.Builder
 	var walk func(re *syntax.Regexp)
 	walk = func(re *syntax.Regexp) {
+		if b.Len() > maxGenerated {
+			return // nested repetitions multiply: a witness never needs this much
+		}
 		switch re.Op {
 		case syntax.OpLiteral:
 			for _, r := range re.Rune {
@@ -312,7 +326,7 @@ func gen(re *syntax.Regexp, rep int) string {
 				walk(s)
 			}
 		case syntax.OpAlternate:
-			walk(re.Sub[0])
+			walk(re.Sub[alt%len(re.Sub)])
 		case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 			lo, hi := 0, -1
 			switch re.Op {
@@ -335,6 +349,9 @@ func gen(re *syntax.Regexp, rep int) string {
 	walk(re)
 	return b.String()
 }
+
+// maxGenerated bounds a generated string, in bytes.
+const maxGenerated = 1 << 16
 
 // pick chooses a character of a class, preferring a lower-case letter,
 // then a digit, then any printable character.
