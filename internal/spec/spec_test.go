@@ -101,15 +101,15 @@ func TestMinimalSpecLoads(t *testing.T) {
 	if d == nil {
 		t.Fatal("domain demo not loaded")
 	}
-	if got := len(d.Entries()); got != 12 {
-		t.Errorf("entries = %d, want 12 (1 constant, 7 types, 1 field, 1 method, 1 error, 1 rule)", got)
+	if got := len(d.Entries()); got != 13 {
+		t.Errorf("entries = %d, want 13 (1 constant, 8 types, 1 field, 1 method, 1 error, 1 rule)", got)
 	}
 	// Included fields come first.
 	var names []string
 	for _, f := range d.LookupType("GetParams").Fields {
 		names = append(names, f.Name)
 	}
-	if strings.Join(names, ",") != "session,name,limit,shape" {
+	if strings.Join(names, ",") != "session,name,limit,shape,cursor" {
 		t.Errorf("GetParams fields = %v", names)
 	}
 	// The rule without source is listed as a warning, with its id.
@@ -283,7 +283,7 @@ func TestSpecErrors(t *testing.T) {
 		}, []string{`spec/demo.json:/docs/pages/1/sections/3: section "errors" is already on page wire`}},
 		{"section on no page", func(t *testing.T, d map[string]any) {
 			set(t, d, "/docs/pages/1/sections", []any{"methods", "rules:command"})
-		}, []string{`spec/demo.json:/docs/pages: no page shows section "types" (7 entries)`}},
+		}, []string{`spec/demo.json:/docs/pages: no page shows section "types" (8 entries)`}},
 		{"Go name collision", func(t *testing.T, d map[string]any) {
 			set(t, d, "/constants/0/symbol", "GetParams")
 		}, []string{`spec/demo.json:/constants/0: Go name GetParams of constant demo.limit.items collides with type GetParams; set a symbol`}},
