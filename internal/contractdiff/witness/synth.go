@@ -226,15 +226,8 @@ func strings_(k *spec.Constraints, counts []int) []string {
 // matching returns strings of n characters that match pattern, made from
 // the pattern itself with repetitions stretched.
 func matching(pattern string, n int) []string {
-	re, err := syntax.Parse(pattern, syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	full, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil
-	}
-	if n > maxGenerated {
+	re, full, ok := compilePattern(pattern)
+	if !ok || n > maxGenerated {
 		return nil
 	}
 	var out []string
@@ -264,14 +257,24 @@ func matching(pattern string, n int) []string {
 	return out
 }
 
-// samples returns a few strings that match pattern, of growing lengths.
-func samples(pattern string) []string {
+// compilePattern parses a pattern for generation and compiles it for
+// checking what was generated.
+func compilePattern(pattern string) (*syntax.Regexp, *regexp.Regexp, bool) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil
+		return nil, nil, false
 	}
 	full, err := regexp.Compile(pattern)
 	if err != nil {
+		return nil, nil, false
+	}
+	return re, full, true
+}
+
+// samples returns a few strings that match pattern, of growing lengths.
+func samples(pattern string) []string {
+	re, full, ok := compilePattern(pattern)
+	if !ok {
 		return nil
 	}
 	var out []string
