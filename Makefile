@@ -30,7 +30,7 @@ CONTRACT_BASE_REF ?=
 contract-diff:
 	$(GO) run ./cmd/contractdiff $(if $(CONTRACT_BASE_REF),--baseline-git-ref '$(CONTRACT_BASE_REF)') --allow-missing-baseline --enforce
 
-## contract-oracle: contractdiff's verdicts against the JSON Schemas' over ORACLE_N random mutations per spec (default 400); make test runs 16
+## contract-oracle: contractdiff's verdicts against the JSON Schemas' over ORACLE_N random mutations per spec (default 400); make test runs 12 (6 under -race)
 ORACLE_N ?= 400
 contract-oracle:
 	$(GO) test -count=1 -run 'TestOracle$$' -v -timeout 60m ./internal/contractdiff/ -oracle.n=$(ORACLE_N)
