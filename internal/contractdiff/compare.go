@@ -410,6 +410,30 @@ func textJSON(t spec.Text) string {
 	return string(b)
 }
 
+// sameExamples reports whether two sets of examples hold the same bytes:
+// a quick test before canonical, which also ignores spacing and member
+// order, and which most comparisons then never need.
+func sameExamples(a, b *spec.Examples) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if len(a.Valid) != len(b.Valid) || len(a.Invalid) != len(b.Invalid) {
+		return false
+	}
+	for i := range a.Valid {
+		if !bytes.Equal(a.Valid[i], b.Valid[i]) {
+			return false
+		}
+	}
+	for i, x := range a.Invalid {
+		y := b.Invalid[i]
+		if !bytes.Equal(x.Value, y.Value) || x.Pointer != y.Pointer || (x.Why == nil) != (y.Why == nil) || x.Why != nil && *x.Why != *y.Why {
+			return false
+		}
+	}
+	return true
+}
+
 // canonical renders v as compact JSON with sorted object members and
 // without the members named in drop (at the top level) and without any
 // "source" member (at any level): where an entry is implemented is not
@@ -464,7 +488,22 @@ func dropSources(x any) any {
 // escape makes a name safe as one segment of a target path, as JSON
 // pointers escape their tokens.
 func escape(name string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+	if !strings.ContainsAny(name, "~/") {
+		return name
+	}
+	return targetEscaper.Replace(name)
+}
+
+var targetEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// compactKey is the compact JSON of a scalar, to match enum values
+// whatever their spacing.
+func compactKey(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }
 
 // ---- entries matched by id ----
