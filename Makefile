@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit crash-test
+.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit crash-test contract-oracle bench-contractdiff
 
 all: generate test
 
@@ -32,18 +32,24 @@ test: python3
 python3:
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 not found: installing it"; apt-get update && apt-get install -y python3; }
 
-## contract-diff: compare spec/ with CONTRACT_BASE_REF (default HEAD~1); fail on a breaking change without a disposition
-# The default ref may not exist (a single-commit or shallow clone): then
-# there is nothing to compare with, and the run is a bootstrap. A ref you
-# set yourself must exist.
-CONTRACT_BASE_REF ?= HEAD~1
+## contract-diff: compare spec/ with the merge-base of HEAD and origin/main (else main; on main, HEAD~1), or CONTRACT_BASE_REF; fail on a breaking change without a disposition
+# Every commit since the branch left main is compared, not only the last.
+# Without a baseline (a single-commit or shallow clone) the run is a
+# bootstrap. A ref you set yourself must exist.
+CONTRACT_BASE_REF ?=
 contract-diff:
-	@ref='$(CONTRACT_BASE_REF)'; \
-	if [ '$(origin CONTRACT_BASE_REF)' = file ] && ! git rev-parse --verify --quiet "$$ref^{commit}" >/dev/null 2>&1; then \
-		echo "contract-diff: $$ref does not resolve in this clone (single commit or shallow): no baseline, bootstrap"; \
-		ref=''; \
-	fi; \
-	$(GO) run ./cmd/contractdiff --baseline-git-ref "$$ref" --allow-missing-baseline --enforce
+	$(GO) run ./cmd/contractdiff $(if $(CONTRACT_BASE_REF),--baseline-git-ref '$(CONTRACT_BASE_REF)') --allow-missing-baseline --enforce
+
+## contract-oracle: contractdiff's verdicts against the JSON Schemas' over ORACLE_N random mutations per spec (default 400); make test runs 12 (6 under -race)
+ORACLE_N ?= 400
+contract-oracle:
+	$(GO) test -count=1 -run 'TestOracle$$' -v -timeout 60m ./internal/contractdiff/ -oracle.n=$(ORACLE_N)
+
+## bench-contractdiff: a built contractdiff over the three specs, working tree against HEAD, CONTRACTDIFF_RUNS times (default 5): median wall time and the load average
+CONTRACTDIFF_RUNS ?= 5
+bench-contractdiff:
+	@$(GO) build -o "$${TMPDIR:-/tmp}/contractdiff.bench" ./cmd/contractdiff
+	@./scripts/bench-contractdiff.sh "$${TMPDIR:-/tmp}/contractdiff.bench" $(CONTRACTDIFF_RUNS)
 
 ## ide-node: install the Node client (vscode-jsonrpc) the eska tests drive
 ide-node:
@@ -69,9 +75,10 @@ check: fmt-check vet gen-check test
 lint: fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
 
-## bench: every benchmark, with allocations (BENCHTIME=1s by default)
+## bench: every benchmark, with allocations (BENCHTIME=1s by default), and the built contractdiff
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
+	$(MAKE) bench-contractdiff
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 2m)
 fuzz:

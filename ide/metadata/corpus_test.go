@@ -149,8 +149,8 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 			}
 			if on, ok := n.ID.(gen.ObjectNodeID); ok {
 				kind := "(unsupported)"
-				if n.MetadataKind != nil {
-					kind = string(*n.MetadataKind)
+				if k, ok := n.MetadataKind.Get(); ok {
+					kind = string(k)
 				}
 				kinds[kind]++
 				if parent, ok := n.Parent.(gen.CollectionNodeID); ok && string(parent.Owner) == string(info.Projects[0].Root.(gen.ObjectNodeID).ObjectID) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/genrt"
 )
 
 func isDir(path string) bool { st, err := os.Stat(path); return err == nil && st.IsDir() }
@@ -125,8 +126,7 @@ func (p *project) objectNode(o *object) gen.Node {
 		Diagnostics: diagnostics(o.diags),
 	}
 	if o.info != nil && !o.unsupported() {
-		k := gen.MetadataKind(o.info.Kind)
-		n.MetadataKind = &k
+		n.MetadataKind = genrt.Some(gen.MetadataKind(o.info.Kind))
 	}
 	n.State = p.objectState(o)
 	return n
@@ -327,15 +327,19 @@ func (p *project) node(e entry) gen.Node {
 			Label:       gen.KeyLabel{Key: g.labelKey(), Translations: caption(g.caption())},
 			State:       p.groupState(g),
 			RootSection: isRootSection(g),
-			Diagnostics: []gen.Diagnostic{},
+			// Groups and modules have no metadata kind of their own: the
+			// contract sends null (their node id holds what they are).
+			MetadataKind: genrt.NullOf[gen.MetadataKind](),
+			Diagnostics:  []gen.Diagnostic{},
 		}
 	default:
 		return gen.Node{
-			ID:          gen.ModuleNodeID{Owner: gen.ObjectID(e.owner.id), Role: string(e.module)},
-			Parent:      group{owner: e.owner, key: groupModules}.id(),
-			Label:       gen.KeyLabel{Key: "tree-module-" + string(e.module), Translations: caption(designer.ModuleLabels[e.module])},
-			State:       gen.NodeStateEmpty,
-			Diagnostics: []gen.Diagnostic{},
+			ID:           gen.ModuleNodeID{Owner: gen.ObjectID(e.owner.id), Role: string(e.module)},
+			Parent:       group{owner: e.owner, key: groupModules}.id(),
+			Label:        gen.KeyLabel{Key: "tree-module-" + string(e.module), Translations: caption(designer.ModuleLabels[e.module])},
+			State:        gen.NodeStateEmpty,
+			MetadataKind: genrt.NullOf[gen.MetadataKind](),
+			Diagnostics:  []gen.Diagnostic{},
 		}
 	}
 }

@@ -41,6 +41,10 @@ func (v *Variant) GoName(u *Type) string {
 	return u.GoName() + GoName(v.Tag)
 }
 
+// UnknownGoName is the Go type that holds a variant of an open union
+// whose tag the spec does not list.
+func (t *Type) UnknownGoName() string { return t.GoName() + "Unknown" }
+
 func orGo(symbol, wire string) string {
 	if symbol != "" {
 		return symbol
@@ -98,6 +102,9 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 		switch t.Kind {
 		case UnionKind:
 			add("Marshal"+t.GoName(), "marshaler of union "+t.Name, t.Ptr)
+			if t.Open {
+				add(t.UnknownGoName(), "unknown variant of open union "+t.Name, t.Ptr)
+			}
 		case AlternativesKind:
 			for _, a := range t.Alternatives {
 				add(t.GoName()+"From"+GoName(a.Type), "constructor of "+t.Name, t.Ptr)

@@ -122,20 +122,14 @@ func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 		}
 		stmts := []jen.Code{jen.Id("p").Op(":=").Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Lit(fl.Name))}
 		if fl.Nullable {
-			stmts = append(stmts, jen.If(jen.Id("m").Dot("Value").Dot("Kind").Op("==").Qual(strictjsonPkg, "Null")).Block(has, jen.Continue()))
+			stmts = append(stmts, jen.If(jen.Id("m").Dot("Value").Dot("Kind").Op("==").Qual(strictjsonPkg, "Null")).Block(decodedNull(fl), has, jen.Continue()))
 		}
 		stmts = append(stmts,
 			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(&fl.Type)).Call(jen.Id("m").Dot("Value"), jen.Id("p")),
 			retErr(out),
 		)
 		stmts = append(stmts, g.constraintChecks(fl.Constraints, &fl.Type, jen.Id("x"), jen.Id("p"), out)...)
-		target := jen.Id("out").Dot(fl.GoName())
-		if pointerField(fl) {
-			stmts = append(stmts, target.Op("=").Op("&").Id("x"))
-		} else {
-			stmts = append(stmts, target.Op("=").Id("x"))
-		}
-		stmts = append(stmts, has)
+		stmts = append(stmts, decodedValue(fl), has)
 		cases = append(cases, jen.Case(jen.Lit(fl.Name)).Block(stmts...))
 	}
 	var def []jen.Code
@@ -302,7 +296,7 @@ func (g *generator) enumDecoder(f *jen.File, t *spec.Type) {
 		jen.Switch(jen.Id(name).Call(jen.Id("x"))).Block(
 			jen.Case(cases...).Block(jen.Return(jen.Id(name).Call(jen.Id("x")), jen.Nil())),
 		),
-		jen.Return(jen.Lit(zeroLit(t.Base)), jen.Qual(genrtPkg, "Invalid").Call(jen.Id("ptr"), jen.Lit("%s is not a value of "+t.Name), jen.Id("v").Dot("AppendCompact").Call(jen.Nil()).Op("[:]"))),
+		unknownEnumDecoded(t),
 	)
 }
 
@@ -338,7 +332,7 @@ func (g *generator) unionDecoder(f *jen.File, t *spec.Type) {
 		jen.List(jen.Id("tag"), jen.Err()).Op(":=").Qual(genrtPkg, "String").Call(jen.Id("tv"), jen.Id("tp")),
 		retErr(jen.Nil()),
 		jen.Switch(jen.Id("tag")).Block(cases...),
-		jen.Return(jen.Nil(), jen.Qual(genrtPkg, "Invalid").Call(jen.Id("tp"), jen.Lit("unknown "+t.Tag+" %q of "+t.Name+"; known: "+joinComma(tags)), jen.Id("tag"))),
+		unknownUnionDecoded(t, joinComma(tags)),
 	)
 }
 
