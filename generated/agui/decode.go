@@ -18,18 +18,32 @@ func DecodeActivityDeltaEvent(data []byte) (ActivityDeltaEvent, error) {
 	if err != nil {
 		return ActivityDeltaEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeActivityDeltaEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeActivityDeltaEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeActivityDeltaEvent(v *strictjson.Value, ptr string) (ActivityDeltaEvent, error) {
-	return decodeActivityDeltaEventExcept(v, ptr, "")
+
+// DecodeActivityDeltaEventTree decodes v, a tree the caller already parsed, as
+// ActivityDeltaEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeActivityDeltaEvent, with
+// pointers relative to v.
+func DecodeActivityDeltaEventTree(v *strictjson.Value, d *genrt.Decoder) (ActivityDeltaEvent, error) {
+	x, err := decodeActivityDeltaEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeActivityDeltaEventExcept(v *strictjson.Value, ptr string, skip string) (ActivityDeltaEvent, error) {
+func decodeActivityDeltaEvent(v *strictjson.Value, d *genrt.Decoder) (ActivityDeltaEvent, error) {
+	return decodeActivityDeltaEventExcept(v, d, "")
+}
+func decodeActivityDeltaEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ActivityDeltaEvent, error) {
 	var out ActivityDeltaEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
@@ -37,74 +51,116 @@ func decodeActivityDeltaEventExcept(v *strictjson.Value, ptr string, skip string
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivityDeltaEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivityDeltaEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivityDeltaEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivityDeltaEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivityDeltaEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivityDeltaEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivityDeltaEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivityDeltaEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		case "activityType":
-			p := strictjson.AppendPointer(ptr, "activityType")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "activityType")
 			out.ActivityType = x
 			has5 = true
 		case "patch":
-			p := strictjson.AppendPointer(ptr, "patch")
-			x, err := decodeArray_JSONPatchOperation(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_JSONPatchOperation(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "patch")
 			out.Patch = x
 			has6 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ActivityDeltaEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "activityType")
+		return out, genrt.Missing("", "activityType")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "patch")
+		return out, genrt.Missing("", "patch")
+	}
+	if err := d.Check("ActivityDeltaEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -118,18 +174,32 @@ func DecodeActivityMessage(data []byte) (ActivityMessage, error) {
 	if err != nil {
 		return ActivityMessage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeActivityMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeActivityMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeActivityMessage(v *strictjson.Value, ptr string) (ActivityMessage, error) {
-	return decodeActivityMessageExcept(v, ptr, "")
+
+// DecodeActivityMessageTree decodes v, a tree the caller already parsed, as
+// ActivityMessage under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeActivityMessage, with
+// pointers relative to v.
+func DecodeActivityMessageTree(v *strictjson.Value, d *genrt.Decoder) (ActivityMessage, error) {
+	x, err := decodeActivityMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeActivityMessageExcept(v *strictjson.Value, ptr string, skip string) (ActivityMessage, error) {
+func decodeActivityMessage(v *strictjson.Value, d *genrt.Decoder) (ActivityMessage, error) {
+	return decodeActivityMessageExcept(v, d, "")
+}
+func decodeActivityMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ActivityMessage, error) {
 	var out ActivityMessage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
@@ -137,60 +207,88 @@ func decodeActivityMessageExcept(v *strictjson.Value, ptr string, skip string) (
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivityMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivityMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "activityType":
-			p := strictjson.AppendPointer(ptr, "activityType")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "activityType")
 			out.ActivityType = x
 			has2 = true
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := genrt.RawObject(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRawObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has3 = true
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivityMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivityMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ActivityMessage"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "activityType")
+		return out, genrt.Missing("", "activityType")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
+	}
+	if err := d.Check("ActivityMessage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -204,18 +302,32 @@ func DecodeActivitySnapshotEvent(data []byte) (ActivitySnapshotEvent, error) {
 	if err != nil {
 		return ActivitySnapshotEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeActivitySnapshotEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeActivitySnapshotEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeActivitySnapshotEvent(v *strictjson.Value, ptr string) (ActivitySnapshotEvent, error) {
-	return decodeActivitySnapshotEventExcept(v, ptr, "")
+
+// DecodeActivitySnapshotEventTree decodes v, a tree the caller already parsed,
+// as ActivitySnapshotEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeActivitySnapshotEvent,
+// with pointers relative to v.
+func DecodeActivitySnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (ActivitySnapshotEvent, error) {
+	x, err := decodeActivitySnapshotEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeActivitySnapshotEventExcept(v *strictjson.Value, ptr string, skip string) (ActivitySnapshotEvent, error) {
+func decodeActivitySnapshotEvent(v *strictjson.Value, d *genrt.Decoder) (ActivitySnapshotEvent, error) {
+	return decodeActivitySnapshotEventExcept(v, d, "")
+}
+func decodeActivitySnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ActivitySnapshotEvent, error) {
 	var out ActivitySnapshotEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
@@ -224,85 +336,134 @@ func decodeActivitySnapshotEventExcept(v *strictjson.Value, ptr string, skip str
 	var has7 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivitySnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivitySnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivitySnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivitySnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivitySnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivitySnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivitySnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivitySnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		case "activityType":
-			p := strictjson.AppendPointer(ptr, "activityType")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "activityType")
 			out.ActivityType = x
 			has5 = true
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := genrt.RawObject(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRawObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has6 = true
 		case "replace":
-			p := strictjson.AppendPointer(ptr, "replace")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActivitySnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActivitySnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "replace")
 			out.Replace = &x
 			has7 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ActivitySnapshotEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "activityType")
+		return out, genrt.Missing("", "activityType")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
 	}
 	if !has7 {
 		out.Replace = genrt.Ptr(bool(true))
+	}
+	if err := d.Check("ActivitySnapshotEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -316,52 +477,80 @@ func DecodeAddOperation(data []byte) (AddOperation, error) {
 	if err != nil {
 		return AddOperation{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeAddOperation(v, "")
+	var d genrt.Decoder
+	x, err := decodeAddOperation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeAddOperation(v *strictjson.Value, ptr string) (AddOperation, error) {
-	return decodeAddOperationExcept(v, ptr, "")
+
+// DecodeAddOperationTree decodes v, a tree the caller already parsed, as
+// AddOperation under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeAddOperation, with pointers relative
+// to v.
+func DecodeAddOperationTree(v *strictjson.Value, d *genrt.Decoder) (AddOperation, error) {
+	x, err := decodeAddOperation(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeAddOperationExcept(v *strictjson.Value, ptr string, skip string) (AddOperation, error) {
+func decodeAddOperation(v *strictjson.Value, d *genrt.Decoder) (AddOperation, error) {
+	return decodeAddOperationExcept(v, d, "")
+}
+func decodeAddOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (AddOperation, error) {
 	var out AddOperation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodeJSONPointer(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeJSONPointer(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.Raw(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
+			}
+			if err := d.Ignore(v, i); err != nil {
+				return out, err
 			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check("AddOperation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -375,90 +564,165 @@ func DecodeAssistantMessage(data []byte) (AssistantMessage, error) {
 	if err != nil {
 		return AssistantMessage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeAssistantMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeAssistantMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeAssistantMessage(v *strictjson.Value, ptr string) (AssistantMessage, error) {
-	return decodeAssistantMessageExcept(v, ptr, "")
+
+// DecodeAssistantMessageTree decodes v, a tree the caller already parsed, as
+// AssistantMessage under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeAssistantMessage, with
+// pointers relative to v.
+func DecodeAssistantMessageTree(v *strictjson.Value, d *genrt.Decoder) (AssistantMessage, error) {
+	x, err := decodeAssistantMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeAssistantMessageExcept(v *strictjson.Value, ptr string, skip string) (AssistantMessage, error) {
+func decodeAssistantMessage(v *strictjson.Value, d *genrt.Decoder) (AssistantMessage, error) {
+	return decodeAssistantMessageExcept(v, d, "")
+}
+func decodeAssistantMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (AssistantMessage, error) {
 	var out AssistantMessage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AssistantMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AssistantMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AssistantMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AssistantMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "name")
 			out.Name = &x
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AssistantMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AssistantMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = &x
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AssistantMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AssistantMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AssistantMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AssistantMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AssistantMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AssistantMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "content")
 			out.Content = &x
 		case "toolCalls":
-			p := strictjson.AppendPointer(ptr, "toolCalls")
-			x, err := decodeArray_ToolCall(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AssistantMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_ToolCall(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AssistantMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "toolCalls")
 			out.ToolCalls = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "AssistantMessage"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
+	}
+	if err := d.Check("AssistantMessage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -472,30 +736,59 @@ func DecodeAttributable(data []byte) (Attributable, error) {
 	if err != nil {
 		return Attributable{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeAttributable(v, "")
+	var d genrt.Decoder
+	x, err := decodeAttributable(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeAttributable(v *strictjson.Value, ptr string) (Attributable, error) {
+
+// DecodeAttributableTree decodes v, a tree the caller already parsed, as
+// Attributable under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeAttributable, with pointers relative
+// to v.
+func DecodeAttributableTree(v *strictjson.Value, d *genrt.Decoder) (Attributable, error) {
+	x, err := decodeAttributable(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeAttributable(v *strictjson.Value, d *genrt.Decoder) (Attributable, error) {
 	var out Attributable
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Attributable") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Attributable") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "Attributable"); err != nil {
+				return out, err
+			}
 		}
+	}
+	if err := d.Check("Attributable", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -509,55 +802,95 @@ func DecodeAudioPart(data []byte) (AudioPart, error) {
 	if err != nil {
 		return AudioPart{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeAudioPart(v, "")
+	var d genrt.Decoder
+	x, err := decodeAudioPart(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeAudioPart(v *strictjson.Value, ptr string) (AudioPart, error) {
-	return decodeAudioPartExcept(v, ptr, "")
+
+// DecodeAudioPartTree decodes v, a tree the caller already parsed, as
+// AudioPart under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeAudioPart, with pointers relative to
+// v.
+func DecodeAudioPartTree(v *strictjson.Value, d *genrt.Decoder) (AudioPart, error) {
+	x, err := decodeAudioPart(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeAudioPartExcept(v *strictjson.Value, ptr string, skip string) (AudioPart, error) {
+func decodeAudioPart(v *strictjson.Value, d *genrt.Decoder) (AudioPart, error) {
+	return decodeAudioPartExcept(v, d, "")
+}
+func decodeAudioPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (AudioPart, error) {
 	var out AudioPart
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AudioPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AudioPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "id")
 			out.ID = &x
 		case "source":
-			p := strictjson.AppendPointer(ptr, "source")
-			x, err := decodePartSource(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePartSource(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "source")
 			out.Source = x
 			has1 = true
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "AudioPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "AudioPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "AudioPart"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "source")
+		return out, genrt.Missing("", "source")
+	}
+	if err := d.Check("AudioPart", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -571,44 +904,87 @@ func DecodeBaseEvent(data []byte) (BaseEvent, error) {
 	if err != nil {
 		return BaseEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeBaseEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeBaseEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeBaseEvent(v *strictjson.Value, ptr string) (BaseEvent, error) {
+
+// DecodeBaseEventTree decodes v, a tree the caller already parsed, as
+// BaseEvent under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeBaseEvent, with pointers relative to
+// v.
+func DecodeBaseEventTree(v *strictjson.Value, d *genrt.Decoder) (BaseEvent, error) {
+	x, err := decodeBaseEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeBaseEvent(v *strictjson.Value, d *genrt.Decoder) (BaseEvent, error) {
 	var out BaseEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "BaseEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "BaseEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "BaseEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "BaseEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "BaseEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "BaseEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "BaseEvent"); err != nil {
+				return out, err
+			}
 		}
+	}
+	if err := d.Check("BaseEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -622,70 +998,128 @@ func DecodeBaseMessage(data []byte) (BaseMessage, error) {
 	if err != nil {
 		return BaseMessage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeBaseMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeBaseMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeBaseMessage(v *strictjson.Value, ptr string) (BaseMessage, error) {
+
+// DecodeBaseMessageTree decodes v, a tree the caller already parsed, as
+// BaseMessage under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeBaseMessage, with pointers relative
+// to v.
+func DecodeBaseMessageTree(v *strictjson.Value, d *genrt.Decoder) (BaseMessage, error) {
+	x, err := decodeBaseMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeBaseMessage(v *strictjson.Value, d *genrt.Decoder) (BaseMessage, error) {
 	var out BaseMessage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "BaseMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "BaseMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "BaseMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "BaseMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "name")
 			out.Name = &x
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "BaseMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "BaseMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = &x
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "BaseMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "BaseMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "BaseMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "BaseMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "BaseMessage"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
+	}
+	if err := d.Check("BaseMessage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -699,58 +1133,77 @@ func DecodeContentPart(data []byte) (ContentPart, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, 0)
 	}
-	x, err := decodeContentPart(v, "")
+	var d genrt.Decoder
+	x, err := decodeContentPart(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeContentPart(v *strictjson.Value, ptr string) (ContentPart, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeContentPartTree decodes v, a tree the caller already parsed, as
+// ContentPart under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeContentPart, with pointers relative
+// to v.
+func DecodeContentPartTree(v *strictjson.Value, d *genrt.Decoder) (ContentPart, error) {
+	x, err := decodeContentPart(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeContentPart(v *strictjson.Value, d *genrt.Decoder) (ContentPart, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "ContentPart")
 	}
 	tv := v.Get("type")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "type")
+		return nil, genrt.InType(genrt.Missing("", "type"), "ContentPart")
 	}
-	tp := strictjson.AppendPointer(ptr, "type")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/type")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "ContentPart")
 	}
+	var x ContentPart
 	switch tag {
 	case "text":
-		x, err := decodeTextPartExcept(v, ptr, "type")
+		y, err := decodeTextPartExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "image":
-		x, err := decodeImagePartExcept(v, ptr, "type")
+		y, err := decodeImagePartExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "audio":
-		x, err := decodeAudioPartExcept(v, ptr, "type")
+		y, err := decodeAudioPartExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "video":
-		x, err := decodeVideoPartExcept(v, ptr, "type")
+		y, err := decodeVideoPartExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "document":
-		x, err := decodeDocumentPartExcept(v, ptr, "type")
+		y, err := decodeDocumentPartExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant(v, "type", tag, "ContentPart", "\"text\", \"image\", \"audio\", \"video\", \"document\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown type %q of ContentPart; known: \"text\", \"image\", \"audio\", \"video\", \"document\"", tag)
+	if err := d.Check("ContentPart", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeContext decodes data strictly as Context: wrong types, unknown enum
@@ -762,47 +1215,70 @@ func DecodeContext(data []byte) (Context, error) {
 	if err != nil {
 		return Context{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeContext(v, "")
+	var d genrt.Decoder
+	x, err := decodeContext(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeContext(v *strictjson.Value, ptr string) (Context, error) {
+
+// DecodeContextTree decodes v, a tree the caller already parsed, as Context
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeContext, with pointers relative to v.
+func DecodeContextTree(v *strictjson.Value, d *genrt.Decoder) (Context, error) {
+	x, err := decodeContext(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeContext(v *strictjson.Value, d *genrt.Decoder) (Context, error) {
 	var out Context
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "description":
-			p := strictjson.AppendPointer(ptr, "description")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "description")
 			out.Description = x
 			has0 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "Context"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "description")
+		return out, genrt.Missing("", "description")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check("Context", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -816,52 +1292,80 @@ func DecodeCopyOperation(data []byte) (CopyOperation, error) {
 	if err != nil {
 		return CopyOperation{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeCopyOperation(v, "")
+	var d genrt.Decoder
+	x, err := decodeCopyOperation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeCopyOperation(v *strictjson.Value, ptr string) (CopyOperation, error) {
-	return decodeCopyOperationExcept(v, ptr, "")
+
+// DecodeCopyOperationTree decodes v, a tree the caller already parsed, as
+// CopyOperation under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeCopyOperation, with pointers relative
+// to v.
+func DecodeCopyOperationTree(v *strictjson.Value, d *genrt.Decoder) (CopyOperation, error) {
+	x, err := decodeCopyOperation(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeCopyOperationExcept(v *strictjson.Value, ptr string, skip string) (CopyOperation, error) {
+func decodeCopyOperation(v *strictjson.Value, d *genrt.Decoder) (CopyOperation, error) {
+	return decodeCopyOperationExcept(v, d, "")
+}
+func decodeCopyOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (CopyOperation, error) {
 	var out CopyOperation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "from":
-			p := strictjson.AppendPointer(ptr, "from")
-			x, err := decodeJSONPointer(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeJSONPointer(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "from")
 			out.From = x
 			has0 = true
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodeJSONPointer(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeJSONPointer(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has1 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
+			}
+			if err := d.Ignore(v, i); err != nil {
+				return out, err
 			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "from")
+		return out, genrt.Missing("", "from")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
+	}
+	if err := d.Check("CopyOperation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -875,81 +1379,136 @@ func DecodeCustomEvent(data []byte) (CustomEvent, error) {
 	if err != nil {
 		return CustomEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeCustomEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeCustomEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeCustomEvent(v *strictjson.Value, ptr string) (CustomEvent, error) {
-	return decodeCustomEventExcept(v, ptr, "")
+
+// DecodeCustomEventTree decodes v, a tree the caller already parsed, as
+// CustomEvent under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeCustomEvent, with pointers relative
+// to v.
+func DecodeCustomEventTree(v *strictjson.Value, d *genrt.Decoder) (CustomEvent, error) {
+	x, err := decodeCustomEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeCustomEventExcept(v *strictjson.Value, ptr string, skip string) (CustomEvent, error) {
+func decodeCustomEvent(v *strictjson.Value, d *genrt.Decoder) (CustomEvent, error) {
+	return decodeCustomEventExcept(v, d, "")
+}
+func decodeCustomEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (CustomEvent, error) {
 	var out CustomEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "CustomEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "CustomEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "CustomEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "CustomEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "CustomEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "CustomEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "CustomEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "CustomEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has4 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.Raw(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has5 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "CustomEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check("CustomEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -963,53 +1522,80 @@ func DecodeDataSource(data []byte) (DataSource, error) {
 	if err != nil {
 		return DataSource{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeDataSource(v, "")
+	var d genrt.Decoder
+	x, err := decodeDataSource(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeDataSource(v *strictjson.Value, ptr string) (DataSource, error) {
-	return decodeDataSourceExcept(v, ptr, "")
+
+// DecodeDataSourceTree decodes v, a tree the caller already parsed, as
+// DataSource under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeDataSource, with pointers relative to
+// v.
+func DecodeDataSourceTree(v *strictjson.Value, d *genrt.Decoder) (DataSource, error) {
+	x, err := decodeDataSource(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeDataSourceExcept(v *strictjson.Value, ptr string, skip string) (DataSource, error) {
+func decodeDataSource(v *strictjson.Value, d *genrt.Decoder) (DataSource, error) {
+	return decodeDataSourceExcept(v, d, "")
+}
+func decodeDataSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (DataSource, error) {
 	var out DataSource
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
 		case "mimeType":
-			p := strictjson.AppendPointer(ptr, "mimeType")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "mimeType")
 			out.MIMEType = x
 			has1 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "DataSource"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "mimeType")
+		return out, genrt.Missing("", "mimeType")
+	}
+	if err := d.Check("DataSource", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1023,88 +1609,150 @@ func DecodeDeveloperMessage(data []byte) (DeveloperMessage, error) {
 	if err != nil {
 		return DeveloperMessage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeDeveloperMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeDeveloperMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeDeveloperMessage(v *strictjson.Value, ptr string) (DeveloperMessage, error) {
-	return decodeDeveloperMessageExcept(v, ptr, "")
+
+// DecodeDeveloperMessageTree decodes v, a tree the caller already parsed, as
+// DeveloperMessage under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeDeveloperMessage, with
+// pointers relative to v.
+func DecodeDeveloperMessageTree(v *strictjson.Value, d *genrt.Decoder) (DeveloperMessage, error) {
+	x, err := decodeDeveloperMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeDeveloperMessageExcept(v *strictjson.Value, ptr string, skip string) (DeveloperMessage, error) {
+func decodeDeveloperMessage(v *strictjson.Value, d *genrt.Decoder) (DeveloperMessage, error) {
+	return decodeDeveloperMessageExcept(v, d, "")
+}
+func decodeDeveloperMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (DeveloperMessage, error) {
 	var out DeveloperMessage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DeveloperMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DeveloperMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DeveloperMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DeveloperMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "name")
 			out.Name = &x
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DeveloperMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DeveloperMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = &x
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DeveloperMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DeveloperMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DeveloperMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DeveloperMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has6 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "DeveloperMessage"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
+	}
+	if err := d.Check("DeveloperMessage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1118,55 +1766,95 @@ func DecodeDocumentPart(data []byte) (DocumentPart, error) {
 	if err != nil {
 		return DocumentPart{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeDocumentPart(v, "")
+	var d genrt.Decoder
+	x, err := decodeDocumentPart(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeDocumentPart(v *strictjson.Value, ptr string) (DocumentPart, error) {
-	return decodeDocumentPartExcept(v, ptr, "")
+
+// DecodeDocumentPartTree decodes v, a tree the caller already parsed, as
+// DocumentPart under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeDocumentPart, with pointers relative
+// to v.
+func DecodeDocumentPartTree(v *strictjson.Value, d *genrt.Decoder) (DocumentPart, error) {
+	x, err := decodeDocumentPart(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeDocumentPartExcept(v *strictjson.Value, ptr string, skip string) (DocumentPart, error) {
+func decodeDocumentPart(v *strictjson.Value, d *genrt.Decoder) (DocumentPart, error) {
+	return decodeDocumentPartExcept(v, d, "")
+}
+func decodeDocumentPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (DocumentPart, error) {
 	var out DocumentPart
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DocumentPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DocumentPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "id")
 			out.ID = &x
 		case "source":
-			p := strictjson.AppendPointer(ptr, "source")
-			x, err := decodePartSource(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePartSource(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "source")
 			out.Source = x
 			has1 = true
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DocumentPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DocumentPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "DocumentPart"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "source")
+		return out, genrt.Missing("", "source")
+	}
+	if err := d.Check("DocumentPart", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1180,214 +1868,232 @@ func DecodeEvent(data []byte) (Event, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, 0)
 	}
-	x, err := decodeEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeEvent(v *strictjson.Value, ptr string) (Event, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeEventTree decodes v, a tree the caller already parsed, as Event under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeEvent, with pointers relative to v.
+func DecodeEventTree(v *strictjson.Value, d *genrt.Decoder) (Event, error) {
+	x, err := decodeEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeEvent(v *strictjson.Value, d *genrt.Decoder) (Event, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "Event")
 	}
 	tv := v.Get("type")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "type")
+		return nil, genrt.InType(genrt.Missing("", "type"), "Event")
 	}
-	tp := strictjson.AppendPointer(ptr, "type")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/type")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "Event")
 	}
+	var x Event
 	switch tag {
 	case "RUN_STARTED":
-		x, err := decodeRunStartedEventExcept(v, ptr, "type")
+		y, err := decodeRunStartedEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "RUN_FINISHED":
-		x, err := decodeRunFinishedEventExcept(v, ptr, "type")
+		y, err := decodeRunFinishedEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "RUN_ERROR":
-		x, err := decodeRunErrorEventExcept(v, ptr, "type")
+		y, err := decodeRunErrorEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TEXT_MESSAGE_START":
-		x, err := decodeTextMessageStartEventExcept(v, ptr, "type")
+		y, err := decodeTextMessageStartEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TEXT_MESSAGE_CONTENT":
-		x, err := decodeTextMessageContentEventExcept(v, ptr, "type")
+		y, err := decodeTextMessageContentEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TEXT_MESSAGE_END":
-		x, err := decodeTextMessageEndEventExcept(v, ptr, "type")
+		y, err := decodeTextMessageEndEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TEXT_MESSAGE_CHUNK":
-		x, err := decodeTextMessageChunkEventExcept(v, ptr, "type")
+		y, err := decodeTextMessageChunkEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TOOL_CALL_START":
-		x, err := decodeToolCallStartEventExcept(v, ptr, "type")
+		y, err := decodeToolCallStartEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TOOL_CALL_ARGS":
-		x, err := decodeToolCallArgsEventExcept(v, ptr, "type")
+		y, err := decodeToolCallArgsEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TOOL_CALL_END":
-		x, err := decodeToolCallEndEventExcept(v, ptr, "type")
+		y, err := decodeToolCallEndEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TOOL_CALL_CHUNK":
-		x, err := decodeToolCallChunkEventExcept(v, ptr, "type")
+		y, err := decodeToolCallChunkEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "TOOL_CALL_RESULT":
-		x, err := decodeToolCallResultEventExcept(v, ptr, "type")
+		y, err := decodeToolCallResultEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "STATE_SNAPSHOT":
-		x, err := decodeStateSnapshotEventExcept(v, ptr, "type")
+		y, err := decodeStateSnapshotEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "STATE_DELTA":
-		x, err := decodeStateDeltaEventExcept(v, ptr, "type")
+		y, err := decodeStateDeltaEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "MESSAGES_SNAPSHOT":
-		x, err := decodeMessagesSnapshotEventExcept(v, ptr, "type")
+		y, err := decodeMessagesSnapshotEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "ACTIVITY_SNAPSHOT":
-		x, err := decodeActivitySnapshotEventExcept(v, ptr, "type")
+		y, err := decodeActivitySnapshotEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "ACTIVITY_DELTA":
-		x, err := decodeActivityDeltaEventExcept(v, ptr, "type")
+		y, err := decodeActivityDeltaEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "RAW":
-		x, err := decodeRawEventExcept(v, ptr, "type")
+		y, err := decodeRawEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "CUSTOM":
-		x, err := decodeCustomEventExcept(v, ptr, "type")
+		y, err := decodeCustomEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "STEP_STARTED":
-		x, err := decodeStepStartedEventExcept(v, ptr, "type")
+		y, err := decodeStepStartedEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "STEP_FINISHED":
-		x, err := decodeStepFinishedEventExcept(v, ptr, "type")
+		y, err := decodeStepFinishedEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "REASONING_START":
-		x, err := decodeReasoningStartEventExcept(v, ptr, "type")
+		y, err := decodeReasoningStartEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "REASONING_MESSAGE_START":
-		x, err := decodeReasoningMessageStartEventExcept(v, ptr, "type")
+		y, err := decodeReasoningMessageStartEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "REASONING_MESSAGE_CONTENT":
-		x, err := decodeReasoningMessageContentEventExcept(v, ptr, "type")
+		y, err := decodeReasoningMessageContentEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "REASONING_MESSAGE_END":
-		x, err := decodeReasoningMessageEndEventExcept(v, ptr, "type")
+		y, err := decodeReasoningMessageEndEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "REASONING_MESSAGE_CHUNK":
-		x, err := decodeReasoningMessageChunkEventExcept(v, ptr, "type")
+		y, err := decodeReasoningMessageChunkEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "REASONING_END":
-		x, err := decodeReasoningEndEventExcept(v, ptr, "type")
+		y, err := decodeReasoningEndEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "REASONING_ENCRYPTED_VALUE":
-		x, err := decodeReasoningEncryptedValueEventExcept(v, ptr, "type")
+		y, err := decodeReasoningEncryptedValueEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "SUBAGENT_STARTED":
-		x, err := decodeSubagentStartedEventExcept(v, ptr, "type")
+		y, err := decodeSubagentStartedEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "SUBAGENT_FINISHED":
-		x, err := decodeSubagentFinishedEventExcept(v, ptr, "type")
+		y, err := decodeSubagentFinishedEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "SUBAGENT_ERROR":
-		x, err := decodeSubagentErrorEventExcept(v, ptr, "type")
+		y, err := decodeSubagentErrorEventExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant(v, "type", tag, "Event", "\"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"ACTIVITY_SNAPSHOT\", \"ACTIVITY_DELTA\", \"RAW\", \"CUSTOM\", \"STEP_STARTED\", \"STEP_FINISHED\", \"REASONING_START\", \"REASONING_MESSAGE_START\", \"REASONING_MESSAGE_CONTENT\", \"REASONING_MESSAGE_END\", \"REASONING_MESSAGE_CHUNK\", \"REASONING_END\", \"REASONING_ENCRYPTED_VALUE\", \"SUBAGENT_STARTED\", \"SUBAGENT_FINISHED\", \"SUBAGENT_ERROR\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown type %q of Event; known: \"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"ACTIVITY_SNAPSHOT\", \"ACTIVITY_DELTA\", \"RAW\", \"CUSTOM\", \"STEP_STARTED\", \"STEP_FINISHED\", \"REASONING_START\", \"REASONING_MESSAGE_START\", \"REASONING_MESSAGE_CONTENT\", \"REASONING_MESSAGE_END\", \"REASONING_MESSAGE_CHUNK\", \"REASONING_END\", \"REASONING_ENCRYPTED_VALUE\", \"SUBAGENT_STARTED\", \"SUBAGENT_FINISHED\", \"SUBAGENT_ERROR\"", tag)
+	if err := d.Check("Event", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeFileSource decodes data strictly as FileSource: wrong types, unknown
@@ -1399,55 +2105,95 @@ func DecodeFileSource(data []byte) (FileSource, error) {
 	if err != nil {
 		return FileSource{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeFileSource(v, "")
+	var d genrt.Decoder
+	x, err := decodeFileSource(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeFileSource(v *strictjson.Value, ptr string) (FileSource, error) {
-	return decodeFileSourceExcept(v, ptr, "")
+
+// DecodeFileSourceTree decodes v, a tree the caller already parsed, as
+// FileSource under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeFileSource, with pointers relative to
+// v.
+func DecodeFileSourceTree(v *strictjson.Value, d *genrt.Decoder) (FileSource, error) {
+	x, err := decodeFileSource(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeFileSourceExcept(v *strictjson.Value, ptr string, skip string) (FileSource, error) {
+func decodeFileSource(v *strictjson.Value, d *genrt.Decoder) (FileSource, error) {
+	return decodeFileSourceExcept(v, d, "")
+}
+func decodeFileSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (FileSource, error) {
 	var out FileSource
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
 		case "provider":
-			p := strictjson.AppendPointer(ptr, "provider")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "FileSource") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "FileSource") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "provider")
 			out.Provider = &x
 		case "mimeType":
-			p := strictjson.AppendPointer(ptr, "mimeType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "FileSource") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "FileSource") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "mimeType")
 			out.MIMEType = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "FileSource"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check("FileSource", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1461,47 +2207,71 @@ func DecodeFunctionCall(data []byte) (FunctionCall, error) {
 	if err != nil {
 		return FunctionCall{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeFunctionCall(v, "")
+	var d genrt.Decoder
+	x, err := decodeFunctionCall(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeFunctionCall(v *strictjson.Value, ptr string) (FunctionCall, error) {
+
+// DecodeFunctionCallTree decodes v, a tree the caller already parsed, as
+// FunctionCall under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeFunctionCall, with pointers relative
+// to v.
+func DecodeFunctionCallTree(v *strictjson.Value, d *genrt.Decoder) (FunctionCall, error) {
+	x, err := decodeFunctionCall(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeFunctionCall(v *strictjson.Value, d *genrt.Decoder) (FunctionCall, error) {
 	var out FunctionCall
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has0 = true
 		case "arguments":
-			p := strictjson.AppendPointer(ptr, "arguments")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "arguments")
 			out.Arguments = x
 			has1 = true
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "FunctionCall"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "arguments")
+		return out, genrt.Missing("", "arguments")
+	}
+	if err := d.Check("FunctionCall", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1515,55 +2285,95 @@ func DecodeImagePart(data []byte) (ImagePart, error) {
 	if err != nil {
 		return ImagePart{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeImagePart(v, "")
+	var d genrt.Decoder
+	x, err := decodeImagePart(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeImagePart(v *strictjson.Value, ptr string) (ImagePart, error) {
-	return decodeImagePartExcept(v, ptr, "")
+
+// DecodeImagePartTree decodes v, a tree the caller already parsed, as
+// ImagePart under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeImagePart, with pointers relative to
+// v.
+func DecodeImagePartTree(v *strictjson.Value, d *genrt.Decoder) (ImagePart, error) {
+	x, err := decodeImagePart(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeImagePartExcept(v *strictjson.Value, ptr string, skip string) (ImagePart, error) {
+func decodeImagePart(v *strictjson.Value, d *genrt.Decoder) (ImagePart, error) {
+	return decodeImagePartExcept(v, d, "")
+}
+func decodeImagePartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ImagePart, error) {
 	var out ImagePart
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ImagePart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ImagePart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "id")
 			out.ID = &x
 		case "source":
-			p := strictjson.AppendPointer(ptr, "source")
-			x, err := decodePartSource(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePartSource(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "source")
 			out.Source = x
 			has1 = true
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ImagePart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ImagePart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ImagePart"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "source")
+		return out, genrt.Missing("", "source")
+	}
+	if err := d.Check("ImagePart", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1577,89 +2387,155 @@ func DecodeInterrupt(data []byte) (Interrupt, error) {
 	if err != nil {
 		return Interrupt{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeInterrupt(v, "")
+	var d genrt.Decoder
+	x, err := decodeInterrupt(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeInterrupt(v *strictjson.Value, ptr string) (Interrupt, error) {
+
+// DecodeInterruptTree decodes v, a tree the caller already parsed, as
+// Interrupt under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeInterrupt, with pointers relative to
+// v.
+func DecodeInterruptTree(v *strictjson.Value, d *genrt.Decoder) (Interrupt, error) {
+	x, err := decodeInterrupt(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeInterrupt(v *strictjson.Value, d *genrt.Decoder) (Interrupt, error) {
 	var out Interrupt
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Interrupt") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Interrupt") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "reason":
-			p := strictjson.AppendPointer(ptr, "reason")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "reason")
 			out.Reason = x
 			has2 = true
 		case "message":
-			p := strictjson.AppendPointer(ptr, "message")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Interrupt") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Interrupt") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "message")
 			out.Message = &x
 		case "toolCallId":
-			p := strictjson.AppendPointer(ptr, "toolCallId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Interrupt") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Interrupt") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "toolCallId")
 			out.ToolCallID = &x
 		case "responseSchema":
-			p := strictjson.AppendPointer(ptr, "responseSchema")
-			x, err := decodeInterruptResponseSchema(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Interrupt") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeInterruptResponseSchema(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Interrupt") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "responseSchema")
 			out.ResponseSchema = x
 		case "expiresAt":
-			p := strictjson.AppendPointer(ptr, "expiresAt")
-			x, err := decodeInterruptExpiry(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Interrupt") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeInterruptExpiry(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Interrupt") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "expiresAt")
 			out.ExpiresAt = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Interrupt") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Interrupt") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "Interrupt"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "reason")
+		return out, genrt.Missing("", "reason")
+	}
+	if err := d.Check("Interrupt", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1673,15 +2549,32 @@ func DecodeInterruptExpiry(data []byte) (InterruptExpiry, error) {
 	if err != nil {
 		return *new(InterruptExpiry), genrt.WithCode(err, 0)
 	}
-	x, err := decodeInterruptExpiry(v, "")
+	var d genrt.Decoder
+	x, err := decodeInterruptExpiry(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeInterruptExpiry(v *strictjson.Value, ptr string) (InterruptExpiry, error) {
-	u, err := genrt.String(v, ptr)
+
+// DecodeInterruptExpiryTree decodes v, a tree the caller already parsed, as
+// InterruptExpiry under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeInterruptExpiry, with
+// pointers relative to v.
+func DecodeInterruptExpiryTree(v *strictjson.Value, d *genrt.Decoder) (InterruptExpiry, error) {
+	x, err := decodeInterruptExpiry(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeInterruptExpiry(v *strictjson.Value, d *genrt.Decoder) (InterruptExpiry, error) {
+	u, err := genrt.ReadString(v, d)
+	if err != nil {
+		return *new(InterruptExpiry), genrt.InType(err, "InterruptExpiry")
+	}
+	if err := d.Check("InterruptExpiry", v); err != nil {
 		return *new(InterruptExpiry), err
 	}
 	return InterruptExpiry(u), nil
@@ -1696,15 +2589,32 @@ func DecodeInterruptResponseSchema(data []byte) (InterruptResponseSchema, error)
 	if err != nil {
 		return *new(InterruptResponseSchema), genrt.WithCode(err, 0)
 	}
-	x, err := decodeInterruptResponseSchema(v, "")
+	var d genrt.Decoder
+	x, err := decodeInterruptResponseSchema(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeInterruptResponseSchema(v *strictjson.Value, ptr string) (InterruptResponseSchema, error) {
-	u, err := genrt.RawObject(v, ptr)
+
+// DecodeInterruptResponseSchemaTree decodes v, a tree the caller already
+// parsed, as InterruptResponseSchema under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeInterruptResponseSchema, with pointers relative to v.
+func DecodeInterruptResponseSchemaTree(v *strictjson.Value, d *genrt.Decoder) (InterruptResponseSchema, error) {
+	x, err := decodeInterruptResponseSchema(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeInterruptResponseSchema(v *strictjson.Value, d *genrt.Decoder) (InterruptResponseSchema, error) {
+	u, err := genrt.ReadRawObject(v, d)
+	if err != nil {
+		return *new(InterruptResponseSchema), genrt.InType(err, "InterruptResponseSchema")
+	}
+	if err := d.Check("InterruptResponseSchema", v); err != nil {
 		return *new(InterruptResponseSchema), err
 	}
 	return InterruptResponseSchema(u), nil
@@ -1719,64 +2629,83 @@ func DecodeJSONPatchOperation(data []byte) (JSONPatchOperation, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, 0)
 	}
-	x, err := decodeJSONPatchOperation(v, "")
+	var d genrt.Decoder
+	x, err := decodeJSONPatchOperation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeJSONPatchOperation(v *strictjson.Value, ptr string) (JSONPatchOperation, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeJSONPatchOperationTree decodes v, a tree the caller already parsed, as
+// JSONPatchOperation under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeJSONPatchOperation, with
+// pointers relative to v.
+func DecodeJSONPatchOperationTree(v *strictjson.Value, d *genrt.Decoder) (JSONPatchOperation, error) {
+	x, err := decodeJSONPatchOperation(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeJSONPatchOperation(v *strictjson.Value, d *genrt.Decoder) (JSONPatchOperation, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "JSONPatchOperation")
 	}
 	tv := v.Get("op")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "op")
+		return nil, genrt.InType(genrt.Missing("", "op"), "JSONPatchOperation")
 	}
-	tp := strictjson.AppendPointer(ptr, "op")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/op")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "JSONPatchOperation")
 	}
+	var x JSONPatchOperation
 	switch tag {
 	case "add":
-		x, err := decodeAddOperationExcept(v, ptr, "op")
+		y, err := decodeAddOperationExcept(v, d, "op")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "remove":
-		x, err := decodeRemoveOperationExcept(v, ptr, "op")
+		y, err := decodeRemoveOperationExcept(v, d, "op")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "replace":
-		x, err := decodeReplaceOperationExcept(v, ptr, "op")
+		y, err := decodeReplaceOperationExcept(v, d, "op")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "move":
-		x, err := decodeMoveOperationExcept(v, ptr, "op")
+		y, err := decodeMoveOperationExcept(v, d, "op")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "copy":
-		x, err := decodeCopyOperationExcept(v, ptr, "op")
+		y, err := decodeCopyOperationExcept(v, d, "op")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "test":
-		x, err := decodeTestOperationExcept(v, ptr, "op")
+		y, err := decodeTestOperationExcept(v, d, "op")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant(v, "op", tag, "JSONPatchOperation", "\"add\", \"remove\", \"replace\", \"move\", \"copy\", \"test\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown op %q of JSONPatchOperation; known: \"add\", \"remove\", \"replace\", \"move\", \"copy\", \"test\"", tag)
+	if err := d.Check("JSONPatchOperation", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeJSONPointer decodes data strictly as JSONPointer: wrong types, unknown
@@ -1788,18 +2717,35 @@ func DecodeJSONPointer(data []byte) (JSONPointer, error) {
 	if err != nil {
 		return *new(JSONPointer), genrt.WithCode(err, 0)
 	}
-	x, err := decodeJSONPointer(v, "")
+	var d genrt.Decoder
+	x, err := decodeJSONPointer(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeJSONPointer(v *strictjson.Value, ptr string) (JSONPointer, error) {
-	u, err := genrt.String(v, ptr)
+
+// DecodeJSONPointerTree decodes v, a tree the caller already parsed, as
+// JSONPointer under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeJSONPointer, with pointers relative
+// to v.
+func DecodeJSONPointerTree(v *strictjson.Value, d *genrt.Decoder) (JSONPointer, error) {
+	x, err := decodeJSONPointer(v, d)
 	if err != nil {
-		return *new(JSONPointer), err
+		return x, genrt.WithCode(err, 0)
 	}
-	if err := genrt.Pattern(u, ptr, pattern0); err != nil {
+	return x, nil
+}
+func decodeJSONPointer(v *strictjson.Value, d *genrt.Decoder) (JSONPointer, error) {
+	u, err := genrt.ReadString(v, d)
+	if err != nil {
+		return *new(JSONPointer), genrt.InType(err, "JSONPointer")
+	}
+	if err := genrt.Pattern(u, "", pattern0); err != nil {
+		return *new(JSONPointer), genrt.InType(err, "JSONPointer")
+	}
+	if err := d.Check("JSONPointer", v); err != nil {
 		return *new(JSONPointer), err
 	}
 	return JSONPointer(u), nil
@@ -1814,49 +2760,86 @@ func DecodeMediaPart(data []byte) (MediaPart, error) {
 	if err != nil {
 		return MediaPart{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeMediaPart(v, "")
+	var d genrt.Decoder
+	x, err := decodeMediaPart(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeMediaPart(v *strictjson.Value, ptr string) (MediaPart, error) {
+
+// DecodeMediaPartTree decodes v, a tree the caller already parsed, as
+// MediaPart under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeMediaPart, with pointers relative to
+// v.
+func DecodeMediaPartTree(v *strictjson.Value, d *genrt.Decoder) (MediaPart, error) {
+	x, err := decodeMediaPart(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeMediaPart(v *strictjson.Value, d *genrt.Decoder) (MediaPart, error) {
 	var out MediaPart
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "MediaPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "MediaPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "id")
 			out.ID = &x
 		case "source":
-			p := strictjson.AppendPointer(ptr, "source")
-			x, err := decodePartSource(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePartSource(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "source")
 			out.Source = x
 			has1 = true
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "MediaPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "MediaPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "MediaPart"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "source")
+		return out, genrt.Missing("", "source")
+	}
+	if err := d.Check("MediaPart", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1870,70 +2853,88 @@ func DecodeMessage(data []byte) (Message, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, 0)
 	}
-	x, err := decodeMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeMessage(v *strictjson.Value, ptr string) (Message, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeMessageTree decodes v, a tree the caller already parsed, as Message
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeMessage, with pointers relative to v.
+func DecodeMessageTree(v *strictjson.Value, d *genrt.Decoder) (Message, error) {
+	x, err := decodeMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeMessage(v *strictjson.Value, d *genrt.Decoder) (Message, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "Message")
 	}
 	tv := v.Get("role")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "role")
+		return nil, genrt.InType(genrt.Missing("", "role"), "Message")
 	}
-	tp := strictjson.AppendPointer(ptr, "role")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/role")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "Message")
 	}
+	var x Message
 	switch tag {
 	case "developer":
-		x, err := decodeDeveloperMessageExcept(v, ptr, "role")
+		y, err := decodeDeveloperMessageExcept(v, d, "role")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "system":
-		x, err := decodeSystemMessageExcept(v, ptr, "role")
+		y, err := decodeSystemMessageExcept(v, d, "role")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "assistant":
-		x, err := decodeAssistantMessageExcept(v, ptr, "role")
+		y, err := decodeAssistantMessageExcept(v, d, "role")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "user":
-		x, err := decodeUserMessageExcept(v, ptr, "role")
+		y, err := decodeUserMessageExcept(v, d, "role")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "tool":
-		x, err := decodeToolMessageExcept(v, ptr, "role")
+		y, err := decodeToolMessageExcept(v, d, "role")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "activity":
-		x, err := decodeActivityMessageExcept(v, ptr, "role")
+		y, err := decodeActivityMessageExcept(v, d, "role")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "reasoning":
-		x, err := decodeReasoningMessageExcept(v, ptr, "role")
+		y, err := decodeReasoningMessageExcept(v, d, "role")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant(v, "role", tag, "Message", "\"developer\", \"system\", \"assistant\", \"user\", \"tool\", \"activity\", \"reasoning\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown role %q of Message; known: \"developer\", \"system\", \"assistant\", \"user\", \"tool\", \"activity\", \"reasoning\"", tag)
+	if err := d.Check("Message", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeMessageContent decodes data strictly as MessageContent: wrong types,
@@ -1945,15 +2946,32 @@ func DecodeMessageContent(data []byte) (MessageContent, error) {
 	if err != nil {
 		return *new(MessageContent), genrt.WithCode(err, 0)
 	}
-	x, err := decodeMessageContent(v, "")
+	var d genrt.Decoder
+	x, err := decodeMessageContent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeMessageContent(v *strictjson.Value, ptr string) (MessageContent, error) {
-	u, err := genrt.Raw(v, ptr)
+
+// DecodeMessageContentTree decodes v, a tree the caller already parsed, as
+// MessageContent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeMessageContent, with
+// pointers relative to v.
+func DecodeMessageContentTree(v *strictjson.Value, d *genrt.Decoder) (MessageContent, error) {
+	x, err := decodeMessageContent(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeMessageContent(v *strictjson.Value, d *genrt.Decoder) (MessageContent, error) {
+	u, err := genrt.ReadRaw(v, d)
+	if err != nil {
+		return *new(MessageContent), genrt.InType(err, "MessageContent")
+	}
+	if err := d.Check("MessageContent", v); err != nil {
 		return *new(MessageContent), err
 	}
 	return MessageContent(u), nil
@@ -1968,62 +2986,109 @@ func DecodeMessagesSnapshotEvent(data []byte) (MessagesSnapshotEvent, error) {
 	if err != nil {
 		return MessagesSnapshotEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeMessagesSnapshotEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeMessagesSnapshotEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeMessagesSnapshotEvent(v *strictjson.Value, ptr string) (MessagesSnapshotEvent, error) {
-	return decodeMessagesSnapshotEventExcept(v, ptr, "")
+
+// DecodeMessagesSnapshotEventTree decodes v, a tree the caller already parsed,
+// as MessagesSnapshotEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeMessagesSnapshotEvent,
+// with pointers relative to v.
+func DecodeMessagesSnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (MessagesSnapshotEvent, error) {
+	x, err := decodeMessagesSnapshotEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeMessagesSnapshotEventExcept(v *strictjson.Value, ptr string, skip string) (MessagesSnapshotEvent, error) {
+func decodeMessagesSnapshotEvent(v *strictjson.Value, d *genrt.Decoder) (MessagesSnapshotEvent, error) {
+	return decodeMessagesSnapshotEventExcept(v, d, "")
+}
+func decodeMessagesSnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (MessagesSnapshotEvent, error) {
 	var out MessagesSnapshotEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "MessagesSnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "MessagesSnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "MessagesSnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "MessagesSnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "MessagesSnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "MessagesSnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "messages":
-			p := strictjson.AppendPointer(ptr, "messages")
-			x, err := decodeArray_Message(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Message(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messages")
 			out.Messages = x
 			has3 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "MessagesSnapshotEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "messages")
+		return out, genrt.Missing("", "messages")
+	}
+	if err := d.Check("MessagesSnapshotEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2037,15 +3102,31 @@ func DecodeMetadata(data []byte) (Metadata, error) {
 	if err != nil {
 		return *new(Metadata), genrt.WithCode(err, 0)
 	}
-	x, err := decodeMetadata(v, "")
+	var d genrt.Decoder
+	x, err := decodeMetadata(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeMetadata(v *strictjson.Value, ptr string) (Metadata, error) {
-	u, err := genrt.RawObject(v, ptr)
+
+// DecodeMetadataTree decodes v, a tree the caller already parsed, as Metadata
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeMetadata, with pointers relative to v.
+func DecodeMetadataTree(v *strictjson.Value, d *genrt.Decoder) (Metadata, error) {
+	x, err := decodeMetadata(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeMetadata(v *strictjson.Value, d *genrt.Decoder) (Metadata, error) {
+	u, err := genrt.ReadRawObject(v, d)
+	if err != nil {
+		return *new(Metadata), genrt.InType(err, "Metadata")
+	}
+	if err := d.Check("Metadata", v); err != nil {
 		return *new(Metadata), err
 	}
 	return Metadata(u), nil
@@ -2060,52 +3141,80 @@ func DecodeMoveOperation(data []byte) (MoveOperation, error) {
 	if err != nil {
 		return MoveOperation{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeMoveOperation(v, "")
+	var d genrt.Decoder
+	x, err := decodeMoveOperation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeMoveOperation(v *strictjson.Value, ptr string) (MoveOperation, error) {
-	return decodeMoveOperationExcept(v, ptr, "")
+
+// DecodeMoveOperationTree decodes v, a tree the caller already parsed, as
+// MoveOperation under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeMoveOperation, with pointers relative
+// to v.
+func DecodeMoveOperationTree(v *strictjson.Value, d *genrt.Decoder) (MoveOperation, error) {
+	x, err := decodeMoveOperation(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeMoveOperationExcept(v *strictjson.Value, ptr string, skip string) (MoveOperation, error) {
+func decodeMoveOperation(v *strictjson.Value, d *genrt.Decoder) (MoveOperation, error) {
+	return decodeMoveOperationExcept(v, d, "")
+}
+func decodeMoveOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (MoveOperation, error) {
 	var out MoveOperation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "from":
-			p := strictjson.AppendPointer(ptr, "from")
-			x, err := decodeJSONPointer(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeJSONPointer(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "from")
 			out.From = x
 			has0 = true
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodeJSONPointer(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeJSONPointer(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has1 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
+			}
+			if err := d.Ignore(v, i); err != nil {
+				return out, err
 			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "from")
+		return out, genrt.Missing("", "from")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
+	}
+	if err := d.Check("MoveOperation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2119,15 +3228,32 @@ func DecodeNonNullValue(data []byte) (NonNullValue, error) {
 	if err != nil {
 		return *new(NonNullValue), genrt.WithCode(err, 0)
 	}
-	x, err := decodeNonNullValue(v, "")
+	var d genrt.Decoder
+	x, err := decodeNonNullValue(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeNonNullValue(v *strictjson.Value, ptr string) (NonNullValue, error) {
-	u, err := genrt.Raw(v, ptr)
+
+// DecodeNonNullValueTree decodes v, a tree the caller already parsed, as
+// NonNullValue under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeNonNullValue, with pointers relative
+// to v.
+func DecodeNonNullValueTree(v *strictjson.Value, d *genrt.Decoder) (NonNullValue, error) {
+	x, err := decodeNonNullValue(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeNonNullValue(v *strictjson.Value, d *genrt.Decoder) (NonNullValue, error) {
+	u, err := genrt.ReadRaw(v, d)
+	if err != nil {
+		return *new(NonNullValue), genrt.InType(err, "NonNullValue")
+	}
+	if err := d.Check("NonNullValue", v); err != nil {
 		return *new(NonNullValue), err
 	}
 	return NonNullValue(u), nil
@@ -2142,46 +3268,65 @@ func DecodePartSource(data []byte) (PartSource, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, 0)
 	}
-	x, err := decodePartSource(v, "")
+	var d genrt.Decoder
+	x, err := decodePartSource(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodePartSource(v *strictjson.Value, ptr string) (PartSource, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodePartSourceTree decodes v, a tree the caller already parsed, as
+// PartSource under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodePartSource, with pointers relative to
+// v.
+func DecodePartSourceTree(v *strictjson.Value, d *genrt.Decoder) (PartSource, error) {
+	x, err := decodePartSource(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodePartSource(v *strictjson.Value, d *genrt.Decoder) (PartSource, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "PartSource")
 	}
 	tv := v.Get("type")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "type")
+		return nil, genrt.InType(genrt.Missing("", "type"), "PartSource")
 	}
-	tp := strictjson.AppendPointer(ptr, "type")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/type")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "PartSource")
 	}
+	var x PartSource
 	switch tag {
 	case "data":
-		x, err := decodeDataSourceExcept(v, ptr, "type")
+		y, err := decodeDataSourceExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "url":
-		x, err := decodeURLSourceExcept(v, ptr, "type")
+		y, err := decodeURLSourceExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "file":
-		x, err := decodeFileSourceExcept(v, ptr, "type")
+		y, err := decodeFileSourceExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant(v, "type", tag, "PartSource", "\"data\", \"url\", \"file\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown type %q of PartSource; known: \"data\", \"url\", \"file\"", tag)
+	if err := d.Check("PartSource", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeRawEvent decodes data strictly as RawEvent: wrong types, unknown enum
@@ -2193,76 +3338,136 @@ func DecodeRawEvent(data []byte) (RawEvent, error) {
 	if err != nil {
 		return RawEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRawEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeRawEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRawEvent(v *strictjson.Value, ptr string) (RawEvent, error) {
-	return decodeRawEventExcept(v, ptr, "")
+
+// DecodeRawEventTree decodes v, a tree the caller already parsed, as RawEvent
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeRawEvent, with pointers relative to v.
+func DecodeRawEventTree(v *strictjson.Value, d *genrt.Decoder) (RawEvent, error) {
+	x, err := decodeRawEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeRawEventExcept(v *strictjson.Value, ptr string, skip string) (RawEvent, error) {
+func decodeRawEvent(v *strictjson.Value, d *genrt.Decoder) (RawEvent, error) {
+	return decodeRawEventExcept(v, d, "")
+}
+func decodeRawEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (RawEvent, error) {
 	var out RawEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RawEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RawEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RawEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RawEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RawEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RawEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RawEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RawEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "event":
-			p := strictjson.AppendPointer(ptr, "event")
-			x, err := genrt.Raw(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "event")
 			out.Event = x
 			has4 = true
 		case "source":
-			p := strictjson.AppendPointer(ptr, "source")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RawEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RawEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "source")
 			out.Source = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "RawEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "event")
+		return out, genrt.Missing("", "event")
+	}
+	if err := d.Check("RawEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2277,18 +3482,32 @@ func DecodeReasoningEncryptedValueEvent(data []byte) (ReasoningEncryptedValueEve
 	if err != nil {
 		return ReasoningEncryptedValueEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningEncryptedValueEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningEncryptedValueEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningEncryptedValueEvent(v *strictjson.Value, ptr string) (ReasoningEncryptedValueEvent, error) {
-	return decodeReasoningEncryptedValueEventExcept(v, ptr, "")
+
+// DecodeReasoningEncryptedValueEventTree decodes v, a tree the caller already
+// parsed, as ReasoningEncryptedValueEvent under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeReasoningEncryptedValueEvent, with pointers relative to v.
+func DecodeReasoningEncryptedValueEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningEncryptedValueEvent, error) {
+	x, err := decodeReasoningEncryptedValueEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReasoningEncryptedValueEventExcept(v *strictjson.Value, ptr string, skip string) (ReasoningEncryptedValueEvent, error) {
+func decodeReasoningEncryptedValueEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningEncryptedValueEvent, error) {
+	return decodeReasoningEncryptedValueEventExcept(v, d, "")
+}
+func decodeReasoningEncryptedValueEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReasoningEncryptedValueEvent, error) {
 	var out ReasoningEncryptedValueEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
@@ -2296,81 +3515,130 @@ func decodeReasoningEncryptedValueEventExcept(v *strictjson.Value, ptr string, s
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEncryptedValueEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEncryptedValueEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEncryptedValueEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEncryptedValueEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEncryptedValueEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEncryptedValueEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEncryptedValueEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEncryptedValueEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "subtype":
-			p := strictjson.AppendPointer(ptr, "subtype")
-			x, err := decodeReasoningEncryptedValueSubtype(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeReasoningEncryptedValueSubtype(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "subtype")
 			out.Subtype = x
 			has4 = true
 		case "entityId":
-			p := strictjson.AppendPointer(ptr, "entityId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "entityId")
 			out.EntityID = x
 			has5 = true
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = x
 			has6 = true
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEncryptedValueEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEncryptedValueEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ReasoningEncryptedValueEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "subtype")
+		return out, genrt.Missing("", "subtype")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "entityId")
+		return out, genrt.Missing("", "entityId")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "encryptedValue")
+		return out, genrt.Missing("", "encryptedValue")
+	}
+	if err := d.Check("ReasoningEncryptedValueEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2384,22 +3652,39 @@ func DecodeReasoningEncryptedValueSubtype(data []byte) (ReasoningEncryptedValueS
 	if err != nil {
 		return *new(ReasoningEncryptedValueSubtype), genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningEncryptedValueSubtype(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningEncryptedValueSubtype(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningEncryptedValueSubtype(v *strictjson.Value, ptr string) (ReasoningEncryptedValueSubtype, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeReasoningEncryptedValueSubtypeTree decodes v, a tree the caller
+// already parsed, as ReasoningEncryptedValueSubtype under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeReasoningEncryptedValueSubtype, with pointers relative to v.
+func DecodeReasoningEncryptedValueSubtypeTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningEncryptedValueSubtype, error) {
+	x, err := decodeReasoningEncryptedValueSubtype(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeReasoningEncryptedValueSubtype(v *strictjson.Value, d *genrt.Decoder) (ReasoningEncryptedValueSubtype, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "ReasoningEncryptedValueSubtype")
 	}
 	switch ReasoningEncryptedValueSubtype(x) {
 	case ReasoningEncryptedValueSubtypeToolCall, ReasoningEncryptedValueSubtypeMessage:
+		if err := d.Check("ReasoningEncryptedValueSubtype", v); err != nil {
+			return "", err
+		}
 		return ReasoningEncryptedValueSubtype(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of ReasoningEncryptedValueSubtype", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of ReasoningEncryptedValueSubtype", v.AppendCompact(nil)[:]), "ReasoningEncryptedValueSubtype")
 }
 
 // DecodeReasoningEndEvent decodes data strictly as ReasoningEndEvent: wrong
@@ -2411,69 +3696,123 @@ func DecodeReasoningEndEvent(data []byte) (ReasoningEndEvent, error) {
 	if err != nil {
 		return ReasoningEndEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningEndEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningEndEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningEndEvent(v *strictjson.Value, ptr string) (ReasoningEndEvent, error) {
-	return decodeReasoningEndEventExcept(v, ptr, "")
+
+// DecodeReasoningEndEventTree decodes v, a tree the caller already parsed, as
+// ReasoningEndEvent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeReasoningEndEvent, with
+// pointers relative to v.
+func DecodeReasoningEndEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningEndEvent, error) {
+	x, err := decodeReasoningEndEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReasoningEndEventExcept(v *strictjson.Value, ptr string, skip string) (ReasoningEndEvent, error) {
+func decodeReasoningEndEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningEndEvent, error) {
+	return decodeReasoningEndEventExcept(v, d, "")
+}
+func decodeReasoningEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReasoningEndEvent, error) {
 	var out ReasoningEndEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ReasoningEndEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
+	}
+	if err := d.Check("ReasoningEndEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2487,81 +3826,136 @@ func DecodeReasoningMessage(data []byte) (ReasoningMessage, error) {
 	if err != nil {
 		return ReasoningMessage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningMessage(v *strictjson.Value, ptr string) (ReasoningMessage, error) {
-	return decodeReasoningMessageExcept(v, ptr, "")
+
+// DecodeReasoningMessageTree decodes v, a tree the caller already parsed, as
+// ReasoningMessage under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeReasoningMessage, with
+// pointers relative to v.
+func DecodeReasoningMessageTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessage, error) {
+	x, err := decodeReasoningMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReasoningMessageExcept(v *strictjson.Value, ptr string, skip string) (ReasoningMessage, error) {
+func decodeReasoningMessage(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessage, error) {
+	return decodeReasoningMessageExcept(v, d, "")
+}
+func decodeReasoningMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReasoningMessage, error) {
 	var out ReasoningMessage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has2 = true
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = &x
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ReasoningMessage"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
+	}
+	if err := d.Check("ReasoningMessage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2576,71 +3970,138 @@ func DecodeReasoningMessageChunkEvent(data []byte) (ReasoningMessageChunkEvent, 
 	if err != nil {
 		return ReasoningMessageChunkEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningMessageChunkEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningMessageChunkEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningMessageChunkEvent(v *strictjson.Value, ptr string) (ReasoningMessageChunkEvent, error) {
-	return decodeReasoningMessageChunkEventExcept(v, ptr, "")
+
+// DecodeReasoningMessageChunkEventTree decodes v, a tree the caller already
+// parsed, as ReasoningMessageChunkEvent under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeReasoningMessageChunkEvent, with pointers relative to v.
+func DecodeReasoningMessageChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageChunkEvent, error) {
+	x, err := decodeReasoningMessageChunkEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReasoningMessageChunkEventExcept(v *strictjson.Value, ptr string, skip string) (ReasoningMessageChunkEvent, error) {
+func decodeReasoningMessageChunkEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageChunkEvent, error) {
+	return decodeReasoningMessageChunkEventExcept(v, d, "")
+}
+func decodeReasoningMessageChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReasoningMessageChunkEvent, error) {
 	var out ReasoningMessageChunkEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "messageId")
 			out.MessageID = &x
 		case "delta":
-			p := strictjson.AppendPointer(ptr, "delta")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "delta")
 			out.Delta = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ReasoningMessageChunkEvent"); err != nil {
+				return out, err
+			}
 		}
+	}
+	if err := d.Check("ReasoningMessageChunkEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2655,81 +4116,136 @@ func DecodeReasoningMessageContentEvent(data []byte) (ReasoningMessageContentEve
 	if err != nil {
 		return ReasoningMessageContentEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningMessageContentEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningMessageContentEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningMessageContentEvent(v *strictjson.Value, ptr string) (ReasoningMessageContentEvent, error) {
-	return decodeReasoningMessageContentEventExcept(v, ptr, "")
+
+// DecodeReasoningMessageContentEventTree decodes v, a tree the caller already
+// parsed, as ReasoningMessageContentEvent under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeReasoningMessageContentEvent, with pointers relative to v.
+func DecodeReasoningMessageContentEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageContentEvent, error) {
+	x, err := decodeReasoningMessageContentEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReasoningMessageContentEventExcept(v *strictjson.Value, ptr string, skip string) (ReasoningMessageContentEvent, error) {
+func decodeReasoningMessageContentEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageContentEvent, error) {
+	return decodeReasoningMessageContentEventExcept(v, d, "")
+}
+func decodeReasoningMessageContentEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReasoningMessageContentEvent, error) {
 	var out ReasoningMessageContentEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageContentEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageContentEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageContentEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageContentEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageContentEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageContentEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageContentEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageContentEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		case "delta":
-			p := strictjson.AppendPointer(ptr, "delta")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "delta")
 			out.Delta = x
 			has5 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ReasoningMessageContentEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "delta")
+		return out, genrt.Missing("", "delta")
+	}
+	if err := d.Check("ReasoningMessageContentEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2744,69 +4260,123 @@ func DecodeReasoningMessageEndEvent(data []byte) (ReasoningMessageEndEvent, erro
 	if err != nil {
 		return ReasoningMessageEndEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningMessageEndEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningMessageEndEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningMessageEndEvent(v *strictjson.Value, ptr string) (ReasoningMessageEndEvent, error) {
-	return decodeReasoningMessageEndEventExcept(v, ptr, "")
+
+// DecodeReasoningMessageEndEventTree decodes v, a tree the caller already
+// parsed, as ReasoningMessageEndEvent under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeReasoningMessageEndEvent, with pointers relative to v.
+func DecodeReasoningMessageEndEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageEndEvent, error) {
+	x, err := decodeReasoningMessageEndEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReasoningMessageEndEventExcept(v *strictjson.Value, ptr string, skip string) (ReasoningMessageEndEvent, error) {
+func decodeReasoningMessageEndEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageEndEvent, error) {
+	return decodeReasoningMessageEndEventExcept(v, d, "")
+}
+func decodeReasoningMessageEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReasoningMessageEndEvent, error) {
 	var out ReasoningMessageEndEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ReasoningMessageEndEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
+	}
+	if err := d.Check("ReasoningMessageEndEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2821,84 +4391,139 @@ func DecodeReasoningMessageStartEvent(data []byte) (ReasoningMessageStartEvent, 
 	if err != nil {
 		return ReasoningMessageStartEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningMessageStartEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningMessageStartEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningMessageStartEvent(v *strictjson.Value, ptr string) (ReasoningMessageStartEvent, error) {
-	return decodeReasoningMessageStartEventExcept(v, ptr, "")
+
+// DecodeReasoningMessageStartEventTree decodes v, a tree the caller already
+// parsed, as ReasoningMessageStartEvent under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeReasoningMessageStartEvent, with pointers relative to v.
+func DecodeReasoningMessageStartEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageStartEvent, error) {
+	x, err := decodeReasoningMessageStartEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReasoningMessageStartEventExcept(v *strictjson.Value, ptr string, skip string) (ReasoningMessageStartEvent, error) {
+func decodeReasoningMessageStartEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageStartEvent, error) {
+	return decodeReasoningMessageStartEventExcept(v, d, "")
+}
+func decodeReasoningMessageStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReasoningMessageStartEvent, error) {
 	var out ReasoningMessageStartEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		case "role":
-			p := strictjson.AppendPointer(ptr, "role")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != "reasoning" {
-				return out, genrt.Const(p, "reasoning")
+				return out, genrt.AtKey(genrt.Const("", "reasoning"), "role")
 			}
+			d.Under(mark, "role")
 			out.Role = x
 			has5 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ReasoningMessageStartEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "role")
+		return out, genrt.Missing("", "role")
+	}
+	if err := d.Check("ReasoningMessageStartEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2912,69 +4537,123 @@ func DecodeReasoningStartEvent(data []byte) (ReasoningStartEvent, error) {
 	if err != nil {
 		return ReasoningStartEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReasoningStartEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeReasoningStartEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReasoningStartEvent(v *strictjson.Value, ptr string) (ReasoningStartEvent, error) {
-	return decodeReasoningStartEventExcept(v, ptr, "")
+
+// DecodeReasoningStartEventTree decodes v, a tree the caller already parsed,
+// as ReasoningStartEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeReasoningStartEvent,
+// with pointers relative to v.
+func DecodeReasoningStartEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningStartEvent, error) {
+	x, err := decodeReasoningStartEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReasoningStartEventExcept(v *strictjson.Value, ptr string, skip string) (ReasoningStartEvent, error) {
+func decodeReasoningStartEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningStartEvent, error) {
+	return decodeReasoningStartEventExcept(v, d, "")
+}
+func decodeReasoningStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReasoningStartEvent, error) {
 	var out ReasoningStartEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReasoningStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReasoningStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ReasoningStartEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
+	}
+	if err := d.Check("ReasoningStartEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2988,40 +4667,67 @@ func DecodeRemoveOperation(data []byte) (RemoveOperation, error) {
 	if err != nil {
 		return RemoveOperation{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRemoveOperation(v, "")
+	var d genrt.Decoder
+	x, err := decodeRemoveOperation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRemoveOperation(v *strictjson.Value, ptr string) (RemoveOperation, error) {
-	return decodeRemoveOperationExcept(v, ptr, "")
+
+// DecodeRemoveOperationTree decodes v, a tree the caller already parsed, as
+// RemoveOperation under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeRemoveOperation, with
+// pointers relative to v.
+func DecodeRemoveOperationTree(v *strictjson.Value, d *genrt.Decoder) (RemoveOperation, error) {
+	x, err := decodeRemoveOperation(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeRemoveOperationExcept(v *strictjson.Value, ptr string, skip string) (RemoveOperation, error) {
+func decodeRemoveOperation(v *strictjson.Value, d *genrt.Decoder) (RemoveOperation, error) {
+	return decodeRemoveOperationExcept(v, d, "")
+}
+func decodeRemoveOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (RemoveOperation, error) {
 	var out RemoveOperation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodeJSONPointer(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeJSONPointer(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
+			}
+			if err := d.Ignore(v, i); err != nil {
+				return out, err
 			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
+	}
+	if err := d.Check("RemoveOperation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3035,52 +4741,80 @@ func DecodeReplaceOperation(data []byte) (ReplaceOperation, error) {
 	if err != nil {
 		return ReplaceOperation{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeReplaceOperation(v, "")
+	var d genrt.Decoder
+	x, err := decodeReplaceOperation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeReplaceOperation(v *strictjson.Value, ptr string) (ReplaceOperation, error) {
-	return decodeReplaceOperationExcept(v, ptr, "")
+
+// DecodeReplaceOperationTree decodes v, a tree the caller already parsed, as
+// ReplaceOperation under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeReplaceOperation, with
+// pointers relative to v.
+func DecodeReplaceOperationTree(v *strictjson.Value, d *genrt.Decoder) (ReplaceOperation, error) {
+	x, err := decodeReplaceOperation(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeReplaceOperationExcept(v *strictjson.Value, ptr string, skip string) (ReplaceOperation, error) {
+func decodeReplaceOperation(v *strictjson.Value, d *genrt.Decoder) (ReplaceOperation, error) {
+	return decodeReplaceOperationExcept(v, d, "")
+}
+func decodeReplaceOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReplaceOperation, error) {
 	var out ReplaceOperation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodeJSONPointer(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeJSONPointer(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.Raw(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
+			}
+			if err := d.Ignore(v, i); err != nil {
+				return out, err
 			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check("ReplaceOperation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3094,61 +4828,99 @@ func DecodeResumeEntry(data []byte) (ResumeEntry, error) {
 	if err != nil {
 		return ResumeEntry{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeResumeEntry(v, "")
+	var d genrt.Decoder
+	x, err := decodeResumeEntry(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeResumeEntry(v *strictjson.Value, ptr string) (ResumeEntry, error) {
+
+// DecodeResumeEntryTree decodes v, a tree the caller already parsed, as
+// ResumeEntry under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeResumeEntry, with pointers relative
+// to v.
+func DecodeResumeEntryTree(v *strictjson.Value, d *genrt.Decoder) (ResumeEntry, error) {
+	x, err := decodeResumeEntry(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeResumeEntry(v *strictjson.Value, d *genrt.Decoder) (ResumeEntry, error) {
 	var out ResumeEntry
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "interruptId":
-			p := strictjson.AppendPointer(ptr, "interruptId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "interruptId")
 			out.InterruptID = x
 			has0 = true
 		case "status":
-			p := strictjson.AppendPointer(ptr, "status")
-			x, err := decodeResumeStatus(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeResumeStatus(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "status")
 			out.Status = x
 			has1 = true
 		case "payload":
-			p := strictjson.AppendPointer(ptr, "payload")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ResumeEntry") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ResumeEntry") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "payload")
 			out.Payload = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ResumeEntry") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ResumeEntry") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ResumeEntry"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "interruptId")
+		return out, genrt.Missing("", "interruptId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "status")
+		return out, genrt.Missing("", "status")
+	}
+	if err := d.Check("ResumeEntry", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3162,22 +4934,39 @@ func DecodeResumeStatus(data []byte) (ResumeStatus, error) {
 	if err != nil {
 		return *new(ResumeStatus), genrt.WithCode(err, 0)
 	}
-	x, err := decodeResumeStatus(v, "")
+	var d genrt.Decoder
+	x, err := decodeResumeStatus(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeResumeStatus(v *strictjson.Value, ptr string) (ResumeStatus, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeResumeStatusTree decodes v, a tree the caller already parsed, as
+// ResumeStatus under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeResumeStatus, with pointers relative
+// to v.
+func DecodeResumeStatusTree(v *strictjson.Value, d *genrt.Decoder) (ResumeStatus, error) {
+	x, err := decodeResumeStatus(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeResumeStatus(v *strictjson.Value, d *genrt.Decoder) (ResumeStatus, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "ResumeStatus")
 	}
 	switch ResumeStatus(x) {
 	case ResumeStatusResolved, ResumeStatusCancelled:
+		if err := d.Check("ResumeStatus", v); err != nil {
+			return "", err
+		}
 		return ResumeStatus(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of ResumeStatus", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of ResumeStatus", v.AppendCompact(nil)[:]), "ResumeStatus")
 }
 
 // DecodeRunAgentInput decodes data strictly as RunAgentInput: wrong types,
@@ -3189,15 +4978,29 @@ func DecodeRunAgentInput(data []byte) (RunAgentInput, error) {
 	if err != nil {
 		return RunAgentInput{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRunAgentInput(v, "")
+	var d genrt.Decoder
+	x, err := decodeRunAgentInput(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRunAgentInput(v *strictjson.Value, ptr string) (RunAgentInput, error) {
+
+// DecodeRunAgentInputTree decodes v, a tree the caller already parsed, as
+// RunAgentInput under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRunAgentInput, with pointers relative
+// to v.
+func DecodeRunAgentInputTree(v *strictjson.Value, d *genrt.Decoder) (RunAgentInput, error) {
+	x, err := decodeRunAgentInput(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeRunAgentInput(v *strictjson.Value, d *genrt.Decoder) (RunAgentInput, error) {
 	var out RunAgentInput
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3205,92 +5008,152 @@ func decodeRunAgentInput(v *strictjson.Value, ptr string) (RunAgentInput, error)
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "threadId":
-			p := strictjson.AppendPointer(ptr, "threadId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "threadId")
 			out.ThreadID = x
 			has0 = true
 		case "runId":
-			p := strictjson.AppendPointer(ptr, "runId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "runId")
 			out.RunID = x
 			has1 = true
 		case "protocolVersion":
-			p := strictjson.AppendPointer(ptr, "protocolVersion")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunAgentInput") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunAgentInput") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "protocolVersion")
 			out.ProtocolVersion = &x
 		case "parentRunId":
-			p := strictjson.AppendPointer(ptr, "parentRunId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunAgentInput") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunAgentInput") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "parentRunId")
 			out.ParentRunID = &x
 		case "state":
-			p := strictjson.AppendPointer(ptr, "state")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunAgentInput") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunAgentInput") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "state")
 			out.State = x
 		case "messages":
-			p := strictjson.AppendPointer(ptr, "messages")
-			x, err := decodeArray_Message(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Message(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messages")
 			out.Messages = x
 			has5 = true
 		case "tools":
-			p := strictjson.AppendPointer(ptr, "tools")
-			x, err := decodeArray_Tool(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunAgentInput") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_Tool(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunAgentInput") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "tools")
 			out.Tools = x
 		case "context":
-			p := strictjson.AppendPointer(ptr, "context")
-			x, err := decodeArray_Context(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunAgentInput") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_Context(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunAgentInput") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "context")
 			out.Context = x
 		case "forwardedProps":
-			p := strictjson.AppendPointer(ptr, "forwardedProps")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunAgentInput") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunAgentInput") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "forwardedProps")
 			out.ForwardedProps = x
 		case "resume":
-			p := strictjson.AppendPointer(ptr, "resume")
-			x, err := decodeArray_ResumeEntry(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunAgentInput") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_ResumeEntry(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunAgentInput") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "resume")
 			out.Resume = x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "RunAgentInput"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "threadId")
+		return out, genrt.Missing("", "threadId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "runId")
+		return out, genrt.Missing("", "runId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "messages")
+		return out, genrt.Missing("", "messages")
+	}
+	if err := d.Check("RunAgentInput", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3304,76 +5167,137 @@ func DecodeRunErrorEvent(data []byte) (RunErrorEvent, error) {
 	if err != nil {
 		return RunErrorEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRunErrorEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeRunErrorEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRunErrorEvent(v *strictjson.Value, ptr string) (RunErrorEvent, error) {
-	return decodeRunErrorEventExcept(v, ptr, "")
+
+// DecodeRunErrorEventTree decodes v, a tree the caller already parsed, as
+// RunErrorEvent under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRunErrorEvent, with pointers relative
+// to v.
+func DecodeRunErrorEventTree(v *strictjson.Value, d *genrt.Decoder) (RunErrorEvent, error) {
+	x, err := decodeRunErrorEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeRunErrorEventExcept(v *strictjson.Value, ptr string, skip string) (RunErrorEvent, error) {
+func decodeRunErrorEvent(v *strictjson.Value, d *genrt.Decoder) (RunErrorEvent, error) {
+	return decodeRunErrorEventExcept(v, d, "")
+}
+func decodeRunErrorEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (RunErrorEvent, error) {
 	var out RunErrorEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "message":
-			p := strictjson.AppendPointer(ptr, "message")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "message")
 			out.Message = x
 			has3 = true
 		case "code":
-			p := strictjson.AppendPointer(ptr, "code")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "code")
 			out.Code = &x
 		case "usage":
-			p := strictjson.AppendPointer(ptr, "usage")
-			x, err := decodeArray_TokenUsage(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_TokenUsage(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "usage")
 			out.Usage = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "RunErrorEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "message")
+		return out, genrt.Missing("", "message")
+	}
+	if err := d.Check("RunErrorEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3387,95 +5311,164 @@ func DecodeRunFinishedEvent(data []byte) (RunFinishedEvent, error) {
 	if err != nil {
 		return RunFinishedEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRunFinishedEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeRunFinishedEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRunFinishedEvent(v *strictjson.Value, ptr string) (RunFinishedEvent, error) {
-	return decodeRunFinishedEventExcept(v, ptr, "")
+
+// DecodeRunFinishedEventTree decodes v, a tree the caller already parsed, as
+// RunFinishedEvent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeRunFinishedEvent, with
+// pointers relative to v.
+func DecodeRunFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (RunFinishedEvent, error) {
+	x, err := decodeRunFinishedEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeRunFinishedEventExcept(v *strictjson.Value, ptr string, skip string) (RunFinishedEvent, error) {
+func decodeRunFinishedEvent(v *strictjson.Value, d *genrt.Decoder) (RunFinishedEvent, error) {
+	return decodeRunFinishedEventExcept(v, d, "")
+}
+func decodeRunFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (RunFinishedEvent, error) {
 	var out RunFinishedEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has3 bool
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "threadId":
-			p := strictjson.AppendPointer(ptr, "threadId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "threadId")
 			out.ThreadID = x
 			has3 = true
 		case "runId":
-			p := strictjson.AppendPointer(ptr, "runId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "runId")
 			out.RunID = x
 			has4 = true
 		case "result":
-			p := strictjson.AppendPointer(ptr, "result")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "result")
 			out.Result = x
 		case "outcome":
-			p := strictjson.AppendPointer(ptr, "outcome")
-			x, err := decodeRunFinishedOutcome(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeRunFinishedOutcome(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "outcome")
 			out.Outcome = x
 		case "usage":
-			p := strictjson.AppendPointer(ptr, "usage")
-			x, err := decodeArray_TokenUsage(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_TokenUsage(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "usage")
 			out.Usage = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "RunFinishedEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "threadId")
+		return out, genrt.Missing("", "threadId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "runId")
+		return out, genrt.Missing("", "runId")
+	}
+	if err := d.Check("RunFinishedEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3489,44 +5482,70 @@ func DecodeRunFinishedInterrupt(data []byte) (RunFinishedInterrupt, error) {
 	if err != nil {
 		return RunFinishedInterrupt{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRunFinishedInterrupt(v, "")
+	var d genrt.Decoder
+	x, err := decodeRunFinishedInterrupt(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRunFinishedInterrupt(v *strictjson.Value, ptr string) (RunFinishedInterrupt, error) {
-	return decodeRunFinishedInterruptExcept(v, ptr, "")
+
+// DecodeRunFinishedInterruptTree decodes v, a tree the caller already parsed,
+// as RunFinishedInterrupt under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeRunFinishedInterrupt,
+// with pointers relative to v.
+func DecodeRunFinishedInterruptTree(v *strictjson.Value, d *genrt.Decoder) (RunFinishedInterrupt, error) {
+	x, err := decodeRunFinishedInterrupt(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeRunFinishedInterruptExcept(v *strictjson.Value, ptr string, skip string) (RunFinishedInterrupt, error) {
+func decodeRunFinishedInterrupt(v *strictjson.Value, d *genrt.Decoder) (RunFinishedInterrupt, error) {
+	return decodeRunFinishedInterruptExcept(v, d, "")
+}
+func decodeRunFinishedInterruptExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (RunFinishedInterrupt, error) {
 	var out RunFinishedInterrupt
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "interrupts":
-			p := strictjson.AppendPointer(ptr, "interrupts")
-			x, err := decodeArray_Interrupt(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Interrupt(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Items(len(x), p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Items(len(x), "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "interrupts")
 			}
+			d.Under(mark, "interrupts")
 			out.Interrupts = x
 			has0 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "RunFinishedInterrupt"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "interrupts")
+		return out, genrt.Missing("", "interrupts")
+	}
+	if err := d.Check("RunFinishedInterrupt", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3540,42 +5559,64 @@ func DecodeRunFinishedOutcome(data []byte) (RunFinishedOutcome, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRunFinishedOutcome(v, "")
+	var d genrt.Decoder
+	x, err := decodeRunFinishedOutcome(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRunFinishedOutcome(v *strictjson.Value, ptr string) (RunFinishedOutcome, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeRunFinishedOutcomeTree decodes v, a tree the caller already parsed, as
+// RunFinishedOutcome under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeRunFinishedOutcome, with
+// pointers relative to v.
+func DecodeRunFinishedOutcomeTree(v *strictjson.Value, d *genrt.Decoder) (RunFinishedOutcome, error) {
+	x, err := decodeRunFinishedOutcome(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeRunFinishedOutcome(v *strictjson.Value, d *genrt.Decoder) (RunFinishedOutcome, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "RunFinishedOutcome")
 	}
 	tv := v.Get("type")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "type")
+		return nil, genrt.InType(genrt.Missing("", "type"), "RunFinishedOutcome")
 	}
-	tp := strictjson.AppendPointer(ptr, "type")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/type")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "RunFinishedOutcome")
 	}
+	var x RunFinishedOutcome
 	switch tag {
 	case "success":
-		x, err := decodeRunFinishedSuccessExcept(v, ptr, "type")
+		y, err := decodeRunFinishedSuccessExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "interrupt":
-		x, err := decodeRunFinishedInterruptExcept(v, ptr, "type")
+		y, err := decodeRunFinishedInterruptExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "cancelled":
-		return RunFinishedOutcomeCancelled{}, nil
+		if err := d.TagOnly(v, "type", "RunFinishedOutcomeCancelled"); err != nil {
+			return nil, err
+		}
+		x = RunFinishedOutcomeCancelled{}
+	default:
+		return nil, d.Variant(v, "type", tag, "RunFinishedOutcome", "\"success\", \"interrupt\", \"cancelled\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown type %q of RunFinishedOutcome; known: \"success\", \"interrupt\", \"cancelled\"", tag)
+	if err := d.Check("RunFinishedOutcome", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeRunFinishedSuccess decodes data strictly as RunFinishedSuccess: wrong
@@ -3587,36 +5628,68 @@ func DecodeRunFinishedSuccess(data []byte) (RunFinishedSuccess, error) {
 	if err != nil {
 		return RunFinishedSuccess{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRunFinishedSuccess(v, "")
+	var d genrt.Decoder
+	x, err := decodeRunFinishedSuccess(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRunFinishedSuccess(v *strictjson.Value, ptr string) (RunFinishedSuccess, error) {
-	return decodeRunFinishedSuccessExcept(v, ptr, "")
+
+// DecodeRunFinishedSuccessTree decodes v, a tree the caller already parsed, as
+// RunFinishedSuccess under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeRunFinishedSuccess, with
+// pointers relative to v.
+func DecodeRunFinishedSuccessTree(v *strictjson.Value, d *genrt.Decoder) (RunFinishedSuccess, error) {
+	x, err := decodeRunFinishedSuccess(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeRunFinishedSuccessExcept(v *strictjson.Value, ptr string, skip string) (RunFinishedSuccess, error) {
+func decodeRunFinishedSuccess(v *strictjson.Value, d *genrt.Decoder) (RunFinishedSuccess, error) {
+	return decodeRunFinishedSuccessExcept(v, d, "")
+}
+func decodeRunFinishedSuccessExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (RunFinishedSuccess, error) {
 	var out RunFinishedSuccess
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "pendingToolCallIds":
-			p := strictjson.AppendPointer(ptr, "pendingToolCallIds")
-			x, err := decodeArray_String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunFinishedSuccess") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_String(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunFinishedSuccess") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "pendingToolCallIds")
 			out.PendingToolCallIds = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "RunFinishedSuccess"); err != nil {
+				return out, err
+			}
 		}
+	}
+	if err := d.Check("RunFinishedSuccess", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3630,95 +5703,164 @@ func DecodeRunStartedEvent(data []byte) (RunStartedEvent, error) {
 	if err != nil {
 		return RunStartedEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeRunStartedEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeRunStartedEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeRunStartedEvent(v *strictjson.Value, ptr string) (RunStartedEvent, error) {
-	return decodeRunStartedEventExcept(v, ptr, "")
+
+// DecodeRunStartedEventTree decodes v, a tree the caller already parsed, as
+// RunStartedEvent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeRunStartedEvent, with
+// pointers relative to v.
+func DecodeRunStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (RunStartedEvent, error) {
+	x, err := decodeRunStartedEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeRunStartedEventExcept(v *strictjson.Value, ptr string, skip string) (RunStartedEvent, error) {
+func decodeRunStartedEvent(v *strictjson.Value, d *genrt.Decoder) (RunStartedEvent, error) {
+	return decodeRunStartedEventExcept(v, d, "")
+}
+func decodeRunStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (RunStartedEvent, error) {
 	var out RunStartedEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has3 bool
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "threadId":
-			p := strictjson.AppendPointer(ptr, "threadId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "threadId")
 			out.ThreadID = x
 			has3 = true
 		case "runId":
-			p := strictjson.AppendPointer(ptr, "runId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "runId")
 			out.RunID = x
 			has4 = true
 		case "protocolVersion":
-			p := strictjson.AppendPointer(ptr, "protocolVersion")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "protocolVersion")
 			out.ProtocolVersion = &x
 		case "parentRunId":
-			p := strictjson.AppendPointer(ptr, "parentRunId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "parentRunId")
 			out.ParentRunID = &x
 		case "input":
-			p := strictjson.AppendPointer(ptr, "input")
-			x, err := decodeRunAgentInput(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RunStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeRunAgentInput(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RunStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "input")
 			out.Input = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "RunStartedEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "threadId")
+		return out, genrt.Missing("", "threadId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "runId")
+		return out, genrt.Missing("", "runId")
+	}
+	if err := d.Check("RunStartedEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3732,69 +5874,123 @@ func DecodeStateDeltaEvent(data []byte) (StateDeltaEvent, error) {
 	if err != nil {
 		return StateDeltaEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeStateDeltaEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeStateDeltaEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeStateDeltaEvent(v *strictjson.Value, ptr string) (StateDeltaEvent, error) {
-	return decodeStateDeltaEventExcept(v, ptr, "")
+
+// DecodeStateDeltaEventTree decodes v, a tree the caller already parsed, as
+// StateDeltaEvent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeStateDeltaEvent, with
+// pointers relative to v.
+func DecodeStateDeltaEventTree(v *strictjson.Value, d *genrt.Decoder) (StateDeltaEvent, error) {
+	x, err := decodeStateDeltaEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeStateDeltaEventExcept(v *strictjson.Value, ptr string, skip string) (StateDeltaEvent, error) {
+func decodeStateDeltaEvent(v *strictjson.Value, d *genrt.Decoder) (StateDeltaEvent, error) {
+	return decodeStateDeltaEventExcept(v, d, "")
+}
+func decodeStateDeltaEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (StateDeltaEvent, error) {
 	var out StateDeltaEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StateDeltaEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StateDeltaEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StateDeltaEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StateDeltaEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StateDeltaEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StateDeltaEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StateDeltaEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StateDeltaEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "delta":
-			p := strictjson.AppendPointer(ptr, "delta")
-			x, err := decodeArray_JSONPatchOperation(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_JSONPatchOperation(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "delta")
 			out.Delta = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "StateDeltaEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "delta")
+		return out, genrt.Missing("", "delta")
+	}
+	if err := d.Check("StateDeltaEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3808,69 +6004,123 @@ func DecodeStateSnapshotEvent(data []byte) (StateSnapshotEvent, error) {
 	if err != nil {
 		return StateSnapshotEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeStateSnapshotEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeStateSnapshotEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeStateSnapshotEvent(v *strictjson.Value, ptr string) (StateSnapshotEvent, error) {
-	return decodeStateSnapshotEventExcept(v, ptr, "")
+
+// DecodeStateSnapshotEventTree decodes v, a tree the caller already parsed, as
+// StateSnapshotEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeStateSnapshotEvent, with
+// pointers relative to v.
+func DecodeStateSnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (StateSnapshotEvent, error) {
+	x, err := decodeStateSnapshotEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeStateSnapshotEventExcept(v *strictjson.Value, ptr string, skip string) (StateSnapshotEvent, error) {
+func decodeStateSnapshotEvent(v *strictjson.Value, d *genrt.Decoder) (StateSnapshotEvent, error) {
+	return decodeStateSnapshotEventExcept(v, d, "")
+}
+func decodeStateSnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (StateSnapshotEvent, error) {
 	var out StateSnapshotEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StateSnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StateSnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StateSnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StateSnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StateSnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StateSnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StateSnapshotEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StateSnapshotEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "snapshot":
-			p := strictjson.AppendPointer(ptr, "snapshot")
-			x, err := genrt.Raw(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "snapshot")
 			out.Snapshot = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "StateSnapshotEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "snapshot")
+		return out, genrt.Missing("", "snapshot")
+	}
+	if err := d.Check("StateSnapshotEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3884,69 +6134,123 @@ func DecodeStepFinishedEvent(data []byte) (StepFinishedEvent, error) {
 	if err != nil {
 		return StepFinishedEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeStepFinishedEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeStepFinishedEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeStepFinishedEvent(v *strictjson.Value, ptr string) (StepFinishedEvent, error) {
-	return decodeStepFinishedEventExcept(v, ptr, "")
+
+// DecodeStepFinishedEventTree decodes v, a tree the caller already parsed, as
+// StepFinishedEvent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeStepFinishedEvent, with
+// pointers relative to v.
+func DecodeStepFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (StepFinishedEvent, error) {
+	x, err := decodeStepFinishedEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeStepFinishedEventExcept(v *strictjson.Value, ptr string, skip string) (StepFinishedEvent, error) {
+func decodeStepFinishedEvent(v *strictjson.Value, d *genrt.Decoder) (StepFinishedEvent, error) {
+	return decodeStepFinishedEventExcept(v, d, "")
+}
+func decodeStepFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (StepFinishedEvent, error) {
 	var out StepFinishedEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StepFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StepFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StepFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StepFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StepFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StepFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StepFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StepFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "stepName":
-			p := strictjson.AppendPointer(ptr, "stepName")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "stepName")
 			out.StepName = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "StepFinishedEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "stepName")
+		return out, genrt.Missing("", "stepName")
+	}
+	if err := d.Check("StepFinishedEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3960,69 +6264,123 @@ func DecodeStepStartedEvent(data []byte) (StepStartedEvent, error) {
 	if err != nil {
 		return StepStartedEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeStepStartedEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeStepStartedEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeStepStartedEvent(v *strictjson.Value, ptr string) (StepStartedEvent, error) {
-	return decodeStepStartedEventExcept(v, ptr, "")
+
+// DecodeStepStartedEventTree decodes v, a tree the caller already parsed, as
+// StepStartedEvent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeStepStartedEvent, with
+// pointers relative to v.
+func DecodeStepStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (StepStartedEvent, error) {
+	x, err := decodeStepStartedEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeStepStartedEventExcept(v *strictjson.Value, ptr string, skip string) (StepStartedEvent, error) {
+func decodeStepStartedEvent(v *strictjson.Value, d *genrt.Decoder) (StepStartedEvent, error) {
+	return decodeStepStartedEventExcept(v, d, "")
+}
+func decodeStepStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (StepStartedEvent, error) {
 	var out StepStartedEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StepStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StepStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StepStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StepStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StepStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StepStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "StepStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "StepStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "stepName":
-			p := strictjson.AppendPointer(ptr, "stepName")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "stepName")
 			out.StepName = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "StepStartedEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "stepName")
+		return out, genrt.Missing("", "stepName")
+	}
+	if err := d.Check("StepStartedEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4036,81 +6394,136 @@ func DecodeSubagentErrorEvent(data []byte) (SubagentErrorEvent, error) {
 	if err != nil {
 		return SubagentErrorEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeSubagentErrorEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeSubagentErrorEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeSubagentErrorEvent(v *strictjson.Value, ptr string) (SubagentErrorEvent, error) {
-	return decodeSubagentErrorEventExcept(v, ptr, "")
+
+// DecodeSubagentErrorEventTree decodes v, a tree the caller already parsed, as
+// SubagentErrorEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeSubagentErrorEvent, with
+// pointers relative to v.
+func DecodeSubagentErrorEventTree(v *strictjson.Value, d *genrt.Decoder) (SubagentErrorEvent, error) {
+	x, err := decodeSubagentErrorEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeSubagentErrorEventExcept(v *strictjson.Value, ptr string, skip string) (SubagentErrorEvent, error) {
+func decodeSubagentErrorEvent(v *strictjson.Value, d *genrt.Decoder) (SubagentErrorEvent, error) {
+	return decodeSubagentErrorEventExcept(v, d, "")
+}
+func decodeSubagentErrorEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (SubagentErrorEvent, error) {
 	var out SubagentErrorEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has3 bool
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = x
 			has3 = true
 		case "message":
-			p := strictjson.AppendPointer(ptr, "message")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "message")
 			out.Message = x
 			has4 = true
 		case "code":
-			p := strictjson.AppendPointer(ptr, "code")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentErrorEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentErrorEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "code")
 			out.Code = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "SubagentErrorEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "subagentRunId")
+		return out, genrt.Missing("", "subagentRunId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "message")
+		return out, genrt.Missing("", "message")
+	}
+	if err := d.Check("SubagentErrorEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4124,76 +6537,137 @@ func DecodeSubagentFinishedEvent(data []byte) (SubagentFinishedEvent, error) {
 	if err != nil {
 		return SubagentFinishedEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeSubagentFinishedEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeSubagentFinishedEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeSubagentFinishedEvent(v *strictjson.Value, ptr string) (SubagentFinishedEvent, error) {
-	return decodeSubagentFinishedEventExcept(v, ptr, "")
+
+// DecodeSubagentFinishedEventTree decodes v, a tree the caller already parsed,
+// as SubagentFinishedEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeSubagentFinishedEvent,
+// with pointers relative to v.
+func DecodeSubagentFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (SubagentFinishedEvent, error) {
+	x, err := decodeSubagentFinishedEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeSubagentFinishedEventExcept(v *strictjson.Value, ptr string, skip string) (SubagentFinishedEvent, error) {
+func decodeSubagentFinishedEvent(v *strictjson.Value, d *genrt.Decoder) (SubagentFinishedEvent, error) {
+	return decodeSubagentFinishedEventExcept(v, d, "")
+}
+func decodeSubagentFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (SubagentFinishedEvent, error) {
 	var out SubagentFinishedEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = x
 			has3 = true
 		case "result":
-			p := strictjson.AppendPointer(ptr, "result")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "result")
 			out.Result = x
 		case "outcome":
-			p := strictjson.AppendPointer(ptr, "outcome")
-			x, err := decodeSubagentFinishedOutcome(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentFinishedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentFinishedOutcome(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentFinishedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "outcome")
 			out.Outcome = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "SubagentFinishedEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "subagentRunId")
+		return out, genrt.Missing("", "subagentRunId")
+	}
+	if err := d.Check("SubagentFinishedEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4207,36 +6681,58 @@ func DecodeSubagentFinishedOutcome(data []byte) (SubagentFinishedOutcome, error)
 	if err != nil {
 		return nil, genrt.WithCode(err, 0)
 	}
-	x, err := decodeSubagentFinishedOutcome(v, "")
+	var d genrt.Decoder
+	x, err := decodeSubagentFinishedOutcome(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeSubagentFinishedOutcome(v *strictjson.Value, ptr string) (SubagentFinishedOutcome, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeSubagentFinishedOutcomeTree decodes v, a tree the caller already
+// parsed, as SubagentFinishedOutcome under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeSubagentFinishedOutcome, with pointers relative to v.
+func DecodeSubagentFinishedOutcomeTree(v *strictjson.Value, d *genrt.Decoder) (SubagentFinishedOutcome, error) {
+	x, err := decodeSubagentFinishedOutcome(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeSubagentFinishedOutcome(v *strictjson.Value, d *genrt.Decoder) (SubagentFinishedOutcome, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "SubagentFinishedOutcome")
 	}
 	tv := v.Get("type")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "type")
+		return nil, genrt.InType(genrt.Missing("", "type"), "SubagentFinishedOutcome")
 	}
-	tp := strictjson.AppendPointer(ptr, "type")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/type")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "SubagentFinishedOutcome")
 	}
+	var x SubagentFinishedOutcome
 	switch tag {
 	case "success":
-		return SubagentFinishedOutcomeSuccess{}, nil
+		if err := d.TagOnly(v, "type", "SubagentFinishedOutcomeSuccess"); err != nil {
+			return nil, err
+		}
+		x = SubagentFinishedOutcomeSuccess{}
 	case "suspended":
-		x, err := decodeSubagentSuspendedExcept(v, ptr, "type")
+		y, err := decodeSubagentSuspendedExcept(v, d, "type")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant(v, "type", tag, "SubagentFinishedOutcome", "\"success\", \"suspended\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown type %q of SubagentFinishedOutcome; known: \"success\", \"suspended\"", tag)
+	if err := d.Check("SubagentFinishedOutcome", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeSubagentRunID decodes data strictly as SubagentRunID: wrong types,
@@ -4248,15 +6744,32 @@ func DecodeSubagentRunID(data []byte) (SubagentRunID, error) {
 	if err != nil {
 		return *new(SubagentRunID), genrt.WithCode(err, 0)
 	}
-	x, err := decodeSubagentRunID(v, "")
+	var d genrt.Decoder
+	x, err := decodeSubagentRunID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeSubagentRunID(v *strictjson.Value, ptr string) (SubagentRunID, error) {
-	u, err := genrt.String(v, ptr)
+
+// DecodeSubagentRunIDTree decodes v, a tree the caller already parsed, as
+// SubagentRunID under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSubagentRunID, with pointers relative
+// to v.
+func DecodeSubagentRunIDTree(v *strictjson.Value, d *genrt.Decoder) (SubagentRunID, error) {
+	x, err := decodeSubagentRunID(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeSubagentRunID(v *strictjson.Value, d *genrt.Decoder) (SubagentRunID, error) {
+	u, err := genrt.ReadString(v, d)
+	if err != nil {
+		return *new(SubagentRunID), genrt.InType(err, "SubagentRunID")
+	}
+	if err := d.Check("SubagentRunID", v); err != nil {
 		return *new(SubagentRunID), err
 	}
 	return SubagentRunID(u), nil
@@ -4271,102 +6784,178 @@ func DecodeSubagentStartedEvent(data []byte) (SubagentStartedEvent, error) {
 	if err != nil {
 		return SubagentStartedEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeSubagentStartedEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeSubagentStartedEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeSubagentStartedEvent(v *strictjson.Value, ptr string) (SubagentStartedEvent, error) {
-	return decodeSubagentStartedEventExcept(v, ptr, "")
+
+// DecodeSubagentStartedEventTree decodes v, a tree the caller already parsed,
+// as SubagentStartedEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeSubagentStartedEvent,
+// with pointers relative to v.
+func DecodeSubagentStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (SubagentStartedEvent, error) {
+	x, err := decodeSubagentStartedEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeSubagentStartedEventExcept(v *strictjson.Value, ptr string, skip string) (SubagentStartedEvent, error) {
+func decodeSubagentStartedEvent(v *strictjson.Value, d *genrt.Decoder) (SubagentStartedEvent, error) {
+	return decodeSubagentStartedEventExcept(v, d, "")
+}
+func decodeSubagentStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (SubagentStartedEvent, error) {
 	var out SubagentStartedEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has3 bool
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = x
 			has3 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has4 = true
 		case "description":
-			p := strictjson.AppendPointer(ptr, "description")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "description")
 			out.Description = &x
 		case "parentSubagentRunId":
-			p := strictjson.AppendPointer(ptr, "parentSubagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "parentSubagentRunId")
 			out.ParentSubagentRunID = &x
 		case "parentToolCallId":
-			p := strictjson.AppendPointer(ptr, "parentToolCallId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "parentToolCallId")
 			out.ParentToolCallID = &x
 		case "parentMessageId":
-			p := strictjson.AppendPointer(ptr, "parentMessageId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentStartedEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentStartedEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "parentMessageId")
 			out.ParentMessageID = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "SubagentStartedEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "subagentRunId")
+		return out, genrt.Missing("", "subagentRunId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
+	}
+	if err := d.Check("SubagentStartedEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4380,36 +6969,68 @@ func DecodeSubagentSuspended(data []byte) (SubagentSuspended, error) {
 	if err != nil {
 		return SubagentSuspended{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeSubagentSuspended(v, "")
+	var d genrt.Decoder
+	x, err := decodeSubagentSuspended(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeSubagentSuspended(v *strictjson.Value, ptr string) (SubagentSuspended, error) {
-	return decodeSubagentSuspendedExcept(v, ptr, "")
+
+// DecodeSubagentSuspendedTree decodes v, a tree the caller already parsed, as
+// SubagentSuspended under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeSubagentSuspended, with
+// pointers relative to v.
+func DecodeSubagentSuspendedTree(v *strictjson.Value, d *genrt.Decoder) (SubagentSuspended, error) {
+	x, err := decodeSubagentSuspended(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeSubagentSuspendedExcept(v *strictjson.Value, ptr string, skip string) (SubagentSuspended, error) {
+func decodeSubagentSuspended(v *strictjson.Value, d *genrt.Decoder) (SubagentSuspended, error) {
+	return decodeSubagentSuspendedExcept(v, d, "")
+}
+func decodeSubagentSuspendedExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (SubagentSuspended, error) {
 	var out SubagentSuspended
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "interruptIds":
-			p := strictjson.AppendPointer(ptr, "interruptIds")
-			x, err := decodeArray_String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SubagentSuspended") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_String(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SubagentSuspended") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "interruptIds")
 			out.InterruptIds = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "SubagentSuspended"); err != nil {
+				return out, err
+			}
 		}
+	}
+	if err := d.Check("SubagentSuspended", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4423,88 +7044,150 @@ func DecodeSystemMessage(data []byte) (SystemMessage, error) {
 	if err != nil {
 		return SystemMessage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeSystemMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeSystemMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeSystemMessage(v *strictjson.Value, ptr string) (SystemMessage, error) {
-	return decodeSystemMessageExcept(v, ptr, "")
+
+// DecodeSystemMessageTree decodes v, a tree the caller already parsed, as
+// SystemMessage under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSystemMessage, with pointers relative
+// to v.
+func DecodeSystemMessageTree(v *strictjson.Value, d *genrt.Decoder) (SystemMessage, error) {
+	x, err := decodeSystemMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeSystemMessageExcept(v *strictjson.Value, ptr string, skip string) (SystemMessage, error) {
+func decodeSystemMessage(v *strictjson.Value, d *genrt.Decoder) (SystemMessage, error) {
+	return decodeSystemMessageExcept(v, d, "")
+}
+func decodeSystemMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (SystemMessage, error) {
 	var out SystemMessage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SystemMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SystemMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SystemMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SystemMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "name")
 			out.Name = &x
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SystemMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SystemMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = &x
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SystemMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SystemMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SystemMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SystemMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has6 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "SystemMessage"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
+	}
+	if err := d.Check("SystemMessage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4518,52 +7201,80 @@ func DecodeTestOperation(data []byte) (TestOperation, error) {
 	if err != nil {
 		return TestOperation{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeTestOperation(v, "")
+	var d genrt.Decoder
+	x, err := decodeTestOperation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTestOperation(v *strictjson.Value, ptr string) (TestOperation, error) {
-	return decodeTestOperationExcept(v, ptr, "")
+
+// DecodeTestOperationTree decodes v, a tree the caller already parsed, as
+// TestOperation under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeTestOperation, with pointers relative
+// to v.
+func DecodeTestOperationTree(v *strictjson.Value, d *genrt.Decoder) (TestOperation, error) {
+	x, err := decodeTestOperation(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeTestOperationExcept(v *strictjson.Value, ptr string, skip string) (TestOperation, error) {
+func decodeTestOperation(v *strictjson.Value, d *genrt.Decoder) (TestOperation, error) {
+	return decodeTestOperationExcept(v, d, "")
+}
+func decodeTestOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TestOperation, error) {
 	var out TestOperation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodeJSONPointer(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeJSONPointer(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.Raw(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
+			}
+			if err := d.Ignore(v, i); err != nil {
+				return out, err
 			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check("TestOperation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4577,85 +7288,166 @@ func DecodeTextMessageChunkEvent(data []byte) (TextMessageChunkEvent, error) {
 	if err != nil {
 		return TextMessageChunkEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeTextMessageChunkEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextMessageChunkEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTextMessageChunkEvent(v *strictjson.Value, ptr string) (TextMessageChunkEvent, error) {
-	return decodeTextMessageChunkEventExcept(v, ptr, "")
+
+// DecodeTextMessageChunkEventTree decodes v, a tree the caller already parsed,
+// as TextMessageChunkEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeTextMessageChunkEvent,
+// with pointers relative to v.
+func DecodeTextMessageChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageChunkEvent, error) {
+	x, err := decodeTextMessageChunkEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeTextMessageChunkEventExcept(v *strictjson.Value, ptr string, skip string) (TextMessageChunkEvent, error) {
+func decodeTextMessageChunkEvent(v *strictjson.Value, d *genrt.Decoder) (TextMessageChunkEvent, error) {
+	return decodeTextMessageChunkEventExcept(v, d, "")
+}
+func decodeTextMessageChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TextMessageChunkEvent, error) {
 	var out TextMessageChunkEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "messageId")
 			out.MessageID = &x
 		case "role":
-			p := strictjson.AppendPointer(ptr, "role")
-			x, err := decodeTextMessageRole(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeTextMessageRole(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "role")
 			out.Role = &x
 		case "delta":
-			p := strictjson.AppendPointer(ptr, "delta")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "delta")
 			out.Delta = &x
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "name")
 			out.Name = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "TextMessageChunkEvent"); err != nil {
+				return out, err
+			}
 		}
+	}
+	if err := d.Check("TextMessageChunkEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4670,81 +7462,136 @@ func DecodeTextMessageContentEvent(data []byte) (TextMessageContentEvent, error)
 	if err != nil {
 		return TextMessageContentEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeTextMessageContentEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextMessageContentEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTextMessageContentEvent(v *strictjson.Value, ptr string) (TextMessageContentEvent, error) {
-	return decodeTextMessageContentEventExcept(v, ptr, "")
+
+// DecodeTextMessageContentEventTree decodes v, a tree the caller already
+// parsed, as TextMessageContentEvent under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeTextMessageContentEvent, with pointers relative to v.
+func DecodeTextMessageContentEventTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageContentEvent, error) {
+	x, err := decodeTextMessageContentEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeTextMessageContentEventExcept(v *strictjson.Value, ptr string, skip string) (TextMessageContentEvent, error) {
+func decodeTextMessageContentEvent(v *strictjson.Value, d *genrt.Decoder) (TextMessageContentEvent, error) {
+	return decodeTextMessageContentEventExcept(v, d, "")
+}
+func decodeTextMessageContentEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TextMessageContentEvent, error) {
 	var out TextMessageContentEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageContentEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageContentEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageContentEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageContentEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageContentEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageContentEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageContentEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageContentEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		case "delta":
-			p := strictjson.AppendPointer(ptr, "delta")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "delta")
 			out.Delta = x
 			has5 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "TextMessageContentEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "delta")
+		return out, genrt.Missing("", "delta")
+	}
+	if err := d.Check("TextMessageContentEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4758,69 +7605,123 @@ func DecodeTextMessageEndEvent(data []byte) (TextMessageEndEvent, error) {
 	if err != nil {
 		return TextMessageEndEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeTextMessageEndEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextMessageEndEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTextMessageEndEvent(v *strictjson.Value, ptr string) (TextMessageEndEvent, error) {
-	return decodeTextMessageEndEventExcept(v, ptr, "")
+
+// DecodeTextMessageEndEventTree decodes v, a tree the caller already parsed,
+// as TextMessageEndEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeTextMessageEndEvent,
+// with pointers relative to v.
+func DecodeTextMessageEndEventTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageEndEvent, error) {
+	x, err := decodeTextMessageEndEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeTextMessageEndEventExcept(v *strictjson.Value, ptr string, skip string) (TextMessageEndEvent, error) {
+func decodeTextMessageEndEvent(v *strictjson.Value, d *genrt.Decoder) (TextMessageEndEvent, error) {
+	return decodeTextMessageEndEventExcept(v, d, "")
+}
+func decodeTextMessageEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TextMessageEndEvent, error) {
 	var out TextMessageEndEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "TextMessageEndEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
+	}
+	if err := d.Check("TextMessageEndEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4834,22 +7735,39 @@ func DecodeTextMessageRole(data []byte) (TextMessageRole, error) {
 	if err != nil {
 		return *new(TextMessageRole), genrt.WithCode(err, 0)
 	}
-	x, err := decodeTextMessageRole(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextMessageRole(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTextMessageRole(v *strictjson.Value, ptr string) (TextMessageRole, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeTextMessageRoleTree decodes v, a tree the caller already parsed, as
+// TextMessageRole under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeTextMessageRole, with
+// pointers relative to v.
+func DecodeTextMessageRoleTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageRole, error) {
+	x, err := decodeTextMessageRole(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeTextMessageRole(v *strictjson.Value, d *genrt.Decoder) (TextMessageRole, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "TextMessageRole")
 	}
 	switch TextMessageRole(x) {
 	case TextMessageRoleDeveloper, TextMessageRoleSystem, TextMessageRoleAssistant, TextMessageRoleUser:
+		if err := d.Check("TextMessageRole", v); err != nil {
+			return "", err
+		}
 		return TextMessageRole(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of TextMessageRole", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of TextMessageRole", v.AppendCompact(nil)[:]), "TextMessageRole")
 }
 
 // DecodeTextMessageStartEvent decodes data strictly as TextMessageStartEvent:
@@ -4861,88 +7779,156 @@ func DecodeTextMessageStartEvent(data []byte) (TextMessageStartEvent, error) {
 	if err != nil {
 		return TextMessageStartEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeTextMessageStartEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextMessageStartEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTextMessageStartEvent(v *strictjson.Value, ptr string) (TextMessageStartEvent, error) {
-	return decodeTextMessageStartEventExcept(v, ptr, "")
+
+// DecodeTextMessageStartEventTree decodes v, a tree the caller already parsed,
+// as TextMessageStartEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeTextMessageStartEvent,
+// with pointers relative to v.
+func DecodeTextMessageStartEventTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageStartEvent, error) {
+	x, err := decodeTextMessageStartEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeTextMessageStartEventExcept(v *strictjson.Value, ptr string, skip string) (TextMessageStartEvent, error) {
+func decodeTextMessageStartEvent(v *strictjson.Value, d *genrt.Decoder) (TextMessageStartEvent, error) {
+	return decodeTextMessageStartEventExcept(v, d, "")
+}
+func decodeTextMessageStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TextMessageStartEvent, error) {
 	var out TextMessageStartEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		case "role":
-			p := strictjson.AppendPointer(ptr, "role")
-			x, err := decodeTextMessageRole(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeTextMessageRole(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "role")
 			out.Role = &x
 			has5 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextMessageStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextMessageStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "name")
 			out.Name = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "TextMessageStartEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
 	}
 	if !has5 {
 		out.Role = genrt.Ptr(TextMessageRole("assistant"))
+	}
+	if err := d.Check("TextMessageStartEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4956,55 +7942,94 @@ func DecodeTextPart(data []byte) (TextPart, error) {
 	if err != nil {
 		return TextPart{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeTextPart(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextPart(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTextPart(v *strictjson.Value, ptr string) (TextPart, error) {
-	return decodeTextPartExcept(v, ptr, "")
+
+// DecodeTextPartTree decodes v, a tree the caller already parsed, as TextPart
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeTextPart, with pointers relative to v.
+func DecodeTextPartTree(v *strictjson.Value, d *genrt.Decoder) (TextPart, error) {
+	x, err := decodeTextPart(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeTextPartExcept(v *strictjson.Value, ptr string, skip string) (TextPart, error) {
+func decodeTextPart(v *strictjson.Value, d *genrt.Decoder) (TextPart, error) {
+	return decodeTextPartExcept(v, d, "")
+}
+func decodeTextPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TextPart, error) {
 	var out TextPart
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "id")
 			out.ID = &x
 		case "text":
-			p := strictjson.AppendPointer(ptr, "text")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "text")
 			out.Text = x
 			has1 = true
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TextPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "TextPart"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "text")
+		return out, genrt.Missing("", "text")
+	}
+	if err := d.Check("TextPart", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5018,97 +8043,175 @@ func DecodeTokenUsage(data []byte) (TokenUsage, error) {
 	if err != nil {
 		return TokenUsage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeTokenUsage(v, "")
+	var d genrt.Decoder
+	x, err := decodeTokenUsage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTokenUsage(v *strictjson.Value, ptr string) (TokenUsage, error) {
+
+// DecodeTokenUsageTree decodes v, a tree the caller already parsed, as
+// TokenUsage under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeTokenUsage, with pointers relative to
+// v.
+func DecodeTokenUsageTree(v *strictjson.Value, d *genrt.Decoder) (TokenUsage, error) {
+	x, err := decodeTokenUsage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeTokenUsage(v *strictjson.Value, d *genrt.Decoder) (TokenUsage, error) {
 	var out TokenUsage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "provider":
-			p := strictjson.AppendPointer(ptr, "provider")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TokenUsage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TokenUsage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "provider")
 			out.Provider = &x
 		case "model":
-			p := strictjson.AppendPointer(ptr, "model")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "TokenUsage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TokenUsage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "model")
 			out.Model = &x
 		case "inputTokens":
-			p := strictjson.AppendPointer(ptr, "inputTokens")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "TokenUsage") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "TokenUsage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "inputTokens")
 			}
+			d.Under(mark, "inputTokens")
 			out.InputTokens = &x
 		case "outputTokens":
-			p := strictjson.AppendPointer(ptr, "outputTokens")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "TokenUsage") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "TokenUsage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "outputTokens")
 			}
+			d.Under(mark, "outputTokens")
 			out.OutputTokens = &x
 		case "totalTokens":
-			p := strictjson.AppendPointer(ptr, "totalTokens")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "TokenUsage") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "TokenUsage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "totalTokens")
 			}
+			d.Under(mark, "totalTokens")
 			out.TotalTokens = &x
 		case "reasoningTokens":
-			p := strictjson.AppendPointer(ptr, "reasoningTokens")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "TokenUsage") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "TokenUsage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "reasoningTokens")
 			}
+			d.Under(mark, "reasoningTokens")
 			out.ReasoningTokens = &x
 		case "cachedInputTokens":
-			p := strictjson.AppendPointer(ptr, "cachedInputTokens")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "TokenUsage") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "TokenUsage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "cachedInputTokens")
 			}
+			d.Under(mark, "cachedInputTokens")
 			out.CachedInputTokens = &x
 		case "cacheWriteInputTokens":
-			p := strictjson.AppendPointer(ptr, "cacheWriteInputTokens")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "TokenUsage") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "TokenUsage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "cacheWriteInputTokens")
 			}
+			d.Under(mark, "cacheWriteInputTokens")
 			out.CacheWriteInputTokens = &x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "TokenUsage"); err != nil {
+				return out, err
+			}
 		}
+	}
+	if err := d.Check("TokenUsage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5122,61 +8225,98 @@ func DecodeTool(data []byte) (Tool, error) {
 	if err != nil {
 		return Tool{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeTool(v, "")
+	var d genrt.Decoder
+	x, err := decodeTool(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeTool(v *strictjson.Value, ptr string) (Tool, error) {
+
+// DecodeToolTree decodes v, a tree the caller already parsed, as Tool under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeTool, with pointers relative to v.
+func DecodeToolTree(v *strictjson.Value, d *genrt.Decoder) (Tool, error) {
+	x, err := decodeTool(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeTool(v *strictjson.Value, d *genrt.Decoder) (Tool, error) {
 	var out Tool
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has0 = true
 		case "description":
-			p := strictjson.AppendPointer(ptr, "description")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "description")
 			out.Description = x
 			has1 = true
 		case "parameters":
-			p := strictjson.AppendPointer(ptr, "parameters")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Tool") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Tool") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "parameters")
 			out.Parameters = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Tool") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Tool") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "Tool"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "description")
+		return out, genrt.Missing("", "description")
+	}
+	if err := d.Check("Tool", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5190,15 +8330,28 @@ func DecodeToolCall(data []byte) (ToolCall, error) {
 	if err != nil {
 		return ToolCall{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeToolCall(v, "")
+	var d genrt.Decoder
+	x, err := decodeToolCall(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeToolCall(v *strictjson.Value, ptr string) (ToolCall, error) {
+
+// DecodeToolCallTree decodes v, a tree the caller already parsed, as ToolCall
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeToolCall, with pointers relative to v.
+func DecodeToolCallTree(v *strictjson.Value, d *genrt.Decoder) (ToolCall, error) {
+	x, err := decodeToolCall(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+func decodeToolCall(v *strictjson.Value, d *genrt.Decoder) (ToolCall, error) {
 	var out ToolCall
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5206,67 +8359,99 @@ func decodeToolCall(v *strictjson.Value, ptr string) (ToolCall, error) {
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has0 = true
 		case "type":
-			p := strictjson.AppendPointer(ptr, "type")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != "function" {
-				return out, genrt.Const(p, "function")
+				return out, genrt.AtKey(genrt.Const("", "function"), "type")
 			}
+			d.Under(mark, "type")
 			out.Type = x
 			has1 = true
 		case "function":
-			p := strictjson.AppendPointer(ptr, "function")
-			x, err := decodeFunctionCall(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeFunctionCall(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "function")
 			out.Function = x
 			has2 = true
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCall") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCall") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = &x
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCall") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCall") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCall") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCall") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ToolCall"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "type")
+		return out, genrt.Missing("", "type")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "function")
+		return out, genrt.Missing("", "function")
+	}
+	if err := d.Check("ToolCall", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5280,81 +8465,136 @@ func DecodeToolCallArgsEvent(data []byte) (ToolCallArgsEvent, error) {
 	if err != nil {
 		return ToolCallArgsEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeToolCallArgsEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeToolCallArgsEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeToolCallArgsEvent(v *strictjson.Value, ptr string) (ToolCallArgsEvent, error) {
-	return decodeToolCallArgsEventExcept(v, ptr, "")
+
+// DecodeToolCallArgsEventTree decodes v, a tree the caller already parsed, as
+// ToolCallArgsEvent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeToolCallArgsEvent, with
+// pointers relative to v.
+func DecodeToolCallArgsEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallArgsEvent, error) {
+	x, err := decodeToolCallArgsEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeToolCallArgsEventExcept(v *strictjson.Value, ptr string, skip string) (ToolCallArgsEvent, error) {
+func decodeToolCallArgsEvent(v *strictjson.Value, d *genrt.Decoder) (ToolCallArgsEvent, error) {
+	return decodeToolCallArgsEventExcept(v, d, "")
+}
+func decodeToolCallArgsEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ToolCallArgsEvent, error) {
 	var out ToolCallArgsEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallArgsEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallArgsEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallArgsEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallArgsEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallArgsEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallArgsEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallArgsEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallArgsEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "toolCallId":
-			p := strictjson.AppendPointer(ptr, "toolCallId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "toolCallId")
 			out.ToolCallID = x
 			has4 = true
 		case "delta":
-			p := strictjson.AppendPointer(ptr, "delta")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "delta")
 			out.Delta = x
 			has5 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ToolCallArgsEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "toolCallId")
+		return out, genrt.Missing("", "toolCallId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "delta")
+		return out, genrt.Missing("", "delta")
+	}
+	if err := d.Check("ToolCallArgsEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5368,85 +8608,166 @@ func DecodeToolCallChunkEvent(data []byte) (ToolCallChunkEvent, error) {
 	if err != nil {
 		return ToolCallChunkEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeToolCallChunkEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeToolCallChunkEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeToolCallChunkEvent(v *strictjson.Value, ptr string) (ToolCallChunkEvent, error) {
-	return decodeToolCallChunkEventExcept(v, ptr, "")
+
+// DecodeToolCallChunkEventTree decodes v, a tree the caller already parsed, as
+// ToolCallChunkEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeToolCallChunkEvent, with
+// pointers relative to v.
+func DecodeToolCallChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallChunkEvent, error) {
+	x, err := decodeToolCallChunkEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeToolCallChunkEventExcept(v *strictjson.Value, ptr string, skip string) (ToolCallChunkEvent, error) {
+func decodeToolCallChunkEvent(v *strictjson.Value, d *genrt.Decoder) (ToolCallChunkEvent, error) {
+	return decodeToolCallChunkEventExcept(v, d, "")
+}
+func decodeToolCallChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ToolCallChunkEvent, error) {
 	var out ToolCallChunkEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "toolCallId":
-			p := strictjson.AppendPointer(ptr, "toolCallId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "toolCallId")
 			out.ToolCallID = &x
 		case "toolCallName":
-			p := strictjson.AppendPointer(ptr, "toolCallName")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "toolCallName")
 			out.ToolCallName = &x
 		case "parentMessageId":
-			p := strictjson.AppendPointer(ptr, "parentMessageId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "parentMessageId")
 			out.ParentMessageID = &x
 		case "delta":
-			p := strictjson.AppendPointer(ptr, "delta")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallChunkEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallChunkEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "delta")
 			out.Delta = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ToolCallChunkEvent"); err != nil {
+				return out, err
+			}
 		}
+	}
+	if err := d.Check("ToolCallChunkEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5460,69 +8781,123 @@ func DecodeToolCallEndEvent(data []byte) (ToolCallEndEvent, error) {
 	if err != nil {
 		return ToolCallEndEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeToolCallEndEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeToolCallEndEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeToolCallEndEvent(v *strictjson.Value, ptr string) (ToolCallEndEvent, error) {
-	return decodeToolCallEndEventExcept(v, ptr, "")
+
+// DecodeToolCallEndEventTree decodes v, a tree the caller already parsed, as
+// ToolCallEndEvent under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeToolCallEndEvent, with
+// pointers relative to v.
+func DecodeToolCallEndEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallEndEvent, error) {
+	x, err := decodeToolCallEndEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeToolCallEndEventExcept(v *strictjson.Value, ptr string, skip string) (ToolCallEndEvent, error) {
+func decodeToolCallEndEvent(v *strictjson.Value, d *genrt.Decoder) (ToolCallEndEvent, error) {
+	return decodeToolCallEndEventExcept(v, d, "")
+}
+func decodeToolCallEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ToolCallEndEvent, error) {
 	var out ToolCallEndEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallEndEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallEndEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "toolCallId":
-			p := strictjson.AppendPointer(ptr, "toolCallId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "toolCallId")
 			out.ToolCallID = x
 			has4 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ToolCallEndEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "toolCallId")
+		return out, genrt.Missing("", "toolCallId")
+	}
+	if err := d.Check("ToolCallEndEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5536,18 +8911,32 @@ func DecodeToolCallResultEvent(data []byte) (ToolCallResultEvent, error) {
 	if err != nil {
 		return ToolCallResultEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeToolCallResultEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeToolCallResultEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeToolCallResultEvent(v *strictjson.Value, ptr string) (ToolCallResultEvent, error) {
-	return decodeToolCallResultEventExcept(v, ptr, "")
+
+// DecodeToolCallResultEventTree decodes v, a tree the caller already parsed,
+// as ToolCallResultEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeToolCallResultEvent,
+// with pointers relative to v.
+func DecodeToolCallResultEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallResultEvent, error) {
+	x, err := decodeToolCallResultEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeToolCallResultEventExcept(v *strictjson.Value, ptr string, skip string) (ToolCallResultEvent, error) {
+func decodeToolCallResultEvent(v *strictjson.Value, d *genrt.Decoder) (ToolCallResultEvent, error) {
+	return decodeToolCallResultEventExcept(v, d, "")
+}
+func decodeToolCallResultEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ToolCallResultEvent, error) {
 	var out ToolCallResultEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
@@ -5555,84 +8944,133 @@ func decodeToolCallResultEventExcept(v *strictjson.Value, ptr string, skip strin
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallResultEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallResultEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallResultEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallResultEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallResultEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallResultEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallResultEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallResultEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "messageId":
-			p := strictjson.AppendPointer(ptr, "messageId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "messageId")
 			out.MessageID = x
 			has4 = true
 		case "toolCallId":
-			p := strictjson.AppendPointer(ptr, "toolCallId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "toolCallId")
 			out.ToolCallID = x
 			has5 = true
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := decodeMessageContent(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMessageContent(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has6 = true
 		case "role":
-			p := strictjson.AppendPointer(ptr, "role")
-			x, err := genrt.String(m.Value, p)
+			if d.NullMember(v, i, "ToolCallResultEvent") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "ToolCallResultEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != "tool" {
-				return out, genrt.Const(p, "tool")
+				return out, genrt.AtKey(genrt.Const("", "tool"), "role")
 			}
+			d.Under(mark, "role")
 			out.Role = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ToolCallResultEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "messageId")
+		return out, genrt.Missing("", "messageId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "toolCallId")
+		return out, genrt.Missing("", "toolCallId")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
+	}
+	if err := d.Check("ToolCallResultEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5646,88 +9084,150 @@ func DecodeToolCallStartEvent(data []byte) (ToolCallStartEvent, error) {
 	if err != nil {
 		return ToolCallStartEvent{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeToolCallStartEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeToolCallStartEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeToolCallStartEvent(v *strictjson.Value, ptr string) (ToolCallStartEvent, error) {
-	return decodeToolCallStartEventExcept(v, ptr, "")
+
+// DecodeToolCallStartEventTree decodes v, a tree the caller already parsed, as
+// ToolCallStartEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeToolCallStartEvent, with
+// pointers relative to v.
+func DecodeToolCallStartEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallStartEvent, error) {
+	x, err := decodeToolCallStartEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeToolCallStartEventExcept(v *strictjson.Value, ptr string, skip string) (ToolCallStartEvent, error) {
+func decodeToolCallStartEvent(v *strictjson.Value, d *genrt.Decoder) (ToolCallStartEvent, error) {
+	return decodeToolCallStartEventExcept(v, d, "")
+}
+func decodeToolCallStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ToolCallStartEvent, error) {
 	var out ToolCallStartEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has4 bool
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "timestamp":
-			p := strictjson.AppendPointer(ptr, "timestamp")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "timestamp")
 			out.Timestamp = &x
 		case "rawEvent":
-			p := strictjson.AppendPointer(ptr, "rawEvent")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "rawEvent")
 			out.RawEvent = x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "toolCallId":
-			p := strictjson.AppendPointer(ptr, "toolCallId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "toolCallId")
 			out.ToolCallID = x
 			has4 = true
 		case "toolCallName":
-			p := strictjson.AppendPointer(ptr, "toolCallName")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "toolCallName")
 			out.ToolCallName = x
 			has5 = true
 		case "parentMessageId":
-			p := strictjson.AppendPointer(ptr, "parentMessageId")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolCallStartEvent") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolCallStartEvent") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "parentMessageId")
 			out.ParentMessageID = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ToolCallStartEvent"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "toolCallId")
+		return out, genrt.Missing("", "toolCallId")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "toolCallName")
+		return out, genrt.Missing("", "toolCallName")
+	}
+	if err := d.Check("ToolCallStartEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5741,18 +9241,32 @@ func DecodeToolMessage(data []byte) (ToolMessage, error) {
 	if err != nil {
 		return ToolMessage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeToolMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeToolMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeToolMessage(v *strictjson.Value, ptr string) (ToolMessage, error) {
-	return decodeToolMessageExcept(v, ptr, "")
+
+// DecodeToolMessageTree decodes v, a tree the caller already parsed, as
+// ToolMessage under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeToolMessage, with pointers relative
+// to v.
+func DecodeToolMessageTree(v *strictjson.Value, d *genrt.Decoder) (ToolMessage, error) {
+	x, err := decodeToolMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeToolMessageExcept(v *strictjson.Value, ptr string, skip string) (ToolMessage, error) {
+func decodeToolMessage(v *strictjson.Value, d *genrt.Decoder) (ToolMessage, error) {
+	return decodeToolMessageExcept(v, d, "")
+}
+func decodeToolMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ToolMessage, error) {
 	var out ToolMessage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
@@ -5760,81 +9274,130 @@ func decodeToolMessageExcept(v *strictjson.Value, ptr string, skip string) (Tool
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := decodeMessageContent(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMessageContent(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has2 = true
 		case "toolCallId":
-			p := strictjson.AppendPointer(ptr, "toolCallId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "toolCallId")
 			out.ToolCallID = x
 			has3 = true
 		case "error":
-			p := strictjson.AppendPointer(ptr, "error")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "error")
 			out.Error = &x
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = &x
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ToolMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ToolMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "ToolMessage"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "toolCallId")
+		return out, genrt.Missing("", "toolCallId")
+	}
+	if err := d.Check("ToolMessage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5848,48 +9411,81 @@ func DecodeURLSource(data []byte) (URLSource, error) {
 	if err != nil {
 		return URLSource{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeURLSource(v, "")
+	var d genrt.Decoder
+	x, err := decodeURLSource(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeURLSource(v *strictjson.Value, ptr string) (URLSource, error) {
-	return decodeURLSourceExcept(v, ptr, "")
+
+// DecodeURLSourceTree decodes v, a tree the caller already parsed, as
+// URLSource under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeURLSource, with pointers relative to
+// v.
+func DecodeURLSourceTree(v *strictjson.Value, d *genrt.Decoder) (URLSource, error) {
+	x, err := decodeURLSource(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeURLSourceExcept(v *strictjson.Value, ptr string, skip string) (URLSource, error) {
+func decodeURLSource(v *strictjson.Value, d *genrt.Decoder) (URLSource, error) {
+	return decodeURLSourceExcept(v, d, "")
+}
+func decodeURLSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (URLSource, error) {
 	var out URLSource
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
 		case "mimeType":
-			p := strictjson.AppendPointer(ptr, "mimeType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "URLSource") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "URLSource") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "mimeType")
 			out.MIMEType = &x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "URLSource"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check("URLSource", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5903,88 +9499,150 @@ func DecodeUserMessage(data []byte) (UserMessage, error) {
 	if err != nil {
 		return UserMessage{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeUserMessage(v, "")
+	var d genrt.Decoder
+	x, err := decodeUserMessage(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeUserMessage(v *strictjson.Value, ptr string) (UserMessage, error) {
-	return decodeUserMessageExcept(v, ptr, "")
+
+// DecodeUserMessageTree decodes v, a tree the caller already parsed, as
+// UserMessage under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeUserMessage, with pointers relative
+// to v.
+func DecodeUserMessageTree(v *strictjson.Value, d *genrt.Decoder) (UserMessage, error) {
+	x, err := decodeUserMessage(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeUserMessageExcept(v *strictjson.Value, ptr string, skip string) (UserMessage, error) {
+func decodeUserMessage(v *strictjson.Value, d *genrt.Decoder) (UserMessage, error) {
+	return decodeUserMessageExcept(v, d, "")
+}
+func decodeUserMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (UserMessage, error) {
 	var out UserMessage
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "subagentRunId":
-			p := strictjson.AppendPointer(ptr, "subagentRunId")
-			x, err := decodeSubagentRunID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "UserMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSubagentRunID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "UserMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "subagentRunId")
 			out.SubagentRunID = &x
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "UserMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "UserMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "name")
 			out.Name = &x
 		case "encryptedValue":
-			p := strictjson.AppendPointer(ptr, "encryptedValue")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "UserMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "UserMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValue")
 			out.EncryptedValue = &x
 		case "encryptedValueType":
-			p := strictjson.AppendPointer(ptr, "encryptedValueType")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "UserMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "UserMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "encryptedValueType")
 			out.EncryptedValueType = &x
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeMetadata(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "UserMessage") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadata(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "UserMessage") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := decodeMessageContent(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMessageContent(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has6 = true
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "UserMessage"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
+	}
+	if err := d.Check("UserMessage", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5998,180 +9656,265 @@ func DecodeVideoPart(data []byte) (VideoPart, error) {
 	if err != nil {
 		return VideoPart{}, genrt.WithCode(err, 0)
 	}
-	x, err := decodeVideoPart(v, "")
+	var d genrt.Decoder
+	x, err := decodeVideoPart(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
 	return x, nil
 }
-func decodeVideoPart(v *strictjson.Value, ptr string) (VideoPart, error) {
-	return decodeVideoPartExcept(v, ptr, "")
+
+// DecodeVideoPartTree decodes v, a tree the caller already parsed, as
+// VideoPart under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeVideoPart, with pointers relative to
+// v.
+func DecodeVideoPartTree(v *strictjson.Value, d *genrt.Decoder) (VideoPart, error) {
+	x, err := decodeVideoPart(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
 }
-func decodeVideoPartExcept(v *strictjson.Value, ptr string, skip string) (VideoPart, error) {
+func decodeVideoPart(v *strictjson.Value, d *genrt.Decoder) (VideoPart, error) {
+	return decodeVideoPartExcept(v, d, "")
+}
+func decodeVideoPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (VideoPart, error) {
 	var out VideoPart
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
+		if err := d.Name(m.Key); err != nil {
+			return out, err
+		}
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "VideoPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "VideoPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "id")
 			out.ID = &x
 		case "source":
-			p := strictjson.AppendPointer(ptr, "source")
-			x, err := decodePartSource(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePartSource(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "source")
 			out.Source = x
 			has1 = true
 		case "metadata":
-			p := strictjson.AppendPointer(ptr, "metadata")
-			x, err := decodeNonNullValue(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "VideoPart") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeNonNullValue(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "VideoPart") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadata")
 			out.Metadata = x
 		default:
 			if m.Key == skip {
+				if err := d.Ignore(v, i); err != nil {
+					return out, err
+				}
 				continue
 			}
-			return out, genrt.Invalid(strictjson.AppendPointer(ptr, m.Key), "unknown member %q", m.Key)
+			if err := d.Unknown(v, i, "VideoPart"); err != nil {
+				return out, err
+			}
 		}
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "source")
+		return out, genrt.Missing("", "source")
+	}
+	if err := d.Check("VideoPart", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
-func decodeArray_Context(v *strictjson.Value, ptr string) ([]Context, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Context(v *strictjson.Value, d *genrt.Decoder) ([]Context, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Context, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeContext(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeContext(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Context") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Interrupt(v *strictjson.Value, ptr string) ([]Interrupt, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Interrupt(v *strictjson.Value, d *genrt.Decoder) ([]Interrupt, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Interrupt, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeInterrupt(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeInterrupt(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Interrupt") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_JSONPatchOperation(v *strictjson.Value, ptr string) ([]JSONPatchOperation, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_JSONPatchOperation(v *strictjson.Value, d *genrt.Decoder) ([]JSONPatchOperation, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]JSONPatchOperation, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeJSONPatchOperation(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeJSONPatchOperation(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "JSONPatchOperation") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Message(v *strictjson.Value, ptr string) ([]Message, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Message(v *strictjson.Value, d *genrt.Decoder) ([]Message, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Message, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeMessage(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeMessage(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Message") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_ResumeEntry(v *strictjson.Value, ptr string) ([]ResumeEntry, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ResumeEntry(v *strictjson.Value, d *genrt.Decoder) ([]ResumeEntry, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ResumeEntry, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeResumeEntry(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeResumeEntry(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ResumeEntry") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_String(v *strictjson.Value, ptr string) ([]string, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_String(v *strictjson.Value, d *genrt.Decoder) ([]string, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := genrt.String(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := genrt.ReadString(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "String") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_TokenUsage(v *strictjson.Value, ptr string) ([]TokenUsage, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_TokenUsage(v *strictjson.Value, d *genrt.Decoder) ([]TokenUsage, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]TokenUsage, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeTokenUsage(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeTokenUsage(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "TokenUsage") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Tool(v *strictjson.Value, ptr string) ([]Tool, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Tool(v *strictjson.Value, d *genrt.Decoder) ([]Tool, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Tool, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeTool(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeTool(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Tool") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_ToolCall(v *strictjson.Value, ptr string) ([]ToolCall, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ToolCall(v *strictjson.Value, d *genrt.Decoder) ([]ToolCall, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ToolCall, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeToolCall(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeToolCall(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ToolCall") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil

@@ -34,6 +34,15 @@ type ValidationError struct {
 	// the member that should be there.
 	Pointer string
 	Message string
+	// Kind classifies the failure: a malformed value, or material the
+	// contract does not describe (see Decoder).
+	Kind ErrorKind
+	// Type is the Go name of the alias or enum the failing value was read
+	// as, or of the object or union that did not describe it, when known.
+	Type string
+	// Rule is the id of the rule the value breaks, when a Named hook
+	// reported it.
+	Rule string
 }
 
 func (e *ValidationError) Error() string {

@@ -61,6 +61,10 @@ const (
 	ProfilePrefix      = "Profile"
 )
 
+// TreeSuffix ends the name of a type's decoder of an already-parsed tree:
+// DecodeXTree.
+const TreeSuffix = "Tree"
+
 // RuleGoName is the name of the constant that holds the id of a rule (or
 // of an id'd field) of domain: Rule and the id without the domain, so
 // ai-control-protocol.wire.line-limit becomes RuleWireLineLimit.
@@ -95,6 +99,7 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 	for _, t := range d.Types {
 		add(t.GoName(), "type "+t.Name, t.Ptr)
 		add(DecodePrefix+t.GoName(), "decoder of type "+t.Name, t.Ptr)
+		add(DecodePrefix+t.GoName()+TreeSuffix, "tree decoder of type "+t.Name, t.Ptr)
 		switch t.Kind {
 		case UnionKind:
 			add("Marshal"+t.GoName(), "marshaler of union "+t.Name, t.Ptr)
