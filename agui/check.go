@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/genrt"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
@@ -33,7 +34,19 @@ func (e *InputError) Error() string { return e.Msg }
 // Check reads a record and checks it under the profile opt names. It
 // returns an *InputError when there is nothing to check; otherwise the
 // Result says whether the record is accepted and what it shows.
+//
+// The record is parsed once. Each event is then walked once, by the
+// decoder generated from the contract, which applies the profile's
+// policy for undescribed members and, through its hooks, the text, number
+// and stand rules on the way; the sequence checker works on what it
+// decoded.
 func Check(data []byte, opt Options) (*Result, error) {
+	return checkRecord(data, opt, true)
+}
+
+// checkRecord is Check; inputLimit false reads a record of any size, for tests
+// of the limits that the record-size limit would otherwise reach first.
+func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	p, m, err := setup(opt)
 	if err != nil {
 		return nil, err
@@ -42,11 +55,12 @@ func Check(data []byte, opt Options) (*Result, error) {
 		return nil, &InputError{"the record is empty: there is no event to check"}
 	}
 	c := newChecker(p, m, opt)
-	events, texts, err := readRecord(data, p)
+	rec, err := readRecord(data, p, inputLimit)
+	c.r.Events = rec.read
 	if err != nil {
 		return c.stop(err), nil
 	}
-	return c.run(events, texts), nil
+	return c.run(rec.events, rec.srcs), nil
 }
 
 func setup(opt Options) (*Profile, *model, error) {
@@ -72,7 +86,13 @@ type checker struct {
 	r      *Result
 	seq    *seq
 	chunks *chunker
-	walkW  []Finding
+	warns  []Finding // what tolerance removed or skipped while decoding
+	dec    genrt.Decoder
+	sc     scalars
+	// edited is set when the content-part hook removed material from the
+	// tree of the event being decoded, which is then decoded again so that
+	// what the result shows is what tolerance left.
+	edited bool
 }
 
 func newChecker(p *Profile, m *model, opt Options) *checker {
@@ -83,28 +103,37 @@ func newChecker(p *Profile, m *model, opt Options) *checker {
 	if p.Has(contract.RuleSequenceChunks) {
 		c.chunks = newChunker(c.seq)
 	}
+	c.sc = newScalars(p)
+	c.dec = genrt.Decoder{Strip: !p.strict(), NullAbsent: p.Has(contract.RuleToleranceOptionalNull), Named: c.named}
+	if c.sc.active() {
+		c.dec.Visit = c.sc.visit
+	}
 	return c
 }
 
-// run checks every event and completes the result. texts, when not nil,
-// holds each event's text as the record has it.
-func (c *checker) run(events []*strictjson.Value, texts [][]byte) *Result {
+// run checks every event and completes the result. srcs, when not nil,
+// holds for each event the text its tree was parsed from.
+func (c *checker) run(events []*strictjson.Value, srcs [][]byte) *Result {
 	c.r.Events = len(events)
+	c.seq.srcs = srcs != nil
 	for i, ev := range events {
-		var text []byte
-		if texts != nil {
-			text = texts[i]
+		var src []byte
+		if srcs != nil {
+			src = srcs[i]
 		}
-		if err := c.event(i, ev, text); err != nil {
+		if err := c.event(i, ev, src); err != nil {
 			return c.stop(err)
 		}
 	}
 	if c.chunks != nil {
 		for _, ev := range c.chunks.closeAll() {
-			if err := c.seq.apply(len(events)-1, ev); err != nil {
+			if err := c.seq.apply(len(events)-1, ev, nil); err != nil {
 				return c.stop(err)
 			}
 		}
+	}
+	if err := c.seq.end(); err != nil {
+		return c.stop(err)
 	}
 	return c.done()
 }
@@ -122,7 +151,7 @@ func (c *checker) stop(err error) *Result {
 
 func (c *checker) done() *Result {
 	c.seq.finish()
-	c.r.Warnings = append(c.r.Warnings, c.walkW...)
+	c.r.Warnings = append(c.r.Warnings, c.warns...)
 	c.r.Warnings = append(c.r.Warnings, c.seq.warnings...)
 	sortFindings(c.r.Warnings)
 	c.r.Accepted = len(c.r.Findings) == 0
@@ -145,24 +174,28 @@ func (c *checker) done() *Result {
 	return c.r
 }
 
-// event checks one event: its type, its members against the contract, its
-// decoding, what the profile excludes, and its place in the sequence.
-func (c *checker) event(i int, tree *strictjson.Value, text []byte) error {
-	tag := c.m.types[c.m.event].Tag
-	tagPtr := strictjson.AppendPointer("", tag)
-	tv := tree.Get(tag)
+// event checks one event: its type, what the profile accepts, then one
+// decoding walk that checks its members against the contract and applies
+// the text, number and stand rules, and last its place in the sequence.
+func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
+	tagPtr := strictjson.AppendPointer("", c.m.eventTag)
+	tv := tree.Get(c.m.eventTag)
 	if tv == nil || tv.Kind != strictjson.String {
-		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", tag)
+		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", c.m.eventTag)
 	}
 	name := tv.Str
-	if !knownEvent(name) {
+	if !eventNames[name] {
 		if c.p.Has(contract.RuleUnsupportedCustomEvents) {
 			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "%q is not an AG-UI event; the stand does not accept arbitrary or extended events", name)
 		}
 		if !c.p.Has(contract.RuleToleranceUnknownEvents) {
 			return failf(i, tagPtr, contract.RuleStructureEventType, "%q is not an AG-UI event", name)
 		}
-		c.walkW = append(c.walkW, Finding{Event: i, Pointer: tagPtr, Rule: contract.RuleToleranceUnknownEvents,
+		// Dropped, but read: its text counts like any other.
+		if err := c.dec.Walk(tree); err != nil {
+			return c.decodeFailure(i, err)
+		}
+		c.warns = append(c.warns, Finding{Event: i, Pointer: tagPtr, Rule: contract.RuleToleranceUnknownEvents,
 			Message: "dropped an event of type " + quote(name) + ", which AG-UI 1.1 does not describe"})
 		return nil
 	}
@@ -175,29 +208,28 @@ func (c *checker) event(i int, tree *strictjson.Value, text []byte) error {
 		}
 		return failf(i, tagPtr, contract.RuleStandEvents, "the profile %s does not accept %s", c.p.Name(), name)
 	}
-	w := shapeWalk{m: c.m, strict: c.p.strict(), event: i}
-	_, err := w.value(tree, &modelRef{Name: c.m.event})
-	c.walkW = append(c.walkW, w.warnings...)
-	if err != nil {
-		return err
-	}
-	// The record's own text is decoded unless tolerance changed the tree.
-	if text == nil || w.changed {
-		text = tree.AppendCompact(nil)
-	}
-	ev, err := contract.DecodeEvent(text)
-	if err != nil {
-		rule := contract.RuleStructureEventSchema
-		var ve *contract.ValidationError
-		if errors.As(err, &ve) && c.p.Has(contract.RuleStandMetadata) &&
-			c.m.typeAt(&modelRef{Name: c.m.event}, ve.Pointer) == c.m.metadata {
-			rule = contract.RuleStandMetadata
-		}
-		return decodeFailure(i, "", rule, err)
-	}
-	if c.p.strict() {
-		if err := checkExclusions(i, ev); err != nil {
+	if name == contract.EventRunError {
+		// Checked before decoding: the stand refuses these members as
+		// unknown, and AG-UI 1.1 strips them, but a failure reported for
+		// another run is wrong whatever else the event says.
+		if err := c.seq.errorIdentity(i, tree); err != nil {
 			return err
+		}
+	}
+	c.dec.Src = src
+	c.dec.Notes = c.dec.Notes[:0]
+	c.edited = false
+	ev, err := contract.DecodeEventTree(tree, &c.dec)
+	c.notes(i)
+	if err != nil {
+		return c.decodeFailure(i, err)
+	}
+	if c.edited {
+		// Tolerance removed content parts or their members from the tree;
+		// decoding it again, written afresh, shows what is left.
+		again := genrt.Decoder{Strip: true, NullAbsent: c.dec.NullAbsent}
+		if ev, err = contract.DecodeEventTree(tree, &again); err != nil {
+			return c.decodeFailure(i, err)
 		}
 	}
 	evs := []contract.Event{ev}
@@ -207,21 +239,21 @@ func (c *checker) event(i int, tree *strictjson.Value, text []byte) error {
 		}
 	}
 	for _, e := range evs {
-		if err := c.seq.apply(i, e); err != nil {
+		if err := c.seq.apply(i, e, tree); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func knownEvent(name string) bool {
+// eventNames holds the wire names of every event of the contract.
+var eventNames = func() map[string]bool {
+	m := map[string]bool{}
 	for _, e := range contract.Events {
-		if e.Name == name {
-			return true
-		}
+		m[e.Name] = true
 	}
-	return false
-}
+	return m
+}()
 
 func quote(s string) string { return string(strictjson.AppendString(nil, s)) }
 

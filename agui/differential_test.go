@@ -20,6 +20,7 @@ var deliberate = map[string]string{
 	"duplicate-member.ndjson": "the strict reader rejects repeated member names in every profile; JSON.parse keeps the last one, so two readers of the record would see different runs",
 	"lone-surrogate.ndjson":   "the strict reader rejects unpaired surrogates in every profile; JSON.parse keeps them, and they cannot be written as UTF-8 on the way to the screen",
 	"deep-state.ndjson":       "the depth limit (20 levels from the event) bounds the checker under every profile; the reference reads any depth its JSON.parse allows",
+	"null-attribution.ndjson": "AG-UI 1.1 here reads null in any optional member as absent, with a warning, as the official SDKs read it; the reference's compatibility boundary converts only the members on its deprecation list, and subagentRunId is not on it",
 }
 
 // nodeVerifier returns the folder of the Node script, or skips.

@@ -60,8 +60,9 @@ func FuzzCheck(f *testing.F) {
 }
 
 // FuzzApplyPatch applies arbitrary patches to arbitrary documents with and
-// without copy and move. It must never panic, never change the document it
-// was given, and on success return a document that writes back as JSON.
+// without copy and move. It must never panic; a patch that fails must
+// leave the document exactly as it was, and one that applies must leave a
+// document that writes back as JSON.
 func FuzzApplyPatch(f *testing.F) {
 	f.Add(`{"a":[1,2],"b":{"c":null}}`, `[{"op":"add","path":"/a/-","value":3},{"op":"test","path":"/b","value":{"c":null}}]`)
 	f.Add(`{"foo":["all","grass","cows","eat"]}`, `[{"op":"move","from":"/foo/1","path":"/foo/3"}]`)
@@ -69,35 +70,27 @@ func FuzzApplyPatch(f *testing.F) {
 	f.Add(`[]`, `[{"op":"add","path":"","value":{}},{"op":"replace","path":"/x","value":1}]`)
 	f.Add(`{"a":1}`, `[{"op":"remove","path":""}]`)
 	f.Fuzz(func(t *testing.T, docText, patchText string) {
-		doc, err := strictjson.Parse([]byte(docText), strictjson.Options{MaxDepth: 64})
+		if _, err := strictjson.Parse([]byte(docText), strictjson.Options{MaxDepth: 64}); err != nil {
+			return
+		}
+		list, err := strictjson.Parse([]byte(patchText), strictjson.Options{MaxDepth: 64})
+		if err != nil || list.Kind != strictjson.Array || len(list.Elems) > 64 {
+			return
+		}
+		ops, err := opsOfTree(list)
 		if err != nil {
 			return
 		}
-		var raw []json.RawMessage
-		if json.Unmarshal([]byte(patchText), &raw) != nil || len(raw) > 64 {
-			return
-		}
-		var list []contract.JSONPatchOperation
-		for _, r := range raw {
-			op, err := contract.DecodeJSONPatchOperation(r)
-			if err != nil {
-				return
-			}
-			list = append(list, op)
-		}
-		ops, err := patchOps(list)
-		if err != nil {
-			return
-		}
-		before := compact(doc)
 		for _, opt := range []patchOptions{{}, {copyMove: true}} {
-			out, fault := applyPatch(doc, ops, opt)
-			if compact(doc) != before {
-				t.Fatalf("the document changed: %s became %s", before, compact(doc))
-			}
-			if fault != nil {
-				if out != nil || fault.Index < 0 || fault.Index >= len(ops) || strings.TrimSpace(fault.Msg) == "" {
-					t.Fatalf("fault %+v with result %v", fault, out)
+			doc, _ := strictjson.Parse([]byte(docText), strictjson.Options{MaxDepth: 64})
+			before := compact(doc)
+			p := newPatcher(doc, opt)
+			if fault := p.apply(ops); fault != nil {
+				if got := compact(p.root); got != before {
+					t.Fatalf("a failed patch left %s, not %s", got, before)
+				}
+				if fault.Index < 0 || fault.Index >= len(list.Elems) || strings.TrimSpace(fault.Msg) == "" {
+					t.Fatalf("fault %+v", fault)
 				}
 				continue
 			}
@@ -108,7 +101,16 @@ func FuzzApplyPatch(f *testing.F) {
 					}
 				}
 			}
-			if _, err := strictjson.Parse(out.AppendCompact(nil), strictjson.Options{MaxDepth: 1 << 20}); err != nil {
+			// Undoing a patch that applied restores the document too.
+			p.rollback()
+			if got := compact(p.root); got != before {
+				t.Fatalf("rolled back to %s, not %s", got, before)
+			}
+			p = newPatcher(doc, opt)
+			if fault := p.apply(ops); fault != nil {
+				t.Fatalf("the patch applied once and then failed: %v", fault)
+			}
+			if _, err := strictjson.Parse(p.root.AppendCompact(nil), strictjson.Options{MaxDepth: 1 << 20}); err != nil {
 				t.Fatalf("the result does not read back: %v", err)
 			}
 		}

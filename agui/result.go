@@ -17,8 +17,8 @@ type Result struct {
 	Example bool `json:"example"`
 	// Accepted is true when the record satisfies every rule of the profile.
 	Accepted bool `json:"accepted"`
-	// Events is the number of events read (after AG-UI 1.1 dropped the
-	// ones it does not know, those are not counted).
+	// Events is the number of events read. When the reader rejects the
+	// record, it is the number read in full before the finding.
 	Events int `json:"events"`
 	// Findings holds what rejects the record. Checking stops at the first
 	// finding, as a consumer of the live stream would, so there is at most
@@ -68,6 +68,10 @@ type Outcome struct {
 	Interrupts []Interrupt `json:"interrupts,omitempty"`
 	// Error is the reason of a failed run, as literal data.
 	Error *RunError `json:"error,omitempty"`
+	// FailedAfterFinish is true when RUN_ERROR followed the run's
+	// RUN_FINISHED: the run failed late, and what RUN_FINISHED declared
+	// (result, interrupts, pending calls) is still shown beside the error.
+	FailedAfterFinish bool `json:"failedAfterFinish,omitempty"`
 }
 
 // Interrupt is one interrupt of an interrupt outcome.
@@ -120,6 +124,9 @@ type Step struct {
 
 // Unfinished names an item the record opened and never closed.
 type Unfinished struct {
-	Kind string `json:"kind"` // message, step or tool call
+	Kind string `json:"kind"` // run, message, step or tool call
 	ID   string `json:"id"`
 }
+
+// UnfinishedRun is the Kind of the run a record ends inside.
+const UnfinishedRun = "run"

@@ -43,6 +43,9 @@ type seq struct {
 
 	first, runStarted, runFinished, runError bool
 	runs                                     int
+	// thread and runID identify the current run, or the last one.
+	thread, runID string
+	threadSet     bool
 
 	textOpen, toolOpen, spanOpen, reasoningOpen map[string]bool
 	// owners per entity kind, kept for the whole run: an id is unique only
@@ -52,7 +55,8 @@ type seq struct {
 	subActive, subClosed                                map[string]bool
 	answered                                            map[string]bool // tool calls a result answered (stand)
 
-	state    *strictjson.Value // nil until a snapshot or delta sets it
+	state    *patcher // nil until a snapshot or delta sets it
+	srcs     bool     // the trees come with the text they were parsed from
 	msgIndex map[string]int
 	toolIdx  map[string]int
 	warnings []Finding
@@ -88,22 +92,52 @@ func (s *seq) fail(event int, ptr, rule, format string, args ...any) error {
 // member returns the JSON pointer of the field of the struct *st that f
 // points to, read from the generated json tag, so that no member name is
 // spelled here.
-func member(st, f any) string {
+func member(st, f any) string { return strictjson.AppendPointer("", jsonName(st, f)) }
+
+// jsonName returns the member name of the field of the struct *st that f
+// points to.
+func jsonName(st, f any) string {
 	sv := reflect.ValueOf(st).Elem()
 	addr := reflect.ValueOf(f).Pointer()
 	for i := 0; i < sv.NumField(); i++ {
 		if sv.Field(i).Addr().Pointer() == addr {
 			name, _, _ := strings.Cut(sv.Type().Field(i).Tag.Get("json"), ",")
-			return strictjson.AppendPointer("", name)
+			return name
 		}
 	}
 	return ""
 }
 
+// Member names the checker looks up in event trees, read once from the
+// generated types.
+var (
+	nameThreadID, nameRunID, nameSnapshot, nameDelta, namePatch string
+	namePath, nameFrom, nameValue, nameInterrupts, nameID       string
+)
+
+func init() {
+	var rf contract.RunFinishedEvent
+	nameThreadID, nameRunID = jsonName(&rf, &rf.ThreadID), jsonName(&rf, &rf.RunID)
+	var ss contract.StateSnapshotEvent
+	nameSnapshot = jsonName(&ss, &ss.Snapshot)
+	var sd contract.StateDeltaEvent
+	nameDelta = jsonName(&sd, &sd.Delta)
+	var ad contract.ActivityDeltaEvent
+	namePatch = jsonName(&ad, &ad.Patch)
+	var add contract.AddOperation
+	namePath, nameValue = jsonName(&add, &add.Path), jsonName(&add, &add.Value)
+	var mv contract.MoveOperation
+	nameFrom = jsonName(&mv, &mv.From)
+	var in contract.RunFinishedInterrupt
+	nameInterrupts = jsonName(&in, &in.Interrupts)
+	var it contract.Interrupt
+	nameID = jsonName(&it, &it.ID)
+}
+
 // apply checks one event against the sequence so far and records what it
 // changes. i is the index of the event in the record (several expanded
 // events share the index of their chunk).
-func (s *seq) apply(i int, ev contract.Event) error {
+func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 	name := eventName(ev)
 	isStart, isError := name == contract.EventRunStarted, name == contract.EventRunError
 	switch {
@@ -131,17 +165,7 @@ func (s *seq) apply(i int, ev contract.Event) error {
 	case contract.RunFinishedEvent:
 		return s.runFinishedEvent(i, e)
 	case contract.RunErrorEvent:
-		s.runError = true
-		oc := Outcome{Kind: OutcomeError, Error: &RunError{Message: e.Message}}
-		if e.Code != nil {
-			oc.Error.Code = *e.Code
-		}
-		if n := len(s.r.Runs); n > 0 && s.r.Runs[n-1].Outcome.Kind == OutcomeUnfinished {
-			s.r.Runs[n-1].Outcome = oc
-		} else {
-			s.r.Runs = append(s.r.Runs, Run{Outcome: oc})
-		}
-		return nil
+		return s.runErrorEvent(e)
 	case contract.TextMessageStartEvent:
 		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", func() {
 			role := string(contract.TextMessageRoleAssistant)
@@ -171,9 +195,9 @@ func (s *seq) apply(i int, ev contract.Event) error {
 	case contract.ToolCallResultEvent:
 		return s.toolCallResult(i, e)
 	case contract.StateSnapshotEvent:
-		return s.stateSnapshot(i, e)
+		return s.stateSnapshot(i, e, tree)
 	case contract.StateDeltaEvent:
-		return s.stateDelta(i, e)
+		return s.stateDelta(i, e, tree)
 	case contract.StepStartedEvent:
 		return s.stepStarted(i, e)
 	case contract.StepFinishedEvent:
@@ -183,7 +207,7 @@ func (s *seq) apply(i int, ev contract.Event) error {
 	case contract.ActivitySnapshotEvent:
 		return s.activitySnapshot(e)
 	case contract.ActivityDeltaEvent:
-		return s.activityDelta(e)
+		return s.activityDelta(i, e, tree)
 	case contract.ReasoningStartEvent:
 		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", func() {})
 	case contract.ReasoningEndEvent:
@@ -293,10 +317,18 @@ func (s *seq) openMessage(id, role string, tag *contract.SubagentRunID) {
 }
 
 func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
+	if s.threadSet && e.ThreadID != s.thread && s.p.Has(contract.RuleSequenceOneThread) {
+		return failf(i, member(&e, &e.ThreadID), contract.RuleSequenceOneThread,
+			"RUN_STARTED opens a run on thread %q, but the record's runs belong to thread %q: a record is one thread", e.ThreadID, s.thread)
+	}
 	s.runs++
 	if s.p.Has(contract.RuleStandRuns) && s.runs > contract.LimitRuns {
+		if !s.threadSet {
+			return failf(i, "", contract.RuleStandRuns, "a second run starts after the run that failed before it started; a record of the stand holds at most %d", contract.LimitRuns)
+		}
 		return failf(i, "", contract.RuleStandRuns, "a second run starts; a record of the stand holds at most %d", contract.LimitRuns)
 	}
+	s.thread, s.runID, s.threadSet = e.ThreadID, e.RunID, true
 	s.runStarted = true
 	s.r.Runs = append(s.r.Runs, Run{ThreadID: e.ThreadID, RunID: e.RunID, Outcome: Outcome{Kind: OutcomeUnfinished}})
 	if e.ProtocolVersion != nil && s.p.Has(contract.RuleToleranceProtocolVersion) {
@@ -309,6 +341,60 @@ func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 		for _, m := range e.Input.Messages {
 			s.seedOwner(m, false)
 		}
+	}
+	return nil
+}
+
+// active reports whether a run has started and not ended.
+func (s *seq) active() bool { return s.runStarted && !s.runFinished && !s.runError }
+
+// runErrorEvent ends the active run as failed; after RUN_FINISHED it is the
+// late failure of the run that finished; as the first event of the record,
+// or after a run that failed, it is a run that failed before it started,
+// and counts as a run.
+func (s *seq) runErrorEvent(e contract.RunErrorEvent) error {
+	oc := Outcome{Kind: OutcomeError, Error: &RunError{Message: e.Message}}
+	if e.Code != nil {
+		oc.Error.Code = *e.Code
+	}
+	n := len(s.r.Runs)
+	switch {
+	case s.active() && n > 0:
+		s.r.Runs[n-1].Outcome = oc
+	case s.runFinished && !s.runError && n > 0:
+		// What the run declared stays shown beside the failure.
+		late := &s.r.Runs[n-1].Outcome
+		late.Kind, late.Error, late.FailedAfterFinish = OutcomeError, oc.Error, true
+	default:
+		s.runs++
+		s.r.Runs = append(s.r.Runs, Run{Outcome: oc})
+	}
+	s.runError = true
+	return nil
+}
+
+// errorIdentity checks, before a RUN_ERROR is decoded, that the run it
+// names, if it names one, is the run it ends: the active run, or the run
+// that has just finished.
+func (s *seq) errorIdentity(i int, tree *strictjson.Value) error {
+	if !s.threadSet || !s.p.Has(contract.RuleSequenceRunIdentity) || s.runError || !s.runStarted {
+		return nil
+	}
+	for _, id := range []struct{ name, want, what string }{{nameThreadID, s.thread, "thread"}, {nameRunID, s.runID, "run"}} {
+		if v := tree.Get(id.name); v != nil && v.Kind == strictjson.String && v.Str != id.want {
+			return failf(i, strictjson.AppendPointer("", id.name), contract.RuleSequenceRunIdentity,
+				"RUN_ERROR names %s %q, but the run it ends is run %q of thread %q", id.what, v.Str, s.runID, s.thread)
+		}
+	}
+	return nil
+}
+
+// end checks the end of the record: under AG-UI 1.1 a record that ends
+// while its run is active fails the run, as a cut stream does.
+func (s *seq) end() error {
+	if s.active() && s.p.Has(contract.RuleSequenceRunComplete) {
+		return failf(FileLevel, "", contract.RuleSequenceRunComplete,
+			"the record ends while run %q is still active: a stream cut before RUN_FINISHED or RUN_ERROR fails its run", s.runID)
 	}
 	return nil
 }
@@ -331,6 +417,16 @@ func newerVersion(v, base string) (newer, ok bool) {
 }
 
 func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
+	if s.active() && s.p.Has(contract.RuleSequenceRunIdentity) {
+		if e.ThreadID != s.thread {
+			return failf(i, member(&e, &e.ThreadID), contract.RuleSequenceRunIdentity,
+				"RUN_FINISHED names thread %q, but the active run %q started on thread %q", e.ThreadID, s.runID, s.thread)
+		}
+		if e.RunID != s.runID {
+			return failf(i, member(&e, &e.RunID), contract.RuleSequenceRunIdentity,
+				"RUN_FINISHED names run %q, but the active run is %q", e.RunID, s.runID)
+		}
+	}
 	var open []string
 	for o, names := range s.steps {
 		for n := range names {
@@ -365,6 +461,14 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 			return failf(i, member(&e, &e.Outcome), contract.RuleStandInterrupts, "the outcome carries %d interrupts, more than the limit of %d", len(o.Interrupts), contract.LimitInterrupts)
 		}
 		oc.Kind = OutcomeInterrupt
+		seen := make(map[string]int, len(o.Interrupts))
+		for k, in := range o.Interrupts {
+			if first, dup := seen[in.ID]; dup && s.p.Has(contract.RuleSequenceInterruptIds) {
+				ptr := member(&e, &e.Outcome) + strictjson.AppendIndexPointer(strictjson.AppendPointer("", nameInterrupts), k) + strictjson.AppendPointer("", nameID)
+				return failf(i, ptr, contract.RuleSequenceInterruptIds, "interrupt id %q is used twice in this outcome (interrupts %d and %d); each interrupt of a run has its own id", in.ID, first, k)
+			}
+			seen[in.ID] = k
+		}
 		for _, in := range o.Interrupts {
 			x := Interrupt{ID: in.ID, Reason: in.Reason, Metadata: json.RawMessage(in.Metadata)}
 			if in.Message != nil {
@@ -630,71 +734,70 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	return nil
 }
 
-// activityDelta patches an activity's content; a delta for an activity
-// never created, or one that does not apply, changes nothing.
-func (s *seq) activityDelta(e contract.ActivityDeltaEvent) error {
+// activityDelta patches an activity's content. A delta for an activity
+// never created, or one that does not apply, changes nothing and is a
+// warning, as the draft of the protocol asks.
+func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjson.Value) error {
 	k, exists := s.msgIndex[e.MessageID]
 	if !exists || s.r.Messages[k].Data == nil {
+		s.warn(i, member(&e, &e.MessageID), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
 		return nil
 	}
 	doc, err := strictjson.Parse(s.r.Messages[k].Data, strictjson.Options{})
 	if err != nil {
 		return nil
 	}
-	ops, err := patchOps(e.Patch)
-	if err != nil {
+	p := newPatcher(doc, patchOptions{copyMove: true})
+	if f := p.apply(treeOps(tree.Get(namePatch), s.m.patchTag, namePath, nameFrom, nameValue)); f != nil {
+		s.warn(i, strictjson.AppendIndexPointer(member(&e, &e.Patch), f.Index), contract.RuleSequenceActivityDelta, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
 		return nil
 	}
-	if out, f := applyPatch(doc, ops, patchOptions{copyMove: true}); f == nil {
-		s.r.Messages[k].Data = out.AppendCompact(nil)
-	}
+	s.r.Messages[k].Data = p.root.AppendCompact(nil)
 	return nil
 }
 
-// stateSnapshot replaces the state.
-func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent) error {
-	v, err := strictjson.Parse(e.Snapshot, strictjson.Options{})
-	if err != nil {
-		return failf(i, member(&e, &e.Snapshot), contract.RuleStructureEventSchema, "the snapshot does not read back: %v", err)
+// size is the number of bytes of v as the record writes it; for values
+// handed over in process, of the compact JSON they stand for.
+func (s *seq) size(v *strictjson.Value) int {
+	if s.srcs {
+		return v.End - v.Start
 	}
+	return compactSize(v)
+}
+
+func (s *seq) patchOptions() patchOptions {
+	return patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove)}
+}
+
+// stateSnapshot replaces the state with the snapshot's tree.
+func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjson.Value) error {
+	v := tree.Get(nameSnapshot)
 	if s.p.Has(contract.RuleStandStateRoot) && v.Kind != strictjson.Object {
 		return failf(i, member(&e, &e.Snapshot), contract.RuleStandStateRoot, "the state of the stand is an object; this snapshot is %s", describeKind(v.Kind))
 	}
-	if s.p.Has(contract.RuleStandInitialStateBytes) && len(e.Snapshot) > contract.LimitInitialStateBytes {
-		return failf(i, member(&e, &e.Snapshot), contract.RuleStandInitialStateBytes, "the snapshot is %d bytes of compact JSON, more than the limit of %d", len(e.Snapshot), contract.LimitInitialStateBytes)
+	if n := s.size(v); s.p.Has(contract.RuleStandInitialStateBytes) && n > contract.LimitInitialStateBytes {
+		return failf(i, member(&e, &e.Snapshot), contract.RuleStandInitialStateBytes, "the snapshot is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitInitialStateBytes)
 	}
-	s.state = v
+	s.state = newPatcher(v, s.patchOptions())
 	return nil
 }
 
-// stateDelta applies a patch to the state. Under the stand any fault
-// rejects the record and the state stays as it was; under AG-UI 1.1 the
-// fault is a warning and the state stays as it was.
-func (s *seq) stateDelta(i int, e contract.StateDeltaEvent) error {
+// stateDelta applies a patch to the state, in place and atomically. Under
+// the stand any fault rejects the record; under AG-UI 1.1 it is a warning.
+// Either way the state stays as it was.
+func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Value) error {
 	deltaPtr := member(&e, &e.Delta)
-	stand := s.p.Has(contract.RuleStandStateAtomicity)
 	if s.p.Has(contract.RuleStandPatchOperations) && len(e.Delta) > contract.LimitPatchOperations {
 		return failf(i, deltaPtr, contract.RuleStandPatchOperations, "the delta holds %d operations, more than the limit of %d", len(e.Delta), contract.LimitPatchOperations)
 	}
-	if s.p.Has(contract.RuleStandPatchBytes) {
-		n := 0
-		for _, op := range e.Delta {
-			b, _ := contract.MarshalJSONPatchOperation(op)
-			n += len(b) + 1
-		}
-		if n+1 > contract.LimitPatchBytes {
-			return failf(i, deltaPtr, contract.RuleStandPatchBytes, "the delta is %d bytes of compact JSON, more than the limit of %d", n+1, contract.LimitPatchBytes)
-		}
+	list := tree.Get(nameDelta)
+	if n := s.size(list); s.p.Has(contract.RuleStandPatchBytes) && n > contract.LimitPatchBytes {
+		return failf(i, deltaPtr, contract.RuleStandPatchBytes, "the delta is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitPatchBytes)
 	}
-	ops, err := patchOps(e.Delta)
-	if err != nil {
-		return failf(i, deltaPtr, contract.RuleStructureEventSchema, "%v", err)
+	if s.state == nil {
+		s.state = newPatcher(&strictjson.Value{Kind: strictjson.Object}, s.patchOptions())
 	}
-	base := s.state
-	if base == nil {
-		base = &strictjson.Value{Kind: strictjson.Object}
-	}
-	out, f := applyPatch(base, ops, patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove)})
+	f := s.state.apply(treeOps(list, s.m.patchTag, namePath, nameFrom, nameValue))
 	if f != nil {
 		ptr := strictjson.AppendIndexPointer(deltaPtr, f.Index)
 		if f.Member != "" {
@@ -705,59 +808,27 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent) error {
 			return failf(i, ptr, contract.RuleUnsupportedCopyMove, "%s", f.Msg)
 		case f.Kind == faultRemoveRoot && s.p.Has(contract.RuleUnsupportedRemoveRoot):
 			return failf(i, ptr, contract.RuleUnsupportedRemoveRoot, "%s", f.Msg)
-		case stand:
+		case s.p.Has(contract.RuleStandStateAtomicity):
 			return failf(i, ptr, contract.RuleStandStateAtomicity, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
 		}
 		s.warn(i, ptr, contract.RuleSequenceStateDelta, "%s; nothing of this delta was applied", f.Msg)
 		return nil
 	}
-	if s.p.Has(contract.RuleStandStateRoot) && out.Kind != strictjson.Object {
-		return failf(i, deltaPtr, contract.RuleStandStateRoot, "the delta would leave a state root that is %s, not an object", describeKind(out.Kind))
+	if root := s.state.root; s.p.Has(contract.RuleStandStateRoot) && root.Kind != strictjson.Object {
+		s.state.rollback()
+		return failf(i, deltaPtr, contract.RuleStandStateRoot, "the delta would leave a state root that is %s, not an object", describeKind(root.Kind))
 	}
-	s.state = out
+	s.state.commit()
 	return nil
-}
-
-// patchOps converts the generated operations into the applier's.
-func patchOps(list []contract.JSONPatchOperation) ([]patchOp, error) {
-	ops := make([]patchOp, 0, len(list))
-	val := func(raw json.RawMessage) (*strictjson.Value, error) {
-		return strictjson.Parse(raw, strictjson.Options{})
-	}
-	for _, o := range list {
-		var op patchOp
-		var err error
-		switch x := o.(type) {
-		case contract.AddOperation:
-			op = patchOp{Op: opAdd, Path: string(x.Path)}
-			op.Value, err = val(x.Value)
-		case contract.RemoveOperation:
-			op = patchOp{Op: opRemove, Path: string(x.Path)}
-		case contract.ReplaceOperation:
-			op = patchOp{Op: opReplace, Path: string(x.Path)}
-			op.Value, err = val(x.Value)
-		case contract.MoveOperation:
-			op = patchOp{Op: opMove, Path: string(x.Path), From: string(x.From)}
-		case contract.CopyOperation:
-			op = patchOp{Op: opCopy, Path: string(x.Path), From: string(x.From)}
-		case contract.TestOperation:
-			op = patchOp{Op: opTest, Path: string(x.Path)}
-			op.Value, err = val(x.Value)
-		default:
-			return nil, fmt.Errorf("unknown operation %T", o)
-		}
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, op)
-	}
-	return ops, nil
 }
 
 // finish completes the result once the record ends.
 func (s *seq) finish() {
 	if s.state != nil {
-		s.r.State = s.state.AppendCompact(nil)
+		s.r.State = s.state.root.AppendCompact(nil)
+	}
+	if s.active() {
+		s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: UnfinishedRun, ID: s.runID})
 	}
 	for _, m := range s.r.Messages {
 		if !m.Complete {
