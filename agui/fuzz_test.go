@@ -18,10 +18,12 @@ func knownRule(id string) bool {
 	return false
 }
 
-// FuzzCheck runs the whole checker — the strict reader, the shape walker,
-// the decoders, the sequencer, the patch applier and the renderers — on
-// arbitrary bytes under both profiles. It must never panic, and every
-// finding must name a rule of the contract and a place in the record.
+// FuzzCheck runs the whole checker — the strict reader, the generated
+// decoders and their hooks, the sequencer, the patch applier and the
+// renderers — on arbitrary bytes under both profiles. It must never panic,
+// every finding must name a rule of the contract and a place in the
+// record, and a record the stand accepts never lists more runs than it
+// allows.
 func FuzzCheck(f *testing.F) {
 	f.Add(TutorialExample())
 	f.Add([]byte(`[{"type":"RUN_STARTED","threadId":"t","runId":"r"},{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"a"},{"type":"RUN_FINISHED","threadId":"t","runId":"r"}]`))
@@ -29,6 +31,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"r","metadata":{"\u0061":1}}]}}`))
 	f.Add([]byte(`{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":[{"type":"image","source":{"type":"x"}}]}]}`))
 	f.Add([]byte("[1e400, \"\\ud800\", {\"a\":1,\"a\":2}]"))
+	f.Add([]byte("{\"type\":\"RUN_ERROR\",\"message\":\"m\"}\n{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\",\"outcome\":null}\n{\"type\":\"RUN_ERROR\",\"message\":\"late\",\"runId\":\"x\"}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, p := range []string{stand, v11} {
 			r, err := Check(data, Options{Profile: p})
@@ -37,6 +40,9 @@ func FuzzCheck(f *testing.F) {
 			}
 			if r.Accepted != (len(r.Findings) == 0) {
 				t.Fatalf("accepted %v with findings %v", r.Accepted, r.Findings)
+			}
+			if p == stand && r.Accepted && len(r.Runs) > contract.LimitRuns {
+				t.Fatalf("the stand accepted a record with %d runs", len(r.Runs))
 			}
 			for _, f := range append(append([]Finding(nil), r.Findings...), r.Warnings...) {
 				if !knownRule(f.Rule) {

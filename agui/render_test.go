@@ -80,6 +80,11 @@ func TestOutputBound(t *testing.T) {
 			if len(out) > 1000 || bytes.Contains(out, []byte("xxxxxxxx")) || !bytes.Contains(out, []byte(contract.RuleViewOutputBound)) {
 				t.Errorf("refusal notice: %q", out)
 			}
+			// The notice shows no state, so it does not say it shows it
+			// compactly.
+			if bytes.Contains(out, []byte("compactly")) {
+				t.Errorf("the refusal notice claims a compact display: %q", out)
+			}
 		})
 	}
 }
@@ -131,5 +136,40 @@ func TestResultShowsDataAsData(t *testing.T) {
 	var back Result
 	if err := json.Unmarshal(js, &back); err != nil || !back.Accepted || back.Events != r.Events {
 		t.Errorf("the JSON rendering does not read back: %v", err)
+	}
+}
+
+// When the reader rejects a record, the report counts the events it read
+// and says where checking stopped; the JSON form escapes C1 controls as
+// the text form does.
+//
+//contract:proves ag-ui.view.result
+func TestReportCountsAndEscapes(t *testing.T) {
+	good := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	for name, data := range map[string]string{
+		"lines": good + "\n" + `{"type":"STEP_STARTED","stepName":"s"}` + "\n" + `{"type":"STATE_DELTA","delta":[}` + "\n",
+		"array": "[" + good + `,{"type":"STEP_STARTED","stepName":"s"},{"type":"STATE_DELTA","delta":[}]`,
+	} {
+		r := check(t, stand, []byte(data))
+		if r.Accepted || r.Findings[0].Event != 2 || r.Events != 2 {
+			t.Errorf("%s: events %d, findings %v", name, r.Events, r.Findings)
+		}
+		out, _ := r.RenderText()
+		if !strings.Contains(string(out), "Events:  2 read; checking stopped at event 2") {
+			t.Errorf("%s: the report does not say where checking stopped:\n%s", name, out)
+		}
+	}
+	c1 := "next\u0085line\u009b"
+	r := accept(t, stand, lines(t, started(), ev{"type": contract.EventRunError, "message": c1}))
+	js, err := r.RenderJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsRune(js, 0x85) || bytes.ContainsRune(js, 0x9b) || !bytes.Contains(js, []byte(`next\u0085line\u009b`)) {
+		t.Errorf("C1 controls are not escaped in the JSON report: %q", js)
+	}
+	var back Result
+	if err := json.Unmarshal(js, &back); err != nil || back.Runs[0].Outcome.Error.Message != c1 {
+		t.Errorf("the escaped report does not read back: %v", err)
 	}
 }
