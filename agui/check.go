@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"slices"
+	"sync"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/internal/genrt"
@@ -35,11 +36,12 @@ func (e *InputError) Error() string { return e.Msg }
 // returns an *InputError when there is nothing to check; otherwise the
 // Result says whether the record is accepted and what it shows.
 //
-// The record is parsed once. Each event is then walked once, by the
-// decoder generated from the contract, which applies the profile's
-// policy for undescribed members and, through its hooks, the text, number
-// and stand rules on the way; the sequence checker works on what it
-// decoded.
+// The record is parsed once, and the parse applies the text and number
+// rules to every name, string and number as it reads them. Each event is
+// then walked once, by the decoder generated from the contract, which
+// applies the profile's policy for undescribed members and, through its
+// hook, the rules the contract attaches to types; the sequence checker
+// works on what it decoded.
 func Check(data []byte, opt Options) (*Result, error) {
 	return checkRecord(data, opt, true)
 }
@@ -55,13 +57,25 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 		return nil, &InputError{"the record is empty: there is no event to check"}
 	}
 	c := newChecker(p, m, opt)
-	rec, err := readRecord(data, p, inputLimit)
+	// The trees live in an arena only while the record is checked: the
+	// result keeps no part of them.
+	a := arenas.Get().(*strictjson.Arena)
+	defer func() {
+		a.Reset()
+		arenas.Put(a)
+	}()
+	rec, err := readRecord(data, p, inputLimit, a)
 	c.r.Events = rec.read
 	if err != nil {
 		return c.stop(err), nil
 	}
 	return c.run(rec.events, rec.srcs), nil
 }
+
+// arenas hold the memory of parsed records for the next check, so that a
+// process checking record after record does not allocate and collect a
+// tree for each.
+var arenas = sync.Pool{New: func() any { return new(strictjson.Arena) }}
 
 func setup(opt Options) (*Profile, *model, error) {
 	name := opt.Profile
@@ -88,7 +102,6 @@ type checker struct {
 	chunks *chunker
 	warns  []Finding // what tolerance removed or skipped while decoding
 	dec    genrt.Decoder
-	sc     scalars
 	// edited is set when the content-part hook removed material from the
 	// tree of the event being decoded, which is then decoded again so that
 	// what the result shows is what tolerance left.
@@ -103,11 +116,7 @@ func newChecker(p *Profile, m *model, opt Options) *checker {
 	if p.Has(contract.RuleSequenceChunks) {
 		c.chunks = newChunker(c.seq)
 	}
-	c.sc = newScalars(p)
-	c.dec = genrt.Decoder{Strip: !p.strict(), NullAbsent: p.Has(contract.RuleToleranceOptionalNull), Named: c.named}
-	if c.sc.active() {
-		c.dec.Visit = c.sc.visit
-	}
+	c.dec = genrt.Decoder{Strip: !p.strict(), NullAbsent: p.Has(contract.RuleToleranceOptionalNull), Named: c.named, Watch: c.watch()}
 	return c
 }
 
@@ -178,35 +187,14 @@ func (c *checker) done() *Result {
 // decoding walk that checks its members against the contract and applies
 // the text, number and stand rules, and last its place in the sequence.
 func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
-	tagPtr := strictjson.AppendPointer("", c.m.eventTag)
+	tagPtr := c.m.eventTagPtr
 	tv := tree.Get(c.m.eventTag)
 	if tv == nil || tv.Kind != strictjson.String {
 		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", c.m.eventTag)
 	}
 	name := tv.Str
-	if !eventNames[name] {
-		if c.p.Has(contract.RuleUnsupportedCustomEvents) {
-			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "%q is not an AG-UI event; the stand does not accept arbitrary or extended events", name)
-		}
-		if !c.p.Has(contract.RuleToleranceUnknownEvents) {
-			return failf(i, tagPtr, contract.RuleStructureEventType, "%q is not an AG-UI event", name)
-		}
-		// Dropped, but read: its text counts like any other.
-		if err := c.dec.Walk(tree); err != nil {
-			return c.decodeFailure(i, err)
-		}
-		c.warns = append(c.warns, Finding{Event: i, Pointer: tagPtr, Rule: contract.RuleToleranceUnknownEvents,
-			Message: "dropped an event of type " + quote(name) + ", which AG-UI 1.1 does not describe"})
-		return nil
-	}
 	if !c.p.Accepts(name) {
-		switch name {
-		case contract.EventCustom, contract.EventRaw:
-			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "the stand does not accept %s: arbitrary and extended events are not supported", name)
-		case contract.EventSubagentStarted, contract.EventSubagentFinished, contract.EventSubagentError:
-			return failf(i, tagPtr, contract.RuleUnsupportedNestedAgents, "the stand does not accept %s: nested agents are not supported", name)
-		}
-		return failf(i, tagPtr, contract.RuleStandEvents, "the profile %s does not accept %s", c.p.Name(), name)
+		return c.notAccepted(i, name)
 	}
 	if name == contract.EventRunError {
 		// Checked before decoding: the stand refuses these members as
@@ -244,6 +232,32 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 		}
 	}
 	return nil
+}
+
+// notAccepted handles event i of a type the profile does not accept: an
+// event the contract does not know is dropped with a warning where
+// tolerance allows it; any other is refused with the rule that says why.
+// It returns nil for a dropped event.
+func (c *checker) notAccepted(i int, name string) error {
+	tagPtr := c.m.eventTagPtr
+	if !eventNames[name] {
+		if c.p.Has(contract.RuleUnsupportedCustomEvents) {
+			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "%q is not an AG-UI event; the stand does not accept arbitrary or extended events", name)
+		}
+		if !c.p.Has(contract.RuleToleranceUnknownEvents) {
+			return failf(i, tagPtr, contract.RuleStructureEventType, "%q is not an AG-UI event", name)
+		}
+		c.warns = append(c.warns, Finding{Event: i, Pointer: tagPtr, Rule: contract.RuleToleranceUnknownEvents,
+			Message: "dropped an event of type " + quote(name) + ", which AG-UI 1.1 does not describe"})
+		return nil
+	}
+	switch name {
+	case contract.EventCustom, contract.EventRaw:
+		return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "the stand does not accept %s: arbitrary and extended events are not supported", name)
+	case contract.EventSubagentStarted, contract.EventSubagentFinished, contract.EventSubagentError:
+		return failf(i, tagPtr, contract.RuleUnsupportedNestedAgents, "the stand does not accept %s: nested agents are not supported", name)
+	}
+	return failf(i, tagPtr, contract.RuleStandEvents, "the profile %s does not accept %s", c.p.Name(), name)
 }
 
 // eventNames holds the wire names of every event of the contract.

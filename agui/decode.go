@@ -9,55 +9,95 @@ import (
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
-// What the checker adds to the generated decoders' walk: the text and
-// number rules on every scalar (Visit), the rules that attach to a type
-// (Named), and the mapping of what the decoders report to the rules of the
-// contract.
+// What the checker adds to the generated decoders' walk: the rules that
+// attach to a type (the Named hook), and the mapping of what the decoders
+// report to the rules of the contract.
 
-// scalars applies the text and number rules of a profile to every member
-// name, string and number literal of a record, in document order.
-type scalars struct {
-	numbers bool // the stand's number rules
-	budget  int  // the text-unit limit, 0 for none
-	used    int  // text units so far
-}
-
-func newScalars(p *Profile) scalars {
-	s := scalars{numbers: p.Has(contract.RuleReaderIntegerRange)}
-	if p.Has(contract.RuleReaderTextUnits) {
-		s.budget = contract.LimitTextUnits
-	}
-	return s
-}
-
-func (s *scalars) active() bool { return s.numbers || s.budget > 0 }
-
-func (s *scalars) visit(kind genrt.Scalar, text string) error {
-	if kind == genrt.ScalarNumber {
-		if s.numbers {
-			if rule, why := checkNumber(text); rule != "" {
-				return &genrt.ValidationError{Rule: rule, Message: why}
-			}
+// watch returns the Watch list of the decoder: the types the checker's
+// Named hook handles under profile p.
+func (c *checker) watch() []bool {
+	names := []string{c.m.nonNull, c.m.content}
+	for name, x := range standExclusions {
+		if c.p.Has(x.rule) {
+			names = append(names, name)
 		}
-		return nil
 	}
-	if s.budget == 0 {
-		return nil
+	w := make([]bool, len(contract.TypeIDs))
+	for _, n := range names {
+		if id, ok := contract.TypeIDs[n]; ok {
+			w[id] = true
+		}
 	}
-	s.used += utf16Len(text)
-	if s.used > s.budget {
-		return &genrt.ValidationError{Rule: contract.RuleReaderTextUnits,
-			Message: fmt.Sprintf("the strings of the record hold more than %d text units (UTF-16 code units) together", s.budget)}
+	return w
+}
+
+// checkTrees applies the text and number rules of a profile to values
+// handed over in process, which no reader has seen: the trees of events
+// (their index is the index of the finding) or a state or a patch (with
+// event FileLevel).
+func checkTrees(p *Profile, event int, trees ...*strictjson.Value) error {
+	w := treeRules{numbers: p.Has(contract.RuleReaderIntegerRange)}
+	if p.Has(contract.RuleReaderTextUnits) {
+		w.budget = contract.LimitTextUnits
+	}
+	for i, v := range trees {
+		w.event = event
+		if event != FileLevel {
+			w.event = event + i
+		}
+		if err := w.walk(v, ""); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// checkTree applies the text and number rules of p to a whole value.
-func checkTree(v *strictjson.Value, p *Profile) error {
-	sc := newScalars(p)
-	d := genrt.Decoder{Visit: sc.visit}
-	if err := d.Walk(v); err != nil {
-		return decodeFailure(FileLevel, "", contract.RuleStructureEventSchema, err)
+// treeRules walks values for checkTrees.
+type treeRules struct {
+	numbers bool
+	budget  int // 0: no text limit
+	used    int
+	event   int
+}
+
+func (w *treeRules) text(s, ptr string) error {
+	if w.budget == 0 {
+		return nil
+	}
+	w.used += utf16Len(s)
+	if w.used > w.budget {
+		return failf(w.event, ptr, contract.RuleReaderTextUnits,
+			"the strings hold more than %d text units (UTF-16 code units) together", w.budget)
+	}
+	return nil
+}
+
+func (w *treeRules) walk(v *strictjson.Value, ptr string) error {
+	switch v.Kind {
+	case strictjson.String:
+		return w.text(v.Str, ptr)
+	case strictjson.Number:
+		if w.numbers {
+			if rule, why := checkNumber(v.Str); rule != "" {
+				return failf(w.event, ptr, rule, "%s", why)
+			}
+		}
+	case strictjson.Array:
+		for i, e := range v.Elems {
+			if err := w.walk(e, strictjson.AppendIndexPointer(ptr, i)); err != nil {
+				return err
+			}
+		}
+	case strictjson.Object:
+		for _, m := range v.Members {
+			p := strictjson.AppendPointer(ptr, m.Key)
+			if err := w.text(m.Key, p); err != nil {
+				return err
+			}
+			if err := w.walk(m.Value, p); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -115,10 +155,6 @@ func (c *checker) content(v *strictjson.Value) error {
 	default:
 		return ruleError(contract.RuleStructureMessageContent, "content is text or an array of content parts; this is %s", describeKind(v.Kind))
 	}
-	// The raw content was read already, with its text counted.
-	visit := c.dec.Visit
-	c.dec.Visit = nil
-	defer func() { c.dec.Visit = visit }()
 	start := c.dec.Mark()
 	kept := make([]contract.ContentPart, 0, len(v.Elems))
 	for i, e := range v.Elems {

@@ -268,6 +268,9 @@ func CheckValues(events []any, opt Options) (*Result, error) {
 		}
 		trees = append(trees, v)
 	}
+	if err := checkTrees(p, 0, trees...); err != nil {
+		return c.stop(err), nil
+	}
 	return c.run(trees, nil), nil
 }
 
@@ -296,7 +299,7 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 		return nil, wrap("state", failf(FileLevel, "", contract.RuleStandStateRoot, "the state is an object; this one is %s", describeKind(doc.Kind)))
 	}
 	stand, _ := LookupProfile(contract.ProfileStand)
-	if err := checkTree(doc, stand); err != nil {
+	if err := checkTrees(stand, FileLevel, doc); err != nil {
 		return nil, wrap("state", err)
 	}
 	if n := compactSize(doc); n > contract.LimitInitialStateBytes {
@@ -310,7 +313,7 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 	if list.Kind != strictjson.Array {
 		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStructureEventSchema, "a patch is a list of operations; this is %s", describeKind(list.Kind)))
 	}
-	if err := checkTree(list, stand); err != nil {
+	if err := checkTrees(stand, FileLevel, list); err != nil {
 		return nil, wrap("patch", err)
 	}
 	if len(list.Elems) > contract.LimitPatchOperations {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // The checker reads a few facts from the generated canonical model that
@@ -66,6 +67,7 @@ type model struct {
 	// eventTag and patchTag are the members an event and a JSON Patch
 	// operation name their variant in.
 	eventTag, patchTag string
+	eventTagPtr        string
 }
 
 // variantTag returns the tag under which union lists the variant v holds.
@@ -121,6 +123,7 @@ func loadModel() (*model, error) {
 			}
 		}
 		m.eventTag, m.patchTag = m.types[m.event].Tag, m.types[patch].Tag
+		m.eventTagPtr = strictjson.AppendPointer("", m.eventTag)
 		theModel = m
 	})
 	return theModel, modelErr

@@ -120,7 +120,7 @@ func checkNumber(lit string) (rule, why string) {
 // shortInteger reports whether lit is an integer of at most 15 digits
 // without fraction or exponent, the common case: such an integer is always
 // safe, and the only one the rules refuse is -0.
-func shortInteger(lit string) (short, negZero bool) {
+func shortInteger[T ~string | ~[]byte](lit T) (short, negZero bool) {
 	digits := lit
 	if len(digits) > 0 && digits[0] == '-' {
 		digits = digits[1:]
@@ -133,7 +133,7 @@ func shortInteger(lit string) (short, negZero bool) {
 			return false, false
 		}
 	}
-	return true, len(digits) < len(lit) && digits == "0"
+	return true, len(digits) < len(lit) && len(digits) == 1 && digits[0] == '0'
 }
 
 // checkInteger checks an integral value against the safe integer range.

@@ -77,6 +77,9 @@ type patcher struct {
 	// kept while the object is only added to and replaced in, and dropped
 	// when a member is removed or a patch is undone.
 	index map[*strictjson.Value]map[string]int
+	// path and from hold the tokens of the pointers being applied, reused
+	// from one operation to the next.
+	path, from []string
 }
 
 // undo is one change, and how to take it back.
@@ -169,10 +172,11 @@ func (p *patcher) op(op patchOp) *patchFault {
 	fault := func(member string, kind faultKind, format string, args ...any) *patchFault {
 		return &patchFault{Member: member, Kind: kind, Msg: fmt.Sprintf(format, args...)}
 	}
-	path, err := parsePointer(op.Path)
+	path, err := parsePointer(p.path[:0], op.Path)
 	if err != nil {
 		return fault("path", faultApply, "%v", err)
 	}
+	p.path = path
 	switch op.Op {
 	case opAdd:
 		if err := p.add(path, op.Value); err != nil {
@@ -205,10 +209,11 @@ func (p *patcher) op(op patchOp) *patchFault {
 		if !p.opt.copyMove {
 			return fault("", faultCopyMove, "%s is not supported; only add, remove, replace and test are", op.Op)
 		}
-		from, err := parsePointer(op.From)
+		from, err := parsePointer(p.from[:0], op.From)
 		if err != nil {
 			return fault("from", faultApply, "%v", err)
 		}
+		p.from = from
 		v, err := p.get(from)
 		if err != nil {
 			return fault("from", faultApply, "%s from %q: %v", op.Op, op.From, err)
@@ -239,38 +244,41 @@ func (p *patcher) op(op patchOp) *patchFault {
 	return fault("", faultUnknownOp, "unknown operation %q", op.Op)
 }
 
-// parsePointer splits an RFC 6901 pointer into unescaped tokens.
-func parsePointer(p string) ([]string, error) {
+// parsePointer appends the unescaped tokens of an RFC 6901 pointer to dst.
+func parsePointer(dst []string, p string) ([]string, error) {
 	if p == "" {
-		return nil, nil
+		return dst, nil
 	}
 	if p[0] != '/' {
 		return nil, fmt.Errorf("pointer %q does not start with a slash", p)
 	}
-	toks := strings.Split(p[1:], "/")
-	for i, t := range toks {
-		if !strings.Contains(t, "~") {
-			continue
+	for rest := p[1:]; ; {
+		t, after, more := strings.Cut(rest, "/")
+		if strings.Contains(t, "~") {
+			var b strings.Builder
+			for j := 0; j < len(t); j++ {
+				if t[j] != '~' {
+					b.WriteByte(t[j])
+					continue
+				}
+				if j+1 == len(t) || (t[j+1] != '0' && t[j+1] != '1') {
+					return nil, fmt.Errorf("pointer %q has a ~ that is not ~0 or ~1", p)
+				}
+				if t[j+1] == '0' {
+					b.WriteByte('~')
+				} else {
+					b.WriteByte('/')
+				}
+				j++
+			}
+			t = b.String()
 		}
-		var b strings.Builder
-		for j := 0; j < len(t); j++ {
-			if t[j] != '~' {
-				b.WriteByte(t[j])
-				continue
-			}
-			if j+1 == len(t) || (t[j+1] != '0' && t[j+1] != '1') {
-				return nil, fmt.Errorf("pointer %q has a ~ that is not ~0 or ~1", p)
-			}
-			if t[j+1] == '0' {
-				b.WriteByte('~')
-			} else {
-				b.WriteByte('/')
-			}
-			j++
+		dst = append(dst, t)
+		if !more {
+			return dst, nil
 		}
-		toks[i] = b.String()
+		rest = after
 	}
-	return toks, nil
 }
 
 // arrayIndex reads an array index token: decimal digits without leading

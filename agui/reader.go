@@ -27,7 +27,7 @@ type record struct {
 // depth, value count, duplicate names and surrogates while parsing, and
 // the event count. The text and number rules apply to the values as the
 // checker decodes them. It returns the first finding as a *fail.
-func readRecord(data []byte, p *Profile, inputLimit bool) (record, error) {
+func readRecord(data []byte, p *Profile, inputLimit bool, a *strictjson.Arena) (record, error) {
 	if inputLimit && p.Has(contract.RuleReaderInputBytes) && len(data) > contract.LimitInputBytes {
 		return record{}, failf(FileLevel, "", contract.RuleReaderInputBytes,
 			"the record has more than %d bytes (the limit); nothing of it was parsed", contract.LimitInputBytes)
@@ -37,9 +37,9 @@ func readRecord(data []byte, p *Profile, inputLimit bool) (record, error) {
 	var rec record
 	var err error
 	if len(start) > 0 && start[0] == '[' {
-		rec, err = readArray(data, lim)
+		rec, err = readArray(data, lim, a)
 	} else {
-		rec, err = readLines(data, lim)
+		rec, err = readLines(data, lim, a)
 	}
 	if err != nil {
 		return rec, err
@@ -53,10 +53,46 @@ func readRecord(data []byte, p *Profile, inputLimit bool) (record, error) {
 // limits are the reading limits a profile applies; 0 means none.
 type limits struct {
 	depth, values, events int
+	// text is what is left of the text-unit budget, shared by the lines
+	// of a record; nil for none.
+	text *int
+	// numbers applies the number rules to each literal; nil for none.
+	numbers *numberRules
+}
+
+// numberRules applies the number rules of the stand to the literals the
+// parser reads, and remembers which rule the last refused one broke.
+type numberRules struct{ rule string }
+
+func (n *numberRules) check(lit []byte) error {
+	if short, negZero := shortInteger(lit); short && !negZero {
+		return nil // the common case, without making a string of it
+	}
+	rule, why := checkNumber(string(lit))
+	if rule == "" {
+		return nil
+	}
+	n.rule = rule
+	return errors.New(why)
+}
+
+func (l limits) options(opt strictjson.Options) strictjson.Options {
+	opt.TextUnits = l.text
+	if l.numbers != nil {
+		opt.Number = l.numbers.check
+	}
+	return opt
 }
 
 func readLimits(p *Profile) limits {
 	var l limits
+	if p.Has(contract.RuleReaderTextUnits) {
+		budget := contract.LimitTextUnits
+		l.text = &budget
+	}
+	if p.Has(contract.RuleReaderIntegerRange) {
+		l.numbers = &numberRules{}
+	}
 	if p.Has(contract.RuleReaderDepth) {
 		l.depth = contract.LimitDepth
 	}
@@ -72,7 +108,7 @@ func readLimits(p *Profile) limits {
 // readArray reads the array form. The array itself is one level and one
 // value more than the events it holds, so the parser's limits are one
 // higher than the profile's, which count from the event.
-func readArray(data []byte, lim limits) (record, error) {
+func readArray(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 	opt := strictjson.Options{}
 	if lim.depth > 0 {
 		opt.MaxDepth = lim.depth + 1
@@ -80,7 +116,7 @@ func readArray(data []byte, lim limits) (record, error) {
 	if lim.values > 0 {
 		opt.MaxValues = lim.values + 1
 	}
-	tree, err := strictjson.Parse(data, opt)
+	tree, err := strictjson.ParseIn(a, data, lim.options(opt))
 	if err != nil {
 		f := parseFailure(err, lim, func(ptr string) (int, string) { return splitEventPointer(ptr) })
 		return record{read: max(f.Event, 0)}, f
@@ -104,7 +140,7 @@ func readArray(data []byte, lim limits) (record, error) {
 // readLines reads the form with one event per line. Each line is parsed on
 // its own, with what is left of the value budget as its limit, so the
 // budget is enforced while parsing here too.
-func readLines(data []byte, lim limits) (record, error) {
+func readLines(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 	var rec record
 	used := 0
 	for off := 0; off < len(data); {
@@ -131,7 +167,7 @@ func readLines(data []byte, lim limits) (record, error) {
 				return rec, failf(index, "", contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
 			}
 		}
-		v, err := strictjson.Parse(line, opt)
+		v, err := strictjson.ParseIn(a, line, lim.options(opt))
 		if err != nil {
 			return rec, parseFailure(err, lim, func(ptr string) (int, string) { return index, ptr })
 		}
@@ -165,6 +201,12 @@ func parseFailure(err error, lim limits, at func(ptr string) (int, string)) *fai
 		return failf(event, ptr, contract.RuleReaderUnpairedSurrogates, "%s", se.Msg)
 	case strictjson.ErrEmpty:
 		return failf(event, ptr, contract.RuleReaderRecordShape, "%s", se.Msg)
+	case strictjson.ErrTextUnits:
+		return failf(event, ptr, contract.RuleReaderTextUnits, "the strings of the record hold more than %d text units (UTF-16 code units) together", contract.LimitTextUnits)
+	case strictjson.ErrNumber:
+		if lim.numbers != nil && lim.numbers.rule != "" {
+			return failf(event, ptr, lim.numbers.rule, "%s", se.Msg)
+		}
 	}
 	return failf(event, ptr, contract.RuleReaderJSON, "%s (byte %d of the event's text)", se.Msg, se.Offset)
 }

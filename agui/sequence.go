@@ -1,6 +1,7 @@
 package agui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -55,6 +56,7 @@ type seq struct {
 	subActive, subClosed                                map[string]bool
 	answered                                            map[string]bool // tool calls a result answered (stand)
 
+	attrib   bool     // the profile checks attribution, so owners are kept
 	state    *patcher // nil until a snapshot or delta sets it
 	srcs     bool     // the trees come with the text they were parsed from
 	msgIndex map[string]int
@@ -63,7 +65,8 @@ type seq struct {
 }
 
 func newSeq(p *Profile, m *model, r *Result) *seq {
-	s := &seq{p: p, m: m, r: r, msgIndex: map[string]int{}, toolIdx: map[string]int{}, answered: map[string]bool{}}
+	s := &seq{p: p, m: m, r: r, msgIndex: map[string]int{}, toolIdx: map[string]int{}, answered: map[string]bool{},
+		attrib: p.Has(contract.RuleSequenceAttribution)}
 	s.resetRun()
 	return s
 }
@@ -94,6 +97,15 @@ func (s *seq) fail(event int, ptr, rule, format string, args ...any) error {
 // spelled here.
 func member(st, f any) string { return strictjson.AppendPointer("", jsonName(st, f)) }
 
+// field returns the JSON pointer of a field of T, which f names by taking
+// its address in a T: unlike member, it does not take the address of an
+// event the caller holds, which would move every event to the heap for the
+// sake of a message on a failure path.
+func field[T any](f func(*T) any) string {
+	var zero T
+	return member(&zero, f(&zero))
+}
+
 // jsonName returns the member name of the field of the struct *st that f
 // points to.
 func jsonName(st, f any) string {
@@ -113,6 +125,8 @@ func jsonName(st, f any) string {
 var (
 	nameThreadID, nameRunID, nameSnapshot, nameDelta, namePatch string
 	namePath, nameFrom, nameValue, nameInterrupts, nameID       string
+	// Pointers of the members that name an entity.
+	ptrMessageID, ptrToolCallID, ptrSubagentRunID, ptrDelta, ptrSnapshot string
 )
 
 func init() {
@@ -132,6 +146,14 @@ func init() {
 	nameInterrupts = jsonName(&in, &in.Interrupts)
 	var it contract.Interrupt
 	nameID = jsonName(&it, &it.ID)
+	var ts contract.TextMessageStartEvent
+	ptrMessageID = member(&ts, &ts.MessageID)
+	var tc contract.ToolCallStartEvent
+	ptrToolCallID = member(&tc, &tc.ToolCallID)
+	var sf contract.SubagentFinishedEvent
+	ptrSubagentRunID = member(&sf, &sf.SubagentRunID)
+	ptrDelta = member(&sd, &sd.Delta)
+	ptrSnapshot = member(&ss, &ss.Snapshot)
 }
 
 // apply checks one event against the sequence so far and records what it
@@ -167,31 +189,36 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 	case contract.RunErrorEvent:
 		return s.runErrorEvent(e)
 	case contract.TextMessageStartEvent:
-		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", func() {
-			role := string(contract.TextMessageRoleAssistant)
-			if e.Role != nil {
-				role = string(*e.Role)
-			}
-			s.openMessage(e.MessageID, role, e.SubagentRunID)
-		})
+		if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message"); err != nil {
+			return err
+		}
+		role := string(contract.TextMessageRoleAssistant)
+		if e.Role != nil {
+			role = string(*e.Role)
+		}
+		s.openMessage(e.MessageID, role, e.SubagentRunID)
 	case contract.TextMessageContentEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", false, func() {
-			s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
-		})
+		if ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", false); !ok {
+			return err
+		}
+		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
 	case contract.TextMessageEndEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", true, func() {
-			s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
-		})
+		if ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", true); !ok {
+			return err
+		}
+		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
 	case contract.ToolCallStartEvent:
 		return s.toolCallStart(i, e)
 	case contract.ToolCallArgsEvent:
-		return s.cont(i, &e, &e.ToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", false, func() {
-			s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
-		})
+		if ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", false); !ok {
+			return err
+		}
+		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
 	case contract.ToolCallEndEvent:
-		return s.cont(i, &e, &e.ToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", true, func() {
-			s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
-		})
+		if ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", true); !ok {
+			return err
+		}
+		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
 	case contract.ToolCallResultEvent:
 		return s.toolCallResult(i, e)
 	case contract.StateSnapshotEvent:
@@ -209,21 +236,25 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 	case contract.ActivityDeltaEvent:
 		return s.activityDelta(i, e, tree)
 	case contract.ReasoningStartEvent:
-		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", func() {})
+		return s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span")
 	case contract.ReasoningEndEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", true, func() {})
+		_, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", true)
+		return err
 	case contract.ReasoningMessageStartEvent:
-		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", func() {
-			s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
-		})
+		if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message"); err != nil {
+			return err
+		}
+		s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
 	case contract.ReasoningMessageContentEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", false, func() {
-			s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
-		})
+		if ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", false); !ok {
+			return err
+		}
+		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
 	case contract.ReasoningMessageEndEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", true, func() {
-			s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
-		})
+		if ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", true); !ok {
+			return err
+		}
+		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
 	case contract.ReasoningEncryptedValueEvent:
 		o, known := s.toolOwner[e.EntityID]
 		if e.Subtype == contract.ReasoningEncryptedValueSubtypeMessage {
@@ -235,9 +266,9 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 	case contract.SubagentStartedEvent:
 		return s.subagentStarted(i, e)
 	case contract.SubagentFinishedEvent:
-		return s.subagentClosed(i, &e, &e.SubagentRunID, name, e.SubagentRunID)
+		return s.subagentClosed(i, name, e.SubagentRunID)
 	case contract.SubagentErrorEvent:
-		return s.subagentClosed(i, &e, &e.SubagentRunID, name, e.SubagentRunID)
+		return s.subagentClosed(i, name, e.SubagentRunID)
 	}
 	// RAW and CUSTOM carry data only.
 	return nil
@@ -265,42 +296,48 @@ func (s *seq) attributionPtr() string {
 	return ""
 }
 
-// open handles an event that opens an entity: its id must not be open, and
-// a reopened id keeps its first owner.
-func (s *seq) open(i int, st, idField any, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, record func()) error {
+// open handles an event that opens an entity, whose id is at idPtr in the
+// event: its id must not be open, and a reopened id keeps its first owner.
+func (s *seq) open(i int, idPtr, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string) error {
 	if open[id] {
-		return s.fail(i, member(st, idField), rule, "the %s %q is already open; close it before opening it again", kind, id)
+		return s.fail(i, idPtr, rule, "the %s %q is already open; close it before opening it again", kind, id)
+	}
+	open[id] = true
+	if !s.attrib {
+		return nil // no profile rule reads owners: none are kept
 	}
 	o, known := owners[id]
 	if err := s.agree(i, tag, o, known, kind, id); err != nil {
+		delete(open, id)
 		return err
 	}
-	open[id] = true
 	if !known {
 		owners[id] = ownerOf(tag)
 	}
-	record()
 	return nil
 }
 
 // cont handles an event that continues (or, with closes, ends) an open
-// entity.
-func (s *seq) cont(i int, st, idField any, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, closes bool, record func()) error {
+// entity. ok is false when there is nothing to record: the event breaks a
+// rule (err), or the entity is not open and the profile does not enforce
+// it.
+func (s *seq) cont(i int, idPtr, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, closes bool) (ok bool, err error) {
 	if !open[id] {
 		if !s.p.Has(rule) {
-			return nil // not enforced: nothing to attach the event to either
+			return false, nil // not enforced: nothing to attach the event to either
 		}
-		return failf(i, member(st, idField), rule, "no %s %q is open", kind, id)
+		return false, failf(i, idPtr, rule, "no %s %q is open", kind, id)
 	}
-	o, known := owners[id]
-	if err := s.agree(i, tag, o, known, kind, id); err != nil {
-		return err
+	if s.attrib && tag != nil {
+		o, known := owners[id]
+		if err := s.agree(i, tag, o, known, kind, id); err != nil {
+			return false, err
+		}
 	}
 	if closes {
 		delete(open, id)
 	}
-	record()
-	return nil
+	return true, nil
 }
 
 func (s *seq) openMessage(id, role string, tag *contract.SubagentRunID) {
@@ -447,7 +484,7 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 			return err
 		}
 	}
-	oc := Outcome{Kind: OutcomeSuccess, Result: json.RawMessage(e.Result)}
+	oc := Outcome{Kind: OutcomeSuccess, Result: keep(e.Result)}
 	switch o := e.Outcome.(type) {
 	case contract.RunFinishedSuccess:
 		oc.PendingToolCalls = o.PendingToolCallIds
@@ -470,7 +507,7 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 			seen[in.ID] = k
 		}
 		for _, in := range o.Interrupts {
-			x := Interrupt{ID: in.ID, Reason: in.Reason, Metadata: json.RawMessage(in.Metadata)}
+			x := Interrupt{ID: in.ID, Reason: in.Reason, Metadata: keep(in.Metadata)}
 			if in.Message != nil {
 				x.Message = *in.Message
 			}
@@ -490,7 +527,12 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 	id := e.ToolCallID
 	if s.toolOpen[id] {
-		return s.fail(i, member(&e, &e.ToolCallID), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
+		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ToolCallID }), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
+	}
+	if !s.attrib {
+		s.toolOpen[id] = true
+		s.recordToolCall(e)
+		return nil
 	}
 	// A call lives in its parent message: its attribution is that message's.
 	inherited, hasParent := owner{}, false
@@ -506,7 +548,7 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 		return err
 	}
 	if known && e.SubagentRunID == nil && hasParent && inherited != existing {
-		return s.fail(i, member(&e, &e.ParentMessageID), contract.RuleSequenceAttribution,
+		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ParentMessageID }), contract.RuleSequenceAttribution,
 			"the tool call %q belongs to %s but its parent message belongs to %s", id, existing, inherited)
 	}
 	s.toolOpen[id] = true
@@ -520,17 +562,23 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 			s.toolOwner[id] = owner{}
 		}
 	}
-	if k, ok := s.toolIdx[id]; ok {
+	s.recordToolCall(e)
+	return nil
+}
+
+// recordToolCall adds an opened call to the result, or marks a reopened
+// one unfinished again.
+func (s *seq) recordToolCall(e contract.ToolCallStartEvent) {
+	if k, ok := s.toolIdx[e.ToolCallID]; ok {
 		s.r.ToolCalls[k].Complete = false
-		return nil
+		return
 	}
-	tc := ToolCall{ID: id, Name: e.ToolCallName}
+	tc := ToolCall{ID: e.ToolCallID, Name: e.ToolCallName}
 	if e.ParentMessageID != nil {
 		tc.ParentMessageID = *e.ParentMessageID
 	}
-	s.toolIdx[id] = len(s.r.ToolCalls)
+	s.toolIdx[e.ToolCallID] = len(s.r.ToolCalls)
 	s.r.ToolCalls = append(s.r.ToolCalls, tc)
-	return nil
 }
 
 func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
@@ -538,18 +586,20 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	if s.p.Has(contract.RuleStandToolResult) {
 		switch {
 		case !started:
-			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "no tool call %q was started in this record", e.ToolCallID)
+			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "no tool call %q was started in this record", e.ToolCallID)
 		case !s.r.ToolCalls[k].Complete:
-			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
+			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
 		case s.answered[e.ToolCallID]:
-			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
+			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
 		}
 	}
 	s.answered[e.ToolCallID] = true
-	// The result mints a tool message: its owner is the result's own.
-	s.textOwner[e.MessageID] = ownerOf(e.SubagentRunID)
+	if s.attrib {
+		// The result mints a tool message: its owner is the result's own.
+		s.textOwner[e.MessageID] = ownerOf(e.SubagentRunID)
+	}
 	if started {
-		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
+		s.r.ToolCalls[k].Result = keep(e.Content)
 	}
 	return nil
 }
@@ -557,7 +607,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 func (s *seq) stepStarted(i int, e contract.StepStartedEvent) error {
 	o := ownerOf(e.SubagentRunID)
 	if s.steps[o][e.StepName] {
-		return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
+		return s.fail(i, field(func(e *contract.StepStartedEvent) any { return &e.StepName }), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
 	}
 	if s.steps[o] == nil {
 		s.steps[o] = map[string]bool{}
@@ -576,11 +626,11 @@ func (s *seq) stepFinished(i int, e contract.StepFinishedEvent) error {
 	if !s.steps[o][e.StepName] {
 		for other, names := range s.steps {
 			if names[e.StepName] {
-				return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep,
+				return s.fail(i, field(func(e *contract.StepFinishedEvent) any { return &e.StepName }), contract.RuleSequenceStep,
 					"the step %q is open under %s, not %s; a step is finished by whoever started it", e.StepName, other, o)
 			}
 		}
-		return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
+		return s.fail(i, field(func(e *contract.StepFinishedEvent) any { return &e.StepName }), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
 	}
 	delete(s.steps[o], e.StepName)
 	for k := len(s.r.Steps) - 1; k >= 0; k-- {
@@ -604,20 +654,20 @@ func (s *seq) subagentStarted(i int, e contract.SubagentStartedEvent) error {
 	id := string(e.SubagentRunID)
 	switch {
 	case s.subActive[id]:
-		return s.fail(i, member(&e, &e.SubagentRunID), contract.RuleSequenceSubagent, "the subagent %q is already active", id)
+		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.SubagentRunID }), contract.RuleSequenceSubagent, "the subagent %q is already active", id)
 	case s.subClosed[id]:
-		return s.fail(i, member(&e, &e.SubagentRunID), contract.RuleSequenceSubagent, "the subagent %q already finished in this run; an invocation id is used once", id)
+		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.SubagentRunID }), contract.RuleSequenceSubagent, "the subagent %q already finished in this run; an invocation id is used once", id)
 	case e.ParentSubagentRunID != nil && !s.subActive[string(*e.ParentSubagentRunID)] && !s.subClosed[string(*e.ParentSubagentRunID)]:
-		return s.fail(i, member(&e, &e.ParentSubagentRunID), contract.RuleSequenceSubagent, "the parent subagent %q was not started in this run", string(*e.ParentSubagentRunID))
+		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.ParentSubagentRunID }), contract.RuleSequenceSubagent, "the parent subagent %q was not started in this run", string(*e.ParentSubagentRunID))
 	}
 	s.subActive[id] = true
 	return nil
 }
 
-func (s *seq) subagentClosed(i int, st, idField any, name string, idv contract.SubagentRunID) error {
+func (s *seq) subagentClosed(i int, name string, idv contract.SubagentRunID) error {
 	id := string(idv)
 	if !s.subActive[id] {
-		return s.fail(i, member(st, idField), contract.RuleSequenceSubagent, "%s for the subagent %q, which is not active", name, id)
+		return s.fail(i, ptrSubagentRunID, contract.RuleSequenceSubagent, "%s for the subagent %q, which is not active", name, id)
 	}
 	delete(s.subActive, id)
 	s.subClosed[id] = true
@@ -691,16 +741,25 @@ func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 		case contract.ReasoningMessage:
 			m.Content = x.Content
 		case contract.UserMessage:
-			m.Content, m.Data = contentText(json.RawMessage(x.Content))
+			m.Content, m.Data = contentText(keep(x.Content))
 		case contract.ToolMessage:
-			m.Content, m.Data = contentText(json.RawMessage(x.Content))
+			m.Content, m.Data = contentText(keep(x.Content))
 		case contract.ActivityMessage:
-			m.Data = json.RawMessage(x.Content)
+			m.Data = keep(x.Content)
 		}
 		s.msgIndex[id] = len(s.r.Messages)
 		s.r.Messages = append(s.r.Messages, m)
 	}
 	return nil
+}
+
+// keep copies raw JSON the result keeps: a decoder's raw value is a slice
+// of the record, which belongs to the caller.
+func keep[T ~[]byte](raw T) json.RawMessage {
+	if raw == nil {
+		return nil
+	}
+	return bytes.Clone([]byte(raw))
 }
 
 // contentText splits a message content into its text, when it is text,
@@ -721,7 +780,7 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	if !exists || e.Replace == nil || *e.Replace {
 		s.activityOwner[e.MessageID] = ownerOf(e.SubagentRunID)
 	}
-	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]()), Data: json.RawMessage(e.Content), Complete: true}
+	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]()), Data: keep(e.Content), Complete: true}
 	if e.SubagentRunID != nil {
 		m.Subagent = string(*e.SubagentRunID)
 	}
@@ -740,7 +799,7 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjson.Value) error {
 	k, exists := s.msgIndex[e.MessageID]
 	if !exists || s.r.Messages[k].Data == nil {
-		s.warn(i, member(&e, &e.MessageID), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
+		s.warn(i, field(func(e *contract.ActivityDeltaEvent) any { return &e.MessageID }), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
 		return nil
 	}
 	doc, err := strictjson.Parse(s.r.Messages[k].Data, strictjson.Options{})
@@ -749,7 +808,7 @@ func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjs
 	}
 	p := newPatcher(doc, patchOptions{copyMove: true})
 	if f := p.apply(treeOps(tree.Get(namePatch), s.m.patchTag, namePath, nameFrom, nameValue)); f != nil {
-		s.warn(i, strictjson.AppendIndexPointer(member(&e, &e.Patch), f.Index), contract.RuleSequenceActivityDelta, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
+		s.warn(i, strictjson.AppendIndexPointer(field(func(e *contract.ActivityDeltaEvent) any { return &e.Patch }), f.Index), contract.RuleSequenceActivityDelta, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
 		return nil
 	}
 	s.r.Messages[k].Data = p.root.AppendCompact(nil)
@@ -773,10 +832,10 @@ func (s *seq) patchOptions() patchOptions {
 func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjson.Value) error {
 	v := tree.Get(nameSnapshot)
 	if s.p.Has(contract.RuleStandStateRoot) && v.Kind != strictjson.Object {
-		return failf(i, member(&e, &e.Snapshot), contract.RuleStandStateRoot, "the state of the stand is an object; this snapshot is %s", describeKind(v.Kind))
+		return failf(i, ptrSnapshot, contract.RuleStandStateRoot, "the state of the stand is an object; this snapshot is %s", describeKind(v.Kind))
 	}
 	if n := s.size(v); s.p.Has(contract.RuleStandInitialStateBytes) && n > contract.LimitInitialStateBytes {
-		return failf(i, member(&e, &e.Snapshot), contract.RuleStandInitialStateBytes, "the snapshot is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitInitialStateBytes)
+		return failf(i, ptrSnapshot, contract.RuleStandInitialStateBytes, "the snapshot is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitInitialStateBytes)
 	}
 	s.state = newPatcher(v, s.patchOptions())
 	return nil
@@ -786,7 +845,7 @@ func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjs
 // the stand any fault rejects the record; under AG-UI 1.1 it is a warning.
 // Either way the state stays as it was.
 func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Value) error {
-	deltaPtr := member(&e, &e.Delta)
+	deltaPtr := ptrDelta
 	if s.p.Has(contract.RuleStandPatchOperations) && len(e.Delta) > contract.LimitPatchOperations {
 		return failf(i, deltaPtr, contract.RuleStandPatchOperations, "the delta holds %d operations, more than the limit of %d", len(e.Delta), contract.LimitPatchOperations)
 	}

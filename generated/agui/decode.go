@@ -6,8 +6,95 @@ package agui
 import (
 	"github.com/contractkit/contractkit/internal/genrt"
 	"github.com/contractkit/contractkit/internal/strictjson"
-	"regexp"
 )
+
+// TypeIDs maps the Go name of every type to the id its tree decoder passes to genrt.Decoder.Check; a runtime sets Watch[id] to have its Named hook called for the type.
+var TypeIDs = map[string]int{
+	"ActivityDeltaEvent":             0,
+	"ActivityMessage":                1,
+	"ActivitySnapshotEvent":          2,
+	"AddOperation":                   3,
+	"AssistantMessage":               4,
+	"Attributable":                   5,
+	"AudioPart":                      6,
+	"BaseEvent":                      7,
+	"BaseMessage":                    8,
+	"ContentPart":                    9,
+	"Context":                        10,
+	"CopyOperation":                  11,
+	"CustomEvent":                    12,
+	"DataSource":                     13,
+	"DeveloperMessage":               14,
+	"DocumentPart":                   15,
+	"Event":                          16,
+	"FileSource":                     17,
+	"FunctionCall":                   18,
+	"ImagePart":                      19,
+	"Interrupt":                      20,
+	"InterruptExpiry":                21,
+	"InterruptResponseSchema":        22,
+	"JSONPatchOperation":             23,
+	"JSONPointer":                    24,
+	"MediaPart":                      25,
+	"Message":                        26,
+	"MessageContent":                 27,
+	"MessagesSnapshotEvent":          28,
+	"Metadata":                       29,
+	"MoveOperation":                  30,
+	"NonNullValue":                   31,
+	"PartSource":                     32,
+	"RawEvent":                       33,
+	"ReasoningEncryptedValueEvent":   34,
+	"ReasoningEncryptedValueSubtype": 35,
+	"ReasoningEndEvent":              36,
+	"ReasoningMessage":               37,
+	"ReasoningMessageChunkEvent":     38,
+	"ReasoningMessageContentEvent":   39,
+	"ReasoningMessageEndEvent":       40,
+	"ReasoningMessageStartEvent":     41,
+	"ReasoningStartEvent":            42,
+	"RemoveOperation":                43,
+	"ReplaceOperation":               44,
+	"ResumeEntry":                    45,
+	"ResumeStatus":                   46,
+	"RunAgentInput":                  47,
+	"RunErrorEvent":                  48,
+	"RunFinishedEvent":               49,
+	"RunFinishedInterrupt":           50,
+	"RunFinishedOutcome":             51,
+	"RunFinishedSuccess":             52,
+	"RunStartedEvent":                53,
+	"StateDeltaEvent":                54,
+	"StateSnapshotEvent":             55,
+	"StepFinishedEvent":              56,
+	"StepStartedEvent":               57,
+	"SubagentErrorEvent":             58,
+	"SubagentFinishedEvent":          59,
+	"SubagentFinishedOutcome":        60,
+	"SubagentRunID":                  61,
+	"SubagentStartedEvent":           62,
+	"SubagentSuspended":              63,
+	"SystemMessage":                  64,
+	"TestOperation":                  65,
+	"TextMessageChunkEvent":          66,
+	"TextMessageContentEvent":        67,
+	"TextMessageEndEvent":            68,
+	"TextMessageRole":                69,
+	"TextMessageStartEvent":          70,
+	"TextPart":                       71,
+	"TokenUsage":                     72,
+	"Tool":                           73,
+	"ToolCall":                       74,
+	"ToolCallArgsEvent":              75,
+	"ToolCallChunkEvent":             76,
+	"ToolCallEndEvent":               77,
+	"ToolCallResultEvent":            78,
+	"ToolCallStartEvent":             79,
+	"ToolMessage":                    80,
+	"URLSource":                      81,
+	"UserMessage":                    82,
+	"VideoPart":                      83,
+}
 
 // DecodeActivityDeltaEvent decodes data strictly as ActivityDeltaEvent: wrong
 // types, unknown enum values, violated constraints, unknown members and
@@ -51,9 +138,6 @@ func decodeActivityDeltaEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ActivityDeltaEvent") {
@@ -140,9 +224,6 @@ func decodeActivityDeltaEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			has6 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ActivityDeltaEvent"); err != nil {
@@ -159,7 +240,7 @@ func decodeActivityDeltaEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	if !has6 {
 		return out, genrt.Missing("", "patch")
 	}
-	if err := d.Check("ActivityDeltaEvent", v); err != nil {
+	if err := d.Check(0, "ActivityDeltaEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -207,9 +288,6 @@ func decodeActivityMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "ActivityMessage") {
@@ -268,9 +346,6 @@ func decodeActivityMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 			out.Metadata = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ActivityMessage"); err != nil {
@@ -287,7 +362,7 @@ func decodeActivityMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	if !has3 {
 		return out, genrt.Missing("", "content")
 	}
-	if err := d.Check("ActivityMessage", v); err != nil {
+	if err := d.Check(1, "ActivityMessage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -336,9 +411,6 @@ func decodeActivitySnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	var has7 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ActivitySnapshotEvent") {
@@ -440,9 +512,6 @@ func decodeActivitySnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			has7 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ActivitySnapshotEvent"); err != nil {
@@ -462,7 +531,7 @@ func decodeActivitySnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	if !has7 {
 		out.Replace = genrt.Ptr(bool(true))
 	}
-	if err := d.Check("ActivitySnapshotEvent", v); err != nil {
+	if err := d.Check(2, "ActivitySnapshotEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -509,9 +578,6 @@ func decodeAddOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -531,16 +597,6 @@ func decodeAddOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -549,7 +605,7 @@ func decodeAddOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	if !has1 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("AddOperation", v); err != nil {
+	if err := d.Check(3, "AddOperation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -595,9 +651,6 @@ func decodeAssistantMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "AssistantMessage") {
@@ -708,9 +761,6 @@ func decodeAssistantMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			out.ToolCalls = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "AssistantMessage"); err != nil {
@@ -721,7 +771,7 @@ func decodeAssistantMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	if !has1 {
 		return out, genrt.Missing("", "id")
 	}
-	if err := d.Check("AssistantMessage", v); err != nil {
+	if err := d.Check(4, "AssistantMessage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -763,9 +813,6 @@ func decodeAttributable(v *strictjson.Value, d *genrt.Decoder) (Attributable, er
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "Attributable") {
@@ -787,7 +834,7 @@ func decodeAttributable(v *strictjson.Value, d *genrt.Decoder) (Attributable, er
 			}
 		}
 	}
-	if err := d.Check("Attributable", v); err != nil {
+	if err := d.Check(5, "Attributable", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -833,9 +880,6 @@ func decodeAudioPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			if d.NullMember(v, i, "AudioPart") {
@@ -876,9 +920,6 @@ func decodeAudioPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 			out.Metadata = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "AudioPart"); err != nil {
@@ -889,7 +930,7 @@ func decodeAudioPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	if !has1 {
 		return out, genrt.Missing("", "source")
 	}
-	if err := d.Check("AudioPart", v); err != nil {
+	if err := d.Check(6, "AudioPart", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -931,9 +972,6 @@ func decodeBaseEvent(v *strictjson.Value, d *genrt.Decoder) (BaseEvent, error) {
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "BaseEvent") {
@@ -983,7 +1021,7 @@ func decodeBaseEvent(v *strictjson.Value, d *genrt.Decoder) (BaseEvent, error) {
 			}
 		}
 	}
-	if err := d.Check("BaseEvent", v); err != nil {
+	if err := d.Check(7, "BaseEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1026,9 +1064,6 @@ func decodeBaseMessage(v *strictjson.Value, d *genrt.Decoder) (BaseMessage, erro
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "BaseMessage") {
@@ -1118,7 +1153,7 @@ func decodeBaseMessage(v *strictjson.Value, d *genrt.Decoder) (BaseMessage, erro
 	if !has1 {
 		return out, genrt.Missing("", "id")
 	}
-	if err := d.Check("BaseMessage", v); err != nil {
+	if err := d.Check(8, "BaseMessage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1198,9 +1233,9 @@ func decodeContentPart(v *strictjson.Value, d *genrt.Decoder) (ContentPart, erro
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "type", tag, "ContentPart", "\"text\", \"image\", \"audio\", \"video\", \"document\"")
+		return nil, d.Variant("type", tag, "ContentPart", "\"text\", \"image\", \"audio\", \"video\", \"document\"")
 	}
-	if err := d.Check("ContentPart", v); err != nil {
+	if err := d.Check(9, "ContentPart", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -1243,9 +1278,6 @@ func decodeContext(v *strictjson.Value, d *genrt.Decoder) (Context, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "description":
 			mark := d.Mark()
@@ -1277,7 +1309,7 @@ func decodeContext(v *strictjson.Value, d *genrt.Decoder) (Context, error) {
 	if !has1 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("Context", v); err != nil {
+	if err := d.Check(10, "Context", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1324,9 +1356,6 @@ func decodeCopyOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "from":
 			mark := d.Mark()
@@ -1346,16 +1375,6 @@ func decodeCopyOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 			d.Under(mark, "path")
 			out.Path = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1364,7 +1383,7 @@ func decodeCopyOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	if !has1 {
 		return out, genrt.Missing("", "path")
 	}
-	if err := d.Check("CopyOperation", v); err != nil {
+	if err := d.Check(11, "CopyOperation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1411,9 +1430,6 @@ func decodeCustomEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "CustomEvent") {
@@ -1491,9 +1507,6 @@ func decodeCustomEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 			has5 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "CustomEvent"); err != nil {
@@ -1507,7 +1520,7 @@ func decodeCustomEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	if !has5 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("CustomEvent", v); err != nil {
+	if err := d.Check(12, "CustomEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1554,9 +1567,6 @@ func decodeDataSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -1578,9 +1588,6 @@ func decodeDataSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 			has1 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "DataSource"); err != nil {
@@ -1594,7 +1601,7 @@ func decodeDataSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 	if !has1 {
 		return out, genrt.Missing("", "mimeType")
 	}
-	if err := d.Check("DataSource", v); err != nil {
+	if err := d.Check(13, "DataSource", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1641,9 +1648,6 @@ func decodeDeveloperMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "DeveloperMessage") {
@@ -1735,9 +1739,6 @@ func decodeDeveloperMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			has6 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "DeveloperMessage"); err != nil {
@@ -1751,7 +1752,7 @@ func decodeDeveloperMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	if !has6 {
 		return out, genrt.Missing("", "content")
 	}
-	if err := d.Check("DeveloperMessage", v); err != nil {
+	if err := d.Check(14, "DeveloperMessage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1797,9 +1798,6 @@ func decodeDocumentPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			if d.NullMember(v, i, "DocumentPart") {
@@ -1840,9 +1838,6 @@ func decodeDocumentPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 			out.Metadata = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "DocumentPart"); err != nil {
@@ -1853,7 +1848,7 @@ func decodeDocumentPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	if !has1 {
 		return out, genrt.Missing("", "source")
 	}
-	if err := d.Check("DocumentPart", v); err != nil {
+	if err := d.Check(15, "DocumentPart", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2088,9 +2083,9 @@ func decodeEvent(v *strictjson.Value, d *genrt.Decoder) (Event, error) {
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "type", tag, "Event", "\"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"ACTIVITY_SNAPSHOT\", \"ACTIVITY_DELTA\", \"RAW\", \"CUSTOM\", \"STEP_STARTED\", \"STEP_FINISHED\", \"REASONING_START\", \"REASONING_MESSAGE_START\", \"REASONING_MESSAGE_CONTENT\", \"REASONING_MESSAGE_END\", \"REASONING_MESSAGE_CHUNK\", \"REASONING_END\", \"REASONING_ENCRYPTED_VALUE\", \"SUBAGENT_STARTED\", \"SUBAGENT_FINISHED\", \"SUBAGENT_ERROR\"")
+		return nil, d.Variant("type", tag, "Event", "\"RUN_STARTED\", \"RUN_FINISHED\", \"RUN_ERROR\", \"TEXT_MESSAGE_START\", \"TEXT_MESSAGE_CONTENT\", \"TEXT_MESSAGE_END\", \"TEXT_MESSAGE_CHUNK\", \"TOOL_CALL_START\", \"TOOL_CALL_ARGS\", \"TOOL_CALL_END\", \"TOOL_CALL_CHUNK\", \"TOOL_CALL_RESULT\", \"STATE_SNAPSHOT\", \"STATE_DELTA\", \"MESSAGES_SNAPSHOT\", \"ACTIVITY_SNAPSHOT\", \"ACTIVITY_DELTA\", \"RAW\", \"CUSTOM\", \"STEP_STARTED\", \"STEP_FINISHED\", \"REASONING_START\", \"REASONING_MESSAGE_START\", \"REASONING_MESSAGE_CONTENT\", \"REASONING_MESSAGE_END\", \"REASONING_MESSAGE_CHUNK\", \"REASONING_END\", \"REASONING_ENCRYPTED_VALUE\", \"SUBAGENT_STARTED\", \"SUBAGENT_FINISHED\", \"SUBAGENT_ERROR\"")
 	}
-	if err := d.Check("Event", v); err != nil {
+	if err := d.Check(16, "Event", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -2136,9 +2131,6 @@ func decodeFileSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -2179,9 +2171,6 @@ func decodeFileSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 			out.MIMEType = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "FileSource"); err != nil {
@@ -2192,7 +2181,7 @@ func decodeFileSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 	if !has0 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("FileSource", v); err != nil {
+	if err := d.Check(17, "FileSource", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2236,9 +2225,6 @@ func decodeFunctionCall(v *strictjson.Value, d *genrt.Decoder) (FunctionCall, er
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "name":
 			mark := d.Mark()
@@ -2270,7 +2256,7 @@ func decodeFunctionCall(v *strictjson.Value, d *genrt.Decoder) (FunctionCall, er
 	if !has1 {
 		return out, genrt.Missing("", "arguments")
 	}
-	if err := d.Check("FunctionCall", v); err != nil {
+	if err := d.Check(18, "FunctionCall", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2316,9 +2302,6 @@ func decodeImagePartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			if d.NullMember(v, i, "ImagePart") {
@@ -2359,9 +2342,6 @@ func decodeImagePartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 			out.Metadata = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ImagePart"); err != nil {
@@ -2372,7 +2352,7 @@ func decodeImagePartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	if !has1 {
 		return out, genrt.Missing("", "source")
 	}
-	if err := d.Check("ImagePart", v); err != nil {
+	if err := d.Check(19, "ImagePart", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2416,9 +2396,6 @@ func decodeInterrupt(v *strictjson.Value, d *genrt.Decoder) (Interrupt, error) {
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "Interrupt") {
@@ -2534,7 +2511,7 @@ func decodeInterrupt(v *strictjson.Value, d *genrt.Decoder) (Interrupt, error) {
 	if !has2 {
 		return out, genrt.Missing("", "reason")
 	}
-	if err := d.Check("Interrupt", v); err != nil {
+	if err := d.Check(20, "Interrupt", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2574,7 +2551,7 @@ func decodeInterruptExpiry(v *strictjson.Value, d *genrt.Decoder) (InterruptExpi
 	if err != nil {
 		return *new(InterruptExpiry), genrt.InType(err, "InterruptExpiry")
 	}
-	if err := d.Check("InterruptExpiry", v); err != nil {
+	if err := d.Check(21, "InterruptExpiry", v); err != nil {
 		return *new(InterruptExpiry), err
 	}
 	return InterruptExpiry(u), nil
@@ -2614,7 +2591,7 @@ func decodeInterruptResponseSchema(v *strictjson.Value, d *genrt.Decoder) (Inter
 	if err != nil {
 		return *new(InterruptResponseSchema), genrt.InType(err, "InterruptResponseSchema")
 	}
-	if err := d.Check("InterruptResponseSchema", v); err != nil {
+	if err := d.Check(22, "InterruptResponseSchema", v); err != nil {
 		return *new(InterruptResponseSchema), err
 	}
 	return InterruptResponseSchema(u), nil
@@ -2700,9 +2677,9 @@ func decodeJSONPatchOperation(v *strictjson.Value, d *genrt.Decoder) (JSONPatchO
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "op", tag, "JSONPatchOperation", "\"add\", \"remove\", \"replace\", \"move\", \"copy\", \"test\"")
+		return nil, d.Variant("op", tag, "JSONPatchOperation", "\"add\", \"remove\", \"replace\", \"move\", \"copy\", \"test\"")
 	}
-	if err := d.Check("JSONPatchOperation", v); err != nil {
+	if err := d.Check(23, "JSONPatchOperation", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -2745,7 +2722,7 @@ func decodeJSONPointer(v *strictjson.Value, d *genrt.Decoder) (JSONPointer, erro
 	if err := genrt.Pattern(u, "", pattern0); err != nil {
 		return *new(JSONPointer), genrt.InType(err, "JSONPointer")
 	}
-	if err := d.Check("JSONPointer", v); err != nil {
+	if err := d.Check(24, "JSONPointer", v); err != nil {
 		return *new(JSONPointer), err
 	}
 	return JSONPointer(u), nil
@@ -2788,9 +2765,6 @@ func decodeMediaPart(v *strictjson.Value, d *genrt.Decoder) (MediaPart, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			if d.NullMember(v, i, "MediaPart") {
@@ -2838,7 +2812,7 @@ func decodeMediaPart(v *strictjson.Value, d *genrt.Decoder) (MediaPart, error) {
 	if !has1 {
 		return out, genrt.Missing("", "source")
 	}
-	if err := d.Check("MediaPart", v); err != nil {
+	if err := d.Check(25, "MediaPart", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2929,9 +2903,9 @@ func decodeMessage(v *strictjson.Value, d *genrt.Decoder) (Message, error) {
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "role", tag, "Message", "\"developer\", \"system\", \"assistant\", \"user\", \"tool\", \"activity\", \"reasoning\"")
+		return nil, d.Variant("role", tag, "Message", "\"developer\", \"system\", \"assistant\", \"user\", \"tool\", \"activity\", \"reasoning\"")
 	}
-	if err := d.Check("Message", v); err != nil {
+	if err := d.Check(26, "Message", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -2971,7 +2945,7 @@ func decodeMessageContent(v *strictjson.Value, d *genrt.Decoder) (MessageContent
 	if err != nil {
 		return *new(MessageContent), genrt.InType(err, "MessageContent")
 	}
-	if err := d.Check("MessageContent", v); err != nil {
+	if err := d.Check(27, "MessageContent", v); err != nil {
 		return *new(MessageContent), err
 	}
 	return MessageContent(u), nil
@@ -3017,9 +2991,6 @@ func decodeMessagesSnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "MessagesSnapshotEvent") {
@@ -3074,9 +3045,6 @@ func decodeMessagesSnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			has3 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "MessagesSnapshotEvent"); err != nil {
@@ -3087,7 +3055,7 @@ func decodeMessagesSnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	if !has3 {
 		return out, genrt.Missing("", "messages")
 	}
-	if err := d.Check("MessagesSnapshotEvent", v); err != nil {
+	if err := d.Check(28, "MessagesSnapshotEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3126,7 +3094,7 @@ func decodeMetadata(v *strictjson.Value, d *genrt.Decoder) (Metadata, error) {
 	if err != nil {
 		return *new(Metadata), genrt.InType(err, "Metadata")
 	}
-	if err := d.Check("Metadata", v); err != nil {
+	if err := d.Check(29, "Metadata", v); err != nil {
 		return *new(Metadata), err
 	}
 	return Metadata(u), nil
@@ -3173,9 +3141,6 @@ func decodeMoveOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "from":
 			mark := d.Mark()
@@ -3195,16 +3160,6 @@ func decodeMoveOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 			d.Under(mark, "path")
 			out.Path = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -3213,7 +3168,7 @@ func decodeMoveOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	if !has1 {
 		return out, genrt.Missing("", "path")
 	}
-	if err := d.Check("MoveOperation", v); err != nil {
+	if err := d.Check(30, "MoveOperation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3253,7 +3208,7 @@ func decodeNonNullValue(v *strictjson.Value, d *genrt.Decoder) (NonNullValue, er
 	if err != nil {
 		return *new(NonNullValue), genrt.InType(err, "NonNullValue")
 	}
-	if err := d.Check("NonNullValue", v); err != nil {
+	if err := d.Check(31, "NonNullValue", v); err != nil {
 		return *new(NonNullValue), err
 	}
 	return NonNullValue(u), nil
@@ -3321,9 +3276,9 @@ func decodePartSource(v *strictjson.Value, d *genrt.Decoder) (PartSource, error)
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "type", tag, "PartSource", "\"data\", \"url\", \"file\"")
+		return nil, d.Variant("type", tag, "PartSource", "\"data\", \"url\", \"file\"")
 	}
-	if err := d.Check("PartSource", v); err != nil {
+	if err := d.Check(32, "PartSource", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -3368,9 +3323,6 @@ func decodeRawEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (R
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "RawEvent") {
@@ -3453,9 +3405,6 @@ func decodeRawEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (R
 			out.Source = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "RawEvent"); err != nil {
@@ -3466,7 +3415,7 @@ func decodeRawEventExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (R
 	if !has4 {
 		return out, genrt.Missing("", "event")
 	}
-	if err := d.Check("RawEvent", v); err != nil {
+	if err := d.Check(33, "RawEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3515,9 +3464,6 @@ func decodeReasoningEncryptedValueEventExcept(v *strictjson.Value, d *genrt.Deco
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ReasoningEncryptedValueEvent") {
@@ -3618,9 +3564,6 @@ func decodeReasoningEncryptedValueEventExcept(v *strictjson.Value, d *genrt.Deco
 			out.EncryptedValueType = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ReasoningEncryptedValueEvent"); err != nil {
@@ -3637,7 +3580,7 @@ func decodeReasoningEncryptedValueEventExcept(v *strictjson.Value, d *genrt.Deco
 	if !has6 {
 		return out, genrt.Missing("", "encryptedValue")
 	}
-	if err := d.Check("ReasoningEncryptedValueEvent", v); err != nil {
+	if err := d.Check(34, "ReasoningEncryptedValueEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3679,7 +3622,7 @@ func decodeReasoningEncryptedValueSubtype(v *strictjson.Value, d *genrt.Decoder)
 	}
 	switch ReasoningEncryptedValueSubtype(x) {
 	case ReasoningEncryptedValueSubtypeToolCall, ReasoningEncryptedValueSubtypeMessage:
-		if err := d.Check("ReasoningEncryptedValueSubtype", v); err != nil {
+		if err := d.Check(35, "ReasoningEncryptedValueSubtype", v); err != nil {
 			return "", err
 		}
 		return ReasoningEncryptedValueSubtype(x), nil
@@ -3727,9 +3670,6 @@ func decodeReasoningEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ReasoningEndEvent") {
@@ -3798,9 +3738,6 @@ func decodeReasoningEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ReasoningEndEvent"); err != nil {
@@ -3811,7 +3748,7 @@ func decodeReasoningEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	if !has4 {
 		return out, genrt.Missing("", "messageId")
 	}
-	if err := d.Check("ReasoningEndEvent", v); err != nil {
+	if err := d.Check(36, "ReasoningEndEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3858,9 +3795,6 @@ func decodeReasoningMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "ReasoningMessage") {
@@ -3938,9 +3872,6 @@ func decodeReasoningMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			out.Metadata = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ReasoningMessage"); err != nil {
@@ -3954,7 +3885,7 @@ func decodeReasoningMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	if !has2 {
 		return out, genrt.Missing("", "content")
 	}
-	if err := d.Check("ReasoningMessage", v); err != nil {
+	if err := d.Check(37, "ReasoningMessage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4000,9 +3931,6 @@ func decodeReasoningMessageChunkEventExcept(v *strictjson.Value, d *genrt.Decode
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ReasoningMessageChunkEvent") {
@@ -4090,9 +4018,6 @@ func decodeReasoningMessageChunkEventExcept(v *strictjson.Value, d *genrt.Decode
 			out.Delta = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ReasoningMessageChunkEvent"); err != nil {
@@ -4100,7 +4025,7 @@ func decodeReasoningMessageChunkEventExcept(v *strictjson.Value, d *genrt.Decode
 			}
 		}
 	}
-	if err := d.Check("ReasoningMessageChunkEvent", v); err != nil {
+	if err := d.Check(38, "ReasoningMessageChunkEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4148,9 +4073,6 @@ func decodeReasoningMessageContentEventExcept(v *strictjson.Value, d *genrt.Deco
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ReasoningMessageContentEvent") {
@@ -4228,9 +4150,6 @@ func decodeReasoningMessageContentEventExcept(v *strictjson.Value, d *genrt.Deco
 			has5 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ReasoningMessageContentEvent"); err != nil {
@@ -4244,7 +4163,7 @@ func decodeReasoningMessageContentEventExcept(v *strictjson.Value, d *genrt.Deco
 	if !has5 {
 		return out, genrt.Missing("", "delta")
 	}
-	if err := d.Check("ReasoningMessageContentEvent", v); err != nil {
+	if err := d.Check(39, "ReasoningMessageContentEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4291,9 +4210,6 @@ func decodeReasoningMessageEndEventExcept(v *strictjson.Value, d *genrt.Decoder,
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ReasoningMessageEndEvent") {
@@ -4362,9 +4278,6 @@ func decodeReasoningMessageEndEventExcept(v *strictjson.Value, d *genrt.Decoder,
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ReasoningMessageEndEvent"); err != nil {
@@ -4375,7 +4288,7 @@ func decodeReasoningMessageEndEventExcept(v *strictjson.Value, d *genrt.Decoder,
 	if !has4 {
 		return out, genrt.Missing("", "messageId")
 	}
-	if err := d.Check("ReasoningMessageEndEvent", v); err != nil {
+	if err := d.Check(40, "ReasoningMessageEndEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4423,9 +4336,6 @@ func decodeReasoningMessageStartEventExcept(v *strictjson.Value, d *genrt.Decode
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ReasoningMessageStartEvent") {
@@ -4506,9 +4416,6 @@ func decodeReasoningMessageStartEventExcept(v *strictjson.Value, d *genrt.Decode
 			has5 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ReasoningMessageStartEvent"); err != nil {
@@ -4522,7 +4429,7 @@ func decodeReasoningMessageStartEventExcept(v *strictjson.Value, d *genrt.Decode
 	if !has5 {
 		return out, genrt.Missing("", "role")
 	}
-	if err := d.Check("ReasoningMessageStartEvent", v); err != nil {
+	if err := d.Check(41, "ReasoningMessageStartEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4568,9 +4475,6 @@ func decodeReasoningStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ReasoningStartEvent") {
@@ -4639,9 +4543,6 @@ func decodeReasoningStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ReasoningStartEvent"); err != nil {
@@ -4652,7 +4553,7 @@ func decodeReasoningStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 	if !has4 {
 		return out, genrt.Missing("", "messageId")
 	}
-	if err := d.Check("ReasoningStartEvent", v); err != nil {
+	if err := d.Check(42, "ReasoningStartEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4698,9 +4599,6 @@ func decodeRemoveOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -4711,22 +4609,12 @@ func decodeRemoveOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "path")
 	}
-	if err := d.Check("RemoveOperation", v); err != nil {
+	if err := d.Check(43, "RemoveOperation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4773,9 +4661,6 @@ func decodeReplaceOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -4795,16 +4680,6 @@ func decodeReplaceOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -4813,7 +4688,7 @@ func decodeReplaceOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	if !has1 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("ReplaceOperation", v); err != nil {
+	if err := d.Check(44, "ReplaceOperation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4857,9 +4732,6 @@ func decodeResumeEntry(v *strictjson.Value, d *genrt.Decoder) (ResumeEntry, erro
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "interruptId":
 			mark := d.Mark()
@@ -4919,7 +4791,7 @@ func decodeResumeEntry(v *strictjson.Value, d *genrt.Decoder) (ResumeEntry, erro
 	if !has1 {
 		return out, genrt.Missing("", "status")
 	}
-	if err := d.Check("ResumeEntry", v); err != nil {
+	if err := d.Check(45, "ResumeEntry", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4961,7 +4833,7 @@ func decodeResumeStatus(v *strictjson.Value, d *genrt.Decoder) (ResumeStatus, er
 	}
 	switch ResumeStatus(x) {
 	case ResumeStatusResolved, ResumeStatusCancelled:
-		if err := d.Check("ResumeStatus", v); err != nil {
+		if err := d.Check(46, "ResumeStatus", v); err != nil {
 			return "", err
 		}
 		return ResumeStatus(x), nil
@@ -5008,9 +4880,6 @@ func decodeRunAgentInput(v *strictjson.Value, d *genrt.Decoder) (RunAgentInput, 
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "threadId":
 			mark := d.Mark()
@@ -5152,7 +5021,7 @@ func decodeRunAgentInput(v *strictjson.Value, d *genrt.Decoder) (RunAgentInput, 
 	if !has5 {
 		return out, genrt.Missing("", "messages")
 	}
-	if err := d.Check("RunAgentInput", v); err != nil {
+	if err := d.Check(47, "RunAgentInput", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5198,9 +5067,6 @@ func decodeRunErrorEventExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "RunErrorEvent") {
@@ -5283,9 +5149,6 @@ func decodeRunErrorEventExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 			out.Usage = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "RunErrorEvent"); err != nil {
@@ -5296,7 +5159,7 @@ func decodeRunErrorEventExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	if !has3 {
 		return out, genrt.Missing("", "message")
 	}
-	if err := d.Check("RunErrorEvent", v); err != nil {
+	if err := d.Check(48, "RunErrorEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5343,9 +5206,6 @@ func decodeRunFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "RunFinishedEvent") {
@@ -5451,9 +5311,6 @@ func decodeRunFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			out.Usage = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "RunFinishedEvent"); err != nil {
@@ -5467,7 +5324,7 @@ func decodeRunFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	if !has4 {
 		return out, genrt.Missing("", "runId")
 	}
-	if err := d.Check("RunFinishedEvent", v); err != nil {
+	if err := d.Check(49, "RunFinishedEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5513,9 +5370,6 @@ func decodeRunFinishedInterruptExcept(v *strictjson.Value, d *genrt.Decoder, ski
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "interrupts":
 			mark := d.Mark()
@@ -5531,9 +5385,6 @@ func decodeRunFinishedInterruptExcept(v *strictjson.Value, d *genrt.Decoder, ski
 			has0 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "RunFinishedInterrupt"); err != nil {
@@ -5544,7 +5395,7 @@ func decodeRunFinishedInterruptExcept(v *strictjson.Value, d *genrt.Decoder, ski
 	if !has0 {
 		return out, genrt.Missing("", "interrupts")
 	}
-	if err := d.Check("RunFinishedInterrupt", v); err != nil {
+	if err := d.Check(50, "RunFinishedInterrupt", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5611,9 +5462,9 @@ func decodeRunFinishedOutcome(v *strictjson.Value, d *genrt.Decoder) (RunFinishe
 		}
 		x = RunFinishedOutcomeCancelled{}
 	default:
-		return nil, d.Variant(v, "type", tag, "RunFinishedOutcome", "\"success\", \"interrupt\", \"cancelled\"")
+		return nil, d.Variant("type", tag, "RunFinishedOutcome", "\"success\", \"interrupt\", \"cancelled\"")
 	}
-	if err := d.Check("RunFinishedOutcome", v); err != nil {
+	if err := d.Check(51, "RunFinishedOutcome", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -5658,9 +5509,6 @@ func decodeRunFinishedSuccessExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "pendingToolCallIds":
 			if d.NullMember(v, i, "RunFinishedSuccess") {
@@ -5678,9 +5526,6 @@ func decodeRunFinishedSuccessExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			out.PendingToolCallIds = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "RunFinishedSuccess"); err != nil {
@@ -5688,7 +5533,7 @@ func decodeRunFinishedSuccessExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			}
 		}
 	}
-	if err := d.Check("RunFinishedSuccess", v); err != nil {
+	if err := d.Check(52, "RunFinishedSuccess", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5735,9 +5580,6 @@ func decodeRunStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "RunStartedEvent") {
@@ -5843,9 +5685,6 @@ func decodeRunStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 			out.Input = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "RunStartedEvent"); err != nil {
@@ -5859,7 +5698,7 @@ func decodeRunStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	if !has4 {
 		return out, genrt.Missing("", "runId")
 	}
-	if err := d.Check("RunStartedEvent", v); err != nil {
+	if err := d.Check(53, "RunStartedEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5905,9 +5744,6 @@ func decodeStateDeltaEventExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "StateDeltaEvent") {
@@ -5976,9 +5812,6 @@ func decodeStateDeltaEventExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "StateDeltaEvent"); err != nil {
@@ -5989,7 +5822,7 @@ func decodeStateDeltaEventExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	if !has4 {
 		return out, genrt.Missing("", "delta")
 	}
-	if err := d.Check("StateDeltaEvent", v); err != nil {
+	if err := d.Check(54, "StateDeltaEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6035,9 +5868,6 @@ func decodeStateSnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "StateSnapshotEvent") {
@@ -6106,9 +5936,6 @@ func decodeStateSnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "StateSnapshotEvent"); err != nil {
@@ -6119,7 +5946,7 @@ func decodeStateSnapshotEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	if !has4 {
 		return out, genrt.Missing("", "snapshot")
 	}
-	if err := d.Check("StateSnapshotEvent", v); err != nil {
+	if err := d.Check(55, "StateSnapshotEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6165,9 +5992,6 @@ func decodeStepFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "StepFinishedEvent") {
@@ -6236,9 +6060,6 @@ func decodeStepFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "StepFinishedEvent"); err != nil {
@@ -6249,7 +6070,7 @@ func decodeStepFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	if !has4 {
 		return out, genrt.Missing("", "stepName")
 	}
-	if err := d.Check("StepFinishedEvent", v); err != nil {
+	if err := d.Check(56, "StepFinishedEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6295,9 +6116,6 @@ func decodeStepStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "StepStartedEvent") {
@@ -6366,9 +6184,6 @@ func decodeStepStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "StepStartedEvent"); err != nil {
@@ -6379,7 +6194,7 @@ func decodeStepStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	if !has4 {
 		return out, genrt.Missing("", "stepName")
 	}
-	if err := d.Check("StepStartedEvent", v); err != nil {
+	if err := d.Check(57, "StepStartedEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6426,9 +6241,6 @@ func decodeSubagentErrorEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "SubagentErrorEvent") {
@@ -6506,9 +6318,6 @@ func decodeSubagentErrorEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			out.Code = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "SubagentErrorEvent"); err != nil {
@@ -6522,7 +6331,7 @@ func decodeSubagentErrorEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	if !has4 {
 		return out, genrt.Missing("", "message")
 	}
-	if err := d.Check("SubagentErrorEvent", v); err != nil {
+	if err := d.Check(58, "SubagentErrorEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6568,9 +6377,6 @@ func decodeSubagentFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "SubagentFinishedEvent") {
@@ -6653,9 +6459,6 @@ func decodeSubagentFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			out.Outcome = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "SubagentFinishedEvent"); err != nil {
@@ -6666,7 +6469,7 @@ func decodeSubagentFinishedEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	if !has3 {
 		return out, genrt.Missing("", "subagentRunId")
 	}
-	if err := d.Check("SubagentFinishedEvent", v); err != nil {
+	if err := d.Check(59, "SubagentFinishedEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6727,9 +6530,9 @@ func decodeSubagentFinishedOutcome(v *strictjson.Value, d *genrt.Decoder) (Subag
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "type", tag, "SubagentFinishedOutcome", "\"success\", \"suspended\"")
+		return nil, d.Variant("type", tag, "SubagentFinishedOutcome", "\"success\", \"suspended\"")
 	}
-	if err := d.Check("SubagentFinishedOutcome", v); err != nil {
+	if err := d.Check(60, "SubagentFinishedOutcome", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -6769,7 +6572,7 @@ func decodeSubagentRunID(v *strictjson.Value, d *genrt.Decoder) (SubagentRunID, 
 	if err != nil {
 		return *new(SubagentRunID), genrt.InType(err, "SubagentRunID")
 	}
-	if err := d.Check("SubagentRunID", v); err != nil {
+	if err := d.Check(61, "SubagentRunID", v); err != nil {
 		return *new(SubagentRunID), err
 	}
 	return SubagentRunID(u), nil
@@ -6816,9 +6619,6 @@ func decodeSubagentStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, ski
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "SubagentStartedEvent") {
@@ -6938,9 +6738,6 @@ func decodeSubagentStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, ski
 			out.ParentMessageID = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "SubagentStartedEvent"); err != nil {
@@ -6954,7 +6751,7 @@ func decodeSubagentStartedEventExcept(v *strictjson.Value, d *genrt.Decoder, ski
 	if !has4 {
 		return out, genrt.Missing("", "name")
 	}
-	if err := d.Check("SubagentStartedEvent", v); err != nil {
+	if err := d.Check(62, "SubagentStartedEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6999,9 +6796,6 @@ func decodeSubagentSuspendedExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "interruptIds":
 			if d.NullMember(v, i, "SubagentSuspended") {
@@ -7019,9 +6813,6 @@ func decodeSubagentSuspendedExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 			out.InterruptIds = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "SubagentSuspended"); err != nil {
@@ -7029,7 +6820,7 @@ func decodeSubagentSuspendedExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 			}
 		}
 	}
-	if err := d.Check("SubagentSuspended", v); err != nil {
+	if err := d.Check(63, "SubagentSuspended", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7076,9 +6867,6 @@ func decodeSystemMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "SystemMessage") {
@@ -7170,9 +6958,6 @@ func decodeSystemMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 			has6 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "SystemMessage"); err != nil {
@@ -7186,7 +6971,7 @@ func decodeSystemMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	if !has6 {
 		return out, genrt.Missing("", "content")
 	}
-	if err := d.Check("SystemMessage", v); err != nil {
+	if err := d.Check(64, "SystemMessage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7233,9 +7018,6 @@ func decodeTestOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -7255,16 +7037,6 @@ func decodeTestOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -7273,7 +7045,7 @@ func decodeTestOperationExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	if !has1 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("TestOperation", v); err != nil {
+	if err := d.Check(65, "TestOperation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7318,9 +7090,6 @@ func decodeTextMessageChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "TextMessageChunkEvent") {
@@ -7436,9 +7205,6 @@ func decodeTextMessageChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			out.Name = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "TextMessageChunkEvent"); err != nil {
@@ -7446,7 +7212,7 @@ func decodeTextMessageChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			}
 		}
 	}
-	if err := d.Check("TextMessageChunkEvent", v); err != nil {
+	if err := d.Check(66, "TextMessageChunkEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7494,9 +7260,6 @@ func decodeTextMessageContentEventExcept(v *strictjson.Value, d *genrt.Decoder, 
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "TextMessageContentEvent") {
@@ -7574,9 +7337,6 @@ func decodeTextMessageContentEventExcept(v *strictjson.Value, d *genrt.Decoder, 
 			has5 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "TextMessageContentEvent"); err != nil {
@@ -7590,7 +7350,7 @@ func decodeTextMessageContentEventExcept(v *strictjson.Value, d *genrt.Decoder, 
 	if !has5 {
 		return out, genrt.Missing("", "delta")
 	}
-	if err := d.Check("TextMessageContentEvent", v); err != nil {
+	if err := d.Check(67, "TextMessageContentEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7636,9 +7396,6 @@ func decodeTextMessageEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "TextMessageEndEvent") {
@@ -7707,9 +7464,6 @@ func decodeTextMessageEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "TextMessageEndEvent"); err != nil {
@@ -7720,7 +7474,7 @@ func decodeTextMessageEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 	if !has4 {
 		return out, genrt.Missing("", "messageId")
 	}
-	if err := d.Check("TextMessageEndEvent", v); err != nil {
+	if err := d.Check(68, "TextMessageEndEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7762,7 +7516,7 @@ func decodeTextMessageRole(v *strictjson.Value, d *genrt.Decoder) (TextMessageRo
 	}
 	switch TextMessageRole(x) {
 	case TextMessageRoleDeveloper, TextMessageRoleSystem, TextMessageRoleAssistant, TextMessageRoleUser:
-		if err := d.Check("TextMessageRole", v); err != nil {
+		if err := d.Check(69, "TextMessageRole", v); err != nil {
 			return "", err
 		}
 		return TextMessageRole(x), nil
@@ -7811,9 +7565,6 @@ func decodeTextMessageStartEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "TextMessageStartEvent") {
@@ -7911,9 +7662,6 @@ func decodeTextMessageStartEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			out.Name = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "TextMessageStartEvent"); err != nil {
@@ -7927,7 +7675,7 @@ func decodeTextMessageStartEventExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	if !has5 {
 		out.Role = genrt.Ptr(TextMessageRole("assistant"))
 	}
-	if err := d.Check("TextMessageStartEvent", v); err != nil {
+	if err := d.Check(70, "TextMessageStartEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7972,9 +7720,6 @@ func decodeTextPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (T
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			if d.NullMember(v, i, "TextPart") {
@@ -8015,9 +7760,6 @@ func decodeTextPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (T
 			out.Metadata = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "TextPart"); err != nil {
@@ -8028,7 +7770,7 @@ func decodeTextPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (T
 	if !has1 {
 		return out, genrt.Missing("", "text")
 	}
-	if err := d.Check("TextPart", v); err != nil {
+	if err := d.Check(71, "TextPart", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8070,9 +7812,6 @@ func decodeTokenUsage(v *strictjson.Value, d *genrt.Decoder) (TokenUsage, error)
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "provider":
 			if d.NullMember(v, i, "TokenUsage") {
@@ -8210,7 +7949,7 @@ func decodeTokenUsage(v *strictjson.Value, d *genrt.Decoder) (TokenUsage, error)
 			}
 		}
 	}
-	if err := d.Check("TokenUsage", v); err != nil {
+	if err := d.Check(72, "TokenUsage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8253,9 +7992,6 @@ func decodeTool(v *strictjson.Value, d *genrt.Decoder) (Tool, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "name":
 			mark := d.Mark()
@@ -8315,7 +8051,7 @@ func decodeTool(v *strictjson.Value, d *genrt.Decoder) (Tool, error) {
 	if !has1 {
 		return out, genrt.Missing("", "description")
 	}
-	if err := d.Check("Tool", v); err != nil {
+	if err := d.Check(73, "Tool", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8359,9 +8095,6 @@ func decodeToolCall(v *strictjson.Value, d *genrt.Decoder) (ToolCall, error) {
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			mark := d.Mark()
@@ -8450,7 +8183,7 @@ func decodeToolCall(v *strictjson.Value, d *genrt.Decoder) (ToolCall, error) {
 	if !has2 {
 		return out, genrt.Missing("", "function")
 	}
-	if err := d.Check("ToolCall", v); err != nil {
+	if err := d.Check(74, "ToolCall", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8497,9 +8230,6 @@ func decodeToolCallArgsEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ToolCallArgsEvent") {
@@ -8577,9 +8307,6 @@ func decodeToolCallArgsEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 			has5 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ToolCallArgsEvent"); err != nil {
@@ -8593,7 +8320,7 @@ func decodeToolCallArgsEventExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	if !has5 {
 		return out, genrt.Missing("", "delta")
 	}
-	if err := d.Check("ToolCallArgsEvent", v); err != nil {
+	if err := d.Check(75, "ToolCallArgsEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8638,9 +8365,6 @@ func decodeToolCallChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ToolCallChunkEvent") {
@@ -8756,9 +8480,6 @@ func decodeToolCallChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			out.Delta = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ToolCallChunkEvent"); err != nil {
@@ -8766,7 +8487,7 @@ func decodeToolCallChunkEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			}
 		}
 	}
-	if err := d.Check("ToolCallChunkEvent", v); err != nil {
+	if err := d.Check(76, "ToolCallChunkEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8812,9 +8533,6 @@ func decodeToolCallEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ToolCallEndEvent") {
@@ -8883,9 +8601,6 @@ func decodeToolCallEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			has4 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ToolCallEndEvent"); err != nil {
@@ -8896,7 +8611,7 @@ func decodeToolCallEndEventExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	if !has4 {
 		return out, genrt.Missing("", "toolCallId")
 	}
-	if err := d.Check("ToolCallEndEvent", v); err != nil {
+	if err := d.Check(77, "ToolCallEndEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8944,9 +8659,6 @@ func decodeToolCallResultEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ToolCallResultEvent") {
@@ -9050,9 +8762,6 @@ func decodeToolCallResultEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 			out.Role = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ToolCallResultEvent"); err != nil {
@@ -9069,7 +8778,7 @@ func decodeToolCallResultEventExcept(v *strictjson.Value, d *genrt.Decoder, skip
 	if !has6 {
 		return out, genrt.Missing("", "content")
 	}
-	if err := d.Check("ToolCallResultEvent", v); err != nil {
+	if err := d.Check(78, "ToolCallResultEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9116,9 +8825,6 @@ func decodeToolCallStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "timestamp":
 			if d.NullMember(v, i, "ToolCallStartEvent") {
@@ -9210,9 +8916,6 @@ func decodeToolCallStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			out.ParentMessageID = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ToolCallStartEvent"); err != nil {
@@ -9226,7 +8929,7 @@ func decodeToolCallStartEventExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	if !has5 {
 		return out, genrt.Missing("", "toolCallName")
 	}
-	if err := d.Check("ToolCallStartEvent", v); err != nil {
+	if err := d.Check(79, "ToolCallStartEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9274,9 +8977,6 @@ func decodeToolMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "ToolMessage") {
@@ -9377,9 +9077,6 @@ func decodeToolMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 			out.Metadata = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "ToolMessage"); err != nil {
@@ -9396,7 +9093,7 @@ func decodeToolMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	if !has3 {
 		return out, genrt.Missing("", "toolCallId")
 	}
-	if err := d.Check("ToolMessage", v); err != nil {
+	if err := d.Check(80, "ToolMessage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9442,9 +9139,6 @@ func decodeURLSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -9471,9 +9165,6 @@ func decodeURLSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 			out.MIMEType = &x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "URLSource"); err != nil {
@@ -9484,7 +9175,7 @@ func decodeURLSourceExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	if !has0 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("URLSource", v); err != nil {
+	if err := d.Check(81, "URLSource", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9531,9 +9222,6 @@ func decodeUserMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "subagentRunId":
 			if d.NullMember(v, i, "UserMessage") {
@@ -9625,9 +9313,6 @@ func decodeUserMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 			has6 = true
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "UserMessage"); err != nil {
@@ -9641,7 +9326,7 @@ func decodeUserMessageExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	if !has6 {
 		return out, genrt.Missing("", "content")
 	}
-	if err := d.Check("UserMessage", v); err != nil {
+	if err := d.Check(82, "UserMessage", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9687,9 +9372,6 @@ func decodeVideoPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			if d.NullMember(v, i, "VideoPart") {
@@ -9730,9 +9412,6 @@ func decodeVideoPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 			out.Metadata = x
 		default:
 			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
 				continue
 			}
 			if err := d.Unknown(v, i, "VideoPart"); err != nil {
@@ -9743,7 +9422,7 @@ func decodeVideoPartExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	if !has1 {
 		return out, genrt.Missing("", "source")
 	}
-	if err := d.Check("VideoPart", v); err != nil {
+	if err := d.Check(83, "VideoPart", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9922,5 +9601,5 @@ func decodeArray_ToolCall(v *strictjson.Value, d *genrt.Decoder) ([]ToolCall, er
 
 // Patterns of the contract, compiled once.
 var (
-	pattern0 = regexp.MustCompile("^(/([^/~]|~[01])*)*$")
+	pattern0 = genrt.CompilePattern("^(/([^/~]|~[01])*)*$")
 )

@@ -9,6 +9,28 @@ import (
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
+// TypeIDs maps the Go name of every type to the id its tree decoder passes to genrt.Decoder.Check; a runtime sets Watch[id] to have its Named hook called for the type.
+var TypeIDs = map[string]int{
+	"ActParams":             0,
+	"ActResult":             1,
+	"AuthParams":            2,
+	"AuthResult":            3,
+	"CommandCompletedEvent": 4,
+	"EmptyParams":           5,
+	"ErrorObject":           6,
+	"Event":                 7,
+	"EventRecord":           8,
+	"EventsParams":          9,
+	"EventsResult":          10,
+	"ObserveResult":         11,
+	"PingResult":            12,
+	"ProjectIdentifier":     13,
+	"Request":               14,
+	"RequestID":             15,
+	"Response":              16,
+	"StatusResult":          17,
+}
+
 // DecodeActParams decodes data strictly as ActParams: wrong types, unknown
 // enum values, violated constraints and malformed JSON are errors of type
 // *ValidationError, carrying the invalid-params code and the JSON pointer of
@@ -46,9 +68,6 @@ func decodeActParams(v *strictjson.Value, d *genrt.Decoder) (ActParams, error) {
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "type":
 			mark := d.Mark()
@@ -216,7 +235,7 @@ func decodeActParams(v *strictjson.Value, d *genrt.Decoder) (ActParams, error) {
 	if !has0 {
 		return out, genrt.Missing("", "type")
 	}
-	if err := d.Check("ActParams", v); err != nil {
+	if err := d.Check(0, "ActParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -260,9 +279,6 @@ func decodeActResult(v *strictjson.Value, d *genrt.Decoder) (ActResult, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "accepted":
 			mark := d.Mark()
@@ -288,10 +304,6 @@ func decodeActResult(v *strictjson.Value, d *genrt.Decoder) (ActResult, error) {
 			d.Under(mark, "commandSeq")
 			out.CommandSeq = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -300,7 +312,7 @@ func decodeActResult(v *strictjson.Value, d *genrt.Decoder) (ActResult, error) {
 	if !has1 {
 		return out, genrt.Missing("", "commandSeq")
 	}
-	if err := d.Check("ActResult", v); err != nil {
+	if err := d.Check(1, "ActResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -343,9 +355,6 @@ func decodeAuthParams(v *strictjson.Value, d *genrt.Decoder) (AuthParams, error)
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "token":
 			mark := d.Mark()
@@ -356,16 +365,12 @@ func decodeAuthParams(v *strictjson.Value, d *genrt.Decoder) (AuthParams, error)
 			d.Under(mark, "token")
 			out.Token = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "token")
 	}
-	if err := d.Check("AuthParams", v); err != nil {
+	if err := d.Check(2, "AuthParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -408,9 +413,6 @@ func decodeAuthResult(v *strictjson.Value, d *genrt.Decoder) (AuthResult, error)
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "authorized":
 			mark := d.Mark()
@@ -421,16 +423,12 @@ func decodeAuthResult(v *strictjson.Value, d *genrt.Decoder) (AuthResult, error)
 			d.Under(mark, "authorized")
 			out.Authorized = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "authorized")
 	}
-	if err := d.Check("AuthResult", v); err != nil {
+	if err := d.Check(3, "AuthResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -476,9 +474,6 @@ func decodeCommandCompletedEvent(v *strictjson.Value, d *genrt.Decoder) (Command
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "type":
 			mark := d.Mark()
@@ -545,7 +540,7 @@ func decodeCommandCompletedEvent(v *strictjson.Value, d *genrt.Decoder) (Command
 	if !has3 {
 		return out, genrt.Missing("", "message")
 	}
-	if err := d.Check("CommandCompletedEvent", v); err != nil {
+	if err := d.Check(4, "CommandCompletedEvent", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -585,19 +580,7 @@ func decodeEmptyParams(v *strictjson.Value, d *genrt.Decoder) (EmptyParams, erro
 	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
-		switch m.Key {
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
-		}
-	}
-	if err := d.Check("EmptyParams", v); err != nil {
+	if err := d.Check(5, "EmptyParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -641,9 +624,6 @@ func decodeErrorObject(v *strictjson.Value, d *genrt.Decoder) (ErrorObject, erro
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "code":
 			mark := d.Mark()
@@ -677,10 +657,6 @@ func decodeErrorObject(v *strictjson.Value, d *genrt.Decoder) (ErrorObject, erro
 			}
 			d.Under(mark, "data")
 			out.Data = x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -689,7 +665,7 @@ func decodeErrorObject(v *strictjson.Value, d *genrt.Decoder) (ErrorObject, erro
 	if !has1 {
 		return out, genrt.Missing("", "message")
 	}
-	if err := d.Check("ErrorObject", v); err != nil {
+	if err := d.Check(6, "ErrorObject", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -731,9 +707,6 @@ func decodeEvent(v *strictjson.Value, d *genrt.Decoder) (Event, error) {
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "type":
 			mark := d.Mark()
@@ -761,7 +734,7 @@ func decodeEvent(v *strictjson.Value, d *genrt.Decoder) (Event, error) {
 	if !has0 {
 		return out, genrt.Missing("", "type")
 	}
-	if err := d.Check("Event", v); err != nil {
+	if err := d.Check(7, "Event", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -805,9 +778,6 @@ func decodeEventRecord(v *strictjson.Value, d *genrt.Decoder) (EventRecord, erro
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "seq":
 			mark := d.Mark()
@@ -830,10 +800,6 @@ func decodeEventRecord(v *strictjson.Value, d *genrt.Decoder) (EventRecord, erro
 			d.Under(mark, "event")
 			out.Event = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -842,7 +808,7 @@ func decodeEventRecord(v *strictjson.Value, d *genrt.Decoder) (EventRecord, erro
 	if !has1 {
 		return out, genrt.Missing("", "event")
 	}
-	if err := d.Check("EventRecord", v); err != nil {
+	if err := d.Check(8, "EventRecord", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -886,9 +852,6 @@ func decodeEventsParams(v *strictjson.Value, d *genrt.Decoder) (EventsParams, er
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "afterSeq":
 			if d.NullMember(v, i, "EventsParams") {
@@ -929,10 +892,6 @@ func decodeEventsParams(v *strictjson.Value, d *genrt.Decoder) (EventsParams, er
 			d.Under(mark, "limit")
 			out.Limit = &x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -941,7 +900,7 @@ func decodeEventsParams(v *strictjson.Value, d *genrt.Decoder) (EventsParams, er
 	if !has1 {
 		out.Limit = genrt.Ptr(int64(DefaultEventsPerRequest))
 	}
-	if err := d.Check("EventsParams", v); err != nil {
+	if err := d.Check(9, "EventsParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -985,9 +944,6 @@ func decodeEventsResult(v *strictjson.Value, d *genrt.Decoder) (EventsResult, er
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "latestSeq":
 			mark := d.Mark()
@@ -1010,10 +966,6 @@ func decodeEventsResult(v *strictjson.Value, d *genrt.Decoder) (EventsResult, er
 			d.Under(mark, "events")
 			out.Events = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1022,7 +974,7 @@ func decodeEventsResult(v *strictjson.Value, d *genrt.Decoder) (EventsResult, er
 	if !has1 {
 		return out, genrt.Missing("", "events")
 	}
-	if err := d.Check("EventsResult", v); err != nil {
+	if err := d.Check(10, "EventsResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1066,9 +1018,6 @@ func decodeObserveResult(v *strictjson.Value, d *genrt.Decoder) (ObserveResult, 
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "observationSeq":
 			mark := d.Mark()
@@ -1091,10 +1040,6 @@ func decodeObserveResult(v *strictjson.Value, d *genrt.Decoder) (ObserveResult, 
 			d.Under(mark, "observation")
 			out.Observation = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1103,7 +1048,7 @@ func decodeObserveResult(v *strictjson.Value, d *genrt.Decoder) (ObserveResult, 
 	if !has1 {
 		return out, genrt.Missing("", "observation")
 	}
-	if err := d.Check("ObserveResult", v); err != nil {
+	if err := d.Check(11, "ObserveResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1146,9 +1091,6 @@ func decodePingResult(v *strictjson.Value, d *genrt.Decoder) (PingResult, error)
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "protocolVersion":
 			mark := d.Mark()
@@ -1162,16 +1104,12 @@ func decodePingResult(v *strictjson.Value, d *genrt.Decoder) (PingResult, error)
 			d.Under(mark, "protocolVersion")
 			out.ProtocolVersion = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "protocolVersion")
 	}
-	if err := d.Check("PingResult", v); err != nil {
+	if err := d.Check(12, "PingResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1216,7 +1154,7 @@ func decodeProjectIdentifier(v *strictjson.Value, d *genrt.Decoder) (ProjectIden
 		if err := genrt.Length(x, "", 1, -1); err != nil {
 			return ProjectIdentifier{}, err
 		}
-		if err := d.Check("ProjectIdentifier", v); err != nil {
+		if err := d.Check(13, "ProjectIdentifier", v); err != nil {
 			return ProjectIdentifier{}, err
 		}
 		return ProjectIdentifier{String: &x}, nil
@@ -1225,7 +1163,7 @@ func decodeProjectIdentifier(v *strictjson.Value, d *genrt.Decoder) (ProjectIden
 		if err != nil {
 			return ProjectIdentifier{}, err
 		}
-		if err := d.Check("ProjectIdentifier", v); err != nil {
+		if err := d.Check(13, "ProjectIdentifier", v); err != nil {
 			return ProjectIdentifier{}, err
 		}
 		return ProjectIdentifier{Integer: &x}, nil
@@ -1271,9 +1209,6 @@ func decodeRequest(v *strictjson.Value, d *genrt.Decoder) (Request, error) {
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "jsonrpc":
 			mark := d.Mark()
@@ -1322,10 +1257,6 @@ func decodeRequest(v *strictjson.Value, d *genrt.Decoder) (Request, error) {
 			}
 			d.Under(mark, "params")
 			out.Params = x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1337,7 +1268,7 @@ func decodeRequest(v *strictjson.Value, d *genrt.Decoder) (Request, error) {
 	if !has2 {
 		return out, genrt.Missing("", "method")
 	}
-	if err := d.Check("Request", v); err != nil {
+	if err := d.Check(14, "Request", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1379,7 +1310,7 @@ func decodeRequestID(v *strictjson.Value, d *genrt.Decoder) (RequestID, error) {
 		if err != nil {
 			return RequestID{}, err
 		}
-		if err := d.Check("RequestID", v); err != nil {
+		if err := d.Check(15, "RequestID", v); err != nil {
 			return RequestID{}, err
 		}
 		return RequestID{String: &x}, nil
@@ -1388,7 +1319,7 @@ func decodeRequestID(v *strictjson.Value, d *genrt.Decoder) (RequestID, error) {
 		if err != nil {
 			return RequestID{}, err
 		}
-		if err := d.Check("RequestID", v); err != nil {
+		if err := d.Check(15, "RequestID", v); err != nil {
 			return RequestID{}, err
 		}
 		return RequestID{Integer: &x}, nil
@@ -1435,9 +1366,6 @@ func decodeResponse(v *strictjson.Value, d *genrt.Decoder) (Response, error) {
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "jsonrpc":
 			mark := d.Mark()
@@ -1494,10 +1422,6 @@ func decodeResponse(v *strictjson.Value, d *genrt.Decoder) (Response, error) {
 			d.Under(mark, "error")
 			out.Error = &x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1516,7 +1440,7 @@ func decodeResponse(v *strictjson.Value, d *genrt.Decoder) (Response, error) {
 	if err := genrt.ExactlyOne("", n, "result", "error"); err != nil {
 		return out, err
 	}
-	if err := d.Check("Response", v); err != nil {
+	if err := d.Check(16, "Response", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1567,9 +1491,6 @@ func decodeStatusResult(v *strictjson.Value, d *genrt.Decoder) (StatusResult, er
 	var has8 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "running":
 			mark := d.Mark()
@@ -1676,10 +1597,6 @@ func decodeStatusResult(v *strictjson.Value, d *genrt.Decoder) (StatusResult, er
 			d.Under(mark, "lastError")
 			out.LastError = x
 			has8 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1709,7 +1626,7 @@ func decodeStatusResult(v *strictjson.Value, d *genrt.Decoder) (StatusResult, er
 	if !has8 {
 		return out, genrt.Missing("", "lastError")
 	}
-	if err := d.Check("StatusResult", v); err != nil {
+	if err := d.Check(17, "StatusResult", v); err != nil {
 		return out, err
 	}
 	return out, nil

@@ -7,8 +7,182 @@ import (
 	"encoding/json"
 	"github.com/contractkit/contractkit/internal/genrt"
 	"github.com/contractkit/contractkit/internal/strictjson"
-	"regexp"
 )
+
+// TypeIDs maps the Go name of every type to the id its tree decoder passes to genrt.Decoder.Check; a runtime sets Watch[id] to have its Named hook called for the type.
+var TypeIDs = map[string]int{
+	"APIVersion":                0,
+	"BooleanChange":             1,
+	"ByteEdit":                  2,
+	"CancelParams":              3,
+	"Capabilities":              4,
+	"Caption":                   5,
+	"ChangedParams":             6,
+	"ChildrenParams":            7,
+	"ChildrenResult":            8,
+	"ClientInfo":                9,
+	"Collection":                10,
+	"CollectionNodeID":          11,
+	"Diagnostic":                12,
+	"DiagnosticCode":            13,
+	"DidChangeFilesParams":      14,
+	"DomainErrorData":           15,
+	"DomainErrorKind":           16,
+	"EditSchema":                17,
+	"EditableField":             18,
+	"EditingResult":             19,
+	"EditingState":              20,
+	"EmptyDetails":              21,
+	"EmptyParams":               22,
+	"EmptyPresentation":         23,
+	"EnumChange":                24,
+	"EnumOption":                25,
+	"EnumSchema":                26,
+	"EventSequence":             27,
+	"FileEdits":                 28,
+	"FileSequence":              29,
+	"Freshness":                 30,
+	"Generation":                31,
+	"GetResult":                 32,
+	"Hit":                       33,
+	"HitRank":                   34,
+	"IndexAction":               35,
+	"IndexError":                36,
+	"IndexErrorsParams":         37,
+	"IndexErrorsResult":         38,
+	"IndexParams":               39,
+	"IndexProgressParams":       40,
+	"IndexResult":               41,
+	"InitializeParams":          42,
+	"InitializeResult":          43,
+	"InlineItem":                44,
+	"IntegerChange":             45,
+	"IntegerSchema":             46,
+	"InvalidStateDetails":       47,
+	"KeyLabel":                  48,
+	"Label":                     49,
+	"LifecycleState":            50,
+	"LimitedResource":           51,
+	"Limits":                    52,
+	"Locale":                    53,
+	"LocalizedValue":            54,
+	"MemberScope":               55,
+	"MetadataCollection":        56,
+	"MetadataKind":              57,
+	"MetadataObject":            58,
+	"ModuleNodeID":              59,
+	"ModuleSourceRole":          60,
+	"NameLabel":                 61,
+	"NamedSelection":            62,
+	"Node":                      63,
+	"NodeID":                    64,
+	"NodeParams":                65,
+	"NodeState":                 66,
+	"ObjectID":                  67,
+	"ObjectNodeID":              68,
+	"ObjectParams":              69,
+	"OpenFailureReason":         70,
+	"OpenParams":                71,
+	"Path":                      72,
+	"PathEncoding":              73,
+	"PicturePreview":            74,
+	"Presentation":              75,
+	"PresentedItem":             76,
+	"PreviewResult":             77,
+	"Progress":                  78,
+	"ProgressState":             79,
+	"ProjectContext":            80,
+	"ProjectID":                 81,
+	"ProjectInfo":               82,
+	"ProjectOpenFailedDetails":  83,
+	"ProjectState":              84,
+	"ProjectType":               85,
+	"PropertiesResult":          86,
+	"Property":                  87,
+	"PropertyChange":            88,
+	"PropertyEditParams":        89,
+	"PropertyKey":               90,
+	"PropertyPathParams":        91,
+	"PropertyValue":             92,
+	"PropertyWriteResult":       93,
+	"Qualifier":                 94,
+	"Range":                     95,
+	"ReadOnlyProperty":          96,
+	"ReadOnlyReason":            97,
+	"ReadyPicture":              98,
+	"RecordField":               99,
+	"RecordValue":               100,
+	"ReferenceChange":           101,
+	"ReferenceChoice":           102,
+	"ReferenceChoicesResult":    103,
+	"ReferencePresentation":     104,
+	"ReferenceSchema":           105,
+	"ReferenceStatus":           106,
+	"RefreshParams":             107,
+	"RefreshResult":             108,
+	"RenameApplyParams":         109,
+	"RenameApplyResult":         110,
+	"RenameEdit":                111,
+	"RenameIssue":               112,
+	"RenamePlace":               113,
+	"RenamePlan":                114,
+	"RenamePreviewParams":       115,
+	"RenamePreviewResult":       116,
+	"Renamed":                   117,
+	"RequestID":                 118,
+	"ResourceLimitDetails":      119,
+	"ResponseTooLargeDetails":   120,
+	"ResyncDetails":             121,
+	"RevealResult":              122,
+	"RootResult":                123,
+	"ScalarType":                124,
+	"Scope":                     125,
+	"SearchParams":              126,
+	"SearchResult":              127,
+	"Selection":                 128,
+	"ServerInfo":                129,
+	"SessionID":                 130,
+	"SessionInfo":               131,
+	"SessionParams":             132,
+	"Source":                    133,
+	"SourceChangedDetails":      134,
+	"SourceErrorDetails":        135,
+	"SourceErrorReason":         136,
+	"SourceResult":              137,
+	"SourceRole":                138,
+	"StaleGenerationDetails":    139,
+	"SupportFile":               140,
+	"SupportFilesParams":        141,
+	"SupportFilesResult":        142,
+	"SupportObject":             143,
+	"SupportParams":             144,
+	"SupportResult":             145,
+	"Text":                      146,
+	"TextChange":                147,
+	"TextDomain":                148,
+	"TextSchema":                149,
+	"TextValue":                 150,
+	"TypeChoice":                151,
+	"TypeChoicesResult":         152,
+	"TypesPresentation":         153,
+	"UndoDirection":             154,
+	"UndoPropertyParams":        155,
+	"UnknownNodeDetails":        156,
+	"UnknownObjectDetails":      157,
+	"UnknownProjectDetails":     158,
+	"UnknownSessionDetails":     159,
+	"UnsignedIntegerChange":     160,
+	"UnsignedIntegerSchema":     161,
+	"UnsupportedIssue":          162,
+	"UnsupportedValue":          163,
+	"UnsupportedVersionDetails": 164,
+	"ValueChange":               165,
+	"ValueChoice":               166,
+	"ValueChoicesParams":        167,
+	"ValueChoicesResult":        168,
+	"ValueDomain":               169,
+	"ValueSchema":               170,
+}
 
 // DecodeAPIVersion decodes data strictly as APIVersion: wrong types, unknown
 // enum values, violated constraints and malformed JSON are errors of type
@@ -48,9 +222,6 @@ func decodeAPIVersion(v *strictjson.Value, d *genrt.Decoder) (APIVersion, error)
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "major":
 			mark := d.Mark()
@@ -76,10 +247,6 @@ func decodeAPIVersion(v *strictjson.Value, d *genrt.Decoder) (APIVersion, error)
 			d.Under(mark, "minor")
 			out.Minor = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -88,7 +255,7 @@ func decodeAPIVersion(v *strictjson.Value, d *genrt.Decoder) (APIVersion, error)
 	if !has1 {
 		return out, genrt.Missing("", "minor")
 	}
-	if err := d.Check("APIVersion", v); err != nil {
+	if err := d.Check(0, "APIVersion", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -134,9 +301,6 @@ func decodeBooleanChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -147,22 +311,12 @@ func decodeBooleanChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("BooleanChange", v); err != nil {
+	if err := d.Check(1, "BooleanChange", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -205,9 +359,6 @@ func decodeByteEdit(v *strictjson.Value, d *genrt.Decoder) (ByteEdit, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "range":
 			mark := d.Mark()
@@ -227,10 +378,6 @@ func decodeByteEdit(v *strictjson.Value, d *genrt.Decoder) (ByteEdit, error) {
 			d.Under(mark, "text")
 			out.Text = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -239,7 +386,7 @@ func decodeByteEdit(v *strictjson.Value, d *genrt.Decoder) (ByteEdit, error) {
 	if !has1 {
 		return out, genrt.Missing("", "text")
 	}
-	if err := d.Check("ByteEdit", v); err != nil {
+	if err := d.Check(2, "ByteEdit", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -282,9 +429,6 @@ func decodeCancelParams(v *strictjson.Value, d *genrt.Decoder) (CancelParams, er
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			mark := d.Mark()
@@ -295,16 +439,12 @@ func decodeCancelParams(v *strictjson.Value, d *genrt.Decoder) (CancelParams, er
 			d.Under(mark, "id")
 			out.ID = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "id")
 	}
-	if err := d.Check("CancelParams", v); err != nil {
+	if err := d.Check(3, "CancelParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -354,9 +494,6 @@ func decodeCapabilities(v *strictjson.Value, d *genrt.Decoder) (Capabilities, er
 	var has7 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "designerXml":
 			mark := d.Mark()
@@ -556,10 +693,6 @@ func decodeCapabilities(v *strictjson.Value, d *genrt.Decoder) (Capabilities, er
 			}
 			d.Under(mark, "unsignedIntegerProperties")
 			out.UnsignedIntegerProperties = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -586,7 +719,7 @@ func decodeCapabilities(v *strictjson.Value, d *genrt.Decoder) (Capabilities, er
 	if !has7 {
 		return out, genrt.Missing("", "supportedProjectTypes")
 	}
-	if err := d.Check("Capabilities", v); err != nil {
+	if err := d.Check(4, "Capabilities", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -629,9 +762,6 @@ func decodeCaption(v *strictjson.Value, d *genrt.Decoder) (Caption, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "ru-RU":
 			mark := d.Mark()
@@ -651,10 +781,6 @@ func decodeCaption(v *strictjson.Value, d *genrt.Decoder) (Caption, error) {
 			d.Under(mark, "en-US")
 			out.EnUS = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -663,7 +789,7 @@ func decodeCaption(v *strictjson.Value, d *genrt.Decoder) (Caption, error) {
 	if !has1 {
 		return out, genrt.Missing("", "en-US")
 	}
-	if err := d.Check("Caption", v); err != nil {
+	if err := d.Check(5, "Caption", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -712,9 +838,6 @@ func decodeChangedParams(v *strictjson.Value, d *genrt.Decoder) (ChangedParams, 
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -811,10 +934,6 @@ func decodeChangedParams(v *strictjson.Value, d *genrt.Decoder) (ChangedParams, 
 			}
 			d.Under(mark, "renamed")
 			out.Renamed = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -838,7 +957,7 @@ func decodeChangedParams(v *strictjson.Value, d *genrt.Decoder) (ChangedParams, 
 	if !has6 {
 		return out, genrt.Missing("", "requiresReopen")
 	}
-	if err := d.Check("ChangedParams", v); err != nil {
+	if err := d.Check(6, "ChangedParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -885,9 +1004,6 @@ func decodeChildrenParams(v *strictjson.Value, d *genrt.Decoder) (ChildrenParams
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -940,10 +1056,6 @@ func decodeChildrenParams(v *strictjson.Value, d *genrt.Decoder) (ChildrenParams
 			d.Under(mark, "hideEmptyRootSections")
 			out.HideEmptyRootSections = &x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -961,7 +1073,7 @@ func decodeChildrenParams(v *strictjson.Value, d *genrt.Decoder) (ChildrenParams
 	if !has4 {
 		out.HideEmptyRootSections = genrt.Ptr(bool(true))
 	}
-	if err := d.Check("ChildrenParams", v); err != nil {
+	if err := d.Check(7, "ChildrenParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1008,9 +1120,6 @@ func decodeChildrenResult(v *strictjson.Value, d *genrt.Decoder) (ChildrenResult
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -1057,10 +1166,6 @@ func decodeChildrenResult(v *strictjson.Value, d *genrt.Decoder) (ChildrenResult
 			d.Under(mark, "nodes")
 			out.Nodes = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1078,7 +1183,7 @@ func decodeChildrenResult(v *strictjson.Value, d *genrt.Decoder) (ChildrenResult
 	if !has4 {
 		return out, genrt.Missing("", "nodes")
 	}
-	if err := d.Check("ChildrenResult", v); err != nil {
+	if err := d.Check(8, "ChildrenResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1122,9 +1227,6 @@ func decodeClientInfo(v *strictjson.Value, d *genrt.Decoder) (ClientInfo, error)
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "name":
 			mark := d.Mark()
@@ -1144,10 +1246,6 @@ func decodeClientInfo(v *strictjson.Value, d *genrt.Decoder) (ClientInfo, error)
 			d.Under(mark, "version")
 			out.Version = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1156,7 +1254,7 @@ func decodeClientInfo(v *strictjson.Value, d *genrt.Decoder) (ClientInfo, error)
 	if !has1 {
 		return out, genrt.Missing("", "version")
 	}
-	if err := d.Check("ClientInfo", v); err != nil {
+	if err := d.Check(9, "ClientInfo", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1227,9 +1325,9 @@ func decodeCollection(v *strictjson.Value, d *genrt.Decoder) (Collection, error)
 		}
 		x = CollectionUnsupported{}
 	default:
-		return nil, d.Variant(v, "kind", tag, "Collection", "\"metadata\", \"common\", \"modules\", \"unsupported\"")
+		return nil, d.Variant("kind", tag, "Collection", "\"metadata\", \"common\", \"modules\", \"unsupported\"")
 	}
-	if err := d.Check("Collection", v); err != nil {
+	if err := d.Check(10, "Collection", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -1276,9 +1374,6 @@ func decodeCollectionNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "owner":
 			mark := d.Mark()
@@ -1298,16 +1393,6 @@ func decodeCollectionNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			d.Under(mark, "collection")
 			out.Collection = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1316,7 +1401,7 @@ func decodeCollectionNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	if !has1 {
 		return out, genrt.Missing("", "collection")
 	}
-	if err := d.Check("CollectionNodeID", v); err != nil {
+	if err := d.Check(11, "CollectionNodeID", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1361,9 +1446,6 @@ func decodeDiagnostic(v *strictjson.Value, d *genrt.Decoder) (Diagnostic, error)
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "code":
 			mark := d.Mark()
@@ -1396,10 +1478,6 @@ func decodeDiagnostic(v *strictjson.Value, d *genrt.Decoder) (Diagnostic, error)
 			d.Under(mark, "details")
 			out.Details = x
 			has2 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1411,7 +1489,7 @@ func decodeDiagnostic(v *strictjson.Value, d *genrt.Decoder) (Diagnostic, error)
 	if !has2 {
 		return out, genrt.Missing("", "details")
 	}
-	if err := d.Check("Diagnostic", v); err != nil {
+	if err := d.Check(12, "Diagnostic", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1453,7 +1531,7 @@ func decodeDiagnosticCode(v *strictjson.Value, d *genrt.Decoder) (DiagnosticCode
 	}
 	switch DiagnosticCode(x) {
 	case DiagnosticCodeUnsupportedRoot, DiagnosticCodeUnknownKind, DiagnosticCodeInvalidObject, DiagnosticCodeDuplicateIdentity, DiagnosticCodeUnsupportedValue:
-		if err := d.Check("DiagnosticCode", v); err != nil {
+		if err := d.Check(13, "DiagnosticCode", v); err != nil {
 			return "", err
 		}
 		return DiagnosticCode(x), nil
@@ -1502,9 +1580,6 @@ func decodeDidChangeFilesParams(v *strictjson.Value, d *genrt.Decoder) (DidChang
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -1560,10 +1635,6 @@ func decodeDidChangeFilesParams(v *strictjson.Value, d *genrt.Decoder) (DidChang
 			d.Under(mark, "manifestChanged")
 			out.ManifestChanged = &x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1581,7 +1652,7 @@ func decodeDidChangeFilesParams(v *strictjson.Value, d *genrt.Decoder) (DidChang
 	if !has4 {
 		out.ManifestChanged = genrt.Ptr(bool(false))
 	}
-	if err := d.Check("DidChangeFilesParams", v); err != nil {
+	if err := d.Check(14, "DidChangeFilesParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1625,9 +1696,6 @@ func decodeDomainErrorData(v *strictjson.Value, d *genrt.Decoder) (DomainErrorDa
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "kind":
 			mark := d.Mark()
@@ -1689,10 +1757,6 @@ func decodeDomainErrorData(v *strictjson.Value, d *genrt.Decoder) (DomainErrorDa
 			d.Under(mark, "details")
 			out.Details = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1701,7 +1765,7 @@ func decodeDomainErrorData(v *strictjson.Value, d *genrt.Decoder) (DomainErrorDa
 	if !has4 {
 		return out, genrt.Missing("", "details")
 	}
-	if err := d.Check("DomainErrorData", v); err != nil {
+	if err := d.Check(15, "DomainErrorData", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1743,7 +1807,7 @@ func decodeDomainErrorKind(v *strictjson.Value, d *genrt.Decoder) (DomainErrorKi
 	}
 	switch DomainErrorKind(x) {
 	case DomainErrorKindUnsupportedVersion, DomainErrorKindInvalidState, DomainErrorKindWorkspaceAlreadyOpen, DomainErrorKindProjectOpenFailed, DomainErrorKindUnknownSession, DomainErrorKindUnknownProject, DomainErrorKindUnknownNode, DomainErrorKindUnknownObject, DomainErrorKindSourceMissing, DomainErrorKindSourceInvalid, DomainErrorKindXMLInvalid, DomainErrorKindSourceChanged, DomainErrorKindStaleGeneration, DomainErrorKindResyncRequired, DomainErrorKindReopenRequired, DomainErrorKindGenerationExhausted, DomainErrorKindCancelled, DomainErrorKindResourceLimit, DomainErrorKindResponseTooLarge, DomainErrorKindPropertyReadOnly, DomainErrorKindPropertyCommittedRefreshRequired, DomainErrorKindPropertyEditBusy, DomainErrorKindPropertyRecoveryRequired, DomainErrorKindRenameInvalidName, DomainErrorKindRenameCollision, DomainErrorKindRenameBlocked, DomainErrorKindRenameReviewRequired, DomainErrorKindRenameCommittedRefreshRequired:
-		if err := d.Check("DomainErrorKind", v); err != nil {
+		if err := d.Check(16, "DomainErrorKind", v); err != nil {
 			return "", err
 		}
 		return DomainErrorKind(x), nil
@@ -1836,9 +1900,9 @@ func decodeEditSchema(v *strictjson.Value, d *genrt.Decoder) (EditSchema, error)
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "EditSchema", "\"text\", \"boolean\", \"enum\", \"integer\", \"reference\", \"value\", \"unsignedInteger\"")
+		return nil, d.Variant("kind", tag, "EditSchema", "\"text\", \"boolean\", \"enum\", \"integer\", \"reference\", \"value\", \"unsignedInteger\"")
 	}
-	if err := d.Check("EditSchema", v); err != nil {
+	if err := d.Check(17, "EditSchema", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -1883,9 +1947,6 @@ func decodeEditableField(v *strictjson.Value, d *genrt.Decoder) (EditableField, 
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -1931,10 +1992,6 @@ func decodeEditableField(v *strictjson.Value, d *genrt.Decoder) (EditableField, 
 			}
 			d.Under(mark, "linked")
 			out.Linked = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -1946,7 +2003,7 @@ func decodeEditableField(v *strictjson.Value, d *genrt.Decoder) (EditableField, 
 	if !has2 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("EditableField", v); err != nil {
+	if err := d.Check(18, "EditableField", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2001,9 +2058,6 @@ func decodeEditingResult(v *strictjson.Value, d *genrt.Decoder) (EditingResult, 
 	var has12 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -2226,10 +2280,6 @@ func decodeEditingResult(v *strictjson.Value, d *genrt.Decoder) (EditingResult, 
 			}
 			d.Under(mark, "redoLinked")
 			out.RedoLinked = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -2271,7 +2321,7 @@ func decodeEditingResult(v *strictjson.Value, d *genrt.Decoder) (EditingResult, 
 	if !has12 {
 		return out, genrt.Missing("", "addRemove")
 	}
-	if err := d.Check("EditingResult", v); err != nil {
+	if err := d.Check(19, "EditingResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2322,9 +2372,6 @@ func decodeEditingState(v *strictjson.Value, d *genrt.Decoder) (EditingState, er
 	var has8 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "snapshot":
 			mark := d.Mark()
@@ -2511,10 +2558,6 @@ func decodeEditingState(v *strictjson.Value, d *genrt.Decoder) (EditingState, er
 			}
 			d.Under(mark, "redoLinked")
 			out.RedoLinked = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -2544,7 +2587,7 @@ func decodeEditingState(v *strictjson.Value, d *genrt.Decoder) (EditingState, er
 	if !has8 {
 		return out, genrt.Missing("", "addRemove")
 	}
-	if err := d.Check("EditingState", v); err != nil {
+	if err := d.Check(20, "EditingState", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2584,19 +2627,7 @@ func decodeEmptyDetails(v *strictjson.Value, d *genrt.Decoder) (EmptyDetails, er
 	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
-		switch m.Key {
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
-		}
-	}
-	if err := d.Check("EmptyDetails", v); err != nil {
+	if err := d.Check(21, "EmptyDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2636,19 +2667,7 @@ func decodeEmptyParams(v *strictjson.Value, d *genrt.Decoder) (EmptyParams, erro
 	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
-	for i := range v.Members {
-		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
-		switch m.Key {
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
-		}
-	}
-	if err := d.Check("EmptyParams", v); err != nil {
+	if err := d.Check(22, "EmptyParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2694,9 +2713,6 @@ func decodeEmptyPresentationExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "caption":
 			mark := d.Mark()
@@ -2707,22 +2723,12 @@ func decodeEmptyPresentationExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 			d.Under(mark, "caption")
 			out.Caption = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "caption")
 	}
-	if err := d.Check("EmptyPresentation", v); err != nil {
+	if err := d.Check(23, "EmptyPresentation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2768,9 +2774,6 @@ func decodeEnumChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -2781,22 +2784,12 @@ func decodeEnumChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("EnumChange", v); err != nil {
+	if err := d.Check(24, "EnumChange", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2840,9 +2833,6 @@ func decodeEnumOption(v *strictjson.Value, d *genrt.Decoder) (EnumOption, error)
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -2862,10 +2852,6 @@ func decodeEnumOption(v *strictjson.Value, d *genrt.Decoder) (EnumOption, error)
 			d.Under(mark, "caption")
 			out.Caption = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -2874,7 +2860,7 @@ func decodeEnumOption(v *strictjson.Value, d *genrt.Decoder) (EnumOption, error)
 	if !has1 {
 		return out, genrt.Missing("", "caption")
 	}
-	if err := d.Check("EnumOption", v); err != nil {
+	if err := d.Check(25, "EnumOption", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2920,9 +2906,6 @@ func decodeEnumSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "values":
 			mark := d.Mark()
@@ -2933,22 +2916,12 @@ func decodeEnumSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 			d.Under(mark, "values")
 			out.Values = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "values")
 	}
-	if err := d.Check("EnumSchema", v); err != nil {
+	if err := d.Check(26, "EnumSchema", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -2988,7 +2961,7 @@ func decodeEventSequence(v *strictjson.Value, d *genrt.Decoder) (EventSequence, 
 	if err != nil {
 		return *new(EventSequence), genrt.InType(err, "EventSequence")
 	}
-	if err := d.Check("EventSequence", v); err != nil {
+	if err := d.Check(27, "EventSequence", v); err != nil {
 		return *new(EventSequence), err
 	}
 	return EventSequence(u), nil
@@ -3032,9 +3005,6 @@ func decodeFileEdits(v *strictjson.Value, d *genrt.Decoder) (FileEdits, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -3054,10 +3024,6 @@ func decodeFileEdits(v *strictjson.Value, d *genrt.Decoder) (FileEdits, error) {
 			d.Under(mark, "changes")
 			out.Changes = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -3066,7 +3032,7 @@ func decodeFileEdits(v *strictjson.Value, d *genrt.Decoder) (FileEdits, error) {
 	if !has1 {
 		return out, genrt.Missing("", "changes")
 	}
-	if err := d.Check("FileEdits", v); err != nil {
+	if err := d.Check(28, "FileEdits", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3106,7 +3072,7 @@ func decodeFileSequence(v *strictjson.Value, d *genrt.Decoder) (FileSequence, er
 	if err != nil {
 		return *new(FileSequence), genrt.InType(err, "FileSequence")
 	}
-	if err := d.Check("FileSequence", v); err != nil {
+	if err := d.Check(29, "FileSequence", v); err != nil {
 		return *new(FileSequence), err
 	}
 	return FileSequence(u), nil
@@ -3148,7 +3114,7 @@ func decodeFreshness(v *strictjson.Value, d *genrt.Decoder) (Freshness, error) {
 	}
 	switch Freshness(x) {
 	case FreshnessCurrent:
-		if err := d.Check("Freshness", v); err != nil {
+		if err := d.Check(30, "Freshness", v); err != nil {
 			return "", err
 		}
 		return Freshness(x), nil
@@ -3190,7 +3156,7 @@ func decodeGeneration(v *strictjson.Value, d *genrt.Decoder) (Generation, error)
 	if err != nil {
 		return *new(Generation), genrt.InType(err, "Generation")
 	}
-	if err := d.Check("Generation", v); err != nil {
+	if err := d.Check(31, "Generation", v); err != nil {
 		return *new(Generation), err
 	}
 	return Generation(u), nil
@@ -3237,9 +3203,6 @@ func decodeGetResult(v *strictjson.Value, d *genrt.Decoder) (GetResult, error) {
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -3286,10 +3249,6 @@ func decodeGetResult(v *strictjson.Value, d *genrt.Decoder) (GetResult, error) {
 			d.Under(mark, "object")
 			out.Object = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -3307,7 +3266,7 @@ func decodeGetResult(v *strictjson.Value, d *genrt.Decoder) (GetResult, error) {
 	if !has4 {
 		return out, genrt.Missing("", "object")
 	}
-	if err := d.Check("GetResult", v); err != nil {
+	if err := d.Check(32, "GetResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3354,9 +3313,6 @@ func decodeHit(v *strictjson.Value, d *genrt.Decoder) (Hit, error) {
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "objectId":
 			mark := d.Mark()
@@ -3421,10 +3377,6 @@ func decodeHit(v *strictjson.Value, d *genrt.Decoder) (Hit, error) {
 			d.Under(mark, "rank")
 			out.Rank = x
 			has6 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -3448,7 +3400,7 @@ func decodeHit(v *strictjson.Value, d *genrt.Decoder) (Hit, error) {
 	if !has6 {
 		return out, genrt.Missing("", "rank")
 	}
-	if err := d.Check("Hit", v); err != nil {
+	if err := d.Check(33, "Hit", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3489,7 +3441,7 @@ func decodeHitRank(v *strictjson.Value, d *genrt.Decoder) (HitRank, error) {
 	}
 	switch HitRank(x) {
 	case HitRankExactName, HitRankExactSynonym, HitRankPrefixName, HitRankPrefixSynonym, HitRankSubstringName, HitRankSubstringSynonym:
-		if err := d.Check("HitRank", v); err != nil {
+		if err := d.Check(34, "HitRank", v); err != nil {
 			return "", err
 		}
 		return HitRank(x), nil
@@ -3533,7 +3485,7 @@ func decodeIndexAction(v *strictjson.Value, d *genrt.Decoder) (IndexAction, erro
 	}
 	switch IndexAction(x) {
 	case IndexActionStart, IndexActionCancel, IndexActionResume, IndexActionStatus:
-		if err := d.Check("IndexAction", v); err != nil {
+		if err := d.Check(35, "IndexAction", v); err != nil {
 			return "", err
 		}
 		return IndexAction(x), nil
@@ -3580,9 +3532,6 @@ func decodeIndexError(v *strictjson.Value, d *genrt.Decoder) (IndexError, error)
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "objectId":
 			mark := d.Mark()
@@ -3614,10 +3563,6 @@ func decodeIndexError(v *strictjson.Value, d *genrt.Decoder) (IndexError, error)
 			d.Under(mark, "details")
 			out.Details = x
 			has2 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -3629,7 +3574,7 @@ func decodeIndexError(v *strictjson.Value, d *genrt.Decoder) (IndexError, error)
 	if !has2 {
 		return out, genrt.Missing("", "details")
 	}
-	if err := d.Check("IndexError", v); err != nil {
+	if err := d.Check(36, "IndexError", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3676,9 +3621,6 @@ func decodeIndexErrorsParams(v *strictjson.Value, d *genrt.Decoder) (IndexErrors
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -3746,10 +3688,6 @@ func decodeIndexErrorsParams(v *strictjson.Value, d *genrt.Decoder) (IndexErrors
 			d.Under(mark, "limit")
 			out.Limit = &x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -3767,7 +3705,7 @@ func decodeIndexErrorsParams(v *strictjson.Value, d *genrt.Decoder) (IndexErrors
 	if !has4 {
 		out.Limit = genrt.Ptr(int64(DefaultIndexErrorsLimit))
 	}
-	if err := d.Check("IndexErrorsParams", v); err != nil {
+	if err := d.Check(37, "IndexErrorsParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3815,9 +3753,6 @@ func decodeIndexErrorsResult(v *strictjson.Value, d *genrt.Decoder) (IndexErrors
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -3880,10 +3815,6 @@ func decodeIndexErrorsResult(v *strictjson.Value, d *genrt.Decoder) (IndexErrors
 			d.Under(mark, "nextOffset")
 			out.NextOffset = &x
 			has5 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -3904,7 +3835,7 @@ func decodeIndexErrorsResult(v *strictjson.Value, d *genrt.Decoder) (IndexErrors
 	if !has5 {
 		return out, genrt.Missing("", "nextOffset")
 	}
-	if err := d.Check("IndexErrorsResult", v); err != nil {
+	if err := d.Check(38, "IndexErrorsResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -3950,9 +3881,6 @@ func decodeIndexParams(v *strictjson.Value, d *genrt.Decoder) (IndexParams, erro
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -3990,10 +3918,6 @@ func decodeIndexParams(v *strictjson.Value, d *genrt.Decoder) (IndexParams, erro
 			d.Under(mark, "action")
 			out.Action = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -4008,7 +3932,7 @@ func decodeIndexParams(v *strictjson.Value, d *genrt.Decoder) (IndexParams, erro
 	if !has3 {
 		return out, genrt.Missing("", "action")
 	}
-	if err := d.Check("IndexParams", v); err != nil {
+	if err := d.Check(39, "IndexParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4054,9 +3978,6 @@ func decodeIndexProgressParams(v *strictjson.Value, d *genrt.Decoder) (IndexProg
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -4094,10 +4015,6 @@ func decodeIndexProgressParams(v *strictjson.Value, d *genrt.Decoder) (IndexProg
 			d.Under(mark, "progress")
 			out.Progress = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -4112,7 +4029,7 @@ func decodeIndexProgressParams(v *strictjson.Value, d *genrt.Decoder) (IndexProg
 	if !has3 {
 		return out, genrt.Missing("", "progress")
 	}
-	if err := d.Check("IndexProgressParams", v); err != nil {
+	if err := d.Check(40, "IndexProgressParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4159,9 +4076,6 @@ func decodeIndexResult(v *strictjson.Value, d *genrt.Decoder) (IndexResult, erro
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -4208,10 +4122,6 @@ func decodeIndexResult(v *strictjson.Value, d *genrt.Decoder) (IndexResult, erro
 			d.Under(mark, "progress")
 			out.Progress = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -4229,7 +4139,7 @@ func decodeIndexResult(v *strictjson.Value, d *genrt.Decoder) (IndexResult, erro
 	if !has4 {
 		return out, genrt.Missing("", "progress")
 	}
-	if err := d.Check("IndexResult", v); err != nil {
+	if err := d.Check(41, "IndexResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4275,9 +4185,6 @@ func decodeInitializeParams(v *strictjson.Value, d *genrt.Decoder) (InitializePa
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "apiVersion":
 			mark := d.Mark()
@@ -4327,10 +4234,6 @@ func decodeInitializeParams(v *strictjson.Value, d *genrt.Decoder) (InitializePa
 			d.Under(mark, "allowPropertyEdits")
 			out.AllowPropertyEdits = &x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -4345,7 +4248,7 @@ func decodeInitializeParams(v *strictjson.Value, d *genrt.Decoder) (InitializePa
 	if !has3 {
 		out.AllowPropertyEdits = genrt.Ptr(bool(false))
 	}
-	if err := d.Check("InitializeParams", v); err != nil {
+	if err := d.Check(42, "InitializeParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4391,9 +4294,6 @@ func decodeInitializeResult(v *strictjson.Value, d *genrt.Decoder) (InitializeRe
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "apiVersion":
 			mark := d.Mark()
@@ -4431,10 +4331,6 @@ func decodeInitializeResult(v *strictjson.Value, d *genrt.Decoder) (InitializeRe
 			d.Under(mark, "limits")
 			out.Limits = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -4449,7 +4345,7 @@ func decodeInitializeResult(v *strictjson.Value, d *genrt.Decoder) (InitializeRe
 	if !has3 {
 		return out, genrt.Missing("", "limits")
 	}
-	if err := d.Check("InitializeResult", v); err != nil {
+	if err := d.Check(43, "InitializeResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4493,9 +4389,6 @@ func decodeInlineItem(v *strictjson.Value, d *genrt.Decoder) (InlineItem, error)
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "metadataKind":
 			mark := d.Mark()
@@ -4515,10 +4408,6 @@ func decodeInlineItem(v *strictjson.Value, d *genrt.Decoder) (InlineItem, error)
 			d.Under(mark, "name")
 			out.Name = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -4527,7 +4416,7 @@ func decodeInlineItem(v *strictjson.Value, d *genrt.Decoder) (InlineItem, error)
 	if !has1 {
 		return out, genrt.Missing("", "name")
 	}
-	if err := d.Check("InlineItem", v); err != nil {
+	if err := d.Check(44, "InlineItem", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4573,9 +4462,6 @@ func decodeIntegerChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -4586,22 +4472,12 @@ func decodeIntegerChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("IntegerChange", v); err != nil {
+	if err := d.Check(45, "IntegerChange", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4646,9 +4522,6 @@ func decodeIntegerSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "min":
 			if d.NullMember(v, i, "IntegerSchema") {
@@ -4678,19 +4551,9 @@ func decodeIntegerSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip strin
 			}
 			d.Under(mark, "max")
 			out.Max = &x
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
-	if err := d.Check("IntegerSchema", v); err != nil {
+	if err := d.Check(46, "IntegerSchema", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4733,9 +4596,6 @@ func decodeInvalidStateDetails(v *strictjson.Value, d *genrt.Decoder) (InvalidSt
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "state":
 			mark := d.Mark()
@@ -4746,16 +4606,12 @@ func decodeInvalidStateDetails(v *strictjson.Value, d *genrt.Decoder) (InvalidSt
 			d.Under(mark, "state")
 			out.State = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "state")
 	}
-	if err := d.Check("InvalidStateDetails", v); err != nil {
+	if err := d.Check(47, "InvalidStateDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4801,9 +4657,6 @@ func decodeKeyLabelExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (K
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "key":
 			mark := d.Mark()
@@ -4823,16 +4676,6 @@ func decodeKeyLabelExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (K
 			d.Under(mark, "translations")
 			out.Translations = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -4841,7 +4684,7 @@ func decodeKeyLabelExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (K
 	if !has1 {
 		return out, genrt.Missing("", "translations")
 	}
-	if err := d.Check("KeyLabel", v); err != nil {
+	if err := d.Check(48, "KeyLabel", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -4902,9 +4745,9 @@ func decodeLabel(v *strictjson.Value, d *genrt.Decoder) (Label, error) {
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "Label", "\"name\", \"key\"")
+		return nil, d.Variant("kind", tag, "Label", "\"name\", \"key\"")
 	}
-	if err := d.Check("Label", v); err != nil {
+	if err := d.Check(49, "Label", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -4946,7 +4789,7 @@ func decodeLifecycleState(v *strictjson.Value, d *genrt.Decoder) (LifecycleState
 	}
 	switch LifecycleState(x) {
 	case LifecycleStateUninitialized, LifecycleStateInitialized, LifecycleStateWorkspaceOpen, LifecycleStateClosing:
-		if err := d.Check("LifecycleState", v); err != nil {
+		if err := d.Check(50, "LifecycleState", v); err != nil {
 			return "", err
 		}
 		return LifecycleState(x), nil
@@ -4990,7 +4833,7 @@ func decodeLimitedResource(v *strictjson.Value, d *genrt.Decoder) (LimitedResour
 	}
 	switch LimitedResource(x) {
 	case LimitedResourceQueue, LimitedResourceBatch, LimitedResourceFileEvents:
-		if err := d.Check("LimitedResource", v); err != nil {
+		if err := d.Check(51, "LimitedResource", v); err != nil {
 			return "", err
 		}
 		return LimitedResource(x), nil
@@ -5040,9 +4883,6 @@ func decodeLimits(v *strictjson.Value, d *genrt.Decoder) (Limits, error) {
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "maxHeaderBytes":
 			mark := d.Mark()
@@ -5128,10 +4968,6 @@ func decodeLimits(v *strictjson.Value, d *genrt.Decoder) (Limits, error) {
 			d.Under(mark, "maxQueuedBytes")
 			out.MaxQueuedBytes = x
 			has6 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -5155,7 +4991,7 @@ func decodeLimits(v *strictjson.Value, d *genrt.Decoder) (Limits, error) {
 	if !has6 {
 		return out, genrt.Missing("", "maxQueuedBytes")
 	}
-	if err := d.Check("Limits", v); err != nil {
+	if err := d.Check(52, "Limits", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5196,7 +5032,7 @@ func decodeLocale(v *strictjson.Value, d *genrt.Decoder) (Locale, error) {
 	}
 	switch Locale(x) {
 	case LocaleRuRU, LocaleEnUS:
-		if err := d.Check("Locale", v); err != nil {
+		if err := d.Check(53, "Locale", v); err != nil {
 			return "", err
 		}
 		return Locale(x), nil
@@ -5244,9 +5080,6 @@ func decodeLocalizedValueExcept(v *strictjson.Value, d *genrt.Decoder, skip stri
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "items":
 			mark := d.Mark()
@@ -5257,22 +5090,12 @@ func decodeLocalizedValueExcept(v *strictjson.Value, d *genrt.Decoder, skip stri
 			d.Under(mark, "items")
 			out.Items = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "items")
 	}
-	if err := d.Check("LocalizedValue", v); err != nil {
+	if err := d.Check(54, "LocalizedValue", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5318,9 +5141,6 @@ func decodeMemberScopeExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "name":
 			mark := d.Mark()
@@ -5331,22 +5151,12 @@ func decodeMemberScopeExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 			d.Under(mark, "name")
 			out.Name = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "name")
 	}
-	if err := d.Check("MemberScope", v); err != nil {
+	if err := d.Check(55, "MemberScope", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5392,9 +5202,6 @@ func decodeMetadataCollectionExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "metadataKind":
 			mark := d.Mark()
@@ -5405,22 +5212,12 @@ func decodeMetadataCollectionExcept(v *strictjson.Value, d *genrt.Decoder, skip 
 			d.Under(mark, "metadataKind")
 			out.MetadataKind = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "metadataKind")
 	}
-	if err := d.Check("MetadataCollection", v); err != nil {
+	if err := d.Check(56, "MetadataCollection", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5463,7 +5260,7 @@ func decodeMetadataKind(v *strictjson.Value, d *genrt.Decoder) (MetadataKind, er
 	if err := genrt.Length(u, "", 1, -1); err != nil {
 		return *new(MetadataKind), genrt.InType(err, "MetadataKind")
 	}
-	if err := d.Check("MetadataKind", v); err != nil {
+	if err := d.Check(57, "MetadataKind", v); err != nil {
 		return *new(MetadataKind), err
 	}
 	return MetadataKind(u), nil
@@ -5511,9 +5308,6 @@ func decodeMetadataObject(v *strictjson.Value, d *genrt.Decoder) (MetadataObject
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "objectId":
 			mark := d.Mark()
@@ -5577,10 +5371,6 @@ func decodeMetadataObject(v *strictjson.Value, d *genrt.Decoder) (MetadataObject
 			d.Under(mark, "synonyms")
 			out.Synonyms = x
 			has5 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -5601,7 +5391,7 @@ func decodeMetadataObject(v *strictjson.Value, d *genrt.Decoder) (MetadataObject
 	if !has5 {
 		return out, genrt.Missing("", "synonyms")
 	}
-	if err := d.Check("MetadataObject", v); err != nil {
+	if err := d.Check(58, "MetadataObject", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5648,9 +5438,6 @@ func decodeModuleNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "owner":
 			mark := d.Mark()
@@ -5673,16 +5460,6 @@ func decodeModuleNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 			d.Under(mark, "role")
 			out.Role = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -5691,7 +5468,7 @@ func decodeModuleNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	if !has1 {
 		return out, genrt.Missing("", "role")
 	}
-	if err := d.Check("ModuleNodeID", v); err != nil {
+	if err := d.Check(59, "ModuleNodeID", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5737,9 +5514,6 @@ func decodeModuleSourceRoleExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "role":
 			mark := d.Mark()
@@ -5753,22 +5527,12 @@ func decodeModuleSourceRoleExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			d.Under(mark, "role")
 			out.Role = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "role")
 	}
-	if err := d.Check("ModuleSourceRole", v); err != nil {
+	if err := d.Check(60, "ModuleSourceRole", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5814,9 +5578,6 @@ func decodeNameLabelExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "text":
 			mark := d.Mark()
@@ -5827,22 +5588,12 @@ func decodeNameLabelExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 			d.Under(mark, "text")
 			out.Text = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "text")
 	}
-	if err := d.Check("NameLabel", v); err != nil {
+	if err := d.Check(61, "NameLabel", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5888,9 +5639,6 @@ func decodeNamedSelectionExcept(v *strictjson.Value, d *genrt.Decoder, skip stri
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "names":
 			mark := d.Mark()
@@ -5904,22 +5652,12 @@ func decodeNamedSelectionExcept(v *strictjson.Value, d *genrt.Decoder, skip stri
 			d.Under(mark, "names")
 			out.Names = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "names")
 	}
-	if err := d.Check("NamedSelection", v); err != nil {
+	if err := d.Check(62, "NamedSelection", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -5966,9 +5704,6 @@ func decodeNode(v *strictjson.Value, d *genrt.Decoder) (Node, error) {
 	var has7 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "id":
 			mark := d.Mark()
@@ -6051,10 +5786,6 @@ func decodeNode(v *strictjson.Value, d *genrt.Decoder) (Node, error) {
 			d.Under(mark, "diagnostics")
 			out.Diagnostics = x
 			has7 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -6078,7 +5809,7 @@ func decodeNode(v *strictjson.Value, d *genrt.Decoder) (Node, error) {
 	if !has7 {
 		return out, genrt.Missing("", "diagnostics")
 	}
-	if err := d.Check("Node", v); err != nil {
+	if err := d.Check(63, "Node", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6145,9 +5876,9 @@ func decodeNodeID(v *strictjson.Value, d *genrt.Decoder) (NodeID, error) {
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "NodeID", "\"object\", \"module\", \"collection\"")
+		return nil, d.Variant("kind", tag, "NodeID", "\"object\", \"module\", \"collection\"")
 	}
-	if err := d.Check("NodeID", v); err != nil {
+	if err := d.Check(64, "NodeID", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -6193,9 +5924,6 @@ func decodeNodeParams(v *strictjson.Value, d *genrt.Decoder) (NodeParams, error)
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -6233,10 +5961,6 @@ func decodeNodeParams(v *strictjson.Value, d *genrt.Decoder) (NodeParams, error)
 			d.Under(mark, "node")
 			out.Node = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -6251,7 +5975,7 @@ func decodeNodeParams(v *strictjson.Value, d *genrt.Decoder) (NodeParams, error)
 	if !has3 {
 		return out, genrt.Missing("", "node")
 	}
-	if err := d.Check("NodeParams", v); err != nil {
+	if err := d.Check(65, "NodeParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6293,7 +6017,7 @@ func decodeNodeState(v *strictjson.Value, d *genrt.Decoder) (NodeState, error) {
 	}
 	switch NodeState(x) {
 	case NodeStateEmpty, NodeStateNonEmpty, NodeStateUnloaded, NodeStateError:
-		if err := d.Check("NodeState", v); err != nil {
+		if err := d.Check(66, "NodeState", v); err != nil {
 			return "", err
 		}
 		return NodeState(x), nil
@@ -6337,7 +6061,7 @@ func decodeObjectID(v *strictjson.Value, d *genrt.Decoder) (ObjectID, error) {
 	if err := genrt.Length(u, "", 1, -1); err != nil {
 		return *new(ObjectID), genrt.InType(err, "ObjectID")
 	}
-	if err := d.Check("ObjectID", v); err != nil {
+	if err := d.Check(67, "ObjectID", v); err != nil {
 		return *new(ObjectID), err
 	}
 	return ObjectID(u), nil
@@ -6383,9 +6107,6 @@ func decodeObjectNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "objectId":
 			mark := d.Mark()
@@ -6396,22 +6117,12 @@ func decodeObjectNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "objectId")
 	}
-	if err := d.Check("ObjectNodeID", v); err != nil {
+	if err := d.Check(68, "ObjectNodeID", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6457,9 +6168,6 @@ func decodeObjectParams(v *strictjson.Value, d *genrt.Decoder) (ObjectParams, er
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -6497,10 +6205,6 @@ func decodeObjectParams(v *strictjson.Value, d *genrt.Decoder) (ObjectParams, er
 			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -6515,7 +6219,7 @@ func decodeObjectParams(v *strictjson.Value, d *genrt.Decoder) (ObjectParams, er
 	if !has3 {
 		return out, genrt.Missing("", "objectId")
 	}
-	if err := d.Check("ObjectParams", v); err != nil {
+	if err := d.Check(69, "ObjectParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6557,7 +6261,7 @@ func decodeOpenFailureReason(v *strictjson.Value, d *genrt.Decoder) (OpenFailure
 	}
 	switch OpenFailureReason(x) {
 	case OpenFailureReasonManifestMissing, OpenFailureReasonManifestInvalid, OpenFailureReasonSelectionInvalid, OpenFailureReasonSourceInvalid, OpenFailureReasonRootInvalid:
-		if err := d.Check("OpenFailureReason", v); err != nil {
+		if err := d.Check(70, "OpenFailureReason", v); err != nil {
 			return "", err
 		}
 		return OpenFailureReason(x), nil
@@ -6604,9 +6308,6 @@ func decodeOpenParams(v *strictjson.Value, d *genrt.Decoder) (OpenParams, error)
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "start":
 			mark := d.Mark()
@@ -6641,10 +6342,6 @@ func decodeOpenParams(v *strictjson.Value, d *genrt.Decoder) (OpenParams, error)
 			d.Under(mark, "diskCache")
 			out.DiskCache = &x
 			has2 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -6656,7 +6353,7 @@ func decodeOpenParams(v *strictjson.Value, d *genrt.Decoder) (OpenParams, error)
 	if !has2 {
 		out.DiskCache = genrt.Ptr(bool(true))
 	}
-	if err := d.Check("OpenParams", v); err != nil {
+	if err := d.Check(71, "OpenParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6698,9 +6395,6 @@ func decodePath(v *strictjson.Value, d *genrt.Decoder) (Path, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -6720,10 +6414,6 @@ func decodePath(v *strictjson.Value, d *genrt.Decoder) (Path, error) {
 			d.Under(mark, "encoding")
 			out.Encoding = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -6732,7 +6422,7 @@ func decodePath(v *strictjson.Value, d *genrt.Decoder) (Path, error) {
 	if !has1 {
 		return out, genrt.Missing("", "encoding")
 	}
-	if err := d.Check("Path", v); err != nil {
+	if err := d.Check(72, "Path", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -6774,7 +6464,7 @@ func decodePathEncoding(v *strictjson.Value, d *genrt.Decoder) (PathEncoding, er
 	}
 	switch PathEncoding(x) {
 	case PathEncodingUTF8, PathEncodingPercent, PathEncodingUTF16Percent:
-		if err := d.Check("PathEncoding", v); err != nil {
+		if err := d.Check(73, "PathEncoding", v); err != nil {
 			return "", err
 		}
 		return PathEncoding(x), nil
@@ -6857,9 +6547,9 @@ func decodePicturePreview(v *strictjson.Value, d *genrt.Decoder) (PicturePreview
 		}
 		x = PicturePreviewUnavailable{}
 	default:
-		return nil, d.Variant(v, "status", tag, "PicturePreview", "\"ready\", \"missing\", \"unsupported\", \"invalid\", \"too_large\", \"unavailable\"")
+		return nil, d.Variant("status", tag, "PicturePreview", "\"ready\", \"missing\", \"unsupported\", \"invalid\", \"too_large\", \"unavailable\"")
 	}
-	if err := d.Check("PicturePreview", v); err != nil {
+	if err := d.Check(74, "PicturePreview", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -6927,9 +6617,9 @@ func decodePresentation(v *strictjson.Value, d *genrt.Decoder) (Presentation, er
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "Presentation", "\"empty\", \"reference\", \"types\"")
+		return nil, d.Variant("kind", tag, "Presentation", "\"empty\", \"reference\", \"types\"")
 	}
-	if err := d.Check("Presentation", v); err != nil {
+	if err := d.Check(75, "Presentation", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -6972,9 +6662,6 @@ func decodePresentedItem(v *strictjson.Value, d *genrt.Decoder) (PresentedItem, 
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "caption":
 			mark := d.Mark()
@@ -7055,16 +6742,12 @@ func decodePresentedItem(v *strictjson.Value, d *genrt.Decoder) (PresentedItem, 
 			}
 			d.Under(mark, "target")
 			out.Target = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "caption")
 	}
-	if err := d.Check("PresentedItem", v); err != nil {
+	if err := d.Check(76, "PresentedItem", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7113,9 +6796,6 @@ func decodePreviewResult(v *strictjson.Value, d *genrt.Decoder) (PreviewResult, 
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -7194,10 +6874,6 @@ func decodePreviewResult(v *strictjson.Value, d *genrt.Decoder) (PreviewResult, 
 			}
 			d.Under(mark, "files")
 			out.Files = x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -7221,7 +6897,7 @@ func decodePreviewResult(v *strictjson.Value, d *genrt.Decoder) (PreviewResult, 
 	if !has6 {
 		return out, genrt.Missing("", "changes")
 	}
-	if err := d.Check("PreviewResult", v); err != nil {
+	if err := d.Check(77, "PreviewResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7266,9 +6942,6 @@ func decodeProgress(v *strictjson.Value, d *genrt.Decoder) (Progress, error) {
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "state":
 			mark := d.Mark()
@@ -7315,10 +6988,6 @@ func decodeProgress(v *strictjson.Value, d *genrt.Decoder) (Progress, error) {
 			d.Under(mark, "failedDescriptors")
 			out.FailedDescriptors = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -7333,7 +7002,7 @@ func decodeProgress(v *strictjson.Value, d *genrt.Decoder) (Progress, error) {
 	if !has3 {
 		return out, genrt.Missing("", "failedDescriptors")
 	}
-	if err := d.Check("Progress", v); err != nil {
+	if err := d.Check(78, "Progress", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7375,7 +7044,7 @@ func decodeProgressState(v *strictjson.Value, d *genrt.Decoder) (ProgressState, 
 	}
 	switch ProgressState(x) {
 	case ProgressStateNotStarted, ProgressStateBuilding, ProgressStateCancelled, ProgressStateReady, ProgressStateIncomplete:
-		if err := d.Check("ProgressState", v); err != nil {
+		if err := d.Check(79, "ProgressState", v); err != nil {
 			return "", err
 		}
 		return ProgressState(x), nil
@@ -7422,9 +7091,6 @@ func decodeProjectContext(v *strictjson.Value, d *genrt.Decoder) (ProjectContext
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -7453,10 +7119,6 @@ func decodeProjectContext(v *strictjson.Value, d *genrt.Decoder) (ProjectContext
 			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -7468,7 +7130,7 @@ func decodeProjectContext(v *strictjson.Value, d *genrt.Decoder) (ProjectContext
 	if !has2 {
 		return out, genrt.Missing("", "generation")
 	}
-	if err := d.Check("ProjectContext", v); err != nil {
+	if err := d.Check(80, "ProjectContext", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7511,7 +7173,7 @@ func decodeProjectID(v *strictjson.Value, d *genrt.Decoder) (ProjectID, error) {
 	if err := genrt.Length(u, "", 1, -1); err != nil {
 		return *new(ProjectID), genrt.InType(err, "ProjectID")
 	}
-	if err := d.Check("ProjectID", v); err != nil {
+	if err := d.Check(81, "ProjectID", v); err != nil {
 		return *new(ProjectID), err
 	}
 	return ProjectID(u), nil
@@ -7563,9 +7225,6 @@ func decodeProjectInfo(v *strictjson.Value, d *genrt.Decoder) (ProjectInfo, erro
 	var has9 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "projectId":
 			mark := d.Mark()
@@ -7657,10 +7316,6 @@ func decodeProjectInfo(v *strictjson.Value, d *genrt.Decoder) (ProjectInfo, erro
 			d.Under(mark, "requiresReopen")
 			out.RequiresReopen = x
 			has9 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -7693,7 +7348,7 @@ func decodeProjectInfo(v *strictjson.Value, d *genrt.Decoder) (ProjectInfo, erro
 	if !has9 {
 		return out, genrt.Missing("", "requiresReopen")
 	}
-	if err := d.Check("ProjectInfo", v); err != nil {
+	if err := d.Check(82, "ProjectInfo", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7736,9 +7391,6 @@ func decodeProjectOpenFailedDetails(v *strictjson.Value, d *genrt.Decoder) (Proj
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "reason":
 			mark := d.Mark()
@@ -7763,16 +7415,12 @@ func decodeProjectOpenFailedDetails(v *strictjson.Value, d *genrt.Decoder) (Proj
 			}
 			d.Under(mark, "path")
 			out.Path = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "reason")
 	}
-	if err := d.Check("ProjectOpenFailedDetails", v); err != nil {
+	if err := d.Check(83, "ProjectOpenFailedDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7818,9 +7466,6 @@ func decodeProjectState(v *strictjson.Value, d *genrt.Decoder) (ProjectState, er
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -7858,10 +7503,6 @@ func decodeProjectState(v *strictjson.Value, d *genrt.Decoder) (ProjectState, er
 			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -7876,7 +7517,7 @@ func decodeProjectState(v *strictjson.Value, d *genrt.Decoder) (ProjectState, er
 	if !has3 {
 		return out, genrt.Missing("", "eventSequence")
 	}
-	if err := d.Check("ProjectState", v); err != nil {
+	if err := d.Check(84, "ProjectState", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -7918,7 +7559,7 @@ func decodeProjectType(v *strictjson.Value, d *genrt.Decoder) (ProjectType, erro
 	}
 	switch ProjectType(x) {
 	case ProjectTypeConfiguration, ProjectTypeExtension, ProjectTypeProcessing, ProjectTypeReport:
-		if err := d.Check("ProjectType", v); err != nil {
+		if err := d.Check(85, "ProjectType", v); err != nil {
 			return "", err
 		}
 		return ProjectType(x), nil
@@ -7967,9 +7608,6 @@ func decodePropertiesResult(v *strictjson.Value, d *genrt.Decoder) (PropertiesRe
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -8030,10 +7668,6 @@ func decodePropertiesResult(v *strictjson.Value, d *genrt.Decoder) (PropertiesRe
 			}
 			d.Under(mark, "picture")
 			out.Picture = x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -8051,7 +7685,7 @@ func decodePropertiesResult(v *strictjson.Value, d *genrt.Decoder) (PropertiesRe
 	if !has4 {
 		return out, genrt.Missing("", "properties")
 	}
-	if err := d.Check("PropertiesResult", v); err != nil {
+	if err := d.Check(86, "PropertiesResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8096,9 +7730,6 @@ func decodeProperty(v *strictjson.Value, d *genrt.Decoder) (Property, error) {
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "key":
 			mark := d.Mark()
@@ -8164,10 +7795,6 @@ func decodeProperty(v *strictjson.Value, d *genrt.Decoder) (Property, error) {
 			}
 			d.Under(mark, "presentation")
 			out.Presentation = x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -8182,7 +7809,7 @@ func decodeProperty(v *strictjson.Value, d *genrt.Decoder) (Property, error) {
 	if !has3 {
 		return out, genrt.Missing("", "range")
 	}
-	if err := d.Check("Property", v); err != nil {
+	if err := d.Check(87, "Property", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8274,9 +7901,9 @@ func decodePropertyChange(v *strictjson.Value, d *genrt.Decoder) (PropertyChange
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "PropertyChange", "\"text\", \"boolean\", \"enum\", \"integer\", \"reference\", \"value\", \"unsignedInteger\"")
+		return nil, d.Variant("kind", tag, "PropertyChange", "\"text\", \"boolean\", \"enum\", \"integer\", \"reference\", \"value\", \"unsignedInteger\"")
 	}
-	if err := d.Check("PropertyChange", v); err != nil {
+	if err := d.Check(88, "PropertyChange", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -8325,9 +7952,6 @@ func decodePropertyEditParams(v *strictjson.Value, d *genrt.Decoder) (PropertyEd
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -8412,10 +8036,6 @@ func decodePropertyEditParams(v *strictjson.Value, d *genrt.Decoder) (PropertyEd
 			}
 			d.Under(mark, "contextSnapshot")
 			out.ContextSnapshot = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -8439,7 +8059,7 @@ func decodePropertyEditParams(v *strictjson.Value, d *genrt.Decoder) (PropertyEd
 	if !has6 {
 		return out, genrt.Missing("", "change")
 	}
-	if err := d.Check("PropertyEditParams", v); err != nil {
+	if err := d.Check(89, "PropertyEditParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8483,9 +8103,6 @@ func decodePropertyKey(v *strictjson.Value, d *genrt.Decoder) (PropertyKey, erro
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "namespace":
 			if m.Value.Kind == strictjson.Null {
@@ -8509,10 +8126,6 @@ func decodePropertyKey(v *strictjson.Value, d *genrt.Decoder) (PropertyKey, erro
 			d.Under(mark, "name")
 			out.Name = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -8521,7 +8134,7 @@ func decodePropertyKey(v *strictjson.Value, d *genrt.Decoder) (PropertyKey, erro
 	if !has1 {
 		return out, genrt.Missing("", "name")
 	}
-	if err := d.Check("PropertyKey", v); err != nil {
+	if err := d.Check(90, "PropertyKey", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8568,9 +8181,6 @@ func decodePropertyPathParams(v *strictjson.Value, d *genrt.Decoder) (PropertyPa
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -8620,10 +8230,6 @@ func decodePropertyPathParams(v *strictjson.Value, d *genrt.Decoder) (PropertyPa
 			d.Under(mark, "path")
 			out.Path = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -8641,7 +8247,7 @@ func decodePropertyPathParams(v *strictjson.Value, d *genrt.Decoder) (PropertyPa
 	if !has4 {
 		return out, genrt.Missing("", "path")
 	}
-	if err := d.Check("PropertyPathParams", v); err != nil {
+	if err := d.Check(91, "PropertyPathParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8715,9 +8321,9 @@ func decodePropertyValue(v *strictjson.Value, d *genrt.Decoder) (PropertyValue, 
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "PropertyValue", "\"text\", \"localized\", \"record\", \"unsupported\"")
+		return nil, d.Variant("kind", tag, "PropertyValue", "\"text\", \"localized\", \"record\", \"unsupported\"")
 	}
-	if err := d.Check("PropertyValue", v); err != nil {
+	if err := d.Check(92, "PropertyValue", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -8765,9 +8371,6 @@ func decodePropertyWriteResult(v *strictjson.Value, d *genrt.Decoder) (PropertyW
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -8851,10 +8454,6 @@ func decodePropertyWriteResult(v *strictjson.Value, d *genrt.Decoder) (PropertyW
 			}
 			d.Under(mark, "renamed")
 			out.Renamed = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -8875,7 +8474,7 @@ func decodePropertyWriteResult(v *strictjson.Value, d *genrt.Decoder) (PropertyW
 	if !has6 {
 		return out, genrt.Missing("", "editing")
 	}
-	if err := d.Check("PropertyWriteResult", v); err != nil {
+	if err := d.Check(93, "PropertyWriteResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -8919,9 +8518,6 @@ func decodeQualifier(v *strictjson.Value, d *genrt.Decoder) (Qualifier, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "key":
 			mark := d.Mark()
@@ -8955,10 +8551,6 @@ func decodeQualifier(v *strictjson.Value, d *genrt.Decoder) (Qualifier, error) {
 			}
 			d.Under(mark, "caption")
 			out.Caption = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -8967,7 +8559,7 @@ func decodeQualifier(v *strictjson.Value, d *genrt.Decoder) (Qualifier, error) {
 	if !has1 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("Qualifier", v); err != nil {
+	if err := d.Check(94, "Qualifier", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9010,9 +8602,6 @@ func decodeRange(v *strictjson.Value, d *genrt.Decoder) (Range, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "start":
 			mark := d.Mark()
@@ -9038,10 +8627,6 @@ func decodeRange(v *strictjson.Value, d *genrt.Decoder) (Range, error) {
 			d.Under(mark, "end")
 			out.End = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -9050,7 +8635,7 @@ func decodeRange(v *strictjson.Value, d *genrt.Decoder) (Range, error) {
 	if !has1 {
 		return out, genrt.Missing("", "end")
 	}
-	if err := d.Check("Range", v); err != nil {
+	if err := d.Check(95, "Range", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9094,9 +8679,6 @@ func decodeReadOnlyProperty(v *strictjson.Value, d *genrt.Decoder) (ReadOnlyProp
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -9119,10 +8701,6 @@ func decodeReadOnlyProperty(v *strictjson.Value, d *genrt.Decoder) (ReadOnlyProp
 			d.Under(mark, "reason")
 			out.Reason = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -9131,7 +8709,7 @@ func decodeReadOnlyProperty(v *strictjson.Value, d *genrt.Decoder) (ReadOnlyProp
 	if !has1 {
 		return out, genrt.Missing("", "reason")
 	}
-	if err := d.Check("ReadOnlyProperty", v); err != nil {
+	if err := d.Check(96, "ReadOnlyProperty", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9173,7 +8751,7 @@ func decodeReadOnlyReason(v *strictjson.Value, d *genrt.Decoder) (ReadOnlyReason
 	}
 	switch ReadOnlyReason(x) {
 	case ReadOnlyReasonUnsupported, ReadOnlyReasonClientVersion:
-		if err := d.Check("ReadOnlyReason", v); err != nil {
+		if err := d.Check(97, "ReadOnlyReason", v); err != nil {
 			return "", err
 		}
 		return ReadOnlyReason(x), nil
@@ -9223,9 +8801,6 @@ func decodeReadyPictureExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "mimeType":
 			mark := d.Mark()
@@ -9254,16 +8829,6 @@ func decodeReadyPictureExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 			d.Under(mark, "fileName")
 			out.FileName = x
 			has2 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -9275,7 +8840,7 @@ func decodeReadyPictureExcept(v *strictjson.Value, d *genrt.Decoder, skip string
 	if !has2 {
 		return out, genrt.Missing("", "fileName")
 	}
-	if err := d.Check("ReadyPicture", v); err != nil {
+	if err := d.Check(98, "ReadyPicture", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9320,9 +8885,6 @@ func decodeRecordField(v *strictjson.Value, d *genrt.Decoder) (RecordField, erro
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "key":
 			mark := d.Mark()
@@ -9379,10 +8941,6 @@ func decodeRecordField(v *strictjson.Value, d *genrt.Decoder) (RecordField, erro
 			}
 			d.Under(mark, "presentation")
 			out.Presentation = x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -9394,7 +8952,7 @@ func decodeRecordField(v *strictjson.Value, d *genrt.Decoder) (RecordField, erro
 	if !has2 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("RecordField", v); err != nil {
+	if err := d.Check(99, "RecordField", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9440,9 +8998,6 @@ func decodeRecordValueExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "fields":
 			mark := d.Mark()
@@ -9453,22 +9008,12 @@ func decodeRecordValueExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 			d.Under(mark, "fields")
 			out.Fields = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "fields")
 	}
-	if err := d.Check("RecordValue", v); err != nil {
+	if err := d.Check(100, "RecordValue", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9514,9 +9059,6 @@ func decodeReferenceChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			if m.Value.Kind == strictjson.Null {
@@ -9531,22 +9073,12 @@ func decodeReferenceChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 			d.Under(mark, "value")
 			out.Value = &x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("ReferenceChange", v); err != nil {
+	if err := d.Check(101, "ReferenceChange", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9592,9 +9124,6 @@ func decodeReferenceChoice(v *strictjson.Value, d *genrt.Decoder) (ReferenceChoi
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -9646,10 +9175,6 @@ func decodeReferenceChoice(v *strictjson.Value, d *genrt.Decoder) (ReferenceChoi
 			}
 			d.Under(mark, "standardAttribute")
 			out.StandardAttribute = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -9664,7 +9189,7 @@ func decodeReferenceChoice(v *strictjson.Value, d *genrt.Decoder) (ReferenceChoi
 	if !has3 {
 		return out, genrt.Missing("", "caption")
 	}
-	if err := d.Check("ReferenceChoice", v); err != nil {
+	if err := d.Check(102, "ReferenceChoice", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9711,9 +9236,6 @@ func decodeReferenceChoicesResult(v *strictjson.Value, d *genrt.Decoder) (Refere
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -9760,10 +9282,6 @@ func decodeReferenceChoicesResult(v *strictjson.Value, d *genrt.Decoder) (Refere
 			d.Under(mark, "choices")
 			out.Choices = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -9781,7 +9299,7 @@ func decodeReferenceChoicesResult(v *strictjson.Value, d *genrt.Decoder) (Refere
 	if !has4 {
 		return out, genrt.Missing("", "choices")
 	}
-	if err := d.Check("ReferenceChoicesResult", v); err != nil {
+	if err := d.Check(103, "ReferenceChoicesResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9830,9 +9348,6 @@ func decodeReferencePresentationExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "caption":
 			mark := d.Mark()
@@ -9898,16 +9413,6 @@ func decodeReferencePresentationExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			}
 			d.Under(mark, "detail")
 			out.Detail = &x
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -9922,7 +9427,7 @@ func decodeReferencePresentationExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	if !has3 {
 		return out, genrt.Missing("", "status")
 	}
-	if err := d.Check("ReferencePresentation", v); err != nil {
+	if err := d.Check(104, "ReferencePresentation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -9969,9 +9474,6 @@ func decodeReferenceSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "domain":
 			mark := d.Mark()
@@ -9994,16 +9496,6 @@ func decodeReferenceSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 			d.Under(mark, "nullable")
 			out.Nullable = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -10012,7 +9504,7 @@ func decodeReferenceSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip str
 	if !has1 {
 		return out, genrt.Missing("", "nullable")
 	}
-	if err := d.Check("ReferenceSchema", v); err != nil {
+	if err := d.Check(105, "ReferenceSchema", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -10054,7 +9546,7 @@ func decodeReferenceStatus(v *strictjson.Value, d *genrt.Decoder) (ReferenceStat
 	}
 	switch ReferenceStatus(x) {
 	case ReferenceStatusResolved, ReferenceStatusMissing, ReferenceStatusUnavailable:
-		if err := d.Check("ReferenceStatus", v); err != nil {
+		if err := d.Check(106, "ReferenceStatus", v); err != nil {
 			return "", err
 		}
 		return ReferenceStatus(x), nil
@@ -10103,9 +9595,6 @@ func decodeRefreshParams(v *strictjson.Value, d *genrt.Decoder) (RefreshParams, 
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -10158,10 +9647,6 @@ func decodeRefreshParams(v *strictjson.Value, d *genrt.Decoder) (RefreshParams, 
 			d.Under(mark, "resetFileSequence")
 			out.ResetFileSequence = &x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -10179,7 +9664,7 @@ func decodeRefreshParams(v *strictjson.Value, d *genrt.Decoder) (RefreshParams, 
 	if !has4 {
 		out.ResetFileSequence = genrt.Ptr(bool(false))
 	}
-	if err := d.Check("RefreshParams", v); err != nil {
+	if err := d.Check(107, "RefreshParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -10226,9 +9711,6 @@ func decodeRefreshResult(v *strictjson.Value, d *genrt.Decoder) (RefreshResult, 
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -10275,10 +9757,6 @@ func decodeRefreshResult(v *strictjson.Value, d *genrt.Decoder) (RefreshResult, 
 			d.Under(mark, "affected")
 			out.Affected = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -10296,7 +9774,7 @@ func decodeRefreshResult(v *strictjson.Value, d *genrt.Decoder) (RefreshResult, 
 	if !has4 {
 		return out, genrt.Missing("", "affected")
 	}
-	if err := d.Check("RefreshResult", v); err != nil {
+	if err := d.Check(108, "RefreshResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -10345,9 +9823,6 @@ func decodeRenameApplyParams(v *strictjson.Value, d *genrt.Decoder) (RenameApply
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -10418,10 +9893,6 @@ func decodeRenameApplyParams(v *strictjson.Value, d *genrt.Decoder) (RenameApply
 			d.Under(mark, "reviewedUncertain")
 			out.ReviewedUncertain = x
 			has6 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -10445,7 +9916,7 @@ func decodeRenameApplyParams(v *strictjson.Value, d *genrt.Decoder) (RenameApply
 	if !has6 {
 		return out, genrt.Missing("", "reviewedUncertain")
 	}
-	if err := d.Check("RenameApplyParams", v); err != nil {
+	if err := d.Check(109, "RenameApplyParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -10494,9 +9965,6 @@ func decodeRenameApplyResult(v *strictjson.Value, d *genrt.Decoder) (RenameApply
 	var has7 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -10575,10 +10043,6 @@ func decodeRenameApplyResult(v *strictjson.Value, d *genrt.Decoder) (RenameApply
 			d.Under(mark, "renamed")
 			out.Renamed = x
 			has7 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -10602,7 +10066,7 @@ func decodeRenameApplyResult(v *strictjson.Value, d *genrt.Decoder) (RenameApply
 	if !has7 {
 		return out, genrt.Missing("", "renamed")
 	}
-	if err := d.Check("RenameApplyResult", v); err != nil {
+	if err := d.Check(110, "RenameApplyResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -10647,9 +10111,6 @@ func decodeRenameEdit(v *strictjson.Value, d *genrt.Decoder) (RenameEdit, error)
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -10681,10 +10142,6 @@ func decodeRenameEdit(v *strictjson.Value, d *genrt.Decoder) (RenameEdit, error)
 			d.Under(mark, "text")
 			out.Text = x
 			has2 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -10696,7 +10153,7 @@ func decodeRenameEdit(v *strictjson.Value, d *genrt.Decoder) (RenameEdit, error)
 	if !has2 {
 		return out, genrt.Missing("", "text")
 	}
-	if err := d.Check("RenameEdit", v); err != nil {
+	if err := d.Check(111, "RenameEdit", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -10739,9 +10196,6 @@ func decodeRenameIssue(v *strictjson.Value, d *genrt.Decoder) (RenameIssue, erro
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "code":
 			mark := d.Mark()
@@ -10783,16 +10237,12 @@ func decodeRenameIssue(v *strictjson.Value, d *genrt.Decoder) (RenameIssue, erro
 			}
 			d.Under(mark, "range")
 			out.Range = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "code")
 	}
-	if err := d.Check("RenameIssue", v); err != nil {
+	if err := d.Check(112, "RenameIssue", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -10836,9 +10286,6 @@ func decodeRenamePlace(v *strictjson.Value, d *genrt.Decoder) (RenamePlace, erro
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -10861,10 +10308,6 @@ func decodeRenamePlace(v *strictjson.Value, d *genrt.Decoder) (RenamePlace, erro
 			d.Under(mark, "range")
 			out.Range = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -10873,7 +10316,7 @@ func decodeRenamePlace(v *strictjson.Value, d *genrt.Decoder) (RenamePlace, erro
 	if !has1 {
 		return out, genrt.Missing("", "range")
 	}
-	if err := d.Check("RenamePlace", v); err != nil {
+	if err := d.Check(113, "RenamePlace", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -10919,9 +10362,6 @@ func decodeRenamePlan(v *strictjson.Value, d *genrt.Decoder) (RenamePlan, error)
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "snapshot":
 			mark := d.Mark()
@@ -10962,10 +10402,6 @@ func decodeRenamePlan(v *strictjson.Value, d *genrt.Decoder) (RenamePlan, error)
 			d.Under(mark, "uncertain")
 			out.Uncertain = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -10980,7 +10416,7 @@ func decodeRenamePlan(v *strictjson.Value, d *genrt.Decoder) (RenamePlan, error)
 	if !has3 {
 		return out, genrt.Missing("", "uncertain")
 	}
-	if err := d.Check("RenamePlan", v); err != nil {
+	if err := d.Check(114, "RenamePlan", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11027,9 +10463,6 @@ func decodeRenamePreviewParams(v *strictjson.Value, d *genrt.Decoder) (RenamePre
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -11079,10 +10512,6 @@ func decodeRenamePreviewParams(v *strictjson.Value, d *genrt.Decoder) (RenamePre
 			d.Under(mark, "newName")
 			out.NewName = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -11100,7 +10529,7 @@ func decodeRenamePreviewParams(v *strictjson.Value, d *genrt.Decoder) (RenamePre
 	if !has4 {
 		return out, genrt.Missing("", "newName")
 	}
-	if err := d.Check("RenamePreviewParams", v); err != nil {
+	if err := d.Check(115, "RenamePreviewParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11148,9 +10577,6 @@ func decodeRenamePreviewResult(v *strictjson.Value, d *genrt.Decoder) (RenamePre
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -11206,10 +10632,6 @@ func decodeRenamePreviewResult(v *strictjson.Value, d *genrt.Decoder) (RenamePre
 			d.Under(mark, "plan")
 			out.Plan = x
 			has5 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -11230,7 +10652,7 @@ func decodeRenamePreviewResult(v *strictjson.Value, d *genrt.Decoder) (RenamePre
 	if !has5 {
 		return out, genrt.Missing("", "plan")
 	}
-	if err := d.Check("RenamePreviewResult", v); err != nil {
+	if err := d.Check(116, "RenamePreviewResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11275,9 +10697,6 @@ func decodeRenamed(v *strictjson.Value, d *genrt.Decoder) (Renamed, error) {
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "from":
 			mark := d.Mark()
@@ -11321,10 +10740,6 @@ func decodeRenamed(v *strictjson.Value, d *genrt.Decoder) (Renamed, error) {
 			d.Under(mark, "descendantTo")
 			out.DescendantTo = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -11339,7 +10754,7 @@ func decodeRenamed(v *strictjson.Value, d *genrt.Decoder) (Renamed, error) {
 	if !has3 {
 		return out, genrt.Missing("", "descendantTo")
 	}
-	if err := d.Check("Renamed", v); err != nil {
+	if err := d.Check(117, "Renamed", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11387,7 +10802,7 @@ func decodeRequestID(v *strictjson.Value, d *genrt.Decoder) (RequestID, error) {
 		if err := genrt.Pattern(x, "", pattern0); err != nil {
 			return RequestID{}, err
 		}
-		if err := d.Check("RequestID", v); err != nil {
+		if err := d.Check(118, "RequestID", v); err != nil {
 			return RequestID{}, err
 		}
 		return RequestID{String: &x}, nil
@@ -11402,7 +10817,7 @@ func decodeRequestID(v *strictjson.Value, d *genrt.Decoder) (RequestID, error) {
 		if err := genrt.AtMost(x, "", MaxIntegerRequestID); err != nil {
 			return RequestID{}, err
 		}
-		if err := d.Check("RequestID", v); err != nil {
+		if err := d.Check(118, "RequestID", v); err != nil {
 			return RequestID{}, err
 		}
 		return RequestID{Integer: &x}, nil
@@ -11448,9 +10863,6 @@ func decodeResourceLimitDetails(v *strictjson.Value, d *genrt.Decoder) (Resource
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "resource":
 			mark := d.Mark()
@@ -11473,10 +10885,6 @@ func decodeResourceLimitDetails(v *strictjson.Value, d *genrt.Decoder) (Resource
 			d.Under(mark, "limit")
 			out.Limit = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -11485,7 +10893,7 @@ func decodeResourceLimitDetails(v *strictjson.Value, d *genrt.Decoder) (Resource
 	if !has1 {
 		return out, genrt.Missing("", "limit")
 	}
-	if err := d.Check("ResourceLimitDetails", v); err != nil {
+	if err := d.Check(119, "ResourceLimitDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11528,9 +10936,6 @@ func decodeResponseTooLargeDetails(v *strictjson.Value, d *genrt.Decoder) (Respo
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "limitBytes":
 			mark := d.Mark()
@@ -11544,16 +10949,12 @@ func decodeResponseTooLargeDetails(v *strictjson.Value, d *genrt.Decoder) (Respo
 			d.Under(mark, "limitBytes")
 			out.LimitBytes = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "limitBytes")
 	}
-	if err := d.Check("ResponseTooLargeDetails", v); err != nil {
+	if err := d.Check(120, "ResponseTooLargeDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11596,9 +10997,6 @@ func decodeResyncDetails(v *strictjson.Value, d *genrt.Decoder) (ResyncDetails, 
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "reason":
 			mark := d.Mark()
@@ -11612,16 +11010,12 @@ func decodeResyncDetails(v *strictjson.Value, d *genrt.Decoder) (ResyncDetails, 
 			d.Under(mark, "reason")
 			out.Reason = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "reason")
 	}
-	if err := d.Check("ResyncDetails", v); err != nil {
+	if err := d.Check(121, "ResyncDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11668,9 +11062,6 @@ func decodeRevealResult(v *strictjson.Value, d *genrt.Decoder) (RevealResult, er
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -11717,10 +11108,6 @@ func decodeRevealResult(v *strictjson.Value, d *genrt.Decoder) (RevealResult, er
 			d.Under(mark, "ancestry")
 			out.Ancestry = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -11738,7 +11125,7 @@ func decodeRevealResult(v *strictjson.Value, d *genrt.Decoder) (RevealResult, er
 	if !has4 {
 		return out, genrt.Missing("", "ancestry")
 	}
-	if err := d.Check("RevealResult", v); err != nil {
+	if err := d.Check(122, "RevealResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11785,9 +11172,6 @@ func decodeRootResult(v *strictjson.Value, d *genrt.Decoder) (RootResult, error)
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -11834,10 +11218,6 @@ func decodeRootResult(v *strictjson.Value, d *genrt.Decoder) (RootResult, error)
 			d.Under(mark, "node")
 			out.Node = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -11855,7 +11235,7 @@ func decodeRootResult(v *strictjson.Value, d *genrt.Decoder) (RootResult, error)
 	if !has4 {
 		return out, genrt.Missing("", "node")
 	}
-	if err := d.Check("RootResult", v); err != nil {
+	if err := d.Check(123, "RootResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -11897,7 +11277,7 @@ func decodeScalarType(v *strictjson.Value, d *genrt.Decoder) (ScalarType, error)
 	}
 	switch ScalarType(x) {
 	case ScalarTypeBoolean:
-		if err := d.Check("ScalarType", v); err != nil {
+		if err := d.Check(124, "ScalarType", v); err != nil {
 			return "", err
 		}
 		return ScalarType(x), nil
@@ -11959,9 +11339,9 @@ func decodeScope(v *strictjson.Value, d *genrt.Decoder) (Scope, error) {
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "Scope", "\"standalone\", \"member\"")
+		return nil, d.Variant("kind", tag, "Scope", "\"standalone\", \"member\"")
 	}
-	if err := d.Check("Scope", v); err != nil {
+	if err := d.Check(125, "Scope", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -12008,9 +11388,6 @@ func decodeSearchParams(v *strictjson.Value, d *genrt.Decoder) (SearchParams, er
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -12083,10 +11460,6 @@ func decodeSearchParams(v *strictjson.Value, d *genrt.Decoder) (SearchParams, er
 			}
 			d.Under(mark, "synonymLanguage")
 			out.SynonymLanguage = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -12104,7 +11477,7 @@ func decodeSearchParams(v *strictjson.Value, d *genrt.Decoder) (SearchParams, er
 	if !has4 {
 		out.Limit = genrt.Ptr(int64(DefaultSearchLimit))
 	}
-	if err := d.Check("SearchParams", v); err != nil {
+	if err := d.Check(126, "SearchParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -12153,9 +11526,6 @@ func decodeSearchResult(v *strictjson.Value, d *genrt.Decoder) (SearchResult, er
 	var has6 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -12220,10 +11590,6 @@ func decodeSearchResult(v *strictjson.Value, d *genrt.Decoder) (SearchResult, er
 			d.Under(mark, "truncated")
 			out.Truncated = x
 			has6 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -12247,7 +11613,7 @@ func decodeSearchResult(v *strictjson.Value, d *genrt.Decoder) (SearchResult, er
 	if !has6 {
 		return out, genrt.Missing("", "truncated")
 	}
-	if err := d.Check("SearchResult", v); err != nil {
+	if err := d.Check(127, "SearchResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -12313,9 +11679,9 @@ func decodeSelection(v *strictjson.Value, d *genrt.Decoder) (Selection, error) {
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "Selection", "\"current\", \"all\", \"named\"")
+		return nil, d.Variant("kind", tag, "Selection", "\"current\", \"all\", \"named\"")
 	}
-	if err := d.Check("Selection", v); err != nil {
+	if err := d.Check(128, "Selection", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -12359,9 +11725,6 @@ func decodeServerInfo(v *strictjson.Value, d *genrt.Decoder) (ServerInfo, error)
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "name":
 			mark := d.Mark()
@@ -12384,10 +11747,6 @@ func decodeServerInfo(v *strictjson.Value, d *genrt.Decoder) (ServerInfo, error)
 			d.Under(mark, "version")
 			out.Version = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -12396,7 +11755,7 @@ func decodeServerInfo(v *strictjson.Value, d *genrt.Decoder) (ServerInfo, error)
 	if !has1 {
 		return out, genrt.Missing("", "version")
 	}
-	if err := d.Check("ServerInfo", v); err != nil {
+	if err := d.Check(129, "ServerInfo", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -12439,7 +11798,7 @@ func decodeSessionID(v *strictjson.Value, d *genrt.Decoder) (SessionID, error) {
 	if err := genrt.Length(u, "", 1, -1); err != nil {
 		return *new(SessionID), genrt.InType(err, "SessionID")
 	}
-	if err := d.Check("SessionID", v); err != nil {
+	if err := d.Check(130, "SessionID", v); err != nil {
 		return *new(SessionID), err
 	}
 	return SessionID(u), nil
@@ -12483,9 +11842,6 @@ func decodeSessionInfo(v *strictjson.Value, d *genrt.Decoder) (SessionInfo, erro
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -12505,10 +11861,6 @@ func decodeSessionInfo(v *strictjson.Value, d *genrt.Decoder) (SessionInfo, erro
 			d.Under(mark, "projects")
 			out.Projects = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -12517,7 +11869,7 @@ func decodeSessionInfo(v *strictjson.Value, d *genrt.Decoder) (SessionInfo, erro
 	if !has1 {
 		return out, genrt.Missing("", "projects")
 	}
-	if err := d.Check("SessionInfo", v); err != nil {
+	if err := d.Check(131, "SessionInfo", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -12560,9 +11912,6 @@ func decodeSessionParams(v *strictjson.Value, d *genrt.Decoder) (SessionParams, 
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -12573,16 +11922,12 @@ func decodeSessionParams(v *strictjson.Value, d *genrt.Decoder) (SessionParams, 
 			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "sessionId")
 	}
-	if err := d.Check("SessionParams", v); err != nil {
+	if err := d.Check(132, "SessionParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -12626,9 +11971,6 @@ func decodeSource(v *strictjson.Value, d *genrt.Decoder) (Source, error) {
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -12657,10 +11999,6 @@ func decodeSource(v *strictjson.Value, d *genrt.Decoder) (Source, error) {
 			d.Under(mark, "inline")
 			out.Inline = x
 			has2 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -12672,7 +12010,7 @@ func decodeSource(v *strictjson.Value, d *genrt.Decoder) (Source, error) {
 	if !has2 {
 		return out, genrt.Missing("", "inline")
 	}
-	if err := d.Check("Source", v); err != nil {
+	if err := d.Check(133, "Source", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -12715,9 +12053,6 @@ func decodeSourceChangedDetails(v *strictjson.Value, d *genrt.Decoder) (SourceCh
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -12728,16 +12063,12 @@ func decodeSourceChangedDetails(v *strictjson.Value, d *genrt.Decoder) (SourceCh
 			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "path")
 	}
-	if err := d.Check("SourceChangedDetails", v); err != nil {
+	if err := d.Check(134, "SourceChangedDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -12780,9 +12111,6 @@ func decodeSourceErrorDetails(v *strictjson.Value, d *genrt.Decoder) (SourceErro
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			if d.NullMember(v, i, "SourceErrorDetails") {
@@ -12821,16 +12149,12 @@ func decodeSourceErrorDetails(v *strictjson.Value, d *genrt.Decoder) (SourceErro
 			d.Under(mark, "reason")
 			out.Reason = x
 			has2 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has2 {
 		return out, genrt.Missing("", "reason")
 	}
-	if err := d.Check("SourceErrorDetails", v); err != nil {
+	if err := d.Check(135, "SourceErrorDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -12872,7 +12196,7 @@ func decodeSourceErrorReason(v *strictjson.Value, d *genrt.Decoder) (SourceError
 	}
 	switch SourceErrorReason(x) {
 	case SourceErrorReasonMissing, SourceErrorReasonIo, SourceErrorReasonOutsideSource, SourceErrorReasonNotFile, SourceErrorReasonAmbiguous, SourceErrorReasonInvalidIdentity, SourceErrorReasonTooLarge, SourceErrorReasonUnsupported, SourceErrorReasonTooDeep, SourceErrorReasonMalformed, SourceErrorReasonInvalidMetadata:
-		if err := d.Check("SourceErrorReason", v); err != nil {
+		if err := d.Check(136, "SourceErrorReason", v); err != nil {
 			return "", err
 		}
 		return SourceErrorReason(x), nil
@@ -12921,9 +12245,6 @@ func decodeSourceResult(v *strictjson.Value, d *genrt.Decoder) (SourceResult, er
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -12970,10 +12291,6 @@ func decodeSourceResult(v *strictjson.Value, d *genrt.Decoder) (SourceResult, er
 			d.Under(mark, "sources")
 			out.Sources = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -12991,7 +12308,7 @@ func decodeSourceResult(v *strictjson.Value, d *genrt.Decoder) (SourceResult, er
 	if !has4 {
 		return out, genrt.Missing("", "sources")
 	}
-	if err := d.Check("SourceResult", v); err != nil {
+	if err := d.Check(137, "SourceResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -13057,9 +12374,9 @@ func decodeSourceRole(v *strictjson.Value, d *genrt.Decoder) (SourceRole, error)
 		}
 		x = y
 	default:
-		return nil, d.Variant(v, "kind", tag, "SourceRole", "\"descriptor\", \"payload\", \"module\"")
+		return nil, d.Variant("kind", tag, "SourceRole", "\"descriptor\", \"payload\", \"module\"")
 	}
-	if err := d.Check("SourceRole", v); err != nil {
+	if err := d.Check(138, "SourceRole", v); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -13103,9 +12420,6 @@ func decodeStaleGenerationDetails(v *strictjson.Value, d *genrt.Decoder) (StaleG
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "expected":
 			mark := d.Mark()
@@ -13125,10 +12439,6 @@ func decodeStaleGenerationDetails(v *strictjson.Value, d *genrt.Decoder) (StaleG
 			d.Under(mark, "actual")
 			out.Actual = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -13137,7 +12447,7 @@ func decodeStaleGenerationDetails(v *strictjson.Value, d *genrt.Decoder) (StaleG
 	if !has1 {
 		return out, genrt.Missing("", "actual")
 	}
-	if err := d.Check("StaleGenerationDetails", v); err != nil {
+	if err := d.Check(139, "StaleGenerationDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -13183,9 +12493,6 @@ func decodeSupportFile(v *strictjson.Value, d *genrt.Decoder) (SupportFile, erro
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "path":
 			mark := d.Mark()
@@ -13227,10 +12534,6 @@ func decodeSupportFile(v *strictjson.Value, d *genrt.Decoder) (SupportFile, erro
 			d.Under(mark, "unknown")
 			out.Unknown = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -13245,7 +12548,7 @@ func decodeSupportFile(v *strictjson.Value, d *genrt.Decoder) (SupportFile, erro
 	if !has3 {
 		return out, genrt.Missing("", "unknown")
 	}
-	if err := d.Check("SupportFile", v); err != nil {
+	if err := d.Check(140, "SupportFile", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -13291,9 +12594,6 @@ func decodeSupportFilesParams(v *strictjson.Value, d *genrt.Decoder) (SupportFil
 	var has3 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -13334,10 +12634,6 @@ func decodeSupportFilesParams(v *strictjson.Value, d *genrt.Decoder) (SupportFil
 			d.Under(mark, "paths")
 			out.Paths = x
 			has3 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -13352,7 +12648,7 @@ func decodeSupportFilesParams(v *strictjson.Value, d *genrt.Decoder) (SupportFil
 	if !has3 {
 		return out, genrt.Missing("", "paths")
 	}
-	if err := d.Check("SupportFilesParams", v); err != nil {
+	if err := d.Check(141, "SupportFilesParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -13402,9 +12698,6 @@ func decodeSupportFilesResult(v *strictjson.Value, d *genrt.Decoder) (SupportFil
 	var has7 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -13478,10 +12771,6 @@ func decodeSupportFilesResult(v *strictjson.Value, d *genrt.Decoder) (SupportFil
 			d.Under(mark, "freshness")
 			out.Freshness = x
 			has7 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -13508,7 +12797,7 @@ func decodeSupportFilesResult(v *strictjson.Value, d *genrt.Decoder) (SupportFil
 	if !has7 {
 		return out, genrt.Missing("", "freshness")
 	}
-	if err := d.Check("SupportFilesResult", v); err != nil {
+	if err := d.Check(142, "SupportFilesResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -13553,9 +12842,6 @@ func decodeSupportObject(v *strictjson.Value, d *genrt.Decoder) (SupportObject, 
 	var has2 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "objectId":
 			mark := d.Mark()
@@ -13584,10 +12870,6 @@ func decodeSupportObject(v *strictjson.Value, d *genrt.Decoder) (SupportObject, 
 			d.Under(mark, "unknown")
 			out.Unknown = x
 			has2 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -13599,7 +12881,7 @@ func decodeSupportObject(v *strictjson.Value, d *genrt.Decoder) (SupportObject, 
 	if !has2 {
 		return out, genrt.Missing("", "unknown")
 	}
-	if err := d.Check("SupportObject", v); err != nil {
+	if err := d.Check(143, "SupportObject", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -13646,9 +12928,6 @@ func decodeSupportParams(v *strictjson.Value, d *genrt.Decoder) (SupportParams, 
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -13716,10 +12995,6 @@ func decodeSupportParams(v *strictjson.Value, d *genrt.Decoder) (SupportParams, 
 			d.Under(mark, "limit")
 			out.Limit = &x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -13737,7 +13012,7 @@ func decodeSupportParams(v *strictjson.Value, d *genrt.Decoder) (SupportParams, 
 	if !has4 {
 		out.Limit = genrt.Ptr(int64(DefaultSupportLimit))
 	}
-	if err := d.Check("SupportParams", v); err != nil {
+	if err := d.Check(144, "SupportParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -13789,9 +13064,6 @@ func decodeSupportResult(v *strictjson.Value, d *genrt.Decoder) (SupportResult, 
 	var has9 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -13890,10 +13162,6 @@ func decodeSupportResult(v *strictjson.Value, d *genrt.Decoder) (SupportResult, 
 			d.Under(mark, "freshness")
 			out.Freshness = x
 			has9 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -13926,7 +13194,7 @@ func decodeSupportResult(v *strictjson.Value, d *genrt.Decoder) (SupportResult, 
 	if !has9 {
 		return out, genrt.Missing("", "freshness")
 	}
-	if err := d.Check("SupportResult", v); err != nil {
+	if err := d.Check(145, "SupportResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -13968,9 +13236,6 @@ func decodeText(v *strictjson.Value, d *genrt.Decoder) (Text, error) {
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "language":
 			mark := d.Mark()
@@ -13990,10 +13255,6 @@ func decodeText(v *strictjson.Value, d *genrt.Decoder) (Text, error) {
 			d.Under(mark, "content")
 			out.Content = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -14002,7 +13263,7 @@ func decodeText(v *strictjson.Value, d *genrt.Decoder) (Text, error) {
 	if !has1 {
 		return out, genrt.Missing("", "content")
 	}
-	if err := d.Check("Text", v); err != nil {
+	if err := d.Check(146, "Text", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14048,9 +13309,6 @@ func decodeTextChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -14061,22 +13319,12 @@ func decodeTextChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("TextChange", v); err != nil {
+	if err := d.Check(147, "TextChange", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14118,7 +13366,7 @@ func decodeTextDomain(v *strictjson.Value, d *genrt.Decoder) (TextDomain, error)
 	}
 	switch TextDomain(x) {
 	case TextDomainChoiceParameterName:
-		if err := d.Check("TextDomain", v); err != nil {
+		if err := d.Check(148, "TextDomain", v); err != nil {
 			return "", err
 		}
 		return TextDomain(x), nil
@@ -14165,9 +13413,6 @@ func decodeTextSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "domain":
 			if d.NullMember(v, i, "TextSchema") {
@@ -14183,19 +13428,9 @@ func decodeTextSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) 
 			}
 			d.Under(mark, "domain")
 			out.Domain = &x
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
-	if err := d.Check("TextSchema", v); err != nil {
+	if err := d.Check(149, "TextSchema", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14241,9 +13476,6 @@ func decodeTextValueExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "text":
 			mark := d.Mark()
@@ -14282,22 +13514,12 @@ func decodeTextValueExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (
 			}
 			d.Under(mark, "scalarType")
 			out.ScalarType = &x
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "text")
 	}
-	if err := d.Check("TextValue", v); err != nil {
+	if err := d.Check(150, "TextValue", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14341,9 +13563,6 @@ func decodeTypeChoice(v *strictjson.Value, d *genrt.Decoder) (TypeChoice, error)
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "key":
 			mark := d.Mark()
@@ -14366,10 +13585,6 @@ func decodeTypeChoice(v *strictjson.Value, d *genrt.Decoder) (TypeChoice, error)
 			d.Under(mark, "caption")
 			out.Caption = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -14378,7 +13593,7 @@ func decodeTypeChoice(v *strictjson.Value, d *genrt.Decoder) (TypeChoice, error)
 	if !has1 {
 		return out, genrt.Missing("", "caption")
 	}
-	if err := d.Check("TypeChoice", v); err != nil {
+	if err := d.Check(151, "TypeChoice", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14425,9 +13640,6 @@ func decodeTypeChoicesResult(v *strictjson.Value, d *genrt.Decoder) (TypeChoices
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -14474,10 +13686,6 @@ func decodeTypeChoicesResult(v *strictjson.Value, d *genrt.Decoder) (TypeChoices
 			d.Under(mark, "choices")
 			out.Choices = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -14495,7 +13703,7 @@ func decodeTypeChoicesResult(v *strictjson.Value, d *genrt.Decoder) (TypeChoices
 	if !has4 {
 		return out, genrt.Missing("", "choices")
 	}
-	if err := d.Check("TypeChoicesResult", v); err != nil {
+	if err := d.Check(152, "TypeChoicesResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14541,9 +13749,6 @@ func decodeTypesPresentationExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "items":
 			mark := d.Mark()
@@ -14554,22 +13759,12 @@ func decodeTypesPresentationExcept(v *strictjson.Value, d *genrt.Decoder, skip s
 			d.Under(mark, "items")
 			out.Items = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "items")
 	}
-	if err := d.Check("TypesPresentation", v); err != nil {
+	if err := d.Check(153, "TypesPresentation", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14611,7 +13806,7 @@ func decodeUndoDirection(v *strictjson.Value, d *genrt.Decoder) (UndoDirection, 
 	}
 	switch UndoDirection(x) {
 	case UndoDirectionUndo, UndoDirectionRedo:
-		if err := d.Check("UndoDirection", v); err != nil {
+		if err := d.Check(154, "UndoDirection", v); err != nil {
 			return "", err
 		}
 		return UndoDirection(x), nil
@@ -14661,9 +13856,6 @@ func decodeUndoPropertyParams(v *strictjson.Value, d *genrt.Decoder) (UndoProper
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -14736,10 +13928,6 @@ func decodeUndoPropertyParams(v *strictjson.Value, d *genrt.Decoder) (UndoProper
 			}
 			d.Under(mark, "contextSnapshot")
 			out.ContextSnapshot = &x
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -14760,7 +13948,7 @@ func decodeUndoPropertyParams(v *strictjson.Value, d *genrt.Decoder) (UndoProper
 	if !has5 {
 		return out, genrt.Missing("", "direction")
 	}
-	if err := d.Check("UndoPropertyParams", v); err != nil {
+	if err := d.Check(155, "UndoPropertyParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14803,9 +13991,6 @@ func decodeUnknownNodeDetails(v *strictjson.Value, d *genrt.Decoder) (UnknownNod
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "node":
 			mark := d.Mark()
@@ -14816,16 +14001,12 @@ func decodeUnknownNodeDetails(v *strictjson.Value, d *genrt.Decoder) (UnknownNod
 			d.Under(mark, "node")
 			out.Node = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "node")
 	}
-	if err := d.Check("UnknownNodeDetails", v); err != nil {
+	if err := d.Check(156, "UnknownNodeDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14868,9 +14049,6 @@ func decodeUnknownObjectDetails(v *strictjson.Value, d *genrt.Decoder) (UnknownO
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "objectId":
 			mark := d.Mark()
@@ -14881,16 +14059,12 @@ func decodeUnknownObjectDetails(v *strictjson.Value, d *genrt.Decoder) (UnknownO
 			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "objectId")
 	}
-	if err := d.Check("UnknownObjectDetails", v); err != nil {
+	if err := d.Check(157, "UnknownObjectDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14933,9 +14107,6 @@ func decodeUnknownProjectDetails(v *strictjson.Value, d *genrt.Decoder) (Unknown
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "projectId":
 			mark := d.Mark()
@@ -14946,16 +14117,12 @@ func decodeUnknownProjectDetails(v *strictjson.Value, d *genrt.Decoder) (Unknown
 			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "projectId")
 	}
-	if err := d.Check("UnknownProjectDetails", v); err != nil {
+	if err := d.Check(158, "UnknownProjectDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -14998,9 +14165,6 @@ func decodeUnknownSessionDetails(v *strictjson.Value, d *genrt.Decoder) (Unknown
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -15011,16 +14175,12 @@ func decodeUnknownSessionDetails(v *strictjson.Value, d *genrt.Decoder) (Unknown
 			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "sessionId")
 	}
-	if err := d.Check("UnknownSessionDetails", v); err != nil {
+	if err := d.Check(159, "UnknownSessionDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15066,9 +14226,6 @@ func decodeUnsignedIntegerChangeExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -15079,22 +14236,12 @@ func decodeUnsignedIntegerChangeExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("UnsignedIntegerChange", v); err != nil {
+	if err := d.Check(160, "UnsignedIntegerChange", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15141,9 +14288,6 @@ func decodeUnsignedIntegerSchemaExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "min":
 			mark := d.Mark()
@@ -15163,16 +14307,6 @@ func decodeUnsignedIntegerSchemaExcept(v *strictjson.Value, d *genrt.Decoder, sk
 			d.Under(mark, "max")
 			out.Max = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -15181,7 +14315,7 @@ func decodeUnsignedIntegerSchemaExcept(v *strictjson.Value, d *genrt.Decoder, sk
 	if !has1 {
 		return out, genrt.Missing("", "max")
 	}
-	if err := d.Check("UnsignedIntegerSchema", v); err != nil {
+	if err := d.Check(161, "UnsignedIntegerSchema", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15223,7 +14357,7 @@ func decodeUnsupportedIssue(v *strictjson.Value, d *genrt.Decoder) (UnsupportedI
 	}
 	switch UnsupportedIssue(x) {
 	case UnsupportedIssueMixedContent, UnsupportedIssueInvalidLocalizedText:
-		if err := d.Check("UnsupportedIssue", v); err != nil {
+		if err := d.Check(162, "UnsupportedIssue", v); err != nil {
 			return "", err
 		}
 		return UnsupportedIssue(x), nil
@@ -15271,9 +14405,6 @@ func decodeUnsupportedValueExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "issue":
 			mark := d.Mark()
@@ -15284,22 +14415,12 @@ func decodeUnsupportedValueExcept(v *strictjson.Value, d *genrt.Decoder, skip st
 			d.Under(mark, "issue")
 			out.Issue = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "issue")
 	}
-	if err := d.Check("UnsupportedValue", v); err != nil {
+	if err := d.Check(163, "UnsupportedValue", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15343,9 +14464,6 @@ func decodeUnsupportedVersionDetails(v *strictjson.Value, d *genrt.Decoder) (Uns
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "requested":
 			mark := d.Mark()
@@ -15365,10 +14483,6 @@ func decodeUnsupportedVersionDetails(v *strictjson.Value, d *genrt.Decoder) (Uns
 			d.Under(mark, "supported")
 			out.Supported = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -15377,7 +14491,7 @@ func decodeUnsupportedVersionDetails(v *strictjson.Value, d *genrt.Decoder) (Uns
 	if !has1 {
 		return out, genrt.Missing("", "supported")
 	}
-	if err := d.Check("UnsupportedVersionDetails", v); err != nil {
+	if err := d.Check(164, "UnsupportedVersionDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15424,9 +14538,6 @@ func decodeValueChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "type":
 			mark := d.Mark()
@@ -15449,16 +14560,6 @@ func decodeValueChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -15467,7 +14568,7 @@ func decodeValueChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	if !has1 {
 		return out, genrt.Missing("", "value")
 	}
-	if err := d.Check("ValueChange", v); err != nil {
+	if err := d.Check(165, "ValueChange", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15511,9 +14612,6 @@ func decodeValueChoice(v *strictjson.Value, d *genrt.Decoder) (ValueChoice, erro
 	var has1 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "value":
 			mark := d.Mark()
@@ -15533,10 +14631,6 @@ func decodeValueChoice(v *strictjson.Value, d *genrt.Decoder) (ValueChoice, erro
 			d.Under(mark, "caption")
 			out.Caption = x
 			has1 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -15545,7 +14639,7 @@ func decodeValueChoice(v *strictjson.Value, d *genrt.Decoder) (ValueChoice, erro
 	if !has1 {
 		return out, genrt.Missing("", "caption")
 	}
-	if err := d.Check("ValueChoice", v); err != nil {
+	if err := d.Check(166, "ValueChoice", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15593,9 +14687,6 @@ func decodeValueChoicesParams(v *strictjson.Value, d *genrt.Decoder) (ValueChoic
 	var has5 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -15657,10 +14748,6 @@ func decodeValueChoicesParams(v *strictjson.Value, d *genrt.Decoder) (ValueChoic
 			d.Under(mark, "key")
 			out.Key = x
 			has5 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -15681,7 +14768,7 @@ func decodeValueChoicesParams(v *strictjson.Value, d *genrt.Decoder) (ValueChoic
 	if !has5 {
 		return out, genrt.Missing("", "key")
 	}
-	if err := d.Check("ValueChoicesParams", v); err != nil {
+	if err := d.Check(167, "ValueChoicesParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15728,9 +14815,6 @@ func decodeValueChoicesResult(v *strictjson.Value, d *genrt.Decoder) (ValueChoic
 	var has4 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "sessionId":
 			mark := d.Mark()
@@ -15777,10 +14861,6 @@ func decodeValueChoicesResult(v *strictjson.Value, d *genrt.Decoder) (ValueChoic
 			d.Under(mark, "choices")
 			out.Choices = x
 			has4 = true
-		default:
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
@@ -15798,7 +14878,7 @@ func decodeValueChoicesResult(v *strictjson.Value, d *genrt.Decoder) (ValueChoic
 	if !has4 {
 		return out, genrt.Missing("", "choices")
 	}
-	if err := d.Check("ValueChoicesResult", v); err != nil {
+	if err := d.Check(168, "ValueChoicesResult", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -15840,7 +14920,7 @@ func decodeValueDomain(v *strictjson.Value, d *genrt.Decoder) (ValueDomain, erro
 	}
 	switch ValueDomain(x) {
 	case ValueDomainChoiceParameter:
-		if err := d.Check("ValueDomain", v); err != nil {
+		if err := d.Check(169, "ValueDomain", v); err != nil {
 			return "", err
 		}
 		return ValueDomain(x), nil
@@ -15888,9 +14968,6 @@ func decodeValueSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 	var has0 bool
 	for i := range v.Members {
 		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return out, err
-		}
 		switch m.Key {
 		case "types":
 			mark := d.Mark()
@@ -15915,22 +14992,12 @@ func decodeValueSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string)
 			}
 			d.Under(mark, "domain")
 			out.Domain = &x
-		default:
-			if m.Key == skip {
-				if err := d.Ignore(v, i); err != nil {
-					return out, err
-				}
-				continue
-			}
-			if err := d.Ignore(v, i); err != nil {
-				return out, err
-			}
 		}
 	}
 	if !has0 {
 		return out, genrt.Missing("", "types")
 	}
-	if err := d.Check("ValueSchema", v); err != nil {
+	if err := d.Check(170, "ValueSchema", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -16527,5 +15594,5 @@ func decodeArray_ValueChoice(v *strictjson.Value, d *genrt.Decoder) ([]ValueChoi
 
 // Patterns of the contract, compiled once.
 var (
-	pattern0 = regexp.MustCompile("^[\\x00-\\x7F]*$")
+	pattern0 = genrt.CompilePattern("^[\\x00-\\x7F]*$")
 )

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -218,8 +217,15 @@ func Length(s, ptr string, min, max int) error {
 	return nil
 }
 
+// Matcher is what Pattern checks a string with: a *regexp.Regexp, or a
+// *CompiledPattern.
+type Matcher interface {
+	MatchString(s string) bool
+	String() string
+}
+
 // Pattern checks a string against a regular expression.
-func Pattern(s, ptr string, re *regexp.Regexp) error {
+func Pattern(s, ptr string, re Matcher) error {
 	if !re.MatchString(s) {
 		return Invalid(ptr, "%q does not match the pattern %s", s, re.String())
 	}

@@ -16,7 +16,8 @@ import (
 // its position in a stream) does not parse it a second time to decode it.
 // A Decoder carries what such a decoder needs besides the tree: the policy
 // for material the contract does not describe, the source text for raw
-// values, and hooks a runtime uses to apply its own rules in the same walk.
+// values, and a hook a runtime uses to apply its own rules to the values
+// of chosen types in the same walk.
 //
 // Pointers in the errors and notes a tree decoder produces are relative to
 // the value it was given: each level prepends its member name or index
@@ -44,31 +45,19 @@ type Decoder struct {
 	// (any, object) is the slice of Src it was written as, byte for byte;
 	// when nil it is the compact re-encoding of the tree.
 	Src []byte
-	// Visit, when set, is called with every member name, string and number
-	// literal the decoder reads, in document order, including those inside
-	// raw values and in material Strip removes, so a runtime can apply
-	// text and number rules in the same walk. An error it returns stops
-	// the decoding at that value.
-	Visit func(kind Scalar, text string) error
-	// Named, when set, is called with the Go name of every named type (an
-	// object, a union, an alias or an enum) right after a value of it was
-	// decoded, children before the values holding them, with the value's
-	// tree. An error it returns stops the decoding at that value; a
-	// *ValidationError may carry the id of the rule it breaks.
+	// Named, when set, is called right after a value of a watched named
+	// type (an object, a union, an alias or an enum) was decoded, children
+	// before the values holding them, with the type's Go name and the
+	// value's tree. An error it returns stops the decoding at that value;
+	// a *ValidationError may carry the id of the rule it breaks.
 	Named func(name string, v *strictjson.Value) error
+	// Watch selects the types Named is called for, by the id the generated
+	// package gives each type (its TypeIDs table): Named is called for type
+	// id when Watch[id] is true, so the hook stays out of the common path.
+	Watch []bool
 	// Notes collects what Strip and NullAbsent tolerated.
 	Notes []Note
 }
-
-// Scalar is the kind of text Visit receives.
-type Scalar uint8
-
-// The kinds of scalar text.
-const (
-	ScalarName   Scalar = iota + 1 // a member name, decoded
-	ScalarString                   // a string value, decoded
-	ScalarNumber                   // a number literal as written
-)
 
 // NoteKind says what a tolerant decoder did.
 type NoteKind uint8
@@ -166,99 +155,24 @@ func (d *Decoder) prefix(mark int, p string) {
 	}
 }
 
-// Name visits a member name.
-func (d *Decoder) Name(key string) error {
-	if d.Visit == nil {
-		return nil
-	}
-	if err := d.Visit(ScalarName, key); err != nil {
-		return AtKey(err, key)
-	}
-	return nil
-}
-
-// Check calls the Named hook for a value of the named type.
-func (d *Decoder) Check(name string, v *strictjson.Value) error {
-	if d.Named == nil {
+// Check calls the Named hook for a value of the type with the given id
+// and Go name, when the type is watched.
+func (d *Decoder) Check(id int, name string, v *strictjson.Value) error {
+	if uint(id) >= uint(len(d.Watch)) || !d.Watch[id] || d.Named == nil {
 		return nil
 	}
 	return d.Named(name, v)
 }
 
-// Walk visits every name and scalar of v, a value read as data or about to
-// be removed.
-func (d *Decoder) Walk(v *strictjson.Value) error {
-	if d.Visit == nil {
-		return nil
-	}
-	return d.walk(v)
-}
-
-func (d *Decoder) walk(v *strictjson.Value) error {
-	switch v.Kind {
-	case strictjson.String:
-		return d.Visit(ScalarString, v.Str)
-	case strictjson.Number:
-		return d.Visit(ScalarNumber, v.Str)
-	case strictjson.Array:
-		for i, e := range v.Elems {
-			if err := d.walk(e); err != nil {
-				return AtIndex(err, i)
-			}
-		}
-	case strictjson.Object:
-		for i := range v.Members {
-			m := &v.Members[i]
-			if err := d.Name(m.Key); err != nil {
-				return err
-			}
-			if err := d.walk(m.Value); err != nil {
-				return AtKey(err, m.Key)
-			}
-		}
-	}
-	return nil
-}
-
-// rest visits the members of the object v from index i on.
-func (d *Decoder) rest(v *strictjson.Value, i int) error {
-	if d.Visit == nil {
-		return nil
-	}
-	for ; i < len(v.Members); i++ {
-		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return err
-		}
-		if err := d.walk(m.Value); err != nil {
-			return AtKey(err, m.Key)
-		}
-	}
-	return nil
-}
-
 // Unknown handles member i of the object v, which the closed type typ does
-// not name: an error, or under Strip a note, its content visited.
+// not name: an error, or under Strip a note.
 func (d *Decoder) Unknown(v *strictjson.Value, i int, typ string) error {
 	m := &v.Members[i]
 	if !d.Strip {
 		return &ValidationError{Pointer: strictjson.AppendPointer("", m.Key),
 			Message: fmt.Sprintf("unknown member %q of %s", m.Key, typ), Kind: ErrUnknownMember, Type: typ}
 	}
-	if err := d.Walk(m.Value); err != nil {
-		return AtKey(err, m.Key)
-	}
 	d.Notes = append(d.Notes, Note{Kind: NoteUnknownMember, Pointer: strictjson.AppendPointer("", m.Key), Type: typ, Name: m.Key})
-	return nil
-}
-
-// Ignore handles a member an open object does not name: it stays data, and
-// only its content is visited.
-func (d *Decoder) Ignore(v *strictjson.Value, i int) error {
-	m := &v.Members[i]
-	if err := d.Walk(m.Value); err != nil {
-		return AtKey(err, m.Key)
-	}
 	return nil
 }
 
@@ -310,45 +224,25 @@ func (d *Decoder) DropKey(err error, mark int, key, typ string) bool {
 }
 
 // MemberErr turns the error of required member i of v into the object's:
-// its pointer gains the member name. An unrecognised value makes the object
-// unrecognisable too; the members after it are still visited, since the
-// object as a whole may yet be removed and everything in it must be seen.
+// its pointer gains the member name. An unrecognised value there makes the
+// object unrecognisable too, which the error's kind carries up.
 func (d *Decoder) MemberErr(err error, v *strictjson.Value, i int) error {
-	err = AtKey(err, v.Members[i].Key)
-	if d.Strip && Unrecognised(err) {
-		if verr := d.rest(v, i+1); verr != nil {
-			return verr
-		}
-	}
-	return err
+	return AtKey(err, v.Members[i].Key)
 }
 
-// Variant handles a union value whose tag names no variant: an error at
-// the tag, of kind ErrUnknownVariant. Under Strip the whole value is
-// visited first, since it is about to be removed.
-func (d *Decoder) Variant(v *strictjson.Value, tagName, tag, union, known string) error {
-	if d.Strip {
-		if err := d.Walk(v); err != nil {
-			return err
-		}
-	}
+// Variant reports a union value whose tag names no variant: an error at
+// the tag, of kind ErrUnknownVariant, which Drop removes under Strip.
+func (d *Decoder) Variant(tagName, tag, union, known string) error {
 	return &ValidationError{Pointer: strictjson.AppendPointer("", tagName),
 		Message: fmt.Sprintf("unknown %s %q of %s; known: %s", tagName, tag, union, known),
 		Kind:    ErrUnknownVariant, Type: union}
 }
 
 // TagOnly decodes a variant that is its tag alone: every member besides
-// the tag is unknown to it. Member names were not visited yet.
+// the tag is unknown to it.
 func (d *Decoder) TagOnly(v *strictjson.Value, tagName, typ string) error {
 	for i := range v.Members {
-		m := &v.Members[i]
-		if err := d.Name(m.Key); err != nil {
-			return err
-		}
-		if m.Key == tagName {
-			if err := d.Ignore(v, i); err != nil {
-				return err
-			}
+		if v.Members[i].Key == tagName {
 			continue
 		}
 		if err := d.Unknown(v, i, typ); err != nil {
@@ -363,61 +257,32 @@ func (d *Decoder) TagOnly(v *strictjson.Value, tagName, typ string) error {
 // caller prepends where the value is.
 
 // ReadString reads a string.
-func ReadString(v *strictjson.Value, d *Decoder) (string, error) {
+func ReadString(v *strictjson.Value, _ *Decoder) (string, error) {
 	if v.Kind != strictjson.String {
 		return "", wrongKind(v, "", "a string")
-	}
-	if d.Visit != nil {
-		if err := d.Visit(ScalarString, v.Str); err != nil {
-			return "", err
-		}
 	}
 	return v.Str, nil
 }
 
-func (d *Decoder) number(v *strictjson.Value) error {
-	if d.Visit != nil && v.Kind == strictjson.Number {
-		return d.Visit(ScalarNumber, v.Str)
-	}
-	return nil
-}
-
 // ReadInteger reads an integer within the safe range.
-func ReadInteger(v *strictjson.Value, d *Decoder) (int64, error) {
-	if err := d.number(v); err != nil {
-		return 0, err
-	}
-	return Integer(v, "")
-}
+func ReadInteger(v *strictjson.Value, _ *Decoder) (int64, error) { return Integer(v, "") }
 
 // ReadNumber reads a finite number.
-func ReadNumber(v *strictjson.Value, d *Decoder) (float64, error) {
-	if err := d.number(v); err != nil {
-		return 0, err
-	}
-	return Number(v, "")
-}
+func ReadNumber(v *strictjson.Value, _ *Decoder) (float64, error) { return Number(v, "") }
 
 // ReadBoolean reads a boolean.
 func ReadBoolean(v *strictjson.Value, _ *Decoder) (bool, error) { return Boolean(v, "") }
 
 // ReadDecimalU64 reads an unsigned integer carried as a decimal string.
-func ReadDecimalU64(v *strictjson.Value, d *Decoder) (uint64, error) {
-	if v.Kind == strictjson.String && d.Visit != nil {
-		if err := d.Visit(ScalarString, v.Str); err != nil {
-			return 0, err
-		}
-	}
-	return DecimalU64(v, "")
-}
+func ReadDecimalU64(v *strictjson.Value, _ *Decoder) (uint64, error) { return DecimalU64(v, "") }
 
 // ReadRaw reads any value as raw JSON: its text in Src, or its compact
 // encoding.
 func ReadRaw(v *strictjson.Value, d *Decoder) (json.RawMessage, error) {
-	if err := d.Walk(v); err != nil {
-		return nil, err
+	if d.Src != nil && v.Start <= v.End && v.End <= len(d.Src) {
+		return d.Src[v.Start:v.End:v.End], nil
 	}
-	return d.raw(v), nil
+	return v.AppendCompact(nil), nil
 }
 
 // ReadRawObject reads an object carried as data.
@@ -426,11 +291,4 @@ func ReadRawObject(v *strictjson.Value, d *Decoder) (json.RawMessage, error) {
 		return nil, err
 	}
 	return ReadRaw(v, d)
-}
-
-func (d *Decoder) raw(v *strictjson.Value) json.RawMessage {
-	if d.Src != nil && v.Start <= v.End && v.End <= len(d.Src) {
-		return d.Src[v.Start:v.End:v.End]
-	}
-	return v.AppendCompact(nil)
 }

@@ -78,7 +78,7 @@ var FixedGoNames = []string{
 	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
 	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler", "Dispatch",
-	"DispatchNotification", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model",
+	"DispatchNotification", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
 }
 
 // GoIdentifier is one package-level name of a generated package and what declares it.

@@ -14,6 +14,11 @@ import (
 func (g *generator) decodeFile(f *jen.File) {
 	g.patterns = map[string]string{}
 	g.patternList = nil
+	g.typeIDs = map[*spec.Type]int{}
+	for i, t := range g.d.Types {
+		g.typeIDs[t] = i
+	}
+	g.typeIDTable(f)
 	variantOf := g.variantOf()
 	for _, t := range g.d.Types {
 		g.entryDecoder(f, t)
@@ -36,7 +41,7 @@ func (g *generator) decodeFile(f *jen.File) {
 	if len(g.patternList) > 0 {
 		var defs []jen.Code
 		for _, p := range g.patternList {
-			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
+			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual(genrtPkg, "CompilePattern").Call(jen.Lit(p)))
 		}
 		f.Comment("Patterns of the contract, compiled once.")
 		f.Var().Defs(defs...)
@@ -119,9 +124,20 @@ func inType(name string) func(jen.Code) jen.Code {
 	return func(err jen.Code) jen.Code { return jen.Qual(genrtPkg, "InType").Call(err, jen.Lit(name)) }
 }
 
-// namedCheck calls the Named hook of d for a value of the type.
-func namedCheck(name string, zero jen.Code) jen.Code {
-	return jen.If(jen.Err().Op(":=").Id("d").Dot("Check").Call(jen.Lit(name), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err()))
+// typeIDTable writes TypeIDs: the id each type's decoder passes to the
+// Named hook of a genrt.Decoder, by Go name, for runtimes that watch some.
+func (g *generator) typeIDTable(f *jen.File) {
+	dict := jen.Dict{}
+	for _, t := range g.d.Types {
+		dict[jen.Lit(t.GoName())] = jen.Lit(g.typeIDs[t])
+	}
+	f.Comment("TypeIDs maps the Go name of every type to the id its tree decoder passes to genrt.Decoder.Check; a runtime sets Watch[id] to have its Named hook called for the type.")
+	f.Var().Id("TypeIDs").Op("=").Map(jen.String()).Int().Values(dict)
+}
+
+// namedCheck calls the Named hook of d for a value of the type, if watched.
+func (g *generator) namedCheck(t *spec.Type, zero jen.Code) jen.Code {
+	return jen.If(jen.Err().Op(":=").Id("d").Dot("Check").Call(jen.Lit(g.typeIDs[t]), jen.Lit(t.GoName()), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err()))
 }
 
 func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
@@ -161,12 +177,15 @@ func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 	for i, fl := range t.Fields {
 		cases = append(cases, jen.Case(jen.Lit(fl.Name)).Block(g.fieldDecode(t, fl, i, track[i])...))
 	}
-	cases = append(cases, jen.Default().Block(g.otherMember(t, variant)...))
-	body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(
-		jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Name").Call(jen.Id("m").Dot("Key")), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())),
-		jen.Switch(jen.Id("m").Dot("Key")).Block(cases...),
-	))
+	if def := g.otherMember(t, variant); len(def) > 0 {
+		cases = append(cases, jen.Default().Block(def...))
+	}
+	if len(cases) > 0 {
+		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(
+			jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
+			jen.Switch(jen.Id("m").Dot("Key")).Block(cases...),
+		))
+	}
 	for i, fl := range t.Fields {
 		has := jen.Id("has" + strconv.Itoa(i))
 		switch {
@@ -193,7 +212,7 @@ func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 		body = append(body, present...)
 		body = append(body, jen.If(jen.Err().Op(":=").Qual(genrtPkg, "ExactlyOne").Call(append([]jen.Code{jen.Lit(""), jen.Id("n")}, names...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())))
 	}
-	body = append(body, namedCheck(name, out), jen.Return(out, jen.Nil()))
+	body = append(body, g.namedCheck(t, out), jen.Return(out, jen.Nil()))
 	f.Func().Id(fn).Params(params...).Params(jen.Id(name), jen.Error()).Block(body...)
 }
 
@@ -237,28 +256,27 @@ func (g *generator) fieldDecode(t *spec.Type, fl *spec.Field, i int, track bool)
 
 // otherMember is the default case of an object's members: the union's tag
 // (read by the union), or a member the type does not name, which its
-// additionalFields policy decides.
+// additionalFields policy decides. An open object keeps such members as
+// data and needs no case.
 func (g *generator) otherMember(t *spec.Type, variant bool) []jen.Code {
 	out := jen.Id("out")
 	var def []jen.Code
-	if variant {
-		def = append(def, jen.If(jen.Id("m").Dot("Key").Op("==").Id("skip")).Block(
-			jen.If(jen.Err().Op(":=").Id("d").Dot("Ignore").Call(jen.Id("v"), jen.Id("i")), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())),
-			jen.Continue(),
-		))
-	}
 	switch t.AdditionalFields {
 	case "reject":
+		if variant {
+			def = append(def, jen.If(jen.Id("m").Dot("Key").Op("==").Id("skip")).Block(jen.Continue()))
+		}
 		def = append(def, jen.If(jen.Err().Op(":=").Id("d").Dot("Unknown").Call(jen.Id("v"), jen.Id("i"), jen.Lit(t.GoName())), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())))
 	case "keep":
+		if variant {
+			def = append(def, jen.If(jen.Id("m").Dot("Key").Op("==").Id("skip")).Block(jen.Continue()))
+		}
 		def = append(def,
 			jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual(genrtPkg, "ReadRaw").Call(jen.Id("m").Dot("Value"), jen.Id("d")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Qual(genrtPkg, "AtKey").Call(jen.Err(), jen.Id("m").Dot("Key")))),
 			jen.If(jen.Id("out").Dot("Extra").Op("==").Nil()).Block(jen.Id("out").Dot("Extra").Op("=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values()),
 			jen.Id("out").Dot("Extra").Index(jen.Id("m").Dot("Key")).Op("=").Id("raw"),
 		)
-	default:
-		def = append(def, jen.If(jen.Err().Op(":=").Id("d").Dot("Ignore").Call(jen.Id("v"), jen.Id("i")), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())))
 	}
 	return def
 }
@@ -375,7 +393,7 @@ func (g *generator) enumDecoder(f *jen.File, t *spec.Type) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, inType(name)(jen.Err()))),
 		jen.Switch(jen.Id(name).Call(jen.Id("x"))).Block(
 			jen.Case(cases...).Block(
-				namedCheck(name, zero),
+				g.namedCheck(t, zero),
 				jen.Return(jen.Id(name).Call(jen.Id("x")), jen.Nil())),
 		),
 		jen.Return(zero, inType(name)(jen.Qual(genrtPkg, "Invalid").Call(jen.Lit(""), jen.Lit("%s is not a value of "+t.Name), jen.Id("v").Dot("AppendCompact").Call(jen.Nil()).Op("[:]")))),
@@ -410,7 +428,7 @@ func (g *generator) unionDecoder(f *jen.File, t *spec.Type) {
 		}
 	}
 	cases = append(cases, jen.Default().Block(
-		jen.Return(jen.Nil(), jen.Id("d").Dot("Variant").Call(jen.Id("v"), jen.Lit(t.Tag), jen.Id("tag"), jen.Lit(name), jen.Lit(joinComma(tags)))),
+		jen.Return(jen.Nil(), jen.Id("d").Dot("Variant").Call(jen.Lit(t.Tag), jen.Id("tag"), jen.Lit(name), jen.Lit(joinComma(tags)))),
 	))
 	f.Func().Id("decode"+name).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
 		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), inType(name)(jen.Err()))),
@@ -420,7 +438,7 @@ func (g *generator) unionDecoder(f *jen.File, t *spec.Type) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), inType(name)(jen.Err()))),
 		jen.Var().Id("x").Id(name),
 		jen.Switch(jen.Id("tag")).Block(cases...),
-		namedCheck(name, jen.Nil()),
+		g.namedCheck(t, jen.Nil()),
 		jen.Return(jen.Id("x"), jen.Nil()),
 	)
 }
@@ -445,7 +463,7 @@ func (g *generator) aliasDecoder(f *jen.File, t *spec.Type) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, inType(name)(jen.Err()))),
 	}
 	body = append(body, g.constraintChecks(t.Constraints, under, jen.Id("u"), zero, inType(name))...)
-	body = append(body, namedCheck(name, zero), jen.Return(jen.Id(name).Call(jen.Id("u")), jen.Nil()))
+	body = append(body, g.namedCheck(t, zero), jen.Return(jen.Id(name).Call(jen.Id("u")), jen.Nil()))
 	f.Func().Id("decode"+name).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(body...)
 }
 
@@ -466,7 +484,7 @@ func (g *generator) alternativesDecoder(f *jen.File, t *spec.Type) {
 			retErr(zero),
 		}
 		stmts = append(stmts, g.constraintChecks(a.Constraints, r, jen.Id("x"), zero, func(e jen.Code) jen.Code { return e })...)
-		stmts = append(stmts, namedCheck(name, zero), jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(fn): jen.Op("&").Id("x")}), jen.Nil()))
+		stmts = append(stmts, g.namedCheck(t, zero), jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(fn): jen.Op("&").Id("x")}), jen.Nil()))
 		cases = append(cases, jen.Case(jen.Qual(strictjsonPkg, kindOfBuiltin[a.Type])).Block(stmts...))
 		wants = append(wants, describeBuiltin(a.Type))
 	}
@@ -522,7 +540,6 @@ func (g *generator) compositeDecoder(f *jen.File, r *spec.TypeRef) {
 		jen.Id("out").Op(":=").Make(goType(r), jen.Len(jen.Id("v").Dot("Members"))),
 		jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(
 			jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
-			jen.If(jen.Err().Op(":=").Id("d").Dot("Name").Call(jen.Id("m").Dot("Key")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Id("mark").Op(":=").Id("d").Dot("Mark").Call(),
 			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(callDecode(r.Map, jen.Id("m").Dot("Value"))),
 			jen.If(jen.Err().Op("!=").Nil()).Block(
