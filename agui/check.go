@@ -207,6 +207,9 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 	c.dec.Src = src
 	c.dec.Notes = c.dec.Notes[:0]
 	c.edited = false
+	if h := c.handler(name); h != nil {
+		return h(c, i, name, tree)
+	}
 	ev, err := contract.DecodeEventTree(tree, &c.dec)
 	c.notes(i)
 	if err != nil {

@@ -160,7 +160,71 @@ func init() {
 // changes. i is the index of the event in the record (several expanded
 // events share the index of their chunk).
 func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
-	name := eventName(ev)
+	if err := s.begin(i, eventName(ev)); err != nil {
+		return err
+	}
+	switch e := ev.(type) {
+	case contract.RunStartedEvent:
+		return s.runStartedEvent(i, e)
+	case contract.RunFinishedEvent:
+		return s.runFinishedEvent(i, e)
+	case contract.RunErrorEvent:
+		return s.runErrorEvent(e)
+	case contract.TextMessageStartEvent:
+		return s.textMessageStart(i, e)
+	case contract.TextMessageContentEvent:
+		return s.textMessageContent(i, e)
+	case contract.TextMessageEndEvent:
+		return s.textMessageEnd(i, e)
+	case contract.ToolCallStartEvent:
+		return s.toolCallStart(i, e)
+	case contract.ToolCallArgsEvent:
+		return s.toolCallArgs(i, e)
+	case contract.ToolCallEndEvent:
+		return s.toolCallEnd(i, e)
+	case contract.ToolCallResultEvent:
+		return s.toolCallResult(i, e)
+	case contract.StateSnapshotEvent:
+		return s.stateSnapshot(i, e, tree)
+	case contract.StateDeltaEvent:
+		return s.stateDelta(i, e, tree)
+	case contract.StepStartedEvent:
+		return s.stepStarted(i, e)
+	case contract.StepFinishedEvent:
+		return s.stepFinished(i, e)
+	case contract.MessagesSnapshotEvent:
+		return s.messagesSnapshot(e)
+	case contract.ActivitySnapshotEvent:
+		return s.activitySnapshot(e)
+	case contract.ActivityDeltaEvent:
+		return s.activityDelta(i, e, tree)
+	case contract.ReasoningStartEvent:
+		return s.reasoningStart(i, e)
+	case contract.ReasoningEndEvent:
+		return s.reasoningEnd(i, e)
+	case contract.ReasoningMessageStartEvent:
+		return s.reasoningMessageStart(i, e)
+	case contract.ReasoningMessageContentEvent:
+		return s.reasoningMessageContent(i, e)
+	case contract.ReasoningMessageEndEvent:
+		return s.reasoningMessageEnd(i, e)
+	case contract.ReasoningEncryptedValueEvent:
+		return s.reasoningEncryptedValue(i, e)
+	case contract.SubagentStartedEvent:
+		return s.subagentStarted(i, e)
+	case contract.SubagentFinishedEvent:
+		return s.subagentClosed(i, contract.EventSubagentFinished, e.SubagentRunID)
+	case contract.SubagentErrorEvent:
+		return s.subagentClosed(i, contract.EventSubagentError, e.SubagentRunID)
+	}
+	// RAW and CUSTOM carry data only.
+	return nil
+}
+
+// begin checks the place of an event of type name in the run's life
+// before its own rules: what may follow a closed run, what may come first,
+// and that runs do not nest. A new run after a closed one starts afresh.
+func (s *seq) begin(i int, name string) error {
 	isStart, isError := name == contract.EventRunStarted, name == contract.EventRunError
 	switch {
 	case s.runError && !isStart:
@@ -181,97 +245,96 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 			s.resetRun()
 		}
 	}
-	switch e := ev.(type) {
-	case contract.RunStartedEvent:
-		return s.runStartedEvent(i, e)
-	case contract.RunFinishedEvent:
-		return s.runFinishedEvent(i, e)
-	case contract.RunErrorEvent:
-		return s.runErrorEvent(e)
-	case contract.TextMessageStartEvent:
-		if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message"); err != nil {
-			return err
-		}
-		role := string(contract.TextMessageRoleAssistant)
-		if e.Role != nil {
-			role = string(*e.Role)
-		}
-		s.openMessage(e.MessageID, role, e.SubagentRunID)
-	case contract.TextMessageContentEvent:
-		if ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", false); !ok {
-			return err
-		}
-		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
-	case contract.TextMessageEndEvent:
-		if ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", true); !ok {
-			return err
-		}
-		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
-	case contract.ToolCallStartEvent:
-		return s.toolCallStart(i, e)
-	case contract.ToolCallArgsEvent:
-		if ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", false); !ok {
-			return err
-		}
-		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
-	case contract.ToolCallEndEvent:
-		if ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", true); !ok {
-			return err
-		}
-		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
-	case contract.ToolCallResultEvent:
-		return s.toolCallResult(i, e)
-	case contract.StateSnapshotEvent:
-		return s.stateSnapshot(i, e, tree)
-	case contract.StateDeltaEvent:
-		return s.stateDelta(i, e, tree)
-	case contract.StepStartedEvent:
-		return s.stepStarted(i, e)
-	case contract.StepFinishedEvent:
-		return s.stepFinished(i, e)
-	case contract.MessagesSnapshotEvent:
-		return s.messagesSnapshot(e)
-	case contract.ActivitySnapshotEvent:
-		return s.activitySnapshot(e)
-	case contract.ActivityDeltaEvent:
-		return s.activityDelta(i, e, tree)
-	case contract.ReasoningStartEvent:
-		return s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span")
-	case contract.ReasoningEndEvent:
-		_, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", true)
-		return err
-	case contract.ReasoningMessageStartEvent:
-		if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message"); err != nil {
-			return err
-		}
-		s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
-	case contract.ReasoningMessageContentEvent:
-		if ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", false); !ok {
-			return err
-		}
-		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
-	case contract.ReasoningMessageEndEvent:
-		if ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", true); !ok {
-			return err
-		}
-		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
-	case contract.ReasoningEncryptedValueEvent:
-		o, known := s.toolOwner[e.EntityID]
-		if e.Subtype == contract.ReasoningEncryptedValueSubtypeMessage {
-			if o, known = s.textOwner[e.EntityID]; !known {
-				o, known = s.reasoningOwner[e.EntityID]
-			}
-		}
-		return s.agree(i, e.SubagentRunID, o, known, string(e.Subtype), e.EntityID)
-	case contract.SubagentStartedEvent:
-		return s.subagentStarted(i, e)
-	case contract.SubagentFinishedEvent:
-		return s.subagentClosed(i, name, e.SubagentRunID)
-	case contract.SubagentErrorEvent:
-		return s.subagentClosed(i, name, e.SubagentRunID)
-	}
-	// RAW and CUSTOM carry data only.
 	return nil
+}
+
+func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent) error {
+	if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message"); err != nil {
+		return err
+	}
+	role := string(contract.TextMessageRoleAssistant)
+	if e.Role != nil {
+		role = string(*e.Role)
+	}
+	s.openMessage(e.MessageID, role, e.SubagentRunID)
+	return nil
+}
+
+func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
+	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", false)
+	if ok {
+		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
+	}
+	return err
+}
+
+func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
+	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", true)
+	if ok {
+		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
+	}
+	return err
+}
+
+func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
+	ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", false)
+	if ok {
+		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
+	}
+	return err
+}
+
+func (s *seq) toolCallEnd(i int, e contract.ToolCallEndEvent) error {
+	ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", true)
+	if ok {
+		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
+	}
+	return err
+}
+
+func (s *seq) reasoningStart(i int, e contract.ReasoningStartEvent) error {
+	return s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span")
+}
+
+func (s *seq) reasoningEnd(i int, e contract.ReasoningEndEvent) error {
+	_, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", true)
+	return err
+}
+
+func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent) error {
+	if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message"); err != nil {
+		return err
+	}
+	s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
+	return nil
+}
+
+func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentEvent) error {
+	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", false)
+	if ok {
+		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
+	}
+	return err
+}
+
+func (s *seq) reasoningMessageEnd(i int, e contract.ReasoningMessageEndEvent) error {
+	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", true)
+	if ok {
+		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
+	}
+	return err
+}
+
+// reasoningEncryptedValue checks that the value's attribution agrees with
+// the entity it names, if that entity is known.
+func (s *seq) reasoningEncryptedValue(i int, e contract.ReasoningEncryptedValueEvent) error {
+	o, known := s.toolOwner[e.EntityID]
+	if e.Subtype == contract.ReasoningEncryptedValueSubtypeMessage {
+		if o, known = s.textOwner[e.EntityID]; !known {
+			o, known = s.reasoningOwner[e.EntityID]
+		}
+	}
+	return s.agree(i, e.SubagentRunID, o, known, string(e.Subtype), e.EntityID)
 }
 
 // agree checks that an event attributed to tag may continue an entity whose

@@ -114,12 +114,14 @@ func DecodeActivityDeltaEvent(data []byte) (ActivityDeltaEvent, error) {
 }
 
 // DecodeActivityDeltaEventTree decodes v, a tree the caller already parsed, as
-// ActivityDeltaEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeActivityDeltaEvent, with
-// pointers relative to v.
+// ActivityDeltaEvent where a union writes it: its member "type" must be
+// "ACTIVITY_DELTA". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeActivityDeltaEventTree(v *strictjson.Value, d *genrt.Decoder) (ActivityDeltaEvent, error) {
-	x, err := decodeActivityDeltaEvent(v, d)
+	if err := genrt.Tag(v, "type", "ACTIVITY_DELTA"); err != nil {
+		return ActivityDeltaEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeActivityDeltaEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -264,12 +266,14 @@ func DecodeActivityMessage(data []byte) (ActivityMessage, error) {
 }
 
 // DecodeActivityMessageTree decodes v, a tree the caller already parsed, as
-// ActivityMessage under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeActivityMessage, with
-// pointers relative to v.
+// ActivityMessage where a union writes it: its member "role" must be
+// "activity". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeActivityMessageTree(v *strictjson.Value, d *genrt.Decoder) (ActivityMessage, error) {
-	x, err := decodeActivityMessage(v, d)
+	if err := genrt.Tag(v, "role", "activity"); err != nil {
+		return ActivityMessage{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeActivityMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -386,12 +390,14 @@ func DecodeActivitySnapshotEvent(data []byte) (ActivitySnapshotEvent, error) {
 }
 
 // DecodeActivitySnapshotEventTree decodes v, a tree the caller already parsed,
-// as ActivitySnapshotEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeActivitySnapshotEvent,
-// with pointers relative to v.
+// as ActivitySnapshotEvent where a union writes it: its member "type" must be
+// "ACTIVITY_SNAPSHOT". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeActivitySnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (ActivitySnapshotEvent, error) {
-	x, err := decodeActivitySnapshotEvent(v, d)
+	if err := genrt.Tag(v, "type", "ACTIVITY_SNAPSHOT"); err != nil {
+		return ActivitySnapshotEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeActivitySnapshotEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -555,12 +561,14 @@ func DecodeAddOperation(data []byte) (AddOperation, error) {
 }
 
 // DecodeAddOperationTree decodes v, a tree the caller already parsed, as
-// AddOperation under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeAddOperation, with pointers relative
-// to v.
+// AddOperation where a union writes it: its member "op" must be "add". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeAddOperationTree(v *strictjson.Value, d *genrt.Decoder) (AddOperation, error) {
-	x, err := decodeAddOperation(v, d)
+	if err := genrt.Tag(v, "op", "add"); err != nil {
+		return AddOperation{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeAddOperationExcept(v, d, "op")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -629,12 +637,14 @@ func DecodeAssistantMessage(data []byte) (AssistantMessage, error) {
 }
 
 // DecodeAssistantMessageTree decodes v, a tree the caller already parsed, as
-// AssistantMessage under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeAssistantMessage, with
-// pointers relative to v.
+// AssistantMessage where a union writes it: its member "role" must be
+// "assistant". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeAssistantMessageTree(v *strictjson.Value, d *genrt.Decoder) (AssistantMessage, error) {
-	x, err := decodeAssistantMessage(v, d)
+	if err := genrt.Tag(v, "role", "assistant"); err != nil {
+		return AssistantMessage{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeAssistantMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -858,12 +868,14 @@ func DecodeAudioPart(data []byte) (AudioPart, error) {
 }
 
 // DecodeAudioPartTree decodes v, a tree the caller already parsed, as
-// AudioPart under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeAudioPart, with pointers relative to
-// v.
+// AudioPart where a union writes it: its member "type" must be "audio". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeAudioPartTree(v *strictjson.Value, d *genrt.Decoder) (AudioPart, error) {
-	x, err := decodeAudioPart(v, d)
+	if err := genrt.Tag(v, "type", "audio"); err != nil {
+		return AudioPart{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeAudioPartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -1333,12 +1345,14 @@ func DecodeCopyOperation(data []byte) (CopyOperation, error) {
 }
 
 // DecodeCopyOperationTree decodes v, a tree the caller already parsed, as
-// CopyOperation under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeCopyOperation, with pointers relative
-// to v.
+// CopyOperation where a union writes it: its member "op" must be "copy". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeCopyOperationTree(v *strictjson.Value, d *genrt.Decoder) (CopyOperation, error) {
-	x, err := decodeCopyOperation(v, d)
+	if err := genrt.Tag(v, "op", "copy"); err != nil {
+		return CopyOperation{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeCopyOperationExcept(v, d, "op")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -1407,12 +1421,14 @@ func DecodeCustomEvent(data []byte) (CustomEvent, error) {
 }
 
 // DecodeCustomEventTree decodes v, a tree the caller already parsed, as
-// CustomEvent under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeCustomEvent, with pointers relative
-// to v.
+// CustomEvent where a union writes it: its member "type" must be "CUSTOM". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeCustomEventTree(v *strictjson.Value, d *genrt.Decoder) (CustomEvent, error) {
-	x, err := decodeCustomEvent(v, d)
+	if err := genrt.Tag(v, "type", "CUSTOM"); err != nil {
+		return CustomEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeCustomEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -1544,12 +1560,14 @@ func DecodeDataSource(data []byte) (DataSource, error) {
 }
 
 // DecodeDataSourceTree decodes v, a tree the caller already parsed, as
-// DataSource under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeDataSource, with pointers relative to
-// v.
+// DataSource where a union writes it: its member "type" must be "data". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeDataSourceTree(v *strictjson.Value, d *genrt.Decoder) (DataSource, error) {
-	x, err := decodeDataSource(v, d)
+	if err := genrt.Tag(v, "type", "data"); err != nil {
+		return DataSource{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeDataSourceExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -1625,12 +1643,14 @@ func DecodeDeveloperMessage(data []byte) (DeveloperMessage, error) {
 }
 
 // DecodeDeveloperMessageTree decodes v, a tree the caller already parsed, as
-// DeveloperMessage under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeDeveloperMessage, with
-// pointers relative to v.
+// DeveloperMessage where a union writes it: its member "role" must be
+// "developer". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeDeveloperMessageTree(v *strictjson.Value, d *genrt.Decoder) (DeveloperMessage, error) {
-	x, err := decodeDeveloperMessage(v, d)
+	if err := genrt.Tag(v, "role", "developer"); err != nil {
+		return DeveloperMessage{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeDeveloperMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -1776,12 +1796,14 @@ func DecodeDocumentPart(data []byte) (DocumentPart, error) {
 }
 
 // DecodeDocumentPartTree decodes v, a tree the caller already parsed, as
-// DocumentPart under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeDocumentPart, with pointers relative
-// to v.
+// DocumentPart where a union writes it: its member "type" must be "document".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeDocumentPartTree(v *strictjson.Value, d *genrt.Decoder) (DocumentPart, error) {
-	x, err := decodeDocumentPart(v, d)
+	if err := genrt.Tag(v, "type", "document"); err != nil {
+		return DocumentPart{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeDocumentPartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -2109,12 +2131,14 @@ func DecodeFileSource(data []byte) (FileSource, error) {
 }
 
 // DecodeFileSourceTree decodes v, a tree the caller already parsed, as
-// FileSource under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeFileSource, with pointers relative to
-// v.
+// FileSource where a union writes it: its member "type" must be "file". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeFileSourceTree(v *strictjson.Value, d *genrt.Decoder) (FileSource, error) {
-	x, err := decodeFileSource(v, d)
+	if err := genrt.Tag(v, "type", "file"); err != nil {
+		return FileSource{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeFileSourceExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -2280,12 +2304,14 @@ func DecodeImagePart(data []byte) (ImagePart, error) {
 }
 
 // DecodeImagePartTree decodes v, a tree the caller already parsed, as
-// ImagePart under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeImagePart, with pointers relative to
-// v.
+// ImagePart where a union writes it: its member "type" must be "image". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeImagePartTree(v *strictjson.Value, d *genrt.Decoder) (ImagePart, error) {
-	x, err := decodeImagePart(v, d)
+	if err := genrt.Tag(v, "type", "image"); err != nil {
+		return ImagePart{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeImagePartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -2969,12 +2995,14 @@ func DecodeMessagesSnapshotEvent(data []byte) (MessagesSnapshotEvent, error) {
 }
 
 // DecodeMessagesSnapshotEventTree decodes v, a tree the caller already parsed,
-// as MessagesSnapshotEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeMessagesSnapshotEvent,
-// with pointers relative to v.
+// as MessagesSnapshotEvent where a union writes it: its member "type" must be
+// "MESSAGES_SNAPSHOT". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeMessagesSnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (MessagesSnapshotEvent, error) {
-	x, err := decodeMessagesSnapshotEvent(v, d)
+	if err := genrt.Tag(v, "type", "MESSAGES_SNAPSHOT"); err != nil {
+		return MessagesSnapshotEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeMessagesSnapshotEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -3118,12 +3146,14 @@ func DecodeMoveOperation(data []byte) (MoveOperation, error) {
 }
 
 // DecodeMoveOperationTree decodes v, a tree the caller already parsed, as
-// MoveOperation under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeMoveOperation, with pointers relative
-// to v.
+// MoveOperation where a union writes it: its member "op" must be "move". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeMoveOperationTree(v *strictjson.Value, d *genrt.Decoder) (MoveOperation, error) {
-	x, err := decodeMoveOperation(v, d)
+	if err := genrt.Tag(v, "op", "move"); err != nil {
+		return MoveOperation{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeMoveOperationExcept(v, d, "op")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -3302,11 +3332,14 @@ func DecodeRawEvent(data []byte) (RawEvent, error) {
 }
 
 // DecodeRawEventTree decodes v, a tree the caller already parsed, as RawEvent
-// under the policy of d (see genrt.Decoder): unknown members and unrecognised
-// union members are errors or, with d.Strip, removed and noted in d.Notes; the
-// errors are those of DecodeRawEvent, with pointers relative to v.
+// where a union writes it: its member "type" must be "RAW". The policy of d
+// applies as for any tree decoder (see genrt.Decoder); pointers are relative
+// to v.
 func DecodeRawEventTree(v *strictjson.Value, d *genrt.Decoder) (RawEvent, error) {
-	x, err := decodeRawEvent(v, d)
+	if err := genrt.Tag(v, "type", "RAW"); err != nil {
+		return RawEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeRawEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -3440,12 +3473,14 @@ func DecodeReasoningEncryptedValueEvent(data []byte) (ReasoningEncryptedValueEve
 }
 
 // DecodeReasoningEncryptedValueEventTree decodes v, a tree the caller already
-// parsed, as ReasoningEncryptedValueEvent under the policy of d (see
-// genrt.Decoder): unknown members and unrecognised union members are errors
-// or, with d.Strip, removed and noted in d.Notes; the errors are those of
-// DecodeReasoningEncryptedValueEvent, with pointers relative to v.
+// parsed, as ReasoningEncryptedValueEvent where a union writes it: its member
+// "type" must be "REASONING_ENCRYPTED_VALUE". The policy of d applies as for
+// any tree decoder (see genrt.Decoder); pointers are relative to v.
 func DecodeReasoningEncryptedValueEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningEncryptedValueEvent, error) {
-	x, err := decodeReasoningEncryptedValueEvent(v, d)
+	if err := genrt.Tag(v, "type", "REASONING_ENCRYPTED_VALUE"); err != nil {
+		return ReasoningEncryptedValueEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReasoningEncryptedValueEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -3648,12 +3683,14 @@ func DecodeReasoningEndEvent(data []byte) (ReasoningEndEvent, error) {
 }
 
 // DecodeReasoningEndEventTree decodes v, a tree the caller already parsed, as
-// ReasoningEndEvent under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeReasoningEndEvent, with
-// pointers relative to v.
+// ReasoningEndEvent where a union writes it: its member "type" must be
+// "REASONING_END". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeReasoningEndEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningEndEvent, error) {
-	x, err := decodeReasoningEndEvent(v, d)
+	if err := genrt.Tag(v, "type", "REASONING_END"); err != nil {
+		return ReasoningEndEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReasoningEndEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -3772,12 +3809,14 @@ func DecodeReasoningMessage(data []byte) (ReasoningMessage, error) {
 }
 
 // DecodeReasoningMessageTree decodes v, a tree the caller already parsed, as
-// ReasoningMessage under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeReasoningMessage, with
-// pointers relative to v.
+// ReasoningMessage where a union writes it: its member "role" must be
+// "reasoning". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeReasoningMessageTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessage, error) {
-	x, err := decodeReasoningMessage(v, d)
+	if err := genrt.Tag(v, "role", "reasoning"); err != nil {
+		return ReasoningMessage{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReasoningMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -3910,12 +3949,14 @@ func DecodeReasoningMessageChunkEvent(data []byte) (ReasoningMessageChunkEvent, 
 }
 
 // DecodeReasoningMessageChunkEventTree decodes v, a tree the caller already
-// parsed, as ReasoningMessageChunkEvent under the policy of d (see
-// genrt.Decoder): unknown members and unrecognised union members are errors
-// or, with d.Strip, removed and noted in d.Notes; the errors are those of
-// DecodeReasoningMessageChunkEvent, with pointers relative to v.
+// parsed, as ReasoningMessageChunkEvent where a union writes it: its member
+// "type" must be "REASONING_MESSAGE_CHUNK". The policy of d applies as for any
+// tree decoder (see genrt.Decoder); pointers are relative to v.
 func DecodeReasoningMessageChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageChunkEvent, error) {
-	x, err := decodeReasoningMessageChunkEvent(v, d)
+	if err := genrt.Tag(v, "type", "REASONING_MESSAGE_CHUNK"); err != nil {
+		return ReasoningMessageChunkEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReasoningMessageChunkEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -4050,12 +4091,14 @@ func DecodeReasoningMessageContentEvent(data []byte) (ReasoningMessageContentEve
 }
 
 // DecodeReasoningMessageContentEventTree decodes v, a tree the caller already
-// parsed, as ReasoningMessageContentEvent under the policy of d (see
-// genrt.Decoder): unknown members and unrecognised union members are errors
-// or, with d.Strip, removed and noted in d.Notes; the errors are those of
-// DecodeReasoningMessageContentEvent, with pointers relative to v.
+// parsed, as ReasoningMessageContentEvent where a union writes it: its member
+// "type" must be "REASONING_MESSAGE_CONTENT". The policy of d applies as for
+// any tree decoder (see genrt.Decoder); pointers are relative to v.
 func DecodeReasoningMessageContentEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageContentEvent, error) {
-	x, err := decodeReasoningMessageContentEvent(v, d)
+	if err := genrt.Tag(v, "type", "REASONING_MESSAGE_CONTENT"); err != nil {
+		return ReasoningMessageContentEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReasoningMessageContentEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -4188,12 +4231,14 @@ func DecodeReasoningMessageEndEvent(data []byte) (ReasoningMessageEndEvent, erro
 }
 
 // DecodeReasoningMessageEndEventTree decodes v, a tree the caller already
-// parsed, as ReasoningMessageEndEvent under the policy of d (see
-// genrt.Decoder): unknown members and unrecognised union members are errors
-// or, with d.Strip, removed and noted in d.Notes; the errors are those of
-// DecodeReasoningMessageEndEvent, with pointers relative to v.
+// parsed, as ReasoningMessageEndEvent where a union writes it: its member
+// "type" must be "REASONING_MESSAGE_END". The policy of d applies as for any
+// tree decoder (see genrt.Decoder); pointers are relative to v.
 func DecodeReasoningMessageEndEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageEndEvent, error) {
-	x, err := decodeReasoningMessageEndEvent(v, d)
+	if err := genrt.Tag(v, "type", "REASONING_MESSAGE_END"); err != nil {
+		return ReasoningMessageEndEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReasoningMessageEndEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -4313,12 +4358,14 @@ func DecodeReasoningMessageStartEvent(data []byte) (ReasoningMessageStartEvent, 
 }
 
 // DecodeReasoningMessageStartEventTree decodes v, a tree the caller already
-// parsed, as ReasoningMessageStartEvent under the policy of d (see
-// genrt.Decoder): unknown members and unrecognised union members are errors
-// or, with d.Strip, removed and noted in d.Notes; the errors are those of
-// DecodeReasoningMessageStartEvent, with pointers relative to v.
+// parsed, as ReasoningMessageStartEvent where a union writes it: its member
+// "type" must be "REASONING_MESSAGE_START". The policy of d applies as for any
+// tree decoder (see genrt.Decoder); pointers are relative to v.
 func DecodeReasoningMessageStartEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageStartEvent, error) {
-	x, err := decodeReasoningMessageStartEvent(v, d)
+	if err := genrt.Tag(v, "type", "REASONING_MESSAGE_START"); err != nil {
+		return ReasoningMessageStartEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReasoningMessageStartEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -4453,12 +4500,14 @@ func DecodeReasoningStartEvent(data []byte) (ReasoningStartEvent, error) {
 }
 
 // DecodeReasoningStartEventTree decodes v, a tree the caller already parsed,
-// as ReasoningStartEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeReasoningStartEvent,
-// with pointers relative to v.
+// as ReasoningStartEvent where a union writes it: its member "type" must be
+// "REASONING_START". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeReasoningStartEventTree(v *strictjson.Value, d *genrt.Decoder) (ReasoningStartEvent, error) {
-	x, err := decodeReasoningStartEvent(v, d)
+	if err := genrt.Tag(v, "type", "REASONING_START"); err != nil {
+		return ReasoningStartEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReasoningStartEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -4577,12 +4626,14 @@ func DecodeRemoveOperation(data []byte) (RemoveOperation, error) {
 }
 
 // DecodeRemoveOperationTree decodes v, a tree the caller already parsed, as
-// RemoveOperation under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeRemoveOperation, with
-// pointers relative to v.
+// RemoveOperation where a union writes it: its member "op" must be "remove".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeRemoveOperationTree(v *strictjson.Value, d *genrt.Decoder) (RemoveOperation, error) {
-	x, err := decodeRemoveOperation(v, d)
+	if err := genrt.Tag(v, "op", "remove"); err != nil {
+		return RemoveOperation{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeRemoveOperationExcept(v, d, "op")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -4638,12 +4689,14 @@ func DecodeReplaceOperation(data []byte) (ReplaceOperation, error) {
 }
 
 // DecodeReplaceOperationTree decodes v, a tree the caller already parsed, as
-// ReplaceOperation under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeReplaceOperation, with
-// pointers relative to v.
+// ReplaceOperation where a union writes it: its member "op" must be "replace".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeReplaceOperationTree(v *strictjson.Value, d *genrt.Decoder) (ReplaceOperation, error) {
-	x, err := decodeReplaceOperation(v, d)
+	if err := genrt.Tag(v, "op", "replace"); err != nil {
+		return ReplaceOperation{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeReplaceOperationExcept(v, d, "op")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -5045,12 +5098,14 @@ func DecodeRunErrorEvent(data []byte) (RunErrorEvent, error) {
 }
 
 // DecodeRunErrorEventTree decodes v, a tree the caller already parsed, as
-// RunErrorEvent under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeRunErrorEvent, with pointers relative
-// to v.
+// RunErrorEvent where a union writes it: its member "type" must be
+// "RUN_ERROR". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeRunErrorEventTree(v *strictjson.Value, d *genrt.Decoder) (RunErrorEvent, error) {
-	x, err := decodeRunErrorEvent(v, d)
+	if err := genrt.Tag(v, "type", "RUN_ERROR"); err != nil {
+		return RunErrorEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeRunErrorEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -5183,12 +5238,14 @@ func DecodeRunFinishedEvent(data []byte) (RunFinishedEvent, error) {
 }
 
 // DecodeRunFinishedEventTree decodes v, a tree the caller already parsed, as
-// RunFinishedEvent under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeRunFinishedEvent, with
-// pointers relative to v.
+// RunFinishedEvent where a union writes it: its member "type" must be
+// "RUN_FINISHED". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeRunFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (RunFinishedEvent, error) {
-	x, err := decodeRunFinishedEvent(v, d)
+	if err := genrt.Tag(v, "type", "RUN_FINISHED"); err != nil {
+		return RunFinishedEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeRunFinishedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -5348,12 +5405,14 @@ func DecodeRunFinishedInterrupt(data []byte) (RunFinishedInterrupt, error) {
 }
 
 // DecodeRunFinishedInterruptTree decodes v, a tree the caller already parsed,
-// as RunFinishedInterrupt under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeRunFinishedInterrupt,
-// with pointers relative to v.
+// as RunFinishedInterrupt where a union writes it: its member "type" must be
+// "interrupt". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeRunFinishedInterruptTree(v *strictjson.Value, d *genrt.Decoder) (RunFinishedInterrupt, error) {
-	x, err := decodeRunFinishedInterrupt(v, d)
+	if err := genrt.Tag(v, "type", "interrupt"); err != nil {
+		return RunFinishedInterrupt{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeRunFinishedInterruptExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -5488,12 +5547,14 @@ func DecodeRunFinishedSuccess(data []byte) (RunFinishedSuccess, error) {
 }
 
 // DecodeRunFinishedSuccessTree decodes v, a tree the caller already parsed, as
-// RunFinishedSuccess under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeRunFinishedSuccess, with
-// pointers relative to v.
+// RunFinishedSuccess where a union writes it: its member "type" must be
+// "success". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeRunFinishedSuccessTree(v *strictjson.Value, d *genrt.Decoder) (RunFinishedSuccess, error) {
-	x, err := decodeRunFinishedSuccess(v, d)
+	if err := genrt.Tag(v, "type", "success"); err != nil {
+		return RunFinishedSuccess{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeRunFinishedSuccessExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -5557,12 +5618,14 @@ func DecodeRunStartedEvent(data []byte) (RunStartedEvent, error) {
 }
 
 // DecodeRunStartedEventTree decodes v, a tree the caller already parsed, as
-// RunStartedEvent under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeRunStartedEvent, with
-// pointers relative to v.
+// RunStartedEvent where a union writes it: its member "type" must be
+// "RUN_STARTED". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeRunStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (RunStartedEvent, error) {
-	x, err := decodeRunStartedEvent(v, d)
+	if err := genrt.Tag(v, "type", "RUN_STARTED"); err != nil {
+		return RunStartedEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeRunStartedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -5722,12 +5785,14 @@ func DecodeStateDeltaEvent(data []byte) (StateDeltaEvent, error) {
 }
 
 // DecodeStateDeltaEventTree decodes v, a tree the caller already parsed, as
-// StateDeltaEvent under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeStateDeltaEvent, with
-// pointers relative to v.
+// StateDeltaEvent where a union writes it: its member "type" must be
+// "STATE_DELTA". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeStateDeltaEventTree(v *strictjson.Value, d *genrt.Decoder) (StateDeltaEvent, error) {
-	x, err := decodeStateDeltaEvent(v, d)
+	if err := genrt.Tag(v, "type", "STATE_DELTA"); err != nil {
+		return StateDeltaEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeStateDeltaEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -5846,12 +5911,14 @@ func DecodeStateSnapshotEvent(data []byte) (StateSnapshotEvent, error) {
 }
 
 // DecodeStateSnapshotEventTree decodes v, a tree the caller already parsed, as
-// StateSnapshotEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeStateSnapshotEvent, with
-// pointers relative to v.
+// StateSnapshotEvent where a union writes it: its member "type" must be
+// "STATE_SNAPSHOT". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeStateSnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (StateSnapshotEvent, error) {
-	x, err := decodeStateSnapshotEvent(v, d)
+	if err := genrt.Tag(v, "type", "STATE_SNAPSHOT"); err != nil {
+		return StateSnapshotEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeStateSnapshotEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -5970,12 +6037,14 @@ func DecodeStepFinishedEvent(data []byte) (StepFinishedEvent, error) {
 }
 
 // DecodeStepFinishedEventTree decodes v, a tree the caller already parsed, as
-// StepFinishedEvent under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeStepFinishedEvent, with
-// pointers relative to v.
+// StepFinishedEvent where a union writes it: its member "type" must be
+// "STEP_FINISHED". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeStepFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (StepFinishedEvent, error) {
-	x, err := decodeStepFinishedEvent(v, d)
+	if err := genrt.Tag(v, "type", "STEP_FINISHED"); err != nil {
+		return StepFinishedEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeStepFinishedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -6094,12 +6163,14 @@ func DecodeStepStartedEvent(data []byte) (StepStartedEvent, error) {
 }
 
 // DecodeStepStartedEventTree decodes v, a tree the caller already parsed, as
-// StepStartedEvent under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeStepStartedEvent, with
-// pointers relative to v.
+// StepStartedEvent where a union writes it: its member "type" must be
+// "STEP_STARTED". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeStepStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (StepStartedEvent, error) {
-	x, err := decodeStepStartedEvent(v, d)
+	if err := genrt.Tag(v, "type", "STEP_STARTED"); err != nil {
+		return StepStartedEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeStepStartedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -6218,12 +6289,14 @@ func DecodeSubagentErrorEvent(data []byte) (SubagentErrorEvent, error) {
 }
 
 // DecodeSubagentErrorEventTree decodes v, a tree the caller already parsed, as
-// SubagentErrorEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeSubagentErrorEvent, with
-// pointers relative to v.
+// SubagentErrorEvent where a union writes it: its member "type" must be
+// "SUBAGENT_ERROR". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeSubagentErrorEventTree(v *strictjson.Value, d *genrt.Decoder) (SubagentErrorEvent, error) {
-	x, err := decodeSubagentErrorEvent(v, d)
+	if err := genrt.Tag(v, "type", "SUBAGENT_ERROR"); err != nil {
+		return SubagentErrorEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeSubagentErrorEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -6355,12 +6428,14 @@ func DecodeSubagentFinishedEvent(data []byte) (SubagentFinishedEvent, error) {
 }
 
 // DecodeSubagentFinishedEventTree decodes v, a tree the caller already parsed,
-// as SubagentFinishedEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeSubagentFinishedEvent,
-// with pointers relative to v.
+// as SubagentFinishedEvent where a union writes it: its member "type" must be
+// "SUBAGENT_FINISHED". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeSubagentFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (SubagentFinishedEvent, error) {
-	x, err := decodeSubagentFinishedEvent(v, d)
+	if err := genrt.Tag(v, "type", "SUBAGENT_FINISHED"); err != nil {
+		return SubagentFinishedEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeSubagentFinishedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -6596,12 +6671,14 @@ func DecodeSubagentStartedEvent(data []byte) (SubagentStartedEvent, error) {
 }
 
 // DecodeSubagentStartedEventTree decodes v, a tree the caller already parsed,
-// as SubagentStartedEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeSubagentStartedEvent,
-// with pointers relative to v.
+// as SubagentStartedEvent where a union writes it: its member "type" must be
+// "SUBAGENT_STARTED". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeSubagentStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (SubagentStartedEvent, error) {
-	x, err := decodeSubagentStartedEvent(v, d)
+	if err := genrt.Tag(v, "type", "SUBAGENT_STARTED"); err != nil {
+		return SubagentStartedEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeSubagentStartedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -6775,12 +6852,14 @@ func DecodeSubagentSuspended(data []byte) (SubagentSuspended, error) {
 }
 
 // DecodeSubagentSuspendedTree decodes v, a tree the caller already parsed, as
-// SubagentSuspended under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeSubagentSuspended, with
-// pointers relative to v.
+// SubagentSuspended where a union writes it: its member "type" must be
+// "suspended". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeSubagentSuspendedTree(v *strictjson.Value, d *genrt.Decoder) (SubagentSuspended, error) {
-	x, err := decodeSubagentSuspended(v, d)
+	if err := genrt.Tag(v, "type", "suspended"); err != nil {
+		return SubagentSuspended{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeSubagentSuspendedExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -6844,12 +6923,14 @@ func DecodeSystemMessage(data []byte) (SystemMessage, error) {
 }
 
 // DecodeSystemMessageTree decodes v, a tree the caller already parsed, as
-// SystemMessage under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeSystemMessage, with pointers relative
-// to v.
+// SystemMessage where a union writes it: its member "role" must be "system".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeSystemMessageTree(v *strictjson.Value, d *genrt.Decoder) (SystemMessage, error) {
-	x, err := decodeSystemMessage(v, d)
+	if err := genrt.Tag(v, "role", "system"); err != nil {
+		return SystemMessage{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeSystemMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -6995,12 +7076,14 @@ func DecodeTestOperation(data []byte) (TestOperation, error) {
 }
 
 // DecodeTestOperationTree decodes v, a tree the caller already parsed, as
-// TestOperation under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeTestOperation, with pointers relative
-// to v.
+// TestOperation where a union writes it: its member "op" must be "test". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeTestOperationTree(v *strictjson.Value, d *genrt.Decoder) (TestOperation, error) {
-	x, err := decodeTestOperation(v, d)
+	if err := genrt.Tag(v, "op", "test"); err != nil {
+		return TestOperation{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeTestOperationExcept(v, d, "op")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -7069,12 +7152,14 @@ func DecodeTextMessageChunkEvent(data []byte) (TextMessageChunkEvent, error) {
 }
 
 // DecodeTextMessageChunkEventTree decodes v, a tree the caller already parsed,
-// as TextMessageChunkEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeTextMessageChunkEvent,
-// with pointers relative to v.
+// as TextMessageChunkEvent where a union writes it: its member "type" must be
+// "TEXT_MESSAGE_CHUNK". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeTextMessageChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageChunkEvent, error) {
-	x, err := decodeTextMessageChunkEvent(v, d)
+	if err := genrt.Tag(v, "type", "TEXT_MESSAGE_CHUNK"); err != nil {
+		return TextMessageChunkEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeTextMessageChunkEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -7237,12 +7322,14 @@ func DecodeTextMessageContentEvent(data []byte) (TextMessageContentEvent, error)
 }
 
 // DecodeTextMessageContentEventTree decodes v, a tree the caller already
-// parsed, as TextMessageContentEvent under the policy of d (see
-// genrt.Decoder): unknown members and unrecognised union members are errors
-// or, with d.Strip, removed and noted in d.Notes; the errors are those of
-// DecodeTextMessageContentEvent, with pointers relative to v.
+// parsed, as TextMessageContentEvent where a union writes it: its member
+// "type" must be "TEXT_MESSAGE_CONTENT". The policy of d applies as for any
+// tree decoder (see genrt.Decoder); pointers are relative to v.
 func DecodeTextMessageContentEventTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageContentEvent, error) {
-	x, err := decodeTextMessageContentEvent(v, d)
+	if err := genrt.Tag(v, "type", "TEXT_MESSAGE_CONTENT"); err != nil {
+		return TextMessageContentEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeTextMessageContentEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -7374,12 +7461,14 @@ func DecodeTextMessageEndEvent(data []byte) (TextMessageEndEvent, error) {
 }
 
 // DecodeTextMessageEndEventTree decodes v, a tree the caller already parsed,
-// as TextMessageEndEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeTextMessageEndEvent,
-// with pointers relative to v.
+// as TextMessageEndEvent where a union writes it: its member "type" must be
+// "TEXT_MESSAGE_END". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeTextMessageEndEventTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageEndEvent, error) {
-	x, err := decodeTextMessageEndEvent(v, d)
+	if err := genrt.Tag(v, "type", "TEXT_MESSAGE_END"); err != nil {
+		return TextMessageEndEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeTextMessageEndEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -7542,12 +7631,14 @@ func DecodeTextMessageStartEvent(data []byte) (TextMessageStartEvent, error) {
 }
 
 // DecodeTextMessageStartEventTree decodes v, a tree the caller already parsed,
-// as TextMessageStartEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeTextMessageStartEvent,
-// with pointers relative to v.
+// as TextMessageStartEvent where a union writes it: its member "type" must be
+// "TEXT_MESSAGE_START". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeTextMessageStartEventTree(v *strictjson.Value, d *genrt.Decoder) (TextMessageStartEvent, error) {
-	x, err := decodeTextMessageStartEvent(v, d)
+	if err := genrt.Tag(v, "type", "TEXT_MESSAGE_START"); err != nil {
+		return TextMessageStartEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeTextMessageStartEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -7699,11 +7790,14 @@ func DecodeTextPart(data []byte) (TextPart, error) {
 }
 
 // DecodeTextPartTree decodes v, a tree the caller already parsed, as TextPart
-// under the policy of d (see genrt.Decoder): unknown members and unrecognised
-// union members are errors or, with d.Strip, removed and noted in d.Notes; the
-// errors are those of DecodeTextPart, with pointers relative to v.
+// where a union writes it: its member "type" must be "text". The policy of d
+// applies as for any tree decoder (see genrt.Decoder); pointers are relative
+// to v.
 func DecodeTextPartTree(v *strictjson.Value, d *genrt.Decoder) (TextPart, error) {
-	x, err := decodeTextPart(v, d)
+	if err := genrt.Tag(v, "type", "text"); err != nil {
+		return TextPart{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeTextPartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -8207,12 +8301,14 @@ func DecodeToolCallArgsEvent(data []byte) (ToolCallArgsEvent, error) {
 }
 
 // DecodeToolCallArgsEventTree decodes v, a tree the caller already parsed, as
-// ToolCallArgsEvent under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeToolCallArgsEvent, with
-// pointers relative to v.
+// ToolCallArgsEvent where a union writes it: its member "type" must be
+// "TOOL_CALL_ARGS". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeToolCallArgsEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallArgsEvent, error) {
-	x, err := decodeToolCallArgsEvent(v, d)
+	if err := genrt.Tag(v, "type", "TOOL_CALL_ARGS"); err != nil {
+		return ToolCallArgsEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeToolCallArgsEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -8344,12 +8440,14 @@ func DecodeToolCallChunkEvent(data []byte) (ToolCallChunkEvent, error) {
 }
 
 // DecodeToolCallChunkEventTree decodes v, a tree the caller already parsed, as
-// ToolCallChunkEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeToolCallChunkEvent, with
-// pointers relative to v.
+// ToolCallChunkEvent where a union writes it: its member "type" must be
+// "TOOL_CALL_CHUNK". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeToolCallChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallChunkEvent, error) {
-	x, err := decodeToolCallChunkEvent(v, d)
+	if err := genrt.Tag(v, "type", "TOOL_CALL_CHUNK"); err != nil {
+		return ToolCallChunkEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeToolCallChunkEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -8511,12 +8609,14 @@ func DecodeToolCallEndEvent(data []byte) (ToolCallEndEvent, error) {
 }
 
 // DecodeToolCallEndEventTree decodes v, a tree the caller already parsed, as
-// ToolCallEndEvent under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeToolCallEndEvent, with
-// pointers relative to v.
+// ToolCallEndEvent where a union writes it: its member "type" must be
+// "TOOL_CALL_END". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeToolCallEndEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallEndEvent, error) {
-	x, err := decodeToolCallEndEvent(v, d)
+	if err := genrt.Tag(v, "type", "TOOL_CALL_END"); err != nil {
+		return ToolCallEndEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeToolCallEndEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -8635,12 +8735,14 @@ func DecodeToolCallResultEvent(data []byte) (ToolCallResultEvent, error) {
 }
 
 // DecodeToolCallResultEventTree decodes v, a tree the caller already parsed,
-// as ToolCallResultEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeToolCallResultEvent,
-// with pointers relative to v.
+// as ToolCallResultEvent where a union writes it: its member "type" must be
+// "TOOL_CALL_RESULT". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeToolCallResultEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallResultEvent, error) {
-	x, err := decodeToolCallResultEvent(v, d)
+	if err := genrt.Tag(v, "type", "TOOL_CALL_RESULT"); err != nil {
+		return ToolCallResultEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeToolCallResultEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -8802,12 +8904,14 @@ func DecodeToolCallStartEvent(data []byte) (ToolCallStartEvent, error) {
 }
 
 // DecodeToolCallStartEventTree decodes v, a tree the caller already parsed, as
-// ToolCallStartEvent under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeToolCallStartEvent, with
-// pointers relative to v.
+// ToolCallStartEvent where a union writes it: its member "type" must be
+// "TOOL_CALL_START". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeToolCallStartEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCallStartEvent, error) {
-	x, err := decodeToolCallStartEvent(v, d)
+	if err := genrt.Tag(v, "type", "TOOL_CALL_START"); err != nil {
+		return ToolCallStartEvent{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeToolCallStartEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -8953,12 +9057,14 @@ func DecodeToolMessage(data []byte) (ToolMessage, error) {
 }
 
 // DecodeToolMessageTree decodes v, a tree the caller already parsed, as
-// ToolMessage under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeToolMessage, with pointers relative
-// to v.
+// ToolMessage where a union writes it: its member "role" must be "tool". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeToolMessageTree(v *strictjson.Value, d *genrt.Decoder) (ToolMessage, error) {
-	x, err := decodeToolMessage(v, d)
+	if err := genrt.Tag(v, "role", "tool"); err != nil {
+		return ToolMessage{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeToolMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -9117,12 +9223,14 @@ func DecodeURLSource(data []byte) (URLSource, error) {
 }
 
 // DecodeURLSourceTree decodes v, a tree the caller already parsed, as
-// URLSource under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeURLSource, with pointers relative to
-// v.
+// URLSource where a union writes it: its member "type" must be "url". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeURLSourceTree(v *strictjson.Value, d *genrt.Decoder) (URLSource, error) {
-	x, err := decodeURLSource(v, d)
+	if err := genrt.Tag(v, "type", "url"); err != nil {
+		return URLSource{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeURLSourceExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -9199,12 +9307,14 @@ func DecodeUserMessage(data []byte) (UserMessage, error) {
 }
 
 // DecodeUserMessageTree decodes v, a tree the caller already parsed, as
-// UserMessage under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeUserMessage, with pointers relative
-// to v.
+// UserMessage where a union writes it: its member "role" must be "user". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeUserMessageTree(v *strictjson.Value, d *genrt.Decoder) (UserMessage, error) {
-	x, err := decodeUserMessage(v, d)
+	if err := genrt.Tag(v, "role", "user"); err != nil {
+		return UserMessage{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeUserMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}
@@ -9350,12 +9460,14 @@ func DecodeVideoPart(data []byte) (VideoPart, error) {
 }
 
 // DecodeVideoPartTree decodes v, a tree the caller already parsed, as
-// VideoPart under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeVideoPart, with pointers relative to
-// v.
+// VideoPart where a union writes it: its member "type" must be "video". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeVideoPartTree(v *strictjson.Value, d *genrt.Decoder) (VideoPart, error) {
-	x, err := decodeVideoPart(v, d)
+	if err := genrt.Tag(v, "type", "video"); err != nil {
+		return VideoPart{}, genrt.WithCode(err, 0)
+	}
+	x, err := decodeVideoPartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
 	}

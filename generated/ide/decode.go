@@ -279,12 +279,14 @@ func DecodeBooleanChange(data []byte) (BooleanChange, error) {
 }
 
 // DecodeBooleanChangeTree decodes v, a tree the caller already parsed, as
-// BooleanChange under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeBooleanChange, with pointers relative
-// to v.
+// BooleanChange where a union writes it: its member "kind" must be "boolean".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeBooleanChangeTree(v *strictjson.Value, d *genrt.Decoder) (BooleanChange, error) {
-	x, err := decodeBooleanChange(v, d)
+	if err := genrt.Tag(v, "kind", "boolean"); err != nil {
+		return BooleanChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeBooleanChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -1351,12 +1353,14 @@ func DecodeCollectionNodeID(data []byte) (CollectionNodeID, error) {
 }
 
 // DecodeCollectionNodeIDTree decodes v, a tree the caller already parsed, as
-// CollectionNodeID under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeCollectionNodeID, with
-// pointers relative to v.
+// CollectionNodeID where a union writes it: its member "kind" must be
+// "collection". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeCollectionNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (CollectionNodeID, error) {
-	x, err := decodeCollectionNodeID(v, d)
+	if err := genrt.Tag(v, "kind", "collection"); err != nil {
+		return CollectionNodeID{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeCollectionNodeIDExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -2691,12 +2695,14 @@ func DecodeEmptyPresentation(data []byte) (EmptyPresentation, error) {
 }
 
 // DecodeEmptyPresentationTree decodes v, a tree the caller already parsed, as
-// EmptyPresentation under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeEmptyPresentation, with
-// pointers relative to v.
+// EmptyPresentation where a union writes it: its member "kind" must be
+// "empty". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeEmptyPresentationTree(v *strictjson.Value, d *genrt.Decoder) (EmptyPresentation, error) {
-	x, err := decodeEmptyPresentation(v, d)
+	if err := genrt.Tag(v, "kind", "empty"); err != nil {
+		return EmptyPresentation{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeEmptyPresentationExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -2752,12 +2758,14 @@ func DecodeEnumChange(data []byte) (EnumChange, error) {
 }
 
 // DecodeEnumChangeTree decodes v, a tree the caller already parsed, as
-// EnumChange under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeEnumChange, with pointers relative to
-// v.
+// EnumChange where a union writes it: its member "kind" must be "enum". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeEnumChangeTree(v *strictjson.Value, d *genrt.Decoder) (EnumChange, error) {
-	x, err := decodeEnumChange(v, d)
+	if err := genrt.Tag(v, "kind", "enum"); err != nil {
+		return EnumChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeEnumChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -2884,12 +2892,14 @@ func DecodeEnumSchema(data []byte) (EnumSchema, error) {
 }
 
 // DecodeEnumSchemaTree decodes v, a tree the caller already parsed, as
-// EnumSchema under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeEnumSchema, with pointers relative to
-// v.
+// EnumSchema where a union writes it: its member "kind" must be "enum". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeEnumSchemaTree(v *strictjson.Value, d *genrt.Decoder) (EnumSchema, error) {
-	x, err := decodeEnumSchema(v, d)
+	if err := genrt.Tag(v, "kind", "enum"); err != nil {
+		return EnumSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeEnumSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -4440,12 +4450,14 @@ func DecodeIntegerChange(data []byte) (IntegerChange, error) {
 }
 
 // DecodeIntegerChangeTree decodes v, a tree the caller already parsed, as
-// IntegerChange under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeIntegerChange, with pointers relative
-// to v.
+// IntegerChange where a union writes it: its member "kind" must be "integer".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeIntegerChangeTree(v *strictjson.Value, d *genrt.Decoder) (IntegerChange, error) {
-	x, err := decodeIntegerChange(v, d)
+	if err := genrt.Tag(v, "kind", "integer"); err != nil {
+		return IntegerChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeIntegerChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -4501,12 +4513,14 @@ func DecodeIntegerSchema(data []byte) (IntegerSchema, error) {
 }
 
 // DecodeIntegerSchemaTree decodes v, a tree the caller already parsed, as
-// IntegerSchema under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeIntegerSchema, with pointers relative
-// to v.
+// IntegerSchema where a union writes it: its member "kind" must be "integer".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeIntegerSchemaTree(v *strictjson.Value, d *genrt.Decoder) (IntegerSchema, error) {
-	x, err := decodeIntegerSchema(v, d)
+	if err := genrt.Tag(v, "kind", "integer"); err != nil {
+		return IntegerSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeIntegerSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -4635,11 +4649,14 @@ func DecodeKeyLabel(data []byte) (KeyLabel, error) {
 }
 
 // DecodeKeyLabelTree decodes v, a tree the caller already parsed, as KeyLabel
-// under the policy of d (see genrt.Decoder): unknown members and unrecognised
-// union members are errors or, with d.Strip, removed and noted in d.Notes; the
-// errors are those of DecodeKeyLabel, with pointers relative to v.
+// where a union writes it: its member "kind" must be "key". The policy of d
+// applies as for any tree decoder (see genrt.Decoder); pointers are relative
+// to v.
 func DecodeKeyLabelTree(v *strictjson.Value, d *genrt.Decoder) (KeyLabel, error) {
-	x, err := decodeKeyLabel(v, d)
+	if err := genrt.Tag(v, "kind", "key"); err != nil {
+		return KeyLabel{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeKeyLabelExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -5058,12 +5075,14 @@ func DecodeLocalizedValue(data []byte) (LocalizedValue, error) {
 }
 
 // DecodeLocalizedValueTree decodes v, a tree the caller already parsed, as
-// LocalizedValue under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeLocalizedValue, with
-// pointers relative to v.
+// LocalizedValue where a union writes it: its member "kind" must be
+// "localized". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeLocalizedValueTree(v *strictjson.Value, d *genrt.Decoder) (LocalizedValue, error) {
-	x, err := decodeLocalizedValue(v, d)
+	if err := genrt.Tag(v, "kind", "localized"); err != nil {
+		return LocalizedValue{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeLocalizedValueExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -5119,12 +5138,14 @@ func DecodeMemberScope(data []byte) (MemberScope, error) {
 }
 
 // DecodeMemberScopeTree decodes v, a tree the caller already parsed, as
-// MemberScope under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeMemberScope, with pointers relative
-// to v.
+// MemberScope where a union writes it: its member "kind" must be "member". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeMemberScopeTree(v *strictjson.Value, d *genrt.Decoder) (MemberScope, error) {
-	x, err := decodeMemberScope(v, d)
+	if err := genrt.Tag(v, "kind", "member"); err != nil {
+		return MemberScope{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeMemberScopeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -5180,12 +5201,14 @@ func DecodeMetadataCollection(data []byte) (MetadataCollection, error) {
 }
 
 // DecodeMetadataCollectionTree decodes v, a tree the caller already parsed, as
-// MetadataCollection under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeMetadataCollection, with
-// pointers relative to v.
+// MetadataCollection where a union writes it: its member "kind" must be
+// "metadata". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeMetadataCollectionTree(v *strictjson.Value, d *genrt.Decoder) (MetadataCollection, error) {
-	x, err := decodeMetadataCollection(v, d)
+	if err := genrt.Tag(v, "kind", "metadata"); err != nil {
+		return MetadataCollection{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeMetadataCollectionExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -5415,12 +5438,14 @@ func DecodeModuleNodeID(data []byte) (ModuleNodeID, error) {
 }
 
 // DecodeModuleNodeIDTree decodes v, a tree the caller already parsed, as
-// ModuleNodeID under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeModuleNodeID, with pointers relative
-// to v.
+// ModuleNodeID where a union writes it: its member "kind" must be "module".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeModuleNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (ModuleNodeID, error) {
-	x, err := decodeModuleNodeID(v, d)
+	if err := genrt.Tag(v, "kind", "module"); err != nil {
+		return ModuleNodeID{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeModuleNodeIDExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -5492,12 +5517,14 @@ func DecodeModuleSourceRole(data []byte) (ModuleSourceRole, error) {
 }
 
 // DecodeModuleSourceRoleTree decodes v, a tree the caller already parsed, as
-// ModuleSourceRole under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeModuleSourceRole, with
-// pointers relative to v.
+// ModuleSourceRole where a union writes it: its member "kind" must be
+// "module". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeModuleSourceRoleTree(v *strictjson.Value, d *genrt.Decoder) (ModuleSourceRole, error) {
-	x, err := decodeModuleSourceRole(v, d)
+	if err := genrt.Tag(v, "kind", "module"); err != nil {
+		return ModuleSourceRole{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeModuleSourceRoleExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -5556,12 +5583,14 @@ func DecodeNameLabel(data []byte) (NameLabel, error) {
 }
 
 // DecodeNameLabelTree decodes v, a tree the caller already parsed, as
-// NameLabel under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeNameLabel, with pointers relative to
-// v.
+// NameLabel where a union writes it: its member "kind" must be "name". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeNameLabelTree(v *strictjson.Value, d *genrt.Decoder) (NameLabel, error) {
-	x, err := decodeNameLabel(v, d)
+	if err := genrt.Tag(v, "kind", "name"); err != nil {
+		return NameLabel{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeNameLabelExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -5617,12 +5646,14 @@ func DecodeNamedSelection(data []byte) (NamedSelection, error) {
 }
 
 // DecodeNamedSelectionTree decodes v, a tree the caller already parsed, as
-// NamedSelection under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeNamedSelection, with
-// pointers relative to v.
+// NamedSelection where a union writes it: its member "kind" must be "named".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeNamedSelectionTree(v *strictjson.Value, d *genrt.Decoder) (NamedSelection, error) {
-	x, err := decodeNamedSelection(v, d)
+	if err := genrt.Tag(v, "kind", "named"); err != nil {
+		return NamedSelection{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeNamedSelectionExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -6085,12 +6116,14 @@ func DecodeObjectNodeID(data []byte) (ObjectNodeID, error) {
 }
 
 // DecodeObjectNodeIDTree decodes v, a tree the caller already parsed, as
-// ObjectNodeID under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeObjectNodeID, with pointers relative
-// to v.
+// ObjectNodeID where a union writes it: its member "kind" must be "object".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeObjectNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (ObjectNodeID, error) {
-	x, err := decodeObjectNodeID(v, d)
+	if err := genrt.Tag(v, "kind", "object"); err != nil {
+		return ObjectNodeID{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeObjectNodeIDExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -8777,12 +8810,14 @@ func DecodeReadyPicture(data []byte) (ReadyPicture, error) {
 }
 
 // DecodeReadyPictureTree decodes v, a tree the caller already parsed, as
-// ReadyPicture under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeReadyPicture, with pointers relative
-// to v.
+// ReadyPicture where a union writes it: its member "status" must be "ready".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
 func DecodeReadyPictureTree(v *strictjson.Value, d *genrt.Decoder) (ReadyPicture, error) {
-	x, err := decodeReadyPicture(v, d)
+	if err := genrt.Tag(v, "status", "ready"); err != nil {
+		return ReadyPicture{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeReadyPictureExcept(v, d, "status")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -8976,12 +9011,14 @@ func DecodeRecordValue(data []byte) (RecordValue, error) {
 }
 
 // DecodeRecordValueTree decodes v, a tree the caller already parsed, as
-// RecordValue under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeRecordValue, with pointers relative
-// to v.
+// RecordValue where a union writes it: its member "kind" must be "record". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeRecordValueTree(v *strictjson.Value, d *genrt.Decoder) (RecordValue, error) {
-	x, err := decodeRecordValue(v, d)
+	if err := genrt.Tag(v, "kind", "record"); err != nil {
+		return RecordValue{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeRecordValueExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -9037,12 +9074,14 @@ func DecodeReferenceChange(data []byte) (ReferenceChange, error) {
 }
 
 // DecodeReferenceChangeTree decodes v, a tree the caller already parsed, as
-// ReferenceChange under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeReferenceChange, with
-// pointers relative to v.
+// ReferenceChange where a union writes it: its member "kind" must be
+// "reference". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeReferenceChangeTree(v *strictjson.Value, d *genrt.Decoder) (ReferenceChange, error) {
-	x, err := decodeReferenceChange(v, d)
+	if err := genrt.Tag(v, "kind", "reference"); err != nil {
+		return ReferenceChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeReferenceChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -9323,12 +9362,14 @@ func DecodeReferencePresentation(data []byte) (ReferencePresentation, error) {
 }
 
 // DecodeReferencePresentationTree decodes v, a tree the caller already parsed,
-// as ReferencePresentation under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeReferencePresentation,
-// with pointers relative to v.
+// as ReferencePresentation where a union writes it: its member "kind" must be
+// "reference". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeReferencePresentationTree(v *strictjson.Value, d *genrt.Decoder) (ReferencePresentation, error) {
-	x, err := decodeReferencePresentation(v, d)
+	if err := genrt.Tag(v, "kind", "reference"); err != nil {
+		return ReferencePresentation{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeReferencePresentationExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -9451,12 +9492,14 @@ func DecodeReferenceSchema(data []byte) (ReferenceSchema, error) {
 }
 
 // DecodeReferenceSchemaTree decodes v, a tree the caller already parsed, as
-// ReferenceSchema under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeReferenceSchema, with
-// pointers relative to v.
+// ReferenceSchema where a union writes it: its member "kind" must be
+// "reference". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeReferenceSchemaTree(v *strictjson.Value, d *genrt.Decoder) (ReferenceSchema, error) {
-	x, err := decodeReferenceSchema(v, d)
+	if err := genrt.Tag(v, "kind", "reference"); err != nil {
+		return ReferenceSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeReferenceSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -13287,12 +13330,14 @@ func DecodeTextChange(data []byte) (TextChange, error) {
 }
 
 // DecodeTextChangeTree decodes v, a tree the caller already parsed, as
-// TextChange under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeTextChange, with pointers relative to
-// v.
+// TextChange where a union writes it: its member "kind" must be "text". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeTextChangeTree(v *strictjson.Value, d *genrt.Decoder) (TextChange, error) {
-	x, err := decodeTextChange(v, d)
+	if err := genrt.Tag(v, "kind", "text"); err != nil {
+		return TextChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeTextChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -13392,12 +13437,14 @@ func DecodeTextSchema(data []byte) (TextSchema, error) {
 }
 
 // DecodeTextSchemaTree decodes v, a tree the caller already parsed, as
-// TextSchema under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeTextSchema, with pointers relative to
-// v.
+// TextSchema where a union writes it: its member "kind" must be "text". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeTextSchemaTree(v *strictjson.Value, d *genrt.Decoder) (TextSchema, error) {
-	x, err := decodeTextSchema(v, d)
+	if err := genrt.Tag(v, "kind", "text"); err != nil {
+		return TextSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeTextSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -13454,12 +13501,14 @@ func DecodeTextValue(data []byte) (TextValue, error) {
 }
 
 // DecodeTextValueTree decodes v, a tree the caller already parsed, as
-// TextValue under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeTextValue, with pointers relative to
-// v.
+// TextValue where a union writes it: its member "kind" must be "text". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeTextValueTree(v *strictjson.Value, d *genrt.Decoder) (TextValue, error) {
-	x, err := decodeTextValue(v, d)
+	if err := genrt.Tag(v, "kind", "text"); err != nil {
+		return TextValue{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeTextValueExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -13727,12 +13776,14 @@ func DecodeTypesPresentation(data []byte) (TypesPresentation, error) {
 }
 
 // DecodeTypesPresentationTree decodes v, a tree the caller already parsed, as
-// TypesPresentation under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeTypesPresentation, with
-// pointers relative to v.
+// TypesPresentation where a union writes it: its member "kind" must be
+// "types". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeTypesPresentationTree(v *strictjson.Value, d *genrt.Decoder) (TypesPresentation, error) {
-	x, err := decodeTypesPresentation(v, d)
+	if err := genrt.Tag(v, "kind", "types"); err != nil {
+		return TypesPresentation{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeTypesPresentationExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -14204,12 +14255,14 @@ func DecodeUnsignedIntegerChange(data []byte) (UnsignedIntegerChange, error) {
 }
 
 // DecodeUnsignedIntegerChangeTree decodes v, a tree the caller already parsed,
-// as UnsignedIntegerChange under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeUnsignedIntegerChange,
-// with pointers relative to v.
+// as UnsignedIntegerChange where a union writes it: its member "kind" must be
+// "unsignedInteger". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeUnsignedIntegerChangeTree(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerChange, error) {
-	x, err := decodeUnsignedIntegerChange(v, d)
+	if err := genrt.Tag(v, "kind", "unsignedInteger"); err != nil {
+		return UnsignedIntegerChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeUnsignedIntegerChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -14265,12 +14318,14 @@ func DecodeUnsignedIntegerSchema(data []byte) (UnsignedIntegerSchema, error) {
 }
 
 // DecodeUnsignedIntegerSchemaTree decodes v, a tree the caller already parsed,
-// as UnsignedIntegerSchema under the policy of d (see genrt.Decoder): unknown
-// members and unrecognised union members are errors or, with d.Strip, removed
-// and noted in d.Notes; the errors are those of DecodeUnsignedIntegerSchema,
-// with pointers relative to v.
+// as UnsignedIntegerSchema where a union writes it: its member "kind" must be
+// "unsignedInteger". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeUnsignedIntegerSchemaTree(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerSchema, error) {
-	x, err := decodeUnsignedIntegerSchema(v, d)
+	if err := genrt.Tag(v, "kind", "unsignedInteger"); err != nil {
+		return UnsignedIntegerSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeUnsignedIntegerSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -14383,12 +14438,14 @@ func DecodeUnsupportedValue(data []byte) (UnsupportedValue, error) {
 }
 
 // DecodeUnsupportedValueTree decodes v, a tree the caller already parsed, as
-// UnsupportedValue under the policy of d (see genrt.Decoder): unknown members
-// and unrecognised union members are errors or, with d.Strip, removed and
-// noted in d.Notes; the errors are those of DecodeUnsupportedValue, with
-// pointers relative to v.
+// UnsupportedValue where a union writes it: its member "kind" must be
+// "unsupported". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
 func DecodeUnsupportedValueTree(v *strictjson.Value, d *genrt.Decoder) (UnsupportedValue, error) {
-	x, err := decodeUnsupportedValue(v, d)
+	if err := genrt.Tag(v, "kind", "unsupported"); err != nil {
+		return UnsupportedValue{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeUnsupportedValueExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -14515,12 +14572,14 @@ func DecodeValueChange(data []byte) (ValueChange, error) {
 }
 
 // DecodeValueChangeTree decodes v, a tree the caller already parsed, as
-// ValueChange under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeValueChange, with pointers relative
-// to v.
+// ValueChange where a union writes it: its member "kind" must be "value". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeValueChangeTree(v *strictjson.Value, d *genrt.Decoder) (ValueChange, error) {
-	x, err := decodeValueChange(v, d)
+	if err := genrt.Tag(v, "kind", "value"); err != nil {
+		return ValueChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeValueChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
@@ -14946,12 +15005,14 @@ func DecodeValueSchema(data []byte) (ValueSchema, error) {
 }
 
 // DecodeValueSchemaTree decodes v, a tree the caller already parsed, as
-// ValueSchema under the policy of d (see genrt.Decoder): unknown members and
-// unrecognised union members are errors or, with d.Strip, removed and noted in
-// d.Notes; the errors are those of DecodeValueSchema, with pointers relative
-// to v.
+// ValueSchema where a union writes it: its member "kind" must be "value". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
 func DecodeValueSchemaTree(v *strictjson.Value, d *genrt.Decoder) (ValueSchema, error) {
-	x, err := decodeValueSchema(v, d)
+	if err := genrt.Tag(v, "kind", "value"); err != nil {
+		return ValueSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeValueSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}

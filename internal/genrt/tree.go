@@ -238,6 +238,25 @@ func (d *Decoder) Variant(tagName, tag, union, known string) error {
 		Kind:    ErrUnknownVariant, Type: union}
 }
 
+// Tag checks that v is an object whose member tagName is the string want:
+// the value of a union's variant, as the union writes it.
+func Tag(v *strictjson.Value, tagName, want string) error {
+	if err := Object(v, ""); err != nil {
+		return err
+	}
+	tv := v.Get(tagName)
+	if tv == nil {
+		return Missing("", tagName)
+	}
+	if tv.Kind != strictjson.String {
+		return wrongKind(tv, strictjson.AppendPointer("", tagName), "a string")
+	}
+	if tv.Str != want {
+		return Invalid(strictjson.AppendPointer("", tagName), "%q where %q is expected", tv.Str, want)
+	}
+	return nil
+}
+
 // TagOnly decodes a variant that is its tag alone: every member besides
 // the tag is unknown to it.
 func (d *Decoder) TagOnly(v *strictjson.Value, tagName, typ string) error {

@@ -21,7 +21,7 @@ func (g *generator) decodeFile(f *jen.File) {
 	g.typeIDTable(f)
 	variantOf := g.variantOf()
 	for _, t := range g.d.Types {
-		g.entryDecoder(f, t)
+		g.entryDecoder(f, t, variantOf[t])
 		switch t.Kind {
 		case spec.ObjectKind:
 			g.objectDecoder(f, t, len(variantOf[t]) > 0)
@@ -75,7 +75,7 @@ func callDecode(r *spec.TypeRef, v jen.Code) *jen.Statement {
 	return decodeFn(r).Call(v, jen.Id("d"))
 }
 
-func (g *generator) entryDecoder(f *jen.File, t *spec.Type) {
+func (g *generator) entryDecoder(f *jen.File, t *spec.Type, unions []*spec.Type) {
 	name := t.GoName()
 	zero := jen.Id(name).Values()
 	switch t.Kind {
@@ -94,7 +94,45 @@ func (g *generator) entryDecoder(f *jen.File, t *spec.Type) {
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("x"), jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
 		jen.Return(jen.Id("x"), jen.Nil()),
 	)
+	if tag, value, ok := variantTag(t, unions); ok {
+		g.variantTreeDecoder(f, t, tag, value)
+		return
+	}
 	g.treeEntryDecoder(f, t)
+}
+
+// variantTag returns the tag member and value under which t appears in
+// the unions that hold it, when they agree on one.
+func variantTag(t *spec.Type, unions []*spec.Type) (tag, value string, ok bool) {
+	for _, u := range unions {
+		for _, v := range u.Variants {
+			if v.Object != t {
+				continue
+			}
+			if ok && (u.Tag != tag || v.Tag != value) {
+				return "", "", false
+			}
+			tag, value, ok = u.Tag, v.Tag, true
+		}
+	}
+	return tag, value, ok
+}
+
+// variantTreeDecoder writes DecodeXTree for an object that is a variant of
+// a union: it decodes the union's value as written, tag and all, so that a
+// runtime that dispatched on the tag itself decodes the variant without the
+// union (and without holding it in an interface).
+func (g *generator) variantTreeDecoder(f *jen.File, t *spec.Type, tag, value string) {
+	name := t.GoName()
+	f.Comment(comment(fmt.Sprintf("%s%s%s decodes v, a tree the caller already parsed, as %s where a union writes it: its member %q must be %q. The policy of d applies as for any tree decoder (see genrt.Decoder); pointers are relative to v.",
+		spec.DecodePrefix, name, spec.TreeSuffix, name, tag, value)))
+	f.Func().Id(spec.DecodePrefix+name+spec.TreeSuffix).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
+		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Tag").Call(jen.Id("v"), jen.Lit(tag), jen.Lit(value)), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Id(name).Values(), jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
+		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+name+"Except").Call(jen.Id("v"), jen.Id("d"), jen.Lit(tag)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("x"), jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
+		jen.Return(jen.Id("x"), jen.Nil()),
+	)
 }
 
 // treeEntryDecoder writes DecodeXTree: the decoder of an already-parsed
