@@ -66,10 +66,14 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	}()
 	rec, err := readRecord(data, p, inputLimit, a)
 	c.r.Events = rec.read
+	var r *Result
 	if err != nil {
-		return c.stop(err), nil
+		r = c.stop(err)
+	} else {
+		r = c.run(rec.events, rec.srcs)
 	}
-	return c.run(rec.events, rec.srcs), nil
+	r.own()
+	return r, nil
 }
 
 // arenas hold the memory of parsed records for the next check, so that a

@@ -1,6 +1,7 @@
 package agui
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -60,6 +61,17 @@ func FuzzCheck(f *testing.F) {
 				if len(out) > contract.LimitOutputBytes {
 					t.Fatalf("rendered %d bytes", len(out))
 				}
+			}
+			// The result owns what it shows: reusing the record's bytes
+			// afterwards changes nothing.
+			before, _ := r.RenderJSON()
+			clobbered := bytes.Clone(data)
+			r2, _ := Check(clobbered, Options{Profile: p})
+			for i := range clobbered {
+				clobbered[i] = '#'
+			}
+			if after, _ := r2.RenderJSON(); !bytes.Equal(before, after) {
+				t.Fatalf("the result changed with the bytes it was checked from")
 			}
 		}
 	})

@@ -77,6 +77,10 @@ func (n *numberRules) check(lit []byte) error {
 }
 
 func (l limits) options(opt strictjson.Options) strictjson.Options {
+	// The trees' strings borrow the record's bytes, which the caller keeps
+	// for the length of Check; the result takes copies of what it keeps
+	// (Result.own).
+	opt.Borrow = true
 	opt.TextUnits = l.text
 	if l.numbers != nil {
 		opt.Number = l.numbers.check

@@ -173,3 +173,23 @@ func TestReportCountsAndEscapes(t *testing.T) {
 		t.Errorf("the escaped report does not read back: %v", err)
 	}
 }
+
+// The result keeps nothing of the caller's bytes: while a record is checked
+// its strings are those bytes, and reusing them afterwards must not change
+// what the result says.
+//
+//contract:proves ag-ui.view.result
+func TestResultOwnsItsData(t *testing.T) {
+	for _, p := range []string{stand, v11} {
+		data := TutorialExample()
+		r := check(t, p, data)
+		before, _ := r.RenderJSON()
+		for i := range data {
+			data[i] = 'x'
+		}
+		after, _ := r.RenderJSON()
+		if !bytes.Equal(before, after) {
+			t.Errorf("%s: the result changed with the caller's bytes:\n%s\n%s", p, before, after)
+		}
+	}
+}

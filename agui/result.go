@@ -1,6 +1,10 @@
 package agui
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
 
 // Result is what checking one record found and what the record would show
 // a user. Data from the record (message text, arguments, state, error
@@ -130,3 +134,57 @@ type Unfinished struct {
 
 // UnfinishedRun is the Kind of the run a record ends inside.
 const UnfinishedRun = "run"
+
+// own makes the result hold copies of every string and byte slice it
+// keeps: while a record is checked its strings are the caller's bytes, and
+// the result must not change when the caller reuses them.
+func (r *Result) own() {
+	c := strings.Clone
+	raw := func(b json.RawMessage) json.RawMessage {
+		if b == nil {
+			return nil
+		}
+		return bytes.Clone(b)
+	}
+	findings := func(fs []Finding) {
+		for i := range fs {
+			fs[i].Pointer, fs[i].Message = c(fs[i].Pointer), c(fs[i].Message)
+		}
+	}
+	findings(r.Findings)
+	findings(r.Warnings)
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		run.ThreadID, run.RunID = c(run.ThreadID), c(run.RunID)
+		oc := &run.Outcome
+		oc.Result = raw(oc.Result)
+		for k := range oc.PendingToolCalls {
+			oc.PendingToolCalls[k] = c(oc.PendingToolCalls[k])
+		}
+		for k := range oc.Interrupts {
+			in := &oc.Interrupts[k]
+			in.ID, in.Reason, in.Message, in.ToolCallID = c(in.ID), c(in.Reason), c(in.Message), c(in.ToolCallID)
+			in.Metadata = raw(in.Metadata)
+		}
+		if oc.Error != nil {
+			oc.Error = &RunError{Message: c(oc.Error.Message), Code: c(oc.Error.Code)}
+		}
+	}
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		m.ID, m.Role, m.Content, m.Subagent = c(m.ID), c(m.Role), c(m.Content), c(m.Subagent)
+		m.Data = raw(m.Data)
+	}
+	for i := range r.ToolCalls {
+		t := &r.ToolCalls[i]
+		t.ID, t.Name, t.ParentMessageID, t.Arguments = c(t.ID), c(t.Name), c(t.ParentMessageID), c(t.Arguments)
+		t.Result = raw(t.Result)
+	}
+	for i := range r.Steps {
+		r.Steps[i].Name, r.Steps[i].Subagent = c(r.Steps[i].Name), c(r.Steps[i].Subagent)
+	}
+	for i := range r.Unfinished {
+		r.Unfinished[i].ID = c(r.Unfinished[i].ID)
+	}
+	r.State = raw(r.State)
+}

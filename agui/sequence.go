@@ -1,7 +1,6 @@
 package agui
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -547,7 +546,7 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 			return err
 		}
 	}
-	oc := Outcome{Kind: OutcomeSuccess, Result: keep(e.Result)}
+	oc := Outcome{Kind: OutcomeSuccess, Result: json.RawMessage(e.Result)}
 	switch o := e.Outcome.(type) {
 	case contract.RunFinishedSuccess:
 		oc.PendingToolCalls = o.PendingToolCallIds
@@ -570,7 +569,7 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 			seen[in.ID] = k
 		}
 		for _, in := range o.Interrupts {
-			x := Interrupt{ID: in.ID, Reason: in.Reason, Metadata: keep(in.Metadata)}
+			x := Interrupt{ID: in.ID, Reason: in.Reason, Metadata: json.RawMessage(in.Metadata)}
 			if in.Message != nil {
 				x.Message = *in.Message
 			}
@@ -662,7 +661,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 		s.textOwner[e.MessageID] = ownerOf(e.SubagentRunID)
 	}
 	if started {
-		s.r.ToolCalls[k].Result = keep(e.Content)
+		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
 	}
 	return nil
 }
@@ -804,25 +803,16 @@ func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 		case contract.ReasoningMessage:
 			m.Content = x.Content
 		case contract.UserMessage:
-			m.Content, m.Data = contentText(keep(x.Content))
+			m.Content, m.Data = contentText(json.RawMessage(x.Content))
 		case contract.ToolMessage:
-			m.Content, m.Data = contentText(keep(x.Content))
+			m.Content, m.Data = contentText(json.RawMessage(x.Content))
 		case contract.ActivityMessage:
-			m.Data = keep(x.Content)
+			m.Data = json.RawMessage(x.Content)
 		}
 		s.msgIndex[id] = len(s.r.Messages)
 		s.r.Messages = append(s.r.Messages, m)
 	}
 	return nil
-}
-
-// keep copies raw JSON the result keeps: a decoder's raw value is a slice
-// of the record, which belongs to the caller.
-func keep[T ~[]byte](raw T) json.RawMessage {
-	if raw == nil {
-		return nil
-	}
-	return bytes.Clone([]byte(raw))
 }
 
 // contentText splits a message content into its text, when it is text,
@@ -843,7 +833,7 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	if !exists || e.Replace == nil || *e.Replace {
 		s.activityOwner[e.MessageID] = ownerOf(e.SubagentRunID)
 	}
-	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]()), Data: keep(e.Content), Complete: true}
+	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]()), Data: json.RawMessage(e.Content), Complete: true}
 	if e.SubagentRunID != nil {
 		m.Subagent = string(*e.SubagentRunID)
 	}

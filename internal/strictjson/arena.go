@@ -11,10 +11,14 @@ package strictjson
 // fresh tree per document.
 //
 // A tree parsed into an arena is valid until the arena's next Reset; after
-// it, every Value of the tree may be overwritten by the next document. The
-// strings of a tree do not live in the arena (they share the one copy of
-// the input Parse makes), so strings taken from a tree stay valid. An
-// Arena is not safe for concurrent use; the zero Arena is ready to use.
+// it, every Value of the tree may be overwritten by the next document.
+// Reset does not clear the memory (the parser writes each value whole
+// when it takes it), so an idle arena keeps its last trees, and what they
+// refer to, alive until it is reused or dropped. The strings of a tree do
+// not live in the arena (they share the one copy of the input Parse makes,
+// or the input itself with Options.Borrow), so strings taken from a tree
+// stay valid. An Arena is not safe for concurrent use; the zero Arena is
+// ready to use.
 type Arena struct {
 	vals chunks[Value]
 	ptrs chunks[*Value]
@@ -33,8 +37,8 @@ type chunks[T any] struct {
 	rest   []T // what the parsers left of block next-1
 }
 
-// take returns a slab of at least n zero entries: the rest of the current
-// block, or a new one.
+// take returns a slab of at least n entries, which may hold what an
+// earlier document left: the rest of the current block, or another block.
 func (c *chunks[T]) take(n int) []T {
 	if len(c.rest) >= n {
 		s := c.rest
@@ -58,17 +62,10 @@ func (c *chunks[T]) take(n int) []T {
 // keep takes back the rest of the slab a parser did not use.
 func (c *chunks[T]) keep(rest []T) { c.rest = rest }
 
-// reset clears what was handed out, so that no tree keeps anything of the
-// last documents alive, and makes the blocks available again.
-func (c *chunks[T]) reset() {
-	for i, b := range c.blocks[:c.next] {
-		if i == c.next-1 {
-			b = b[:len(b)-len(c.rest)] // the rest was never written
-		}
-		clear(b)
-	}
-	c.next, c.rest = 0, nil
-}
+// reset makes the blocks available again. They are not cleared: clearing
+// memory that holds pointers costs a write barrier per pointer while the
+// collector runs, and the parser overwrites what it takes.
+func (c *chunks[T]) reset() { c.next, c.rest = 0, nil }
 
 // Reset frees every tree parsed into the arena for reuse.
 func (a *Arena) Reset() {

@@ -142,3 +142,20 @@ func errorsAs(err error, target **Error) bool {
 	}
 	return ok
 }
+
+// With Borrow the tree's strings are the input's bytes; without it they
+// are a copy that the input no longer touches.
+func TestBorrow(t *testing.T) {
+	for _, borrow := range []bool{false, true} {
+		data := []byte(`{"name":"first"}`)
+		v, err := Parse(data, Options{Borrow: borrow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := v.Get("name").Str
+		copy(data[9:14], "xxxxx")
+		if changed := name != "first"; changed != borrow {
+			t.Errorf("borrow %v: the string is %q after the input changed", borrow, name)
+		}
+	}
+}

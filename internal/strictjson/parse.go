@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // DefaultMaxDepth is the nesting limit applied when Options.MaxDepth is 0.
@@ -37,6 +38,11 @@ type Options struct {
 	// name or string that overdraws the budget, so one budget can span
 	// several documents.
 	TextUnits *int
+	// Borrow lets the strings of the tree share data's memory instead of a
+	// copy of it: the parse copies nothing, and the caller must leave data
+	// unchanged for as long as it uses the tree or any string taken from
+	// it (strings.Clone keeps one beyond that).
+	Borrow bool
 	// Number, when set, vets each number literal as it is read: an error it
 	// returns ends the parse with ErrNumber at the literal, the error's
 	// text its message. lit is valid only during the call.
@@ -160,7 +166,11 @@ func getParser(data []byte, opt Options, build bool) *parser {
 		p.maxDepth = DefaultMaxDepth
 	}
 	if build {
-		p.src = string(data)
+		if opt.Borrow {
+			p.src = unsafe.String(unsafe.SliceData(data), len(data))
+		} else {
+			p.src = string(data)
+		}
 		p.valsNext = min(max(len(data)/bytesPerValue, minSlab), maxSlab)
 		p.ptrNext = max(p.valsNext/2, minSlab)
 		p.memNext = max(p.valsNext/2, minSlab)
@@ -750,6 +760,9 @@ func (p *parser) newValue() *Value {
 		p.valsNext = min(2*p.valsNext, maxSlab)
 	}
 	v := &p.vals[0]
+	if p.arena != nil {
+		*v = Value{} // an arena's blocks are reused as they were left
+	}
 	p.vals = p.vals[1:]
 	p.allocd++
 	return v
