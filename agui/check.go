@@ -70,7 +70,7 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	if err != nil {
 		r = c.stop(err)
 	} else {
-		r = c.run(rec.events, rec.srcs)
+		r = c.run(rec.events, &rec)
 	}
 	r.own()
 	return r, nil
@@ -124,15 +124,17 @@ func newChecker(p *Profile, m *model, opt Options) *checker {
 	return c
 }
 
-// run checks every event and completes the result. srcs, when not nil,
-// holds for each event the text its tree was parsed from.
-func (c *checker) run(events []*strictjson.Value, srcs [][]byte) *Result {
+// run checks every event and completes the result. rec, when not nil, is
+// the record the events were read from; without one (values handed over in
+// process) there is no text to refer to.
+func (c *checker) run(events []*strictjson.Value, rec *record) *Result {
 	c.r.Events = len(events)
-	c.seq.srcs = srcs != nil
+	c.seq.srcs = rec != nil
+	c.presize(events)
 	for i, ev := range events {
 		var src []byte
-		if srcs != nil {
-			src = srcs[i]
+		if rec != nil {
+			src = rec.srcOf(i)
 		}
 		if err := c.event(i, ev, src); err != nil {
 			return c.stop(err)
@@ -149,6 +151,29 @@ func (c *checker) run(events []*strictjson.Value, srcs [][]byte) *Result {
 		return c.stop(err)
 	}
 	return c.done()
+}
+
+// presize gives the result's lists room for what the events will put in
+// them, counted from their types, so that they are not copied as they grow.
+func (c *checker) presize(events []*strictjson.Value) {
+	var messages, calls, steps int
+	for _, ev := range events {
+		if tv := ev.Get(c.m.eventTag); tv != nil {
+			switch tv.Str {
+			case contract.EventTextMessageStart, contract.EventReasoningMessageStart:
+				messages++
+			case contract.EventToolCallStart:
+				calls++
+			case contract.EventStepStarted:
+				steps++
+			}
+		}
+	}
+	c.r.Messages = make([]Message, 0, messages)
+	c.r.ToolCalls = make([]ToolCall, 0, calls)
+	c.r.Steps = make([]Step, 0, steps)
+	c.seq.msgIndex = make(map[string]int, messages)
+	c.seq.toolIdx = make(map[string]int, calls)
 }
 
 // stop ends the check at a finding.

@@ -330,7 +330,7 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 		}
 	}
 	p := newPatcher(doc, patchOptions{})
-	if f := p.apply(treeOps(list, m.patchTag, namePath, nameFrom, nameValue)); f != nil {
+	if f := p.apply(treeOps(nil, list, m.patchTag, namePath, nameFrom, nameValue)); f != nil {
 		ptr := strictjson.AppendIndexPointer("", f.Index)
 		if f.Member != "" {
 			ptr = strictjson.AppendPointer(ptr, f.Member)

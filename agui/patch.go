@@ -540,12 +540,11 @@ func equalJSON(a, b *strictjson.Value) bool {
 
 func compact(v *strictjson.Value) string { return string(v.AppendCompact(nil)) }
 
-// treeOps reads the operations of a patch from its tree, which a
-// generated decoder already checked: each element is an operation, or was
-// dropped by AG-UI 1.1 tolerance as an operation RFC 6902 does not define
-// (those are left out here too). The values stay the tree's own.
-func treeOps(list *strictjson.Value, tag, path, from, value string) []patchOp {
-	ops := make([]patchOp, 0, len(list.Elems))
+// treeOps appends to ops the operations of a patch, read from its tree,
+// which a generated decoder already checked: each element is an operation,
+// or was dropped by AG-UI 1.1 tolerance as an operation RFC 6902 does not
+// define (those are left out here too). The values stay the tree's own.
+func treeOps(ops []patchOp, list *strictjson.Value, tag, path, from, value string) []patchOp {
 	for i, e := range list.Elems {
 		op := patchOp{Index: i}
 		for k := range e.Members {

@@ -47,7 +47,7 @@ func opsOfTree(v *strictjson.Value) ([]patchOp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return treeOps(v, m.patchTag, namePath, nameFrom, nameValue), nil
+	return treeOps(nil, v, m.patchTag, namePath, nameFrom, nameValue), nil
 }
 
 // applyPatch applies ops to doc in place and returns the document it

@@ -11,11 +11,12 @@ import (
 )
 
 // record is what the reader made of a record's bytes: the tree of each
-// event, and for each the text its offsets refer to (the whole record in
-// the array form, the event's line in the other), so that values can be
-// measured and shown as the record writes them.
+// event, and the text its offsets refer to, so that values can be measured
+// and shown as the record writes them: src, the whole record, in the array
+// form, or srcs, each event's line, in the other.
 type record struct {
 	events []*strictjson.Value
+	src    []byte
 	srcs   [][]byte
 	// read is the number of events read in full; when the reader rejects
 	// the record, those before the finding.
@@ -48,6 +49,14 @@ func readRecord(data []byte, p *Profile, inputLimit bool, a *strictjson.Arena) (
 		return rec, failf(FileLevel, "", contract.RuleReaderRecordShape, "the record holds no event")
 	}
 	return rec, nil
+}
+
+// srcOf returns the text event i's offsets refer to.
+func (r *record) srcOf(i int) []byte {
+	if r.srcs != nil {
+		return r.srcs[i]
+	}
+	return r.src
 }
 
 // limits are the reading limits a profile applies; 0 means none.
@@ -131,14 +140,12 @@ func readArray(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 	if lim.events > 0 && len(tree.Elems) > lim.events {
 		return record{read: lim.events}, failf(lim.events, "", contract.RuleReaderEvents, "the record holds %d events, more than the limit of %d", len(tree.Elems), lim.events)
 	}
-	srcs := make([][]byte, len(tree.Elems))
 	for i, e := range tree.Elems {
 		if e.Kind != strictjson.Object {
 			return record{read: i}, failf(i, "", contract.RuleReaderRecordShape, "an event is a JSON object; this one is %s", describeKind(e.Kind))
 		}
-		srcs[i] = data
 	}
-	return record{events: tree.Elems, srcs: srcs, read: len(tree.Elems)}, nil
+	return record{events: tree.Elems, src: data, read: len(tree.Elems)}, nil
 }
 
 // readLines reads the form with one event per line. Each line is parsed on

@@ -55,9 +55,10 @@ type seq struct {
 	subActive, subClosed                                map[string]bool
 	answered                                            map[string]bool // tool calls a result answered (stand)
 
-	attrib   bool     // the profile checks attribution, so owners are kept
-	state    *patcher // nil until a snapshot or delta sets it
-	srcs     bool     // the trees come with the text they were parsed from
+	attrib   bool      // the profile checks attribution, so owners are kept
+	state    *patcher  // nil until a snapshot or delta sets it
+	srcs     bool      // the trees come with the text they were parsed from
+	ops      []patchOp // the operations of the delta being applied, reused
 	msgIndex map[string]int
 	toolIdx  map[string]int
 	warnings []Finding
@@ -860,7 +861,8 @@ func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjs
 		return nil
 	}
 	p := newPatcher(doc, patchOptions{copyMove: true})
-	if f := p.apply(treeOps(tree.Get(namePatch), s.m.patchTag, namePath, nameFrom, nameValue)); f != nil {
+	s.ops = treeOps(s.ops[:0], tree.Get(namePatch), s.m.patchTag, namePath, nameFrom, nameValue)
+	if f := p.apply(s.ops); f != nil {
 		s.warn(i, strictjson.AppendIndexPointer(field(func(e *contract.ActivityDeltaEvent) any { return &e.Patch }), f.Index), contract.RuleSequenceActivityDelta, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
 		return nil
 	}
@@ -909,7 +911,8 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 	if s.state == nil {
 		s.state = newPatcher(&strictjson.Value{Kind: strictjson.Object}, s.patchOptions())
 	}
-	f := s.state.apply(treeOps(list, s.m.patchTag, namePath, nameFrom, nameValue))
+	s.ops = treeOps(s.ops[:0], list, s.m.patchTag, namePath, nameFrom, nameValue)
+	f := s.state.apply(s.ops)
 	if f != nil {
 		ptr := strictjson.AppendIndexPointer(deltaPtr, f.Index)
 		if f.Member != "" {
