@@ -52,13 +52,16 @@ func demoRepo(t *testing.T) string {
 	root := repotest.Root(t)
 	dir := t.TempDir()
 	for dst, src := range map[string]string{
-		"spec/contract.schema.json":         "spec/contract.schema.json",
-		"spec/dispositions.schema.json":     "spec/dispositions.schema.json",
-		"spec/demo.json":                    "internal/contractdiff/testdata/base.json",
-		"contract-change-dispositions.json": "contract-change-dispositions.json",
+		"spec/contract.schema.json":     "spec/contract.schema.json",
+		"spec/dispositions.schema.json": "spec/dispositions.schema.json",
+		"spec/demo.json":                "internal/contractdiff/testdata/base.json",
 	} {
 		copyFile(t, filepath.Join(root, src), filepath.Join(dir, dst))
 	}
+	// The demo starts with no dispositions: the repository's own are about
+	// its own specs, and would be stale against the demo's.
+	writeFile(t, filepath.Join(dir, "contract-change-dispositions.json"),
+		[]byte(`{"$schema": "./spec/dispositions.schema.json", "dispositions": []}`+"\n"))
 	git(t, dir, "init", "-q")
 	commitAll(t, dir, "baseline")
 	return dir
