@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -190,6 +191,40 @@ func TestResultOwnsItsData(t *testing.T) {
 		after, _ := r.RenderJSON()
 		if !bytes.Equal(before, after) {
 			t.Errorf("%s: the result changed with the caller's bytes:\n%s\n%s", p, before, after)
+		}
+	}
+}
+
+// Checks running at once (a server checks records for several clients)
+// share the cached profiles and the pooled parse memory, and each gets
+// the result it would get alone.
+func TestConcurrentChecks(t *testing.T) {
+	records := [][]byte{TutorialExample(), largeStream(t), replacesRecord(t), lines(t, started(), runError())}
+	want := make([][]byte, len(records))
+	for i, data := range records {
+		want[i], _ = check(t, v11, data).RenderJSON()
+	}
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for k := 0; k < 3; k++ {
+				i := (g + k) % len(records)
+				r, err := Check(records[i], Options{Profile: v11, Source: t.Name()})
+				if err != nil {
+					done <- err
+					return
+				}
+				if got, _ := r.RenderJSON(); !bytes.Equal(got, want[i]) {
+					done <- fmt.Errorf("record %d checked at once with others differs", i)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
 		}
 	}
 }
