@@ -128,15 +128,16 @@ func data(raw json.RawMessage, compact bool, indent string) string {
 	return sanitize(b.Bytes())
 }
 
-// sanitize escapes C1 control characters inside JSON text.
+// sanitize escapes C1 control characters and U+2028/U+2029 inside JSON
+// text.
 func sanitize(b []byte) string {
-	if !bytes.ContainsFunc(b, func(r rune) bool { return r >= 0x80 && r <= 0x9f }) {
+	if !bytes.ContainsFunc(b, escaped) {
 		return string(b)
 	}
 	var out []byte
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
-		if r >= 0x80 && r <= 0x9f {
+		if escaped(r) {
 			out = append(out, fmt.Sprintf(`\u%04x`, r)...)
 		} else {
 			out = append(out, b[:n]...)
@@ -145,6 +146,11 @@ func sanitize(b []byte) string {
 	}
 	return string(out)
 }
+
+// escaped reports whether a character is written as an escape in every
+// rendering although JSON allows it raw: the C1 controls, and the line and
+// paragraph separators, which raw values of a record may hold as written.
+func escaped(r rune) bool { return (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' }
 
 func (r *Result) text(compact bool) []byte {
 	var b bytes.Buffer

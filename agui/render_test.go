@@ -161,13 +161,21 @@ func TestReportCountsAndEscapes(t *testing.T) {
 		}
 	}
 	c1 := "next\u0085line\u009b"
-	r := accept(t, stand, lines(t, started(), ev{"type": contract.EventRunError, "message": c1}))
+	// A raw value keeps the record's own bytes, a raw line separator
+	// among them.
+	// (Written by hand: encoding/json would escape it in the record.)
+	interrupt := `{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"r","metadata":{"note":"a` + "\u2028" + `b"}}]}}`
+	data := append(lines(t, started()), interrupt+"\n"...)
+	r := accept(t, stand, append(data, lines(t, ev{"type": contract.EventRunError, "message": c1})...))
 	js, err := r.RenderJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if bytes.ContainsRune(js, 0x85) || bytes.ContainsRune(js, 0x9b) || !bytes.Contains(js, []byte(`next\u0085line\u009b`)) {
 		t.Errorf("C1 controls are not escaped in the JSON report: %q", js)
+	}
+	if bytes.ContainsRune(js, 0x2028) || !bytes.Contains(js, []byte(`a\u2028b`)) {
+		t.Errorf("a line separator in a raw value is not escaped in the JSON report: %q", js)
 	}
 	var back Result
 	if err := json.Unmarshal(js, &back); err != nil || back.Runs[0].Outcome.Error.Message != c1 {
