@@ -120,9 +120,9 @@ agui-node:
 agui-diff: agui-node
 	$(GO) test -count=1 -run 'TestDifferentialNode' -v ./agui/
 
-## agui-bench: the AG-UI checker beside encoding/json Valid and the reference verifier on Node, in one run
+## agui-bench: the AG-UI checker beside encoding/json Valid and the reference verifier on Node, in one run, with the ratios and the load average (COUNT runs, default 3)
 agui-bench: agui-node
-	$(GO) test -run=NONE -bench=AGUI -benchmem -benchtime=$(BENCHTIME) ./agui/
+	BENCHTIME=$(BENCHTIME) COUNT=$(or $(COUNT),3) ./scripts/agui-bench.sh
 
 ## help: list the targets
 help:

@@ -6,8 +6,187 @@ package ide
 import (
 	"github.com/contractkit/contractkit/internal/genrt"
 	"github.com/contractkit/contractkit/internal/strictjson"
-	"regexp"
 )
+
+// TypeIDs maps the Go name of every type to the id its tree decoder passes to genrt.Decoder.Check; a runtime sets Watch[id] to have its Named hook called for the type.
+var TypeIDs = map[string]int{
+	"APIVersion":                0,
+	"BooleanChange":             1,
+	"ByteEdit":                  2,
+	"CancelParams":              3,
+	"Capabilities":              4,
+	"Caption":                   5,
+	"ChangedParams":             6,
+	"ChildrenParams":            7,
+	"ChildrenResult":            8,
+	"ClientInfo":                9,
+	"Collection":                10,
+	"CollectionNodeID":          11,
+	"Diagnostic":                12,
+	"DiagnosticCode":            13,
+	"DidChangeFilesParams":      14,
+	"DomainErrorData":           15,
+	"DomainErrorKind":           16,
+	"EditSchema":                17,
+	"EditableField":             18,
+	"EditingResult":             19,
+	"EditingState":              20,
+	"EmptyDetails":              21,
+	"EmptyParams":               22,
+	"EmptyPresentation":         23,
+	"EnumChange":                24,
+	"EnumOption":                25,
+	"EnumSchema":                26,
+	"EventSequence":             27,
+	"FileEdits":                 28,
+	"FileSequence":              29,
+	"Freshness":                 30,
+	"Generation":                31,
+	"GetResult":                 32,
+	"Hit":                       33,
+	"HitRank":                   34,
+	"IndexAction":               35,
+	"IndexError":                36,
+	"IndexErrorsParams":         37,
+	"IndexErrorsResult":         38,
+	"IndexParams":               39,
+	"IndexProgressParams":       40,
+	"IndexResult":               41,
+	"InitializeParams":          42,
+	"InitializeResult":          43,
+	"InlineItem":                44,
+	"IntegerChange":             45,
+	"IntegerSchema":             46,
+	"InvalidStateDetails":       47,
+	"KeyLabel":                  48,
+	"Label":                     49,
+	"LifecycleState":            50,
+	"LimitedResource":           51,
+	"Limits":                    52,
+	"Locale":                    53,
+	"LocalizedValue":            54,
+	"MemberScope":               55,
+	"MetadataCollection":        56,
+	"MetadataKind":              57,
+	"MetadataObject":            58,
+	"ModuleNodeID":              59,
+	"ModuleSourceRole":          60,
+	"NameLabel":                 61,
+	"NamedSelection":            62,
+	"Node":                      63,
+	"NodeID":                    64,
+	"NodeParams":                65,
+	"NodeState":                 66,
+	"ObjectID":                  67,
+	"ObjectNodeID":              68,
+	"ObjectParams":              69,
+	"OpenFailureReason":         70,
+	"OpenParams":                71,
+	"Path":                      72,
+	"PathEncoding":              73,
+	"PicturePreview":            74,
+	"Presentation":              75,
+	"PresentedItem":             76,
+	"PreviewResult":             77,
+	"Progress":                  78,
+	"ProgressState":             79,
+	"ProjectContext":            80,
+	"ProjectID":                 81,
+	"ProjectInfo":               82,
+	"ProjectOpenFailedDetails":  83,
+	"ProjectState":              84,
+	"ProjectType":               85,
+	"PropertiesResult":          86,
+	"Property":                  87,
+	"PropertyChange":            88,
+	"PropertyEditParams":        89,
+	"PropertyKey":               90,
+	"PropertyPathParams":        91,
+	"PropertyReadOnlyDetails":   92,
+	"PropertyReadOnlyReason":    93,
+	"PropertyValue":             94,
+	"PropertyWriteResult":       95,
+	"Qualifier":                 96,
+	"Range":                     97,
+	"ReadOnlyProperty":          98,
+	"ReadOnlyReason":            99,
+	"ReadyPicture":              100,
+	"RecordField":               101,
+	"RecordValue":               102,
+	"ReferenceChange":           103,
+	"ReferenceChoice":           104,
+	"ReferenceChoicesResult":    105,
+	"ReferencePresentation":     106,
+	"ReferenceSchema":           107,
+	"ReferenceStatus":           108,
+	"RefreshParams":             109,
+	"RefreshResult":             110,
+	"RenameApplyParams":         111,
+	"RenameApplyResult":         112,
+	"RenameEdit":                113,
+	"RenameIssue":               114,
+	"RenamePlace":               115,
+	"RenamePlan":                116,
+	"RenamePreviewParams":       117,
+	"RenamePreviewResult":       118,
+	"Renamed":                   119,
+	"RequestID":                 120,
+	"ResourceLimitDetails":      121,
+	"ResponseTooLargeDetails":   122,
+	"ResyncDetails":             123,
+	"RevealResult":              124,
+	"RootResult":                125,
+	"ScalarType":                126,
+	"Scope":                     127,
+	"SearchParams":              128,
+	"SearchResult":              129,
+	"Selection":                 130,
+	"ServerInfo":                131,
+	"SessionID":                 132,
+	"SessionInfo":               133,
+	"SessionParams":             134,
+	"Source":                    135,
+	"SourceChangedDetails":      136,
+	"SourceErrorDetails":        137,
+	"SourceErrorReason":         138,
+	"SourceResult":              139,
+	"SourceRole":                140,
+	"StaleGenerationDetails":    141,
+	"SupportFile":               142,
+	"SupportFilesParams":        143,
+	"SupportFilesResult":        144,
+	"SupportMode":               145,
+	"SupportObject":             146,
+	"SupportParams":             147,
+	"SupportReason":             148,
+	"SupportResult":             149,
+	"SupportSupplier":           150,
+	"Text":                      151,
+	"TextChange":                152,
+	"TextDomain":                153,
+	"TextSchema":                154,
+	"TextValue":                 155,
+	"TypeChoice":                156,
+	"TypeChoicesResult":         157,
+	"TypesPresentation":         158,
+	"UndoDirection":             159,
+	"UndoPropertyParams":        160,
+	"UnknownNodeDetails":        161,
+	"UnknownObjectDetails":      162,
+	"UnknownProjectDetails":     163,
+	"UnknownSessionDetails":     164,
+	"UnsignedIntegerChange":     165,
+	"UnsignedIntegerSchema":     166,
+	"UnsupportedIssue":          167,
+	"UnsupportedValue":          168,
+	"UnsupportedVersionDetails": 169,
+	"ValueChange":               170,
+	"ValueChoice":               171,
+	"ValueChoicesParams":        172,
+	"ValueChoicesResult":        173,
+	"ValueDomain":               174,
+	"ValueSchema":               175,
+}
 
 // DecodeAPIVersion decodes data strictly as APIVersion: wrong types, unknown
 // enum values, violated constraints and malformed JSON are errors of type
@@ -18,15 +197,29 @@ func DecodeAPIVersion(data []byte) (APIVersion, error) {
 	if err != nil {
 		return APIVersion{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeAPIVersion(v, "")
+	var d genrt.Decoder
+	x, err := decodeAPIVersion(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeAPIVersion(v *strictjson.Value, ptr string) (APIVersion, error) {
+
+// DecodeAPIVersionTree decodes v, a tree the caller already parsed, as
+// APIVersion under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeAPIVersion, with pointers relative to
+// v.
+func DecodeAPIVersionTree(v *strictjson.Value, d *genrt.Decoder) (APIVersion, error) {
+	x, err := decodeAPIVersion(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeAPIVersion(v *strictjson.Value, d *genrt.Decoder) (APIVersion, error) {
 	var out APIVersion
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -35,34 +228,39 @@ func decodeAPIVersion(v *strictjson.Value, ptr string) (APIVersion, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "major":
-			p := strictjson.AppendPointer(ptr, "major")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "major")
 			}
+			d.Under(mark, "major")
 			out.Major = x
 			has0 = true
 		case "minor":
-			p := strictjson.AppendPointer(ptr, "minor")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "minor")
 			}
+			d.Under(mark, "minor")
 			out.Minor = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "major")
+		return out, genrt.Missing("", "major")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "minor")
+		return out, genrt.Missing("", "minor")
+	}
+	if err := d.Check(0, "APIVersion", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -76,18 +274,34 @@ func DecodeBooleanChange(data []byte) (BooleanChange, error) {
 	if err != nil {
 		return BooleanChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeBooleanChange(v, "")
+	var d genrt.Decoder
+	x, err := decodeBooleanChange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeBooleanChange(v *strictjson.Value, ptr string) (BooleanChange, error) {
-	return decodeBooleanChangeExcept(v, ptr, "")
+
+// DecodeBooleanChangeTree decodes v, a tree the caller already parsed, as
+// BooleanChange where a union writes it: its member "kind" must be "boolean".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
+func DecodeBooleanChangeTree(v *strictjson.Value, d *genrt.Decoder) (BooleanChange, error) {
+	if err := genrt.Tag(v, "kind", "boolean"); err != nil {
+		return BooleanChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeBooleanChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeBooleanChangeExcept(v *strictjson.Value, ptr string, skip string) (BooleanChange, error) {
+func decodeBooleanChange(v *strictjson.Value, d *genrt.Decoder) (BooleanChange, error) {
+	return decodeBooleanChangeExcept(v, d, "")
+}
+func decodeBooleanChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (BooleanChange, error) {
 	var out BooleanChange
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -95,21 +309,21 @@ func decodeBooleanChangeExcept(v *strictjson.Value, ptr string, skip string) (Bo
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(1, "BooleanChange", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -123,15 +337,28 @@ func DecodeByteEdit(data []byte) (ByteEdit, error) {
 	if err != nil {
 		return ByteEdit{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeByteEdit(v, "")
+	var d genrt.Decoder
+	x, err := decodeByteEdit(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeByteEdit(v *strictjson.Value, ptr string) (ByteEdit, error) {
+
+// DecodeByteEditTree decodes v, a tree the caller already parsed, as ByteEdit
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeByteEdit, with pointers relative to v.
+func DecodeByteEditTree(v *strictjson.Value, d *genrt.Decoder) (ByteEdit, error) {
+	x, err := decodeByteEdit(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeByteEdit(v *strictjson.Value, d *genrt.Decoder) (ByteEdit, error) {
 	var out ByteEdit
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -140,28 +367,33 @@ func decodeByteEdit(v *strictjson.Value, ptr string) (ByteEdit, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "range":
-			p := strictjson.AppendPointer(ptr, "range")
-			x, err := decodeRange(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRange(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "range")
 			out.Range = x
 			has0 = true
 		case "text":
-			p := strictjson.AppendPointer(ptr, "text")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "text")
 			out.Text = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "range")
+		return out, genrt.Missing("", "range")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "text")
+		return out, genrt.Missing("", "text")
+	}
+	if err := d.Check(2, "ByteEdit", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -175,15 +407,29 @@ func DecodeCancelParams(data []byte) (CancelParams, error) {
 	if err != nil {
 		return CancelParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeCancelParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeCancelParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeCancelParams(v *strictjson.Value, ptr string) (CancelParams, error) {
+
+// DecodeCancelParamsTree decodes v, a tree the caller already parsed, as
+// CancelParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeCancelParams, with pointers relative
+// to v.
+func DecodeCancelParamsTree(v *strictjson.Value, d *genrt.Decoder) (CancelParams, error) {
+	x, err := decodeCancelParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeCancelParams(v *strictjson.Value, d *genrt.Decoder) (CancelParams, error) {
 	var out CancelParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -191,17 +437,21 @@ func decodeCancelParams(v *strictjson.Value, ptr string) (CancelParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := decodeRequestID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRequestID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
+	}
+	if err := d.Check(3, "CancelParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -215,15 +465,29 @@ func DecodeCapabilities(data []byte) (Capabilities, error) {
 	if err != nil {
 		return Capabilities{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeCapabilities(v, "")
+	var d genrt.Decoder
+	x, err := decodeCapabilities(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeCapabilities(v *strictjson.Value, ptr string) (Capabilities, error) {
+
+// DecodeCapabilitiesTree decodes v, a tree the caller already parsed, as
+// Capabilities under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeCapabilities, with pointers relative
+// to v.
+func DecodeCapabilitiesTree(v *strictjson.Value, d *genrt.Decoder) (Capabilities, error) {
+	x, err := decodeCapabilities(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeCapabilities(v *strictjson.Value, d *genrt.Decoder) (Capabilities, error) {
 	var out Capabilities
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -238,157 +502,231 @@ func decodeCapabilities(v *strictjson.Value, ptr string) (Capabilities, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "designerXml":
-			p := strictjson.AppendPointer(ptr, "designerXml")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "designerXml")
 			out.DesignerXML = x
 			has0 = true
 		case "readOnly":
-			p := strictjson.AppendPointer(ptr, "readOnly")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "readOnly")
 			out.ReadOnly = x
 			has1 = true
 		case "diskCache":
-			p := strictjson.AppendPointer(ptr, "diskCache")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "diskCache")
 			out.DiskCache = x
 			has2 = true
 		case "search":
-			p := strictjson.AppendPointer(ptr, "search")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "search")
 			out.Search = x
 			has3 = true
 		case "clientFileEvents":
-			p := strictjson.AppendPointer(ptr, "clientFileEvents")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "clientFileEvents")
 			out.ClientFileEvents = x
 			has4 = true
 		case "batch":
-			p := strictjson.AppendPointer(ptr, "batch")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "batch")
 			out.Batch = x
 			has5 = true
 		case "multiContext":
-			p := strictjson.AppendPointer(ptr, "multiContext")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "multiContext")
 			out.MultiContext = x
 			has6 = true
 		case "supportedProjectTypes":
-			p := strictjson.AppendPointer(ptr, "supportedProjectTypes")
-			x, err := decodeArray_ProjectType(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ProjectType(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "supportedProjectTypes")
 			out.SupportedProjectTypes = x
 			has7 = true
 		case "selfUpdate":
-			p := strictjson.AppendPointer(ptr, "selfUpdate")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "selfUpdate")
 			out.SelfUpdate = &x
 		case "supportPolicy":
-			p := strictjson.AppendPointer(ptr, "supportPolicy")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "supportPolicy")
 			out.SupportPolicy = &x
 		case "supportFiles":
-			p := strictjson.AppendPointer(ptr, "supportFiles")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "supportFiles")
 			out.SupportFiles = &x
 		case "picturePreview":
-			p := strictjson.AppendPointer(ptr, "picturePreview")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "picturePreview")
 			out.PicturePreview = &x
 		case "propertyPresentation":
-			p := strictjson.AppendPointer(ptr, "propertyPresentation")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "propertyPresentation")
 			out.PropertyPresentation = &x
 		case "propertyEditing":
-			p := strictjson.AppendPointer(ptr, "propertyEditing")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "propertyEditing")
 			out.PropertyEditing = &x
 		case "metadataRename":
-			p := strictjson.AppendPointer(ptr, "metadataRename")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadataRename")
 			out.MetadataRename = &x
 		case "linkedPropertyEdits":
-			p := strictjson.AppendPointer(ptr, "linkedPropertyEdits")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "linkedPropertyEdits")
 			out.LinkedPropertyEdits = &x
 		case "unsignedIntegerProperties":
-			p := strictjson.AppendPointer(ptr, "unsignedIntegerProperties")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Capabilities") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Capabilities") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "unsignedIntegerProperties")
 			out.UnsignedIntegerProperties = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "designerXml")
+		return out, genrt.Missing("", "designerXml")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "readOnly")
+		return out, genrt.Missing("", "readOnly")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "diskCache")
+		return out, genrt.Missing("", "diskCache")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "search")
+		return out, genrt.Missing("", "search")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "clientFileEvents")
+		return out, genrt.Missing("", "clientFileEvents")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "batch")
+		return out, genrt.Missing("", "batch")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "multiContext")
+		return out, genrt.Missing("", "multiContext")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "supportedProjectTypes")
+		return out, genrt.Missing("", "supportedProjectTypes")
+	}
+	if err := d.Check(4, "Capabilities", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -402,15 +740,28 @@ func DecodeCaption(data []byte) (Caption, error) {
 	if err != nil {
 		return Caption{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeCaption(v, "")
+	var d genrt.Decoder
+	x, err := decodeCaption(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeCaption(v *strictjson.Value, ptr string) (Caption, error) {
+
+// DecodeCaptionTree decodes v, a tree the caller already parsed, as Caption
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeCaption, with pointers relative to v.
+func DecodeCaptionTree(v *strictjson.Value, d *genrt.Decoder) (Caption, error) {
+	x, err := decodeCaption(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeCaption(v *strictjson.Value, d *genrt.Decoder) (Caption, error) {
 	var out Caption
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -419,28 +770,33 @@ func decodeCaption(v *strictjson.Value, ptr string) (Caption, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "ru-RU":
-			p := strictjson.AppendPointer(ptr, "ru-RU")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "ru-RU")
 			out.RuRU = x
 			has0 = true
 		case "en-US":
-			p := strictjson.AppendPointer(ptr, "en-US")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "en-US")
 			out.EnUS = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "ru-RU")
+		return out, genrt.Missing("", "ru-RU")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "en-US")
+		return out, genrt.Missing("", "en-US")
+	}
+	if err := d.Check(5, "Caption", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -454,15 +810,29 @@ func DecodeChangedParams(data []byte) (ChangedParams, error) {
 	if err != nil {
 		return ChangedParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeChangedParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeChangedParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeChangedParams(v *strictjson.Value, ptr string) (ChangedParams, error) {
+
+// DecodeChangedParamsTree decodes v, a tree the caller already parsed, as
+// ChangedParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeChangedParams, with pointers relative
+// to v.
+func DecodeChangedParamsTree(v *strictjson.Value, d *genrt.Decoder) (ChangedParams, error) {
+	x, err := decodeChangedParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeChangedParams(v *strictjson.Value, d *genrt.Decoder) (ChangedParams, error) {
 	var out ChangedParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -476,101 +846,125 @@ func decodeChangedParams(v *strictjson.Value, ptr string) (ChangedParams, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "affected":
-			p := strictjson.AppendPointer(ptr, "affected")
 			if m.Value.Kind == strictjson.Null {
 				has4 = true
 				continue
 			}
-			x, err := decodeArray_ObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "affected")
 			out.Affected = x
 			has4 = true
 		case "requiresRefresh":
-			p := strictjson.AppendPointer(ptr, "requiresRefresh")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "requiresRefresh")
 			out.RequiresRefresh = x
 			has5 = true
 		case "requiresReopen":
-			p := strictjson.AppendPointer(ptr, "requiresReopen")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "requiresReopen")
 			out.RequiresReopen = x
 			has6 = true
 		case "supportUnchanged":
-			p := strictjson.AppendPointer(ptr, "supportUnchanged")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ChangedParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ChangedParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "supportUnchanged")
 			out.SupportUnchanged = &x
 		case "renamed":
-			p := strictjson.AppendPointer(ptr, "renamed")
-			x, err := decodeRenamed(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ChangedParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeRenamed(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ChangedParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "renamed")
 			out.Renamed = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "affected")
+		return out, genrt.Missing("", "affected")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "requiresRefresh")
+		return out, genrt.Missing("", "requiresRefresh")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "requiresReopen")
+		return out, genrt.Missing("", "requiresReopen")
+	}
+	if err := d.Check(6, "ChangedParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -584,15 +978,29 @@ func DecodeChildrenParams(data []byte) (ChildrenParams, error) {
 	if err != nil {
 		return ChildrenParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeChildrenParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeChildrenParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeChildrenParams(v *strictjson.Value, ptr string) (ChildrenParams, error) {
+
+// DecodeChildrenParamsTree decodes v, a tree the caller already parsed, as
+// ChildrenParams under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeChildrenParams, with
+// pointers relative to v.
+func DecodeChildrenParamsTree(v *strictjson.Value, d *genrt.Decoder) (ChildrenParams, error) {
+	x, err := decodeChildrenParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeChildrenParams(v *strictjson.Value, d *genrt.Decoder) (ChildrenParams, error) {
 	var out ChildrenParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -604,61 +1012,75 @@ func decodeChildrenParams(v *strictjson.Value, ptr string) (ChildrenParams, erro
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "node":
-			p := strictjson.AppendPointer(ptr, "node")
-			x, err := decodeNodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "node")
 			out.Node = x
 			has3 = true
 		case "hideEmptyRootSections":
-			p := strictjson.AppendPointer(ptr, "hideEmptyRootSections")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ChildrenParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ChildrenParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "hideEmptyRootSections")
 			out.HideEmptyRootSections = &x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "node")
+		return out, genrt.Missing("", "node")
 	}
 	if !has4 {
 		out.HideEmptyRootSections = genrt.Ptr(bool(true))
+	}
+	if err := d.Check(7, "ChildrenParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -672,15 +1094,29 @@ func DecodeChildrenResult(data []byte) (ChildrenResult, error) {
 	if err != nil {
 		return ChildrenResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeChildrenResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeChildrenResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeChildrenResult(v *strictjson.Value, ptr string) (ChildrenResult, error) {
+
+// DecodeChildrenResultTree decodes v, a tree the caller already parsed, as
+// ChildrenResult under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeChildrenResult, with
+// pointers relative to v.
+func DecodeChildrenResultTree(v *strictjson.Value, d *genrt.Decoder) (ChildrenResult, error) {
+	x, err := decodeChildrenResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeChildrenResult(v *strictjson.Value, d *genrt.Decoder) (ChildrenResult, error) {
 	var out ChildrenResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -692,61 +1128,69 @@ func decodeChildrenResult(v *strictjson.Value, ptr string) (ChildrenResult, erro
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "nodes":
-			p := strictjson.AppendPointer(ptr, "nodes")
-			x, err := decodeArray_Node(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Node(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "nodes")
 			out.Nodes = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "nodes")
+		return out, genrt.Missing("", "nodes")
+	}
+	if err := d.Check(8, "ChildrenResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -760,15 +1204,29 @@ func DecodeClientInfo(data []byte) (ClientInfo, error) {
 	if err != nil {
 		return ClientInfo{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeClientInfo(v, "")
+	var d genrt.Decoder
+	x, err := decodeClientInfo(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeClientInfo(v *strictjson.Value, ptr string) (ClientInfo, error) {
+
+// DecodeClientInfoTree decodes v, a tree the caller already parsed, as
+// ClientInfo under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeClientInfo, with pointers relative to
+// v.
+func DecodeClientInfoTree(v *strictjson.Value, d *genrt.Decoder) (ClientInfo, error) {
+	x, err := decodeClientInfo(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeClientInfo(v *strictjson.Value, d *genrt.Decoder) (ClientInfo, error) {
 	var out ClientInfo
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -777,28 +1235,33 @@ func decodeClientInfo(v *strictjson.Value, ptr string) (ClientInfo, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has0 = true
 		case "version":
-			p := strictjson.AppendPointer(ptr, "version")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "version")
 			out.Version = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "version")
+		return out, genrt.Missing("", "version")
+	}
+	if err := d.Check(9, "ClientInfo", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -812,40 +1275,68 @@ func DecodeCollection(data []byte) (Collection, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeCollection(v, "")
+	var d genrt.Decoder
+	x, err := decodeCollection(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeCollection(v *strictjson.Value, ptr string) (Collection, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeCollectionTree decodes v, a tree the caller already parsed, as
+// Collection under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeCollection, with pointers relative to
+// v.
+func DecodeCollectionTree(v *strictjson.Value, d *genrt.Decoder) (Collection, error) {
+	x, err := decodeCollection(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeCollection(v *strictjson.Value, d *genrt.Decoder) (Collection, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "Collection")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "Collection")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "Collection")
 	}
+	var x Collection
 	switch tag {
 	case "metadata":
-		x, err := decodeMetadataCollectionExcept(v, ptr, "kind")
+		y, err := decodeMetadataCollectionExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "common":
-		return CollectionCommon{}, nil
+		if err := d.TagOnly(v, "kind", "CollectionCommon"); err != nil {
+			return nil, err
+		}
+		x = CollectionCommon{}
 	case "modules":
-		return CollectionModules{}, nil
+		if err := d.TagOnly(v, "kind", "CollectionModules"); err != nil {
+			return nil, err
+		}
+		x = CollectionModules{}
 	case "unsupported":
-		return CollectionUnsupported{}, nil
+		if err := d.TagOnly(v, "kind", "CollectionUnsupported"); err != nil {
+			return nil, err
+		}
+		x = CollectionUnsupported{}
+	default:
+		return nil, d.Variant("kind", tag, "Collection", "\"metadata\", \"common\", \"modules\", \"unsupported\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of Collection; known: \"metadata\", \"common\", \"modules\", \"unsupported\"", tag)
+	if err := d.Check(10, "Collection", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeCollectionNodeID decodes data strictly as CollectionNodeID: wrong
@@ -857,18 +1348,34 @@ func DecodeCollectionNodeID(data []byte) (CollectionNodeID, error) {
 	if err != nil {
 		return CollectionNodeID{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeCollectionNodeID(v, "")
+	var d genrt.Decoder
+	x, err := decodeCollectionNodeID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeCollectionNodeID(v *strictjson.Value, ptr string) (CollectionNodeID, error) {
-	return decodeCollectionNodeIDExcept(v, ptr, "")
+
+// DecodeCollectionNodeIDTree decodes v, a tree the caller already parsed, as
+// CollectionNodeID where a union writes it: its member "kind" must be
+// "collection". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeCollectionNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (CollectionNodeID, error) {
+	if err := genrt.Tag(v, "kind", "collection"); err != nil {
+		return CollectionNodeID{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeCollectionNodeIDExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeCollectionNodeIDExcept(v *strictjson.Value, ptr string, skip string) (CollectionNodeID, error) {
+func decodeCollectionNodeID(v *strictjson.Value, d *genrt.Decoder) (CollectionNodeID, error) {
+	return decodeCollectionNodeIDExcept(v, d, "")
+}
+func decodeCollectionNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (CollectionNodeID, error) {
 	var out CollectionNodeID
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -877,32 +1384,33 @@ func decodeCollectionNodeIDExcept(v *strictjson.Value, ptr string, skip string) 
 		m := &v.Members[i]
 		switch m.Key {
 		case "owner":
-			p := strictjson.AppendPointer(ptr, "owner")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "owner")
 			out.Owner = x
 			has0 = true
 		case "collection":
-			p := strictjson.AppendPointer(ptr, "collection")
-			x, err := decodeCollection(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCollection(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "collection")
 			out.Collection = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "owner")
+		return out, genrt.Missing("", "owner")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "collection")
+		return out, genrt.Missing("", "collection")
+	}
+	if err := d.Check(11, "CollectionNodeID", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -916,15 +1424,29 @@ func DecodeDiagnostic(data []byte) (Diagnostic, error) {
 	if err != nil {
 		return Diagnostic{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeDiagnostic(v, "")
+	var d genrt.Decoder
+	x, err := decodeDiagnostic(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeDiagnostic(v *strictjson.Value, ptr string) (Diagnostic, error) {
+
+// DecodeDiagnosticTree decodes v, a tree the caller already parsed, as
+// Diagnostic under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeDiagnostic, with pointers relative to
+// v.
+func DecodeDiagnosticTree(v *strictjson.Value, d *genrt.Decoder) (Diagnostic, error) {
+	x, err := decodeDiagnostic(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeDiagnostic(v *strictjson.Value, d *genrt.Decoder) (Diagnostic, error) {
 	var out Diagnostic
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -934,43 +1456,49 @@ func decodeDiagnostic(v *strictjson.Value, ptr string) (Diagnostic, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "code":
-			p := strictjson.AppendPointer(ptr, "code")
-			x, err := decodeDiagnosticCode(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeDiagnosticCode(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "code")
 			out.Code = x
 			has0 = true
 		case "range":
-			p := strictjson.AppendPointer(ptr, "range")
 			if m.Value.Kind == strictjson.Null {
 				has1 = true
 				continue
 			}
-			x, err := decodeRange(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRange(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "range")
 			out.Range = &x
 			has1 = true
 		case "details":
-			p := strictjson.AppendPointer(ptr, "details")
-			x, err := genrt.RawObject(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRawObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "details")
 			out.Details = x
 			has2 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "code")
+		return out, genrt.Missing("", "code")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "range")
+		return out, genrt.Missing("", "range")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "details")
+		return out, genrt.Missing("", "details")
+	}
+	if err := d.Check(12, "Diagnostic", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -984,22 +1512,39 @@ func DecodeDiagnosticCode(data []byte) (DiagnosticCode, error) {
 	if err != nil {
 		return *new(DiagnosticCode), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeDiagnosticCode(v, "")
+	var d genrt.Decoder
+	x, err := decodeDiagnosticCode(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeDiagnosticCode(v *strictjson.Value, ptr string) (DiagnosticCode, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeDiagnosticCodeTree decodes v, a tree the caller already parsed, as
+// DiagnosticCode under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeDiagnosticCode, with
+// pointers relative to v.
+func DecodeDiagnosticCodeTree(v *strictjson.Value, d *genrt.Decoder) (DiagnosticCode, error) {
+	x, err := decodeDiagnosticCode(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeDiagnosticCode(v *strictjson.Value, d *genrt.Decoder) (DiagnosticCode, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "DiagnosticCode")
 	}
 	switch DiagnosticCode(x) {
 	case DiagnosticCodeUnsupportedRoot, DiagnosticCodeUnknownKind, DiagnosticCodeInvalidObject, DiagnosticCodeDuplicateIdentity, DiagnosticCodeUnsupportedValue:
+		if err := d.Check(13, "DiagnosticCode", v); err != nil {
+			return "", err
+		}
 		return DiagnosticCode(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of DiagnosticCode", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of DiagnosticCode", v.AppendCompact(nil)[:]), "DiagnosticCode")
 }
 
 // DecodeDidChangeFilesParams decodes data strictly as DidChangeFilesParams:
@@ -1011,15 +1556,29 @@ func DecodeDidChangeFilesParams(data []byte) (DidChangeFilesParams, error) {
 	if err != nil {
 		return DidChangeFilesParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeDidChangeFilesParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeDidChangeFilesParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeDidChangeFilesParams(v *strictjson.Value, ptr string) (DidChangeFilesParams, error) {
+
+// DecodeDidChangeFilesParamsTree decodes v, a tree the caller already parsed,
+// as DidChangeFilesParams under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeDidChangeFilesParams,
+// with pointers relative to v.
+func DecodeDidChangeFilesParamsTree(v *strictjson.Value, d *genrt.Decoder) (DidChangeFilesParams, error) {
+	x, err := decodeDidChangeFilesParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeDidChangeFilesParams(v *strictjson.Value, d *genrt.Decoder) (DidChangeFilesParams, error) {
 	var out DidChangeFilesParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1031,64 +1590,78 @@ func decodeDidChangeFilesParams(v *strictjson.Value, ptr string) (DidChangeFiles
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "sequence":
-			p := strictjson.AppendPointer(ptr, "sequence")
-			x, err := decodeFileSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeFileSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sequence")
 			out.Sequence = x
 			has2 = true
 		case "paths":
-			p := strictjson.AppendPointer(ptr, "paths")
-			x, err := decodeArray_Path(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Path(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Items(len(x), p, -1, 4096); err != nil {
-				return out, err
+			if err := genrt.Items(len(x), "", -1, 4096); err != nil {
+				return out, genrt.AtKey(err, "paths")
 			}
+			d.Under(mark, "paths")
 			out.Paths = x
 			has3 = true
 		case "manifestChanged":
-			p := strictjson.AppendPointer(ptr, "manifestChanged")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DidChangeFilesParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DidChangeFilesParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "manifestChanged")
 			out.ManifestChanged = &x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "sequence")
+		return out, genrt.Missing("", "sequence")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "paths")
+		return out, genrt.Missing("", "paths")
 	}
 	if !has4 {
 		out.ManifestChanged = genrt.Ptr(bool(false))
+	}
+	if err := d.Check(14, "DidChangeFilesParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1102,15 +1675,29 @@ func DecodeDomainErrorData(data []byte) (DomainErrorData, error) {
 	if err != nil {
 		return DomainErrorData{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeDomainErrorData(v, "")
+	var d genrt.Decoder
+	x, err := decodeDomainErrorData(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeDomainErrorData(v *strictjson.Value, ptr string) (DomainErrorData, error) {
+
+// DecodeDomainErrorDataTree decodes v, a tree the caller already parsed, as
+// DomainErrorData under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeDomainErrorData, with
+// pointers relative to v.
+func DecodeDomainErrorDataTree(v *strictjson.Value, d *genrt.Decoder) (DomainErrorData, error) {
+	x, err := decodeDomainErrorData(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeDomainErrorData(v *strictjson.Value, d *genrt.Decoder) (DomainErrorData, error) {
 	var out DomainErrorData
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1119,49 +1706,75 @@ func decodeDomainErrorData(v *strictjson.Value, ptr string) (DomainErrorData, er
 		m := &v.Members[i]
 		switch m.Key {
 		case "kind":
-			p := strictjson.AppendPointer(ptr, "kind")
-			x, err := decodeDomainErrorKind(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeDomainErrorKind(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "kind")
 			out.Kind = x
 			has0 = true
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DomainErrorData") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DomainErrorData") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "sessionId")
 			out.SessionID = &x
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DomainErrorData") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DomainErrorData") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "projectId")
 			out.ProjectID = &x
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "DomainErrorData") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "DomainErrorData") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "generation")
 			out.Generation = &x
 		case "details":
-			p := strictjson.AppendPointer(ptr, "details")
-			x, err := genrt.RawObject(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRawObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "details")
 			out.Details = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "kind")
+		return out, genrt.Missing("", "kind")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "details")
+		return out, genrt.Missing("", "details")
+	}
+	if err := d.Check(15, "DomainErrorData", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1175,22 +1788,39 @@ func DecodeDomainErrorKind(data []byte) (DomainErrorKind, error) {
 	if err != nil {
 		return *new(DomainErrorKind), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeDomainErrorKind(v, "")
+	var d genrt.Decoder
+	x, err := decodeDomainErrorKind(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeDomainErrorKind(v *strictjson.Value, ptr string) (DomainErrorKind, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeDomainErrorKindTree decodes v, a tree the caller already parsed, as
+// DomainErrorKind under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeDomainErrorKind, with
+// pointers relative to v.
+func DecodeDomainErrorKindTree(v *strictjson.Value, d *genrt.Decoder) (DomainErrorKind, error) {
+	x, err := decodeDomainErrorKind(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeDomainErrorKind(v *strictjson.Value, d *genrt.Decoder) (DomainErrorKind, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "DomainErrorKind")
 	}
 	switch DomainErrorKind(x) {
 	case DomainErrorKindUnsupportedVersion, DomainErrorKindInvalidState, DomainErrorKindWorkspaceAlreadyOpen, DomainErrorKindProjectOpenFailed, DomainErrorKindUnknownSession, DomainErrorKindUnknownProject, DomainErrorKindUnknownNode, DomainErrorKindUnknownObject, DomainErrorKindSourceMissing, DomainErrorKindSourceInvalid, DomainErrorKindXMLInvalid, DomainErrorKindSourceChanged, DomainErrorKindStaleGeneration, DomainErrorKindResyncRequired, DomainErrorKindReopenRequired, DomainErrorKindGenerationExhausted, DomainErrorKindCancelled, DomainErrorKindResourceLimit, DomainErrorKindResponseTooLarge, DomainErrorKindPropertyReadOnly, DomainErrorKindPropertyCommittedRefreshRequired, DomainErrorKindPropertyEditBusy, DomainErrorKindPropertyRecoveryRequired, DomainErrorKindRenameInvalidName, DomainErrorKindRenameCollision, DomainErrorKindRenameBlocked, DomainErrorKindRenameReviewRequired, DomainErrorKindRenameCommittedRefreshRequired:
+		if err := d.Check(16, "DomainErrorKind", v); err != nil {
+			return "", err
+		}
 		return DomainErrorKind(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of DomainErrorKind", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of DomainErrorKind", v.AppendCompact(nil)[:]), "DomainErrorKind")
 }
 
 // DecodeEditSchema decodes data strictly as EditSchema: wrong types, unknown
@@ -1202,66 +1832,88 @@ func DecodeEditSchema(data []byte) (EditSchema, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEditSchema(v, "")
+	var d genrt.Decoder
+	x, err := decodeEditSchema(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEditSchema(v *strictjson.Value, ptr string) (EditSchema, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeEditSchemaTree decodes v, a tree the caller already parsed, as
+// EditSchema under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEditSchema, with pointers relative to
+// v.
+func DecodeEditSchemaTree(v *strictjson.Value, d *genrt.Decoder) (EditSchema, error) {
+	x, err := decodeEditSchema(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEditSchema(v *strictjson.Value, d *genrt.Decoder) (EditSchema, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "EditSchema")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "EditSchema")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "EditSchema")
 	}
+	var x EditSchema
 	switch tag {
 	case "text":
-		x, err := decodeTextSchemaExcept(v, ptr, "kind")
+		y, err := decodeTextSchemaExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "boolean":
-		return EditSchemaBoolean{}, nil
+		if err := d.TagOnly(v, "kind", "EditSchemaBoolean"); err != nil {
+			return nil, err
+		}
+		x = EditSchemaBoolean{}
 	case "enum":
-		x, err := decodeEnumSchemaExcept(v, ptr, "kind")
+		y, err := decodeEnumSchemaExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "integer":
-		x, err := decodeIntegerSchemaExcept(v, ptr, "kind")
+		y, err := decodeIntegerSchemaExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "reference":
-		x, err := decodeReferenceSchemaExcept(v, ptr, "kind")
+		y, err := decodeReferenceSchemaExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "value":
-		x, err := decodeValueSchemaExcept(v, ptr, "kind")
+		y, err := decodeValueSchemaExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "unsignedInteger":
-		x, err := decodeUnsignedIntegerSchemaExcept(v, ptr, "kind")
+		y, err := decodeUnsignedIntegerSchemaExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant("kind", tag, "EditSchema", "\"text\", \"boolean\", \"enum\", \"integer\", \"reference\", \"value\", \"unsignedInteger\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of EditSchema; known: \"text\", \"boolean\", \"enum\", \"integer\", \"reference\", \"value\", \"unsignedInteger\"", tag)
+	if err := d.Check(17, "EditSchema", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeEditableField decodes data strictly as EditableField: wrong types,
@@ -1273,15 +1925,29 @@ func DecodeEditableField(data []byte) (EditableField, error) {
 	if err != nil {
 		return EditableField{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEditableField(v, "")
+	var d genrt.Decoder
+	x, err := decodeEditableField(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEditableField(v *strictjson.Value, ptr string) (EditableField, error) {
+
+// DecodeEditableFieldTree decodes v, a tree the caller already parsed, as
+// EditableField under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEditableField, with pointers relative
+// to v.
+func DecodeEditableFieldTree(v *strictjson.Value, d *genrt.Decoder) (EditableField, error) {
+	x, err := decodeEditableField(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEditableField(v *strictjson.Value, d *genrt.Decoder) (EditableField, error) {
 	var out EditableField
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1291,49 +1957,62 @@ func decodeEditableField(v *strictjson.Value, ptr string) (EditableField, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "path")
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "schema":
-			p := strictjson.AppendPointer(ptr, "schema")
-			x, err := decodeEditSchema(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEditSchema(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "schema")
 			out.Schema = x
 			has1 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.Raw(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has2 = true
 		case "linked":
-			p := strictjson.AppendPointer(ptr, "linked")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditableField") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditableField") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "linked")
 			out.Linked = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "schema")
+		return out, genrt.Missing("", "schema")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(18, "EditableField", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1347,15 +2026,29 @@ func DecodeEditingResult(data []byte) (EditingResult, error) {
 	if err != nil {
 		return EditingResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEditingResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeEditingResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEditingResult(v *strictjson.Value, ptr string) (EditingResult, error) {
+
+// DecodeEditingResultTree decodes v, a tree the caller already parsed, as
+// EditingResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEditingResult, with pointers relative
+// to v.
+func DecodeEditingResultTree(v *strictjson.Value, d *genrt.Decoder) (EditingResult, error) {
+	x, err := decodeEditingResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEditingResult(v *strictjson.Value, d *genrt.Decoder) (EditingResult, error) {
 	var out EditingResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1375,208 +2068,270 @@ func decodeEditingResult(v *strictjson.Value, ptr string) (EditingResult, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "snapshot":
-			p := strictjson.AppendPointer(ptr, "snapshot")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "snapshot")
 			}
+			d.Under(mark, "snapshot")
 			out.Snapshot = x
 			has4 = true
 		case "source":
-			p := strictjson.AppendPointer(ptr, "source")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "source")
 			out.Source = x
 			has5 = true
 		case "profile":
-			p := strictjson.AppendPointer(ptr, "profile")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "profile")
 			out.Profile = x
 			has6 = true
 		case "writable":
-			p := strictjson.AppendPointer(ptr, "writable")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "writable")
 			out.Writable = x
 			has7 = true
 		case "fields":
-			p := strictjson.AppendPointer(ptr, "fields")
-			x, err := decodeArray_EditableField(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_EditableField(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "fields")
 			out.Fields = x
 			has8 = true
 		case "readOnlyProperties":
-			p := strictjson.AppendPointer(ptr, "readOnlyProperties")
-			x, err := decodeArray_ReadOnlyProperty(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ReadOnlyProperty(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "readOnlyProperties")
 			out.ReadOnlyProperties = x
 			has9 = true
 		case "undo":
-			p := strictjson.AppendPointer(ptr, "undo")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "undo")
 			out.Undo = x
 			has10 = true
 		case "redo":
-			p := strictjson.AppendPointer(ptr, "redo")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "redo")
 			out.Redo = x
 			has11 = true
 		case "addRemove":
-			p := strictjson.AppendPointer(ptr, "addRemove")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != false {
-				return out, genrt.Const(p, false)
+				return out, genrt.AtKey(genrt.Const("", false), "addRemove")
 			}
+			d.Under(mark, "addRemove")
 			out.AddRemove = x
 			has12 = true
 		case "renameAvailable":
-			p := strictjson.AppendPointer(ptr, "renameAvailable")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "renameAvailable")
 			out.RenameAvailable = &x
 		case "undoRename":
-			p := strictjson.AppendPointer(ptr, "undoRename")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "undoRename")
 			out.UndoRename = &x
 		case "redoRename":
-			p := strictjson.AppendPointer(ptr, "redoRename")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "redoRename")
 			out.RedoRename = &x
 		case "contextSnapshot":
-			p := strictjson.AppendPointer(ptr, "contextSnapshot")
 			if m.Value.Kind == strictjson.Null {
 				out.ContextSnapshot = genrt.NullOf[string]()
 				continue
 			}
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "EditingResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "contextSnapshot")
 			out.ContextSnapshot = genrt.Some(x)
 		case "linkedObjects":
-			p := strictjson.AppendPointer(ptr, "linkedObjects")
-			x, err := decodeArray_ObjectID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_ObjectID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "linkedObjects")
 			out.LinkedObjects = x
 		case "undoLinked":
-			p := strictjson.AppendPointer(ptr, "undoLinked")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "undoLinked")
 			out.UndoLinked = &x
 		case "redoLinked":
-			p := strictjson.AppendPointer(ptr, "redoLinked")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "redoLinked")
 			out.RedoLinked = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "snapshot")
+		return out, genrt.Missing("", "snapshot")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "source")
+		return out, genrt.Missing("", "source")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "profile")
+		return out, genrt.Missing("", "profile")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "writable")
+		return out, genrt.Missing("", "writable")
 	}
 	if !has8 {
-		return out, genrt.Missing(ptr, "fields")
+		return out, genrt.Missing("", "fields")
 	}
 	if !has9 {
-		return out, genrt.Missing(ptr, "readOnlyProperties")
+		return out, genrt.Missing("", "readOnlyProperties")
 	}
 	if !has10 {
-		return out, genrt.Missing(ptr, "undo")
+		return out, genrt.Missing("", "undo")
 	}
 	if !has11 {
-		return out, genrt.Missing(ptr, "redo")
+		return out, genrt.Missing("", "redo")
 	}
 	if !has12 {
-		return out, genrt.Missing(ptr, "addRemove")
+		return out, genrt.Missing("", "addRemove")
+	}
+	if err := d.Check(19, "EditingResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1590,15 +2345,29 @@ func DecodeEditingState(data []byte) (EditingState, error) {
 	if err != nil {
 		return EditingState{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEditingState(v, "")
+	var d genrt.Decoder
+	x, err := decodeEditingState(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEditingState(v *strictjson.Value, ptr string) (EditingState, error) {
+
+// DecodeEditingStateTree decodes v, a tree the caller already parsed, as
+// EditingState under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEditingState, with pointers relative
+// to v.
+func DecodeEditingStateTree(v *strictjson.Value, d *genrt.Decoder) (EditingState, error) {
+	x, err := decodeEditingState(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEditingState(v *strictjson.Value, d *genrt.Decoder) (EditingState, error) {
 	var out EditingState
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1614,164 +2383,222 @@ func decodeEditingState(v *strictjson.Value, ptr string) (EditingState, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "snapshot":
-			p := strictjson.AppendPointer(ptr, "snapshot")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "snapshot")
 			}
+			d.Under(mark, "snapshot")
 			out.Snapshot = x
 			has0 = true
 		case "source":
-			p := strictjson.AppendPointer(ptr, "source")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "source")
 			out.Source = x
 			has1 = true
 		case "profile":
-			p := strictjson.AppendPointer(ptr, "profile")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "profile")
 			out.Profile = x
 			has2 = true
 		case "writable":
-			p := strictjson.AppendPointer(ptr, "writable")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "writable")
 			out.Writable = x
 			has3 = true
 		case "fields":
-			p := strictjson.AppendPointer(ptr, "fields")
-			x, err := decodeArray_EditableField(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_EditableField(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "fields")
 			out.Fields = x
 			has4 = true
 		case "readOnlyProperties":
-			p := strictjson.AppendPointer(ptr, "readOnlyProperties")
-			x, err := decodeArray_ReadOnlyProperty(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ReadOnlyProperty(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "readOnlyProperties")
 			out.ReadOnlyProperties = x
 			has5 = true
 		case "undo":
-			p := strictjson.AppendPointer(ptr, "undo")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "undo")
 			out.Undo = x
 			has6 = true
 		case "redo":
-			p := strictjson.AppendPointer(ptr, "redo")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "redo")
 			out.Redo = x
 			has7 = true
 		case "addRemove":
-			p := strictjson.AppendPointer(ptr, "addRemove")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != false {
-				return out, genrt.Const(p, false)
+				return out, genrt.AtKey(genrt.Const("", false), "addRemove")
 			}
+			d.Under(mark, "addRemove")
 			out.AddRemove = x
 			has8 = true
 		case "renameAvailable":
-			p := strictjson.AppendPointer(ptr, "renameAvailable")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingState") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingState") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "renameAvailable")
 			out.RenameAvailable = &x
 		case "undoRename":
-			p := strictjson.AppendPointer(ptr, "undoRename")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingState") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingState") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "undoRename")
 			out.UndoRename = &x
 		case "redoRename":
-			p := strictjson.AppendPointer(ptr, "redoRename")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingState") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingState") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "redoRename")
 			out.RedoRename = &x
 		case "contextSnapshot":
-			p := strictjson.AppendPointer(ptr, "contextSnapshot")
 			if m.Value.Kind == strictjson.Null {
 				out.ContextSnapshot = genrt.NullOf[string]()
 				continue
 			}
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "EditingState") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "contextSnapshot")
 			out.ContextSnapshot = genrt.Some(x)
 		case "linkedObjects":
-			p := strictjson.AppendPointer(ptr, "linkedObjects")
-			x, err := decodeArray_ObjectID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingState") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_ObjectID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingState") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "linkedObjects")
 			out.LinkedObjects = x
 		case "undoLinked":
-			p := strictjson.AppendPointer(ptr, "undoLinked")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingState") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingState") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "undoLinked")
 			out.UndoLinked = &x
 		case "redoLinked":
-			p := strictjson.AppendPointer(ptr, "redoLinked")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "EditingState") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "EditingState") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "redoLinked")
 			out.RedoLinked = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "snapshot")
+		return out, genrt.Missing("", "snapshot")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "source")
+		return out, genrt.Missing("", "source")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "profile")
+		return out, genrt.Missing("", "profile")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "writable")
+		return out, genrt.Missing("", "writable")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "fields")
+		return out, genrt.Missing("", "fields")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "readOnlyProperties")
+		return out, genrt.Missing("", "readOnlyProperties")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "undo")
+		return out, genrt.Missing("", "undo")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "redo")
+		return out, genrt.Missing("", "redo")
 	}
 	if !has8 {
-		return out, genrt.Missing(ptr, "addRemove")
+		return out, genrt.Missing("", "addRemove")
+	}
+	if err := d.Check(20, "EditingState", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1785,15 +2612,32 @@ func DecodeEmptyDetails(data []byte) (EmptyDetails, error) {
 	if err != nil {
 		return EmptyDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEmptyDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeEmptyDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEmptyDetails(v *strictjson.Value, ptr string) (EmptyDetails, error) {
+
+// DecodeEmptyDetailsTree decodes v, a tree the caller already parsed, as
+// EmptyDetails under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEmptyDetails, with pointers relative
+// to v.
+func DecodeEmptyDetailsTree(v *strictjson.Value, d *genrt.Decoder) (EmptyDetails, error) {
+	x, err := decodeEmptyDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEmptyDetails(v *strictjson.Value, d *genrt.Decoder) (EmptyDetails, error) {
 	var out EmptyDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
+		return out, err
+	}
+	if err := d.Check(21, "EmptyDetails", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1808,15 +2652,32 @@ func DecodeEmptyParams(data []byte) (EmptyParams, error) {
 	if err != nil {
 		return EmptyParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEmptyParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeEmptyParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEmptyParams(v *strictjson.Value, ptr string) (EmptyParams, error) {
+
+// DecodeEmptyParamsTree decodes v, a tree the caller already parsed, as
+// EmptyParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEmptyParams, with pointers relative
+// to v.
+func DecodeEmptyParamsTree(v *strictjson.Value, d *genrt.Decoder) (EmptyParams, error) {
+	x, err := decodeEmptyParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEmptyParams(v *strictjson.Value, d *genrt.Decoder) (EmptyParams, error) {
 	var out EmptyParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
+		return out, err
+	}
+	if err := d.Check(22, "EmptyParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -1831,18 +2692,34 @@ func DecodeEmptyPresentation(data []byte) (EmptyPresentation, error) {
 	if err != nil {
 		return EmptyPresentation{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEmptyPresentation(v, "")
+	var d genrt.Decoder
+	x, err := decodeEmptyPresentation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEmptyPresentation(v *strictjson.Value, ptr string) (EmptyPresentation, error) {
-	return decodeEmptyPresentationExcept(v, ptr, "")
+
+// DecodeEmptyPresentationTree decodes v, a tree the caller already parsed, as
+// EmptyPresentation where a union writes it: its member "kind" must be
+// "empty". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeEmptyPresentationTree(v *strictjson.Value, d *genrt.Decoder) (EmptyPresentation, error) {
+	if err := genrt.Tag(v, "kind", "empty"); err != nil {
+		return EmptyPresentation{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeEmptyPresentationExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeEmptyPresentationExcept(v *strictjson.Value, ptr string, skip string) (EmptyPresentation, error) {
+func decodeEmptyPresentation(v *strictjson.Value, d *genrt.Decoder) (EmptyPresentation, error) {
+	return decodeEmptyPresentationExcept(v, d, "")
+}
+func decodeEmptyPresentationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (EmptyPresentation, error) {
 	var out EmptyPresentation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1850,21 +2727,21 @@ func decodeEmptyPresentationExcept(v *strictjson.Value, ptr string, skip string)
 		m := &v.Members[i]
 		switch m.Key {
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "caption")
 			out.Caption = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "caption")
+		return out, genrt.Missing("", "caption")
+	}
+	if err := d.Check(23, "EmptyPresentation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1878,18 +2755,34 @@ func DecodeEnumChange(data []byte) (EnumChange, error) {
 	if err != nil {
 		return EnumChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEnumChange(v, "")
+	var d genrt.Decoder
+	x, err := decodeEnumChange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEnumChange(v *strictjson.Value, ptr string) (EnumChange, error) {
-	return decodeEnumChangeExcept(v, ptr, "")
+
+// DecodeEnumChangeTree decodes v, a tree the caller already parsed, as
+// EnumChange where a union writes it: its member "kind" must be "enum". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeEnumChangeTree(v *strictjson.Value, d *genrt.Decoder) (EnumChange, error) {
+	if err := genrt.Tag(v, "kind", "enum"); err != nil {
+		return EnumChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeEnumChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeEnumChangeExcept(v *strictjson.Value, ptr string, skip string) (EnumChange, error) {
+func decodeEnumChange(v *strictjson.Value, d *genrt.Decoder) (EnumChange, error) {
+	return decodeEnumChangeExcept(v, d, "")
+}
+func decodeEnumChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (EnumChange, error) {
 	var out EnumChange
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1897,21 +2790,21 @@ func decodeEnumChangeExcept(v *strictjson.Value, ptr string, skip string) (EnumC
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(24, "EnumChange", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1925,15 +2818,29 @@ func DecodeEnumOption(data []byte) (EnumOption, error) {
 	if err != nil {
 		return EnumOption{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEnumOption(v, "")
+	var d genrt.Decoder
+	x, err := decodeEnumOption(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEnumOption(v *strictjson.Value, ptr string) (EnumOption, error) {
+
+// DecodeEnumOptionTree decodes v, a tree the caller already parsed, as
+// EnumOption under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEnumOption, with pointers relative to
+// v.
+func DecodeEnumOptionTree(v *strictjson.Value, d *genrt.Decoder) (EnumOption, error) {
+	x, err := decodeEnumOption(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEnumOption(v *strictjson.Value, d *genrt.Decoder) (EnumOption, error) {
 	var out EnumOption
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1942,28 +2849,33 @@ func decodeEnumOption(v *strictjson.Value, ptr string) (EnumOption, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "caption")
 			out.Caption = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "caption")
+		return out, genrt.Missing("", "caption")
+	}
+	if err := d.Check(25, "EnumOption", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -1977,18 +2889,34 @@ func DecodeEnumSchema(data []byte) (EnumSchema, error) {
 	if err != nil {
 		return EnumSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEnumSchema(v, "")
+	var d genrt.Decoder
+	x, err := decodeEnumSchema(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEnumSchema(v *strictjson.Value, ptr string) (EnumSchema, error) {
-	return decodeEnumSchemaExcept(v, ptr, "")
+
+// DecodeEnumSchemaTree decodes v, a tree the caller already parsed, as
+// EnumSchema where a union writes it: its member "kind" must be "enum". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeEnumSchemaTree(v *strictjson.Value, d *genrt.Decoder) (EnumSchema, error) {
+	if err := genrt.Tag(v, "kind", "enum"); err != nil {
+		return EnumSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeEnumSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeEnumSchemaExcept(v *strictjson.Value, ptr string, skip string) (EnumSchema, error) {
+func decodeEnumSchema(v *strictjson.Value, d *genrt.Decoder) (EnumSchema, error) {
+	return decodeEnumSchemaExcept(v, d, "")
+}
+func decodeEnumSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (EnumSchema, error) {
 	var out EnumSchema
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1996,21 +2924,21 @@ func decodeEnumSchemaExcept(v *strictjson.Value, ptr string, skip string) (EnumS
 		m := &v.Members[i]
 		switch m.Key {
 		case "values":
-			p := strictjson.AppendPointer(ptr, "values")
-			x, err := decodeArray_EnumOption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_EnumOption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "values")
 			out.Values = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "values")
+		return out, genrt.Missing("", "values")
+	}
+	if err := d.Check(26, "EnumSchema", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2024,15 +2952,32 @@ func DecodeEventSequence(data []byte) (EventSequence, error) {
 	if err != nil {
 		return *new(EventSequence), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEventSequence(v, "")
+	var d genrt.Decoder
+	x, err := decodeEventSequence(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEventSequence(v *strictjson.Value, ptr string) (EventSequence, error) {
-	u, err := genrt.DecimalU64(v, ptr)
+
+// DecodeEventSequenceTree decodes v, a tree the caller already parsed, as
+// EventSequence under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEventSequence, with pointers relative
+// to v.
+func DecodeEventSequenceTree(v *strictjson.Value, d *genrt.Decoder) (EventSequence, error) {
+	x, err := decodeEventSequence(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEventSequence(v *strictjson.Value, d *genrt.Decoder) (EventSequence, error) {
+	u, err := genrt.ReadDecimalU64(v, d)
+	if err != nil {
+		return *new(EventSequence), genrt.InType(err, "EventSequence")
+	}
+	if err := d.Check(27, "EventSequence", v); err != nil {
 		return *new(EventSequence), err
 	}
 	return EventSequence(u), nil
@@ -2047,15 +2992,29 @@ func DecodeFileEdits(data []byte) (FileEdits, error) {
 	if err != nil {
 		return FileEdits{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeFileEdits(v, "")
+	var d genrt.Decoder
+	x, err := decodeFileEdits(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeFileEdits(v *strictjson.Value, ptr string) (FileEdits, error) {
+
+// DecodeFileEditsTree decodes v, a tree the caller already parsed, as
+// FileEdits under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeFileEdits, with pointers relative to
+// v.
+func DecodeFileEditsTree(v *strictjson.Value, d *genrt.Decoder) (FileEdits, error) {
+	x, err := decodeFileEdits(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeFileEdits(v *strictjson.Value, d *genrt.Decoder) (FileEdits, error) {
 	var out FileEdits
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2064,28 +3023,33 @@ func decodeFileEdits(v *strictjson.Value, ptr string) (FileEdits, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "changes":
-			p := strictjson.AppendPointer(ptr, "changes")
-			x, err := decodeArray_ByteEdit(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ByteEdit(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "changes")
 			out.Changes = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "changes")
+		return out, genrt.Missing("", "changes")
+	}
+	if err := d.Check(28, "FileEdits", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2099,15 +3063,32 @@ func DecodeFileSequence(data []byte) (FileSequence, error) {
 	if err != nil {
 		return *new(FileSequence), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeFileSequence(v, "")
+	var d genrt.Decoder
+	x, err := decodeFileSequence(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeFileSequence(v *strictjson.Value, ptr string) (FileSequence, error) {
-	u, err := genrt.DecimalU64(v, ptr)
+
+// DecodeFileSequenceTree decodes v, a tree the caller already parsed, as
+// FileSequence under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeFileSequence, with pointers relative
+// to v.
+func DecodeFileSequenceTree(v *strictjson.Value, d *genrt.Decoder) (FileSequence, error) {
+	x, err := decodeFileSequence(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeFileSequence(v *strictjson.Value, d *genrt.Decoder) (FileSequence, error) {
+	u, err := genrt.ReadDecimalU64(v, d)
+	if err != nil {
+		return *new(FileSequence), genrt.InType(err, "FileSequence")
+	}
+	if err := d.Check(29, "FileSequence", v); err != nil {
 		return *new(FileSequence), err
 	}
 	return FileSequence(u), nil
@@ -2122,22 +3103,39 @@ func DecodeFreshness(data []byte) (Freshness, error) {
 	if err != nil {
 		return *new(Freshness), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeFreshness(v, "")
+	var d genrt.Decoder
+	x, err := decodeFreshness(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeFreshness(v *strictjson.Value, ptr string) (Freshness, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeFreshnessTree decodes v, a tree the caller already parsed, as
+// Freshness under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeFreshness, with pointers relative to
+// v.
+func DecodeFreshnessTree(v *strictjson.Value, d *genrt.Decoder) (Freshness, error) {
+	x, err := decodeFreshness(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeFreshness(v *strictjson.Value, d *genrt.Decoder) (Freshness, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "Freshness")
 	}
 	switch Freshness(x) {
 	case FreshnessCurrent:
+		if err := d.Check(30, "Freshness", v); err != nil {
+			return "", err
+		}
 		return Freshness(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of Freshness", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of Freshness", v.AppendCompact(nil)[:]), "Freshness")
 }
 
 // DecodeGeneration decodes data strictly as Generation: wrong types, unknown
@@ -2149,15 +3147,32 @@ func DecodeGeneration(data []byte) (Generation, error) {
 	if err != nil {
 		return *new(Generation), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeGeneration(v, "")
+	var d genrt.Decoder
+	x, err := decodeGeneration(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeGeneration(v *strictjson.Value, ptr string) (Generation, error) {
-	u, err := genrt.DecimalU64(v, ptr)
+
+// DecodeGenerationTree decodes v, a tree the caller already parsed, as
+// Generation under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeGeneration, with pointers relative to
+// v.
+func DecodeGenerationTree(v *strictjson.Value, d *genrt.Decoder) (Generation, error) {
+	x, err := decodeGeneration(v, d)
 	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeGeneration(v *strictjson.Value, d *genrt.Decoder) (Generation, error) {
+	u, err := genrt.ReadDecimalU64(v, d)
+	if err != nil {
+		return *new(Generation), genrt.InType(err, "Generation")
+	}
+	if err := d.Check(31, "Generation", v); err != nil {
 		return *new(Generation), err
 	}
 	return Generation(u), nil
@@ -2172,15 +3187,29 @@ func DecodeGetResult(data []byte) (GetResult, error) {
 	if err != nil {
 		return GetResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeGetResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeGetResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeGetResult(v *strictjson.Value, ptr string) (GetResult, error) {
+
+// DecodeGetResultTree decodes v, a tree the caller already parsed, as
+// GetResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeGetResult, with pointers relative to
+// v.
+func DecodeGetResultTree(v *strictjson.Value, d *genrt.Decoder) (GetResult, error) {
+	x, err := decodeGetResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeGetResult(v *strictjson.Value, d *genrt.Decoder) (GetResult, error) {
 	var out GetResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2192,61 +3221,69 @@ func decodeGetResult(v *strictjson.Value, ptr string) (GetResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "object":
-			p := strictjson.AppendPointer(ptr, "object")
-			x, err := decodeMetadataObject(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMetadataObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "object")
 			out.Object = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "object")
+		return out, genrt.Missing("", "object")
+	}
+	if err := d.Check(32, "GetResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2259,15 +3296,28 @@ func DecodeHit(data []byte) (Hit, error) {
 	if err != nil {
 		return Hit{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeHit(v, "")
+	var d genrt.Decoder
+	x, err := decodeHit(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeHit(v *strictjson.Value, ptr string) (Hit, error) {
+
+// DecodeHitTree decodes v, a tree the caller already parsed, as Hit under the
+// policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeHit, with pointers relative to v.
+func DecodeHitTree(v *strictjson.Value, d *genrt.Decoder) (Hit, error) {
+	x, err := decodeHit(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeHit(v *strictjson.Value, d *genrt.Decoder) (Hit, error) {
 	var out Hit
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2281,83 +3331,93 @@ func decodeHit(v *strictjson.Value, ptr string) (Hit, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has0 = true
 		case "node":
-			p := strictjson.AppendPointer(ptr, "node")
-			x, err := decodeNodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "node")
 			out.Node = x
 			has1 = true
 		case "metadataKind":
-			p := strictjson.AppendPointer(ptr, "metadataKind")
-			x, err := decodeMetadataKind(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMetadataKind(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "metadataKind")
 			out.MetadataKind = x
 			has2 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has3 = true
 		case "synonyms":
-			p := strictjson.AppendPointer(ptr, "synonyms")
-			x, err := decodeArray_Text(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Text(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "synonyms")
 			out.Synonyms = x
 			has4 = true
 		case "ancestry":
-			p := strictjson.AppendPointer(ptr, "ancestry")
-			x, err := decodeArray_NodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_NodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "ancestry")
 			out.Ancestry = x
 			has5 = true
 		case "rank":
-			p := strictjson.AppendPointer(ptr, "rank")
-			x, err := decodeHitRank(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeHitRank(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "rank")
 			out.Rank = x
 			has6 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "node")
+		return out, genrt.Missing("", "node")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "metadataKind")
+		return out, genrt.Missing("", "metadataKind")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "synonyms")
+		return out, genrt.Missing("", "synonyms")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "ancestry")
+		return out, genrt.Missing("", "ancestry")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "rank")
+		return out, genrt.Missing("", "rank")
+	}
+	if err := d.Check(33, "Hit", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2371,22 +3431,38 @@ func DecodeHitRank(data []byte) (HitRank, error) {
 	if err != nil {
 		return *new(HitRank), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeHitRank(v, "")
+	var d genrt.Decoder
+	x, err := decodeHitRank(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeHitRank(v *strictjson.Value, ptr string) (HitRank, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeHitRankTree decodes v, a tree the caller already parsed, as HitRank
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeHitRank, with pointers relative to v.
+func DecodeHitRankTree(v *strictjson.Value, d *genrt.Decoder) (HitRank, error) {
+	x, err := decodeHitRank(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeHitRank(v *strictjson.Value, d *genrt.Decoder) (HitRank, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "HitRank")
 	}
 	switch HitRank(x) {
 	case HitRankExactName, HitRankExactSynonym, HitRankPrefixName, HitRankPrefixSynonym, HitRankSubstringName, HitRankSubstringSynonym:
+		if err := d.Check(34, "HitRank", v); err != nil {
+			return "", err
+		}
 		return HitRank(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of HitRank", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of HitRank", v.AppendCompact(nil)[:]), "HitRank")
 }
 
 // DecodeIndexAction decodes data strictly as IndexAction: wrong types, unknown
@@ -2398,22 +3474,39 @@ func DecodeIndexAction(data []byte) (IndexAction, error) {
 	if err != nil {
 		return *new(IndexAction), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIndexAction(v, "")
+	var d genrt.Decoder
+	x, err := decodeIndexAction(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIndexAction(v *strictjson.Value, ptr string) (IndexAction, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeIndexActionTree decodes v, a tree the caller already parsed, as
+// IndexAction under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeIndexAction, with pointers relative
+// to v.
+func DecodeIndexActionTree(v *strictjson.Value, d *genrt.Decoder) (IndexAction, error) {
+	x, err := decodeIndexAction(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeIndexAction(v *strictjson.Value, d *genrt.Decoder) (IndexAction, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "IndexAction")
 	}
 	switch IndexAction(x) {
 	case IndexActionStart, IndexActionCancel, IndexActionResume, IndexActionStatus:
+		if err := d.Check(35, "IndexAction", v); err != nil {
+			return "", err
+		}
 		return IndexAction(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of IndexAction", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of IndexAction", v.AppendCompact(nil)[:]), "IndexAction")
 }
 
 // DecodeIndexError decodes data strictly as IndexError: wrong types, unknown
@@ -2425,15 +3518,29 @@ func DecodeIndexError(data []byte) (IndexError, error) {
 	if err != nil {
 		return IndexError{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIndexError(v, "")
+	var d genrt.Decoder
+	x, err := decodeIndexError(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIndexError(v *strictjson.Value, ptr string) (IndexError, error) {
+
+// DecodeIndexErrorTree decodes v, a tree the caller already parsed, as
+// IndexError under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeIndexError, with pointers relative to
+// v.
+func DecodeIndexErrorTree(v *strictjson.Value, d *genrt.Decoder) (IndexError, error) {
+	x, err := decodeIndexError(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeIndexError(v *strictjson.Value, d *genrt.Decoder) (IndexError, error) {
 	var out IndexError
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2443,42 +3550,48 @@ func decodeIndexError(v *strictjson.Value, ptr string) (IndexError, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has0 = true
 		case "code":
-			p := strictjson.AppendPointer(ptr, "code")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "code")
 			}
+			d.Under(mark, "code")
 			out.Code = x
 			has1 = true
 		case "details":
-			p := strictjson.AppendPointer(ptr, "details")
-			x, err := genrt.RawObject(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRawObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "details")
 			out.Details = x
 			has2 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "code")
+		return out, genrt.Missing("", "code")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "details")
+		return out, genrt.Missing("", "details")
+	}
+	if err := d.Check(36, "IndexError", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2492,15 +3605,29 @@ func DecodeIndexErrorsParams(data []byte) (IndexErrorsParams, error) {
 	if err != nil {
 		return IndexErrorsParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIndexErrorsParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeIndexErrorsParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIndexErrorsParams(v *strictjson.Value, ptr string) (IndexErrorsParams, error) {
+
+// DecodeIndexErrorsParamsTree decodes v, a tree the caller already parsed, as
+// IndexErrorsParams under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeIndexErrorsParams, with
+// pointers relative to v.
+func DecodeIndexErrorsParamsTree(v *strictjson.Value, d *genrt.Decoder) (IndexErrorsParams, error) {
+	x, err := decodeIndexErrorsParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeIndexErrorsParams(v *strictjson.Value, d *genrt.Decoder) (IndexErrorsParams, error) {
 	var out IndexErrorsParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2512,70 +3639,90 @@ func decodeIndexErrorsParams(v *strictjson.Value, ptr string) (IndexErrorsParams
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "offset":
-			p := strictjson.AppendPointer(ptr, "offset")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "IndexErrorsParams") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "IndexErrorsParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "offset")
 			}
+			d.Under(mark, "offset")
 			out.Offset = &x
 			has3 = true
 		case "limit":
-			p := strictjson.AppendPointer(ptr, "limit")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "IndexErrorsParams") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "IndexErrorsParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "limit")
 			}
-			if err := genrt.AtMost(x, p, MaxIndexErrorsLimit); err != nil {
-				return out, err
+			if err := genrt.AtMost(x, "", MaxIndexErrorsLimit); err != nil {
+				return out, genrt.AtKey(err, "limit")
 			}
+			d.Under(mark, "limit")
 			out.Limit = &x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
 		out.Offset = genrt.Ptr(int64(0))
 	}
 	if !has4 {
 		out.Limit = genrt.Ptr(int64(DefaultIndexErrorsLimit))
+	}
+	if err := d.Check(37, "IndexErrorsParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2589,15 +3736,29 @@ func DecodeIndexErrorsResult(data []byte) (IndexErrorsResult, error) {
 	if err != nil {
 		return IndexErrorsResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIndexErrorsResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeIndexErrorsResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIndexErrorsResult(v *strictjson.Value, ptr string) (IndexErrorsResult, error) {
+
+// DecodeIndexErrorsResultTree decodes v, a tree the caller already parsed, as
+// IndexErrorsResult under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeIndexErrorsResult, with
+// pointers relative to v.
+func DecodeIndexErrorsResultTree(v *strictjson.Value, d *genrt.Decoder) (IndexErrorsResult, error) {
+	x, err := decodeIndexErrorsResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeIndexErrorsResult(v *strictjson.Value, d *genrt.Decoder) (IndexErrorsResult, error) {
 	var out IndexErrorsResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2610,79 +3771,88 @@ func decodeIndexErrorsResult(v *strictjson.Value, ptr string) (IndexErrorsResult
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "errors":
-			p := strictjson.AppendPointer(ptr, "errors")
-			x, err := decodeArray_IndexError(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_IndexError(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "errors")
 			out.Errors = x
 			has4 = true
 		case "nextOffset":
-			p := strictjson.AppendPointer(ptr, "nextOffset")
 			if m.Value.Kind == strictjson.Null {
 				has5 = true
 				continue
 			}
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "nextOffset")
 			}
+			d.Under(mark, "nextOffset")
 			out.NextOffset = &x
 			has5 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "errors")
+		return out, genrt.Missing("", "errors")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "nextOffset")
+		return out, genrt.Missing("", "nextOffset")
+	}
+	if err := d.Check(38, "IndexErrorsResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2696,15 +3866,29 @@ func DecodeIndexParams(data []byte) (IndexParams, error) {
 	if err != nil {
 		return IndexParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIndexParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeIndexParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIndexParams(v *strictjson.Value, ptr string) (IndexParams, error) {
+
+// DecodeIndexParamsTree decodes v, a tree the caller already parsed, as
+// IndexParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeIndexParams, with pointers relative
+// to v.
+func DecodeIndexParamsTree(v *strictjson.Value, d *genrt.Decoder) (IndexParams, error) {
+	x, err := decodeIndexParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeIndexParams(v *strictjson.Value, d *genrt.Decoder) (IndexParams, error) {
 	var out IndexParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2715,50 +3899,57 @@ func decodeIndexParams(v *strictjson.Value, ptr string) (IndexParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "action":
-			p := strictjson.AppendPointer(ptr, "action")
-			x, err := decodeIndexAction(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeIndexAction(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "action")
 			out.Action = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "action")
+		return out, genrt.Missing("", "action")
+	}
+	if err := d.Check(39, "IndexParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2772,15 +3963,29 @@ func DecodeIndexProgressParams(data []byte) (IndexProgressParams, error) {
 	if err != nil {
 		return IndexProgressParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIndexProgressParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeIndexProgressParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIndexProgressParams(v *strictjson.Value, ptr string) (IndexProgressParams, error) {
+
+// DecodeIndexProgressParamsTree decodes v, a tree the caller already parsed,
+// as IndexProgressParams under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeIndexProgressParams,
+// with pointers relative to v.
+func DecodeIndexProgressParamsTree(v *strictjson.Value, d *genrt.Decoder) (IndexProgressParams, error) {
+	x, err := decodeIndexProgressParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeIndexProgressParams(v *strictjson.Value, d *genrt.Decoder) (IndexProgressParams, error) {
 	var out IndexProgressParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2791,50 +3996,57 @@ func decodeIndexProgressParams(v *strictjson.Value, ptr string) (IndexProgressPa
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "progress":
-			p := strictjson.AppendPointer(ptr, "progress")
-			x, err := decodeProgress(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProgress(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "progress")
 			out.Progress = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "progress")
+		return out, genrt.Missing("", "progress")
+	}
+	if err := d.Check(40, "IndexProgressParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2848,15 +4060,29 @@ func DecodeIndexResult(data []byte) (IndexResult, error) {
 	if err != nil {
 		return IndexResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIndexResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeIndexResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIndexResult(v *strictjson.Value, ptr string) (IndexResult, error) {
+
+// DecodeIndexResultTree decodes v, a tree the caller already parsed, as
+// IndexResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeIndexResult, with pointers relative
+// to v.
+func DecodeIndexResultTree(v *strictjson.Value, d *genrt.Decoder) (IndexResult, error) {
+	x, err := decodeIndexResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeIndexResult(v *strictjson.Value, d *genrt.Decoder) (IndexResult, error) {
 	var out IndexResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2868,61 +4094,69 @@ func decodeIndexResult(v *strictjson.Value, ptr string) (IndexResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "progress":
-			p := strictjson.AppendPointer(ptr, "progress")
-			x, err := decodeProgress(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProgress(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "progress")
 			out.Progress = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "progress")
+		return out, genrt.Missing("", "progress")
+	}
+	if err := d.Check(41, "IndexResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -2936,15 +4170,29 @@ func DecodeInitializeParams(data []byte) (InitializeParams, error) {
 	if err != nil {
 		return InitializeParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeInitializeParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeInitializeParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeInitializeParams(v *strictjson.Value, ptr string) (InitializeParams, error) {
+
+// DecodeInitializeParamsTree decodes v, a tree the caller already parsed, as
+// InitializeParams under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeInitializeParams, with
+// pointers relative to v.
+func DecodeInitializeParamsTree(v *strictjson.Value, d *genrt.Decoder) (InitializeParams, error) {
+	x, err := decodeInitializeParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeInitializeParams(v *strictjson.Value, d *genrt.Decoder) (InitializeParams, error) {
 	var out InitializeParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -2955,50 +4203,69 @@ func decodeInitializeParams(v *strictjson.Value, ptr string) (InitializeParams, 
 		m := &v.Members[i]
 		switch m.Key {
 		case "apiVersion":
-			p := strictjson.AppendPointer(ptr, "apiVersion")
-			x, err := decodeAPIVersion(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeAPIVersion(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "apiVersion")
 			out.APIVersion = x
 			has0 = true
 		case "client":
-			p := strictjson.AppendPointer(ptr, "client")
-			x, err := decodeClientInfo(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeClientInfo(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "client")
 			out.Client = x
 			has1 = true
 		case "locale":
-			p := strictjson.AppendPointer(ptr, "locale")
-			x, err := decodeLocale(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "InitializeParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeLocale(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "InitializeParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "locale")
 			out.Locale = &x
 			has2 = true
 		case "allowPropertyEdits":
-			p := strictjson.AppendPointer(ptr, "allowPropertyEdits")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "InitializeParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "InitializeParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "allowPropertyEdits")
 			out.AllowPropertyEdits = &x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "apiVersion")
+		return out, genrt.Missing("", "apiVersion")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "client")
+		return out, genrt.Missing("", "client")
 	}
 	if !has2 {
 		out.Locale = genrt.Ptr(Locale(DefaultLocale))
 	}
 	if !has3 {
 		out.AllowPropertyEdits = genrt.Ptr(bool(false))
+	}
+	if err := d.Check(42, "InitializeParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3012,15 +4279,29 @@ func DecodeInitializeResult(data []byte) (InitializeResult, error) {
 	if err != nil {
 		return InitializeResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeInitializeResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeInitializeResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeInitializeResult(v *strictjson.Value, ptr string) (InitializeResult, error) {
+
+// DecodeInitializeResultTree decodes v, a tree the caller already parsed, as
+// InitializeResult under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeInitializeResult, with
+// pointers relative to v.
+func DecodeInitializeResultTree(v *strictjson.Value, d *genrt.Decoder) (InitializeResult, error) {
+	x, err := decodeInitializeResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeInitializeResult(v *strictjson.Value, d *genrt.Decoder) (InitializeResult, error) {
 	var out InitializeResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3031,50 +4312,57 @@ func decodeInitializeResult(v *strictjson.Value, ptr string) (InitializeResult, 
 		m := &v.Members[i]
 		switch m.Key {
 		case "apiVersion":
-			p := strictjson.AppendPointer(ptr, "apiVersion")
-			x, err := decodeAPIVersion(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeAPIVersion(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "apiVersion")
 			out.APIVersion = x
 			has0 = true
 		case "server":
-			p := strictjson.AppendPointer(ptr, "server")
-			x, err := decodeServerInfo(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeServerInfo(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "server")
 			out.Server = x
 			has1 = true
 		case "capabilities":
-			p := strictjson.AppendPointer(ptr, "capabilities")
-			x, err := decodeCapabilities(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCapabilities(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "capabilities")
 			out.Capabilities = x
 			has2 = true
 		case "limits":
-			p := strictjson.AppendPointer(ptr, "limits")
-			x, err := decodeLimits(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeLimits(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "limits")
 			out.Limits = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "apiVersion")
+		return out, genrt.Missing("", "apiVersion")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "server")
+		return out, genrt.Missing("", "server")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "capabilities")
+		return out, genrt.Missing("", "capabilities")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "limits")
+		return out, genrt.Missing("", "limits")
+	}
+	if err := d.Check(43, "InitializeResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3088,15 +4376,29 @@ func DecodeInlineItem(data []byte) (InlineItem, error) {
 	if err != nil {
 		return InlineItem{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeInlineItem(v, "")
+	var d genrt.Decoder
+	x, err := decodeInlineItem(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeInlineItem(v *strictjson.Value, ptr string) (InlineItem, error) {
+
+// DecodeInlineItemTree decodes v, a tree the caller already parsed, as
+// InlineItem under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeInlineItem, with pointers relative to
+// v.
+func DecodeInlineItemTree(v *strictjson.Value, d *genrt.Decoder) (InlineItem, error) {
+	x, err := decodeInlineItem(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeInlineItem(v *strictjson.Value, d *genrt.Decoder) (InlineItem, error) {
 	var out InlineItem
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3105,28 +4407,33 @@ func decodeInlineItem(v *strictjson.Value, ptr string) (InlineItem, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "metadataKind":
-			p := strictjson.AppendPointer(ptr, "metadataKind")
-			x, err := decodeMetadataKind(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMetadataKind(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "metadataKind")
 			out.MetadataKind = x
 			has0 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "metadataKind")
+		return out, genrt.Missing("", "metadataKind")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
+	}
+	if err := d.Check(44, "InlineItem", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3140,18 +4447,34 @@ func DecodeIntegerChange(data []byte) (IntegerChange, error) {
 	if err != nil {
 		return IntegerChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIntegerChange(v, "")
+	var d genrt.Decoder
+	x, err := decodeIntegerChange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIntegerChange(v *strictjson.Value, ptr string) (IntegerChange, error) {
-	return decodeIntegerChangeExcept(v, ptr, "")
+
+// DecodeIntegerChangeTree decodes v, a tree the caller already parsed, as
+// IntegerChange where a union writes it: its member "kind" must be "integer".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
+func DecodeIntegerChangeTree(v *strictjson.Value, d *genrt.Decoder) (IntegerChange, error) {
+	if err := genrt.Tag(v, "kind", "integer"); err != nil {
+		return IntegerChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeIntegerChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeIntegerChangeExcept(v *strictjson.Value, ptr string, skip string) (IntegerChange, error) {
+func decodeIntegerChange(v *strictjson.Value, d *genrt.Decoder) (IntegerChange, error) {
+	return decodeIntegerChangeExcept(v, d, "")
+}
+func decodeIntegerChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (IntegerChange, error) {
 	var out IntegerChange
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3159,21 +4482,21 @@ func decodeIntegerChangeExcept(v *strictjson.Value, ptr string, skip string) (In
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(45, "IntegerChange", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3187,42 +4510,71 @@ func DecodeIntegerSchema(data []byte) (IntegerSchema, error) {
 	if err != nil {
 		return IntegerSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeIntegerSchema(v, "")
+	var d genrt.Decoder
+	x, err := decodeIntegerSchema(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeIntegerSchema(v *strictjson.Value, ptr string) (IntegerSchema, error) {
-	return decodeIntegerSchemaExcept(v, ptr, "")
+
+// DecodeIntegerSchemaTree decodes v, a tree the caller already parsed, as
+// IntegerSchema where a union writes it: its member "kind" must be "integer".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
+func DecodeIntegerSchemaTree(v *strictjson.Value, d *genrt.Decoder) (IntegerSchema, error) {
+	if err := genrt.Tag(v, "kind", "integer"); err != nil {
+		return IntegerSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeIntegerSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeIntegerSchemaExcept(v *strictjson.Value, ptr string, skip string) (IntegerSchema, error) {
+func decodeIntegerSchema(v *strictjson.Value, d *genrt.Decoder) (IntegerSchema, error) {
+	return decodeIntegerSchemaExcept(v, d, "")
+}
+func decodeIntegerSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (IntegerSchema, error) {
 	var out IntegerSchema
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
 		switch m.Key {
 		case "min":
-			p := strictjson.AppendPointer(ptr, "min")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
-			}
-			out.Min = &x
-		case "max":
-			p := strictjson.AppendPointer(ptr, "max")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
-			}
-			out.Max = &x
-		default:
-			if m.Key == skip {
+			if d.NullMember(v, i, "IntegerSchema") {
 				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "IntegerSchema") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "min")
+			out.Min = &x
+		case "max":
+			if d.NullMember(v, i, "IntegerSchema") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "IntegerSchema") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "max")
+			out.Max = &x
 		}
+	}
+	if err := d.Check(46, "IntegerSchema", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3236,15 +4588,29 @@ func DecodeInvalidStateDetails(data []byte) (InvalidStateDetails, error) {
 	if err != nil {
 		return InvalidStateDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeInvalidStateDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeInvalidStateDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeInvalidStateDetails(v *strictjson.Value, ptr string) (InvalidStateDetails, error) {
+
+// DecodeInvalidStateDetailsTree decodes v, a tree the caller already parsed,
+// as InvalidStateDetails under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeInvalidStateDetails,
+// with pointers relative to v.
+func DecodeInvalidStateDetailsTree(v *strictjson.Value, d *genrt.Decoder) (InvalidStateDetails, error) {
+	x, err := decodeInvalidStateDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeInvalidStateDetails(v *strictjson.Value, d *genrt.Decoder) (InvalidStateDetails, error) {
 	var out InvalidStateDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3252,17 +4618,21 @@ func decodeInvalidStateDetails(v *strictjson.Value, ptr string) (InvalidStateDet
 		m := &v.Members[i]
 		switch m.Key {
 		case "state":
-			p := strictjson.AppendPointer(ptr, "state")
-			x, err := decodeLifecycleState(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeLifecycleState(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "state")
 			out.State = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "state")
+		return out, genrt.Missing("", "state")
+	}
+	if err := d.Check(47, "InvalidStateDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3276,18 +4646,34 @@ func DecodeKeyLabel(data []byte) (KeyLabel, error) {
 	if err != nil {
 		return KeyLabel{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeKeyLabel(v, "")
+	var d genrt.Decoder
+	x, err := decodeKeyLabel(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeKeyLabel(v *strictjson.Value, ptr string) (KeyLabel, error) {
-	return decodeKeyLabelExcept(v, ptr, "")
+
+// DecodeKeyLabelTree decodes v, a tree the caller already parsed, as KeyLabel
+// where a union writes it: its member "kind" must be "key". The policy of d
+// applies as for any tree decoder (see genrt.Decoder); pointers are relative
+// to v.
+func DecodeKeyLabelTree(v *strictjson.Value, d *genrt.Decoder) (KeyLabel, error) {
+	if err := genrt.Tag(v, "kind", "key"); err != nil {
+		return KeyLabel{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeKeyLabelExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeKeyLabelExcept(v *strictjson.Value, ptr string, skip string) (KeyLabel, error) {
+func decodeKeyLabel(v *strictjson.Value, d *genrt.Decoder) (KeyLabel, error) {
+	return decodeKeyLabelExcept(v, d, "")
+}
+func decodeKeyLabelExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (KeyLabel, error) {
 	var out KeyLabel
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3296,32 +4682,33 @@ func decodeKeyLabelExcept(v *strictjson.Value, ptr string, skip string) (KeyLabe
 		m := &v.Members[i]
 		switch m.Key {
 		case "key":
-			p := strictjson.AppendPointer(ptr, "key")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "key")
 			out.Key = x
 			has0 = true
 		case "translations":
-			p := strictjson.AppendPointer(ptr, "translations")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "translations")
 			out.Translations = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "key")
+		return out, genrt.Missing("", "key")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "translations")
+		return out, genrt.Missing("", "translations")
+	}
+	if err := d.Check(48, "KeyLabel", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3335,40 +4722,58 @@ func DecodeLabel(data []byte) (Label, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeLabel(v, "")
+	var d genrt.Decoder
+	x, err := decodeLabel(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeLabel(v *strictjson.Value, ptr string) (Label, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeLabelTree decodes v, a tree the caller already parsed, as Label under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeLabel, with pointers relative to v.
+func DecodeLabelTree(v *strictjson.Value, d *genrt.Decoder) (Label, error) {
+	x, err := decodeLabel(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeLabel(v *strictjson.Value, d *genrt.Decoder) (Label, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "Label")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "Label")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "Label")
 	}
+	var x Label
 	switch tag {
 	case "name":
-		x, err := decodeNameLabelExcept(v, ptr, "kind")
+		y, err := decodeNameLabelExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "key":
-		x, err := decodeKeyLabelExcept(v, ptr, "kind")
+		y, err := decodeKeyLabelExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant("kind", tag, "Label", "\"name\", \"key\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of Label; known: \"name\", \"key\"", tag)
+	if err := d.Check(49, "Label", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeLifecycleState decodes data strictly as LifecycleState: wrong types,
@@ -3380,22 +4785,39 @@ func DecodeLifecycleState(data []byte) (LifecycleState, error) {
 	if err != nil {
 		return *new(LifecycleState), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeLifecycleState(v, "")
+	var d genrt.Decoder
+	x, err := decodeLifecycleState(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeLifecycleState(v *strictjson.Value, ptr string) (LifecycleState, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeLifecycleStateTree decodes v, a tree the caller already parsed, as
+// LifecycleState under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeLifecycleState, with
+// pointers relative to v.
+func DecodeLifecycleStateTree(v *strictjson.Value, d *genrt.Decoder) (LifecycleState, error) {
+	x, err := decodeLifecycleState(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeLifecycleState(v *strictjson.Value, d *genrt.Decoder) (LifecycleState, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "LifecycleState")
 	}
 	switch LifecycleState(x) {
 	case LifecycleStateUninitialized, LifecycleStateInitialized, LifecycleStateWorkspaceOpen, LifecycleStateClosing:
+		if err := d.Check(50, "LifecycleState", v); err != nil {
+			return "", err
+		}
 		return LifecycleState(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of LifecycleState", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of LifecycleState", v.AppendCompact(nil)[:]), "LifecycleState")
 }
 
 // DecodeLimitedResource decodes data strictly as LimitedResource: wrong types,
@@ -3407,22 +4829,39 @@ func DecodeLimitedResource(data []byte) (LimitedResource, error) {
 	if err != nil {
 		return *new(LimitedResource), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeLimitedResource(v, "")
+	var d genrt.Decoder
+	x, err := decodeLimitedResource(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeLimitedResource(v *strictjson.Value, ptr string) (LimitedResource, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeLimitedResourceTree decodes v, a tree the caller already parsed, as
+// LimitedResource under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeLimitedResource, with
+// pointers relative to v.
+func DecodeLimitedResourceTree(v *strictjson.Value, d *genrt.Decoder) (LimitedResource, error) {
+	x, err := decodeLimitedResource(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeLimitedResource(v *strictjson.Value, d *genrt.Decoder) (LimitedResource, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "LimitedResource")
 	}
 	switch LimitedResource(x) {
 	case LimitedResourceQueue, LimitedResourceBatch, LimitedResourceFileEvents:
+		if err := d.Check(51, "LimitedResource", v); err != nil {
+			return "", err
+		}
 		return LimitedResource(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of LimitedResource", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of LimitedResource", v.AppendCompact(nil)[:]), "LimitedResource")
 }
 
 // DecodeLimits decodes data strictly as Limits: wrong types, unknown enum
@@ -3434,15 +4873,28 @@ func DecodeLimits(data []byte) (Limits, error) {
 	if err != nil {
 		return Limits{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeLimits(v, "")
+	var d genrt.Decoder
+	x, err := decodeLimits(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeLimits(v *strictjson.Value, ptr string) (Limits, error) {
+
+// DecodeLimitsTree decodes v, a tree the caller already parsed, as Limits
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeLimits, with pointers relative to v.
+func DecodeLimitsTree(v *strictjson.Value, d *genrt.Decoder) (Limits, error) {
+	x, err := decodeLimits(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeLimits(v *strictjson.Value, d *genrt.Decoder) (Limits, error) {
 	var out Limits
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3456,104 +4908,114 @@ func decodeLimits(v *strictjson.Value, ptr string) (Limits, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "maxHeaderBytes":
-			p := strictjson.AppendPointer(ptr, "maxHeaderBytes")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxHeaderBytes")
 			}
+			d.Under(mark, "maxHeaderBytes")
 			out.MaxHeaderBytes = x
 			has0 = true
 		case "maxRequestBytes":
-			p := strictjson.AppendPointer(ptr, "maxRequestBytes")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxRequestBytes")
 			}
+			d.Under(mark, "maxRequestBytes")
 			out.MaxRequestBytes = x
 			has1 = true
 		case "maxResponseBytes":
-			p := strictjson.AppendPointer(ptr, "maxResponseBytes")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxResponseBytes")
 			}
+			d.Under(mark, "maxResponseBytes")
 			out.MaxResponseBytes = x
 			has2 = true
 		case "maxDepth":
-			p := strictjson.AppendPointer(ptr, "maxDepth")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxDepth")
 			}
+			d.Under(mark, "maxDepth")
 			out.MaxDepth = x
 			has3 = true
 		case "maxBatchItems":
-			p := strictjson.AppendPointer(ptr, "maxBatchItems")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxBatchItems")
 			}
+			d.Under(mark, "maxBatchItems")
 			out.MaxBatchItems = x
 			has4 = true
 		case "maxPendingRequests":
-			p := strictjson.AppendPointer(ptr, "maxPendingRequests")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxPendingRequests")
 			}
+			d.Under(mark, "maxPendingRequests")
 			out.MaxPendingRequests = x
 			has5 = true
 		case "maxQueuedBytes":
-			p := strictjson.AppendPointer(ptr, "maxQueuedBytes")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxQueuedBytes")
 			}
+			d.Under(mark, "maxQueuedBytes")
 			out.MaxQueuedBytes = x
 			has6 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "maxHeaderBytes")
+		return out, genrt.Missing("", "maxHeaderBytes")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "maxRequestBytes")
+		return out, genrt.Missing("", "maxRequestBytes")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "maxResponseBytes")
+		return out, genrt.Missing("", "maxResponseBytes")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "maxDepth")
+		return out, genrt.Missing("", "maxDepth")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "maxBatchItems")
+		return out, genrt.Missing("", "maxBatchItems")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "maxPendingRequests")
+		return out, genrt.Missing("", "maxPendingRequests")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "maxQueuedBytes")
+		return out, genrt.Missing("", "maxQueuedBytes")
+	}
+	if err := d.Check(52, "Limits", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3567,22 +5029,38 @@ func DecodeLocale(data []byte) (Locale, error) {
 	if err != nil {
 		return *new(Locale), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeLocale(v, "")
+	var d genrt.Decoder
+	x, err := decodeLocale(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeLocale(v *strictjson.Value, ptr string) (Locale, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeLocaleTree decodes v, a tree the caller already parsed, as Locale
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeLocale, with pointers relative to v.
+func DecodeLocaleTree(v *strictjson.Value, d *genrt.Decoder) (Locale, error) {
+	x, err := decodeLocale(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeLocale(v *strictjson.Value, d *genrt.Decoder) (Locale, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "Locale")
 	}
 	switch Locale(x) {
 	case LocaleRuRU, LocaleEnUS:
+		if err := d.Check(53, "Locale", v); err != nil {
+			return "", err
+		}
 		return Locale(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of Locale", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of Locale", v.AppendCompact(nil)[:]), "Locale")
 }
 
 // DecodeLocalizedValue decodes data strictly as LocalizedValue: wrong types,
@@ -3594,18 +5072,34 @@ func DecodeLocalizedValue(data []byte) (LocalizedValue, error) {
 	if err != nil {
 		return LocalizedValue{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeLocalizedValue(v, "")
+	var d genrt.Decoder
+	x, err := decodeLocalizedValue(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeLocalizedValue(v *strictjson.Value, ptr string) (LocalizedValue, error) {
-	return decodeLocalizedValueExcept(v, ptr, "")
+
+// DecodeLocalizedValueTree decodes v, a tree the caller already parsed, as
+// LocalizedValue where a union writes it: its member "kind" must be
+// "localized". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeLocalizedValueTree(v *strictjson.Value, d *genrt.Decoder) (LocalizedValue, error) {
+	if err := genrt.Tag(v, "kind", "localized"); err != nil {
+		return LocalizedValue{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeLocalizedValueExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeLocalizedValueExcept(v *strictjson.Value, ptr string, skip string) (LocalizedValue, error) {
+func decodeLocalizedValue(v *strictjson.Value, d *genrt.Decoder) (LocalizedValue, error) {
+	return decodeLocalizedValueExcept(v, d, "")
+}
+func decodeLocalizedValueExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (LocalizedValue, error) {
 	var out LocalizedValue
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3613,21 +5107,21 @@ func decodeLocalizedValueExcept(v *strictjson.Value, ptr string, skip string) (L
 		m := &v.Members[i]
 		switch m.Key {
 		case "items":
-			p := strictjson.AppendPointer(ptr, "items")
-			x, err := decodeArray_Text(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Text(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "items")
 			out.Items = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "items")
+		return out, genrt.Missing("", "items")
+	}
+	if err := d.Check(54, "LocalizedValue", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3641,18 +5135,34 @@ func DecodeMemberScope(data []byte) (MemberScope, error) {
 	if err != nil {
 		return MemberScope{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeMemberScope(v, "")
+	var d genrt.Decoder
+	x, err := decodeMemberScope(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeMemberScope(v *strictjson.Value, ptr string) (MemberScope, error) {
-	return decodeMemberScopeExcept(v, ptr, "")
+
+// DecodeMemberScopeTree decodes v, a tree the caller already parsed, as
+// MemberScope where a union writes it: its member "kind" must be "member". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeMemberScopeTree(v *strictjson.Value, d *genrt.Decoder) (MemberScope, error) {
+	if err := genrt.Tag(v, "kind", "member"); err != nil {
+		return MemberScope{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeMemberScopeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeMemberScopeExcept(v *strictjson.Value, ptr string, skip string) (MemberScope, error) {
+func decodeMemberScope(v *strictjson.Value, d *genrt.Decoder) (MemberScope, error) {
+	return decodeMemberScopeExcept(v, d, "")
+}
+func decodeMemberScopeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (MemberScope, error) {
 	var out MemberScope
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3660,21 +5170,21 @@ func decodeMemberScopeExcept(v *strictjson.Value, ptr string, skip string) (Memb
 		m := &v.Members[i]
 		switch m.Key {
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
+	}
+	if err := d.Check(55, "MemberScope", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3688,18 +5198,34 @@ func DecodeMetadataCollection(data []byte) (MetadataCollection, error) {
 	if err != nil {
 		return MetadataCollection{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeMetadataCollection(v, "")
+	var d genrt.Decoder
+	x, err := decodeMetadataCollection(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeMetadataCollection(v *strictjson.Value, ptr string) (MetadataCollection, error) {
-	return decodeMetadataCollectionExcept(v, ptr, "")
+
+// DecodeMetadataCollectionTree decodes v, a tree the caller already parsed, as
+// MetadataCollection where a union writes it: its member "kind" must be
+// "metadata". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeMetadataCollectionTree(v *strictjson.Value, d *genrt.Decoder) (MetadataCollection, error) {
+	if err := genrt.Tag(v, "kind", "metadata"); err != nil {
+		return MetadataCollection{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeMetadataCollectionExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeMetadataCollectionExcept(v *strictjson.Value, ptr string, skip string) (MetadataCollection, error) {
+func decodeMetadataCollection(v *strictjson.Value, d *genrt.Decoder) (MetadataCollection, error) {
+	return decodeMetadataCollectionExcept(v, d, "")
+}
+func decodeMetadataCollectionExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (MetadataCollection, error) {
 	var out MetadataCollection
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3707,21 +5233,21 @@ func decodeMetadataCollectionExcept(v *strictjson.Value, ptr string, skip string
 		m := &v.Members[i]
 		switch m.Key {
 		case "metadataKind":
-			p := strictjson.AppendPointer(ptr, "metadataKind")
-			x, err := decodeMetadataKind(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMetadataKind(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "metadataKind")
 			out.MetadataKind = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "metadataKind")
+		return out, genrt.Missing("", "metadataKind")
+	}
+	if err := d.Check(56, "MetadataCollection", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3735,18 +5261,35 @@ func DecodeMetadataKind(data []byte) (MetadataKind, error) {
 	if err != nil {
 		return *new(MetadataKind), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeMetadataKind(v, "")
+	var d genrt.Decoder
+	x, err := decodeMetadataKind(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeMetadataKind(v *strictjson.Value, ptr string) (MetadataKind, error) {
-	u, err := genrt.String(v, ptr)
+
+// DecodeMetadataKindTree decodes v, a tree the caller already parsed, as
+// MetadataKind under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeMetadataKind, with pointers relative
+// to v.
+func DecodeMetadataKindTree(v *strictjson.Value, d *genrt.Decoder) (MetadataKind, error) {
+	x, err := decodeMetadataKind(v, d)
 	if err != nil {
-		return *new(MetadataKind), err
+		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
-	if err := genrt.Length(u, ptr, 1, -1); err != nil {
+	return x, nil
+}
+func decodeMetadataKind(v *strictjson.Value, d *genrt.Decoder) (MetadataKind, error) {
+	u, err := genrt.ReadString(v, d)
+	if err != nil {
+		return *new(MetadataKind), genrt.InType(err, "MetadataKind")
+	}
+	if err := genrt.Length(u, "", 1, -1); err != nil {
+		return *new(MetadataKind), genrt.InType(err, "MetadataKind")
+	}
+	if err := d.Check(57, "MetadataKind", v); err != nil {
 		return *new(MetadataKind), err
 	}
 	return MetadataKind(u), nil
@@ -3761,15 +5304,29 @@ func DecodeMetadataObject(data []byte) (MetadataObject, error) {
 	if err != nil {
 		return MetadataObject{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeMetadataObject(v, "")
+	var d genrt.Decoder
+	x, err := decodeMetadataObject(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeMetadataObject(v *strictjson.Value, ptr string) (MetadataObject, error) {
+
+// DecodeMetadataObjectTree decodes v, a tree the caller already parsed, as
+// MetadataObject under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeMetadataObject, with
+// pointers relative to v.
+func DecodeMetadataObjectTree(v *strictjson.Value, d *genrt.Decoder) (MetadataObject, error) {
+	x, err := decodeMetadataObject(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeMetadataObject(v *strictjson.Value, d *genrt.Decoder) (MetadataObject, error) {
 	var out MetadataObject
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3782,80 +5339,89 @@ func decodeMetadataObject(v *strictjson.Value, ptr string) (MetadataObject, erro
 		m := &v.Members[i]
 		switch m.Key {
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has0 = true
 		case "metadataKind":
-			p := strictjson.AppendPointer(ptr, "metadataKind")
-			x, err := decodeMetadataKind(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMetadataKind(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "metadataKind")
 			out.MetadataKind = x
 			has1 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has2 = true
 		case "parent":
-			p := strictjson.AppendPointer(ptr, "parent")
 			if m.Value.Kind == strictjson.Null {
 				has3 = true
 				continue
 			}
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "parent")
 			out.Parent = &x
 			has3 = true
 		case "uuid":
-			p := strictjson.AppendPointer(ptr, "uuid")
 			if m.Value.Kind == strictjson.Null {
 				has4 = true
 				continue
 			}
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "uuid")
 			out.UUID = &x
 			has4 = true
 		case "synonyms":
-			p := strictjson.AppendPointer(ptr, "synonyms")
-			x, err := decodeArray_Text(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Text(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "synonyms")
 			out.Synonyms = x
 			has5 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "metadataKind")
+		return out, genrt.Missing("", "metadataKind")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "parent")
+		return out, genrt.Missing("", "parent")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "uuid")
+		return out, genrt.Missing("", "uuid")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "synonyms")
+		return out, genrt.Missing("", "synonyms")
+	}
+	if err := d.Check(58, "MetadataObject", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3869,18 +5435,34 @@ func DecodeModuleNodeID(data []byte) (ModuleNodeID, error) {
 	if err != nil {
 		return ModuleNodeID{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeModuleNodeID(v, "")
+	var d genrt.Decoder
+	x, err := decodeModuleNodeID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeModuleNodeID(v *strictjson.Value, ptr string) (ModuleNodeID, error) {
-	return decodeModuleNodeIDExcept(v, ptr, "")
+
+// DecodeModuleNodeIDTree decodes v, a tree the caller already parsed, as
+// ModuleNodeID where a union writes it: its member "kind" must be "module".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
+func DecodeModuleNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (ModuleNodeID, error) {
+	if err := genrt.Tag(v, "kind", "module"); err != nil {
+		return ModuleNodeID{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeModuleNodeIDExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeModuleNodeIDExcept(v *strictjson.Value, ptr string, skip string) (ModuleNodeID, error) {
+func decodeModuleNodeID(v *strictjson.Value, d *genrt.Decoder) (ModuleNodeID, error) {
+	return decodeModuleNodeIDExcept(v, d, "")
+}
+func decodeModuleNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ModuleNodeID, error) {
 	var out ModuleNodeID
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3889,35 +5471,36 @@ func decodeModuleNodeIDExcept(v *strictjson.Value, ptr string, skip string) (Mod
 		m := &v.Members[i]
 		switch m.Key {
 		case "owner":
-			p := strictjson.AppendPointer(ptr, "owner")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "owner")
 			out.Owner = x
 			has0 = true
 		case "role":
-			p := strictjson.AppendPointer(ptr, "role")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "role")
 			}
+			d.Under(mark, "role")
 			out.Role = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "owner")
+		return out, genrt.Missing("", "owner")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "role")
+		return out, genrt.Missing("", "role")
+	}
+	if err := d.Check(59, "ModuleNodeID", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3931,18 +5514,34 @@ func DecodeModuleSourceRole(data []byte) (ModuleSourceRole, error) {
 	if err != nil {
 		return ModuleSourceRole{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeModuleSourceRole(v, "")
+	var d genrt.Decoder
+	x, err := decodeModuleSourceRole(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeModuleSourceRole(v *strictjson.Value, ptr string) (ModuleSourceRole, error) {
-	return decodeModuleSourceRoleExcept(v, ptr, "")
+
+// DecodeModuleSourceRoleTree decodes v, a tree the caller already parsed, as
+// ModuleSourceRole where a union writes it: its member "kind" must be
+// "module". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeModuleSourceRoleTree(v *strictjson.Value, d *genrt.Decoder) (ModuleSourceRole, error) {
+	if err := genrt.Tag(v, "kind", "module"); err != nil {
+		return ModuleSourceRole{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeModuleSourceRoleExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeModuleSourceRoleExcept(v *strictjson.Value, ptr string, skip string) (ModuleSourceRole, error) {
+func decodeModuleSourceRole(v *strictjson.Value, d *genrt.Decoder) (ModuleSourceRole, error) {
+	return decodeModuleSourceRoleExcept(v, d, "")
+}
+func decodeModuleSourceRoleExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ModuleSourceRole, error) {
 	var out ModuleSourceRole
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -3950,24 +5549,24 @@ func decodeModuleSourceRoleExcept(v *strictjson.Value, ptr string, skip string) 
 		m := &v.Members[i]
 		switch m.Key {
 		case "role":
-			p := strictjson.AppendPointer(ptr, "role")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "role")
 			}
+			d.Under(mark, "role")
 			out.Role = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "role")
+		return out, genrt.Missing("", "role")
+	}
+	if err := d.Check(60, "ModuleSourceRole", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -3981,18 +5580,34 @@ func DecodeNameLabel(data []byte) (NameLabel, error) {
 	if err != nil {
 		return NameLabel{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeNameLabel(v, "")
+	var d genrt.Decoder
+	x, err := decodeNameLabel(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeNameLabel(v *strictjson.Value, ptr string) (NameLabel, error) {
-	return decodeNameLabelExcept(v, ptr, "")
+
+// DecodeNameLabelTree decodes v, a tree the caller already parsed, as
+// NameLabel where a union writes it: its member "kind" must be "name". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeNameLabelTree(v *strictjson.Value, d *genrt.Decoder) (NameLabel, error) {
+	if err := genrt.Tag(v, "kind", "name"); err != nil {
+		return NameLabel{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeNameLabelExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeNameLabelExcept(v *strictjson.Value, ptr string, skip string) (NameLabel, error) {
+func decodeNameLabel(v *strictjson.Value, d *genrt.Decoder) (NameLabel, error) {
+	return decodeNameLabelExcept(v, d, "")
+}
+func decodeNameLabelExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (NameLabel, error) {
 	var out NameLabel
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4000,21 +5615,21 @@ func decodeNameLabelExcept(v *strictjson.Value, ptr string, skip string) (NameLa
 		m := &v.Members[i]
 		switch m.Key {
 		case "text":
-			p := strictjson.AppendPointer(ptr, "text")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "text")
 			out.Text = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "text")
+		return out, genrt.Missing("", "text")
+	}
+	if err := d.Check(61, "NameLabel", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4028,18 +5643,34 @@ func DecodeNamedSelection(data []byte) (NamedSelection, error) {
 	if err != nil {
 		return NamedSelection{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeNamedSelection(v, "")
+	var d genrt.Decoder
+	x, err := decodeNamedSelection(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeNamedSelection(v *strictjson.Value, ptr string) (NamedSelection, error) {
-	return decodeNamedSelectionExcept(v, ptr, "")
+
+// DecodeNamedSelectionTree decodes v, a tree the caller already parsed, as
+// NamedSelection where a union writes it: its member "kind" must be "named".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
+func DecodeNamedSelectionTree(v *strictjson.Value, d *genrt.Decoder) (NamedSelection, error) {
+	if err := genrt.Tag(v, "kind", "named"); err != nil {
+		return NamedSelection{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeNamedSelectionExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeNamedSelectionExcept(v *strictjson.Value, ptr string, skip string) (NamedSelection, error) {
+func decodeNamedSelection(v *strictjson.Value, d *genrt.Decoder) (NamedSelection, error) {
+	return decodeNamedSelectionExcept(v, d, "")
+}
+func decodeNamedSelectionExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (NamedSelection, error) {
 	var out NamedSelection
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4047,24 +5678,24 @@ func decodeNamedSelectionExcept(v *strictjson.Value, ptr string, skip string) (N
 		m := &v.Members[i]
 		switch m.Key {
 		case "names":
-			p := strictjson.AppendPointer(ptr, "names")
-			x, err := decodeArray_String(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_String(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Items(len(x), p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Items(len(x), "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "names")
 			}
+			d.Under(mark, "names")
 			out.Names = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "names")
+		return out, genrt.Missing("", "names")
+	}
+	if err := d.Check(62, "NamedSelection", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4077,15 +5708,28 @@ func DecodeNode(data []byte) (Node, error) {
 	if err != nil {
 		return Node{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeNode(v, "")
+	var d genrt.Decoder
+	x, err := decodeNode(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeNode(v *strictjson.Value, ptr string) (Node, error) {
+
+// DecodeNodeTree decodes v, a tree the caller already parsed, as Node under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeNode, with pointers relative to v.
+func DecodeNodeTree(v *strictjson.Value, d *genrt.Decoder) (Node, error) {
+	x, err := decodeNode(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeNode(v *strictjson.Value, d *genrt.Decoder) (Node, error) {
 	var out Node
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4099,98 +5743,112 @@ func decodeNode(v *strictjson.Value, ptr string) (Node, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := decodeNodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has0 = true
 		case "parent":
-			p := strictjson.AppendPointer(ptr, "parent")
 			if m.Value.Kind == strictjson.Null {
 				has1 = true
 				continue
 			}
-			x, err := decodeNodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "parent")
 			out.Parent = x
 			has1 = true
 		case "label":
-			p := strictjson.AppendPointer(ptr, "label")
-			x, err := decodeLabel(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeLabel(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "label")
 			out.Label = x
 			has2 = true
 		case "state":
-			p := strictjson.AppendPointer(ptr, "state")
-			x, err := decodeNodeState(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeState(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "state")
 			out.State = x
 			has3 = true
 		case "expandedByDefault":
-			p := strictjson.AppendPointer(ptr, "expandedByDefault")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "expandedByDefault")
 			out.ExpandedByDefault = x
 			has4 = true
 		case "rootSection":
-			p := strictjson.AppendPointer(ptr, "rootSection")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "rootSection")
 			out.RootSection = x
 			has5 = true
 		case "metadataKind":
-			p := strictjson.AppendPointer(ptr, "metadataKind")
 			if m.Value.Kind == strictjson.Null {
 				out.MetadataKind = genrt.NullOf[MetadataKind]()
 				continue
 			}
-			x, err := decodeMetadataKind(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMetadataKind(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "Node") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "metadataKind")
 			out.MetadataKind = genrt.Some(x)
 		case "diagnostics":
-			p := strictjson.AppendPointer(ptr, "diagnostics")
-			x, err := decodeArray_Diagnostic(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Diagnostic(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "diagnostics")
 			out.Diagnostics = x
 			has7 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "parent")
+		return out, genrt.Missing("", "parent")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "label")
+		return out, genrt.Missing("", "label")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "state")
+		return out, genrt.Missing("", "state")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "expandedByDefault")
+		return out, genrt.Missing("", "expandedByDefault")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "rootSection")
+		return out, genrt.Missing("", "rootSection")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "diagnostics")
+		return out, genrt.Missing("", "diagnostics")
+	}
+	if err := d.Check(63, "Node", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4204,46 +5862,64 @@ func DecodeNodeID(data []byte) (NodeID, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeNodeID(v, "")
+	var d genrt.Decoder
+	x, err := decodeNodeID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeNodeID(v *strictjson.Value, ptr string) (NodeID, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeNodeIDTree decodes v, a tree the caller already parsed, as NodeID
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeNodeID, with pointers relative to v.
+func DecodeNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (NodeID, error) {
+	x, err := decodeNodeID(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeNodeID(v *strictjson.Value, d *genrt.Decoder) (NodeID, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "NodeID")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "NodeID")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "NodeID")
 	}
+	var x NodeID
 	switch tag {
 	case "object":
-		x, err := decodeObjectNodeIDExcept(v, ptr, "kind")
+		y, err := decodeObjectNodeIDExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "module":
-		x, err := decodeModuleNodeIDExcept(v, ptr, "kind")
+		y, err := decodeModuleNodeIDExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "collection":
-		x, err := decodeCollectionNodeIDExcept(v, ptr, "kind")
+		y, err := decodeCollectionNodeIDExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant("kind", tag, "NodeID", "\"object\", \"module\", \"collection\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of NodeId; known: \"object\", \"module\", \"collection\"", tag)
+	if err := d.Check(64, "NodeID", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeNodeParams decodes data strictly as NodeParams: wrong types, unknown
@@ -4255,15 +5931,29 @@ func DecodeNodeParams(data []byte) (NodeParams, error) {
 	if err != nil {
 		return NodeParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeNodeParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeNodeParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeNodeParams(v *strictjson.Value, ptr string) (NodeParams, error) {
+
+// DecodeNodeParamsTree decodes v, a tree the caller already parsed, as
+// NodeParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeNodeParams, with pointers relative to
+// v.
+func DecodeNodeParamsTree(v *strictjson.Value, d *genrt.Decoder) (NodeParams, error) {
+	x, err := decodeNodeParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeNodeParams(v *strictjson.Value, d *genrt.Decoder) (NodeParams, error) {
 	var out NodeParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4274,50 +5964,57 @@ func decodeNodeParams(v *strictjson.Value, ptr string) (NodeParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "node":
-			p := strictjson.AppendPointer(ptr, "node")
-			x, err := decodeNodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "node")
 			out.Node = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "node")
+		return out, genrt.Missing("", "node")
+	}
+	if err := d.Check(65, "NodeParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4331,22 +6028,39 @@ func DecodeNodeState(data []byte) (NodeState, error) {
 	if err != nil {
 		return *new(NodeState), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeNodeState(v, "")
+	var d genrt.Decoder
+	x, err := decodeNodeState(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeNodeState(v *strictjson.Value, ptr string) (NodeState, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeNodeStateTree decodes v, a tree the caller already parsed, as
+// NodeState under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeNodeState, with pointers relative to
+// v.
+func DecodeNodeStateTree(v *strictjson.Value, d *genrt.Decoder) (NodeState, error) {
+	x, err := decodeNodeState(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeNodeState(v *strictjson.Value, d *genrt.Decoder) (NodeState, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "NodeState")
 	}
 	switch NodeState(x) {
 	case NodeStateEmpty, NodeStateNonEmpty, NodeStateUnloaded, NodeStateError:
+		if err := d.Check(66, "NodeState", v); err != nil {
+			return "", err
+		}
 		return NodeState(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of NodeState", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of NodeState", v.AppendCompact(nil)[:]), "NodeState")
 }
 
 // DecodeObjectID decodes data strictly as ObjectID: wrong types, unknown enum
@@ -4358,18 +6072,34 @@ func DecodeObjectID(data []byte) (ObjectID, error) {
 	if err != nil {
 		return *new(ObjectID), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeObjectID(v, "")
+	var d genrt.Decoder
+	x, err := decodeObjectID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeObjectID(v *strictjson.Value, ptr string) (ObjectID, error) {
-	u, err := genrt.String(v, ptr)
+
+// DecodeObjectIDTree decodes v, a tree the caller already parsed, as ObjectID
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeObjectID, with pointers relative to v.
+func DecodeObjectIDTree(v *strictjson.Value, d *genrt.Decoder) (ObjectID, error) {
+	x, err := decodeObjectID(v, d)
 	if err != nil {
-		return *new(ObjectID), err
+		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
-	if err := genrt.Length(u, ptr, 1, -1); err != nil {
+	return x, nil
+}
+func decodeObjectID(v *strictjson.Value, d *genrt.Decoder) (ObjectID, error) {
+	u, err := genrt.ReadString(v, d)
+	if err != nil {
+		return *new(ObjectID), genrt.InType(err, "ObjectID")
+	}
+	if err := genrt.Length(u, "", 1, -1); err != nil {
+		return *new(ObjectID), genrt.InType(err, "ObjectID")
+	}
+	if err := d.Check(67, "ObjectID", v); err != nil {
 		return *new(ObjectID), err
 	}
 	return ObjectID(u), nil
@@ -4384,18 +6114,34 @@ func DecodeObjectNodeID(data []byte) (ObjectNodeID, error) {
 	if err != nil {
 		return ObjectNodeID{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeObjectNodeID(v, "")
+	var d genrt.Decoder
+	x, err := decodeObjectNodeID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeObjectNodeID(v *strictjson.Value, ptr string) (ObjectNodeID, error) {
-	return decodeObjectNodeIDExcept(v, ptr, "")
+
+// DecodeObjectNodeIDTree decodes v, a tree the caller already parsed, as
+// ObjectNodeID where a union writes it: its member "kind" must be "object".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
+func DecodeObjectNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (ObjectNodeID, error) {
+	if err := genrt.Tag(v, "kind", "object"); err != nil {
+		return ObjectNodeID{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeObjectNodeIDExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeObjectNodeIDExcept(v *strictjson.Value, ptr string, skip string) (ObjectNodeID, error) {
+func decodeObjectNodeID(v *strictjson.Value, d *genrt.Decoder) (ObjectNodeID, error) {
+	return decodeObjectNodeIDExcept(v, d, "")
+}
+func decodeObjectNodeIDExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ObjectNodeID, error) {
 	var out ObjectNodeID
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4403,21 +6149,21 @@ func decodeObjectNodeIDExcept(v *strictjson.Value, ptr string, skip string) (Obj
 		m := &v.Members[i]
 		switch m.Key {
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
+	}
+	if err := d.Check(68, "ObjectNodeID", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4431,15 +6177,29 @@ func DecodeObjectParams(data []byte) (ObjectParams, error) {
 	if err != nil {
 		return ObjectParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeObjectParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeObjectParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeObjectParams(v *strictjson.Value, ptr string) (ObjectParams, error) {
+
+// DecodeObjectParamsTree decodes v, a tree the caller already parsed, as
+// ObjectParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeObjectParams, with pointers relative
+// to v.
+func DecodeObjectParamsTree(v *strictjson.Value, d *genrt.Decoder) (ObjectParams, error) {
+	x, err := decodeObjectParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeObjectParams(v *strictjson.Value, d *genrt.Decoder) (ObjectParams, error) {
 	var out ObjectParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4450,50 +6210,57 @@ func decodeObjectParams(v *strictjson.Value, ptr string) (ObjectParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
+	}
+	if err := d.Check(69, "ObjectParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4507,22 +6274,39 @@ func DecodeOpenFailureReason(data []byte) (OpenFailureReason, error) {
 	if err != nil {
 		return *new(OpenFailureReason), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeOpenFailureReason(v, "")
+	var d genrt.Decoder
+	x, err := decodeOpenFailureReason(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeOpenFailureReason(v *strictjson.Value, ptr string) (OpenFailureReason, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeOpenFailureReasonTree decodes v, a tree the caller already parsed, as
+// OpenFailureReason under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeOpenFailureReason, with
+// pointers relative to v.
+func DecodeOpenFailureReasonTree(v *strictjson.Value, d *genrt.Decoder) (OpenFailureReason, error) {
+	x, err := decodeOpenFailureReason(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeOpenFailureReason(v *strictjson.Value, d *genrt.Decoder) (OpenFailureReason, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "OpenFailureReason")
 	}
 	switch OpenFailureReason(x) {
 	case OpenFailureReasonManifestMissing, OpenFailureReasonManifestInvalid, OpenFailureReasonSelectionInvalid, OpenFailureReasonSourceInvalid, OpenFailureReasonRootInvalid:
+		if err := d.Check(70, "OpenFailureReason", v); err != nil {
+			return "", err
+		}
 		return OpenFailureReason(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of OpenFailureReason", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of OpenFailureReason", v.AppendCompact(nil)[:]), "OpenFailureReason")
 }
 
 // DecodeOpenParams decodes data strictly as OpenParams: wrong types, unknown
@@ -4534,15 +6318,29 @@ func DecodeOpenParams(data []byte) (OpenParams, error) {
 	if err != nil {
 		return OpenParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeOpenParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeOpenParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeOpenParams(v *strictjson.Value, ptr string) (OpenParams, error) {
+
+// DecodeOpenParamsTree decodes v, a tree the caller already parsed, as
+// OpenParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeOpenParams, with pointers relative to
+// v.
+func DecodeOpenParamsTree(v *strictjson.Value, d *genrt.Decoder) (OpenParams, error) {
+	x, err := decodeOpenParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeOpenParams(v *strictjson.Value, d *genrt.Decoder) (OpenParams, error) {
 	var out OpenParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4552,39 +6350,51 @@ func decodeOpenParams(v *strictjson.Value, ptr string) (OpenParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "start":
-			p := strictjson.AppendPointer(ptr, "start")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "start")
 			out.Start = x
 			has0 = true
 		case "selection":
-			p := strictjson.AppendPointer(ptr, "selection")
-			x, err := decodeSelection(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSelection(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "selection")
 			out.Selection = x
 			has1 = true
 		case "diskCache":
-			p := strictjson.AppendPointer(ptr, "diskCache")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "OpenParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "OpenParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "diskCache")
 			out.DiskCache = &x
 			has2 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "start")
+		return out, genrt.Missing("", "start")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "selection")
+		return out, genrt.Missing("", "selection")
 	}
 	if !has2 {
 		out.DiskCache = genrt.Ptr(bool(true))
+	}
+	if err := d.Check(71, "OpenParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4597,15 +6407,28 @@ func DecodePath(data []byte) (Path, error) {
 	if err != nil {
 		return Path{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePath(v, "")
+	var d genrt.Decoder
+	x, err := decodePath(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePath(v *strictjson.Value, ptr string) (Path, error) {
+
+// DecodePathTree decodes v, a tree the caller already parsed, as Path under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodePath, with pointers relative to v.
+func DecodePathTree(v *strictjson.Value, d *genrt.Decoder) (Path, error) {
+	x, err := decodePath(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePath(v *strictjson.Value, d *genrt.Decoder) (Path, error) {
 	var out Path
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4614,28 +6437,33 @@ func decodePath(v *strictjson.Value, ptr string) (Path, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
 		case "encoding":
-			p := strictjson.AppendPointer(ptr, "encoding")
-			x, err := decodePathEncoding(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePathEncoding(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "encoding")
 			out.Encoding = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "encoding")
+		return out, genrt.Missing("", "encoding")
+	}
+	if err := d.Check(72, "Path", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4649,22 +6477,39 @@ func DecodePathEncoding(data []byte) (PathEncoding, error) {
 	if err != nil {
 		return *new(PathEncoding), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePathEncoding(v, "")
+	var d genrt.Decoder
+	x, err := decodePathEncoding(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePathEncoding(v *strictjson.Value, ptr string) (PathEncoding, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodePathEncodingTree decodes v, a tree the caller already parsed, as
+// PathEncoding under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodePathEncoding, with pointers relative
+// to v.
+func DecodePathEncodingTree(v *strictjson.Value, d *genrt.Decoder) (PathEncoding, error) {
+	x, err := decodePathEncoding(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePathEncoding(v *strictjson.Value, d *genrt.Decoder) (PathEncoding, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "PathEncoding")
 	}
 	switch PathEncoding(x) {
 	case PathEncodingUTF8, PathEncodingPercent, PathEncodingUTF16Percent:
+		if err := d.Check(73, "PathEncoding", v); err != nil {
+			return "", err
+		}
 		return PathEncoding(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of PathEncoding", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of PathEncoding", v.AppendCompact(nil)[:]), "PathEncoding")
 }
 
 // DecodePicturePreview decodes data strictly as PicturePreview: wrong types,
@@ -4676,44 +6521,78 @@ func DecodePicturePreview(data []byte) (PicturePreview, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePicturePreview(v, "")
+	var d genrt.Decoder
+	x, err := decodePicturePreview(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePicturePreview(v *strictjson.Value, ptr string) (PicturePreview, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodePicturePreviewTree decodes v, a tree the caller already parsed, as
+// PicturePreview under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodePicturePreview, with
+// pointers relative to v.
+func DecodePicturePreviewTree(v *strictjson.Value, d *genrt.Decoder) (PicturePreview, error) {
+	x, err := decodePicturePreview(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePicturePreview(v *strictjson.Value, d *genrt.Decoder) (PicturePreview, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "PicturePreview")
 	}
 	tv := v.Get("status")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "status")
+		return nil, genrt.InType(genrt.Missing("", "status"), "PicturePreview")
 	}
-	tp := strictjson.AppendPointer(ptr, "status")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/status")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "PicturePreview")
 	}
+	var x PicturePreview
 	switch tag {
 	case "ready":
-		x, err := decodeReadyPictureExcept(v, ptr, "status")
+		y, err := decodeReadyPictureExcept(v, d, "status")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "missing":
-		return PicturePreviewMissing{}, nil
+		if err := d.TagOnly(v, "status", "PicturePreviewMissing"); err != nil {
+			return nil, err
+		}
+		x = PicturePreviewMissing{}
 	case "unsupported":
-		return PicturePreviewUnsupported{}, nil
+		if err := d.TagOnly(v, "status", "PicturePreviewUnsupported"); err != nil {
+			return nil, err
+		}
+		x = PicturePreviewUnsupported{}
 	case "invalid":
-		return PicturePreviewInvalid{}, nil
+		if err := d.TagOnly(v, "status", "PicturePreviewInvalid"); err != nil {
+			return nil, err
+		}
+		x = PicturePreviewInvalid{}
 	case "too_large":
-		return PicturePreviewTooLarge{}, nil
+		if err := d.TagOnly(v, "status", "PicturePreviewTooLarge"); err != nil {
+			return nil, err
+		}
+		x = PicturePreviewTooLarge{}
 	case "unavailable":
-		return PicturePreviewUnavailable{}, nil
+		if err := d.TagOnly(v, "status", "PicturePreviewUnavailable"); err != nil {
+			return nil, err
+		}
+		x = PicturePreviewUnavailable{}
+	default:
+		return nil, d.Variant("status", tag, "PicturePreview", "\"ready\", \"missing\", \"unsupported\", \"invalid\", \"too_large\", \"unavailable\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown status %q of PicturePreview; known: \"ready\", \"missing\", \"unsupported\", \"invalid\", \"too_large\", \"unavailable\"", tag)
+	if err := d.Check(74, "PicturePreview", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodePresentation decodes data strictly as Presentation: wrong types,
@@ -4725,49 +6604,68 @@ func DecodePresentation(data []byte) (Presentation, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePresentation(v, "")
+	var d genrt.Decoder
+	x, err := decodePresentation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePresentation(v *strictjson.Value, ptr string) (Presentation, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodePresentationTree decodes v, a tree the caller already parsed, as
+// Presentation under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodePresentation, with pointers relative
+// to v.
+func DecodePresentationTree(v *strictjson.Value, d *genrt.Decoder) (Presentation, error) {
+	x, err := decodePresentation(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePresentation(v *strictjson.Value, d *genrt.Decoder) (Presentation, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "Presentation")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "Presentation")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "Presentation")
 	}
+	var x Presentation
 	switch tag {
 	case "empty":
-		x, err := decodeEmptyPresentationExcept(v, ptr, "kind")
+		y, err := decodeEmptyPresentationExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "reference":
-		x, err := decodeReferencePresentationExcept(v, ptr, "kind")
+		y, err := decodeReferencePresentationExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "types":
-		x, err := decodeTypesPresentationExcept(v, ptr, "kind")
+		y, err := decodeTypesPresentationExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		x = PresentationUnknown{
+			Raw: v.AppendCompact(nil),
+			Tag: tag,
+		}
 	}
-	return PresentationUnknown{
-		Raw: v.AppendCompact(nil),
-		Tag: tag,
-	}, nil
+	if err := d.Check(75, "Presentation", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodePresentedItem decodes data strictly as PresentedItem: wrong types,
@@ -4779,15 +6677,29 @@ func DecodePresentedItem(data []byte) (PresentedItem, error) {
 	if err != nil {
 		return PresentedItem{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePresentedItem(v, "")
+	var d genrt.Decoder
+	x, err := decodePresentedItem(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePresentedItem(v *strictjson.Value, ptr string) (PresentedItem, error) {
+
+// DecodePresentedItemTree decodes v, a tree the caller already parsed, as
+// PresentedItem under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodePresentedItem, with pointers relative
+// to v.
+func DecodePresentedItemTree(v *strictjson.Value, d *genrt.Decoder) (PresentedItem, error) {
+	x, err := decodePresentedItem(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePresentedItem(v *strictjson.Value, d *genrt.Decoder) (PresentedItem, error) {
 	var out PresentedItem
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4795,52 +6707,91 @@ func decodePresentedItem(v *strictjson.Value, ptr string) (PresentedItem, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "caption")
 			out.Caption = x
 			has0 = true
 		case "detail":
-			p := strictjson.AppendPointer(ptr, "detail")
-			x, err := decodeCaption(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PresentedItem") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PresentedItem") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "detail")
 			out.Detail = &x
 		case "category":
-			p := strictjson.AppendPointer(ptr, "category")
-			x, err := decodeCaption(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PresentedItem") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PresentedItem") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "category")
 			out.Category = &x
 		case "metadataKind":
-			p := strictjson.AppendPointer(ptr, "metadataKind")
-			x, err := decodeMetadataKind(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PresentedItem") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeMetadataKind(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PresentedItem") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "metadataKind")
 			out.MetadataKind = &x
 		case "status":
-			p := strictjson.AppendPointer(ptr, "status")
-			x, err := decodeReferenceStatus(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PresentedItem") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeReferenceStatus(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PresentedItem") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "status")
 			out.Status = &x
 		case "target":
-			p := strictjson.AppendPointer(ptr, "target")
-			x, err := decodeObjectID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PresentedItem") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PresentedItem") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "target")
 			out.Target = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "caption")
+		return out, genrt.Missing("", "caption")
+	}
+	if err := d.Check(76, "PresentedItem", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4854,15 +6805,29 @@ func DecodePreviewResult(data []byte) (PreviewResult, error) {
 	if err != nil {
 		return PreviewResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePreviewResult(v, "")
+	var d genrt.Decoder
+	x, err := decodePreviewResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePreviewResult(v *strictjson.Value, ptr string) (PreviewResult, error) {
+
+// DecodePreviewResultTree decodes v, a tree the caller already parsed, as
+// PreviewResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodePreviewResult, with pointers relative
+// to v.
+func DecodePreviewResultTree(v *strictjson.Value, d *genrt.Decoder) (PreviewResult, error) {
+	x, err := decodePreviewResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePreviewResult(v *strictjson.Value, d *genrt.Decoder) (PreviewResult, error) {
 	var out PreviewResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4876,90 +6841,107 @@ func decodePreviewResult(v *strictjson.Value, ptr string) (PreviewResult, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "valid":
-			p := strictjson.AppendPointer(ptr, "valid")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "valid")
 			out.Valid = x
 			has4 = true
 		case "changed":
-			p := strictjson.AppendPointer(ptr, "changed")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "changed")
 			out.Changed = x
 			has5 = true
 		case "changes":
-			p := strictjson.AppendPointer(ptr, "changes")
-			x, err := decodeArray_ByteEdit(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ByteEdit(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "changes")
 			out.Changes = x
 			has6 = true
 		case "files":
-			p := strictjson.AppendPointer(ptr, "files")
-			x, err := decodeArray_FileEdits(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PreviewResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeArray_FileEdits(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PreviewResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "files")
 			out.Files = x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "valid")
+		return out, genrt.Missing("", "valid")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "changed")
+		return out, genrt.Missing("", "changed")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "changes")
+		return out, genrt.Missing("", "changes")
+	}
+	if err := d.Check(77, "PreviewResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -4973,15 +6955,28 @@ func DecodeProgress(data []byte) (Progress, error) {
 	if err != nil {
 		return Progress{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProgress(v, "")
+	var d genrt.Decoder
+	x, err := decodeProgress(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProgress(v *strictjson.Value, ptr string) (Progress, error) {
+
+// DecodeProgressTree decodes v, a tree the caller already parsed, as Progress
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeProgress, with pointers relative to v.
+func DecodeProgressTree(v *strictjson.Value, d *genrt.Decoder) (Progress, error) {
+	x, err := decodeProgress(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProgress(v *strictjson.Value, d *genrt.Decoder) (Progress, error) {
 	var out Progress
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -4992,59 +6987,66 @@ func decodeProgress(v *strictjson.Value, ptr string) (Progress, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "state":
-			p := strictjson.AppendPointer(ptr, "state")
-			x, err := decodeProgressState(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProgressState(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "state")
 			out.State = x
 			has0 = true
 		case "indexedObjects":
-			p := strictjson.AppendPointer(ptr, "indexedObjects")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "indexedObjects")
 			}
+			d.Under(mark, "indexedObjects")
 			out.IndexedObjects = x
 			has1 = true
 		case "pendingDescriptors":
-			p := strictjson.AppendPointer(ptr, "pendingDescriptors")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "pendingDescriptors")
 			}
+			d.Under(mark, "pendingDescriptors")
 			out.PendingDescriptors = x
 			has2 = true
 		case "failedDescriptors":
-			p := strictjson.AppendPointer(ptr, "failedDescriptors")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "failedDescriptors")
 			}
+			d.Under(mark, "failedDescriptors")
 			out.FailedDescriptors = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "state")
+		return out, genrt.Missing("", "state")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "indexedObjects")
+		return out, genrt.Missing("", "indexedObjects")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "pendingDescriptors")
+		return out, genrt.Missing("", "pendingDescriptors")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "failedDescriptors")
+		return out, genrt.Missing("", "failedDescriptors")
+	}
+	if err := d.Check(78, "Progress", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5058,22 +7060,39 @@ func DecodeProgressState(data []byte) (ProgressState, error) {
 	if err != nil {
 		return *new(ProgressState), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProgressState(v, "")
+	var d genrt.Decoder
+	x, err := decodeProgressState(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProgressState(v *strictjson.Value, ptr string) (ProgressState, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeProgressStateTree decodes v, a tree the caller already parsed, as
+// ProgressState under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeProgressState, with pointers relative
+// to v.
+func DecodeProgressStateTree(v *strictjson.Value, d *genrt.Decoder) (ProgressState, error) {
+	x, err := decodeProgressState(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProgressState(v *strictjson.Value, d *genrt.Decoder) (ProgressState, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "ProgressState")
 	}
 	switch ProgressState(x) {
 	case ProgressStateNotStarted, ProgressStateBuilding, ProgressStateCancelled, ProgressStateReady, ProgressStateIncomplete:
+		if err := d.Check(79, "ProgressState", v); err != nil {
+			return "", err
+		}
 		return ProgressState(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of ProgressState", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of ProgressState", v.AppendCompact(nil)[:]), "ProgressState")
 }
 
 // DecodeProjectContext decodes data strictly as ProjectContext: wrong types,
@@ -5085,15 +7104,29 @@ func DecodeProjectContext(data []byte) (ProjectContext, error) {
 	if err != nil {
 		return ProjectContext{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProjectContext(v, "")
+	var d genrt.Decoder
+	x, err := decodeProjectContext(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProjectContext(v *strictjson.Value, ptr string) (ProjectContext, error) {
+
+// DecodeProjectContextTree decodes v, a tree the caller already parsed, as
+// ProjectContext under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeProjectContext, with
+// pointers relative to v.
+func DecodeProjectContextTree(v *strictjson.Value, d *genrt.Decoder) (ProjectContext, error) {
+	x, err := decodeProjectContext(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProjectContext(v *strictjson.Value, d *genrt.Decoder) (ProjectContext, error) {
 	var out ProjectContext
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5103,39 +7136,45 @@ func decodeProjectContext(v *strictjson.Value, ptr string) (ProjectContext, erro
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
+	}
+	if err := d.Check(80, "ProjectContext", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5149,18 +7188,35 @@ func DecodeProjectID(data []byte) (ProjectID, error) {
 	if err != nil {
 		return *new(ProjectID), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProjectID(v, "")
+	var d genrt.Decoder
+	x, err := decodeProjectID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProjectID(v *strictjson.Value, ptr string) (ProjectID, error) {
-	u, err := genrt.String(v, ptr)
+
+// DecodeProjectIDTree decodes v, a tree the caller already parsed, as
+// ProjectID under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeProjectID, with pointers relative to
+// v.
+func DecodeProjectIDTree(v *strictjson.Value, d *genrt.Decoder) (ProjectID, error) {
+	x, err := decodeProjectID(v, d)
 	if err != nil {
-		return *new(ProjectID), err
+		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
-	if err := genrt.Length(u, ptr, 1, -1); err != nil {
+	return x, nil
+}
+func decodeProjectID(v *strictjson.Value, d *genrt.Decoder) (ProjectID, error) {
+	u, err := genrt.ReadString(v, d)
+	if err != nil {
+		return *new(ProjectID), genrt.InType(err, "ProjectID")
+	}
+	if err := genrt.Length(u, "", 1, -1); err != nil {
+		return *new(ProjectID), genrt.InType(err, "ProjectID")
+	}
+	if err := d.Check(81, "ProjectID", v); err != nil {
 		return *new(ProjectID), err
 	}
 	return ProjectID(u), nil
@@ -5175,15 +7231,29 @@ func DecodeProjectInfo(data []byte) (ProjectInfo, error) {
 	if err != nil {
 		return ProjectInfo{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProjectInfo(v, "")
+	var d genrt.Decoder
+	x, err := decodeProjectInfo(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProjectInfo(v *strictjson.Value, ptr string) (ProjectInfo, error) {
+
+// DecodeProjectInfoTree decodes v, a tree the caller already parsed, as
+// ProjectInfo under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeProjectInfo, with pointers relative
+// to v.
+func DecodeProjectInfoTree(v *strictjson.Value, d *genrt.Decoder) (ProjectInfo, error) {
+	x, err := decodeProjectInfo(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProjectInfo(v *strictjson.Value, d *genrt.Decoder) (ProjectInfo, error) {
 	var out ProjectInfo
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5200,116 +7270,129 @@ func decodeProjectInfo(v *strictjson.Value, ptr string) (ProjectInfo, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has0 = true
 		case "scope":
-			p := strictjson.AppendPointer(ptr, "scope")
-			x, err := decodeScope(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeScope(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "scope")
 			out.Scope = x
 			has1 = true
 		case "type":
-			p := strictjson.AppendPointer(ptr, "type")
-			x, err := decodeProjectType(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectType(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "type")
 			out.Type = x
 			has2 = true
 		case "rootPath":
-			p := strictjson.AppendPointer(ptr, "rootPath")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "rootPath")
 			out.RootPath = x
 			has3 = true
 		case "sourcePath":
-			p := strictjson.AppendPointer(ptr, "sourcePath")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sourcePath")
 			out.SourcePath = x
 			has4 = true
 		case "root":
-			p := strictjson.AppendPointer(ptr, "root")
-			x, err := decodeNodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "root")
 			out.Root = x
 			has5 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has6 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has7 = true
 		case "requiresRefresh":
-			p := strictjson.AppendPointer(ptr, "requiresRefresh")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "requiresRefresh")
 			out.RequiresRefresh = x
 			has8 = true
 		case "requiresReopen":
-			p := strictjson.AppendPointer(ptr, "requiresReopen")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "requiresReopen")
 			out.RequiresReopen = x
 			has9 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "scope")
+		return out, genrt.Missing("", "scope")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "type")
+		return out, genrt.Missing("", "type")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "rootPath")
+		return out, genrt.Missing("", "rootPath")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "sourcePath")
+		return out, genrt.Missing("", "sourcePath")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "root")
+		return out, genrt.Missing("", "root")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has8 {
-		return out, genrt.Missing(ptr, "requiresRefresh")
+		return out, genrt.Missing("", "requiresRefresh")
 	}
 	if !has9 {
-		return out, genrt.Missing(ptr, "requiresReopen")
+		return out, genrt.Missing("", "requiresReopen")
+	}
+	if err := d.Check(82, "ProjectInfo", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5323,15 +7406,29 @@ func DecodeProjectOpenFailedDetails(data []byte) (ProjectOpenFailedDetails, erro
 	if err != nil {
 		return ProjectOpenFailedDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProjectOpenFailedDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeProjectOpenFailedDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProjectOpenFailedDetails(v *strictjson.Value, ptr string) (ProjectOpenFailedDetails, error) {
+
+// DecodeProjectOpenFailedDetailsTree decodes v, a tree the caller already
+// parsed, as ProjectOpenFailedDetails under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeProjectOpenFailedDetails, with pointers relative to v.
+func DecodeProjectOpenFailedDetailsTree(v *strictjson.Value, d *genrt.Decoder) (ProjectOpenFailedDetails, error) {
+	x, err := decodeProjectOpenFailedDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProjectOpenFailedDetails(v *strictjson.Value, d *genrt.Decoder) (ProjectOpenFailedDetails, error) {
 	var out ProjectOpenFailedDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5339,24 +7436,35 @@ func decodeProjectOpenFailedDetails(v *strictjson.Value, ptr string) (ProjectOpe
 		m := &v.Members[i]
 		switch m.Key {
 		case "reason":
-			p := strictjson.AppendPointer(ptr, "reason")
-			x, err := decodeOpenFailureReason(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeOpenFailureReason(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "reason")
 			out.Reason = x
 			has0 = true
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodePath(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ProjectOpenFailedDetails") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ProjectOpenFailedDetails") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "path")
 			out.Path = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "reason")
+		return out, genrt.Missing("", "reason")
+	}
+	if err := d.Check(83, "ProjectOpenFailedDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5370,15 +7478,29 @@ func DecodeProjectState(data []byte) (ProjectState, error) {
 	if err != nil {
 		return ProjectState{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProjectState(v, "")
+	var d genrt.Decoder
+	x, err := decodeProjectState(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProjectState(v *strictjson.Value, ptr string) (ProjectState, error) {
+
+// DecodeProjectStateTree decodes v, a tree the caller already parsed, as
+// ProjectState under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeProjectState, with pointers relative
+// to v.
+func DecodeProjectStateTree(v *strictjson.Value, d *genrt.Decoder) (ProjectState, error) {
+	x, err := decodeProjectState(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProjectState(v *strictjson.Value, d *genrt.Decoder) (ProjectState, error) {
 	var out ProjectState
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5389,50 +7511,57 @@ func decodeProjectState(v *strictjson.Value, ptr string) (ProjectState, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
+	}
+	if err := d.Check(84, "ProjectState", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5446,22 +7575,39 @@ func DecodeProjectType(data []byte) (ProjectType, error) {
 	if err != nil {
 		return *new(ProjectType), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProjectType(v, "")
+	var d genrt.Decoder
+	x, err := decodeProjectType(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProjectType(v *strictjson.Value, ptr string) (ProjectType, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeProjectTypeTree decodes v, a tree the caller already parsed, as
+// ProjectType under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeProjectType, with pointers relative
+// to v.
+func DecodeProjectTypeTree(v *strictjson.Value, d *genrt.Decoder) (ProjectType, error) {
+	x, err := decodeProjectType(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProjectType(v *strictjson.Value, d *genrt.Decoder) (ProjectType, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "ProjectType")
 	}
 	switch ProjectType(x) {
 	case ProjectTypeConfiguration, ProjectTypeExtension, ProjectTypeProcessing, ProjectTypeReport:
+		if err := d.Check(85, "ProjectType", v); err != nil {
+			return "", err
+		}
 		return ProjectType(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of ProjectType", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of ProjectType", v.AppendCompact(nil)[:]), "ProjectType")
 }
 
 // DecodePropertiesResult decodes data strictly as PropertiesResult: wrong
@@ -5473,15 +7619,29 @@ func DecodePropertiesResult(data []byte) (PropertiesResult, error) {
 	if err != nil {
 		return PropertiesResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertiesResult(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertiesResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertiesResult(v *strictjson.Value, ptr string) (PropertiesResult, error) {
+
+// DecodePropertiesResultTree decodes v, a tree the caller already parsed, as
+// PropertiesResult under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodePropertiesResult, with
+// pointers relative to v.
+func DecodePropertiesResultTree(v *strictjson.Value, d *genrt.Decoder) (PropertiesResult, error) {
+	x, err := decodePropertiesResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertiesResult(v *strictjson.Value, d *genrt.Decoder) (PropertiesResult, error) {
 	var out PropertiesResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5493,68 +7653,83 @@ func decodePropertiesResult(v *strictjson.Value, ptr string) (PropertiesResult, 
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "properties":
-			p := strictjson.AppendPointer(ptr, "properties")
-			x, err := decodeArray_Property(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Property(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "properties")
 			out.Properties = x
 			has4 = true
 		case "picture":
-			p := strictjson.AppendPointer(ptr, "picture")
-			x, err := decodePicturePreview(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PropertiesResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodePicturePreview(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PropertiesResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "picture")
 			out.Picture = x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "properties")
+		return out, genrt.Missing("", "properties")
+	}
+	if err := d.Check(86, "PropertiesResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5568,15 +7743,28 @@ func DecodeProperty(data []byte) (Property, error) {
 	if err != nil {
 		return Property{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProperty(v, "")
+	var d genrt.Decoder
+	x, err := decodeProperty(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProperty(v *strictjson.Value, ptr string) (Property, error) {
+
+// DecodePropertyTree decodes v, a tree the caller already parsed, as Property
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeProperty, with pointers relative to v.
+func DecodePropertyTree(v *strictjson.Value, d *genrt.Decoder) (Property, error) {
+	x, err := decodeProperty(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProperty(v *strictjson.Value, d *genrt.Decoder) (Property, error) {
 	var out Property
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5587,64 +7775,85 @@ func decodeProperty(v *strictjson.Value, ptr string) (Property, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "key":
-			p := strictjson.AppendPointer(ptr, "key")
-			x, err := decodePropertyKey(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePropertyKey(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "key")
 			out.Key = x
 			has0 = true
 		case "qualifiers":
-			p := strictjson.AppendPointer(ptr, "qualifiers")
-			x, err := decodeArray_Qualifier(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Qualifier(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "qualifiers")
 			out.Qualifiers = x
 			has1 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := decodePropertyValue(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePropertyValue(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has2 = true
 		case "range":
-			p := strictjson.AppendPointer(ptr, "range")
-			x, err := decodeRange(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRange(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "range")
 			out.Range = x
 			has3 = true
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Property") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Property") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "caption")
 			out.Caption = &x
 		case "presentation":
-			p := strictjson.AppendPointer(ptr, "presentation")
-			x, err := decodePresentation(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Property") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodePresentation(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Property") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "presentation")
 			out.Presentation = x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "key")
+		return out, genrt.Missing("", "key")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "qualifiers")
+		return out, genrt.Missing("", "qualifiers")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "range")
+		return out, genrt.Missing("", "range")
+	}
+	if err := d.Check(87, "Property", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5658,70 +7867,89 @@ func DecodePropertyChange(data []byte) (PropertyChange, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertyChange(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertyChange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertyChange(v *strictjson.Value, ptr string) (PropertyChange, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodePropertyChangeTree decodes v, a tree the caller already parsed, as
+// PropertyChange under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodePropertyChange, with
+// pointers relative to v.
+func DecodePropertyChangeTree(v *strictjson.Value, d *genrt.Decoder) (PropertyChange, error) {
+	x, err := decodePropertyChange(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertyChange(v *strictjson.Value, d *genrt.Decoder) (PropertyChange, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "PropertyChange")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "PropertyChange")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "PropertyChange")
 	}
+	var x PropertyChange
 	switch tag {
 	case "text":
-		x, err := decodeTextChangeExcept(v, ptr, "kind")
+		y, err := decodeTextChangeExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "boolean":
-		x, err := decodeBooleanChangeExcept(v, ptr, "kind")
+		y, err := decodeBooleanChangeExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "enum":
-		x, err := decodeEnumChangeExcept(v, ptr, "kind")
+		y, err := decodeEnumChangeExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "integer":
-		x, err := decodeIntegerChangeExcept(v, ptr, "kind")
+		y, err := decodeIntegerChangeExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "reference":
-		x, err := decodeReferenceChangeExcept(v, ptr, "kind")
+		y, err := decodeReferenceChangeExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "value":
-		x, err := decodeValueChangeExcept(v, ptr, "kind")
+		y, err := decodeValueChangeExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "unsignedInteger":
-		x, err := decodeUnsignedIntegerChangeExcept(v, ptr, "kind")
+		y, err := decodeUnsignedIntegerChangeExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant("kind", tag, "PropertyChange", "\"text\", \"boolean\", \"enum\", \"integer\", \"reference\", \"value\", \"unsignedInteger\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of PropertyChange; known: \"text\", \"boolean\", \"enum\", \"integer\", \"reference\", \"value\", \"unsignedInteger\"", tag)
+	if err := d.Check(88, "PropertyChange", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodePropertyEditParams decodes data strictly as PropertyEditParams: wrong
@@ -5733,15 +7961,29 @@ func DecodePropertyEditParams(data []byte) (PropertyEditParams, error) {
 	if err != nil {
 		return PropertyEditParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertyEditParams(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertyEditParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertyEditParams(v *strictjson.Value, ptr string) (PropertyEditParams, error) {
+
+// DecodePropertyEditParamsTree decodes v, a tree the caller already parsed, as
+// PropertyEditParams under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodePropertyEditParams, with
+// pointers relative to v.
+func DecodePropertyEditParamsTree(v *strictjson.Value, d *genrt.Decoder) (PropertyEditParams, error) {
+	x, err := decodePropertyEditParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertyEditParams(v *strictjson.Value, d *genrt.Decoder) (PropertyEditParams, error) {
 	var out PropertyEditParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5755,100 +7997,114 @@ func decodePropertyEditParams(v *strictjson.Value, ptr string) (PropertyEditPara
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has3 = true
 		case "snapshot":
-			p := strictjson.AppendPointer(ptr, "snapshot")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "snapshot")
 			}
+			d.Under(mark, "snapshot")
 			out.Snapshot = x
 			has4 = true
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "path")
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has5 = true
 		case "change":
-			p := strictjson.AppendPointer(ptr, "change")
-			x, err := decodePropertyChange(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePropertyChange(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "change")
 			out.Change = x
 			has6 = true
 		case "contextSnapshot":
-			p := strictjson.AppendPointer(ptr, "contextSnapshot")
 			if m.Value.Kind == strictjson.Null {
 				out.ContextSnapshot = genrt.NullOf[string]()
 				continue
 			}
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "PropertyEditParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "contextSnapshot")
 			out.ContextSnapshot = genrt.Some(x)
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "snapshot")
+		return out, genrt.Missing("", "snapshot")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "change")
+		return out, genrt.Missing("", "change")
+	}
+	if err := d.Check(89, "PropertyEditParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5862,15 +8118,29 @@ func DecodePropertyKey(data []byte) (PropertyKey, error) {
 	if err != nil {
 		return PropertyKey{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertyKey(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertyKey(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertyKey(v *strictjson.Value, ptr string) (PropertyKey, error) {
+
+// DecodePropertyKeyTree decodes v, a tree the caller already parsed, as
+// PropertyKey under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodePropertyKey, with pointers relative
+// to v.
+func DecodePropertyKeyTree(v *strictjson.Value, d *genrt.Decoder) (PropertyKey, error) {
+	x, err := decodePropertyKey(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertyKey(v *strictjson.Value, d *genrt.Decoder) (PropertyKey, error) {
 	var out PropertyKey
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5879,32 +8149,37 @@ func decodePropertyKey(v *strictjson.Value, ptr string) (PropertyKey, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "namespace":
-			p := strictjson.AppendPointer(ptr, "namespace")
 			if m.Value.Kind == strictjson.Null {
 				has0 = true
 				continue
 			}
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "namespace")
 			out.Namespace = &x
 			has0 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "namespace")
+		return out, genrt.Missing("", "namespace")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
+	}
+	if err := d.Check(90, "PropertyKey", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -5918,15 +8193,29 @@ func DecodePropertyPathParams(data []byte) (PropertyPathParams, error) {
 	if err != nil {
 		return PropertyPathParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertyPathParams(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertyPathParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertyPathParams(v *strictjson.Value, ptr string) (PropertyPathParams, error) {
+
+// DecodePropertyPathParamsTree decodes v, a tree the caller already parsed, as
+// PropertyPathParams under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodePropertyPathParams, with
+// pointers relative to v.
+func DecodePropertyPathParamsTree(v *strictjson.Value, d *genrt.Decoder) (PropertyPathParams, error) {
+	x, err := decodePropertyPathParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertyPathParams(v *strictjson.Value, d *genrt.Decoder) (PropertyPathParams, error) {
 	var out PropertyPathParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -5938,64 +8227,72 @@ func decodePropertyPathParams(v *strictjson.Value, ptr string) (PropertyPathPara
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has3 = true
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "path")
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
+	}
+	if err := d.Check(91, "PropertyPathParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6009,56 +8306,108 @@ func DecodePropertyReadOnlyDetails(data []byte) (PropertyReadOnlyDetails, error)
 	if err != nil {
 		return PropertyReadOnlyDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertyReadOnlyDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertyReadOnlyDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertyReadOnlyDetails(v *strictjson.Value, ptr string) (PropertyReadOnlyDetails, error) {
+
+// DecodePropertyReadOnlyDetailsTree decodes v, a tree the caller already
+// parsed, as PropertyReadOnlyDetails under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodePropertyReadOnlyDetails, with pointers relative to v.
+func DecodePropertyReadOnlyDetailsTree(v *strictjson.Value, d *genrt.Decoder) (PropertyReadOnlyDetails, error) {
+	x, err := decodePropertyReadOnlyDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertyReadOnlyDetails(v *strictjson.Value, d *genrt.Decoder) (PropertyReadOnlyDetails, error) {
 	var out PropertyReadOnlyDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
 		switch m.Key {
 		case "reason":
-			p := strictjson.AppendPointer(ptr, "reason")
-			x, err := decodePropertyReadOnlyReason(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PropertyReadOnlyDetails") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodePropertyReadOnlyReason(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PropertyReadOnlyDetails") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "reason")
 			out.Reason = &x
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PropertyReadOnlyDetails") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PropertyReadOnlyDetails") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "objectId")
 			out.ObjectID = &x
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PropertyReadOnlyDetails") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PropertyReadOnlyDetails") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "path")
 			out.Path = &x
 		case "mode":
-			p := strictjson.AppendPointer(ptr, "mode")
-			x, err := decodeSupportMode(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PropertyReadOnlyDetails") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSupportMode(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PropertyReadOnlyDetails") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "mode")
 			out.Mode = &x
 		case "supportReason":
-			p := strictjson.AppendPointer(ptr, "supportReason")
-			x, err := decodeSupportReason(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PropertyReadOnlyDetails") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSupportReason(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PropertyReadOnlyDetails") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "supportReason")
 			out.SupportReason = &x
 		}
+	}
+	if err := d.Check(92, "PropertyReadOnlyDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6072,22 +8421,39 @@ func DecodePropertyReadOnlyReason(data []byte) (PropertyReadOnlyReason, error) {
 	if err != nil {
 		return *new(PropertyReadOnlyReason), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertyReadOnlyReason(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertyReadOnlyReason(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertyReadOnlyReason(v *strictjson.Value, ptr string) (PropertyReadOnlyReason, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodePropertyReadOnlyReasonTree decodes v, a tree the caller already
+// parsed, as PropertyReadOnlyReason under the policy of d (see genrt.Decoder):
+// unknown members and unrecognised union members are errors or, with d.Strip,
+// removed and noted in d.Notes; the errors are those of
+// DecodePropertyReadOnlyReason, with pointers relative to v.
+func DecodePropertyReadOnlyReasonTree(v *strictjson.Value, d *genrt.Decoder) (PropertyReadOnlyReason, error) {
+	x, err := decodePropertyReadOnlyReason(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertyReadOnlyReason(v *strictjson.Value, d *genrt.Decoder) (PropertyReadOnlyReason, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "PropertyReadOnlyReason")
 	}
 	switch PropertyReadOnlyReason(x) {
 	case PropertyReadOnlyReasonOptIn, PropertyReadOnlyReasonSupport, PropertyReadOnlyReasonSymlink, PropertyReadOnlyReasonNotEditable:
+		if err := d.Check(93, "PropertyReadOnlyReason", v); err != nil {
+			return "", err
+		}
 		return PropertyReadOnlyReason(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of PropertyReadOnlyReason", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of PropertyReadOnlyReason", v.AppendCompact(nil)[:]), "PropertyReadOnlyReason")
 }
 
 // DecodePropertyValue decodes data strictly as PropertyValue: wrong types,
@@ -6099,52 +8465,71 @@ func DecodePropertyValue(data []byte) (PropertyValue, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertyValue(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertyValue(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertyValue(v *strictjson.Value, ptr string) (PropertyValue, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodePropertyValueTree decodes v, a tree the caller already parsed, as
+// PropertyValue under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodePropertyValue, with pointers relative
+// to v.
+func DecodePropertyValueTree(v *strictjson.Value, d *genrt.Decoder) (PropertyValue, error) {
+	x, err := decodePropertyValue(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertyValue(v *strictjson.Value, d *genrt.Decoder) (PropertyValue, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "PropertyValue")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "PropertyValue")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "PropertyValue")
 	}
+	var x PropertyValue
 	switch tag {
 	case "text":
-		x, err := decodeTextValueExcept(v, ptr, "kind")
+		y, err := decodeTextValueExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "localized":
-		x, err := decodeLocalizedValueExcept(v, ptr, "kind")
+		y, err := decodeLocalizedValueExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "record":
-		x, err := decodeRecordValueExcept(v, ptr, "kind")
+		y, err := decodeRecordValueExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
 	case "unsupported":
-		x, err := decodeUnsupportedValueExcept(v, ptr, "kind")
+		y, err := decodeUnsupportedValueExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant("kind", tag, "PropertyValue", "\"text\", \"localized\", \"record\", \"unsupported\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of PropertyValue; known: \"text\", \"localized\", \"record\", \"unsupported\"", tag)
+	if err := d.Check(94, "PropertyValue", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodePropertyWriteResult decodes data strictly as PropertyWriteResult:
@@ -6156,15 +8541,29 @@ func DecodePropertyWriteResult(data []byte) (PropertyWriteResult, error) {
 	if err != nil {
 		return PropertyWriteResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePropertyWriteResult(v, "")
+	var d genrt.Decoder
+	x, err := decodePropertyWriteResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePropertyWriteResult(v *strictjson.Value, ptr string) (PropertyWriteResult, error) {
+
+// DecodePropertyWriteResultTree decodes v, a tree the caller already parsed,
+// as PropertyWriteResult under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodePropertyWriteResult,
+// with pointers relative to v.
+func DecodePropertyWriteResultTree(v *strictjson.Value, d *genrt.Decoder) (PropertyWriteResult, error) {
+	x, err := decodePropertyWriteResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePropertyWriteResult(v *strictjson.Value, d *genrt.Decoder) (PropertyWriteResult, error) {
 	var out PropertyWriteResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6177,86 +8576,109 @@ func decodePropertyWriteResult(v *strictjson.Value, ptr string) (PropertyWriteRe
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "properties":
-			p := strictjson.AppendPointer(ptr, "properties")
-			x, err := decodeArray_Property(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Property(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "properties")
 			out.Properties = x
 			has4 = true
 		case "picture":
-			p := strictjson.AppendPointer(ptr, "picture")
-			x, err := decodePicturePreview(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PropertyWriteResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodePicturePreview(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PropertyWriteResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "picture")
 			out.Picture = x
 		case "editing":
-			p := strictjson.AppendPointer(ptr, "editing")
-			x, err := decodeEditingState(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEditingState(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "editing")
 			out.Editing = x
 			has6 = true
 		case "renamed":
-			p := strictjson.AppendPointer(ptr, "renamed")
-			x, err := decodeRenamed(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "PropertyWriteResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeRenamed(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "PropertyWriteResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "renamed")
 			out.Renamed = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "properties")
+		return out, genrt.Missing("", "properties")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "editing")
+		return out, genrt.Missing("", "editing")
+	}
+	if err := d.Check(95, "PropertyWriteResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6270,15 +8692,29 @@ func DecodeQualifier(data []byte) (Qualifier, error) {
 	if err != nil {
 		return Qualifier{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeQualifier(v, "")
+	var d genrt.Decoder
+	x, err := decodeQualifier(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeQualifier(v *strictjson.Value, ptr string) (Qualifier, error) {
+
+// DecodeQualifierTree decodes v, a tree the caller already parsed, as
+// Qualifier under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeQualifier, with pointers relative to
+// v.
+func DecodeQualifierTree(v *strictjson.Value, d *genrt.Decoder) (Qualifier, error) {
+	x, err := decodeQualifier(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeQualifier(v *strictjson.Value, d *genrt.Decoder) (Qualifier, error) {
 	var out Qualifier
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6287,35 +8723,47 @@ func decodeQualifier(v *strictjson.Value, ptr string) (Qualifier, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "key":
-			p := strictjson.AppendPointer(ptr, "key")
-			x, err := decodePropertyKey(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePropertyKey(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "key")
 			out.Key = x
 			has0 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Qualifier") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Qualifier") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "caption")
 			out.Caption = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "key")
+		return out, genrt.Missing("", "key")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(96, "Qualifier", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6329,15 +8777,28 @@ func DecodeRange(data []byte) (Range, error) {
 	if err != nil {
 		return Range{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRange(v, "")
+	var d genrt.Decoder
+	x, err := decodeRange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRange(v *strictjson.Value, ptr string) (Range, error) {
+
+// DecodeRangeTree decodes v, a tree the caller already parsed, as Range under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeRange, with pointers relative to v.
+func DecodeRangeTree(v *strictjson.Value, d *genrt.Decoder) (Range, error) {
+	x, err := decodeRange(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRange(v *strictjson.Value, d *genrt.Decoder) (Range, error) {
 	var out Range
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6346,34 +8807,39 @@ func decodeRange(v *strictjson.Value, ptr string) (Range, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "start":
-			p := strictjson.AppendPointer(ptr, "start")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "start")
 			}
+			d.Under(mark, "start")
 			out.Start = x
 			has0 = true
 		case "end":
-			p := strictjson.AppendPointer(ptr, "end")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "end")
 			}
+			d.Under(mark, "end")
 			out.End = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "start")
+		return out, genrt.Missing("", "start")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "end")
+		return out, genrt.Missing("", "end")
+	}
+	if err := d.Check(97, "Range", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6387,15 +8853,29 @@ func DecodeReadOnlyProperty(data []byte) (ReadOnlyProperty, error) {
 	if err != nil {
 		return ReadOnlyProperty{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReadOnlyProperty(v, "")
+	var d genrt.Decoder
+	x, err := decodeReadOnlyProperty(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReadOnlyProperty(v *strictjson.Value, ptr string) (ReadOnlyProperty, error) {
+
+// DecodeReadOnlyPropertyTree decodes v, a tree the caller already parsed, as
+// ReadOnlyProperty under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeReadOnlyProperty, with
+// pointers relative to v.
+func DecodeReadOnlyPropertyTree(v *strictjson.Value, d *genrt.Decoder) (ReadOnlyProperty, error) {
+	x, err := decodeReadOnlyProperty(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeReadOnlyProperty(v *strictjson.Value, d *genrt.Decoder) (ReadOnlyProperty, error) {
 	var out ReadOnlyProperty
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6404,31 +8884,36 @@ func decodeReadOnlyProperty(v *strictjson.Value, ptr string) (ReadOnlyProperty, 
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "path")
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "reason":
-			p := strictjson.AppendPointer(ptr, "reason")
-			x, err := decodeReadOnlyReason(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeReadOnlyReason(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "reason")
 			out.Reason = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "reason")
+		return out, genrt.Missing("", "reason")
+	}
+	if err := d.Check(98, "ReadOnlyProperty", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6442,22 +8927,39 @@ func DecodeReadOnlyReason(data []byte) (ReadOnlyReason, error) {
 	if err != nil {
 		return *new(ReadOnlyReason), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReadOnlyReason(v, "")
+	var d genrt.Decoder
+	x, err := decodeReadOnlyReason(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReadOnlyReason(v *strictjson.Value, ptr string) (ReadOnlyReason, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeReadOnlyReasonTree decodes v, a tree the caller already parsed, as
+// ReadOnlyReason under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeReadOnlyReason, with
+// pointers relative to v.
+func DecodeReadOnlyReasonTree(v *strictjson.Value, d *genrt.Decoder) (ReadOnlyReason, error) {
+	x, err := decodeReadOnlyReason(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeReadOnlyReason(v *strictjson.Value, d *genrt.Decoder) (ReadOnlyReason, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "ReadOnlyReason")
 	}
 	switch ReadOnlyReason(x) {
 	case ReadOnlyReasonUnsupported, ReadOnlyReasonClientVersion:
+		if err := d.Check(99, "ReadOnlyReason", v); err != nil {
+			return "", err
+		}
 		return ReadOnlyReason(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of ReadOnlyReason", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of ReadOnlyReason", v.AppendCompact(nil)[:]), "ReadOnlyReason")
 }
 
 // DecodeReadyPicture decodes data strictly as ReadyPicture: wrong types,
@@ -6469,18 +8971,34 @@ func DecodeReadyPicture(data []byte) (ReadyPicture, error) {
 	if err != nil {
 		return ReadyPicture{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReadyPicture(v, "")
+	var d genrt.Decoder
+	x, err := decodeReadyPicture(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReadyPicture(v *strictjson.Value, ptr string) (ReadyPicture, error) {
-	return decodeReadyPictureExcept(v, ptr, "")
+
+// DecodeReadyPictureTree decodes v, a tree the caller already parsed, as
+// ReadyPicture where a union writes it: its member "status" must be "ready".
+// The policy of d applies as for any tree decoder (see genrt.Decoder);
+// pointers are relative to v.
+func DecodeReadyPictureTree(v *strictjson.Value, d *genrt.Decoder) (ReadyPicture, error) {
+	if err := genrt.Tag(v, "status", "ready"); err != nil {
+		return ReadyPicture{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeReadyPictureExcept(v, d, "status")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeReadyPictureExcept(v *strictjson.Value, ptr string, skip string) (ReadyPicture, error) {
+func decodeReadyPicture(v *strictjson.Value, d *genrt.Decoder) (ReadyPicture, error) {
+	return decodeReadyPictureExcept(v, d, "")
+}
+func decodeReadyPictureExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReadyPicture, error) {
 	var out ReadyPicture
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6490,43 +9008,45 @@ func decodeReadyPictureExcept(v *strictjson.Value, ptr string, skip string) (Rea
 		m := &v.Members[i]
 		switch m.Key {
 		case "mimeType":
-			p := strictjson.AppendPointer(ptr, "mimeType")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "mimeType")
 			out.MIMEType = x
 			has0 = true
 		case "data":
-			p := strictjson.AppendPointer(ptr, "data")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "data")
 			out.Data = x
 			has1 = true
 		case "fileName":
-			p := strictjson.AppendPointer(ptr, "fileName")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "fileName")
 			out.FileName = x
 			has2 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "mimeType")
+		return out, genrt.Missing("", "mimeType")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "data")
+		return out, genrt.Missing("", "data")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "fileName")
+		return out, genrt.Missing("", "fileName")
+	}
+	if err := d.Check(100, "ReadyPicture", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6540,15 +9060,29 @@ func DecodeRecordField(data []byte) (RecordField, error) {
 	if err != nil {
 		return RecordField{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRecordField(v, "")
+	var d genrt.Decoder
+	x, err := decodeRecordField(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRecordField(v *strictjson.Value, ptr string) (RecordField, error) {
+
+// DecodeRecordFieldTree decodes v, a tree the caller already parsed, as
+// RecordField under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRecordField, with pointers relative
+// to v.
+func DecodeRecordFieldTree(v *strictjson.Value, d *genrt.Decoder) (RecordField, error) {
+	x, err := decodeRecordField(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRecordField(v *strictjson.Value, d *genrt.Decoder) (RecordField, error) {
 	var out RecordField
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6558,53 +9092,73 @@ func decodeRecordField(v *strictjson.Value, ptr string) (RecordField, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "key":
-			p := strictjson.AppendPointer(ptr, "key")
-			x, err := decodePropertyKey(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePropertyKey(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "key")
 			out.Key = x
 			has0 = true
 		case "qualifiers":
-			p := strictjson.AppendPointer(ptr, "qualifiers")
-			x, err := decodeArray_Qualifier(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Qualifier(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "qualifiers")
 			out.Qualifiers = x
 			has1 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := decodePropertyValue(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePropertyValue(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has2 = true
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RecordField") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RecordField") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "caption")
 			out.Caption = &x
 		case "presentation":
-			p := strictjson.AppendPointer(ptr, "presentation")
-			x, err := decodePresentation(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RecordField") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodePresentation(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RecordField") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "presentation")
 			out.Presentation = x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "key")
+		return out, genrt.Missing("", "key")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "qualifiers")
+		return out, genrt.Missing("", "qualifiers")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(101, "RecordField", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6618,18 +9172,34 @@ func DecodeRecordValue(data []byte) (RecordValue, error) {
 	if err != nil {
 		return RecordValue{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRecordValue(v, "")
+	var d genrt.Decoder
+	x, err := decodeRecordValue(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRecordValue(v *strictjson.Value, ptr string) (RecordValue, error) {
-	return decodeRecordValueExcept(v, ptr, "")
+
+// DecodeRecordValueTree decodes v, a tree the caller already parsed, as
+// RecordValue where a union writes it: its member "kind" must be "record". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeRecordValueTree(v *strictjson.Value, d *genrt.Decoder) (RecordValue, error) {
+	if err := genrt.Tag(v, "kind", "record"); err != nil {
+		return RecordValue{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeRecordValueExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeRecordValueExcept(v *strictjson.Value, ptr string, skip string) (RecordValue, error) {
+func decodeRecordValue(v *strictjson.Value, d *genrt.Decoder) (RecordValue, error) {
+	return decodeRecordValueExcept(v, d, "")
+}
+func decodeRecordValueExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (RecordValue, error) {
 	var out RecordValue
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6637,21 +9207,21 @@ func decodeRecordValueExcept(v *strictjson.Value, ptr string, skip string) (Reco
 		m := &v.Members[i]
 		switch m.Key {
 		case "fields":
-			p := strictjson.AppendPointer(ptr, "fields")
-			x, err := decodeArray_RecordField(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_RecordField(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "fields")
 			out.Fields = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "fields")
+		return out, genrt.Missing("", "fields")
+	}
+	if err := d.Check(102, "RecordValue", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6665,18 +9235,34 @@ func DecodeReferenceChange(data []byte) (ReferenceChange, error) {
 	if err != nil {
 		return ReferenceChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReferenceChange(v, "")
+	var d genrt.Decoder
+	x, err := decodeReferenceChange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReferenceChange(v *strictjson.Value, ptr string) (ReferenceChange, error) {
-	return decodeReferenceChangeExcept(v, ptr, "")
+
+// DecodeReferenceChangeTree decodes v, a tree the caller already parsed, as
+// ReferenceChange where a union writes it: its member "kind" must be
+// "reference". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeReferenceChangeTree(v *strictjson.Value, d *genrt.Decoder) (ReferenceChange, error) {
+	if err := genrt.Tag(v, "kind", "reference"); err != nil {
+		return ReferenceChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeReferenceChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeReferenceChangeExcept(v *strictjson.Value, ptr string, skip string) (ReferenceChange, error) {
+func decodeReferenceChange(v *strictjson.Value, d *genrt.Decoder) (ReferenceChange, error) {
+	return decodeReferenceChangeExcept(v, d, "")
+}
+func decodeReferenceChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReferenceChange, error) {
 	var out ReferenceChange
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6684,25 +9270,25 @@ func decodeReferenceChangeExcept(v *strictjson.Value, ptr string, skip string) (
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
 			if m.Value.Kind == strictjson.Null {
 				has0 = true
 				continue
 			}
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = &x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(103, "ReferenceChange", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6716,15 +9302,29 @@ func DecodeReferenceChoice(data []byte) (ReferenceChoice, error) {
 	if err != nil {
 		return ReferenceChoice{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReferenceChoice(v, "")
+	var d genrt.Decoder
+	x, err := decodeReferenceChoice(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReferenceChoice(v *strictjson.Value, ptr string) (ReferenceChoice, error) {
+
+// DecodeReferenceChoiceTree decodes v, a tree the caller already parsed, as
+// ReferenceChoice under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeReferenceChoice, with
+// pointers relative to v.
+func DecodeReferenceChoiceTree(v *strictjson.Value, d *genrt.Decoder) (ReferenceChoice, error) {
+	x, err := decodeReferenceChoice(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeReferenceChoice(v *strictjson.Value, d *genrt.Decoder) (ReferenceChoice, error) {
 	var out ReferenceChoice
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6735,57 +9335,71 @@ func decodeReferenceChoice(v *strictjson.Value, ptr string) (ReferenceChoice, er
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has1 = true
 		case "metadataKind":
-			p := strictjson.AppendPointer(ptr, "metadataKind")
-			x, err := decodeMetadataKind(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMetadataKind(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "metadataKind")
 			out.MetadataKind = x
 			has2 = true
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "caption")
 			out.Caption = x
 			has3 = true
 		case "standardAttribute":
-			p := strictjson.AppendPointer(ptr, "standardAttribute")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ReferenceChoice") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReferenceChoice") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "standardAttribute")
 			out.StandardAttribute = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "metadataKind")
+		return out, genrt.Missing("", "metadataKind")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "caption")
+		return out, genrt.Missing("", "caption")
+	}
+	if err := d.Check(104, "ReferenceChoice", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6799,15 +9413,29 @@ func DecodeReferenceChoicesResult(data []byte) (ReferenceChoicesResult, error) {
 	if err != nil {
 		return ReferenceChoicesResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReferenceChoicesResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeReferenceChoicesResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReferenceChoicesResult(v *strictjson.Value, ptr string) (ReferenceChoicesResult, error) {
+
+// DecodeReferenceChoicesResultTree decodes v, a tree the caller already
+// parsed, as ReferenceChoicesResult under the policy of d (see genrt.Decoder):
+// unknown members and unrecognised union members are errors or, with d.Strip,
+// removed and noted in d.Notes; the errors are those of
+// DecodeReferenceChoicesResult, with pointers relative to v.
+func DecodeReferenceChoicesResultTree(v *strictjson.Value, d *genrt.Decoder) (ReferenceChoicesResult, error) {
+	x, err := decodeReferenceChoicesResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeReferenceChoicesResult(v *strictjson.Value, d *genrt.Decoder) (ReferenceChoicesResult, error) {
 	var out ReferenceChoicesResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6819,61 +9447,69 @@ func decodeReferenceChoicesResult(v *strictjson.Value, ptr string) (ReferenceCho
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "choices":
-			p := strictjson.AppendPointer(ptr, "choices")
-			x, err := decodeArray_ReferenceChoice(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ReferenceChoice(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "choices")
 			out.Choices = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "choices")
+		return out, genrt.Missing("", "choices")
+	}
+	if err := d.Check(105, "ReferenceChoicesResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6887,18 +9523,34 @@ func DecodeReferencePresentation(data []byte) (ReferencePresentation, error) {
 	if err != nil {
 		return ReferencePresentation{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReferencePresentation(v, "")
+	var d genrt.Decoder
+	x, err := decodeReferencePresentation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReferencePresentation(v *strictjson.Value, ptr string) (ReferencePresentation, error) {
-	return decodeReferencePresentationExcept(v, ptr, "")
+
+// DecodeReferencePresentationTree decodes v, a tree the caller already parsed,
+// as ReferencePresentation where a union writes it: its member "kind" must be
+// "reference". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeReferencePresentationTree(v *strictjson.Value, d *genrt.Decoder) (ReferencePresentation, error) {
+	if err := genrt.Tag(v, "kind", "reference"); err != nil {
+		return ReferencePresentation{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeReferencePresentationExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeReferencePresentationExcept(v *strictjson.Value, ptr string, skip string) (ReferencePresentation, error) {
+func decodeReferencePresentation(v *strictjson.Value, d *genrt.Decoder) (ReferencePresentation, error) {
+	return decodeReferencePresentationExcept(v, d, "")
+}
+func decodeReferencePresentationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReferencePresentation, error) {
 	var out ReferencePresentation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -6909,68 +9561,85 @@ func decodeReferencePresentationExcept(v *strictjson.Value, ptr string, skip str
 		m := &v.Members[i]
 		switch m.Key {
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "caption")
 			out.Caption = x
 			has0 = true
 		case "category":
-			p := strictjson.AppendPointer(ptr, "category")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "category")
 			out.Category = x
 			has1 = true
 		case "metadataKind":
-			p := strictjson.AppendPointer(ptr, "metadataKind")
-			x, err := decodeMetadataKind(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeMetadataKind(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "metadataKind")
 			out.MetadataKind = x
 			has2 = true
 		case "status":
-			p := strictjson.AppendPointer(ptr, "status")
-			x, err := decodeReferenceStatus(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeReferenceStatus(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "status")
 			out.Status = x
 			has3 = true
 		case "target":
-			p := strictjson.AppendPointer(ptr, "target")
-			x, err := decodeObjectID(m.Value, p)
-			if err != nil {
-				return out, err
-			}
-			out.Target = &x
-		case "detail":
-			p := strictjson.AppendPointer(ptr, "detail")
-			x, err := decodeCaption(m.Value, p)
-			if err != nil {
-				return out, err
-			}
-			out.Detail = &x
-		default:
-			if m.Key == skip {
+			if d.NullMember(v, i, "ReferencePresentation") {
 				continue
 			}
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReferencePresentation") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "target")
+			out.Target = &x
+		case "detail":
+			if d.NullMember(v, i, "ReferencePresentation") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ReferencePresentation") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "detail")
+			out.Detail = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "caption")
+		return out, genrt.Missing("", "caption")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "category")
+		return out, genrt.Missing("", "category")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "metadataKind")
+		return out, genrt.Missing("", "metadataKind")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "status")
+		return out, genrt.Missing("", "status")
+	}
+	if err := d.Check(106, "ReferencePresentation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -6984,18 +9653,34 @@ func DecodeReferenceSchema(data []byte) (ReferenceSchema, error) {
 	if err != nil {
 		return ReferenceSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReferenceSchema(v, "")
+	var d genrt.Decoder
+	x, err := decodeReferenceSchema(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReferenceSchema(v *strictjson.Value, ptr string) (ReferenceSchema, error) {
-	return decodeReferenceSchemaExcept(v, ptr, "")
+
+// DecodeReferenceSchemaTree decodes v, a tree the caller already parsed, as
+// ReferenceSchema where a union writes it: its member "kind" must be
+// "reference". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeReferenceSchemaTree(v *strictjson.Value, d *genrt.Decoder) (ReferenceSchema, error) {
+	if err := genrt.Tag(v, "kind", "reference"); err != nil {
+		return ReferenceSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeReferenceSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeReferenceSchemaExcept(v *strictjson.Value, ptr string, skip string) (ReferenceSchema, error) {
+func decodeReferenceSchema(v *strictjson.Value, d *genrt.Decoder) (ReferenceSchema, error) {
+	return decodeReferenceSchemaExcept(v, d, "")
+}
+func decodeReferenceSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ReferenceSchema, error) {
 	var out ReferenceSchema
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7004,35 +9689,36 @@ func decodeReferenceSchemaExcept(v *strictjson.Value, ptr string, skip string) (
 		m := &v.Members[i]
 		switch m.Key {
 		case "domain":
-			p := strictjson.AppendPointer(ptr, "domain")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "domain")
 			}
+			d.Under(mark, "domain")
 			out.Domain = x
 			has0 = true
 		case "nullable":
-			p := strictjson.AppendPointer(ptr, "nullable")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "nullable")
 			out.Nullable = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "domain")
+		return out, genrt.Missing("", "domain")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "nullable")
+		return out, genrt.Missing("", "nullable")
+	}
+	if err := d.Check(107, "ReferenceSchema", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7046,22 +9732,39 @@ func DecodeReferenceStatus(data []byte) (ReferenceStatus, error) {
 	if err != nil {
 		return *new(ReferenceStatus), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeReferenceStatus(v, "")
+	var d genrt.Decoder
+	x, err := decodeReferenceStatus(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeReferenceStatus(v *strictjson.Value, ptr string) (ReferenceStatus, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeReferenceStatusTree decodes v, a tree the caller already parsed, as
+// ReferenceStatus under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeReferenceStatus, with
+// pointers relative to v.
+func DecodeReferenceStatusTree(v *strictjson.Value, d *genrt.Decoder) (ReferenceStatus, error) {
+	x, err := decodeReferenceStatus(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeReferenceStatus(v *strictjson.Value, d *genrt.Decoder) (ReferenceStatus, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "ReferenceStatus")
 	}
 	switch ReferenceStatus(x) {
 	case ReferenceStatusResolved, ReferenceStatusMissing, ReferenceStatusUnavailable:
+		if err := d.Check(108, "ReferenceStatus", v); err != nil {
+			return "", err
+		}
 		return ReferenceStatus(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of ReferenceStatus", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of ReferenceStatus", v.AppendCompact(nil)[:]), "ReferenceStatus")
 }
 
 // DecodeRefreshParams decodes data strictly as RefreshParams: wrong types,
@@ -7073,15 +9776,29 @@ func DecodeRefreshParams(data []byte) (RefreshParams, error) {
 	if err != nil {
 		return RefreshParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRefreshParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeRefreshParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRefreshParams(v *strictjson.Value, ptr string) (RefreshParams, error) {
+
+// DecodeRefreshParamsTree decodes v, a tree the caller already parsed, as
+// RefreshParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRefreshParams, with pointers relative
+// to v.
+func DecodeRefreshParamsTree(v *strictjson.Value, d *genrt.Decoder) (RefreshParams, error) {
+	x, err := decodeRefreshParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRefreshParams(v *strictjson.Value, d *genrt.Decoder) (RefreshParams, error) {
 	var out RefreshParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7093,61 +9810,75 @@ func decodeRefreshParams(v *strictjson.Value, ptr string) (RefreshParams, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "node":
-			p := strictjson.AppendPointer(ptr, "node")
-			x, err := decodeNodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "node")
 			out.Node = x
 			has3 = true
 		case "resetFileSequence":
-			p := strictjson.AppendPointer(ptr, "resetFileSequence")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RefreshParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RefreshParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "resetFileSequence")
 			out.ResetFileSequence = &x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "node")
+		return out, genrt.Missing("", "node")
 	}
 	if !has4 {
 		out.ResetFileSequence = genrt.Ptr(bool(false))
+	}
+	if err := d.Check(109, "RefreshParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7161,15 +9892,29 @@ func DecodeRefreshResult(data []byte) (RefreshResult, error) {
 	if err != nil {
 		return RefreshResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRefreshResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeRefreshResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRefreshResult(v *strictjson.Value, ptr string) (RefreshResult, error) {
+
+// DecodeRefreshResultTree decodes v, a tree the caller already parsed, as
+// RefreshResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRefreshResult, with pointers relative
+// to v.
+func DecodeRefreshResultTree(v *strictjson.Value, d *genrt.Decoder) (RefreshResult, error) {
+	x, err := decodeRefreshResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRefreshResult(v *strictjson.Value, d *genrt.Decoder) (RefreshResult, error) {
 	var out RefreshResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7181,61 +9926,69 @@ func decodeRefreshResult(v *strictjson.Value, ptr string) (RefreshResult, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "affected":
-			p := strictjson.AppendPointer(ptr, "affected")
-			x, err := decodeArray_ObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "affected")
 			out.Affected = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "affected")
+		return out, genrt.Missing("", "affected")
+	}
+	if err := d.Check(110, "RefreshResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7249,15 +10002,29 @@ func DecodeRenameApplyParams(data []byte) (RenameApplyParams, error) {
 	if err != nil {
 		return RenameApplyParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenameApplyParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenameApplyParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenameApplyParams(v *strictjson.Value, ptr string) (RenameApplyParams, error) {
+
+// DecodeRenameApplyParamsTree decodes v, a tree the caller already parsed, as
+// RenameApplyParams under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeRenameApplyParams, with
+// pointers relative to v.
+func DecodeRenameApplyParamsTree(v *strictjson.Value, d *genrt.Decoder) (RenameApplyParams, error) {
+	x, err := decodeRenameApplyParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenameApplyParams(v *strictjson.Value, d *genrt.Decoder) (RenameApplyParams, error) {
 	var out RenameApplyParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7271,89 +10038,99 @@ func decodeRenameApplyParams(v *strictjson.Value, ptr string) (RenameApplyParams
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has3 = true
 		case "newName":
-			p := strictjson.AppendPointer(ptr, "newName")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "newName")
 			}
+			d.Under(mark, "newName")
 			out.NewName = x
 			has4 = true
 		case "snapshot":
-			p := strictjson.AppendPointer(ptr, "snapshot")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "snapshot")
 			}
+			d.Under(mark, "snapshot")
 			out.Snapshot = x
 			has5 = true
 		case "reviewedUncertain":
-			p := strictjson.AppendPointer(ptr, "reviewedUncertain")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "reviewedUncertain")
 			out.ReviewedUncertain = x
 			has6 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "newName")
+		return out, genrt.Missing("", "newName")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "snapshot")
+		return out, genrt.Missing("", "snapshot")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "reviewedUncertain")
+		return out, genrt.Missing("", "reviewedUncertain")
+	}
+	if err := d.Check(111, "RenameApplyParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7367,15 +10144,29 @@ func DecodeRenameApplyResult(data []byte) (RenameApplyResult, error) {
 	if err != nil {
 		return RenameApplyResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenameApplyResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenameApplyResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenameApplyResult(v *strictjson.Value, ptr string) (RenameApplyResult, error) {
+
+// DecodeRenameApplyResultTree decodes v, a tree the caller already parsed, as
+// RenameApplyResult under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeRenameApplyResult, with
+// pointers relative to v.
+func DecodeRenameApplyResultTree(v *strictjson.Value, d *genrt.Decoder) (RenameApplyResult, error) {
+	x, err := decodeRenameApplyResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenameApplyResult(v *strictjson.Value, d *genrt.Decoder) (RenameApplyResult, error) {
 	var out RenameApplyResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7389,90 +10180,107 @@ func decodeRenameApplyResult(v *strictjson.Value, ptr string) (RenameApplyResult
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "properties":
-			p := strictjson.AppendPointer(ptr, "properties")
-			x, err := decodeArray_Property(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Property(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "properties")
 			out.Properties = x
 			has4 = true
 		case "picture":
-			p := strictjson.AppendPointer(ptr, "picture")
-			x, err := decodePicturePreview(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RenameApplyResult") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodePicturePreview(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RenameApplyResult") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "picture")
 			out.Picture = x
 		case "editing":
-			p := strictjson.AppendPointer(ptr, "editing")
-			x, err := decodeEditingState(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEditingState(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "editing")
 			out.Editing = x
 			has6 = true
 		case "renamed":
-			p := strictjson.AppendPointer(ptr, "renamed")
-			x, err := decodeRenamed(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRenamed(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "renamed")
 			out.Renamed = x
 			has7 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "properties")
+		return out, genrt.Missing("", "properties")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "editing")
+		return out, genrt.Missing("", "editing")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "renamed")
+		return out, genrt.Missing("", "renamed")
+	}
+	if err := d.Check(112, "RenameApplyResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7486,15 +10294,29 @@ func DecodeRenameEdit(data []byte) (RenameEdit, error) {
 	if err != nil {
 		return RenameEdit{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenameEdit(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenameEdit(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenameEdit(v *strictjson.Value, ptr string) (RenameEdit, error) {
+
+// DecodeRenameEditTree decodes v, a tree the caller already parsed, as
+// RenameEdit under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRenameEdit, with pointers relative to
+// v.
+func DecodeRenameEditTree(v *strictjson.Value, d *genrt.Decoder) (RenameEdit, error) {
+	x, err := decodeRenameEdit(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenameEdit(v *strictjson.Value, d *genrt.Decoder) (RenameEdit, error) {
 	var out RenameEdit
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7504,42 +10326,48 @@ func decodeRenameEdit(v *strictjson.Value, ptr string) (RenameEdit, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "path")
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "range":
-			p := strictjson.AppendPointer(ptr, "range")
-			x, err := decodeRange(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRange(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "range")
 			out.Range = x
 			has1 = true
 		case "text":
-			p := strictjson.AppendPointer(ptr, "text")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "text")
 			out.Text = x
 			has2 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "range")
+		return out, genrt.Missing("", "range")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "text")
+		return out, genrt.Missing("", "text")
+	}
+	if err := d.Check(113, "RenameEdit", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7553,15 +10381,29 @@ func DecodeRenameIssue(data []byte) (RenameIssue, error) {
 	if err != nil {
 		return RenameIssue{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenameIssue(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenameIssue(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenameIssue(v *strictjson.Value, ptr string) (RenameIssue, error) {
+
+// DecodeRenameIssueTree decodes v, a tree the caller already parsed, as
+// RenameIssue under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRenameIssue, with pointers relative
+// to v.
+func DecodeRenameIssueTree(v *strictjson.Value, d *genrt.Decoder) (RenameIssue, error) {
+	x, err := decodeRenameIssue(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenameIssue(v *strictjson.Value, d *genrt.Decoder) (RenameIssue, error) {
 	var out RenameIssue
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7569,34 +10411,52 @@ func decodeRenameIssue(v *strictjson.Value, ptr string) (RenameIssue, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "code":
-			p := strictjson.AppendPointer(ptr, "code")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "code")
 			}
+			d.Under(mark, "code")
 			out.Code = x
 			has0 = true
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RenameIssue") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RenameIssue") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "path")
 			out.Path = &x
 		case "range":
-			p := strictjson.AppendPointer(ptr, "range")
-			x, err := decodeRange(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "RenameIssue") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeRange(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "RenameIssue") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "range")
 			out.Range = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "code")
+		return out, genrt.Missing("", "code")
+	}
+	if err := d.Check(114, "RenameIssue", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7610,15 +10470,29 @@ func DecodeRenamePlace(data []byte) (RenamePlace, error) {
 	if err != nil {
 		return RenamePlace{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenamePlace(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenamePlace(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenamePlace(v *strictjson.Value, ptr string) (RenamePlace, error) {
+
+// DecodeRenamePlaceTree decodes v, a tree the caller already parsed, as
+// RenamePlace under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRenamePlace, with pointers relative
+// to v.
+func DecodeRenamePlaceTree(v *strictjson.Value, d *genrt.Decoder) (RenamePlace, error) {
+	x, err := decodeRenamePlace(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenamePlace(v *strictjson.Value, d *genrt.Decoder) (RenamePlace, error) {
 	var out RenamePlace
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7627,31 +10501,36 @@ func decodeRenamePlace(v *strictjson.Value, ptr string) (RenamePlace, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "path")
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "range":
-			p := strictjson.AppendPointer(ptr, "range")
-			x, err := decodeRange(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRange(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "range")
 			out.Range = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "range")
+		return out, genrt.Missing("", "range")
+	}
+	if err := d.Check(115, "RenamePlace", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7665,15 +10544,29 @@ func DecodeRenamePlan(data []byte) (RenamePlan, error) {
 	if err != nil {
 		return RenamePlan{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenamePlan(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenamePlan(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenamePlan(v *strictjson.Value, ptr string) (RenamePlan, error) {
+
+// DecodeRenamePlanTree decodes v, a tree the caller already parsed, as
+// RenamePlan under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRenamePlan, with pointers relative to
+// v.
+func DecodeRenamePlanTree(v *strictjson.Value, d *genrt.Decoder) (RenamePlan, error) {
+	x, err := decodeRenamePlan(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenamePlan(v *strictjson.Value, d *genrt.Decoder) (RenamePlan, error) {
 	var out RenamePlan
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7684,53 +10577,60 @@ func decodeRenamePlan(v *strictjson.Value, ptr string) (RenamePlan, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "snapshot":
-			p := strictjson.AppendPointer(ptr, "snapshot")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "snapshot")
 			}
+			d.Under(mark, "snapshot")
 			out.Snapshot = x
 			has0 = true
 		case "edits":
-			p := strictjson.AppendPointer(ptr, "edits")
-			x, err := decodeArray_RenameEdit(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_RenameEdit(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "edits")
 			out.Edits = x
 			has1 = true
 		case "issues":
-			p := strictjson.AppendPointer(ptr, "issues")
-			x, err := decodeArray_RenameIssue(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_RenameIssue(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "issues")
 			out.Issues = x
 			has2 = true
 		case "uncertain":
-			p := strictjson.AppendPointer(ptr, "uncertain")
-			x, err := decodeArray_RenamePlace(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_RenamePlace(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "uncertain")
 			out.Uncertain = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "snapshot")
+		return out, genrt.Missing("", "snapshot")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "edits")
+		return out, genrt.Missing("", "edits")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "issues")
+		return out, genrt.Missing("", "issues")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "uncertain")
+		return out, genrt.Missing("", "uncertain")
+	}
+	if err := d.Check(116, "RenamePlan", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7744,15 +10644,29 @@ func DecodeRenamePreviewParams(data []byte) (RenamePreviewParams, error) {
 	if err != nil {
 		return RenamePreviewParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenamePreviewParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenamePreviewParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenamePreviewParams(v *strictjson.Value, ptr string) (RenamePreviewParams, error) {
+
+// DecodeRenamePreviewParamsTree decodes v, a tree the caller already parsed,
+// as RenamePreviewParams under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeRenamePreviewParams,
+// with pointers relative to v.
+func DecodeRenamePreviewParamsTree(v *strictjson.Value, d *genrt.Decoder) (RenamePreviewParams, error) {
+	x, err := decodeRenamePreviewParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenamePreviewParams(v *strictjson.Value, d *genrt.Decoder) (RenamePreviewParams, error) {
 	var out RenamePreviewParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7764,64 +10678,72 @@ func decodeRenamePreviewParams(v *strictjson.Value, ptr string) (RenamePreviewPa
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has3 = true
 		case "newName":
-			p := strictjson.AppendPointer(ptr, "newName")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "newName")
 			}
+			d.Under(mark, "newName")
 			out.NewName = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "newName")
+		return out, genrt.Missing("", "newName")
+	}
+	if err := d.Check(117, "RenamePreviewParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7835,15 +10757,29 @@ func DecodeRenamePreviewResult(data []byte) (RenamePreviewResult, error) {
 	if err != nil {
 		return RenamePreviewResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenamePreviewResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenamePreviewResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenamePreviewResult(v *strictjson.Value, ptr string) (RenamePreviewResult, error) {
+
+// DecodeRenamePreviewResultTree decodes v, a tree the caller already parsed,
+// as RenamePreviewResult under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeRenamePreviewResult,
+// with pointers relative to v.
+func DecodeRenamePreviewResultTree(v *strictjson.Value, d *genrt.Decoder) (RenamePreviewResult, error) {
+	x, err := decodeRenamePreviewResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenamePreviewResult(v *strictjson.Value, d *genrt.Decoder) (RenamePreviewResult, error) {
 	var out RenamePreviewResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7856,72 +10792,81 @@ func decodeRenamePreviewResult(v *strictjson.Value, ptr string) (RenamePreviewRe
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "applyAvailable":
-			p := strictjson.AppendPointer(ptr, "applyAvailable")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "applyAvailable")
 			out.ApplyAvailable = x
 			has4 = true
 		case "plan":
-			p := strictjson.AppendPointer(ptr, "plan")
-			x, err := decodeRenamePlan(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRenamePlan(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "plan")
 			out.Plan = x
 			has5 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "applyAvailable")
+		return out, genrt.Missing("", "applyAvailable")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "plan")
+		return out, genrt.Missing("", "plan")
+	}
+	if err := d.Check(118, "RenamePreviewResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -7935,15 +10880,28 @@ func DecodeRenamed(data []byte) (Renamed, error) {
 	if err != nil {
 		return Renamed{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRenamed(v, "")
+	var d genrt.Decoder
+	x, err := decodeRenamed(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRenamed(v *strictjson.Value, ptr string) (Renamed, error) {
+
+// DecodeRenamedTree decodes v, a tree the caller already parsed, as Renamed
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeRenamed, with pointers relative to v.
+func DecodeRenamedTree(v *strictjson.Value, d *genrt.Decoder) (Renamed, error) {
+	x, err := decodeRenamed(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRenamed(v *strictjson.Value, d *genrt.Decoder) (Renamed, error) {
 	var out Renamed
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -7954,56 +10912,63 @@ func decodeRenamed(v *strictjson.Value, ptr string) (Renamed, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "from":
-			p := strictjson.AppendPointer(ptr, "from")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "from")
 			out.From = x
 			has0 = true
 		case "to":
-			p := strictjson.AppendPointer(ptr, "to")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "to")
 			out.To = x
 			has1 = true
 		case "descendantFrom":
-			p := strictjson.AppendPointer(ptr, "descendantFrom")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "descendantFrom")
 			}
+			d.Under(mark, "descendantFrom")
 			out.DescendantFrom = x
 			has2 = true
 		case "descendantTo":
-			p := strictjson.AppendPointer(ptr, "descendantTo")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "descendantTo")
 			}
+			d.Under(mark, "descendantTo")
 			out.DescendantTo = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "from")
+		return out, genrt.Missing("", "from")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "to")
+		return out, genrt.Missing("", "to")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "descendantFrom")
+		return out, genrt.Missing("", "descendantFrom")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "descendantTo")
+		return out, genrt.Missing("", "descendantTo")
+	}
+	if err := d.Check(119, "Renamed", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8017,40 +10982,60 @@ func DecodeRequestID(data []byte) (RequestID, error) {
 	if err != nil {
 		return RequestID{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRequestID(v, "")
+	var d genrt.Decoder
+	x, err := decodeRequestID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRequestID(v *strictjson.Value, ptr string) (RequestID, error) {
+
+// DecodeRequestIDTree decodes v, a tree the caller already parsed, as
+// RequestID under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRequestID, with pointers relative to
+// v.
+func DecodeRequestIDTree(v *strictjson.Value, d *genrt.Decoder) (RequestID, error) {
+	x, err := decodeRequestID(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRequestID(v *strictjson.Value, d *genrt.Decoder) (RequestID, error) {
 	switch v.Kind {
 	case strictjson.String:
-		x, err := genrt.String(v, ptr)
+		x, err := genrt.ReadString(v, d)
 		if err != nil {
 			return RequestID{}, err
 		}
-		if err := genrt.Length(x, ptr, 1, 64); err != nil {
+		if err := genrt.Length(x, "", 1, 64); err != nil {
 			return RequestID{}, err
 		}
-		if err := genrt.Pattern(x, ptr, pattern0); err != nil {
+		if err := genrt.Pattern(x, "", pattern0); err != nil {
+			return RequestID{}, err
+		}
+		if err := d.Check(120, "RequestID", v); err != nil {
 			return RequestID{}, err
 		}
 		return RequestID{String: &x}, nil
 	case strictjson.Number:
-		x, err := genrt.Integer(v, ptr)
+		x, err := genrt.ReadInteger(v, d)
 		if err != nil {
 			return RequestID{}, err
 		}
-		if err := genrt.AtLeast(x, ptr, 0); err != nil {
+		if err := genrt.AtLeast(x, "", 0); err != nil {
 			return RequestID{}, err
 		}
-		if err := genrt.AtMost(x, ptr, MaxIntegerRequestID); err != nil {
+		if err := genrt.AtMost(x, "", MaxIntegerRequestID); err != nil {
+			return RequestID{}, err
+		}
+		if err := d.Check(120, "RequestID", v); err != nil {
 			return RequestID{}, err
 		}
 		return RequestID{Integer: &x}, nil
 	}
-	return RequestID{}, genrt.Invalid(ptr, "expected a string or an integer, got %s", v.Kind)
+	return RequestID{}, genrt.Invalid("", "expected a string or an integer, got %s", v.Kind)
 }
 
 // DecodeResourceLimitDetails decodes data strictly as ResourceLimitDetails:
@@ -8062,15 +11047,29 @@ func DecodeResourceLimitDetails(data []byte) (ResourceLimitDetails, error) {
 	if err != nil {
 		return ResourceLimitDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeResourceLimitDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeResourceLimitDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeResourceLimitDetails(v *strictjson.Value, ptr string) (ResourceLimitDetails, error) {
+
+// DecodeResourceLimitDetailsTree decodes v, a tree the caller already parsed,
+// as ResourceLimitDetails under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeResourceLimitDetails,
+// with pointers relative to v.
+func DecodeResourceLimitDetailsTree(v *strictjson.Value, d *genrt.Decoder) (ResourceLimitDetails, error) {
+	x, err := decodeResourceLimitDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeResourceLimitDetails(v *strictjson.Value, d *genrt.Decoder) (ResourceLimitDetails, error) {
 	var out ResourceLimitDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8079,31 +11078,36 @@ func decodeResourceLimitDetails(v *strictjson.Value, ptr string) (ResourceLimitD
 		m := &v.Members[i]
 		switch m.Key {
 		case "resource":
-			p := strictjson.AppendPointer(ptr, "resource")
-			x, err := decodeLimitedResource(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeLimitedResource(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "resource")
 			out.Resource = x
 			has0 = true
 		case "limit":
-			p := strictjson.AppendPointer(ptr, "limit")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "limit")
 			}
+			d.Under(mark, "limit")
 			out.Limit = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "resource")
+		return out, genrt.Missing("", "resource")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "limit")
+		return out, genrt.Missing("", "limit")
+	}
+	if err := d.Check(121, "ResourceLimitDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8117,15 +11121,29 @@ func DecodeResponseTooLargeDetails(data []byte) (ResponseTooLargeDetails, error)
 	if err != nil {
 		return ResponseTooLargeDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeResponseTooLargeDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeResponseTooLargeDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeResponseTooLargeDetails(v *strictjson.Value, ptr string) (ResponseTooLargeDetails, error) {
+
+// DecodeResponseTooLargeDetailsTree decodes v, a tree the caller already
+// parsed, as ResponseTooLargeDetails under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeResponseTooLargeDetails, with pointers relative to v.
+func DecodeResponseTooLargeDetailsTree(v *strictjson.Value, d *genrt.Decoder) (ResponseTooLargeDetails, error) {
+	x, err := decodeResponseTooLargeDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeResponseTooLargeDetails(v *strictjson.Value, d *genrt.Decoder) (ResponseTooLargeDetails, error) {
 	var out ResponseTooLargeDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8133,20 +11151,24 @@ func decodeResponseTooLargeDetails(v *strictjson.Value, ptr string) (ResponseToo
 		m := &v.Members[i]
 		switch m.Key {
 		case "limitBytes":
-			p := strictjson.AppendPointer(ptr, "limitBytes")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "limitBytes")
 			}
+			d.Under(mark, "limitBytes")
 			out.LimitBytes = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "limitBytes")
+		return out, genrt.Missing("", "limitBytes")
+	}
+	if err := d.Check(122, "ResponseTooLargeDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8160,15 +11182,29 @@ func DecodeResyncDetails(data []byte) (ResyncDetails, error) {
 	if err != nil {
 		return ResyncDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeResyncDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeResyncDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeResyncDetails(v *strictjson.Value, ptr string) (ResyncDetails, error) {
+
+// DecodeResyncDetailsTree decodes v, a tree the caller already parsed, as
+// ResyncDetails under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeResyncDetails, with pointers relative
+// to v.
+func DecodeResyncDetailsTree(v *strictjson.Value, d *genrt.Decoder) (ResyncDetails, error) {
+	x, err := decodeResyncDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeResyncDetails(v *strictjson.Value, d *genrt.Decoder) (ResyncDetails, error) {
 	var out ResyncDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8176,20 +11212,24 @@ func decodeResyncDetails(v *strictjson.Value, ptr string) (ResyncDetails, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "reason":
-			p := strictjson.AppendPointer(ptr, "reason")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "reason")
 			}
+			d.Under(mark, "reason")
 			out.Reason = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "reason")
+		return out, genrt.Missing("", "reason")
+	}
+	if err := d.Check(123, "ResyncDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8203,15 +11243,29 @@ func DecodeRevealResult(data []byte) (RevealResult, error) {
 	if err != nil {
 		return RevealResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRevealResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeRevealResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRevealResult(v *strictjson.Value, ptr string) (RevealResult, error) {
+
+// DecodeRevealResultTree decodes v, a tree the caller already parsed, as
+// RevealResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRevealResult, with pointers relative
+// to v.
+func DecodeRevealResultTree(v *strictjson.Value, d *genrt.Decoder) (RevealResult, error) {
+	x, err := decodeRevealResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRevealResult(v *strictjson.Value, d *genrt.Decoder) (RevealResult, error) {
 	var out RevealResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8223,61 +11277,69 @@ func decodeRevealResult(v *strictjson.Value, ptr string) (RevealResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "ancestry":
-			p := strictjson.AppendPointer(ptr, "ancestry")
-			x, err := decodeArray_NodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_NodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "ancestry")
 			out.Ancestry = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "ancestry")
+		return out, genrt.Missing("", "ancestry")
+	}
+	if err := d.Check(124, "RevealResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8291,15 +11353,29 @@ func DecodeRootResult(data []byte) (RootResult, error) {
 	if err != nil {
 		return RootResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRootResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeRootResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRootResult(v *strictjson.Value, ptr string) (RootResult, error) {
+
+// DecodeRootResultTree decodes v, a tree the caller already parsed, as
+// RootResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRootResult, with pointers relative to
+// v.
+func DecodeRootResultTree(v *strictjson.Value, d *genrt.Decoder) (RootResult, error) {
+	x, err := decodeRootResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRootResult(v *strictjson.Value, d *genrt.Decoder) (RootResult, error) {
 	var out RootResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8311,61 +11387,69 @@ func decodeRootResult(v *strictjson.Value, ptr string) (RootResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "node":
-			p := strictjson.AppendPointer(ptr, "node")
-			x, err := decodeNode(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNode(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "node")
 			out.Node = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "node")
+		return out, genrt.Missing("", "node")
+	}
+	if err := d.Check(125, "RootResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8379,22 +11463,39 @@ func DecodeScalarType(data []byte) (ScalarType, error) {
 	if err != nil {
 		return *new(ScalarType), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeScalarType(v, "")
+	var d genrt.Decoder
+	x, err := decodeScalarType(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeScalarType(v *strictjson.Value, ptr string) (ScalarType, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeScalarTypeTree decodes v, a tree the caller already parsed, as
+// ScalarType under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeScalarType, with pointers relative to
+// v.
+func DecodeScalarTypeTree(v *strictjson.Value, d *genrt.Decoder) (ScalarType, error) {
+	x, err := decodeScalarType(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeScalarType(v *strictjson.Value, d *genrt.Decoder) (ScalarType, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "ScalarType")
 	}
 	switch ScalarType(x) {
 	case ScalarTypeBoolean:
+		if err := d.Check(126, "ScalarType", v); err != nil {
+			return "", err
+		}
 		return ScalarType(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of ScalarType", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of ScalarType", v.AppendCompact(nil)[:]), "ScalarType")
 }
 
 // DecodeScope decodes data strictly as Scope: wrong types, unknown enum
@@ -8406,36 +11507,57 @@ func DecodeScope(data []byte) (Scope, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeScope(v, "")
+	var d genrt.Decoder
+	x, err := decodeScope(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeScope(v *strictjson.Value, ptr string) (Scope, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeScopeTree decodes v, a tree the caller already parsed, as Scope under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeScope, with pointers relative to v.
+func DecodeScopeTree(v *strictjson.Value, d *genrt.Decoder) (Scope, error) {
+	x, err := decodeScope(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeScope(v *strictjson.Value, d *genrt.Decoder) (Scope, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "Scope")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "Scope")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "Scope")
 	}
+	var x Scope
 	switch tag {
 	case "standalone":
-		return ScopeStandalone{}, nil
+		if err := d.TagOnly(v, "kind", "ScopeStandalone"); err != nil {
+			return nil, err
+		}
+		x = ScopeStandalone{}
 	case "member":
-		x, err := decodeMemberScopeExcept(v, ptr, "kind")
+		y, err := decodeMemberScopeExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant("kind", tag, "Scope", "\"standalone\", \"member\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of Scope; known: \"standalone\", \"member\"", tag)
+	if err := d.Check(127, "Scope", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeSearchParams decodes data strictly as SearchParams: wrong types,
@@ -8447,15 +11569,29 @@ func DecodeSearchParams(data []byte) (SearchParams, error) {
 	if err != nil {
 		return SearchParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSearchParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeSearchParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSearchParams(v *strictjson.Value, ptr string) (SearchParams, error) {
+
+// DecodeSearchParamsTree decodes v, a tree the caller already parsed, as
+// SearchParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSearchParams, with pointers relative
+// to v.
+func DecodeSearchParamsTree(v *strictjson.Value, d *genrt.Decoder) (SearchParams, error) {
+	x, err := decodeSearchParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSearchParams(v *strictjson.Value, d *genrt.Decoder) (SearchParams, error) {
 	var out SearchParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8467,74 +11603,95 @@ func decodeSearchParams(v *strictjson.Value, ptr string) (SearchParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "text":
-			p := strictjson.AppendPointer(ptr, "text")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "text")
 			out.Text = x
 			has3 = true
 		case "limit":
-			p := strictjson.AppendPointer(ptr, "limit")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "SearchParams") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "SearchParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "limit")
 			}
-			if err := genrt.AtMost(x, p, MaxSearchLimit); err != nil {
-				return out, err
+			if err := genrt.AtMost(x, "", MaxSearchLimit); err != nil {
+				return out, genrt.AtKey(err, "limit")
 			}
+			d.Under(mark, "limit")
 			out.Limit = &x
 			has4 = true
 		case "synonymLanguage":
-			p := strictjson.AppendPointer(ptr, "synonymLanguage")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SearchParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SearchParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "synonymLanguage")
 			out.SynonymLanguage = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "text")
+		return out, genrt.Missing("", "text")
 	}
 	if !has4 {
 		out.Limit = genrt.Ptr(int64(DefaultSearchLimit))
+	}
+	if err := d.Check(128, "SearchParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8548,15 +11705,29 @@ func DecodeSearchResult(data []byte) (SearchResult, error) {
 	if err != nil {
 		return SearchResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSearchResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeSearchResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSearchResult(v *strictjson.Value, ptr string) (SearchResult, error) {
+
+// DecodeSearchResultTree decodes v, a tree the caller already parsed, as
+// SearchResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSearchResult, with pointers relative
+// to v.
+func DecodeSearchResultTree(v *strictjson.Value, d *genrt.Decoder) (SearchResult, error) {
+	x, err := decodeSearchResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSearchResult(v *strictjson.Value, d *genrt.Decoder) (SearchResult, error) {
 	var out SearchResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8570,83 +11741,93 @@ func decodeSearchResult(v *strictjson.Value, ptr string) (SearchResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "progress":
-			p := strictjson.AppendPointer(ptr, "progress")
-			x, err := decodeProgress(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProgress(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "progress")
 			out.Progress = x
 			has4 = true
 		case "hits":
-			p := strictjson.AppendPointer(ptr, "hits")
-			x, err := decodeArray_Hit(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Hit(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "hits")
 			out.Hits = x
 			has5 = true
 		case "truncated":
-			p := strictjson.AppendPointer(ptr, "truncated")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "truncated")
 			out.Truncated = x
 			has6 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "progress")
+		return out, genrt.Missing("", "progress")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "hits")
+		return out, genrt.Missing("", "hits")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "truncated")
+		return out, genrt.Missing("", "truncated")
+	}
+	if err := d.Check(129, "SearchResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8660,38 +11841,63 @@ func DecodeSelection(data []byte) (Selection, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSelection(v, "")
+	var d genrt.Decoder
+	x, err := decodeSelection(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSelection(v *strictjson.Value, ptr string) (Selection, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeSelectionTree decodes v, a tree the caller already parsed, as
+// Selection under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSelection, with pointers relative to
+// v.
+func DecodeSelectionTree(v *strictjson.Value, d *genrt.Decoder) (Selection, error) {
+	x, err := decodeSelection(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSelection(v *strictjson.Value, d *genrt.Decoder) (Selection, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "Selection")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "Selection")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "Selection")
 	}
+	var x Selection
 	switch tag {
 	case "current":
-		return SelectionCurrent{}, nil
+		if err := d.TagOnly(v, "kind", "SelectionCurrent"); err != nil {
+			return nil, err
+		}
+		x = SelectionCurrent{}
 	case "all":
-		return SelectionAll{}, nil
+		if err := d.TagOnly(v, "kind", "SelectionAll"); err != nil {
+			return nil, err
+		}
+		x = SelectionAll{}
 	case "named":
-		x, err := decodeNamedSelectionExcept(v, ptr, "kind")
+		y, err := decodeNamedSelectionExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant("kind", tag, "Selection", "\"current\", \"all\", \"named\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of Selection; known: \"current\", \"all\", \"named\"", tag)
+	if err := d.Check(130, "Selection", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeServerInfo decodes data strictly as ServerInfo: wrong types, unknown
@@ -8703,15 +11909,29 @@ func DecodeServerInfo(data []byte) (ServerInfo, error) {
 	if err != nil {
 		return ServerInfo{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeServerInfo(v, "")
+	var d genrt.Decoder
+	x, err := decodeServerInfo(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeServerInfo(v *strictjson.Value, ptr string) (ServerInfo, error) {
+
+// DecodeServerInfoTree decodes v, a tree the caller already parsed, as
+// ServerInfo under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeServerInfo, with pointers relative to
+// v.
+func DecodeServerInfoTree(v *strictjson.Value, d *genrt.Decoder) (ServerInfo, error) {
+	x, err := decodeServerInfo(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeServerInfo(v *strictjson.Value, d *genrt.Decoder) (ServerInfo, error) {
 	var out ServerInfo
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8720,31 +11940,36 @@ func decodeServerInfo(v *strictjson.Value, ptr string) (ServerInfo, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != ServerName {
-				return out, genrt.Const(p, ServerName)
+				return out, genrt.AtKey(genrt.Const("", ServerName), "name")
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has0 = true
 		case "version":
-			p := strictjson.AppendPointer(ptr, "version")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "version")
 			out.Version = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "version")
+		return out, genrt.Missing("", "version")
+	}
+	if err := d.Check(131, "ServerInfo", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8758,18 +11983,35 @@ func DecodeSessionID(data []byte) (SessionID, error) {
 	if err != nil {
 		return *new(SessionID), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSessionID(v, "")
+	var d genrt.Decoder
+	x, err := decodeSessionID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSessionID(v *strictjson.Value, ptr string) (SessionID, error) {
-	u, err := genrt.String(v, ptr)
+
+// DecodeSessionIDTree decodes v, a tree the caller already parsed, as
+// SessionID under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSessionID, with pointers relative to
+// v.
+func DecodeSessionIDTree(v *strictjson.Value, d *genrt.Decoder) (SessionID, error) {
+	x, err := decodeSessionID(v, d)
 	if err != nil {
-		return *new(SessionID), err
+		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
-	if err := genrt.Length(u, ptr, 1, -1); err != nil {
+	return x, nil
+}
+func decodeSessionID(v *strictjson.Value, d *genrt.Decoder) (SessionID, error) {
+	u, err := genrt.ReadString(v, d)
+	if err != nil {
+		return *new(SessionID), genrt.InType(err, "SessionID")
+	}
+	if err := genrt.Length(u, "", 1, -1); err != nil {
+		return *new(SessionID), genrt.InType(err, "SessionID")
+	}
+	if err := d.Check(132, "SessionID", v); err != nil {
 		return *new(SessionID), err
 	}
 	return SessionID(u), nil
@@ -8784,15 +12026,29 @@ func DecodeSessionInfo(data []byte) (SessionInfo, error) {
 	if err != nil {
 		return SessionInfo{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSessionInfo(v, "")
+	var d genrt.Decoder
+	x, err := decodeSessionInfo(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSessionInfo(v *strictjson.Value, ptr string) (SessionInfo, error) {
+
+// DecodeSessionInfoTree decodes v, a tree the caller already parsed, as
+// SessionInfo under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSessionInfo, with pointers relative
+// to v.
+func DecodeSessionInfoTree(v *strictjson.Value, d *genrt.Decoder) (SessionInfo, error) {
+	x, err := decodeSessionInfo(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSessionInfo(v *strictjson.Value, d *genrt.Decoder) (SessionInfo, error) {
 	var out SessionInfo
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8801,28 +12057,33 @@ func decodeSessionInfo(v *strictjson.Value, ptr string) (SessionInfo, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projects":
-			p := strictjson.AppendPointer(ptr, "projects")
-			x, err := decodeArray_ProjectInfo(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ProjectInfo(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projects")
 			out.Projects = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projects")
+		return out, genrt.Missing("", "projects")
+	}
+	if err := d.Check(133, "SessionInfo", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8836,15 +12097,29 @@ func DecodeSessionParams(data []byte) (SessionParams, error) {
 	if err != nil {
 		return SessionParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSessionParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeSessionParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSessionParams(v *strictjson.Value, ptr string) (SessionParams, error) {
+
+// DecodeSessionParamsTree decodes v, a tree the caller already parsed, as
+// SessionParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSessionParams, with pointers relative
+// to v.
+func DecodeSessionParamsTree(v *strictjson.Value, d *genrt.Decoder) (SessionParams, error) {
+	x, err := decodeSessionParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSessionParams(v *strictjson.Value, d *genrt.Decoder) (SessionParams, error) {
 	var out SessionParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8852,17 +12127,21 @@ func decodeSessionParams(v *strictjson.Value, ptr string) (SessionParams, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
+	}
+	if err := d.Check(134, "SessionParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8876,15 +12155,28 @@ func DecodeSource(data []byte) (Source, error) {
 	if err != nil {
 		return Source{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSource(v, "")
+	var d genrt.Decoder
+	x, err := decodeSource(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSource(v *strictjson.Value, ptr string) (Source, error) {
+
+// DecodeSourceTree decodes v, a tree the caller already parsed, as Source
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeSource, with pointers relative to v.
+func DecodeSourceTree(v *strictjson.Value, d *genrt.Decoder) (Source, error) {
+	x, err := decodeSource(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSource(v *strictjson.Value, d *genrt.Decoder) (Source, error) {
 	var out Source
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8894,39 +12186,45 @@ func decodeSource(v *strictjson.Value, ptr string) (Source, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "role":
-			p := strictjson.AppendPointer(ptr, "role")
-			x, err := decodeSourceRole(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSourceRole(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "role")
 			out.Role = x
 			has1 = true
 		case "inline":
-			p := strictjson.AppendPointer(ptr, "inline")
-			x, err := decodeArray_InlineItem(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_InlineItem(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "inline")
 			out.Inline = x
 			has2 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "role")
+		return out, genrt.Missing("", "role")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "inline")
+		return out, genrt.Missing("", "inline")
+	}
+	if err := d.Check(135, "Source", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8940,15 +12238,29 @@ func DecodeSourceChangedDetails(data []byte) (SourceChangedDetails, error) {
 	if err != nil {
 		return SourceChangedDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSourceChangedDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeSourceChangedDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSourceChangedDetails(v *strictjson.Value, ptr string) (SourceChangedDetails, error) {
+
+// DecodeSourceChangedDetailsTree decodes v, a tree the caller already parsed,
+// as SourceChangedDetails under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeSourceChangedDetails,
+// with pointers relative to v.
+func DecodeSourceChangedDetailsTree(v *strictjson.Value, d *genrt.Decoder) (SourceChangedDetails, error) {
+	x, err := decodeSourceChangedDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSourceChangedDetails(v *strictjson.Value, d *genrt.Decoder) (SourceChangedDetails, error) {
 	var out SourceChangedDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -8956,17 +12268,21 @@ func decodeSourceChangedDetails(v *strictjson.Value, ptr string) (SourceChangedD
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
+	}
+	if err := d.Check(136, "SourceChangedDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -8980,15 +12296,29 @@ func DecodeSourceErrorDetails(data []byte) (SourceErrorDetails, error) {
 	if err != nil {
 		return SourceErrorDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSourceErrorDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeSourceErrorDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSourceErrorDetails(v *strictjson.Value, ptr string) (SourceErrorDetails, error) {
+
+// DecodeSourceErrorDetailsTree decodes v, a tree the caller already parsed, as
+// SourceErrorDetails under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeSourceErrorDetails, with
+// pointers relative to v.
+func DecodeSourceErrorDetailsTree(v *strictjson.Value, d *genrt.Decoder) (SourceErrorDetails, error) {
+	x, err := decodeSourceErrorDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSourceErrorDetails(v *strictjson.Value, d *genrt.Decoder) (SourceErrorDetails, error) {
 	var out SourceErrorDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has2 bool
@@ -8996,31 +12326,49 @@ func decodeSourceErrorDetails(v *strictjson.Value, ptr string) (SourceErrorDetai
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodePath(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SourceErrorDetails") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SourceErrorDetails") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "path")
 			out.Path = &x
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SourceErrorDetails") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SourceErrorDetails") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "objectId")
 			out.ObjectID = &x
 		case "reason":
-			p := strictjson.AppendPointer(ptr, "reason")
-			x, err := decodeSourceErrorReason(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSourceErrorReason(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "reason")
 			out.Reason = x
 			has2 = true
 		}
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "reason")
+		return out, genrt.Missing("", "reason")
+	}
+	if err := d.Check(137, "SourceErrorDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9034,22 +12382,39 @@ func DecodeSourceErrorReason(data []byte) (SourceErrorReason, error) {
 	if err != nil {
 		return *new(SourceErrorReason), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSourceErrorReason(v, "")
+	var d genrt.Decoder
+	x, err := decodeSourceErrorReason(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSourceErrorReason(v *strictjson.Value, ptr string) (SourceErrorReason, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeSourceErrorReasonTree decodes v, a tree the caller already parsed, as
+// SourceErrorReason under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeSourceErrorReason, with
+// pointers relative to v.
+func DecodeSourceErrorReasonTree(v *strictjson.Value, d *genrt.Decoder) (SourceErrorReason, error) {
+	x, err := decodeSourceErrorReason(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSourceErrorReason(v *strictjson.Value, d *genrt.Decoder) (SourceErrorReason, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "SourceErrorReason")
 	}
 	switch SourceErrorReason(x) {
 	case SourceErrorReasonMissing, SourceErrorReasonIo, SourceErrorReasonOutsideSource, SourceErrorReasonNotFile, SourceErrorReasonAmbiguous, SourceErrorReasonInvalidIdentity, SourceErrorReasonTooLarge, SourceErrorReasonUnsupported, SourceErrorReasonTooDeep, SourceErrorReasonMalformed, SourceErrorReasonInvalidMetadata:
+		if err := d.Check(138, "SourceErrorReason", v); err != nil {
+			return "", err
+		}
 		return SourceErrorReason(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of SourceErrorReason", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of SourceErrorReason", v.AppendCompact(nil)[:]), "SourceErrorReason")
 }
 
 // DecodeSourceResult decodes data strictly as SourceResult: wrong types,
@@ -9061,15 +12426,29 @@ func DecodeSourceResult(data []byte) (SourceResult, error) {
 	if err != nil {
 		return SourceResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSourceResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeSourceResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSourceResult(v *strictjson.Value, ptr string) (SourceResult, error) {
+
+// DecodeSourceResultTree decodes v, a tree the caller already parsed, as
+// SourceResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSourceResult, with pointers relative
+// to v.
+func DecodeSourceResultTree(v *strictjson.Value, d *genrt.Decoder) (SourceResult, error) {
+	x, err := decodeSourceResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSourceResult(v *strictjson.Value, d *genrt.Decoder) (SourceResult, error) {
 	var out SourceResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9081,61 +12460,69 @@ func decodeSourceResult(v *strictjson.Value, ptr string) (SourceResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "sources":
-			p := strictjson.AppendPointer(ptr, "sources")
-			x, err := decodeArray_Source(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Source(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sources")
 			out.Sources = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "sources")
+		return out, genrt.Missing("", "sources")
+	}
+	if err := d.Check(139, "SourceResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9149,38 +12536,63 @@ func DecodeSourceRole(data []byte) (SourceRole, error) {
 	if err != nil {
 		return nil, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSourceRole(v, "")
+	var d genrt.Decoder
+	x, err := decodeSourceRole(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSourceRole(v *strictjson.Value, ptr string) (SourceRole, error) {
-	if err := genrt.Object(v, ptr); err != nil {
-		return nil, err
+
+// DecodeSourceRoleTree decodes v, a tree the caller already parsed, as
+// SourceRole under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSourceRole, with pointers relative to
+// v.
+func DecodeSourceRoleTree(v *strictjson.Value, d *genrt.Decoder) (SourceRole, error) {
+	x, err := decodeSourceRole(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSourceRole(v *strictjson.Value, d *genrt.Decoder) (SourceRole, error) {
+	if err := genrt.Object(v, ""); err != nil {
+		return nil, genrt.InType(err, "SourceRole")
 	}
 	tv := v.Get("kind")
 	if tv == nil {
-		return nil, genrt.Missing(ptr, "kind")
+		return nil, genrt.InType(genrt.Missing("", "kind"), "SourceRole")
 	}
-	tp := strictjson.AppendPointer(ptr, "kind")
-	tag, err := genrt.String(tv, tp)
+	tag, err := genrt.String(tv, "/kind")
 	if err != nil {
-		return nil, err
+		return nil, genrt.InType(err, "SourceRole")
 	}
+	var x SourceRole
 	switch tag {
 	case "descriptor":
-		return SourceRoleDescriptor{}, nil
+		if err := d.TagOnly(v, "kind", "SourceRoleDescriptor"); err != nil {
+			return nil, err
+		}
+		x = SourceRoleDescriptor{}
 	case "payload":
-		return SourceRolePayload{}, nil
+		if err := d.TagOnly(v, "kind", "SourceRolePayload"); err != nil {
+			return nil, err
+		}
+		x = SourceRolePayload{}
 	case "module":
-		x, err := decodeModuleSourceRoleExcept(v, ptr, "kind")
+		y, err := decodeModuleSourceRoleExcept(v, d, "kind")
 		if err != nil {
 			return nil, err
 		}
-		return x, nil
+		x = y
+	default:
+		return nil, d.Variant("kind", tag, "SourceRole", "\"descriptor\", \"payload\", \"module\"")
 	}
-	return nil, genrt.Invalid(tp, "unknown kind %q of SourceRole; known: \"descriptor\", \"payload\", \"module\"", tag)
+	if err := d.Check(140, "SourceRole", v); err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // DecodeStaleGenerationDetails decodes data strictly as
@@ -9192,15 +12604,29 @@ func DecodeStaleGenerationDetails(data []byte) (StaleGenerationDetails, error) {
 	if err != nil {
 		return StaleGenerationDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeStaleGenerationDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeStaleGenerationDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeStaleGenerationDetails(v *strictjson.Value, ptr string) (StaleGenerationDetails, error) {
+
+// DecodeStaleGenerationDetailsTree decodes v, a tree the caller already
+// parsed, as StaleGenerationDetails under the policy of d (see genrt.Decoder):
+// unknown members and unrecognised union members are errors or, with d.Strip,
+// removed and noted in d.Notes; the errors are those of
+// DecodeStaleGenerationDetails, with pointers relative to v.
+func DecodeStaleGenerationDetailsTree(v *strictjson.Value, d *genrt.Decoder) (StaleGenerationDetails, error) {
+	x, err := decodeStaleGenerationDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeStaleGenerationDetails(v *strictjson.Value, d *genrt.Decoder) (StaleGenerationDetails, error) {
 	var out StaleGenerationDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9209,28 +12635,33 @@ func decodeStaleGenerationDetails(v *strictjson.Value, ptr string) (StaleGenerat
 		m := &v.Members[i]
 		switch m.Key {
 		case "expected":
-			p := strictjson.AppendPointer(ptr, "expected")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "expected")
 			out.Expected = x
 			has0 = true
 		case "actual":
-			p := strictjson.AppendPointer(ptr, "actual")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "actual")
 			out.Actual = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "expected")
+		return out, genrt.Missing("", "expected")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "actual")
+		return out, genrt.Missing("", "actual")
+	}
+	if err := d.Check(141, "StaleGenerationDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9244,15 +12675,29 @@ func DecodeSupportFile(data []byte) (SupportFile, error) {
 	if err != nil {
 		return SupportFile{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportFile(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportFile(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportFile(v *strictjson.Value, ptr string) (SupportFile, error) {
+
+// DecodeSupportFileTree decodes v, a tree the caller already parsed, as
+// SupportFile under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSupportFile, with pointers relative
+// to v.
+func DecodeSupportFileTree(v *strictjson.Value, d *genrt.Decoder) (SupportFile, error) {
+	x, err := decodeSupportFile(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportFile(v *strictjson.Value, d *genrt.Decoder) (SupportFile, error) {
 	var out SupportFile
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9263,61 +12708,75 @@ func decodeSupportFile(v *strictjson.Value, ptr string) (SupportFile, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := decodePath(m.Value, p)
+			mark := d.Mark()
+			x, err := decodePath(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has0 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
 			if m.Value.Kind == strictjson.Null {
 				has1 = true
 				continue
 			}
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = &x
 			has1 = true
 		case "readOnly":
-			p := strictjson.AppendPointer(ptr, "readOnly")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "readOnly")
 			out.ReadOnly = x
 			has2 = true
 		case "unknown":
-			p := strictjson.AppendPointer(ptr, "unknown")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "unknown")
 			out.Unknown = x
 			has3 = true
 		case "reason":
-			p := strictjson.AppendPointer(ptr, "reason")
-			x, err := decodeSupportReason(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SupportFile") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSupportReason(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SupportFile") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "reason")
 			out.Reason = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "readOnly")
+		return out, genrt.Missing("", "readOnly")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "unknown")
+		return out, genrt.Missing("", "unknown")
+	}
+	if err := d.Check(142, "SupportFile", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9331,15 +12790,29 @@ func DecodeSupportFilesParams(data []byte) (SupportFilesParams, error) {
 	if err != nil {
 		return SupportFilesParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportFilesParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportFilesParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportFilesParams(v *strictjson.Value, ptr string) (SupportFilesParams, error) {
+
+// DecodeSupportFilesParamsTree decodes v, a tree the caller already parsed, as
+// SupportFilesParams under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeSupportFilesParams, with
+// pointers relative to v.
+func DecodeSupportFilesParamsTree(v *strictjson.Value, d *genrt.Decoder) (SupportFilesParams, error) {
+	x, err := decodeSupportFilesParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportFilesParams(v *strictjson.Value, d *genrt.Decoder) (SupportFilesParams, error) {
 	var out SupportFilesParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9350,53 +12823,60 @@ func decodeSupportFilesParams(v *strictjson.Value, ptr string) (SupportFilesPara
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "paths":
-			p := strictjson.AppendPointer(ptr, "paths")
-			x, err := decodeArray_Path(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Path(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Items(len(x), p, 1, 128); err != nil {
-				return out, err
+			if err := genrt.Items(len(x), "", 1, 128); err != nil {
+				return out, genrt.AtKey(err, "paths")
 			}
+			d.Under(mark, "paths")
 			out.Paths = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "paths")
+		return out, genrt.Missing("", "paths")
+	}
+	if err := d.Check(143, "SupportFilesParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9410,15 +12890,29 @@ func DecodeSupportFilesResult(data []byte) (SupportFilesResult, error) {
 	if err != nil {
 		return SupportFilesResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportFilesResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportFilesResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportFilesResult(v *strictjson.Value, ptr string) (SupportFilesResult, error) {
+
+// DecodeSupportFilesResultTree decodes v, a tree the caller already parsed, as
+// SupportFilesResult under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeSupportFilesResult, with
+// pointers relative to v.
+func DecodeSupportFilesResultTree(v *strictjson.Value, d *genrt.Decoder) (SupportFilesResult, error) {
+	x, err := decodeSupportFilesResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportFilesResult(v *strictjson.Value, d *genrt.Decoder) (SupportFilesResult, error) {
 	var out SupportFilesResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9433,94 +12927,105 @@ func decodeSupportFilesResult(v *strictjson.Value, ptr string) (SupportFilesResu
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "objects":
-			p := strictjson.AppendPointer(ptr, "objects")
-			x, err := decodeArray_SupportObject(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_SupportObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objects")
 			out.Objects = x
 			has4 = true
 		case "files":
-			p := strictjson.AppendPointer(ptr, "files")
-			x, err := decodeArray_SupportFile(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_SupportFile(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "files")
 			out.Files = x
 			has5 = true
 		case "diagnostics":
-			p := strictjson.AppendPointer(ptr, "diagnostics")
-			x, err := decodeArray_Diagnostic(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Diagnostic(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "diagnostics")
 			out.Diagnostics = x
 			has6 = true
 		case "freshness":
-			p := strictjson.AppendPointer(ptr, "freshness")
-			x, err := decodeFreshness(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeFreshness(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "freshness")
 			out.Freshness = x
 			has7 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "objects")
+		return out, genrt.Missing("", "objects")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "files")
+		return out, genrt.Missing("", "files")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "diagnostics")
+		return out, genrt.Missing("", "diagnostics")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "freshness")
+		return out, genrt.Missing("", "freshness")
+	}
+	if err := d.Check(144, "SupportFilesResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9534,22 +13039,39 @@ func DecodeSupportMode(data []byte) (SupportMode, error) {
 	if err != nil {
 		return *new(SupportMode), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportMode(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportMode(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportMode(v *strictjson.Value, ptr string) (SupportMode, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeSupportModeTree decodes v, a tree the caller already parsed, as
+// SupportMode under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSupportMode, with pointers relative
+// to v.
+func DecodeSupportModeTree(v *strictjson.Value, d *genrt.Decoder) (SupportMode, error) {
+	x, err := decodeSupportMode(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportMode(v *strictjson.Value, d *genrt.Decoder) (SupportMode, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "SupportMode")
 	}
 	switch SupportMode(x) {
 	case SupportModeNotEditable, SupportModeEditableWithSupport, SupportModeRemovedFromSupport, SupportModeNotSupported:
+		if err := d.Check(145, "SupportMode", v); err != nil {
+			return "", err
+		}
 		return SupportMode(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of SupportMode", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of SupportMode", v.AppendCompact(nil)[:]), "SupportMode")
 }
 
 // DecodeSupportObject decodes data strictly as SupportObject: wrong types,
@@ -9561,15 +13083,29 @@ func DecodeSupportObject(data []byte) (SupportObject, error) {
 	if err != nil {
 		return SupportObject{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportObject(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportObject(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportObject(v *strictjson.Value, ptr string) (SupportObject, error) {
+
+// DecodeSupportObjectTree decodes v, a tree the caller already parsed, as
+// SupportObject under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSupportObject, with pointers relative
+// to v.
+func DecodeSupportObjectTree(v *strictjson.Value, d *genrt.Decoder) (SupportObject, error) {
+	x, err := decodeSupportObject(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportObject(v *strictjson.Value, d *genrt.Decoder) (SupportObject, error) {
 	var out SupportObject
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9579,67 +13115,101 @@ func decodeSupportObject(v *strictjson.Value, ptr string) (SupportObject, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has0 = true
 		case "readOnly":
-			p := strictjson.AppendPointer(ptr, "readOnly")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "readOnly")
 			out.ReadOnly = x
 			has1 = true
 		case "unknown":
-			p := strictjson.AppendPointer(ptr, "unknown")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "unknown")
 			out.Unknown = x
 			has2 = true
 		case "mode":
-			p := strictjson.AppendPointer(ptr, "mode")
-			x, err := decodeSupportMode(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SupportObject") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSupportMode(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SupportObject") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "mode")
 			out.Mode = &x
 		case "supplier":
-			p := strictjson.AppendPointer(ptr, "supplier")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SupportObject") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SupportObject") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "supplier")
 			out.Supplier = &x
 		case "inheritedFrom":
-			p := strictjson.AppendPointer(ptr, "inheritedFrom")
-			x, err := decodeObjectID(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SupportObject") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SupportObject") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "inheritedFrom")
 			out.InheritedFrom = &x
 		case "reason":
-			p := strictjson.AppendPointer(ptr, "reason")
-			x, err := decodeSupportReason(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "SupportObject") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeSupportReason(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "SupportObject") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "reason")
 			out.Reason = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "readOnly")
+		return out, genrt.Missing("", "readOnly")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "unknown")
+		return out, genrt.Missing("", "unknown")
+	}
+	if err := d.Check(146, "SupportObject", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9653,15 +13223,29 @@ func DecodeSupportParams(data []byte) (SupportParams, error) {
 	if err != nil {
 		return SupportParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportParams(v *strictjson.Value, ptr string) (SupportParams, error) {
+
+// DecodeSupportParamsTree decodes v, a tree the caller already parsed, as
+// SupportParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSupportParams, with pointers relative
+// to v.
+func DecodeSupportParamsTree(v *strictjson.Value, d *genrt.Decoder) (SupportParams, error) {
+	x, err := decodeSupportParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportParams(v *strictjson.Value, d *genrt.Decoder) (SupportParams, error) {
 	var out SupportParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9673,70 +13257,90 @@ func decodeSupportParams(v *strictjson.Value, ptr string) (SupportParams, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "offset":
-			p := strictjson.AppendPointer(ptr, "offset")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "SupportParams") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "SupportParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "offset")
 			}
+			d.Under(mark, "offset")
 			out.Offset = &x
 			has3 = true
 		case "limit":
-			p := strictjson.AppendPointer(ptr, "limit")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "SupportParams") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "SupportParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "limit")
 			}
-			if err := genrt.AtMost(x, p, MaxSupportLimit); err != nil {
-				return out, err
+			if err := genrt.AtMost(x, "", MaxSupportLimit); err != nil {
+				return out, genrt.AtKey(err, "limit")
 			}
+			d.Under(mark, "limit")
 			out.Limit = &x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
 		out.Offset = genrt.Ptr(int64(0))
 	}
 	if !has4 {
 		out.Limit = genrt.Ptr(int64(DefaultSupportLimit))
+	}
+	if err := d.Check(147, "SupportParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9750,22 +13354,39 @@ func DecodeSupportReason(data []byte) (SupportReason, error) {
 	if err != nil {
 		return *new(SupportReason), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportReason(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportReason(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportReason(v *strictjson.Value, ptr string) (SupportReason, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeSupportReasonTree decodes v, a tree the caller already parsed, as
+// SupportReason under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSupportReason, with pointers relative
+// to v.
+func DecodeSupportReasonTree(v *strictjson.Value, d *genrt.Decoder) (SupportReason, error) {
+	x, err := decodeSupportReason(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportReason(v *strictjson.Value, d *genrt.Decoder) (SupportReason, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "SupportReason")
 	}
 	switch SupportReason(x) {
 	case SupportReasonChangesDisabled, SupportReasonSymlink, SupportReasonSupportUnreadable, SupportReasonDescriptorUnreadable, SupportReasonNoUUID, SupportReasonAmbiguous, SupportReasonNotDeclared, SupportReasonUnknownLocation, SupportReasonSourceChanged:
+		if err := d.Check(148, "SupportReason", v); err != nil {
+			return "", err
+		}
 		return SupportReason(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of SupportReason", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of SupportReason", v.AppendCompact(nil)[:]), "SupportReason")
 }
 
 // DecodeSupportResult decodes data strictly as SupportResult: wrong types,
@@ -9777,15 +13398,29 @@ func DecodeSupportResult(data []byte) (SupportResult, error) {
 	if err != nil {
 		return SupportResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportResult(v *strictjson.Value, ptr string) (SupportResult, error) {
+
+// DecodeSupportResultTree decodes v, a tree the caller already parsed, as
+// SupportResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeSupportResult, with pointers relative
+// to v.
+func DecodeSupportResultTree(v *strictjson.Value, d *genrt.Decoder) (SupportResult, error) {
+	x, err := decodeSupportResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportResult(v *strictjson.Value, d *genrt.Decoder) (SupportResult, error) {
 	var out SupportResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9802,123 +13437,136 @@ func decodeSupportResult(v *strictjson.Value, ptr string) (SupportResult, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "objects":
-			p := strictjson.AppendPointer(ptr, "objects")
-			x, err := decodeArray_SupportObject(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_SupportObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objects")
 			out.Objects = x
 			has4 = true
 		case "files":
-			p := strictjson.AppendPointer(ptr, "files")
-			x, err := decodeArray_SupportFile(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_SupportFile(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "files")
 			out.Files = x
 			has5 = true
 		case "diagnostics":
-			p := strictjson.AppendPointer(ptr, "diagnostics")
-			x, err := decodeArray_Diagnostic(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_Diagnostic(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "diagnostics")
 			out.Diagnostics = x
 			has6 = true
 		case "suppliers":
-			p := strictjson.AppendPointer(ptr, "suppliers")
-			x, err := decodeArray_SupportSupplier(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_SupportSupplier(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "suppliers")
 			out.Suppliers = x
 			has7 = true
 		case "nextOffset":
-			p := strictjson.AppendPointer(ptr, "nextOffset")
 			if m.Value.Kind == strictjson.Null {
 				has8 = true
 				continue
 			}
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "nextOffset")
 			}
+			d.Under(mark, "nextOffset")
 			out.NextOffset = &x
 			has8 = true
 		case "freshness":
-			p := strictjson.AppendPointer(ptr, "freshness")
-			x, err := decodeFreshness(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeFreshness(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "freshness")
 			out.Freshness = x
 			has9 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "objects")
+		return out, genrt.Missing("", "objects")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "files")
+		return out, genrt.Missing("", "files")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "diagnostics")
+		return out, genrt.Missing("", "diagnostics")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "suppliers")
+		return out, genrt.Missing("", "suppliers")
 	}
 	if !has8 {
-		return out, genrt.Missing(ptr, "nextOffset")
+		return out, genrt.Missing("", "nextOffset")
 	}
 	if !has9 {
-		return out, genrt.Missing(ptr, "freshness")
+		return out, genrt.Missing("", "freshness")
+	}
+	if err := d.Check(149, "SupportResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -9932,15 +13580,29 @@ func DecodeSupportSupplier(data []byte) (SupportSupplier, error) {
 	if err != nil {
 		return SupportSupplier{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeSupportSupplier(v, "")
+	var d genrt.Decoder
+	x, err := decodeSupportSupplier(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeSupportSupplier(v *strictjson.Value, ptr string) (SupportSupplier, error) {
+
+// DecodeSupportSupplierTree decodes v, a tree the caller already parsed, as
+// SupportSupplier under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeSupportSupplier, with
+// pointers relative to v.
+func DecodeSupportSupplierTree(v *strictjson.Value, d *genrt.Decoder) (SupportSupplier, error) {
+	x, err := decodeSupportSupplier(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeSupportSupplier(v *strictjson.Value, d *genrt.Decoder) (SupportSupplier, error) {
 	var out SupportSupplier
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -9951,53 +13613,60 @@ func decodeSupportSupplier(v *strictjson.Value, ptr string) (SupportSupplier, er
 		m := &v.Members[i]
 		switch m.Key {
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "id")
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has0 = true
 		case "name":
-			p := strictjson.AppendPointer(ptr, "name")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "name")
 			out.Name = x
 			has1 = true
 		case "vendor":
-			p := strictjson.AppendPointer(ptr, "vendor")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "vendor")
 			out.Vendor = x
 			has2 = true
 		case "version":
-			p := strictjson.AppendPointer(ptr, "version")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "version")
 			out.Version = x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "name")
+		return out, genrt.Missing("", "name")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "vendor")
+		return out, genrt.Missing("", "vendor")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "version")
+		return out, genrt.Missing("", "version")
+	}
+	if err := d.Check(150, "SupportSupplier", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10010,15 +13679,28 @@ func DecodeText(data []byte) (Text, error) {
 	if err != nil {
 		return Text{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeText(v, "")
+	var d genrt.Decoder
+	x, err := decodeText(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeText(v *strictjson.Value, ptr string) (Text, error) {
+
+// DecodeTextTree decodes v, a tree the caller already parsed, as Text under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeText, with pointers relative to v.
+func DecodeTextTree(v *strictjson.Value, d *genrt.Decoder) (Text, error) {
+	x, err := decodeText(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeText(v *strictjson.Value, d *genrt.Decoder) (Text, error) {
 	var out Text
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10027,28 +13709,33 @@ func decodeText(v *strictjson.Value, ptr string) (Text, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "language":
-			p := strictjson.AppendPointer(ptr, "language")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "language")
 			out.Language = x
 			has0 = true
 		case "content":
-			p := strictjson.AppendPointer(ptr, "content")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "content")
 			out.Content = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "language")
+		return out, genrt.Missing("", "language")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "content")
+		return out, genrt.Missing("", "content")
+	}
+	if err := d.Check(151, "Text", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10062,18 +13749,34 @@ func DecodeTextChange(data []byte) (TextChange, error) {
 	if err != nil {
 		return TextChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeTextChange(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextChange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeTextChange(v *strictjson.Value, ptr string) (TextChange, error) {
-	return decodeTextChangeExcept(v, ptr, "")
+
+// DecodeTextChangeTree decodes v, a tree the caller already parsed, as
+// TextChange where a union writes it: its member "kind" must be "text". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeTextChangeTree(v *strictjson.Value, d *genrt.Decoder) (TextChange, error) {
+	if err := genrt.Tag(v, "kind", "text"); err != nil {
+		return TextChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeTextChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeTextChangeExcept(v *strictjson.Value, ptr string, skip string) (TextChange, error) {
+func decodeTextChange(v *strictjson.Value, d *genrt.Decoder) (TextChange, error) {
+	return decodeTextChangeExcept(v, d, "")
+}
+func decodeTextChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TextChange, error) {
 	var out TextChange
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10081,21 +13784,21 @@ func decodeTextChangeExcept(v *strictjson.Value, ptr string, skip string) (TextC
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(152, "TextChange", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10109,22 +13812,39 @@ func DecodeTextDomain(data []byte) (TextDomain, error) {
 	if err != nil {
 		return *new(TextDomain), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeTextDomain(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextDomain(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeTextDomain(v *strictjson.Value, ptr string) (TextDomain, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeTextDomainTree decodes v, a tree the caller already parsed, as
+// TextDomain under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeTextDomain, with pointers relative to
+// v.
+func DecodeTextDomainTree(v *strictjson.Value, d *genrt.Decoder) (TextDomain, error) {
+	x, err := decodeTextDomain(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeTextDomain(v *strictjson.Value, d *genrt.Decoder) (TextDomain, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "TextDomain")
 	}
 	switch TextDomain(x) {
 	case TextDomainChoiceParameterName:
+		if err := d.Check(153, "TextDomain", v); err != nil {
+			return "", err
+		}
 		return TextDomain(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of TextDomain", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of TextDomain", v.AppendCompact(nil)[:]), "TextDomain")
 }
 
 // DecodeTextSchema decodes data strictly as TextSchema: wrong types, unknown
@@ -10136,35 +13856,57 @@ func DecodeTextSchema(data []byte) (TextSchema, error) {
 	if err != nil {
 		return TextSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeTextSchema(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextSchema(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeTextSchema(v *strictjson.Value, ptr string) (TextSchema, error) {
-	return decodeTextSchemaExcept(v, ptr, "")
+
+// DecodeTextSchemaTree decodes v, a tree the caller already parsed, as
+// TextSchema where a union writes it: its member "kind" must be "text". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeTextSchemaTree(v *strictjson.Value, d *genrt.Decoder) (TextSchema, error) {
+	if err := genrt.Tag(v, "kind", "text"); err != nil {
+		return TextSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeTextSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeTextSchemaExcept(v *strictjson.Value, ptr string, skip string) (TextSchema, error) {
+func decodeTextSchema(v *strictjson.Value, d *genrt.Decoder) (TextSchema, error) {
+	return decodeTextSchemaExcept(v, d, "")
+}
+func decodeTextSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TextSchema, error) {
 	var out TextSchema
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	for i := range v.Members {
 		m := &v.Members[i]
 		switch m.Key {
 		case "domain":
-			p := strictjson.AppendPointer(ptr, "domain")
-			x, err := decodeTextDomain(m.Value, p)
-			if err != nil {
-				return out, err
-			}
-			out.Domain = &x
-		default:
-			if m.Key == skip {
+			if d.NullMember(v, i, "TextSchema") {
 				continue
 			}
+			mark := d.Mark()
+			x, err := decodeTextDomain(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextSchema") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "domain")
+			out.Domain = &x
 		}
+	}
+	if err := d.Check(154, "TextSchema", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10178,18 +13920,34 @@ func DecodeTextValue(data []byte) (TextValue, error) {
 	if err != nil {
 		return TextValue{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeTextValue(v, "")
+	var d genrt.Decoder
+	x, err := decodeTextValue(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeTextValue(v *strictjson.Value, ptr string) (TextValue, error) {
-	return decodeTextValueExcept(v, ptr, "")
+
+// DecodeTextValueTree decodes v, a tree the caller already parsed, as
+// TextValue where a union writes it: its member "kind" must be "text". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeTextValueTree(v *strictjson.Value, d *genrt.Decoder) (TextValue, error) {
+	if err := genrt.Tag(v, "kind", "text"); err != nil {
+		return TextValue{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeTextValueExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeTextValueExcept(v *strictjson.Value, ptr string, skip string) (TextValue, error) {
+func decodeTextValue(v *strictjson.Value, d *genrt.Decoder) (TextValue, error) {
+	return decodeTextValueExcept(v, d, "")
+}
+func decodeTextValueExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TextValue, error) {
 	var out TextValue
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10197,35 +13955,49 @@ func decodeTextValueExcept(v *strictjson.Value, ptr string, skip string) (TextVa
 		m := &v.Members[i]
 		switch m.Key {
 		case "text":
-			p := strictjson.AppendPointer(ptr, "text")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "text")
 			out.Text = x
 			has0 = true
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
-			if err != nil {
-				return out, err
-			}
-			out.Caption = &x
-		case "scalarType":
-			p := strictjson.AppendPointer(ptr, "scalarType")
-			x, err := decodeScalarType(m.Value, p)
-			if err != nil {
-				return out, err
-			}
-			out.ScalarType = &x
-		default:
-			if m.Key == skip {
+			if d.NullMember(v, i, "TextValue") {
 				continue
 			}
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextValue") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "caption")
+			out.Caption = &x
+		case "scalarType":
+			if d.NullMember(v, i, "TextValue") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := decodeScalarType(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "TextValue") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "scalarType")
+			out.ScalarType = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "text")
+		return out, genrt.Missing("", "text")
+	}
+	if err := d.Check(155, "TextValue", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10239,15 +14011,29 @@ func DecodeTypeChoice(data []byte) (TypeChoice, error) {
 	if err != nil {
 		return TypeChoice{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeTypeChoice(v, "")
+	var d genrt.Decoder
+	x, err := decodeTypeChoice(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeTypeChoice(v *strictjson.Value, ptr string) (TypeChoice, error) {
+
+// DecodeTypeChoiceTree decodes v, a tree the caller already parsed, as
+// TypeChoice under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeTypeChoice, with pointers relative to
+// v.
+func DecodeTypeChoiceTree(v *strictjson.Value, d *genrt.Decoder) (TypeChoice, error) {
+	x, err := decodeTypeChoice(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeTypeChoice(v *strictjson.Value, d *genrt.Decoder) (TypeChoice, error) {
 	var out TypeChoice
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10256,31 +14042,36 @@ func decodeTypeChoice(v *strictjson.Value, ptr string) (TypeChoice, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "key":
-			p := strictjson.AppendPointer(ptr, "key")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "key")
 			}
+			d.Under(mark, "key")
 			out.Key = x
 			has0 = true
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "caption")
 			out.Caption = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "key")
+		return out, genrt.Missing("", "key")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "caption")
+		return out, genrt.Missing("", "caption")
+	}
+	if err := d.Check(156, "TypeChoice", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10294,15 +14085,29 @@ func DecodeTypeChoicesResult(data []byte) (TypeChoicesResult, error) {
 	if err != nil {
 		return TypeChoicesResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeTypeChoicesResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeTypeChoicesResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeTypeChoicesResult(v *strictjson.Value, ptr string) (TypeChoicesResult, error) {
+
+// DecodeTypeChoicesResultTree decodes v, a tree the caller already parsed, as
+// TypeChoicesResult under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeTypeChoicesResult, with
+// pointers relative to v.
+func DecodeTypeChoicesResultTree(v *strictjson.Value, d *genrt.Decoder) (TypeChoicesResult, error) {
+	x, err := decodeTypeChoicesResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeTypeChoicesResult(v *strictjson.Value, d *genrt.Decoder) (TypeChoicesResult, error) {
 	var out TypeChoicesResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10314,61 +14119,69 @@ func decodeTypeChoicesResult(v *strictjson.Value, ptr string) (TypeChoicesResult
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "choices":
-			p := strictjson.AppendPointer(ptr, "choices")
-			x, err := decodeArray_TypeChoice(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_TypeChoice(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "choices")
 			out.Choices = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "choices")
+		return out, genrt.Missing("", "choices")
+	}
+	if err := d.Check(157, "TypeChoicesResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10382,18 +14195,34 @@ func DecodeTypesPresentation(data []byte) (TypesPresentation, error) {
 	if err != nil {
 		return TypesPresentation{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeTypesPresentation(v, "")
+	var d genrt.Decoder
+	x, err := decodeTypesPresentation(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeTypesPresentation(v *strictjson.Value, ptr string) (TypesPresentation, error) {
-	return decodeTypesPresentationExcept(v, ptr, "")
+
+// DecodeTypesPresentationTree decodes v, a tree the caller already parsed, as
+// TypesPresentation where a union writes it: its member "kind" must be
+// "types". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeTypesPresentationTree(v *strictjson.Value, d *genrt.Decoder) (TypesPresentation, error) {
+	if err := genrt.Tag(v, "kind", "types"); err != nil {
+		return TypesPresentation{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeTypesPresentationExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeTypesPresentationExcept(v *strictjson.Value, ptr string, skip string) (TypesPresentation, error) {
+func decodeTypesPresentation(v *strictjson.Value, d *genrt.Decoder) (TypesPresentation, error) {
+	return decodeTypesPresentationExcept(v, d, "")
+}
+func decodeTypesPresentationExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (TypesPresentation, error) {
 	var out TypesPresentation
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10401,21 +14230,21 @@ func decodeTypesPresentationExcept(v *strictjson.Value, ptr string, skip string)
 		m := &v.Members[i]
 		switch m.Key {
 		case "items":
-			p := strictjson.AppendPointer(ptr, "items")
-			x, err := decodeArray_PresentedItem(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_PresentedItem(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "items")
 			out.Items = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "items")
+		return out, genrt.Missing("", "items")
+	}
+	if err := d.Check(158, "TypesPresentation", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10429,22 +14258,39 @@ func DecodeUndoDirection(data []byte) (UndoDirection, error) {
 	if err != nil {
 		return *new(UndoDirection), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUndoDirection(v, "")
+	var d genrt.Decoder
+	x, err := decodeUndoDirection(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUndoDirection(v *strictjson.Value, ptr string) (UndoDirection, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeUndoDirectionTree decodes v, a tree the caller already parsed, as
+// UndoDirection under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeUndoDirection, with pointers relative
+// to v.
+func DecodeUndoDirectionTree(v *strictjson.Value, d *genrt.Decoder) (UndoDirection, error) {
+	x, err := decodeUndoDirection(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeUndoDirection(v *strictjson.Value, d *genrt.Decoder) (UndoDirection, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "UndoDirection")
 	}
 	switch UndoDirection(x) {
 	case UndoDirectionUndo, UndoDirectionRedo:
+		if err := d.Check(159, "UndoDirection", v); err != nil {
+			return "", err
+		}
 		return UndoDirection(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of UndoDirection", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of UndoDirection", v.AppendCompact(nil)[:]), "UndoDirection")
 }
 
 // DecodeUndoPropertyParams decodes data strictly as UndoPropertyParams: wrong
@@ -10456,15 +14302,29 @@ func DecodeUndoPropertyParams(data []byte) (UndoPropertyParams, error) {
 	if err != nil {
 		return UndoPropertyParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUndoPropertyParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeUndoPropertyParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUndoPropertyParams(v *strictjson.Value, ptr string) (UndoPropertyParams, error) {
+
+// DecodeUndoPropertyParamsTree decodes v, a tree the caller already parsed, as
+// UndoPropertyParams under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeUndoPropertyParams, with
+// pointers relative to v.
+func DecodeUndoPropertyParamsTree(v *strictjson.Value, d *genrt.Decoder) (UndoPropertyParams, error) {
+	x, err := decodeUndoPropertyParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeUndoPropertyParams(v *strictjson.Value, d *genrt.Decoder) (UndoPropertyParams, error) {
 	var out UndoPropertyParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10477,86 +14337,99 @@ func decodeUndoPropertyParams(v *strictjson.Value, ptr string) (UndoPropertyPara
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has3 = true
 		case "snapshot":
-			p := strictjson.AppendPointer(ptr, "snapshot")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "snapshot")
 			}
+			d.Under(mark, "snapshot")
 			out.Snapshot = x
 			has4 = true
 		case "direction":
-			p := strictjson.AppendPointer(ptr, "direction")
-			x, err := decodeUndoDirection(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeUndoDirection(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "direction")
 			out.Direction = x
 			has5 = true
 		case "contextSnapshot":
-			p := strictjson.AppendPointer(ptr, "contextSnapshot")
 			if m.Value.Kind == strictjson.Null {
 				out.ContextSnapshot = genrt.NullOf[string]()
 				continue
 			}
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "UndoPropertyParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "contextSnapshot")
 			out.ContextSnapshot = genrt.Some(x)
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "snapshot")
+		return out, genrt.Missing("", "snapshot")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "direction")
+		return out, genrt.Missing("", "direction")
+	}
+	if err := d.Check(160, "UndoPropertyParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10570,15 +14443,29 @@ func DecodeUnknownNodeDetails(data []byte) (UnknownNodeDetails, error) {
 	if err != nil {
 		return UnknownNodeDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnknownNodeDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnknownNodeDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnknownNodeDetails(v *strictjson.Value, ptr string) (UnknownNodeDetails, error) {
+
+// DecodeUnknownNodeDetailsTree decodes v, a tree the caller already parsed, as
+// UnknownNodeDetails under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeUnknownNodeDetails, with
+// pointers relative to v.
+func DecodeUnknownNodeDetailsTree(v *strictjson.Value, d *genrt.Decoder) (UnknownNodeDetails, error) {
+	x, err := decodeUnknownNodeDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeUnknownNodeDetails(v *strictjson.Value, d *genrt.Decoder) (UnknownNodeDetails, error) {
 	var out UnknownNodeDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10586,17 +14473,21 @@ func decodeUnknownNodeDetails(v *strictjson.Value, ptr string) (UnknownNodeDetai
 		m := &v.Members[i]
 		switch m.Key {
 		case "node":
-			p := strictjson.AppendPointer(ptr, "node")
-			x, err := decodeNodeID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeNodeID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "node")
 			out.Node = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "node")
+		return out, genrt.Missing("", "node")
+	}
+	if err := d.Check(161, "UnknownNodeDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10610,15 +14501,29 @@ func DecodeUnknownObjectDetails(data []byte) (UnknownObjectDetails, error) {
 	if err != nil {
 		return UnknownObjectDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnknownObjectDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnknownObjectDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnknownObjectDetails(v *strictjson.Value, ptr string) (UnknownObjectDetails, error) {
+
+// DecodeUnknownObjectDetailsTree decodes v, a tree the caller already parsed,
+// as UnknownObjectDetails under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeUnknownObjectDetails,
+// with pointers relative to v.
+func DecodeUnknownObjectDetailsTree(v *strictjson.Value, d *genrt.Decoder) (UnknownObjectDetails, error) {
+	x, err := decodeUnknownObjectDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeUnknownObjectDetails(v *strictjson.Value, d *genrt.Decoder) (UnknownObjectDetails, error) {
 	var out UnknownObjectDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10626,17 +14531,21 @@ func decodeUnknownObjectDetails(v *strictjson.Value, ptr string) (UnknownObjectD
 		m := &v.Members[i]
 		switch m.Key {
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
+	}
+	if err := d.Check(162, "UnknownObjectDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10650,15 +14559,29 @@ func DecodeUnknownProjectDetails(data []byte) (UnknownProjectDetails, error) {
 	if err != nil {
 		return UnknownProjectDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnknownProjectDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnknownProjectDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnknownProjectDetails(v *strictjson.Value, ptr string) (UnknownProjectDetails, error) {
+
+// DecodeUnknownProjectDetailsTree decodes v, a tree the caller already parsed,
+// as UnknownProjectDetails under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeUnknownProjectDetails,
+// with pointers relative to v.
+func DecodeUnknownProjectDetailsTree(v *strictjson.Value, d *genrt.Decoder) (UnknownProjectDetails, error) {
+	x, err := decodeUnknownProjectDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeUnknownProjectDetails(v *strictjson.Value, d *genrt.Decoder) (UnknownProjectDetails, error) {
 	var out UnknownProjectDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10666,17 +14589,21 @@ func decodeUnknownProjectDetails(v *strictjson.Value, ptr string) (UnknownProjec
 		m := &v.Members[i]
 		switch m.Key {
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
+	}
+	if err := d.Check(163, "UnknownProjectDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10690,15 +14617,29 @@ func DecodeUnknownSessionDetails(data []byte) (UnknownSessionDetails, error) {
 	if err != nil {
 		return UnknownSessionDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnknownSessionDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnknownSessionDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnknownSessionDetails(v *strictjson.Value, ptr string) (UnknownSessionDetails, error) {
+
+// DecodeUnknownSessionDetailsTree decodes v, a tree the caller already parsed,
+// as UnknownSessionDetails under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeUnknownSessionDetails,
+// with pointers relative to v.
+func DecodeUnknownSessionDetailsTree(v *strictjson.Value, d *genrt.Decoder) (UnknownSessionDetails, error) {
+	x, err := decodeUnknownSessionDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeUnknownSessionDetails(v *strictjson.Value, d *genrt.Decoder) (UnknownSessionDetails, error) {
 	var out UnknownSessionDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10706,17 +14647,21 @@ func decodeUnknownSessionDetails(v *strictjson.Value, ptr string) (UnknownSessio
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
+	}
+	if err := d.Check(164, "UnknownSessionDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10730,18 +14675,34 @@ func DecodeUnsignedIntegerChange(data []byte) (UnsignedIntegerChange, error) {
 	if err != nil {
 		return UnsignedIntegerChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnsignedIntegerChange(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnsignedIntegerChange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnsignedIntegerChange(v *strictjson.Value, ptr string) (UnsignedIntegerChange, error) {
-	return decodeUnsignedIntegerChangeExcept(v, ptr, "")
+
+// DecodeUnsignedIntegerChangeTree decodes v, a tree the caller already parsed,
+// as UnsignedIntegerChange where a union writes it: its member "kind" must be
+// "unsignedInteger". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeUnsignedIntegerChangeTree(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerChange, error) {
+	if err := genrt.Tag(v, "kind", "unsignedInteger"); err != nil {
+		return UnsignedIntegerChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeUnsignedIntegerChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeUnsignedIntegerChangeExcept(v *strictjson.Value, ptr string, skip string) (UnsignedIntegerChange, error) {
+func decodeUnsignedIntegerChange(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerChange, error) {
+	return decodeUnsignedIntegerChangeExcept(v, d, "")
+}
+func decodeUnsignedIntegerChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (UnsignedIntegerChange, error) {
 	var out UnsignedIntegerChange
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10749,21 +14710,21 @@ func decodeUnsignedIntegerChangeExcept(v *strictjson.Value, ptr string, skip str
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.DecimalU64(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadDecimalU64(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(165, "UnsignedIntegerChange", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10777,18 +14738,34 @@ func DecodeUnsignedIntegerSchema(data []byte) (UnsignedIntegerSchema, error) {
 	if err != nil {
 		return UnsignedIntegerSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnsignedIntegerSchema(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnsignedIntegerSchema(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnsignedIntegerSchema(v *strictjson.Value, ptr string) (UnsignedIntegerSchema, error) {
-	return decodeUnsignedIntegerSchemaExcept(v, ptr, "")
+
+// DecodeUnsignedIntegerSchemaTree decodes v, a tree the caller already parsed,
+// as UnsignedIntegerSchema where a union writes it: its member "kind" must be
+// "unsignedInteger". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeUnsignedIntegerSchemaTree(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerSchema, error) {
+	if err := genrt.Tag(v, "kind", "unsignedInteger"); err != nil {
+		return UnsignedIntegerSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeUnsignedIntegerSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeUnsignedIntegerSchemaExcept(v *strictjson.Value, ptr string, skip string) (UnsignedIntegerSchema, error) {
+func decodeUnsignedIntegerSchema(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerSchema, error) {
+	return decodeUnsignedIntegerSchemaExcept(v, d, "")
+}
+func decodeUnsignedIntegerSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (UnsignedIntegerSchema, error) {
 	var out UnsignedIntegerSchema
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10797,32 +14774,33 @@ func decodeUnsignedIntegerSchemaExcept(v *strictjson.Value, ptr string, skip str
 		m := &v.Members[i]
 		switch m.Key {
 		case "min":
-			p := strictjson.AppendPointer(ptr, "min")
-			x, err := genrt.DecimalU64(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadDecimalU64(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "min")
 			out.Min = x
 			has0 = true
 		case "max":
-			p := strictjson.AppendPointer(ptr, "max")
-			x, err := genrt.DecimalU64(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadDecimalU64(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "max")
 			out.Max = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "min")
+		return out, genrt.Missing("", "min")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "max")
+		return out, genrt.Missing("", "max")
+	}
+	if err := d.Check(166, "UnsignedIntegerSchema", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10836,22 +14814,39 @@ func DecodeUnsupportedIssue(data []byte) (UnsupportedIssue, error) {
 	if err != nil {
 		return *new(UnsupportedIssue), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnsupportedIssue(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnsupportedIssue(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnsupportedIssue(v *strictjson.Value, ptr string) (UnsupportedIssue, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeUnsupportedIssueTree decodes v, a tree the caller already parsed, as
+// UnsupportedIssue under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeUnsupportedIssue, with
+// pointers relative to v.
+func DecodeUnsupportedIssueTree(v *strictjson.Value, d *genrt.Decoder) (UnsupportedIssue, error) {
+	x, err := decodeUnsupportedIssue(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeUnsupportedIssue(v *strictjson.Value, d *genrt.Decoder) (UnsupportedIssue, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "UnsupportedIssue")
 	}
 	switch UnsupportedIssue(x) {
 	case UnsupportedIssueMixedContent, UnsupportedIssueInvalidLocalizedText:
+		if err := d.Check(167, "UnsupportedIssue", v); err != nil {
+			return "", err
+		}
 		return UnsupportedIssue(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of UnsupportedIssue", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of UnsupportedIssue", v.AppendCompact(nil)[:]), "UnsupportedIssue")
 }
 
 // DecodeUnsupportedValue decodes data strictly as UnsupportedValue: wrong
@@ -10863,18 +14858,34 @@ func DecodeUnsupportedValue(data []byte) (UnsupportedValue, error) {
 	if err != nil {
 		return UnsupportedValue{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnsupportedValue(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnsupportedValue(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnsupportedValue(v *strictjson.Value, ptr string) (UnsupportedValue, error) {
-	return decodeUnsupportedValueExcept(v, ptr, "")
+
+// DecodeUnsupportedValueTree decodes v, a tree the caller already parsed, as
+// UnsupportedValue where a union writes it: its member "kind" must be
+// "unsupported". The policy of d applies as for any tree decoder (see
+// genrt.Decoder); pointers are relative to v.
+func DecodeUnsupportedValueTree(v *strictjson.Value, d *genrt.Decoder) (UnsupportedValue, error) {
+	if err := genrt.Tag(v, "kind", "unsupported"); err != nil {
+		return UnsupportedValue{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeUnsupportedValueExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeUnsupportedValueExcept(v *strictjson.Value, ptr string, skip string) (UnsupportedValue, error) {
+func decodeUnsupportedValue(v *strictjson.Value, d *genrt.Decoder) (UnsupportedValue, error) {
+	return decodeUnsupportedValueExcept(v, d, "")
+}
+func decodeUnsupportedValueExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (UnsupportedValue, error) {
 	var out UnsupportedValue
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10882,21 +14893,21 @@ func decodeUnsupportedValueExcept(v *strictjson.Value, ptr string, skip string) 
 		m := &v.Members[i]
 		switch m.Key {
 		case "issue":
-			p := strictjson.AppendPointer(ptr, "issue")
-			x, err := decodeUnsupportedIssue(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeUnsupportedIssue(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "issue")
 			out.Issue = x
 			has0 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "issue")
+		return out, genrt.Missing("", "issue")
+	}
+	if err := d.Check(168, "UnsupportedValue", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10910,15 +14921,29 @@ func DecodeUnsupportedVersionDetails(data []byte) (UnsupportedVersionDetails, er
 	if err != nil {
 		return UnsupportedVersionDetails{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeUnsupportedVersionDetails(v, "")
+	var d genrt.Decoder
+	x, err := decodeUnsupportedVersionDetails(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeUnsupportedVersionDetails(v *strictjson.Value, ptr string) (UnsupportedVersionDetails, error) {
+
+// DecodeUnsupportedVersionDetailsTree decodes v, a tree the caller already
+// parsed, as UnsupportedVersionDetails under the policy of d (see
+// genrt.Decoder): unknown members and unrecognised union members are errors
+// or, with d.Strip, removed and noted in d.Notes; the errors are those of
+// DecodeUnsupportedVersionDetails, with pointers relative to v.
+func DecodeUnsupportedVersionDetailsTree(v *strictjson.Value, d *genrt.Decoder) (UnsupportedVersionDetails, error) {
+	x, err := decodeUnsupportedVersionDetails(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeUnsupportedVersionDetails(v *strictjson.Value, d *genrt.Decoder) (UnsupportedVersionDetails, error) {
 	var out UnsupportedVersionDetails
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10927,28 +14952,33 @@ func decodeUnsupportedVersionDetails(v *strictjson.Value, ptr string) (Unsupport
 		m := &v.Members[i]
 		switch m.Key {
 		case "requested":
-			p := strictjson.AppendPointer(ptr, "requested")
-			x, err := decodeAPIVersion(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeAPIVersion(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "requested")
 			out.Requested = x
 			has0 = true
 		case "supported":
-			p := strictjson.AppendPointer(ptr, "supported")
-			x, err := decodeAPIVersion(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeAPIVersion(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "supported")
 			out.Supported = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "requested")
+		return out, genrt.Missing("", "requested")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "supported")
+		return out, genrt.Missing("", "supported")
+	}
+	if err := d.Check(169, "UnsupportedVersionDetails", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -10962,18 +14992,34 @@ func DecodeValueChange(data []byte) (ValueChange, error) {
 	if err != nil {
 		return ValueChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeValueChange(v, "")
+	var d genrt.Decoder
+	x, err := decodeValueChange(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeValueChange(v *strictjson.Value, ptr string) (ValueChange, error) {
-	return decodeValueChangeExcept(v, ptr, "")
+
+// DecodeValueChangeTree decodes v, a tree the caller already parsed, as
+// ValueChange where a union writes it: its member "kind" must be "value". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeValueChangeTree(v *strictjson.Value, d *genrt.Decoder) (ValueChange, error) {
+	if err := genrt.Tag(v, "kind", "value"); err != nil {
+		return ValueChange{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeValueChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeValueChangeExcept(v *strictjson.Value, ptr string, skip string) (ValueChange, error) {
+func decodeValueChange(v *strictjson.Value, d *genrt.Decoder) (ValueChange, error) {
+	return decodeValueChangeExcept(v, d, "")
+}
+func decodeValueChangeExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ValueChange, error) {
 	var out ValueChange
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -10982,35 +15028,36 @@ func decodeValueChangeExcept(v *strictjson.Value, ptr string, skip string) (Valu
 		m := &v.Members[i]
 		switch m.Key {
 		case "type":
-			p := strictjson.AppendPointer(ptr, "type")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "type")
 			}
+			d.Under(mark, "type")
 			out.Type = x
 			has0 = true
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has1 = true
-		default:
-			if m.Key == skip {
-				continue
-			}
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "type")
+		return out, genrt.Missing("", "type")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
+	}
+	if err := d.Check(170, "ValueChange", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -11024,15 +15071,29 @@ func DecodeValueChoice(data []byte) (ValueChoice, error) {
 	if err != nil {
 		return ValueChoice{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeValueChoice(v, "")
+	var d genrt.Decoder
+	x, err := decodeValueChoice(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeValueChoice(v *strictjson.Value, ptr string) (ValueChoice, error) {
+
+// DecodeValueChoiceTree decodes v, a tree the caller already parsed, as
+// ValueChoice under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeValueChoice, with pointers relative
+// to v.
+func DecodeValueChoiceTree(v *strictjson.Value, d *genrt.Decoder) (ValueChoice, error) {
+	x, err := decodeValueChoice(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeValueChoice(v *strictjson.Value, d *genrt.Decoder) (ValueChoice, error) {
 	var out ValueChoice
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -11041,28 +15102,33 @@ func decodeValueChoice(v *strictjson.Value, ptr string) (ValueChoice, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "value":
-			p := strictjson.AppendPointer(ptr, "value")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "value")
 			out.Value = x
 			has0 = true
 		case "caption":
-			p := strictjson.AppendPointer(ptr, "caption")
-			x, err := decodeCaption(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeCaption(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "caption")
 			out.Caption = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "value")
+		return out, genrt.Missing("", "value")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "caption")
+		return out, genrt.Missing("", "caption")
+	}
+	if err := d.Check(171, "ValueChoice", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -11076,15 +15142,29 @@ func DecodeValueChoicesParams(data []byte) (ValueChoicesParams, error) {
 	if err != nil {
 		return ValueChoicesParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeValueChoicesParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeValueChoicesParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeValueChoicesParams(v *strictjson.Value, ptr string) (ValueChoicesParams, error) {
+
+// DecodeValueChoicesParamsTree decodes v, a tree the caller already parsed, as
+// ValueChoicesParams under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeValueChoicesParams, with
+// pointers relative to v.
+func DecodeValueChoicesParamsTree(v *strictjson.Value, d *genrt.Decoder) (ValueChoicesParams, error) {
+	x, err := decodeValueChoicesParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeValueChoicesParams(v *strictjson.Value, d *genrt.Decoder) (ValueChoicesParams, error) {
 	var out ValueChoicesParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -11097,78 +15177,87 @@ func decodeValueChoicesParams(v *strictjson.Value, ptr string) (ValueChoicesPara
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "objectId":
-			p := strictjson.AppendPointer(ptr, "objectId")
-			x, err := decodeObjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeObjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "objectId")
 			out.ObjectID = x
 			has3 = true
 		case "path":
-			p := strictjson.AppendPointer(ptr, "path")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "path")
 			}
+			d.Under(mark, "path")
 			out.Path = x
 			has4 = true
 		case "key":
-			p := strictjson.AppendPointer(ptr, "key")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "key")
 			}
+			d.Under(mark, "key")
 			out.Key = x
 			has5 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "objectId")
+		return out, genrt.Missing("", "objectId")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "path")
+		return out, genrt.Missing("", "path")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "key")
+		return out, genrt.Missing("", "key")
+	}
+	if err := d.Check(172, "ValueChoicesParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -11182,15 +15271,29 @@ func DecodeValueChoicesResult(data []byte) (ValueChoicesResult, error) {
 	if err != nil {
 		return ValueChoicesResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeValueChoicesResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeValueChoicesResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeValueChoicesResult(v *strictjson.Value, ptr string) (ValueChoicesResult, error) {
+
+// DecodeValueChoicesResultTree decodes v, a tree the caller already parsed, as
+// ValueChoicesResult under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeValueChoicesResult, with
+// pointers relative to v.
+func DecodeValueChoicesResultTree(v *strictjson.Value, d *genrt.Decoder) (ValueChoicesResult, error) {
+	x, err := decodeValueChoicesResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeValueChoicesResult(v *strictjson.Value, d *genrt.Decoder) (ValueChoicesResult, error) {
 	var out ValueChoicesResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -11202,61 +15305,69 @@ func decodeValueChoicesResult(v *strictjson.Value, ptr string) (ValueChoicesResu
 		m := &v.Members[i]
 		switch m.Key {
 		case "sessionId":
-			p := strictjson.AppendPointer(ptr, "sessionId")
-			x, err := decodeSessionID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeSessionID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "sessionId")
 			out.SessionID = x
 			has0 = true
 		case "projectId":
-			p := strictjson.AppendPointer(ptr, "projectId")
-			x, err := decodeProjectID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeProjectID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "projectId")
 			out.ProjectID = x
 			has1 = true
 		case "generation":
-			p := strictjson.AppendPointer(ptr, "generation")
-			x, err := decodeGeneration(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeGeneration(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "generation")
 			out.Generation = x
 			has2 = true
 		case "eventSequence":
-			p := strictjson.AppendPointer(ptr, "eventSequence")
-			x, err := decodeEventSequence(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEventSequence(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "eventSequence")
 			out.EventSequence = x
 			has3 = true
 		case "choices":
-			p := strictjson.AppendPointer(ptr, "choices")
-			x, err := decodeArray_ValueChoice(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_ValueChoice(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "choices")
 			out.Choices = x
 			has4 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "sessionId")
+		return out, genrt.Missing("", "sessionId")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "projectId")
+		return out, genrt.Missing("", "projectId")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "generation")
+		return out, genrt.Missing("", "generation")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "eventSequence")
+		return out, genrt.Missing("", "eventSequence")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "choices")
+		return out, genrt.Missing("", "choices")
+	}
+	if err := d.Check(173, "ValueChoicesResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -11270,22 +15381,39 @@ func DecodeValueDomain(data []byte) (ValueDomain, error) {
 	if err != nil {
 		return *new(ValueDomain), genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeValueDomain(v, "")
+	var d genrt.Decoder
+	x, err := decodeValueDomain(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeValueDomain(v *strictjson.Value, ptr string) (ValueDomain, error) {
-	x, err := genrt.String(v, ptr)
+
+// DecodeValueDomainTree decodes v, a tree the caller already parsed, as
+// ValueDomain under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeValueDomain, with pointers relative
+// to v.
+func DecodeValueDomainTree(v *strictjson.Value, d *genrt.Decoder) (ValueDomain, error) {
+	x, err := decodeValueDomain(v, d)
 	if err != nil {
-		return "", err
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeValueDomain(v *strictjson.Value, d *genrt.Decoder) (ValueDomain, error) {
+	x, err := genrt.ReadString(v, d)
+	if err != nil {
+		return "", genrt.InType(err, "ValueDomain")
 	}
 	switch ValueDomain(x) {
 	case ValueDomainChoiceParameter:
+		if err := d.Check(174, "ValueDomain", v); err != nil {
+			return "", err
+		}
 		return ValueDomain(x), nil
 	}
-	return "", genrt.Invalid(ptr, "%s is not a value of ValueDomain", v.AppendCompact(nil)[:])
+	return "", genrt.InType(genrt.Invalid("", "%s is not a value of ValueDomain", v.AppendCompact(nil)[:]), "ValueDomain")
 }
 
 // DecodeValueSchema decodes data strictly as ValueSchema: wrong types, unknown
@@ -11297,18 +15425,34 @@ func DecodeValueSchema(data []byte) (ValueSchema, error) {
 	if err != nil {
 		return ValueSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeValueSchema(v, "")
+	var d genrt.Decoder
+	x, err := decodeValueSchema(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeValueSchema(v *strictjson.Value, ptr string) (ValueSchema, error) {
-	return decodeValueSchemaExcept(v, ptr, "")
+
+// DecodeValueSchemaTree decodes v, a tree the caller already parsed, as
+// ValueSchema where a union writes it: its member "kind" must be "value". The
+// policy of d applies as for any tree decoder (see genrt.Decoder); pointers
+// are relative to v.
+func DecodeValueSchemaTree(v *strictjson.Value, d *genrt.Decoder) (ValueSchema, error) {
+	if err := genrt.Tag(v, "kind", "value"); err != nil {
+		return ValueSchema{}, genrt.WithCode(err, CodeInvalidParams)
+	}
+	x, err := decodeValueSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
 }
-func decodeValueSchemaExcept(v *strictjson.Value, ptr string, skip string) (ValueSchema, error) {
+func decodeValueSchema(v *strictjson.Value, d *genrt.Decoder) (ValueSchema, error) {
+	return decodeValueSchemaExcept(v, d, "")
+}
+func decodeValueSchemaExcept(v *strictjson.Value, d *genrt.Decoder, skip string) (ValueSchema, error) {
 	var out ValueSchema
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -11316,461 +15460,623 @@ func decodeValueSchemaExcept(v *strictjson.Value, ptr string, skip string) (Valu
 		m := &v.Members[i]
 		switch m.Key {
 		case "types":
-			p := strictjson.AppendPointer(ptr, "types")
-			x, err := decodeArray_TypeChoice(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_TypeChoice(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "types")
 			out.Types = x
 			has0 = true
 		case "domain":
-			p := strictjson.AppendPointer(ptr, "domain")
-			x, err := decodeValueDomain(m.Value, p)
-			if err != nil {
-				return out, err
-			}
-			out.Domain = &x
-		default:
-			if m.Key == skip {
+			if d.NullMember(v, i, "ValueSchema") {
 				continue
 			}
+			mark := d.Mark()
+			x, err := decodeValueDomain(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ValueSchema") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "domain")
+			out.Domain = &x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "types")
+		return out, genrt.Missing("", "types")
+	}
+	if err := d.Check(175, "ValueSchema", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
-func decodeArray_ByteEdit(v *strictjson.Value, ptr string) ([]ByteEdit, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ByteEdit(v *strictjson.Value, d *genrt.Decoder) ([]ByteEdit, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ByteEdit, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeByteEdit(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeByteEdit(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ByteEdit") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Diagnostic(v *strictjson.Value, ptr string) ([]Diagnostic, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Diagnostic(v *strictjson.Value, d *genrt.Decoder) ([]Diagnostic, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Diagnostic, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeDiagnostic(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeDiagnostic(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Diagnostic") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_EditableField(v *strictjson.Value, ptr string) ([]EditableField, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_EditableField(v *strictjson.Value, d *genrt.Decoder) ([]EditableField, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]EditableField, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeEditableField(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeEditableField(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "EditableField") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_EnumOption(v *strictjson.Value, ptr string) ([]EnumOption, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_EnumOption(v *strictjson.Value, d *genrt.Decoder) ([]EnumOption, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]EnumOption, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeEnumOption(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeEnumOption(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "EnumOption") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_FileEdits(v *strictjson.Value, ptr string) ([]FileEdits, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_FileEdits(v *strictjson.Value, d *genrt.Decoder) ([]FileEdits, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]FileEdits, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeFileEdits(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeFileEdits(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "FileEdits") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Hit(v *strictjson.Value, ptr string) ([]Hit, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Hit(v *strictjson.Value, d *genrt.Decoder) ([]Hit, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Hit, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeHit(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeHit(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Hit") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_IndexError(v *strictjson.Value, ptr string) ([]IndexError, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_IndexError(v *strictjson.Value, d *genrt.Decoder) ([]IndexError, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]IndexError, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeIndexError(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeIndexError(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "IndexError") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_InlineItem(v *strictjson.Value, ptr string) ([]InlineItem, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_InlineItem(v *strictjson.Value, d *genrt.Decoder) ([]InlineItem, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]InlineItem, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeInlineItem(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeInlineItem(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "InlineItem") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Node(v *strictjson.Value, ptr string) ([]Node, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Node(v *strictjson.Value, d *genrt.Decoder) ([]Node, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Node, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeNode(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeNode(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Node") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_NodeID(v *strictjson.Value, ptr string) ([]NodeID, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_NodeID(v *strictjson.Value, d *genrt.Decoder) ([]NodeID, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]NodeID, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeNodeID(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeNodeID(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "NodeID") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_ObjectID(v *strictjson.Value, ptr string) ([]ObjectID, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ObjectID(v *strictjson.Value, d *genrt.Decoder) ([]ObjectID, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ObjectID, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeObjectID(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeObjectID(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ObjectID") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Path(v *strictjson.Value, ptr string) ([]Path, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Path(v *strictjson.Value, d *genrt.Decoder) ([]Path, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Path, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodePath(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodePath(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Path") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_PresentedItem(v *strictjson.Value, ptr string) ([]PresentedItem, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_PresentedItem(v *strictjson.Value, d *genrt.Decoder) ([]PresentedItem, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]PresentedItem, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodePresentedItem(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodePresentedItem(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "PresentedItem") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_ProjectInfo(v *strictjson.Value, ptr string) ([]ProjectInfo, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ProjectInfo(v *strictjson.Value, d *genrt.Decoder) ([]ProjectInfo, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ProjectInfo, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeProjectInfo(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeProjectInfo(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ProjectInfo") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_ProjectType(v *strictjson.Value, ptr string) ([]ProjectType, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ProjectType(v *strictjson.Value, d *genrt.Decoder) ([]ProjectType, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ProjectType, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeProjectType(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeProjectType(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ProjectType") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Property(v *strictjson.Value, ptr string) ([]Property, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Property(v *strictjson.Value, d *genrt.Decoder) ([]Property, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Property, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeProperty(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeProperty(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Property") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Qualifier(v *strictjson.Value, ptr string) ([]Qualifier, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Qualifier(v *strictjson.Value, d *genrt.Decoder) ([]Qualifier, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Qualifier, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeQualifier(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeQualifier(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Qualifier") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_ReadOnlyProperty(v *strictjson.Value, ptr string) ([]ReadOnlyProperty, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ReadOnlyProperty(v *strictjson.Value, d *genrt.Decoder) ([]ReadOnlyProperty, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ReadOnlyProperty, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeReadOnlyProperty(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeReadOnlyProperty(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ReadOnlyProperty") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_RecordField(v *strictjson.Value, ptr string) ([]RecordField, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_RecordField(v *strictjson.Value, d *genrt.Decoder) ([]RecordField, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]RecordField, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeRecordField(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeRecordField(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "RecordField") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_ReferenceChoice(v *strictjson.Value, ptr string) ([]ReferenceChoice, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ReferenceChoice(v *strictjson.Value, d *genrt.Decoder) ([]ReferenceChoice, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ReferenceChoice, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeReferenceChoice(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeReferenceChoice(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ReferenceChoice") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_RenameEdit(v *strictjson.Value, ptr string) ([]RenameEdit, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_RenameEdit(v *strictjson.Value, d *genrt.Decoder) ([]RenameEdit, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]RenameEdit, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeRenameEdit(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeRenameEdit(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "RenameEdit") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_RenameIssue(v *strictjson.Value, ptr string) ([]RenameIssue, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_RenameIssue(v *strictjson.Value, d *genrt.Decoder) ([]RenameIssue, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]RenameIssue, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeRenameIssue(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeRenameIssue(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "RenameIssue") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_RenamePlace(v *strictjson.Value, ptr string) ([]RenamePlace, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_RenamePlace(v *strictjson.Value, d *genrt.Decoder) ([]RenamePlace, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]RenamePlace, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeRenamePlace(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeRenamePlace(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "RenamePlace") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Source(v *strictjson.Value, ptr string) ([]Source, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Source(v *strictjson.Value, d *genrt.Decoder) ([]Source, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Source, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeSource(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeSource(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Source") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_String(v *strictjson.Value, ptr string) ([]string, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_String(v *strictjson.Value, d *genrt.Decoder) ([]string, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]string, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := genrt.String(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := genrt.ReadString(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "String") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_SupportFile(v *strictjson.Value, ptr string) ([]SupportFile, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_SupportFile(v *strictjson.Value, d *genrt.Decoder) ([]SupportFile, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]SupportFile, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeSupportFile(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeSupportFile(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "SupportFile") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_SupportObject(v *strictjson.Value, ptr string) ([]SupportObject, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_SupportObject(v *strictjson.Value, d *genrt.Decoder) ([]SupportObject, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]SupportObject, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeSupportObject(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeSupportObject(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "SupportObject") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_SupportSupplier(v *strictjson.Value, ptr string) ([]SupportSupplier, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_SupportSupplier(v *strictjson.Value, d *genrt.Decoder) ([]SupportSupplier, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]SupportSupplier, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeSupportSupplier(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeSupportSupplier(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "SupportSupplier") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_Text(v *strictjson.Value, ptr string) ([]Text, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_Text(v *strictjson.Value, d *genrt.Decoder) ([]Text, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]Text, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeText(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeText(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "Text") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_TypeChoice(v *strictjson.Value, ptr string) ([]TypeChoice, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_TypeChoice(v *strictjson.Value, d *genrt.Decoder) ([]TypeChoice, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]TypeChoice, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeTypeChoice(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeTypeChoice(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "TypeChoice") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
 }
-func decodeArray_ValueChoice(v *strictjson.Value, ptr string) ([]ValueChoice, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_ValueChoice(v *strictjson.Value, d *genrt.Decoder) ([]ValueChoice, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]ValueChoice, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeValueChoice(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeValueChoice(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "ValueChoice") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil
@@ -11778,5 +16084,5 @@ func decodeArray_ValueChoice(v *strictjson.Value, ptr string) ([]ValueChoice, er
 
 // Patterns of the contract, compiled once.
 var (
-	pattern0 = regexp.MustCompile("^[\\x00-\\x7F]*$")
+	pattern0 = genrt.CompilePattern("^[\\x00-\\x7F]*$")
 )
