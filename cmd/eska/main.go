@@ -21,12 +21,22 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide"
 	"github.com/contractkit/contractkit/ide/rpc"
 )
 
 // version is this build of eska, reported by initialize.
 const version = "0.1.0"
+
+// backendBudget is the memory the collector leaves the backend beyond the
+// writer's queue at its bound: the tree, the index and the descriptors
+// parsed for properties. memoryLimit is the sum, the Go runtime's soft
+// limit for `eska ide --stdio` (GOMEMLIMIT overrides it).
+const (
+	backendBudget = 48 << 20
+	memoryLimit   = gen.MaxWriterQueueBytes + backendBudget
+)
 
 const usage = `usage: eska <command>
 
@@ -60,6 +70,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			// collection at twice the live heap instead of once cut a
 			// full index of SSL 3.1 by a tenth for about 5 MiB more RSS.
 			debug.SetGCPercent(200)
+		}
+		if os.Getenv("GOMEMLIMIT") == "" {
+			// With GOGC=200 the heap may grow to three times what is live;
+			// when the client stops reading, what is live is the writer's
+			// queue at its bound, and three times that is far more than
+			// the process needs. The soft limit makes the collector work
+			// harder instead, near the queue's bound plus the backend.
+			debug.SetMemoryLimit(memoryLimit)
 		}
 		var srv *rpc.Server
 		h := ide.NewServer(version, func(code string) { srv.Diag(code) })

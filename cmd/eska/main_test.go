@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,15 +18,36 @@ import (
 	"github.com/contractkit/contractkit/internal/repotest"
 )
 
+// The binary is built once for the package's tests and removed after them.
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+	buildOut  []byte
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
 func build(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "eska")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/eska")
-	cmd.Dir = repotest.Root(t)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "eska-test"); buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, "eska"), "./cmd/eska")
+		cmd.Dir = repotest.Root(t)
+		buildOut, buildErr = cmd.CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
 	}
-	return bin
+	return filepath.Join(buildDir, "eska")
 }
 
 // runProcess feeds input to `eska ide --stdio`, closing stdin after it
