@@ -51,53 +51,31 @@ func declared(t *testing.T, path string) map[string]int {
 	return out
 }
 
-type corpusProject struct {
-	name, typ, source, descriptor string
-}
+type corpusProject = corpus.DesignerProject
 
 func TestDesignerCorpus(t *testing.T) {
 	shared := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "designer")
 	tmp := t.TempDir()
-	for _, a := range []string{"ssl_3_1", "mdclasses", "bsl-language-server"} {
+	for _, a := range corpus.DesignerArchives {
 		extract(t, filepath.Join(shared, a+".tar.gz"), tmp)
 	}
-	projects := []corpusProject{
-		{"ssl_3_1", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_3_18", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_3_25", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_3_27", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_5_1", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_ext", "extension", "src/cf", ""},
-		{"mdclasses/external/src/epf", "processing", ".", "ТестоваяВнешняяОбработка.xml"},
-		{"mdclasses/external/src/erf", "report", ".", "ТестовыйВнешнийОтчет.xml"},
-	}
-	entries, _ := os.ReadDir(filepath.Join(tmp, "bsl-language-server"))
-	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(tmp, "bsl-language-server", e.Name(), "Configuration.xml")); err == nil {
-			projects = append(projects, corpusProject{"bsl-language-server/" + e.Name(), "configuration", ".", ""})
-		}
-	}
+	projects := corpus.DesignerProjects(tmp)
 	for _, cp := range projects {
-		t.Run(fmt.Sprintf("%s/%s", cp.name, cp.typ), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s", cp.Name, cp.Type), func(t *testing.T) {
 			// The manifest goes into the extracted copy; from then on
 			// nothing under the project may change, the manifest included.
-			proj := filepath.Join(tmp, cp.name)
+			proj := filepath.Join(tmp, cp.Name)
 			dir := proj
-			m := fmt.Sprintf("[project]\ntype = %q\nsource = %q\n", cp.typ, cp.source)
-			if cp.descriptor != "" {
-				m += fmt.Sprintf("descriptor = %q\n", cp.descriptor)
-			}
-			os.WriteFile(filepath.Join(proj, "eska.toml"), []byte(m), 0o644)
+			os.WriteFile(filepath.Join(proj, "eska.toml"), []byte(cp.Manifest()), 0o644)
 			before := snapshot(t, dir)
-			plain := runCorpusProject(t, proj, filepath.Join(dir, cp.source), cp, false)
+			plain := runCorpusProject(t, proj, filepath.Join(dir, cp.Source), cp, false)
 			if after := snapshot(t, dir); !sameSnapshot(before, after) {
 				t.Errorf("diskCache=false: the corpus changed on disk")
 			}
 			// With the cache: only .eska/cache/metadata may change, and a
 			// second session answers the same from it.
-			filled := runCorpusProject(t, proj, filepath.Join(dir, cp.source), cp, true)
-			cached := runCorpusProject(t, proj, filepath.Join(dir, cp.source), cp, true)
+			filled := runCorpusProject(t, proj, filepath.Join(dir, cp.Source), cp, true)
+			cached := runCorpusProject(t, proj, filepath.Join(dir, cp.Source), cp, true)
 			after := snapshot(t, dir)
 			for k, v := range after {
 				if !strings.HasPrefix(k, ".eska"+string(filepath.Separator)) && k != ".eska/" && before[k] != v {
@@ -173,7 +151,7 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 		}
 	}
 	walk(info.Projects[0].Root, "")
-	if cp.typ == "configuration" || cp.typ == "extension" {
+	if cp.Type == "configuration" || cp.Type == "extension" {
 		want := map[string]int{}
 		for tag, n := range declared(t, filepath.Join(src, "Configuration.xml")) {
 			info, ok := designer.KindOfTag(tag)

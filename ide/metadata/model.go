@@ -131,6 +131,7 @@ type reader struct {
 	limit  designer.Limits
 	dirs   map[string]string // directory → its real path, for the containment check
 	cache  *diskCache        // nil unless the session asked for the disk cache
+	full   int               // whole descriptors parsed, for tests
 }
 
 // realDir returns the real path of a directory. Each directory costs one
@@ -319,6 +320,7 @@ func (r *reader) parseBytes(path string, data []byte) (*designer.Descriptor, err
 // parseFull reads and parses one descriptor file with its whole element
 // tree.
 func (r *reader) parseFull(path string) (*designer.Descriptor, error) {
+	r.full++
 	data, err := r.read(path)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,8 @@ type project struct {
 	exhausted       bool // a counter reached the end of its range
 	resyncReason    string
 
-	idx *index
+	idx   *index
+	trees *trees // element trees kept for properties
 }
 
 // openProject reads the root descriptor and checks it against the type
@@ -42,7 +43,7 @@ func openProject(id, member, typ, rootDir, srcDir, rootDesc string, cache bool) 
 		return nil, &sourceError{path: srcDir, reason: "missing", err: err}
 	}
 	p := &project{id: id, member: member, typ: typ, rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
-		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1}
+		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees(TreeBudget)}
 	if cache {
 		p.r.cache = &diskCache{dir: filepath.Join(rootDir, filepath.FromSlash(CacheDir))}
 	}
@@ -90,6 +91,7 @@ func (p *project) loadRoot() error {
 	}
 	p.root = root
 	p.objs = map[string]*object{root.id: root}
+	p.trees = newTrees(TreeBudget)
 	p.fill(root, d)
 	return nil
 }
@@ -188,6 +190,7 @@ func (p *project) children(o *object, def *designer.Object) {
 // forget drops an object and everything below it from the id map.
 func (p *project) forget(o *object) {
 	delete(p.objs, o.id)
+	p.trees.dropOwner(o)
 	for _, c := range o.children {
 		p.forget(c)
 	}
@@ -206,17 +209,23 @@ func (p *project) invalidate(o *object) {
 	}
 	o.children, o.predef = nil, nil
 	o.predefLoaded, o.predefErr = false, nil
+	p.trees.dropOwner(o)
 	o.modsDone, o.modules = false, nil
 	if o.own {
 		o.loaded, o.err, o.el, o.diags = false, nil, nil, nil
 	}
 }
 
-// element returns the XML element of o, parsing its descriptor again
-// when o was loaded from the disk cache.
+// element returns the XML element of o. The tree of a descriptor is
+// parsed once for the owner of the file and shared by every object it
+// defines inline; it stays in the project's tree cache until the budget
+// makes room for others, and is parsed again when asked for after that.
 func (p *project) element(o *object) (*designer.Element, error) {
-	if o.el != nil || o.info == nil {
+	if o.info == nil {
 		return o.el, nil
+	}
+	if o.info.Kind == designer.KindPredefinedItem {
+		return p.predefinedElement(o)
 	}
 	var chain []*object
 	cur := o
@@ -224,18 +233,32 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		chain = append(chain, cur)
 		cur = cur.parent
 	}
-	d, err := p.r.parseFull(cur.desc)
-	if err != nil {
-		return nil, err
+	key := treeKey{owner: cur}
+	if o.el != nil {
+		p.trees.touch(key)
+		return o.el, nil
 	}
-	if d.Object == nil || d.Object.Name != cur.name {
-		return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
+	if cur.el == nil {
+		d, err := p.r.parseFull(cur.desc)
+		if err != nil {
+			return nil, err
+		}
+		if d.Object == nil || d.Object.Name != cur.name {
+			return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
+		}
+		cur.el = d.Object.El
+		cur.ns = scope{}.with(d.Root)
+		p.trees.add(key, treeBytes(d.Root))
+	} else {
+		p.trees.touch(key)
 	}
-	cur.el = d.Object.El
-	cur.ns = scope{}.with(d.Root)
 	el := cur.el
 	for i := len(chain) - 1; i >= 0; i-- {
 		c := chain[i]
+		if c.el != nil {
+			el = c.el
+			continue
+		}
 		var next *designer.Element
 		for _, e := range el.Child("ChildObjects").Children {
 			if e.Local == c.tag && e.Child("Properties").Child("Name") != nil && strings.TrimSpace(e.Child("Properties").Child("Name").Text) == c.name {
@@ -249,6 +272,64 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		c.el = next
 		el = next
 	}
+	return o.el, nil
+}
+
+// predefinedElement returns the element of a predefined item, reading the
+// owner's Predefined.xml again when its tree was dropped from the cache;
+// the file must still hold the items the tree shows.
+func (p *project) predefinedElement(o *object) (*designer.Element, error) {
+	owner := o.parent
+	for owner != nil && owner.info != nil && owner.info.Kind == designer.KindPredefinedItem {
+		owner = owner.parent
+	}
+	if owner == nil {
+		return o.el, nil
+	}
+	key := treeKey{owner: owner, predef: true}
+	if o.el != nil {
+		p.trees.touch(key)
+		return o.el, nil
+	}
+	path := p.predefinedPath(owner)
+	data, err := p.r.read(path)
+	if err != nil {
+		return nil, err
+	}
+	items, _, err := designer.ParsePredefined(path, data, p.r.limit)
+	if err != nil {
+		var pe *designer.ParseError
+		if errors.As(err, &pe) {
+			return nil, &sourceError{path: path, reason: pe.Reason, xml: true, err: err}
+		}
+		return nil, err
+	}
+	changed := &sourceError{path: path, reason: reasonChanged, err: errors.New("the predefined items changed")}
+	var attach func(objs []*object, items []*designer.PredefinedItem) bool
+	attach = func(objs []*object, items []*designer.PredefinedItem) bool {
+		if len(objs) != len(items) {
+			return false
+		}
+		for i, it := range items {
+			if objs[i].name != it.Name {
+				return false
+			}
+			objs[i].el = it.El
+			if !attach(objs[i].children, it.Children) {
+				return false
+			}
+		}
+		return true
+	}
+	if !attach(owner.predef, items) {
+		p.trees.evict(key)
+		return nil, changed
+	}
+	bytes := 0
+	for _, it := range items {
+		bytes += treeBytes(it.El)
+	}
+	p.trees.add(key, bytes)
 	return o.el, nil
 }
 
@@ -304,6 +385,11 @@ func (p *project) loadPredefined(o *object) error {
 	}
 	o.predef = add(o, o.id, items)
 	o.diags = append(o.diags, diags...)
+	bytes := 0
+	for _, it := range items {
+		bytes += treeBytes(it.El)
+	}
+	p.trees.add(treeKey{owner: o, predef: true}, bytes)
 	return nil
 }
 
