@@ -62,4 +62,3 @@ func TestTreeBudget(t *testing.T) {
 		t.Errorf("a predefined item renamed in the file: %s", errText(err))
 	}
 }
-

@@ -54,6 +54,12 @@ func MapFS(t testing.TB) fstest.MapFS {
 			}
 			return nil
 		}
+		// In a linked worktree .git is a file naming the real git
+		// directory; copied along, it would make a test's "git init" in
+		// the copy reuse the checkout's repository and commit into it.
+		if rel == ".git" {
+			return nil
+		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
