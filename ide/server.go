@@ -47,6 +47,7 @@ func NewServer(version string, diag func(code string)) *Server {
 			s.notify(method, params)
 		}
 	})
+	s.backend.Diag = diag
 	return s
 }
 

@@ -26,11 +26,19 @@ var (
 	buildOut  []byte
 )
 
+// The disk cache's signing key goes to a temporary user cache directory,
+// for the processes the tests start too.
 func TestMain(m *testing.M) {
+	cacheHome, err := os.MkdirTemp("", "eska-cache-home")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cacheHome)
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	os.RemoveAll(cacheHome)
 	os.Exit(code)
 }
 

@@ -140,6 +140,19 @@ func readManifest(path string) (*manifest, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fail(ReasonManifestInvalid, path, "is not a regular file", nil)
 	}
+	// A manifest is a source like the XML: a link may point elsewhere
+	// inside its directory, never out of it.
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, fail(ReasonManifestInvalid, path, "cannot be resolved: "+why(err), err)
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return nil, fail(ReasonManifestInvalid, path, "its directory cannot be resolved: "+why(err), err)
+	}
+	if !within(dir, real) {
+		return nil, fail(ReasonManifestInvalid, path, fmt.Sprintf("resolves to %s, outside its directory %s", real, dir), nil)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fail(ReasonManifestInvalid, path, "cannot be read: "+why(err), err)

@@ -238,6 +238,12 @@ func TestOpenOK(t *testing.T) {
 			want:  []Project{{Type: TypeConfiguration, Source: "src", Descriptor: "src/Configuration.xml"}},
 		},
 		{
+			name:  "manifest is a link inside its directory",
+			files: tree{"eska.toml": "-> settings/eska.toml", "settings/eska.toml": cfgManifest, "src/Configuration.xml": configXML},
+			sel:   cur(),
+			want:  []Project{{Type: TypeConfiguration, Source: "src", Descriptor: "src/Configuration.xml"}},
+		},
+		{
 			name:  "start is a file",
 			files: tree{"eska.toml": cfgManifest, "src/Configuration.xml": configXML},
 			start: "src/Configuration.xml",
@@ -396,6 +402,8 @@ func TestOpenErrors(t *testing.T) {
 			ReasonManifestInvalid, "eska.toml", "is not a regular file"},
 		{"manifest is a dangling symlink", tree{"eska.toml": "-> nowhere.toml"}, "", cur(),
 			ReasonManifestInvalid, "eska.toml", "cannot be read: no such file or directory"},
+		{"manifest is a link out of its directory", with(okSrc, tree{"eska.toml": "-> ../elsewhere/eska.toml", "../elsewhere/eska.toml": cfgManifest}), "", cur(),
+			ReasonManifestInvalid, "eska.toml", "resolves to {root}/../elsewhere/eska.toml, outside its directory {root}"},
 		{"members missing", tree{"eska.toml": "[workspace]\n"}, "", cur(),
 			ReasonManifestInvalid, "eska.toml", "workspace.members is missing"},
 		{"members empty", tree{"eska.toml": "[workspace]\nmembers = []\n"}, "", cur(),

@@ -258,6 +258,7 @@ type fetched struct {
 	err      error
 	rel, sum string
 	hit      bool // from the disk cache
+	rejected bool // the cache held an entry that failed its checks
 	store    bool // parsed; the cache wants its entry
 }
 
@@ -275,9 +276,13 @@ func (r *reader) fetch(path string) fetched {
 	}
 	f := fetched{sum: sha(data)}
 	f.rel, _ = filepath.Rel(r.srcDir, path)
-	if f.d = r.cache.peek(f.rel, f.sum); f.d != nil {
-		f.hit = true
+	d, res := r.cache.peek(f.rel, f.sum)
+	switch res {
+	case peekHit:
+		f.d, f.hit = d, true
 		return f
+	case peekRejected:
+		f.rejected = true
 	}
 	f.d, f.err = r.parseBytes(path, data)
 	f.store = f.err == nil
@@ -292,6 +297,9 @@ func (r *reader) settle(f fetched) (*designer.Descriptor, error) {
 			r.cache.hits++
 		} else {
 			r.cache.misses++
+		}
+		if f.rejected {
+			r.cache.rejected++
 		}
 		if f.store {
 			r.cache.store(f.rel, f.sum, f.d)

@@ -37,16 +37,13 @@ type project struct {
 // openProject reads the root descriptor and checks it against the type
 // the manifest declares. Nothing else is read: objects are loaded when
 // the tree or the index asks for them.
-func openProject(id, member, typ, rootDir, srcDir, rootDesc string, cache bool) (*project, error) {
+func openProject(id, member, typ, rootDir, srcDir, rootDesc string) (*project, error) {
 	real, err := filepath.EvalSymlinks(srcDir)
 	if err != nil {
 		return nil, &sourceError{path: srcDir, reason: "missing", err: err}
 	}
 	p := &project{id: id, member: member, typ: typ, rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
 		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees(TreeBudget)}
-	if cache {
-		p.r.cache = &diskCache{dir: filepath.Join(rootDir, filepath.FromSlash(CacheDir))}
-	}
 	if err := p.loadRoot(); err != nil {
 		return nil, err
 	}

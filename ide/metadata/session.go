@@ -28,6 +28,11 @@ type Backend struct {
 	Presentation bool
 	// progressEvery bounds how often counter changes are reported.
 	progressEvery time.Duration
+	// KeyDir is where the disk cache's signing key lives; empty means
+	// DefaultKeyDir.
+	KeyDir string
+	// Diag receives short machine codes for stderr; nil drops them.
+	Diag func(code string)
 }
 
 type session struct {
@@ -42,6 +47,19 @@ func New(notify func(method string, params []byte)) *Backend {
 		notify = func(string, []byte) {}
 	}
 	return &Backend{notify: notify, progressEvery: 100 * time.Millisecond}
+}
+
+func (b *Backend) keyDir() string {
+	if b.KeyDir != "" {
+		return b.KeyDir
+	}
+	return DefaultKeyDir()
+}
+
+func (b *Backend) diag(code string) {
+	if b.Diag != nil {
+		b.Diag(code)
+	}
 }
 
 // derr builds the contract's domain error.
@@ -129,9 +147,9 @@ func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
 	}
 	b.sessions++
 	s := &session{id: "s" + strconv.Itoa(b.sessions), byID: map[string]*project{}}
+	cache := p.DiskCache == nil || *p.DiskCache
 	for i, f := range found {
-		cache := p.DiskCache == nil || *p.DiskCache
-		p, err := openProject("p"+strconv.Itoa(i+1), f.Scope.Member, string(f.Type), f.Root, f.Source, f.Descriptor, cache)
+		p, err := openProject("p"+strconv.Itoa(i+1), f.Scope.Member, string(f.Type), f.Root, f.Source, f.Descriptor)
 		if err != nil {
 			// Nothing is published: the session is dropped whole.
 			var se *sourceError
@@ -142,6 +160,12 @@ func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
 		}
 		s.projects = append(s.projects, p)
 		s.byID[p.id] = p
+	}
+	if cache {
+		// The root descriptor is always parsed; the cache serves the rest.
+		for _, p := range s.projects {
+			p.r.cache = newDiskCache(p.rootDir, b.keyDir(), b.diag)
+		}
 	}
 	b.s = s
 	return b.info(), nil
@@ -210,6 +234,9 @@ func (b *Backend) Shutdown() {
 	if b.s != nil {
 		for _, p := range b.s.projects {
 			p.stopPrefetch()
+			if p.r.cache != nil {
+				p.r.cache.close()
+			}
 		}
 	}
 	b.s = nil
