@@ -21,7 +21,6 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide"
 	"github.com/contractkit/contractkit/ide/rpc"
 )
@@ -29,14 +28,13 @@ import (
 // version is this build of eska, reported by initialize.
 const version = "0.1.0"
 
-// backendBudget is the memory the collector leaves the backend beyond the
-// writer's queue at its bound: the tree, the index and the descriptors
-// parsed for properties. memoryLimit is the sum, the Go runtime's soft
-// limit for `eska ide --stdio` (GOMEMLIMIT overrides it).
-const (
-	backendBudget = 48 << 20
-	memoryLimit   = gen.MaxWriterQueueBytes + backendBudget
-)
+// memoryLimit is the Go runtime's soft memory limit for `eska ide --stdio`
+// (GOMEMLIMIT overrides it). With GOGC=200 the heap may grow to three times
+// what is live; on a configuration of eska's own scale (130k objects) that
+// would be several hundred MiB, so past this limit the collector works
+// harder instead. Output waiting for a slow client is outside the heap
+// (ide/rpc's writer) and outside this limit.
+const memoryLimit = 224 << 20
 
 const usage = `usage: eska <command>
 
@@ -72,11 +70,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			debug.SetGCPercent(200)
 		}
 		if os.Getenv("GOMEMLIMIT") == "" {
-			// With GOGC=200 the heap may grow to three times what is live;
-			// when the client stops reading, what is live is the writer's
-			// queue at its bound, and three times that is far more than
-			// the process needs. The soft limit makes the collector work
-			// harder instead, near the queue's bound plus the backend.
 			debug.SetMemoryLimit(memoryLimit)
 		}
 		var srv *rpc.Server

@@ -30,8 +30,9 @@ type project struct {
 	exhausted       bool // a counter reached the end of its range
 	resyncReason    string
 
-	idx   *index
-	trees *trees // element trees kept for properties
+	idx    *index
+	trees  *trees           // element trees kept for properties
+	scopes map[string]scope // the namespace scopes of descriptor roots, one per distinct set
 }
 
 // openProject reads the root descriptor and checks it against the type
@@ -93,6 +94,30 @@ func (p *project) loadRoot() error {
 	return nil
 }
 
+// scopeOf returns the namespace scope a descriptor's root declares. Every
+// descriptor of an export declares the same few namespaces, so the scopes
+// are shared rather than one map per object.
+func (p *project) scopeOf(root *designer.Element) scope {
+	var key strings.Builder
+	for _, a := range root.Attrs {
+		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+			key.WriteString(a.Name.Local)
+			key.WriteByte(0)
+			key.WriteString(a.Value)
+			key.WriteByte(0)
+		}
+	}
+	if sc, ok := p.scopes[key.String()]; ok {
+		return sc
+	}
+	sc := scope{}.with(root)
+	if p.scopes == nil {
+		p.scopes = map[string]scope{}
+	}
+	p.scopes[strings.Clone(key.String())] = sc
+	return sc
+}
+
 // load reads an object's own descriptor, once.
 func (p *project) load(o *object) error {
 	if o.loaded || !o.own {
@@ -131,7 +156,7 @@ func (p *project) fill(o *object, d *designer.Descriptor) {
 	o.loaded = true
 	o.el = nil // partial after a summary parse: element() reads the whole file
 	if d.Root != nil {
-		o.ns = scope{}.with(d.Root)
+		o.ns = p.scopeOf(d.Root)
 	}
 	o.uuid = d.Object.UUID
 	o.synonyms = d.Object.Synonyms
@@ -244,7 +269,7 @@ func (p *project) element(o *object) (*designer.Element, error) {
 			return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
 		}
 		cur.el = d.Object.El
-		cur.ns = scope{}.with(d.Root)
+		cur.ns = p.scopeOf(d.Root)
 		p.trees.add(key, treeBytes(d.Root))
 	} else {
 		p.trees.touch(key)

@@ -96,10 +96,13 @@ func stringEnd(b []byte, i int) int {
 // notifications nothing. The elements are read one at a time and the
 // answer is written as they are, so memory stays near the answer's size
 // however many elements there are; the answer keeps to the outgoing limit
-// like any batch reply. It returns nil when nothing is to be answered.
+// like any batch reply. It returns nil when nothing is to be answered;
+// the pieces it returns are for the writer to adopt, their chunks being
+// allocated outside the heap like the writer's own.
 func (s *Server) oversizeBatch(body []byte) [][]byte {
 	var b builder
 	b.reset(nil)
+	b.alloc = offheap
 	b.add([]byte{'['})
 	budget := s.cfg.Limits.MaxResponseBytes - s.cfg.Limits.BatchReserveBytes
 	limit := s.cfg.Errors.ResourceLimit("batch", s.cfg.Limits.MaxBatchItems)

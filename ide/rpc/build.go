@@ -23,6 +23,8 @@ type builder struct {
 	sealed int      // body bytes in parts
 	base   []byte   // the first piece from its start, once finished
 	few    [3][]byte
+	// alloc makes the buffers after the first; nil means the heap.
+	alloc func(n int) []byte
 }
 
 // reset starts a frame in first, a buffer the caller may reuse, or in a
@@ -71,7 +73,11 @@ func (b *builder) borrow(p []byte) {
 func (b *builder) next() {
 	if len(b.buf) >= chunkSize {
 		b.seal()
-		b.buf = make([]byte, 0, chunkSize+chunkSize/4)
+		if b.alloc != nil {
+			b.buf = b.alloc(chunkSize + chunkSize/4)
+		} else {
+			b.buf = make([]byte, 0, chunkSize+chunkSize/4)
+		}
 	}
 }
 

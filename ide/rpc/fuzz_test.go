@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/contractkit/contractkit/internal/strictjson"
@@ -49,7 +48,11 @@ func FuzzEnvelope(f *testing.F) {
 			}
 			// Its answer, if any, is one frame holding a JSON array.
 			if parts := s.oversizeBatch(body); parts != nil {
-				fr := NewFrameReader(strings.NewReader(string(bytes.Join(parts, nil))), 64, 1<<20)
+				joined := bytes.Join(parts, nil)
+				for _, p := range parts {
+					release(p)
+				}
+				fr := NewFrameReader(bytes.NewReader(joined), 64, 1<<20)
 				reply, err := fr.ReadFrame()
 				if err != nil || strictjson.Valid(reply, strictjson.Options{}) != nil || reply[0] != '[' {
 					t.Fatalf("answer %q: %v", reply, err)

@@ -74,6 +74,7 @@ type Server struct {
 // job is one frame's worth of work, executed as a unit in arrival order.
 type job struct {
 	canned  [][]byte // a ready frame (an envelope error) that keeps its place in line
+	owned   bool     // the writer adopts canned instead of copying it
 	items   []item
 	reqs    []*request // aligned with items: the request, or nil for other items
 	batch   bool
@@ -302,7 +303,7 @@ func (s *Server) frame(body []byte) (alive, work bool) {
 		// Over the batch limit: nothing runs, the answer is built as the
 		// elements are read.
 		if resp := s.oversizeBatch(body); resp != nil {
-			return s.answer(resp...), false
+			return s.answerOwned(resp), false
 		}
 		return true, false
 	}
@@ -439,6 +440,26 @@ func (s *Server) answer(frame ...[]byte) bool {
 	return true
 }
 
+// answerOwned is answer for a frame whose pieces the writer adopts.
+func (s *Server) answerOwned(frame [][]byte) bool {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		for _, p := range frame {
+			release(p)
+		}
+		return false
+	}
+	if s.working && s.jobs.len() < s.cfg.Limits.MaxPendingRequests {
+		s.jobs.push(&job{canned: frame, owned: true})
+		s.mu.Unlock()
+		return true
+	}
+	s.mu.Unlock()
+	s.w.adopt(frame...)
+	return true
+}
+
 // refuse answers every request of a job with resource_limit and runs nothing.
 func (s *Server) refuse(j *job, resource string) {
 	limit := s.cfg.Limits.MaxPendingRequests
@@ -534,7 +555,11 @@ func (s *Server) release() {
 // conversation ended with it (exit).
 func (s *Server) run(j *job) bool {
 	if j.canned != nil {
-		s.w.send(j.canned...)
+		if j.owned {
+			s.w.adopt(j.canned...)
+		} else {
+			s.w.send(j.canned...)
+		}
 		return true
 	}
 	// Room for the largest response is waited for before anything runs,
@@ -591,11 +616,11 @@ func (s *Server) run(j *job) bool {
 	if j.batch {
 		b.add([]byte{']'})
 	}
-	parts := b.finish()
-	kept := s.w.sendInline(parts...)
+	s.w.sendInline(b.finish()...)
 	if !j.batch {
-		// The first piece is reused unless the writer holds on to it.
-		if first := b.firstPiece(); !kept && cap(first) <= reuseLimit {
+		// The writer has written or copied the frame: its first piece is
+		// free for the next response.
+		if first := b.firstPiece(); cap(first) <= reuseLimit {
 			s.first = first
 		} else {
 			s.first = nil

@@ -10,10 +10,12 @@ import (
 // only the frames' lengths. When it is full, senders wait, so a client
 // that stops reading slows the worker down instead of growing memory.
 //
-// Small frames are copied into chunks the writer owns, so a flood of short
-// responses costs one buffer per chunkSize bytes (and one write each)
-// rather than one allocation and one write per frame; large pieces are
-// queued as they are, without a copy.
+// What waits in the queue is copied into chunks the writer owns, allocated
+// outside the Go heap where the system allows (see offheap): a full queue
+// then costs its size in memory and no more, because the collector does
+// not count it when it decides how far the heap may grow. A frame written
+// at once (sendInline with nothing queued) is written from the caller's
+// memory without a copy.
 type writer struct {
 	out    io.Writer
 	max    int
@@ -21,10 +23,9 @@ type writer struct {
 
 	mu       sync.Mutex
 	cond     *sync.Cond
-	parts    [][]byte // queued output, in order
-	owned    []bool   // aligned with parts: a chunk of the writer's own
-	tail     bool     // the last part is an owned chunk still taking copies
-	held     int      // capacity of the queued parts plus the bytes being written
+	parts    [][]byte // queued output in the writer's chunks, in order
+	open     bool     // the last part still takes copies
+	held     int      // capacity of the queued chunks plus the bytes being written
 	writing  bool
 	silenced bool
 	failed   bool
@@ -32,10 +33,11 @@ type writer struct {
 }
 
 const (
-	// chunkSize is the size of the writer's own chunks.
+	// chunkSize is the size of the writer's chunks; a piece larger than a
+	// chunk gets a chunk of its own size.
 	chunkSize = 64 << 10
-	// copyBelow is the largest piece the writer copies into a chunk; larger
-	// pieces are queued as the caller's memory.
+	// copyBelow is the largest result the worker copies into a response;
+	// a larger one is passed to the writer as the handler's memory.
 	copyBelow = 8 << 10
 	// maxSpare bounds the chunks kept for reuse.
 	maxSpare = 4
@@ -49,18 +51,17 @@ func newWriter(out io.Writer, max int, onFail func()) *writer {
 
 // send queues the pieces of one frame, waiting while the queue is full. A
 // frame larger than the whole queue is accepted once the queue is empty.
-// It reports whether the writer kept any piece (queued it without a
-// copy); if not, the caller may reuse its memory.
-func (w *writer) send(parts ...[]byte) (kept bool) { return w.put(parts, false) }
+// The pieces are copied: the caller may reuse them when send returns.
+func (w *writer) send(parts ...[]byte) { w.put(parts, false) }
 
 // sendInline is send for the worker: when nothing is queued or being
 // written, it writes the frame itself, so the common case of one response
 // at a time costs no goroutine hand-off, and a client that stops reading
 // pauses the worker. The output still has one writer at a time. The
 // reader never writes inline: it must stay free to read cancellations.
-func (w *writer) sendInline(parts ...[]byte) (kept bool) { return w.put(parts, true) }
+func (w *writer) sendInline(parts ...[]byte) { w.put(parts, true) }
 
-func (w *writer) put(parts [][]byte, inline bool) (kept bool) {
+func (w *writer) put(parts [][]byte, inline bool) {
 	size := 0
 	for _, p := range parts {
 		size += len(p)
@@ -71,7 +72,7 @@ func (w *writer) put(parts [][]byte, inline bool) (kept bool) {
 	}
 	if w.silenced || w.failed {
 		w.mu.Unlock()
-		return false
+		return
 	}
 	if inline && !w.writing && len(w.parts) == 0 {
 		w.writing = true
@@ -84,49 +85,88 @@ func (w *writer) put(parts [][]byte, inline bool) (kept bool) {
 			w.held = 0
 		}
 		w.done(err)
-		return false
+		return
 	}
 	for _, p := range parts {
-		if len(p) == 0 {
-			continue
-		}
-		if len(p) < copyBelow {
-			w.copyIn(p)
-			continue
-		}
-		w.parts = append(w.parts, p)
-		w.owned = append(w.owned, false)
-		w.tail = false
-		w.held += cap(p)
-		kept = true
+		w.copyIn(p)
 	}
 	w.cond.Broadcast()
 	w.mu.Unlock()
-	return kept
 }
 
-// copyIn appends p to the open chunk, opening chunks as needed.
+// adopt queues the pieces of one frame as they are, without a copy: they
+// become the writer's, which gives them back (release) once written. The
+// caller allocated them for this (offheap, or the heap) and never touches
+// them again.
+func (w *writer) adopt(parts ...[]byte) {
+	size := 0
+	for _, p := range parts {
+		size += cap(p)
+	}
+	w.mu.Lock()
+	for !w.silenced && !w.failed && w.held > 0 && w.held+size > w.max {
+		w.cond.Wait()
+	}
+	if w.silenced || w.failed {
+		w.mu.Unlock()
+		for _, p := range parts {
+			release(p)
+		}
+		return
+	}
+	w.parts = append(w.parts, parts...)
+	w.open = false
+	w.held += size
+	w.cond.Broadcast()
+	w.mu.Unlock()
+}
+
+// copyIn appends p to the open chunk, opening chunks as needed; the
+// caller holds w.mu.
 func (w *writer) copyIn(p []byte) {
 	for len(p) > 0 {
-		if !w.tail || len(w.parts[len(w.parts)-1]) == cap(w.parts[len(w.parts)-1]) {
-			var c []byte
-			if n := len(w.spare); n > 0 {
-				c, w.spare = w.spare[n-1][:0], w.spare[:n-1]
-			} else {
-				// A queue bound far below a chunk (in tests) gets chunks to
-				// match, so that one chunk never stands for the whole bound.
-				c = make([]byte, 0, min(chunkSize, max(w.max/8, len(p))))
-			}
-			w.parts = append(w.parts, c)
-			w.owned = append(w.owned, true)
-			w.tail = true
-			w.held += cap(c)
+		if !w.open || len(w.parts[len(w.parts)-1]) == cap(w.parts[len(w.parts)-1]) {
+			w.parts = append(w.parts, w.chunk(len(p)))
+			w.open = true
 		}
 		last := &w.parts[len(w.parts)-1]
 		n := min(len(p), cap(*last)-len(*last))
 		*last = append(*last, p[:n]...)
 		p = p[n:]
 	}
+}
+
+// chunk returns an empty chunk for a piece of n bytes: a spare one, or a
+// new one of chunkSize, or of n when n is larger. A queue bound far below
+// a chunk (in tests) gets chunks to match, so that one chunk never stands
+// for the whole bound.
+func (w *writer) chunk(n int) []byte {
+	size := chunkSize
+	switch {
+	case n > chunkSize:
+		size = n
+	case w.max/8 < chunkSize:
+		size = max(w.max/8, n)
+	}
+	if k := len(w.spare); k > 0 && cap(w.spare[k-1]) >= size {
+		c := w.spare[k-1]
+		w.spare = w.spare[:k-1]
+		w.held += cap(c)
+		return c[:0]
+	}
+	c := offheap(size)
+	w.held += cap(c)
+	return c
+}
+
+// recycle keeps a written chunk for reuse or gives it back; the caller
+// holds w.mu.
+func (w *writer) recycle(c []byte) {
+	if cap(c) == chunkSize && len(w.spare) < maxSpare && !w.silenced && !w.failed {
+		w.spare = append(w.spare, c[:0])
+		return
+	}
+	release(c)
 }
 
 // waitRoom waits until the queue can take n more bytes (or is empty), so
@@ -148,14 +188,25 @@ func (w *writer) done(err error) {
 	if err != nil {
 		// Broken stdout: nothing more can be delivered.
 		w.failed = true
-		w.parts, w.owned, w.tail = nil, nil, false
-		w.held = 0
+		w.drop()
 	}
 	w.cond.Broadcast()
 	w.mu.Unlock()
 	if err != nil {
 		w.onFail()
 	}
+}
+
+// drop gives back every queued and spare chunk; the caller holds w.mu.
+func (w *writer) drop() {
+	for _, c := range w.parts {
+		release(c)
+	}
+	for _, c := range w.spare {
+		release(c)
+	}
+	w.parts, w.open, w.spare = nil, false, nil
+	w.held = 0
 }
 
 func writeAll(out io.Writer, parts [][]byte) error {
@@ -183,17 +234,9 @@ func (w *writer) flush() {
 func (w *writer) silence() {
 	w.mu.Lock()
 	w.silenced = true
-	w.parts, w.owned, w.tail, w.spare = nil, nil, false, nil
-	w.held = 0
+	w.drop()
 	w.cond.Broadcast()
 	w.mu.Unlock()
-}
-
-// holding reports the bytes the queue holds now.
-func (w *writer) holding() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.held
 }
 
 func (w *writer) run() {
@@ -208,18 +251,16 @@ func (w *writer) run() {
 		}
 		// Everything queued goes out in order; the open chunk is sealed,
 		// so later copies start a new one.
-		parts, owned := w.parts, w.owned
-		w.parts, w.owned, w.tail = nil, nil, false
+		parts := w.parts
+		w.parts, w.open = nil, false
 		w.writing = true
 		w.mu.Unlock()
 		err := writeAll(w.out, parts)
 		w.mu.Lock()
 		w.writing = false
-		for i, p := range parts {
-			w.held -= cap(p)
-			if owned[i] && len(w.spare) < maxSpare && err == nil && !w.silenced {
-				w.spare = append(w.spare, p[:0])
-			}
+		for _, c := range parts {
+			w.held -= cap(c)
+			w.recycle(c)
 		}
 		if w.failed || w.silenced {
 			w.held = 0
