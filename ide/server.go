@@ -158,8 +158,11 @@ func (s *Server) Notify(ctx context.Context, method string, params []byte) error
 	return gen.DispatchNotification(ctx, handler{s}, method, params)
 }
 
-// Background runs one descriptor of search indexing between requests.
-func (s *Server) Background(context.Context) bool { return s.backend.Background() }
+// Background runs descriptors of search indexing between requests, one
+// at a time, for as long as no request is waiting.
+func (s *Server) Background(ctx context.Context) bool {
+	return s.backend.BackgroundWhile(func() bool { return ctx.Err() == nil })
+}
 
 // Close releases the session when the process ends; the disk stays as it is.
 func (s *Server) Close() { s.backend.Shutdown() }

@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -31,8 +32,8 @@ type project struct {
 	resyncReason    string
 
 	idx    *index
-	trees  *trees           // element trees kept for properties
-	scopes map[string]scope // the namespace scopes of descriptor roots, one per distinct set
+	trees  *trees                  // element trees kept for properties
+	scopes map[uint64][]scopeEntry // the namespace scopes of descriptor roots, one per distinct set
 }
 
 // openProject reads the root descriptor and checks it against the type
@@ -96,26 +97,62 @@ func (p *project) loadRoot() error {
 
 // scopeOf returns the namespace scope a descriptor's root declares. Every
 // descriptor of an export declares the same few namespaces, so the scopes
-// are shared rather than one map per object.
+// are shared rather than one map per object; they are found by a hash of
+// the declarations and compared in full.
 func (p *project) scopeOf(root *designer.Element) scope {
-	var key strings.Builder
+	h := uint64(14695981039346656037)
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		h = (h ^ 0xff) * 1099511628211
+	}
 	for _, a := range root.Attrs {
-		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
-			key.WriteString(a.Name.Local)
-			key.WriteByte(0)
-			key.WriteString(a.Value)
-			key.WriteByte(0)
+		if isXMLNS(a) {
+			mix(a.Name.Local)
+			mix(a.Value)
 		}
 	}
-	if sc, ok := p.scopes[key.String()]; ok {
-		return sc
+	for _, e := range p.scopes[h] {
+		if sameDecls(e.decls, root.Attrs) {
+			return e.sc
+		}
 	}
-	sc := scope{}.with(root)
+	e := scopeEntry{sc: scope{}.with(root)}
+	for _, a := range root.Attrs {
+		if isXMLNS(a) {
+			e.decls = append(e.decls, [2]string{a.Name.Local, a.Value})
+		}
+	}
 	if p.scopes == nil {
-		p.scopes = map[string]scope{}
+		p.scopes = map[uint64][]scopeEntry{}
 	}
-	p.scopes[strings.Clone(key.String())] = sc
-	return sc
+	p.scopes[h] = append(p.scopes[h], e)
+	return e.sc
+}
+
+type scopeEntry struct {
+	decls [][2]string // the declarations, in order
+	sc    scope
+}
+
+func isXMLNS(a xml.Attr) bool {
+	return a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns")
+}
+
+// sameDecls reports whether attrs declare exactly decls, in order.
+func sameDecls(decls [][2]string, attrs []xml.Attr) bool {
+	i := 0
+	for _, a := range attrs {
+		if !isXMLNS(a) {
+			continue
+		}
+		if i >= len(decls) || decls[i][0] != a.Name.Local || decls[i][1] != a.Value {
+			return false
+		}
+		i++
+	}
+	return i == len(decls)
 }
 
 // load reads an object's own descriptor, once.
@@ -197,8 +234,10 @@ func (p *project) children(o *object, def *designer.Object) {
 				if folder == "" {
 					folder = c.Tag + "s"
 				}
+				// The folder is the descriptor's path without ".xml": one
+				// string serves both.
 				ch.desc = filepath.Join(o.dir, folder, c.Name+".xml")
-				ch.dir = filepath.Join(o.dir, folder, c.Name)
+				ch.dir = ch.desc[:len(ch.desc)-len(".xml")]
 			}
 		}
 		if prev, ok := p.objs[ch.id]; ok && prev != ch {

@@ -555,7 +555,7 @@ func (b *Backend) Search(c gen.SearchParams) (gen.SearchResult, error) {
 	hits, truncated := p.search(c.Text, limit, c.SynonymLanguage)
 	r := gen.SearchResult{Progress: p.idx.progress(), Hits: make([]gen.Hit, 0, len(hits)), Truncated: truncated}
 	for _, h := range hits {
-		o := h.rec.obj
+		o := h.obj
 		r.Hits = append(r.Hits, gen.Hit{
 			ObjectID: gen.ObjectID(o.id), Node: gen.ObjectNodeID{ObjectID: gen.ObjectID(o.id)},
 			MetadataKind: gen.MetadataKind(o.info.Kind), Name: o.name, Synonyms: texts(o.synonyms),

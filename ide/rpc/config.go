@@ -88,8 +88,11 @@ type Handler interface {
 	Call(ctx context.Context, method string, params []byte) (json.RawMessage, *Error)
 	// Notify runs a notification; an error is only diagnosed on stderr.
 	Notify(ctx context.Context, method string, params []byte) error
-	// Background does one bounded step of background work between
-	// requests and reports whether there was any.
+	// Background does bounded background work between requests and
+	// reports whether there was any. It may go on to further bounded steps
+	// while ctx.Err() is nil: that turns non-nil as soon as a request is
+	// waiting (or the conversation has ended), and a request then waits
+	// for no more than the step in hand. Done is never closed.
 	Background(ctx context.Context) bool
 	// Close releases the session when the process ends. The transport calls
 	// it only after the worker has stopped, so never beside another method;

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/contractkit/contractkit/internal/strictjson"
@@ -47,11 +48,12 @@ type Server struct {
 	jobs        queue
 	pending     map[idKey]*request
 	queuedBytes int
-	reading     bool // a goroutine holds the reader role
-	working     bool // a goroutine holds the worker role
-	calling     bool // the worker is inside Handler.Call or Handler.Notify
-	stopped     bool // no more jobs will run
-	exitQueued  bool // an exit notification was read and waits its turn
+	reading     bool        // a goroutine holds the reader role
+	working     bool        // a goroutine holds the worker role
+	calling     bool        // the worker is inside Handler.Call or Handler.Notify
+	stopped     bool        // no more jobs will run
+	ended       atomic.Bool // stopped, for readers without mu
+	exitQueued  bool        // an exit notification was read and waits its turn
 
 	fr *FrameReader // the reader role's
 
@@ -88,20 +90,46 @@ type job struct {
 	req     request
 }
 
-// queue is the FIFO of jobs; it reuses its storage once drained.
+// queue is the FIFO of jobs; it reuses its storage once drained. waiting
+// mirrors its length for readers that do not hold Server.mu.
 type queue struct {
-	items []*job
-	head  int
+	items   []*job
+	head    int
+	waiting atomic.Int32
 }
 
-func (q *queue) len() int    { return len(q.items) - q.head }
-func (q *queue) push(j *job) { q.items = append(q.items, j) }
+func (q *queue) len() int { return len(q.items) - q.head }
+
+func (q *queue) push(j *job) {
+	q.items = append(q.items, j)
+	q.waiting.Add(1)
+}
+
 func (q *queue) pop() (j *job) {
 	j, q.items[q.head] = q.items[q.head], nil
 	if q.head++; q.head == len(q.items) {
 		q.items, q.head = q.items[:0], 0
 	}
+	q.waiting.Add(-1)
 	return j
+}
+
+// idle is the context background work runs with: its Err turns non-nil
+// as soon as a request is waiting or the conversation has ended, so a
+// handler can do several bounded steps while nothing waits and still let
+// a request in after the step in hand.
+type idle struct{ s *Server }
+
+var errRequestWaiting = errors.New("a request is waiting")
+
+func (c idle) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c idle) Done() <-chan struct{}       { return nil }
+func (c idle) Value(any) any               { return nil }
+func (c idle) Err() error {
+	if c.s.jobs.waiting.Load() > 0 || c.s.ended.Load() {
+		return errRequestWaiting
+	}
+	return nil
 }
 
 // reuseLimit bounds the buffer the worker keeps between responses.
@@ -208,6 +236,7 @@ func (s *Server) finish(code int) {
 	s.exitOnce.Do(func() {
 		s.mu.Lock()
 		s.stopped = true
+		s.ended.Store(true)
 		for _, r := range s.pending {
 			r.cancel()
 		}
@@ -523,7 +552,7 @@ func (s *Server) work() {
 		}
 		if s.jobs.len() == 0 {
 			s.mu.Unlock()
-			if s.cfg.Handler.Background(context.Background()) {
+			if s.cfg.Handler.Background(idle{s}) {
 				continue
 			}
 			s.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -741,5 +742,41 @@ func TestOversizeBatchAnsweredInOrder(t *testing.T) {
 	}
 	if string(items[0]) != errResp("null", "-32600") || string(items[999]) != domainResp("null", "response_too_large", `{"limitBytes":2048}`) {
 		t.Errorf("first %s, last %s", items[0], items[999])
+	}
+}
+
+// spinner has endless background work, which it does while its context
+// lets it: only a context that turns when a request arrives lets the
+// request through.
+type spinner struct {
+	*fakeHandler
+	spins atomic.Int64
+}
+
+func (h *spinner) Background(ctx context.Context) bool {
+	for ctx.Err() == nil {
+		h.spins.Add(1)
+	}
+	return true
+}
+
+// Background work goes on step after step while nothing waits, and gives
+// way to a request as soon as one arrives.
+//
+//contract:proves eska-ide-api.scheduling.indexing
+func TestBackgroundGivesWay(t *testing.T) {
+	h := &spinner{fakeHandler: newFake()}
+	c := start(t, h)
+	c.init()
+	for i := 0; i < 5; i++ {
+		before := h.spins.Load()
+		time.Sleep(20 * time.Millisecond)
+		if h.spins.Load() == before {
+			t.Fatal("no background work while idle")
+		}
+		c.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"echo"}`)
+		if got := c.next(); got != `{"jsonrpc":"2.0","id":`+strconv.Itoa(i)+`,"result":{}}` {
+			t.Fatalf("request %d: %s", i, got)
+		}
 	}
 }
