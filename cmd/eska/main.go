@@ -5,7 +5,7 @@
 //	eska ide --stdio            serve the IDE API over stdin/stdout (JSON-RPC 2.0 in Content-Length frames)
 //	eska tree <dir>             print the Configurator tree of the project at dir
 //	eska search <dir> <text>    index the project at dir and search its metadata
-//	eska version                print the version
+//	eska version, --version     print the version
 //
 // In --stdio mode stdout carries protocol frames only; short machine
 // diagnostics go to stderr. Exit codes follow the contract: 0 after exit
@@ -43,10 +43,11 @@ Commands:
                        in Content-Length frames; stdout carries frames only,
                        stderr short machine diagnostics
   tree <dir>           print the Configurator tree of the project at dir
-                       (-depth N, -lang ru|en, -all)
+                       (-depth N, -lang ru|en: the configuration's language
+                       by default, -all)
   search <dir> <text>  index the project at dir and search names and synonyms
                        (-limit N)
-  version              print the version
+  version, --version   print the version
 
 This build speaks IDE API 1.0 to 1.11 and serves Designer XML projects
 read-only: workspace/open takes the absolute path of a directory with an
@@ -81,7 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runTree(args[1:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "search":
 		return runSearch(args[1:], stdout, stderr)
-	case len(args) == 1 && args[0] == "version":
+	case len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
 		fmt.Fprintln(stdout, "eska", version)
 		return 0
 	case len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
@@ -90,6 +91,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(args) >= 1 && args[0] == "ide":
 		fmt.Fprintln(stderr, "eska ide: only --stdio is supported")
 		return 2
+	case len(args) >= 1:
+		fmt.Fprintf(stderr, "eska: unknown command %q\n\n", args[0])
 	}
 	fmt.Fprint(stderr, usage)
 	return 2
