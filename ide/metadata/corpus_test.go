@@ -107,6 +107,7 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 	kinds := map[string]int{}
 	nodes, failures, diags, pictures, presented := 0, 0, map[string]int{}, map[string]int{}, map[string]int{}
 	rootSectionObjects := map[string]int{}
+	properties, captioned, uncaptioned := 0, 0, map[string]int{}
 	var walk func(id gen.NodeID, section string)
 	walk = func(id gen.NodeID, section string) {
 		r, err := b.Children(gen.ChildrenParams{SessionID: sid, ProjectID: pid, Node: id, HideEmptyRootSections: new(bool)})
@@ -144,6 +145,12 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 					}
 					for _, p := range pr.Properties {
 						countPresentation(presented, p.Presentation)
+						properties++
+						if p.Caption != nil {
+							captioned++
+						} else {
+							uncaptioned[p.Key.Name]++
+						}
 					}
 				}
 			}
@@ -182,6 +189,11 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 	sort.Strings(ks)
 	summary := fmt.Sprintf("%d nodes, %d expansion failures, diagnostics %v, index %s: %d records, %d failed; pictures %v; top-level presentations %v; objects by kind: %s",
 		nodes, failures, diags, st.Progress.State, st.Progress.IndexedObjects, st.Progress.FailedDescriptors, pictures, presented, strings.Join(ks, " "))
+	// Every property key of the corpora has a caption in both languages.
+	t.Logf("captions: %d of %d properties", captioned, properties)
+	if len(uncaptioned) > 0 {
+		t.Errorf("properties without a caption: %v", uncaptioned)
+	}
 	c := b.s.projects[0].r.cache
 	if c != nil {
 		t.Logf("disk cache: %d hits, %d misses, %d writes, %d failures", c.hits, c.misses, c.writes, c.failures)
