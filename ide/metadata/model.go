@@ -53,7 +53,8 @@ type object struct {
 	modules  []designer.ModuleRole
 	modsDone bool
 
-	rec int32 // its record in the search index, plus one; 0 before it has one
+	rec   int32                 // its record in the search index, plus one; 0 before it has one
+	kinds map[designer.Kind]int // children by kind, once counted (kindCount)
 }
 
 func (o *object) kind() designer.Kind {

@@ -89,7 +89,9 @@ func (p *project) loadRoot() error {
 		}
 	}
 	p.root = root
-	p.objs = map[string]*object{root.id: root}
+	// Sized for the root's children, created next.
+	p.objs = make(map[string]*object, 1+len(d.Object.Children))
+	p.objs[root.id] = root
 	p.trees = newTrees(TreeBudget)
 	p.fill(root, d)
 	return nil
@@ -204,14 +206,17 @@ func (p *project) fill(o *object, d *designer.Descriptor) {
 // children creates the objects o's ChildObjects declare. Inline ones are
 // complete at once; the others wait for their own descriptors.
 func (p *project) children(o *object, def *designer.Object) {
-	o.children = o.children[:0]
+	o.children, o.kinds = o.children[:0], nil
 	parentID := o.id
 	if o.parent == nil && o.info.Kind == designer.KindConfiguration {
 		// Top-level objects of a configuration are not prefixed by it.
 		parentID = ""
 	}
-	for _, c := range def.Children {
-		ch := &object{info: c.Info, tag: c.Tag, name: c.Name, parent: o}
+	// The children of a descriptor are allocated together.
+	slab := make([]object, len(def.Children))
+	for i, c := range def.Children {
+		ch := &slab[i]
+		*ch = object{info: c.Info, tag: c.Tag, name: c.Name, parent: o}
 		if c.Info == nil {
 			// Named by its raw tag, which cannot collide with a machine
 			// kind: those are lower case.
@@ -222,11 +227,14 @@ func (p *project) children(o *object, def *designer.Object) {
 			ch.id = designer.ObjectID(parentID, c.Info.Kind, c.Name)
 			if c.Inline != nil {
 				ch.desc, ch.loaded = o.desc, true
-				ch.el = nil // see fill
 				ch.uuid = c.Inline.UUID
 				ch.synonyms = c.Inline.Synonyms
-				// Inline commands keep their module in a folder of their own.
-				ch.dir = filepath.Join(o.dir, c.Info.Dir, c.Name)
+				// Inline commands keep their module in a folder of their
+				// own; an inline object without modules or children needs
+				// none.
+				if len(c.Info.Modules) > 0 || len(c.Inline.Children) > 0 {
+					ch.dir = joinPath(o.dir, c.Info.Dir, c.Name)
+				}
 				p.children(ch, c.Inline)
 			} else {
 				ch.own = true
@@ -236,7 +244,7 @@ func (p *project) children(o *object, def *designer.Object) {
 				}
 				// The folder is the descriptor's path without ".xml": one
 				// string serves both.
-				ch.desc = filepath.Join(o.dir, folder, c.Name+".xml")
+				ch.desc = joinPath(o.dir, folder, c.Name+".xml")
 				ch.dir = ch.desc[:len(ch.desc)-len(".xml")]
 			}
 		}
@@ -246,6 +254,21 @@ func (p *project) children(o *object, def *designer.Object) {
 		p.objs[ch.id] = ch
 		o.children = append(o.children, ch)
 	}
+}
+
+// joinPath is filepath.Join for a clean directory, a folder name and a
+// file name, in one allocation when the names are plain; any other name
+// goes through filepath.Join.
+func joinPath(dir, folder, name string) string {
+	if dir == "" || strings.HasSuffix(dir, string(filepath.Separator)) || !plainName(folder) || !plainName(name) {
+		return filepath.Join(dir, folder, name)
+	}
+	return dir + string(filepath.Separator) + folder + string(filepath.Separator) + name
+}
+
+// plainName reports a name that is one path element as it is.
+func plainName(s string) bool {
+	return s != "" && s != "." && s != ".." && !strings.ContainsRune(s, filepath.Separator) && !strings.ContainsRune(s, '/')
 }
 
 // forget drops an object and everything below it from the id map.
@@ -268,7 +291,7 @@ func (p *project) invalidate(o *object) {
 	for _, c := range o.predef {
 		p.forget(c)
 	}
-	o.children, o.predef = nil, nil
+	o.children, o.predef, o.kinds = nil, nil, nil
 	o.predefLoaded, o.predefErr = false, nil
 	p.trees.dropOwner(o)
 	o.modsDone, o.modules = false, nil
