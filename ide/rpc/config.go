@@ -84,7 +84,8 @@ type Handler interface {
 	// Class says how cancellation affects a started request of method.
 	Class(method string) CancelClass
 	// Call runs a request and returns its result as JSON ("null" for a
-	// null result) or an error response.
+	// null result) or an error response. params and ctx are valid during
+	// the call only: the frame they come from is reused afterwards.
 	Call(ctx context.Context, method string, params []byte) (json.RawMessage, *Error)
 	// Notify runs a notification; an error is only diagnosed on stderr.
 	Notify(ctx context.Context, method string, params []byte) error

@@ -88,6 +88,33 @@ type job struct {
 	oneItem [1]item
 	oneReq  [1]*request
 	req     request
+
+	body []byte // the frame the job was read from
+	buf  []byte // a buffer for the next frame, when the job is reused
+}
+
+// Jobs of one message are reused with their frame buffer: the handler
+// gets a request's params only for the length of its call.
+var jobPool = sync.Pool{New: func() any { return new(job) }}
+
+// recycleBelow bounds the frame buffers kept with reused jobs.
+const recycleBelow = 4 << 10
+
+func newJob() *job { return jobPool.Get().(*job) }
+
+// recycle gives j back to the pool, keeping body's memory for a later
+// frame when it is small. A batch's job is not reused: its items and
+// requests are its own allocations.
+func (j *job) recycle(body []byte) {
+	if j.batch || j.canned != nil {
+		return
+	}
+	buf := body[:0]
+	if cap(buf) > recycleBelow {
+		buf = nil
+	}
+	*j = job{buf: buf}
+	jobPool.Put(j)
 }
 
 // queue is the FIFO of jobs; it reuses its storage once drained. waiting
@@ -278,12 +305,13 @@ func (s *Server) follow(leader bool) {
 // returns true, to wait for the reader role again.
 func (s *Server) lead() bool {
 	for {
-		body, err := s.fr.ReadFrame()
+		j := newJob()
+		body, err := s.fr.ReadFrameInto(j.buf)
 		if err != nil {
 			s.endOfInput(err)
 			return false
 		}
-		alive, work := s.frame(body)
+		alive, work := s.frame(j, body)
 		if !alive {
 			return false
 		}
@@ -322,8 +350,14 @@ func (s *Server) endOfInput(err error) {
 // frame handles one well-framed body for the reader. It reports whether
 // the conversation goes on and whether the caller took the worker role
 // for the job it queued.
-func (s *Server) frame(body []byte) (alive, work bool) {
-	j := &job{size: len(body)}
+func (s *Server) frame(j *job, body []byte) (alive, work bool) {
+	j.size = len(body)
+	queued := false
+	defer func() {
+		if !queued {
+			j.recycle(body) // answered by the reader, or nothing to do
+		}
+	}()
 	items, batch, frameErr := s.parseFrameInto(body, j.oneItem[:0])
 	if frameErr != nil {
 		return s.answer(AppendFrame(nil, appendError(nil, s.cfg.JSONRPCVersion, nil, frameErr))), false
@@ -441,6 +475,8 @@ func (s *Server) frame(body []byte) (alive, work bool) {
 		j.charged = true
 	}
 	s.exitQueued = s.exitQueued || exit
+	j.body = body
+	queued = true
 	s.jobs.push(j)
 	if !s.working {
 		s.working, work = true, true
@@ -565,7 +601,11 @@ func (s *Server) work() {
 		}
 		j := s.jobs.pop()
 		s.mu.Unlock()
-		if !s.run(j) {
+		ok := s.run(j)
+		if !j.batch && j.canned == nil {
+			j.recycle(j.body)
+		}
+		if !ok {
 			s.mu.Lock()
 			s.release()
 			return
