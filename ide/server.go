@@ -161,9 +161,7 @@ func (s *Server) Notify(ctx context.Context, method string, params []byte) error
 
 // Background runs descriptors of search indexing between requests, one
 // at a time, for as long as no request is waiting.
-func (s *Server) Background(ctx context.Context) bool {
-	return s.backend.BackgroundWhile(func() bool { return ctx.Err() == nil })
-}
+func (s *Server) Background(ctx context.Context) bool { return s.backend.BackgroundUntil(ctx) }
 
 // Close releases the session when the process ends; the disk stays as it is.
 func (s *Server) Close() { s.backend.Shutdown() }

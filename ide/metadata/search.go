@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -35,6 +36,7 @@ type index struct {
 	// worker still takes in one descriptor per step.
 	jobs     chan fetchJob
 	inflight map[string]chan fetched
+	ready    map[string]fetched // results taken from inflight before their step
 }
 
 // prefetchDepth bounds the descriptors read ahead of the worker;
@@ -50,20 +52,63 @@ const (
 // come round often.
 const backgroundBatch = 256
 
-// BackgroundWhile runs descriptors of indexing, one Background step at a
-// time, while more reports true (the first always runs) and at most
-// backgroundBatch of them; it reports whether it did anything. The
-// server passes a more that turns false as soon as a request is waiting,
-// so a request waits for no more than the descriptor in hand.
-func (b *Backend) BackgroundWhile(more func() bool) bool {
+// BackgroundUntil runs descriptors of indexing, one Background step at a
+// time, until ctx is done (the first always runs unless a request is
+// already waiting) and at most backgroundBatch of them; it reports whether
+// it did anything. The server's ctx is done as soon as a request is
+// waiting, so a request waits for no more than the descriptor in hand;
+// and a step whose descriptor is still being read ahead gives way to the
+// request instead of waiting for it.
+func (b *Backend) BackgroundUntil(ctx context.Context) bool {
 	did := false
-	for i := 0; i < backgroundBatch && (i == 0 || more()); i++ {
+	for i := 0; i < backgroundBatch; i++ {
+		if i > 0 && ctx.Err() != nil {
+			break
+		}
+		if p := b.next(); p != nil && !p.await(ctx) {
+			break
+		}
 		if !b.Background() {
 			break
 		}
 		did = true
 	}
 	return did
+}
+
+// await waits until the next descriptor of p has been read ahead, or ctx
+// is done; it reports false in the second case.
+func (p *project) await(ctx context.Context) bool {
+	ix := p.idx
+	if len(ix.queue) == 0 {
+		return true
+	}
+	o := ix.queue[0]
+	ch, inflight := ix.inflight[o.desc]
+	if !inflight || !o.own || o.loaded {
+		return true
+	}
+	if _, ok := ix.ready[o.desc]; ok {
+		return true
+	}
+	done := ctx.Done()
+	if ctx.Err() != nil {
+		done = nil
+		select {
+		case f := <-ch:
+			ix.ready[o.desc] = f
+			return true
+		default:
+			return false
+		}
+	}
+	select {
+	case f := <-ch:
+		ix.ready[o.desc] = f
+		return true
+	case <-done:
+		return false
+	}
 }
 
 type fetchJob struct {
@@ -79,6 +124,7 @@ func (p *project) prefetch() {
 	if ix.jobs == nil {
 		ix.jobs = make(chan fetchJob, prefetchDepth)
 		ix.inflight = map[string]chan fetched{}
+		ix.ready = map[string]fetched{}
 		for i := 0; i < prefetchWorkers; i++ {
 			r := p.r // a copy: its directory cache and buffer are the goroutine's own
 			r.dirs, r.buf = nil, nil
@@ -111,7 +157,7 @@ func (p *project) stopPrefetch() {
 	ix := p.idx
 	if ix.jobs != nil {
 		close(ix.jobs)
-		ix.jobs, ix.inflight = nil, nil
+		ix.jobs, ix.inflight, ix.ready = nil, nil, nil
 	}
 }
 
@@ -157,7 +203,13 @@ func (p *project) step() {
 	var err error
 	if ch, ok := ix.inflight[o.desc]; ok && o.own && !o.loaded {
 		delete(ix.inflight, o.desc)
-		d, ferr := p.r.settle(<-ch)
+		f, ready := ix.ready[o.desc]
+		if ready {
+			delete(ix.ready, o.desc)
+		} else {
+			f = <-ch
+		}
+		d, ferr := p.r.settle(f)
 		err = p.accept(o, d, ferr)
 	} else {
 		err = p.load(o)

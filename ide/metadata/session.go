@@ -643,8 +643,25 @@ func (b *Backend) IndexErrors(c gen.IndexErrorsParams) (gen.IndexErrorsResult, e
 // Background runs one descriptor of indexing for the next project that
 // has work, round-robin, and reports whether it did anything.
 func (b *Backend) Background() bool {
-	if b.s == nil {
+	p := b.next()
+	if p == nil {
 		return false
+	}
+	for i, q := range b.s.projects {
+		if q == p {
+			b.rr = (i + 1) % len(b.s.projects)
+		}
+	}
+	p.step()
+	b.sendProgress(p, false)
+	return true
+}
+
+// next is the project whose turn it is to index, or nil when none has
+// work.
+func (b *Backend) next() *project {
+	if b.s == nil {
+		return nil
 	}
 	n := len(b.s.projects)
 	for i := 0; i < n; i++ {
@@ -653,12 +670,9 @@ func (b *Backend) Background() bool {
 		if ix.state != gen.ProgressStateBuilding || ix.paused || len(ix.queue) == 0 {
 			continue
 		}
-		b.rr = (b.rr + i + 1) % n
-		p.step()
-		b.sendProgress(p, false)
-		return true
+		return p
 	}
-	return false
+	return nil
 }
 
 // sendProgress reports the index's progress: always on a change of state,

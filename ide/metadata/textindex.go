@@ -26,6 +26,12 @@ type textIndex struct {
 	dead   int       // text bytes of removed records
 	// blockLimit is where a block closes; tests make it small.
 	blockLimit int
+
+	// Scratch of search, reused: see there.
+	epoch uint32
+	stamp []uint32
+	rank  []int8
+	found []int32
 }
 
 // block is a run of whole texts.
@@ -154,7 +160,7 @@ func (t *textIndex) remove(match func(o *object) bool) {
 // compact rebuilds the index from the records still present.
 func (t *textIndex) compact() {
 	old := t.recs
-	*t = textIndex{blockLimit: t.blockLimit}
+	*t = textIndex{blockLimit: t.blockLimit, epoch: t.epoch}
 	for _, o := range old {
 		if o != nil {
 			t.add(o)
@@ -188,7 +194,15 @@ func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
 	var want [pairBits / 64]uint64
 	pairs := 0
 	eachPair(q, func(h uint32) { want[h/64] |= 1 << (h % 64); pairs++ })
-	best := map[int32]int{} // record → its best rank so far
+	// The best rank of each record found, kept in arrays reused from
+	// search to search: a record's entry is valid when its stamp is this
+	// search's.
+	t.epoch++
+	if len(t.stamp) < len(t.recs) {
+		t.stamp = append(t.stamp, make([]uint32, len(t.recs)-len(t.stamp))...)
+		t.rank = append(t.rank, make([]int8, len(t.recs)-len(t.rank))...)
+	}
+	found := t.found[:0]
 	for _, b := range t.blocks {
 		if pairs > 0 && !covers(&b.pairs, &want) {
 			continue
@@ -232,13 +246,36 @@ func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
 			default:
 				rank = base + 4 // substring
 			}
-			if r, ok := best[f.rec]; !ok || rank < r {
-				best[f.rec] = rank
+			switch {
+			case t.stamp[f.rec] != t.epoch:
+				t.stamp[f.rec], t.rank[f.rec] = t.epoch, int8(rank)
+				found = append(found, f.rec)
+			case int8(rank) < t.rank[f.rec]:
+				t.rank[f.rec] = int8(rank)
 			}
 		}
 	}
+	t.found = found
+	// Only the ranks that reach into the page need their names compared:
+	// every hit of a better rank is in, every hit of a worse one out.
+	var perRank [6]int
+	for _, rec := range found {
+		perRank[t.rank[rec]]++
+	}
+	cut, better := len(perRank), 0
+	for r, n := range perRank {
+		if better+n >= limit {
+			cut = r
+			break
+		}
+		better += n
+	}
 	h := &hitHeap{}
-	for rec, rank := range best {
+	for _, rec := range found {
+		rank := int(t.rank[rec])
+		if rank > cut {
+			continue
+		}
 		ref := t.names[rec]
 		b := t.blocks[ref.block]
 		x := hit{obj: t.recs[rec], rank: rank, name: b.text[b.fields[ref.field].off:b.end(int(ref.field))]}
@@ -253,7 +290,7 @@ func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
 	for i := len(out) - 1; i >= 0; i-- {
 		out[i] = heap.Pop(h).(hit)
 	}
-	return out, len(best) > limit
+	return out, len(found) > limit
 }
 
 func covers(have, want *[pairBits / 64]uint64) bool {

@@ -93,7 +93,8 @@ type Handler interface {
 	// reports whether there was any. It may go on to further bounded steps
 	// while ctx.Err() is nil: that turns non-nil as soon as a request is
 	// waiting (or the conversation has ended), and a request then waits
-	// for no more than the step in hand. Done is never closed.
+	// for no more than the step in hand; Done is closed then too, for a
+	// step that would rather give way than wait.
 	Background(ctx context.Context) bool
 	// Close releases the session when the process ends. The transport calls
 	// it only after the worker has stopped, so never beside another method;

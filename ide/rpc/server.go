@@ -123,6 +123,7 @@ type queue struct {
 	items   []*job
 	head    int
 	waiting atomic.Int32
+	arrived chan struct{} // closed by the next push; made when background work waits on it
 }
 
 func (q *queue) len() int { return len(q.items) - q.head }
@@ -130,6 +131,10 @@ func (q *queue) len() int { return len(q.items) - q.head }
 func (q *queue) push(j *job) {
 	q.items = append(q.items, j)
 	q.waiting.Add(1)
+	if q.arrived != nil {
+		close(q.arrived)
+		q.arrived = nil
+	}
 }
 
 func (q *queue) pop() (j *job) {
@@ -150,8 +155,25 @@ type idle struct{ s *Server }
 var errRequestWaiting = errors.New("a request is waiting")
 
 func (c idle) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (c idle) Done() <-chan struct{}       { return nil }
 func (c idle) Value(any) any               { return nil }
+
+// Done is closed when the next job arrives (or the conversation ends). A
+// caller checks Err after taking it: a job that arrived before needs no
+// channel.
+func (c idle) Done() <-chan struct{} {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	if c.s.stopped {
+		return closed
+	}
+	if c.s.jobs.arrived == nil {
+		c.s.jobs.arrived = make(chan struct{})
+	}
+	return c.s.jobs.arrived
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
 func (c idle) Err() error {
 	if c.s.jobs.waiting.Load() > 0 || c.s.ended.Load() {
 		return errRequestWaiting
@@ -264,6 +286,10 @@ func (s *Server) finish(code int) {
 		s.mu.Lock()
 		s.stopped = true
 		s.ended.Store(true)
+		if s.jobs.arrived != nil {
+			close(s.jobs.arrived)
+			s.jobs.arrived = nil
+		}
 		for _, r := range s.pending {
 			r.cancel()
 		}
