@@ -42,8 +42,8 @@ func TestCorpusPropertyWalk(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := walkProperties(t, dir)
-			t.Logf("%d nodes, properties of %d objects (%d properties, %.1f MB of answers, %d failed) in %s; peak RSS %.1f MiB",
-				w.nodes, w.objects, w.properties, float64(w.bytes)/1e6, w.failed, w.took.Round(time.Millisecond), float64(w.rss)/(1<<20))
+			t.Logf("%s: %d nodes, properties of %d objects (%d properties, %.1f MB of answers, %d failed) in %s; peak RSS %.1f MiB",
+				cp.Name, w.nodes, w.objects, w.properties, float64(w.bytes)/1e6, w.failed, w.took.Round(time.Millisecond), float64(w.rss)/(1<<20))
 			if w.rss > propertyWalkPeakRSS {
 				t.Errorf("peak RSS %.1f MiB, bound %d MiB", float64(w.rss)/(1<<20), propertyWalkPeakRSS>>20)
 			}
