@@ -194,7 +194,11 @@ func (p *project) accept(o *object, d *designer.Descriptor, err error) error {
 func (p *project) fill(o *object, d *designer.Descriptor) {
 	o.loaded = true
 	o.el = nil // partial after a summary parse: element() reads the whole file
-	if d.Root != nil {
+	// The namespaces matter to the presentation of properties, which reads
+	// the whole descriptor again (element sets them then); only predefined
+	// items, whose properties come from another file, take their owner's
+	// from here.
+	if d.Root != nil && hasPredefined(o) {
 		o.ns = p.scopeOf(d.Root)
 	}
 	o.uuid = d.Object.UUID

@@ -8,7 +8,8 @@ import (
 )
 
 // textIndex is the search structure over the indexed objects' names and
-// synonyms. Their lower-cased texts are packed one after another (each
+// synonyms. Their lower-cased texts (a zero byte in a text is dropped: it
+// separates texts, and cannot be typed) are packed one after another (each
 // followed by a zero byte) into blocks of about blockBytes; a block keeps
 // a bit set of the pairs of adjacent characters its texts hold. A query is
 // looked for only in the blocks that hold every pair of adjacent
@@ -81,24 +82,24 @@ func (t *textIndex) addText(rec, syn int32, s string) textRef {
 	}
 	b := t.blocks[len(t.blocks)-1]
 	off := len(b.text)
-	b.text = appendLower(b.text, s)
-	eachPair(b.text[off:], func(h uint32) { b.pairs[h/64] |= 1 << (h % 64) })
-	b.text = append(b.text, 0)
-	t.bytes += len(b.text) - off
-	b.fields = append(b.fields, field{off: int32(off), rec: rec, syn: syn})
-	return textRef{block: int32(len(t.blocks) - 1), field: int32(len(b.fields) - 1)}
-}
-
-// appendLower appends the Unicode lower case of s, without the zero byte
-// that separates texts (a text holding one loses it: it cannot be typed).
-func appendLower(b []byte, s string) []byte {
+	// Lower-cased and its pairs marked in one pass.
+	prev := rune(-1)
 	for _, r := range s {
 		if r == 0 {
 			continue
 		}
-		b = utf8.AppendRune(b, toLower(r))
+		r = toLower(r)
+		b.text = utf8.AppendRune(b.text, r)
+		if prev >= 0 {
+			h := pairHash(prev, r)
+			b.pairs[h/64] |= 1 << (h % 64)
+		}
+		prev = r
 	}
-	return b
+	b.text = append(b.text, 0)
+	t.bytes += len(b.text) - off
+	b.fields = append(b.fields, field{off: int32(off), rec: rec, syn: syn})
+	return textRef{block: int32(len(t.blocks) - 1), field: int32(len(b.fields) - 1)}
 }
 
 // toLower is the mapping strings.ToLower applies to each character, with
@@ -125,11 +126,14 @@ func eachPair(text []byte, fn func(h uint32)) {
 		r, n := utf8.DecodeRune(text)
 		text = text[n:]
 		if prev >= 0 {
-			fn((uint32(prev)*0x9E3779B1 ^ uint32(r)) % pairBits)
+			fn(pairHash(prev, r))
 		}
 		prev = r
 	}
 }
+
+// pairHash places a pair of adjacent characters in a block's bit set.
+func pairHash(a, b rune) uint32 { return (uint32(a)*0x9E3779B1 ^ uint32(b)) % pairBits }
 
 // has reports whether o has a record here.
 func (t *textIndex) has(o *object) bool {
