@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"time"
 
@@ -131,6 +132,10 @@ func (p *project) prefetch() {
 			go func(jobs <-chan fetchJob) {
 				for j := range jobs {
 					j.res <- r.fetch(j.path)
+					// Both cores may be reading ahead; a request that has
+					// just arrived gets its reader scheduled now rather than
+					// at the next preemption.
+					runtime.Gosched()
 				}
 			}(ix.jobs)
 		}
