@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test
+.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
 
 all: generate test
 
@@ -32,18 +32,24 @@ test: python3
 python3:
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 not found: installing it"; apt-get update && apt-get install -y python3; }
 
-## contract-diff: compare spec/ with CONTRACT_BASE_REF (default HEAD~1); fail on a breaking change without a disposition
-# The default ref may not exist (a single-commit or shallow clone): then
-# there is nothing to compare with, and the run is a bootstrap. A ref you
-# set yourself must exist.
-CONTRACT_BASE_REF ?= HEAD~1
+## contract-diff: compare spec/ with the merge-base of HEAD and origin/main (else main; on main, HEAD~1), or CONTRACT_BASE_REF; fail on a breaking change without a disposition
+# Every commit since the branch left main is compared, not only the last.
+# Without a baseline (a single-commit or shallow clone) the run is a
+# bootstrap. A ref you set yourself must exist.
+CONTRACT_BASE_REF ?=
 contract-diff:
-	@ref='$(CONTRACT_BASE_REF)'; \
-	if [ '$(origin CONTRACT_BASE_REF)' = file ] && ! git rev-parse --verify --quiet "$$ref^{commit}" >/dev/null 2>&1; then \
-		echo "contract-diff: $$ref does not resolve in this clone (single commit or shallow): no baseline, bootstrap"; \
-		ref=''; \
-	fi; \
-	$(GO) run ./cmd/contractdiff --baseline-git-ref "$$ref" --allow-missing-baseline --enforce
+	$(GO) run ./cmd/contractdiff $(if $(CONTRACT_BASE_REF),--baseline-git-ref '$(CONTRACT_BASE_REF)') --allow-missing-baseline --enforce
+
+## contract-oracle: contractdiff's verdicts against the JSON Schemas' over ORACLE_N random mutations per spec (default 400); make test runs 12 (6 under -race)
+ORACLE_N ?= 400
+contract-oracle:
+	$(GO) test -count=1 -run 'TestOracle$$' -v -timeout 60m ./internal/contractdiff/ -oracle.n=$(ORACLE_N)
+
+## bench-contractdiff: a built contractdiff over the three specs, working tree against HEAD, CONTRACTDIFF_RUNS times (default 5): median wall time and the load average
+CONTRACTDIFF_RUNS ?= 5
+bench-contractdiff:
+	@$(GO) build -o "$${TMPDIR:-/tmp}/contractdiff.bench" ./cmd/contractdiff
+	@./scripts/bench-contractdiff.sh "$${TMPDIR:-/tmp}/contractdiff.bench" $(CONTRACTDIFF_RUNS)
 
 ## ide-node: install the Node client (vscode-jsonrpc) the eska tests drive
 ide-node:
@@ -69,9 +75,10 @@ check: fmt-check vet gen-check test
 lint: fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
 
-## bench: every benchmark, with allocations (BENCHTIME=1s by default)
+## bench: every benchmark, with allocations (BENCHTIME=1s by default), and the built contractdiff
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
+	$(MAKE) bench-contractdiff
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 2m)
 fuzz:
@@ -82,11 +89,16 @@ corpus-test:
 	$(GO) test -count=1 -run 'TestConformanceStreams|TestRFC6902Suite' -v ./agui/
 	$(GO) test -count=1 -tags corpus -run 'TestParseXMLCorpus|TestParseDescriptorSummaryCorpus|TestParseSupportCorpus' -v ./designer/
 	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus|TestSupportCorpus|TestEditCorpus|TestRenameCorpus' -v ./ide/metadata/
+	$(GO) test -count=1 -tags corpus -run 'TestCorpusPropertyWalk' -v -timeout 30m ./cmd/eska/
 
-## bench-ide: a fresh `eska ide --stdio` on the SSL 3.1 corpus over pipes, IDE_RUNS times (default 5); see Docs/performance.md
+## bench-ide: a fresh `eska ide --stdio` over pipes, IDE_RUNS times (default 5), on SSL 3.1 replicated N times for N in IDE_SCALES (default 1 4 16; built by internal/tools/scalecorpus into .cache/scale/N); see Docs/performance.md
 IDE_RUNS ?= 5
+IDE_SCALES ?= 1 4 16
 bench-ide:
-	$(GO) run ./internal/tools/idebench -runs $(IDE_RUNS)
+	@set -e; for n in $(IDE_SCALES); do \
+		if [ ! -f .cache/scale/$$n/eska.toml ]; then $(GO) run ./internal/tools/scalecorpus -n $$n -out .cache/scale/$$n; fi; \
+		echo; $(GO) run ./internal/tools/idebench -runs $(IDE_RUNS) -scale $$n -project "$$PWD/.cache/scale/$$n"; \
+	done
 
 ## bench-mcp: an aicontrol-mcp tool call over stdio beside aictl wait and the bridge client, against the sample; p50/p95 and load average (see Docs/performance.md)
 MCP_CALLS ?= 300
@@ -117,9 +129,9 @@ agui-node:
 agui-diff: agui-node
 	$(GO) test -count=1 -run 'TestDifferentialNode' -v ./agui/
 
-## agui-bench: the AG-UI checker beside encoding/json Valid and the reference verifier on Node, in one run
+## agui-bench: the AG-UI checker beside encoding/json Valid and the reference verifier on Node, in one run, with the ratios and the load average (COUNT runs, default 3)
 agui-bench: agui-node
-	$(GO) test -run=NONE -bench=AGUI -benchmem -benchtime=$(BENCHTIME) ./agui/
+	BENCHTIME=$(BENCHTIME) COUNT=$(or $(COUNT),3) ./scripts/agui-bench.sh
 
 ## help: list the targets
 help:

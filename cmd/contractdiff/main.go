@@ -1,15 +1,19 @@
 // Command contractdiff compares the contract specs (spec/*.json) with a
-// baseline — a git revision or a folder — and reports every change by the
-// catalog rule it matches, judged by who sends the changed value. A
-// breaking change passes only with a matching entry in the dispositions
-// file that says why, who owns it and how peers migrate.
+// baseline — by default the merge-base of HEAD and the main branch, or a
+// git revision or folder you name — and reports every change by the
+// catalog rule it matches, judged by who sends and who accepts the changed
+// value, with a witness message for each change of values. A breaking
+// change passes only with a matching entry in the dispositions file that
+// says why, who owns it and how peers migrate.
 //
 // Run contractdiff --help for the flags, or read
 // Docs/en/how-to/contract-changes.md.
 //
 // Exit codes: 0 pass or bootstrap (or blocked without --enforce), 1 blocked
-// with --enforce, 2 usage error or a spec, baseline or dispositions file
-// that cannot be read. A summary line always goes to stdout.
+// with --enforce, 2 usage error or a spec, baseline, policy or dispositions
+// file that cannot be read. A summary line always goes to stdout, except
+// with --format json, where stdout is the JSON document alone and the
+// summary goes to stderr.
 package main
 
 import (
@@ -34,27 +38,35 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, time.Now()))
 }
 
-const usage = `usage: contractdiff (--baseline-git-ref REF | --baseline-dir DIR) [flags]
+const usage = `usage: contractdiff [--baseline-git-ref REF | --baseline-dir DIR] [flags]
 
 Compares the contract specs (spec/*.json) of the working tree with a
-baseline and reports every change by a catalog rule. A change that breaks
-peers blocks unless contract-change-dispositions.json has an entry for it
-that says why, who owns it and how peers migrate.
+baseline and reports every change by a catalog rule, judged by who sends
+and who accepts the changed value. A change that breaks peers blocks
+unless contract-change-dispositions.json has an entry for it that says
+why, who owns it and how peers migrate.
+
+The default baseline is the merge-base of HEAD and origin/main (or main),
+so that every commit of a branch is compared; on the main branch itself it
+is the commit before HEAD.
 
 Examples:
+  # what this branch changes
+  contractdiff
+  # in CI: fail when a breaking change lacks a disposition
+  contractdiff --enforce
   # what changed since the last commit
   contractdiff --baseline-git-ref HEAD~1
-  # in CI: fail when a breaking change lacks a disposition
-  contractdiff --baseline-git-ref origin/main --enforce
   # a markdown report for a pull request
-  contractdiff --baseline-git-ref origin/main --format markdown --output contract-diff.md
+  contractdiff --format markdown --output contract-diff.md
 
 When a disposition is missing, the report prints a ready-to-paste entry:
 paste it into the "dispositions" list and replace every TODO.
 
 Exit codes: 0 pass or bootstrap (also blocked without --enforce), 1 blocked
-with --enforce, 2 usage error or unreadable spec, baseline or dispositions.
-A summary line always goes to stdout.
+with --enforce, 2 usage error or unreadable spec, baseline, policy or
+dispositions. A summary line always goes to stdout (to stderr with
+--format json, whose stdout is the JSON document alone).
 
 Rules: Docs/en/reference/contract-diff/rules.md
 Guide: Docs/en/how-to/contract-changes.md
@@ -69,41 +81,46 @@ var formats = map[string]func(io.Writer, *report.Report) error{
 
 func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	fl := flag.NewFlagSet("contractdiff", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl.SetOutput(io.Discard) // usage is printed below, once
 	gitRef := fl.String("baseline-git-ref", "", "compare with the specs at this git `REF` (a branch, tag, commit or HEAD~1); an empty or all-zero ref means there is no baseline")
 	dir := fl.String("baseline-dir", "", "compare with the specs of this `DIR`, laid out like the repository (DIR/spec/*.json)")
-	allowMissing := fl.Bool("allow-missing-baseline", false, "take a domain the baseline lacks, or an empty or all-zero ref, as the starting point (bootstrap) instead of an error; an unknown ref is still an error")
+	allowMissing := fl.Bool("allow-missing-baseline", false, "take a domain the baseline lacks, or an empty or all-zero ref (or a default baseline that does not exist, in a one-commit clone), as the starting point (bootstrap) instead of an error; an unknown ref is still an error")
 	dispPath := fl.String("dispositions", disposition.FileName, "the dispositions `FILE` (the default is looked up in the repository root)")
-	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json or github (workflow annotations)")
-	output := fl.String("output", "", "write the report to `FILE` instead of stdout (the summary line still goes to stdout)")
-	enforce := fl.Bool("enforce", false, "exit 1 when blocked: a breaking change without a disposition, or a stale, expired or mismatched disposition")
+	policyPath := fl.String("policy", contractdiff.PolicyFile, "the severity policy `FILE` (the default is looked up in the repository root and may be absent)")
+	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json or github (workflow annotations; with GITHUB_STEP_SUMMARY set, the markdown report is added to the job summary)")
+	output := fl.String("output", "", "write the report to `FILE` instead of stdout")
+	enforce := fl.Bool("enforce", false, "exit 1 when blocked: a breaking change without a disposition, or a stale, expired, unfinished or mismatched disposition")
 	root := fl.String("root", "", "repository `DIR` (default: the nearest folder above the working directory that holds spec/contract.schema.json)")
-	fl.Usage = func() {
-		fmt.Fprint(fl.Output(), usage)
-		fl.PrintDefaults()
-	}
+	// The summary goes to stdout after the report, or to stderr when
+	// stdout holds a JSON document (set once the flags are parsed).
+	summaryTo := stdout
 	fail := func(format string, args ...any) int {
 		msg := fmt.Sprintf(format, args...)
 		fmt.Fprintln(stderr, "contractdiff:", msg)
-		fmt.Fprintln(stdout, "contractdiff: error:", firstLine(msg))
+		fmt.Fprintln(summaryTo, "contractdiff: error:", firstLine(msg))
 		return 2
 	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
 			fl.SetOutput(stdout)
-			fl.Usage()
+			fl.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintln(stderr, "contractdiff:", err)
 		fmt.Fprintln(stdout, "contractdiff: error: bad usage; run contractdiff --help")
 		return 2
+	}
+	if *format == "json" {
+		summaryTo = stderr
 	}
 	set := map[string]bool{}
 	fl.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
 	case fl.NArg() > 0:
 		return fail("unexpected argument %q; run contractdiff --help", fl.Arg(0))
-	case set["baseline-git-ref"] == set["baseline-dir"]:
-		return fail("give exactly one of --baseline-git-ref and --baseline-dir; run contractdiff --help")
+	case set["baseline-git-ref"] && set["baseline-dir"]:
+		return fail("give at most one of --baseline-git-ref and --baseline-dir; run contractdiff --help")
 	case formats[*format] == nil:
 		return fail("unknown --format %q: use text, markdown, json or github", *format)
 	}
@@ -119,24 +136,25 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	if err != nil {
 		return fail("%s: %v", filepath.Join(repo, spec.MetaSchemaPath), err)
 	}
-	cur, diags := spec.Load(fsys)
+
+	// The working tree first: a baseline spec with the same bytes is the
+	// same spec, and in most changes most specs are the same.
+	cur, diags := spec.LoadWith(fsys, spec.LoadOptions{SkipDigest: true, SkipSources: true})
 	if diags.HasErrors() {
 		for _, d := range diags.Errors() {
 			fmt.Fprintln(stderr, d.String())
 		}
-		return fail("the current specs are invalid (%d problems above); run go run ./cmd/gen --check", len(diags.Errors()))
+		return fail("the current specs are invalid (%s above); run go run ./cmd/gen --check", plural(len(diags.Errors()), "problem"))
 	}
-
-	var base *baseline.Baseline
-	if set["baseline-git-ref"] {
-		base, err = baseline.FromGit(repo, *gitRef, meta, *allowMissing)
-	} else {
-		base, err = baseline.FromDir(*dir, meta)
-	}
+	base, label, err := loadBaseline(repo, meta, set, *gitRef, *dir, *allowMissing, cur.Domains)
 	if err != nil {
 		return fail("%v", err)
 	}
-	diff, err := contractdiff.DiffSets(base.Domains, cur.Domains, *allowMissing || base.Missing)
+	policy, err := readPolicy(repo, *policyPath, set["policy"])
+	if err != nil {
+		return fail("%v", err)
+	}
+	diff, err := contractdiff.DiffSetsWith(base.Domains, cur.Domains, contractdiff.Options{AllowMissing: *allowMissing || base.Missing, Policy: policy})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -149,14 +167,14 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	file, label, err := readDispositions(repo, *dispPath, set["dispositions"], schema)
+	file, dlabel, err := readDispositions(repo, *dispPath, set["dispositions"], schema)
 	if err != nil {
 		var pe *disposition.ParseError
 		if errors.As(err, &pe) {
 			for _, p := range pe.Problems {
 				fmt.Fprintln(stderr, p.String())
 			}
-			return fail("%s is invalid (%d problems above)", label, len(pe.Problems))
+			return fail("%s is invalid (%s above)", dlabel, plural(len(pe.Problems), "problem"))
 		}
 		return fail("%v", err)
 	}
@@ -167,7 +185,7 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		baseFile, _ = disposition.Parse(disposition.FileName, base.Dispositions, schema)
 	}
 	result := disposition.Apply(disposition.Input{Diff: diff, File: file, Baseline: baseFile, NoBaseline: base.Missing, Today: now})
-	rep := &report.Report{Baseline: base.Label, BaselineCommit: base.Commit, Current: "working tree", Dispositions: label, Result: result}
+	rep := &report.Report{Baseline: label, BaselineCommit: base.Commit, Current: "working tree", Dispositions: dlabel, Result: result}
 
 	out := stdout
 	if *output != "" {
@@ -181,14 +199,87 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	if err := formats[*format](out, rep); err != nil {
 		return fail("write the report: %v", err)
 	}
-	if *output != "" && len(result.Templates) > 0 {
-		fmt.Fprintf(stderr, "contractdiff: %d disposition(s) missing; the report in %s has an entry to paste for each\n", len(result.Templates), *output)
+	if *format == "github" {
+		if err := stepSummary(rep); err != nil {
+			return fail("job summary: %v", err)
+		}
 	}
-	fmt.Fprintln(stdout, report.Summary(rep))
+	if *output != "" && len(result.Templates) > 0 {
+		fmt.Fprintf(stderr, "contractdiff: %s missing; the report in %s has an entry to paste for each\n", plural(len(result.Templates), "disposition"), *output)
+	}
+	fmt.Fprintln(summaryTo, report.Summary(rep))
 	if *enforce && result.Status == disposition.Blocked {
 		return 1
 	}
 	return 0
+}
+
+// loadBaseline reads the baseline the flags name, or the default one:
+// the merge-base with the main branch (HEAD~1 on the main branch). It
+// returns the baseline and the label reports show for it.
+func loadBaseline(repo string, meta []byte, set map[string]bool, gitRef, dir string, allowMissing bool, cur []*spec.Domain) (*baseline.Baseline, string, error) {
+	switch {
+	case set["baseline-dir"]:
+		b, err := baseline.FromDir(dir, meta, cur...)
+		return b, dir, err
+	case set["baseline-git-ref"]:
+		b, err := baseline.FromGit(repo, gitRef, meta, allowMissing, cur...)
+		return b, gitRef, err
+	}
+	commit, how, err := baseline.DefaultRef(repo)
+	if err != nil {
+		return nil, "", err
+	}
+	if commit == "" {
+		if !allowMissing {
+			return nil, "", &baseline.Error{Msg: "no baseline: " + how + "; pass --allow-missing-baseline to take the current specs as the starting point"}
+		}
+		b, err := baseline.FromGit(repo, "", meta, true)
+		return b, "", err
+	}
+	b, err := baseline.FromGit(repo, commit, meta, allowMissing, cur...)
+	return b, how, err
+}
+
+// stepSummary adds the markdown report to the job summary of a GitHub
+// Actions run, when there is one: annotations show ten of a kind, the
+// summary shows every finding.
+func stepSummary(rep *report.Report) error {
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := report.Markdown(f, rep); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// readPolicy reads the severity policy. The default path is looked up in
+// the repository root and may be absent; a path given on the command line
+// must exist.
+func readPolicy(repo, path string, explicit bool) (*contractdiff.SeverityPolicy, error) {
+	full := path
+	if !explicit {
+		full = filepath.Join(repo, path)
+	}
+	data, err := os.ReadFile(full)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !explicit:
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	schema, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(contractdiff.PolicySchemaPath)))
+	if err != nil {
+		return nil, err
+	}
+	return contractdiff.ParsePolicy(path, data, schema)
 }
 
 // readDispositions reads the dispositions file. The default path is
@@ -232,4 +323,11 @@ func findRoot() (string, error) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/contractdiff"
 	"github.com/contractkit/contractkit/internal/contractdiff/disposition"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
@@ -165,8 +167,10 @@ func runJSON(t *testing.T, dir string, args ...string) (int, jsonReport, string)
 		if err := json.Unmarshal(data, &r); err != nil {
 			t.Fatalf("report: %v\n%s", err, data)
 		}
-		if !strings.HasSuffix(strings.TrimSpace(stdout), r.Summary) || strings.Count(stdout, "\n") != 1 {
-			t.Errorf("stdout %q is not the summary line %q", stdout, r.Summary)
+		// stdout is the report's alone: with --output it is empty, and
+		// the summary line goes to stderr.
+		if stdout != "" || !strings.Contains(stderr, r.Summary+"\n") {
+			t.Errorf("stdout %q, stderr %q: want nothing on stdout and the summary %q on stderr", stdout, stderr, r.Summary)
 		}
 	}
 	return code, r, stdout + stderr
@@ -285,7 +289,7 @@ func TestRemovalBlocksUntilDisposition(t *testing.T) {
 		"Missing dispositions: paste into the \"dispositions\" list of contract-change-dispositions.json",
 		`"rule": "method-removed"`,
 		`"reason": "TODO: why this narrowing is acceptable"`,
-		"contractdiff: blocked: 1 breaking (1 without disposition), 0 warning, 0 additive, 0 policy, 0 documentation in 1 domain; baseline HEAD (",
+		"contractdiff: blocked: 1 breaking (1 without disposition), 0 warning, 0 additive, 3 policy, 0 documentation in 1 domain; baseline HEAD (",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
@@ -299,11 +303,18 @@ func TestRemovalBlocksUntilDisposition(t *testing.T) {
 	if code != 1 || len(r.Missing) != 1 || r.Missing[0].Target != "demo.method.confirm" {
 		t.Fatalf("exit %d, missing %+v\n%s", code, r.Missing, out)
 	}
-	// The template pasted unread is rejected: it still says TODO.
+	// The template pasted unread does not pass: it still says TODO. The
+	// run is blocked (exit 1), the report is still written in the format
+	// asked for, and no second template is printed for the change.
 	data, _ := json.Marshal(map[string]any{"dispositions": r.Missing})
 	writeFile(t, filepath.Join(dir, disposition.FileName), data)
-	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--enforce"); code != 2 || !strings.Contains(stderr, "contract-change-dispositions.json:/dispositions/0/reason: reason still holds the template's placeholder") {
+	code, stdout, stderr = runCLI(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
+	if code != 1 || !strings.Contains(stdout, "contract-change-dispositions.json:/dispositions/0/reason: reason still holds the template's placeholder") ||
+		strings.Contains(stdout, "Missing dispositions") || !strings.Contains(stdout, "; 4 disposition problems;") {
 		t.Errorf("unfilled template: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, ur, out := runJSON(t, dir, "--baseline-git-ref", "HEAD", "--enforce"); code != 1 || ur.Status != "blocked" || len(ur.DispositionProblems) != 4 || len(ur.Missing) != 0 {
+		t.Errorf("unfilled template, json: exit %d, %+v\n%s", code, ur, out)
 	}
 	pasteTemplates(t, dir, r.Missing, "")
 	code, r, out = runJSON(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
@@ -324,7 +335,7 @@ func TestEditedChangeBlocksAgain(t *testing.T) {
 	}
 	setLimit(8)
 	code, r, out := runJSON(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
-	if code != 1 || len(r.Missing) != 1 || r.Missing[0].Rule != "limit-lowered" {
+	if code != 1 || len(r.Missing) != 1 || r.Missing[0].Rule != "limit-narrowed" {
 		t.Fatalf("exit %d, %+v\n%s", code, r, out)
 	}
 	pasteTemplates(t, dir, r.Missing, "")
@@ -336,8 +347,12 @@ func TestEditedChangeBlocksAgain(t *testing.T) {
 	if code != 1 || r.Status != "blocked" || len(r.Missing) != 1 || r.Domains[0].Findings[0].Disposition != "missing" {
 		t.Fatalf("edited again: exit %d, %+v\n%s", code, r, out)
 	}
-	if len(r.DispositionProblems) != 1 || !strings.Contains(r.DispositionProblems[0].Message, "stale") {
+	if len(r.DispositionProblems) != 1 || !strings.Contains(r.DispositionProblems[0].Message, "stale: the change at demo.limit.items/value is now change "+r.Missing[0].ChangeID) {
 		t.Errorf("problems %+v, want the old entry stale", r.DispositionProblems)
+	}
+	// The new template keeps what the person wrote in the stale entry.
+	if m := r.Missing[0]; m.Reason != "Nobody relies on it." || m.Owner != "@contracts" || m.Migration != "Nothing to do." {
+		t.Errorf("new template %+v lost the texts of the stale entry", m)
 	}
 }
 
@@ -349,8 +364,13 @@ func TestExpiredDisposition(t *testing.T) {
 	_, r, _ := runJSON(t, dir, "--baseline-git-ref", "HEAD")
 	pasteTemplates(t, dir, r.Missing, "2026-11-28") // yesterday
 	code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
-	if code != 1 || !strings.Contains(stdout, "contract-change-dispositions.json:/dispositions/0/expires: expired on 2026-11-28") {
+	if code != 1 || !strings.Contains(stdout, "contract-change-dispositions.json:/dispositions/0/expires: expired on 2026-11-28, and the change still needs it") {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	// A renewal (same change id, a date 90 days on), not a second template.
+	if !strings.Contains(stdout, "Renewals: replace the expired entries") || !strings.Contains(stdout, `"changeId": "`+r.Missing[0].ChangeID+`"`) ||
+		!strings.Contains(stdout, `"expires": "2027-02-27"`) || strings.Contains(stdout, "Missing dispositions") {
+		t.Errorf("no renewal, or a duplicate template:\n%s", stdout)
 	}
 	pasteTemplates(t, dir, r.Missing, "2026-11-29") // today is still valid
 	if code, stdout, _ := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--enforce"); code != 0 {
@@ -370,7 +390,8 @@ func TestStaleAndSettledDisposition(t *testing.T) {
 	// Undo the change: the entry is stale.
 	git(t, dir, "checkout", "-q", "--", "spec/demo.json")
 	code, stdout, _ := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
-	if code != 1 || !strings.Contains(stdout, "contract-change-dispositions.json:/dispositions/0/changeId: stale") {
+	if code != 1 || !strings.Contains(stdout, "contract-change-dispositions.json:/dispositions/0/changeId: stale: no change of this comparison is at demo.wire.frames") ||
+		!strings.Contains(stdout, "the change was undone, so delete this entry") || !strings.Contains(stdout, "; 1 disposition problem;") {
 		t.Errorf("stale: exit %d\n%s", code, stdout)
 	}
 	// Redo it and commit change and disposition: compared with the new
@@ -461,8 +482,10 @@ func TestBaselineDir(t *testing.T) {
 	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
 		find(doc["constants"], "id", "demo.limit.frame-bytes")["value"] = 4096
 	})
+	// frame-bytes bounds what the server sends, and the server is
+	// implemented here: clients sized for 1024 bytes may now get 4096.
 	code, r, out := runJSON(t, dir, "--baseline-dir", base, "--enforce")
-	if code != 0 || len(r.Domains[0].Findings) != 1 || r.Domains[0].Findings[0].Rule != "limit-raised" {
+	if code != 1 || len(r.Domains[0].Findings) != 2 || r.Domains[0].Findings[0].Rule != "limit-widened" || r.Domains[0].Findings[0].Severity != "breaking" {
 		t.Errorf("exit %d, %+v\n%s", code, r, out)
 	}
 	if code, stdout, _ := runCLI(t, dir, "--baseline-dir", filepath.Join(base, "missing")); code != 2 || !strings.Contains(stdout, "does not exist") {
@@ -492,8 +515,8 @@ func TestUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "give exactly one of --baseline-git-ref and --baseline-dir"},
-		{[]string{"--baseline-git-ref", "HEAD", "--baseline-dir", dir}, "give exactly one of"},
+		{nil, "no baseline: HEAD~1 (HEAD has no parent); pass --allow-missing-baseline"},
+		{[]string{"--baseline-git-ref", "HEAD", "--baseline-dir", dir}, "give at most one of"},
 		{[]string{"--baseline-git-ref", "HEAD", "--format", "xml"}, `unknown --format "xml"`},
 		{[]string{"--baseline-git-ref", "HEAD", "extra"}, `unexpected argument "extra"`},
 		{[]string{"--no-such-flag"}, "bad usage"},
@@ -503,10 +526,13 @@ func TestUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q", c.args, code, stdout)
 		}
 	}
-	var out, errb bytes.Buffer
-	if code := run([]string{"--help"}, &out, &errb, now); code != 0 || !strings.Contains(out.String(), "usage: contractdiff (--baseline-git-ref REF | --baseline-dir DIR)") ||
-		!strings.Contains(out.String(), "-allow-missing-baseline") || !strings.Contains(out.String(), "Exit codes:") {
-		t.Errorf("--help: exit %d\n%s", code, out.String())
+	// --help prints once, to stdout, and nothing to stderr.
+	for _, h := range []string{"--help", "-h"} {
+		var out, errb bytes.Buffer
+		if code := run([]string{h}, &out, &errb, now); code != 0 || strings.Count(out.String(), "usage: contractdiff [--baseline-git-ref REF | --baseline-dir DIR]") != 1 ||
+			strings.Count(out.String(), "-allow-missing-baseline") != 1 || !strings.Contains(out.String(), "Exit codes:") || errb.Len() != 0 {
+			t.Errorf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", h, code, out.String(), errb.String())
+		}
 	}
 }
 
@@ -573,9 +599,14 @@ func TestRepositoryAgainstHEAD(t *testing.T) {
 					got = append(got, f.Severity+" "+f.Rule+" "+f.Target)
 				}
 			}
-			want := "breaking method-removed ai-control-protocol.method." + name
-			if code != 1 || len(got) != 1 || got[0] != want {
-				t.Errorf("removing %s: exit %d, findings %q, want exactly %q\n%s", name, code, got, want, out)
+			// The removal, what it skipped (deprecation, reservation) and
+			// the version it does not announce.
+			want := []string{"breaking method-removed ai-control-protocol.method." + name,
+				"policy removed-not-reserved ai-control-protocol.method." + name,
+				"policy removed-without-deprecation ai-control-protocol.method." + name,
+				"policy breaking-without-major-bump ai-control-protocol/version"}
+			if code != 1 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("removing %s: exit %d, findings %q, want %q\n%s", name, code, got, want, out)
 			}
 			writeFile(t, filepath.Join(dir, aiSpec), orig)
 		}
@@ -590,14 +621,18 @@ func TestRepositoryAgainstHEAD(t *testing.T) {
 		editJSON(t, filepath.Join(dir, aiSpec), func(doc map[string]any) {
 			limit, _ = find(doc["constants"], "id", "ai-control-protocol.limit.line-bytes")["value"].(json.Number).Int64()
 		})
+		// The line limit bounds what both parties send and accept, and
+		// this repository implements both (the bridge and its client):
+		// raising it lets them send lines old peers reject, lowering it
+		// rejects lines old peers send.
 		for _, c := range []struct {
 			value     int64
 			code      int
 			sev, rule string
 		}{
-			{limit + 1, 0, "additive", "limit-raised"},
-			{limit * 2, 0, "additive", "limit-raised"},
-			{limit - 1, 1, "breaking", "limit-lowered"},
+			{limit + 1, 1, "breaking", "limit-widened"},
+			{limit * 2, 1, "breaking", "limit-widened"},
+			{limit - 1, 1, "breaking", "limit-narrowed"},
 		} {
 			editJSON(t, filepath.Join(dir, aiSpec), func(doc map[string]any) {
 				find(doc["constants"], "id", "ai-control-protocol.limit.line-bytes")["value"] = c.value
@@ -610,7 +645,8 @@ func TestRepositoryAgainstHEAD(t *testing.T) {
 					f = d.Findings
 				}
 			}
-			if code != c.code || len(f) != 1 || f[0].Severity != c.sev || f[0].Rule != c.rule || f[0].Target != "ai-control-protocol.limit.line-bytes/value" {
+			if code != c.code || len(f) != 2 || f[0].Severity != c.sev || f[0].Rule != c.rule || f[0].Target != "ai-control-protocol.limit.line-bytes/value" ||
+				f[1].Rule != "breaking-without-major-bump" {
 				t.Errorf("line limit %d → %d: exit %d, findings %+v\n%s", limit, c.value, code, f, out)
 			}
 			writeFile(t, filepath.Join(dir, aiSpec), orig)
@@ -642,6 +678,174 @@ func BenchmarkRun(b *testing.B) {
 		var out bytes.Buffer
 		if code := run([]string{"--root", dir, "--baseline-git-ref", "HEAD", "--enforce"}, &out, io.Discard, now); code != 0 {
 			b.Fatalf("exit %d\n%s", code, out.String())
+		}
+	}
+}
+
+// ---- the check cannot be bypassed ----
+
+// branchRepo is demoRepo with a feature branch checked out.
+func branchRepo(t *testing.T) string {
+	dir := demoRepo(t)
+	git(t, dir, "checkout", "-q", "-b", "feature")
+	return dir
+}
+
+// A breaking commit followed by any other commit is still compared: the
+// default baseline is the merge-base with main, not the commit before.
+func TestMultiCommitBypass(t *testing.T) {
+	dir := branchRepo(t)
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	commitAll(t, dir, "break the contract")
+	writeFile(t, filepath.Join(dir, "README.md"), []byte("docs\n"))
+	commitAll(t, dir, "a harmless commit on top")
+
+	code, r, out := runJSON(t, dir, "--enforce")
+	if code != 1 || r.Status != "blocked" || len(r.Missing) != 1 || r.Missing[0].Target != "demo.method.confirm" {
+		t.Fatalf("default baseline: exit %d, %+v\n%s", code, r, out)
+	}
+	if !strings.Contains(out, "baseline merge-base of HEAD and main (") {
+		t.Errorf("the summary does not name the merge-base:\n%s", out)
+	}
+	// The old default, the commit before, sees only the harmless commit:
+	// that is the bypass the merge-base closes.
+	if code, r, out := runJSON(t, dir, "--baseline-git-ref", "HEAD~1", "--enforce"); code != 0 || r.Status != "pass" {
+		t.Errorf("HEAD~1: exit %d, %+v\n%s", code, r, out)
+	}
+	// origin/main is preferred to a local main that lags behind it.
+	git(t, dir, "update-ref", "refs/remotes/origin/main", "HEAD~1")
+	if code, r, out := runJSON(t, dir, "--enforce"); code != 0 || !strings.Contains(out, "baseline merge-base of HEAD and origin/main (") {
+		t.Errorf("with origin/main at the breaking commit: exit %d, %+v\n%s", code, r, out)
+	}
+}
+
+// The spec change in one commit and its disposition in the next passes on
+// the branch, and on main after the merge; the entry is not stale.
+func TestTwoCommitDispositionFlow(t *testing.T) {
+	dir := branchRepo(t)
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	commitAll(t, dir, "remove confirm")
+	_, r, _ := runJSON(t, dir)
+	if len(r.Missing) != 1 {
+		t.Fatalf("missing %+v", r.Missing)
+	}
+	pasteTemplates(t, dir, r.Missing, "")
+	commitAll(t, dir, "its disposition")
+	code, r, out := runJSON(t, dir, "--enforce")
+	if code != 0 || r.Status != "pass" || len(r.DispositionProblems) != 0 {
+		t.Fatalf("branch, two commits: exit %d, %+v\n%s", code, r, out)
+	}
+	// Merged into main with a merge commit: on main the baseline is the
+	// commit before, the main of before the merge.
+	git(t, dir, "checkout", "-q", "main")
+	git(t, dir, "-c", "user.name=test", "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+	code, r, out = runJSON(t, dir, "--enforce")
+	if code != 0 || r.Status != "pass" || !strings.Contains(out, "baseline HEAD~1 (") {
+		t.Errorf("main after the merge: exit %d, %+v\n%s", code, r, out)
+	}
+}
+
+// On main itself the baseline is the commit before; with one commit there
+// is none, which only --allow-missing-baseline accepts.
+func TestDefaultBaselineOnMain(t *testing.T) {
+	dir := demoRepo(t)
+	if code, stdout, _ := runCLI(t, dir, "--enforce"); code != 2 || !strings.Contains(stdout, "no baseline: HEAD~1 (HEAD has no parent)") {
+		t.Errorf("one commit: exit %d\n%s", code, stdout)
+	}
+	if code, stdout, _ := runCLI(t, dir, "--allow-missing-baseline", "--enforce"); code != 0 || !strings.Contains(stdout, "contractdiff: bootstrap:") {
+		t.Errorf("one commit, missing allowed: exit %d\n%s", code, stdout)
+	}
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	commitAll(t, dir, "break on main")
+	if code, stdout, _ := runCLI(t, dir, "--enforce"); code != 1 || !strings.Contains(stdout, "baseline HEAD~1 (") || !strings.Contains(stdout, "method-removed") {
+		t.Errorf("on main: exit %d\n%s", code, stdout)
+	}
+}
+
+// ---- annotations land in the diff ----
+
+// hunks returns the line ranges of the current file that git diff shows.
+func hunks(t *testing.T, dir, file string) [][2]int {
+	t.Helper()
+	out := git(t, dir, "diff", "-U3", "--", file)
+	re := regexp.MustCompile(`(?m)^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
+	var rs [][2]int
+	for _, m := range re.FindAllStringSubmatch(out, -1) {
+		start, _ := strconv.Atoi(m[1])
+		n := 1
+		if m[2] != "" {
+			n, _ = strconv.Atoi(m[2])
+		}
+		rs = append(rs, [2]int{start, start + n - 1})
+	}
+	if len(rs) == 0 {
+		t.Fatalf("git diff shows no hunk:\n%s", out)
+	}
+	return rs
+}
+
+// Every annotation of a finding points at a line that git diff shows:
+// the changed value, the en or ru line of a changed text, and for a
+// removal the line of the current file next to it, not the line that
+// opens its list.
+func TestAnnotationLinesInDiffHunks(t *testing.T) {
+	dir := demoRepo(t)
+	path := filepath.Join(dir, "spec/demo.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	lines := strings.Split(text, "\n")
+	var kept []string
+	for _, l := range lines {
+		switch {
+		case strings.Contains(l, `{"name": "tags", "type": {"array": "string"}`): // a field, eight lines below its list
+		case strings.Contains(l, `{"value": "fast", "description"`): // an enum value
+		default:
+			kept = append(kept, l)
+		}
+	}
+	text = strings.Join(kept, "\n")
+	for old, new := range map[string]string{
+		`"requirement": {"en": "get returns matching items."`: `"requirement": {"en": "get returns the matching items."`,
+		`"maxLength": 64`: `"maxLength": 32`,
+	} {
+		if !strings.Contains(text, old) {
+			t.Fatalf("the demo spec lacks %q", old)
+		}
+		text = strings.Replace(text, old, new, 1)
+	}
+	writeFile(t, path, []byte(text))
+
+	_, gh, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github")
+	ranges := hunks(t, dir, "spec/demo.json")
+	re := regexp.MustCompile(`(?m)^::(error|warning|notice) file=spec/demo\.json,line=(\d+),title=([a-z-]+)::`)
+	seen := map[string]bool{}
+	for _, m := range re.FindAllStringSubmatch(gh, -1) {
+		line, _ := strconv.Atoi(m[2])
+		rule := m[3]
+		seen[rule] = true
+		if rule == contractdiff.RuleBreakingWithoutMajorBump {
+			continue // about the version line, which the change leaves alone
+		}
+		in := false
+		for _, r := range ranges {
+			in = in || line >= r[0] && line <= r[1]
+		}
+		if !in {
+			t.Errorf("%s annotated at line %d, outside every hunk %v", rule, line, ranges)
+		}
+	}
+	for _, rule := range []string{"field-removed", "enum-value-removed", "translation-stale", "requirement-changed", "compatible-change"} {
+		if !seen[rule] {
+			t.Errorf("no %s annotation:\n%s%s", rule, gh, stderr)
 		}
 	}
 }

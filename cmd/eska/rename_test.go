@@ -39,17 +39,6 @@ func renameProject(name string, n int) map[string]string {
 	return files
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // sourceTree reads every file under dir/src by slash path, and the
 // temporary files writes left there.
 func sourceTree(t *testing.T, dir string) (files map[string]string, temps []string) {

@@ -23,6 +23,7 @@ import (
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/byteedit"
+	"github.com/contractkit/contractkit/internal/genrt"
 )
 
 // The values of the profile's link column.
@@ -183,6 +184,9 @@ func (e *editor) link() *linkCtx {
 // linkedState fills the linked members of the editing state.
 func (e *editor) linkedState(st *gen.EditingState, undoLinked, redoLinked bool) {
 	st.UndoLinked, st.RedoLinked = ptrTo(undoLinked), ptrTo(redoLinked)
+	// A client of 1.10 always gets the member: null says there is no
+	// linked context to name, which absence (an older client) cannot.
+	st.ContextSnapshot = genrt.NullOf[string]()
 	if !e.hasLinked() {
 		return
 	}
@@ -190,7 +194,7 @@ func (e *editor) linkedState(st *gen.EditingState, undoLinked, redoLinked bool) 
 	if lc.err != nil {
 		return
 	}
-	st.ContextSnapshot = ptrTo(lc.snapshot)
+	st.ContextSnapshot = genrt.Some(lc.snapshot)
 	st.LinkedObjects = []gen.ObjectID{}
 	if lc.numerator != nil && lc.numerator.o != e.o {
 		st.LinkedObjects = append(st.LinkedObjects, gen.ObjectID(lc.numerator.o.id))
@@ -203,15 +207,16 @@ func (e *editor) linkedState(st *gen.EditingState, undoLinked, redoLinked bool) 
 }
 
 // checkContext checks the contextSnapshot a linked request names.
-func (e *editor) checkContext(got *string) error {
+func (e *editor) checkContext(c genrt.Nullable[string]) error {
 	lc := e.link()
 	if lc.err != nil {
 		return e.b.loadError(e.p, e.o, lc.err)
 	}
-	if got == nil {
+	got, ok := c.Get()
+	if !ok {
 		return invalidParams("/contextSnapshot", "a linked field needs the contextSnapshot of the editing state shown")
 	}
-	if *got != lc.snapshot {
+	if got != lc.snapshot {
 		path := e.desc
 		if lc.numerator != nil {
 			path = lc.numerator.path

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/genrt"
 )
 
 // numbered is a document or numerator descriptor with the five numbering
@@ -86,7 +87,8 @@ func ids(list []gen.ObjectID) []string {
 // Clients below 1.10 never see linked fields; from 1.10 the numbering
 // fields of a numerator and of the documents that name it are linked,
 // as is a document's Numerator, and the state carries contextSnapshot
-// and linkedObjects; an object without linked fields has neither.
+// and linkedObjects; an object without linked fields has a null
+// contextSnapshot and no linkedObjects.
 //
 //contract:proves eska-ide-api.editing.linked eska-ide-api.editing.linked-snapshot eska-ide-api.editing.version-filter
 func TestLinkedState(t *testing.T) {
@@ -95,7 +97,7 @@ func TestLinkedState(t *testing.T) {
 	if f := fieldOf(r.Fields, "NumberLength"); f != nil || readOnlyReason(r, "NumberLength") != "unsupported" {
 		t.Errorf("1.9: a linked NumberLength is a field: %+v", f)
 	}
-	if fieldOf(r.Fields, "Numerator") != nil || r.ContextSnapshot != nil {
+	if fieldOf(r.Fields, "Numerator") != nil || !r.ContextSnapshot.IsAbsent() {
 		t.Errorf("1.9 sees linked members")
 	}
 	if f := fieldOf(h.editing("document:Возврат").Fields, "NumberLength"); f == nil || f.Linked != nil {
@@ -111,7 +113,7 @@ func TestLinkedState(t *testing.T) {
 	if s := schemaKind(fieldOf(r.Fields, "Numerator").Schema); s != "reference" || string(fieldOf(r.Fields, "Numerator").Value) != `"DocumentNumerator.Общий"` {
 		t.Errorf("Numerator %s %s", s, fieldOf(r.Fields, "Numerator").Value)
 	}
-	if r.ContextSnapshot == nil || len(*r.ContextSnapshot) != 64 {
+	if c, ok := r.ContextSnapshot.Get(); !ok || len(c) != 64 {
 		t.Errorf("contextSnapshot %v", r.ContextSnapshot)
 	}
 	if got := ids(r.LinkedObjects); !reflect.DeepEqual(got, []string{"document-numerator:Общий", "document:Расход"}) {
@@ -121,7 +123,7 @@ func TestLinkedState(t *testing.T) {
 	if got := ids(n.LinkedObjects); !reflect.DeepEqual(got, []string{"document:Приход", "document:Расход"}) {
 		t.Errorf("numerator linkedObjects %v", got)
 	}
-	if *n.ContextSnapshot != *r.ContextSnapshot {
+	if n.ContextSnapshot != r.ContextSnapshot {
 		t.Error("the numerator and its document see different contexts")
 	}
 	v := h.editing("document:Возврат")
@@ -131,11 +133,11 @@ func TestLinkedState(t *testing.T) {
 	if f := fieldOf(v.Fields, "Numerator"); f == nil || string(f.Value) != "null" || *f.Linked != true {
 		t.Errorf("Возврат Numerator: %+v", f)
 	}
-	if v.ContextSnapshot == nil || len(v.LinkedObjects) != 0 {
+	if _, ok := v.ContextSnapshot.Get(); !ok || len(v.LinkedObjects) != 0 {
 		t.Errorf("Возврат context %v %v", v.ContextSnapshot, v.LinkedObjects)
 	}
-	if c := h.editing("catalog:Товары"); c.ContextSnapshot != nil || c.LinkedObjects != nil {
-		t.Errorf("a catalog has a linked context")
+	if c := h.editing("catalog:Товары"); !c.ContextSnapshot.IsNull() || c.LinkedObjects != nil {
+		t.Errorf("a catalog has a linked context: %+v %v", c.ContextSnapshot, c.LinkedObjects)
 	}
 	// The choices of a Numerator are the project's numerators.
 	rc, err := h.b.PropertyReferenceChoices(gen.PropertyPathParams{SessionID: h.sid, ProjectID: h.pid, Generation: h.gen, ObjectID: "document:Возврат", Path: "Numerator"})
@@ -196,7 +198,7 @@ func TestLinkedUpdate(t *testing.T) {
 		t.Errorf("undoLinked %v", r.Editing.UndoLinked)
 	}
 	// Undo needs the context snapshot too.
-	undo := func(id string, redo bool, ctx *string) (gen.PropertyWriteResult, error) {
+	undo := func(id string, redo bool, ctx genrt.Nullable[string]) (gen.PropertyWriteResult, error) {
 		dir := gen.UndoDirectionUndo
 		if redo {
 			dir = gen.UndoDirectionRedo
@@ -208,7 +210,7 @@ func TestLinkedUpdate(t *testing.T) {
 		}
 		return r, err
 	}
-	if _, err := undo("document-numerator:Общий", false, nil); !strings.Contains(errText(err), "contextSnapshot") {
+	if _, err := undo("document-numerator:Общий", false, genrt.NullOf[string]()); !strings.Contains(errText(err), "contextSnapshot") {
 		t.Errorf("undo without the context: %s", errText(err))
 	}
 	if _, err := undo("document-numerator:Общий", false, h.editing("document-numerator:Общий").ContextSnapshot); err != nil {
@@ -246,7 +248,7 @@ func TestLinkedFromDocument(t *testing.T) {
 		t.Errorf("no context: %s", errText(err))
 	}
 	stale := strings.Repeat("0", 64)
-	p.ContextSnapshot = &stale
+	p.ContextSnapshot = genrt.Some(stale)
 	if _, err := h.b.UpdateProperty(p); kindOf(err) != "source_changed" {
 		t.Errorf("stale context: %s", errText(err))
 	}

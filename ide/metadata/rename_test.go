@@ -317,7 +317,7 @@ func TestRenameEditingState(t *testing.T) {
 	if s := h.editing("catalog:Товары/attribute:Товары"); s.RenameAvailable == nil || *s.RenameAvailable {
 		t.Errorf("1.9 attribute: renameAvailable %v", s.RenameAvailable)
 	}
-	if s := h.editing("catalog:Товары"); s.ContextSnapshot != nil || s.LinkedObjects != nil {
+	if s := h.editing("catalog:Товары"); !s.ContextSnapshot.IsAbsent() || s.LinkedObjects != nil {
 		t.Errorf("1.9 sees linked members")
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/genrt"
 )
 
 func isDir(path string) bool { st, err := os.Stat(path); return err == nil && st.IsDir() }
@@ -125,8 +126,7 @@ func (p *project) objectNode(o *object) gen.Node {
 		Diagnostics: diagnostics(o.diags),
 	}
 	if o.info != nil && !o.unsupported() {
-		k := gen.MetadataKind(o.info.Kind)
-		n.MetadataKind = &k
+		n.MetadataKind = genrt.Some(gen.MetadataKind(o.info.Kind))
 	}
 	n.State = p.objectState(o)
 	return n
@@ -291,6 +291,29 @@ func (p *project) groupEmpty(g group) bool {
 	if g.kind == designer.KindPredefinedItem && !g.owner.predefLoaded {
 		return false
 	}
+	if g.key == "" && g.kind != designer.KindPredefinedItem {
+		// A collection of a kind: one object of it is enough, without
+		// listing them all (a root of a large configuration has tens of
+		// thousands of children and dozens of sections).
+		if err := p.load(g.owner); err != nil {
+			return false
+		}
+		if kindCount(g.owner)[g.kind] > 0 {
+			return false
+		}
+		if isRootConfig(g.owner) {
+			for _, s := range designer.RootOrder {
+				if s.Kind == g.kind {
+					for _, n := range s.Nested {
+						if !p.groupEmpty(group{owner: g.owner, kind: n}) {
+							return false
+						}
+					}
+				}
+			}
+		}
+		return true
+	}
 	kids, err := p.groupChildren(g)
 	if err != nil {
 		return false
@@ -301,6 +324,20 @@ func (p *project) groupEmpty(g group) bool {
 		}
 	}
 	return true
+}
+
+// kindCount counts an object's children the tree shows, by kind; the
+// count is kept until the children change.
+func kindCount(o *object) map[designer.Kind]int {
+	if o.kinds == nil {
+		o.kinds = map[designer.Kind]int{}
+		for _, c := range o.children {
+			if c.info != nil && !c.unsupported() {
+				o.kinds[c.info.Kind]++
+			}
+		}
+	}
+	return o.kinds
 }
 
 func (p *project) groupState(g group) gen.NodeState {
@@ -327,15 +364,19 @@ func (p *project) node(e entry) gen.Node {
 			Label:       gen.KeyLabel{Key: g.labelKey(), Translations: caption(g.caption())},
 			State:       p.groupState(g),
 			RootSection: isRootSection(g),
-			Diagnostics: []gen.Diagnostic{},
+			// Groups and modules have no metadata kind of their own: the
+			// contract sends null (their node id holds what they are).
+			MetadataKind: genrt.NullOf[gen.MetadataKind](),
+			Diagnostics:  []gen.Diagnostic{},
 		}
 	default:
 		return gen.Node{
-			ID:          gen.ModuleNodeID{Owner: gen.ObjectID(e.owner.id), Role: string(e.module)},
-			Parent:      group{owner: e.owner, key: groupModules}.id(),
-			Label:       gen.KeyLabel{Key: "tree-module-" + string(e.module), Translations: caption(designer.ModuleLabels[e.module])},
-			State:       gen.NodeStateEmpty,
-			Diagnostics: []gen.Diagnostic{},
+			ID:           gen.ModuleNodeID{Owner: gen.ObjectID(e.owner.id), Role: string(e.module)},
+			Parent:       group{owner: e.owner, key: groupModules}.id(),
+			Label:        gen.KeyLabel{Key: "tree-module-" + string(e.module), Translations: caption(designer.ModuleLabels[e.module])},
+			State:        gen.NodeStateEmpty,
+			MetadataKind: genrt.NullOf[gen.MetadataKind](),
+			Diagnostics:  []gen.Diagnostic{},
 		}
 	}
 }

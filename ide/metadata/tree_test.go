@@ -67,13 +67,17 @@ func TestRootSections(t *testing.T) {
 	if got := keys(mods); !reflect.DeepEqual(got, []string{"m:" + root + "#session"}) {
 		t.Errorf("root modules %v", got)
 	}
+	// Groups and modules send metadataKind as null, objects their kind.
+	if !mods[0].MetadataKind.IsNull() || !all.Nodes[0].MetadataKind.IsNull() {
+		t.Errorf("metadataKind of a module %+v and of a group %+v: want null", mods[0].MetadataKind, all.Nodes[0].MetadataKind)
+	}
 	// Documents nest numerators and sequences before the documents.
 	docs := keys(h.children(coll(root, "document")))
 	if !reflect.DeepEqual(docs, []string{"g:" + root + "#document-numerator", "g:" + root + "#sequence", "o:document:Заказ"}) {
 		t.Errorf("documents %v", docs)
 	}
 	unsup := h.children(coll(root, "unsupported"))
-	if len(unsup) != 1 || nodeKey(unsup[0].ID) != "o:Interface:Старый" || unsup[0].MetadataKind != nil ||
+	if len(unsup) != 1 || nodeKey(unsup[0].ID) != "o:Interface:Старый" || !unsup[0].MetadataKind.IsAbsent() ||
 		len(unsup[0].Diagnostics) != 1 || unsup[0].Diagnostics[0].Code != "unknown_kind" {
 		t.Errorf("unsupported group %+v", unsup)
 	}
@@ -457,7 +461,7 @@ func TestDiskCache(t *testing.T) {
 	h.open(h.root, gen.SelectionCurrent{})
 	changed := walkAll(h)
 	// A damaged entry is a miss and is rewritten.
-	entries, _ := filepath.Glob(filepath.Join(h.root, ".eska", "cache", "metadata", "*", "*.json"))
+	entries, _ := filepath.Glob(filepath.Join(h.root, ".eska", "cache", "metadata", "*", "*.entry"))
 	for _, e := range entries {
 		os.WriteFile(e, []byte("{broken"), 0o644)
 	}

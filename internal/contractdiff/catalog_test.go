@@ -30,7 +30,7 @@ func TestCatalogComplete(t *testing.T) {
 			t.Errorf("LookupRule(%q) does not return the rule", r.ID)
 		}
 		for name, txt := range map[string]spec.Text{
-			"title": r.Title, "description": r.Description, "trigger": r.Trigger,
+			"title": r.Title, "description": r.Description, "why": r.Why, "trigger": r.Trigger,
 			"example context": r.Example.Context, "resolution": r.Resolution,
 		} {
 			if strings.TrimSpace(txt.EN) == "" || strings.TrimSpace(txt.RU) == "" {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/contractkit/contractkit/internal/contractdiff/witness"
 	"github.com/contractkit/contractkit/internal/spec"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
@@ -14,11 +15,15 @@ import (
 // Compare compares one domain at the baseline (base) with the same domain
 // now (cur) and returns the findings in report order. Both must be loaded
 // and checked by package spec.
-func Compare(base, cur *spec.Domain) []Finding {
+func Compare(base, cur *spec.Domain) []Finding { return CompareWith(base, cur, nil) }
+
+// CompareWith is Compare with a repository's severity policy applied.
+func CompareWith(base, cur *spec.Domain, policy *SeverityPolicy) []Finding {
 	c := &comparer{
 		base: base, cur: cur, dom: cur.Header.ID,
 		names:        map[string]string{},
 		baseInternal: base.Header.Stability == spec.Internal,
+		sides:        sidesOf(cur),
 	}
 	c.directions()
 	c.header()
@@ -32,17 +37,60 @@ func Compare(base, cur *spec.Domain) []Finding {
 	c.capabilities()
 	c.rules()
 	c.profiles()
+	c.reservations()
 	c.pages()
+	policy.apply(c.out)
+	n := len(c.out)
+	c.majorBump()
+	policy.apply(c.out[n:])
+	c.witnesses()
 	SortFindings(c.out)
 	return dedupe(c.out)
+}
+
+// witnesses builds the witness of every finding that has a probe.
+func (c *comparer) witnesses() {
+	var e *witness.Engine
+	for i := range c.out {
+		f := &c.out[i]
+		if f.Probe.IsZero() {
+			continue
+		}
+		if e == nil {
+			e = witness.New(c.base, c.cur)
+		}
+		f.Witness = e.Find(f.Probe, c.roots(f.Probe.Type))
+	}
+}
+
+// roots lists the messages whose values contain a type, in id order.
+func (c *comparer) roots(typeID string) []witness.Root {
+	r := c.reached[typeID]
+	if r == nil {
+		return nil
+	}
+	ids := make([]string, 0, len(r.roots))
+	for id := range r.roots {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	out := make([]witness.Root, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, witness.Root{Message: r.roots[id], TypeID: id})
+	}
+	return out
 }
 
 type comparer struct {
 	base, cur *spec.Domain
 	dom       string
-	// dirs is who sends each type, by id: what reaches it at the baseline
-	// or now, so that a type that gains a sender is judged for both.
-	dirs map[string]Direction
+	// reached is who sends each type and in which messages, by id: what
+	// reaches it at the baseline or now, so that a type that gains a
+	// sender is judged for both.
+	reached map[string]*reachInfo
+	// sides are the parties of the current spec: who this repository
+	// implements decides which narrowings and widenings break peers.
+	sides sides
 	// names maps baseline type names to current ones, for type references
 	// of types that were renamed.
 	names        map[string]string
@@ -50,6 +98,8 @@ type comparer struct {
 	out          []Finding
 	// ptrs holds every JSON pointer of the current file, once needed.
 	ptrs map[string]bool
+	// lineMap maps baseline lines to current ones, once a removal needs it.
+	lineMap []int
 }
 
 // where locates a finding: its target, the pointer in the current file,
@@ -59,6 +109,11 @@ type where struct {
 	ptr    string
 	stab   spec.Stability
 	name   string
+	// typ is the id of the type whose values the change is about, for
+	// the messages a finding lists; "" for a change that is not a value.
+	typ string
+	// basePtr locates a removed value in the baseline file.
+	basePtr string
 }
 
 // at returns the location of a member of w: target and pointer extended
@@ -70,17 +125,32 @@ func (w where) at(member string) where {
 }
 
 func (c *comparer) add(rule string, w where, dir Direction, before, after, format string, args ...any) {
+	c.addProbe(rule, w, dir, witness.Probe{}, before, after, format, args...)
+}
+
+// addProbe adds a finding about values, with the probe that builds its witness.
+func (c *comparer) addProbe(rule string, w where, dir Direction, p witness.Probe, before, after, format string, args ...any) {
 	stab := w.stab
 	if c.baseInternal {
 		stab = spec.Internal
 	}
 	ptr := c.existing(w.ptr)
-	c.out = append(c.out, Finding{
+	f := Finding{
 		Domain: c.dom, Rule: rule, Severity: severityOf(rule), Target: w.target,
 		Before: before, After: after, Message: fmt.Sprintf(format, args...),
 		Direction: dir.String(), BaselineStability: stab,
-		File: c.cur.File, Pointer: ptr, Line: c.cur.Line(ptr),
-	})
+		File: c.cur.File, Pointer: ptr, Line: c.cur.Line(ptr), Probe: p,
+	}
+	if w.basePtr != "" {
+		f.BaselinePointer = w.basePtr
+		if l := c.removalLine(w.basePtr); l > 0 {
+			f.Line = l
+		}
+	}
+	if r := c.reached[w.typ]; r != nil && dir != 0 {
+		f.Messages = sortedKeys(r.messages)
+	}
+	c.out = append(c.out, f)
 }
 
 // existing returns ptr, or its nearest ancestor that exists in the current
@@ -130,17 +200,30 @@ func dedupe(fs []Finding) []Finding {
 
 // directions records who sends each type at either revision.
 func (c *comparer) directions() {
-	c.dirs = map[string]Direction{}
+	c.reached = map[string]*reachInfo{}
 	for _, d := range []*spec.Domain{c.base, c.cur} {
-		for id, dir := range reach(d) {
-			c.dirs[id] |= dir
+		for id, r := range reach(d) {
+			x := c.reached[id]
+			if x == nil {
+				x = &reachInfo{messages: map[string]bool{}, roots: map[string]string{}}
+				c.reached[id] = x
+			}
+			x.dir |= r.dir
+			for m := range r.messages {
+				x.messages[m] = true
+			}
+			for id, m := range r.roots {
+				if _, ok := x.roots[id]; !ok {
+					x.roots[id] = m
+				}
+			}
 		}
 	}
 }
 
 func (c *comparer) typeDir(id string) Direction {
-	if d := c.dirs[id]; d != 0 {
-		return d
+	if r := c.reached[id]; r != nil && r.dir != 0 {
+		return r.dir
 	}
 	return Both
 }
@@ -154,19 +237,36 @@ const (
 	replaces = narrows | widens
 )
 
-// judge picks the rule for a change of the values a type allows: a
-// narrowing of what clients send breaks them (clientRule), a widening of
-// what servers send breaks or surprises clients (serverRule, when the
-// dimension has one), and anything else is compatible.
-func (c *comparer) judge(w where, dir Direction, s shift, clientRule, serverRule, before, after, what string) {
-	rule := RuleCompatibleChange
-	switch {
-	case s&narrows != 0 && dir&ClientSent != 0:
-		rule = clientRule
-	case s&widens != 0 && dir&ServerSent != 0 && serverRule != "":
-		rule = serverRule
+// want is the verdict of the schemas a witness of the shift must have.
+func (s shift) want() witness.Want {
+	switch s {
+	case narrows:
+		return witness.Narrows
+	case widens:
+		return witness.Widens
+	case replaces:
+		return witness.Either
 	}
-	c.add(rule, w, dir, before, after, "%s; %s", what, dir.phrase())
+	return witness.Same
+}
+
+// judge picks the rule for a change of the values a type allows. A
+// narrowing breaks the senders out there when this repository implements
+// a receiver (narrowRule); a widening breaks the receivers out there when
+// it implements a sender (widenRule, when the change has one); anything
+// else is compatible. p builds the witness.
+func (c *comparer) judge(w where, dir Direction, s shift, narrowRule, widenRule, before, after, what string, p witness.Probe) {
+	rule := RuleCompatibleChange
+	p.Want = s.want()
+	// The witness of a change that narrows and widens at once shows the
+	// side that breaks.
+	switch {
+	case s&narrows != 0 && c.sides.narrowingBreaks(dir):
+		rule, p.Want = narrowRule, witness.Narrows
+	case s&widens != 0 && c.sides.wideningBreaks(dir) && widenRule != "":
+		rule, p.Want = widenRule, witness.Widens
+	}
+	c.addProbe(rule, w, dir, p, before, after, "%s; %s", what, c.sides.phrase(dir))
 }
 
 // meta is what every element carries and may inherit from its container.
@@ -230,6 +330,13 @@ func (c *comparer) text(w where, member string, b, a spec.Text) {
 	w = w.at(member)
 	before, after := textJSON(b), textJSON(a)
 	enOnly := b.EN != a.EN && b.RU == a.RU
+	// Annotations point at the line that changed: the English one, or the
+	// Russian one when only it changed. The target stays the text's.
+	if b.EN != a.EN {
+		w.ptr += "/en"
+	} else {
+		w.ptr += "/ru"
+	}
 	if member == "requirement" {
 		c.add(RuleRequirementChanged, w, 0, before, after, "the requirement of %s changed", w.name)
 	}
@@ -303,6 +410,30 @@ func textJSON(t spec.Text) string {
 	return string(b)
 }
 
+// sameExamples reports whether two sets of examples hold the same bytes:
+// a quick test before canonical, which also ignores spacing and member
+// order, and which most comparisons then never need.
+func sameExamples(a, b *spec.Examples) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if len(a.Valid) != len(b.Valid) || len(a.Invalid) != len(b.Invalid) {
+		return false
+	}
+	for i := range a.Valid {
+		if !bytes.Equal(a.Valid[i], b.Valid[i]) {
+			return false
+		}
+	}
+	for i, x := range a.Invalid {
+		y := b.Invalid[i]
+		if !bytes.Equal(x.Value, y.Value) || x.Pointer != y.Pointer || (x.Why == nil) != (y.Why == nil) || x.Why != nil && *x.Why != *y.Why {
+			return false
+		}
+	}
+	return true
+}
+
 // canonical renders v as compact JSON with sorted object members and
 // without the members named in drop (at the top level) and without any
 // "source" member (at any level): where an entry is implemented is not
@@ -357,7 +488,22 @@ func dropSources(x any) any {
 // escape makes a name safe as one segment of a target path, as JSON
 // pointers escape their tokens.
 func escape(name string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+	if !strings.ContainsAny(name, "~/") {
+		return name
+	}
+	return targetEscaper.Replace(name)
+}
+
+var targetEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// compactKey is the compact JSON of a scalar, to match enum values
+// whatever their spacing.
+func compactKey(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }
 
 // ---- entries matched by id ----
@@ -370,9 +516,16 @@ type element struct {
 	stab      spec.Stability // its stability
 	signature string         // short description for removals and additions
 	name      string         // for messages
-	// serverMessage marks elements whose addition is a new message for
-	// clients to understand.
-	serverMessage bool
+	// sender is the end that sends the element when it is a message
+	// (method params, notification, event, error); 0 otherwise. A new
+	// message that an implemented party sends may reach receivers out
+	// there that do not know it.
+	sender Direction
+	// reserveKind and reserveKey name the element on the wire, for
+	// reservations (spec.Reservation); "" when it has no wire name.
+	reserveKind, reserveKey string
+	// deprecatable marks elements whose removal must follow a deprecation.
+	deprecatable bool
 }
 
 // section compares one id-keyed collection: it reports removals, renames
@@ -384,6 +537,10 @@ type section[T any] struct {
 	// content is the canonical content of an element without its id, for
 	// rename detection. It is only computed for unmatched elements.
 	content func(x T) string
+	// shape is the content without the id, the wire name and the texts:
+	// a removed and an added element of the same shape are one rename of
+	// the wire name. nil when the section has no wire names.
+	shape   func(x T) string
 	compare func(c *comparer, b, a T)
 	// renamed is told about each rename (types record their new names).
 	renamed func(c *comparer, b, a T)
@@ -442,10 +599,14 @@ func run[T any](c *comparer, s section[T]) {
 			break
 		}
 	}
+	if s.shape != nil {
+		renames(c, s, &gone, added, taken, bview, aview, bByID, aByID)
+	}
 	for _, id := range gone {
 		be := bview[id]
-		w := where{target: id, ptr: be.container, stab: be.stab, name: be.name}
+		w := where{target: id, ptr: be.container, stab: be.stab, name: be.name, basePtr: be.ptr}
 		c.add(s.removed, w, 0, be.signature, "", "%s was removed", be.name)
+		c.removal(w, be)
 	}
 	for _, id := range added {
 		if taken[id] {
@@ -453,10 +614,11 @@ func run[T any](c *comparer, s section[T]) {
 		}
 		ae := aview[id]
 		rule := RuleEntryAdded
-		if ae.serverMessage {
-			rule = RuleServerMessageAdded
+		if ae.sender != 0 && c.sides.wideningBreaks(ae.sender) {
+			rule = RuleMessageAdded
 		}
 		c.add(rule, where{target: id, ptr: ae.ptr, name: ae.name}, 0, "", ae.signature, "%s was added", ae.name)
+		c.reuse(where{target: id, ptr: ae.ptr, name: ae.name}, ae)
 	}
 	ids := make([]string, 0, len(bview))
 	for id := range bview {

@@ -3,6 +3,7 @@ package contractdiff
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/contractkit/contractkit/internal/spec"
 )
@@ -57,24 +58,57 @@ func (e *NoBaselineError) Error() string {
 // one that only the current tree has is bootstrapped when allowMissing is
 // set and an error otherwise.
 func DiffSets(base, cur []*spec.Domain, allowMissing bool) (*Diff, error) {
+	return DiffSetsWith(base, cur, Options{AllowMissing: allowMissing})
+}
+
+// Options tune DiffSetsWith.
+type Options struct {
+	// AllowMissing takes a domain the baseline lacks as new.
+	AllowMissing bool
+	// Policy is the repository's severity policy, nil for the catalog's.
+	Policy *SeverityPolicy
+}
+
+// DiffSetsWith is DiffSets with options. Domains are compared in parallel.
+func DiffSetsWith(base, cur []*spec.Domain, opts Options) (*Diff, error) {
 	byID := map[string]*spec.Domain{}
 	for _, d := range base {
 		byID[d.Header.ID] = d
 	}
 	out := &Diff{}
 	seen := map[string]bool{}
+	var wg sync.WaitGroup
+	var pairs [][2]*spec.Domain
 	for _, d := range cur {
 		seen[d.Header.ID] = true
 		b := byID[d.Header.ID]
 		if b == nil {
-			if !allowMissing {
+			if !opts.AllowMissing {
 				return nil, &NoBaselineError{Domain: d.Header.ID, File: d.File}
 			}
 			out.Domains = append(out.Domains, DomainDiff{Domain: d.Header.ID, File: d.File, Status: Bootstrap})
 			continue
 		}
-		out.Domains = append(out.Domains, DomainDiff{Domain: d.Header.ID, File: d.File, Status: Compared, Findings: Compare(b, d)})
+		out.Domains = append(out.Domains, DomainDiff{Domain: d.Header.ID, File: d.File, Status: Compared})
+		if b == d {
+			continue // the baseline is this very spec: nothing changed
+		}
+		pairs = append(pairs, [2]*spec.Domain{b, d})
 	}
+	// The slice is complete before any comparison writes into it.
+	j := 0
+	for i := range out.Domains {
+		if out.Domains[i].Status != Compared || j >= len(pairs) || pairs[j][1].Header.ID != out.Domains[i].Domain {
+			continue
+		}
+		wg.Add(1)
+		go func(i int, p [2]*spec.Domain) {
+			defer wg.Done()
+			out.Domains[i].Findings = CompareWith(p[0], p[1], opts.Policy)
+		}(i, pairs[j])
+		j++
+	}
+	wg.Wait()
 	for _, b := range base {
 		if seen[b.Header.ID] {
 			continue

@@ -20,6 +20,7 @@ func (c *comparer) header() {
 	c.text(w, "description", b.Description, a.Description)
 	c.text(w.at("scope"), "included", joinTexts(b.Scope.Included), joinTexts(a.Scope.Included))
 	c.text(w.at("scope"), "excluded", joinTexts(b.Scope.Excluded), joinTexts(a.Scope.Excluded))
+	c.parties()
 	kinds := map[string]spec.RuleKind{}
 	for _, k := range b.RuleKinds {
 		kinds[k.Kind] = k
@@ -78,13 +79,38 @@ func entryWhere(b, a *spec.Entry, name string) where {
 // entryContent is the content of an entry for rename detection.
 func entryContent(v any) string { return canonical(v, "id") }
 
+// shapeOf is the content of an entry without its id, the named wire and Go
+// names, and its human-facing texts: what peers see besides its name.
+func shapeOf(v any, names ...string) string {
+	return canonical(v, append(names, "id", "title", "description", "requirement", "rationale", "stability", "since", "examples", "message")...)
+}
+
+// errorSender is the end that sends an error: the responder of the
+// methods that list it, the server for errors no method lists.
+func (c *comparer) errorSender(id string) Direction {
+	var dir Direction
+	for _, d := range []*spec.Domain{c.base, c.cur} {
+		for _, m := range d.Methods {
+			for _, e := range m.Errors {
+				if e == id {
+					dir |= Both &^ endOf(spec.Sender(m.Direction))
+				}
+			}
+		}
+	}
+	if dir == 0 {
+		dir = ServerSent
+	}
+	return dir
+}
+
 func (c *comparer) constants() {
 	run(c, section[*spec.Constant]{
 		removed: RuleConstantRemoved,
 		list:    func(d *spec.Domain) []*spec.Constant { return d.Constants },
 		view: func(c *comparer, k *spec.Constant) element {
 			return element{id: k.ID, ptr: k.Ptr, container: "/constants", stab: k.Stability,
-				signature: fmt.Sprintf("%s %s = %s", k.Kind, k.Symbol, canonicalRaw(k.Value)), name: "constant " + k.ID}
+				signature: fmt.Sprintf("%s %s = %s", k.Kind, k.Symbol, canonicalRaw(k.Value)), name: "constant " + k.ID, deprecatable: true}
 		},
 		content: func(x *spec.Constant) string { return entryContent(x) },
 		compare: func(c *comparer, b, a *spec.Constant) {
@@ -97,6 +123,10 @@ func (c *comparer) constants() {
 				}
 				c.add(RuleTypeChanged, w, 0, sig(b), sig(a), "the kind, type or unit of constant %s changed", a.ID)
 			}
+			if b.Direction != nil && a.Direction != nil && *b.Direction != *a.Direction {
+				c.add(RulePartiesChanged, w.at("direction"), 0, canonical(b.Direction), canonical(a.Direction),
+					"limit %s now %s; it %s", a.ID, describeLimit(a.Direction), describeLimit(b.Direction))
+			}
 			bv, av := canonicalRaw(b.Value), canonicalRaw(a.Value)
 			if bv == av {
 				return
@@ -104,18 +134,7 @@ func (c *comparer) constants() {
 			vw := w.at("value")
 			switch a.Kind {
 			case spec.LimitConstant:
-				x, okx := jsonNumber(b.Value)
-				y, oky := jsonNumber(a.Value)
-				switch {
-				case okx && oky && y.Cmp(x) > 0:
-					c.add(RuleLimitRaised, vw, 0, bv, av, "limit %s was raised from %s to %s", a.ID, bv, av)
-				case okx && oky:
-					c.add(RuleLimitLowered, vw, 0, bv, av, "limit %s was lowered from %s to %s", a.ID, bv, av)
-				default:
-					// A limit that is not a number cannot be ordered: any
-					// change may narrow it.
-					c.add(RuleLimitLowered, vw, 0, bv, av, "limit %s changed from %s to %s", a.ID, bv, av)
-				}
+				c.limit(vw, b, a)
 			case spec.DefaultConstant:
 				c.add(RuleDefaultChanged, vw, 0, bv, av, "default %s changed from %s to %s", a.ID, bv, av)
 			default:
@@ -132,9 +151,10 @@ func (c *comparer) methods() {
 		view: func(c *comparer, m *spec.Method) element {
 			return element{id: m.ID, ptr: m.Ptr, container: "/methods", stab: m.Stability,
 				signature: fmt.Sprintf("method %s (%s)", m.Method, m.Direction), name: "method " + m.Method,
-				serverMessage: m.Direction == spec.ServerToClient}
+				sender: endOf(spec.Sender(m.Direction)), reserveKind: spec.ReservedMethod, reserveKey: m.Method, deprecatable: true}
 		},
 		content: func(x *spec.Method) string { return entryContent(x) },
+		shape:   func(x *spec.Method) string { return shapeOf(x, "method", "symbol") },
 		compare: func(c *comparer, b, a *spec.Method) {
 			w := entryWhere(&b.Entry, &a.Entry, "method "+a.Method)
 			c.entry(w, &b.Entry, &a.Entry)
@@ -172,7 +192,9 @@ func (c *comparer) methods() {
 					c.add(RuleCompatibleChange, ew, 0, quote(e), "", "method %s no longer lists %s", a.Method, e)
 				}
 			}
-			if bx, ax := canonical(b.Examples), canonical(a.Examples); bx != ax {
+			if sameExamples(&b.Examples.Params, &a.Examples.Params) && sameExamples(&b.Examples.Result, &a.Examples.Result) {
+				// The usual case, found without canonicalising.
+			} else if bx, ax := canonical(b.Examples), canonical(a.Examples); bx != ax {
 				c.add(RuleExamplesChanged, w.at("examples"), 0, bx, ax, "the examples of method %s changed", a.Method)
 			}
 		},
@@ -186,9 +208,10 @@ func (c *comparer) notifications() {
 		view: func(c *comparer, n *spec.Notification) element {
 			return element{id: n.ID, ptr: n.Ptr, container: "/notifications", stab: n.Stability,
 				signature: fmt.Sprintf("notification %s (%s)", n.Method, n.Direction), name: "notification " + n.Method,
-				serverMessage: n.Direction == spec.ServerToClient}
+				sender: endOf(spec.Sender(n.Direction)), reserveKind: spec.ReservedNotification, reserveKey: n.Method, deprecatable: true}
 		},
 		content: func(x *spec.Notification) string { return entryContent(x) },
+		shape:   func(x *spec.Notification) string { return shapeOf(x, "method", "symbol") },
 		compare: func(c *comparer, b, a *spec.Notification) {
 			w := entryWhere(&b.Entry, &a.Entry, "notification "+a.Method)
 			c.entry(w, &b.Entry, &a.Entry)
@@ -213,9 +236,11 @@ func (c *comparer) events() {
 		list:    func(d *spec.Domain) []*spec.Event { return d.Events },
 		view: func(c *comparer, e *spec.Event) element {
 			return element{id: e.ID, ptr: e.Ptr, container: "/events", stab: e.Stability,
-				signature: "event " + e.Name, name: "event " + e.Name, serverMessage: e.Direction != spec.ClientToServer}
+				signature: "event " + e.Name, name: "event " + e.Name,
+				sender: endOf(spec.Sender(e.Direction)), reserveKind: spec.ReservedEvent, reserveKey: e.Name, deprecatable: true}
 		},
 		content: func(x *spec.Event) string { return entryContent(x) },
+		shape:   func(x *spec.Event) string { return shapeOf(x, "name", "symbol") },
 		compare: func(c *comparer, b, a *spec.Event) {
 			w := entryWhere(&b.Entry, &a.Entry, "event "+a.Name)
 			c.entry(w, &b.Entry, &a.Entry)
@@ -233,7 +258,8 @@ func (c *comparer) errors() {
 		list:    func(d *spec.Domain) []*spec.Error { return d.Errors },
 		view: func(c *comparer, e *spec.Error) element {
 			return element{id: e.ID, ptr: e.Ptr, container: "/errors", stab: e.Stability,
-				signature: fmt.Sprintf("error %d %s", e.Code, e.Symbol), name: fmt.Sprintf("error %s (%d)", e.ID, e.Code), serverMessage: true}
+				signature: fmt.Sprintf("error %d %s", e.Code, e.Symbol), name: fmt.Sprintf("error %s (%d)", e.ID, e.Code),
+				sender: c.errorSender(e.ID), reserveKind: spec.ReservedError, reserveKey: strconv.FormatInt(e.Code, 10), deprecatable: true}
 		},
 		content: func(x *spec.Error) string { return entryContent(x) },
 		compare: func(c *comparer, b, a *spec.Error) {
@@ -278,9 +304,13 @@ func (c *comparer) errorKinds() {
 				container = e.Ptr + "/kinds"
 			}
 			return element{id: k.ID, ptr: k.Ptr, container: container, stab: k.Stability,
-				signature: "error kind " + k.Kind, name: "error kind " + k.Kind, serverMessage: true}
+				signature: "error kind " + k.Kind, name: "error kind " + k.Kind,
+				sender: c.errorSender(k.err.ID), reserveKind: spec.ReservedErrorKind, reserveKey: k.Kind, deprecatable: true}
 		},
 		content: func(k kindRef) string { return entryContent(k.ErrorKind) + " " + strconv.FormatInt(k.err.Code, 10) },
+		shape: func(k kindRef) string {
+			return shapeOf(k.ErrorKind, "kind", "symbol") + " " + strconv.FormatInt(k.err.Code, 10)
+		},
 		compare: func(c *comparer, b, a kindRef) {
 			w := entryWhere(&b.Entry, &a.Entry, "error kind "+a.Kind)
 			c.entry(w, &b.Entry, &a.Entry)
@@ -308,9 +338,10 @@ func (c *comparer) capabilities() {
 		list:    func(d *spec.Domain) []*spec.Capability { return d.Capabilities },
 		view: func(c *comparer, k *spec.Capability) element {
 			return element{id: k.ID, ptr: k.Ptr, container: "/capabilities", stab: k.Stability,
-				signature: "capability " + k.Name, name: "capability " + k.Name}
+				signature: "capability " + k.Name, name: "capability " + k.Name, deprecatable: true}
 		},
 		content: func(x *spec.Capability) string { return entryContent(x) },
+		shape:   func(x *spec.Capability) string { return shapeOf(x, "name", "symbol") },
 		compare: func(c *comparer, b, a *spec.Capability) {
 			w := entryWhere(&b.Entry, &a.Entry, "capability "+a.Name)
 			c.entry(w, &b.Entry, &a.Entry)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"sort"
 
+	"github.com/contractkit/contractkit/internal/contractdiff/witness"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
@@ -32,6 +33,20 @@ type Finding struct {
 	// Direction is who sends the value: "client-sent", "server-sent" or
 	// "both"; "" when the change is not about a value on the wire.
 	Direction string
+	// Messages are the messages whose values contain the changed value
+	// ("method get params", "event changed"); none for a change that is not
+	// about a value. A change of a type that several types include or
+	// use is reported once, at the type, listing them all.
+	Messages []string
+	// Witness is a message that shows the change, checked against the
+	// generated JSON Schemas of both revisions (see package witness);
+	// zero when the change is not one of the values a message may hold.
+	Witness witness.Witness
+	// Probe says how to build the witness; Witnesses fills Witness from it.
+	Probe witness.Probe
+	// Overridden holds the reason of the severity policy entry that set
+	// Severity, "" when the catalog's severity stands.
+	Overridden string
 	// BaselineStability is the stability of the changed element at the
 	// baseline ("" for an element that did not exist). A breaking change
 	// of an internal element never blocks.
@@ -42,6 +57,10 @@ type Finding struct {
 	File    string
 	Pointer string
 	Line    int
+	// BaselinePointer locates a removed value in the baseline file, so that
+	// a report can point at the nearest line of the current file that the
+	// diff of the two shows (see AnnotationLine).
+	BaselinePointer string
 }
 
 // Blocking reports whether the finding blocks without a disposition: a

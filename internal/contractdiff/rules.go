@@ -73,9 +73,11 @@ type Rule struct {
 	Severity Severity
 	// Title is the rule's short name ("method removed").
 	Title spec.Text
-	// Description says what the change does to peers, which is why the
-	// rule has its severity.
+	// Description says what the change does to peers.
 	Description spec.Text
+	// Why says why the rule has its severity, and for rules judged by who
+	// sends and who accepts, when the same edit is reported otherwise.
+	Why spec.Text
 	// Trigger says which edit of a spec produces the finding.
 	Trigger spec.Text
 	Example Example

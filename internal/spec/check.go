@@ -11,10 +11,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // checkSet runs the semantic checks of every domain and those across domains.
 func checkSet(fsys fs.FS, set *Set) Diagnostics {
+	return checkSetWith(fsys, set, LoadOptions{})
+}
+
+func checkSetWith(fsys fs.FS, set *Set, opts LoadOptions) Diagnostics {
 	var out Diagnostics
 	ids := map[string]*Domain{}
 	pkgs := map[string]*Domain{}
@@ -29,7 +34,25 @@ func checkSet(fsys fs.FS, set *Set) Diagnostics {
 		}
 		pkgs[d.Header.Package] = d
 		out = append(out, r.out...)
-		out = append(out, checkDomain(fsys, d)...)
+	}
+	// Each domain's checks read only that domain (and, for sources, the
+	// repository), so they run side by side.
+	src := fsys
+	if opts.SkipSources {
+		src = nil
+	}
+	per := make([]Diagnostics, len(set.Domains))
+	var wg sync.WaitGroup
+	for i, d := range set.Domains {
+		wg.Add(1)
+		go func(i int, d *Domain) {
+			defer wg.Done()
+			per[i] = checkDomain(src, d)
+		}(i, d)
+	}
+	wg.Wait()
+	for _, ds := range per {
+		out = append(out, ds...)
 	}
 	return out
 }
@@ -50,6 +73,7 @@ func checkDomain(fsys fs.FS, d *Domain) Diagnostics {
 	c.capabilities()
 	c.profiles()
 	c.tables()
+	c.reservations()
 	c.versions()
 	c.texts()
 	c.sources()
@@ -143,6 +167,18 @@ func (c *checker) header() {
 	if CompareVersions(h.Since, h.Version) > 0 {
 		c.errorf("/domain/since", "since %s is later than the domain version %s", h.Since, h.Version)
 	}
+	if len(h.Parties) == 2 {
+		a, b := h.Parties[0], h.Parties[1]
+		if a.End == b.End {
+			c.errorf("/domain/parties/1/end", "both parties sit at the %s end; one must be the client end and the other the server end", a.End)
+		}
+		if a.Name == b.Name {
+			c.errorf("/domain/parties/1/name", "both parties are called %q", a.Name)
+		}
+		if !a.Implemented && !b.Implemented {
+			c.errorf("/domain/parties", "neither party is implemented here: contractdiff judges changes by the side this repository implements")
+		}
+	}
 }
 
 func (c *checker) ruleKinds() map[string]bool {
@@ -210,7 +246,18 @@ func (c *checker) constants() {
 		if err := checkScalarJSON(k.Value, k.Type); err != nil {
 			c.entryErrorf(k.Ptr+"/value", k.ID, "value: %v", err)
 		}
+		if k.Direction != nil && c.d.LookupParty(k.Direction.Party) == nil {
+			c.entryErrorf(k.Ptr+"/direction/party", k.ID, "unknown party %q: the domain's parties are %s", k.Direction.Party, c.partyNames())
+		}
 	}
+}
+
+func (c *checker) partyNames() string {
+	var names []string
+	for _, p := range c.d.Parties() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, " and ")
 }
 
 // resolveRef resolves a type expression, reporting unknown names at ptr.
@@ -340,10 +387,10 @@ func (c *checker) object(t *Type) {
 		if t.AdditionalFields == "keep" && f.GoName() == "Extra" {
 			c.errorf(f.Ptr+"/name", "field %q would be called Extra in Go, the name of the member that carries unknown fields; set a symbol", f.Name)
 		}
-		if f.Nullable && !f.Required {
-			c.errorf(f.Ptr+"/nullable", "field %q is optional and nullable: absent and null would be indistinguishable in generated code; make it required and nullable, or optional", f.Name)
-		}
 		c.constraints(f.Constraints, &f.Type, f.Ptr+"/constraints")
+		if f.Nullable && !f.Required && (f.Default != nil || (f.Constraints != nil && f.Constraints.Const != nil)) {
+			c.errorf(f.Ptr, "field %q is optional and nullable, so absent, null and a value are three different things; a default or const would blur absent with a value", f.Name)
+		}
 		if f.Default != nil {
 			if f.Required {
 				c.errorf(f.Ptr+"/default", "field %q is required; a default applies only to optional fields", f.Name)
@@ -1016,10 +1063,7 @@ func (c *checker) texts() {
 			}
 		}
 	}
-	var doc any
-	if json.Unmarshal(c.d.raw, &doc) == nil {
-		walk(doc, "")
-	}
+	walk(c.d.doc, "")
 }
 
 // wordsOutsideCode counts the words of s outside `code spans`: names and
@@ -1030,8 +1074,13 @@ func wordsOutsideCode(s string) int {
 
 var codeSpan = regexp.MustCompile("`[^`]*`")
 
+var ptrEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
 func escapePtr(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return ptrEscaper.Replace(s)
 }
 
 // sources: repository-relative paths of existing files that contain their

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -75,29 +76,69 @@ func Load(fsys fs.FS) (*Set, Diagnostics) {
 	return LoadFiles(fsys, files)
 }
 
+// LoadOptions leave out work a caller does not need.
+type LoadOptions struct {
+	// SkipDigest leaves Domain.Digest empty (a comparison does not use it).
+	SkipDigest bool
+	// SkipSources does not check that source anchors exist (gen --check
+	// does; a comparison of two revisions does not depend on them).
+	SkipSources bool
+}
+
+// LoadWith is Load with options.
+func LoadWith(fsys fs.FS, opts LoadOptions) (*Set, Diagnostics) {
+	files, err := SpecFiles(fsys)
+	if err != nil {
+		return nil, Diagnostics{{File: SpecDir, Msg: err.Error()}}
+	}
+	if len(files) == 0 {
+		return nil, Diagnostics{{File: SpecDir, Msg: "no spec files (spec/*.json)"}}
+	}
+	return loadFiles(fsys, files, opts)
+}
+
 // LoadFiles is Load for the given spec files; their order does not matter.
 func LoadFiles(fsys fs.FS, files []string) (*Set, Diagnostics) {
+	return loadFiles(fsys, files, LoadOptions{})
+}
+
+func loadFiles(fsys fs.FS, files []string, opts LoadOptions) (*Set, Diagnostics) {
 	meta, err := compileMetaSchema(fsys)
 	if err != nil {
 		return nil, Diagnostics{{File: MetaSchemaPath, Msg: err.Error()}}
 	}
+	// Files parse side by side; their results are gathered in file order.
+	type parsed struct {
+		d  *Domain
+		ds Diagnostics
+	}
+	results := make([]parsed, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Add(1)
+		go func(i int, f string) {
+			defer wg.Done()
+			data, err := fs.ReadFile(fsys, f)
+			if err != nil {
+				results[i] = parsed{ds: Diagnostics{{File: f, Msg: err.Error()}}}
+				return
+			}
+			d, ds := parseDomain(meta, f, data)
+			results[i] = parsed{d, ds}
+		}(i, f)
+	}
+	wg.Wait()
 	var all Diagnostics
 	set := &Set{}
-	for _, f := range files {
-		data, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			all = append(all, Diagnostic{File: f, Msg: err.Error()})
-			continue
-		}
-		d, ds := parseDomain(meta, f, data)
-		all = append(all, ds...)
-		if d != nil {
-			set.Domains = append(set.Domains, d)
+	for _, r := range results {
+		all = append(all, r.ds...)
+		if r.d != nil {
+			set.Domains = append(set.Domains, r.d)
 		}
 	}
 	sort.Slice(set.Domains, func(i, j int) bool { return set.Domains[i].Header.ID < set.Domains[j].Header.ID })
 	if !all.HasErrors() {
-		all = append(all, checkSet(fsys, set)...)
+		all = append(all, checkSetWith(fsys, set, opts)...)
 	}
 	sortDiagnostics(all)
 	if all.HasErrors() {
@@ -105,14 +146,17 @@ func LoadFiles(fsys fs.FS, files []string) (*Set, Diagnostics) {
 	}
 	for _, d := range set.Domains {
 		d.orderExamples()
-		d.Digest = digestOf(d)
+		if !opts.SkipDigest {
+			d.Digest = digestOf(d)
+		}
 	}
 	return set, all
 }
 
 // ParseOne parses and checks a single spec given as bytes (for contractdiff
 // baselines read from git): no source anchors are checked, since the files
-// they point at belong to another revision.
+// they point at belong to another revision, and no digest is computed
+// (Digest stays empty; a comparison does not need it).
 func ParseOne(fsys fs.FS, file string, data []byte) (*Domain, Diagnostics) {
 	meta, err := compileMetaSchema(fsys)
 	if err != nil {
@@ -129,15 +173,31 @@ func ParseOne(fsys fs.FS, file string, data []byte) (*Domain, Diagnostics) {
 		return nil, ds
 	}
 	d.orderExamples()
-	d.Digest = digestOf(d)
 	return d, ds
 }
+
+// metaSchemas holds every meta-schema compiled so far, by its text: a
+// baseline and the working tree usually share one, and compiling it is
+// most of the cost of loading a spec.
+var metaSchemas sync.Map
 
 func compileMetaSchema(fsys fs.FS) (*jsonschema.Schema, error) {
 	data, err := fs.ReadFile(fsys, MetaSchemaPath)
 	if err != nil {
 		return nil, fmt.Errorf("meta-schema: %w", err)
 	}
+	if s, ok := metaSchemas.Load(string(data)); ok {
+		return s.(*jsonschema.Schema), nil
+	}
+	s, err := compileMeta(data)
+	if err != nil {
+		return nil, err
+	}
+	metaSchemas.Store(string(data), s)
+	return s, nil
+}
+
+func compileMeta(data []byte) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	if err := c.AddResource(metaSchemaURL, bytes.NewReader(data)); err != nil {
@@ -164,10 +224,10 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 		}
 		return nil, r.out
 	}
-	d := &Domain{File: file, raw: data, offsets: tree.Offsets()}
+	d := &Domain{File: file, raw: data, tree: tree, doc: tree.Interface()}
 	d.lineStart = lineStarts(data)
 	r.d = d
-	if err := meta.Validate(tree.Interface()); err != nil {
+	if err := meta.Validate(d.doc); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
 			r.errorf("", "meta-schema: %v", err)
@@ -223,11 +283,22 @@ func lineStarts(data []byte) []int {
 	return starts
 }
 
+// offsetMap returns the byte offset of every value of the file by JSON
+// pointer, computed on first use: most loads never need a line number.
+func (d *Domain) offsetMap() map[string]int {
+	d.offsetsOnce.Do(func() {
+		if d.tree != nil {
+			d.offsets = d.tree.Offsets()
+		}
+	})
+	return d.offsets
+}
+
 // offsetOf returns the byte offset of the value at ptr, or of its nearest
 // existing ancestor.
 func (d *Domain) offsetOf(ptr string) int {
 	for {
-		if off, ok := d.offsets[ptr]; ok {
+		if off, ok := d.offsetMap()[ptr]; ok {
 			return off
 		}
 		i := strings.LastIndexByte(ptr, '/')
@@ -278,6 +349,12 @@ func (d *Domain) normalize() {
 			v.Ptr = t.Ptr + "/variants/" + strconv.Itoa(j)
 			inherit(&v.Since, &v.Stability, t.Since, t.Stability)
 		}
+		for j, r := range t.Reserved {
+			r.Ptr = t.Ptr + "/reserved/" + strconv.Itoa(j)
+		}
+	}
+	for i, r := range d.Reserved {
+		r.Ptr = "/reserved/" + strconv.Itoa(i)
 	}
 	for i, c := range d.Constants {
 		c.Ptr = "/constants/" + strconv.Itoa(i)

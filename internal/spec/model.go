@@ -11,6 +11,9 @@ package spec
 
 import (
 	"encoding/json"
+	"sync"
+
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // Format is the version of the spec format this package reads.
@@ -85,20 +88,26 @@ type Domain struct {
 	Profiles []*Profile `json:"profiles,omitempty"`
 	// Tables, too, is omitted when empty.
 	Tables []*Table `json:"tables,omitempty"`
-	Docs   Docs     `json:"docs"`
+	// Reserved lists wire names and codes that were removed and may not
+	// come back with another meaning.
+	Reserved []*Reservation `json:"reserved,omitempty"`
+	Docs     Docs           `json:"docs"`
 
 	// File is the spec's repository-relative path, e.g. spec/AiControlProtocol.json.
 	File string `json:"-"`
 	// Digest is "sha256:" and the hex digest of the canonical model.
 	Digest string `json:"-"`
 
-	raw       []byte
-	lineStart []int
-	offsets   map[string]int
-	types     map[string]*Type
-	consts    map[string]*Constant
-	errorByID map[string]*Error
-	capByName map[string]*Capability
+	raw         []byte
+	doc         any // the file as decoded JSON, for checks that walk it
+	lineStart   []int
+	tree        *strictjson.Value
+	offsetsOnce sync.Once
+	offsets     map[string]int
+	types       map[string]*Type
+	consts      map[string]*Constant
+	errorByID   map[string]*Error
+	capByName   map[string]*Capability
 }
 
 // Header is the domain's own description.
@@ -113,6 +122,10 @@ type Header struct {
 	Scope         Scope      `json:"scope"`
 	RuleKinds     []RuleKind `json:"ruleKinds"`
 	InvalidParams string     `json:"invalidParams,omitempty"`
+	// Parties are the two ends of the protocol, what each is called and
+	// whether this repository implements it. A spec written before parties
+	// existed has none; Parties() then gives the old assumption.
+	Parties []*Party `json:"parties,omitempty"`
 }
 
 // Scope says what the contract covers and what it deliberately leaves out.
@@ -148,6 +161,9 @@ type Constant struct {
 	Type   string          `json:"type"`
 	Value  json.RawMessage `json:"value"`
 	Unit   string          `json:"unit,omitempty"`
+	// Direction says what a limit bounds: what a party sends, what it
+	// accepts, or what it keeps for itself. Every limit has one.
+	Direction *LimitDirection `json:"direction,omitempty"`
 }
 
 // Method is a request with a response.
@@ -335,6 +351,13 @@ type Type struct {
 	// union
 	Tag      string     `json:"tag,omitempty"`
 	Variants []*Variant `json:"variants,omitempty"`
+	// Open enums and unions are tolerant: a receiver accepts a value (or
+	// variant tag) the spec does not list and keeps it raw. Closed is the
+	// default, and generated decoders reject unknown values of closed types.
+	Open bool `json:"open,omitempty"`
+	// Reserved lists the field names (objects), values (enums) or tags
+	// (unions) that were removed and may not come back with another meaning.
+	Reserved []*Reservation `json:"reserved,omitempty"`
 	// alias
 	Type        *TypeRef     `json:"type,omitempty"`
 	Constraints *Constraints `json:"constraints,omitempty"`

@@ -101,15 +101,15 @@ func TestMinimalSpecLoads(t *testing.T) {
 	if d == nil {
 		t.Fatal("domain demo not loaded")
 	}
-	if got := len(d.Entries()); got != 12 {
-		t.Errorf("entries = %d, want 12 (1 constant, 7 types, 1 field, 1 method, 1 error, 1 rule)", got)
+	if got := len(d.Entries()); got != 13 {
+		t.Errorf("entries = %d, want 13 (1 constant, 8 types, 1 field, 1 method, 1 error, 1 rule)", got)
 	}
 	// Included fields come first.
 	var names []string
 	for _, f := range d.LookupType("GetParams").Fields {
 		names = append(names, f.Name)
 	}
-	if strings.Join(names, ",") != "session,name,limit,shape" {
+	if strings.Join(names, ",") != "session,name,limit,shape,cursor" {
 		t.Errorf("GetParams fields = %v", names)
 	}
 	// The rule without source is listed as a warning, with its id.
@@ -206,9 +206,27 @@ func TestSpecErrors(t *testing.T) {
 		{"default on a required field", func(t *testing.T, d map[string]any) {
 			set(t, d, "/types/1/fields/0/default", "x")
 		}, []string{`spec/demo.json:/types/1/fields/0/default: field "name" is required; a default applies only to optional fields`}},
-		{"optional and nullable", func(t *testing.T, d map[string]any) {
-			set(t, d, "/types/1/fields/2/nullable", true)
-		}, []string{`spec/demo.json:/types/1/fields/2/nullable: field "shape" is optional and nullable`}},
+		{"limit without a direction", func(t *testing.T, d map[string]any) {
+			del(t, d, "/constants/0/direction")
+		}, []string{`spec/demo.json:/constants/0: missing properties: 'direction'`}},
+		{"limit direction of an unknown party", func(t *testing.T, d map[string]any) {
+			set(t, d, "/constants/0/direction/party", "agent")
+		}, []string{`spec/demo.json:/constants/0/direction/party: unknown party "agent": the domain's parties are client and server`}},
+		{"parties at one end", func(t *testing.T, d map[string]any) {
+			set(t, d, "/domain/parties/1/end", "client")
+		}, []string{`spec/demo.json:/domain/parties/1/end: both parties sit at the client end`}},
+		{"no party implemented", func(t *testing.T, d map[string]any) {
+			set(t, d, "/domain/parties/1/implemented", false)
+		}, []string{`spec/demo.json:/domain/parties: neither party is implemented here`}},
+		{"open object", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/1/open", true)
+		}, []string{`spec/demo.json:/types/1/open: unknown member "open"`}},
+		{"reserved field still in use", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/1/reserved", []any{map[string]any{"name": "shape", "since": "1.2", "reason": map[string]any{"en": "Gone.", "ru": "Удалено."}}})
+		}, []string{`spec/demo.json:/types/1/reserved/0: GetParams shape is reserved but still in use`}},
+		{"reserved error code in use", func(t *testing.T, d map[string]any) {
+			set(t, d, "/reserved", []any{map[string]any{"kind": "error", "code": -32602, "since": "1.2", "reason": map[string]any{"en": "Gone.", "ru": "Удалено."}}})
+		}, []string{`spec/demo.json:/reserved/0: error -32602 is reserved but still in use`}},
 		{"duplicate field", func(t *testing.T, d map[string]any) {
 			set(t, d, "/types/2/fields/1/name", "items")
 		}, []string{`spec/demo.json:/types/2/fields/1/name: field "items" is declared twice in GetResult`}},
@@ -265,7 +283,7 @@ func TestSpecErrors(t *testing.T) {
 		}, []string{`spec/demo.json:/docs/pages/1/sections/3: section "errors" is already on page wire`}},
 		{"section on no page", func(t *testing.T, d map[string]any) {
 			set(t, d, "/docs/pages/1/sections", []any{"methods", "rules:command"})
-		}, []string{`spec/demo.json:/docs/pages: no page shows section "types" (7 entries)`}},
+		}, []string{`spec/demo.json:/docs/pages: no page shows section "types" (8 entries)`}},
 		{"Go name collision", func(t *testing.T, d map[string]any) {
 			set(t, d, "/constants/0/symbol", "GetParams")
 		}, []string{`spec/demo.json:/constants/0: Go name GetParams of constant demo.limit.items collides with type GetParams; set a symbol`}},

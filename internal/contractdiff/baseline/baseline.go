@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing/fstest"
 
@@ -65,7 +66,10 @@ func IsEmptyRef(ref string) bool {
 // or all-zero ref is a missing baseline, allowed only with allowMissing; a
 // ref git cannot resolve is always an error. currentMeta is the
 // meta-schema used for a revision that has none of its own.
-func FromGit(dir, ref string, currentMeta []byte, allowMissing bool) (*Baseline, error) {
+//
+// reuse are the current specs: a baseline spec with the same bytes, read
+// with the same meta-schema, is that spec, and is not parsed again.
+func FromGit(dir, ref string, currentMeta []byte, allowMissing bool, reuse ...*spec.Domain) (*Baseline, error) {
 	if IsEmptyRef(ref) {
 		if !allowMissing {
 			return nil, &Error{Msg: fmt.Sprintf("baseline ref %q names no commit; pass --allow-missing-baseline to take the current specs as the starting point", ref)}
@@ -88,33 +92,36 @@ func FromGit(dir, ref string, currentMeta []byte, allowMissing bool) (*Baseline,
 	}
 	commit := strings.TrimSpace(string(out))
 	b := &Baseline{Label: ref, Commit: commit}
-	files, err := g.blobs(commit, spec.SpecDir+"/")
+	// One listing and one batch read for every file: a git process costs
+	// more than parsing the specs it reads.
+	files, err := g.blobs(commit, spec.SpecDir+"/", dispositionsFile)
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("baseline %s: list %s/: %v", ref, spec.SpecDir, err)}
 	}
-	read := func(p string) ([]byte, error) { return g.run("show", commit+":"+p) }
-	meta := currentMeta
-	var specs []string
+	var want []string
 	for _, f := range files {
-		switch {
-		case f == spec.MetaSchemaPath:
-			if meta, err = read(f); err != nil {
-				return nil, &Error{Msg: fmt.Sprintf("baseline %s: %s: %v", ref, f, err)}
-			}
-		case isSpecFile(f):
-			specs = append(specs, f)
+		if f == spec.MetaSchemaPath || f == dispositionsFile || isSpecFile(f) {
+			want = append(want, f)
 		}
 	}
-	disp, err := g.blobs(commit, dispositionsFile)
+	blobs, err := g.catFiles(commit, want)
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("baseline %s: %v", ref, err)}
 	}
-	if len(disp) == 1 {
-		if b.Dispositions, err = read(dispositionsFile); err != nil {
-			return nil, &Error{Msg: fmt.Sprintf("baseline %s: %s: %v", ref, dispositionsFile, err)}
+	meta := currentMeta
+	var specs []string
+	for _, f := range want {
+		switch {
+		case f == spec.MetaSchemaPath:
+			meta = blobs[f]
+		case f == dispositionsFile:
+			b.Dispositions = blobs[f]
+		default:
+			specs = append(specs, f)
 		}
 	}
-	b.Domains, err = parse(ref, meta, specs, read)
+	read := func(p string) ([]byte, error) { return blobs[p], nil }
+	b.Domains, err = parse(ref, meta, specs, read, same(meta, currentMeta, reuse))
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +134,7 @@ const dispositionsFile = "contract-change-dispositions.json"
 
 // FromDir reads the baseline from a folder laid out like the repository
 // (spec/*.json, optionally spec/contract.schema.json).
-func FromDir(dir string, currentMeta []byte) (*Baseline, error) {
+func FromDir(dir string, currentMeta []byte, reuse ...*spec.Domain) (*Baseline, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil, &Error{Msg: fmt.Sprintf("baseline folder %s does not exist or is not a folder", dir)}
@@ -147,7 +154,7 @@ func FromDir(dir string, currentMeta []byte) (*Baseline, error) {
 	if data, err := fs.ReadFile(fsys, dispositionsFile); err == nil {
 		b.Dispositions = data
 	}
-	b.Domains, err = parse(dir, meta, specs, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) })
+	b.Domains, err = parse(dir, meta, specs, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, same(meta, currentMeta, reuse))
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +167,21 @@ func isSpecFile(p string) bool {
 
 // parse checks each baseline spec against the baseline's meta-schema.
 // Source anchors are not checked: they point into the baseline's tree.
-func parse(label string, meta []byte, files []string, read func(string) ([]byte, error)) ([]*spec.Domain, error) {
+// same returns the reusable current specs by file, or nil when the
+// baseline's meta-schema differs from the current one (the same bytes may
+// then be read otherwise).
+func same(meta, currentMeta []byte, reuse []*spec.Domain) map[string]*spec.Domain {
+	if !bytes.Equal(meta, currentMeta) {
+		return nil
+	}
+	m := map[string]*spec.Domain{}
+	for _, d := range reuse {
+		m[d.File] = d
+	}
+	return m
+}
+
+func parse(label string, meta []byte, files []string, read func(string) ([]byte, error), reuse map[string]*spec.Domain) ([]*spec.Domain, error) {
 	metaFS := fstest.MapFS{spec.MetaSchemaPath: {Data: meta}}
 	var out []*spec.Domain
 	var problems []string
@@ -171,7 +192,13 @@ func parse(label string, meta []byte, files []string, read func(string) ([]byte,
 			problems = append(problems, fmt.Sprintf("%s:%s: %v", label, f, err))
 			continue
 		}
-		d, diags := spec.ParseOne(metaFS, f, data)
+		var d *spec.Domain
+		var diags spec.Diagnostics
+		if r := reuse[f]; r != nil && bytes.Equal(r.Raw(), data) {
+			d = r
+		} else {
+			d, diags = spec.ParseOne(metaFS, f, data)
+		}
 		if diags.HasErrors() {
 			for _, dg := range diags.Errors() {
 				problems = append(problems, label+":"+dg.String())
@@ -223,10 +250,52 @@ func isQuiet(args []string) bool {
 	return false
 }
 
-// blobs lists the files (blobs) at pathspec in commit: the files directly
-// in a folder when pathspec ends with a slash.
-func (g git) blobs(commit, pathspec string) ([]string, error) {
-	out, err := g.run("ls-tree", "-z", commit, "--", pathspec)
+// catFiles reads the given files of commit with one git cat-file.
+func (g git) catFiles(commit string, paths []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(paths) == 0 {
+		return out, nil
+	}
+	var in bytes.Buffer
+	for _, p := range paths {
+		in.WriteString(commit + ":" + p + "\n")
+	}
+	cmd := exec.Command("git", "-C", g.dir, "cat-file", "--batch")
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	data, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %v %s", err, strings.TrimSpace(stderr.String()))
+	}
+	// Each answer is "<sha> <type> <size>\n<content>\n", or "<name> missing\n".
+	for _, p := range paths {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return nil, fmt.Errorf("git cat-file: short answer for %s", p)
+		}
+		head := strings.Fields(string(data[:nl]))
+		data = data[nl+1:]
+		if len(head) != 3 || head[1] != "blob" {
+			return nil, fmt.Errorf("git cat-file: %s: %s", p, strings.Join(head, " "))
+		}
+		n, err := strconv.Atoi(head[2])
+		if err != nil || n > len(data) {
+			return nil, fmt.Errorf("git cat-file: %s: bad size %q", p, head[2])
+		}
+		out[p] = data[:n:n]
+		data = data[n:]
+		if len(data) > 0 && data[0] == '\n' {
+			data = data[1:]
+		}
+	}
+	return out, nil
+}
+
+// blobs lists the files (blobs) at the pathspecs in commit: the files
+// directly in a folder when a pathspec ends with a slash.
+func (g git) blobs(commit string, pathspecs ...string) ([]string, error) {
+	out, err := g.run(append([]string{"ls-tree", "-z", commit, "--"}, pathspecs...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -62,8 +62,13 @@ type Result struct {
 	// Settled entries match no change, but the baseline already has them:
 	// their change reached the baseline, so they can be deleted.
 	Settled []*Entry
-	// Templates are ready-to-paste entries, one per Missing finding.
+	// Templates are ready-to-paste entries, one per Missing finding that
+	// has no entry yet. A template for a change whose entry went stale
+	// keeps that entry's reason, migration, owner and issue.
 	Templates []Entry
+	// Renewals are expired entries with a new expiry date, ready to
+	// replace the old ones when the change still needs them.
+	Renewals []Entry
 }
 
 // Findings returns every judged finding in report order.
@@ -110,6 +115,7 @@ func Apply(in Input) *Result {
 	path := FileName
 	if in.File != nil {
 		entries, path = in.File.Entries, in.File.Path
+		r.Problems = append(r.Problems, in.File.Problems...)
 	}
 	today := in.Today.UTC().Format(DateLayout)
 	byID := map[string]*Entry{}
@@ -128,7 +134,6 @@ func Apply(in Input) *Result {
 		// Dates in the layout compare as strings.
 		if e.Expires < today {
 			expired[e] = true
-			problem(e, "expires", "expired on %s: delete the entry, or renew it with a later date if the change still needs it", e.Expires)
 		}
 	}
 	used := map[*Entry]bool{}
@@ -149,17 +154,28 @@ func Apply(in Input) *Result {
 					j.State = InternalOnly
 				}
 			}
+			pasted := false
 			if e := byID[j.ChangeID]; e != nil {
 				used[e] = true
 				switch {
 				case e.Domain != f.Domain || e.Rule != f.Rule || e.Target != f.Target:
 					problem(e, "", "change id %s is rule %s at %s in domain %s, but the entry says rule %s at %s in domain %s: paste the template again",
 						j.ChangeID, f.Rule, f.Target, f.Domain, e.Rule, e.Target, e.Domain)
-				case !expired[e]:
+				case expired[e]:
+					// The change still needs it: print a renewal, not a
+					// second entry for the same change.
+					renewal := *e
+					renewal.Expires = in.Today.UTC().Add(TemplateValidity).Format(DateLayout)
+					r.Renewals = append(r.Renewals, renewal)
+					pasted = true
+					problem(e, "expires", "expired on %s, and the change still needs it: renew the entry with a later date (a renewal is printed), or undo the change", e.Expires)
+				case e.Unfinished:
+					pasted = true // its placeholders are reported; no second template
+				default:
 					j.State, j.Disposition = Accepted, e
 				}
 			}
-			if j.State == Missing {
+			if j.State == Missing && !pasted && f.Blocking() {
 				r.Templates = append(r.Templates, Template(f, in.Today))
 			}
 			jd.Findings = append(jd.Findings, j)
@@ -173,21 +189,43 @@ func Apply(in Input) *Result {
 			baseIDs[e.ChangeID] = true
 		}
 	}
+	// A stale entry either names a change that was changed again (a
+	// finding at the same place still needs a disposition: its template
+	// keeps the entry's texts) or one that is gone (delete the entry).
+	templateAt := map[string]int{}
+	for i, tm := range r.Templates {
+		templateAt[tm.Domain+"\x00"+tm.Target] = i
+	}
 	for _, e := range entries {
 		switch {
-		case used[e] || expired[e]:
+		case used[e]:
+		case expired[e]:
+			problem(e, "expires", "expired on %s, and no change of this comparison needs it: delete the entry", e.Expires)
 		case noBaseline || bootstrapped[e.Domain]:
 			// Without a baseline nothing can be said to be stale.
 		case baseIDs[e.ChangeID]:
 			r.Settled = append(r.Settled, e)
 		default:
-			problem(e, "changeId", "stale: no change of this comparison has change id %s (rule %s at %s); delete the entry, or paste the template printed for the change as it is now",
-				e.ChangeID, e.Rule, e.Target)
+			if i, ok := templateAt[e.Domain+"\x00"+e.Target]; ok {
+				tm := &r.Templates[i]
+				if !e.Unfinished {
+					tm.Reason, tm.Migration, tm.Owner, tm.Issue = e.Reason, e.Migration, e.Owner, e.Issue
+				}
+				problem(e, "changeId", "stale: the change at %s is now change %s (rule %s), not %s: replace this entry by the template printed for it, which keeps its reason, migration, owner and issue",
+					e.Target, tm.ChangeID, tm.Rule, e.ChangeID)
+				continue
+			}
+			problem(e, "changeId", "stale: no change of this comparison is at %s (change id %s, rule %s): the change was undone, so delete this entry",
+				e.Target, e.ChangeID, e.Rule)
 		}
 	}
 	sortProblems(r.Problems)
+	missing := false
+	for _, j := range r.Findings() {
+		missing = missing || j.State == Missing
+	}
 	switch {
-	case len(r.Problems) > 0 || len(r.Templates) > 0:
+	case len(r.Problems) > 0 || missing:
 		r.Status = Blocked
 	case noBaseline:
 		r.Status = Bootstrap

@@ -71,9 +71,18 @@ func TestApplyMissingPrintsTemplate(t *testing.T) {
 	if r := Apply(Input{Diff: diffOf(removal()), File: pf, Today: today}); r.Status != Pass {
 		t.Errorf("with the filled template: status %s, problems %v", r.Status, r.Problems)
 	}
-	// Unfilled, it does not.
-	if _, err := Parse("d.json", []byte(`{"dispositions": `+js+`}`), schema(t)); err == nil || !strings.Contains(err.Error(), "placeholder") {
-		t.Errorf("unfilled template: err = %v", err)
+	// Unfilled, it still parses, but every placeholder is a problem, the
+	// run is blocked, and no second template is printed for the change.
+	uf, err := Parse("d.json", []byte(`{"dispositions": `+js+`}`), schema(t))
+	if err != nil {
+		t.Fatalf("unfilled template: %v", err)
+	}
+	if len(uf.Problems) != 4 || !strings.Contains(uf.Problems[0].String(), "d.json:/dispositions/0/reason: reason still holds the template's placeholder") {
+		t.Errorf("unfilled template: problems %v", uf.Problems)
+	}
+	ur := Apply(Input{Diff: diffOf(removal()), File: uf, Today: today})
+	if ur.Status != Blocked || len(ur.Templates) != 0 || len(ur.Problems) != 4 || ur.Findings()[0].State != Missing {
+		t.Errorf("unfilled template: status %s, %d templates, problems %v", ur.Status, len(ur.Templates), ur.Problems)
 	}
 }
 
@@ -90,7 +99,7 @@ func TestApplyAccepted(t *testing.T) {
 
 // The same entry no longer matches once the change itself is different.
 func TestApplyChangedChangeIsBlockedAgain(t *testing.T) {
-	f := contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleLimitLowered, Severity: contractdiff.Breaking,
+	f := contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleLimitNarrowed, Severity: contractdiff.Breaking,
 		Target: "demo.limit.items/value", Before: "10", After: "8", BaselineStability: spec.Stable}
 	e := entryFor(f, "2030-01-01", 0)
 	g := f
@@ -99,8 +108,12 @@ func TestApplyChangedChangeIsBlockedAgain(t *testing.T) {
 	if r.Status != Blocked || r.Findings()[0].State != Missing || len(r.Templates) != 1 {
 		t.Fatalf("status %s, state %s, templates %d", r.Status, r.Findings()[0].State, len(r.Templates))
 	}
-	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), FileName+":/dispositions/0/changeId: stale") {
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), FileName+":/dispositions/0/changeId: stale: the change at demo.limit.items/value is now change "+g.ChangeID()) {
 		t.Errorf("problems %v, want the old entry reported stale", r.Problems)
+	}
+	// The new template keeps what the person wrote.
+	if tm := r.Templates[0]; tm.ChangeID != g.ChangeID() || tm.Reason != e.Reason || tm.Migration != e.Migration || tm.Owner != e.Owner || tm.Issue != e.Issue {
+		t.Errorf("template %+v does not keep the texts of %+v", tm, e)
 	}
 }
 
@@ -110,8 +123,15 @@ func TestApplyExpired(t *testing.T) {
 	if r.Status != Blocked || r.Findings()[0].State != Missing {
 		t.Fatalf("status %s, state %s", r.Status, r.Findings()[0].State)
 	}
-	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), "/dispositions/0/expires: expired on 2026-11-28") {
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].String(), "/dispositions/0/expires: expired on 2026-11-28, and the change still needs it") {
 		t.Errorf("problems %v", r.Problems)
+	}
+	// A renewal, not a second template: same change, later date, same texts.
+	if len(r.Templates) != 0 || len(r.Renewals) != 1 {
+		t.Fatalf("%d templates, %d renewals", len(r.Templates), len(r.Renewals))
+	}
+	if n := r.Renewals[0]; n.ChangeID != e.ChangeID || n.Reason != e.Reason || n.Expires != "2027-02-27" {
+		t.Errorf("renewal %+v", n)
 	}
 }
 
@@ -125,8 +145,9 @@ func TestApplyStaleAndSettled(t *testing.T) {
 	if r.Status != Blocked {
 		t.Errorf("status %s, want blocked", r.Status)
 	}
-	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Msg, "stale") || r.Problems[0].Pointer != "/dispositions/0/changeId" {
-		t.Errorf("problems %v, want entry 0 stale", r.Problems)
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Msg, "stale: no change of this comparison is at demo.method.get") ||
+		!strings.Contains(r.Problems[0].Msg, "the change was undone, so delete this entry") || r.Problems[0].Pointer != "/dispositions/0/changeId" {
+		t.Errorf("problems %v, want entry 0 stale, to delete", r.Problems)
 	}
 	if len(r.Settled) != 1 || r.Settled[0] != settled {
 		t.Errorf("settled %v, want entry 1: the baseline has it already", r.Settled)

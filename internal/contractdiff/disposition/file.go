@@ -58,12 +58,19 @@ type Entry struct {
 	// Pointer and Line locate the entry in its file.
 	Pointer string `json:"-"`
 	Line    int    `json:"-"`
+	// Unfinished is set when a text still holds the template's
+	// placeholder: the entry names its change but does not accept it.
+	Unfinished bool `json:"-"`
 }
 
 // File is a parsed dispositions file.
 type File struct {
 	Path    string
 	Entries []*Entry
+	// Problems are what is wrong with entries that can still be read
+	// (placeholders not replaced): the run reports them and is blocked,
+	// but the report is still written.
+	Problems []Problem
 }
 
 // Problem is something wrong with, or about, an entry of the file.
@@ -167,7 +174,7 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 		return fail(Problem{File: path, Msg: "decode: " + err.Error()})
 	}
 	f := &File{Path: path, Entries: doc.Dispositions}
-	var ps []Problem
+	var ps, unfinished []Problem
 	ids := map[string]string{}
 	for i, e := range f.Entries {
 		e.Pointer = fmt.Sprintf("/dispositions/%d", i)
@@ -186,7 +193,10 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 			{"reason", e.Reason}, {"migration", e.Migration}, {"owner", e.Owner}, {"issue", e.Issue},
 		} {
 			if strings.HasPrefix(strings.TrimSpace(m.value), Placeholder) {
-				problem(m.name, "%s still holds the template's placeholder: replace it with the real %s", m.name, m.name)
+				ptr := e.Pointer + "/" + m.name
+				unfinished = append(unfinished, Problem{File: path, Pointer: ptr, Line: at(ptr),
+					Msg: fmt.Sprintf("%s still holds the template's placeholder: replace it with the real %s", m.name, m.name)})
+				e.Unfinished = true
 			}
 		}
 		if o, dup := ids[e.ChangeID]; dup {
@@ -198,6 +208,8 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 		sortProblems(ps)
 		return fail(ps...)
 	}
+	sortProblems(unfinished)
+	f.Problems = unfinished
 	return f, nil
 }
 

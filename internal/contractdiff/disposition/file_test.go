@@ -56,7 +56,7 @@ func fileJSON(entries ...string) string {
 }
 
 func TestParseValid(t *testing.T) {
-	second := entryJSON(map[string]string{"changeId": `"ffffffffffffffffffffffffffffffff"`, "rule": `"limit-lowered"`})
+	second := entryJSON(map[string]string{"changeId": `"ffffffffffffffffffffffffffffffff"`, "rule": `"limit-narrowed"`})
 	f, err := Parse("d.json", []byte(fileJSON(entryJSON(nil), second)), schema(t))
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestParseValid(t *testing.T) {
 	if e.Domain != "demo" || e.Rule != "method-removed" || e.Expires != "2030-01-31" || e.Owner != "@ann" || e.Pointer != "/dispositions/0" || e.Line != 1 {
 		t.Errorf("entry 0 = %+v", e)
 	}
-	if e := f.Entries[1]; e.Rule != "limit-lowered" || e.Pointer != "/dispositions/1" || e.Line != 2 {
+	if e := f.Entries[1]; e.Rule != "limit-narrowed" || e.Pointer != "/dispositions/1" || e.Line != 2 {
 		t.Errorf("entry 1 = %+v", e)
 	}
 	// The file the repository starts with.
@@ -99,7 +99,6 @@ func TestParseProblems(t *testing.T) {
 		{"bad date", fileJSON(entryJSON(map[string]string{"expires": `"2030-02-30"`})), []string{`d.json:/dispositions/0/expires: "2030-02-30" is not a date`}},
 		{"date shape", fileJSON(entryJSON(map[string]string{"expires": `"next year"`})), []string{"d.json:/dispositions/0/expires: does not match pattern"}},
 		{"unknown rule", fileJSON(entryJSON(map[string]string{"rule": `"method-vanished"`})), []string{`d.json:/dispositions/0/rule: unknown rule "method-vanished"`}},
-		{"placeholder", fileJSON(entryJSON(map[string]string{"reason": `"TODO: why this narrowing is acceptable"`})), []string{"d.json:/dispositions/0/reason: reason still holds the template's placeholder"}},
 		{"twice", fileJSON(entryJSON(nil), entryJSON(nil)), []string{"d.json:/dispositions/1/changeId: change id 0123456789abcdef0123456789abcdef is also used by /dispositions/0"}},
 		{"wrong type", `{"dispositions": {}}`, []string{"d.json:/dispositions: expected array, but got object"}},
 	} {

@@ -25,6 +25,7 @@ type jsonReport struct {
 	DispositionProblems []jsonProblem       `json:"dispositionProblems"`
 	Settled             []jsonEntryRef      `json:"settledDispositions"`
 	Missing             []disposition.Entry `json:"missingDispositions"`
+	Renewals            []disposition.Entry `json:"renewals"`
 }
 
 type jsonRevision struct {
@@ -40,21 +41,32 @@ type jsonDomain struct {
 }
 
 type jsonFinding struct {
-	ChangeID          string `json:"changeId"`
-	Rule              string `json:"rule"`
-	Severity          string `json:"severity"`
-	Target            string `json:"target"`
-	Message           string `json:"message"`
-	Before            string `json:"before"`
-	After             string `json:"after"`
-	Direction         string `json:"direction,omitempty"`
-	BaselineStability string `json:"baselineStability,omitempty"`
-	File              string `json:"file"`
-	Pointer           string `json:"pointer"`
-	Line              int    `json:"line"`
-	Blocking          bool   `json:"blocking"`
-	Disposition       string `json:"disposition"`
-	DispositionEntry  string `json:"dispositionEntry,omitempty"`
+	ChangeID          string       `json:"changeId"`
+	Rule              string       `json:"rule"`
+	Severity          string       `json:"severity"`
+	Target            string       `json:"target"`
+	Message           string       `json:"message"`
+	Before            string       `json:"before"`
+	After             string       `json:"after"`
+	Direction         string       `json:"direction,omitempty"`
+	Messages          []string     `json:"messages,omitempty"`
+	Witness           *jsonWitness `json:"witness,omitempty"`
+	Overridden        string       `json:"severityOverride,omitempty"`
+	BaselineStability string       `json:"baselineStability,omitempty"`
+	File              string       `json:"file"`
+	Pointer           string       `json:"pointer"`
+	Line              int          `json:"line"`
+	Blocking          bool         `json:"blocking"`
+	Disposition       string       `json:"disposition"`
+	DispositionEntry  string       `json:"dispositionEntry,omitempty"`
+}
+
+type jsonWitness struct {
+	Message  string          `json:"message"`
+	Type     string          `json:"type"`
+	JSON     json.RawMessage `json:"json"`
+	Baseline bool            `json:"baselineAccepts"`
+	Current  bool            `json:"currentAccepts"`
 }
 
 type jsonProblem struct {
@@ -82,9 +94,13 @@ func JSON(w io.Writer, r *Report) error {
 		DispositionProblems: []jsonProblem{},
 		Settled:             []jsonEntryRef{},
 		Missing:             r.Templates,
+		Renewals:            r.Renewals,
 	}
 	if out.Missing == nil {
 		out.Missing = []disposition.Entry{}
+	}
+	if out.Renewals == nil {
+		out.Renewals = []disposition.Entry{}
 	}
 	for _, s := range contractdiff.Severities {
 		n, _ := r.Count(s)
@@ -102,6 +118,10 @@ func JSON(w io.Writer, r *Report) error {
 			}
 			if f.Disposition != nil {
 				jf.DispositionEntry = f.Disposition.Pointer
+			}
+			jf.Messages, jf.Overridden = f.Messages, f.Overridden
+			if w := f.Witness; w.Found() {
+				jf.Witness = &jsonWitness{Message: w.Message, Type: w.Type, JSON: json.RawMessage(w.JSON), Baseline: w.Baseline, Current: w.Current}
 			}
 			jd.Findings = append(jd.Findings, jf)
 		}

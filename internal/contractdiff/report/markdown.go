@@ -38,6 +38,19 @@ func Markdown(w io.Writer, r *Report) error {
 			ew.printf("| %s | %s | %s | %s | %s |\n", f.Severity, docemit.Code(f.Rule), docemit.Code(f.Target),
 				docemit.Escape(f.Message), state)
 		}
+		var witnesses []disposition.Judged
+		for _, f := range d.Findings {
+			if f.Witness.Found() && (f.Severity == contractdiff.Breaking || f.Severity == contractdiff.Additive) {
+				witnesses = append(witnesses, f)
+			}
+		}
+		if len(witnesses) > 0 {
+			ew.printf("\n### Witnesses\n\nA message that shows each change, checked against the JSON Schemas of both revisions.\n")
+			for _, f := range witnesses {
+				ew.printf("\n%s (%s) — %s; %s. In %s.\n\n```json\n%s\n```\n", docemit.Code(f.Target), docemit.Code(f.Rule),
+					docemit.Escape(f.Witness.Message), docemit.Escape(f.Witness.Verdict()), docemit.Escape(messagesText(f.Messages)), f.Witness.JSON)
+			}
+		}
 		var diffs []disposition.Judged
 		for _, f := range d.Findings {
 			if isText(f.Rule) {
@@ -54,6 +67,10 @@ func Markdown(w io.Writer, r *Report) error {
 	if len(r.Problems) > 0 || len(r.Settled) > 0 {
 		ew.printf("\n## Dispositions\n")
 		writeDispositionSections(ew, r, func(s string) { ew.printf("\n%s\n\n", s) }, func(s string) { ew.printf("- %s\n", docemit.Code(s)) })
+	}
+	if len(r.Renewals) > 0 {
+		ew.printf("\n## Renewals\n\nReplace the expired entries of %s by these (same change, later date):\n\n```json\n%s```\n",
+			docemit.Code(r.Dispositions), disposition.JSON(r.Renewals))
 	}
 	if len(r.Templates) > 0 {
 		ew.printf("\n## Missing dispositions\n\nPaste into the `dispositions` list of %s, then replace every `%s`:\n\n```json\n%s```\n",

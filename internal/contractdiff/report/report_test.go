@@ -3,12 +3,14 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/contractkit/contractkit/internal/contractdiff"
 	"github.com/contractkit/contractkit/internal/contractdiff/disposition"
+	"github.com/contractkit/contractkit/internal/contractdiff/witness"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
@@ -18,9 +20,11 @@ func sample() *Report {
 	removed := contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleMethodRemoved, Severity: contractdiff.Breaking,
 		Target: "demo.method.get", Before: "method get (client-to-server)", Message: "method get was removed",
 		BaselineStability: spec.Stable, File: "spec/demo.json", Pointer: "/methods", Line: 40}
-	lowered := contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleLimitLowered, Severity: contractdiff.Breaking,
+	lowered := contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleLimitNarrowed, Severity: contractdiff.Breaking,
 		Target: "demo.limit.items/value", Before: "10", After: "8", Message: "limit demo.limit.items was lowered from 10 to 8",
-		BaselineStability: spec.Stable, File: "spec/demo.json", Pointer: "/constants/0/value", Line: 12}
+		BaselineStability: spec.Stable, File: "spec/demo.json", Pointer: "/constants/0/value", Line: 12,
+		Messages: []string{"method get params"},
+		Witness:  witness.Witness{Message: "method get params", Type: "GetParams", JSON: `{"limit":9}`, Baseline: true}}
 	text := contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleTextChanged, Severity: contractdiff.Documentation,
 		Target: "demo.wire.frames/title", Before: `{"en":"Frames. Split by LF.","ru":"Кадры."}`, After: `{"en":"Frames. Split by CRLF.","ru":"Кадры."}`,
 		Message: "the title of rule a | b changed", File: "spec/demo.json", Pointer: "/rules/0/title", Line: 50}
@@ -76,7 +80,7 @@ func TestMarkdown(t *testing.T) {
 		"**Status: blocked**",
 		"| Baseline | `HEAD~1 (0123456789ab)` |",
 		"| breaking | `method-removed` | `demo.method.get` | method get was removed | **missing** |",
-		"| breaking | `limit-lowered` | `demo.limit.items/value` | limit demo.limit.items was lowered from 10 to 8 | accepted by /dispositions/0 |",
+		"| breaking | `limit-narrowed` | `demo.limit.items/value` | limit demo.limit.items was lowered from 10 to 8 | accepted by /dispositions/0 |",
 		// A pipe in a message must not split the table cell.
 		"| the title of rule a \\| b changed |",
 		// Texts are diffed a sentence per line.
@@ -101,7 +105,7 @@ func TestJSONFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertKeys(t, "report", doc, "format", "status", "summary", "baseline", "current", "counts", "domains",
-		"dispositionProblems", "settledDispositions", "missingDispositions")
+		"dispositionProblems", "settledDispositions", "missingDispositions", "renewals")
 	if doc["format"] != float64(JSONFormat) || doc["status"] != "blocked" {
 		t.Errorf("format %v, status %v", doc["format"], doc["status"])
 	}
@@ -111,7 +115,8 @@ func TestJSONFields(t *testing.T) {
 	assertKeys(t, "domain", d, "domain", "file", "status", "findings")
 	f := d["findings"].([]any)[1].(map[string]any)
 	assertKeys(t, "finding", f, "changeId", "rule", "severity", "target", "message", "before", "after", "baselineStability",
-		"file", "pointer", "line", "blocking", "disposition", "dispositionEntry")
+		"file", "pointer", "line", "blocking", "disposition", "dispositionEntry", "messages", "witness")
+	assertKeys(t, "witness", f["witness"].(map[string]any), "message", "type", "json", "baselineAccepts", "currentAccepts")
 	if f["disposition"] != "accepted" || f["dispositionEntry"] != "/dispositions/0" || f["blocking"] != true || f["line"] != float64(12) {
 		t.Errorf("finding %v", f)
 	}
@@ -141,7 +146,7 @@ func TestGitHub(t *testing.T) {
 	lines := strings.Split(b.String(), "\n")
 	for _, want := range []string{
 		"::error file=spec/demo.json,line=40,title=method-removed::breaking: method get was removed (demo.method.get). Disposition: missing.",
-		"::warning file=spec/demo.json,line=12,title=limit-lowered::breaking: limit demo.limit.items was lowered from 10 to 8 (demo.limit.items/value). Disposition: accepted by /dispositions/0.",
+		"::warning file=spec/demo.json,line=12,title=limit-narrowed::breaking: limit demo.limit.items was lowered from 10 to 8 (demo.limit.items/value). Disposition: accepted by /dispositions/0.",
 		"::notice file=spec/demo.json,line=50,title=text-changed::documentation:",
 		"::error file=contract-change-dispositions.json,line=14,title=disposition::stale",
 		"::group::Missing dispositions (paste into contract-change-dispositions.json and replace every TODO)",
@@ -163,5 +168,33 @@ func TestCommandEscaping(t *testing.T) {
 	want := "::error file=spec/a%2Cb%3Ac.json,title=t%3A1%2C2::50%25 done%0Anext%0Dline"
 	if got != want {
 		t.Errorf("command = %q, want %q", got, want)
+	}
+}
+
+// GitHub shows ten annotations of each level per step: the rest are
+// counted in one more annotation, not written and lost.
+func TestGitHubCap(t *testing.T) {
+	var fs []contractdiff.Finding
+	for i := 0; i < 25; i++ {
+		fs = append(fs, contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleFieldRemoved, Severity: contractdiff.Breaking,
+			Target: fmt.Sprintf("demo.type.t/fields/f%d", i), Before: "x", Message: "m", BaselineStability: spec.Stable, File: "spec/demo.json", Line: i + 1})
+	}
+	fs = append(fs, contractdiff.Finding{Domain: "demo", Rule: contractdiff.RuleTextChanged, Severity: contractdiff.Documentation,
+		Target: "demo.type.t/title", Before: "a", After: "b", Message: "m", File: "spec/demo.json", Line: 99})
+	diff := &contractdiff.Diff{Domains: []contractdiff.DomainDiff{{Domain: "demo", File: "spec/demo.json", Status: contractdiff.Compared, Findings: fs}}}
+	r := &Report{Baseline: "HEAD~1", Dispositions: disposition.FileName, Result: disposition.Apply(disposition.Input{Diff: diff})}
+	var b bytes.Buffer
+	if err := GitHub(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "\n::error file="); n != 10-1 && n != 10 {
+		t.Errorf("%d error annotations, want 10:\n%s", n, out)
+	}
+	if !strings.Contains(out, "::error title=contractdiff::and 15 more errors; the job summary lists every finding") {
+		t.Errorf("no count of the rest:\n%s", out)
+	}
+	if strings.Count(out, "::notice file=") != 1 || strings.Contains(out, "more notice") {
+		t.Errorf("the one notice is not written alone:\n%s", out)
 	}
 }

@@ -21,15 +21,39 @@ func Text(w io.Writer, r *Report) error {
 		for _, f := range d.Findings {
 			ew.printf("  %-13s %s  %s\n", strings.ToUpper(string(f.Severity)), f.Rule, f.Target)
 			ew.printf("      %s\n", f.Message)
+			if len(f.Messages) > 0 {
+				ew.printf("      in %s\n", messagesText(f.Messages))
+			}
+			if f.Witness.Found() {
+				ew.printf("      witness (%s; %s): %s\n", f.Witness.Message, f.Witness.Verdict(), f.Witness.JSON)
+			}
+			if f.Overridden != "" {
+				ew.printf("      severity set by the policy: %s\n", f.Overridden)
+			}
 			ew.printf("      %s:%d  change %s  disposition: %s\n", f.File, f.Line, f.ChangeID, stateText(f))
 		}
 	}
 	writeDispositionSections(ew, r, func(s string) { ew.printf("\n%s\n", s) }, func(s string) { ew.printf("  %s\n", s) })
+	if len(r.Renewals) > 0 {
+		ew.printf("\nRenewals: replace the expired entries of %s by these (same change, later date):\n%s",
+			r.Dispositions, disposition.JSON(r.Renewals))
+	}
 	if len(r.Templates) > 0 {
 		ew.printf("\nMissing dispositions: paste into the \"dispositions\" list of %s, then replace every %s:\n%s",
 			r.Dispositions, disposition.Placeholder, disposition.JSON(r.Templates))
 	}
 	return ew.err
+}
+
+// maxMessages is how many messages a finding lists before "and N more".
+const maxMessages = 6
+
+// messagesText lists the messages a change reaches.
+func messagesText(ms []string) string {
+	if len(ms) <= maxMessages {
+		return strings.Join(ms, ", ")
+	}
+	return strings.Join(ms[:maxMessages], ", ") + fmt.Sprintf(" and %d more", len(ms)-maxMessages)
 }
 
 // writeDispositionSections writes the problems and settled entries of the

@@ -286,6 +286,8 @@ func (r *renderer) funcs() template.FuncMap {
 		"deref":       func(s *string) string { return *s },
 		"guide":       r.guide,
 		"cells":       r.cells,
+		"sends":       r.sends,
+		"limitBounds": r.limitBounds,
 		"dict":        dict,
 		"indent": func(s string) string {
 			return "  " + strings.ReplaceAll(s, "\n", "\n  ")

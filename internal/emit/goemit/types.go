@@ -54,10 +54,11 @@ func refName(r *spec.TypeRef) string {
 
 func composite(r *spec.TypeRef) bool { return r.Array != nil || r.Map != nil }
 
-// decodeFn is the function that decodes a value of r: func(*strictjson.Value, string) (T, error).
+// decodeFn is the function that decodes a value of r from a tree:
+// func(*strictjson.Value, *genrt.Decoder) (T, error).
 func decodeFn(r *spec.TypeRef) *jen.Statement {
 	if r.Named == nil && !composite(r) {
-		return jen.Qual(genrtPkg, builtinGo[r.Name].decode)
+		return jen.Qual(genrtPkg, "Read"+builtinGo[r.Name].decode)
 	}
 	return jen.Id("decode" + refName(r))
 }
@@ -212,10 +213,7 @@ func (g *generator) objectType(f *jen.File, t *spec.Type, unions []*spec.Type) {
 		if fl.Nullable {
 			doc += " Nullable."
 		}
-		typ := goType(&fl.Type)
-		if pointerField(fl) {
-			typ = jen.Op("*").Add(typ)
-		}
+		typ := fieldType(fl)
 		tag := fl.Name
 		if !fl.Required {
 			tag += ",omitempty"
@@ -295,6 +293,9 @@ func (g *generator) appendField(t *spec.Type, fl *spec.Field) []jen.Code {
 			jen.Err().Op("!=").Nil(),
 		).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(t.GoName()+"."+fl.GoName()+": %w"), jen.Err())))
 	}
+	if absentOrNull(fl) {
+		return appendNullable(fl, key, write)
+	}
 	field := jen.Id("v").Dot(fl.GoName())
 	if c := g.constOf(fl.Constraints); c != nil {
 		// A const member always carries its one value, whatever the struct holds.
@@ -348,8 +349,9 @@ func (g *generator) enumType(f *jen.File, t *spec.Type) {
 		jen.Switch(jen.Id("v")).Block(
 			jen.Case(cases...).Block(jen.Return(jen.Qual(genrtPkg, write).Call(jen.Id("b"), conv.Clone().Call(jen.Id("v"))))),
 		),
-		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(name+": %v is not a value of the contract"), jen.Id("v"))),
+		unknownEnumWritten(t, write, conv),
 	)
+	openEnumMethods(f, t, cases)
 }
 
 func (g *generator) unionType(f *jen.File, t *spec.Type) {
@@ -360,6 +362,7 @@ func (g *generator) unionType(f *jen.File, t *spec.Type) {
 	}
 	f.Comment(comment(fmt.Sprintf("Its variants: %s.", strings.Join(variants, ", "))))
 	f.Type().Id(name).Interface(jen.Id("is" + name).Params())
+	openUnionType(f, t)
 	var cases []jen.Code
 	for _, v := range t.Variants {
 		vn := v.GoName(t)
@@ -383,6 +386,7 @@ func (g *generator) unionType(f *jen.File, t *spec.Type) {
 		}
 		cases = append(cases, jen.Case(jen.Id(vn)).Block(stmts...))
 	}
+	cases = append(cases, unknownUnionWritten(t)...)
 	cases = append(cases, jen.Case(jen.Nil()).Block(jen.Return(jen.Nil(), jen.Qual(genrtPkg, "Nil").Call(jen.Lit(name)))))
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(name+": unknown variant %T"), jen.Id("v")))))
 	f.Comment(fmt.Sprintf("Marshal%s writes a %s with its %q member.", name, name, t.Tag))

@@ -117,7 +117,13 @@ func typeSchema(d *spec.Domain, t *spec.Type) obj {
 		if t.Base == "integer" {
 			base = "integer"
 		}
-		s = append(s, kv{"type", base}, kv{"enum", vals})
+		if t.Open {
+			// An open enum accepts any value of its base; the values the
+			// contract lists are what a sender writes today.
+			s = append(s, kv{"type", base}, kv{"examples", vals}, kv{"$comment", "open enum: a receiver keeps a value it does not know"})
+		} else {
+			s = append(s, kv{"type", base}, kv{"enum", vals})
+		}
 	case spec.UnionKind:
 		var tags []string
 		var branches []obj
@@ -134,10 +140,16 @@ func typeSchema(d *spec.Domain, t *spec.Type) obj {
 				{"then", then},
 			})
 		}
+		tagSchema := obj{{"type", "string"}, {"enum", tags}}
+		if t.Open {
+			// An object with another tag matches no branch and is accepted
+			// as it is: a receiver keeps it.
+			tagSchema = obj{{"type", "string"}, {"examples", tags}, {"$comment", "open union: a receiver keeps an object whose tag it does not know"}}
+		}
 		s = append(s,
 			kv{"type", "object"},
 			kv{"required", []string{t.Tag}},
-			kv{"properties", obj{{t.Tag, obj{{"type", "string"}, {"enum", tags}}}}},
+			kv{"properties", obj{{t.Tag, tagSchema}}},
 			kv{"allOf", branches},
 		)
 	case spec.AliasKind:

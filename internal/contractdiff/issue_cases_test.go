@@ -1,0 +1,285 @@
+package contractdiff
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/contractkit/contractkit/internal/contractdiff/witness"
+	"github.com/contractkit/contractkit/internal/repotest"
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+// The verdicts a demanding review found wrong or debatable, each on the
+// spec where it was found, with the verdict it must have now and the
+// witness that proves it. The specs evolve, so each case edits today's
+// spec and checks what the edit does, not fixed line numbers or texts.
+
+// realSpec reads one spec of the repository as a JSON document.
+func realSpec(t *testing.T, file string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(repotest.Root(t) + "/spec/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func parseDoc(t *testing.T, file string, doc map[string]any) *spec.Domain {
+	t.Helper()
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parseSpec(t, metaSchemaFS(t), file, data)
+}
+
+// typeNamed returns the type of a spec document with the given name.
+func typeNamed(t *testing.T, doc map[string]any, name string) map[string]any {
+	t.Helper()
+	for _, x := range doc["types"].([]any) {
+		if m := x.(map[string]any); m["name"] == name {
+			return m
+		}
+	}
+	t.Fatalf("no type %s", name)
+	return nil
+}
+
+func fieldNamed(t *testing.T, typ map[string]any, name string) map[string]any {
+	t.Helper()
+	for _, x := range typ["fields"].([]any) {
+		if m := x.(map[string]any); m["name"] == name {
+			return m
+		}
+	}
+	t.Fatalf("type %s has no field %s", typ["name"], name)
+	return nil
+}
+
+type issueCase struct {
+	name     string
+	file     string
+	edit     func(t *testing.T, doc map[string]any)
+	rule     string
+	target   string
+	severity Severity
+	// baseline and current: what each schema makes of the witness;
+	// noWitness when the change bounds no JSON value.
+	baseline, current bool
+	noWitness         bool
+	// witness is a text the witness must contain.
+	witness string
+	// messages is how many messages the one finding lists, at least.
+	messages int
+	// count is how many findings the change makes, 0 for any.
+	count int
+}
+
+func TestIssueVerdicts(t *testing.T) {
+	cases := []issueCase{
+		{
+			// AG-UI events are sent by agents and accepted by the checker
+			// here: removing a role rejects records valid yesterday.
+			name: "AG-UI TextMessageRole value removed", file: "ag-ui-profile.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				role := typeNamed(t, doc, "TextMessageRole")
+				vals := role["values"].([]any)
+				role["values"] = vals[:len(vals)-1] // "user"
+			},
+			rule: RuleEnumValueRemoved, target: "ag-ui.type.text-message-role/values/user", severity: Breaking,
+			baseline: true, current: false, witness: `"role":"user"`, messages: 2,
+		},
+		{
+			name: "AG-UI RunFinishedInterrupt.interrupts minItems 1 → 2", file: "ag-ui-profile.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				f := fieldNamed(t, typeNamed(t, doc, "RunFinishedInterrupt"), "interrupts")
+				f["constraints"].(map[string]any)["minItems"] = 2
+			},
+			rule: RuleItemBoundsNarrowed, target: "ag-ui.type.run-finished-interrupt/fields/interrupts/constraints/minItems", severity: Breaking,
+			baseline: true, current: false, witness: `"interrupts":[{`, messages: 1,
+		},
+		{
+			// The server here writes the bodies the limit bounds: clients
+			// sized for the old limit now get larger ones. No JSON value
+			// carries a body size, so there is no witness message.
+			name: "IDE limit.response-bytes raised", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				for _, x := range doc["constants"].([]any) {
+					if c := x.(map[string]any); c["id"] == "eska-ide-api.limit.response-bytes" {
+						c["value"] = 134217728
+					}
+				}
+			},
+			rule: RuleLimitWidened, target: "eska-ide-api.limit.response-bytes/value", severity: Breaking, noWitness: true,
+		},
+		{
+			// ProjectState is included in the results only: a required
+			// member added there is what the server sends, and receivers
+			// ignore unknown members. One finding, at the declaration.
+			name: "IDE required member of an included result type", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				ps := typeNamed(t, doc, "ProjectState")
+				ps["fields"] = append(ps["fields"].([]any), map[string]any{"name": "revision", "type": "string", "required": true,
+					"description": map[string]any{"en": "A revision.", "ru": "Ревизия."}})
+			},
+			rule: RuleFieldAdded, target: "eska-ide-api.type.project-state/fields/revision", severity: Additive,
+			baseline: true, current: false, witness: `"eventSequence"`, messages: 20, count: 1,
+		},
+		{
+			// required → optional on the included type: once, listing every
+			// message, one disposition — not one per including type.
+			name: "IDE included member made optional", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				fieldNamed(t, typeNamed(t, doc, "ProjectState"), "eventSequence")["required"] = false
+			},
+			rule: RuleFieldNowOptional, target: "eska-ide-api.type.project-state/fields/eventSequence/required", severity: Breaking,
+			baseline: false, current: true, messages: 20, count: 2, // and breaking-without-major-bump
+		},
+		{
+			// A new value of a closed enum the server here sends.
+			name: "IDE closed enum value added", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				ns := typeNamed(t, doc, "NodeState")
+				ns["values"] = append(ns["values"].([]any), map[string]any{"value": "stale", "description": map[string]any{"en": "Stale.", "ru": "Устарело."}})
+			},
+			rule: RuleEnumValueAdded, target: "eska-ide-api.type.node-state/values/stale", severity: Breaking,
+			baseline: false, current: true, witness: `"state":"stale"`,
+		},
+		{
+			// The same edit on the open union: clients keep a kind they do
+			// not know, so it is additive; both schemas accept the witness.
+			name: "IDE open union variant added", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				p := typeNamed(t, doc, "Presentation")
+				p["variants"] = append(p["variants"].([]any), map[string]any{"tag": "picture", "description": map[string]any{"en": "A picture.", "ru": "Картинка."}})
+			},
+			rule: RuleCompatibleChange, target: "eska-ide-api.type.presentation/variants/picture", severity: Additive,
+			baseline: true, current: true, witness: `"kind":"picture"`,
+		},
+		{
+			// An optional member of a type whose receivers ignore unknown
+			// members: still accepted, only its meaning is gone.
+			name: "IDE optional member removed from a tolerant type", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				es := typeNamed(t, doc, "EditingState")
+				keep := []any{}
+				for _, f := range es["fields"].([]any) {
+					if f.(map[string]any)["name"] != "redoRename" {
+						keep = append(keep, f)
+					}
+				}
+				es["fields"] = keep
+			},
+			rule: RuleToleratedRemoval, target: "eska-ide-api.type.editing-state/fields/redoRename", severity: Warning,
+			baseline: true, current: true, witness: `"redoRename"`,
+		},
+		{
+			// Absent and null differ: a client that sends null for "no
+			// context" is rejected once null is gone.
+			name: "IDE contextSnapshot no longer null (params)", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				delete(fieldNamed(t, typeNamed(t, doc, "UndoPropertyParams"), "contextSnapshot"), "nullable")
+			},
+			rule: RuleNullableRemoved, target: "eska-ide-api.type.undo-property-params/fields/contextSnapshot/nullable", severity: Breaking,
+			baseline: true, current: false, witness: `"contextSnapshot":null`,
+		},
+		{
+			// The same edit where the server here sends it: it only stops
+			// sending null.
+			name: "IDE contextSnapshot no longer null (result)", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				delete(fieldNamed(t, typeNamed(t, doc, "EditingState"), "contextSnapshot"), "nullable")
+			},
+			rule: RuleCompatibleChange, target: "eska-ide-api.type.editing-state/fields/contextSnapshot/nullable", severity: Additive,
+			baseline: true, current: false, witness: `"contextSnapshot":null`,
+		},
+		{
+			// AiControl: this repository ships the listener and a client,
+			// so a result the listener stops sending a member of breaks
+			// the clients out there.
+			name: "AiControl ping result member removed", file: "AiControlProtocol.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				pr := typeNamed(t, doc, "PingResult")
+				keep := []any{}
+				for _, f := range pr["fields"].([]any) {
+					if f.(map[string]any)["name"] != "protocolVersion" {
+						keep = append(keep, f)
+					}
+				}
+				pr["fields"] = keep
+			},
+			rule: RuleFieldRemoved, target: "ai-control-protocol.type.ping-result/fields/protocolVersion", severity: Breaking,
+			baseline: false, current: true, messages: 1,
+		},
+	}
+	docs := map[string]map[string]any{}
+	bases := map[string]*spec.Domain{}
+	for _, c := range cases {
+		if docs[c.file] == nil {
+			docs[c.file] = realSpec(t, c.file)
+			bases[c.file] = parseDoc(t, c.file, docs[c.file])
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc := realSpec(t, c.file)
+			c.edit(t, doc)
+			got := Compare(bases[c.file], parseDoc(t, c.file, doc))
+			var f *Finding
+			var lines []string
+			for i := range got {
+				lines = append(lines, findingLine(got[i]))
+				if got[i].Target == c.target && got[i].Rule == c.rule {
+					f = &got[i]
+				}
+				checkFinding(t, got[i])
+			}
+			if f == nil {
+				t.Fatalf("no %s finding at %s:\n%s", c.rule, c.target, strings.Join(lines, "\n"))
+			}
+			if f.Rule != c.rule || f.Severity != c.severity {
+				t.Errorf("%s %s, want %s %s", f.Severity, f.Rule, c.severity, c.rule)
+			}
+			if c.count > 0 && len(got) != c.count {
+				t.Errorf("%d findings, want %d:\n%s", len(got), c.count, strings.Join(lines, "\n"))
+			}
+			if len(f.Messages) < c.messages {
+				t.Errorf("the finding lists %d messages, want at least %d: %v", len(f.Messages), c.messages, f.Messages)
+			}
+			if c.noWitness {
+				if f.Witness.Found() {
+					t.Errorf("a witness for a change no JSON value shows: %+v", f.Witness)
+				}
+				return
+			}
+			w := f.Witness
+			if !w.Found() || w.Baseline != c.baseline || w.Current != c.current || !strings.Contains(w.JSON, c.witness) {
+				t.Errorf("witness %+v: want baseline %v, current %v, containing %s", w, c.baseline, c.current, c.witness)
+			}
+			t.Logf("%s %s: %s — %s: %s", f.Severity, f.Rule, w.Message, w.Verdict(), w.JSON)
+		})
+	}
+}
+
+// The witness is checked against the schemas before it is printed: a
+// probe that no message can satisfy gives no witness, never a wrong one.
+func TestWitnessNeverWrong(t *testing.T) {
+	doc := realSpec(t, "ide-api.json")
+	d := parseDoc(t, "ide-api.json", doc)
+	e := witness.New(d, d)
+	// Between identical revisions nothing narrows.
+	w := e.Find(witness.Probe{Type: "eska-ide-api.type.node-state", Op: witness.OpSet, Values: []json.RawMessage{json.RawMessage(`"empty"`)}, Want: witness.Narrows}, nil)
+	if w.Found() {
+		t.Errorf("a narrowing witness between identical specs: %+v", w)
+	}
+	w = e.Find(witness.Probe{Type: "eska-ide-api.type.node-state", Op: witness.OpSet, Values: []json.RawMessage{json.RawMessage(`"empty"`)}, Want: witness.Same}, nil)
+	if !w.Found() || !w.Baseline || !w.Current {
+		t.Errorf("no same-verdict witness: %+v", w)
+	}
+}

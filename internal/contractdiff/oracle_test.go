@@ -1,0 +1,486 @@
+package contractdiff
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"sync/atomic"
+	"testing"
+
+	"github.com/contractkit/contractkit/internal/emit/schemaemit"
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+// The oracle test mutates the specs at random (a field made required or
+// optional, nullable or not, removed or added, an enum value removed or
+// added, an enum opened or closed, a bound or a limit moved, a type
+// changed, unknown members rejected or not) and checks every finding
+// about values against two things computed without the comparison:
+//
+//   - its witness, which both revisions' generated JSON Schemas judge:
+//     accepted by the baseline and rejected now is a narrowing, the
+//     reverse a widening, accepted by both a change receivers tolerate;
+//   - who sends the messages the changed type travels in, read from the
+//     generated schemas of every message ($defs) and the spec's
+//     directions and parties.
+//
+// A narrowing must be breaking exactly when a receiver of those messages
+// is implemented here, a widening exactly when a sender is, and a
+// tolerated change never. A finding about values without a witness fails.
+// make test runs a small corpus (12 mutations per spec, 6 under the race
+// detector, the specs side by side); make contract-oracle a large one.
+var (
+	oracleN    = flag.Int("oracle.n", 12, "mutations per spec in TestOracle")
+	oracleSeed = flag.Uint64("oracle.seed", 12, "seed of TestOracle's mutations")
+)
+
+func TestOracle(t *testing.T) {
+	specs := []string{"ag-ui-profile.json", "ide-api.json", "AiControlProtocol.json"}
+	perSpec := *oracleN
+	if raceEnabled && !flagSet("oracle.n") {
+		perSpec = max(1, perSpec/2)
+	}
+	var agree, findings, mutations, skipped atomic.Int64
+	t.Cleanup(func() {
+		t.Logf("oracle: %d mutations (%d skipped as invalid), %d findings about values, %d agree with their witness and the schemas' senders and receivers",
+			mutations.Load(), skipped.Load(), findings.Load(), agree.Load())
+	})
+	for i, file := range specs {
+		t.Run(file, func(t *testing.T) {
+			t.Parallel()
+			doc := realSpec(t, file)
+			base := parseDoc(t, file, doc)
+			o := newOracle(t, base)
+			rng := rand.New(rand.NewPCG(*oracleSeed, uint64(i)))
+			n := 0
+			for k := 0; k < perSpec; k++ {
+				m := cloneDoc(doc)
+				what := mutate(rng, m)
+				if what == "" {
+					skipped.Add(1)
+					continue
+				}
+				data, _ := json.MarshalIndent(m, "", "  ")
+				cur, diags := spec.ParseOne(metaSchemaFS(t), "spec/"+file, data)
+				if diags.HasErrors() {
+					skipped.Add(1) // the mutation made an invalid spec (a default outside a new bound, say)
+					continue
+				}
+				mutations.Add(1)
+				for _, f := range Compare(base, cur) {
+					if f.Probe.IsZero() {
+						continue
+					}
+					findings.Add(1)
+					n++
+					if msg := o.check(cur, f); msg != "" {
+						t.Errorf("%s: %s %s %s: %s", what, f.Severity, f.Rule, f.Target, msg)
+						continue
+					}
+					agree.Add(1)
+				}
+			}
+			if n == 0 {
+				t.Fatal("no mutation changed a value")
+			}
+		})
+	}
+}
+
+// oracle knows which messages carry each type and who sends them, from
+// the generated schemas.
+type oracle struct {
+	t    *testing.T
+	base *spec.Domain
+	// carried caches, per domain, the ends that send each type name.
+	carried map[*spec.Domain]map[string][2]bool
+}
+
+func newOracle(t *testing.T, base *spec.Domain) *oracle {
+	return &oracle{t: t, base: base, carried: map[*spec.Domain]map[string][2]bool{}}
+}
+
+// ends returns who sends the messages that carry the type named name in
+// d: for each message, its schema's $defs are the types it carries, and a
+// type included by one of them is carried too.
+func (o *oracle) ends(d *spec.Domain, name string) (client, server bool) {
+	m := o.carried[d]
+	if m == nil {
+		m = o.senders(d)
+		o.carried[d] = m
+	}
+	e, ok := m[name]
+	if !ok {
+		return true, true // no message carries it: both ways
+	}
+	return e[0], e[1]
+}
+
+// senders maps every type name a message carries to the ends that send
+// such messages.
+func (o *oracle) senders(d *spec.Domain) map[string][2]bool {
+	type msg struct {
+		typ    *spec.Type
+		sender string
+	}
+	var msgs []msg
+	for _, m := range d.Methods {
+		caller := spec.Sender(m.Direction)
+		msgs = append(msgs, msg{m.ParamsType, caller}, msg{m.ResultType, spec.Other(caller)})
+	}
+	for _, n := range d.Notifications {
+		msgs = append(msgs, msg{n.ParamsType, spec.Sender(n.Direction)})
+	}
+	for _, e := range d.Events {
+		msgs = append(msgs, msg{e.PayloadType, spec.Sender(e.Direction)})
+	}
+	for _, e := range d.Errors {
+		// Errors come from the side that answers; unlisted ones from the server.
+		senders := map[string]bool{}
+		for _, m := range d.Methods {
+			for _, id := range m.Errors {
+				if id == e.ID {
+					senders[spec.Other(spec.Sender(m.Direction))] = true
+				}
+			}
+		}
+		if len(senders) == 0 {
+			senders[spec.ServerEnd] = true
+		}
+		for s := range senders {
+			msgs = append(msgs, msg{e.DataType, s})
+			for _, k := range e.Kinds {
+				msgs = append(msgs, msg{k.DetailsType, s})
+			}
+		}
+	}
+	for _, c := range d.Capabilities {
+		if n := c.Type.Elem().Named; n != nil {
+			msgs = append(msgs, msg{n, spec.ServerEnd})
+		}
+	}
+	out := map[string][2]bool{}
+	defs := map[*spec.Type][]string{}
+	for _, m := range msgs {
+		if m.typ == nil {
+			continue
+		}
+		if defs[m.typ] == nil {
+			defs[m.typ] = o.carries(d, m.typ)
+		}
+		for _, name := range defs[m.typ] {
+			e := out[name]
+			if m.sender == spec.ClientEnd {
+				e[0] = true
+			} else {
+				e[1] = true
+			}
+			out[name] = e
+		}
+	}
+	return out
+}
+
+// carries lists the type names the schema of root holds: its $defs, and
+// the types they include.
+func (o *oracle) carries(d *spec.Domain, root *spec.Type) []string {
+	doc, err := schemaemit.Document(d, root, "mem:///oracle.json")
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	var s struct {
+		Defs map[string]json.RawMessage `json:"$defs"`
+	}
+	if err := json.Unmarshal(doc, &s); err != nil {
+		o.t.Fatal(err)
+	}
+	var out []string
+	var include func(t *spec.Type)
+	include = func(t *spec.Type) {
+		for _, n := range t.Include {
+			out = append(out, n)
+			if inc := d.LookupType(n); inc != nil {
+				include(inc)
+			}
+		}
+	}
+	for def := range s.Defs {
+		out = append(out, def)
+		if t := d.LookupType(def); t != nil {
+			include(t)
+		}
+	}
+	return out
+}
+
+// check returns why a finding disagrees with the oracle, or "".
+func (o *oracle) check(cur *spec.Domain, f Finding) string {
+	w := f.Witness
+	if !w.Found() {
+		return fmt.Sprintf("no witness for probe %+v", f.Probe)
+	}
+	var name string
+	for _, d := range []*spec.Domain{cur, o.base} {
+		for _, t := range d.Types {
+			if t.ID == f.Probe.Type {
+				name = t.Name
+			}
+		}
+	}
+	client, server := o.ends(cur, name)
+	bc, bs := o.ends(o.base, name)
+	client, server = client || bc, server || bs
+	if f.Probe.Constant != "" {
+		// A limit bounds the flow its direction names as well.
+		if k := cur.LookupConstant(f.Probe.Constant); k != nil {
+			for _, end := range k.Direction.Senders(cur) {
+				client = client || end == spec.ClientEnd
+				server = server || end == spec.ServerEnd
+			}
+		}
+	}
+	cp, sp := cur.PartyAt(spec.ClientEnd), cur.PartyAt(spec.ServerEnd)
+	var want bool
+	var what string
+	switch {
+	case w.Baseline && w.Current:
+		want, what = false, "both schemas accept the witness"
+	case w.Baseline:
+		// Narrowing: breaks when a receiver is implemented here.
+		want = client && sp.Implemented || server && cp.Implemented
+		what = "a narrowing"
+	case w.Current:
+		want = client && cp.Implemented || server && sp.Implemented
+		what = "a widening"
+	default:
+		return "neither schema accepts the witness " + w.JSON
+	}
+	got := f.Severity == Breaking
+	if got != want {
+		return fmt.Sprintf("%s (witness %s), sent by client %v, server %v: breaking should be %v", what, w.JSON, client, server, want)
+	}
+	return ""
+}
+
+func cloneDoc(doc map[string]any) map[string]any {
+	data, _ := json.Marshal(doc)
+	var out map[string]any
+	_ = json.Unmarshal(data, &out)
+	return out
+}
+
+// mutate makes one random change of values to a spec document and says
+// what it did, or returns "" when the spec offered nothing to change.
+func mutate(rng *rand.Rand, doc map[string]any) string {
+	types := doc["types"].([]any)
+	objects, enums := []map[string]any{}, []map[string]any{}
+	for _, x := range types {
+		t := x.(map[string]any)
+		switch t["kind"] {
+		case "object":
+			if fs, _ := t["fields"].([]any); len(fs) > 0 {
+				objects = append(objects, t)
+			}
+		case "enum":
+			enums = append(enums, t)
+		}
+	}
+	pick := func(n int) int { return rng.IntN(n) }
+	for attempt := 0; attempt < 20; attempt++ {
+		switch pick(10) {
+		case 0, 1: // requiredness or nullability of a member
+			t := objects[pick(len(objects))]
+			fs := t["fields"].([]any)
+			f := fs[pick(len(fs))].(map[string]any)
+			if f["default"] != nil || inExactlyOneOf(t, f["name"].(string)) {
+				continue
+			}
+			if pick(2) == 0 {
+				f["required"] = !(f["required"] == true)
+				return fmt.Sprintf("%s.%s required=%v", t["name"], f["name"], f["required"])
+			}
+			if c, _ := f["constraints"].(map[string]any); c != nil && c["const"] != nil {
+				continue
+			}
+			n, _ := f["nullable"].(bool)
+			f["nullable"] = !n
+			return fmt.Sprintf("%s.%s nullable=%v", t["name"], f["name"], !n)
+		case 2: // a member removed
+			t := objects[pick(len(objects))]
+			fs := t["fields"].([]any)
+			i := pick(len(fs))
+			f := fs[i].(map[string]any)
+			if f["id"] != nil || inExactlyOneOf(t, f["name"].(string)) {
+				continue
+			}
+			t["fields"] = append(append([]any{}, fs[:i]...), fs[i+1:]...)
+			return fmt.Sprintf("%s.%s removed", t["name"], f["name"])
+		case 3: // a member added
+			t := objects[pick(len(objects))]
+			req := pick(2) == 0
+			t["fields"] = append(t["fields"].([]any), map[string]any{"name": "oracleAdded", "type": "string", "required": req,
+				"description": map[string]any{"en": "Added.", "ru": "Добавлено."}})
+			return fmt.Sprintf("%s.oracleAdded added, required=%v", t["name"], req)
+		case 4: // an enum value removed or added
+			if len(enums) == 0 {
+				continue
+			}
+			e := enums[pick(len(enums))]
+			vs := e["values"].([]any)
+			if pick(2) == 0 && len(vs) > 1 {
+				i := pick(len(vs))
+				e["values"] = append(append([]any{}, vs[:i]...), vs[i+1:]...)
+				return fmt.Sprintf("%s value %v removed", e["name"], vs[i].(map[string]any)["value"])
+			}
+			var v any = "oracle-value"
+			if e["base"] == "integer" {
+				v = 424242
+			}
+			e["values"] = append(vs, map[string]any{"value": v, "description": map[string]any{"en": "Added.", "ru": "Добавлено."}})
+			return fmt.Sprintf("%s value %v added", e["name"], v)
+		case 5: // an enum opened or closed
+			if len(enums) == 0 {
+				continue
+			}
+			e := enums[pick(len(enums))]
+			o, _ := e["open"].(bool)
+			e["open"] = !o
+			return fmt.Sprintf("%s open=%v", e["name"], !o)
+		case 6: // a bound moved
+			t := objects[pick(len(objects))]
+			fs := t["fields"].([]any)
+			f := fs[pick(len(fs))].(map[string]any)
+			c, _ := f["constraints"].(map[string]any)
+			if c == nil || c["clamp"] == true {
+				continue
+			}
+			keys := []string{}
+			for k, v := range c {
+				if _, ok := v.(float64); ok && (k == "maxLength" || k == "minLength" || k == "maxItems" || k == "minItems" || k == "maximum" || k == "minimum") {
+					keys = append(keys, k)
+				}
+			}
+			if len(keys) == 0 {
+				continue
+			}
+			sort.Strings(keys)
+			k := keys[pick(len(keys))]
+			d := float64(1 + pick(3))
+			if pick(2) == 0 {
+				d = -d
+			}
+			v := c[k].(float64) + d
+			if v < 0 {
+				continue
+			}
+			c[k] = v
+			return fmt.Sprintf("%s.%s %s %v", t["name"], f["name"], k, v)
+		case 7: // a limit a bound names moved
+			cs, _ := doc["constants"].([]any)
+			var limits []map[string]any
+			for _, x := range cs {
+				if c := x.(map[string]any); c["kind"] == "limit" && unclampedBound(types, c["id"].(string)) {
+					limits = append(limits, c)
+				}
+			}
+			if len(limits) == 0 {
+				continue
+			}
+			c := limits[pick(len(limits))]
+			d := float64(1 + pick(5))
+			if pick(2) == 0 {
+				d = -d
+			}
+			c["value"] = c["value"].(float64) + d
+			return fmt.Sprintf("limit %s value %v", c["id"], c["value"])
+		case 8: // a member's builtin type changed
+			t := objects[pick(len(objects))]
+			fs := t["fields"].([]any)
+			f := fs[pick(len(fs))].(map[string]any)
+			if f["constraints"] != nil || f["default"] != nil {
+				continue
+			}
+			switch f["type"] {
+			case "string":
+				f["type"] = "integer"
+			case "integer", "boolean":
+				f["type"] = "string"
+			default:
+				continue
+			}
+			return fmt.Sprintf("%s.%s type %v", t["name"], f["name"], f["type"])
+		case 9: // unknown members rejected or not
+			t := objects[pick(len(objects))]
+			order := []string{"reject", "ignore", "keep"}
+			now, _ := t["additionalFields"].(string)
+			next := order[pick(3)]
+			if next == now || (next == "keep" && isVariant(types, t["name"].(string))) {
+				continue
+			}
+			t["additionalFields"] = next
+			return fmt.Sprintf("%s additionalFields %s", t["name"], next)
+		}
+	}
+	return ""
+}
+
+func inExactlyOneOf(t map[string]any, name string) bool {
+	xs, _ := t["exactlyOneOf"].([]any)
+	for _, x := range xs {
+		if x == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unclampedBound reports whether some constraint bounds a value by the
+// constant and rejects what lies beyond it.
+func unclampedBound(types []any, id string) bool {
+	found := false
+	var walk func(v any, clamp bool)
+	walk = func(v any, clamp bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			c := clamp || x["clamp"] == true
+			for k, e := range x {
+				if (k == "maximum" || k == "minimum") && !c {
+					if m, ok := e.(map[string]any); ok && m["constant"] == id {
+						found = true
+					}
+				}
+				walk(e, c)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, false)
+			}
+		}
+	}
+	walk(types, false)
+	return found
+}
+
+// isVariant reports whether an object type is a union variant, which may
+// not keep unknown members.
+func isVariant(types []any, name string) bool {
+	for _, x := range types {
+		t := x.(map[string]any)
+		vs, _ := t["variants"].([]any)
+		for _, v := range vs {
+			if v.(map[string]any)["type"] == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flagSet reports whether a flag was given on the command line.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

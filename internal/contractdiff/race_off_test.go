@@ -1,0 +1,5 @@
+//go:build !race
+
+package contractdiff
+
+const raceEnabled = false
