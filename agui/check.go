@@ -5,8 +5,10 @@ import (
 	"cmp"
 	"errors"
 	"slices"
+	"sync"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/genrt"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
@@ -33,7 +35,20 @@ func (e *InputError) Error() string { return e.Msg }
 // Check reads a record and checks it under the profile opt names. It
 // returns an *InputError when there is nothing to check; otherwise the
 // Result says whether the record is accepted and what it shows.
+//
+// The record is parsed once, and the parse applies the text and number
+// rules to every name, string and number as it reads them. Each event is
+// then walked once, by the decoder generated from the contract, which
+// applies the profile's policy for undescribed members and, through its
+// hook, the rules the contract attaches to types; the sequence checker
+// works on what it decoded.
 func Check(data []byte, opt Options) (*Result, error) {
+	return checkRecord(data, opt, true)
+}
+
+// checkRecord is Check; inputLimit false reads a record of any size, for tests
+// of the limits that the record-size limit would otherwise reach first.
+func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	p, m, err := setup(opt)
 	if err != nil {
 		return nil, err
@@ -42,12 +57,29 @@ func Check(data []byte, opt Options) (*Result, error) {
 		return nil, &InputError{"the record is empty: there is no event to check"}
 	}
 	c := newChecker(p, m, opt)
-	events, texts, err := readRecord(data, p)
+	// The trees live in an arena only while the record is checked: the
+	// result keeps no part of them.
+	a := arenas.Get().(*strictjson.Arena)
+	defer func() {
+		a.Reset()
+		arenas.Put(a)
+	}()
+	rec, err := readRecord(data, p, inputLimit, a)
+	c.r.Events = rec.read
+	var r *Result
 	if err != nil {
-		return c.stop(err), nil
+		r = c.stop(err)
+	} else {
+		r = c.run(rec.events, &rec)
 	}
-	return c.run(events, texts), nil
+	r.own()
+	return r, nil
 }
+
+// arenas hold the memory of parsed records for the next check, so that a
+// process checking record after record does not allocate and collect a
+// tree for each.
+var arenas = sync.Pool{New: func() any { return new(strictjson.Arena) }}
 
 func setup(opt Options) (*Profile, *model, error) {
 	name := opt.Profile
@@ -72,7 +104,12 @@ type checker struct {
 	r      *Result
 	seq    *seq
 	chunks *chunker
-	walkW  []Finding
+	warns  []Finding // what tolerance removed or skipped while decoding
+	dec    genrt.Decoder
+	// edited is set when the content-part hook removed material from the
+	// tree of the event being decoded, which is then decoded again so that
+	// what the result shows is what tolerance left.
+	edited bool
 }
 
 func newChecker(p *Profile, m *model, opt Options) *checker {
@@ -83,30 +120,60 @@ func newChecker(p *Profile, m *model, opt Options) *checker {
 	if p.Has(contract.RuleSequenceChunks) {
 		c.chunks = newChunker(c.seq)
 	}
+	c.dec = genrt.Decoder{Strip: !p.strict(), NullAbsent: p.Has(contract.RuleToleranceOptionalNull), Named: c.named, Watch: c.watch()}
 	return c
 }
 
-// run checks every event and completes the result. texts, when not nil,
-// holds each event's text as the record has it.
-func (c *checker) run(events []*strictjson.Value, texts [][]byte) *Result {
+// run checks every event and completes the result. rec, when not nil, is
+// the record the events were read from; without one (values handed over in
+// process) there is no text to refer to.
+func (c *checker) run(events []*strictjson.Value, rec *record) *Result {
 	c.r.Events = len(events)
+	c.seq.srcs = rec != nil
+	c.presize(events)
 	for i, ev := range events {
-		var text []byte
-		if texts != nil {
-			text = texts[i]
+		var src []byte
+		if rec != nil {
+			src = rec.srcOf(i)
 		}
-		if err := c.event(i, ev, text); err != nil {
+		if err := c.event(i, ev, src); err != nil {
 			return c.stop(err)
 		}
 	}
 	if c.chunks != nil {
 		for _, ev := range c.chunks.closeAll() {
-			if err := c.seq.apply(len(events)-1, ev); err != nil {
+			if err := c.seq.apply(len(events)-1, ev, nil); err != nil {
 				return c.stop(err)
 			}
 		}
 	}
+	if err := c.seq.end(); err != nil {
+		return c.stop(err)
+	}
 	return c.done()
+}
+
+// presize gives the result's lists room for what the events will put in
+// them, counted from their types, so that they are not copied as they grow.
+func (c *checker) presize(events []*strictjson.Value) {
+	var messages, calls, steps int
+	for _, ev := range events {
+		if tv := ev.Get(c.m.eventTag); tv != nil {
+			switch tv.Str {
+			case contract.EventTextMessageStart, contract.EventReasoningMessageStart:
+				messages++
+			case contract.EventToolCallStart:
+				calls++
+			case contract.EventStepStarted:
+				steps++
+			}
+		}
+	}
+	c.r.Messages = make([]Message, 0, messages)
+	c.r.ToolCalls = make([]ToolCall, 0, calls)
+	c.r.Steps = make([]Step, 0, steps)
+	c.seq.msgIndex = make(map[string]int, messages)
+	c.seq.toolIdx = make(map[string]int, calls)
 }
 
 // stop ends the check at a finding.
@@ -122,7 +189,7 @@ func (c *checker) stop(err error) *Result {
 
 func (c *checker) done() *Result {
 	c.seq.finish()
-	c.r.Warnings = append(c.r.Warnings, c.walkW...)
+	c.r.Warnings = append(c.r.Warnings, c.warns...)
 	c.r.Warnings = append(c.r.Warnings, c.seq.warnings...)
 	sortFindings(c.r.Warnings)
 	c.r.Accepted = len(c.r.Findings) == 0
@@ -145,59 +212,44 @@ func (c *checker) done() *Result {
 	return c.r
 }
 
-// event checks one event: its type, its members against the contract, its
-// decoding, what the profile excludes, and its place in the sequence.
-func (c *checker) event(i int, tree *strictjson.Value, text []byte) error {
-	tag := c.m.types[c.m.event].Tag
-	tagPtr := strictjson.AppendPointer("", tag)
-	tv := tree.Get(tag)
+// event checks one event: its type, what the profile accepts, then one
+// decoding walk that checks its members against the contract and applies
+// the text, number and stand rules, and last its place in the sequence.
+func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
+	tagPtr := c.m.eventTagPtr
+	tv := tree.Get(c.m.eventTag)
 	if tv == nil || tv.Kind != strictjson.String {
-		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", tag)
+		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", c.m.eventTag)
 	}
 	name := tv.Str
-	if !knownEvent(name) {
-		if c.p.Has(contract.RuleUnsupportedCustomEvents) {
-			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "%q is not an AG-UI event; the stand does not accept arbitrary or extended events", name)
-		}
-		if !c.p.Has(contract.RuleToleranceUnknownEvents) {
-			return failf(i, tagPtr, contract.RuleStructureEventType, "%q is not an AG-UI event", name)
-		}
-		c.walkW = append(c.walkW, Finding{Event: i, Pointer: tagPtr, Rule: contract.RuleToleranceUnknownEvents,
-			Message: "dropped an event of type " + quote(name) + ", which AG-UI 1.1 does not describe"})
-		return nil
-	}
 	if !c.p.Accepts(name) {
-		switch name {
-		case contract.EventCustom, contract.EventRaw:
-			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "the stand does not accept %s: arbitrary and extended events are not supported", name)
-		case contract.EventSubagentStarted, contract.EventSubagentFinished, contract.EventSubagentError:
-			return failf(i, tagPtr, contract.RuleUnsupportedNestedAgents, "the stand does not accept %s: nested agents are not supported", name)
-		}
-		return failf(i, tagPtr, contract.RuleStandEvents, "the profile %s does not accept %s", c.p.Name(), name)
+		return c.notAccepted(i, name)
 	}
-	w := shapeWalk{m: c.m, strict: c.p.strict(), event: i}
-	_, err := w.value(tree, &modelRef{Name: c.m.event})
-	c.walkW = append(c.walkW, w.warnings...)
-	if err != nil {
-		return err
-	}
-	// The record's own text is decoded unless tolerance changed the tree.
-	if text == nil || w.changed {
-		text = tree.AppendCompact(nil)
-	}
-	ev, err := contract.DecodeEvent(text)
-	if err != nil {
-		rule := contract.RuleStructureEventSchema
-		var ve *contract.ValidationError
-		if errors.As(err, &ve) && c.p.Has(contract.RuleStandMetadata) &&
-			c.m.typeAt(&modelRef{Name: c.m.event}, ve.Pointer) == c.m.metadata {
-			rule = contract.RuleStandMetadata
-		}
-		return decodeFailure(i, "", rule, err)
-	}
-	if c.p.strict() {
-		if err := checkExclusions(i, ev); err != nil {
+	if name == contract.EventRunError {
+		// Checked before decoding: the stand refuses these members as
+		// unknown, and AG-UI 1.1 strips them, but a failure reported for
+		// another run is wrong whatever else the event says.
+		if err := c.seq.errorIdentity(i, tree); err != nil {
 			return err
+		}
+	}
+	c.dec.Src = src
+	c.dec.Notes = c.dec.Notes[:0]
+	c.edited = false
+	if h := c.handler(name); h != nil {
+		return h(c, i, name, tree)
+	}
+	ev, err := contract.DecodeEventTree(tree, &c.dec)
+	c.notes(i)
+	if err != nil {
+		return c.decodeFailure(i, err)
+	}
+	if c.edited {
+		// Tolerance removed content parts or their members from the tree;
+		// decoding it again, written afresh, shows what is left.
+		again := genrt.Decoder{Strip: true, NullAbsent: c.dec.NullAbsent}
+		if ev, err = contract.DecodeEventTree(tree, &again); err != nil {
+			return c.decodeFailure(i, err)
 		}
 	}
 	evs := []contract.Event{ev}
@@ -207,21 +259,47 @@ func (c *checker) event(i int, tree *strictjson.Value, text []byte) error {
 		}
 	}
 	for _, e := range evs {
-		if err := c.seq.apply(i, e); err != nil {
+		if err := c.seq.apply(i, e, tree); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func knownEvent(name string) bool {
-	for _, e := range contract.Events {
-		if e.Name == name {
-			return true
+// notAccepted handles event i of a type the profile does not accept: an
+// event the contract does not know is dropped with a warning where
+// tolerance allows it; any other is refused with the rule that says why.
+// It returns nil for a dropped event.
+func (c *checker) notAccepted(i int, name string) error {
+	tagPtr := c.m.eventTagPtr
+	if !eventNames[name] {
+		if c.p.Has(contract.RuleUnsupportedCustomEvents) {
+			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "%q is not an AG-UI event; the stand does not accept arbitrary or extended events", name)
 		}
+		if !c.p.Has(contract.RuleToleranceUnknownEvents) {
+			return failf(i, tagPtr, contract.RuleStructureEventType, "%q is not an AG-UI event", name)
+		}
+		c.warns = append(c.warns, Finding{Event: i, Pointer: tagPtr, Rule: contract.RuleToleranceUnknownEvents,
+			Message: "dropped an event of type " + quote(name) + ", which AG-UI 1.1 does not describe"})
+		return nil
 	}
-	return false
+	switch name {
+	case contract.EventCustom, contract.EventRaw:
+		return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "the stand does not accept %s: arbitrary and extended events are not supported", name)
+	case contract.EventSubagentStarted, contract.EventSubagentFinished, contract.EventSubagentError:
+		return failf(i, tagPtr, contract.RuleUnsupportedNestedAgents, "the stand does not accept %s: nested agents are not supported", name)
+	}
+	return failf(i, tagPtr, contract.RuleStandEvents, "the profile %s does not accept %s", c.p.Name(), name)
 }
+
+// eventNames holds the wire names of every event of the contract.
+var eventNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range contract.Events {
+		m[e.Name] = true
+	}
+	return m
+}()
 
 func quote(s string) string { return string(strictjson.AppendString(nil, s)) }
 

@@ -34,6 +34,7 @@ type lane struct {
 type chunker struct {
 	s     *seq
 	lanes map[owner]*lane
+	one   [1]contract.Event
 }
 
 func newChunker(s *seq) *chunker { return &chunker{s: s, lanes: map[owner]*lane{}} }
@@ -84,6 +85,12 @@ func (c *chunker) expand(i int, ev contract.Event) ([]contract.Event, error) {
 		return c.tool(i, e)
 	case contract.ReasoningMessageChunkEvent:
 		return c.reasoning(i, e)
+	}
+	if len(c.lanes) == 0 {
+		// Nothing to close: the event stands for itself. The slice is the
+		// chunker's own, valid until the next call.
+		c.one[0] = ev
+		return c.one[:], nil
 	}
 	switch eventName(ev) {
 	case contract.EventRunStarted, contract.EventRunFinished, contract.EventRunError, contract.EventMessagesSnapshot:
@@ -148,10 +155,10 @@ func (c *chunker) text(i int, e contract.TextMessageChunkEvent) ([]contract.Even
 	l := c.lanes[o]
 	if l != nil && l.kind == chunkText && (e.MessageID == nil || *e.MessageID == l.id) {
 		if e.Role != nil && string(*e.Role) != l.role {
-			return nil, c.s.fail(i, member(&e, &e.Role), contract.RuleSequenceChunks, "role %q does not match the role %q the message %q opened with", string(*e.Role), l.role, l.id)
+			return nil, c.s.fail(i, field(func(e *contract.TextMessageChunkEvent) any { return &e.Role }), contract.RuleSequenceChunks, "role %q does not match the role %q the message %q opened with", string(*e.Role), l.role, l.id)
 		}
 		if e.Name != nil && (l.name == nil || *e.Name != *l.name) {
-			return nil, c.s.fail(i, member(&e, &e.Name), contract.RuleSequenceChunks, "name %q does not match the name the message %q opened with", *e.Name, l.id)
+			return nil, c.s.fail(i, field(func(e *contract.TextMessageChunkEvent) any { return &e.Name }), contract.RuleSequenceChunks, "name %q does not match the name the message %q opened with", *e.Name, l.id)
 		}
 	} else {
 		out = append(out, c.closeLane(o)...)
@@ -185,10 +192,10 @@ func (c *chunker) tool(i int, e contract.ToolCallChunkEvent) ([]contract.Event, 
 	l := c.lanes[o]
 	if l != nil && l.kind == chunkTool && (e.ToolCallID == nil || *e.ToolCallID == l.id) {
 		if e.ToolCallName != nil && *e.ToolCallName != l.toolName {
-			return nil, c.s.fail(i, member(&e, &e.ToolCallName), contract.RuleSequenceChunks, "toolCallName %q does not match %q, which the call %q opened with", *e.ToolCallName, l.toolName, l.id)
+			return nil, c.s.fail(i, field(func(e *contract.ToolCallChunkEvent) any { return &e.ToolCallName }), contract.RuleSequenceChunks, "toolCallName %q does not match %q, which the call %q opened with", *e.ToolCallName, l.toolName, l.id)
 		}
 		if e.ParentMessageID != nil && (l.parent == nil || *e.ParentMessageID != *l.parent) {
-			return nil, c.s.fail(i, member(&e, &e.ParentMessageID), contract.RuleSequenceChunks, "parentMessageId %q does not match what the call %q opened with", *e.ParentMessageID, l.id)
+			return nil, c.s.fail(i, field(func(e *contract.ToolCallChunkEvent) any { return &e.ParentMessageID }), contract.RuleSequenceChunks, "parentMessageId %q does not match what the call %q opened with", *e.ParentMessageID, l.id)
 		}
 	} else {
 		out = append(out, c.closeLane(o)...)

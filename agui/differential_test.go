@@ -17,9 +17,14 @@ import (
 // deliberate; a listed record that no longer disagrees fails as well, so
 // the list cannot go stale.
 var deliberate = map[string]string{
-	"duplicate-member.ndjson": "the strict reader rejects repeated member names in every profile; JSON.parse keeps the last one, so two readers of the record would see different runs",
-	"lone-surrogate.ndjson":   "the strict reader rejects unpaired surrogates in every profile; JSON.parse keeps them, and they cannot be written as UTF-8 on the way to the screen",
-	"deep-state.ndjson":       "the depth limit (20 levels from the event) bounds the checker under every profile; the reference reads any depth its JSON.parse allows",
+	"duplicate-member.ndjson":        "the strict reader rejects repeated member names in every profile; JSON.parse keeps the last one, so two readers of the record would see different runs",
+	"lone-surrogate.ndjson":          "the strict reader rejects unpaired surrogates in every profile; JSON.parse keeps them, and they cannot be written as UTF-8 on the way to the screen",
+	"deep-state.ndjson":              "the depth limit (20 levels from the event) bounds the checker under every profile; the reference reads any depth its JSON.parse allows",
+	"null-attribution.ndjson":        "AG-UI 1.1 here reads null in any optional member as absent, with a warning, as the official SDKs read it; the reference's compatibility boundary converts only the members on its deprecation list, and subagentRunId is not on it",
+	"run-identity.ndjson":            "RUN_FINISHED closes another run than the one that started: the checker follows the draft of the protocol, which makes the run identity binding; the reference does not compare the ids",
+	"cut-run.ndjson":                 "the record ends inside its run: the draft of the protocol fails the run of a cut stream; the reference completes when its input ends, whatever is open",
+	"duplicate-interrupt-ids.ndjson": "two interrupts of one outcome share an id: the draft of the protocol requires distinct ids, which a resume answers by; the reference does not compare them",
+	"second-thread.ndjson":           "a second run on another thread: a stream answers one run input, which names one thread; the reference does not compare threads across runs",
 }
 
 // nodeVerifier returns the folder of the Node script, or skips.

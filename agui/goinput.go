@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/genrt"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
@@ -267,7 +268,7 @@ func CheckValues(events []any, opt Options) (*Result, error) {
 		}
 		trees = append(trees, v)
 	}
-	if err := checkScalars(trees, p); err != nil {
+	if err := checkTrees(p, 0, trees...); err != nil {
 		return c.stop(err), nil
 	}
 	return c.run(trees, nil), nil
@@ -298,10 +299,10 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 		return nil, wrap("state", failf(FileLevel, "", contract.RuleStandStateRoot, "the state is an object; this one is %s", describeKind(doc.Kind)))
 	}
 	stand, _ := LookupProfile(contract.ProfileStand)
-	if err := checkScalars([]*strictjson.Value{doc}, stand); err != nil {
+	if err := checkTrees(stand, FileLevel, doc); err != nil {
 		return nil, wrap("state", err)
 	}
-	if n := len(doc.AppendCompact(nil)); n > contract.LimitInitialStateBytes {
+	if n := compactSize(doc); n > contract.LimitInitialStateBytes {
 		return nil, wrap("state", failf(FileLevel, "", contract.RuleStandInitialStateBytes, "the state is %d bytes of compact JSON, more than the limit of %d", n, contract.LimitInitialStateBytes))
 	}
 	g = &goCopy{event: FileLevel, limits: true}
@@ -312,30 +313,24 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 	if list.Kind != strictjson.Array {
 		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStructureEventSchema, "a patch is a list of operations; this is %s", describeKind(list.Kind)))
 	}
-	if err := checkScalars([]*strictjson.Value{list}, stand); err != nil {
+	if err := checkTrees(stand, FileLevel, list); err != nil {
 		return nil, wrap("patch", err)
 	}
 	if len(list.Elems) > contract.LimitPatchOperations {
 		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandPatchOperations, "the patch holds %d operations, more than the limit of %d", len(list.Elems), contract.LimitPatchOperations))
 	}
-	raw := list.AppendCompact(nil)
-	if len(raw) > contract.LimitPatchBytes {
-		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandPatchBytes, "the patch is %d bytes of compact JSON, more than the limit of %d", len(raw), contract.LimitPatchBytes))
+	if n := compactSize(list); n > contract.LimitPatchBytes {
+		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandPatchBytes, "the patch is %d bytes of compact JSON, more than the limit of %d", n, contract.LimitPatchBytes))
 	}
-	ops := make([]contract.JSONPatchOperation, 0, len(list.Elems))
+	m, _ := loadModel()
 	for i, e := range list.Elems {
-		op, err := contract.DecodeJSONPatchOperation(e.AppendCompact(nil))
-		if err != nil {
+		var d genrt.Decoder
+		if _, err := contract.DecodeJSONPatchOperationTree(e, &d); err != nil {
 			return nil, wrap("patch", decodeFailure(FileLevel, strictjson.AppendIndexPointer("", i), contract.RuleStructureEventSchema, err))
 		}
-		ops = append(ops, op)
 	}
-	pops, err := patchOps(ops)
-	if err != nil {
-		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStructureEventSchema, "%v", err))
-	}
-	out, f := applyPatch(doc, pops, patchOptions{})
-	if f != nil {
+	p := newPatcher(doc, patchOptions{})
+	if f := p.apply(treeOps(nil, list, m.patchTag, namePath, nameFrom, nameValue)); f != nil {
 		ptr := strictjson.AppendIndexPointer("", f.Index)
 		if f.Member != "" {
 			ptr = strictjson.AppendPointer(ptr, f.Member)
@@ -349,6 +344,7 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 		}
 		return nil, wrap("patch", failf(FileLevel, ptr, rule, "%s; nothing was applied", f.Msg))
 	}
+	out := p.root
 	if out.Kind != strictjson.Object {
 		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandStateRoot, "the patch would leave a state that is %s, not an object", describeKind(out.Kind)))
 	}

@@ -99,6 +99,7 @@ func TestCheckValues(t *testing.T) {
 	r, _ = CheckValues([]any{
 		map[string]any{"type": contract.EventRunStarted, "threadId": "t", "runId": "r"},
 		map[string]any{"type": contract.EventStateSnapshot, "snapshot": deep(contract.LimitDepth)},
+		map[string]any{"type": contract.EventRunFinished, "threadId": "t", "runId": "r"},
 	}, Options{Profile: v11})
 	if !r.Accepted {
 		t.Errorf("depth at the limit: %v", r.Findings)

@@ -85,6 +85,12 @@ const (
 // The rules are checked on the literal kept by the strict reader, never on
 // a float read from it, so that no reading can hide what the file says.
 func checkNumber(lit string) (rule, why string) {
+	if short, negZero := shortInteger(lit); short {
+		if negZero {
+			return contract.RuleReaderNegativeZero, "negative zero " + lit + " is not accepted"
+		}
+		return "", ""
+	}
 	d := parseDecimal(lit)
 	switch {
 	case d.digits == "" && d.neg:
@@ -109,6 +115,25 @@ func checkNumber(lit string) (rule, why string) {
 		return contract.RuleReaderFractionRoundTrip, lit + " would read back as " + back + ": its decimal value does not survive a double"
 	}
 	return "", ""
+}
+
+// shortInteger reports whether lit is an integer of at most 15 digits
+// without fraction or exponent, the common case: such an integer is always
+// safe, and the only one the rules refuse is -0.
+func shortInteger[T ~string | ~[]byte](lit T) (short, negZero bool) {
+	digits := lit
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return false, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false, false
+		}
+	}
+	return true, len(digits) < len(lit) && len(digits) == 1 && digits[0] == '0'
 }
 
 // checkInteger checks an integral value against the safe integer range.

@@ -8,11 +8,13 @@ import (
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
-// The JSON Patch applier (RFC 6902). It works on immutable trees: an
-// operation copies only the containers on the path it changes and shares
-// everything else with the previous document. A patch therefore never
-// touches the document it is applied to, which is what makes it atomic:
-// on any error the caller simply keeps the document it had.
+// The JSON Patch applier (RFC 6902). It changes the document in place and
+// writes every change into an undo log, so that a patch that fails part way
+// is undone exactly: the document is then the same tree it was, value for
+// value. Applying a patch costs the length of the patch and of the paths it
+// names, not the size of the document: nothing is copied to make a patch
+// atomic. (Inserting into or removing from the middle of an array or an
+// object still moves the entries after it, as it would in any array.)
 
 // Patch operation names (RFC 6902 section 4).
 const (
@@ -24,17 +26,19 @@ const (
 	opTest    = "test"
 )
 
-// patchOp is one operation, its pointers still unparsed.
+// patchOp is one operation, its pointers still unparsed. Index is its
+// position in the patch as the record wrote it.
 type patchOp struct {
 	Op    string
 	Path  string
 	From  string
 	Value *strictjson.Value
+	Index int
 }
 
 // patchFault says why a patch does not apply: which operation (its index
-// in the list), which of its members ("path", "from" or "" for the
-// operation as a whole) and what kind of problem it is.
+// in the patch as written), which of its members ("path", "from" or "" for
+// the operation as a whole) and what kind of problem it is.
 type patchFault struct {
 	Index  int
 	Member string
@@ -60,127 +64,221 @@ type patchOptions struct {
 	copyMove bool // RFC 6902 copy and move
 }
 
-// applyPatch applies ops in order to doc and returns the new document. doc
-// is never modified; on a fault the result is nil.
-func applyPatch(doc *strictjson.Value, ops []patchOp, opt patchOptions) (*strictjson.Value, *patchFault) {
-	for i, op := range ops {
-		next, f := applyOp(doc, op, opt)
-		if f != nil {
-			f.Index = i
-			return nil, f
-		}
-		doc = next
-	}
-	return doc, nil
+// indexFrom is the member count from which an object gets a map from
+// member name to position: below it a scan is cheaper than the map.
+const indexFrom = 32
+
+// patcher holds a document and applies patches to it.
+type patcher struct {
+	root *strictjson.Value
+	opt  patchOptions
+	undo []undo
+	// index maps the names of a large object to their positions. It is
+	// kept while the object is only added to and replaced in, and dropped
+	// when a member is removed or a patch is undone.
+	index map[*strictjson.Value]map[string]int
+	// path and from hold the tokens of the pointers being applied, reused
+	// from one operation to the next.
+	path, from []string
 }
 
-func applyOp(doc *strictjson.Value, op patchOp, opt patchOptions) (*strictjson.Value, *patchFault) {
+// undo is one change, and how to take it back.
+type undo struct {
+	kind undoKind
+	c    *strictjson.Value // the container changed
+	i    int               // the position changed
+	v    *strictjson.Value // the value replaced or removed, or the old root
+	m    strictjson.Member // the member removed
+}
+
+type undoKind uint8
+
+const (
+	undoRoot         undoKind = iota // the root was replaced by another value
+	undoSetMember                    // member i's value was replaced
+	undoSetElem                      // element i was replaced
+	undoAppendMember                 // a member was appended
+	undoInsertElem                   // element i was inserted
+	undoRemoveMember                 // member i was removed
+	undoRemoveElem                   // element i was removed
+)
+
+func newPatcher(root *strictjson.Value, opt patchOptions) *patcher {
+	return &patcher{root: root, opt: opt}
+}
+
+// apply applies ops in order. On a fault every change they made is undone
+// and the fault names the operation; otherwise the changes stay pending
+// until commit or rollback.
+func (p *patcher) apply(ops []patchOp) *patchFault {
+	p.undo = p.undo[:0]
+	for _, op := range ops {
+		if f := p.op(op); f != nil {
+			p.rollback()
+			f.Index = op.Index
+			return f
+		}
+	}
+	return nil
+}
+
+// commit keeps the changes of the last apply.
+func (p *patcher) commit() { p.undo = p.undo[:0] }
+
+// rollback undoes the changes of the last apply, last first.
+func (p *patcher) rollback() {
+	for k := len(p.undo) - 1; k >= 0; k-- {
+		u := &p.undo[k]
+		c := u.c
+		switch u.kind {
+		case undoRoot:
+			p.root = u.v
+		case undoSetMember:
+			c.Members[u.i].Value = u.v
+		case undoSetElem:
+			c.Elems[u.i] = u.v
+		case undoAppendMember:
+			c.Members[len(c.Members)-1] = strictjson.Member{}
+			c.Members = c.Members[:len(c.Members)-1]
+		case undoInsertElem:
+			c.Elems = removeAt(c.Elems, u.i)
+		case undoRemoveMember:
+			c.Members = insertAt(c.Members, u.i, u.m)
+		case undoRemoveElem:
+			c.Elems = insertAt(c.Elems, u.i, u.v)
+		}
+		*u = undo{}
+	}
+	p.undo = p.undo[:0]
+	clear(p.index) // positions may have moved back; rebuilt when needed
+}
+
+func insertAt[T any](s []T, i int, x T) []T {
+	var zero T
+	s = append(s, zero)
+	copy(s[i+1:], s[i:])
+	s[i] = x
+	return s
+}
+
+func removeAt[T any](s []T, i int) []T {
+	copy(s[i:], s[i+1:])
+	var zero T
+	s[len(s)-1] = zero
+	return s[:len(s)-1]
+}
+
+func (p *patcher) op(op patchOp) *patchFault {
 	fault := func(member string, kind faultKind, format string, args ...any) *patchFault {
 		return &patchFault{Member: member, Kind: kind, Msg: fmt.Sprintf(format, args...)}
 	}
-	path, err := parsePointer(op.Path)
+	path, err := parsePointer(p.path[:0], op.Path)
 	if err != nil {
-		return nil, fault("path", faultApply, "%v", err)
+		return fault("path", faultApply, "%v", err)
 	}
+	p.path = path
 	switch op.Op {
 	case opAdd:
-		out, err := addAt(doc, path, op.Value)
-		if err != nil {
-			return nil, fault("path", faultApply, "add at %q: %v", op.Path, err)
+		if err := p.add(path, op.Value); err != nil {
+			return fault("path", faultApply, "add at %q: %v", op.Path, err)
 		}
-		return out, nil
+		return nil
 	case opRemove:
 		if len(path) == 0 {
-			return nil, fault("path", faultRemoveRoot, "remove cannot delete the whole document")
+			return fault("path", faultRemoveRoot, "remove cannot delete the whole document")
 		}
-		out, err := removeAt(doc, path)
-		if err != nil {
-			return nil, fault("path", faultApply, "remove at %q: %v", op.Path, err)
+		if _, err := p.remove(path); err != nil {
+			return fault("path", faultApply, "remove at %q: %v", op.Path, err)
 		}
-		return out, nil
+		return nil
 	case opReplace:
-		out, err := replaceAt(doc, path, op.Value)
-		if err != nil {
-			return nil, fault("path", faultApply, "replace at %q: %v", op.Path, err)
+		if err := p.replace(path, op.Value); err != nil {
+			return fault("path", faultApply, "replace at %q: %v", op.Path, err)
 		}
-		return out, nil
+		return nil
 	case opTest:
-		got, err := getAt(doc, path)
+		got, err := p.get(path)
 		if err != nil {
-			return nil, fault("path", faultApply, "test at %q: %v", op.Path, err)
+			return fault("path", faultApply, "test at %q: %v", op.Path, err)
 		}
 		if !equalJSON(got, op.Value) {
-			return nil, fault("", faultApply, "test at %q failed: the value there is %s, not %s", op.Path, compact(got), compact(op.Value))
+			return fault("", faultApply, "test at %q failed: the value there is %s, not %s", op.Path, compact(got), compact(op.Value))
 		}
-		return doc, nil
+		return nil
 	case opMove, opCopy:
-		if !opt.copyMove {
-			return nil, fault("", faultCopyMove, "%s is not supported; only add, remove, replace and test are", op.Op)
+		if !p.opt.copyMove {
+			return fault("", faultCopyMove, "%s is not supported; only add, remove, replace and test are", op.Op)
 		}
-		from, err := parsePointer(op.From)
+		from, err := parsePointer(p.from[:0], op.From)
 		if err != nil {
-			return nil, fault("from", faultApply, "%v", err)
+			return fault("from", faultApply, "%v", err)
 		}
-		v, err := getAt(doc, from)
+		p.from = from
+		v, err := p.get(from)
 		if err != nil {
-			return nil, fault("from", faultApply, "%s from %q: %v", op.Op, op.From, err)
+			return fault("from", faultApply, "%s from %q: %v", op.Op, op.From, err)
 		}
 		if op.Op == opMove {
 			if op.From == op.Path {
-				return doc, nil
+				return nil
 			}
 			if strings.HasPrefix(op.Path, op.From+"/") {
-				return nil, fault("from", faultApply, "move from %q into its own child %q", op.From, op.Path)
+				return fault("from", faultApply, "move from %q into its own child %q", op.From, op.Path)
 			}
 			if len(from) == 0 {
-				return nil, fault("from", faultApply, "move cannot take the whole document")
+				return fault("from", faultApply, "move cannot take the whole document")
 			}
-			doc, err = removeAt(doc, from)
-			if err != nil {
-				return nil, fault("from", faultApply, "move from %q: %v", op.From, err)
+			if v, err = p.remove(from); err != nil {
+				return fault("from", faultApply, "move from %q: %v", op.From, err)
 			}
+		} else {
+			// The copy is a value of its own: a later operation that
+			// changes one must not change the other.
+			v = cloneValue(v)
 		}
-		out, err := addAt(doc, path, v)
-		if err != nil {
-			return nil, fault("path", faultApply, "%s to %q: %v", op.Op, op.Path, err)
+		if err := p.add(path, v); err != nil {
+			return fault("path", faultApply, "%s to %q: %v", op.Op, op.Path, err)
 		}
-		return out, nil
+		return nil
 	}
-	return nil, fault("", faultUnknownOp, "unknown operation %q", op.Op)
+	return fault("", faultUnknownOp, "unknown operation %q", op.Op)
 }
 
-// parsePointer splits an RFC 6901 pointer into unescaped tokens.
-func parsePointer(p string) ([]string, error) {
+// parsePointer appends the unescaped tokens of an RFC 6901 pointer to dst.
+func parsePointer(dst []string, p string) ([]string, error) {
 	if p == "" {
-		return nil, nil
+		return dst, nil
 	}
 	if p[0] != '/' {
 		return nil, fmt.Errorf("pointer %q does not start with a slash", p)
 	}
-	toks := strings.Split(p[1:], "/")
-	for i, t := range toks {
-		if !strings.Contains(t, "~") {
-			continue
+	for rest := p[1:]; ; {
+		t, after, more := strings.Cut(rest, "/")
+		if strings.Contains(t, "~") {
+			var b strings.Builder
+			for j := 0; j < len(t); j++ {
+				if t[j] != '~' {
+					b.WriteByte(t[j])
+					continue
+				}
+				if j+1 == len(t) || (t[j+1] != '0' && t[j+1] != '1') {
+					return nil, fmt.Errorf("pointer %q has a ~ that is not ~0 or ~1", p)
+				}
+				if t[j+1] == '0' {
+					b.WriteByte('~')
+				} else {
+					b.WriteByte('/')
+				}
+				j++
+			}
+			t = b.String()
 		}
-		var b strings.Builder
-		for j := 0; j < len(t); j++ {
-			if t[j] != '~' {
-				b.WriteByte(t[j])
-				continue
-			}
-			if j+1 == len(t) || (t[j+1] != '0' && t[j+1] != '1') {
-				return nil, fmt.Errorf("pointer %q has a ~ that is not ~0 or ~1", p)
-			}
-			if t[j+1] == '0' {
-				b.WriteByte('~')
-			} else {
-				b.WriteByte('/')
-			}
-			j++
+		dst = append(dst, t)
+		if !more {
+			return dst, nil
 		}
-		toks[i] = b.String()
+		rest = after
 	}
-	return toks, nil
 }
 
 // arrayIndex reads an array index token: decimal digits without leading
@@ -201,6 +299,28 @@ func arrayIndex(tok string, limit int) (int, error) {
 	return n, nil
 }
 
+// member returns the position of the member name in the object v, or -1.
+func (p *patcher) member(v *strictjson.Value, name string) int {
+	if len(v.Members) < indexFrom {
+		return memberIndex(v, name)
+	}
+	ix := p.index[v]
+	if ix == nil {
+		ix = make(map[string]int, len(v.Members))
+		for i := range v.Members {
+			ix[v.Members[i].Key] = i
+		}
+		if p.index == nil {
+			p.index = map[*strictjson.Value]map[string]int{}
+		}
+		p.index[v] = ix
+	}
+	if i, ok := ix[name]; ok {
+		return i
+	}
+	return -1
+}
+
 func memberIndex(v *strictjson.Value, name string) int {
 	for i := range v.Members {
 		if v.Members[i].Key == name {
@@ -210,150 +330,160 @@ func memberIndex(v *strictjson.Value, name string) int {
 	return -1
 }
 
-func getAt(doc *strictjson.Value, path []string) (*strictjson.Value, error) {
-	v := doc
+// get returns the value at path.
+func (p *patcher) get(path []string) (*strictjson.Value, error) {
+	v := p.root
 	for _, tok := range path {
-		switch v.Kind {
-		case strictjson.Object:
-			i := memberIndex(v, tok)
-			if i < 0 {
-				return nil, fmt.Errorf("no member %q", tok)
-			}
-			v = v.Members[i].Value
-		case strictjson.Array:
-			i, err := arrayIndex(tok, len(v.Elems))
-			if err != nil {
-				return nil, err
-			}
-			v = v.Elems[i]
-		default:
-			return nil, fmt.Errorf("%s has no member %q", describeKind(v.Kind), tok)
+		c, err := p.child(v, tok)
+		if err != nil {
+			return nil, err
 		}
+		v = c
 	}
 	return v, nil
 }
 
-// modify returns a copy of doc in which the container at path is replaced
-// by what f makes of it. Only the containers on the path are copied.
-func modify(doc *strictjson.Value, path []string, f func(*strictjson.Value) (*strictjson.Value, error)) (*strictjson.Value, error) {
-	if len(path) == 0 {
-		return f(doc)
-	}
-	tok := path[0]
-	switch doc.Kind {
+func (p *patcher) child(v *strictjson.Value, tok string) (*strictjson.Value, error) {
+	switch v.Kind {
 	case strictjson.Object:
-		i := memberIndex(doc, tok)
+		i := p.member(v, tok)
 		if i < 0 {
 			return nil, fmt.Errorf("no member %q", tok)
 		}
-		child, err := modify(doc.Members[i].Value, path[1:], f)
-		if err != nil {
-			return nil, err
-		}
-		out := *doc
-		out.Members = append([]strictjson.Member(nil), doc.Members...)
-		out.Members[i].Value = child
-		return &out, nil
+		return v.Members[i].Value, nil
 	case strictjson.Array:
-		i, err := arrayIndex(tok, len(doc.Elems))
+		i, err := arrayIndex(tok, len(v.Elems))
 		if err != nil {
 			return nil, err
 		}
-		child, err := modify(doc.Elems[i], path[1:], f)
+		return v.Elems[i], nil
+	}
+	return nil, fmt.Errorf("%s has no member %q", describeKind(v.Kind), tok)
+}
+
+// parent returns the container that path's last token names a place in.
+func (p *patcher) parent(path []string) (*strictjson.Value, string, error) {
+	c, err := p.get(path[:len(path)-1])
+	return c, path[len(path)-1], err
+}
+
+func (p *patcher) setRoot(v *strictjson.Value) {
+	p.undo = append(p.undo, undo{kind: undoRoot, v: p.root})
+	p.root = v
+}
+
+func (p *patcher) add(path []string, val *strictjson.Value) error {
+	if len(path) == 0 {
+		p.setRoot(val)
+		return nil
+	}
+	c, last, err := p.parent(path)
+	if err != nil {
+		return err
+	}
+	switch c.Kind {
+	case strictjson.Object:
+		if i := p.member(c, last); i >= 0 {
+			p.undo = append(p.undo, undo{kind: undoSetMember, c: c, i: i, v: c.Members[i].Value})
+			c.Members[i].Value = val
+			return nil
+		}
+		c.Members = append(c.Members, strictjson.Member{Key: last, Value: val})
+		if ix := p.index[c]; ix != nil {
+			ix[last] = len(c.Members) - 1
+		}
+		p.undo = append(p.undo, undo{kind: undoAppendMember, c: c})
+		return nil
+	case strictjson.Array:
+		i := len(c.Elems)
+		if last != "-" {
+			if i, err = arrayIndex(last, len(c.Elems)+1); err != nil {
+				return err
+			}
+		}
+		c.Elems = insertAt(c.Elems, i, val)
+		p.undo = append(p.undo, undo{kind: undoInsertElem, c: c, i: i})
+		return nil
+	}
+	return fmt.Errorf("cannot add member %q to %s", last, describeKind(c.Kind))
+}
+
+// remove removes the value at path, which is not the root, and returns it.
+func (p *patcher) remove(path []string) (*strictjson.Value, error) {
+	c, last, err := p.parent(path)
+	if err != nil {
+		return nil, err
+	}
+	switch c.Kind {
+	case strictjson.Object:
+		i := p.member(c, last)
+		if i < 0 {
+			return nil, fmt.Errorf("no member %q", last)
+		}
+		m := c.Members[i]
+		c.Members = removeAt(c.Members, i)
+		delete(p.index, c)
+		p.undo = append(p.undo, undo{kind: undoRemoveMember, c: c, i: i, m: m})
+		return m.Value, nil
+	case strictjson.Array:
+		i, err := arrayIndex(last, len(c.Elems))
 		if err != nil {
 			return nil, err
 		}
-		out := *doc
-		out.Elems = append([]*strictjson.Value(nil), doc.Elems...)
-		out.Elems[i] = child
-		return &out, nil
+		v := c.Elems[i]
+		c.Elems = removeAt(c.Elems, i)
+		p.undo = append(p.undo, undo{kind: undoRemoveElem, c: c, i: i, v: v})
+		return v, nil
 	}
-	return nil, fmt.Errorf("%s has no member %q", describeKind(doc.Kind), tok)
+	return nil, fmt.Errorf("%s has no member %q", describeKind(c.Kind), last)
 }
 
-func addAt(doc *strictjson.Value, path []string, val *strictjson.Value) (*strictjson.Value, error) {
+func (p *patcher) replace(path []string, val *strictjson.Value) error {
 	if len(path) == 0 {
-		return val, nil
+		p.setRoot(val)
+		return nil
 	}
-	last := path[len(path)-1]
-	return modify(doc, path[:len(path)-1], func(c *strictjson.Value) (*strictjson.Value, error) {
-		out := *c
-		switch c.Kind {
-		case strictjson.Object:
-			out.Members = append([]strictjson.Member(nil), c.Members...)
-			if i := memberIndex(c, last); i >= 0 {
-				out.Members[i].Value = val
-			} else {
-				out.Members = append(out.Members, strictjson.Member{Key: last, Value: val})
-			}
-			return &out, nil
-		case strictjson.Array:
-			i := len(c.Elems)
-			if last != "-" {
-				var err error
-				if i, err = arrayIndex(last, len(c.Elems)+1); err != nil {
-					return nil, err
-				}
-			}
-			out.Elems = make([]*strictjson.Value, 0, len(c.Elems)+1)
-			out.Elems = append(append(append(out.Elems, c.Elems[:i]...), val), c.Elems[i:]...)
-			return &out, nil
+	c, last, err := p.parent(path)
+	if err != nil {
+		return err
+	}
+	switch c.Kind {
+	case strictjson.Object:
+		i := p.member(c, last)
+		if i < 0 {
+			return fmt.Errorf("no member %q", last)
 		}
-		return nil, fmt.Errorf("cannot add member %q to %s", last, describeKind(c.Kind))
-	})
+		p.undo = append(p.undo, undo{kind: undoSetMember, c: c, i: i, v: c.Members[i].Value})
+		c.Members[i].Value = val
+		return nil
+	case strictjson.Array:
+		i, err := arrayIndex(last, len(c.Elems))
+		if err != nil {
+			return err
+		}
+		p.undo = append(p.undo, undo{kind: undoSetElem, c: c, i: i, v: c.Elems[i]})
+		c.Elems[i] = val
+		return nil
+	}
+	return fmt.Errorf("%s has no member %q", describeKind(c.Kind), last)
 }
 
-func removeAt(doc *strictjson.Value, path []string) (*strictjson.Value, error) {
-	last := path[len(path)-1]
-	return modify(doc, path[:len(path)-1], func(c *strictjson.Value) (*strictjson.Value, error) {
-		out := *c
-		switch c.Kind {
-		case strictjson.Object:
-			i := memberIndex(c, last)
-			if i < 0 {
-				return nil, fmt.Errorf("no member %q", last)
-			}
-			out.Members = append(append([]strictjson.Member(nil), c.Members[:i]...), c.Members[i+1:]...)
-			return &out, nil
-		case strictjson.Array:
-			i, err := arrayIndex(last, len(c.Elems))
-			if err != nil {
-				return nil, err
-			}
-			out.Elems = append(append([]*strictjson.Value(nil), c.Elems[:i]...), c.Elems[i+1:]...)
-			return &out, nil
+// cloneValue copies a tree, so that the copy can change on its own.
+func cloneValue(v *strictjson.Value) *strictjson.Value {
+	out := *v
+	switch v.Kind {
+	case strictjson.Array:
+		out.Elems = make([]*strictjson.Value, len(v.Elems))
+		for i, e := range v.Elems {
+			out.Elems[i] = cloneValue(e)
 		}
-		return nil, fmt.Errorf("%s has no member %q", describeKind(c.Kind), last)
-	})
-}
-
-func replaceAt(doc *strictjson.Value, path []string, val *strictjson.Value) (*strictjson.Value, error) {
-	if len(path) == 0 {
-		return val, nil
+	case strictjson.Object:
+		out.Members = make([]strictjson.Member, len(v.Members))
+		for i, m := range v.Members {
+			out.Members[i] = strictjson.Member{Key: m.Key, KeyStart: m.KeyStart, Value: cloneValue(m.Value)}
+		}
 	}
-	last := path[len(path)-1]
-	return modify(doc, path[:len(path)-1], func(c *strictjson.Value) (*strictjson.Value, error) {
-		out := *c
-		switch c.Kind {
-		case strictjson.Object:
-			i := memberIndex(c, last)
-			if i < 0 {
-				return nil, fmt.Errorf("no member %q", last)
-			}
-			out.Members = append([]strictjson.Member(nil), c.Members...)
-			out.Members[i].Value = val
-			return &out, nil
-		case strictjson.Array:
-			i, err := arrayIndex(last, len(c.Elems))
-			if err != nil {
-				return nil, err
-			}
-			out.Elems = append([]*strictjson.Value(nil), c.Elems...)
-			out.Elems[i] = val
-			return &out, nil
-		}
-		return nil, fmt.Errorf("%s has no member %q", describeKind(c.Kind), last)
-	})
+	return &out
 }
 
 // equalJSON compares two values as RFC 6902 test does: numbers by value,
@@ -385,8 +515,22 @@ func equalJSON(a, b *strictjson.Value) bool {
 	if len(a.Members) != len(b.Members) {
 		return false
 	}
+	var names map[string]int // for large objects, instead of a scan per member
+	if len(b.Members) >= indexFrom {
+		names = make(map[string]int, len(b.Members))
+		for i := range b.Members {
+			names[b.Members[i].Key] = i
+		}
+	}
 	for _, m := range a.Members {
-		i := memberIndex(b, m.Key)
+		i := -1
+		if names != nil {
+			if k, ok := names[m.Key]; ok {
+				i = k
+			}
+		} else {
+			i = memberIndex(b, m.Key)
+		}
 		if i < 0 || !equalJSON(m.Value, b.Members[i].Value) {
 			return false
 		}
@@ -395,3 +539,31 @@ func equalJSON(a, b *strictjson.Value) bool {
 }
 
 func compact(v *strictjson.Value) string { return string(v.AppendCompact(nil)) }
+
+// treeOps appends to ops the operations of a patch, read from its tree,
+// which a generated decoder already checked: each element is an operation,
+// or was dropped by AG-UI 1.1 tolerance as an operation RFC 6902 does not
+// define (those are left out here too). The values stay the tree's own.
+func treeOps(ops []patchOp, list *strictjson.Value, tag, path, from, value string) []patchOp {
+	for i, e := range list.Elems {
+		op := patchOp{Index: i}
+		for k := range e.Members {
+			m := &e.Members[k]
+			switch m.Key {
+			case tag:
+				op.Op = m.Value.Str
+			case path:
+				op.Path = m.Value.Str
+			case from:
+				op.From = m.Value.Str
+			case value:
+				op.Value = m.Value
+			}
+		}
+		switch op.Op {
+		case opAdd, opRemove, opReplace, opMove, opCopy, opTest:
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}

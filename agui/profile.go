@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
@@ -30,12 +31,19 @@ func ProfileNames() []string {
 	return out
 }
 
-// LookupProfile returns the profile with the given name.
+// LookupProfile returns the profile with the given name. Profiles do not
+// change, so every lookup of a name returns the same one.
 func LookupProfile(name string) (*Profile, error) {
+	if p, ok := profiles()[name]; ok {
+		return p, nil
+	}
+	return nil, fmt.Errorf("unknown profile %q (known: %s)", name, strings.Join(ProfileNames(), ", "))
+}
+
+// profiles holds the profiles of the contract by name, made once.
+var profiles = sync.OnceValue(func() map[string]*Profile {
+	out := map[string]*Profile{}
 	for _, info := range contract.Profiles {
-		if info.Name != name {
-			continue
-		}
 		p := &Profile{info: info, events: map[string]bool{}, rules: map[string]bool{}}
 		for _, e := range info.Events {
 			p.events[e] = true
@@ -43,10 +51,10 @@ func LookupProfile(name string) (*Profile, error) {
 		for _, r := range info.Rules {
 			p.rules[r] = true
 		}
-		return p, nil
+		out[info.Name] = p
 	}
-	return nil, fmt.Errorf("unknown profile %q (known: %s)", name, strings.Join(ProfileNames(), ", "))
-}
+	return out
+})
 
 // Name is the profile's name, as users select it.
 func (p *Profile) Name() string { return p.info.Name }

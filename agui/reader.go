@@ -10,48 +10,102 @@ import (
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
+// record is what the reader made of a record's bytes: the tree of each
+// event, and the text its offsets refer to, so that values can be measured
+// and shown as the record writes them: src, the whole record, in the array
+// form, or srcs, each event's line, in the other.
+type record struct {
+	events []*strictjson.Value
+	src    []byte
+	srcs   [][]byte
+	// read is the number of events read in full; when the reader rejects
+	// the record, those before the finding.
+	read int
+}
+
 // readRecord turns the bytes of a record into its events, enforcing the
 // reading rules of the profile: the size before parsing, strict JSON,
 // depth, value count, duplicate names and surrogates while parsing, and
-// then the event count, text units and (under the stand) the number rules
-// on the literals the parser kept. It returns the first finding as a *fail.
-//
-// Each event comes with its text in data, so that it can be decoded
-// without writing the tree out again.
-func readRecord(data []byte, p *Profile) ([]*strictjson.Value, [][]byte, error) {
-	if p.Has(contract.RuleReaderInputBytes) && len(data) > contract.LimitInputBytes {
-		return nil, nil, failf(FileLevel, "", contract.RuleReaderInputBytes,
+// the event count. The text and number rules apply to the values as the
+// checker decodes them. It returns the first finding as a *fail.
+func readRecord(data []byte, p *Profile, inputLimit bool, a *strictjson.Arena) (record, error) {
+	if inputLimit && p.Has(contract.RuleReaderInputBytes) && len(data) > contract.LimitInputBytes {
+		return record{}, failf(FileLevel, "", contract.RuleReaderInputBytes,
 			"the record has more than %d bytes (the limit); nothing of it was parsed", contract.LimitInputBytes)
 	}
 	lim := readLimits(p)
 	start := bytes.TrimLeft(data, " \t\r\n")
-	var events []*strictjson.Value
-	var texts [][]byte
+	var rec record
 	var err error
 	if len(start) > 0 && start[0] == '[' {
-		events, texts, err = readArray(data, lim)
+		rec, err = readArray(data, lim, a)
 	} else {
-		events, texts, err = readLines(data, lim)
+		rec, err = readLines(data, lim, a)
 	}
 	if err != nil {
-		return nil, nil, err
+		return rec, err
 	}
-	if len(events) == 0 {
-		return nil, nil, failf(FileLevel, "", contract.RuleReaderRecordShape, "the record holds no event")
+	if len(rec.events) == 0 {
+		return rec, failf(FileLevel, "", contract.RuleReaderRecordShape, "the record holds no event")
 	}
-	if err := checkScalars(events, p); err != nil {
-		return nil, nil, err
+	return rec, nil
+}
+
+// srcOf returns the text event i's offsets refer to.
+func (r *record) srcOf(i int) []byte {
+	if r.srcs != nil {
+		return r.srcs[i]
 	}
-	return events, texts, nil
+	return r.src
 }
 
 // limits are the reading limits a profile applies; 0 means none.
 type limits struct {
 	depth, values, events int
+	// text is what is left of the text-unit budget, shared by the lines
+	// of a record; nil for none.
+	text *int
+	// numbers applies the number rules to each literal; nil for none.
+	numbers *numberRules
+}
+
+// numberRules applies the number rules of the stand to the literals the
+// parser reads, and remembers which rule the last refused one broke.
+type numberRules struct{ rule string }
+
+func (n *numberRules) check(lit []byte) error {
+	if short, negZero := shortInteger(lit); short && !negZero {
+		return nil // the common case, without making a string of it
+	}
+	rule, why := checkNumber(string(lit))
+	if rule == "" {
+		return nil
+	}
+	n.rule = rule
+	return errors.New(why)
+}
+
+func (l limits) options(opt strictjson.Options) strictjson.Options {
+	// The trees' strings borrow the record's bytes, which the caller keeps
+	// for the length of Check; the result takes copies of what it keeps
+	// (Result.own).
+	opt.Borrow = true
+	opt.TextUnits = l.text
+	if l.numbers != nil {
+		opt.Number = l.numbers.check
+	}
+	return opt
 }
 
 func readLimits(p *Profile) limits {
 	var l limits
+	if p.Has(contract.RuleReaderTextUnits) {
+		budget := contract.LimitTextUnits
+		l.text = &budget
+	}
+	if p.Has(contract.RuleReaderIntegerRange) {
+		l.numbers = &numberRules{}
+	}
 	if p.Has(contract.RuleReaderDepth) {
 		l.depth = contract.LimitDepth
 	}
@@ -67,7 +121,7 @@ func readLimits(p *Profile) limits {
 // readArray reads the array form. The array itself is one level and one
 // value more than the events it holds, so the parser's limits are one
 // higher than the profile's, which count from the event.
-func readArray(data []byte, lim limits) ([]*strictjson.Value, [][]byte, error) {
+func readArray(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 	opt := strictjson.Options{}
 	if lim.depth > 0 {
 		opt.MaxDepth = lim.depth + 1
@@ -75,32 +129,30 @@ func readArray(data []byte, lim limits) ([]*strictjson.Value, [][]byte, error) {
 	if lim.values > 0 {
 		opt.MaxValues = lim.values + 1
 	}
-	tree, err := strictjson.Parse(data, opt)
+	tree, err := strictjson.ParseIn(a, data, lim.options(opt))
 	if err != nil {
-		return nil, nil, parseFailure(err, lim, func(ptr string) (int, string) { return splitEventPointer(ptr) })
+		f := parseFailure(err, lim, func(ptr string) (int, string) { return splitEventPointer(ptr) })
+		return record{read: max(f.Event, 0)}, f
 	}
 	if tree.Kind != strictjson.Array {
-		return nil, nil, failf(FileLevel, "", contract.RuleReaderRecordShape, "the record is not an array of events")
+		return record{}, failf(FileLevel, "", contract.RuleReaderRecordShape, "the record is not an array of events")
 	}
 	if lim.events > 0 && len(tree.Elems) > lim.events {
-		return nil, nil, failf(lim.events, "", contract.RuleReaderEvents, "the record holds %d events, more than the limit of %d", len(tree.Elems), lim.events)
+		return record{read: lim.events}, failf(lim.events, "", contract.RuleReaderEvents, "the record holds %d events, more than the limit of %d", len(tree.Elems), lim.events)
 	}
-	texts := make([][]byte, len(tree.Elems))
 	for i, e := range tree.Elems {
 		if e.Kind != strictjson.Object {
-			return nil, nil, failf(i, "", contract.RuleReaderRecordShape, "an event is a JSON object; this one is %s", describeKind(e.Kind))
+			return record{read: i}, failf(i, "", contract.RuleReaderRecordShape, "an event is a JSON object; this one is %s", describeKind(e.Kind))
 		}
-		texts[i] = data[e.Start:e.End]
 	}
-	return tree.Elems, texts, nil
+	return record{events: tree.Elems, src: data, read: len(tree.Elems)}, nil
 }
 
 // readLines reads the form with one event per line. Each line is parsed on
 // its own, with what is left of the value budget as its limit, so the
 // budget is enforced while parsing here too.
-func readLines(data []byte, lim limits) ([]*strictjson.Value, [][]byte, error) {
-	var events []*strictjson.Value
-	var texts [][]byte
+func readLines(data []byte, lim limits, a *strictjson.Arena) (record, error) {
+	var rec record
 	used := 0
 	for off := 0; off < len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
@@ -114,34 +166,36 @@ func readLines(data []byte, lim limits) ([]*strictjson.Value, [][]byte, error) {
 		if len(bytes.Trim(line, " \t\r")) == 0 {
 			continue
 		}
-		index := len(events)
+		index := len(rec.events)
+		rec.read = index
 		if lim.events > 0 && index >= lim.events {
-			return nil, nil, failf(index, "", contract.RuleReaderEvents, "the record holds more than %d events", lim.events)
+			return rec, failf(index, "", contract.RuleReaderEvents, "the record holds more than %d events", lim.events)
 		}
 		opt := strictjson.Options{MaxDepth: lim.depth}
 		if lim.values > 0 {
 			opt.MaxValues = lim.values - used
 			if opt.MaxValues <= 0 {
-				return nil, nil, failf(index, "", contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
+				return rec, failf(index, "", contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
 			}
 		}
-		v, err := strictjson.Parse(line, opt)
+		v, err := strictjson.ParseIn(a, line, lim.options(opt))
 		if err != nil {
-			return nil, nil, parseFailure(err, lim, func(ptr string) (int, string) { return index, ptr })
+			return rec, parseFailure(err, lim, func(ptr string) (int, string) { return index, ptr })
 		}
 		if v.Kind != strictjson.Object {
-			return nil, nil, failf(index, "", contract.RuleReaderRecordShape, "an event is a JSON object; this line holds %s", describeKind(v.Kind))
+			return rec, failf(index, "", contract.RuleReaderRecordShape, "an event is a JSON object; this line holds %s", describeKind(v.Kind))
 		}
 		used += countValues(v)
-		events = append(events, v)
-		texts = append(texts, line[v.Start:v.End])
+		rec.events = append(rec.events, v)
+		rec.srcs = append(rec.srcs, line)
 	}
-	return events, texts, nil
+	rec.read = len(rec.events)
+	return rec, nil
 }
 
 // parseFailure maps a strictjson error to the rule it breaks. at turns the
 // error's pointer into an event index and a pointer inside that event.
-func parseFailure(err error, lim limits, at func(ptr string) (int, string)) error {
+func parseFailure(err error, lim limits, at func(ptr string) (int, string)) *fail {
 	var se *strictjson.Error
 	if !errors.As(err, &se) {
 		return failf(FileLevel, "", contract.RuleReaderJSON, "%v", err)
@@ -158,6 +212,12 @@ func parseFailure(err error, lim limits, at func(ptr string) (int, string)) erro
 		return failf(event, ptr, contract.RuleReaderUnpairedSurrogates, "%s", se.Msg)
 	case strictjson.ErrEmpty:
 		return failf(event, ptr, contract.RuleReaderRecordShape, "%s", se.Msg)
+	case strictjson.ErrTextUnits:
+		return failf(event, ptr, contract.RuleReaderTextUnits, "the strings of the record hold more than %d text units (UTF-16 code units) together", contract.LimitTextUnits)
+	case strictjson.ErrNumber:
+		if lim.numbers != nil && lim.numbers.rule != "" {
+			return failf(event, ptr, lim.numbers.rule, "%s", se.Msg)
+		}
 	}
 	return failf(event, ptr, contract.RuleReaderJSON, "%s (byte %d of the event's text)", se.Msg, se.Offset)
 }
@@ -198,83 +258,6 @@ func describeKind(k strictjson.Kind) string {
 		return "null"
 	}
 	return "a " + k.String()
-}
-
-// checkScalars walks every event once: it sums the text units of all
-// strings and member names, and applies the number rules to every literal.
-func checkScalars(events []*strictjson.Value, p *Profile) error {
-	w := scalarWalk{numbers: p.Has(contract.RuleReaderIntegerRange)}
-	if p.Has(contract.RuleReaderTextUnits) {
-		w.textBudget = contract.LimitTextUnits
-	}
-	for i, e := range events {
-		w.event = i
-		if err := w.walk(e); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type scalarWalk struct {
-	numbers    bool
-	textBudget int // 0: no text limit
-	text       int
-	event      int
-	path       []string // tokens of the value being walked, for findings
-}
-
-func (w *scalarWalk) pointer() string {
-	ptr := ""
-	for _, t := range w.path {
-		ptr = strictjson.AppendPointer(ptr, t)
-	}
-	return ptr
-}
-
-func (w *scalarWalk) addText(s string) error {
-	if w.textBudget == 0 {
-		return nil
-	}
-	w.text += utf16Len(s)
-	if w.text > w.textBudget {
-		return failf(w.event, w.pointer(), contract.RuleReaderTextUnits,
-			"the strings of the record hold more than %d text units (UTF-16 code units) together", w.textBudget)
-	}
-	return nil
-}
-
-func (w *scalarWalk) walk(v *strictjson.Value) error {
-	switch v.Kind {
-	case strictjson.String:
-		return w.addText(v.Str)
-	case strictjson.Number:
-		if w.numbers {
-			if rule, why := checkNumber(v.Str); rule != "" {
-				return failf(w.event, w.pointer(), rule, "%s", why)
-			}
-		}
-	case strictjson.Array:
-		for i, e := range v.Elems {
-			w.path = append(w.path, strconv.Itoa(i))
-			if err := w.walk(e); err != nil {
-				return err
-			}
-			w.path = w.path[:len(w.path)-1]
-		}
-	case strictjson.Object:
-		for _, m := range v.Members {
-			w.path = append(w.path, m.Key)
-			if err := w.addText(m.Key); err != nil {
-				return err
-			}
-			if err := w.walk(m.Value); err != nil {
-				return err
-			}
-			w.path = w.path[:len(w.path)-1]
-		}
-	}
-	return nil
 }
 
 // utf16Len is the length of s in UTF-16 code units, the length JavaScript

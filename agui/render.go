@@ -70,9 +70,11 @@ func (r *Result) refusal(err *RefusedError, asJSON bool) []byte {
 		b.WriteString(`,"result":`)
 		b.Write(bytes.TrimSpace(short.json(true)))
 		b.WriteString("}\n")
-		return b.Bytes()
+		return []byte(sanitize(b.Bytes()))
 	}
-	b.Write(short.text(true))
+	// The short report has no state or outcome to write compactly, so it
+	// does not say it wrote them so.
+	b.Write(short.text(false))
 	fmt.Fprintf(&b, "\nDisplay refused: %s\n", err.Error())
 	return b.Bytes()
 }
@@ -89,7 +91,19 @@ func (r *Result) json(compact bool) []byte {
 		// produced; failing to encode it is a bug of this package.
 		panic(fmt.Sprintf("agui: encode result: %v", err))
 	}
-	return b.Bytes()
+	// C1 controls are escaped here as in the text report: JSON allows them
+	// raw, but a terminal does not show them as text.
+	return []byte(sanitize(b.Bytes()))
+}
+
+// unfinishedRun returns the run the record ends inside, if any.
+func (r *Result) unfinishedRun() *Unfinished {
+	for i := range r.Unfinished {
+		if r.Unfinished[i].Kind == UnfinishedRun {
+			return &r.Unfinished[i]
+		}
+	}
+	return nil
 }
 
 // lit writes s as a JSON string literal that is also safe on a terminal:
@@ -114,15 +128,16 @@ func data(raw json.RawMessage, compact bool, indent string) string {
 	return sanitize(b.Bytes())
 }
 
-// sanitize escapes C1 control characters inside JSON text.
+// sanitize escapes C1 control characters and U+2028/U+2029 inside JSON
+// text.
 func sanitize(b []byte) string {
-	if !bytes.ContainsFunc(b, func(r rune) bool { return r >= 0x80 && r <= 0x9f }) {
+	if !bytes.ContainsFunc(b, escaped) {
 		return string(b)
 	}
 	var out []byte
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
-		if r >= 0x80 && r <= 0x9f {
+		if escaped(r) {
 			out = append(out, fmt.Sprintf(`\u%04x`, r)...)
 		} else {
 			out = append(out, b[:n]...)
@@ -131,6 +146,11 @@ func sanitize(b []byte) string {
 	}
 	return string(out)
 }
+
+// escaped reports whether a character is written as an escape in every
+// rendering although JSON allows it raw: the C1 controls, and the line and
+// paragraph separators, which raw values of a record may hold as written.
+func escaped(r rune) bool { return (r >= 0x80 && r <= 0x9f) || r == '\u2028' || r == '\u2029' }
 
 func (r *Result) text(compact bool) []byte {
 	var b bytes.Buffer
@@ -149,11 +169,19 @@ func (r *Result) text(compact bool) []byte {
 	}
 	pf("Record:  %s\n", lit(src))
 	pf("Profile: %s%s\n", r.Profile, rev)
-	pf("Events:  %d\n", r.Events)
-	if r.Accepted {
-		pf("Verdict: ACCEPTED\n")
+	if len(r.Findings) > 0 && r.Findings[0].Event != FileLevel {
+		pf("Events:  %d read; checking stopped at event %d\n", r.Events, r.Findings[0].Event)
 	} else {
+		pf("Events:  %d\n", r.Events)
+	}
+	switch {
+	case !r.Accepted:
 		pf("Verdict: REJECTED\n")
+	case r.unfinishedRun() != nil:
+		pf("Verdict: ACCEPTED, but the run did not finish: the record ends inside run %s\n    rule %s (%s)\n",
+			lit(r.unfinishedRun().ID), contract.RuleStandUnfinishedRun, RuleTitle(contract.RuleStandUnfinishedRun))
+	default:
+		pf("Verdict: ACCEPTED\n")
 	}
 	for _, f := range r.Findings {
 		pf("  %s: %s\n    rule %s", f.Where(), f.Message, f.Rule)
@@ -171,8 +199,15 @@ func (r *Result) text(compact bool) []byte {
 	if len(r.Runs) > 0 {
 		pf("\nRuns (%d), with the outcome each declares (shown, never acted on):\n", len(r.Runs))
 		for _, run := range r.Runs {
-			pf("  run %s of thread %s: %s\n", lit(run.RunID), lit(run.ThreadID), run.Outcome.Kind)
 			oc := run.Outcome
+			switch {
+			case run.RunID == "" && run.ThreadID == "":
+				pf("  a run that failed before it started: %s\n", oc.Kind)
+			case oc.FailedAfterFinish:
+				pf("  run %s of thread %s: %s, after it had finished (RUN_ERROR after RUN_FINISHED)\n", lit(run.RunID), lit(run.ThreadID), oc.Kind)
+			default:
+				pf("  run %s of thread %s: %s\n", lit(run.RunID), lit(run.ThreadID), oc.Kind)
+			}
 			if oc.Error != nil {
 				pf("    error message (as sent): %s\n", lit(oc.Error.Message))
 				if oc.Error.Code != "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -80,6 +81,11 @@ func TestOutputBound(t *testing.T) {
 			if len(out) > 1000 || bytes.Contains(out, []byte("xxxxxxxx")) || !bytes.Contains(out, []byte(contract.RuleViewOutputBound)) {
 				t.Errorf("refusal notice: %q", out)
 			}
+			// The notice shows no state, so it does not say it shows it
+			// compactly.
+			if bytes.Contains(out, []byte("compactly")) {
+				t.Errorf("the refusal notice claims a compact display: %q", out)
+			}
 		})
 	}
 }
@@ -131,5 +137,102 @@ func TestResultShowsDataAsData(t *testing.T) {
 	var back Result
 	if err := json.Unmarshal(js, &back); err != nil || !back.Accepted || back.Events != r.Events {
 		t.Errorf("the JSON rendering does not read back: %v", err)
+	}
+}
+
+// When the reader rejects a record, the report counts the events it read
+// and says where checking stopped; the JSON form escapes C1 controls as
+// the text form does.
+//
+//contract:proves ag-ui.view.result
+func TestReportCountsAndEscapes(t *testing.T) {
+	good := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	for name, data := range map[string]string{
+		"lines": good + "\n" + `{"type":"STEP_STARTED","stepName":"s"}` + "\n" + `{"type":"STATE_DELTA","delta":[}` + "\n",
+		"array": "[" + good + `,{"type":"STEP_STARTED","stepName":"s"},{"type":"STATE_DELTA","delta":[}]`,
+	} {
+		r := check(t, stand, []byte(data))
+		if r.Accepted || r.Findings[0].Event != 2 || r.Events != 2 {
+			t.Errorf("%s: events %d, findings %v", name, r.Events, r.Findings)
+		}
+		out, _ := r.RenderText()
+		if !strings.Contains(string(out), "Events:  2 read; checking stopped at event 2") {
+			t.Errorf("%s: the report does not say where checking stopped:\n%s", name, out)
+		}
+	}
+	c1 := "next\u0085line\u009b"
+	// A raw value keeps the record's own bytes, a raw line separator
+	// among them.
+	// (Written by hand: encoding/json would escape it in the record.)
+	interrupt := `{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"r","metadata":{"note":"a` + "\u2028" + `b"}}]}}`
+	data := append(lines(t, started()), interrupt+"\n"...)
+	r := accept(t, stand, append(data, lines(t, ev{"type": contract.EventRunError, "message": c1})...))
+	js, err := r.RenderJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsRune(js, 0x85) || bytes.ContainsRune(js, 0x9b) || !bytes.Contains(js, []byte(`next\u0085line\u009b`)) {
+		t.Errorf("C1 controls are not escaped in the JSON report: %q", js)
+	}
+	if bytes.ContainsRune(js, 0x2028) || !bytes.Contains(js, []byte(`a\u2028b`)) {
+		t.Errorf("a line separator in a raw value is not escaped in the JSON report: %q", js)
+	}
+	var back Result
+	if err := json.Unmarshal(js, &back); err != nil || back.Runs[0].Outcome.Error.Message != c1 {
+		t.Errorf("the escaped report does not read back: %v", err)
+	}
+}
+
+// The result keeps nothing of the caller's bytes: while a record is checked
+// its strings are those bytes, and reusing them afterwards must not change
+// what the result says.
+//
+//contract:proves ag-ui.view.result
+func TestResultOwnsItsData(t *testing.T) {
+	for _, p := range []string{stand, v11} {
+		data := TutorialExample()
+		r := check(t, p, data)
+		before, _ := r.RenderJSON()
+		for i := range data {
+			data[i] = 'x'
+		}
+		after, _ := r.RenderJSON()
+		if !bytes.Equal(before, after) {
+			t.Errorf("%s: the result changed with the caller's bytes:\n%s\n%s", p, before, after)
+		}
+	}
+}
+
+// Checks running at once (a server checks records for several clients)
+// share the cached profiles and the pooled parse memory, and each gets
+// the result it would get alone.
+func TestConcurrentChecks(t *testing.T) {
+	records := [][]byte{TutorialExample(), largeStream(t), replacesRecord(t), lines(t, started(), runError())}
+	want := make([][]byte, len(records))
+	for i, data := range records {
+		want[i], _ = check(t, v11, data).RenderJSON()
+	}
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for k := 0; k < 3; k++ {
+				i := (g + k) % len(records)
+				r, err := Check(records[i], Options{Profile: v11, Source: t.Name()})
+				if err != nil {
+					done <- err
+					return
+				}
+				if got, _ := r.RenderJSON(); !bytes.Equal(got, want[i]) {
+					done <- fmt.Errorf("record %d checked at once with others differs", i)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }

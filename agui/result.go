@@ -1,6 +1,10 @@
 package agui
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
 
 // Result is what checking one record found and what the record would show
 // a user. Data from the record (message text, arguments, state, error
@@ -17,8 +21,8 @@ type Result struct {
 	Example bool `json:"example"`
 	// Accepted is true when the record satisfies every rule of the profile.
 	Accepted bool `json:"accepted"`
-	// Events is the number of events read (after AG-UI 1.1 dropped the
-	// ones it does not know, those are not counted).
+	// Events is the number of events read. When the reader rejects the
+	// record, it is the number read in full before the finding.
 	Events int `json:"events"`
 	// Findings holds what rejects the record. Checking stops at the first
 	// finding, as a consumer of the live stream would, so there is at most
@@ -68,6 +72,10 @@ type Outcome struct {
 	Interrupts []Interrupt `json:"interrupts,omitempty"`
 	// Error is the reason of a failed run, as literal data.
 	Error *RunError `json:"error,omitempty"`
+	// FailedAfterFinish is true when RUN_ERROR followed the run's
+	// RUN_FINISHED: the run failed late, and what RUN_FINISHED declared
+	// (result, interrupts, pending calls) is still shown beside the error.
+	FailedAfterFinish bool `json:"failedAfterFinish,omitempty"`
 }
 
 // Interrupt is one interrupt of an interrupt outcome.
@@ -120,6 +128,63 @@ type Step struct {
 
 // Unfinished names an item the record opened and never closed.
 type Unfinished struct {
-	Kind string `json:"kind"` // message, step or tool call
+	Kind string `json:"kind"` // run, message, step or tool call
 	ID   string `json:"id"`
+}
+
+// UnfinishedRun is the Kind of the run a record ends inside.
+const UnfinishedRun = "run"
+
+// own makes the result hold copies of every string and byte slice it
+// keeps: while a record is checked its strings are the caller's bytes, and
+// the result must not change when the caller reuses them.
+func (r *Result) own() {
+	c := strings.Clone
+	raw := func(b json.RawMessage) json.RawMessage {
+		if b == nil {
+			return nil
+		}
+		return bytes.Clone(b)
+	}
+	findings := func(fs []Finding) {
+		for i := range fs {
+			fs[i].Pointer, fs[i].Message = c(fs[i].Pointer), c(fs[i].Message)
+		}
+	}
+	findings(r.Findings)
+	findings(r.Warnings)
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		run.ThreadID, run.RunID = c(run.ThreadID), c(run.RunID)
+		oc := &run.Outcome
+		oc.Result = raw(oc.Result)
+		for k := range oc.PendingToolCalls {
+			oc.PendingToolCalls[k] = c(oc.PendingToolCalls[k])
+		}
+		for k := range oc.Interrupts {
+			in := &oc.Interrupts[k]
+			in.ID, in.Reason, in.Message, in.ToolCallID = c(in.ID), c(in.Reason), c(in.Message), c(in.ToolCallID)
+			in.Metadata = raw(in.Metadata)
+		}
+		if oc.Error != nil {
+			oc.Error = &RunError{Message: c(oc.Error.Message), Code: c(oc.Error.Code)}
+		}
+	}
+	for i := range r.Messages {
+		m := &r.Messages[i]
+		m.ID, m.Role, m.Content, m.Subagent = c(m.ID), c(m.Role), c(m.Content), c(m.Subagent)
+		m.Data = raw(m.Data)
+	}
+	for i := range r.ToolCalls {
+		t := &r.ToolCalls[i]
+		t.ID, t.Name, t.ParentMessageID, t.Arguments = c(t.ID), c(t.Name), c(t.ParentMessageID), c(t.Arguments)
+		t.Result = raw(t.Result)
+	}
+	for i := range r.Steps {
+		r.Steps[i].Name, r.Steps[i].Subagent = c(r.Steps[i].Name), c(r.Steps[i].Subagent)
+	}
+	for i := range r.Unfinished {
+		r.Unfinished[i].ID = c(r.Unfinished[i].ID)
+	}
+	r.State = raw(r.State)
 }

@@ -43,6 +43,9 @@ type seq struct {
 
 	first, runStarted, runFinished, runError bool
 	runs                                     int
+	// thread and runID identify the current run, or the last one.
+	thread, runID string
+	threadSet     bool
 
 	textOpen, toolOpen, spanOpen, reasoningOpen map[string]bool
 	// owners per entity kind, kept for the whole run: an id is unique only
@@ -52,14 +55,18 @@ type seq struct {
 	subActive, subClosed                                map[string]bool
 	answered                                            map[string]bool // tool calls a result answered (stand)
 
-	state    *strictjson.Value // nil until a snapshot or delta sets it
+	attrib   bool      // the profile checks attribution, so owners are kept
+	state    *patcher  // nil until a snapshot or delta sets it
+	srcs     bool      // the trees come with the text they were parsed from
+	ops      []patchOp // the operations of the delta being applied, reused
 	msgIndex map[string]int
 	toolIdx  map[string]int
 	warnings []Finding
 }
 
 func newSeq(p *Profile, m *model, r *Result) *seq {
-	s := &seq{p: p, m: m, r: r, msgIndex: map[string]int{}, toolIdx: map[string]int{}, answered: map[string]bool{}}
+	s := &seq{p: p, m: m, r: r, msgIndex: map[string]int{}, toolIdx: map[string]int{}, answered: map[string]bool{},
+		attrib: p.Has(contract.RuleSequenceAttribution)}
 	s.resetRun()
 	return s
 }
@@ -88,23 +95,136 @@ func (s *seq) fail(event int, ptr, rule, format string, args ...any) error {
 // member returns the JSON pointer of the field of the struct *st that f
 // points to, read from the generated json tag, so that no member name is
 // spelled here.
-func member(st, f any) string {
+func member(st, f any) string { return strictjson.AppendPointer("", jsonName(st, f)) }
+
+// field returns the JSON pointer of a field of T, which f names by taking
+// its address in a T: unlike member, it does not take the address of an
+// event the caller holds, which would move every event to the heap for the
+// sake of a message on a failure path.
+func field[T any](f func(*T) any) string {
+	var zero T
+	return member(&zero, f(&zero))
+}
+
+// jsonName returns the member name of the field of the struct *st that f
+// points to.
+func jsonName(st, f any) string {
 	sv := reflect.ValueOf(st).Elem()
 	addr := reflect.ValueOf(f).Pointer()
 	for i := 0; i < sv.NumField(); i++ {
 		if sv.Field(i).Addr().Pointer() == addr {
 			name, _, _ := strings.Cut(sv.Type().Field(i).Tag.Get("json"), ",")
-			return strictjson.AppendPointer("", name)
+			return name
 		}
 	}
 	return ""
 }
 
+// Member names the checker looks up in event trees, read once from the
+// generated types.
+var (
+	nameThreadID, nameRunID, nameSnapshot, nameDelta, namePatch string
+	namePath, nameFrom, nameValue, nameInterrupts, nameID       string
+	// Pointers of the members that name an entity.
+	ptrMessageID, ptrToolCallID, ptrSubagentRunID, ptrDelta, ptrSnapshot string
+)
+
+func init() {
+	var rf contract.RunFinishedEvent
+	nameThreadID, nameRunID = jsonName(&rf, &rf.ThreadID), jsonName(&rf, &rf.RunID)
+	var ss contract.StateSnapshotEvent
+	nameSnapshot = jsonName(&ss, &ss.Snapshot)
+	var sd contract.StateDeltaEvent
+	nameDelta = jsonName(&sd, &sd.Delta)
+	var ad contract.ActivityDeltaEvent
+	namePatch = jsonName(&ad, &ad.Patch)
+	var add contract.AddOperation
+	namePath, nameValue = jsonName(&add, &add.Path), jsonName(&add, &add.Value)
+	var mv contract.MoveOperation
+	nameFrom = jsonName(&mv, &mv.From)
+	var in contract.RunFinishedInterrupt
+	nameInterrupts = jsonName(&in, &in.Interrupts)
+	var it contract.Interrupt
+	nameID = jsonName(&it, &it.ID)
+	var ts contract.TextMessageStartEvent
+	ptrMessageID = member(&ts, &ts.MessageID)
+	var tc contract.ToolCallStartEvent
+	ptrToolCallID = member(&tc, &tc.ToolCallID)
+	var sf contract.SubagentFinishedEvent
+	ptrSubagentRunID = member(&sf, &sf.SubagentRunID)
+	ptrDelta = member(&sd, &sd.Delta)
+	ptrSnapshot = member(&ss, &ss.Snapshot)
+}
+
 // apply checks one event against the sequence so far and records what it
 // changes. i is the index of the event in the record (several expanded
 // events share the index of their chunk).
-func (s *seq) apply(i int, ev contract.Event) error {
-	name := eventName(ev)
+func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
+	if err := s.begin(i, eventName(ev)); err != nil {
+		return err
+	}
+	switch e := ev.(type) {
+	case contract.RunStartedEvent:
+		return s.runStartedEvent(i, e)
+	case contract.RunFinishedEvent:
+		return s.runFinishedEvent(i, e)
+	case contract.RunErrorEvent:
+		return s.runErrorEvent(e)
+	case contract.TextMessageStartEvent:
+		return s.textMessageStart(i, e)
+	case contract.TextMessageContentEvent:
+		return s.textMessageContent(i, e)
+	case contract.TextMessageEndEvent:
+		return s.textMessageEnd(i, e)
+	case contract.ToolCallStartEvent:
+		return s.toolCallStart(i, e)
+	case contract.ToolCallArgsEvent:
+		return s.toolCallArgs(i, e)
+	case contract.ToolCallEndEvent:
+		return s.toolCallEnd(i, e)
+	case contract.ToolCallResultEvent:
+		return s.toolCallResult(i, e)
+	case contract.StateSnapshotEvent:
+		return s.stateSnapshot(i, e, tree)
+	case contract.StateDeltaEvent:
+		return s.stateDelta(i, e, tree)
+	case contract.StepStartedEvent:
+		return s.stepStarted(i, e)
+	case contract.StepFinishedEvent:
+		return s.stepFinished(i, e)
+	case contract.MessagesSnapshotEvent:
+		return s.messagesSnapshot(e)
+	case contract.ActivitySnapshotEvent:
+		return s.activitySnapshot(e)
+	case contract.ActivityDeltaEvent:
+		return s.activityDelta(i, e, tree)
+	case contract.ReasoningStartEvent:
+		return s.reasoningStart(i, e)
+	case contract.ReasoningEndEvent:
+		return s.reasoningEnd(i, e)
+	case contract.ReasoningMessageStartEvent:
+		return s.reasoningMessageStart(i, e)
+	case contract.ReasoningMessageContentEvent:
+		return s.reasoningMessageContent(i, e)
+	case contract.ReasoningMessageEndEvent:
+		return s.reasoningMessageEnd(i, e)
+	case contract.ReasoningEncryptedValueEvent:
+		return s.reasoningEncryptedValue(i, e)
+	case contract.SubagentStartedEvent:
+		return s.subagentStarted(i, e)
+	case contract.SubagentFinishedEvent:
+		return s.subagentClosed(i, contract.EventSubagentFinished, e.SubagentRunID)
+	case contract.SubagentErrorEvent:
+		return s.subagentClosed(i, contract.EventSubagentError, e.SubagentRunID)
+	}
+	// RAW and CUSTOM carry data only.
+	return nil
+}
+
+// begin checks the place of an event of type name in the run's life
+// before its own rules: what may follow a closed run, what may come first,
+// and that runs do not nest. A new run after a closed one starts afresh.
+func (s *seq) begin(i int, name string) error {
 	isStart, isError := name == contract.EventRunStarted, name == contract.EventRunError
 	switch {
 	case s.runError && !isStart:
@@ -125,98 +245,96 @@ func (s *seq) apply(i int, ev contract.Event) error {
 			s.resetRun()
 		}
 	}
-	switch e := ev.(type) {
-	case contract.RunStartedEvent:
-		return s.runStartedEvent(i, e)
-	case contract.RunFinishedEvent:
-		return s.runFinishedEvent(i, e)
-	case contract.RunErrorEvent:
-		s.runError = true
-		oc := Outcome{Kind: OutcomeError, Error: &RunError{Message: e.Message}}
-		if e.Code != nil {
-			oc.Error.Code = *e.Code
-		}
-		if n := len(s.r.Runs); n > 0 && s.r.Runs[n-1].Outcome.Kind == OutcomeUnfinished {
-			s.r.Runs[n-1].Outcome = oc
-		} else {
-			s.r.Runs = append(s.r.Runs, Run{Outcome: oc})
-		}
-		return nil
-	case contract.TextMessageStartEvent:
-		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", func() {
-			role := string(contract.TextMessageRoleAssistant)
-			if e.Role != nil {
-				role = string(*e.Role)
-			}
-			s.openMessage(e.MessageID, role, e.SubagentRunID)
-		})
-	case contract.TextMessageContentEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", false, func() {
-			s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
-		})
-	case contract.TextMessageEndEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", true, func() {
-			s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
-		})
-	case contract.ToolCallStartEvent:
-		return s.toolCallStart(i, e)
-	case contract.ToolCallArgsEvent:
-		return s.cont(i, &e, &e.ToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", false, func() {
-			s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
-		})
-	case contract.ToolCallEndEvent:
-		return s.cont(i, &e, &e.ToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", true, func() {
-			s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
-		})
-	case contract.ToolCallResultEvent:
-		return s.toolCallResult(i, e)
-	case contract.StateSnapshotEvent:
-		return s.stateSnapshot(i, e)
-	case contract.StateDeltaEvent:
-		return s.stateDelta(i, e)
-	case contract.StepStartedEvent:
-		return s.stepStarted(i, e)
-	case contract.StepFinishedEvent:
-		return s.stepFinished(i, e)
-	case contract.MessagesSnapshotEvent:
-		return s.messagesSnapshot(e)
-	case contract.ActivitySnapshotEvent:
-		return s.activitySnapshot(e)
-	case contract.ActivityDeltaEvent:
-		return s.activityDelta(e)
-	case contract.ReasoningStartEvent:
-		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", func() {})
-	case contract.ReasoningEndEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", true, func() {})
-	case contract.ReasoningMessageStartEvent:
-		return s.open(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", func() {
-			s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
-		})
-	case contract.ReasoningMessageContentEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", false, func() {
-			s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
-		})
-	case contract.ReasoningMessageEndEvent:
-		return s.cont(i, &e, &e.MessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", true, func() {
-			s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
-		})
-	case contract.ReasoningEncryptedValueEvent:
-		o, known := s.toolOwner[e.EntityID]
-		if e.Subtype == contract.ReasoningEncryptedValueSubtypeMessage {
-			if o, known = s.textOwner[e.EntityID]; !known {
-				o, known = s.reasoningOwner[e.EntityID]
-			}
-		}
-		return s.agree(i, e.SubagentRunID, o, known, string(e.Subtype), e.EntityID)
-	case contract.SubagentStartedEvent:
-		return s.subagentStarted(i, e)
-	case contract.SubagentFinishedEvent:
-		return s.subagentClosed(i, &e, &e.SubagentRunID, name, e.SubagentRunID)
-	case contract.SubagentErrorEvent:
-		return s.subagentClosed(i, &e, &e.SubagentRunID, name, e.SubagentRunID)
-	}
-	// RAW and CUSTOM carry data only.
 	return nil
+}
+
+func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent) error {
+	if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message"); err != nil {
+		return err
+	}
+	role := string(contract.TextMessageRoleAssistant)
+	if e.Role != nil {
+		role = string(*e.Role)
+	}
+	s.openMessage(e.MessageID, role, e.SubagentRunID)
+	return nil
+}
+
+func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
+	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", false)
+	if ok {
+		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
+	}
+	return err
+}
+
+func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
+	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", true)
+	if ok {
+		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
+	}
+	return err
+}
+
+func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
+	ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", false)
+	if ok {
+		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
+	}
+	return err
+}
+
+func (s *seq) toolCallEnd(i int, e contract.ToolCallEndEvent) error {
+	ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", true)
+	if ok {
+		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
+	}
+	return err
+}
+
+func (s *seq) reasoningStart(i int, e contract.ReasoningStartEvent) error {
+	return s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span")
+}
+
+func (s *seq) reasoningEnd(i int, e contract.ReasoningEndEvent) error {
+	_, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", true)
+	return err
+}
+
+func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent) error {
+	if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message"); err != nil {
+		return err
+	}
+	s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
+	return nil
+}
+
+func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentEvent) error {
+	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", false)
+	if ok {
+		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
+	}
+	return err
+}
+
+func (s *seq) reasoningMessageEnd(i int, e contract.ReasoningMessageEndEvent) error {
+	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", true)
+	if ok {
+		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
+	}
+	return err
+}
+
+// reasoningEncryptedValue checks that the value's attribution agrees with
+// the entity it names, if that entity is known.
+func (s *seq) reasoningEncryptedValue(i int, e contract.ReasoningEncryptedValueEvent) error {
+	o, known := s.toolOwner[e.EntityID]
+	if e.Subtype == contract.ReasoningEncryptedValueSubtypeMessage {
+		if o, known = s.textOwner[e.EntityID]; !known {
+			o, known = s.reasoningOwner[e.EntityID]
+		}
+	}
+	return s.agree(i, e.SubagentRunID, o, known, string(e.Subtype), e.EntityID)
 }
 
 // agree checks that an event attributed to tag may continue an entity whose
@@ -241,42 +359,48 @@ func (s *seq) attributionPtr() string {
 	return ""
 }
 
-// open handles an event that opens an entity: its id must not be open, and
-// a reopened id keeps its first owner.
-func (s *seq) open(i int, st, idField any, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, record func()) error {
+// open handles an event that opens an entity, whose id is at idPtr in the
+// event: its id must not be open, and a reopened id keeps its first owner.
+func (s *seq) open(i int, idPtr, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string) error {
 	if open[id] {
-		return s.fail(i, member(st, idField), rule, "the %s %q is already open; close it before opening it again", kind, id)
+		return s.fail(i, idPtr, rule, "the %s %q is already open; close it before opening it again", kind, id)
+	}
+	open[id] = true
+	if !s.attrib {
+		return nil // no profile rule reads owners: none are kept
 	}
 	o, known := owners[id]
 	if err := s.agree(i, tag, o, known, kind, id); err != nil {
+		delete(open, id)
 		return err
 	}
-	open[id] = true
 	if !known {
 		owners[id] = ownerOf(tag)
 	}
-	record()
 	return nil
 }
 
 // cont handles an event that continues (or, with closes, ends) an open
-// entity.
-func (s *seq) cont(i int, st, idField any, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, closes bool, record func()) error {
+// entity. ok is false when there is nothing to record: the event breaks a
+// rule (err), or the entity is not open and the profile does not enforce
+// it.
+func (s *seq) cont(i int, idPtr, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, closes bool) (ok bool, err error) {
 	if !open[id] {
 		if !s.p.Has(rule) {
-			return nil // not enforced: nothing to attach the event to either
+			return false, nil // not enforced: nothing to attach the event to either
 		}
-		return failf(i, member(st, idField), rule, "no %s %q is open", kind, id)
+		return false, failf(i, idPtr, rule, "no %s %q is open", kind, id)
 	}
-	o, known := owners[id]
-	if err := s.agree(i, tag, o, known, kind, id); err != nil {
-		return err
+	if s.attrib && tag != nil {
+		o, known := owners[id]
+		if err := s.agree(i, tag, o, known, kind, id); err != nil {
+			return false, err
+		}
 	}
 	if closes {
 		delete(open, id)
 	}
-	record()
-	return nil
+	return true, nil
 }
 
 func (s *seq) openMessage(id, role string, tag *contract.SubagentRunID) {
@@ -293,10 +417,18 @@ func (s *seq) openMessage(id, role string, tag *contract.SubagentRunID) {
 }
 
 func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
+	if s.threadSet && e.ThreadID != s.thread && s.p.Has(contract.RuleSequenceOneThread) {
+		return failf(i, member(&e, &e.ThreadID), contract.RuleSequenceOneThread,
+			"RUN_STARTED opens a run on thread %q, but the record's runs belong to thread %q: a record is one thread", e.ThreadID, s.thread)
+	}
 	s.runs++
 	if s.p.Has(contract.RuleStandRuns) && s.runs > contract.LimitRuns {
+		if !s.threadSet {
+			return failf(i, "", contract.RuleStandRuns, "a second run starts after the run that failed before it started; a record of the stand holds at most %d", contract.LimitRuns)
+		}
 		return failf(i, "", contract.RuleStandRuns, "a second run starts; a record of the stand holds at most %d", contract.LimitRuns)
 	}
+	s.thread, s.runID, s.threadSet = e.ThreadID, e.RunID, true
 	s.runStarted = true
 	s.r.Runs = append(s.r.Runs, Run{ThreadID: e.ThreadID, RunID: e.RunID, Outcome: Outcome{Kind: OutcomeUnfinished}})
 	if e.ProtocolVersion != nil && s.p.Has(contract.RuleToleranceProtocolVersion) {
@@ -309,6 +441,60 @@ func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 		for _, m := range e.Input.Messages {
 			s.seedOwner(m, false)
 		}
+	}
+	return nil
+}
+
+// active reports whether a run has started and not ended.
+func (s *seq) active() bool { return s.runStarted && !s.runFinished && !s.runError }
+
+// runErrorEvent ends the active run as failed; after RUN_FINISHED it is the
+// late failure of the run that finished; as the first event of the record,
+// or after a run that failed, it is a run that failed before it started,
+// and counts as a run.
+func (s *seq) runErrorEvent(e contract.RunErrorEvent) error {
+	oc := Outcome{Kind: OutcomeError, Error: &RunError{Message: e.Message}}
+	if e.Code != nil {
+		oc.Error.Code = *e.Code
+	}
+	n := len(s.r.Runs)
+	switch {
+	case s.active() && n > 0:
+		s.r.Runs[n-1].Outcome = oc
+	case s.runFinished && !s.runError && n > 0:
+		// What the run declared stays shown beside the failure.
+		late := &s.r.Runs[n-1].Outcome
+		late.Kind, late.Error, late.FailedAfterFinish = OutcomeError, oc.Error, true
+	default:
+		s.runs++
+		s.r.Runs = append(s.r.Runs, Run{Outcome: oc})
+	}
+	s.runError = true
+	return nil
+}
+
+// errorIdentity checks, before a RUN_ERROR is decoded, that the run it
+// names, if it names one, is the run it ends: the active run, or the run
+// that has just finished.
+func (s *seq) errorIdentity(i int, tree *strictjson.Value) error {
+	if !s.threadSet || !s.p.Has(contract.RuleSequenceRunIdentity) || s.runError || !s.runStarted {
+		return nil
+	}
+	for _, id := range []struct{ name, want, what string }{{nameThreadID, s.thread, "thread"}, {nameRunID, s.runID, "run"}} {
+		if v := tree.Get(id.name); v != nil && v.Kind == strictjson.String && v.Str != id.want {
+			return failf(i, strictjson.AppendPointer("", id.name), contract.RuleSequenceRunIdentity,
+				"RUN_ERROR names %s %q, but the run it ends is run %q of thread %q", id.what, v.Str, s.runID, s.thread)
+		}
+	}
+	return nil
+}
+
+// end checks the end of the record: under AG-UI 1.1 a record that ends
+// while its run is active fails the run, as a cut stream does.
+func (s *seq) end() error {
+	if s.active() && s.p.Has(contract.RuleSequenceRunComplete) {
+		return failf(FileLevel, "", contract.RuleSequenceRunComplete,
+			"the record ends while run %q is still active: a stream cut before RUN_FINISHED or RUN_ERROR fails its run", s.runID)
 	}
 	return nil
 }
@@ -331,6 +517,16 @@ func newerVersion(v, base string) (newer, ok bool) {
 }
 
 func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
+	if s.active() && s.p.Has(contract.RuleSequenceRunIdentity) {
+		if e.ThreadID != s.thread {
+			return failf(i, member(&e, &e.ThreadID), contract.RuleSequenceRunIdentity,
+				"RUN_FINISHED names thread %q, but the active run %q started on thread %q", e.ThreadID, s.runID, s.thread)
+		}
+		if e.RunID != s.runID {
+			return failf(i, member(&e, &e.RunID), contract.RuleSequenceRunIdentity,
+				"RUN_FINISHED names run %q, but the active run is %q", e.RunID, s.runID)
+		}
+	}
 	var open []string
 	for o, names := range s.steps {
 		for n := range names {
@@ -365,6 +561,14 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 			return failf(i, member(&e, &e.Outcome), contract.RuleStandInterrupts, "the outcome carries %d interrupts, more than the limit of %d", len(o.Interrupts), contract.LimitInterrupts)
 		}
 		oc.Kind = OutcomeInterrupt
+		seen := make(map[string]int, len(o.Interrupts))
+		for k, in := range o.Interrupts {
+			if first, dup := seen[in.ID]; dup && s.p.Has(contract.RuleSequenceInterruptIds) {
+				ptr := member(&e, &e.Outcome) + strictjson.AppendIndexPointer(strictjson.AppendPointer("", nameInterrupts), k) + strictjson.AppendPointer("", nameID)
+				return failf(i, ptr, contract.RuleSequenceInterruptIds, "interrupt id %q is used twice in this outcome (interrupts %d and %d); each interrupt of a run has its own id", in.ID, first, k)
+			}
+			seen[in.ID] = k
+		}
 		for _, in := range o.Interrupts {
 			x := Interrupt{ID: in.ID, Reason: in.Reason, Metadata: json.RawMessage(in.Metadata)}
 			if in.Message != nil {
@@ -386,7 +590,12 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 	id := e.ToolCallID
 	if s.toolOpen[id] {
-		return s.fail(i, member(&e, &e.ToolCallID), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
+		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ToolCallID }), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
+	}
+	if !s.attrib {
+		s.toolOpen[id] = true
+		s.recordToolCall(e)
+		return nil
 	}
 	// A call lives in its parent message: its attribution is that message's.
 	inherited, hasParent := owner{}, false
@@ -402,7 +611,7 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 		return err
 	}
 	if known && e.SubagentRunID == nil && hasParent && inherited != existing {
-		return s.fail(i, member(&e, &e.ParentMessageID), contract.RuleSequenceAttribution,
+		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ParentMessageID }), contract.RuleSequenceAttribution,
 			"the tool call %q belongs to %s but its parent message belongs to %s", id, existing, inherited)
 	}
 	s.toolOpen[id] = true
@@ -416,17 +625,23 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 			s.toolOwner[id] = owner{}
 		}
 	}
-	if k, ok := s.toolIdx[id]; ok {
+	s.recordToolCall(e)
+	return nil
+}
+
+// recordToolCall adds an opened call to the result, or marks a reopened
+// one unfinished again.
+func (s *seq) recordToolCall(e contract.ToolCallStartEvent) {
+	if k, ok := s.toolIdx[e.ToolCallID]; ok {
 		s.r.ToolCalls[k].Complete = false
-		return nil
+		return
 	}
-	tc := ToolCall{ID: id, Name: e.ToolCallName}
+	tc := ToolCall{ID: e.ToolCallID, Name: e.ToolCallName}
 	if e.ParentMessageID != nil {
 		tc.ParentMessageID = *e.ParentMessageID
 	}
-	s.toolIdx[id] = len(s.r.ToolCalls)
+	s.toolIdx[e.ToolCallID] = len(s.r.ToolCalls)
 	s.r.ToolCalls = append(s.r.ToolCalls, tc)
-	return nil
 }
 
 func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
@@ -434,16 +649,18 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	if s.p.Has(contract.RuleStandToolResult) {
 		switch {
 		case !started:
-			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "no tool call %q was started in this record", e.ToolCallID)
+			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "no tool call %q was started in this record", e.ToolCallID)
 		case !s.r.ToolCalls[k].Complete:
-			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
+			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
 		case s.answered[e.ToolCallID]:
-			return failf(i, member(&e, &e.ToolCallID), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
+			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
 		}
 	}
 	s.answered[e.ToolCallID] = true
-	// The result mints a tool message: its owner is the result's own.
-	s.textOwner[e.MessageID] = ownerOf(e.SubagentRunID)
+	if s.attrib {
+		// The result mints a tool message: its owner is the result's own.
+		s.textOwner[e.MessageID] = ownerOf(e.SubagentRunID)
+	}
 	if started {
 		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
 	}
@@ -453,7 +670,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 func (s *seq) stepStarted(i int, e contract.StepStartedEvent) error {
 	o := ownerOf(e.SubagentRunID)
 	if s.steps[o][e.StepName] {
-		return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
+		return s.fail(i, field(func(e *contract.StepStartedEvent) any { return &e.StepName }), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
 	}
 	if s.steps[o] == nil {
 		s.steps[o] = map[string]bool{}
@@ -472,11 +689,11 @@ func (s *seq) stepFinished(i int, e contract.StepFinishedEvent) error {
 	if !s.steps[o][e.StepName] {
 		for other, names := range s.steps {
 			if names[e.StepName] {
-				return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep,
+				return s.fail(i, field(func(e *contract.StepFinishedEvent) any { return &e.StepName }), contract.RuleSequenceStep,
 					"the step %q is open under %s, not %s; a step is finished by whoever started it", e.StepName, other, o)
 			}
 		}
-		return s.fail(i, member(&e, &e.StepName), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
+		return s.fail(i, field(func(e *contract.StepFinishedEvent) any { return &e.StepName }), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
 	}
 	delete(s.steps[o], e.StepName)
 	for k := len(s.r.Steps) - 1; k >= 0; k-- {
@@ -500,20 +717,20 @@ func (s *seq) subagentStarted(i int, e contract.SubagentStartedEvent) error {
 	id := string(e.SubagentRunID)
 	switch {
 	case s.subActive[id]:
-		return s.fail(i, member(&e, &e.SubagentRunID), contract.RuleSequenceSubagent, "the subagent %q is already active", id)
+		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.SubagentRunID }), contract.RuleSequenceSubagent, "the subagent %q is already active", id)
 	case s.subClosed[id]:
-		return s.fail(i, member(&e, &e.SubagentRunID), contract.RuleSequenceSubagent, "the subagent %q already finished in this run; an invocation id is used once", id)
+		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.SubagentRunID }), contract.RuleSequenceSubagent, "the subagent %q already finished in this run; an invocation id is used once", id)
 	case e.ParentSubagentRunID != nil && !s.subActive[string(*e.ParentSubagentRunID)] && !s.subClosed[string(*e.ParentSubagentRunID)]:
-		return s.fail(i, member(&e, &e.ParentSubagentRunID), contract.RuleSequenceSubagent, "the parent subagent %q was not started in this run", string(*e.ParentSubagentRunID))
+		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.ParentSubagentRunID }), contract.RuleSequenceSubagent, "the parent subagent %q was not started in this run", string(*e.ParentSubagentRunID))
 	}
 	s.subActive[id] = true
 	return nil
 }
 
-func (s *seq) subagentClosed(i int, st, idField any, name string, idv contract.SubagentRunID) error {
+func (s *seq) subagentClosed(i int, name string, idv contract.SubagentRunID) error {
 	id := string(idv)
 	if !s.subActive[id] {
-		return s.fail(i, member(st, idField), contract.RuleSequenceSubagent, "%s for the subagent %q, which is not active", name, id)
+		return s.fail(i, ptrSubagentRunID, contract.RuleSequenceSubagent, "%s for the subagent %q, which is not active", name, id)
 	}
 	delete(s.subActive, id)
 	s.subClosed[id] = true
@@ -630,71 +847,72 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	return nil
 }
 
-// activityDelta patches an activity's content; a delta for an activity
-// never created, or one that does not apply, changes nothing.
-func (s *seq) activityDelta(e contract.ActivityDeltaEvent) error {
+// activityDelta patches an activity's content. A delta for an activity
+// never created, or one that does not apply, changes nothing and is a
+// warning, as the draft of the protocol asks.
+func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjson.Value) error {
 	k, exists := s.msgIndex[e.MessageID]
 	if !exists || s.r.Messages[k].Data == nil {
+		s.warn(i, field(func(e *contract.ActivityDeltaEvent) any { return &e.MessageID }), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
 		return nil
 	}
 	doc, err := strictjson.Parse(s.r.Messages[k].Data, strictjson.Options{})
 	if err != nil {
 		return nil
 	}
-	ops, err := patchOps(e.Patch)
-	if err != nil {
+	p := newPatcher(doc, patchOptions{copyMove: true})
+	s.ops = treeOps(s.ops[:0], tree.Get(namePatch), s.m.patchTag, namePath, nameFrom, nameValue)
+	if f := p.apply(s.ops); f != nil {
+		s.warn(i, strictjson.AppendIndexPointer(field(func(e *contract.ActivityDeltaEvent) any { return &e.Patch }), f.Index), contract.RuleSequenceActivityDelta, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
 		return nil
 	}
-	if out, f := applyPatch(doc, ops, patchOptions{copyMove: true}); f == nil {
-		s.r.Messages[k].Data = out.AppendCompact(nil)
-	}
+	s.r.Messages[k].Data = p.root.AppendCompact(nil)
 	return nil
 }
 
-// stateSnapshot replaces the state.
-func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent) error {
-	v, err := strictjson.Parse(e.Snapshot, strictjson.Options{})
-	if err != nil {
-		return failf(i, member(&e, &e.Snapshot), contract.RuleStructureEventSchema, "the snapshot does not read back: %v", err)
+// size is the number of bytes of v as the record writes it; for values
+// handed over in process, of the compact JSON they stand for.
+func (s *seq) size(v *strictjson.Value) int {
+	if s.srcs {
+		return v.End - v.Start
 	}
+	return compactSize(v)
+}
+
+func (s *seq) patchOptions() patchOptions {
+	return patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove)}
+}
+
+// stateSnapshot replaces the state with the snapshot's tree.
+func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjson.Value) error {
+	v := tree.Get(nameSnapshot)
 	if s.p.Has(contract.RuleStandStateRoot) && v.Kind != strictjson.Object {
-		return failf(i, member(&e, &e.Snapshot), contract.RuleStandStateRoot, "the state of the stand is an object; this snapshot is %s", describeKind(v.Kind))
+		return failf(i, ptrSnapshot, contract.RuleStandStateRoot, "the state of the stand is an object; this snapshot is %s", describeKind(v.Kind))
 	}
-	if s.p.Has(contract.RuleStandInitialStateBytes) && len(e.Snapshot) > contract.LimitInitialStateBytes {
-		return failf(i, member(&e, &e.Snapshot), contract.RuleStandInitialStateBytes, "the snapshot is %d bytes of compact JSON, more than the limit of %d", len(e.Snapshot), contract.LimitInitialStateBytes)
+	if n := s.size(v); s.p.Has(contract.RuleStandInitialStateBytes) && n > contract.LimitInitialStateBytes {
+		return failf(i, ptrSnapshot, contract.RuleStandInitialStateBytes, "the snapshot is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitInitialStateBytes)
 	}
-	s.state = v
+	s.state = newPatcher(v, s.patchOptions())
 	return nil
 }
 
-// stateDelta applies a patch to the state. Under the stand any fault
-// rejects the record and the state stays as it was; under AG-UI 1.1 the
-// fault is a warning and the state stays as it was.
-func (s *seq) stateDelta(i int, e contract.StateDeltaEvent) error {
-	deltaPtr := member(&e, &e.Delta)
-	stand := s.p.Has(contract.RuleStandStateAtomicity)
+// stateDelta applies a patch to the state, in place and atomically. Under
+// the stand any fault rejects the record; under AG-UI 1.1 it is a warning.
+// Either way the state stays as it was.
+func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Value) error {
+	deltaPtr := ptrDelta
 	if s.p.Has(contract.RuleStandPatchOperations) && len(e.Delta) > contract.LimitPatchOperations {
 		return failf(i, deltaPtr, contract.RuleStandPatchOperations, "the delta holds %d operations, more than the limit of %d", len(e.Delta), contract.LimitPatchOperations)
 	}
-	if s.p.Has(contract.RuleStandPatchBytes) {
-		n := 0
-		for _, op := range e.Delta {
-			b, _ := contract.MarshalJSONPatchOperation(op)
-			n += len(b) + 1
-		}
-		if n+1 > contract.LimitPatchBytes {
-			return failf(i, deltaPtr, contract.RuleStandPatchBytes, "the delta is %d bytes of compact JSON, more than the limit of %d", n+1, contract.LimitPatchBytes)
-		}
+	list := tree.Get(nameDelta)
+	if n := s.size(list); s.p.Has(contract.RuleStandPatchBytes) && n > contract.LimitPatchBytes {
+		return failf(i, deltaPtr, contract.RuleStandPatchBytes, "the delta is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitPatchBytes)
 	}
-	ops, err := patchOps(e.Delta)
-	if err != nil {
-		return failf(i, deltaPtr, contract.RuleStructureEventSchema, "%v", err)
+	if s.state == nil {
+		s.state = newPatcher(&strictjson.Value{Kind: strictjson.Object}, s.patchOptions())
 	}
-	base := s.state
-	if base == nil {
-		base = &strictjson.Value{Kind: strictjson.Object}
-	}
-	out, f := applyPatch(base, ops, patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove)})
+	s.ops = treeOps(s.ops[:0], list, s.m.patchTag, namePath, nameFrom, nameValue)
+	f := s.state.apply(s.ops)
 	if f != nil {
 		ptr := strictjson.AppendIndexPointer(deltaPtr, f.Index)
 		if f.Member != "" {
@@ -705,59 +923,27 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent) error {
 			return failf(i, ptr, contract.RuleUnsupportedCopyMove, "%s", f.Msg)
 		case f.Kind == faultRemoveRoot && s.p.Has(contract.RuleUnsupportedRemoveRoot):
 			return failf(i, ptr, contract.RuleUnsupportedRemoveRoot, "%s", f.Msg)
-		case stand:
+		case s.p.Has(contract.RuleStandStateAtomicity):
 			return failf(i, ptr, contract.RuleStandStateAtomicity, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
 		}
 		s.warn(i, ptr, contract.RuleSequenceStateDelta, "%s; nothing of this delta was applied", f.Msg)
 		return nil
 	}
-	if s.p.Has(contract.RuleStandStateRoot) && out.Kind != strictjson.Object {
-		return failf(i, deltaPtr, contract.RuleStandStateRoot, "the delta would leave a state root that is %s, not an object", describeKind(out.Kind))
+	if root := s.state.root; s.p.Has(contract.RuleStandStateRoot) && root.Kind != strictjson.Object {
+		s.state.rollback()
+		return failf(i, deltaPtr, contract.RuleStandStateRoot, "the delta would leave a state root that is %s, not an object", describeKind(root.Kind))
 	}
-	s.state = out
+	s.state.commit()
 	return nil
-}
-
-// patchOps converts the generated operations into the applier's.
-func patchOps(list []contract.JSONPatchOperation) ([]patchOp, error) {
-	ops := make([]patchOp, 0, len(list))
-	val := func(raw json.RawMessage) (*strictjson.Value, error) {
-		return strictjson.Parse(raw, strictjson.Options{})
-	}
-	for _, o := range list {
-		var op patchOp
-		var err error
-		switch x := o.(type) {
-		case contract.AddOperation:
-			op = patchOp{Op: opAdd, Path: string(x.Path)}
-			op.Value, err = val(x.Value)
-		case contract.RemoveOperation:
-			op = patchOp{Op: opRemove, Path: string(x.Path)}
-		case contract.ReplaceOperation:
-			op = patchOp{Op: opReplace, Path: string(x.Path)}
-			op.Value, err = val(x.Value)
-		case contract.MoveOperation:
-			op = patchOp{Op: opMove, Path: string(x.Path), From: string(x.From)}
-		case contract.CopyOperation:
-			op = patchOp{Op: opCopy, Path: string(x.Path), From: string(x.From)}
-		case contract.TestOperation:
-			op = patchOp{Op: opTest, Path: string(x.Path)}
-			op.Value, err = val(x.Value)
-		default:
-			return nil, fmt.Errorf("unknown operation %T", o)
-		}
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, op)
-	}
-	return ops, nil
 }
 
 // finish completes the result once the record ends.
 func (s *seq) finish() {
 	if s.state != nil {
-		s.r.State = s.state.AppendCompact(nil)
+		s.r.State = s.state.root.AppendCompact(nil)
+	}
+	if s.active() {
+		s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: UnfinishedRun, ID: s.runID})
 	}
 	for _, m := range s.r.Messages {
 		if !m.Complete {

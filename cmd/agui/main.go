@@ -144,7 +144,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if i > 0 && !*asJSON {
 			fmt.Fprintln(stdout)
 		}
-		data, err := readInput(name, stdin)
+		data, err := readInput(name, stdin, stderr)
 		code := exitUnusable
 		if err != nil {
 			fmt.Fprintf(stderr, "agui check: %s: %v\n", name, err)
@@ -158,14 +158,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // readInput reads a record from a file or, for "-", standard input. It
 // reads one byte more than the size limit, so that an oversized record is
-// recognised without reading all of it.
-func readInput(name string, stdin io.Reader) ([]byte, error) {
+// recognised without reading all of it. When standard input is a
+// terminal, a hint on stderr says what agui is waiting for.
+func readInput(name string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
 	for _, scheme := range []string{"http://", "https://", "ws://", "wss://", "ftp://"} {
 		if strings.HasPrefix(strings.ToLower(name), scheme) {
 			return nil, fmt.Errorf("a URL is not a record: agui reads local files only and opens no network connection [%s]", contract.RuleUnsupportedNetwork)
 		}
 	}
 	var r io.Reader = stdin
+	if name == "-" && isTerminal(stdin) {
+		fmt.Fprintln(stderr, "agui check: reading a record from the terminal; paste or type the events, then end the input with Ctrl-D (Ctrl-Z and Enter on Windows). To check a file, give its name instead of -.")
+	}
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
@@ -178,6 +182,17 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		r = f
 	}
 	return io.ReadAll(io.LimitReader(r, contract.LimitInputBytes+1))
+}
+
+// isTerminal reports whether r is a character device, as a terminal is.
+// Pipes and files are not, so recorders piping into agui see no hint.
+func isTerminal(r io.Reader) bool {
+	st, ok := r.(interface{ Stat() (os.FileInfo, error) })
+	if !ok {
+		return false
+	}
+	info, err := st.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 func checkOne(data []byte, opt agui.Options, asJSON bool, stdout, stderr io.Writer) int {

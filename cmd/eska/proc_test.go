@@ -25,9 +25,17 @@ const (
 	exitBound   = 20 * time.Second // for the exit once stdin is closed
 )
 
+// The disk cache's signing key goes to a temporary user cache directory,
+// for the processes the tests start too.
 func TestMain(m *testing.M) {
+	cacheHome, err := os.MkdirTemp("", "eska-cache-home")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cacheHome)
 	code := m.Run()
 	repotest.RemoveBuilds()
+	os.RemoveAll(cacheHome)
 	os.Exit(code)
 }
 

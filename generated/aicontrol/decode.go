@@ -9,6 +9,28 @@ import (
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
+// TypeIDs maps the Go name of every type to the id its tree decoder passes to genrt.Decoder.Check; a runtime sets Watch[id] to have its Named hook called for the type.
+var TypeIDs = map[string]int{
+	"ActParams":             0,
+	"ActResult":             1,
+	"AuthParams":            2,
+	"AuthResult":            3,
+	"CommandCompletedEvent": 4,
+	"EmptyParams":           5,
+	"ErrorObject":           6,
+	"Event":                 7,
+	"EventRecord":           8,
+	"EventsParams":          9,
+	"EventsResult":          10,
+	"ObserveResult":         11,
+	"PingResult":            12,
+	"ProjectIdentifier":     13,
+	"Request":               14,
+	"RequestID":             15,
+	"Response":              16,
+	"StatusResult":          17,
+}
+
 // DecodeActParams decodes data strictly as ActParams: wrong types, unknown
 // enum values, violated constraints and malformed JSON are errors of type
 // *ValidationError, carrying the invalid-params code and the JSON pointer of
@@ -18,15 +40,29 @@ func DecodeActParams(data []byte) (ActParams, error) {
 	if err != nil {
 		return ActParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeActParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeActParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeActParams(v *strictjson.Value, ptr string) (ActParams, error) {
+
+// DecodeActParamsTree decodes v, a tree the caller already parsed, as
+// ActParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeActParams, with pointers relative to
+// v.
+func DecodeActParamsTree(v *strictjson.Value, d *genrt.Decoder) (ActParams, error) {
+	x, err := decodeActParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeActParams(v *strictjson.Value, d *genrt.Decoder) (ActParams, error) {
 	var out ActParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -34,95 +70,173 @@ func decodeActParams(v *strictjson.Value, ptr string) (ActParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "type":
-			p := strictjson.AppendPointer(ptr, "type")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "type")
 			}
+			d.Under(mark, "type")
 			out.Type = x
 			has0 = true
 		case "targetId":
-			p := strictjson.AppendPointer(ptr, "targetId")
-			x, err := decodeProjectIdentifier(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeProjectIdentifier(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "targetId")
 			out.TargetID = &x
 		case "itemId":
-			p := strictjson.AppendPointer(ptr, "itemId")
-			x, err := decodeProjectIdentifier(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeProjectIdentifier(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "itemId")
 			out.ItemID = &x
 		case "auxId":
-			p := strictjson.AppendPointer(ptr, "auxId")
-			x, err := decodeProjectIdentifier(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeProjectIdentifier(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "auxId")
 			out.AuxID = &x
 		case "x":
-			p := strictjson.AppendPointer(ptr, "x")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "x")
 			out.X = &x
 		case "y":
-			p := strictjson.AppendPointer(ptr, "y")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "y")
 			out.Y = &x
 		case "screenX":
-			p := strictjson.AppendPointer(ptr, "screenX")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "screenX")
 			out.ScreenX = &x
 		case "screenY":
-			p := strictjson.AppendPointer(ptr, "screenY")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "screenY")
 			out.ScreenY = &x
 		case "intArg":
-			p := strictjson.AppendPointer(ptr, "intArg")
-			x, err := genrt.Integer(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "intArg")
 			out.IntArg = &x
 		case "stringArg":
-			p := strictjson.AppendPointer(ptr, "stringArg")
-			x, err := genrt.String(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "stringArg")
 			out.StringArg = &x
 		case "append":
-			p := strictjson.AppendPointer(ptr, "append")
-			x, err := genrt.Boolean(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ActParams") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ActParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "append")
 			out.Append = &x
 		default:
+			raw, err := genrt.ReadRaw(m.Value, d)
+			if err != nil {
+				return out, genrt.AtKey(err, m.Key)
+			}
 			if out.Extra == nil {
 				out.Extra = map[string]json.RawMessage{}
 			}
-			out.Extra[m.Key] = m.Value.AppendCompact(nil)
+			out.Extra[m.Key] = raw
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "type")
+		return out, genrt.Missing("", "type")
+	}
+	if err := d.Check(0, "ActParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -136,15 +250,29 @@ func DecodeActResult(data []byte) (ActResult, error) {
 	if err != nil {
 		return ActResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeActResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeActResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeActResult(v *strictjson.Value, ptr string) (ActResult, error) {
+
+// DecodeActResultTree decodes v, a tree the caller already parsed, as
+// ActResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeActResult, with pointers relative to
+// v.
+func DecodeActResultTree(v *strictjson.Value, d *genrt.Decoder) (ActResult, error) {
+	x, err := decodeActResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeActResult(v *strictjson.Value, d *genrt.Decoder) (ActResult, error) {
 	var out ActResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -153,34 +281,39 @@ func decodeActResult(v *strictjson.Value, ptr string) (ActResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "accepted":
-			p := strictjson.AppendPointer(ptr, "accepted")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != true {
-				return out, genrt.Const(p, true)
+				return out, genrt.AtKey(genrt.Const("", true), "accepted")
 			}
+			d.Under(mark, "accepted")
 			out.Accepted = x
 			has0 = true
 		case "commandSeq":
-			p := strictjson.AppendPointer(ptr, "commandSeq")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "commandSeq")
 			}
+			d.Under(mark, "commandSeq")
 			out.CommandSeq = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "accepted")
+		return out, genrt.Missing("", "accepted")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "commandSeq")
+		return out, genrt.Missing("", "commandSeq")
+	}
+	if err := d.Check(1, "ActResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -194,15 +327,29 @@ func DecodeAuthParams(data []byte) (AuthParams, error) {
 	if err != nil {
 		return AuthParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeAuthParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeAuthParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeAuthParams(v *strictjson.Value, ptr string) (AuthParams, error) {
+
+// DecodeAuthParamsTree decodes v, a tree the caller already parsed, as
+// AuthParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeAuthParams, with pointers relative to
+// v.
+func DecodeAuthParamsTree(v *strictjson.Value, d *genrt.Decoder) (AuthParams, error) {
+	x, err := decodeAuthParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeAuthParams(v *strictjson.Value, d *genrt.Decoder) (AuthParams, error) {
 	var out AuthParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -210,17 +357,21 @@ func decodeAuthParams(v *strictjson.Value, ptr string) (AuthParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "token":
-			p := strictjson.AppendPointer(ptr, "token")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "token")
 			out.Token = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "token")
+		return out, genrt.Missing("", "token")
+	}
+	if err := d.Check(2, "AuthParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -234,15 +385,29 @@ func DecodeAuthResult(data []byte) (AuthResult, error) {
 	if err != nil {
 		return AuthResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeAuthResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeAuthResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeAuthResult(v *strictjson.Value, ptr string) (AuthResult, error) {
+
+// DecodeAuthResultTree decodes v, a tree the caller already parsed, as
+// AuthResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeAuthResult, with pointers relative to
+// v.
+func DecodeAuthResultTree(v *strictjson.Value, d *genrt.Decoder) (AuthResult, error) {
+	x, err := decodeAuthResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeAuthResult(v *strictjson.Value, d *genrt.Decoder) (AuthResult, error) {
 	var out AuthResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -250,17 +415,21 @@ func decodeAuthResult(v *strictjson.Value, ptr string) (AuthResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "authorized":
-			p := strictjson.AppendPointer(ptr, "authorized")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "authorized")
 			out.Authorized = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "authorized")
+		return out, genrt.Missing("", "authorized")
+	}
+	if err := d.Check(3, "AuthResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -274,15 +443,29 @@ func DecodeCommandCompletedEvent(data []byte) (CommandCompletedEvent, error) {
 	if err != nil {
 		return CommandCompletedEvent{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeCommandCompletedEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeCommandCompletedEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeCommandCompletedEvent(v *strictjson.Value, ptr string) (CommandCompletedEvent, error) {
+
+// DecodeCommandCompletedEventTree decodes v, a tree the caller already parsed,
+// as CommandCompletedEvent under the policy of d (see genrt.Decoder): unknown
+// members and unrecognised union members are errors or, with d.Strip, removed
+// and noted in d.Notes; the errors are those of DecodeCommandCompletedEvent,
+// with pointers relative to v.
+func DecodeCommandCompletedEventTree(v *strictjson.Value, d *genrt.Decoder) (CommandCompletedEvent, error) {
+	x, err := decodeCommandCompletedEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeCommandCompletedEvent(v *strictjson.Value, d *genrt.Decoder) (CommandCompletedEvent, error) {
 	var out CommandCompletedEvent
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -293,61 +476,72 @@ func decodeCommandCompletedEvent(v *strictjson.Value, ptr string) (CommandComple
 		m := &v.Members[i]
 		switch m.Key {
 		case "type":
-			p := strictjson.AppendPointer(ptr, "type")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != "command_completed" {
-				return out, genrt.Const(p, "command_completed")
+				return out, genrt.AtKey(genrt.Const("", "command_completed"), "type")
 			}
+			d.Under(mark, "type")
 			out.Type = x
 			has0 = true
 		case "commandSeq":
-			p := strictjson.AppendPointer(ptr, "commandSeq")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "commandSeq")
 			}
+			d.Under(mark, "commandSeq")
 			out.CommandSeq = x
 			has1 = true
 		case "success":
-			p := strictjson.AppendPointer(ptr, "success")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "success")
 			out.Success = x
 			has2 = true
 		case "message":
-			p := strictjson.AppendPointer(ptr, "message")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "message")
 			out.Message = x
 			has3 = true
 		default:
+			raw, err := genrt.ReadRaw(m.Value, d)
+			if err != nil {
+				return out, genrt.AtKey(err, m.Key)
+			}
 			if out.Extra == nil {
 				out.Extra = map[string]json.RawMessage{}
 			}
-			out.Extra[m.Key] = m.Value.AppendCompact(nil)
+			out.Extra[m.Key] = raw
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "type")
+		return out, genrt.Missing("", "type")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "commandSeq")
+		return out, genrt.Missing("", "commandSeq")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "success")
+		return out, genrt.Missing("", "success")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "message")
+		return out, genrt.Missing("", "message")
+	}
+	if err := d.Check(4, "CommandCompletedEvent", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -361,15 +555,32 @@ func DecodeEmptyParams(data []byte) (EmptyParams, error) {
 	if err != nil {
 		return EmptyParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEmptyParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeEmptyParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEmptyParams(v *strictjson.Value, ptr string) (EmptyParams, error) {
+
+// DecodeEmptyParamsTree decodes v, a tree the caller already parsed, as
+// EmptyParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEmptyParams, with pointers relative
+// to v.
+func DecodeEmptyParamsTree(v *strictjson.Value, d *genrt.Decoder) (EmptyParams, error) {
+	x, err := decodeEmptyParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEmptyParams(v *strictjson.Value, d *genrt.Decoder) (EmptyParams, error) {
 	var out EmptyParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
+		return out, err
+	}
+	if err := d.Check(5, "EmptyParams", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -384,15 +595,29 @@ func DecodeErrorObject(data []byte) (ErrorObject, error) {
 	if err != nil {
 		return ErrorObject{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeErrorObject(v, "")
+	var d genrt.Decoder
+	x, err := decodeErrorObject(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeErrorObject(v *strictjson.Value, ptr string) (ErrorObject, error) {
+
+// DecodeErrorObjectTree decodes v, a tree the caller already parsed, as
+// ErrorObject under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeErrorObject, with pointers relative
+// to v.
+func DecodeErrorObjectTree(v *strictjson.Value, d *genrt.Decoder) (ErrorObject, error) {
+	x, err := decodeErrorObject(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeErrorObject(v *strictjson.Value, d *genrt.Decoder) (ErrorObject, error) {
 	var out ErrorObject
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -401,35 +626,47 @@ func decodeErrorObject(v *strictjson.Value, ptr string) (ErrorObject, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "code":
-			p := strictjson.AppendPointer(ptr, "code")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "code")
 			out.Code = x
 			has0 = true
 		case "message":
-			p := strictjson.AppendPointer(ptr, "message")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "message")
 			out.Message = x
 			has1 = true
 		case "data":
-			p := strictjson.AppendPointer(ptr, "data")
-			x, err := genrt.Raw(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "ErrorObject") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "ErrorObject") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "data")
 			out.Data = x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "code")
+		return out, genrt.Missing("", "code")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "message")
+		return out, genrt.Missing("", "message")
+	}
+	if err := d.Check(6, "ErrorObject", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -443,15 +680,28 @@ func DecodeEvent(data []byte) (Event, error) {
 	if err != nil {
 		return Event{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEvent(v, "")
+	var d genrt.Decoder
+	x, err := decodeEvent(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEvent(v *strictjson.Value, ptr string) (Event, error) {
+
+// DecodeEventTree decodes v, a tree the caller already parsed, as Event under
+// the policy of d (see genrt.Decoder): unknown members and unrecognised union
+// members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeEvent, with pointers relative to v.
+func DecodeEventTree(v *strictjson.Value, d *genrt.Decoder) (Event, error) {
+	x, err := decodeEvent(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEvent(v *strictjson.Value, d *genrt.Decoder) (Event, error) {
 	var out Event
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -459,25 +709,33 @@ func decodeEvent(v *strictjson.Value, ptr string) (Event, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "type":
-			p := strictjson.AppendPointer(ptr, "type")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "type")
 			}
+			d.Under(mark, "type")
 			out.Type = x
 			has0 = true
 		default:
+			raw, err := genrt.ReadRaw(m.Value, d)
+			if err != nil {
+				return out, genrt.AtKey(err, m.Key)
+			}
 			if out.Extra == nil {
 				out.Extra = map[string]json.RawMessage{}
 			}
-			out.Extra[m.Key] = m.Value.AppendCompact(nil)
+			out.Extra[m.Key] = raw
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "type")
+		return out, genrt.Missing("", "type")
+	}
+	if err := d.Check(7, "Event", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -491,15 +749,29 @@ func DecodeEventRecord(data []byte) (EventRecord, error) {
 	if err != nil {
 		return EventRecord{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEventRecord(v, "")
+	var d genrt.Decoder
+	x, err := decodeEventRecord(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEventRecord(v *strictjson.Value, ptr string) (EventRecord, error) {
+
+// DecodeEventRecordTree decodes v, a tree the caller already parsed, as
+// EventRecord under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEventRecord, with pointers relative
+// to v.
+func DecodeEventRecordTree(v *strictjson.Value, d *genrt.Decoder) (EventRecord, error) {
+	x, err := decodeEventRecord(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEventRecord(v *strictjson.Value, d *genrt.Decoder) (EventRecord, error) {
 	var out EventRecord
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -508,31 +780,36 @@ func decodeEventRecord(v *strictjson.Value, ptr string) (EventRecord, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "seq":
-			p := strictjson.AppendPointer(ptr, "seq")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "seq")
 			}
+			d.Under(mark, "seq")
 			out.Seq = x
 			has0 = true
 		case "event":
-			p := strictjson.AppendPointer(ptr, "event")
-			x, err := decodeEvent(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeEvent(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "event")
 			out.Event = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "seq")
+		return out, genrt.Missing("", "seq")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "event")
+		return out, genrt.Missing("", "event")
+	}
+	if err := d.Check(8, "EventRecord", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -546,15 +823,29 @@ func DecodeEventsParams(data []byte) (EventsParams, error) {
 	if err != nil {
 		return EventsParams{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEventsParams(v, "")
+	var d genrt.Decoder
+	x, err := decodeEventsParams(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEventsParams(v *strictjson.Value, ptr string) (EventsParams, error) {
+
+// DecodeEventsParamsTree decodes v, a tree the caller already parsed, as
+// EventsParams under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEventsParams, with pointers relative
+// to v.
+func DecodeEventsParamsTree(v *strictjson.Value, d *genrt.Decoder) (EventsParams, error) {
+	x, err := decodeEventsParams(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEventsParams(v *strictjson.Value, d *genrt.Decoder) (EventsParams, error) {
 	var out EventsParams
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -563,21 +854,34 @@ func decodeEventsParams(v *strictjson.Value, ptr string) (EventsParams, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "afterSeq":
-			p := strictjson.AppendPointer(ptr, "afterSeq")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "EventsParams") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "EventsParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
 			if x < 0 {
 				x = 0
 			}
+			d.Under(mark, "afterSeq")
 			out.AfterSeq = &x
 			has0 = true
 		case "limit":
-			p := strictjson.AppendPointer(ptr, "limit")
-			x, err := genrt.Integer(m.Value, p)
+			if d.NullMember(v, i, "EventsParams") {
+				continue
+			}
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				if d.Drop(err, mark, v, i, "EventsParams") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
 			}
 			if x < 1 {
 				x = 1
@@ -585,6 +889,7 @@ func decodeEventsParams(v *strictjson.Value, ptr string) (EventsParams, error) {
 			if x > MaxEventsPerRequest {
 				x = MaxEventsPerRequest
 			}
+			d.Under(mark, "limit")
 			out.Limit = &x
 			has1 = true
 		}
@@ -594,6 +899,9 @@ func decodeEventsParams(v *strictjson.Value, ptr string) (EventsParams, error) {
 	}
 	if !has1 {
 		out.Limit = genrt.Ptr(int64(DefaultEventsPerRequest))
+	}
+	if err := d.Check(9, "EventsParams", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -607,15 +915,29 @@ func DecodeEventsResult(data []byte) (EventsResult, error) {
 	if err != nil {
 		return EventsResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeEventsResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeEventsResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeEventsResult(v *strictjson.Value, ptr string) (EventsResult, error) {
+
+// DecodeEventsResultTree decodes v, a tree the caller already parsed, as
+// EventsResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeEventsResult, with pointers relative
+// to v.
+func DecodeEventsResultTree(v *strictjson.Value, d *genrt.Decoder) (EventsResult, error) {
+	x, err := decodeEventsResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeEventsResult(v *strictjson.Value, d *genrt.Decoder) (EventsResult, error) {
 	var out EventsResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -624,31 +946,36 @@ func decodeEventsResult(v *strictjson.Value, ptr string) (EventsResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "latestSeq":
-			p := strictjson.AppendPointer(ptr, "latestSeq")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "latestSeq")
 			}
+			d.Under(mark, "latestSeq")
 			out.LatestSeq = x
 			has0 = true
 		case "events":
-			p := strictjson.AppendPointer(ptr, "events")
-			x, err := decodeArray_EventRecord(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeArray_EventRecord(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "events")
 			out.Events = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "latestSeq")
+		return out, genrt.Missing("", "latestSeq")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "events")
+		return out, genrt.Missing("", "events")
+	}
+	if err := d.Check(10, "EventsResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -662,15 +989,29 @@ func DecodeObserveResult(data []byte) (ObserveResult, error) {
 	if err != nil {
 		return ObserveResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeObserveResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeObserveResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeObserveResult(v *strictjson.Value, ptr string) (ObserveResult, error) {
+
+// DecodeObserveResultTree decodes v, a tree the caller already parsed, as
+// ObserveResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeObserveResult, with pointers relative
+// to v.
+func DecodeObserveResultTree(v *strictjson.Value, d *genrt.Decoder) (ObserveResult, error) {
+	x, err := decodeObserveResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeObserveResult(v *strictjson.Value, d *genrt.Decoder) (ObserveResult, error) {
 	var out ObserveResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -679,31 +1020,36 @@ func decodeObserveResult(v *strictjson.Value, ptr string) (ObserveResult, error)
 		m := &v.Members[i]
 		switch m.Key {
 		case "observationSeq":
-			p := strictjson.AppendPointer(ptr, "observationSeq")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "observationSeq")
 			}
+			d.Under(mark, "observationSeq")
 			out.ObservationSeq = x
 			has0 = true
 		case "observation":
-			p := strictjson.AppendPointer(ptr, "observation")
-			x, err := genrt.RawObject(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadRawObject(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "observation")
 			out.Observation = x
 			has1 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "observationSeq")
+		return out, genrt.Missing("", "observationSeq")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "observation")
+		return out, genrt.Missing("", "observation")
+	}
+	if err := d.Check(11, "ObserveResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -717,15 +1063,29 @@ func DecodePingResult(data []byte) (PingResult, error) {
 	if err != nil {
 		return PingResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodePingResult(v, "")
+	var d genrt.Decoder
+	x, err := decodePingResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodePingResult(v *strictjson.Value, ptr string) (PingResult, error) {
+
+// DecodePingResultTree decodes v, a tree the caller already parsed, as
+// PingResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodePingResult, with pointers relative to
+// v.
+func DecodePingResultTree(v *strictjson.Value, d *genrt.Decoder) (PingResult, error) {
+	x, err := decodePingResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodePingResult(v *strictjson.Value, d *genrt.Decoder) (PingResult, error) {
 	var out PingResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -733,20 +1093,24 @@ func decodePingResult(v *strictjson.Value, ptr string) (PingResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "ok":
-			p := strictjson.AppendPointer(ptr, "ok")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != true {
-				return out, genrt.Const(p, true)
+				return out, genrt.AtKey(genrt.Const("", true), "ok")
 			}
+			d.Under(mark, "ok")
 			out.Ok = x
 			has0 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "ok")
+		return out, genrt.Missing("", "ok")
+	}
+	if err := d.Check(12, "PingResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -760,31 +1124,51 @@ func DecodeProjectIdentifier(data []byte) (ProjectIdentifier, error) {
 	if err != nil {
 		return ProjectIdentifier{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeProjectIdentifier(v, "")
+	var d genrt.Decoder
+	x, err := decodeProjectIdentifier(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeProjectIdentifier(v *strictjson.Value, ptr string) (ProjectIdentifier, error) {
+
+// DecodeProjectIdentifierTree decodes v, a tree the caller already parsed, as
+// ProjectIdentifier under the policy of d (see genrt.Decoder): unknown members
+// and unrecognised union members are errors or, with d.Strip, removed and
+// noted in d.Notes; the errors are those of DecodeProjectIdentifier, with
+// pointers relative to v.
+func DecodeProjectIdentifierTree(v *strictjson.Value, d *genrt.Decoder) (ProjectIdentifier, error) {
+	x, err := decodeProjectIdentifier(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeProjectIdentifier(v *strictjson.Value, d *genrt.Decoder) (ProjectIdentifier, error) {
 	switch v.Kind {
 	case strictjson.String:
-		x, err := genrt.String(v, ptr)
+		x, err := genrt.ReadString(v, d)
 		if err != nil {
 			return ProjectIdentifier{}, err
 		}
-		if err := genrt.Length(x, ptr, 1, -1); err != nil {
+		if err := genrt.Length(x, "", 1, -1); err != nil {
+			return ProjectIdentifier{}, err
+		}
+		if err := d.Check(13, "ProjectIdentifier", v); err != nil {
 			return ProjectIdentifier{}, err
 		}
 		return ProjectIdentifier{String: &x}, nil
 	case strictjson.Number:
-		x, err := genrt.Integer(v, ptr)
+		x, err := genrt.ReadInteger(v, d)
 		if err != nil {
+			return ProjectIdentifier{}, err
+		}
+		if err := d.Check(13, "ProjectIdentifier", v); err != nil {
 			return ProjectIdentifier{}, err
 		}
 		return ProjectIdentifier{Integer: &x}, nil
 	}
-	return ProjectIdentifier{}, genrt.Invalid(ptr, "expected a string or an integer, got %s", v.Kind)
+	return ProjectIdentifier{}, genrt.Invalid("", "expected a string or an integer, got %s", v.Kind)
 }
 
 // DecodeRequest decodes data strictly as Request: wrong types, unknown enum
@@ -796,15 +1180,28 @@ func DecodeRequest(data []byte) (Request, error) {
 	if err != nil {
 		return Request{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRequest(v, "")
+	var d genrt.Decoder
+	x, err := decodeRequest(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRequest(v *strictjson.Value, ptr string) (Request, error) {
+
+// DecodeRequestTree decodes v, a tree the caller already parsed, as Request
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeRequest, with pointers relative to v.
+func DecodeRequestTree(v *strictjson.Value, d *genrt.Decoder) (Request, error) {
+	x, err := decodeRequest(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRequest(v *strictjson.Value, d *genrt.Decoder) (Request, error) {
 	var out Request
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -814,52 +1211,65 @@ func decodeRequest(v *strictjson.Value, ptr string) (Request, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "jsonrpc":
-			p := strictjson.AppendPointer(ptr, "jsonrpc")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != JSONRPCVersion {
-				return out, genrt.Const(p, JSONRPCVersion)
+				return out, genrt.AtKey(genrt.Const("", JSONRPCVersion), "jsonrpc")
 			}
+			d.Under(mark, "jsonrpc")
 			out.JSONRPC = x
 			has0 = true
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
-			x, err := decodeRequestID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRequestID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = x
 			has1 = true
 		case "method":
-			p := strictjson.AppendPointer(ptr, "method")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "method")
 			}
+			d.Under(mark, "method")
 			out.Method = x
 			has2 = true
 		case "params":
-			p := strictjson.AppendPointer(ptr, "params")
-			x, err := genrt.RawObject(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Request") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadRawObject(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Request") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "params")
 			out.Params = x
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "jsonrpc")
+		return out, genrt.Missing("", "jsonrpc")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "method")
+		return out, genrt.Missing("", "method")
+	}
+	if err := d.Check(14, "Request", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
@@ -873,28 +1283,48 @@ func DecodeRequestID(data []byte) (RequestID, error) {
 	if err != nil {
 		return RequestID{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeRequestID(v, "")
+	var d genrt.Decoder
+	x, err := decodeRequestID(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeRequestID(v *strictjson.Value, ptr string) (RequestID, error) {
+
+// DecodeRequestIDTree decodes v, a tree the caller already parsed, as
+// RequestID under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeRequestID, with pointers relative to
+// v.
+func DecodeRequestIDTree(v *strictjson.Value, d *genrt.Decoder) (RequestID, error) {
+	x, err := decodeRequestID(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeRequestID(v *strictjson.Value, d *genrt.Decoder) (RequestID, error) {
 	switch v.Kind {
 	case strictjson.String:
-		x, err := genrt.String(v, ptr)
+		x, err := genrt.ReadString(v, d)
 		if err != nil {
+			return RequestID{}, err
+		}
+		if err := d.Check(15, "RequestID", v); err != nil {
 			return RequestID{}, err
 		}
 		return RequestID{String: &x}, nil
 	case strictjson.Number:
-		x, err := genrt.Integer(v, ptr)
+		x, err := genrt.ReadInteger(v, d)
 		if err != nil {
+			return RequestID{}, err
+		}
+		if err := d.Check(15, "RequestID", v); err != nil {
 			return RequestID{}, err
 		}
 		return RequestID{Integer: &x}, nil
 	}
-	return RequestID{}, genrt.Invalid(ptr, "expected a string or an integer, got %s", v.Kind)
+	return RequestID{}, genrt.Invalid("", "expected a string or an integer, got %s", v.Kind)
 }
 
 // DecodeResponse decodes data strictly as Response: wrong types, unknown enum
@@ -906,15 +1336,28 @@ func DecodeResponse(data []byte) (Response, error) {
 	if err != nil {
 		return Response{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeResponse(v, "")
+	var d genrt.Decoder
+	x, err := decodeResponse(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeResponse(v *strictjson.Value, ptr string) (Response, error) {
+
+// DecodeResponseTree decodes v, a tree the caller already parsed, as Response
+// under the policy of d (see genrt.Decoder): unknown members and unrecognised
+// union members are errors or, with d.Strip, removed and noted in d.Notes; the
+// errors are those of DecodeResponse, with pointers relative to v.
+func DecodeResponseTree(v *strictjson.Value, d *genrt.Decoder) (Response, error) {
+	x, err := decodeResponse(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeResponse(v *strictjson.Value, d *genrt.Decoder) (Response, error) {
 	var out Response
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -925,51 +1368,67 @@ func decodeResponse(v *strictjson.Value, ptr string) (Response, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "jsonrpc":
-			p := strictjson.AppendPointer(ptr, "jsonrpc")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
 			if x != JSONRPCVersion {
-				return out, genrt.Const(p, JSONRPCVersion)
+				return out, genrt.AtKey(genrt.Const("", JSONRPCVersion), "jsonrpc")
 			}
+			d.Under(mark, "jsonrpc")
 			out.JSONRPC = x
 			has0 = true
 		case "id":
-			p := strictjson.AppendPointer(ptr, "id")
 			if m.Value.Kind == strictjson.Null {
 				has1 = true
 				continue
 			}
-			x, err := decodeRequestID(m.Value, p)
+			mark := d.Mark()
+			x, err := decodeRequestID(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "id")
 			out.ID = &x
 			has1 = true
 		case "result":
-			p := strictjson.AppendPointer(ptr, "result")
-			x, err := genrt.Raw(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Response") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := genrt.ReadRaw(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Response") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "result")
 			out.Result = x
 			has2 = true
 		case "error":
-			p := strictjson.AppendPointer(ptr, "error")
-			x, err := decodeErrorObject(m.Value, p)
-			if err != nil {
-				return out, err
+			if d.NullMember(v, i, "Response") {
+				continue
 			}
+			mark := d.Mark()
+			x, err := decodeErrorObject(m.Value, d)
+			if err != nil {
+				if d.Drop(err, mark, v, i, "Response") {
+					continue
+				}
+				return out, d.MemberErr(err, v, i)
+			}
+			d.Under(mark, "error")
 			out.Error = &x
 			has3 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "jsonrpc")
+		return out, genrt.Missing("", "jsonrpc")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "id")
+		return out, genrt.Missing("", "id")
 	}
 	n := 0
 	if has2 {
@@ -978,7 +1437,10 @@ func decodeResponse(v *strictjson.Value, ptr string) (Response, error) {
 	if has3 {
 		n++
 	}
-	if err := genrt.ExactlyOne(ptr, n, "result", "error"); err != nil {
+	if err := genrt.ExactlyOne("", n, "result", "error"); err != nil {
+		return out, err
+	}
+	if err := d.Check(16, "Response", v); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -993,15 +1455,29 @@ func DecodeStatusResult(data []byte) (StatusResult, error) {
 	if err != nil {
 		return StatusResult{}, genrt.WithCode(err, CodeInvalidParams)
 	}
-	x, err := decodeStatusResult(v, "")
+	var d genrt.Decoder
+	x, err := decodeStatusResult(v, &d)
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
 	}
 	return x, nil
 }
-func decodeStatusResult(v *strictjson.Value, ptr string) (StatusResult, error) {
+
+// DecodeStatusResultTree decodes v, a tree the caller already parsed, as
+// StatusResult under the policy of d (see genrt.Decoder): unknown members and
+// unrecognised union members are errors or, with d.Strip, removed and noted in
+// d.Notes; the errors are those of DecodeStatusResult, with pointers relative
+// to v.
+func DecodeStatusResultTree(v *strictjson.Value, d *genrt.Decoder) (StatusResult, error) {
+	x, err := decodeStatusResult(v, d)
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+func decodeStatusResult(v *strictjson.Value, d *genrt.Decoder) (StatusResult, error) {
 	var out StatusResult
-	if err := genrt.Object(v, ptr); err != nil {
+	if err := genrt.Object(v, ""); err != nil {
 		return out, err
 	}
 	var has0 bool
@@ -1017,142 +1493,159 @@ func decodeStatusResult(v *strictjson.Value, ptr string) (StatusResult, error) {
 		m := &v.Members[i]
 		switch m.Key {
 		case "running":
-			p := strictjson.AppendPointer(ptr, "running")
-			x, err := genrt.Boolean(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadBoolean(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "running")
 			out.Running = x
 			has0 = true
 		case "host":
-			p := strictjson.AppendPointer(ptr, "host")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.Length(x, p, 1, -1); err != nil {
-				return out, err
+			if err := genrt.Length(x, "", 1, -1); err != nil {
+				return out, genrt.AtKey(err, "host")
 			}
+			d.Under(mark, "host")
 			out.Host = x
 			has1 = true
 		case "port":
-			p := strictjson.AppendPointer(ptr, "port")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "port")
 			}
-			if err := genrt.AtMost(x, p, 65535); err != nil {
-				return out, err
+			if err := genrt.AtMost(x, "", 65535); err != nil {
+				return out, genrt.AtKey(err, "port")
 			}
+			d.Under(mark, "port")
 			out.Port = x
 			has2 = true
 		case "queuedCommands":
-			p := strictjson.AppendPointer(ptr, "queuedCommands")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "queuedCommands")
 			}
+			d.Under(mark, "queuedCommands")
 			out.QueuedCommands = x
 			has3 = true
 		case "maxQueuedCommands":
-			p := strictjson.AppendPointer(ptr, "maxQueuedCommands")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxQueuedCommands")
 			}
+			d.Under(mark, "maxQueuedCommands")
 			out.MaxQueuedCommands = x
 			has4 = true
 		case "events":
-			p := strictjson.AppendPointer(ptr, "events")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "events")
 			}
+			d.Under(mark, "events")
 			out.Events = x
 			has5 = true
 		case "maxEvents":
-			p := strictjson.AppendPointer(ptr, "maxEvents")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 1); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 1); err != nil {
+				return out, genrt.AtKey(err, "maxEvents")
 			}
+			d.Under(mark, "maxEvents")
 			out.MaxEvents = x
 			has6 = true
 		case "observationSeq":
-			p := strictjson.AppendPointer(ptr, "observationSeq")
-			x, err := genrt.Integer(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadInteger(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
-			if err := genrt.AtLeast(x, p, 0); err != nil {
-				return out, err
+			if err := genrt.AtLeast(x, "", 0); err != nil {
+				return out, genrt.AtKey(err, "observationSeq")
 			}
+			d.Under(mark, "observationSeq")
 			out.ObservationSeq = x
 			has7 = true
 		case "lastError":
-			p := strictjson.AppendPointer(ptr, "lastError")
-			x, err := genrt.String(m.Value, p)
+			mark := d.Mark()
+			x, err := genrt.ReadString(m.Value, d)
 			if err != nil {
-				return out, err
+				return out, d.MemberErr(err, v, i)
 			}
+			d.Under(mark, "lastError")
 			out.LastError = x
 			has8 = true
 		}
 	}
 	if !has0 {
-		return out, genrt.Missing(ptr, "running")
+		return out, genrt.Missing("", "running")
 	}
 	if !has1 {
-		return out, genrt.Missing(ptr, "host")
+		return out, genrt.Missing("", "host")
 	}
 	if !has2 {
-		return out, genrt.Missing(ptr, "port")
+		return out, genrt.Missing("", "port")
 	}
 	if !has3 {
-		return out, genrt.Missing(ptr, "queuedCommands")
+		return out, genrt.Missing("", "queuedCommands")
 	}
 	if !has4 {
-		return out, genrt.Missing(ptr, "maxQueuedCommands")
+		return out, genrt.Missing("", "maxQueuedCommands")
 	}
 	if !has5 {
-		return out, genrt.Missing(ptr, "events")
+		return out, genrt.Missing("", "events")
 	}
 	if !has6 {
-		return out, genrt.Missing(ptr, "maxEvents")
+		return out, genrt.Missing("", "maxEvents")
 	}
 	if !has7 {
-		return out, genrt.Missing(ptr, "observationSeq")
+		return out, genrt.Missing("", "observationSeq")
 	}
 	if !has8 {
-		return out, genrt.Missing(ptr, "lastError")
+		return out, genrt.Missing("", "lastError")
+	}
+	if err := d.Check(17, "StatusResult", v); err != nil {
+		return out, err
 	}
 	return out, nil
 }
-func decodeArray_EventRecord(v *strictjson.Value, ptr string) ([]EventRecord, error) {
-	if err := genrt.Array(v, ptr); err != nil {
+func decodeArray_EventRecord(v *strictjson.Value, d *genrt.Decoder) ([]EventRecord, error) {
+	if err := genrt.Array(v, ""); err != nil {
 		return nil, err
 	}
 	out := make([]EventRecord, 0, len(v.Elems))
 	for i, e := range v.Elems {
-		x, err := decodeEventRecord(e, strictjson.AppendIndexPointer(ptr, i))
+		mark := d.Mark()
+		x, err := decodeEventRecord(e, d)
 		if err != nil {
-			return nil, err
+			if d.DropElem(err, mark, i, "EventRecord") {
+				continue
+			}
+			return nil, genrt.AtIndex(err, i)
 		}
+		d.UnderIndex(mark, i)
 		out = append(out, x)
 	}
 	return out, nil

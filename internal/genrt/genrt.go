@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,6 +33,15 @@ type ValidationError struct {
 	// the member that should be there.
 	Pointer string
 	Message string
+	// Kind classifies the failure: a malformed value, or material the
+	// contract does not describe (see Decoder).
+	Kind ErrorKind
+	// Type is the Go name of the alias or enum the failing value was read
+	// as, or of the object or union that did not describe it, when known.
+	Type string
+	// Rule is the id of the rule the value breaks, when a Named hook
+	// reported it.
+	Rule string
 }
 
 func (e *ValidationError) Error() string {
@@ -209,8 +217,15 @@ func Length(s, ptr string, min, max int) error {
 	return nil
 }
 
+// Matcher is what Pattern checks a string with: a *regexp.Regexp, or a
+// *CompiledPattern.
+type Matcher interface {
+	MatchString(s string) bool
+	String() string
+}
+
 // Pattern checks a string against a regular expression.
-func Pattern(s, ptr string, re *regexp.Regexp) error {
+func Pattern(s, ptr string, re Matcher) error {
 	if !re.MatchString(s) {
 		return Invalid(ptr, "%q does not match the pattern %s", s, re.String())
 	}

@@ -65,6 +65,10 @@ const (
 	ProfilePrefix      = "Profile"
 )
 
+// TreeSuffix ends the name of a type's decoder of an already-parsed tree:
+// DecodeXTree.
+const TreeSuffix = "Tree"
+
 // RuleGoName is the name of the constant that holds the id of a rule (or
 // of an id'd field) of domain: Rule and the id without the domain, so
 // ai-control-protocol.wire.line-limit becomes RuleWireLineLimit.
@@ -78,7 +82,7 @@ var FixedGoNames = []string{
 	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
 	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler", "Dispatch",
-	"DispatchNotification", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model",
+	"DispatchNotification", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
 }
 
 // GoIdentifier is one package-level name of a generated package and what declares it.
@@ -99,6 +103,7 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 	for _, t := range d.Types {
 		add(t.GoName(), "type "+t.Name, t.Ptr)
 		add(DecodePrefix+t.GoName(), "decoder of type "+t.Name, t.Ptr)
+		add(DecodePrefix+t.GoName()+TreeSuffix, "tree decoder of type "+t.Name, t.Ptr)
 		switch t.Kind {
 		case UnionKind:
 			add("Marshal"+t.GoName(), "marshaler of union "+t.Name, t.Ptr)

@@ -33,6 +33,10 @@ const (
 	// ErrSyntax because stream readers treat blank lines differently from
 	// broken ones.
 	ErrEmpty
+	// ErrTextUnits: the names and strings overdraw Options.TextUnits.
+	ErrTextUnits
+	// ErrNumber: Options.Number refused a number literal.
+	ErrNumber
 )
 
 // String returns a short lower-case name of the kind.
@@ -52,6 +56,10 @@ func (k ErrorKind) String() string {
 		return "surrogate"
 	case ErrEmpty:
 		return "empty"
+	case ErrTextUnits:
+		return "text units"
+	case ErrNumber:
+		return "number"
 	}
 	return "ErrorKind(" + strconv.Itoa(int(k)) + ")"
 }

@@ -79,6 +79,27 @@ func checkDifferential(t *testing.T, data []byte) {
 		t.Fatalf("strict accepts but permissive rejects %q", data)
 	}
 
+	// An arena reused across inputs, borrowing the input, gives the tree
+	// Parse gives; a text budget of exactly the tree's units is enough and
+	// one less is not.
+	if err == nil {
+		units := treeUnits(v)
+		budget := units
+		av, aerr := ParseIn(&fuzzArena, data, Options{Borrow: true, TextUnits: &budget})
+		if aerr != nil || !bytes.Equal(av.AppendCompact(nil), v.AppendCompact(nil)) || budget != 0 {
+			t.Fatalf("ParseIn(%q) = %v, %d units left; Parse gave %s", data, aerr, budget, v.AppendCompact(nil))
+		}
+		fuzzArena.Reset()
+		if units > 0 {
+			budget = units - 1
+			_, aerr = ParseIn(&fuzzArena, data, Options{TextUnits: &budget})
+			if e, ok := aerr.(*Error); !ok || e.Kind != ErrTextUnits {
+				t.Fatalf("ParseIn(%q) with %d of %d units = %v", data, units-1, units, aerr)
+			}
+			fuzzArena.Reset()
+		}
+	}
+
 	// Limits derived from the input: a limited parse must succeed exactly
 	// when the unlimited tree is within the limits, and otherwise fail with
 	// a limit error no later than the unlimited error.
@@ -111,6 +132,33 @@ func checkDifferential(t *testing.T, data []byte) {
 			t.Fatalf("limited Parse(%q) = %v, unlimited = %v", data, merr, lerr)
 		}
 	}
+}
+
+// fuzzArena is reused by every input, as a runtime reuses one.
+var fuzzArena Arena
+
+// treeUnits counts the UTF-16 code units of the names and strings of v.
+func treeUnits(v *Value) int {
+	n := 0
+	units := func(s string) {
+		for _, r := range s {
+			n += utf16Units(r)
+		}
+	}
+	switch v.Kind {
+	case String:
+		units(v.Str)
+	case Array:
+		for _, e := range v.Elems {
+			n += treeUnits(e)
+		}
+	case Object:
+		for _, m := range v.Members {
+			units(m.Key)
+			n += treeUnits(m.Value)
+		}
+	}
+	return n
 }
 
 // agree checks that Valid and Parse give the same result and that errors

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // DefaultMaxDepth is the nesting limit applied when Options.MaxDepth is 0.
@@ -30,6 +31,22 @@ type Options struct {
 	// Duplicates are rejected by default because different consumers of the
 	// same message disagree on which one wins.
 	AllowDuplicateKeys bool
+	// TextUnits, when not nil, is a budget of UTF-16 code units that the
+	// member names and string values of the document may hold together,
+	// counted after unescaping, the way JavaScript measures strings. The
+	// parse subtracts what it reads and fails with ErrTextUnits at the
+	// name or string that overdraws the budget, so one budget can span
+	// several documents.
+	TextUnits *int
+	// Borrow lets the strings of the tree share data's memory instead of a
+	// copy of it: the parse copies nothing, and the caller must leave data
+	// unchanged for as long as it uses the tree or any string taken from
+	// it (strings.Clone keeps one beyond that).
+	Borrow bool
+	// Number, when set, vets each number literal as it is read: an error it
+	// returns ends the parse with ErrNumber at the literal, the error's
+	// text its message. lit is valid only during the call.
+	Number func(lit []byte) error
 	// AllowUnpairedSurrogates accepts \uD800-\uDFFF escapes that do not form
 	// a high/low pair, decoding each as U+FFFD like encoding/json. They are
 	// rejected by default because such text cannot be represented in UTF-8
@@ -107,7 +124,10 @@ type parser struct {
 	elems   []*Value // pending array elements of all open arrays
 	members []Member // pending members of all open objects (build mode)
 	keys    [][]byte // decoded names of the open objects, for duplicate checks
-	buf     []byte   // decoded text of escaped strings and open objects' names
+	// The highest lengths elems, members and keys reached: truncation does
+	// not clear what it drops, putParser clears up to these.
+	elemsHigh, membersHigh, keysHigh int
+	buf                              []byte // decoded text of escaped strings and open objects' names
 
 	// Allocation slabs for the tree: values and element/member slices are
 	// carved out of larger blocks to avoid one allocation per value. They
@@ -119,6 +139,8 @@ type parser struct {
 	ptrNext  int
 	memSlab  []Member
 	memNext  int
+	// arena, when set, provides the slabs instead of make (ParseIn).
+	arena *Arena
 }
 
 // Slab sizing. Real documents hold about one value per 10 bytes, so the
@@ -144,7 +166,11 @@ func getParser(data []byte, opt Options, build bool) *parser {
 		p.maxDepth = DefaultMaxDepth
 	}
 	if build {
-		p.src = string(data)
+		if opt.Borrow {
+			p.src = unsafe.String(unsafe.SliceData(data), len(data))
+		} else {
+			p.src = string(data)
+		}
 		p.valsNext = min(max(len(data)/bytesPerValue, minSlab), maxSlab)
 		p.ptrNext = max(p.valsNext/2, minSlab)
 		p.memNext = max(p.valsNext/2, minSlab)
@@ -155,14 +181,14 @@ func getParser(data []byte, opt Options, build bool) *parser {
 // putParser returns p's scratch stacks to the pool after dropping every
 // reference into the caller's input and the returned tree.
 func putParser(p *parser) {
-	// Every truncation of these stacks clears what it drops, so beyond
-	// their length they hold nothing; only the live part (left by a parse
-	// that failed) needs clearing. Clearing the whole capacity instead made
-	// every small parse pay for the largest one before it.
+	// The stacks are cleared up to the highest length this parse reached:
+	// truncating them while parsing leaves what they drop in place, which
+	// costs nothing per container, and clearing the whole capacity instead
+	// made every small parse pay for the largest one before it.
 	clear(p.stack)
-	clear(p.elems)
-	clear(p.members)
-	clear(p.keys)
+	clear(p.elems[:max(len(p.elems), p.elemsHigh)])
+	clear(p.members[:max(len(p.members), p.membersHigh)])
+	clear(p.keys[:max(len(p.keys), p.keysHigh)])
 	if cap(p.stack) > maxPooledScratch || cap(p.elems) > maxPooledScratch ||
 		cap(p.members) > maxPooledScratch || cap(p.keys) > maxPooledScratch ||
 		cap(p.buf) > 16*maxPooledScratch {
@@ -233,8 +259,11 @@ func (p *parser) run() (*Value, *Error) {
 			}
 			continue
 		case '"':
-			a, b, esc, err := p.readString(p.build)
+			a, b, esc, units, err := p.readString(p.build)
 			if err != nil {
+				return nil, err
+			}
+			if err := p.spend(units, start); err != nil {
 				return nil, err
 			}
 			if p.build {
@@ -269,6 +298,11 @@ func (p *parser) run() (*Value, *Error) {
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			if err := p.readNumber(); err != nil {
 				return nil, err
+			}
+			if p.opt.Number != nil {
+				if err := p.opt.Number(data[start:p.pos]); err != nil {
+					return nil, p.fail(ErrNumber, start, err.Error())
+				}
 			}
 			if p.build {
 				v = p.newValue()
@@ -340,11 +374,11 @@ func (p *parser) closeContainer() *Value {
 		v.End = p.pos
 		if f.kind == Array {
 			v.Elems = p.allocElems(p.elems[f.base:])
-			clear(p.elems[f.base:])
+			p.elemsHigh = max(p.elemsHigh, len(p.elems))
 			p.elems = p.elems[:f.base]
 		} else {
 			v.Members = p.allocMembers(p.members[f.base:])
-			clear(p.members[f.base:])
+			p.membersHigh = max(p.membersHigh, len(p.members))
 			p.members = p.members[:f.base]
 		}
 	}
@@ -369,7 +403,7 @@ func (p *parser) readName(f *frame) *Error {
 		return p.unexpected(p.pos, "looking for a member name")
 	}
 	keyStart := p.pos
-	a, b, esc, err := p.readString(true)
+	a, b, esc, units, err := p.readString(true)
 	if err != nil {
 		return err
 	}
@@ -382,6 +416,9 @@ func (p *parser) readName(f *frame) *Error {
 	f.count++
 	f.reading = true
 	f.key = key
+	if err := p.spend(units, keyStart); err != nil {
+		return err
+	}
 	if p.build {
 		m := Member{KeyStart: keyStart}
 		if esc {
@@ -429,7 +466,7 @@ func (p *parser) seen(f *frame, key []byte) bool {
 		for _, k := range p.keys[f.keyBase:] {
 			f.names[string(k)] = struct{}{}
 		}
-		clear(p.keys[f.keyBase:])
+		p.keysHigh = max(p.keysHigh, len(p.keys))
 		p.keys = p.keys[:f.keyBase] // the map owns the names from now on
 	}
 	return false
@@ -548,37 +585,41 @@ var strClass = func() (t [256]uint8) {
 // in p.data. With escapes it returns esc=true and, if decode is set, the
 // bounds of the decoded text appended to p.buf (the caller truncates buf
 // when done with it); if decode is false the escapes are only validated and
-// buf is untouched.
-func (p *parser) readString(decode bool) (a, b int, esc bool, err *Error) {
+// buf is untouched. units is the length of the decoded text in UTF-16 code
+// units.
+func (p *parser) readString(decode bool) (a, b int, esc bool, units int, err *Error) {
 	data := p.data
 	i := p.pos + 1
 	mark := i // start of the raw text not yet copied to buf
 	bufStart := len(p.buf)
 	for {
+		plain := i
 		for i < len(data) && strClass[data[i]] == strPlain {
 			i++
 		}
+		units += i - plain
 		if i >= len(data) {
-			return 0, 0, false, p.fail(ErrSyntax, i, "unexpected end of input in string")
+			return 0, 0, false, 0, p.fail(ErrSyntax, i, "unexpected end of input in string")
 		}
 		switch strClass[data[i]] {
 		case strQuote:
 			p.pos = i + 1
 			if !esc {
-				return mark, i, false, nil
+				return mark, i, false, units, nil
 			}
 			if decode {
 				p.buf = append(p.buf, data[mark:i]...)
 			}
-			return bufStart, len(p.buf), true, nil
+			return bufStart, len(p.buf), true, units, nil
 		case strControl:
-			return 0, 0, false, p.fail(ErrSyntax, i, fmt.Sprintf("invalid control character U+%04X in string", data[i]))
+			return 0, 0, false, 0, p.fail(ErrSyntax, i, fmt.Sprintf("invalid control character U+%04X in string", data[i]))
 		case strHigh:
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size <= 1 {
-				return 0, 0, false, p.badUTF8(i)
+				return 0, 0, false, 0, p.badUTF8(i)
 			}
 			i += size
+			units += utf16Units(r)
 		case strEscape:
 			if decode {
 				p.buf = append(p.buf, data[mark:i]...)
@@ -586,15 +627,38 @@ func (p *parser) readString(decode bool) (a, b int, esc bool, err *Error) {
 			esc = true
 			r, n, err := p.readEscape(i)
 			if err != nil {
-				return 0, 0, false, err
+				return 0, 0, false, 0, err
 			}
 			if decode {
 				p.buf = utf8.AppendRune(p.buf, r)
 			}
 			i += n
 			mark = i
+			units += utf16Units(r)
 		}
 	}
+}
+
+// utf16Units is the number of UTF-16 code units of r: two outside the
+// Basic Multilingual Plane.
+func utf16Units(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}
+
+// spend takes the text units of a name or string that starts at off from
+// the budget of Options.TextUnits.
+func (p *parser) spend(units, off int) *Error {
+	if p.opt.TextUnits == nil {
+		return nil
+	}
+	*p.opt.TextUnits -= units
+	if *p.opt.TextUnits < 0 {
+		return p.fail(ErrTextUnits, off, "the names and strings hold more UTF-16 code units than the limit allows")
+	}
+	return nil
 }
 
 // readEscape decodes the escape sequence whose backslash is at i and returns
@@ -688,10 +752,17 @@ func (p *parser) newValue() *Value {
 		if p.opt.MaxValues > 0 {
 			n = min(n, p.opt.MaxValues-p.allocd)
 		}
-		p.vals = make([]Value, max(n, 1))
+		if p.arena != nil {
+			p.vals = p.arena.vals.take(max(n, 1))
+		} else {
+			p.vals = make([]Value, max(n, 1))
+		}
 		p.valsNext = min(2*p.valsNext, maxSlab)
 	}
 	v := &p.vals[0]
+	if p.arena != nil {
+		*v = Value{} // an arena's blocks are reused as they were left
+	}
 	p.vals = p.vals[1:]
 	p.allocd++
 	return v
@@ -705,7 +776,9 @@ func (p *parser) allocElems(src []*Value) []*Value {
 	if n == 0 {
 		return nil
 	}
-	if len(p.ptrSlab) < n {
+	if len(p.ptrSlab) < n && p.arena != nil {
+		p.ptrSlab = p.arena.ptrs.take(n)
+	} else if len(p.ptrSlab) < n {
 		p.ptrSlab = make([]*Value, max(n, p.ptrNext))
 		p.ptrNext = min(2*p.ptrNext, maxSlab)
 	}
@@ -721,7 +794,9 @@ func (p *parser) allocMembers(src []Member) []Member {
 	if n == 0 {
 		return nil
 	}
-	if len(p.memSlab) < n {
+	if len(p.memSlab) < n && p.arena != nil {
+		p.memSlab = p.arena.mems.take(n)
+	} else if len(p.memSlab) < n {
 		p.memSlab = make([]Member, max(n, p.memNext))
 		p.memNext = min(2*p.memNext, maxSlab)
 	}

@@ -97,7 +97,7 @@ func TestPageShowsResults(t *testing.T) {
 		t.Errorf("the finding is shown as %q, want event 1, /type, %s, %q and the reason", row, contract.RuleUnsupportedCustomEvents, ruleRU)
 	}
 	unfinished := eval[[]string](tb, `Array.from(document.querySelectorAll('#results article.record')[2].querySelectorAll('.unfinished li')).map(li => li.textContent)`)
-	if !slices.Equal(unfinished, []string{"сообщение open-message", "вызов инструмента open-call", "шаг open-step"}) {
+	if !slices.Equal(unfinished, []string{"запуск r", "сообщение open-message", "вызов инструмента open-call", "шаг open-step"}) {
 		t.Errorf("unfinished items: %q", unfinished)
 	}
 	if !strings.Contains(cards[3].Text, evilScript+evilBidi) || !strings.Contains(cards[3].Text, "сообщение об ошибке (как прислано)") {

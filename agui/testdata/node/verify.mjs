@@ -6,11 +6,13 @@
 //   node verify.mjs bench FILE SECONDS one JSON line with the throughput
 //
 // A record is a JSON array of events or one event per line, as agui reads
-// it. The pipeline is the one the client runs on every stream after its
-// middleware: enforcement (strip and warn), chunk expansion, verification.
+// it. The pipeline is the one the client runs on every stream: the
+// always-on compatibility boundary (retired shapes, the nulls earlier
+// versions sent for absent optional members), then enforcement (strip and
+// warn), chunk expansion, verification.
 import { readFileSync } from "node:fs";
-import { enforceEvents, transformChunks, verifyEvents } from "@ag-ui/client";
-import { from, lastValueFrom, toArray } from "rxjs";
+import { CompatibilityBoundary, enforceEvents, transformChunks, verifyEvents } from "@ag-ui/client";
+import { from, lastValueFrom, map, toArray } from "rxjs";
 
 let warnings = 0;
 console.warn = () => { warnings++; };
@@ -28,7 +30,9 @@ async function verify(text) {
   } catch (e) {
     return { outcome: "failed", error: "JSON: " + (e && e.message ? e.message : String(e)) };
   }
-  const out$ = verifyEvents()(transformChunks()(enforceEvents()(from(events))));
+  const boundary = new CompatibilityBoundary();
+  const upgraded$ = from(events).pipe(map((e) => boundary.transformEvent(e)));
+  const out$ = verifyEvents()(transformChunks()(enforceEvents()(upgraded$)));
   try {
     const out = await lastValueFrom(out$.pipe(toArray()), { defaultValue: [] });
     return { outcome: "completed", delivered: out.length };

@@ -8,14 +8,20 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/contractkit/contractkit/internal/spec"
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 func (g *generator) decodeFile(f *jen.File) {
 	g.patterns = map[string]string{}
 	g.patternList = nil
+	g.typeIDs = map[*spec.Type]int{}
+	for i, t := range g.d.Types {
+		g.typeIDs[t] = i
+	}
+	g.typeIDTable(f)
 	variantOf := g.variantOf()
 	for _, t := range g.d.Types {
-		g.entryDecoder(f, t)
+		g.entryDecoder(f, t, variantOf[t])
 		switch t.Kind {
 		case spec.ObjectKind:
 			g.objectDecoder(f, t, len(variantOf[t]) > 0)
@@ -35,7 +41,7 @@ func (g *generator) decodeFile(f *jen.File) {
 	if len(g.patternList) > 0 {
 		var defs []jen.Code
 		for _, p := range g.patternList {
-			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
+			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual(genrtPkg, "CompilePattern").Call(jen.Lit(p)))
 		}
 		f.Comment("Patterns of the contract, compiled once.")
 		f.Var().Defs(defs...)
@@ -57,7 +63,19 @@ func (g *generator) paramsError(id string) jen.Code {
 	return jen.Id(spec.CodePrefix + g.d.LookupError(id).GoName())
 }
 
-func (g *generator) entryDecoder(f *jen.File, t *spec.Type) {
+// treeParams are the parameters of every internal decoder: the tree and
+// the Decoder that says how to read it. Pointers in their errors are
+// relative to the tree.
+func treeParams() []jen.Code {
+	return []jen.Code{jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("d").Op("*").Qual(genrtPkg, "Decoder")}
+}
+
+// callDecode calls the decoder of r on v with the decoder d.
+func callDecode(r *spec.TypeRef, v jen.Code) *jen.Statement {
+	return decodeFn(r).Call(v, jen.Id("d"))
+}
+
+func (g *generator) entryDecoder(f *jen.File, t *spec.Type, unions []*spec.Type) {
 	name := t.GoName()
 	zero := jen.Id(name).Values()
 	switch t.Kind {
@@ -71,7 +89,60 @@ func (g *generator) entryDecoder(f *jen.File, t *spec.Type) {
 	f.Func().Id(spec.DecodePrefix+name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(name), jen.Error()).Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(genrtPkg, "Parse").Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
-		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+name).Call(jen.Id("v"), jen.Lit("")),
+		jen.Var().Id("d").Qual(genrtPkg, "Decoder"),
+		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+name).Call(jen.Id("v"), jen.Op("&").Id("d")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("x"), jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
+		jen.Return(jen.Id("x"), jen.Nil()),
+	)
+	if tag, value, ok := variantTag(t, unions); ok {
+		g.variantTreeDecoder(f, t, tag, value)
+		return
+	}
+	g.treeEntryDecoder(f, t)
+}
+
+// variantTag returns the tag member and value under which t appears in
+// the unions that hold it, when they agree on one.
+func variantTag(t *spec.Type, unions []*spec.Type) (tag, value string, ok bool) {
+	for _, u := range unions {
+		for _, v := range u.Variants {
+			if v.Object != t {
+				continue
+			}
+			if ok && (u.Tag != tag || v.Tag != value) {
+				return "", "", false
+			}
+			tag, value, ok = u.Tag, v.Tag, true
+		}
+	}
+	return tag, value, ok
+}
+
+// variantTreeDecoder writes DecodeXTree for an object that is a variant of
+// a union: it decodes the union's value as written, tag and all, so that a
+// runtime that dispatched on the tag itself decodes the variant without the
+// union (and without holding it in an interface).
+func (g *generator) variantTreeDecoder(f *jen.File, t *spec.Type, tag, value string) {
+	name := t.GoName()
+	f.Comment(comment(fmt.Sprintf("%s%s%s decodes v, a tree the caller already parsed, as %s where a union writes it: its member %q must be %q. The policy of d applies as for any tree decoder (see genrt.Decoder); pointers are relative to v.",
+		spec.DecodePrefix, name, spec.TreeSuffix, name, tag, value)))
+	f.Func().Id(spec.DecodePrefix+name+spec.TreeSuffix).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
+		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Tag").Call(jen.Id("v"), jen.Lit(tag), jen.Lit(value)), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Id(name).Values(), jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
+		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+name+"Except").Call(jen.Id("v"), jen.Id("d"), jen.Lit(tag)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("x"), jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
+		jen.Return(jen.Id("x"), jen.Nil()),
+	)
+}
+
+// treeEntryDecoder writes DecodeXTree: the decoder of an already-parsed
+// tree, for runtimes that parse a message once and look at it themselves.
+func (g *generator) treeEntryDecoder(f *jen.File, t *spec.Type) {
+	name := t.GoName()
+	f.Comment(comment(fmt.Sprintf("%s%s%s decodes v, a tree the caller already parsed, as %s under the policy of d (see genrt.Decoder): unknown members and unrecognised union members are errors or, with d.Strip, removed and noted in d.Notes; the errors are those of %s%s, with pointers relative to v.",
+		spec.DecodePrefix, name, spec.TreeSuffix, name, spec.DecodePrefix, name)))
+	f.Func().Id(spec.DecodePrefix+name+spec.TreeSuffix).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
+		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+name).Call(jen.Id("v"), jen.Id("d")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("x"), jen.Qual(genrtPkg, "WithCode").Call(jen.Err(), g.invalidParamsCode()))),
 		jen.Return(jen.Id("x"), jen.Nil()),
 	)
@@ -81,14 +152,40 @@ func retErr(zero jen.Code) jen.Code {
 	return jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err()))
 }
 
+// atKey wraps an error expression so that its pointer gains a member name.
+func atKey(name string) func(jen.Code) jen.Code {
+	return func(err jen.Code) jen.Code { return jen.Qual(genrtPkg, "AtKey").Call(err, jen.Lit(name)) }
+}
+
+// inType wraps an error expression so that it names the type it was read as.
+func inType(name string) func(jen.Code) jen.Code {
+	return func(err jen.Code) jen.Code { return jen.Qual(genrtPkg, "InType").Call(err, jen.Lit(name)) }
+}
+
+// typeIDTable writes TypeIDs: the id each type's decoder passes to the
+// Named hook of a genrt.Decoder, by Go name, for runtimes that watch some.
+func (g *generator) typeIDTable(f *jen.File) {
+	dict := jen.Dict{}
+	for _, t := range g.d.Types {
+		dict[jen.Lit(t.GoName())] = jen.Lit(g.typeIDs[t])
+	}
+	f.Comment("TypeIDs maps the Go name of every type to the id its tree decoder passes to genrt.Decoder.Check; a runtime sets Watch[id] to have its Named hook called for the type.")
+	f.Var().Id("TypeIDs").Op("=").Map(jen.String()).Int().Values(dict)
+}
+
+// namedCheck calls the Named hook of d for a value of the type, if watched.
+func (g *generator) namedCheck(t *spec.Type, zero jen.Code) jen.Code {
+	return jen.If(jen.Err().Op(":=").Id("d").Dot("Check").Call(jen.Lit(g.typeIDs[t]), jen.Lit(t.GoName()), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err()))
+}
+
 func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 	name := t.GoName()
-	params := []jen.Code{jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()}
+	params := treeParams()
 	fn := "decode" + name
 	if variant {
 		// A union decodes its variants' members around its own tag.
 		f.Func().Id(fn).Params(params...).Params(jen.Id(name), jen.Error()).Block(
-			jen.Return(jen.Id(fn+"Except").Call(jen.Id("v"), jen.Id("ptr"), jen.Lit(""))),
+			jen.Return(jen.Id(fn+"Except").Call(jen.Id("v"), jen.Id("d"), jen.Lit(""))),
 		)
 		fn += "Except"
 		params = append(params, jen.Id("skip").String())
@@ -96,7 +193,7 @@ func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 	out := jen.Id("out")
 	body := []jen.Code{
 		jen.Var().Id("out").Id(name),
-		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Id("ptr")), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())),
+		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())),
 	}
 	// Presence is tracked only where something reads it: required
 	// members, defaults and exactly-one-of groups.
@@ -116,38 +213,9 @@ func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 	}
 	var cases []jen.Code
 	for i, fl := range t.Fields {
-		has := jen.Null()
-		if track[i] {
-			has = jen.Id("has" + strconv.Itoa(i)).Op("=").True()
-		}
-		stmts := []jen.Code{jen.Id("p").Op(":=").Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Lit(fl.Name))}
-		if fl.Nullable {
-			stmts = append(stmts, jen.If(jen.Id("m").Dot("Value").Dot("Kind").Op("==").Qual(strictjsonPkg, "Null")).Block(decodedNull(fl), has, jen.Continue()))
-		}
-		stmts = append(stmts,
-			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(&fl.Type)).Call(jen.Id("m").Dot("Value"), jen.Id("p")),
-			retErr(out),
-		)
-		stmts = append(stmts, g.constraintChecks(fl.Constraints, &fl.Type, jen.Id("x"), jen.Id("p"), out)...)
-		stmts = append(stmts, decodedValue(fl), has)
-		cases = append(cases, jen.Case(jen.Lit(fl.Name)).Block(stmts...))
+		cases = append(cases, jen.Case(jen.Lit(fl.Name)).Block(g.fieldDecode(t, fl, i, track[i])...))
 	}
-	var def []jen.Code
-	if variant {
-		def = append(def, jen.If(jen.Id("m").Dot("Key").Op("==").Id("skip")).Block(jen.Continue()))
-	}
-	switch t.AdditionalFields {
-	case "reject":
-		def = append(def, jen.Return(out, jen.Qual(genrtPkg, "Invalid").Call(
-			jen.Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Id("m").Dot("Key")),
-			jen.Lit("unknown member %q"), jen.Id("m").Dot("Key"))))
-	case "keep":
-		def = append(def,
-			jen.If(jen.Id("out").Dot("Extra").Op("==").Nil()).Block(jen.Id("out").Dot("Extra").Op("=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values()),
-			jen.Id("out").Dot("Extra").Index(jen.Id("m").Dot("Key")).Op("=").Id("m").Dot("Value").Dot("AppendCompact").Call(jen.Nil()),
-		)
-	}
-	if len(def) > 0 {
+	if def := g.otherMember(t, variant); len(def) > 0 {
 		cases = append(cases, jen.Default().Block(def...))
 	}
 	if len(cases) > 0 {
@@ -160,7 +228,7 @@ func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 		has := jen.Id("has" + strconv.Itoa(i))
 		switch {
 		case fl.Required:
-			body = append(body, jen.If(jen.Op("!").Add(has)).Block(jen.Return(out, jen.Qual(genrtPkg, "Missing").Call(jen.Id("ptr"), jen.Lit(fl.Name)))))
+			body = append(body, jen.If(jen.Op("!").Add(has)).Block(jen.Return(out, jen.Qual(genrtPkg, "Missing").Call(jen.Lit(""), jen.Lit(fl.Name)))))
 		case fl.Default != nil:
 			body = append(body, jen.If(jen.Op("!").Add(has)).Block(
 				jen.Id("out").Dot(fl.GoName()).Op("=").Qual(genrtPkg, "Ptr").Call(goType(&fl.Type).Call(g.valueExpr(fl.Default))),
@@ -180,10 +248,69 @@ func (g *generator) objectDecoder(f *jen.File, t *spec.Type, variant bool) {
 			names = append(names, jen.Lit(n))
 		}
 		body = append(body, present...)
-		body = append(body, jen.If(jen.Err().Op(":=").Qual(genrtPkg, "ExactlyOne").Call(append([]jen.Code{jen.Id("ptr"), jen.Id("n")}, names...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())))
+		body = append(body, jen.If(jen.Err().Op(":=").Qual(genrtPkg, "ExactlyOne").Call(append([]jen.Code{jen.Lit(""), jen.Id("n")}, names...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())))
 	}
-	body = append(body, jen.Return(out, jen.Nil()))
+	body = append(body, g.namedCheck(t, out), jen.Return(out, jen.Nil()))
 	f.Func().Id(fn).Params(params...).Params(jen.Id(name), jen.Error()).Block(body...)
+}
+
+// fieldDecode is the case of one member of an object type: decode, check
+// the constraints, store. A null in an optional member may read as absent,
+// and an unrecognised value in an optional member may be removed; in a
+// required one it makes the object unrecognisable (genrt.Decoder).
+func (g *generator) fieldDecode(t *spec.Type, fl *spec.Field, i int, track bool) []jen.Code {
+	out := jen.Id("out")
+	has := jen.Null()
+	if track {
+		has = jen.Id("has" + strconv.Itoa(i)).Op("=").True()
+	}
+	var stmts []jen.Code
+	if !fl.Required && !fl.Nullable {
+		stmts = append(stmts, jen.If(jen.Id("d").Dot("NullMember").Call(jen.Id("v"), jen.Id("i"), jen.Lit(t.GoName()))).Block(jen.Continue()))
+	}
+	if fl.Nullable {
+		stmts = append(stmts, jen.If(jen.Id("m").Dot("Value").Dot("Kind").Op("==").Qual(strictjsonPkg, "Null")).Block(decodedNull(fl), has, jen.Continue()))
+	}
+	onErr := []jen.Code{}
+	if !fl.Required {
+		onErr = append(onErr, jen.If(jen.Id("d").Dot("Drop").Call(jen.Err(), jen.Id("mark"), jen.Id("v"), jen.Id("i"), jen.Lit(t.GoName()))).Block(jen.Continue()))
+	}
+	onErr = append(onErr, jen.Return(out, jen.Id("d").Dot("MemberErr").Call(jen.Err(), jen.Id("v"), jen.Id("i"))))
+	stmts = append(stmts,
+		jen.Id("mark").Op(":=").Id("d").Dot("Mark").Call(),
+		jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(callDecode(&fl.Type, jen.Id("m").Dot("Value"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(onErr...),
+	)
+	stmts = append(stmts, g.constraintChecks(fl.Constraints, &fl.Type, jen.Id("x"), out, atKey(fl.Name))...)
+	stmts = append(stmts, jen.Id("d").Dot("Under").Call(jen.Id("mark"), jen.Lit(fl.Name)))
+	return append(stmts, decodedValue(fl), has)
+}
+
+// otherMember is the default case of an object's members: the union's tag
+// (read by the union), or a member the type does not name, which its
+// additionalFields policy decides. An open object keeps such members as
+// data and needs no case.
+func (g *generator) otherMember(t *spec.Type, variant bool) []jen.Code {
+	out := jen.Id("out")
+	var def []jen.Code
+	switch t.AdditionalFields {
+	case "reject":
+		if variant {
+			def = append(def, jen.If(jen.Id("m").Dot("Key").Op("==").Id("skip")).Block(jen.Continue()))
+		}
+		def = append(def, jen.If(jen.Err().Op(":=").Id("d").Dot("Unknown").Call(jen.Id("v"), jen.Id("i"), jen.Lit(t.GoName())), jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Err())))
+	case "keep":
+		if variant {
+			def = append(def, jen.If(jen.Id("m").Dot("Key").Op("==").Id("skip")).Block(jen.Continue()))
+		}
+		def = append(def,
+			jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual(genrtPkg, "ReadRaw").Call(jen.Id("m").Dot("Value"), jen.Id("d")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(out, jen.Qual(genrtPkg, "AtKey").Call(jen.Err(), jen.Id("m").Dot("Key")))),
+			jen.If(jen.Id("out").Dot("Extra").Op("==").Nil()).Block(jen.Id("out").Dot("Extra").Op("=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values()),
+			jen.Id("out").Dot("Extra").Index(jen.Id("m").Dot("Key")).Op("=").Id("raw"),
+		)
+	}
+	return def
 }
 
 // valueExpr is the Go expression of a default or const: a literal or the
@@ -213,15 +340,17 @@ func (g *generator) pattern(p string) jen.Code {
 	return jen.Id(n)
 }
 
-// constraintChecks returns statements that check x (of type r) at pointer
-// p, clamping where the contract says so, and return zero on failure.
-func (g *generator) constraintChecks(k *spec.Constraints, r *spec.TypeRef, x, p, zero jen.Code) []jen.Code {
+// constraintChecks returns statements that check x (of type r), clamping
+// where the contract says so, and return zero with the error wrap makes of
+// a failure (whose pointer is relative to x).
+func (g *generator) constraintChecks(k *spec.Constraints, r *spec.TypeRef, x, zero jen.Code, wrap func(jen.Code) jen.Code) []jen.Code {
 	if k == nil {
 		return nil
 	}
+	p := jen.Lit("")
 	var out []jen.Code
 	check := func(call jen.Code) {
-		out = append(out, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err())))
+		out = append(out, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(zero, wrap(jen.Err()))))
 	}
 	bound := func(n *int64) jen.Code {
 		if n == nil {
@@ -275,28 +404,31 @@ func (g *generator) constraintChecks(k *spec.Constraints, r *spec.TypeRef, x, p,
 	}
 	if k.Const != nil {
 		c := g.valueExpr(k.Const)
-		out = append(out, jen.If(jen.Add(x).Op("!=").Add(c)).Block(jen.Return(zero, jen.Qual(genrtPkg, "Const").Call(p, c))))
+		out = append(out, jen.If(jen.Add(x).Op("!=").Add(c)).Block(jen.Return(zero, wrap(jen.Qual(genrtPkg, "Const").Call(p, c)))))
 	}
 	return out
 }
 
 func (g *generator) enumDecoder(f *jen.File, t *spec.Type) {
 	name := t.GoName()
-	dec := "String"
+	read := "ReadString"
 	if t.Base == "integer" {
-		dec = "Integer"
+		read = "ReadInteger"
 	}
+	zero := jen.Lit(zeroLit(t.Base))
 	var cases []jen.Code
 	for _, v := range t.Values {
 		cases = append(cases, jen.Id(v.GoName(t)))
 	}
-	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(
-		jen.List(jen.Id("x"), jen.Err()).Op(":=").Qual(genrtPkg, dec).Call(jen.Id("v"), jen.Id("ptr")),
-		retErr(jen.Lit(zeroLit(t.Base))),
+	f.Func().Id("decode"+name).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
+		jen.List(jen.Id("x"), jen.Err()).Op(":=").Qual(genrtPkg, read).Call(jen.Id("v"), jen.Id("d")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, inType(name)(jen.Err()))),
 		jen.Switch(jen.Id(name).Call(jen.Id("x"))).Block(
-			jen.Case(cases...).Block(jen.Return(jen.Id(name).Call(jen.Id("x")), jen.Nil())),
+			jen.Case(cases...).Block(
+				g.namedCheck(t, zero),
+				jen.Return(jen.Id(name).Call(jen.Id("x")), jen.Nil())),
 		),
-		unknownEnumDecoded(t),
+		unknownEnumDecoded(t, zero),
 	)
 }
 
@@ -316,23 +448,28 @@ func (g *generator) unionDecoder(f *jen.File, t *spec.Type) {
 		vn := v.GoName(t)
 		if v.Object != nil {
 			cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(
-				jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+vn+"Except").Call(jen.Id("v"), jen.Id("ptr"), jen.Lit(t.Tag)),
+				jen.List(jen.Id("y"), jen.Err()).Op(":=").Id("decode"+vn+"Except").Call(jen.Id("v"), jen.Id("d"), jen.Lit(t.Tag)),
 				retErr(jen.Nil()),
-				jen.Return(jen.Id("x"), jen.Nil()),
+				jen.Id("x").Op("=").Id("y"),
 			))
 		} else {
-			cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(jen.Return(jen.Id(vn).Values(), jen.Nil())))
+			cases = append(cases, jen.Case(jen.Lit(v.Tag)).Block(
+				jen.If(jen.Err().Op(":=").Id("d").Dot("TagOnly").Call(jen.Id("v"), jen.Lit(t.Tag), jen.Lit(vn)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Id("x").Op("=").Id(vn).Values(),
+			))
 		}
 	}
-	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(
-		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Id("ptr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	cases = append(cases, jen.Default().Block(unknownUnionDecoded(t, joinComma(tags))))
+	f.Func().Id("decode"+name).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
+		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), inType(name)(jen.Err()))),
 		jen.Id("tv").Op(":=").Id("v").Dot("Get").Call(jen.Lit(t.Tag)),
-		jen.If(jen.Id("tv").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(genrtPkg, "Missing").Call(jen.Id("ptr"), jen.Lit(t.Tag)))),
-		jen.Id("tp").Op(":=").Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Lit(t.Tag)),
-		jen.List(jen.Id("tag"), jen.Err()).Op(":=").Qual(genrtPkg, "String").Call(jen.Id("tv"), jen.Id("tp")),
-		retErr(jen.Nil()),
+		jen.If(jen.Id("tv").Op("==").Nil()).Block(jen.Return(jen.Nil(), inType(name)(jen.Qual(genrtPkg, "Missing").Call(jen.Lit(""), jen.Lit(t.Tag))))),
+		jen.List(jen.Id("tag"), jen.Err()).Op(":=").Qual(genrtPkg, "String").Call(jen.Id("tv"), jen.Lit(strictjson.AppendPointer("", t.Tag))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), inType(name)(jen.Err()))),
+		jen.Var().Id("x").Id(name),
 		jen.Switch(jen.Id("tag")).Block(cases...),
-		unknownUnionDecoded(t, joinComma(tags)),
+		g.namedCheck(t, jen.Nil()),
+		jen.Return(jen.Id("x"), jen.Nil()),
 	)
 }
 
@@ -352,12 +489,12 @@ func (g *generator) aliasDecoder(f *jen.File, t *spec.Type) {
 	under := t.Type
 	zero := jen.Op("*").New(jen.Id(name))
 	body := []jen.Code{
-		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(decodeFn(under)).Call(jen.Id("v"), jen.Id("ptr")),
-		retErr(zero),
+		jen.List(jen.Id("u"), jen.Err()).Op(":=").Add(callDecode(under, jen.Id("v"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, inType(name)(jen.Err()))),
 	}
-	body = append(body, g.constraintChecks(t.Constraints, under, jen.Id("u"), jen.Id("ptr"), zero)...)
-	body = append(body, jen.Return(jen.Id(name).Call(jen.Id("u")), jen.Nil()))
-	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(body...)
+	body = append(body, g.constraintChecks(t.Constraints, under, jen.Id("u"), zero, inType(name))...)
+	body = append(body, g.namedCheck(t, zero), jen.Return(jen.Id(name).Call(jen.Id("u")), jen.Nil()))
+	f.Func().Id("decode"+name).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(body...)
 }
 
 var kindOfBuiltin = map[string]string{
@@ -373,11 +510,11 @@ func (g *generator) alternativesDecoder(f *jen.File, t *spec.Type) {
 		fn := spec.GoName(a.Type)
 		r := &spec.TypeRef{Name: a.Type}
 		stmts := []jen.Code{
-			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(r)).Call(jen.Id("v"), jen.Id("ptr")),
+			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(callDecode(r, jen.Id("v"))),
 			retErr(zero),
 		}
-		stmts = append(stmts, g.constraintChecks(a.Constraints, r, jen.Id("x"), jen.Id("ptr"), zero)...)
-		stmts = append(stmts, jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(fn): jen.Op("&").Id("x")}), jen.Nil()))
+		stmts = append(stmts, g.constraintChecks(a.Constraints, r, jen.Id("x"), zero, func(e jen.Code) jen.Code { return e })...)
+		stmts = append(stmts, g.namedCheck(t, zero), jen.Return(jen.Id(name).Values(jen.Dict{jen.Id(fn): jen.Op("&").Id("x")}), jen.Nil()))
 		cases = append(cases, jen.Case(jen.Qual(strictjsonPkg, kindOfBuiltin[a.Type])).Block(stmts...))
 		wants = append(wants, describeBuiltin(a.Type))
 	}
@@ -392,9 +529,9 @@ func (g *generator) alternativesDecoder(f *jen.File, t *spec.Type) {
 			want += ", " + w
 		}
 	}
-	f.Func().Id("decode"+name).Params(jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()).Params(jen.Id(name), jen.Error()).Block(
+	f.Func().Id("decode"+name).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
 		jen.Switch(jen.Id("v").Dot("Kind")).Block(cases...),
-		jen.Return(zero, jen.Qual(genrtPkg, "Invalid").Call(jen.Id("ptr"), jen.Lit("expected "+want+", got %s"), jen.Id("v").Dot("Kind"))),
+		jen.Return(zero, jen.Qual(genrtPkg, "Invalid").Call(jen.Lit(""), jen.Lit("expected "+want+", got %s"), jen.Id("v").Dot("Kind"))),
 	)
 }
 
@@ -408,26 +545,38 @@ func describeBuiltin(name string) string {
 
 func (g *generator) compositeDecoder(f *jen.File, r *spec.TypeRef) {
 	name := "decode" + refName(r)
-	params := []jen.Code{jen.Id("v").Op("*").Qual(strictjsonPkg, "Value"), jen.Id("ptr").String()}
 	if r.Array != nil {
-		f.Func().Id(name).Params(params...).Params(goType(r), jen.Error()).Block(
-			jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Array").Call(jen.Id("v"), jen.Id("ptr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		elem := refName(r.Array)
+		f.Func().Id(name).Params(treeParams()...).Params(goType(r), jen.Error()).Block(
+			jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Array").Call(jen.Id("v"), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Id("out").Op(":=").Make(goType(r), jen.Lit(0), jen.Len(jen.Id("v").Dot("Elems"))),
 			jen.For(jen.List(jen.Id("i"), jen.Id("e")).Op(":=").Range().Id("v").Dot("Elems")).Block(
-				jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(r.Array)).Call(jen.Id("e"), jen.Qual(strictjsonPkg, "AppendIndexPointer").Call(jen.Id("ptr"), jen.Id("i"))),
-				retErr(jen.Nil()),
+				jen.Id("mark").Op(":=").Id("d").Dot("Mark").Call(),
+				jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(callDecode(r.Array, jen.Id("e"))),
+				jen.If(jen.Err().Op("!=").Nil()).Block(
+					jen.If(jen.Id("d").Dot("DropElem").Call(jen.Err(), jen.Id("mark"), jen.Id("i"), jen.Lit(elem))).Block(jen.Continue()),
+					jen.Return(jen.Nil(), jen.Qual(genrtPkg, "AtIndex").Call(jen.Err(), jen.Id("i"))),
+				),
+				jen.Id("d").Dot("UnderIndex").Call(jen.Id("mark"), jen.Id("i")),
 				jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("x")),
 			),
 			jen.Return(jen.Id("out"), jen.Nil()),
 		)
 		return
 	}
-	f.Func().Id(name).Params(params...).Params(goType(r), jen.Error()).Block(
-		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Id("ptr")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	elem := refName(r.Map)
+	f.Func().Id(name).Params(treeParams()...).Params(goType(r), jen.Error()).Block(
+		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Object").Call(jen.Id("v"), jen.Lit("")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("out").Op(":=").Make(goType(r), jen.Len(jen.Id("v").Dot("Members"))),
-		jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("v").Dot("Members")).Block(
-			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(decodeFn(r.Map)).Call(jen.Id("m").Dot("Value"), jen.Qual(strictjsonPkg, "AppendPointer").Call(jen.Id("ptr"), jen.Id("m").Dot("Key"))),
-			retErr(jen.Nil()),
+		jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot("Members")).Block(
+			jen.Id("m").Op(":=").Op("&").Id("v").Dot("Members").Index(jen.Id("i")),
+			jen.Id("mark").Op(":=").Id("d").Dot("Mark").Call(),
+			jen.List(jen.Id("x"), jen.Err()).Op(":=").Add(callDecode(r.Map, jen.Id("m").Dot("Value"))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.If(jen.Id("d").Dot("DropKey").Call(jen.Err(), jen.Id("mark"), jen.Id("m").Dot("Key"), jen.Lit(elem))).Block(jen.Continue()),
+				jen.Return(jen.Nil(), jen.Qual(genrtPkg, "AtKey").Call(jen.Err(), jen.Id("m").Dot("Key"))),
+			),
+			jen.Id("d").Dot("Under").Call(jen.Id("mark"), jen.Id("m").Dot("Key")),
 			jen.Id("out").Index(jen.Id("m").Dot("Key")).Op("=").Id("x"),
 		),
 		jen.Return(jen.Id("out"), jen.Nil()),

@@ -71,6 +71,8 @@ type generator struct {
 	// patterns maps a pattern to the name of its compiled variable.
 	patterns    map[string]string
 	patternList []string
+	// typeIDs numbers the named types for genrt.Decoder.Check.
+	typeIDs map[*spec.Type]int
 }
 
 // comment wraps text as a Go comment paragraph of about 76 columns.

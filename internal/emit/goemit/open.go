@@ -15,11 +15,11 @@ import (
 
 // unknownEnumDecoded ends an enum decoder: a closed enum rejects the value,
 // an open one keeps it.
-func unknownEnumDecoded(t *spec.Type) jen.Code {
+func unknownEnumDecoded(t *spec.Type, zero jen.Code) jen.Code {
 	if t.Open {
 		return jen.Return(jen.Id(t.GoName()).Call(jen.Id("x")), jen.Nil())
 	}
-	return jen.Return(jen.Lit(zeroLit(t.Base)), jen.Qual(genrtPkg, "Invalid").Call(jen.Id("ptr"), jen.Lit("%s is not a value of "+t.Name), jen.Id("v").Dot("AppendCompact").Call(jen.Nil()).Op("[:]")))
+	return jen.Return(zero, inType(t.GoName())(jen.Qual(genrtPkg, "Invalid").Call(jen.Lit(""), jen.Lit("%s is not a value of "+t.Name), jen.Id("v").Dot("AppendCompact").Call(jen.Nil()).Op("[:]"))))
 }
 
 // unknownEnumWritten ends an enum appender: a closed enum refuses to write
@@ -72,14 +72,14 @@ func unknownUnionWritten(t *spec.Type) []jen.Code {
 	)}
 }
 
-// unknownUnionDecoded ends a union decoder: a closed union rejects the
+// unknownUnionDecoded is the default case of a union decoder: a closed union rejects the
 // tag, an open one keeps the object.
 func unknownUnionDecoded(t *spec.Type, tags string) jen.Code {
 	if t.Open {
-		return jen.Return(jen.Id(t.UnknownGoName()).Values(jen.Dict{
+		return jen.Id("x").Op("=").Id(t.UnknownGoName()).Values(jen.Dict{
 			jen.Id("Tag"): jen.Id("tag"),
 			jen.Id("Raw"): jen.Id("v").Dot("AppendCompact").Call(jen.Nil()),
-		}), jen.Nil())
+		})
 	}
-	return jen.Return(jen.Nil(), jen.Qual(genrtPkg, "Invalid").Call(jen.Id("tp"), jen.Lit("unknown "+t.Tag+" %q of "+t.Name+"; known: "+tags), jen.Id("tag")))
+	return jen.Return(jen.Nil(), jen.Id("d").Dot("Variant").Call(jen.Lit(t.Tag), jen.Id("tag"), jen.Lit(t.GoName()), jen.Lit(tags)))
 }

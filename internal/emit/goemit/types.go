@@ -54,10 +54,11 @@ func refName(r *spec.TypeRef) string {
 
 func composite(r *spec.TypeRef) bool { return r.Array != nil || r.Map != nil }
 
-// decodeFn is the function that decodes a value of r: func(*strictjson.Value, string) (T, error).
+// decodeFn is the function that decodes a value of r from a tree:
+// func(*strictjson.Value, *genrt.Decoder) (T, error).
 func decodeFn(r *spec.TypeRef) *jen.Statement {
 	if r.Named == nil && !composite(r) {
-		return jen.Qual(genrtPkg, builtinGo[r.Name].decode)
+		return jen.Qual(genrtPkg, "Read"+builtinGo[r.Name].decode)
 	}
 	return jen.Id("decode" + refName(r))
 }

@@ -1,0 +1,81 @@
+package agui
+
+import (
+	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/internal/strictjson"
+)
+
+// Most events are checked without holding them in the contract.Event
+// interface: the checker has read the type already, so it decodes the
+// variant itself and hands the value to the sequence checker's method for
+// it. Putting each event into an interface cost an allocation and a copy
+// of the whole event, for nothing. Chunks, and events that may close an
+// open chunk stream, go through the union and the chunk expander.
+
+// direct checks event i, of type name, from its tree.
+type direct func(c *checker, i int, name string, tree *strictjson.Value) error
+
+// typed makes the direct handler of an event type from its tree decoder
+// and the sequence checker's method for it.
+func typed[T any](decode func(*strictjson.Value, *genrt.Decoder) (T, error), apply func(s *seq, i int, e T, tree *strictjson.Value) error) direct {
+	return func(c *checker, i int, name string, tree *strictjson.Value) error {
+		e, err := decode(tree, &c.dec)
+		c.notes(i)
+		if err != nil {
+			return c.decodeFailure(i, err)
+		}
+		if c.edited {
+			// Tolerance removed content parts or their members from the
+			// tree; decoding it again, written afresh, shows what is left.
+			again := genrt.Decoder{Strip: true, NullAbsent: c.dec.NullAbsent}
+			if e, err = decode(tree, &again); err != nil {
+				return c.decodeFailure(i, err)
+			}
+		}
+		if err := c.seq.begin(i, name); err != nil {
+			return err
+		}
+		return apply(c.seq, i, e, tree)
+	}
+}
+
+// noTree adapts a method that needs no tree.
+func noTree[T any](m func(s *seq, i int, e T) error) func(*seq, int, T, *strictjson.Value) error {
+	return func(s *seq, i int, e T, _ *strictjson.Value) error { return m(s, i, e) }
+}
+
+// directs are the direct handlers by event type. Events missing here (the
+// chunks, and RAW and CUSTOM, which carry data only) go through the union.
+var directs = map[string]direct{
+	contract.EventRunStarted:              typed(contract.DecodeRunStartedEventTree, noTree((*seq).runStartedEvent)),
+	contract.EventRunFinished:             typed(contract.DecodeRunFinishedEventTree, noTree((*seq).runFinishedEvent)),
+	contract.EventRunError:                typed(contract.DecodeRunErrorEventTree, noTree(func(s *seq, _ int, e contract.RunErrorEvent) error { return s.runErrorEvent(e) })),
+	contract.EventTextMessageStart:        typed(contract.DecodeTextMessageStartEventTree, noTree((*seq).textMessageStart)),
+	contract.EventTextMessageContent:      typed(contract.DecodeTextMessageContentEventTree, noTree((*seq).textMessageContent)),
+	contract.EventTextMessageEnd:          typed(contract.DecodeTextMessageEndEventTree, noTree((*seq).textMessageEnd)),
+	contract.EventToolCallStart:           typed(contract.DecodeToolCallStartEventTree, noTree((*seq).toolCallStart)),
+	contract.EventToolCallArgs:            typed(contract.DecodeToolCallArgsEventTree, noTree((*seq).toolCallArgs)),
+	contract.EventToolCallEnd:             typed(contract.DecodeToolCallEndEventTree, noTree((*seq).toolCallEnd)),
+	contract.EventToolCallResult:          typed(contract.DecodeToolCallResultEventTree, noTree((*seq).toolCallResult)),
+	contract.EventStateSnapshot:           typed(contract.DecodeStateSnapshotEventTree, (*seq).stateSnapshot),
+	contract.EventStateDelta:              typed(contract.DecodeStateDeltaEventTree, (*seq).stateDelta),
+	contract.EventStepStarted:             typed(contract.DecodeStepStartedEventTree, noTree((*seq).stepStarted)),
+	contract.EventStepFinished:            typed(contract.DecodeStepFinishedEventTree, noTree((*seq).stepFinished)),
+	contract.EventReasoningStart:          typed(contract.DecodeReasoningStartEventTree, noTree((*seq).reasoningStart)),
+	contract.EventReasoningEnd:            typed(contract.DecodeReasoningEndEventTree, noTree((*seq).reasoningEnd)),
+	contract.EventReasoningMessageStart:   typed(contract.DecodeReasoningMessageStartEventTree, noTree((*seq).reasoningMessageStart)),
+	contract.EventReasoningMessageContent: typed(contract.DecodeReasoningMessageContentEventTree, noTree((*seq).reasoningMessageContent)),
+	contract.EventReasoningMessageEnd:     typed(contract.DecodeReasoningMessageEndEventTree, noTree((*seq).reasoningMessageEnd)),
+	contract.EventReasoningEncryptedValue: typed(contract.DecodeReasoningEncryptedValueEventTree, noTree((*seq).reasoningEncryptedValue)),
+}
+
+// handler returns the direct handler for an event of type name, or nil
+// when it must go through the union: no direct handler, or a chunk stream
+// open that the event may close.
+func (c *checker) handler(name string) direct {
+	if c.chunks != nil && len(c.chunks.lanes) > 0 {
+		return nil
+	}
+	return directs[name]
+}

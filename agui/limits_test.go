@@ -1,0 +1,181 @@
+package agui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+)
+
+// The byte limits of the stand are measured on the record as written. The
+// cases below write the same value in the ways a file may: raw non-ASCII,
+// escaped non-ASCII, CRLF line ends, pretty-printed. Each is built to be
+// exactly the size it is asked for, counted by hand from its text.
+
+// writing is one way of writing a value into a record.
+type writing struct {
+	name string
+	// unit is what the filler repeats, and its size in the file; units
+	// of three or six bytes and one text unit keep the text-unit limit
+	// out of the way of the byte limits.
+	unit string
+	size int
+	// open and close surround the filler; sep separates the lines of the
+	// record; array writes the record as one array.
+	open, close, sep string
+	array            bool
+}
+
+var writings = []writing{
+	{name: "raw U+2028", unit: "\u2028", size: 3, open: `{"s":"`, close: `"}`, sep: "\n"},
+	{name: `escaped \u2028`, unit: `\u2028`, size: 6, open: `{"s":"`, close: `"}`, sep: "\n"},
+	{name: "raw euro, CRLF lines", unit: "€", size: 3, open: `{"s":"`, close: `"}`, sep: "\r\n"},
+	{name: "pretty-printed with CRLF", unit: `\u00e9`, size: 6, open: "{\r\n    \"s\" :  \"", close: "\"\r\n  }", sep: "\r\n", array: true},
+}
+
+// value returns the value written this way, exactly size bytes long.
+func (w writing) value(size int) string {
+	fill := size - len(w.open) - len(w.close)
+	n := fill / w.size
+	return w.open + strings.Repeat(w.unit, n) + strings.Repeat("x", fill-n*w.size) + w.close
+}
+
+// record writes RUN_STARTED, an event that holds a value under member,
+// and RUN_FINISHED, the way w says.
+func (w writing) record(kind, member, value string) []byte {
+	events := []string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+		`{"type":"` + kind + `",` + strconv.Quote(member) + `:` + value + `}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`,
+	}
+	if w.array {
+		return []byte("[" + w.sep + "  " + strings.Join(events, ","+w.sep+"  ") + w.sep + "]" + w.sep)
+	}
+	return []byte(strings.Join(events, w.sep) + w.sep)
+}
+
+// checkLarge checks a record without the record-size limit, which a file
+// reaches before these: a snapshot or a delta is part of a record, so it
+// is smaller than the largest record. Everything else is Check's.
+func checkLarge(t *testing.T, data []byte) *Result {
+	t.Helper()
+	r, err := checkRecord(data, Options{Profile: stand, Source: t.Name()}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func expectLimit(t *testing.T, r *Result, over bool, ptr, rule string) {
+	t.Helper()
+	switch {
+	case !over && !r.Accepted:
+		t.Errorf("at the limit: rejected: %v", r.Findings)
+	case over && (r.Accepted || r.Findings[0].Rule != rule || r.Findings[0].Event != 1 || r.Findings[0].Pointer != ptr):
+		t.Errorf("one past the limit: %v, want %s at event 1 %s", r.Findings, rule, ptr)
+	}
+}
+
+//contract:proves ag-ui.stand.initial-state-bytes ag-ui.limit.initial-state-bytes
+func TestInitialStateBytesAsWritten(t *testing.T) {
+	t.Parallel()
+	for _, w := range writings {
+		t.Run(w.name, func(t *testing.T) {
+			for _, over := range []bool{false, true} {
+				size := contract.LimitInitialStateBytes + map[bool]int{false: 0, true: 1}[over]
+				v := w.value(size)
+				if len(v) != size {
+					t.Fatalf("the value is %d bytes, not %d", len(v), size)
+				}
+				r := checkLarge(t, w.record(contract.EventStateSnapshot, nameSnapshot, v))
+				expectLimit(t, r, over, "/snapshot", contract.RuleStandInitialStateBytes)
+				if over && !strings.Contains(r.Findings[0].Message, strconv.Itoa(size)+" bytes") {
+					t.Errorf("the finding does not give the size as written: %s", r.Findings[0].Message)
+				}
+			}
+		})
+	}
+}
+
+//contract:proves ag-ui.stand.patch-bytes ag-ui.limit.patch-bytes
+func TestPatchBytesAsWritten(t *testing.T) {
+	t.Parallel()
+	for _, w := range writings {
+		t.Run(w.name, func(t *testing.T) {
+			for _, over := range []bool{false, true} {
+				size := contract.LimitPatchBytes + map[bool]int{false: 0, true: 1}[over]
+				// The delta is one add whose value is a string: the
+				// writing's value, inside the operation, inside the list.
+				inner := "" // a line of the record cannot break
+				if w.array {
+					inner = w.sep
+				}
+				op := writing{unit: w.unit, size: w.size,
+					open:  "[" + inner + `{"op":"add","path":"/p","value":` + w.open,
+					close: w.close + "}" + inner + "]"}
+				v := op.value(size)
+				if len(v) != size {
+					t.Fatalf("the delta is %d bytes, not %d", len(v), size)
+				}
+				r := checkLarge(t, w.record(contract.EventStateDelta, nameDelta, v))
+				expectLimit(t, r, over, "/delta", contract.RuleStandPatchBytes)
+			}
+		})
+	}
+}
+
+// The defect this measure fixes: a 300 KB snapshot of raw U+2028 is 300 KB
+// in the file and is accepted, not taken for the 600 KB of its escaped
+// re-encoding.
+//
+//contract:proves ag-ui.stand.initial-state-bytes
+func TestRawLineSeparatorsCountAsWritten(t *testing.T) {
+	t.Parallel()
+	w := writings[0]
+	data := w.record(contract.EventStateSnapshot, nameSnapshot, `{"s":"`+strings.Repeat("\u2028", 100000)+`"}`)
+	if len(data) > contract.LimitInputBytes {
+		t.Fatalf("the record is %d bytes", len(data))
+	}
+	accept(t, stand, data)
+}
+
+// Values handed over in process have no file: they are measured as the
+// compact JSON they stand for, each character written as itself.
+//
+//contract:proves ag-ui.stand.initial-state-bytes ag-ui.stand.patch-bytes ag-ui.stand.direct-input
+func TestDirectInputBytes(t *testing.T) {
+	t.Parallel()
+	// value returns a string whose compact JSON, inside wrap bytes of
+	// member and brackets, makes size bytes: raw U+2028 is three.
+	value := func(wrap, size int) string {
+		n := (size - wrap) / 3
+		return strings.Repeat("\u2028", n) + strings.Repeat("x", size-wrap-3*n)
+	}
+	for _, over := range []bool{false, true} {
+		extra := map[bool]int{false: 0, true: 1}[over]
+		state := map[string]any{"s": value(len(`{"s":""}`), contract.LimitInitialStateBytes+extra)}
+		_, err := ApplyPatch(state, []any{})
+		if over != isRule(err, contract.RuleStandInitialStateBytes) || (!over && err != nil) {
+			t.Errorf("state, over %v: %v", over, err)
+		}
+		r, err := CheckValues([]any{
+			map[string]any{"type": contract.EventRunStarted, "threadId": "t", "runId": "r"},
+			map[string]any{"type": contract.EventStateSnapshot, "snapshot": state},
+			map[string]any{"type": contract.EventRunFinished, "threadId": "t", "runId": "r"},
+		}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectLimit(t, r, over, "/snapshot", contract.RuleStandInitialStateBytes)
+		const wrap = len(`[{"op":"add","path":"/p","value":""}]`)
+		patch := []any{map[string]any{"op": "add", "path": "/p", "value": value(wrap, contract.LimitPatchBytes+extra)}}
+		_, err = ApplyPatch(map[string]any{}, patch)
+		if over != isRule(err, contract.RuleStandPatchBytes) || (!over && err != nil) {
+			t.Errorf("patch, over %v: %v", over, err)
+		}
+	}
+	if got := compactSize(tree(t, `{"a\n":["\u2028",1,true,null,"\u0001"]}`)); got != len(`{"a\n":["`)+3+len(`",1,true,null,"\u0001"]}`) {
+		t.Errorf("compactSize = %d", got)
+	}
+}

@@ -1,0 +1,161 @@
+package strictjson
+
+import (
+	"bytes"
+	"testing"
+)
+
+// A tree parsed into an arena is the tree Parse makes; after Reset the
+// arena's memory serves the next document, and strings taken from the
+// first tree stay what they were.
+func TestParseIn(t *testing.T) {
+	var a Arena
+	docs := [][]byte{largeDoc(64 << 10), []byte(smallDoc), largeDoc(8 << 10)}
+	for round := 0; round < 2; round++ {
+		for _, doc := range docs {
+			want, err := Parse(doc, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ParseIn(&a, doc, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.AppendCompact(nil), want.AppendCompact(nil)) {
+				t.Fatalf("round %d: the arena's tree differs from Parse's", round)
+			}
+			var names []string
+			for _, m := range got.Members {
+				names = append(names, m.Key)
+			}
+			a.Reset()
+			if _, err := ParseIn(&a, []byte(`{"overwritten":"yes","version":"9"}`), Options{}); err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range want.Members {
+				if names[i] != m.Key {
+					t.Errorf("a string of the first tree changed after Reset: %q, want %q", names[i], m.Key)
+				}
+			}
+			a.Reset()
+		}
+	}
+	// Small documents one after another share blocks, as the lines of a
+	// record do: two thousand of them fit in a few.
+	a.Reset()
+	for i := 0; i < 2000; i++ {
+		if _, err := ParseIn(&a, []byte(smallDoc), Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(a.vals.blocks); n > 20 {
+		t.Errorf("2000 small documents took %d blocks of values", n)
+	}
+	a.Reset()
+	// Limits and errors are Parse's.
+	if _, err := ParseIn(&a, []byte(`[[1]]`), Options{MaxDepth: 1}); err == nil {
+		t.Error("the depth limit does not apply")
+	}
+	if _, err := ParseIn(&a, []byte(`{"a":1,"a":2}`), Options{}); err == nil {
+		t.Error("a duplicate name was accepted")
+	}
+}
+
+// BenchmarkParseIn parses the same document into one arena again and
+// again, as a runtime reading record after record does.
+func BenchmarkParseIn(b *testing.B) {
+	doc := benchDocs[1].data
+	var a Arena
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		a.Reset()
+		if _, err := ParseIn(&a, doc, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The text-unit budget counts names and strings after unescaping, in
+// UTF-16 code units, across every document that shares it, and fails at
+// the name or string that overdraws it.
+func TestTextUnitsBudget(t *testing.T) {
+	// "a" 1, "é" 1, "😀" 2 (written escaped as a pair), "k" 1: 5 units.
+	doc := []byte(`{"a":["é","\ud83d\ude00"],"k":1}`)
+	for _, c := range []struct {
+		budget int
+		ok     bool
+	}{{5, true}, {4, false}} {
+		budget := c.budget
+		_, err := Parse(doc, Options{TextUnits: &budget})
+		if (err == nil) != c.ok {
+			t.Errorf("budget %d: %v", c.budget, err)
+		}
+		if !c.ok {
+			var se *Error
+			if !errorsAs(err, &se) || se.Kind != ErrTextUnits || se.Pointer != "/k" {
+				t.Errorf("budget %d: %v, want ErrTextUnits at /k", c.budget, err)
+			}
+		}
+		if c.ok && budget != 0 {
+			t.Errorf("budget left %d, want 0", budget)
+		}
+	}
+	// One budget, two documents; Valid counts as Parse does.
+	budget := 3
+	if err := Valid([]byte(`"ab"`), Options{TextUnits: &budget}); err != nil || budget != 1 {
+		t.Fatalf("first: %v, %d left", err, budget)
+	}
+	if _, err := Parse([]byte(`["c","d"]`), Options{TextUnits: &budget}); err == nil {
+		t.Error("the second document overdrew the shared budget")
+	}
+}
+
+// The number hook sees every literal as written and can refuse one.
+func TestNumberHook(t *testing.T) {
+	var seen []string
+	hook := func(lit []byte) error {
+		seen = append(seen, string(lit))
+		if string(lit) == "-0" {
+			return errString("negative zero")
+		}
+		return nil
+	}
+	if _, err := Parse([]byte(`[1, 2.50, 1e3]`), Options{Number: hook}); err != nil || len(seen) != 3 || seen[1] != "2.50" {
+		t.Errorf("%v %q", err, seen)
+	}
+	_, err := Parse([]byte(`{"a":[0,-0]}`), Options{Number: hook})
+	var se *Error
+	if !errorsAs(err, &se) || se.Kind != ErrNumber || se.Pointer != "/a/1" || se.Msg != "negative zero" {
+		t.Errorf("%v", err)
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+func errorsAs(err error, target **Error) bool {
+	e, ok := err.(*Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+// With Borrow the tree's strings are the input's bytes; without it they
+// are a copy that the input no longer touches.
+func TestBorrow(t *testing.T) {
+	for _, borrow := range []bool{false, true} {
+		data := []byte(`{"name":"first"}`)
+		v, err := Parse(data, Options{Borrow: borrow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := v.Get("name").Str
+		copy(data[9:14], "xxxxx")
+		if changed := name != "first"; changed != borrow {
+			t.Errorf("borrow %v: the string is %q after the input changed", borrow, name)
+		}
+	}
+}
