@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -245,6 +248,7 @@ type session struct {
 }
 
 type sessionOptions struct {
+	port        int // where the adapter connects; 0: the game's port
 	catalog     string
 	protocol    string // MCP protocol version the client asks for; empty: the SDK's latest
 	callTimeout time.Duration
@@ -268,8 +272,11 @@ func adapterConfig(t *testing.T, g *game, o sessionOptions, log *syncBuffer) Con
 	if o.refresh == 0 {
 		o.refresh = 20 * time.Millisecond
 	}
+	if o.port == 0 {
+		o.port = g.port()
+	}
 	return Config{
-		Client:      bridge.ClientConfig{Host: "127.0.0.1", Port: g.port(), Token: g.token, Timeout: 5 * time.Second},
+		Client:      bridge.ClientConfig{Host: "127.0.0.1", Port: o.port, Token: g.token, Timeout: 5 * time.Second},
 		TokenEnv:    "AICONTROL_TOKEN",
 		Actions:     loadCatalog(t, o.catalog),
 		CallTimeout: o.callTimeout,
@@ -310,10 +317,12 @@ func connect(t *testing.T, g *game, o sessionOptions) *session {
 	return s
 }
 
-// call runs a tool with a bounded context.
+// call runs a tool with a bounded context. The bound is for a call that
+// never ends: a 1 MiB argument validated under the race detector on a
+// loaded machine takes seconds.
 func (s *session) call(t *testing.T, name string, args any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -409,4 +418,104 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// proxy relays loopback connections to a listener, so that a test can cut
+// them abruptly (a reset, no completion), as when the game's process or
+// the network dies, and stop listening; restart listens again on the
+// same address.
+type proxy struct {
+	t      *testing.T
+	target string
+	addr   string
+
+	mu    sync.Mutex
+	ln    net.Listener
+	conns []*net.TCPConn
+}
+
+func startProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	p := &proxy{t: t, target: target, addr: "127.0.0.1:0"}
+	p.listen()
+	t.Cleanup(p.cut)
+	return p
+}
+
+func (p *proxy) port() int {
+	_, port, _ := net.SplitHostPort(p.addr)
+	n, _ := strconv.Atoi(port)
+	return n
+}
+
+func (p *proxy) listen() {
+	p.t.Helper()
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln, p.addr = ln, ln.Addr().String()
+	p.mu.Unlock()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.DialTimeout("tcp", p.target, 5*time.Second)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c.(*net.TCPConn), u.(*net.TCPConn))
+			p.mu.Unlock()
+			go func() { io.Copy(u, c); u.Close() }()
+			go func() { io.Copy(c, u); c.Close() }()
+		}
+	}()
+}
+
+// restart listens again on the same address.
+func (p *proxy) restart() { p.listen() }
+
+// cut stops listening and resets every relayed connection.
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for _, c := range p.conns {
+		c.SetLinger(0) // close with a reset, as a dying process's kernel may
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// connectedTo reports whether a connection to the loopback port is still
+// established on this side, from the kernel's table (/proc/net/tcp);
+// where there is no such table it reports false.
+func connectedTo(t *testing.T, port int) bool {
+	t.Helper()
+	const established = "01"
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(table)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 4 {
+				continue
+			}
+			_, remotePort, ok := strings.Cut(f[2], ":")
+			if n, err := strconv.ParseInt(remotePort, 16, 32); ok && err == nil && int(n) == port && f[3] == established {
+				return true
+			}
+		}
+	}
+	return false
 }
