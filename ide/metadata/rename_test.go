@@ -451,3 +451,87 @@ func TestRenameBusy(t *testing.T) {
 		t.Errorf("after the lock: %s", errText(err))
 	}
 }
+
+// searchIDs lets the index run to the end and returns the objects a
+// search finds. It never starts the index: a test starts it once, so what
+// a later search finds is what the session rebuilt by itself.
+func (h *harness) searchIDs(query string) []string {
+	h.t.Helper()
+	for h.b.Background() {
+	}
+	r, err := h.b.Search(gen.SearchParams{SessionID: h.sid, ProjectID: h.pid, Generation: h.gen, Text: query})
+	if err != nil {
+		h.t.Fatalf("search %q: %s", query, errText(err))
+	}
+	var ids []string
+	for _, hit := range r.Hits {
+		ids = append(ids, string(hit.ObjectID))
+	}
+	return ids
+}
+
+// namesObject reports whether ids hold the object id or a descendant.
+func namesObject(ids []string, id string) bool {
+	for _, s := range ids {
+		if s == id || strings.HasPrefix(s, id+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// A rename rewrites files the search index and the disk cache were built
+// from. The index of the session is rebuilt: it finds the object under
+// its new name and nothing under the old one. A later session with the
+// disk cache answers exactly as a session without it on the renamed tree
+// (the entries of the old bytes and the old paths are never taken), and
+// after the undo exactly as on the original tree, now from entries that
+// are right again.
+//
+//contract:proves eska-ide-api.editing.rename eska-ide-api.capability.disk-cache
+func TestRenameSearchAndDiskCache(t *testing.T) {
+	h := openRename(t, 11)
+	walkAll(h) // fills the disk cache with the entries of the old tree
+	h.b.Index(gen.IndexParams{SessionID: h.sid, ProjectID: h.pid, Generation: h.gen, Action: gen.IndexActionStart})
+	if ids := h.searchIDs("Товары"); !namesObject(ids, "catalog:Товары") {
+		t.Fatalf("before the rename the search finds %v", ids)
+	}
+	if h.b.s.projects[0].r.cache == nil || h.b.s.projects[0].r.cache.writes == 0 {
+		t.Fatalf("the session wrote no cache entries: %+v", h.b.s.projects[0].r.cache)
+	}
+	p, _ := h.preview("catalog:Товары", "Изделия")
+	if _, err := h.apply("catalog:Товары", "Изделия", p.Plan.Snapshot, true); err != nil {
+		t.Fatal(errText(err))
+	}
+	if ids := h.searchIDs("Изделия"); !namesObject(ids, "catalog:Изделия") {
+		t.Errorf("after the rename the search for the new name finds %v", ids)
+	}
+	if ids := h.searchIDs("Товары"); namesObject(ids, "catalog:Товары") {
+		t.Errorf("after the rename the search finds the old object: %v", ids)
+	}
+
+	// Another backend opens the project while this session stays open
+	// (the undo below needs its history).
+	reopen := func(what string, files map[string]string) {
+		t.Helper()
+		want := plain(t, files)
+		h2 := &harness{t: t, root: h.root}
+		h2.b = New(func(string, []byte) {})
+		walk, _, cache := h2.cachedSession("Изделия")
+		if cache == nil || cache.hits == 0 {
+			t.Errorf("%s: the reopened session took nothing from the cache: %+v", what, cache)
+		}
+		sameWalk(t, what, walk, want)
+		h2.b.Close(gen.SessionParams{SessionID: h2.sid})
+	}
+	reopen("after the rename", renderRename("Изделия"))
+
+	if _, err := h.undo("catalog:Изделия", false); err != nil {
+		t.Fatal(errText(err))
+	}
+	if ids := h.searchIDs("Изделия"); namesObject(ids, "catalog:Изделия") {
+		t.Errorf("after the undo the search finds the new name: %v", ids)
+	}
+	h.b.Close(gen.SessionParams{SessionID: h.sid})
+	reopen("after the undo", renderRename("Товары"))
+}
