@@ -82,7 +82,7 @@ func corpus(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "eska", "docs", "ide-protocol")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("eska corpus not found at %s (../shared is absent): the replay needs it", dir)
+		repotest.MissingPart(t, "eska corpus not found at %s (../shared is absent): the replay needs it", dir)
 	}
 	return dir
 }
@@ -323,11 +323,11 @@ func TestUsage(t *testing.T) {
 func TestVSCodeJSONRPCClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed: the vscode-jsonrpc client test needs it")
+		repotest.MissingPart(t, "node is not installed: the vscode-jsonrpc client test needs it")
 	}
 	dir := filepath.Join(repotest.Root(t), "ide", "testdata", "node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc")); err != nil {
-		t.Skip("vscode-jsonrpc is not installed: run make ide-node")
+		repotest.MissingPart(t, "vscode-jsonrpc is not installed: run make ide-node")
 	}
 	bin := build(t)
 	cmd := exec.Command(node, "client.mjs", bin)

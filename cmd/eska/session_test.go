@@ -43,7 +43,7 @@ func eskaFixtureProject(t *testing.T) string {
 	t.Helper()
 	src := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "eska", "tests", "fixtures", "designer", "configuration")
 	if _, err := os.Stat(src); err != nil {
-		t.Skipf("eska fixtures not found at %s (../shared is absent)", src)
+		repotest.MissingPart(t, "eska fixtures not found at %s (../shared is absent)", src)
 	}
 	dir := t.TempDir()
 	copyTree(t, src, filepath.Join(dir, "src"))

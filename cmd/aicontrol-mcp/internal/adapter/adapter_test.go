@@ -300,6 +300,11 @@ func TestConnectionLostMidCall(t *testing.T) {
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() { done <- s.call(t, "slow", nil) }()
 	g.waitHeld(1)
+	// The adapter has read act's answer (command 1 is awaited) before the
+	// connection goes: the lost answer of act itself is the next test's case.
+	if !eventuallyTrue(func() bool { s.a.mu.Lock(); defer s.a.mu.Unlock(); return len(s.a.waiters) == 1 }) {
+		t.Fatal("the adapter never awaited command 1")
+	}
 	px.cut()
 	var res *mcp.CallToolResult
 	select {
@@ -321,6 +326,31 @@ func TestConnectionLostMidCall(t *testing.T) {
 	}
 	if c := strings.Count(s.log.String(), "msg=connected"); c != 2 {
 		t.Fatalf("connected %d times, want 2; log:\n%s", c, s.log)
+	}
+}
+
+// When act's own answer is lost, the command may have been queued: the
+// tool error says the command was sent and that its fate is unknown.
+//
+//contract:proves ai-control-protocol.integration.mcp-faults
+func TestActAnswerLost(t *testing.T) {
+	g := startGame(t, gameOptions{})
+	px := startProxy(t, g.addr)
+	s := connect(t, g, sessionOptions{port: px.port()})
+	px.muteAfter(`"method":"act"`)
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() { done <- s.call(t, "slow", nil) }()
+	g.waitHeld(1)
+	px.cut()
+	var res *mcp.CallToolResult
+	select {
+	case res = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not end when the connection was lost")
+	}
+	mustContain(t, "tool error", errorText(t, res), "lost the connection to the listener at "+px.addr, "the command was sent", "whether the game queued and ran it is unknown", "the next call reconnects")
+	if cmds := g.commands(); len(cmds) != 1 || cmds[0].Type != "slow" {
+		t.Fatalf("the game received %+v, want the slow command", cmds)
 	}
 }
 

@@ -189,6 +189,11 @@ func (a *Adapter) act(ctx context.Context, cmd aicontrol.ActParams, available fu
 	// timeout, so only the wait that follows listens to cancellation.
 	ctx = context.WithoutCancel(ctx)
 	r, err := requestLocked(ctx, a, available, func(c *bridge.Client) (aicontrol.ActResult, error) { return c.Act(ctx, cmd) })
+	if errors.Is(err, ErrConnectionLost) {
+		// The request may have reached the listener before its answer
+		// was lost: the game may have queued the command.
+		return 0, nil, fmt.Errorf("%w; the command was sent but its sequence number never came back, so whether the game queued and ran it is unknown, call %s to see its state", err, a.cfg.Actions.ObserveTool())
+	}
 	if err != nil {
 		return 0, nil, err
 	}

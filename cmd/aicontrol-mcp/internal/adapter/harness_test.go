@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -432,7 +432,15 @@ type proxy struct {
 	mu    sync.Mutex
 	ln    net.Listener
 	conns []*net.TCPConn
+	muted atomic.Bool // the listener's bytes are dropped instead of relayed
+	// muteOn, when set, mutes the proxy as a request containing it passes.
+	muteOn atomic.Pointer[string]
 }
+
+// muteAfter drops what the listener sends once a request containing s
+// has been relayed, as a connection whose return path has died would,
+// while requests still reach the listener.
+func (p *proxy) muteAfter(s string) { p.muteOn.Store(&s) }
 
 func startProxy(t *testing.T, target string) *proxy {
 	t.Helper()
@@ -471,14 +479,55 @@ func (p *proxy) listen() {
 			p.mu.Lock()
 			p.conns = append(p.conns, c.(*net.TCPConn), u.(*net.TCPConn))
 			p.mu.Unlock()
-			go func() { io.Copy(u, c); u.Close() }()
-			go func() { io.Copy(c, u); c.Close() }()
+			go func() {
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := c.Read(buf)
+					if n > 0 {
+						if m := p.muteOn.Load(); m != nil && strings.Contains(string(buf[:n]), *m) {
+							p.muted.Store(true)
+						}
+						if _, werr := u.Write(buf[:n]); werr != nil {
+							break
+						}
+					}
+					if err != nil {
+						break
+					}
+				}
+				u.Close()
+			}()
+			go func() {
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := u.Read(buf)
+					if n > 0 && !p.muted.Load() {
+						if _, werr := c.Write(buf[:n]); werr != nil {
+							break
+						}
+					}
+					if err != nil {
+						break
+					}
+				}
+				c.Close()
+			}()
 		}
 	}()
 }
 
 // restart listens again on the same address.
 func (p *proxy) restart() { p.listen() }
+
+// eventuallyTrue polls cond for up to ten seconds.
+func eventuallyTrue(cond func() bool) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return false
+}
 
 // cut stops listening and resets every relayed connection.
 func (p *proxy) cut() {
