@@ -44,9 +44,16 @@ var emptyParams = &strictjson.Value{Kind: strictjson.Object}
 
 // envelopeOptions bound the work of one line by the contract's value
 // limit, whatever the line's length: a line of a million zeros is refused
-// after the limit's worth of them. The tree borrows the line's memory, so
+// after the limit's worth of them.
+var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine}
+
+// treeOptions parse the line with its strings borrowed from the line, so
 // the parse copies nothing.
-var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine, Borrow: true}
+var treeOptions = func() strictjson.Options {
+	o := envelopeOptions
+	o.Borrow = true
+	return o
+}()
 
 // decodeEnvelope applies the envelope checks in the contract's order of
 // precedence: malformed UTF-8 or JSON (an empty line too) is a parse error
@@ -62,6 +69,12 @@ var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine, 
 // arena's memory is reused from line to line, so the tree costs no
 // allocation on a warm listener.
 //
+// The read is lazy about params: they are parsed with the line but
+// decoded only by the method that owns them, so a request refused as
+// unauthorized or unknown never has its params read, and a stranger's
+// line (at most MaxUnauthenticatedLineBytes) costs one tree in reused
+// memory.
+//
 // The id is echoed byte for byte as the client wrote it: "1" stays a
 // string, 1.0 stays 1.0, so a client can compare it with what it sent.
 func decodeEnvelope(a *strictjson.Arena, line []byte) (request, *rpcError) {
@@ -69,12 +82,12 @@ func decodeEnvelope(a *strictjson.Arena, line []byte) (request, *rpcError) {
 		// A line long enough to break the value limit is checked without a
 		// tree first, so that a peer sending such lines costs no tree.
 		if err := strictjson.Valid(line, envelopeOptions); err != nil {
-			return request{}, envelopeError(err)
+			return envelopeError(err)
 		}
 	}
-	v, err := strictjson.ParseIn(a, line, envelopeOptions)
+	v, err := strictjson.ParseIn(a, line, treeOptions)
 	if err != nil {
-		return request{}, envelopeError(err)
+		return envelopeError(err)
 	}
 	if v.Kind != strictjson.Object {
 		return request{}, newError(aicontrol.CodeInvalidRequest, "request is not a JSON object", nil)
@@ -122,23 +135,25 @@ func decodeEnvelope(a *strictjson.Arena, line []byte) (request, *rpcError) {
 // overValueLimitBytes is the shortest line that can hold more values than
 // the contract's limit: a value takes at least two bytes (a digit and a
 // comma, or a pair of brackets), so n bytes hold at most (n+1)/2 values.
-// Shorter lines, every ordinary request among them, are parsed once, and
-// their trees are as small as their text.
+// Shorter lines, every ordinary request among them, are parsed once; the
+// largest tree one can build (the limit's worth of values, about 1.4 MiB
+// for a 32 KiB line of zeros) lives in pooled memory that the next line
+// reuses.
 const overValueLimitBytes = 2 * aicontrol.MaxValuesPerLine
 
 // envelopeError is the answer to a line that is not one JSON value within
 // the limits.
-func envelopeError(err error) *rpcError {
+func envelopeError(err error) (request, *rpcError) {
 	var se *strictjson.Error
 	if errors.As(err, &se) && (se.Kind == strictjson.ErrDuplicateKey || se.Kind == strictjson.ErrDepth || se.Kind == strictjson.ErrValues) {
 		// Well-formed JSON whose meaning is ambiguous, unreasonably deep or large.
-		return newError(aicontrol.CodeInvalidRequest, se.Msg, nil)
+		return request{}, newError(aicontrol.CodeInvalidRequest, se.Msg, nil)
 	}
 	msg := "invalid JSON"
 	if se != nil {
 		msg = se.Msg
 	}
-	return newError(aicontrol.CodeParseError, msg, nil)
+	return request{}, newError(aicontrol.CodeParseError, msg, nil)
 }
 
 // echoID returns the raw text of an id the contract's RequestID type
