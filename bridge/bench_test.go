@@ -136,6 +136,8 @@ func BenchmarkHandle(b *testing.B) {
 		{"ping", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}`},
 		{"act", `{"jsonrpc":"2.0","id":1,"method":"act","params":{"type":"move","x":3,"y":4}}`},
 		{"status", `{"jsonrpc":"2.0","id":1,"method":"status"}`},
+		{"auth", `{"jsonrpc":"2.0","id":1,"method":"auth","params":{"token":"t"}}`},
+		{"events", `{"jsonrpc":"2.0","id":1,"method":"events","params":{"afterSeq":0,"limit":10}}`},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			line := []byte(c.line)

@@ -3,18 +3,20 @@
 package bridge
 
 import (
-	"bytes"
 	"errors"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
-// request is an envelope that passed every envelope check.
+// request is an envelope that passed every envelope check. Its method,
+// params and id share the memory of the line and of the connection's tree
+// arena: they are valid while the line is handled, and whatever outlives
+// the request is copied (see ownActParams).
 type request struct {
 	id     []byte // the id exactly as the client wrote it
 	method string
-	params []byte // the params object as written; "{}" when absent
+	params *strictjson.Value // the params object; emptyParams when absent
 }
 
 // rpcError is an error response: its code, message and the id to echo
@@ -36,12 +38,22 @@ func newError(code int64, detail string, id []byte) *rpcError {
 	return &rpcError{code: code, msg: msg, id: id}
 }
 
-var emptyParams = []byte("{}")
+// emptyParams is what an absent params reads as: an empty object. The
+// decoders only read it.
+var emptyParams = &strictjson.Value{Kind: strictjson.Object}
 
 // envelopeOptions bound the work of one line by the contract's value
 // limit, whatever the line's length: a line of a million zeros is refused
-// after the limit's worth of them, and no tree is built for it.
+// after the limit's worth of them.
 var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine}
+
+// treeOptions parse the line with its strings borrowed from the line, so
+// the parse copies nothing.
+var treeOptions = func() strictjson.Options {
+	o := envelopeOptions
+	o.Borrow = true
+	return o
+}()
 
 // decodeEnvelope applies the envelope checks in the contract's order of
 // precedence: malformed UTF-8 or JSON (an empty line too) is a parse error
@@ -52,70 +64,96 @@ var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine}
 // id that is neither a string nor an integer cannot be echoed and is an
 // invalid request with id null.
 //
-// The read is lazy: the line is validated without building a tree, and
-// only the top-level members are looked at. params stays text until the
-// method that owns it decodes it, so nothing is built for a request that
-// is refused as unauthorized or unknown.
+// The line is parsed once, into a, and params stays that tree: the method
+// that owns it decodes the tree, so no request is parsed twice. The
+// arena's memory is reused from line to line, so the tree costs no
+// allocation on a warm listener.
+//
+// The read is lazy about params: they are parsed with the line but
+// decoded only by the method that owns them, so a request refused as
+// unauthorized or unknown never has its params read, and a stranger's
+// line (at most MaxUnauthenticatedLineBytes) costs one tree in reused
+// memory.
 //
 // The id is echoed byte for byte as the client wrote it: "1" stays a
 // string, 1.0 stays 1.0, so a client can compare it with what it sent.
-func decodeEnvelope(line []byte) (request, *rpcError) {
-	if err := strictjson.Valid(line, envelopeOptions); err != nil {
-		var se *strictjson.Error
-		if errors.As(err, &se) && (se.Kind == strictjson.ErrDuplicateKey || se.Kind == strictjson.ErrDepth || se.Kind == strictjson.ErrValues) {
-			// Well-formed JSON whose meaning is ambiguous, unreasonably deep or large.
-			return request{}, newError(aicontrol.CodeInvalidRequest, se.Msg, nil)
+func decodeEnvelope(a *strictjson.Arena, line []byte) (request, *rpcError) {
+	if len(line) >= overValueLimitBytes {
+		// A line long enough to break the value limit is checked without a
+		// tree first, so that a peer sending such lines costs no tree.
+		if err := strictjson.Valid(line, envelopeOptions); err != nil {
+			return envelopeError(err)
 		}
-		msg := "invalid JSON"
-		if se != nil {
-			msg = se.Msg
-		}
-		return request{}, newError(aicontrol.CodeParseError, msg, nil)
 	}
-	var jsonrpc, rawID, method, params []byte
-	i := skipSpace(line, 0)
-	if line[i] != '{' {
+	v, err := strictjson.ParseIn(a, line, treeOptions)
+	if err != nil {
+		return envelopeError(err)
+	}
+	if v.Kind != strictjson.Object {
 		return request{}, newError(aicontrol.CodeInvalidRequest, "request is not a JSON object", nil)
 	}
-	// The line is valid JSON, so the scan below needs no error handling:
-	// it only finds where each top-level member's value starts and ends.
-	for i = skipSpace(line, i+1); line[i] == '"'; {
-		keyEnd := skipString(line, i)
-		key := line[i:keyEnd]
-		start := skipSpace(line, skipSpace(line, keyEnd)+1) // past the colon
-		end := skipValue(line, start)
-		switch {
-		case memberIs(key, "jsonrpc"):
-			jsonrpc = line[start:end]
-		case memberIs(key, "id"):
-			rawID = line[start:end]
-		case memberIs(key, "method"):
-			method = line[start:end]
-		case memberIs(key, "params"):
-			params = line[start:end]
-		}
-		i = skipSpace(line, end)
-		if line[i] == ',' {
-			i = skipSpace(line, i+1)
+	// Member names are unique (the parse refuses repeats), so one pass
+	// finds each member.
+	var jsonrpc, rawID, method, params *strictjson.Value
+	for i := range v.Members {
+		switch m := &v.Members[i]; m.Key {
+		case "jsonrpc":
+			jsonrpc = m.Value
+		case "id":
+			rawID = m.Value
+		case "method":
+			method = m.Value
+		case "params":
+			params = m.Value
 		}
 	}
-	id := echoID(rawID)
-	if len(jsonrpc) == 0 || jsonrpc[0] != '"' || !memberIs(jsonrpc, aicontrol.JSONRPCVersion) {
+	var id []byte
+	if rawID != nil {
+		id = echoID(line[rawID.Start:rawID.End])
+	}
+	if jsonrpc == nil || jsonrpc.Kind != strictjson.String || jsonrpc.Str != aicontrol.JSONRPCVersion {
 		return request{}, newError(aicontrol.CodeInvalidRequest, `jsonrpc must be "`+aicontrol.JSONRPCVersion+`"`, id)
 	}
-	m, ok := stringValue(method)
-	if !ok || m == "" {
+	if method == nil || method.Kind != strictjson.String || method.Str == "" {
 		return request{}, newError(aicontrol.CodeInvalidRequest, "method must be a non-empty string", id)
+	}
+	m := method.Str
+	if known, ok := knownNames[m]; ok {
+		m = known // the contract's own string, not the line's memory
 	}
 	if params == nil {
 		params = emptyParams
-	} else if params[0] != '{' {
+	} else if params.Kind != strictjson.Object {
 		return request{}, newError(aicontrol.CodeInvalidRequest, "params must be an object", id)
 	}
 	if id == nil {
 		return request{}, newError(aicontrol.CodeInvalidRequest, "id must be a string or an integer", nil)
 	}
 	return request{id: id, method: m, params: params}, nil
+}
+
+// overValueLimitBytes is the shortest line that can hold more values than
+// the contract's limit: a value takes at least two bytes (a digit and a
+// comma, or a pair of brackets), so n bytes hold at most (n+1)/2 values.
+// Shorter lines, every ordinary request among them, are parsed once; the
+// largest tree one can build (the limit's worth of values, about 1.4 MiB
+// for a 32 KiB line of zeros) lives in pooled memory that the next line
+// reuses.
+const overValueLimitBytes = 2 * aicontrol.MaxValuesPerLine
+
+// envelopeError is the answer to a line that is not one JSON value within
+// the limits.
+func envelopeError(err error) (request, *rpcError) {
+	var se *strictjson.Error
+	if errors.As(err, &se) && (se.Kind == strictjson.ErrDuplicateKey || se.Kind == strictjson.ErrDepth || se.Kind == strictjson.ErrValues) {
+		// Well-formed JSON whose meaning is ambiguous, unreasonably deep or large.
+		return request{}, newError(aicontrol.CodeInvalidRequest, se.Msg, nil)
+	}
+	msg := "invalid JSON"
+	if se != nil {
+		msg = se.Msg
+	}
+	return request{}, newError(aicontrol.CodeParseError, msg, nil)
 }
 
 // echoID returns the raw text of an id the contract's RequestID type
@@ -154,7 +192,8 @@ func isShortInteger(b []byte) bool {
 	return true
 }
 
-// knownNames are the method names, so that a known method costs no string.
+// knownNames are the method names, so that a known method is the
+// contract's string rather than one borrowed from the line.
 var knownNames = func() map[string]string {
 	m := map[string]string{}
 	for _, info := range aicontrol.Methods {
@@ -162,80 +201,3 @@ var knownNames = func() map[string]string {
 	}
 	return m
 }()
-
-// stringValue decodes a JSON string's text (quotes included); ok is false
-// for any other value.
-func stringValue(raw []byte) (string, bool) {
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	body := raw[1 : len(raw)-1]
-	if bytes.IndexByte(body, '\\') < 0 {
-		if s, ok := knownNames[string(body)]; ok {
-			return s, true
-		}
-		return string(body), true
-	}
-	v, err := strictjson.Parse(raw, strictjson.Options{})
-	if err != nil {
-		return "", false
-	}
-	return v.Str, true
-}
-
-// memberIs reports whether a member name or another JSON string (quotes
-// included) is name; an escaped spelling such as "\u0069d" is decoded first.
-func memberIs(key []byte, name string) bool {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return len(key) == len(name)+2 && string(key[1:len(key)-1]) == name
-	}
-	s, ok := stringValue(key)
-	return ok && s == name
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string that starts at b[i].
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
-}
-
-// skipValue returns the index after the valid JSON value that starts at b[i].
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return i
-	}
-	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\r' && b[i] != '\n' {
-		i++
-	}
-	return i
-}

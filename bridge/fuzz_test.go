@@ -86,8 +86,12 @@ func FuzzEnvelope(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	s := &Server{cfg: Config{}.withDefaults(), state: newState(4, 4)}
+	// One connection for every input, as on the wire: each line's tree
+	// reuses the memory the lines before it left in the arena.
+	cs := &connState{authorized: true}
+	var arena strictjson.Arena
 	f.Fuzz(func(t *testing.T, line []byte) {
-		cs := &connState{authorized: true}
+		cs.authorized = true
 		out := s.handle(nil, cs, line)
 		if len(out) == 0 || out[len(out)-1] != '\n' || bytes.Count(out, []byte("\n")) != 1 {
 			t.Fatalf("response %q is not one line", out)
@@ -96,22 +100,23 @@ func FuzzEnvelope(f *testing.F) {
 		if err != nil {
 			t.Fatalf("response %q breaks the envelope: %v", out, err)
 		}
-		req, rerr := decodeEnvelope(line)
+		arena.Reset()
+		req, rerr := decodeEnvelope(&arena, line)
 		want, werr := decodeEnvelopeTree(line)
 		switch {
 		case (rerr == nil) != (werr == nil):
-			t.Fatalf("request %q: lazy read %+v %v, tree read %+v %v", line, req, rerr, want, werr)
+			t.Fatalf("request %q: arena read %+v %v, fresh read %+v %v", line, req, rerr, want, werr)
 		case rerr != nil && (rerr.code != werr.code || !bytes.Equal(rerr.id, werr.id)):
-			t.Fatalf("request %q: lazy read error %d id %q, tree read %d id %q", line, rerr.code, rerr.id, werr.code, werr.id)
-		case rerr == nil && (req.method != want.method || !bytes.Equal(req.id, want.id) || !bytes.Equal(req.params, want.params)):
-			t.Fatalf("request %q: lazy read %q %q %q, tree read %q %q %q", line, req.id, req.method, req.params, want.id, want.method, want.params)
+			t.Fatalf("request %q: arena read error %d id %q, fresh read %d id %q", line, rerr.code, rerr.id, werr.code, werr.id)
+		case rerr == nil && (req.method != want.method || !bytes.Equal(req.id, want.id) || !bytes.Equal(paramsText(line, req), paramsText(line, want))):
+			t.Fatalf("request %q: arena read %q %q %q, fresh read %q %q %q", line, req.id, req.method, paramsText(line, req), want.id, want.method, paramsText(line, want))
 		}
 		if rerr == nil {
 			if req.method == "" || !bytes.Equal(idText(t, out), req.id) {
 				t.Fatalf("request %q: id %q echoed as %q", line, req.id, idText(t, out))
 			}
-			if v, err := strictjson.Parse(req.params, strictjson.Options{}); err != nil || v.Kind != strictjson.Object {
-				t.Fatalf("params %q are not an object", req.params)
+			if req.params.Kind != strictjson.Object {
+				t.Fatalf("params %q are not an object", paramsText(line, req))
 			}
 		} else if resp.Error == nil || resp.Error.Code != rerr.code {
 			t.Fatalf("request %q: envelope error %d, response %q", line, rerr.code, out)
@@ -120,11 +125,11 @@ func FuzzEnvelope(f *testing.F) {
 	})
 }
 
-// decodeEnvelopeTree is the envelope read the listener did before it read
-// lazily: the whole line as a tree, then the same checks. The fuzz target
-// holds the lazy read to it.
+// decodeEnvelopeTree is the envelope read written plainly: the whole line
+// parsed afresh, without an arena, then the checks by look-up. The fuzz
+// target holds the listener's read, in a reused arena, to it.
 func decodeEnvelopeTree(line []byte) (request, *rpcError) {
-	v, err := strictjson.Parse(line, envelopeOptions)
+	v, err := strictjson.Parse(line, strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine})
 	if err != nil {
 		var se *strictjson.Error
 		if errors.As(err, &se) && (se.Kind == strictjson.ErrDuplicateKey || se.Kind == strictjson.ErrDepth || se.Kind == strictjson.ErrValues) {
@@ -153,12 +158,21 @@ func decodeEnvelopeTree(line []byte) (request, *rpcError) {
 		if p.Kind != strictjson.Object {
 			return request{}, newError(aicontrol.CodeInvalidRequest, "", id)
 		}
-		params = line[p.Start:p.End]
+		params = p
 	}
 	if id == nil {
 		return request{}, newError(aicontrol.CodeInvalidRequest, "", nil)
 	}
 	return request{id: id, method: m.Str, params: params}, nil
+}
+
+// paramsText is the text of a request's params as the line wrote them,
+// "{}" when it has none.
+func paramsText(line []byte, r request) []byte {
+	if r.params == emptyParams {
+		return []byte("{}")
+	}
+	return line[r.params.Start:r.params.End]
 }
 
 func idText(t *testing.T, out []byte) []byte {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // ShutdownMessage is the message of the command_completed event that Close
@@ -321,9 +323,22 @@ type connState struct {
 	hasAnswering bool
 }
 
+// trees hold the parsed request lines. A line's tree lives until its
+// answer is written into out; its memory then serves the next line of any
+// connection, so a busy listener allocates no trees, and an idle one
+// holds none once the collector has emptied the pool (a connection does
+// not keep a tree, which could be as large as the value limit allows,
+// between its lines).
+var trees = sync.Pool{New: func() any { return new(strictjson.Arena) }}
+
 // handle answers one request line; the response, with its LF, is appended to out.
 func (s *Server) handle(out []byte, cs *connState, line []byte) []byte {
-	req, rerr := decodeEnvelope(line)
+	tree := trees.Get().(*strictjson.Arena)
+	defer func() {
+		tree.Reset()
+		trees.Put(tree)
+	}()
+	req, rerr := decodeEnvelope(tree, line)
 	if rerr != nil {
 		s.state.setError(errorSummary(rerr.code, ""))
 		return appendError(out, rerr)
@@ -356,8 +371,11 @@ func errorSummary(code int64, method string) string {
 // order: auth is always allowed; every other method needs an authorized
 // connection, then valid params.
 func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError) {
+	// The strict policy, the one the contract's byte decoders apply:
+	// unknown members of a closed object are errors.
+	var d genrt.Decoder
 	if req.method == aicontrol.MethodAuth {
-		p, err := aicontrol.DecodeAuthParams(req.params)
+		p, err := aicontrol.DecodeAuthParamsTree(req.params, &d)
 		if err != nil {
 			return nil, invalidParams(err)
 		}
@@ -386,7 +404,7 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 	case aicontrol.MethodObserve:
 		return s.state.observation(), nil
 	case aicontrol.MethodEvents:
-		p, err := aicontrol.DecodeEventsParams(req.params)
+		p, err := aicontrol.DecodeEventsParamsTree(req.params, &d)
 		if err != nil {
 			return nil, invalidParams(err)
 		}
@@ -400,11 +418,11 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 		cs.answering, cs.hasAnswering = seen, true
 		return res, nil
 	case aicontrol.MethodAct:
-		p, err := aicontrol.DecodeActParams(req.params)
+		p, err := aicontrol.DecodeActParamsTree(req.params, &d)
 		if err != nil {
 			return nil, invalidParams(err)
 		}
-		seq, rerr := s.state.enqueue(p)
+		seq, rerr := s.state.enqueue(ownActParams(p))
 		if rerr != nil {
 			return nil, rerr
 		}
