@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -352,6 +353,21 @@ func (s *session) waitChanged(t *testing.T) {
 	case <-s.changed:
 	case <-time.After(10 * time.Second):
 		t.Fatal("no notifications/tools/list_changed")
+	}
+}
+
+// toolsSettle lists the tools until the list is want, for up to ten
+// seconds, and returns the last list with want. One change of the game's
+// actions may add and remove tools in steps, each announced by its own
+// notifications/tools/list_changed, so the first notice can come before
+// the last step.
+func (s *session) toolsSettle(t *testing.T, want ...string) (got, wanted []string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		got = s.tools(t)
+		if slices.Equal(got, want) || time.Now().After(deadline) {
+			return got, want
+		}
 	}
 }
 
