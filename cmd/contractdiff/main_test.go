@@ -849,3 +849,97 @@ func TestAnnotationLinesInDiffHunks(t *testing.T) {
 		}
 	}
 }
+
+// TestStepSummary runs the github format with GITHUB_STEP_SUMMARY set, as
+// a GitHub Actions step does: the markdown report is appended to that
+// file for a pass, a blocked run and a bootstrap, and nothing is written
+// without the variable.
+func TestStepSummary(t *testing.T) {
+	dir := demoRepo(t)
+	summary := filepath.Join(t.TempDir(), "step-summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	read := func() string {
+		t.Helper()
+		data, err := os.ReadFile(summary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+
+	// Pass: nothing changed since HEAD.
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github", "--enforce"); code != 0 {
+		t.Fatalf("pass: exit %d\n%s%s", code, stdout, stderr)
+	}
+	pass := read()
+	for _, want := range []string{
+		"# Contract diff\n\n**Status: pass**\n",
+		"| Baseline | `HEAD (",
+		"| Current | working tree |\n",
+		"| Summary | pass: 0 breaking, 0 warning, 0 additive, 0 policy, 0 documentation in 1 domain; baseline HEAD (",
+		"\n## demo\n\n`spec/demo.json` · compared · 0 findings\n",
+	} {
+		if !strings.Contains(pass, want) {
+			t.Errorf("pass summary lacks %q:\n%s", want, pass)
+		}
+	}
+	if strings.Contains(pass, "## Missing dispositions") {
+		t.Errorf("pass summary asks for dispositions:\n%s", pass)
+	}
+
+	// Failure: a removed method without a disposition; the summary is
+	// appended after the first, with the finding and its template.
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github", "--enforce"); code != 1 {
+		t.Fatalf("blocked: exit %d\n%s%s", code, stdout, stderr)
+	}
+	both := read()
+	if !strings.HasPrefix(both, pass) {
+		t.Fatalf("the second run did not append to the summary:\n%s", both)
+	}
+	blocked := strings.TrimPrefix(both, pass)
+	for _, want := range []string{
+		"# Contract diff\n\n**Status: blocked**\n",
+		"| breaking | `method-removed` | `demo.method.confirm` | method confirm was removed | **missing** |",
+		"## Missing dispositions\n\nPaste into the `dispositions` list of `contract-change-dispositions.json`, then replace every `TODO`:",
+		`"target": "demo.method.confirm"`,
+	} {
+		if !strings.Contains(blocked, want) {
+			t.Errorf("blocked summary lacks %q:\n%s", want, blocked)
+		}
+	}
+
+	// Bootstrap: no baseline, nothing to compare.
+	if err := os.Remove(summary); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "", "--allow-missing-baseline", "--format", "github", "--enforce"); code != 0 {
+		t.Fatalf("bootstrap: exit %d\n%s%s", code, stdout, stderr)
+	}
+	boot := read()
+	for _, want := range []string{"**Status: bootstrap**", "\n## demo\n\n`spec/demo.json` · bootstrap · 0 findings\n"} {
+		if !strings.Contains(boot, want) {
+			t.Errorf("bootstrap summary lacks %q:\n%s", want, boot)
+		}
+	}
+
+	// Without the variable (a run outside GitHub Actions) nothing is written.
+	if err := os.Remove(summary); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github"); code != 0 {
+		t.Fatalf("no summary: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(summary); !os.IsNotExist(err) {
+		t.Errorf("a summary was written without GITHUB_STEP_SUMMARY: %v", err)
+	}
+
+	// A summary file that cannot be opened is an error, exit 2.
+	t.Setenv("GITHUB_STEP_SUMMARY", filepath.Join(t.TempDir(), "no-such-dir", "summary.md"))
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github"); code != 2 || !strings.Contains(stdout+stderr, "job summary:") {
+		t.Errorf("unwritable summary: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
