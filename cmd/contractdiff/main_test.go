@@ -906,17 +906,13 @@ func TestStepSummary(t *testing.T) {
 		t.Fatalf("pass: exit %d\n%s%s", code, stdout, stderr)
 	}
 	pass := read()
-	for _, want := range []string{
+	containsAll(t, "pass summary", pass,
 		"# Contract diff\n\n**Status: pass**\n",
 		"| Baseline | `HEAD (",
 		"| Current | working tree |\n",
 		"| Summary | pass: 0 breaking, 0 warning, 0 additive, 0 policy, 0 documentation in 1 domain; baseline HEAD (",
 		"\n## demo\n\n`spec/demo.json` · compared · 0 findings\n",
-	} {
-		if !strings.Contains(pass, want) {
-			t.Errorf("pass summary lacks %q:\n%s", want, pass)
-		}
-	}
+	)
 	if strings.Contains(pass, "## Missing dispositions") {
 		t.Errorf("pass summary asks for dispositions:\n%s", pass)
 	}
@@ -934,16 +930,12 @@ func TestStepSummary(t *testing.T) {
 		t.Fatalf("the second run did not append to the summary:\n%s", both)
 	}
 	blocked := strings.TrimPrefix(both, pass)
-	for _, want := range []string{
+	containsAll(t, "blocked summary", blocked,
 		"# Contract diff\n\n**Status: blocked**\n",
 		"| breaking | `method-removed` | `demo.method.confirm` | method confirm was removed | **missing** |",
 		"## Missing dispositions\n\nPaste into the `dispositions` list of `contract-change-dispositions.json`, then replace every `TODO`:",
 		`"target": "demo.method.confirm"`,
-	} {
-		if !strings.Contains(blocked, want) {
-			t.Errorf("blocked summary lacks %q:\n%s", want, blocked)
-		}
-	}
+	)
 
 	// Bootstrap: no baseline, nothing to compare.
 	if err := os.Remove(summary); err != nil {
@@ -953,11 +945,7 @@ func TestStepSummary(t *testing.T) {
 		t.Fatalf("bootstrap: exit %d\n%s%s", code, stdout, stderr)
 	}
 	boot := read()
-	for _, want := range []string{"**Status: bootstrap**", "\n## demo\n\n`spec/demo.json` · bootstrap · 0 findings\n"} {
-		if !strings.Contains(boot, want) {
-			t.Errorf("bootstrap summary lacks %q:\n%s", want, boot)
-		}
-	}
+	containsAll(t, "bootstrap summary", boot, "**Status: bootstrap**", "\n## demo\n\n`spec/demo.json` · bootstrap · 0 findings\n")
 
 	// Without the variable (a run outside GitHub Actions) nothing is written.
 	if err := os.Remove(summary); err != nil {
@@ -998,5 +986,15 @@ func TestMadeBy(t *testing.T) {
 	elsewhere.Target = "demo.type.pong-result/fields/ok"
 	if madeBy(e, elsewhere) {
 		t.Errorf("the same edit at another target counts as the entry's change")
+	}
+}
+
+// containsAll fails the test for each wanted text that got lacks.
+func containsAll(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, got)
+		}
 	}
 }
