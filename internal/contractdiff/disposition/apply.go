@@ -211,9 +211,10 @@ func Apply(in Input) *Result {
 			baseIDs[e.ChangeID] = true
 		}
 	}
-	// A stale entry either names a change that was changed again (a
-	// finding at the same place still needs a disposition: its template
-	// keeps the entry's texts) or one that is gone (delete the entry).
+	// An entry no finding uses either names a change that was changed
+	// again (a finding at the same place still needs a disposition: its
+	// template keeps the entry's texts), one the baseline already has
+	// (settled), or one that exists on neither side (delete the entry).
 	templateAt := map[string]int{}
 	for i, tm := range r.Templates {
 		templateAt[tm.Domain+"\x00"+tm.Target] = i
