@@ -45,7 +45,7 @@ ORACLE_N ?= 400
 contract-oracle:
 	$(GO) test -count=1 -run 'TestOracle$$' -v -timeout 60m ./internal/contractdiff/ -oracle.n=$(ORACLE_N)
 
-## bench-contractdiff: a built contractdiff over the three specs, working tree against HEAD, CONTRACTDIFF_RUNS times (default 5): median wall time and the load average
+## bench-contractdiff: a built contractdiff over the three specs, CONTRACTDIFF_RUNS times (default 5), beside main's: no spec changed, and one edit in every spec; median wall times and the load average
 CONTRACTDIFF_RUNS ?= 5
 bench-contractdiff:
 	@$(GO) build -o "$${TMPDIR:-/tmp}/contractdiff.bench" ./cmd/contractdiff

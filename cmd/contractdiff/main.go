@@ -184,7 +184,13 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	if base.Dispositions != nil {
 		baseFile, _ = disposition.Parse(disposition.FileName, base.Dispositions, schema)
 	}
-	result := disposition.Apply(disposition.Input{Diff: diff, File: file, Baseline: baseFile, NoBaseline: base.Missing, Today: now})
+	in := disposition.Input{Diff: diff, File: file, Baseline: baseFile, NoBaseline: base.Missing, Today: now}
+	if base.Commit != "" {
+		in.Landed = func(entries []*disposition.Entry) map[*disposition.Entry]disposition.Landing {
+			return landed(repo, base, meta, entries)
+		}
+	}
+	result := disposition.Apply(in)
 	rep := &report.Report{Baseline: label, BaselineCommit: base.Commit, Current: "working tree", Dispositions: dlabel, Result: result}
 
 	out := stdout

@@ -390,8 +390,9 @@ func TestStaleAndSettledDisposition(t *testing.T) {
 	// Undo the change: the entry is stale.
 	git(t, dir, "checkout", "-q", "--", "spec/demo.json")
 	code, stdout, _ := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
-	if code != 1 || !strings.Contains(stdout, "contract-change-dispositions.json:/dispositions/0/changeId: stale: no change of this comparison is at demo.wire.frames") ||
-		!strings.Contains(stdout, "the change was undone, so delete this entry") || !strings.Contains(stdout, "; 1 disposition problem;") {
+	if code != 1 || !strings.Contains(stdout, "contract-change-dispositions.json:/dispositions/0/changeId: stale: change "+r.Missing[0].ChangeID+" (rule rule-removed at demo.wire.frames) is not a change of this comparison") ||
+		!strings.Contains(stdout, "and none of the 1 commit of "+git(t, dir, "rev-parse", "--short=12", "HEAD")+"'s history that changed spec/demo.json made it either: it exists on neither side, so nothing needs this entry; delete it") ||
+		!strings.Contains(stdout, "; 1 disposition problem;") {
 		t.Errorf("stale: exit %d\n%s", code, stdout)
 	}
 	// Redo it and commit change and disposition: compared with the new
@@ -407,6 +408,39 @@ func TestStaleAndSettledDisposition(t *testing.T) {
 	// Compared with the commit before, the change and its entry match.
 	if code, stdout, _ := runCLI(t, dir, "--baseline-git-ref", "HEAD~1", "--enforce"); code != 0 {
 		t.Errorf("HEAD~1: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestDispositionAfterChangeLanded: a change is committed without a
+// disposition, and the entry is added afterwards. Compared with that
+// commit, no change of the comparison needs the entry and the baseline's
+// dispositions file lacks it, but the baseline's history made the change:
+// the entry is settled, naming the commit, not stale.
+func TestDispositionAfterChangeLanded(t *testing.T) {
+	dir := demoRepo(t)
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["rules"] = without(doc["rules"], "id", "demo.wire.frames")
+	})
+	_, r, _ := runJSON(t, dir, "--baseline-git-ref", "HEAD")
+	if len(r.Missing) != 1 {
+		t.Fatalf("missing %v, want one template", r.Missing)
+	}
+	commitAll(t, dir, "remove the frames rule, without a disposition")
+	// Another commit after it, so that the search walks past one that
+	// does not touch the spec.
+	writeFile(t, filepath.Join(dir, "README.md"), []byte("demo\n"))
+	commitAll(t, dir, "readme")
+	pasteTemplates(t, dir, r.Missing, "")
+	landedIn := git(t, dir, "rev-parse", "--short=12", "HEAD~1")
+	code, stdout, _ := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
+	if code != 0 || !strings.Contains(stdout, "Settled dispositions") ||
+		!strings.Contains(stdout, "contract-change-dispositions.json:/dispositions/0: rule-removed at demo.wire.frames (made by commit "+landedIn+" of the baseline's history)") ||
+		strings.Contains(stdout, "stale") {
+		t.Errorf("exit %d, want the entry settled by %s\n%s", code, landedIn, stdout)
+	}
+	code, jr, _ := runJSON(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
+	if code != 0 || len(jr.DispositionProblems) != 0 {
+		t.Errorf("json: exit %d, problems %v", code, jr.DispositionProblems)
 	}
 }
 
@@ -846,6 +880,121 @@ func TestAnnotationLinesInDiffHunks(t *testing.T) {
 	for _, rule := range []string{"field-removed", "enum-value-removed", "translation-stale", "requirement-changed", "compatible-change"} {
 		if !seen[rule] {
 			t.Errorf("no %s annotation:\n%s%s", rule, gh, stderr)
+		}
+	}
+}
+
+// TestStepSummary runs the github format with GITHUB_STEP_SUMMARY set, as
+// a GitHub Actions step does: the markdown report is appended to that
+// file for a pass, a blocked run and a bootstrap, and nothing is written
+// without the variable.
+func TestStepSummary(t *testing.T) {
+	dir := demoRepo(t)
+	summary := filepath.Join(t.TempDir(), "step-summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	read := func() string {
+		t.Helper()
+		data, err := os.ReadFile(summary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+
+	// Pass: nothing changed since HEAD.
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github", "--enforce"); code != 0 {
+		t.Fatalf("pass: exit %d\n%s%s", code, stdout, stderr)
+	}
+	pass := read()
+	containsAll(t, "pass summary", pass,
+		"# Contract diff\n\n**Status: pass**\n",
+		"| Baseline | `HEAD (",
+		"| Current | working tree |\n",
+		"| Summary | pass: 0 breaking, 0 warning, 0 additive, 0 policy, 0 documentation in 1 domain; baseline HEAD (",
+		"\n## demo\n\n`spec/demo.json` · compared · 0 findings\n",
+	)
+	if strings.Contains(pass, "## Missing dispositions") {
+		t.Errorf("pass summary asks for dispositions:\n%s", pass)
+	}
+
+	// Failure: a removed method without a disposition; the summary is
+	// appended after the first, with the finding and its template.
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github", "--enforce"); code != 1 {
+		t.Fatalf("blocked: exit %d\n%s%s", code, stdout, stderr)
+	}
+	both := read()
+	if !strings.HasPrefix(both, pass) {
+		t.Fatalf("the second run did not append to the summary:\n%s", both)
+	}
+	blocked := strings.TrimPrefix(both, pass)
+	containsAll(t, "blocked summary", blocked,
+		"# Contract diff\n\n**Status: blocked**\n",
+		"| breaking | `method-removed` | `demo.method.confirm` | method confirm was removed | **missing** |",
+		"## Missing dispositions\n\nPaste into the `dispositions` list of `contract-change-dispositions.json`, then replace every `TODO`:",
+		`"target": "demo.method.confirm"`,
+	)
+
+	// Bootstrap: no baseline, nothing to compare.
+	if err := os.Remove(summary); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "", "--allow-missing-baseline", "--format", "github", "--enforce"); code != 0 {
+		t.Fatalf("bootstrap: exit %d\n%s%s", code, stdout, stderr)
+	}
+	boot := read()
+	containsAll(t, "bootstrap summary", boot, "**Status: bootstrap**", "\n## demo\n\n`spec/demo.json` · bootstrap · 0 findings\n")
+
+	// Without the variable (a run outside GitHub Actions) nothing is written.
+	if err := os.Remove(summary); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github"); code != 0 {
+		t.Fatalf("no summary: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(summary); !os.IsNotExist(err) {
+		t.Errorf("a summary was written without GITHUB_STEP_SUMMARY: %v", err)
+	}
+
+	// A summary file that cannot be opened is an error, exit 2.
+	t.Setenv("GITHUB_STEP_SUMMARY", filepath.Join(t.TempDir(), "no-such-dir", "summary.md"))
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github"); code != 2 || !strings.Contains(stdout+stderr, "job summary:") {
+		t.Errorf("unwritable summary: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestMadeBy: a commit of the history made an entry's change when it made
+// the same edit at the same target, even if it judged the edit under
+// another rule (other parties then); another edit there is not it.
+func TestMadeBy(t *testing.T) {
+	const dom, target, after = "demo", "demo.type.ping-result/fields/ok", `{"name":"ok","nullable":false,"required":true,"type":"boolean"}`
+	e := &disposition.Entry{Domain: dom, Rule: contractdiff.RuleRequiredFieldAdded, Target: target,
+		ChangeID: contractdiff.ChangeID(dom, contractdiff.RuleRequiredFieldAdded, target, "", after)}
+	then := contractdiff.Finding{Domain: dom, Rule: contractdiff.RuleFieldAdded, Target: target, After: after}
+	if !madeBy(e, then) {
+		t.Errorf("the same edit judged %s then is not recognised", then.Rule)
+	}
+	other := then
+	other.After = `{"name":"ok","nullable":true,"required":true,"type":"boolean"}`
+	if madeBy(e, other) {
+		t.Errorf("another edit at the same target counts as the entry's change")
+	}
+	elsewhere := then
+	elsewhere.Target = "demo.type.pong-result/fields/ok"
+	if madeBy(e, elsewhere) {
+		t.Errorf("the same edit at another target counts as the entry's change")
+	}
+}
+
+// containsAll fails the test for each wanted text that got lacks.
+func containsAll(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, got)
 		}
 	}
 }

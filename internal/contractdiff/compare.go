@@ -19,6 +19,22 @@ func Compare(base, cur *spec.Domain) []Finding { return CompareWith(base, cur, n
 
 // CompareWith is Compare with a repository's severity policy applied.
 func CompareWith(base, cur *spec.Domain, policy *SeverityPolicy) []Finding {
+	c := compare(base, cur, policy)
+	c.witnesses()
+	SortFindings(c.out)
+	return dedupe(c.out)
+}
+
+// Changes returns the findings of Compare(base, cur) without their
+// witnesses, which neither a change id nor the edit a finding names
+// depends on: the cheap way to ask whether an edit was made between two
+// revisions (see package disposition).
+func Changes(base, cur *spec.Domain) []Finding {
+	return compare(base, cur, nil).out
+}
+
+// compare runs every comparison of the two revisions, without witnesses.
+func compare(base, cur *spec.Domain, policy *SeverityPolicy) *comparer {
 	c := &comparer{
 		base: base, cur: cur, dom: cur.Header.ID,
 		names:        map[string]string{},
@@ -43,9 +59,7 @@ func CompareWith(base, cur *spec.Domain, policy *SeverityPolicy) []Finding {
 	n := len(c.out)
 	c.majorBump()
 	policy.apply(c.out[n:])
-	c.witnesses()
-	SortFindings(c.out)
-	return dedupe(c.out)
+	return c
 }
 
 // witnesses builds the witness of every finding that has a probe.

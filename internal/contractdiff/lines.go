@@ -17,6 +17,9 @@ import (
 // for an unchanged one, the first following line for a removed one.
 func removalLines(base, cur string) []int {
 	dmp := diffmatchpatch.New()
+	// No deadline: with the default one (1 s) a busy machine gets a
+	// coarser diff, and the same specs got other annotation lines.
+	dmp.DiffTimeout = 0
 	ca, cb, lines := dmp.DiffLinesToChars(base, cur)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
 	out := []int{0}

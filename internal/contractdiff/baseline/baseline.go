@@ -252,13 +252,41 @@ func isQuiet(args []string) bool {
 
 // catFiles reads the given files of commit with one git cat-file.
 func (g git) catFiles(commit string, paths []string) (map[string][]byte, error) {
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = commit + ":" + p
+	}
+	blobs, err := g.catObjects(names)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string][]byte{}
-	if len(paths) == 0 {
+	for i, p := range paths {
+		b, ok := blobs[names[i]]
+		if !ok {
+			return nil, fmt.Errorf("git cat-file: %s: missing", p)
+		}
+		out[p] = b.data
+	}
+	return out, nil
+}
+
+// blob is a file's content and its object name.
+type blob struct {
+	sha  string
+	data []byte
+}
+
+// catObjects reads the named blobs ("<rev>:<path>") with one git cat-file;
+// a name git does not find is absent from the map.
+func (g git) catObjects(names []string) (map[string]blob, error) {
+	out := map[string]blob{}
+	if len(names) == 0 {
 		return out, nil
 	}
 	var in bytes.Buffer
-	for _, p := range paths {
-		in.WriteString(commit + ":" + p + "\n")
+	for _, n := range names {
+		in.WriteString(n + "\n")
 	}
 	cmd := exec.Command("git", "-C", g.dir, "cat-file", "--batch")
 	cmd.Stdin = &in
@@ -269,21 +297,24 @@ func (g git) catFiles(commit string, paths []string) (map[string][]byte, error) 
 		return nil, fmt.Errorf("git cat-file: %v %s", err, strings.TrimSpace(stderr.String()))
 	}
 	// Each answer is "<sha> <type> <size>\n<content>\n", or "<name> missing\n".
-	for _, p := range paths {
+	for _, name := range names {
 		nl := bytes.IndexByte(data, '\n')
 		if nl < 0 {
-			return nil, fmt.Errorf("git cat-file: short answer for %s", p)
+			return nil, fmt.Errorf("git cat-file: short answer for %s", name)
 		}
 		head := strings.Fields(string(data[:nl]))
 		data = data[nl+1:]
+		if len(head) == 2 && head[1] == "missing" {
+			continue
+		}
 		if len(head) != 3 || head[1] != "blob" {
-			return nil, fmt.Errorf("git cat-file: %s: %s", p, strings.Join(head, " "))
+			return nil, fmt.Errorf("git cat-file: %s: %s", name, strings.Join(head, " "))
 		}
 		n, err := strconv.Atoi(head[2])
 		if err != nil || n > len(data) {
-			return nil, fmt.Errorf("git cat-file: %s: bad size %q", p, head[2])
+			return nil, fmt.Errorf("git cat-file: %s: bad size %q", name, head[2])
 		}
-		out[p] = data[:n:n]
+		out[name] = blob{sha: head[0], data: data[:n:n]}
 		data = data[n:]
 		if len(data) > 0 && data[0] == '\n' {
 			data = data[1:]

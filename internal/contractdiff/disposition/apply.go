@@ -59,9 +59,12 @@ type Result struct {
 	Status   Status
 	Domains  []Domain
 	Problems []Problem
-	// Settled entries match no change, but the baseline already has them:
-	// their change reached the baseline, so they can be deleted.
-	Settled []*Entry
+	// Settled entries match no change, and their change is already part
+	// of the baseline, so they can be deleted: the baseline's dispositions
+	// file lists them, or a commit of the baseline's history made their
+	// change (that commit is in SettledBy).
+	Settled   []*Entry
+	SettledBy map[*Entry]Landing
 	// Templates are ready-to-paste entries, one per Missing finding that
 	// has no entry yet. A template for a change whose entry went stale
 	// keeps that entry's reason, migration, owner and issue.
@@ -106,6 +109,25 @@ type Input struct {
 	NoBaseline bool
 	// Today decides which entries have expired.
 	Today time.Time
+	// Landed, when set, searches the baseline's history for the changes
+	// of entries that match no change of the comparison and that the
+	// baseline's dispositions file does not list (a disposition added
+	// after its change reached the baseline). Nil when there is no
+	// history (a folder baseline).
+	Landed func(entries []*Entry) map[*Entry]Landing
+}
+
+// Landing is what the baseline's history says of one entry.
+type Landing struct {
+	// Commit is the commit of the baseline's history that made the
+	// entry's change, "" when none of the searched commits did.
+	Commit string
+	// Rule is the rule the change was judged under at Commit, which may
+	// differ from the entry's when that revision had other parties.
+	Rule string
+	// Searched says what was searched, for the message when nothing was
+	// found ("the 6 commits of abc123 that changed spec/x.json").
+	Searched string
 }
 
 // Apply judges the findings of a comparison against the dispositions.
@@ -189,12 +211,36 @@ func Apply(in Input) *Result {
 			baseIDs[e.ChangeID] = true
 		}
 	}
-	// A stale entry either names a change that was changed again (a
-	// finding at the same place still needs a disposition: its template
-	// keeps the entry's texts) or one that is gone (delete the entry).
+	// An entry no finding uses either names a change that was changed
+	// again (a finding at the same place still needs a disposition: its
+	// template keeps the entry's texts), one the baseline already has
+	// (settled), or one that exists on neither side (delete the entry).
 	templateAt := map[string]int{}
 	for i, tm := range r.Templates {
 		templateAt[tm.Domain+"\x00"+tm.Target] = i
+	}
+	// Entries that match nothing here and that the baseline's file does
+	// not list may still name a change the baseline already has: ask its
+	// history, once for all of them.
+	var unknown []*Entry
+	for _, e := range entries {
+		_, retyped := templateAt[e.Domain+"\x00"+e.Target]
+		if !used[e] && !expired[e] && !noBaseline && !bootstrapped[e.Domain] && !baseIDs[e.ChangeID] && !retyped {
+			unknown = append(unknown, e)
+		}
+	}
+	var landed map[*Entry]Landing
+	if in.Landed != nil && len(unknown) > 0 {
+		landed = in.Landed(unknown)
+	}
+	settle := func(e *Entry, l Landing) {
+		r.Settled = append(r.Settled, e)
+		if l.Commit != "" {
+			if r.SettledBy == nil {
+				r.SettledBy = map[*Entry]Landing{}
+			}
+			r.SettledBy[e] = l
+		}
 	}
 	for _, e := range entries {
 		switch {
@@ -204,7 +250,7 @@ func Apply(in Input) *Result {
 		case noBaseline || bootstrapped[e.Domain]:
 			// Without a baseline nothing can be said to be stale.
 		case baseIDs[e.ChangeID]:
-			r.Settled = append(r.Settled, e)
+			settle(e, Landing{})
 		default:
 			if i, ok := templateAt[e.Domain+"\x00"+e.Target]; ok {
 				tm := &r.Templates[i]
@@ -215,8 +261,19 @@ func Apply(in Input) *Result {
 					e.Target, tm.ChangeID, tm.Rule, e.ChangeID)
 				continue
 			}
-			problem(e, "changeId", "stale: no change of this comparison is at %s (change id %s, rule %s): the change was undone, so delete this entry",
-				e.Target, e.ChangeID, e.Rule)
+			l, searched := landed[e]
+			switch {
+			case l.Commit != "":
+				settle(e, l)
+			case searched:
+				problem(e, "changeId", "stale: change %s (rule %s at %s) is not a change of this comparison, and %s made it either: it exists on neither side, so nothing needs this entry; delete it",
+					e.ChangeID, e.Rule, e.Target, l.Searched)
+			default:
+				// A folder baseline has no history to tell an undone
+				// change from one made before the baseline.
+				problem(e, "changeId", "stale: no change of this comparison is change %s (rule %s at %s), and the baseline's dispositions file does not list it: the change was either undone or made before the baseline (a folder baseline has no history to tell which); either way nothing here needs the entry, so delete it",
+					e.ChangeID, e.Rule, e.Target)
+			}
 		}
 	}
 	sortProblems(r.Problems)

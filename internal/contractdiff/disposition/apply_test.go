@@ -145,8 +145,10 @@ func TestApplyStaleAndSettled(t *testing.T) {
 	if r.Status != Blocked {
 		t.Errorf("status %s, want blocked", r.Status)
 	}
-	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Msg, "stale: no change of this comparison is at demo.method.get") ||
-		!strings.Contains(r.Problems[0].Msg, "the change was undone, so delete this entry") || r.Problems[0].Pointer != "/dispositions/0/changeId" {
+	// Without a history (a folder baseline), the message cannot tell an
+	// undone change from one made before the baseline, and says so.
+	if len(r.Problems) != 1 || !strings.Contains(r.Problems[0].Msg, "stale: no change of this comparison is change "+stale.ChangeID+" (rule method-removed at demo.method.get)") ||
+		!strings.Contains(r.Problems[0].Msg, "the change was either undone or made before the baseline (a folder baseline has no history to tell which); either way nothing here needs the entry, so delete it") || r.Problems[0].Pointer != "/dispositions/0/changeId" {
 		t.Errorf("problems %v, want entry 0 stale, to delete", r.Problems)
 	}
 	if len(r.Settled) != 1 || r.Settled[0] != settled {
@@ -156,6 +158,65 @@ func TestApplyStaleAndSettled(t *testing.T) {
 	if r := Apply(Input{Diff: diffOf(), File: file(settled), Baseline: base, Today: today}); r.Status != Pass {
 		t.Errorf("only a settled entry: status %s, problems %v", r.Status, r.Problems)
 	}
+}
+
+// TestApplyLanded: an entry that matches no change of the comparison and
+// that the baseline's dispositions file lacks is asked about once, of the
+// baseline's history: found there, it is settled (a disposition added
+// after its change reached the baseline); found nowhere, the problem says
+// the change exists on neither side and what was searched.
+func TestApplyLanded(t *testing.T) {
+	landedF := removal()
+	landedF.Target = "demo.method.put"
+	landed := entryFor(landedF, "2030-01-01", 0)
+	goneF := removal()
+	goneF.Target = "demo.method.gone"
+	gone := entryFor(goneF, "2030-01-01", 1)
+	listedF := removal()
+	listedF.Target = "demo.method.listed"
+	listed := entryFor(listedF, "2030-01-01", 2)
+	needed := entryFor(removal(), "2030-01-01", 3)
+	var asked []*Entry
+	const searched = "none of the 3 commits of abc's history that changed spec/demo.json"
+	r := Apply(Input{Diff: diffOf(removal()), File: file(landed, gone, listed, needed), Baseline: file(listed), Today: today,
+		Landed: func(es []*Entry) map[*Entry]Landing {
+			asked = append(asked, es...)
+			return map[*Entry]Landing{
+				landed: {Commit: "0123456789abcdef", Rule: contractdiff.RuleEntryAdded, Searched: searched},
+				gone:   {Searched: searched},
+			}
+		}})
+	// Only the entries neither this comparison nor the baseline's file
+	// accounts for are searched.
+	if len(asked) != 2 || asked[0] != landed || asked[1] != gone {
+		t.Errorf("history asked about %v, want entries 0 and 1", asked)
+	}
+	if len(r.Settled) != 2 || r.Settled[0] != landed || r.Settled[1] != listed {
+		t.Errorf("settled %v, want entries 0 (by history) and 2 (by the baseline's file)", r.Settled)
+	}
+	if l := r.SettledBy[landed]; l.Commit != "0123456789abcdef" || l.Rule != contractdiff.RuleEntryAdded {
+		t.Errorf("entry 0 settled by %+v", l)
+	}
+	if _, ok := r.SettledBy[listed]; ok {
+		t.Errorf("entry 2 is settled by the baseline's file, not by a commit")
+	}
+	want := "stale: change " + gone.ChangeID + " (rule method-removed at demo.method.gone) is not a change of this comparison, and " +
+		searched + " made it either: it exists on neither side, so nothing needs this entry; delete it"
+	if len(r.Problems) != 1 || r.Problems[0].Msg != want || r.Problems[0].Pointer != "/dispositions/1/changeId" {
+		t.Errorf("problems %v, want entry 1: %s", r.Problems, want)
+	}
+	if r.Status != Blocked || r.Findings()[0].State != Accepted {
+		t.Errorf("status %s, finding %s", r.Status, r.Findings()[0].State)
+	}
+	// Found in the history, nothing blocks.
+	r = Apply(Input{Diff: diffOf(removal()), File: file(landed, needed), Baseline: file(), Today: today,
+		Landed: func(es []*Entry) map[*Entry]Landing { return map[*Entry]Landing{landed: {Commit: "0123456789abcdef"}} }})
+	if r.Status != Pass || len(r.Problems) != 0 {
+		t.Errorf("landed entry: status %s, problems %v", r.Status, r.Problems)
+	}
+	// Nothing to ask: the history is not searched.
+	Apply(Input{Diff: diffOf(removal()), File: file(needed), Baseline: file(), Today: today,
+		Landed: func(es []*Entry) map[*Entry]Landing { t.Errorf("history searched for %v", es); return nil }})
 }
 
 // An entry whose change id is right but whose other members are not was

@@ -81,6 +81,9 @@ type jsonEntryRef struct {
 	ChangeID string `json:"changeId"`
 	Rule     string `json:"rule"`
 	Target   string `json:"target"`
+	// MadeBy is the commit of the baseline's history that made a settled
+	// entry's change, when the baseline's dispositions file lacks it.
+	MadeBy string `json:"madeBy,omitempty"`
 }
 
 // JSON writes the report as one indented JSON document.
@@ -131,7 +134,7 @@ func JSON(w io.Writer, r *Report) error {
 		out.DispositionProblems = append(out.DispositionProblems, jsonProblem{File: p.File, Pointer: p.Pointer, Line: p.Line, Message: p.Msg})
 	}
 	for _, e := range r.Settled {
-		out.Settled = append(out.Settled, jsonEntryRef{Pointer: e.Pointer, ChangeID: e.ChangeID, Rule: e.Rule, Target: e.Target})
+		out.Settled = append(out.Settled, jsonEntryRef{Pointer: e.Pointer, ChangeID: e.ChangeID, Rule: e.Rule, Target: e.Target, MadeBy: r.SettledBy[e].Commit})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -198,3 +198,55 @@ func TestGitHubCap(t *testing.T) {
 		t.Errorf("the one notice is not written alone:\n%s", out)
 	}
 }
+
+// TestSettledBy: a settled entry says how its change is known to be in
+// the baseline, in text and JSON: by the baseline's dispositions file, or
+// by the commit of its history that made it (and the rule that commit's
+// revision judged it under, when another).
+func TestSettledBy(t *testing.T) {
+	mk := func(i int, target string) *disposition.Entry {
+		return &disposition.Entry{Domain: "demo", ChangeID: strings.Repeat(fmt.Sprint(i), 32), Rule: contractdiff.RuleRequiredFieldAdded,
+			Target: target, Reason: "r", Migration: "m", Owner: "o", Issue: "i", Expires: "2030-01-01", Pointer: fmt.Sprintf("/dispositions/%d", i)}
+	}
+	listed, same, other := mk(0, "demo.type.a/fields/x"), mk(1, "demo.type.b/fields/y"), mk(2, "demo.type.c/fields/z")
+	diff := &contractdiff.Diff{Domains: []contractdiff.DomainDiff{{Domain: "demo", File: "spec/demo.json", Status: contractdiff.Compared}}}
+	res := disposition.Apply(disposition.Input{Diff: diff, File: &disposition.File{Path: disposition.FileName, Entries: []*disposition.Entry{listed, same, other}},
+		Baseline: &disposition.File{Entries: []*disposition.Entry{listed}},
+		Landed: func(es []*disposition.Entry) map[*disposition.Entry]disposition.Landing {
+			return map[*disposition.Entry]disposition.Landing{
+				same:  {Commit: "1111111111111111aaaa", Rule: contractdiff.RuleRequiredFieldAdded},
+				other: {Commit: "2222222222222222bbbb", Rule: contractdiff.RuleFieldAdded},
+			}
+		}})
+	r := &Report{Baseline: "HEAD", BaselineCommit: "0123456789abcdef0123", Current: "working tree", Dispositions: disposition.FileName, Result: res}
+	var b bytes.Buffer
+	if err := Text(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"contract-change-dispositions.json:/dispositions/0: required-field-added at demo.type.a/fields/x (the baseline's dispositions file lists it)\n",
+		"contract-change-dispositions.json:/dispositions/1: required-field-added at demo.type.b/fields/y (made by commit 111111111111 of the baseline's history)\n",
+		"contract-change-dispositions.json:/dispositions/2: required-field-added at demo.type.c/fields/z (made by commit 222222222222 of the baseline's history, which judged it field-added under that revision's parties)\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := JSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Settled []struct {
+			Pointer string `json:"pointer"`
+			MadeBy  string `json:"madeBy"`
+		} `json:"settledDispositions"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(doc.Settled)
+	if want := "[{/dispositions/0 } {/dispositions/1 1111111111111111aaaa} {/dispositions/2 2222222222222222bbbb}]"; got != want {
+		t.Errorf("settled %s, want %s", got, want)
+	}
+}

@@ -68,7 +68,7 @@ func writeDispositionSections(ew *errWriter, r *Report, heading, item func(strin
 	if len(r.Settled) > 0 {
 		heading("Settled dispositions (their change is already in the baseline; delete them):")
 		for _, e := range r.Settled {
-			item(fmt.Sprintf("%s:%s: %s at %s", r.Dispositions, e.Pointer, e.Rule, e.Target))
+			item(fmt.Sprintf("%s:%s: %s at %s (%s)", r.Dispositions, e.Pointer, e.Rule, e.Target, settledBy(r, e)))
 		}
 	}
 }
@@ -84,4 +84,17 @@ func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
+}
+
+// settledBy says how a settled entry's change is known to be in the
+// baseline.
+func settledBy(r *Report, e *disposition.Entry) string {
+	if l, ok := r.SettledBy[e]; ok {
+		s := "made by commit " + short(l.Commit) + " of the baseline's history"
+		if l.Rule != e.Rule {
+			s += ", which judged it " + l.Rule + " under that revision's parties"
+		}
+		return s
+	}
+	return "the baseline's dispositions file lists it"
 }
