@@ -434,6 +434,11 @@ func (a *Action) Command(args json.RawMessage) (aicontrol.ActParams, error) {
 	if root.Get("type") != nil {
 		return aicontrol.ActParams{}, &ArgumentError{a.Tool, []string{`/type: "type" is the action's name and cannot be an argument`}}
 	}
+	// No field of the act command holds a number beyond a 64-bit float,
+	// and the schema validator cannot take one whose exponent is huge.
+	if problems := outOfRangeNumbers(root, "", nil); len(problems) > 0 {
+		return aicontrol.ActParams{}, &ArgumentError{a.Tool, problems}
+	}
 	if err := a.schema.Validate(root.Interface()); err != nil {
 		var ve *jsonschema.ValidationError
 		if errors.As(err, &ve) {
@@ -459,4 +464,32 @@ func (a *Action) Command(args json.RawMessage) (aicontrol.ActParams, error) {
 		return aicontrol.ActParams{}, &ArgumentError{a.Tool, []string{"does not fit the act command: " + err.Error()}}
 	}
 	return p, nil
+}
+
+// outOfRangeNumbers lists, by JSON pointer, the numbers of v that a 64-bit
+// float cannot hold: too large, or so small and not zero that they would
+// be read as zero.
+func outOfRangeNumbers(v *strictjson.Value, ptr string, problems []string) []string {
+	switch v.Kind {
+	case strictjson.Number:
+		f, err := strconv.ParseFloat(v.Str, 64)
+		mantissa, _, _ := strings.Cut(strings.ToLower(v.Str), "e")
+		if err != nil || f == 0 && strings.ContainsAny(mantissa, "123456789") {
+			problems = append(problems, fmt.Sprintf("%s: the number %.40s is outside the range of a 64-bit float", ptr, v.Str))
+		}
+	case strictjson.Array:
+		for i, e := range v.Elems {
+			problems = outOfRangeNumbers(e, ptr+"/"+strconv.Itoa(i), problems)
+		}
+	case strictjson.Object:
+		for _, m := range v.Members {
+			problems = outOfRangeNumbers(m.Value, ptr+"/"+pointerToken(m.Key), problems)
+		}
+	}
+	return problems
+}
+
+// pointerToken escapes a member name for a JSON pointer (RFC 6901).
+func pointerToken(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }

@@ -255,3 +255,37 @@ func FuzzCommand(f *testing.F) {
 		}
 	})
 }
+
+// Numbers a 64-bit float cannot hold are refused by name before the
+// schema validator sees them; the largest and smallest it can hold pass
+// that check.
+func TestNumbersOutOfRange(t *testing.T) {
+	cat, err := Parse("a.json", []byte(file(
+		`{"name":"m","description":{"en":"e","ru":"р"},"arguments":{"type":"object","properties":{"n":{"type":"number"},"l":{"type":"array"}}}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, _ := cat.Lookup("m")
+	for _, c := range []struct {
+		args string
+		out  bool
+	}{
+		{`{"n":1.7976931348623157e308}`, false},
+		{`{"n":4.9e-324}`, false},
+		{`{"n":0e-999999}`, false},
+		{`{"n":1.8e308}`, true},
+		{`{"n":-1.8e308}`, true},
+		{`{"n":1e-400}`, true},
+		{`{"n":1e1000100}`, true},
+		{`{"l":[1,2e999]}`, true},
+	} {
+		_, err := act.Command([]byte(c.args))
+		var ae *ArgumentError
+		if err != nil && !errors.As(err, &ae) {
+			t.Fatalf("%s: error of type %T: %v", c.args, err, err)
+		}
+		if got := err != nil && strings.Contains(err.Error(), "outside the range of a 64-bit float"); got != c.out {
+			t.Errorf("%s: %v, want out of range %v", c.args, err, c.out)
+		}
+	}
+}
