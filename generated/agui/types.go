@@ -191,6 +191,13 @@ type ActivitySnapshotEvent struct {
 	Replace *bool `json:"replace,omitempty"`
 }
 
+// ReplaceOrDefault returns Replace, or its default true when it is absent.
+func (v ActivitySnapshotEvent) ReplaceOrDefault() bool {
+	if v.Replace != nil {
+		return *v.Replace
+	}
+	return true
+}
 func (ActivitySnapshotEvent) isEvent() {}
 
 // MarshalJSON writes ActivitySnapshotEvent exactly as the contract spells it.
@@ -647,6 +654,20 @@ type ContentPart interface {
 	isContentPart()
 }
 
+const (
+	// ContentPartTagText is the "type" of the ContentPart variant TextPart.
+	ContentPartTagText = "text"
+	// ContentPartTagImage is the "type" of the ContentPart variant ImagePart.
+	ContentPartTagImage = "image"
+	// ContentPartTagAudio is the "type" of the ContentPart variant AudioPart.
+	ContentPartTagAudio = "audio"
+	// ContentPartTagVideo is the "type" of the ContentPart variant VideoPart.
+	ContentPartTagVideo = "video"
+	// ContentPartTagDocument is the "type" of the ContentPart variant
+	// DocumentPart.
+	ContentPartTagDocument = "document"
+)
+
 // MarshalContentPart writes a ContentPart with its "type" member.
 func MarshalContentPart(v ContentPart) ([]byte, error) {
 	return appendContentPart(nil, v)
@@ -1085,6 +1106,86 @@ func appendDocumentPartMembers(b []byte, start int, v DocumentPart) ([]byte, err
 type Event interface {
 	isEvent()
 }
+
+const (
+	// EventTagRunStarted is the "type" of the Event variant RunStartedEvent.
+	EventTagRunStarted = "RUN_STARTED"
+	// EventTagRunFinished is the "type" of the Event variant RunFinishedEvent.
+	EventTagRunFinished = "RUN_FINISHED"
+	// EventTagRunError is the "type" of the Event variant RunErrorEvent.
+	EventTagRunError = "RUN_ERROR"
+	// EventTagTextMessageStart is the "type" of the Event variant
+	// TextMessageStartEvent.
+	EventTagTextMessageStart = "TEXT_MESSAGE_START"
+	// EventTagTextMessageContent is the "type" of the Event variant
+	// TextMessageContentEvent.
+	EventTagTextMessageContent = "TEXT_MESSAGE_CONTENT"
+	// EventTagTextMessageEnd is the "type" of the Event variant
+	// TextMessageEndEvent.
+	EventTagTextMessageEnd = "TEXT_MESSAGE_END"
+	// EventTagTextMessageChunk is the "type" of the Event variant
+	// TextMessageChunkEvent.
+	EventTagTextMessageChunk = "TEXT_MESSAGE_CHUNK"
+	// EventTagToolCallStart is the "type" of the Event variant ToolCallStartEvent.
+	EventTagToolCallStart = "TOOL_CALL_START"
+	// EventTagToolCallArgs is the "type" of the Event variant ToolCallArgsEvent.
+	EventTagToolCallArgs = "TOOL_CALL_ARGS"
+	// EventTagToolCallEnd is the "type" of the Event variant ToolCallEndEvent.
+	EventTagToolCallEnd = "TOOL_CALL_END"
+	// EventTagToolCallChunk is the "type" of the Event variant ToolCallChunkEvent.
+	EventTagToolCallChunk = "TOOL_CALL_CHUNK"
+	// EventTagToolCallResult is the "type" of the Event variant
+	// ToolCallResultEvent.
+	EventTagToolCallResult = "TOOL_CALL_RESULT"
+	// EventTagStateSnapshot is the "type" of the Event variant StateSnapshotEvent.
+	EventTagStateSnapshot = "STATE_SNAPSHOT"
+	// EventTagStateDelta is the "type" of the Event variant StateDeltaEvent.
+	EventTagStateDelta = "STATE_DELTA"
+	// EventTagMessagesSnapshot is the "type" of the Event variant
+	// MessagesSnapshotEvent.
+	EventTagMessagesSnapshot = "MESSAGES_SNAPSHOT"
+	// EventTagActivitySnapshot is the "type" of the Event variant
+	// ActivitySnapshotEvent.
+	EventTagActivitySnapshot = "ACTIVITY_SNAPSHOT"
+	// EventTagActivityDelta is the "type" of the Event variant ActivityDeltaEvent.
+	EventTagActivityDelta = "ACTIVITY_DELTA"
+	// EventTagRaw is the "type" of the Event variant RawEvent.
+	EventTagRaw = "RAW"
+	// EventTagCustom is the "type" of the Event variant CustomEvent.
+	EventTagCustom = "CUSTOM"
+	// EventTagStepStarted is the "type" of the Event variant StepStartedEvent.
+	EventTagStepStarted = "STEP_STARTED"
+	// EventTagStepFinished is the "type" of the Event variant StepFinishedEvent.
+	EventTagStepFinished = "STEP_FINISHED"
+	// EventTagReasoningStart is the "type" of the Event variant
+	// ReasoningStartEvent.
+	EventTagReasoningStart = "REASONING_START"
+	// EventTagReasoningMessageStart is the "type" of the Event variant
+	// ReasoningMessageStartEvent.
+	EventTagReasoningMessageStart = "REASONING_MESSAGE_START"
+	// EventTagReasoningMessageContent is the "type" of the Event variant
+	// ReasoningMessageContentEvent.
+	EventTagReasoningMessageContent = "REASONING_MESSAGE_CONTENT"
+	// EventTagReasoningMessageEnd is the "type" of the Event variant
+	// ReasoningMessageEndEvent.
+	EventTagReasoningMessageEnd = "REASONING_MESSAGE_END"
+	// EventTagReasoningMessageChunk is the "type" of the Event variant
+	// ReasoningMessageChunkEvent.
+	EventTagReasoningMessageChunk = "REASONING_MESSAGE_CHUNK"
+	// EventTagReasoningEnd is the "type" of the Event variant ReasoningEndEvent.
+	EventTagReasoningEnd = "REASONING_END"
+	// EventTagReasoningEncryptedValue is the "type" of the Event variant
+	// ReasoningEncryptedValueEvent.
+	EventTagReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE"
+	// EventTagSubagentStarted is the "type" of the Event variant
+	// SubagentStartedEvent.
+	EventTagSubagentStarted = "SUBAGENT_STARTED"
+	// EventTagSubagentFinished is the "type" of the Event variant
+	// SubagentFinishedEvent.
+	EventTagSubagentFinished = "SUBAGENT_FINISHED"
+	// EventTagSubagentError is the "type" of the Event variant SubagentErrorEvent.
+	EventTagSubagentError = "SUBAGENT_ERROR"
+)
 
 // MarshalEvent writes a Event with its "type" member.
 func MarshalEvent(v Event) ([]byte, error) {
@@ -1623,6 +1724,27 @@ type JSONPatchOperation interface {
 	isJSONPatchOperation()
 }
 
+const (
+	// JSONPatchOperationTagAdd is the "op" of the JSONPatchOperation variant
+	// AddOperation.
+	JSONPatchOperationTagAdd = "add"
+	// JSONPatchOperationTagRemove is the "op" of the JSONPatchOperation variant
+	// RemoveOperation.
+	JSONPatchOperationTagRemove = "remove"
+	// JSONPatchOperationTagReplace is the "op" of the JSONPatchOperation variant
+	// ReplaceOperation.
+	JSONPatchOperationTagReplace = "replace"
+	// JSONPatchOperationTagMove is the "op" of the JSONPatchOperation variant
+	// MoveOperation.
+	JSONPatchOperationTagMove = "move"
+	// JSONPatchOperationTagCopy is the "op" of the JSONPatchOperation variant
+	// CopyOperation.
+	JSONPatchOperationTagCopy = "copy"
+	// JSONPatchOperationTagTest is the "op" of the JSONPatchOperation variant
+	// TestOperation.
+	JSONPatchOperationTagTest = "test"
+)
+
 // MarshalJSONPatchOperation writes a JSONPatchOperation with its "op" member.
 func MarshalJSONPatchOperation(v JSONPatchOperation) ([]byte, error) {
 	return appendJSONPatchOperation(nil, v)
@@ -1767,6 +1889,23 @@ func appendMediaPartMembers(b []byte, start int, v MediaPart) ([]byte, error) {
 type Message interface {
 	isMessage()
 }
+
+const (
+	// MessageTagDeveloper is the "role" of the Message variant DeveloperMessage.
+	MessageTagDeveloper = "developer"
+	// MessageTagSystem is the "role" of the Message variant SystemMessage.
+	MessageTagSystem = "system"
+	// MessageTagAssistant is the "role" of the Message variant AssistantMessage.
+	MessageTagAssistant = "assistant"
+	// MessageTagUser is the "role" of the Message variant UserMessage.
+	MessageTagUser = "user"
+	// MessageTagTool is the "role" of the Message variant ToolMessage.
+	MessageTagTool = "tool"
+	// MessageTagActivity is the "role" of the Message variant ActivityMessage.
+	MessageTagActivity = "activity"
+	// MessageTagReasoning is the "role" of the Message variant ReasoningMessage.
+	MessageTagReasoning = "reasoning"
+)
 
 // MarshalMessage writes a Message with its "role" member.
 func MarshalMessage(v Message) ([]byte, error) {
@@ -2025,6 +2164,15 @@ func appendNonNullValue(b []byte, v NonNullValue) ([]byte, error) {
 type PartSource interface {
 	isPartSource()
 }
+
+const (
+	// PartSourceTagData is the "type" of the PartSource variant DataSource.
+	PartSourceTagData = "data"
+	// PartSourceTagURL is the "type" of the PartSource variant URLSource.
+	PartSourceTagURL = "url"
+	// PartSourceTagFile is the "type" of the PartSource variant FileSource.
+	PartSourceTagFile = "file"
+)
 
 // MarshalPartSource writes a PartSource with its "type" member.
 func MarshalPartSource(v PartSource) ([]byte, error) {
@@ -3346,6 +3494,18 @@ type RunFinishedOutcome interface {
 	isRunFinishedOutcome()
 }
 
+const (
+	// RunFinishedOutcomeTagSuccess is the "type" of the RunFinishedOutcome variant
+	// RunFinishedSuccess.
+	RunFinishedOutcomeTagSuccess = "success"
+	// RunFinishedOutcomeTagInterrupt is the "type" of the RunFinishedOutcome
+	// variant RunFinishedInterrupt.
+	RunFinishedOutcomeTagInterrupt = "interrupt"
+	// RunFinishedOutcomeTagCancelled is the "type" of the RunFinishedOutcome
+	// variant RunFinishedOutcomeCancelled.
+	RunFinishedOutcomeTagCancelled = "cancelled"
+)
+
 // RunFinishedOutcomeCancelled is the "cancelled" variant of
 // RunFinishedOutcome: The run was stopped before completing and did not fail.
 type RunFinishedOutcomeCancelled struct{}
@@ -3997,6 +4157,15 @@ func appendSubagentFinishedEventMembers(b []byte, start int, v SubagentFinishedE
 type SubagentFinishedOutcome interface {
 	isSubagentFinishedOutcome()
 }
+
+const (
+	// SubagentFinishedOutcomeTagSuccess is the "type" of the
+	// SubagentFinishedOutcome variant SubagentFinishedOutcomeSuccess.
+	SubagentFinishedOutcomeTagSuccess = "success"
+	// SubagentFinishedOutcomeTagSuspended is the "type" of the
+	// SubagentFinishedOutcome variant SubagentSuspended.
+	SubagentFinishedOutcomeTagSuspended = "suspended"
+)
 
 // SubagentFinishedOutcomeSuccess is the "success" variant of
 // SubagentFinishedOutcome: The subagent completed its work.
@@ -4653,6 +4822,13 @@ type TextMessageStartEvent struct {
 	Name *string `json:"name,omitempty"`
 }
 
+// RoleOrDefault returns Role, or its default "assistant" when it is absent.
+func (v TextMessageStartEvent) RoleOrDefault() TextMessageRole {
+	if v.Role != nil {
+		return *v.Role
+	}
+	return TextMessageRoleAssistant
+}
 func (TextMessageStartEvent) isEvent() {}
 
 // MarshalJSON writes TextMessageStartEvent exactly as the contract spells it.

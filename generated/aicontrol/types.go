@@ -547,6 +547,23 @@ type EventsParams struct {
 	Limit *int64 `json:"limit,omitempty"`
 }
 
+// AfterSeqOrDefault returns AfterSeq, or its default 0 when it is absent.
+func (v EventsParams) AfterSeqOrDefault() int64 {
+	if v.AfterSeq != nil {
+		return *v.AfterSeq
+	}
+	return 0
+}
+
+// LimitOrDefault returns Limit, or its default DefaultEventsPerRequest when it
+// is absent.
+func (v EventsParams) LimitOrDefault() int64 {
+	if v.Limit != nil {
+		return *v.Limit
+	}
+	return DefaultEventsPerRequest
+}
+
 // MarshalJSON writes EventsParams exactly as the contract spells it.
 func (v EventsParams) MarshalJSON() ([]byte, error) {
 	return appendEventsParams(nil, v)

@@ -108,6 +108,9 @@ type Domain struct {
 	consts      map[string]*Constant
 	errorByID   map[string]*Error
 	capByName   map[string]*Capability
+
+	placeholderOnce sync.Once
+	placeholderMap  map[string]placeholderValue
 }
 
 // Header is the domain's own description.
@@ -463,6 +466,15 @@ type Constraints struct {
 	MaxItems  *int64          `json:"maxItems,omitempty"`
 	Const     json.RawMessage `json:"const,omitempty"`
 	Clamp     bool            `json:"clamp,omitempty"`
+
+	// A count bound (minLength, maxLength, minItems, maxItems) may name a
+	// constant instead of spelling its number, so that a limit stated by a
+	// constant is stated once. These hold the constant's id ("" for a
+	// literal); once the spec is checked the count field holds its value.
+	MinLengthConstant string `json:"-"`
+	MaxLengthConstant string `json:"-"`
+	MinItemsConstant  string `json:"-"`
+	MaxItemsConstant  string `json:"-"`
 }
 
 // Bound is a numeric bound, literal or taken from a named constant.

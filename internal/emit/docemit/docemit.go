@@ -304,15 +304,17 @@ func (r *renderer) funcs() template.FuncMap {
 // tr returns the text in the page's language, escaped for markdown.
 func (r *renderer) tr(t any) string { return Escape(r.trPlain(t)) }
 
+// trPlain returns the text in the page's language, its placeholders
+// replaced by the values of the constants they name.
 func (r *renderer) trPlain(t any) string {
 	switch x := t.(type) {
 	case spec.Text:
-		return x.Get(r.lang)
+		return r.d.Text(x, r.lang)
 	case *spec.Text:
 		if x == nil {
 			return ""
 		}
-		return x.Get(r.lang)
+		return r.d.Text(*x, r.lang)
 	}
 	return fmt.Sprint(t)
 }
@@ -498,12 +500,17 @@ func (r *renderer) constraints(k *spec.Constraints) string {
 		return "—"
 	}
 	var parts []string
-	if k.MinLength != nil {
-		parts = append(parts, Code(fmt.Sprintf("minLength=%d", *k.MinLength)))
+	count := func(name string, n *int64, constant string) {
+		switch {
+		case n == nil:
+		case constant != "":
+			parts = append(parts, Code(name+"=")+" "+r.constant(constant))
+		default:
+			parts = append(parts, Code(fmt.Sprintf("%s=%d", name, *n)))
+		}
 	}
-	if k.MaxLength != nil {
-		parts = append(parts, Code(fmt.Sprintf("maxLength=%d", *k.MaxLength)))
-	}
+	count("minLength", k.MinLength, k.MinLengthConstant)
+	count("maxLength", k.MaxLength, k.MaxLengthConstant)
 	if k.Pattern != "" {
 		parts = append(parts, Code("pattern="+k.Pattern))
 	}
@@ -523,12 +530,8 @@ func (r *renderer) constraints(k *spec.Constraints) string {
 	if k.Clamp {
 		parts = append(parts, Code("clamp"))
 	}
-	if k.MinItems != nil {
-		parts = append(parts, Code(fmt.Sprintf("minItems=%d", *k.MinItems)))
-	}
-	if k.MaxItems != nil {
-		parts = append(parts, Code(fmt.Sprintf("maxItems=%d", *k.MaxItems)))
-	}
+	count("minItems", k.MinItems, k.MinItemsConstant)
+	count("maxItems", k.MaxItems, k.MaxItemsConstant)
 	if k.Const != nil {
 		parts = append(parts, Code("const=")+" "+r.value(k.Const))
 	}

@@ -103,9 +103,9 @@ func comment(text string) string {
 func (g *generator) contractFile(f *jen.File) {
 	d := g.d
 	h := d.Header
-	f.PackageComment(comment(fmt.Sprintf("Package %s is the generated contract of the %s (%s, version %s, %s). %s",
+	f.PackageComment(g.comment(fmt.Sprintf("Package %s is the generated contract of the %s (%s, version %s, %s). %s",
 		h.Package, h.Title.EN, h.ID, h.Version, h.Stability, h.Description.EN)) + "\n//\n" +
-		comment(fmt.Sprintf("Every name, code, limit and default here comes from %s; change the spec and run make generate instead of editing this package.", d.File)))
+		g.comment(fmt.Sprintf("Every name, code, limit and default here comes from %s; change the spec and run make generate instead of editing this package.", d.File)))
 
 	f.Comment("Identity of the contract this package was generated from.")
 	f.Const().Defs(
@@ -128,7 +128,7 @@ func (g *generator) contractFile(f *jen.File) {
 				unit = ", " + c.Unit
 			}
 			defs = append(defs,
-				jen.Comment(comment(fmt.Sprintf("%s: %s %s (%s%s; %s).", c.Symbol, c.Title.EN+".", c.Description.EN, c.Kind, unit, c.ID))),
+				jen.Comment(g.comment(fmt.Sprintf("%s: %s %s (%s%s; %s).", c.Symbol, c.Title.EN+".", c.Description.EN, c.Kind, unit, c.ID))),
 				jen.Id(c.Symbol).Op("=").Add(literal(c.Value)),
 			)
 		}
@@ -139,7 +139,7 @@ func (g *generator) contractFile(f *jen.File) {
 		f.Comment("Method names.")
 		var defs []jen.Code
 		for _, m := range d.Methods {
-			defs = append(defs, jen.Comment(comment(fmt.Sprintf("%s%s: %s (%s).", spec.MethodPrefix, m.GoName(), m.Title.EN, m.ID))),
+			defs = append(defs, jen.Comment(g.comment(fmt.Sprintf("%s%s: %s (%s).", spec.MethodPrefix, m.GoName(), m.Title.EN, m.ID))),
 				jen.Id(spec.MethodPrefix+m.GoName()).Op("=").Lit(m.Method))
 		}
 		f.Const().Defs(defs...)
@@ -148,7 +148,7 @@ func (g *generator) contractFile(f *jen.File) {
 		f.Comment("Notification names.")
 		var defs []jen.Code
 		for _, n := range d.Notifications {
-			defs = append(defs, jen.Comment(comment(fmt.Sprintf("%s%s: %s (%s, %s).", spec.NotificationPrefix, n.GoName(), n.Title.EN, n.Direction, n.ID))),
+			defs = append(defs, jen.Comment(g.comment(fmt.Sprintf("%s%s: %s (%s, %s).", spec.NotificationPrefix, n.GoName(), n.Title.EN, n.Direction, n.ID))),
 				jen.Id(spec.NotificationPrefix+n.GoName()).Op("=").Lit(n.Method))
 		}
 		f.Const().Defs(defs...)
@@ -157,7 +157,7 @@ func (g *generator) contractFile(f *jen.File) {
 		f.Comment("Event names.")
 		var defs []jen.Code
 		for _, e := range d.Events {
-			defs = append(defs, jen.Comment(comment(fmt.Sprintf("%s%s: %s (%s).", spec.EventPrefix, e.GoName(), e.Title.EN, e.ID))),
+			defs = append(defs, jen.Comment(g.comment(fmt.Sprintf("%s%s: %s (%s).", spec.EventPrefix, e.GoName(), e.Title.EN, e.ID))),
 				jen.Id(spec.EventPrefix+e.GoName()).Op("=").Lit(e.Name))
 		}
 		f.Const().Defs(defs...)
@@ -167,10 +167,10 @@ func (g *generator) contractFile(f *jen.File) {
 		var defs []jen.Code
 		var kinds []jen.Code
 		for _, e := range d.Errors {
-			defs = append(defs, jen.Comment(comment(fmt.Sprintf("%s%s: %s (%s).", spec.CodePrefix, e.GoName(), e.Title.EN, e.ID))),
+			defs = append(defs, jen.Comment(g.comment(fmt.Sprintf("%s%s: %s (%s).", spec.CodePrefix, e.GoName(), e.Title.EN, e.ID))),
 				jen.Id(spec.CodePrefix+e.GoName()).Op("=").Lit(int(e.Code)))
 			for _, k := range e.Kinds {
-				kinds = append(kinds, jen.Comment(comment(fmt.Sprintf("%s%s: %s (%s).", spec.KindPrefix, k.GoName(), k.Title.EN, k.ID))),
+				kinds = append(kinds, jen.Comment(g.comment(fmt.Sprintf("%s%s: %s (%s).", spec.KindPrefix, k.GoName(), k.Title.EN, k.ID))),
 					jen.Id(spec.KindPrefix+k.GoName()).Op("=").Lit(k.Kind))
 			}
 		}
@@ -184,13 +184,13 @@ func (g *generator) contractFile(f *jen.File) {
 		f.Comment("Capability names.")
 		var defs []jen.Code
 		for _, c := range d.Capabilities {
-			defs = append(defs, jen.Comment(comment(fmt.Sprintf("%s%s: %s (since %s, %s).", spec.CapabilityPrefix, c.GoName(), c.Title.EN, c.Since, c.ID))),
+			defs = append(defs, jen.Comment(g.comment(fmt.Sprintf("%s%s: %s (since %s, %s).", spec.CapabilityPrefix, c.GoName(), c.Title.EN, c.Since, c.ID))),
 				jen.Id(spec.CapabilityPrefix+c.GoName()).Op("=").Lit(c.Name))
 		}
 		f.Const().Defs(defs...)
 	}
 
-	f.Comment(comment("ValidationError reports a value that does not satisfy the contract: the JSON pointer of the failing value and why. Its Code is the invalid-params code of the contract."))
+	f.Comment(g.comment("ValidationError reports a value that does not satisfy the contract: the JSON pointer of the failing value and why. Its Code is the invalid-params code of the contract."))
 	f.Type().Id("ValidationError").Op("=").Qual(genrtPkg, "ValidationError")
 
 	g.methodTable(f)
@@ -206,7 +206,7 @@ func (g *generator) contractFile(f *jen.File) {
 	f.Comment("SchemaFS holds the JSON Schema (2020-12) of every named type, as schema/<Type>.json.")
 	f.Comment("//go:embed schema/*.json")
 	f.Var().Id("SchemaFS").Qual("embed", "FS")
-	f.Comment(comment("Model is model.json: the canonical model of the contract and its digest, for runtimes that walk the types themselves (to find members a profile does not know, for instance)."))
+	f.Comment(g.comment("Model is model.json: the canonical model of the contract and its digest, for runtimes that walk the types themselves (to find members a profile does not know, for instance)."))
 	f.Comment("//go:embed model.json")
 	f.Var().Id("Model").Index().Byte()
 }
@@ -401,3 +401,6 @@ func (g *generator) decoderTable(f *jen.File) {
 }
 
 func jsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+// comment is comment of a text from the spec, its placeholders expanded.
+func (g *generator) comment(text string) string { return comment(g.d.Expand(text, "en")) }
