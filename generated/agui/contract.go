@@ -89,6 +89,12 @@ const (
 	ProtocolVersion = "1.1"
 )
 
+// Directions of methods, notifications and events (MethodInfo, NotificationInfo).
+const (
+	DirectionClientToServer = "client-to-server"
+	DirectionServerToClient = "server-to-client"
+)
+
 // Event names.
 const (
 	// EventActivityDelta: Activity delta (ag-ui.event.activity-delta).
@@ -176,6 +182,7 @@ type MethodInfo struct {
 	Params       string  // params type
 	Result       string  // result type; "" for a null result
 	Errors       []int64 // error codes the method may answer with, besides envelope errors
+	Commits      bool    // once started, a cancellation does not replace its result
 	DecodeParams func([]byte) (any, error)
 	DecodeResult func([]byte) (any, error)
 }

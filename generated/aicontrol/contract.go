@@ -125,6 +125,12 @@ const (
 	ProtocolVersion = 1
 )
 
+// Directions of methods, notifications and events (MethodInfo, NotificationInfo).
+const (
+	DirectionClientToServer = "client-to-server"
+	DirectionServerToClient = "server-to-client"
+)
+
 // Method names.
 const (
 	// MethodAct: Queue a project command (ai-control-protocol.method.act).
@@ -187,6 +193,7 @@ type MethodInfo struct {
 	Params       string  // params type
 	Result       string  // result type; "" for a null result
 	Errors       []int64 // error codes the method may answer with, besides envelope errors
+	Commits      bool    // once started, a cancellation does not replace its result
 	DecodeParams func([]byte) (any, error)
 	DecodeResult func([]byte) (any, error)
 }
@@ -194,6 +201,7 @@ type MethodInfo struct {
 // Methods lists every method, ordered by id.
 var Methods = []MethodInfo{{
 	Capability: "",
+	Commits:    false,
 	DecodeParams: func(data []byte) (any, error) {
 		return DecodeActParams(data)
 	},
@@ -209,6 +217,7 @@ var Methods = []MethodInfo{{
 	Stability: "experimental",
 }, {
 	Capability: "",
+	Commits:    false,
 	DecodeParams: func(data []byte) (any, error) {
 		return DecodeAuthParams(data)
 	},
@@ -224,6 +233,7 @@ var Methods = []MethodInfo{{
 	Stability: "experimental",
 }, {
 	Capability: "",
+	Commits:    false,
 	DecodeParams: func(data []byte) (any, error) {
 		return DecodeEventsParams(data)
 	},
@@ -239,6 +249,7 @@ var Methods = []MethodInfo{{
 	Stability: "experimental",
 }, {
 	Capability: "",
+	Commits:    false,
 	DecodeParams: func(data []byte) (any, error) {
 		return DecodeEmptyParams(data)
 	},
@@ -254,6 +265,7 @@ var Methods = []MethodInfo{{
 	Stability: "experimental",
 }, {
 	Capability: "",
+	Commits:    false,
 	DecodeParams: func(data []byte) (any, error) {
 		return DecodeEmptyParams(data)
 	},
@@ -269,6 +281,7 @@ var Methods = []MethodInfo{{
 	Stability: "experimental",
 }, {
 	Capability: "",
+	Commits:    false,
 	DecodeParams: func(data []byte) (any, error) {
 		return DecodeEmptyParams(data)
 	},

@@ -172,13 +172,16 @@ type Constant struct {
 // Method is a request with a response.
 type Method struct {
 	Entry
-	Method    string         `json:"method"`
-	Symbol    string         `json:"symbol,omitempty"`
-	Direction string         `json:"direction"`
-	Params    string         `json:"params"`
-	Result    *string        `json:"result"`
-	Errors    []string       `json:"errors"`
-	Examples  MethodExamples `json:"examples"`
+	Method    string   `json:"method"`
+	Symbol    string   `json:"symbol,omitempty"`
+	Direction string   `json:"direction"`
+	Params    string   `json:"params"`
+	Result    *string  `json:"result"`
+	Errors    []string `json:"errors"`
+	// Commits is true for a method that changes state at a commit point:
+	// once it has started, a cancellation does not replace its result.
+	Commits  bool           `json:"commits,omitempty"`
+	Examples MethodExamples `json:"examples"`
 
 	ParamsType *Type `json:"-"`
 	ResultType *Type `json:"-"`

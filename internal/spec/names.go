@@ -99,6 +99,7 @@ var FixedGoNames = []string{
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
 	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler", "Dispatch",
 	"DispatchNotification", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
+	"DirectionClientToServer", "DirectionServerToClient",
 }
 
 // GoIdentifier is one package-level name of a generated package and what declares it.

@@ -135,6 +135,12 @@ func (g *generator) contractFile(f *jen.File) {
 		f.Const().Defs(defs...)
 	}
 
+	f.Comment("Directions of methods, notifications and events (MethodInfo, NotificationInfo).")
+	f.Const().Defs(
+		jen.Id("DirectionClientToServer").Op("=").Lit(spec.ClientToServer),
+		jen.Id("DirectionServerToClient").Op("=").Lit(spec.ServerToClient),
+	)
+
 	if len(d.Methods) > 0 {
 		f.Comment("Method names.")
 		var defs []jen.Code
@@ -239,6 +245,7 @@ func (g *generator) methodTable(f *jen.File) {
 		jen.Id("Params").String().Comment("params type"),
 		jen.Id("Result").String().Comment(`result type; "" for a null result`),
 		jen.Id("Errors").Index().Int64().Comment("error codes the method may answer with, besides envelope errors"),
+		jen.Id("Commits").Bool().Comment("once started, a cancellation does not replace its result"),
 		jen.Id("DecodeParams").Func().Params(jen.Index().Byte()).Params(jen.Any(), jen.Error()),
 		jen.Id("DecodeResult").Func().Params(jen.Index().Byte()).Params(jen.Any(), jen.Error()),
 	)
@@ -263,6 +270,7 @@ func (g *generator) methodTable(f *jen.File) {
 			jen.Id("Params"):       jen.Lit(m.ParamsType.Name),
 			jen.Id("Result"):       jen.Lit(result),
 			jen.Id("Errors"):       jen.Index().Int64().Values(codes...),
+			jen.Id("Commits"):      jen.Lit(m.Commits),
 			jen.Id("DecodeParams"): anyDecoder(m.ParamsType),
 			jen.Id("DecodeResult"): decodeResult,
 		}))
@@ -382,7 +390,7 @@ func (g *generator) notificationTable(f *jen.File) {
 			jen.Id("Name"):         jen.Id(spec.NotificationPrefix + n.GoName()),
 			jen.Id("ID"):           jen.Lit(n.ID),
 			jen.Id("Since"):        jen.Lit(n.Since),
-			jen.Id("Direction"):    jen.Lit(n.Direction),
+			jen.Id("Direction"):    directionConst(n.Direction),
 			jen.Id("Params"):       jen.Lit(params),
 			jen.Id("DecodeParams"): dec,
 		}))
@@ -404,3 +412,14 @@ func jsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
 
 // comment is comment of a text from the spec, its placeholders expanded.
 func (g *generator) comment(text string) string { return comment(g.d.Expand(text, "en")) }
+
+// directionConst names the generated constant of a message direction.
+func directionConst(d string) jen.Code {
+	switch d {
+	case spec.ClientToServer:
+		return jen.Id("DirectionClientToServer")
+	case spec.ServerToClient:
+		return jen.Id("DirectionServerToClient")
+	}
+	return jen.Lit(d)
+}
