@@ -16,7 +16,6 @@ import (
 
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/spec"
-	"github.com/contractkit/contractkit/internal/trace"
 )
 
 // TestGenerated keeps the checked-in output honest: what gen produces from
@@ -295,41 +294,6 @@ func BenchmarkGenerate(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := Generate(fsys); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-// fullyTraced lists the domains whose every normative entry must have a
-// source and at least one test that names it.
-var fullyTraced = []string{"ai-control-protocol"}
-
-func TestTraceability(t *testing.T) {
-	root := repotest.Root(t)
-	set, diags := spec.Load(os.DirFS(root))
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	tests, problems, err := trace.Scan(os.DirFS(root), nil)
-	if err != nil || len(problems) > 0 {
-		t.Fatal(err, problems)
-	}
-	for _, id := range fullyTraced {
-		d := set.Domain(id)
-		n := 0
-		for _, e := range d.Entries() {
-			if !e.Normative() {
-				continue
-			}
-			n++
-			if len(e.Source) == 0 {
-				t.Errorf("%s has no source", e.ID)
-			}
-			if len(tests[e.ID]) == 0 {
-				t.Errorf("%s is named by no test (//contract:proves)", e.ID)
-			}
-		}
-		if n < 50 {
-			t.Errorf("%s: only %d normative entries", id, n)
 		}
 	}
 }

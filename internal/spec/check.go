@@ -1171,9 +1171,12 @@ func (c *checker) sources() {
 				}
 				cache[s.Path] = data
 			}
-			if !bytes.Contains(data, []byte(s.Anchor)) {
+			at := bytes.Index(data, []byte(s.Anchor))
+			if at < 0 {
 				c.entryErrorf(p+"/anchor", e.ID, "%s: anchor %q not found in %s", e.ID, s.Anchor, s.Path)
+				continue
 			}
+			e.Source[i].Line = 1 + bytes.Count(data[:at], []byte("\n"))
 		}
 	}
 }

@@ -51,6 +51,10 @@ var Stabilities = []Stability{Stable, Experimental, Deprecated, Internal}
 type SourceRef struct {
 	Path   string `json:"path"`
 	Anchor string `json:"anchor"`
+	// Line is the 1-based line of the anchor's first occurrence, once the
+	// sources have been checked (0 before, or without a repository). It
+	// stays out of the canonical model: moving code is not a contract change.
+	Line int `json:"-"`
 }
 
 // Entry is what every traceable element carries: a stable id, bilingual

@@ -431,22 +431,29 @@ func (r *renderer) repoLink(p string) string {
 	return "[" + Code(p) + "](" + path.Join("../../../..", p) + ")"
 }
 
+// sources lists where an entry is implemented: each file and line, linked
+// to that line, and the anchor text found there.
 func (r *renderer) sources(src []spec.SourceRef) string {
 	if len(src) == 0 {
 		return "—"
 	}
-	var parts []string
-	seen := map[string]bool{}
+	parts := make([]string, 0, len(src))
 	for _, s := range src {
-		if seen[s.Path] {
-			continue
-		}
-		seen[s.Path] = true
-		parts = append(parts, r.repoLink(s.Path))
+		parts = append(parts, r.lineLink(s.Path, s.Line)+" "+Code(s.Anchor))
 	}
 	return strings.Join(parts, "<br>")
 }
 
+// lineLink links a repository file at a line from a page three folders
+// deep (the line is left out when it is not known).
+func (r *renderer) lineLink(p string, line int) string {
+	if line <= 0 {
+		return r.repoLink(p)
+	}
+	return "[" + Code(fmt.Sprintf("%s:%d", p, line)) + "](" + path.Join("../../../..", p) + fmt.Sprintf("#L%d", line) + ")"
+}
+
+// tests lists the tests that name an entry, each linked to its function.
 func (r *renderer) tests(id string) string {
 	ts := r.in.Tests[id]
 	if len(ts) == 0 {
@@ -454,7 +461,7 @@ func (r *renderer) tests(id string) string {
 	}
 	var parts []string
 	for _, t := range ts {
-		parts = append(parts, "["+Code(t.Func)+"]("+path.Join("../../../..", t.Path)+")")
+		parts = append(parts, "["+Code(t.Func)+"]("+path.Join("../../../..", t.Path)+fmt.Sprintf("#L%d", t.FuncLine)+")")
 	}
 	return strings.Join(parts, "<br>")
 }
