@@ -9,8 +9,10 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"path"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -39,12 +41,40 @@ func TestGenerated(t *testing.T) {
 	}
 }
 
-func TestDeterministic(t *testing.T) {
-	fsys := repotest.MapFS(t)
-	a, err := Generate(fsys)
-	if err != nil {
-		t.Fatal(err)
+// demo is the repository with the demo spec of spec/testdata beside the
+// real ones (a second file read in either order), and its generation:
+// computed once and shared by the tests that read them, which must not
+// change either.
+var demo struct {
+	once sync.Once
+	fsys fstest.MapFS
+	out  *Output
+	err  error
+}
+
+func demoRepo(t *testing.T) (fstest.MapFS, *Output) {
+	t.Helper()
+	demo.once.Do(func() {
+		fsys := repotest.MapFS(t)
+		data, err := os.ReadFile("../spec/testdata/minimal.json")
+		if err != nil {
+			demo.err = err
+			return
+		}
+		fsys["spec/zz-demo.json"] = &fstest.MapFile{Data: data}
+		fsys["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
+		demo.fsys = fsys
+		demo.out, demo.err = Generate(fsys)
+	})
+	if demo.err != nil {
+		t.Fatal(demo.err)
 	}
+	return demo.fsys, demo.out
+}
+
+// Generating the same input twice gives the same bytes.
+func TestDeterministic(t *testing.T) {
+	fsys, a := demoRepo(t)
 	b, err := Generate(fsys)
 	if err != nil {
 		t.Fatal(err)
@@ -77,17 +107,7 @@ func firstDiff(a, b []byte) string {
 // Reordering a spec's id-keyed collections and the members of its objects,
 // and adding a second spec read in either order, changes no output byte.
 func TestShuffledInputSameOutput(t *testing.T) {
-	base := repotest.MapFS(t)
-	demo, err := os.ReadFile("../spec/testdata/minimal.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base["spec/zz-demo.json"] = &fstest.MapFile{Data: demo}
-	base["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
-	want, err := Generate(base)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, want := demoRepo(t)
 	for seed := int64(1); seed <= 4; seed++ {
 		r := rand.New(rand.NewSource(seed))
 		fsys := fstest.MapFS{}
@@ -103,7 +123,9 @@ func TestShuffledInputSameOutput(t *testing.T) {
 			shuffleSets(r, doc)
 			fsys[p] = &fstest.MapFile{Data: []byte(encodeShuffled(r, doc))}
 		}
-		got, err := Generate(fsys)
+		// The examples were validated when want was generated; validating
+		// them again in another order writes no byte, so it is left out.
+		got, err := generate(fsys, options{skipExamples: true})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -307,23 +329,24 @@ func TestDemoPackageCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a generated package; skipped with -short")
 	}
-	fsys := repotest.MapFS(t)
-	demo, err := os.ReadFile("../spec/testdata/minimal.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys["spec/zz-demo.json"] = &fstest.MapFile{Data: demo}
-	fsys["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
-	out, err := Generate(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p, data := range out.Files {
-		fsys[p] = &fstest.MapFile{Data: data}
-	}
+	_, out := demoRepo(t)
 	rt, err := os.ReadFile("testdata/demo_roundtrip_test.go.txt")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The module holds what the demo package needs and nothing else: its
+	// generated files, the two runtime packages it imports, go.mod.
+	fsys := fstest.MapFS{}
+	for p, f := range repotest.MapFS(t) {
+		dir := path.Dir(p)
+		if p == "go.mod" || p == "go.sum" || (dir == "internal/genrt" || dir == "internal/strictjson") && !strings.HasSuffix(p, "_test.go") {
+			fsys[p] = f
+		}
+	}
+	for p, data := range out.Files {
+		if strings.HasPrefix(p, "generated/demo/") {
+			fsys[p] = &fstest.MapFile{Data: data}
+		}
 	}
 	fsys["generated/demo/roundtrip_test.go"] = &fstest.MapFile{Data: rt}
 	dir := repotest.CopyTo(t, fsys)

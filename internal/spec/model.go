@@ -113,6 +113,7 @@ type Domain struct {
 	errorByID   map[string]*Error
 	capByName   map[string]*Capability
 
+	canonical       []byte
 	placeholderOnce sync.Once
 	placeholderMap  map[string]placeholderValue
 }

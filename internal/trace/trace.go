@@ -83,13 +83,35 @@ func Scan(fsys fs.FS, known func(id string) bool) (map[string][]Test, []Problem,
 			return a.Func < b.Func
 		})
 	}
-	sort.Slice(problems, func(i, j int) bool {
+	SortProblems(problems)
+	return out, problems, nil
+}
+
+// SortProblems orders problems by file and line.
+func SortProblems(problems []Problem) {
+	sort.SliceStable(problems, func(i, j int) bool {
 		if problems[i].Path != problems[j].Path {
 			return problems[i].Path < problems[j].Path
 		}
 		return problems[i].Line < problems[j].Line
 	})
-	return out, problems, nil
+}
+
+// Unknown reports the directives of tests (found by Scan without a known
+// function) that name ids known does not accept, so that the repository
+// can be scanned before the specs that declare the ids are loaded.
+func Unknown(tests map[string][]Test, known func(id string) bool) []Problem {
+	var out []Problem
+	for id, ts := range tests {
+		if known(id) {
+			continue
+		}
+		for _, t := range ts {
+			out = append(out, Problem{t.Path, t.Line, fmt.Sprintf("contract:proves names %q, which no spec declares", id)})
+		}
+	}
+	SortProblems(out)
+	return out
 }
 
 func scanFile(p string, src []byte, known func(string) bool, out map[string][]Test) ([]Problem, error) {

@@ -48,24 +48,35 @@ type Input struct {
 func Emit(in Input) ([]File, error) {
 	var files []File
 	for _, lang := range Languages {
-		r := newRenderer(in, lang)
-		tmpl, err := LoadTemplates(in.Templates, path.Join(TemplateDir, lang, "reference"), r.funcs())
+		fs, err := EmitLang(in, lang)
 		if err != nil {
 			return nil, err
 		}
-		pages := append([]*spec.Page{nil}, in.Domain.Docs.Pages...)
-		for _, p := range pages {
-			data := r.pageData(p)
-			name := "page.md.tmpl"
-			if p == nil {
-				name = "index.md.tmpl"
-			}
-			var buf bytes.Buffer
-			if err := tmpl.ExecuteTemplate(&buf, name, data); err != nil {
-				return nil, fmt.Errorf("%s/%s/reference/%s: %w", TemplateDir, lang, name, err)
-			}
-			files = append(files, File{Path: path.Join(Dir(lang, in.Domain), data.File), Data: Tidy(buf.Bytes())})
+		files = append(files, fs...)
+	}
+	return files, nil
+}
+
+// EmitLang renders every page of the domain in one language.
+func EmitLang(in Input, lang string) ([]File, error) {
+	var files []File
+	r := newRenderer(in, lang)
+	tmpl, err := LoadTemplates(in.Templates, path.Join(TemplateDir, lang, "reference"), r.funcs())
+	if err != nil {
+		return nil, err
+	}
+	pages := append([]*spec.Page{nil}, in.Domain.Docs.Pages...)
+	for _, p := range pages {
+		data := r.pageData(p)
+		name := "page.md.tmpl"
+		if p == nil {
+			name = "index.md.tmpl"
 		}
+		var buf bytes.Buffer
+		if err := tmpl.ExecuteTemplate(&buf, name, data); err != nil {
+			return nil, fmt.Errorf("%s/%s/reference/%s: %w", TemplateDir, lang, name, err)
+		}
+		files = append(files, File{Path: path.Join(Dir(lang, in.Domain), data.File), Data: Tidy(buf.Bytes())})
 	}
 	return files, nil
 }
