@@ -95,11 +95,16 @@ corpus-test:
 	$(GO) test -count=1 -run 'TestConformanceStreams|TestRFC6902Suite' -v ./agui/
 	$(GO) test -count=1 -tags corpus -run 'TestParseXMLCorpus|TestParseDescriptorSummaryCorpus|TestParseSupportCorpus' -v ./designer/
 	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus|TestSupportCorpus|TestEditCorpus' -v ./ide/metadata/
+	$(GO) test -count=1 -tags corpus -run 'TestCorpusPropertyWalk' -v -timeout 30m ./cmd/eska/
 
-## bench-ide: a fresh `eska ide --stdio` on the SSL 3.1 corpus over pipes, IDE_RUNS times (default 5); see Docs/performance.md
+## bench-ide: a fresh `eska ide --stdio` over pipes, IDE_RUNS times (default 5), on SSL 3.1 replicated N times for N in IDE_SCALES (default 1 4 16; built by internal/tools/scalecorpus into .cache/scale/N); see Docs/performance.md
 IDE_RUNS ?= 5
+IDE_SCALES ?= 1 4 16
 bench-ide:
-	$(GO) run ./internal/tools/idebench -runs $(IDE_RUNS)
+	@set -e; for n in $(IDE_SCALES); do \
+		if [ ! -f .cache/scale/$$n/eska.toml ]; then $(GO) run ./internal/tools/scalecorpus -n $$n -out .cache/scale/$$n; fi; \
+		echo; $(GO) run ./internal/tools/idebench -runs $(IDE_RUNS) -scale $$n -project "$$PWD/.cache/scale/$$n"; \
+	done
 
 ## bench-mcp: an aicontrol-mcp tool call over stdio beside aictl wait and the bridge client, against the sample; p50/p95 and load average (see Docs/performance.md)
 MCP_CALLS ?= 300

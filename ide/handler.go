@@ -25,7 +25,7 @@ func (h handler) Initialize(ctx context.Context, p gen.InitializeParams) (gen.In
 		})
 	}
 	v := p.APIVersion
-	s.negotiated = &v
+	s.negotiated, s.versions = &v, nil
 	s.edits = p.AllowPropertyEdits != nil && *p.AllowPropertyEdits
 	caps := s.capabilities()
 	s.caps = map[string]bool{}

@@ -28,6 +28,7 @@ type Server struct {
 	version string // the server's own version, reported by initialize
 
 	negotiated *gen.APIVersion // nil before initialize succeeds
+	versions   map[string]bool // since: versions at most the negotiated one
 	edits      bool            // the client opted in to property editing
 	caps       map[string]bool // the capabilities initialize reported, by name
 	diag       func(code string)
@@ -130,7 +131,7 @@ func (s *Server) Class(method string) rpc.CancelClass {
 func (s *Server) Call(ctx context.Context, method string, params []byte) (json.RawMessage, *rpc.Error) {
 	info, _ := gen.LookupMethod(method)
 	if method != gen.MethodInitialize {
-		if s.negotiated == nil || genrt.CompareVersions(info.Since, versionString(*s.negotiated)) > 0 {
+		if s.negotiated == nil || !s.since(info.Since) {
 			return nil, wire(gen.NewError(gen.CodeMethodNotFound, nil))
 		}
 		if info.Capability != "" && !s.granted(info.Capability) {
@@ -159,11 +160,26 @@ func (s *Server) Notify(ctx context.Context, method string, params []byte) error
 	return gen.DispatchNotification(ctx, handler{s}, method, params)
 }
 
-// Background runs one descriptor of search indexing between requests.
-func (s *Server) Background(context.Context) bool { return s.backend.Background() }
+// Background runs descriptors of search indexing between requests, one
+// at a time, for as long as no request is waiting.
+func (s *Server) Background(ctx context.Context) bool { return s.backend.BackgroundUntil(ctx) }
 
 // Close releases the session when the process ends; the disk stays as it is.
 func (s *Server) Close() { s.backend.Shutdown() }
+
+// since reports whether a version is at most the negotiated one; the
+// answers are kept, one per version the contract names, for the session.
+func (s *Server) since(version string) bool {
+	ok, known := s.versions[version]
+	if !known {
+		ok = genrt.CompareVersions(version, versionString(*s.negotiated)) <= 0
+		if s.versions == nil {
+			s.versions = map[string]bool{}
+		}
+		s.versions[version] = ok
+	}
+	return ok
+}
 
 func versionString(v gen.APIVersion) string {
 	return genrt.FormatVersion(v.Major, v.Minor)

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 
+	"github.com/contractkit/contractkit/designer"
+	manifest "github.com/contractkit/contractkit/designer/project"
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata"
 )
@@ -28,11 +32,39 @@ func openForBrowse(dir string, stderr io.Writer) (*metadata.Backend, gen.Project
 	noCache := false
 	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
 	if err != nil {
-		fmt.Fprintf(stderr, "eska: cannot open %s: %s\n", abs, describe(err))
+		// The manifest's own reader says what is wrong and where; the
+		// protocol's error carries only its reason and path.
+		var oe *manifest.OpenError
+		if _, merr := manifest.Open(abs, gen.SelectionCurrent{}); errors.As(merr, &oe) {
+			fmt.Fprintf(stderr, "eska: %s\n", manifestError(oe))
+		} else {
+			fmt.Fprintf(stderr, "eska: cannot open %s: %s\n", abs, describe(err))
+		}
 		return nil, gen.ProjectContext{}, gen.ProjectInfo{}, false
 	}
 	p := info.Projects[0]
 	return b, gen.ProjectContext{SessionID: info.SessionID, ProjectID: p.ProjectID}, p, true
+}
+
+// lineColumn is how the manifest reader places a problem in its file.
+var lineColumn = regexp.MustCompile(`^line (\d+)(?:, column (\d+))?: `)
+
+// manifestError spells an open error as file:line[:column]: message, the
+// form editors and terminals link to the place.
+func manifestError(oe *manifest.OpenError) string {
+	if oe.Err == nil {
+		return oe.Path + ": " + string(oe.Reason)
+	}
+	msg := oe.Err.Error()
+	m := lineColumn.FindStringSubmatch(msg)
+	if m == nil {
+		return oe.Path + ": " + msg
+	}
+	where := oe.Path + ":" + m[1]
+	if m[2] != "" {
+		where += ":" + m[2]
+	}
+	return where + ": " + msg[len(m[0]):]
 }
 
 // describe spells a domain error as kind and details.
@@ -62,8 +94,8 @@ func label(l gen.Label, ru bool) string {
 func runTree(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("tree", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	depth := fs.Int("depth", 2, "levels to expand below the root")
-	lang := fs.String("lang", "ru", "language of group labels: ru or en")
+	depth := fs.Int("depth", 2, "levels to expand below the root, 0 or more")
+	lang := fs.String("lang", "", "language of group labels: ru or en (default: the configuration's own)")
 	all := fs.Bool("all", false, "also show empty root sections")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: eska tree [-depth N] [-lang ru|en] [-all] <project directory>")
@@ -75,12 +107,23 @@ func runTree(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	if *depth < 0 {
+		fmt.Fprintf(stderr, "eska tree: -depth %d: the depth is 0 or more\n", *depth)
+		return 2
+	}
+	if *lang != "" && *lang != "ru" && *lang != "en" {
+		fmt.Fprintf(stderr, "eska tree: -lang %q: the labels are in ru or en\n", *lang)
+		return 2
+	}
 	b, ctx, p, ok := openForBrowse(fs.Arg(0), stderr)
 	if !ok {
 		return 1
 	}
 	root, _ := b.Root(ctx)
-	ru := *lang != "en"
+	if *lang == "" {
+		*lang = configurationLanguage(b, ctx, p)
+	}
+	ru := *lang == "ru"
 	fmt.Fprintf(stdout, "%s (%s)\n", label(root.Node.Label, ru), p.Type)
 	hide := !*all
 	var walk func(id gen.NodeID, level int)
@@ -158,4 +201,53 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d hit(s)%s; index %s: %d objects, %d failed\n", len(r.Hits), more, r.Progress.State, r.Progress.IndexedObjects, r.Progress.FailedDescriptors)
 	return 0
+}
+
+// configurationLanguage is the language the tree's labels default to: the
+// code of the configuration's DefaultLanguage (ru for Russian, en for any
+// other, since labels exist in these two), else the language of the
+// root's first synonym for an external object, else ru.
+func configurationLanguage(b *metadata.Backend, ctx gen.ProjectContext, p gen.ProjectInfo) string {
+	pick := func(code string) string {
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(code)), "ru") {
+			return "ru"
+		}
+		return "en"
+	}
+	rootID := p.Root.(gen.ObjectNodeID).ObjectID
+	props, err := b.Properties(gen.ObjectParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, Generation: ctx.Generation, ObjectID: rootID})
+	if err != nil {
+		return "ru"
+	}
+	for _, prop := range props.Properties {
+		if prop.Key.Name != "DefaultLanguage" {
+			continue
+		}
+		tv, ok := prop.Value.(gen.TextValue)
+		if !ok {
+			break
+		}
+		// The value names a language object: Language.English.
+		tag, name, found := strings.Cut(strings.TrimSpace(tv.Text), ".")
+		info, known := designer.KindOfTag(tag)
+		if !found || !known {
+			break
+		}
+		lp, err := b.Properties(gen.ObjectParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, Generation: ctx.Generation,
+			ObjectID: gen.ObjectID(designer.ObjectID("", info.Kind, name))})
+		if err != nil {
+			break
+		}
+		for _, l := range lp.Properties {
+			if tv, ok := l.Value.(gen.TextValue); ok && l.Key.Name == "LanguageCode" && strings.TrimSpace(tv.Text) != "" {
+				return pick(tv.Text)
+			}
+		}
+		break
+	}
+	if got, err := b.Get(gen.ObjectParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, Generation: ctx.Generation, ObjectID: rootID}); err == nil &&
+		len(got.Object.Synonyms) > 0 && got.Object.Synonyms[0].Language != "" {
+		return pick(got.Object.Synonyms[0].Language)
+	}
+	return "ru"
 }

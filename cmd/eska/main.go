@@ -6,7 +6,7 @@
 //	eska tree <dir>             print the Configurator tree of the project at dir
 //	eska search <dir> <text>    index the project at dir and search its metadata
 //	eska property <command> ... show, preview, set and undo property edits
-//	eska version                print the version
+//	eska version, --version     print the version
 //
 // In --stdio mode stdout carries protocol frames only; short machine
 // diagnostics go to stderr. Exit codes follow the contract: 0 after exit
@@ -29,6 +29,14 @@ import (
 // version is this build of eska, reported by initialize.
 const version = "0.1.0"
 
+// memoryLimit is the Go runtime's soft memory limit for `eska ide --stdio`
+// (GOMEMLIMIT overrides it). With GOGC=200 the heap may grow to three times
+// what is live; on a configuration of eska's own scale (130k objects) that
+// would be several hundred MiB, so past this limit the collector works
+// harder instead. Output waiting for a slow client is outside the heap
+// (ide/rpc's writer) and outside this limit.
+const memoryLimit = 224 << 20
+
 const usage = `usage: eska <command>
 
 Commands:
@@ -36,12 +44,13 @@ Commands:
                        in Content-Length frames; stdout carries frames only,
                        stderr short machine diagnostics
   tree <dir>           print the Configurator tree of the project at dir
-                       (-depth N, -lang ru|en, -all)
+                       (-depth N, -lang ru|en: the configuration's language
+                       by default, -all)
   search <dir> <text>  index the project at dir and search names and synonyms
                        (-limit N)
   property <command>   show, choices, preview, set, undo: edit properties
                        as the IDE API does (eska property for its usage)
-  version              print the version
+  version, --version   print the version
 
 This build speaks IDE API 1.0 to 1.11 and serves Designer XML projects:
 read-only unless a client opts in to property editing (1.6-1.8).
@@ -65,6 +74,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			// full index of SSL 3.1 by a tenth for about 5 MiB more RSS.
 			debug.SetGCPercent(200)
 		}
+		if os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(memoryLimit)
+		}
 		var srv *rpc.Server
 		h := ide.NewServer(version, func(code string) { srv.Diag(code) })
 		srv = rpc.NewServer(h.Config(stderr))
@@ -76,7 +88,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSearch(args[1:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "property":
 		return runProperty(args[1:], stdout, stderr)
-	case len(args) == 1 && args[0] == "version":
+	case len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
 		fmt.Fprintln(stdout, "eska", version)
 		return 0
 	case len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
@@ -85,6 +97,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(args) >= 1 && args[0] == "ide":
 		fmt.Fprintln(stderr, "eska ide: only --stdio is supported")
 		return 2
+	case len(args) >= 1:
+		fmt.Fprintf(stderr, "eska: unknown command %q\n\n", args[0])
 	}
 	fmt.Fprint(stderr, usage)
 	return 2

@@ -140,6 +140,19 @@ func readManifest(path string) (*manifest, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fail(ReasonManifestInvalid, path, "is not a regular file", nil)
 	}
+	// A manifest is a source like the XML: a link may point elsewhere
+	// inside its directory, never out of it.
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, fail(ReasonManifestInvalid, path, "cannot be resolved: "+why(err), err)
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return nil, fail(ReasonManifestInvalid, path, "its directory cannot be resolved: "+why(err), err)
+	}
+	if !within(dir, real) {
+		return nil, fail(ReasonManifestInvalid, path, fmt.Sprintf("resolves to %s, outside its directory %s", real, dir), nil)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fail(ReasonManifestInvalid, path, "cannot be read: "+why(err), err)
@@ -180,12 +193,19 @@ func parseManifest(data []byte) (*manifest, error) {
 	// with both "Type" and "type" present which of them fails decoding
 	// depends on map order, while the unknown key is always the same.
 	var unknown []string
+	var firstUnknown toml.Key
 	seen := map[string]bool{} // an array of tables repeats its keys
 	for _, k := range md.Keys() {
 		if name := k.String(); !knownKeys[name] && !seen[name] {
+			if unknown == nil {
+				firstUnknown = k
+			}
 			unknown = append(unknown, name)
 			seen[name] = true
 		}
+	}
+	line := func(key ...string) func(error) error {
+		return func(err error) error { return atLine(keyLine(data, key), err) }
 	}
 	// An unknown undecoded key was reported above; a known one left
 	// undecoded means knownKeys and the structs disagree, and is reported
@@ -197,13 +217,14 @@ func parseManifest(data []byte) (*manifest, error) {
 			}
 		}
 	}
+	at := line(firstUnknown...)
 	switch n := len(unknown); {
 	case n == 1:
-		return nil, fmt.Errorf("unknown key %s", unknown[0])
+		return nil, at(fmt.Errorf("unknown key %s", unknown[0]))
 	case n > maxListedKeys:
-		return nil, fmt.Errorf("unknown keys %s and %d more", strings.Join(unknown[:maxListedKeys], ", "), n-maxListedKeys)
+		return nil, at(fmt.Errorf("unknown keys %s and %d more", strings.Join(unknown[:maxListedKeys], ", "), n-maxListedKeys))
 	case n > 1:
-		return nil, fmt.Errorf("unknown keys %s", strings.Join(unknown, ", "))
+		return nil, at(fmt.Errorf("unknown keys %s", strings.Join(unknown, ", ")))
 	}
 	if decodeErr != nil {
 		return nil, decodeError(md, decodeErr)
@@ -213,13 +234,13 @@ func parseManifest(data []byte) (*manifest, error) {
 	case hasProject && hasWorkspace:
 		return nil, errors.New("manifest holds both [project] and [workspace]; it must hold exactly one")
 	case hasProject:
-		p, err := checkProject(raw.Project)
+		p, err := checkProject(raw.Project, line)
 		if err != nil {
 			return nil, err
 		}
 		return &manifest{project: p}, nil
 	case hasWorkspace:
-		members, err := checkMembers(raw.Workspace)
+		members, err := checkMembers(raw.Workspace, line("workspace", "members"))
 		if err != nil {
 			return nil, err
 		}
@@ -260,58 +281,108 @@ func decodeError(md toml.MetaData, err error) error {
 	return errors.New(strings.TrimPrefix(err.Error(), "toml: "))
 }
 
-func checkProject(raw *rawProject) (*projectDecl, error) {
+// checkProject checks a [project] table; line(key...) places an error on
+// the line of the key it is about.
+func checkProject(raw *rawProject, line func(key ...string) func(error) error) (*projectDecl, error) {
 	if raw == nil {
 		raw = &rawProject{}
 	}
 	if raw.Type == nil {
-		return nil, errors.New("project.type is missing; want configuration, extension, processing or report")
+		return nil, line("project")(errors.New("project.type is missing; want configuration, extension, processing or report"))
 	}
 	typ := Type(*raw.Type)
 	switch typ {
 	case TypeConfiguration, TypeExtension, TypeProcessing, TypeReport:
 	default:
-		return nil, fmt.Errorf("project.type %q is not a project type; want configuration, extension, processing or report", *raw.Type)
+		return nil, line("project", "type")(fmt.Errorf("project.type %q is not a project type; want configuration, extension, processing or report", *raw.Type))
 	}
 	p := &projectDecl{typ: typ, source: defaultSource}
 	if raw.Source != nil {
 		if *raw.Source == "" {
-			return nil, errors.New("project.source is empty; omit it for the default \"src\"")
+			return nil, line("project", "source")(errors.New("project.source is empty; omit it for the default \"src\""))
 		}
 		p.source = string(*raw.Source)
 	}
 	if raw.Descriptor != nil {
+		at := line("project", "descriptor")
 		if typ != TypeProcessing && typ != TypeReport {
-			return nil, fmt.Errorf("project.descriptor is only for processing and report; a %s's root descriptor is always Configuration.xml", typ)
+			return nil, at(fmt.Errorf("project.descriptor is only for processing and report; a %s's root descriptor is always Configuration.xml", typ))
 		}
 		if *raw.Descriptor == "" {
-			return nil, errors.New("project.descriptor is empty; omit it to use the single *.xml file in the source directory")
+			return nil, at(errors.New("project.descriptor is empty; omit it to use the single *.xml file in the source directory"))
 		}
 		p.descriptor = string(*raw.Descriptor)
 	}
 	return p, nil
 }
 
-func checkMembers(raw *rawWorkspace) ([]string, error) {
+// checkMembers checks workspace.members; at places an error on its line.
+func checkMembers(raw *rawWorkspace, at func(error) error) ([]string, error) {
 	if raw == nil || raw.Members == nil {
 		return nil, errors.New("workspace.members is missing")
 	}
 	members := *raw.Members
 	if len(members) == 0 {
-		return nil, errors.New("workspace.members is empty; a workspace needs at least one member")
+		return nil, at(errors.New("workspace.members is empty; a workspace needs at least one member"))
 	}
 	seen := make(map[string]bool, len(members))
 	for _, name := range members {
 		if err := checkMemberName(name); err != nil {
-			return nil, err
+			return nil, at(err)
 		}
 		if seen[name] {
-			return nil, fmt.Errorf("workspace member %q is listed twice", name)
+			return nil, at(fmt.Errorf("workspace member %q is listed twice", name))
 		}
 		seen[name] = true
 	}
 	return members, nil
 }
+
+// atLine puts "line N: " in front of an error's message when the line is
+// known (N > 0).
+func atLine(line int, err error) error {
+	if line <= 0 {
+		return err
+	}
+	return fmt.Errorf("line %d: %w", line, err)
+}
+
+// keyLine returns the line a key is defined on, or 0. The decoder knows it
+// but only tells it in an error, so the way to the key is decoded as
+// primitives and its value into a probe that fails.
+func keyLine(data []byte, key []string) int {
+	if len(key) == 0 {
+		return 0
+	}
+	var top map[string]toml.Primitive
+	md, err := toml.Decode(string(data), &top)
+	if err != nil {
+		return 0
+	}
+	prim, ok := top[key[0]]
+	for i := 1; ok && i < len(key); i++ {
+		var next map[string]toml.Primitive
+		if md.PrimitiveDecode(prim, &next) != nil {
+			return 0
+		}
+		prim, ok = next[key[i]]
+	}
+	if !ok {
+		return 0
+	}
+	var pe toml.ParseError
+	if errors.As(md.PrimitiveDecode(prim, &probe{}), &pe) {
+		return pe.Position.Line
+	}
+	return 0
+}
+
+// probe refuses any value, so that decoding it reports where it is.
+type probe struct{}
+
+var errProbe = errors.New("probe")
+
+func (*probe) UnmarshalTOML(any) error { return errProbe }
 
 // checkMemberName holds a member to one spelling per directory, so that the
 // names a client selects by are unambiguous and cannot leave the workspace

@@ -1,37 +1,218 @@
 package metadata
 
 import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/contractkit/contractkit/designer"
 )
 
 // CacheDir is where a project keeps its derived metadata cache, relative
-// to the project's directory. Nothing else is ever written.
+// to the project's directory. Nothing else is written in the project.
 const CacheDir = ".eska/cache/metadata"
+
+// KeyFile is the file, in the user's cache directory (KeyDir), that holds
+// the secret every cache entry is signed with.
+const KeyFile = "metadata-cache.key"
 
 // cacheFormat versions the entries; an entry of another format is a miss
 // and is overwritten.
-const cacheFormat = 1
+const cacheFormat = 2
+
+// entryMagic opens every entry file, followed by the format and the MAC.
+const entryMagic = "eska-metadata-cache/"
+
+// maxEntryBytes bounds what is read of one entry: an entry is a summary
+// of a descriptor, far smaller than the descriptor limit.
+const maxEntryBytes = 4 << 20
+
+// keySize is the length of the signing key.
+const keySize = 32
+
+// Diagnostics on stderr when the cache cannot be used; the session goes on
+// without it.
+const (
+	diagCacheOutside = "disk-cache-off:link"
+	diagCacheNoKey   = "disk-cache-off:no-key"
+)
 
 // diskCache keeps, per descriptor file, what the tree and the index need
-// of it (names, kinds, synonyms, children, diagnostics), keyed by the
-// SHA-256 of the file's bytes. A hit saves the XML parse; the bytes are
-// always read and hashed, so a cached summary is never staler than the
-// file. Properties need the element tree and parse the file again.
+// of it (names, kinds, synonyms, children, diagnostics). It is derived
+// data and never trusted: an entry names the source file it was made from
+// and the SHA-256 of that file's bytes, and carries an HMAC-SHA256 of its
+// whole content under a key kept outside the project, so an entry that
+// was planted, truncated, edited or moved to another file's place fails
+// the check, is discarded, and the file is parsed and the entry written
+// anew. A hit saves the XML parse; the bytes are always read and hashed.
+//
+// The cache directory is reached from the project directory one
+// component at a time, never through a symbolic link; when a component
+// is a link or not a directory, the cache is off for the session and
+// stderr says so.
 type diskCache struct {
-	dir string
-	// Counters, for tests and the benchmark.
-	hits, misses, writes, failures int
+	project string // the project's directory
+	key     []byte
+	diag    func(code string)
+
+	mu     sync.Mutex
+	dir    *os.Root // CacheDir, once opened
+	absent bool     // CacheDir did not exist when looked for; the first write makes it
+	off    bool     // the cache is not used any more this session
+
+	// Counters, for tests and the benchmark; the worker's alone.
+	hits, misses, writes, failures, rejected int
+}
+
+// newDiskCache prepares the cache of a project. It returns nil, after a
+// diagnostic, when there is no key to sign entries with.
+func newDiskCache(project, keyDir string, diag func(string)) *diskCache {
+	key, err := loadKey(keyDir)
+	if err != nil {
+		diag(diagCacheNoKey)
+		return nil
+	}
+	c := &diskCache{project: project, key: key, diag: diag}
+	c.root(false) // an existing directory is checked now; a missing one is made on the first write
+	return c
+}
+
+// loadKey reads the signing key, creating it on first use. The key is
+// written to a temporary file and linked into place, so two processes
+// starting at once agree on one key and neither reads half of it.
+func loadKey(dir string) ([]byte, error) {
+	if dir == "" {
+		return nil, errors.New("no key directory")
+	}
+	path := filepath.Join(dir, KeyFile)
+	if key, err := os.ReadFile(path); err == nil && len(key) == keySize {
+		return key, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	key := make([]byte, keySize)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, ".key-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	_, werr := f.Write(key)
+	serr := f.Sync()
+	if cerr := f.Close(); werr != nil || serr != nil || cerr != nil {
+		return nil, errors.Join(werr, serr, cerr)
+	}
+	if err := os.Link(f.Name(), path); err != nil {
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		// Another process was first, or a damaged key is there: a key of
+		// the wrong size is replaced (entries signed with it fail their
+		// check and are rebuilt).
+		if old, rerr := os.ReadFile(path); rerr == nil && len(old) == keySize {
+			return old, nil
+		}
+		if err := os.Rename(f.Name(), path); err != nil {
+			return nil, err
+		}
+	}
+	return key, nil
+}
+
+// DefaultKeyDir is where the signing key lives: eska's folder in the
+// user's cache directory ($XDG_CACHE_HOME or ~/.cache on Linux).
+func DefaultKeyDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "eska")
+}
+
+// root returns the opened cache directory, opening it (and with create,
+// making the missing parts of it) on first use. A component that is a
+// link or not a directory turns the cache off.
+func (c *diskCache) root(create bool) *os.Root {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.off || c.dir != nil || (c.absent && !create) {
+		return c.dir
+	}
+	dir, err := os.OpenRoot(c.project)
+	if err != nil {
+		c.off = true
+		return nil
+	}
+	for _, name := range strings.Split(CacheDir, "/") {
+		st, err := dir.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) && create {
+			if err = dir.Mkdir(name, 0o755); err == nil || errors.Is(err, fs.ErrExist) {
+				st, err = dir.Lstat(name)
+			}
+		}
+		if err != nil {
+			dir.Close()
+			if errors.Is(err, fs.ErrNotExist) {
+				c.absent = true
+			} else {
+				c.turnOff(diagCacheOutside)
+			}
+			return nil
+		}
+		if !st.IsDir() || st.Mode()&fs.ModeSymlink != 0 {
+			dir.Close()
+			c.turnOff(diagCacheOutside)
+			return nil
+		}
+		// OpenRoot confines the next step to this directory even if the
+		// name was swapped for a link since the Lstat.
+		next, err := dir.OpenRoot(name)
+		dir.Close()
+		if err != nil {
+			c.turnOff(diagCacheOutside)
+			return nil
+		}
+		dir = next
+	}
+	c.dir = dir
+	return dir
+}
+
+// turnOff stops using the cache; the caller holds c.mu.
+func (c *diskCache) turnOff(code string) {
+	c.off = true
+	c.diag(code)
+}
+
+// close releases the cache directory.
+func (c *diskCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dir != nil {
+		c.dir.Close()
+		c.dir = nil
+	}
+	c.off = true
 }
 
 type cacheEntry struct {
 	Format      int          `json:"format"`
-	SHA256      string       `json:"sha256"`
+	Path        string       `json:"path"`   // the source file, relative to the sources, with slashes
+	SHA256      string       `json:"sha256"` // of the source file's bytes
 	Version     string       `json:"version"`
 	Object      *cachedObj   `json:"object,omitempty"`
 	Diagnostics []cachedDiag `json:"diagnostics,omitempty"`
@@ -59,24 +240,95 @@ type cachedDiag struct {
 	Details [][2]string `json:"details,omitempty"`
 }
 
-func (c *diskCache) entryPath(path string) string {
-	h := sha256.Sum256([]byte(path))
-	name := hex.EncodeToString(h[:])
-	return filepath.Join(c.dir, name[:2], name+".json")
+// entryName is where the entry of a source file lives in the cache
+// directory: two hex digits of shard, then the whole SHA-256 of the path.
+func entryName(rel string) (shard, name string) {
+	h := sha256.Sum256([]byte(filepath.ToSlash(rel)))
+	name = hex.EncodeToString(h[:])
+	return name[:2], name + ".entry"
 }
 
-// peek returns the descriptor a valid entry describes, or nil. It only
-// reads, so the prefetching goroutine may call it.
-func (c *diskCache) peek(path string, sum string) *designer.Descriptor {
-	raw, err := os.ReadFile(c.entryPath(path))
+// mac signs an entry's JSON.
+func (c *diskCache) mac(body []byte) []byte {
+	m := hmac.New(sha256.New, c.key)
+	m.Write([]byte(entryMagic))
+	m.Write(body)
+	return m.Sum(nil)
+}
+
+// peekResult says what a look into the cache found.
+type peekResult int
+
+const (
+	peekMiss     peekResult = iota // no entry
+	peekHit                        // a valid entry for these bytes
+	peekRejected                   // an entry that failed its checks
+)
+
+// peek returns the descriptor a valid entry describes. It only reads, so
+// the prefetching goroutines may call it.
+func (c *diskCache) peek(rel, sum string) (*designer.Descriptor, peekResult) {
+	dir := c.root(false)
+	if dir == nil {
+		return nil, peekMiss
+	}
+	shard, name := entryName(rel)
+	raw, err := readEntry(dir, filepath.Join(shard, name))
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, peekMiss
+		}
+		return nil, peekRejected
+	}
+	d := c.verify(raw, rel, sum)
+	if d == nil {
+		return nil, peekRejected
+	}
+	return d, peekHit
+}
+
+// readEntry reads a regular file of the cache directory, never more than
+// maxEntryBytes, and refuses anything else (a link to another entry, a
+// FIFO, a directory).
+func readEntry(dir *os.Root, name string) ([]byte, error) {
+	st, err := dir.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxEntryBytes {
+		return nil, errors.New("not an entry")
+	}
+	f, err := dir.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fst, err := f.Stat(); err != nil || !os.SameFile(st, fst) {
+		return nil, errors.New("the entry changed while it was opened")
+	}
+	return io.ReadAll(io.LimitReader(f, maxEntryBytes))
+}
+
+// verify checks an entry's signature, format, source path and source
+// hash, and decodes it; anything wrong is nil.
+func (c *diskCache) verify(raw []byte, rel, sum string) *designer.Descriptor {
+	head, body, ok := bytes.Cut(raw, []byte{'\n'})
+	if !ok || !bytes.HasPrefix(head, []byte(entryMagic)) {
+		return nil
+	}
+	format, macHex, ok := bytes.Cut(head[len(entryMagic):], []byte{' '})
+	if !ok || string(format) != formatString() {
+		return nil
+	}
+	want, err := hex.DecodeString(string(macHex))
+	if err != nil || !hmac.Equal(want, c.mac(body)) {
 		return nil
 	}
 	var e cacheEntry
-	if json.Unmarshal(raw, &e) != nil || e.Format != cacheFormat || e.SHA256 != sum {
+	if json.Unmarshal(body, &e) != nil || e.Format != cacheFormat || e.Path != filepath.ToSlash(rel) || e.SHA256 != sum {
 		return nil
 	}
-	d := &designer.Descriptor{Path: path, Version: e.Version}
+	d := &designer.Descriptor{Path: rel, Version: e.Version}
 	for _, cd := range e.Diagnostics {
 		dg := designer.Diagnostic{Code: cd.Code, Details: cd.Details}
 		if cd.Range != nil {
@@ -93,6 +345,8 @@ func (c *diskCache) peek(path string, sum string) *designer.Descriptor {
 	}
 	return d
 }
+
+func formatString() string { return strconv.Itoa(cacheFormat) }
 
 func fromCached(co *cachedObj) (*designer.Object, bool) {
 	info, ok := designer.KindOfTag(co.Tag)
@@ -134,10 +388,15 @@ func toCached(o *designer.Object) *cachedObj {
 }
 
 // store writes the entry of a parsed descriptor: to a temporary file in
-// the cache folder, then renamed, so a reader never sees half an entry.
-// A failure only costs the next open a parse.
-func (c *diskCache) store(path, sum string, d *designer.Descriptor) {
-	e := cacheEntry{Format: cacheFormat, SHA256: sum, Version: d.Version}
+// the entry's shard, then renamed into place, so a reader never sees half
+// an entry (and one that did would fail its MAC). A failure only costs
+// the next open a parse.
+func (c *diskCache) store(rel, sum string, d *designer.Descriptor) {
+	dir := c.root(true)
+	if dir == nil {
+		return
+	}
+	e := cacheEntry{Format: cacheFormat, Path: filepath.ToSlash(rel), SHA256: sum, Version: d.Version}
 	if d.Object != nil {
 		e.Object = toCached(d.Object)
 	}
@@ -148,25 +407,41 @@ func (c *diskCache) store(path, sum string, d *designer.Descriptor) {
 		}
 		e.Diagnostics = append(e.Diagnostics, cd)
 	}
-	raw, err := json.Marshal(e)
+	body, err := json.Marshal(e)
 	if err != nil {
 		c.failures++
 		return
 	}
-	dst := c.entryPath(path)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	raw := make([]byte, 0, len(entryMagic)+4+2*sha256.Size+1+len(body))
+	raw = append(raw, entryMagic...)
+	raw = append(raw, formatString()...)
+	raw = append(raw, ' ')
+	raw = hex.AppendEncode(raw, c.mac(body))
+	raw = append(raw, '\n')
+	raw = append(raw, body...)
+	shard, name := entryName(rel)
+	st, err := dir.Lstat(shard)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = dir.Mkdir(shard, 0o755); err == nil || errors.Is(err, fs.ErrExist) {
+			st, err = dir.Lstat(shard)
+		}
+	}
+	if err != nil || !st.IsDir() {
 		c.failures++
 		return
 	}
-	f, err := os.CreateTemp(filepath.Dir(dst), ".entry-*")
+	var suffix [8]byte
+	rand.Read(suffix[:])
+	tmp := filepath.Join(shard, ".entry-"+hex.EncodeToString(suffix[:]))
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		c.failures++
 		return
 	}
 	_, werr := f.Write(raw)
 	cerr := f.Close()
-	if werr != nil || cerr != nil || os.Rename(f.Name(), dst) != nil {
-		os.Remove(f.Name())
+	if werr != nil || cerr != nil || dir.Rename(tmp, filepath.Join(shard, name)) != nil {
+		dir.Remove(tmp)
 		c.failures++
 		return
 	}

@@ -51,53 +51,31 @@ func declared(t *testing.T, path string) map[string]int {
 	return out
 }
 
-type corpusProject struct {
-	name, typ, source, descriptor string
-}
+type corpusProject = corpus.DesignerProject
 
 func TestDesignerCorpus(t *testing.T) {
 	shared := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "designer")
 	tmp := t.TempDir()
-	for _, a := range []string{"ssl_3_1", "mdclasses", "bsl-language-server"} {
+	for _, a := range corpus.DesignerArchives {
 		extract(t, filepath.Join(shared, a+".tar.gz"), tmp)
 	}
-	projects := []corpusProject{
-		{"ssl_3_1", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_3_18", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_3_25", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_3_27", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_5_1", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_ext", "extension", "src/cf", ""},
-		{"mdclasses/external/src/epf", "processing", ".", "ТестоваяВнешняяОбработка.xml"},
-		{"mdclasses/external/src/erf", "report", ".", "ТестовыйВнешнийОтчет.xml"},
-	}
-	entries, _ := os.ReadDir(filepath.Join(tmp, "bsl-language-server"))
-	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(tmp, "bsl-language-server", e.Name(), "Configuration.xml")); err == nil {
-			projects = append(projects, corpusProject{"bsl-language-server/" + e.Name(), "configuration", ".", ""})
-		}
-	}
+	projects := corpus.DesignerProjects(tmp)
 	for _, cp := range projects {
-		t.Run(fmt.Sprintf("%s/%s", cp.name, cp.typ), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s", cp.Name, cp.Type), func(t *testing.T) {
 			// The manifest goes into the extracted copy; from then on
 			// nothing under the project may change, the manifest included.
-			proj := filepath.Join(tmp, cp.name)
+			proj := filepath.Join(tmp, cp.Name)
 			dir := proj
-			m := fmt.Sprintf("[project]\ntype = %q\nsource = %q\n", cp.typ, cp.source)
-			if cp.descriptor != "" {
-				m += fmt.Sprintf("descriptor = %q\n", cp.descriptor)
-			}
-			os.WriteFile(filepath.Join(proj, "eska.toml"), []byte(m), 0o644)
+			os.WriteFile(filepath.Join(proj, "eska.toml"), []byte(cp.Manifest()), 0o644)
 			before := snapshot(t, dir)
-			plain := runCorpusProject(t, proj, filepath.Join(dir, cp.source), cp, false)
+			plain := runCorpusProject(t, proj, filepath.Join(dir, cp.Source), cp, false)
 			if after := snapshot(t, dir); !sameSnapshot(before, after) {
 				t.Errorf("diskCache=false: the corpus changed on disk")
 			}
 			// With the cache: only .eska/cache/metadata may change, and a
 			// second session answers the same from it.
-			filled := runCorpusProject(t, proj, filepath.Join(dir, cp.source), cp, true)
-			cached := runCorpusProject(t, proj, filepath.Join(dir, cp.source), cp, true)
+			filled := runCorpusProject(t, proj, filepath.Join(dir, cp.Source), cp, true)
+			cached := runCorpusProject(t, proj, filepath.Join(dir, cp.Source), cp, true)
 			after := snapshot(t, dir)
 			for k, v := range after {
 				if !strings.HasPrefix(k, ".eska"+string(filepath.Separator)) && k != ".eska/" && before[k] != v {
@@ -129,6 +107,7 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 	kinds := map[string]int{}
 	nodes, failures, diags, pictures, presented := 0, 0, map[string]int{}, map[string]int{}, map[string]int{}
 	rootSectionObjects := map[string]int{}
+	properties, captioned, uncaptioned := 0, 0, map[string]int{}
 	var walk func(id gen.NodeID, section string)
 	walk = func(id gen.NodeID, section string) {
 		r, err := b.Children(gen.ChildrenParams{SessionID: sid, ProjectID: pid, Node: id, HideEmptyRootSections: new(bool)})
@@ -166,6 +145,12 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 					}
 					for _, p := range pr.Properties {
 						countPresentation(presented, p.Presentation)
+						properties++
+						if p.Caption != nil {
+							captioned++
+						} else {
+							uncaptioned[p.Key.Name]++
+						}
 					}
 				}
 			}
@@ -173,7 +158,7 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 		}
 	}
 	walk(info.Projects[0].Root, "")
-	if cp.typ == "configuration" || cp.typ == "extension" {
+	if cp.Type == "configuration" || cp.Type == "extension" {
 		want := map[string]int{}
 		for tag, n := range declared(t, filepath.Join(src, "Configuration.xml")) {
 			info, ok := designer.KindOfTag(tag)
@@ -204,6 +189,11 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 	sort.Strings(ks)
 	summary := fmt.Sprintf("%d nodes, %d expansion failures, diagnostics %v, index %s: %d records, %d failed; pictures %v; top-level presentations %v; objects by kind: %s",
 		nodes, failures, diags, st.Progress.State, st.Progress.IndexedObjects, st.Progress.FailedDescriptors, pictures, presented, strings.Join(ks, " "))
+	// Every property key of the corpora has a caption in both languages.
+	t.Logf("captions: %d of %d properties", captioned, properties)
+	if len(uncaptioned) > 0 {
+		t.Errorf("properties without a caption: %v", uncaptioned)
+	}
 	c := b.s.projects[0].r.cache
 	if c != nil {
 		t.Logf("disk cache: %d hits, %d misses, %d writes, %d failures", c.hits, c.misses, c.writes, c.failures)

@@ -42,12 +42,6 @@ type editor struct {
 }
 
 // diag reports a short machine code to the server's stderr.
-func (b *Backend) diag(code string) {
-	if b.Diag != nil {
-		b.Diag(code)
-	}
-}
-
 // snapshotOf is the snapshot of a descriptor: the SHA-256 of its bytes.
 func snapshotOf(data []byte) string { return sha(data) }
 

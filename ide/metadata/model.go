@@ -52,6 +52,9 @@ type object struct {
 	external bool // the root of an external processor or report
 	modules  []designer.ModuleRole
 	modsDone bool
+
+	rec   int32                 // its record in the search index, plus one; 0 before it has one
+	kinds map[designer.Kind]int // children by kind, once counted (kindCount)
 }
 
 func (o *object) kind() designer.Kind {
@@ -131,6 +134,8 @@ type reader struct {
 	limit  designer.Limits
 	dirs   map[string]string // directory → its real path, for the containment check
 	cache  *diskCache        // nil unless the session asked for the disk cache
+	full   int               // whole descriptors parsed, for tests
+	buf    []byte            // readTemp's buffer; each copy of a reader needs its own
 }
 
 // realDir returns the real path of a directory. Each directory costs one
@@ -199,7 +204,38 @@ func (r *reader) forgetDirs() { r.dirs = nil }
 // read returns a file's bytes, checked to lie inside the sources. The
 // kind and size are checked before the file is opened, so a FIFO never
 // blocks the worker.
-func (r *reader) read(path string) ([]byte, error) {
+func (r *reader) read(path string) ([]byte, error) { return r.readInto(path, nil) }
+
+// readTemp is read into the reader's own buffer, for a caller that is
+// done with the bytes before the next read: parsing copies what it keeps.
+func (r *reader) readTemp(path string) ([]byte, error) {
+	data, err := r.readInto(path, r.buf)
+	if cap(data) > cap(r.buf) && cap(data) <= maxTempBuffer {
+		r.buf = data[:0]
+	}
+	return data, err
+}
+
+// maxTempBuffer bounds the buffer a reader keeps for readTemp.
+const maxTempBuffer = 1 << 20
+
+// readInto is read into buf when it is large enough.
+func (r *reader) readInto(path string, buf []byte) ([]byte, error) {
+	dir, base := filepath.Split(path)
+	realDir, err := r.realDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &sourceError{path: path, reason: "missing", err: err}
+		}
+		return nil, &sourceError{path: path, reason: "io", err: err}
+	}
+	// A file that is not a link, in a folder inside the sources, is read
+	// with one open, one stat and its reads; a link takes the long way.
+	if real := filepath.Join(realDir, base); within(r.src, real) {
+		if data, done, err := r.readPlain(path, real, buf); done {
+			return data, err
+		}
+	}
 	real, st, err := r.resolve(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -214,7 +250,7 @@ func (r *reader) read(path string) ([]byte, error) {
 		return nil, &sourceError{path: path, reason: "not_file", err: errors.New("not a regular file")}
 	}
 	if st.Size() > int64(r.limit.MaxBytes) {
-		return nil, &sourceError{path: path, reason: "too_large", xml: true, err: fmt.Errorf("%d bytes is over the limit of %d", st.Size(), r.limit.MaxBytes)}
+		return nil, r.tooLarge(path, st.Size())
 	}
 	f, err := os.Open(real)
 	if err != nil {
@@ -224,12 +260,25 @@ func (r *reader) read(path string) ([]byte, error) {
 	// One read of the size Lstat gave. A file rewritten meanwhile reads
 	// short or cut off; the client's file event for that write makes the
 	// owner read again.
-	data := make([]byte, st.Size())
+	data := sized(buf, int(st.Size()))
 	n, err := io.ReadFull(f, data)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return nil, &sourceError{path: path, reason: "io", err: err}
 	}
 	return data[:n], nil
+}
+
+// sized returns buf resized to n bytes, or a new buffer when it is short.
+func sized(buf []byte, n int) []byte {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]byte, n)
+}
+
+// tooLarge is the error of a file over the size limit.
+func (r *reader) tooLarge(path string, size int64) error {
+	return &sourceError{path: path, reason: "too_large", xml: true, err: fmt.Errorf("%d bytes is over the limit of %d", size, r.limit.MaxBytes)}
 }
 
 // exists reports whether a regular file exists inside the sources.
@@ -257,6 +306,7 @@ type fetched struct {
 	err      error
 	rel, sum string
 	hit      bool // from the disk cache
+	rejected bool // the cache held an entry that failed its checks
 	store    bool // parsed; the cache wants its entry
 }
 
@@ -268,15 +318,19 @@ func (r *reader) fetch(path string) fetched {
 		d, err := r.parse(path)
 		return fetched{d: d, err: err}
 	}
-	data, err := r.read(path)
+	data, err := r.readTemp(path)
 	if err != nil {
 		return fetched{err: err}
 	}
 	f := fetched{sum: sha(data)}
 	f.rel, _ = filepath.Rel(r.srcDir, path)
-	if f.d = r.cache.peek(f.rel, f.sum); f.d != nil {
-		f.hit = true
+	d, res := r.cache.peek(f.rel, f.sum)
+	switch res {
+	case peekHit:
+		f.d, f.hit = d, true
 		return f
+	case peekRejected:
+		f.rejected = true
 	}
 	f.d, f.err = r.parseBytes(path, data)
 	f.store = f.err == nil
@@ -292,6 +346,9 @@ func (r *reader) settle(f fetched) (*designer.Descriptor, error) {
 		} else {
 			r.cache.misses++
 		}
+		if f.rejected {
+			r.cache.rejected++
+		}
 		if f.store {
 			r.cache.store(f.rel, f.sum, f.d)
 		}
@@ -304,7 +361,7 @@ func (r *reader) settle(f fetched) (*designer.Descriptor, error) {
 // element tree it returns is partial; element() parses the whole file
 // when properties need it.
 func (r *reader) parse(path string) (*designer.Descriptor, error) {
-	data, err := r.read(path)
+	data, err := r.readTemp(path)
 	if err != nil {
 		return nil, err
 	}
@@ -319,6 +376,7 @@ func (r *reader) parseBytes(path string, data []byte) (*designer.Descriptor, err
 // parseFull reads and parses one descriptor file with its whole element
 // tree.
 func (r *reader) parseFull(path string) (*designer.Descriptor, error) {
+	r.full++
 	data, err := r.read(path)
 	if err != nil {
 		return nil, err

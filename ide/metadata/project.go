@@ -1,6 +1,7 @@
 package metadata
 
 import (
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -30,24 +31,23 @@ type project struct {
 	exhausted       bool // a counter reached the end of its range
 	resyncReason    string
 
-	idx   *index
-	sup   *supportState // vendor support data, read on demand
-	edits *editState    // edit history and writer, made on the first edit
+	idx    *index
+	sup    *supportState           // vendor support data, read on demand
+	edits  *editState              // edit history and writer, made on the first edit
+	trees  *trees                  // element trees kept for properties
+	scopes map[uint64][]scopeEntry // the namespace scopes of descriptor roots, one per distinct set
 }
 
 // openProject reads the root descriptor and checks it against the type
 // the manifest declares. Nothing else is read: objects are loaded when
 // the tree or the index asks for them.
-func openProject(id, member, typ, rootDir, srcDir, rootDesc string, cache bool) (*project, error) {
+func openProject(id, member, typ, rootDir, srcDir, rootDesc string) (*project, error) {
 	real, err := filepath.EvalSymlinks(srcDir)
 	if err != nil {
 		return nil, &sourceError{path: srcDir, reason: "missing", err: err}
 	}
 	p := &project{id: id, member: member, typ: typ, rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
-		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1}
-	if cache {
-		p.r.cache = &diskCache{dir: filepath.Join(rootDir, filepath.FromSlash(CacheDir))}
-	}
+		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees(TreeBudget)}
 	if err := p.loadRoot(); err != nil {
 		return nil, err
 	}
@@ -91,9 +91,72 @@ func (p *project) loadRoot() error {
 		}
 	}
 	p.root = root
-	p.objs = map[string]*object{root.id: root}
+	// Sized for the root's children, created next.
+	p.objs = make(map[string]*object, 1+len(d.Object.Children))
+	p.objs[root.id] = root
+	p.trees = newTrees(TreeBudget)
 	p.fill(root, d)
 	return nil
+}
+
+// scopeOf returns the namespace scope a descriptor's root declares. Every
+// descriptor of an export declares the same few namespaces, so the scopes
+// are shared rather than one map per object; they are found by a hash of
+// the declarations and compared in full.
+func (p *project) scopeOf(root *designer.Element) scope {
+	h := uint64(14695981039346656037)
+	mix := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		h = (h ^ 0xff) * 1099511628211
+	}
+	for _, a := range root.Attrs {
+		if isXMLNS(a) {
+			mix(a.Name.Local)
+			mix(a.Value)
+		}
+	}
+	for _, e := range p.scopes[h] {
+		if sameDecls(e.decls, root.Attrs) {
+			return e.sc
+		}
+	}
+	e := scopeEntry{sc: scope{}.with(root)}
+	for _, a := range root.Attrs {
+		if isXMLNS(a) {
+			e.decls = append(e.decls, [2]string{a.Name.Local, a.Value})
+		}
+	}
+	if p.scopes == nil {
+		p.scopes = map[uint64][]scopeEntry{}
+	}
+	p.scopes[h] = append(p.scopes[h], e)
+	return e.sc
+}
+
+type scopeEntry struct {
+	decls [][2]string // the declarations, in order
+	sc    scope
+}
+
+func isXMLNS(a xml.Attr) bool {
+	return a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns")
+}
+
+// sameDecls reports whether attrs declare exactly decls, in order.
+func sameDecls(decls [][2]string, attrs []xml.Attr) bool {
+	i := 0
+	for _, a := range attrs {
+		if !isXMLNS(a) {
+			continue
+		}
+		if i >= len(decls) || decls[i][0] != a.Name.Local || decls[i][1] != a.Value {
+			return false
+		}
+		i++
+	}
+	return i == len(decls)
 }
 
 // load reads an object's own descriptor, once.
@@ -133,8 +196,12 @@ func (p *project) accept(o *object, d *designer.Descriptor, err error) error {
 func (p *project) fill(o *object, d *designer.Descriptor) {
 	o.loaded = true
 	o.el = nil // partial after a summary parse: element() reads the whole file
-	if d.Root != nil {
-		o.ns = scope{}.with(d.Root)
+	// The namespaces matter to the presentation of properties, which reads
+	// the whole descriptor again (element sets them then); only predefined
+	// items, whose properties come from another file, take their owner's
+	// from here.
+	if d.Root != nil && hasPredefined(o) {
+		o.ns = p.scopeOf(d.Root)
 	}
 	o.uuid = d.Object.UUID
 	o.synonyms = d.Object.Synonyms
@@ -145,14 +212,17 @@ func (p *project) fill(o *object, d *designer.Descriptor) {
 // children creates the objects o's ChildObjects declare. Inline ones are
 // complete at once; the others wait for their own descriptors.
 func (p *project) children(o *object, def *designer.Object) {
-	o.children = o.children[:0]
+	o.children, o.kinds = o.children[:0], nil
 	parentID := o.id
 	if o.parent == nil && o.info.Kind == designer.KindConfiguration {
 		// Top-level objects of a configuration are not prefixed by it.
 		parentID = ""
 	}
-	for _, c := range def.Children {
-		ch := &object{info: c.Info, tag: c.Tag, name: c.Name, parent: o}
+	// The children of a descriptor are allocated together.
+	slab := make([]object, len(def.Children))
+	for i, c := range def.Children {
+		ch := &slab[i]
+		*ch = object{info: c.Info, tag: c.Tag, name: c.Name, parent: o}
 		if c.Info == nil {
 			// Named by its raw tag, which cannot collide with a machine
 			// kind: those are lower case.
@@ -163,11 +233,14 @@ func (p *project) children(o *object, def *designer.Object) {
 			ch.id = designer.ObjectID(parentID, c.Info.Kind, c.Name)
 			if c.Inline != nil {
 				ch.desc, ch.loaded = o.desc, true
-				ch.el = nil // see fill
 				ch.uuid = c.Inline.UUID
 				ch.synonyms = c.Inline.Synonyms
-				// Inline commands keep their module in a folder of their own.
-				ch.dir = filepath.Join(o.dir, c.Info.Dir, c.Name)
+				// Inline commands keep their module in a folder of their
+				// own; an inline object without modules or children needs
+				// none.
+				if len(c.Info.Modules) > 0 || len(c.Inline.Children) > 0 {
+					ch.dir = joinPath(o.dir, c.Info.Dir, c.Name)
+				}
 				p.children(ch, c.Inline)
 			} else {
 				ch.own = true
@@ -175,8 +248,10 @@ func (p *project) children(o *object, def *designer.Object) {
 				if folder == "" {
 					folder = c.Tag + "s"
 				}
-				ch.desc = filepath.Join(o.dir, folder, c.Name+".xml")
-				ch.dir = filepath.Join(o.dir, folder, c.Name)
+				// The folder is the descriptor's path without ".xml": one
+				// string serves both.
+				ch.desc = joinPath(o.dir, folder, c.Name+".xml")
+				ch.dir = ch.desc[:len(ch.desc)-len(".xml")]
 			}
 		}
 		if prev, ok := p.objs[ch.id]; ok && prev != ch {
@@ -187,9 +262,25 @@ func (p *project) children(o *object, def *designer.Object) {
 	}
 }
 
+// joinPath is filepath.Join for a clean directory, a folder name and a
+// file name, in one allocation when the names are plain; any other name
+// goes through filepath.Join.
+func joinPath(dir, folder, name string) string {
+	if dir == "" || strings.HasSuffix(dir, string(filepath.Separator)) || !plainName(folder) || !plainName(name) {
+		return filepath.Join(dir, folder, name)
+	}
+	return dir + string(filepath.Separator) + folder + string(filepath.Separator) + name
+}
+
+// plainName reports a name that is one path element as it is.
+func plainName(s string) bool {
+	return s != "" && s != "." && s != ".." && !strings.ContainsRune(s, filepath.Separator) && !strings.ContainsRune(s, '/')
+}
+
 // forget drops an object and everything below it from the id map.
 func (p *project) forget(o *object) {
 	delete(p.objs, o.id)
+	p.trees.dropOwner(o)
 	for _, c := range o.children {
 		p.forget(c)
 	}
@@ -206,19 +297,25 @@ func (p *project) invalidate(o *object) {
 	for _, c := range o.predef {
 		p.forget(c)
 	}
-	o.children, o.predef = nil, nil
+	o.children, o.predef, o.kinds = nil, nil, nil
 	o.predefLoaded, o.predefErr = false, nil
+	p.trees.dropOwner(o)
 	o.modsDone, o.modules = false, nil
 	if o.own {
 		o.loaded, o.err, o.el, o.diags = false, nil, nil, nil
 	}
 }
 
-// element returns the XML element of o, parsing its descriptor again
-// when o was loaded from the disk cache.
+// element returns the XML element of o. The tree of a descriptor is
+// parsed once for the owner of the file and shared by every object it
+// defines inline; it stays in the project's tree cache until the budget
+// makes room for others, and is parsed again when asked for after that.
 func (p *project) element(o *object) (*designer.Element, error) {
-	if o.el != nil || o.info == nil {
+	if o.info == nil {
 		return o.el, nil
+	}
+	if o.info.Kind == designer.KindPredefinedItem {
+		return p.predefinedElement(o)
 	}
 	var chain []*object
 	cur := o
@@ -226,18 +323,32 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		chain = append(chain, cur)
 		cur = cur.parent
 	}
-	d, err := p.r.parseFull(cur.desc)
-	if err != nil {
-		return nil, err
+	key := treeKey{owner: cur}
+	if o.el != nil {
+		p.trees.touch(key)
+		return o.el, nil
 	}
-	if d.Object == nil || d.Object.Name != cur.name {
-		return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
+	if cur.el == nil {
+		d, err := p.r.parseFull(cur.desc)
+		if err != nil {
+			return nil, err
+		}
+		if d.Object == nil || d.Object.Name != cur.name {
+			return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
+		}
+		cur.el = d.Object.El
+		cur.ns = p.scopeOf(d.Root)
+		p.trees.add(key, treeBytes(d.Root))
+	} else {
+		p.trees.touch(key)
 	}
-	cur.el = d.Object.El
-	cur.ns = scope{}.with(d.Root)
 	el := cur.el
 	for i := len(chain) - 1; i >= 0; i-- {
 		c := chain[i]
+		if c.el != nil {
+			el = c.el
+			continue
+		}
 		var next *designer.Element
 		for _, e := range el.Child("ChildObjects").Children {
 			if e.Local == c.tag && e.Child("Properties").Child("Name") != nil && strings.TrimSpace(e.Child("Properties").Child("Name").Text) == c.name {
@@ -251,6 +362,64 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		c.el = next
 		el = next
 	}
+	return o.el, nil
+}
+
+// predefinedElement returns the element of a predefined item, reading the
+// owner's Predefined.xml again when its tree was dropped from the cache;
+// the file must still hold the items the tree shows.
+func (p *project) predefinedElement(o *object) (*designer.Element, error) {
+	owner := o.parent
+	for owner != nil && owner.info != nil && owner.info.Kind == designer.KindPredefinedItem {
+		owner = owner.parent
+	}
+	if owner == nil {
+		return o.el, nil
+	}
+	key := treeKey{owner: owner, predef: true}
+	if o.el != nil {
+		p.trees.touch(key)
+		return o.el, nil
+	}
+	path := p.predefinedPath(owner)
+	data, err := p.r.read(path)
+	if err != nil {
+		return nil, err
+	}
+	items, _, err := designer.ParsePredefined(path, data, p.r.limit)
+	if err != nil {
+		var pe *designer.ParseError
+		if errors.As(err, &pe) {
+			return nil, &sourceError{path: path, reason: pe.Reason, xml: true, err: err}
+		}
+		return nil, err
+	}
+	changed := &sourceError{path: path, reason: reasonChanged, err: errors.New("the predefined items changed")}
+	var attach func(objs []*object, items []*designer.PredefinedItem) bool
+	attach = func(objs []*object, items []*designer.PredefinedItem) bool {
+		if len(objs) != len(items) {
+			return false
+		}
+		for i, it := range items {
+			if objs[i].name != it.Name {
+				return false
+			}
+			objs[i].el = it.El
+			if !attach(objs[i].children, it.Children) {
+				return false
+			}
+		}
+		return true
+	}
+	if !attach(owner.predef, items) {
+		p.trees.evict(key)
+		return nil, changed
+	}
+	bytes := 0
+	for _, it := range items {
+		bytes += treeBytes(it.El)
+	}
+	p.trees.add(key, bytes)
 	return o.el, nil
 }
 
@@ -306,6 +475,11 @@ func (p *project) loadPredefined(o *object) error {
 	}
 	o.predef = add(o, o.id, items)
 	o.diags = append(o.diags, diags...)
+	bytes := 0
+	for _, it := range items {
+		bytes += treeBytes(it.El)
+	}
+	p.trees.add(treeKey{owner: o, predef: true}, bytes)
 	return nil
 }
 

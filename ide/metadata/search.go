@@ -1,21 +1,15 @@
 package metadata
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"sort"
+	"runtime"
 	"strings"
 	"time"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
-
-// record is one searchable object.
-type record struct {
-	obj       *object
-	nameLower string
-	synLower  []string // lower-cased synonyms, aligned with obj.synonyms
-}
 
 // failure is one descriptor the index could not read.
 type failure struct {
@@ -28,8 +22,8 @@ type failure struct {
 // between requests. It never reads files on its own: the worker steps it.
 type index struct {
 	state    gen.ProgressState
-	records  map[string]*record // by ObjectId
-	queue    []*object          // objects whose own descriptors wait to be read
+	text     *textIndex // the records: names and synonyms of the objects read
+	queue    []*object  // objects whose own descriptors wait to be read
 	failures map[string]failure
 	paused   bool
 
@@ -43,15 +37,80 @@ type index struct {
 	// worker still takes in one descriptor per step.
 	jobs     chan fetchJob
 	inflight map[string]chan fetched
+	ready    map[string]fetched // results taken from inflight before their step
 }
 
 // prefetchDepth bounds the descriptors read ahead of the worker;
 // prefetchWorkers read them. Parsing is most of a step, so two readers
 // keep both cores of a small machine busy while the worker waits.
 const (
-	prefetchDepth   = 4
+	prefetchDepth   = 32
 	prefetchWorkers = 2
 )
+
+// backgroundBatch bounds the descriptors BackgroundWhile takes in at one
+// call, so that the caller's own checks (the end of the conversation)
+// come round often.
+const backgroundBatch = 256
+
+// BackgroundUntil runs descriptors of indexing, one Background step at a
+// time, until ctx is done (the first always runs unless a request is
+// already waiting) and at most backgroundBatch of them; it reports whether
+// it did anything. The server's ctx is done as soon as a request is
+// waiting, so a request waits for no more than the descriptor in hand;
+// and a step whose descriptor is still being read ahead gives way to the
+// request instead of waiting for it.
+func (b *Backend) BackgroundUntil(ctx context.Context) bool {
+	did := false
+	for i := 0; i < backgroundBatch; i++ {
+		if i > 0 && ctx.Err() != nil {
+			break
+		}
+		if p := b.next(); p != nil && !p.await(ctx) {
+			break
+		}
+		if !b.Background() {
+			break
+		}
+		did = true
+	}
+	return did
+}
+
+// await waits until the next descriptor of p has been read ahead, or ctx
+// is done; it reports false in the second case.
+func (p *project) await(ctx context.Context) bool {
+	ix := p.idx
+	if len(ix.queue) == 0 {
+		return true
+	}
+	o := ix.queue[0]
+	ch, inflight := ix.inflight[o.desc]
+	if !inflight || !o.own || o.loaded {
+		return true
+	}
+	if _, ok := ix.ready[o.desc]; ok {
+		return true
+	}
+	done := ctx.Done()
+	if ctx.Err() != nil {
+		done = nil
+		select {
+		case f := <-ch:
+			ix.ready[o.desc] = f
+			return true
+		default:
+			return false
+		}
+	}
+	select {
+	case f := <-ch:
+		ix.ready[o.desc] = f
+		return true
+	case <-done:
+		return false
+	}
+}
 
 type fetchJob struct {
 	path string
@@ -66,12 +125,17 @@ func (p *project) prefetch() {
 	if ix.jobs == nil {
 		ix.jobs = make(chan fetchJob, prefetchDepth)
 		ix.inflight = map[string]chan fetched{}
+		ix.ready = map[string]fetched{}
 		for i := 0; i < prefetchWorkers; i++ {
-			r := p.r // a copy: its directory cache is the goroutine's own
-			r.dirs = nil
+			r := p.r // a copy: its directory cache and buffer are the goroutine's own
+			r.dirs, r.buf = nil, nil
 			go func(jobs <-chan fetchJob) {
 				for j := range jobs {
 					j.res <- r.fetch(j.path)
+					// Both cores may be reading ahead; a request that has
+					// just arrived gets its reader scheduled now rather than
+					// at the next preemption.
+					runtime.Gosched()
 				}
 			}(ix.jobs)
 		}
@@ -98,16 +162,16 @@ func (p *project) stopPrefetch() {
 	ix := p.idx
 	if ix.jobs != nil {
 		close(ix.jobs)
-		ix.jobs, ix.inflight = nil, nil
+		ix.jobs, ix.inflight, ix.ready = nil, nil, nil
 	}
 }
 
 func newIndex() *index {
-	return &index{state: gen.ProgressStateNotStarted, records: map[string]*record{}, failures: map[string]failure{}}
+	return &index{state: gen.ProgressStateNotStarted, text: newTextIndex(), failures: map[string]failure{}}
 }
 
 func (ix *index) progress() gen.Progress {
-	return gen.Progress{State: ix.state, IndexedObjects: int64(len(ix.records)),
+	return gen.Progress{State: ix.state, IndexedObjects: int64(ix.text.live),
 		PendingDescriptors: int64(len(ix.queue)), FailedDescriptors: int64(len(ix.failures))}
 }
 
@@ -116,7 +180,7 @@ func (ix *index) progress() gen.Progress {
 func (p *project) startIndex() {
 	p.stopPrefetch()
 	ix := p.idx
-	ix.records = map[string]*record{}
+	ix.text = newTextIndex()
 	ix.failures = map[string]failure{}
 	ix.queue = ix.queue[:0]
 	ix.paused = false
@@ -144,7 +208,13 @@ func (p *project) step() {
 	var err error
 	if ch, ok := ix.inflight[o.desc]; ok && o.own && !o.loaded {
 		delete(ix.inflight, o.desc)
-		d, ferr := p.r.settle(<-ch)
+		f, ready := ix.ready[o.desc]
+		if ready {
+			delete(ix.ready, o.desc)
+		} else {
+			f = <-ch
+		}
+		d, ferr := p.r.settle(f)
 		err = p.accept(o, d, ferr)
 	} else {
 		err = p.load(o)
@@ -210,13 +280,7 @@ func (p *project) addTree(o *object) {
 	}
 }
 
-func (p *project) addRecord(o *object) {
-	r := &record{obj: o, nameLower: strings.ToLower(o.name)}
-	for _, s := range o.synonyms {
-		r.synLower = append(r.synLower, strings.ToLower(s.Content))
-	}
-	p.idx.records[o.id] = r
-}
+func (p *project) addRecord(o *object) { p.idx.text.add(o) }
 
 // forgetRecords drops the records of o's subtree, which a change made
 // stale; they come back when the index reads the owner again.
@@ -224,11 +288,7 @@ func (p *project) forgetRecords(o *object) {
 	p.stopPrefetch()
 	ix := p.idx
 	prefix := o.id + "/"
-	for id := range ix.records {
-		if id == o.id || strings.HasPrefix(id, prefix) {
-			delete(ix.records, id)
-		}
-	}
+	ix.text.remove(func(r *object) bool { return r.id == o.id || strings.HasPrefix(r.id, prefix) })
 	for id := range ix.failures {
 		if id == o.id || strings.HasPrefix(id, prefix) {
 			delete(ix.failures, id)
@@ -270,12 +330,6 @@ func indexFailure(o *object, err error) failure {
 	return f
 }
 
-// hit is a match with its rank.
-type hit struct {
-	rec  *record
-	rank int
-}
-
 var rankNames = []gen.HitRank{gen.HitRankExactName, gen.HitRankExactSynonym, gen.HitRankPrefixName,
 	gen.HitRankPrefixSynonym, gen.HitRankSubstringName, gen.HitRankSubstringSynonym}
 
@@ -287,49 +341,5 @@ func (p *project) search(text string, limit int, lang *string) ([]hit, bool) {
 	if q == "" {
 		return nil, false
 	}
-	var hits []hit
-	for _, r := range p.idx.records {
-		best := -1
-		consider := func(s string, base int) {
-			var rank int
-			switch {
-			case s == q:
-				rank = base
-			case strings.HasPrefix(s, q):
-				rank = base + 2
-			case strings.Contains(s, q):
-				rank = base + 4
-			default:
-				return
-			}
-			if best < 0 || rank < best {
-				best = rank
-			}
-		}
-		consider(r.nameLower, 0)
-		for i, s := range r.synLower {
-			if lang != nil && r.obj.synonyms[i].Lang != *lang {
-				continue
-			}
-			consider(s, 1)
-		}
-		if best >= 0 {
-			hits = append(hits, hit{rec: r, rank: best})
-		}
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
-		if a.rank != b.rank {
-			return a.rank < b.rank
-		}
-		if a.rec.nameLower != b.rec.nameLower {
-			return a.rec.nameLower < b.rec.nameLower
-		}
-		return a.rec.obj.id < b.rec.obj.id
-	})
-	truncated := len(hits) > limit
-	if truncated {
-		hits = hits[:limit]
-	}
-	return hits, truncated
+	return p.idx.text.search([]byte(q), limit, lang)
 }

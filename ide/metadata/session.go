@@ -35,10 +35,13 @@ type Backend struct {
 	Minor      int
 	Edits      bool
 	HistoryDir string
-	// Diag receives short machine codes for stderr.
-	Diag func(code string)
 	// progressEvery bounds how often counter changes are reported.
 	progressEvery time.Duration
+	// KeyDir is where the disk cache's signing key lives; empty means
+	// DefaultKeyDir.
+	KeyDir string
+	// Diag receives short machine codes for stderr; nil drops them.
+	Diag func(code string)
 }
 
 type session struct {
@@ -53,6 +56,19 @@ func New(notify func(method string, params []byte)) *Backend {
 		notify = func(string, []byte) {}
 	}
 	return &Backend{notify: notify, progressEvery: 100 * time.Millisecond}
+}
+
+func (b *Backend) keyDir() string {
+	if b.KeyDir != "" {
+		return b.KeyDir
+	}
+	return DefaultKeyDir()
+}
+
+func (b *Backend) diag(code string) {
+	if b.Diag != nil {
+		b.Diag(code)
+	}
 }
 
 // derr builds the contract's domain error.
@@ -140,9 +156,9 @@ func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
 	}
 	b.sessions++
 	s := &session{id: "s" + strconv.Itoa(b.sessions), byID: map[string]*project{}}
+	cache := p.DiskCache == nil || *p.DiskCache
 	for i, f := range found {
-		cache := p.DiskCache == nil || *p.DiskCache
-		p, err := openProject("p"+strconv.Itoa(i+1), f.Scope.Member, string(f.Type), f.Root, f.Source, f.Descriptor, cache)
+		p, err := openProject("p"+strconv.Itoa(i+1), f.Scope.Member, string(f.Type), f.Root, f.Source, f.Descriptor)
 		if err != nil {
 			// Nothing is published: the session is dropped whole.
 			var se *sourceError
@@ -153,6 +169,12 @@ func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
 		}
 		s.projects = append(s.projects, p)
 		s.byID[p.id] = p
+	}
+	if cache {
+		// The root descriptor is always parsed; the cache serves the rest.
+		for _, p := range s.projects {
+			p.r.cache = newDiskCache(p.rootDir, b.keyDir(), b.diag)
+		}
 	}
 	b.s = s
 	if b.Edits {
@@ -229,6 +251,9 @@ func (b *Backend) Shutdown() {
 	if b.s != nil {
 		for _, p := range b.s.projects {
 			p.stopPrefetch()
+			if p.r.cache != nil {
+				p.r.cache.close()
+			}
 		}
 	}
 	b.s = nil
@@ -547,7 +572,7 @@ func (b *Backend) Search(c gen.SearchParams) (gen.SearchResult, error) {
 	hits, truncated := p.search(c.Text, limit, c.SynonymLanguage)
 	r := gen.SearchResult{Progress: p.idx.progress(), Hits: make([]gen.Hit, 0, len(hits)), Truncated: truncated}
 	for _, h := range hits {
-		o := h.rec.obj
+		o := h.obj
 		r.Hits = append(r.Hits, gen.Hit{
 			ObjectID: gen.ObjectID(o.id), Node: gen.ObjectNodeID{ObjectID: gen.ObjectID(o.id)},
 			MetadataKind: gen.MetadataKind(o.info.Kind), Name: o.name, Synonyms: texts(o.synonyms),
@@ -635,8 +660,25 @@ func (b *Backend) IndexErrors(c gen.IndexErrorsParams) (gen.IndexErrorsResult, e
 // Background runs one descriptor of indexing for the next project that
 // has work, round-robin, and reports whether it did anything.
 func (b *Backend) Background() bool {
-	if b.s == nil {
+	p := b.next()
+	if p == nil {
 		return false
+	}
+	for i, q := range b.s.projects {
+		if q == p {
+			b.rr = (i + 1) % len(b.s.projects)
+		}
+	}
+	p.step()
+	b.sendProgress(p, false)
+	return true
+}
+
+// next is the project whose turn it is to index, or nil when none has
+// work.
+func (b *Backend) next() *project {
+	if b.s == nil {
+		return nil
 	}
 	n := len(b.s.projects)
 	for i := 0; i < n; i++ {
@@ -645,12 +687,9 @@ func (b *Backend) Background() bool {
 		if ix.state != gen.ProgressStateBuilding || ix.paused || len(ix.queue) == 0 {
 			continue
 		}
-		b.rr = (b.rr + i + 1) % n
-		p.step()
-		b.sendProgress(p, false)
-		return true
+		return p
 	}
-	return false
+	return nil
 }
 
 // sendProgress reports the index's progress: always on a change of state,

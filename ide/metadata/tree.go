@@ -291,6 +291,29 @@ func (p *project) groupEmpty(g group) bool {
 	if g.kind == designer.KindPredefinedItem && !g.owner.predefLoaded {
 		return false
 	}
+	if g.key == "" && g.kind != designer.KindPredefinedItem {
+		// A collection of a kind: one object of it is enough, without
+		// listing them all (a root of a large configuration has tens of
+		// thousands of children and dozens of sections).
+		if err := p.load(g.owner); err != nil {
+			return false
+		}
+		if kindCount(g.owner)[g.kind] > 0 {
+			return false
+		}
+		if isRootConfig(g.owner) {
+			for _, s := range designer.RootOrder {
+				if s.Kind == g.kind {
+					for _, n := range s.Nested {
+						if !p.groupEmpty(group{owner: g.owner, kind: n}) {
+							return false
+						}
+					}
+				}
+			}
+		}
+		return true
+	}
 	kids, err := p.groupChildren(g)
 	if err != nil {
 		return false
@@ -301,6 +324,20 @@ func (p *project) groupEmpty(g group) bool {
 		}
 	}
 	return true
+}
+
+// kindCount counts an object's children the tree shows, by kind; the
+// count is kept until the children change.
+func kindCount(o *object) map[designer.Kind]int {
+	if o.kinds == nil {
+		o.kinds = map[designer.Kind]int{}
+		for _, c := range o.children {
+			if c.info != nil && !c.unsupported() {
+				o.kinds[c.info.Kind]++
+			}
+		}
+	}
+	return o.kinds
 }
 
 func (p *project) groupState(g group) gen.NodeState {

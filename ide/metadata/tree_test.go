@@ -461,7 +461,7 @@ func TestDiskCache(t *testing.T) {
 	h.open(h.root, gen.SelectionCurrent{})
 	changed := walkAll(h)
 	// A damaged entry is a miss and is rewritten.
-	entries, _ := filepath.Glob(filepath.Join(h.root, ".eska", "cache", "metadata", "*", "*.json"))
+	entries, _ := filepath.Glob(filepath.Join(h.root, ".eska", "cache", "metadata", "*", "*.entry"))
 	for _, e := range entries {
 		os.WriteFile(e, []byte("{broken"), 0o644)
 	}

@@ -84,12 +84,17 @@ type Handler interface {
 	// Class says how cancellation affects a started request of method.
 	Class(method string) CancelClass
 	// Call runs a request and returns its result as JSON ("null" for a
-	// null result) or an error response.
+	// null result) or an error response. params and ctx are valid during
+	// the call only: the frame they come from is reused afterwards.
 	Call(ctx context.Context, method string, params []byte) (json.RawMessage, *Error)
 	// Notify runs a notification; an error is only diagnosed on stderr.
 	Notify(ctx context.Context, method string, params []byte) error
-	// Background does one bounded step of background work between
-	// requests and reports whether there was any.
+	// Background does bounded background work between requests and
+	// reports whether there was any. It may go on to further bounded steps
+	// while ctx.Err() is nil: that turns non-nil as soon as a request is
+	// waiting (or the conversation has ended), and a request then waits
+	// for no more than the step in hand; Done is closed then too, for a
+	// step that would rather give way than wait.
 	Background(ctx context.Context) bool
 	// Close releases the session when the process ends. The transport calls
 	// it only after the worker has stopped, so never beside another method;

@@ -20,7 +20,7 @@ func (e *Error) Error() string { return strconv.FormatInt(e.Code, 10) + " " + e.
 // message is one validated envelope: a request when id != nil, else a notification.
 type message struct {
 	id     []byte // raw JSON of the id, as the client wrote it
-	key    string // the id's identity (see idKey)
+	key    idKey  // the id's identity
 	method string
 	params []byte // raw params object, or nil when absent
 }
@@ -33,9 +33,10 @@ type item struct {
 	echo    []byte // id echoed with failure
 }
 
-// parseFrame classifies a well-framed body. A nil items slice with a
-// non-nil frameErr means the whole frame gets one error response with id
-// null; batch reports whether the body was an array.
+// parseFrame classifies a well-framed body. A non-nil frameErr means the
+// whole frame gets one error response with id null; batch reports whether
+// the body was an array, and a batch without items is one over the item
+// limit.
 func (s *Server) parseFrame(body []byte) (items []item, batch bool, frameErr *Error) {
 	return s.parseFrameInto(body, nil)
 }
@@ -43,22 +44,29 @@ func (s *Server) parseFrame(body []byte) (items []item, batch bool, frameErr *Er
 // parseFrameInto is parseFrame appending the items of a single message to
 // dst, so that the common frame can use storage its job already has.
 func (s *Server) parseFrameInto(body []byte, dst []item) (items []item, batch bool, frameErr *Error) {
-	v, err := strictjson.Parse(body, strictjson.Options{MaxDepth: s.cfg.Limits.MaxDepth})
-	if err != nil {
-		var se *strictjson.Error
-		if errors.As(err, &se) && (se.Kind == strictjson.ErrDepth || se.Kind == strictjson.ErrDuplicateKey) {
-			// Valid JSON the server will not execute: too deep, or ambiguous.
-			return nil, false, s.cfg.Codes.invalidRequest(se.Msg)
+	opt := strictjson.Options{MaxDepth: s.cfg.Limits.MaxDepth}
+	if isArray(body) {
+		// A batch is checked whole without building its tree, and counted:
+		// one over the limit is answered element by element (oversizeBatch)
+		// so that its memory stays near the size of the answer.
+		if err := strictjson.Valid(body, opt); err != nil {
+			return nil, false, s.jsonError(err)
 		}
-		return nil, false, s.cfg.Codes.parse()
+		switch n := countElems(body); {
+		case n == 0:
+			return nil, true, s.cfg.Codes.invalidRequest("empty batch")
+		case n > s.cfg.Limits.MaxBatchItems:
+			return nil, true, nil
+		}
+	}
+	v, err := strictjson.Parse(body, opt)
+	if err != nil {
+		return nil, false, s.jsonError(err)
 	}
 	switch v.Kind {
 	case strictjson.Object:
 		return append(dst[:0], s.checkEnvelope(v, body)), false, nil
 	case strictjson.Array:
-		if len(v.Elems) == 0 {
-			return nil, true, s.cfg.Codes.invalidRequest("empty batch")
-		}
 		items = make([]item, len(v.Elems))
 		for i, e := range v.Elems {
 			items[i] = s.checkEnvelope(e, body)
@@ -68,20 +76,30 @@ func (s *Server) parseFrameInto(body []byte, dst []item) (items []item, batch bo
 	return nil, false, s.cfg.Codes.invalidRequest("a message is an object or an array of objects")
 }
 
+// jsonError is the answer to a body strictjson refuses.
+func (s *Server) jsonError(err error) *Error {
+	var se *strictjson.Error
+	if errors.As(err, &se) && (se.Kind == strictjson.ErrDepth || se.Kind == strictjson.ErrDuplicateKey) {
+		// Valid JSON the server will not execute: too deep, or ambiguous.
+		return s.cfg.Codes.invalidRequest(se.Msg)
+	}
+	return s.cfg.Codes.parse()
+}
+
 // checkEnvelope applies the envelope rules to one message value.
 func (s *Server) checkEnvelope(v *strictjson.Value, body []byte) item {
 	if v.Kind != strictjson.Object {
 		return item{failure: s.cfg.Codes.invalidRequest("a message is an object")}
 	}
 	var id []byte
-	var key string
+	var key idKey
 	if iv := v.Get("id"); iv != nil {
 		if !s.validID(iv) {
 			return item{failure: s.cfg.Codes.invalidRequest("id must be a non-empty ASCII string of at most " +
 				strconv.Itoa(s.cfg.Limits.MaxIDLength) + " characters or an integer from 0 to 2^53-1")}
 		}
 		id = body[iv.Start:iv.End]
-		key = idKey(iv)
+		key = keyOf(iv)
 	}
 	if j := v.Get("jsonrpc"); j == nil || j.Kind != strictjson.String || j.Str != s.cfg.JSONRPCVersion {
 		return item{failure: s.cfg.Codes.invalidRequest(`jsonrpc must be "` + s.cfg.JSONRPCVersion + `"`), echo: id}
@@ -136,10 +154,7 @@ func (s *Server) validID(v *strictjson.Value) bool {
 	return false
 }
 
-// idKey identifies an id: 1 and "1" differ, "a" and "\u0061" do not.
-func idKey(v *strictjson.Value) string {
-	if v.Kind == strictjson.String {
-		return "s" + v.Str
-	}
-	return "n" + v.Str
+// keyOf returns the identity of a valid id.
+func keyOf(v *strictjson.Value) idKey {
+	return idKey{text: v.Str, number: v.Kind == strictjson.Number}
 }

@@ -46,7 +46,11 @@ func NewFrameReader(r io.Reader, maxHeader, maxBody int) *FrameReader {
 
 // ReadFrame returns the next body. At a clean end of input between frames
 // it returns io.EOF; every other failure is a *FramingError.
-func (f *FrameReader) ReadFrame() ([]byte, error) {
+func (f *FrameReader) ReadFrame() ([]byte, error) { return f.ReadFrameInto(nil) }
+
+// ReadFrameInto is ReadFrame reading the body into buf when its capacity
+// is enough.
+func (f *FrameReader) ReadFrameInto(buf []byte) ([]byte, error) {
 	length := -1
 	f.header = f.header[:0]
 	first := true
@@ -90,7 +94,12 @@ func (f *FrameReader) ReadFrame() ([]byte, error) {
 	if length > f.maxBody {
 		return nil, framingf("body of %d bytes exceeds the limit of %d", length, f.maxBody)
 	}
-	body := make([]byte, length)
+	var body []byte
+	if cap(buf) >= length {
+		body = buf[:length]
+	} else {
+		body = make([]byte, length)
+	}
 	if _, err := io.ReadFull(f.r, body); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, ErrEOFInFrame

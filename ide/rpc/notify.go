@@ -5,15 +5,16 @@ package rpc
 // notification is queued before the response of the request being run:
 // the contract wants metadata/changed ahead of that response.
 func (s *Server) SendNotification(method string, params []byte) {
-	b := make([]byte, 0, len(params)+len(method)+48)
-	b = append(b, `{"jsonrpc":`...)
-	b = appendJSONString(b, s.cfg.JSONRPCVersion)
-	b = append(b, `,"method":`...)
-	b = appendJSONString(b, method)
-	b = append(b, `,"params":`...)
-	b = append(b, params...)
-	b = append(b, '}')
-	s.send(b)
+	var b builder
+	b.reset(make([]byte, 0, headRoom+len(params)+len(method)+48))
+	b.buf = append(b.buf, `{"jsonrpc":`...)
+	b.buf = appendJSONString(b.buf, s.cfg.JSONRPCVersion)
+	b.buf = append(b.buf, `,"method":`...)
+	b.buf = appendJSONString(b.buf, method)
+	b.buf = append(b.buf, `,"params":`...)
+	b.buf = append(b.buf, params...)
+	b.buf = append(b.buf, '}')
+	s.w.send(b.finish()...)
 }
 
 // appendJSONString writes an ASCII name as a JSON string; method names and

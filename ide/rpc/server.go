@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
@@ -28,26 +30,39 @@ const (
 // Server runs the transport: a reader that checks frames and envelopes and
 // marks cancellations as soon as they arrive, one worker that executes
 // requests in arrival order, and one writer that owns the output.
+//
+// Reader and worker are roles, not goroutines. Two goroutines take turns
+// (leader/follower): the one holding the reader role reads a frame; when
+// no work is queued or running, it keeps that frame, takes the worker role
+// and hands the reader role to the other goroutine before it runs the
+// request. The request then starts without waiting for another goroutine
+// to wake up, and the reader still sees a $/cancelRequest that arrives
+// while it runs. When requests arrive faster than they run, the reader
+// keeps reading and the worker drains the queue, in the order of arrival.
 type Server struct {
 	cfg Config
 
 	mu          sync.Mutex
-	cond        *sync.Cond
-	jobs        []*job
-	pending     map[string]*request // pending request ids → request
+	readerFree  *sync.Cond // a goroutine waits here for the reader role
+	workerIdle  *sync.Cond // Run waits here for the worker role to be let go
+	jobs        queue
+	pending     map[idKey]*request
 	queuedBytes int
-	busy        bool // the worker is running a job
-	calling     bool // the worker is inside Handler.Call or Handler.Notify
-	stopped     bool // no more jobs will run
-	silenced    bool // no more output will be written
+	reading     bool        // a goroutine holds the reader role
+	working     bool        // a goroutine holds the worker role
+	calling     bool        // the worker is inside Handler.Call or Handler.Notify
+	stopped     bool        // no more jobs will run
+	ended       atomic.Bool // stopped, for readers without mu
+	exitQueued  bool        // an exit notification was read and waits its turn
 
-	state string // touched only by the worker
+	fr *FrameReader // the reader role's
 
-	// Buffers the worker reuses for single responses: the body as it is
-	// built and the frame around it. A frame the writer keeps (queued, not
-	// written inline) is given up, and buffers grown past reuseLimit are
-	// dropped, so neither ever holds a large response for long.
-	body, frameBuf []byte
+	// The worker role's: the lifecycle state and the buffer single
+	// responses are built in, kept while the writer does not hold on to it.
+	state   string
+	b       builder
+	first   []byte
+	scratch []byte
 
 	diagMu sync.Mutex
 	diags  int
@@ -60,7 +75,8 @@ type Server struct {
 
 // job is one frame's worth of work, executed as a unit in arrival order.
 type job struct {
-	canned  []byte // a ready response (an envelope error) that keeps its place in line
+	canned  [][]byte // a ready frame (an envelope error) that keeps its place in line
+	owned   bool     // the writer adopts canned instead of copying it
 	items   []item
 	reqs    []*request // aligned with items: the request, or nil for other items
 	batch   bool
@@ -72,24 +88,160 @@ type job struct {
 	oneItem [1]item
 	oneReq  [1]*request
 	req     request
+
+	body []byte // the frame the job was read from
+	buf  []byte // a buffer for the next frame, when the job is reused
 }
 
-// reuseLimit bounds the buffers the worker keeps between responses.
+// Jobs of one message are reused with their frame buffer: the handler
+// gets a request's params only for the length of its call.
+var jobPool = sync.Pool{New: func() any { return new(job) }}
+
+// recycleBelow bounds the frame buffers kept with reused jobs.
+const recycleBelow = 4 << 10
+
+func newJob() *job { return jobPool.Get().(*job) }
+
+// recycle gives j back to the pool, keeping body's memory for a later
+// frame when it is small. A batch's job is not reused: its items and
+// requests are its own allocations.
+func (j *job) recycle(body []byte) {
+	if j.batch || j.canned != nil {
+		return
+	}
+	buf := body[:0]
+	if cap(buf) > recycleBelow {
+		buf = nil
+	}
+	*j = job{buf: buf}
+	jobPool.Put(j)
+}
+
+// queue is the FIFO of jobs; it reuses its storage once drained. waiting
+// mirrors its length for readers that do not hold Server.mu.
+type queue struct {
+	items   []*job
+	head    int
+	waiting atomic.Int32
+	arrived chan struct{} // closed by the next push; made when background work waits on it
+}
+
+func (q *queue) len() int { return len(q.items) - q.head }
+
+func (q *queue) push(j *job) {
+	q.items = append(q.items, j)
+	q.waiting.Add(1)
+	if q.arrived != nil {
+		close(q.arrived)
+		q.arrived = nil
+	}
+}
+
+func (q *queue) pop() (j *job) {
+	j, q.items[q.head] = q.items[q.head], nil
+	if q.head++; q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	}
+	q.waiting.Add(-1)
+	return j
+}
+
+// idle is the context background work runs with: its Err turns non-nil
+// as soon as a request is waiting or the conversation has ended, so a
+// handler can do several bounded steps while nothing waits and still let
+// a request in after the step in hand.
+type idle struct{ s *Server }
+
+var errRequestWaiting = errors.New("a request is waiting")
+
+func (c idle) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c idle) Value(any) any               { return nil }
+
+// Done is closed when the next job arrives (or the conversation ends). A
+// caller checks Err after taking it: a job that arrived before needs no
+// channel.
+func (c idle) Done() <-chan struct{} {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	if c.s.stopped {
+		return closed
+	}
+	if c.s.jobs.arrived == nil {
+		c.s.jobs.arrived = make(chan struct{})
+	}
+	return c.s.jobs.arrived
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (c idle) Err() error {
+	if c.s.jobs.waiting.Load() > 0 || c.s.ended.Load() {
+		return errRequestWaiting
+	}
+	return nil
+}
+
+// reuseLimit bounds the buffer the worker keeps between responses.
 const reuseLimit = 64 << 10
 
-// request is a pending request: registered by the reader, finished by the worker.
+// idKey identifies an id: 1 and "1" differ, "a" and "\u0061" do not.
+type idKey struct {
+	text   string // the decoded string, or the number's literal
+	number bool
+}
+
+// request is a pending request: registered by the reader, finished by the
+// worker. It is also the context its handler runs with, so that a request
+// costs no allocation of its own for cancellation; the done channel is
+// made only when a handler asks for it.
 type request struct {
-	key       string
-	cancel    context.CancelFunc
-	ctx       context.Context
+	key       idKey
+	s         *Server
+	done      chan struct{}
 	cancelled bool // guarded by Server.mu
 	started   bool // guarded by Server.mu
 }
 
+// cancel marks r cancelled; the caller holds s.mu.
+func (r *request) cancel() {
+	if r.cancelled {
+		return
+	}
+	r.cancelled = true
+	if r.done != nil {
+		close(r.done)
+	}
+}
+
+func (r *request) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (r *request) Value(any) any               { return nil }
+
+func (r *request) Done() <-chan struct{} {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	if r.done == nil {
+		r.done = make(chan struct{})
+		if r.cancelled {
+			close(r.done)
+		}
+	}
+	return r.done
+}
+
+func (r *request) Err() error {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	if r.cancelled {
+		return context.Canceled
+	}
+	return nil
+}
+
 // NewServer returns a transport for cfg.
 func NewServer(cfg Config) *Server {
-	s := &Server{cfg: cfg, pending: map[string]*request{}, state: stateUninitialized, exitCode: make(chan int, 1)}
-	s.cond = sync.NewCond(&s.mu)
+	s := &Server{cfg: cfg, pending: map[idKey]*request{}, state: stateUninitialized, exitCode: make(chan int, 1)}
+	s.readerFree = sync.NewCond(&s.mu)
+	s.workerIdle = sync.NewCond(&s.mu)
 	return s
 }
 
@@ -99,19 +251,24 @@ func NewServer(cfg Config) *Server {
 func (s *Server) Run(in io.Reader, out io.Writer) int {
 	s.w = newWriter(out, s.cfg.Limits.MaxWriterQueueBytes, func() { s.finish(ExitNoShutdown) })
 	go s.w.run()
-	worked := make(chan struct{})
-	go func() {
-		defer close(worked)
-		s.work()
-	}()
-	go s.read(in)
+	s.fr = NewFrameReader(in, s.cfg.Limits.MaxHeaderBytes, s.cfg.Limits.MaxRequestBytes)
+	s.reading = true
+	go s.follow(false)
+	go s.follow(true)
 	code := <-s.exitCode
 	// The handler is the worker's alone, so Close never runs beside a call
-	// or a background step: it waits until the worker has seen the stop.
+	// or a background step: it waits until the worker role is let go.
 	// That is prompt between bounded steps; when the worker is inside a
-	// request or notification (whose context is cancelled by now), the
-	// exit does not wait for it and Close runs once the worker returns.
-	closeHandler := func() { <-worked; s.cfg.Handler.Close() }
+	// request or notification (cancelled by now), the exit does not wait
+	// for it and Close runs once the call returns.
+	closeHandler := func() {
+		s.mu.Lock()
+		for s.working {
+			s.workerIdle.Wait()
+		}
+		s.mu.Unlock()
+		s.cfg.Handler.Close()
+	}
 	s.mu.Lock()
 	calling := s.calling
 	s.mu.Unlock()
@@ -128,10 +285,15 @@ func (s *Server) finish(code int) {
 	s.exitOnce.Do(func() {
 		s.mu.Lock()
 		s.stopped = true
+		s.ended.Store(true)
+		if s.jobs.arrived != nil {
+			close(s.jobs.arrived)
+			s.jobs.arrived = nil
+		}
 		for _, r := range s.pending {
 			r.cancel()
 		}
-		s.cond.Broadcast()
+		s.readerFree.Broadcast()
 		s.mu.Unlock()
 		s.exitCode <- code
 	})
@@ -139,66 +301,108 @@ func (s *Server) finish(code int) {
 
 // silence drops every response not yet written, for endings after which
 // nothing more may appear on stdout.
-func (s *Server) silence() {
-	s.mu.Lock()
-	s.silenced = true
-	s.mu.Unlock()
-	s.w.silence()
-}
+func (s *Server) silence() { s.w.silence() }
 
-func (s *Server) read(in io.Reader) {
-	fr := NewFrameReader(in, s.cfg.Limits.MaxHeaderBytes, s.cfg.Limits.MaxRequestBytes)
+// follow is one of the two goroutines: it waits for the reader role (the
+// leader starts with it), then reads, and works when its turn comes.
+func (s *Server) follow(leader bool) {
 	for {
-		body, err := fr.ReadFrame()
-		if err != nil {
-			s.silence()
-			if errors.Is(err, io.EOF) {
-				// End of input between frames: pending work is abandoned
-				// without further responses.
-				s.finish(ExitClean)
-			} else {
-				s.diag("framing")
-				s.finish(ExitFraming)
+		if !leader {
+			s.mu.Lock()
+			for s.reading && !s.stopped {
+				s.readerFree.Wait()
 			}
-			return
+			if s.stopped {
+				s.mu.Unlock()
+				return
+			}
+			s.reading = true
+			s.mu.Unlock()
 		}
-		if !s.frame(body) {
+		leader = false
+		if !s.lead() {
 			return
 		}
 	}
 }
 
-// frame handles one well-framed body on the reader; it returns false when
-// the conversation has ended.
-func (s *Server) frame(body []byte) bool {
-	j := &job{size: len(body)}
+// lead plays the reader role until it ends or this goroutine takes the
+// worker role for a frame it read; it then runs the worker role and
+// returns true, to wait for the reader role again.
+func (s *Server) lead() bool {
+	for {
+		j := newJob()
+		body, err := s.fr.ReadFrameInto(j.buf)
+		if err != nil {
+			s.endOfInput(err)
+			return false
+		}
+		alive, work := s.frame(j, body)
+		if !alive {
+			return false
+		}
+		if work {
+			s.mu.Lock()
+			s.reading = false
+			s.readerFree.Signal()
+			s.mu.Unlock()
+			s.work()
+			return true
+		}
+	}
+}
+
+// endOfInput applies the end of the input. A clean end between frames
+// abandons pending work without further responses and exits 0, unless an
+// exit notification was read before it: frames read before the end are
+// handled first, so that exit decides the code.
+func (s *Server) endOfInput(err error) {
+	if !errors.Is(err, io.EOF) {
+		s.silence()
+		s.diag("framing")
+		s.finish(ExitFraming)
+		return
+	}
+	s.mu.Lock()
+	exitQueued := s.exitQueued
+	s.mu.Unlock()
+	if exitQueued {
+		return // the worker reaches the exit and ends the conversation
+	}
+	s.silence()
+	s.finish(ExitClean)
+}
+
+// frame handles one well-framed body for the reader. It reports whether
+// the conversation goes on and whether the caller took the worker role
+// for the job it queued.
+func (s *Server) frame(j *job, body []byte) (alive, work bool) {
+	j.size = len(body)
+	queued := false
+	defer func() {
+		if !queued {
+			j.recycle(body) // answered by the reader, or nothing to do
+		}
+	}()
 	items, batch, frameErr := s.parseFrameInto(body, j.oneItem[:0])
 	if frameErr != nil {
-		return s.answer(appendError(nil, s.cfg.JSONRPCVersion, nil, frameErr))
+		return s.answer(AppendFrame(nil, appendError(nil, s.cfg.JSONRPCVersion, nil, frameErr))), false
 	}
-	if batch && len(items) > s.cfg.Limits.MaxBatchItems {
-		// Nothing of an oversize batch runs: requests are refused, invalid
-		// items get their errors, notifications are dropped.
-		var resps [][]byte
-		for _, it := range items {
-			switch {
-			case it.failure != nil:
-				resps = append(resps, appendError(nil, s.cfg.JSONRPCVersion, it.echo, it.failure))
-			case it.msg.id != nil:
-				resps = append(resps, appendError(nil, s.cfg.JSONRPCVersion, it.msg.id, s.cfg.Errors.ResourceLimit("batch", s.cfg.Limits.MaxBatchItems)))
-			}
+	if batch && items == nil {
+		// Over the batch limit: nothing runs, the answer is built as the
+		// elements are read.
+		if resp := s.oversizeBatch(body); resp != nil {
+			return s.answerOwned(resp), false
 		}
-		if len(resps) > 0 {
-			return s.answer(joinArray(resps))
-		}
-		return true
+		return true, false
 	}
 	j.batch = batch
 	// The items the worker gets are filtered into the same storage.
 	j.items = items[:0]
 	var immediate [][]byte // single-message answers that need no worker
-	var keyBuf [8]string
+	var keyBuf [8]idKey
 	keys := keyBuf[:0]
+	exit := false
 	for _, it := range items {
 		if it.failure != nil {
 			if !batch {
@@ -221,53 +425,52 @@ func (s *Server) frame(body []byte) bool {
 			case Unknown:
 				continue
 			}
+			exit = exit || m.method == s.cfg.Lifecycle.Exit
 			j.items = append(j.items, it)
 			continue
 		}
 		if s.cfg.Handler.Kind(m.method) == Notification || m.method == s.cfg.Lifecycle.CancelRequest {
-			resp := appendError(nil, s.cfg.JSONRPCVersion, m.id, s.cfg.Codes.methodNotFound())
 			if batch {
 				it.failure, it.echo = s.cfg.Codes.methodNotFound(), m.id
 				j.items = append(j.items, it)
 				continue
 			}
-			immediate = append(immediate, resp)
+			immediate = append(immediate, appendError(nil, s.cfg.JSONRPCVersion, m.id, s.cfg.Codes.methodNotFound()))
 			continue
 		}
-		key := m.key
 		for _, k := range keys {
-			if k == key {
-				return s.fatalDuplicate()
+			if k == m.key {
+				return s.fatalDuplicate(), false
 			}
 		}
-		keys = append(keys, key)
+		keys = append(keys, m.key)
 		j.items = append(j.items, it)
 	}
 	for _, r := range immediate {
-		if !s.answer(r) {
-			return false
+		if !s.answer(AppendFrame(nil, r)) {
+			return false, false
 		}
 	}
 	if len(j.items) == 0 {
-		return true
+		return true, false
 	}
 	// Register every request of the frame at once: the queue limits are
 	// checked before any of them can run.
 	s.mu.Lock()
 	if s.stopped {
 		s.mu.Unlock()
-		return false
+		return false, false
 	}
 	for _, k := range keys {
 		if s.pending[k] != nil {
 			s.mu.Unlock()
-			return s.fatalDuplicate()
+			return s.fatalDuplicate(), false
 		}
 	}
 	if len(s.pending)+len(keys) > s.cfg.Limits.MaxPendingRequests || (len(keys) > 0 && s.queuedBytes+j.size > s.cfg.Limits.MaxQueuedBytes) {
 		s.mu.Unlock()
 		s.refuse(j, "queue")
-		return true
+		return true, false
 	}
 	// The requests of a frame are allocated together: the job's own
 	// storage for a single message, one slice for a batch.
@@ -289,8 +492,7 @@ func (s *Server) frame(body []byte) bool {
 		} else {
 			r, store = &store[0], store[1:]
 		}
-		r.ctx, r.cancel = context.WithCancel(context.Background())
-		r.key = it.msg.key
+		r.key, r.s = it.msg.key, s
 		s.pending[r.key] = r
 		j.reqs = append(j.reqs, r)
 	}
@@ -298,30 +500,54 @@ func (s *Server) frame(body []byte) bool {
 		s.queuedBytes += j.size
 		j.charged = true
 	}
-	s.jobs = append(s.jobs, j)
-	s.cond.Signal()
+	s.exitQueued = s.exitQueued || exit
+	j.body = body
+	queued = true
+	s.jobs.push(j)
+	if !s.working {
+		s.working, work = true, true
+	}
 	s.mu.Unlock()
-	return true
+	return true, work
 }
 
-// answer sends a response the reader could give by itself. It keeps its
-// place after the work already queued, so responses come out in the order
-// of the requests; only when the queue is at its bound does it go out at
-// once, so that a flood of bad frames cannot grow memory.
-func (s *Server) answer(resp []byte) bool {
+// answer sends a response frame the reader could give by itself. It keeps
+// its place after the work already queued, so responses come out in the
+// order of the requests; only when the queue is at its bound does it go
+// out at once, so that a flood of bad frames cannot grow memory.
+func (s *Server) answer(frame ...[]byte) bool {
 	s.mu.Lock()
 	if s.stopped {
 		s.mu.Unlock()
 		return false
 	}
-	if (len(s.jobs) > 0 || s.busy) && len(s.jobs) < s.cfg.Limits.MaxPendingRequests {
-		s.jobs = append(s.jobs, &job{canned: resp})
-		s.cond.Signal()
+	if s.working && s.jobs.len() < s.cfg.Limits.MaxPendingRequests {
+		s.jobs.push(&job{canned: frame})
 		s.mu.Unlock()
 		return true
 	}
 	s.mu.Unlock()
-	s.send(resp)
+	s.w.send(frame...)
+	return true
+}
+
+// answerOwned is answer for a frame whose pieces the writer adopts.
+func (s *Server) answerOwned(frame [][]byte) bool {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		for _, p := range frame {
+			release(p)
+		}
+		return false
+	}
+	if s.working && s.jobs.len() < s.cfg.Limits.MaxPendingRequests {
+		s.jobs.push(&job{canned: frame, owned: true})
+		s.mu.Unlock()
+		return true
+	}
+	s.mu.Unlock()
+	s.w.adopt(frame...)
 	return true
 }
 
@@ -340,9 +566,9 @@ func (s *Server) refuse(j *job, resource string) {
 	switch {
 	case len(resps) == 0:
 	case j.batch:
-		s.send(joinArray(resps))
+		s.w.send(AppendFrame(nil, joinArray(resps)))
 	default:
-		s.send(resps[0])
+		s.w.send(AppendFrame(nil, resps[0]))
 	}
 }
 
@@ -367,117 +593,136 @@ func (s *Server) cancel(params []byte) {
 		s.diag("cancel-bad-params")
 		return
 	}
-	key := idKey(idv)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r := s.pending[key]; r != nil {
+	if r := s.pending[keyOf(idv)]; r != nil {
 		// An answered or unknown id is ignored; a pending one is marked
 		// and its context cancelled, for handlers that can stop early.
-		r.cancelled = true
 		r.cancel()
 	}
 }
 
+// work plays the worker role: it runs the queued jobs in order, and when
+// none is left at most one bounded step of background work at a time
+// until there is none either; then it lets the role go.
 func (s *Server) work() {
 	for {
 		s.mu.Lock()
-		for len(s.jobs) == 0 && !s.stopped {
+		if s.stopped {
+			s.release()
+			return
+		}
+		if s.jobs.len() == 0 {
 			s.mu.Unlock()
-			// Between requests, at most one bounded step of background work.
-			if s.cfg.Handler.Background(context.Background()) {
-				s.mu.Lock()
+			if s.cfg.Handler.Background(idle{s}) {
 				continue
 			}
 			s.mu.Lock()
-			if len(s.jobs) == 0 && !s.stopped {
-				s.cond.Wait()
+			if s.jobs.len() == 0 || s.stopped {
+				s.release()
+				return
 			}
-		}
-		if s.stopped {
 			s.mu.Unlock()
-			return
+			continue
 		}
-		j := s.jobs[0]
-		s.jobs = s.jobs[1:]
-		s.busy = true
+		j := s.jobs.pop()
 		s.mu.Unlock()
 		ok := s.run(j)
-		s.mu.Lock()
-		s.busy = false
-		s.mu.Unlock()
+		if !j.batch && j.canned == nil {
+			j.recycle(j.body)
+		}
 		if !ok {
+			s.mu.Lock()
+			s.release()
 			return
 		}
 	}
+}
+
+// release lets the worker role go; the caller holds s.mu, which it releases.
+func (s *Server) release() {
+	s.working = false
+	s.workerIdle.Broadcast()
+	s.mu.Unlock()
 }
 
 // run executes one job and sends its responses; it returns false when the
 // conversation ended with it (exit).
 func (s *Server) run(j *job) bool {
 	if j.canned != nil {
-		s.sendFrame(j.canned)
+		if j.owned {
+			s.w.adopt(j.canned...)
+		} else {
+			s.w.send(j.canned...)
+		}
 		return true
 	}
-	var resps [][]byte
-	// A single response is built in the worker's reusable buffer; those of
-	// a batch are kept apart until they are joined.
-	var buf []byte
+	// Room for the largest response is waited for before anything runs,
+	// so that a response never waits for the writer outside its count.
+	s.w.waitRoom(s.cfg.Limits.MaxResponseBytes)
+	b := &s.b
 	if !j.batch {
-		buf = s.body[:0]
+		b.reset(s.first)
+	} else {
+		b.reset(nil)
+		b.add([]byte{'['})
 	}
 	// A batch keeps a reserve for the error responses still to come; a
 	// response that does not fit is replaced by response_too_large.
-	total := 2 // the brackets
 	budget := s.cfg.Limits.MaxResponseBytes - s.cfg.Limits.BatchReserveBytes
+	n := 0
 	for i, it := range j.items {
-		var resp []byte
+		var resp response
 		switch {
 		case it.failure != nil:
-			resp = appendError(buf, s.cfg.JSONRPCVersion, it.echo, it.failure)
+			resp.err = it.failure
 		case it.msg.id == nil:
 			if !s.notify(it.msg) {
 				return false
 			}
 			continue
 		default:
-			resp = s.call(j.reqs[i], it.msg, buf)
+			resp = s.call(j.reqs[i], it.msg)
 		}
-		if len(resp) > s.cfg.Limits.MaxResponseBytes || (j.batch && total+len(resp) > budget) {
-			resp = appendError(nil, s.cfg.JSONRPCVersion, it.echoID(), s.cfg.Errors.ResponseTooLarge(s.cfg.Limits.MaxResponseBytes))
+		// Only a response that could be near a limit is measured first.
+		if j.batch || resp.bulk()+sizeMargin > s.cfg.Limits.MaxResponseBytes {
+			size := resp.size(s.cfg.JSONRPCVersion, it.echoID(), &s.scratch)
+			if size > s.cfg.Limits.MaxResponseBytes || (j.batch && b.size()+size+2 > budget) {
+				resp = response{err: s.cfg.Errors.ResponseTooLarge(s.cfg.Limits.MaxResponseBytes)}
+			}
 		}
-		total += len(resp) + 1
-		resps = append(resps, resp)
+		if j.batch {
+			b.next()
+		}
+		if n > 0 {
+			b.add([]byte{','})
+		}
+		resp.encode(b, s.cfg.JSONRPCVersion, it.echoID())
+		n++
 	}
 	if j.charged {
 		s.mu.Lock()
 		s.queuedBytes -= j.size
 		s.mu.Unlock()
 	}
-	switch {
-	case len(resps) == 0:
-	case j.batch:
-		s.sendFrame(joinArray(resps))
-	default:
-		s.sendFrame(resps[0])
-		if cap(resps[0]) <= reuseLimit {
-			s.body = resps[0][:0]
+	if n == 0 {
+		return true
+	}
+	if j.batch {
+		b.add([]byte{']'})
+	}
+	s.w.sendInline(b.finish()...)
+	if !j.batch {
+		// The writer has written or copied the frame: its first piece is
+		// free for the next response.
+		if first := b.firstPiece(); cap(first) <= reuseLimit {
+			s.first = first
 		} else {
-			s.body = nil
+			s.first = nil
 		}
 	}
+	*b = builder{} // nothing of the frame stays referenced
 	return true
-}
-
-// sendFrame frames a response body in the worker's reusable frame buffer
-// and hands it to the writer, keeping the buffer when the frame was
-// written inline and so is no longer referenced.
-func (s *Server) sendFrame(body []byte) {
-	frame := AppendFrame(s.frameBuf[:0], body)
-	if s.w.sendInline(frame) || cap(frame) > reuseLimit {
-		s.frameBuf = nil
-	} else {
-		s.frameBuf = frame[:0]
-	}
 }
 
 func (it item) echoID() []byte {
@@ -514,14 +759,33 @@ func (s *Server) notify(m message) bool {
 	return true
 }
 
+// response is the outcome of one request: a result or an error.
+type response struct {
+	result json.RawMessage
+	err    *Error
+}
+
+// sizeMargin bounds what a response adds to its result or error data: the
+// envelope, an id of at most MaxIDLength printable characters escaped, an
+// error code and message.
+const sizeMargin = 512
+
+// bulk is the length of what a response carries beyond its envelope.
+func (r response) bulk() int {
+	if r.err != nil {
+		return len(r.err.Data) + len(r.err.Message)
+	}
+	return len(r.result)
+}
+
 // call runs one request through the lifecycle and cancellation rules.
-func (s *Server) call(r *request, m message, out []byte) []byte {
+func (s *Server) call(r *request, m message) response {
 	defer func() {
 		s.mu.Lock()
 		delete(s.pending, r.key)
 		s.calling = false
+		r.cancel() // its context ends with it
 		s.mu.Unlock()
-		r.cancel()
 	}()
 	s.mu.Lock()
 	cancelled := r.cancelled
@@ -529,16 +793,16 @@ func (s *Server) call(r *request, m message, out []byte) []byte {
 	s.calling = true
 	s.mu.Unlock()
 	if cancelled {
-		return appendError(out, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.Cancelled())
+		return response{err: s.cfg.Errors.Cancelled()}
 	}
 	lc := s.cfg.Lifecycle
 	switch {
 	case s.state == stateUninitialized && m.method != lc.Initialize,
 		s.state != stateUninitialized && m.method == lc.Initialize,
 		s.state == stateClosing:
-		return appendError(out, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.InvalidState(s.state))
+		return response{err: s.cfg.Errors.InvalidState(s.state)}
 	}
-	result, rerr := s.safeCall(r.ctx, m)
+	result, rerr := s.safeCall(r, m)
 	if rerr == nil {
 		switch m.method {
 		case lc.Initialize:
@@ -552,13 +816,13 @@ func (s *Server) call(r *request, m message, out []byte) []byte {
 		cancelled = r.cancelled
 		s.mu.Unlock()
 		if cancelled {
-			return appendError(out, s.cfg.JSONRPCVersion, m.id, s.cfg.Errors.Cancelled())
+			return response{err: s.cfg.Errors.Cancelled()}
 		}
 	}
 	if rerr != nil {
-		return appendError(out, s.cfg.JSONRPCVersion, m.id, rerr)
+		return response{err: rerr}
 	}
-	return appendResult(out, s.cfg.JSONRPCVersion, m.id, result)
+	return response{result: result}
 }
 
 // safeCall turns a handler panic into an internal error: the wire never
@@ -573,9 +837,6 @@ func (s *Server) safeCall(ctx context.Context, m message) (result json.RawMessag
 	return s.cfg.Handler.Call(ctx, m.method, m.params)
 }
 
-// send queues one response body for the writer.
-func (s *Server) send(body []byte) { s.w.send(AppendFrame(nil, body)) }
-
 // Diag writes a short machine code to stderr, at most MaxStderrDiagnostics
 // times per process; it never writes payloads. Handlers share the budget.
 func (s *Server) Diag(code string) { s.diag(code) }
@@ -588,55 +849,4 @@ func (s *Server) diag(code string) {
 	}
 	s.diags++
 	fmt.Fprintln(s.cfg.Stderr, "eska-ide:", code)
-}
-
-// appendResult and appendError write response bodies with the id as the
-// client wrote it.
-func appendResult(out []byte, version string, id []byte, result json.RawMessage) []byte {
-	out = appendHead(out, version, id)
-	out = append(out, `,"result":`...)
-	if len(result) == 0 {
-		result = json.RawMessage("null")
-	}
-	out = append(out, result...)
-	return append(out, '}')
-}
-
-func appendError(out []byte, version string, id []byte, e *Error) []byte {
-	out = appendHead(out, version, id)
-	out = append(out, `,"error":{"code":`...)
-	out = strictjson.AppendInt(out, e.Code)
-	out = append(out, `,"message":`...)
-	out = strictjson.AppendString(out, e.Message)
-	if len(e.Data) > 0 {
-		out = append(out, `,"data":`...)
-		out = append(out, e.Data...)
-	}
-	return append(out, "}}"...)
-}
-
-func appendHead(out []byte, version string, id []byte) []byte {
-	out = append(out, `{"jsonrpc":`...)
-	out = strictjson.AppendString(out, version)
-	out = append(out, `,"id":`...)
-	if id == nil {
-		return append(out, "null"...)
-	}
-	return append(out, id...)
-}
-
-func joinArray(items [][]byte) []byte {
-	n := 2
-	for _, it := range items {
-		n += len(it) + 1
-	}
-	out := make([]byte, 0, n)
-	out = append(out, '[')
-	for i, it := range items {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, it...)
-	}
-	return append(out, ']')
 }

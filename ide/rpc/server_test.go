@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -70,7 +71,7 @@ func newFake() *fakeHandler {
 
 func (h *fakeHandler) Kind(m string) Kind {
 	switch m {
-	case "initialize", "shutdown", "echo", "big", "block", "commit", "panic":
+	case "initialize", "shutdown", "echo", "big", "block", "commit", "panic", "wait":
 		return Request
 	case "note", "exit", "$/cancelRequest":
 		return Notification
@@ -109,6 +110,16 @@ func (h *fakeHandler) Call(ctx context.Context, m string, params []byte) (json.R
 		return json.RawMessage(`"done"`), nil
 	case "panic":
 		panic("handler bug")
+	case "wait":
+		// Runs until its context says the request was cancelled: only a
+		// reader that keeps reading while it runs can tell it so.
+		h.started <- m
+		select {
+		case <-ctx.Done():
+			return json.RawMessage(`"saw the cancel"`), nil
+		case <-time.After(10 * time.Second):
+			return json.RawMessage(`"no cancel arrived"`), nil
+		}
 	}
 	return nil, &Error{Code: -32601, Message: "Method not found"}
 }
@@ -620,5 +631,152 @@ func TestWriterBackPressure(t *testing.T) {
 	}
 	if string(buf) != "0123456789abcdefghijKLMNOPQRST" {
 		t.Errorf("output %q", buf)
+	}
+}
+
+// A request runs at once on the goroutine that read it when nothing else
+// is queued; the reader role has moved on by then, so a $/cancelRequest
+// sent while the request runs is read and reaches it. This holds for the
+// first request of a conversation, for one after an idle pause and for
+// one queued behind another.
+//
+//contract:proves eska-ide-api.scheduling.roles eska-ide-api.cancellation.active-read
+func TestCancelSeenWhileRunning(t *testing.T) {
+	h := newFake()
+	c := start(t, h)
+	c.init()
+	for round := 0; round < 3; round++ {
+		id := `"w` + strconv.Itoa(round) + `"`
+		if round == 2 {
+			// Queued behind a blocked request, then run by the worker.
+			c.send(`{"jsonrpc":"2.0","id":"first","method":"block"}`)
+			<-h.started
+			c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"wait"}`)
+			h.release <- struct{}{}
+			if got := c.next(); got != `{"jsonrpc":"2.0","id":"first","result":"done"}` {
+				t.Fatalf("blocked request: %s", got)
+			}
+		} else {
+			c.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"wait"}`)
+		}
+		select {
+		case <-h.started:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the request never started")
+		}
+		c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":` + id + `}}`)
+		if got := c.next(); got != domainResp(id, "cancelled", `{}`) {
+			t.Fatalf("round %d: %s", round, got)
+		}
+		time.Sleep(20 * time.Millisecond) // idle: the next request starts from a parked worker
+	}
+	// The handler ended because it saw the cancellation, not by timing out.
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := strings.Count(strings.Join(h.calls, ","), "wait"); n != 3 {
+		t.Errorf("wait ran %d times", n)
+	}
+}
+
+// Frames read before the end of input are handled before the end-of-input
+// rule applies: initialize, exit and EOF in one write end with 1 (exit
+// without shutdown) every time, and with shutdown before exit with 0.
+//
+//contract:proves eska-ide-api.lifecycle.exit-codes
+func TestExitFramesThenEOF(t *testing.T) {
+	init := frame(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	shutdown := frame(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`)
+	exit := frame(`{"jsonrpc":"2.0","method":"exit"}`)
+	for _, tc := range []struct {
+		name   string
+		input  string
+		code   int
+		frames int
+	}{
+		{"initialize, exit, EOF", init + exit, ExitNoShutdown, 1},
+		{"initialize, shutdown, exit, EOF", init + shutdown + exit, ExitClean, 2},
+		{"exit, EOF", exit, ExitNoShutdown, 0},
+		{"initialize, EOF", init, ExitClean, -1},
+	} {
+		for i := 0; i < 100; i++ {
+			var out lockedBuffer
+			srv := NewServer(testConfig(newFake(), nil))
+			code := srv.Run(strings.NewReader(tc.input), &out)
+			if code != tc.code {
+				t.Fatalf("%s, run %d: exit %d, want %d", tc.name, i, code, tc.code)
+			}
+			if n := strings.Count(out.String(), "Content-Length"); tc.frames >= 0 && n != tc.frames {
+				t.Fatalf("%s, run %d: %d frames, want %d", tc.name, i, n, tc.frames)
+			}
+		}
+	}
+}
+
+// A batch over the item limit is answered element by element: every
+// element gets its answer in order (here the test's 2,048-byte limit cuts
+// the reply short with response_too_large, as for any batch), whatever
+// the elements hold.
+//
+//contract:proves eska-ide-api.batch.item-limit eska-ide-api.batch.response-budget
+func TestOversizeBatchAnsweredInOrder(t *testing.T) {
+	c := start(t, newFake())
+	c.init()
+	elems := []string{`0`, `"]"`, `{"jsonrpc":"2.0","id":"x","method":"echo","params":{"s":"},]"}}`, `[1,[2]]`,
+		`{"jsonrpc":"2.0","method":"note"}`, `{"jsonrpc":"1.0","id":7,"method":"echo"}`, ` null `, `{"a":{"b":"\"}"}}`}
+	c.send("[ " + strings.Join(elems, " , ") + " ]")
+	want := `[` + errResp("null", "-32600") + `,` + errResp("null", "-32600") + `,` +
+		domainResp(`"x"`, "resource_limit", `{"limit":4,"resource":"batch"}`) + `,` + errResp("null", "-32600") + `,` +
+		errResp("7", "-32600") + `,` + errResp("null", "-32600") + `,` + errResp("null", "-32600") + `]`
+	if got := c.next(); got != want {
+		t.Errorf("oversize batch:\n got %s\nwant %s", got, want)
+	}
+	// Many elements: each past the outgoing budget is answered with
+	// response_too_large in its place.
+	c.send("[" + strings.TrimSuffix(strings.Repeat("0,", 1000), ",") + "]")
+	var items []json.RawMessage
+	if err := json.Unmarshal([]byte(c.next()), &items); err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1000 {
+		t.Fatalf("%d answers to 1000 elements", len(items))
+	}
+	if string(items[0]) != errResp("null", "-32600") || string(items[999]) != domainResp("null", "response_too_large", `{"limitBytes":2048}`) {
+		t.Errorf("first %s, last %s", items[0], items[999])
+	}
+}
+
+// spinner has endless background work, which it does while its context
+// lets it: only a context that turns when a request arrives lets the
+// request through.
+type spinner struct {
+	*fakeHandler
+	spins atomic.Int64
+}
+
+func (h *spinner) Background(ctx context.Context) bool {
+	for ctx.Err() == nil {
+		h.spins.Add(1)
+	}
+	return true
+}
+
+// Background work goes on step after step while nothing waits, and gives
+// way to a request as soon as one arrives.
+//
+//contract:proves eska-ide-api.scheduling.indexing
+func TestBackgroundGivesWay(t *testing.T) {
+	h := &spinner{fakeHandler: newFake()}
+	c := start(t, h)
+	c.init()
+	for i := 0; i < 5; i++ {
+		before := h.spins.Load()
+		time.Sleep(20 * time.Millisecond)
+		if h.spins.Load() == before {
+			t.Fatal("no background work while idle")
+		}
+		c.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"echo"}`)
+		if got := c.next(); got != `{"jsonrpc":"2.0","id":`+strconv.Itoa(i)+`,"result":{}}` {
+			t.Fatalf("request %d: %s", i, got)
+		}
 	}
 }
