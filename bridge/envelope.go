@@ -38,10 +38,10 @@ func newError(code int64, detail string, id []byte) *rpcError {
 
 var emptyParams = []byte("{}")
 
-// envelopeOptions bound the work of one line by the contract's value
-// limit, whatever the line's length: a line of a million zeros is refused
-// after the limit's worth of them, and no tree is built for it.
-var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine}
+// envelopeOptions bound the work of one line by the contract's value and
+// depth limits, whatever the line's length: a line of a million zeros is
+// refused after the limit's worth of them, and no tree is built for it.
+var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine, MaxDepth: aicontrol.MaxNestingDepth}
 
 // decodeEnvelope applies the envelope checks in the contract's order of
 // precedence: malformed UTF-8 or JSON (an empty line too) is a parse error
