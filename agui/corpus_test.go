@@ -16,7 +16,7 @@ func corpusDir(t *testing.T, parts ...string) string {
 	t.Helper()
 	dir := filepath.Join(append([]string{repotest.Root(t), "..", "shared", "corpus"}, parts...)...)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s (../shared is absent): run this test where the shared corpora are checked out", dir)
+		repotest.MissingPart(t, "corpus not found at %s (../shared is absent): run this test where the shared corpora are checked out", dir)
 	}
 	return dir
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/contractkit/contractkit/internal/repotest"
 )
 
 // The differential check runs the reference verifier of @ag-ui/client on
@@ -31,14 +33,14 @@ var deliberate = map[string]string{
 func nodeVerifier(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: the differential check needs Node.js and `make agui-node`")
+		repotest.MissingPart(t, "node is not installed: the differential check needs Node.js and `make agui-node`")
 	}
 	dir, err := filepath.Abs(filepath.Join("testdata", "node"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@ag-ui", "client")); err != nil {
-		t.Skip("@ag-ui/client is not installed: run `make agui-node` (npm ci in agui/testdata/node)")
+		repotest.MissingPart(t, "@ag-ui/client is not installed: run `make agui-node` (npm ci in agui/testdata/node)")
 	}
 	return dir
 }

@@ -51,6 +51,11 @@ var (
 	ErrRequestTooLarge   = errors.New("request exceeds the line limit")
 	ErrInvalidArgument   = errors.New("invalid argument")
 	ErrClientClosed      = errors.New("client connection closed")
+	// ErrPeerClosed: the listener had closed the connection before the
+	// request was written, so nothing was sent and a caller may send the
+	// request again on a new connection. (Where the platform cannot tell,
+	// the request fails with ErrNoResponse instead.)
+	ErrPeerClosed = errors.New("the listener had closed the connection; the request was not sent")
 )
 
 // RemoteError is an error response: the server's code and message.
@@ -74,6 +79,7 @@ type Client struct {
 	token   string
 	timeout time.Duration
 	broken  error
+	probe   *closeProbe // tells whether the listener has closed conn
 
 	addr   string    // host:port, to dial again when turned away
 	served bool      // a call on this connection got an answer
@@ -126,7 +132,7 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{conn: conn, lr: newLineReader(conn, maxLine), token: cfg.Token, timeout: timeout, addr: addr, dialed: time.Now()}, nil
+	return &Client{conn: conn, lr: newLineReader(conn, maxLine), probe: newCloseProbe(conn), token: cfg.Token, timeout: timeout, addr: addr, dialed: time.Now()}, nil
 }
 
 func dialTCP(ctx context.Context, addr string, timeout time.Duration) (net.Conn, error) {
@@ -177,6 +183,12 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 		deadline = d
 	}
 	line = append(line, '\n')
+	// A deadline of an earlier call may have passed: clear it, so that
+	// the look at the socket is not refused.
+	_ = c.conn.SetDeadline(deadline)
+	if c.lr.r.Buffered() == 0 && c.probe.peerClosed() {
+		return nil, c.fail(ErrPeerClosed)
+	}
 	for {
 		result, err := c.roundTrip(ctx, line, id, deadline)
 		var re *RemoteError
@@ -248,7 +260,7 @@ func (c *Client) redial(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	c.conn, c.lr = conn, newLineReader(conn, maxLine)
+	c.conn, c.lr, c.probe = conn, newLineReader(conn, maxLine), newCloseProbe(conn)
 	return nil
 }
 

@@ -237,6 +237,10 @@ func (s *Server) serve(c net.Conn, cs *connState) {
 			}
 			return
 		}
+		if cs.hasAnswering {
+			cs.seen.Store(cs.answering)
+			cs.hasAnswering = false
+		}
 		if closeAfter {
 			return
 		}
@@ -311,6 +315,10 @@ type connState struct {
 	// follower until it has seen the completions Close appended.
 	following atomic.Bool
 	seen      atomic.Int64
+	// answering is the seq an events answer covers until that answer is
+	// written: Close must not count it as seen while it is still in out.
+	answering    int64
+	hasAnswering bool
 }
 
 // handle answers one request line; the response, with its LF, is appended to out.
@@ -389,7 +397,7 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 		if n := len(res.Events); n > 0 {
 			seen = res.Events[n-1].Seq
 		}
-		cs.seen.Store(seen)
+		cs.answering, cs.hasAnswering = seen, true
 		return res, nil
 	case aicontrol.MethodAct:
 		p, err := aicontrol.DecodeActParams(req.params)

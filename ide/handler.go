@@ -171,15 +171,12 @@ func (h handler) MetadataUpdateProperty(ctx context.Context, p gen.PropertyEditP
 	return h.s.backend.UpdateProperty(p)
 }
 
-// The methods below belong to a capability this build never grants
-// (metadataRename), so the
-// server answers Method not found before they are reached. They answer as
-// if the session were unknown should that ever change by mistake.
-
-func (h handler) MetadataRenameApply(ctx context.Context, p gen.RenameApplyParams) (gen.RenameApplyResult, error) {
-	return gen.RenameApplyResult{}, metadata.UnknownSession(p.SessionID)
+// MetadataRenamePreview answers metadata/renamePreview (1.9).
+func (h handler) MetadataRenamePreview(ctx context.Context, p gen.RenamePreviewParams) (gen.RenamePreviewResult, error) {
+	return h.s.backend.RenamePreview(p)
 }
 
-func (h handler) MetadataRenamePreview(ctx context.Context, p gen.RenamePreviewParams) (gen.RenamePreviewResult, error) {
-	return gen.RenamePreviewResult{}, metadata.UnknownSession(p.SessionID)
+// MetadataRenameApply answers metadata/renameApply (1.9).
+func (h handler) MetadataRenameApply(ctx context.Context, p gen.RenameApplyParams) (gen.RenameApplyResult, error) {
+	return h.s.backend.RenameApply(p)
 }

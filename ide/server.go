@@ -214,9 +214,9 @@ func (s *Server) granted(capability string) bool { return s.caps[capability] }
 // the 1.0 set the contract fixes, and each later capability only to a
 // client whose minor has it. Support data (1.2, 1.3), picture previews
 // (1.4), property presentation (1.5) and, with the opt-in, property
-// editing (1.6-1.8) are served; the separate update command, rename,
-// linked edits and unsigned integers are not built, and a false
-// capability keeps their methods unavailable.
+// editing (1.6-1.8), rename (1.9), linked edits (1.10) and unsigned
+// integers (1.11) are served; the separate update command is not built,
+// and a false capability keeps its method unavailable.
 func (s *Server) capabilities() gen.Capabilities {
 	c := gen.Capabilities{
 		DesignerXML: true, ReadOnly: true, DiskCache: true, Search: true, ClientFileEvents: true,
@@ -254,8 +254,19 @@ func (s *Server) capabilities() gen.Capabilities {
 		*c.PropertyEditing = true
 		c.ReadOnly = false
 	}
-	c.MetadataRename = offer(gen.CapabilityMetadataRename)
-	c.LinkedPropertyEdits = offer(gen.CapabilityLinkedPropertyEdits)
-	c.UnsignedIntegerProperties = offer(gen.CapabilityUnsignedIntegerProperties)
+	// Rename (1.9), linked numerator edits (1.10) and unsigned 64-bit
+	// properties (1.11) come with the same opt-in.
+	for _, capability := range []struct {
+		name string
+		set  **bool
+	}{
+		{gen.CapabilityMetadataRename, &c.MetadataRename},
+		{gen.CapabilityLinkedPropertyEdits, &c.LinkedPropertyEdits},
+		{gen.CapabilityUnsignedIntegerProperties, &c.UnsignedIntegerProperties},
+	} {
+		if *capability.set = offer(capability.name); *capability.set != nil && s.edits {
+			**capability.set = true
+		}
+	}
 	return c
 }

@@ -205,11 +205,11 @@ func TestStdioAgainstSample(t *testing.T) {
 func TestTypeScriptSDKClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed: the TypeScript MCP SDK client test needs it")
+		repotest.MissingPart(t, "node is not installed: the TypeScript MCP SDK client test needs it")
 	}
 	dir := filepath.Join(repotest.Root(t), "cmd", "aicontrol-mcp", "testdata", "node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
-		t.Skip("@modelcontextprotocol/sdk is not installed: run make mcp-node")
+		repotest.MissingPart(t, "@modelcontextprotocol/sdk is not installed: run make mcp-node")
 	}
 	mcpBin, sampleBin := binaries(t)
 	port := startSample(t, sampleBin)

@@ -32,18 +32,23 @@ func openForBrowse(dir string, stderr io.Writer) (*metadata.Backend, gen.Project
 	noCache := false
 	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
 	if err != nil {
-		// The manifest's own reader says what is wrong and where; the
-		// protocol's error carries only its reason and path.
-		var oe *manifest.OpenError
-		if _, merr := manifest.Open(abs, gen.SelectionCurrent{}); errors.As(merr, &oe) {
-			fmt.Fprintf(stderr, "eska: %s\n", manifestError(oe))
-		} else {
-			fmt.Fprintf(stderr, "eska: cannot open %s: %s\n", abs, describe(err))
-		}
+		openFailed(abs, err, stderr)
 		return nil, gen.ProjectContext{}, gen.ProjectInfo{}, false
 	}
 	p := info.Projects[0]
 	return b, gen.ProjectContext{SessionID: info.SessionID, ProjectID: p.ProjectID}, p, true
+}
+
+// openFailed says why the project at abs did not open. The manifest's own
+// reader says what is wrong and where; the protocol's error carries only
+// its reason and path.
+func openFailed(abs string, err error, stderr io.Writer) {
+	var oe *manifest.OpenError
+	if _, merr := manifest.Open(abs, gen.SelectionCurrent{}); errors.As(merr, &oe) {
+		fmt.Fprintf(stderr, "eska: %s\n", manifestError(oe))
+	} else {
+		fmt.Fprintf(stderr, "eska: cannot open %s: %s\n", abs, describe(err))
+	}
 }
 
 // lineColumn is how the manifest reader places a problem in its file.

@@ -27,7 +27,7 @@ func TestCorpusPropertyWalk(t *testing.T) {
 	needProc(t)
 	archives := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "designer")
 	if _, err := os.Stat(archives); err != nil {
-		t.Skipf("the Designer corpora are not at %s (../shared is absent)", archives)
+		repotest.MissingPart(t, "the Designer corpora are not at %s (../shared is absent)", archives)
 	}
 	tmp := t.TempDir()
 	for _, a := range shared.DesignerArchives {

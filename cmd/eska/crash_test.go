@@ -39,6 +39,12 @@ type crashClient struct {
 }
 
 func startCrashClient(t *testing.T, bin, dir string) (*crashClient, error) {
+	return startCrashClientMinor(t, bin, dir, 8)
+}
+
+// startCrashClientMinor starts a client of the minor that opted in to
+// editing and opens the project at dir.
+func startCrashClientMinor(t *testing.T, bin, dir string, minor int) (*crashClient, error) {
 	cmd := exec.Command(bin, "ide", "--stdio")
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
@@ -47,7 +53,7 @@ func startCrashClient(t *testing.T, bin, dir string) (*crashClient, error) {
 		return nil, err
 	}
 	c := &crashClient{cmd: cmd, in: in, fr: rpc.NewFrameReader(out, gen.MaxHeaderBytes, gen.MaxResponseBytes)}
-	if _, err := c.call(`"method":"initialize","params":{"apiVersion":{"major":1,"minor":8},"client":{"name":"crash","version":"1"},"allowPropertyEdits":true}`); err != nil {
+	if _, err := c.call(`"method":"initialize","params":{"apiVersion":{"major":1,"minor":` + strconv.Itoa(minor) + `},"client":{"name":"crash","version":"1"},"allowPropertyEdits":true}`); err != nil {
 		return c, err
 	}
 	start, _ := json.Marshal(dir)

@@ -6,6 +6,7 @@
 //	eska tree <dir>             print the Configurator tree of the project at dir
 //	eska search <dir> <text>    index the project at dir and search its metadata
 //	eska property <command> ... show, preview, set and undo property edits
+//	eska rename <command> ...   preview and apply the rename of an object
 //	eska version, --version     print the version
 //
 // In --stdio mode stdout carries protocol frames only; short machine
@@ -50,10 +51,13 @@ Commands:
                        (-limit N)
   property <command>   show, choices, preview, set, undo: edit properties
                        as the IDE API does (eska property for its usage)
+  rename <command>     preview, apply: rename a top-level object and every
+                       reference to it (eska rename for its usage)
   version, --version   print the version
 
 This build speaks IDE API 1.0 to 1.11 and serves Designer XML projects:
-read-only unless a client opts in to property editing (1.6-1.8).
+read-only unless a client opts in to property editing (1.6-1.8), rename
+(1.9), linked numerator edits (1.10) and unsigned 64-bit properties (1.11).
 workspace/open takes the absolute path of a directory with an eska.toml
 (or below one); see README.md for the manifest.
 `
@@ -88,6 +92,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSearch(args[1:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "property":
 		return runProperty(args[1:], stdout, stderr)
+	case len(args) >= 1 && args[0] == "rename":
+		return runRename(args[1:], stdout, stderr)
 	case len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
 		fmt.Fprintln(stdout, "eska", version)
 		return 0

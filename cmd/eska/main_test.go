@@ -3,111 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/rpc"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
-
-// The binary is built once for the package's tests and removed after them.
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
-	buildOut  []byte
-)
-
-// The disk cache's signing key goes to a temporary user cache directory,
-// for the processes the tests start too.
-func TestMain(m *testing.M) {
-	cacheHome, err := os.MkdirTemp("", "eska-cache-home")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CACHE_HOME", cacheHome)
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.RemoveAll(cacheHome)
-	os.Exit(code)
-}
-
-func build(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		if buildDir, buildErr = os.MkdirTemp("", "eska-test"); buildErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, "eska"), "./cmd/eska")
-		cmd.Dir = repotest.Root(t)
-		buildOut, buildErr = cmd.CombinedOutput()
-	})
-	if buildErr != nil {
-		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
-	}
-	return filepath.Join(buildDir, "eska")
-}
-
-// runProcess feeds input to `eska ide --stdio`, closing stdin after it
-// unless keepOpen, and returns the response bodies, stderr and exit code.
-func runProcess(t *testing.T, bin string, input []byte, wait time.Duration) (bodies []string, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(bin, "ide", "--stdio")
-	stdin, _ := cmd.StdinPipe()
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stdin.Write(input)
-	if wait > 0 {
-		time.Sleep(wait) // let responses out before end of input drops pending work
-	}
-	stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("eska did not exit")
-	}
-	return readFrames(t, &out), errb.String(), code
-}
-
-// readFrames splits what eska wrote to stdout into frame bodies; anything
-// that is not a frame fails the test.
-func readFrames(t *testing.T, out *bytes.Buffer) []string {
-	t.Helper()
-	all := out.String()
-	var bodies []string
-	fr := rpc.NewFrameReader(out, gen.MaxHeaderBytes, gen.MaxResponseBytes)
-	for {
-		b, err := fr.ReadFrame()
-		if err == io.EOF {
-			return bodies
-		}
-		if err != nil {
-			t.Fatalf("stdout is not only frames: %v (%q)", err, all)
-		}
-		bodies = append(bodies, string(b))
-	}
-}
 
 func framed(bodies ...string) []byte {
 	var b []byte
@@ -131,18 +39,23 @@ func TestExitCodes(t *testing.T) {
 		input  []byte
 		code   int
 		frames int
+		eof    bool // the input ends (stdin closed); otherwise the process must end by itself
 	}{
-		{"exit before initialize", framed(exit), 1, 0},
-		{"exit without shutdown", framed(init10, exit), 1, 1},
-		{"shutdown then exit", framed(init10, shutdown, exit), 0, 2},
-		{"end of input between frames", framed(init10), 0, -1},
-		{"end of input inside a frame", append(framed(init10), "Content-Length: 40\r\n\r\n{\"jsonrpc\""...), 2, -1},
-		{"negative length", []byte("Content-Length: -1\r\n\r\n"), 2, 0},
-		{"repeated length", []byte("Content-Length: 1\r\nContent-Length: 1\r\n\r\n{"), 2, 0},
-		{"LF instead of CRLF", []byte("Content-Length: 2\n\n{}"), 2, 0},
-		{"body over the limit", []byte("Content-Length: 1048577\r\n\r\n"), 2, 0},
+		{"exit before initialize", framed(exit), 1, 0, false},
+		{"exit without shutdown", framed(init10, exit), 1, 1, false},
+		{"shutdown then exit", framed(init10, shutdown, exit), 0, 2, false},
+		{"end of input between frames", framed(init10), 0, -1, true},
+		{"end of input inside a frame", append(framed(init10), "Content-Length: 40\r\n\r\n{\"jsonrpc\""...), 2, -1, true},
+		{"negative length", []byte("Content-Length: -1\r\n\r\n"), 2, 0, false},
+		{"repeated length", []byte("Content-Length: 1\r\nContent-Length: 1\r\n\r\n{"), 2, 0, false},
+		{"LF instead of CRLF", []byte("Content-Length: 2\n\n{}"), 2, 0, false},
+		{"body over the limit", []byte("Content-Length: 1048577\r\n\r\n"), 2, 0, false},
 	} {
-		bodies, _, code := runProcess(t, bin, c.input, 300*time.Millisecond)
+		var until func([]string) bool // wait for the exit
+		if c.eof {
+			until = atOnce
+		}
+		bodies, _, code := runProcess(t, bin, c.input, c.name, until)
 		if code != c.code || (c.frames >= 0 && len(bodies) != c.frames) {
 			t.Errorf("%s: exit %d with %d frames, want exit %d with %d", c.name, code, len(bodies), c.code, c.frames)
 		}
@@ -169,7 +82,7 @@ func corpus(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "eska", "docs", "ide-protocol")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("eska corpus not found at %s (../shared is absent): the replay needs it", dir)
+		repotest.MissingPart(t, "eska corpus not found at %s (../shared is absent): the replay needs it", dir)
 	}
 	return dir
 }
@@ -250,20 +163,34 @@ func TestFixtureReplay(t *testing.T) {
 		for _, m := range input {
 			bodies = append(bodies, string(m))
 		}
-		got, _, code := runProcess(t, bin, framed(bodies...), 300*time.Millisecond)
+		// exit ends the process; every other case is followed by the
+		// sentinel, whose answer comes after all of the case's.
+		var until func([]string) bool
+		if c.Name != "exit" {
+			bodies = append(bodies, sentinel)
+			until = answered(sentinelID)
+		}
+		got, stderr, code := runProcess(t, bin, framed(bodies...), c.Name, until)
+		if c.Name != "exit" {
+			got = withoutSentinel(t, c.Name, got)
+		}
+		// Before the case's answers: initialize's, and for exit the
+		// shutdown's.
+		skip := 0
 		if c.Name != "initialize" {
-			got = got[1:] // the initialize response
+			skip++
 		}
 		if c.Name == "exit" {
-			got = got[1:] // the shutdown response
+			skip++
 			if code != *c.ExitCode {
 				t.Errorf("exit: exit code %d, want %d", code, *c.ExitCode)
 			}
 		}
-		if len(got) != len(c.Server) {
-			t.Errorf("%s: %d responses, want %d: %v", c.Name, len(got), len(c.Server), got)
+		if len(got) != skip+len(c.Server) {
+			t.Errorf("%s: %d responses, want %d after %d of the preconditions: %v\nstderr: %s", c.Name, len(got), len(c.Server), skip, got, stderr)
 			continue
 		}
+		got = got[skip:]
 		for i := range got {
 			if !sameResponse(t, got[i], string(c.Server[i])) {
 				t.Errorf("%s: response %d\n got %s\nwant %s", c.Name, i, got[i], c.Server[i])
@@ -277,23 +204,37 @@ func TestFixtureReplay(t *testing.T) {
 		if c.Name != "batch" {
 			continue
 		}
-		got, _, _ := runProcess(t, bin, framed(string(initCase[0]), string(c.Client[0])), 300*time.Millisecond)
+		got, _, _ := runProcess(t, bin, framed(string(initCase[0]), string(c.Client[0]), sentinel), "batch", answered(sentinelID))
+		got = withoutSentinel(t, "batch", got)
+		if len(got) != 2 {
+			t.Errorf("batch: %d responses, want initialize's and the batch's: %v", len(got), got)
+			continue
+		}
 		var gotArr, wantArr []json.RawMessage
-		_ = json.Unmarshal([]byte(got[1]), &gotArr)
-		_ = json.Unmarshal(c.Server[0], &wantArr)
+		if err := json.Unmarshal([]byte(got[1]), &gotArr); err != nil {
+			t.Errorf("batch: the answer is not an array: %s", got[1])
+			continue
+		}
+		if err := json.Unmarshal(c.Server[0], &wantArr); err != nil || len(wantArr) < 2 {
+			t.Fatalf("batch fixture: %s", c.Server[0])
+		}
 		if len(gotArr) != len(wantArr) || !sameResponse(t, string(gotArr[1]), string(wantArr[1])) {
 			t.Errorf("batch: %s, want %s", got[1], c.Server[0])
 		}
 	}
 	for i, te := range fx.TransportErrors {
 		var in []byte
+		var until func([]string) bool // a fatal fault ends the process by itself
 		switch {
 		case te.InputBody != nil:
 			in = framed(string(initCase[0]), *te.InputBody, `{"jsonrpc":"2.0","id":"after","method":"shutdown"}`)
 		case te.InputHeader != nil:
 			in = append(framed(string(initCase[0])), *te.InputHeader...)
 		}
-		got, _, code := runProcess(t, bin, in, 300*time.Millisecond)
+		if te.Connection == "continue" {
+			until = answered("after")
+		}
+		got, _, code := runProcess(t, bin, in, "transport error "+strconv.Itoa(i), until)
 		switch te.Connection {
 		case "continue":
 			if len(got) != 3 || !sameResponse(t, got[1], string(te.Expected)) || !strings.Contains(got[2], `"id":"after","result":null`) {
@@ -341,31 +282,22 @@ func TestFramesSplitEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := build(t)
-	want, _, _ := runProcess(t, bin, wire, 300*time.Millisecond)
+	want, _, _ := runProcess(t, bin, wire, "two responses", responses(2))
 	if len(want) != 2 {
 		t.Fatalf("frames.wire gave %d responses", len(want))
 	}
 	for split := 1; split < len(wire); split += 13 {
-		cmd := exec.Command(bin, "ide", "--stdio")
-		stdin, _ := cmd.StdinPipe()
-		stdout, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		stdin.Write(wire[:split])
+		p := startProc(t, bin)
+		p.send(wire[:split])
+		// The pause lets the reader meet the first part alone; the
+		// verdict does not depend on it.
 		time.Sleep(5 * time.Millisecond)
-		stdin.Write(wire[split:])
-		// The responses are read before the input ends: the end of input
-		// drops whatever has not been answered yet, as the contract says.
-		fr := rpc.NewFrameReader(stdout, gen.MaxHeaderBytes, gen.MaxResponseBytes)
-		for i := range want {
-			b, err := fr.ReadFrame()
-			if err != nil || string(b) != want[i] {
-				t.Fatalf("split at %d, response %d: %q %v", split, i, b, err)
-			}
+		p.send(wire[split:])
+		p.waitFor("two responses", responses(2))
+		got, _, _ := p.finish()
+		if !slices.Equal(got, want) {
+			t.Fatalf("split at %d: %q, want %q", split, got, want)
 		}
-		stdin.Close()
-		cmd.Wait()
 	}
 }
 
@@ -391,11 +323,11 @@ func TestUsage(t *testing.T) {
 func TestVSCodeJSONRPCClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed: the vscode-jsonrpc client test needs it")
+		repotest.MissingPart(t, "node is not installed: the vscode-jsonrpc client test needs it")
 	}
 	dir := filepath.Join(repotest.Root(t), "ide", "testdata", "node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc")); err != nil {
-		t.Skip("vscode-jsonrpc is not installed: run make ide-node")
+		repotest.MissingPart(t, "vscode-jsonrpc is not installed: run make ide-node")
 	}
 	bin := build(t)
 	cmd := exec.Command(node, "client.mjs", bin)

@@ -218,7 +218,7 @@ func openForEdit(dir string, stderr io.Writer) (*metadata.Backend, gen.ProjectCo
 	noCache := false
 	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
 	if err != nil {
-		fmt.Fprintf(stderr, "eska: cannot open %s: %s\n", abs, describe(err))
+		openFailed(abs, err, stderr)
 		return nil, gen.ProjectContext{}, false
 	}
 	p := info.Projects[0]

@@ -122,9 +122,12 @@ func TestTerminal(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{"eska.toml": tc.manifest})
-		code, _, stderr := terminal("tree", dir)
-		if want := "eska: " + filepath.Join(dir, tc.want) + "\n"; code != 1 || stderr != want {
-			t.Errorf("manifest %q: %d %q, want 1 %q", tc.manifest, code, stderr, want)
+		// The editing commands open the project the same way.
+		for _, args := range [][]string{{"tree", dir}, {"property", "show", dir, "catalog:Товары"}, {"rename", "preview", dir, "catalog:Товары", "Изделия"}} {
+			code, _, stderr := terminal(args...)
+			if want := "eska: " + filepath.Join(dir, tc.want) + "\n"; code != 1 || stderr != want {
+				t.Errorf("eska %s, manifest %q: %d %q, want 1 %q", args[0], tc.manifest, code, stderr, want)
+			}
 		}
 	}
 }

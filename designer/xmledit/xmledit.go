@@ -12,45 +12,19 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/contractkit/contractkit/designer"
+	"github.com/contractkit/contractkit/internal/byteedit"
 )
 
 // Edit replaces the bytes [Start, End) of a file with Text.
-type Edit struct {
-	Start, End int64
-	Text       string
-}
+type Edit = byteedit.Edit
 
 // Apply returns data with the edits made. The edits must lie inside data
 // and must not overlap; they may come in any order. data is not changed.
-func Apply(data []byte, edits []Edit) ([]byte, error) {
-	sorted := append([]Edit(nil), edits...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Start < sorted[j].Start })
-	var prev int64
-	size := len(data)
-	for i, e := range sorted {
-		if e.Start < 0 || e.End < e.Start || e.End > int64(len(data)) {
-			return nil, fmt.Errorf("edit %d: range %d-%d is outside the %d bytes of the file", i, e.Start, e.End, len(data))
-		}
-		if e.Start < prev {
-			return nil, fmt.Errorf("edit %d: range %d-%d overlaps the one before, which ends at %d", i, e.Start, e.End, prev)
-		}
-		prev = e.End
-		size += len(e.Text) - int(e.End-e.Start)
-	}
-	out := make([]byte, 0, size)
-	var at int64
-	for _, e := range sorted {
-		out = append(out, data[at:e.Start]...)
-		out = append(out, e.Text...)
-		at = e.End
-	}
-	return append(out, data[at:]...), nil
-}
+func Apply(data []byte, edits []Edit) ([]byte, error) { return byteedit.Apply(data, edits) }
 
 // Tag is the start tag of an element as the file spells it.
 type Tag struct {

@@ -127,25 +127,6 @@ func TestCheckCharsAndLayout(t *testing.T) {
 	}
 }
 
-// Apply never panics, and keeps every byte outside its edits.
-func FuzzApply(f *testing.F) {
-	f.Add([]byte("0123456789"), int64(2), int64(5), "abc", int64(7), int64(7), "Z")
-	f.Fuzz(func(t *testing.T, data []byte, s1, e1 int64, t1 string, s2, e2 int64, t2 string) {
-		out, err := Apply(data, []Edit{{s1, e1, t1}, {s2, e2, t2}})
-		if err != nil {
-			return
-		}
-		a, b := Edit{s1, e1, t1}, Edit{s2, e2, t2}
-		if a.Start > b.Start {
-			a, b = b, a
-		}
-		want := string(data[:a.Start]) + a.Text + string(data[a.End:b.Start]) + b.Text + string(data[b.End:])
-		if string(out) != want {
-			t.Fatalf("%q, want %q", out, want)
-		}
-	})
-}
-
 // Setting the text of any leaf element of any document the reader
 // accepts gives a document that reads the same except for that element,
 // whose text is the one set.

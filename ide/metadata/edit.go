@@ -39,6 +39,7 @@ type editor struct {
 	props *designer.Element // o's Properties; nil for a predefined item
 	scope map[string]string // namespace prefixes at o's element
 	minor int
+	lctx  *linkCtx // the linked context, read on first use (1.10)
 }
 
 // diag reports a short machine code to the server's stderr.
@@ -61,11 +62,26 @@ func (p *project) editing(b *Backend) *editState {
 	return p.edits
 }
 
-// recoverWrites removes what an interrupted write left behind; it runs
-// when a session that may edit opens the project.
+// recoverWrites removes what an interrupted write left behind and rolls
+// an interrupted write of several files back or forward; it runs when a
+// session that may edit opens the project. A set that cannot be
+// recovered stays pending, and every write answers
+// property_recovery_required.
 func (p *project) recoverWrites(b *Backend) error {
-	_, err := p.editing(b).w.Recover()
-	return err
+	w := p.editing(b).w
+	if _, err := w.Recover(); err != nil {
+		return err
+	}
+	rec, err := w.RecoverSet()
+	if err != nil {
+		return err
+	}
+	if rec.Forward {
+		// The project was read before the recovery finished the set:
+		// read it again from the root.
+		return p.loadRoot()
+	}
+	return nil
 }
 
 // editor reads the object's descriptor for one request.
@@ -209,7 +225,11 @@ func (e *editor) state() gen.EditingState {
 	shown, hidden := e.fields()
 	fields := make([]gen.EditableField, 0, len(shown))
 	for _, f := range shown {
-		fields = append(fields, gen.EditableField{Path: f.path, Schema: e.schema(f), Value: e.current(f)})
+		ef := gen.EditableField{Path: f.path, Schema: e.schema(f), Value: e.current(f)}
+		if e.linkedField(f) {
+			ef.Linked = ptrTo(true)
+		}
+		fields = append(fields, ef)
 	}
 	ok, _ := e.writable()
 	h := e.p.editing(e.b).hist
@@ -220,8 +240,10 @@ func (e *editor) state() gen.EditingState {
 	if e.o.info != nil && len(rowsFor(e.o.info.Kind)) > 0 {
 		profile = string(e.o.info.Kind)
 	}
-	return gen.EditingState{Snapshot: e.snap, Source: ToPath(rel), Profile: profile, Writable: ok, Fields: fields,
+	st := gen.EditingState{Snapshot: e.snap, Source: ToPath(rel), Profile: profile, Writable: ok, Fields: fields,
 		ReadOnlyProperties: e.readOnly(shown, hidden), Undo: undo, Redo: redo, AddRemove: false}
+	e.extend(&st, ok)
+	return st
 }
 
 // PropertyEditing answers metadata/propertyEditing.
@@ -232,7 +254,9 @@ func (b *Backend) PropertyEditing(c gen.ObjectParams) (gen.EditingResult, error)
 	}
 	s := e.state()
 	r := gen.EditingResult{Snapshot: s.Snapshot, Source: s.Source, Profile: s.Profile, Writable: s.Writable, Fields: s.Fields,
-		ReadOnlyProperties: s.ReadOnlyProperties, Undo: s.Undo, Redo: s.Redo, AddRemove: s.AddRemove}
+		ReadOnlyProperties: s.ReadOnlyProperties, Undo: s.Undo, Redo: s.Redo, AddRemove: s.AddRemove,
+		RenameAvailable: s.RenameAvailable, UndoRename: s.UndoRename, RedoRename: s.RedoRename,
+		ContextSnapshot: s.ContextSnapshot, LinkedObjects: s.LinkedObjects, UndoLinked: s.UndoLinked, RedoLinked: s.RedoLinked}
 	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(e.p)
 	return r, nil
 }
@@ -275,7 +299,11 @@ func (b *Backend) PropertyReferenceChoices(c gen.PropertyPathParams) (gen.Refere
 	if err != nil {
 		return gen.ReferenceChoicesResult{}, err
 	}
-	r := gen.ReferenceChoicesResult{Choices: e.referenceChoices(f)}
+	choices := e.referenceChoices(f)
+	if f.row.Domain == numeratorClass {
+		choices = e.numeratorChoices()
+	}
+	r := gen.ReferenceChoicesResult{Choices: choices}
 	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(e.p)
 	return r, nil
 }
@@ -311,12 +339,14 @@ func invalidChange(err error) error {
 	return err
 }
 
-// planned is a change checked and applied in memory.
+// planned is a change checked and applied in memory; a linked change
+// (1.10) is a step of several files.
 type planned struct {
 	e       *editor
 	f       *field
 	edits   []xmledit.Edit
 	newData []byte
+	linked  *setStep
 }
 
 // plan checks a change against the snapshot and the field and makes the
@@ -333,6 +363,16 @@ func (b *Backend) plan(c gen.PropertyEditParams) (*planned, error) {
 	if f == nil {
 		id, path := c.ObjectID, c.Path
 		return nil, e.readOnlyError(gen.PropertyReadOnlyDetails{Reason: ptrTo(gen.PropertyReadOnlyReasonNotEditable), ObjectID: &id, Path: &path})
+	}
+	if e.linkedField(f) {
+		if err := e.checkContext(c.ContextSnapshot); err != nil {
+			return nil, err
+		}
+		step, own, err := e.linkedPlan(f, c.Change)
+		if err != nil {
+			return nil, invalidChange(err)
+		}
+		return &planned{e: e, f: f, edits: own, linked: step}, nil
 	}
 	edits, err := e.edits(f, c.Change)
 	if err != nil {
@@ -460,7 +500,9 @@ func (b *Backend) PreviewProperty(c gen.PropertyEditParams) (gen.PreviewResult, 
 	}
 	ok, _ := pl.e.writable()
 	r := gen.PreviewResult{Valid: ok, Changes: []gen.ByteEdit{}}
-	if !bytes.Equal(pl.newData, pl.e.data) {
+	if pl.linked != nil {
+		pl.e.previewLinked(pl, &r)
+	} else if !bytes.Equal(pl.newData, pl.e.data) {
 		r.Changed = true
 		for _, ed := range pl.edits {
 			r.Changes = append(r.Changes, gen.ByteEdit{Range: gen.Range{Start: ed.Start, End: ed.End}, Text: ed.Text})
@@ -483,6 +525,9 @@ func (b *Backend) UpdateProperty(c gen.PropertyEditParams) (gen.PropertyWriteRes
 	e := pl.e
 	if ok, d := e.writable(); !ok {
 		return gen.PropertyWriteResult{}, e.readOnlyError(d)
+	}
+	if pl.linked != nil {
+		return b.writeLinked(e, pl.linked)
 	}
 	if bytes.Equal(pl.newData, e.data) {
 		// Nothing to write: nothing is announced.
@@ -523,6 +568,14 @@ func (b *Backend) UndoProperty(c gen.UndoPropertyParams) (gen.PropertyWriteResul
 	step, ok := hist.peek(e.desc, redo)
 	if !ok {
 		return gen.PropertyWriteResult{}, invalidParams("/direction", fmt.Sprintf("nothing to %s for %s", c.Direction, c.ObjectID))
+	}
+	if step.Set != nil {
+		if step.Set.Linked {
+			if err := e.checkContext(c.ContextSnapshot); err != nil {
+				return gen.PropertyWriteResult{}, err
+			}
+		}
+		return b.replaySet(e, step, redo)
 	}
 	expect, target := step.After, step.Before
 	if redo {
@@ -567,7 +620,7 @@ func (b *Backend) write(e *editor, data []byte) error {
 		return e.readOnlyError(gen.PropertyReadOnlyDetails{Reason: ptrTo(gen.PropertyReadOnlyReasonSymlink), ObjectID: &id})
 	case errors.As(err, &ve) && ve.Reverted:
 		return e.sourceChanged()
-	case errors.As(err, &ve):
+	case errors.As(err, &ve), errors.Is(err, atomicfile.ErrRecoveryRequired):
 		return derr(gen.DomainErrorKindPropertyRecoveryRequired, gen.EmptyDetails{}, e.p, b.s)
 	case errors.Is(err, atomicfile.ErrNotRegular):
 		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: "not_file", err: err})

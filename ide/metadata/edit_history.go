@@ -13,15 +13,19 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
-// editStep is one write: the descriptor and its bytes around it.
+// editStep is one write: the descriptor and its bytes around it, or for
+// a write of several files (a rename, a linked edit) the set of their
+// replacements (edit_set.go).
 type editStep struct {
-	Object string `json:"object"` // the ObjectId it was made through
-	Before []byte `json:"before"`
-	After  []byte `json:"after"`
+	Object string   `json:"object"` // the ObjectId it was made through
+	Before []byte   `json:"before,omitempty"`
+	After  []byte   `json:"after,omitempty"`
+	Set    *setStep `json:"set,omitempty"`
 }
 
 // editHistory is the undo and redo stacks of every descriptor written,
@@ -133,4 +137,59 @@ func (h *editHistory) moved(path string, redo bool) error {
 	from[path] = st[:len(st)-1]
 	to[path] = append(to[path], s)
 	return h.save(path)
+}
+
+// rekey moves the stacks of a renamed descriptor and of every descriptor
+// below its folder to their new paths, so that the history of the
+// object goes on under its new name. moves pairs old and new paths.
+func (h *editHistory) rekey(moves [][2]string) error {
+	under := func(key, old string) (string, bool) {
+		if key == old {
+			return "", true
+		}
+		if rest, ok := strings.CutPrefix(key, old+string(filepath.Separator)); ok {
+			return rest, true
+		}
+		return "", false
+	}
+	if h.dir != "" {
+		// Stacks on disk are loaded first, so that they move too.
+		entries, _ := os.ReadDir(h.dir)
+		for _, e := range entries {
+			var hf historyFile
+			if data, err := os.ReadFile(filepath.Join(h.dir, e.Name())); err == nil && json.Unmarshal(data, &hf) == nil && hf.File != "" {
+				h.load(filepath.Join(h.root, filepath.FromSlash(hf.File)))
+			}
+		}
+	}
+	var firstErr error
+	for _, m := range moves {
+		keys := map[string]bool{}
+		for k := range h.undo {
+			keys[k] = true
+		}
+		for k := range h.redo {
+			keys[k] = true
+		}
+		for k := range keys {
+			rest, ok := under(k, m[0])
+			if !ok {
+				continue
+			}
+			nk := m[1]
+			if rest != "" {
+				nk = filepath.Join(m[1], rest)
+			}
+			h.undo[nk], h.redo[nk] = h.undo[k], h.redo[k]
+			delete(h.undo, k)
+			delete(h.redo, k)
+			if h.dir != "" {
+				os.Remove(h.fileOf(k))
+				if err := h.save(nk); err != nil && firstErr == nil {
+					firstErr = err
+				}
+			}
+		}
+	}
+	return firstErr
 }

@@ -59,9 +59,13 @@ func minorOf(v string) int {
 }
 
 // visible reports whether the client may receive a row's schema: a
-// reference field from minor 7, a value field from minor 8.
-func (e *editor) visible(r *gen.EditingProfileRow) bool {
-	return minorOf(r.Since) <= e.minor
+// reference field from minor 7, a value field from minor 8, an unsigned
+// integer from 11. A linked field (1.10) needs linkedPropertyEdits.
+func (e *editor) visible(f *field) bool {
+	if minorOf(f.row.Since) > e.minor {
+		return false
+	}
+	return !e.linkedField(f) || e.b.granted(gen.CapabilityLinkedPropertyEdits)
 }
 
 // fields expands the object's profile rows over its Properties: one
@@ -83,7 +87,7 @@ func (e *editor) fields() (shown, hidden []*field) {
 				continue
 			}
 			seen[f.path] = true
-			if e.visible(r) {
+			if e.visible(f) {
 				shown = append(shown, f)
 			} else {
 				hidden = append(hidden, f)
@@ -200,6 +204,22 @@ func (e *editor) fits(f *field) bool {
 	case "integer":
 		_, err := strconv.ParseInt(strings.TrimSpace(f.el.Text), 10, 64)
 		return err == nil
+	case "unsignedInteger":
+		_, err := strconv.ParseUint(strings.TrimSpace(f.el.Text), 10, 64)
+		return err == nil
+	case "reference":
+		if r.Domain == numeratorClass {
+			v := strings.TrimSpace(f.el.Text)
+			if v == "" {
+				return true
+			}
+			for _, c := range e.numeratorChoices() {
+				if c.Value == v {
+					return true
+				}
+			}
+			return false
+		}
 	case "type":
 		_, ok := e.typeOf(f.el)
 		return ok
@@ -247,12 +267,22 @@ func (e *editor) readOnly(shown, hidden []*field) []gen.ReadOnlyProperty {
 				break
 			}
 		}
+		for _, f := range hidden {
+			// Listed below with the reason of its own.
+			covered = covered || f.path == seg
+		}
 		if !covered {
 			out = append(out, gen.ReadOnlyProperty{Path: seg, Reason: gen.ReadOnlyReasonUnsupported})
 		}
 	}
 	for _, f := range hidden {
-		out = append(out, gen.ReadOnlyProperty{Path: f.path, Reason: gen.ReadOnlyReasonUnsupported})
+		reason := gen.ReadOnlyReasonUnsupported
+		if f.row.Schema == "unsignedInteger" {
+			// The seed's reason for the unsigned fields older clients
+			// still read.
+			reason = gen.ReadOnlyReasonClientVersion
+		}
+		out = append(out, gen.ReadOnlyProperty{Path: f.path, Reason: reason})
 	}
 	return out
 }

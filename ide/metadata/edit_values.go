@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -195,7 +196,13 @@ func (e *editor) schema(f *field) gen.EditSchema {
 		}
 		return gen.EnumSchema{Values: opts}
 	case "reference":
+		if r.Domain == numeratorClass {
+			return gen.ReferenceSchema{Domain: r.Domain, Nullable: true}
+		}
 		return gen.ReferenceSchema{Domain: "ChoiceParameterField", Nullable: false}
+	case "unsignedInteger":
+		// The whole unsigned 64-bit range, as decimal strings on the wire.
+		return gen.UnsignedIntegerSchema{Min: 0, Max: math.MaxUint64}
 	case "value":
 		s := gen.ValueSchema{Types: []gen.TypeChoice{}}
 		for _, k := range e.valueTypes(f) {
@@ -259,10 +266,16 @@ func (e *editor) current(f *field) json.RawMessage {
 	case "integer":
 		n, _ := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
 		v = n
+	case "unsignedInteger":
+		// The decimal text as it stands: never through a float or an int64.
+		v = strings.TrimSpace(text)
 	case "type":
 		v, _ = e.typeOf(f.el)
 	case "enum", "form", "reference":
 		v = strings.TrimSpace(text)
+		if f.row.Domain == numeratorClass && v == "" {
+			v = nil
+		}
 	case "value":
 		typ, val, _ := e.valueOf(f)
 		if typ == "" {
@@ -299,7 +312,8 @@ func invalid(f *field, format string, args ...any) error {
 func (e *editor) edits(f *field, c gen.PropertyChange) ([]xmledit.Edit, error) {
 	r := f.row
 	want := map[string]string{"text": "text", "localized": "text", "choiceParameterName": "text", "boolean": "boolean",
-		"enum": "enum", "type": "enum", "form": "enum", "integer": "integer", "reference": "reference", "value": "value"}[r.Schema]
+		"enum": "enum", "type": "enum", "form": "enum", "integer": "integer", "reference": "reference", "value": "value",
+		"unsignedInteger": "unsignedInteger"}[r.Schema]
 	got := ""
 	var text string
 	switch v := c.(type) {
@@ -311,6 +325,10 @@ func (e *editor) edits(f *field, c gen.PropertyChange) ([]xmledit.Edit, error) {
 		got, text = "enum", v.Value
 	case gen.IntegerChange:
 		got, text = "integer", strconv.FormatInt(v.Value, 10)
+	case gen.UnsignedIntegerChange:
+		// Decoded from a decimal string straight into a uint64: a
+		// negative, fractional or overflowing value never got here.
+		got, text = "unsignedInteger", strconv.FormatUint(v.Value, 10)
 	case gen.ReferenceChange:
 		got = "reference"
 		if v.Value == nil {
@@ -334,6 +352,7 @@ func (e *editor) edits(f *field, c gen.PropertyChange) ([]xmledit.Edit, error) {
 		if err := checkChoiceParameterName(text, e.siblingNames(f)); err != nil {
 			return nil, invalid(f, "%v", err)
 		}
+	case "unsignedInteger":
 	case "boolean", "enum", "integer":
 		if err := checkScalar(r, c); err != nil {
 			return nil, invalid(f, "%v", err)

@@ -24,6 +24,11 @@ func (b *Backend) changed(p *project, affected []string, all bool) {
 // announce is changed with supportUnchanged, which a client granted
 // supportPolicy receives.
 func (b *Backend) announce(p *project, affected []string, all bool, supportUnchanged bool) {
+	b.sendChanged(b.changedParams(p, affected, all, supportUnchanged))
+}
+
+// changedParams is the metadata/changed of p as it is now.
+func (b *Backend) changedParams(p *project, affected []string, all bool, supportUnchanged bool) gen.ChangedParams {
 	params := gen.ChangedParams{SessionID: gen.SessionID(b.s.id), ProjectID: gen.ProjectID(p.id),
 		Generation: gen.Generation(p.generation), EventSequence: gen.EventSequence(p.eventSequence),
 		RequiresRefresh: p.requiresRefresh, RequiresReopen: p.requiresReopen}
@@ -36,6 +41,10 @@ func (b *Backend) announce(p *project, affected []string, all bool, supportUncha
 			params.Affected = append(params.Affected, gen.ObjectID(id))
 		}
 	}
+	return params
+}
+
+func (b *Backend) sendChanged(params gen.ChangedParams) {
 	raw, err := params.MarshalJSON()
 	if err == nil {
 		b.notify(gen.NotificationMetadataChanged, raw)

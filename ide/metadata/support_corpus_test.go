@@ -55,24 +55,24 @@ func TestSupportCorpus(t *testing.T) {
 		extract(t, filepath.Join(shared, a+".tar.gz"), tmp)
 	}
 	projects := []corpusProject{
-		{"ssl_3_1", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_3_27", "configuration", "src/cf", ""},
-		{"mdclasses/mdclasses_ext", "extension", "src/cf", ""},
-		{"mdclasses/external/src/epf", "processing", ".", "ТестоваяВнешняяОбработка.xml"},
+		{Name: "ssl_3_1", Type: "configuration", Source: "src/cf", Descriptor: ""},
+		{Name: "mdclasses/mdclasses", Type: "configuration", Source: "src/cf", Descriptor: ""},
+		{Name: "mdclasses/mdclasses_3_27", Type: "configuration", Source: "src/cf", Descriptor: ""},
+		{Name: "mdclasses/mdclasses_ext", Type: "extension", Source: "src/cf", Descriptor: ""},
+		{Name: "mdclasses/external/src/epf", Type: "processing", Source: ".", Descriptor: "ТестоваяВнешняяОбработка.xml"},
 	}
 	entries, _ := os.ReadDir(filepath.Join(tmp, "bsl-language-server"))
 	for _, e := range entries {
 		if _, err := os.Stat(filepath.Join(tmp, "bsl-language-server", e.Name(), "Configuration.xml")); err == nil {
-			projects = append(projects, corpusProject{"bsl-language-server/" + e.Name(), "configuration", ".", ""})
+			projects = append(projects, corpusProject{Name: "bsl-language-server/" + e.Name(), Type: "configuration", Source: "."})
 		}
 	}
 	for _, cp := range projects {
-		t.Run(cp.name, func(t *testing.T) {
-			proj := filepath.Join(tmp, cp.name)
-			m := fmt.Sprintf("[project]\ntype = %q\nsource = %q\n", cp.typ, cp.source)
-			if cp.descriptor != "" {
-				m += fmt.Sprintf("descriptor = %q\n", cp.descriptor)
+		t.Run(cp.Name, func(t *testing.T) {
+			proj := filepath.Join(tmp, cp.Name)
+			m := fmt.Sprintf("[project]\ntype = %q\nsource = %q\n", cp.Type, cp.Source)
+			if cp.Descriptor != "" {
+				m += fmt.Sprintf("descriptor = %q\n", cp.Descriptor)
 			}
 			os.WriteFile(filepath.Join(proj, "eska.toml"), []byte(m), 0o644)
 			b := New(nil)
@@ -103,7 +103,7 @@ func TestSupportCorpus(t *testing.T) {
 					t.Errorf("%s has neither a mode nor an unknown reason: %+v", o.ObjectID, o)
 				}
 			}
-			binPath := filepath.Join(proj, cp.source, filepath.FromSlash(designer.SupportFile))
+			binPath := filepath.Join(proj, cp.Source, filepath.FromSlash(designer.SupportFile))
 			if _, err := os.Stat(binPath); err != nil {
 				if len(perMode) != 1 || perMode["not_supported"] != len(objs) || len(files) != 0 || len(last.Diagnostics) != 0 || len(last.Suppliers) != 0 {
 					t.Errorf("without a support file: modes %v, unknown %v, %d files, diagnostics %v", perMode, unknown, len(files), last.Diagnostics)
@@ -132,7 +132,7 @@ func TestSupportCorpus(t *testing.T) {
 				len(objs), perMode, own, want, len(files), last.Suppliers)
 			// supportFiles: 128 paths mixing descriptors, modules, forms,
 			// predefined data, nested descriptors, unknown places.
-			paths := mixedPaths(t, filepath.Join(proj, cp.source), gen.MaxSupportFilePaths)
+			paths := mixedPaths(t, filepath.Join(proj, cp.Source), gen.MaxSupportFilePaths)
 			r, err := h.supportFiles(paths...)
 			if err != nil {
 				t.Fatal(errText(err))

@@ -9,8 +9,9 @@
 // A small journal in a state directory names the temporary file of the
 // write in progress, so that Recover removes what a killed process left
 // behind without walking the tree; a lock file in the same directory
-// keeps two writers of one project apart. A later multi-file change
-// (rename) can keep its plan in the same journal.
+// keeps two writers of one project apart. Changes of several files (and
+// renames of files and folders) go through a journal of their own there,
+// rolled back or forward by RecoverSet (set.go).
 package atomicfile
 
 import (
@@ -117,6 +118,9 @@ func (w *Writer) path(rel string) (string, fs.FileMode, error) {
 // Replace writes c.New over the file c.Rel, which must hold exactly
 // c.Old. On success the file holds c.New, read back to prove it.
 func (w *Writer) Replace(c Change) error {
+	if w.Pending() {
+		return ErrRecoveryRequired
+	}
 	path, mode, err := w.path(c.Rel)
 	if err != nil {
 		return err

@@ -21,7 +21,7 @@ func TestEskaFixturesRoundTrip(t *testing.T) {
 	dir := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "eska", "docs", "ide-protocol")
 	raw, err := os.ReadFile(filepath.Join(dir, "fixtures.json"))
 	if err != nil {
-		t.Skipf("eska fixtures not found (%v): ../shared is absent", err)
+		repotest.MissingPart(t, "eska fixtures not found (%v): ../shared is absent", err)
 	}
 	var fx struct {
 		Cases []struct {

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/contractkit/contractkit/internal/repotest"
 )
 
 // Files of the reference, relative to its folder.
@@ -199,7 +201,7 @@ func Require(t testing.TB, root string, python bool) string {
 	t.Helper()
 	dir, err := Dir(root)
 	if err != nil {
-		t.Skipf("skipping: %v", err)
+		repotest.MissingPart(t, "skipping: %v", err)
 	}
 	if python {
 		if _, err := Python(); err != nil {

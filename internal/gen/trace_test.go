@@ -12,10 +12,6 @@ import (
 
 // Why a normative entry is not traced yet.
 const (
-	// notBuilt17: issue 17 (rename, linked numerator edits, unsigned
-	// 64-bit values) is being built; the entry gets its source and tests
-	// there.
-	notBuilt17 = "not built yet: issue 17 (iderename17)"
 	// tagInIDE: built, and tested by tests in ide/ or cmd/eska, which other
 	// work was changing when this list was made; the second pass of issue
 	// 19 tags them with //contract:proves (or writes the test).
@@ -27,22 +23,11 @@ const (
 // traced must leave the list (the test says so), and an entry that is not
 // traced must be in it.
 var pendingTrace = map[string]string{
-	"eska-ide-api.editing.linked":                                 notBuilt17,
-	"eska-ide-api.editing.rename":                                 notBuilt17,
-	"eska-ide-api.editing.renamed":                                notBuilt17,
-	"eska-ide-api.editing.unsigned-decimal":                       notBuilt17,
 	"eska-ide-api.error-kind.cancelled":                           tagInIDE + " (candidates: ide/edit_test.go TestUpdateCancellation, ide/metadata/search_test.go TestIndexCancelResume, ide/rpc/server_test.go TestCancellation)",
 	"eska-ide-api.error-kind.invalid-state":                       tagInIDE + " (candidates: ide/rpc/server_test.go TestLifecycle)",
 	"eska-ide-api.error-kind.project-open-failed":                 tagInIDE + " (candidates: ide/metadata/session_test.go TestOpenFailures, ide/server_test.go TestWorkspaceOpenWithoutManifest)",
 	"eska-ide-api.error-kind.property-committed-refresh-required": tagInIDE + " (candidates: ide/metadata/edit_test.go TestCommittedRefreshRequired)",
-	"eska-ide-api.error-kind.property-edit-busy":                  tagInIDE + " (candidates: ide/metadata/edit_test.go TestEditBusy)",
 	"eska-ide-api.error-kind.property-read-only":                  tagInIDE + " (candidates: cmd/eska/property_test.go TestPropertyCommand, ide/metadata/edit_corpus_test.go TestEditCorpus, ide/metadata/edit_test.go TestEditChoices, ide/metadata/edit_test.go TestEditOptIn)",
-	"eska-ide-api.error-kind.property-recovery-required":          tagInIDE + " (no test names it by its constant; find or write one)",
-	"eska-ide-api.error-kind.rename-blocked":                      notBuilt17,
-	"eska-ide-api.error-kind.rename-collision":                    notBuilt17,
-	"eska-ide-api.error-kind.rename-committed-refresh-required":   notBuilt17,
-	"eska-ide-api.error-kind.rename-invalid-name":                 notBuilt17,
-	"eska-ide-api.error-kind.rename-review-required":              notBuilt17,
 	"eska-ide-api.error-kind.reopen-required":                     tagInIDE + " (candidates: ide/metadata/session_test.go TestFileEvents)",
 	"eska-ide-api.error-kind.resource-limit":                      tagInIDE + " (candidates: ide/rpc/server_test.go TestBatches, ide/rpc/server_test.go TestQueueLimits)",
 	"eska-ide-api.error-kind.response-too-large":                  tagInIDE + " (candidates: ide/rpc/server_test.go TestBatches)",
@@ -77,8 +62,8 @@ var pendingTrace = map[string]string{
 	"eska-ide-api.method.metadata-property-type-choices":          tagInIDE + " (no test names it by its constant; find or write one)",
 	"eska-ide-api.method.metadata-property-value-choices":         tagInIDE + " (candidates: ide/edit_test.go TestEditingCapabilities)",
 	"eska-ide-api.method.metadata-refresh":                        tagInIDE + " (no test names it by its constant; find or write one)",
-	"eska-ide-api.method.metadata-rename-apply":                   notBuilt17,
-	"eska-ide-api.method.metadata-rename-preview":                 notBuilt17,
+	"eska-ide-api.method.metadata-rename-apply":                   tagInIDE + " (built by issue 17; candidates: ide/rename_test.go TestRenameOverRPC, cmd/eska/crash_rename_test.go TestRenameCrashSafety)",
+	"eska-ide-api.method.metadata-rename-preview":                 tagInIDE + " (built by issue 17; candidates: ide/rename_test.go TestRenameOverRPC, ide/rename_test.go TestRenameCapabilities)",
 	"eska-ide-api.method.metadata-reveal":                         tagInIDE + " (no test names it by its constant; find or write one)",
 	"eska-ide-api.method.metadata-root":                           tagInIDE + " (candidates: ide/server_test.go TestMethodAvailability)",
 	"eska-ide-api.method.metadata-search":                         tagInIDE + " (candidates: cmd/eska/session_test.go TestFixtureReplaySession, ide/server_test.go TestPagingLimits)",

@@ -410,10 +410,7 @@ func (a *Adapter) observe(ctx context.Context) (aicontrol.ObserveResult, error) 
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ctx = context.WithoutCancel(ctx)
-	if err := a.ensureLocked(ctx); err != nil {
-		return aicontrol.ObserveResult{}, err
-	}
-	res, err := callLocked(a, func() (aicontrol.ObserveResult, error) { return a.client.Observe(ctx) })
+	res, err := requestLocked(ctx, a, nil, func(c *bridge.Client) (aicontrol.ObserveResult, error) { return c.Observe(ctx) })
 	if err != nil {
 		return res, err
 	}
@@ -460,10 +457,8 @@ func (a *Adapter) endpointInfo(ctx context.Context) endpointInfo {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ctx = context.WithoutCancel(ctx)
-	if err := a.ensureLocked(ctx); err == nil {
-		if st, err := callLocked(a, func() (aicontrol.StatusResult, error) { return a.client.Status(ctx) }); err == nil {
-			a.status = st
-		}
+	if st, err := requestLocked(ctx, a, nil, func(c *bridge.Client) (aicontrol.StatusResult, error) { return c.Status(ctx) }); err == nil {
+		a.status = st
 	}
 	rev := a.cfg.Actions.ProjectRevision
 	if a.cfg.ProjectRevision != "" {

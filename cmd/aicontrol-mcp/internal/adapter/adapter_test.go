@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/cmd/aicontrol-mcp/internal/actions"
 	"github.com/contractkit/contractkit/generated/aicontrol"
 )
@@ -224,27 +225,36 @@ func TestCallTimeout(t *testing.T) {
 	}
 }
 
-// The listener goes away while a call waits: the call is a tool error
-// naming the endpoint; the next call connects to the listener again.
+// The listener shuts down while a call waits: it completes the command
+// with success false before it closes the connection, and the call
+// returns that completion as a tool error. The adapter notices the closed
+// connection before the next call sends anything: while nothing listens
+// that call says the listener cannot be reached; when a listener is back
+// the call goes to it on a new connection.
 //
-//contract:proves ai-control-protocol.integration.mcp-faults
-func TestListenerGoneMidCall(t *testing.T) {
+//contract:proves ai-control-protocol.integration.mcp-faults ai-control-protocol.integration.shutdown-delivery
+func TestListenerShutdownMidCall(t *testing.T) {
 	g := startGame(t, gameOptions{})
 	addr := g.addr
-	s := connect(t, g, sessionOptions{})
+	// No status polling: the call, not the follower, meets the closed
+	// connection.
+	s := connect(t, g, sessionOptions{refresh: time.Hour})
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() { done <- s.call(t, "slow", nil) }()
 	g.waitHeld(1)
-	g.close()
+	g.close() // returns once the listener has closed every connection
 	var res *mcp.CallToolResult
 	select {
 	case res = <-done:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the call did not end when the listener went away")
+		t.Fatal("the call did not end when the listener shut down")
 	}
-	mustContain(t, "tool error", errorText(t, res), "lost the connection to the listener at "+addr, "the next call reconnects")
+	if out := output(t, res); !res.IsError || out.Success || out.Message != bridge.ShutdownMessage || out.CommandSeq != 1 || out.Action != "slow" {
+		t.Fatalf("the listener's completion: error %v, %+v", res.IsError, out)
+	}
+	waitFor(t, "the listener's close to reach the adapter's socket", func() bool { return !connectedTo(t, g.port()) })
 
-	// While nothing listens, a call says the listener cannot be reached.
+	// Nothing listens: the call says so, and nothing was sent.
 	mustContain(t, "tool error", errorText(t, s.call(t, "echo", nil)), "cannot reach the listener at "+addr)
 
 	g2 := startGame(t, gameOptions{addr: addr})
@@ -260,6 +270,87 @@ func TestListenerGoneMidCall(t *testing.T) {
 	}
 	if info := s.endpoint(t); !info.Connected || info.Listener == nil || info.Listener.Port != int64(g2.port()) {
 		t.Fatalf("endpoint after reconnecting: %+v", info)
+	}
+
+	// A listener that restarted between two calls: the next call goes on
+	// a new connection to it, at once.
+	g2.close()
+	waitFor(t, "the listener's close to reach the adapter's socket", func() bool { return !connectedTo(t, g2.port()) })
+	g3 := startGame(t, gameOptions{addr: addr})
+	out = output(t, s.call(t, "echo", map[string]any{"stringArg": "again"}))
+	if out.Message != "again" || out.CommandSeq != 1 || len(g3.commands()) != 1 {
+		t.Fatalf("after the restart: %+v, %d commands", out, len(g3.commands()))
+	}
+	if c := strings.Count(s.log.String(), "msg=connected"); c != 3 {
+		t.Fatalf("connected %d times, want 3; log:\n%s", c, s.log)
+	}
+}
+
+// The connection dies while a call waits, with no completion (a cut
+// between the adapter and the listener): the call is a tool error naming
+// the endpoint and saying the outcome is unknown; while nothing listens
+// the next call says the listener cannot be reached; then a call connects
+// again and the game, which never stopped, runs it.
+//
+//contract:proves ai-control-protocol.integration.mcp-faults
+func TestConnectionLostMidCall(t *testing.T) {
+	g := startGame(t, gameOptions{})
+	px := startProxy(t, g.addr)
+	s := connect(t, g, sessionOptions{port: px.port()})
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() { done <- s.call(t, "slow", nil) }()
+	g.waitHeld(1)
+	// The adapter has read act's answer (command 1 is awaited) before the
+	// connection goes: the lost answer of act itself is the next test's case.
+	if !eventuallyTrue(func() bool { s.a.mu.Lock(); defer s.a.mu.Unlock(); return len(s.a.waiters) == 1 }) {
+		t.Fatal("the adapter never awaited command 1")
+	}
+	px.cut()
+	var res *mcp.CallToolResult
+	select {
+	case res = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not end when the connection was lost")
+	}
+	mustContain(t, "tool error", errorText(t, res), "command 1:", "lost the connection to the listener at "+px.addr, "the next call reconnects", "whether the game ran it is unknown")
+
+	mustContain(t, "tool error", errorText(t, s.call(t, "echo", nil)), "cannot reach the listener at "+px.addr)
+
+	px.restart()
+	out := output(t, s.call(t, "echo", map[string]any{"stringArg": "back"}))
+	if out.Message != "back" || out.CommandSeq != 2 {
+		t.Fatalf("after reconnecting: %+v", out)
+	}
+	if cmds := g.commands(); len(cmds) != 2 || cmds[0].Type != "slow" || cmds[1].Type != "echo" {
+		t.Fatalf("the game received %+v, want slow then echo", cmds)
+	}
+	if c := strings.Count(s.log.String(), "msg=connected"); c != 2 {
+		t.Fatalf("connected %d times, want 2; log:\n%s", c, s.log)
+	}
+}
+
+// When act's own answer is lost, the command may have been queued: the
+// tool error says the command was sent and that its fate is unknown.
+//
+//contract:proves ai-control-protocol.integration.mcp-faults
+func TestActAnswerLost(t *testing.T) {
+	g := startGame(t, gameOptions{})
+	px := startProxy(t, g.addr)
+	s := connect(t, g, sessionOptions{port: px.port()})
+	px.muteAfter(`"method":"act"`)
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() { done <- s.call(t, "slow", nil) }()
+	g.waitHeld(1)
+	px.cut()
+	var res *mcp.CallToolResult
+	select {
+	case res = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not end when the connection was lost")
+	}
+	mustContain(t, "tool error", errorText(t, res), "lost the connection to the listener at "+px.addr, "the command was sent", "whether the game queued and ran it is unknown", "the next call reconnects")
+	if cmds := g.commands(); len(cmds) != 1 || cmds[0].Type != "slow" {
+		t.Fatalf("the game received %+v, want the slow command", cmds)
 	}
 }
 

@@ -122,7 +122,7 @@ func (a *Adapter) ensureLocked(ctx context.Context) error {
 // dropLocked closes a connection that failed and ends every wait on it:
 // their completions can no longer be read on this listener's history.
 func (a *Adapter) dropLocked(cause error) error {
-	err := fmt.Errorf("%w at %s: %v; the next call reconnects", ErrConnectionLost, a.addr(), cause)
+	err := fmt.Errorf("%w at %s: %w; the next call reconnects", ErrConnectionLost, a.addr(), cause)
 	if a.client == nil {
 		return err
 	}
@@ -150,6 +150,32 @@ func callLocked[T any](a *Adapter, f func() (T, error)) (T, error) {
 	return v, a.dropLocked(err)
 }
 
+// requestLocked runs one request of a tool call, connecting first when
+// there is no connection. A listener that has closed the connection since
+// the last request (a graceful shutdown closes it once the completions
+// are read) is noticed before anything is sent: the request then goes on
+// a new connection, once, after ready (when given) approves it again on
+// what the new connection observed.
+func requestLocked[T any](ctx context.Context, a *Adapter, ready func() error, f func(*bridge.Client) (T, error)) (T, error) {
+	var zero T
+	for attempt := 0; ; attempt++ {
+		if err := a.ensureLocked(ctx); err != nil {
+			return zero, err
+		}
+		if ready != nil {
+			if err := ready(); err != nil {
+				return zero, err
+			}
+		}
+		c := a.client
+		v, err := callLocked(a, func() (T, error) { return f(c) })
+		if attempt == 0 && errors.Is(err, bridge.ErrPeerClosed) {
+			continue
+		}
+		return v, err
+	}
+}
+
 // act queues one command and registers its waiter. available says, under
 // the lock and after any reconnection, whether the action may be sent now.
 func (a *Adapter) act(ctx context.Context, cmd aicontrol.ActParams, available func() error) (int64, *waiter, error) {
@@ -162,13 +188,12 @@ func (a *Adapter) act(ctx context.Context, cmd aicontrol.ActParams, available fu
 	// share: the request itself is short and bounded by the client's own
 	// timeout, so only the wait that follows listens to cancellation.
 	ctx = context.WithoutCancel(ctx)
-	if err := a.ensureLocked(ctx); err != nil {
-		return 0, nil, err
+	r, err := requestLocked(ctx, a, available, func(c *bridge.Client) (aicontrol.ActResult, error) { return c.Act(ctx, cmd) })
+	if errors.Is(err, ErrConnectionLost) {
+		// The request may have reached the listener before its answer
+		// was lost: the game may have queued the command.
+		return 0, nil, fmt.Errorf("%w; the command was sent but its sequence number never came back, so whether the game queued and ran it is unknown, call %s to see its state", err, a.cfg.Actions.ObserveTool())
 	}
-	if err := available(); err != nil {
-		return 0, nil, err
-	}
-	r, err := callLocked(a, func() (aicontrol.ActResult, error) { return a.client.Act(ctx, cmd) })
 	if err != nil {
 		return 0, nil, err
 	}

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -245,6 +248,7 @@ type session struct {
 }
 
 type sessionOptions struct {
+	port        int // where the adapter connects; 0: the game's port
 	catalog     string
 	protocol    string // MCP protocol version the client asks for; empty: the SDK's latest
 	callTimeout time.Duration
@@ -268,8 +272,11 @@ func adapterConfig(t *testing.T, g *game, o sessionOptions, log *syncBuffer) Con
 	if o.refresh == 0 {
 		o.refresh = 20 * time.Millisecond
 	}
+	if o.port == 0 {
+		o.port = g.port()
+	}
 	return Config{
-		Client:      bridge.ClientConfig{Host: "127.0.0.1", Port: g.port(), Token: g.token, Timeout: 5 * time.Second},
+		Client:      bridge.ClientConfig{Host: "127.0.0.1", Port: o.port, Token: g.token, Timeout: 5 * time.Second},
 		TokenEnv:    "AICONTROL_TOKEN",
 		Actions:     loadCatalog(t, o.catalog),
 		CallTimeout: o.callTimeout,
@@ -310,10 +317,12 @@ func connect(t *testing.T, g *game, o sessionOptions) *session {
 	return s
 }
 
-// call runs a tool with a bounded context.
+// call runs a tool with a bounded context. The bound is for a call that
+// never ends: a 1 MiB argument validated under the race detector on a
+// loaded machine takes seconds.
 func (s *session) call(t *testing.T, name string, args any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
@@ -409,4 +418,153 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// proxy relays loopback connections to a listener, so that a test can cut
+// them abruptly (a reset, no completion), as when the game's process or
+// the network dies, and stop listening; restart listens again on the
+// same address.
+type proxy struct {
+	t      *testing.T
+	target string
+	addr   string
+
+	mu    sync.Mutex
+	ln    net.Listener
+	conns []*net.TCPConn
+	muted atomic.Bool // the listener's bytes are dropped instead of relayed
+	// muteOn, when set, mutes the proxy as a request containing it passes.
+	muteOn atomic.Pointer[string]
+}
+
+// muteAfter drops what the listener sends once a request containing s
+// has been relayed, as a connection whose return path has died would,
+// while requests still reach the listener.
+func (p *proxy) muteAfter(s string) { p.muteOn.Store(&s) }
+
+func startProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	p := &proxy{t: t, target: target, addr: "127.0.0.1:0"}
+	p.listen()
+	t.Cleanup(p.cut)
+	return p
+}
+
+func (p *proxy) port() int {
+	_, port, _ := net.SplitHostPort(p.addr)
+	n, _ := strconv.Atoi(port)
+	return n
+}
+
+func (p *proxy) listen() {
+	p.t.Helper()
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln, p.addr = ln, ln.Addr().String()
+	p.mu.Unlock()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.DialTimeout("tcp", p.target, 5*time.Second)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c.(*net.TCPConn), u.(*net.TCPConn))
+			p.mu.Unlock()
+			go func() {
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := c.Read(buf)
+					if n > 0 {
+						if m := p.muteOn.Load(); m != nil && strings.Contains(string(buf[:n]), *m) {
+							p.muted.Store(true)
+						}
+						if _, werr := u.Write(buf[:n]); werr != nil {
+							break
+						}
+					}
+					if err != nil {
+						break
+					}
+				}
+				u.Close()
+			}()
+			go func() {
+				buf := make([]byte, 32<<10)
+				for {
+					n, err := u.Read(buf)
+					if n > 0 && !p.muted.Load() {
+						if _, werr := c.Write(buf[:n]); werr != nil {
+							break
+						}
+					}
+					if err != nil {
+						break
+					}
+				}
+				c.Close()
+			}()
+		}
+	}()
+}
+
+// restart listens again on the same address.
+func (p *proxy) restart() { p.listen() }
+
+// eventuallyTrue polls cond for up to ten seconds.
+func eventuallyTrue(cond func() bool) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return false
+}
+
+// cut stops listening and resets every relayed connection.
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for _, c := range p.conns {
+		c.SetLinger(0) // close with a reset, as a dying process's kernel may
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// connectedTo reports whether a connection to the loopback port is still
+// established on this side, from the kernel's table (/proc/net/tcp);
+// where there is no such table it reports false.
+func connectedTo(t *testing.T, port int) bool {
+	t.Helper()
+	const established = "01"
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(table)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) < 4 {
+				continue
+			}
+			_, remotePort, ok := strings.Cut(f[2], ":")
+			if n, err := strconv.ParseInt(remotePort, 16, 32); ok && err == nil && int(n) == port && f[3] == established {
+				return true
+			}
+		}
+	}
+	return false
 }

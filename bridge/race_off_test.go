@@ -1,5 +1,5 @@
 //go:build !race
 
-package gen
+package bridge
 
 const raceEnabled = false
