@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
+.PHONY: all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
 
 all: generate test
 
@@ -75,10 +75,16 @@ check: fmt-check vet gen-check test
 lint: fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
 
-## bench: every benchmark, with allocations (BENCHTIME=1s by default), and the built contractdiff
+## bench: every benchmark, with allocations (BENCHTIME=1s by default), the built contractdiff and gen --check
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
 	$(MAKE) bench-contractdiff
+	$(MAKE) bench-gen
+
+## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios, peak RSS, load average; see Docs/performance.md
+GEN_RUNS ?= 9
+bench-gen:
+	@./scripts/bench-gen.sh $(GEN_RUNS)
 
 ## fuzz: run every fuzz target for FUZZTIME each (default 2m)
 fuzz:

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
@@ -16,14 +17,15 @@ import (
 // atomic. (Inserting into or removing from the middle of an array or an
 // object still moves the entries after it, as it would in any array.)
 
-// Patch operation names (RFC 6902 section 4).
+// Patch operation names (RFC 6902 section 4): the tags of the profile's
+// JSONPatchOperation union.
 const (
-	opAdd     = "add"
-	opRemove  = "remove"
-	opReplace = "replace"
-	opMove    = "move"
-	opCopy    = "copy"
-	opTest    = "test"
+	opAdd     = contract.JSONPatchOperationTagAdd
+	opRemove  = contract.JSONPatchOperationTagRemove
+	opReplace = contract.JSONPatchOperationTagReplace
+	opMove    = contract.JSONPatchOperationTagMove
+	opCopy    = contract.JSONPatchOperationTagCopy
+	opTest    = contract.JSONPatchOperationTagTest
 )
 
 // patchOp is one operation, its pointers still unparsed. Index is its

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
 // Result is what checking one record found and what the record would show
@@ -51,13 +53,15 @@ type Run struct {
 	Outcome  Outcome `json:"outcome"`
 }
 
-// Outcome kinds: how a run ended, as the record declares it.
+// Outcome kinds: how a run ended, as the record declares it. The kinds
+// RUN_FINISHED declares are its outcome's tags; the other two are the
+// checker's own.
 const (
-	OutcomeSuccess    = "success"    // RUN_FINISHED without an outcome, or with success
-	OutcomeInterrupt  = "interrupt"  // RUN_FINISHED stopped for a human decision
-	OutcomeCancelled  = "cancelled"  // RUN_FINISHED cancelled (AG-UI 1.1 only)
-	OutcomeError      = "error"      // RUN_ERROR
-	OutcomeUnfinished = "unfinished" // the record ends inside the run
+	OutcomeSuccess    = contract.RunFinishedOutcomeTagSuccess   // RUN_FINISHED without an outcome, or with success
+	OutcomeInterrupt  = contract.RunFinishedOutcomeTagInterrupt // RUN_FINISHED stopped for a human decision
+	OutcomeCancelled  = contract.RunFinishedOutcomeTagCancelled // RUN_FINISHED cancelled (AG-UI 1.1 only)
+	OutcomeError      = "error"                                 // RUN_ERROR
+	OutcomeUnfinished = "unfinished"                            // the record ends inside the run
 )
 
 // Outcome is a run's declared outcome. It is shown, never acted on.

@@ -828,10 +828,10 @@ func contentText(raw json.RawMessage) (string, json.RawMessage) {
 
 func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	k, exists := s.msgIndex[e.MessageID]
-	if exists && e.Replace != nil && !*e.Replace {
+	if exists && !e.ReplaceOrDefault() {
 		return nil
 	}
-	if !exists || e.Replace == nil || *e.Replace {
+	if !exists || e.ReplaceOrDefault() {
 		s.activityOwner[e.MessageID] = ownerOf(e.SubagentRunID)
 	}
 	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]()), Data: json.RawMessage(e.Content), Complete: true}

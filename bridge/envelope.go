@@ -42,10 +42,10 @@ func newError(code int64, detail string, id []byte) *rpcError {
 // decoders only read it.
 var emptyParams = &strictjson.Value{Kind: strictjson.Object}
 
-// envelopeOptions bound the work of one line by the contract's value
-// limit, whatever the line's length: a line of a million zeros is refused
-// after the limit's worth of them.
-var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine}
+// envelopeOptions bound the work of one line by the contract's value and
+// depth limits, whatever the line's length: a line of a million zeros is
+// refused after the limit's worth of them.
+var envelopeOptions = strictjson.Options{MaxValues: aicontrol.MaxValuesPerLine, MaxDepth: aicontrol.MaxNestingDepth}
 
 // treeOptions parse the line with its strings borrowed from the line, so
 // the parse copies nothing.

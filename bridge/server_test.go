@@ -186,7 +186,9 @@ func TestErrorPrecedence(t *testing.T) {
 		{"act on a full queue", `{"jsonrpc":"2.0","id":28,"method":"act","params":{"type":"move"}}`, aicontrol.CodeQueueFull, "28"},
 		{"unknown method", `{"jsonrpc":"2.0","id":29,"method":"teleport","params":{}}`, aicontrol.CodeMethodNotFound, "29"},
 		{"unknown method before its params", `{"jsonrpc":"2.0","id":35,"method":"teleport","params":{"type":1}}`, aicontrol.CodeMethodNotFound, "35"},
-		{"too deep (authorized: over the pre-auth line limit)", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`, aicontrol.CodeInvalidRequest, "null"},
+		// The request object and params take two levels of the depth limit.
+		{"as deep as the limit (authorized: over the pre-auth line limit)", `{"jsonrpc":"2.0","id":37,"method":"ping","params":{"a":` + strings.Repeat("[", aicontrol.MaxNestingDepth-2) + strings.Repeat("]", aicontrol.MaxNestingDepth-2) + `}}`, 0, "37"},
+		{"one level too deep", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":` + strings.Repeat("[", aicontrol.MaxNestingDepth-1) + strings.Repeat("]", aicontrol.MaxNestingDepth-1) + `}}`, aicontrol.CodeInvalidRequest, "null"},
 		{"params before the queue", `{"jsonrpc":"2.0","id":36,"method":"act","params":{"type":""}}`, aicontrol.CodeInvalidParams, "36"},
 		{"string id echoed", `{"jsonrpc":"2.0","id":"step-30","method":"ping"}`, 0, `"step-30"`},
 		{"string id that looks like a number", `{"jsonrpc":"2.0","id":"31","method":"ping"}`, 0, `"31"`},

@@ -3,6 +3,8 @@ package designer
 import (
 	"fmt"
 	"strings"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
 // Namespaces of Designer XML.
@@ -14,13 +16,13 @@ const (
 	NamespaceReadable = "http://v8.1c.ru/8.3/xcf/readable"
 )
 
-// Diagnostic codes, as the IDE API names them.
+// Diagnostic codes: the IDE API's DiagnosticCode values.
 const (
-	DiagUnsupportedRoot   = "unsupported_root"
-	DiagUnknownKind       = "unknown_kind"
-	DiagInvalidObject     = "invalid_object"
-	DiagDuplicateIdentity = "duplicate_identity"
-	DiagUnsupportedValue  = "unsupported_value"
+	DiagUnsupportedRoot   = string(gen.DiagnosticCodeUnsupportedRoot)
+	DiagUnknownKind       = string(gen.DiagnosticCodeUnknownKind)
+	DiagInvalidObject     = string(gen.DiagnosticCodeInvalidObject)
+	DiagDuplicateIdentity = string(gen.DiagnosticCodeDuplicateIdentity)
+	DiagUnsupportedValue  = string(gen.DiagnosticCodeUnsupportedValue)
 )
 
 // Range is a half-open interval of bytes of the original file.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
 // SupportFile is where a Designer export keeps its vendor support
@@ -80,8 +82,8 @@ type SupportLimits struct {
 }
 
 // DefaultSupportLimits are far above real files (SSL 3.1's is 633 KB and
-// flat) and far below what would hurt.
-var DefaultSupportLimits = SupportLimits{MaxBytes: 16 << 20, MaxDepth: 32}
+// flat) and far below what would hurt; the size is the IDE API's.
+var DefaultSupportLimits = SupportLimits{MaxBytes: gen.MaxSupportFileBytes, MaxDepth: 32}
 
 // supportFormat is the first number of every support file this reader
 // knows.

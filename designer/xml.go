@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
 // Limits bound what one XML file may cost. A descriptor larger or deeper
@@ -17,12 +19,13 @@ type Limits struct {
 // shared corpora is about 250 KB and 20 levels deep.
 var DefaultLimits = Limits{MaxBytes: 16 << 20, MaxDepth: 128}
 
-// Reasons of a ParseError, as the IDE API's xml_invalid names them.
+// Reasons of a ParseError: the IDE API's SourceErrorReason values, which
+// xml_invalid carries.
 const (
-	ReasonTooLarge        = "too_large"
-	ReasonTooDeep         = "too_deep"
-	ReasonMalformed       = "malformed"
-	ReasonInvalidMetadata = "invalid_metadata"
+	ReasonTooLarge        = string(gen.SourceErrorReasonTooLarge)
+	ReasonTooDeep         = string(gen.SourceErrorReasonTooDeep)
+	ReasonMalformed       = string(gen.SourceErrorReasonMalformed)
+	ReasonInvalidMetadata = string(gen.SourceErrorReasonInvalidMetadata)
 )
 
 // ParseError is a file that could not be read as a whole.

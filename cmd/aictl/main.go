@@ -24,7 +24,9 @@ import (
 	"github.com/contractkit/contractkit/generated/aicontrol"
 )
 
-const usage = `usage: aictl <command> [flags]
+// usage names the contract's defaults by their constants, so that the help
+// says what the flags default to when the spec changes them.
+var usage = fmt.Sprintf(`usage: aictl <command> [flags]
 
 Commands:
   ping                         check that the listener answers
@@ -42,8 +44,8 @@ Commands:
   smoke   [--command JSON]     run the 12-check protocol smoke; prints its report
 
 Connection flags (every command):
-  --host H         listener host (default 127.0.0.1; non-loopback needs --allow-remote)
-  --port N         listener port (default 43011)
+  --host H         listener host (default %s; non-loopback needs --allow-remote)
+  --port N         listener port (default %d)
   --timeout D      timeout of each call, e.g. 5s (default 10s)
   --token-env NAME environment variable holding the token (default AICONTROL_TOKEN)
   --allow-remote   permit a non-loopback host; token and payloads travel in plain text
@@ -59,7 +61,7 @@ Examples:
   aictl act --type move --x 3 --y 4
   aictl wait --command-seq 1
   aictl events --after-seq 0 --limit 10
-`
+`, aicontrol.DefaultHost, aicontrol.DefaultPort)
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -26,29 +26,29 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
-// Status is the outcome of one Load. The values are the wire strings of the
-// IDE API, so they must not be renamed.
+// Status is the outcome of one Load. The values are the tags of the IDE
+// API's PicturePreview union.
 type Status string
 
 const (
 	// StatusReady: MIMEType, Data and FileName are set.
-	StatusReady Status = "ready"
+	StatusReady Status = gen.PicturePreviewTagReady
 	// StatusMissing: there is no Picture.xml, or the file it names does not
 	// exist. This is the normal state of a picture that was never filled.
-	StatusMissing Status = "missing"
+	StatusMissing Status = gen.PicturePreviewTagMissing
 	// StatusUnsupported: the bytes are readable but not one of the image
 	// formats a preview can show, or an archive uses a compression method
 	// other than Stored and Deflate.
-	StatusUnsupported Status = "unsupported"
+	StatusUnsupported Status = gen.PicturePreviewTagUnsupported
 	// StatusInvalid: a descriptor, manifest or archive is malformed, or a
 	// name tries to leave the place it must stay in.
-	StatusInvalid Status = "invalid"
+	StatusInvalid Status = gen.PicturePreviewTagInvalid
 	// StatusTooLarge: a file or an archive entry is over one of the Limits.
-	StatusTooLarge Status = "too_large"
+	StatusTooLarge Status = gen.PicturePreviewTagTooLarge
 	// StatusUnavailable: the file exists but could not be read (permission,
 	// I/O error). Retrying later may succeed, which is why it is kept apart
 	// from StatusInvalid.
-	StatusUnavailable Status = "unavailable"
+	StatusUnavailable Status = gen.PicturePreviewTagUnavailable
 )
 
 // Preview is what the IDE shows for a common picture.

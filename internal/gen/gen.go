@@ -14,6 +14,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -54,8 +55,45 @@ type Error struct{ Problems []string }
 func (e *Error) Error() string { return strings.Join(e.Problems, "\n") }
 
 // Generate loads every spec of the repository fsys and renders all output.
-func Generate(fsys fs.FS) (*Output, error) {
+//
+// The work runs side by side wherever it does not depend on other work:
+// the test directives and the contractdiff catalog are read while the
+// specs load, and then every output of every domain (each Go file, the
+// schemas and their examples, the model, each language of the pages, the
+// page catalog) is a task of its own. Each part is computed once; files
+// are gathered by path, so the order in which tasks end reaches no output.
+func Generate(fsys fs.FS) (*Output, error) { return generate(fsys, options{}) }
+
+// options leave out work that produces no output, for tests that compare
+// outputs only.
+type options struct {
+	// skipExamples does not validate the examples against the schemas.
+	skipExamples bool
+}
+
+func generate(fsys fs.FS, opts options) (*Output, error) {
+	type scanned struct {
+		tests    map[string][]trace.Test
+		problems []trace.Problem
+		err      error
+	}
+	scan := make(chan scanned, 1)
+	go func() {
+		tests, problems, err := trace.Scan(fsys, nil)
+		scan <- scanned{tests, problems, err}
+	}()
+	type emitted struct {
+		files []catalogdoc.File
+		err   error
+	}
+	catalog := make(chan emitted, 1)
+	go func() {
+		files, err := catalogdoc.Emit(fsys)
+		catalog <- emitted{files, err}
+	}()
+
 	set, diags := spec.Load(fsys)
+	sc, cat := <-scan, <-catalog
 	out := &Output{Files: map[string][]byte{}, Set: set}
 	for _, w := range diags.Warnings() {
 		out.Warnings = append(out.Warnings, w.String())
@@ -67,38 +105,62 @@ func Generate(fsys fs.FS) (*Output, error) {
 		}
 		return out, &Error{ps}
 	}
+	if sc.err != nil {
+		return out, sc.err
+	}
 	known := map[string]bool{}
 	for _, d := range set.Domains {
 		for _, e := range d.Entries() {
 			known[e.ID] = true
 		}
 	}
-	tests, problems, err := trace.Scan(fsys, func(id string) bool { return known[id] })
-	if err != nil {
-		return out, err
-	}
+	problems := append(sc.problems, trace.Unknown(sc.tests, func(id string) bool { return known[id] })...)
 	if len(problems) > 0 {
+		trace.SortProblems(problems)
 		var ps []string
 		for _, p := range problems {
 			ps = append(ps, p.String())
 		}
 		return out, &Error{ps}
 	}
-	var failures []string
-	for _, d := range set.Domains {
-		if err := out.domain(fsys, d, tests); err != nil {
-			failures = append(failures, err.Error())
+
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	failures := make([][]string, len(set.Domains))
+	for i, d := range set.Domains {
+		for _, task := range domainTasks(fsys, d, sc.tests, opts) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				files, err := task()
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					failures[i] = append(failures[i], err.Error())
+					return
+				}
+				for _, f := range files {
+					out.add(f.Path, f.Data)
+				}
+			}()
 		}
 	}
-	if len(failures) > 0 {
-		return out, &Error{failures}
+	wg.Wait()
+	var all []string
+	for _, f := range failures {
+		// A domain's failures are sorted, so that what is reported does
+		// not depend on which task ended first.
+		sort.Strings(f)
+		all = append(all, f...)
+	}
+	if len(all) > 0 {
+		return out, &Error{all}
 	}
 	out.registry(set)
-	catalog, err := catalogdoc.Emit(fsys)
-	if err != nil {
-		return out, err
+	if cat.err != nil {
+		return out, cat.err
 	}
-	for _, p := range catalog {
+	for _, p := range cat.files {
 		out.add(p.Path, p.Data)
 	}
 	return out, nil
@@ -106,45 +168,59 @@ func Generate(fsys fs.FS) (*Output, error) {
 
 func (o *Output) add(p string, data []byte) { o.Files[p] = data }
 
-func (o *Output) domain(fsys fs.FS, d *spec.Domain, tests map[string][]trace.Test) error {
+// file is one output of a task.
+type file struct {
+	Path string
+	Data []byte
+}
+
+func files[F ~struct {
+	Path string
+	Data []byte
+}](fs []F) []file {
+	out := make([]file, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, file(f))
+	}
+	return out
+}
+
+// domainTasks are the independent parts of a domain's output.
+func domainTasks(fsys fs.FS, d *spec.Domain, tests map[string][]trace.Test, opts options) []func() ([]file, error) {
 	dir := goemit.Dir(d)
-	goFiles, err := goemit.Emit(d)
-	if err != nil {
-		return err
+	tasks := []func() ([]file, error){
+		func() ([]file, error) {
+			fs, err := goemit.Emit(d)
+			return files(fs), err
+		},
+		func() ([]file, error) {
+			schemas, err := schemaemit.EmitAll(d, dir)
+			if err != nil {
+				return nil, err
+			}
+			if !opts.skipExamples {
+				if err := checkExamples(d, schemas); err != nil {
+					return nil, err
+				}
+			}
+			return files(schemas.Files), nil
+		},
+		func() ([]file, error) {
+			model, err := Model(d)
+			return []file{{path.Join(dir, "model.json"), model}}, err
+		},
+		func() ([]file, error) {
+			fs, err := pageemit.Emit(d, fsys)
+			return files(fs), err
+		},
 	}
-	for _, f := range goFiles {
-		o.add(f.Path, f.Data)
+	for _, lang := range docemit.Languages {
+		tasks = append(tasks, func() ([]file, error) {
+			pages, err := docemit.EmitLang(docemit.Input{Domain: d, Tests: tests, Templates: fsys}, lang)
+			return files(pages), err
+		})
 	}
-	schemas, err := schemaemit.Emit(d, dir)
-	if err != nil {
-		return err
-	}
-	for _, f := range schemas {
-		o.add(f.Path, f.Data)
-	}
-	if err := checkExamples(d, schemas); err != nil {
-		return err
-	}
-	model, err := Model(d)
-	if err != nil {
-		return err
-	}
-	o.add(path.Join(dir, "model.json"), model)
-	pages, err := docemit.Emit(docemit.Input{Domain: d, Tests: tests, Templates: fsys})
-	if err != nil {
-		return err
-	}
-	for _, p := range pages {
-		o.add(p.Path, p.Data)
-	}
-	catalog, err := pageemit.Emit(d, fsys)
-	if err != nil {
-		return err
-	}
-	for _, f := range catalog {
-		o.add(f.Path, f.Data)
-	}
-	return nil
+	return tasks
 }
 
 // Model renders model.json: the canonical model of a domain and its digest.
@@ -162,21 +238,22 @@ func Model(d *spec.Domain) ([]byte, error) {
 
 // checkExamples validates every example of the spec against the generated
 // schemas, so that a spec whose examples contradict it fails at generation
-// with the example's pointer. The conformance tests check the Go decoders.
-func checkExamples(d *spec.Domain, schemas []schemaemit.File) error {
+// with the example's pointer. It compiles the bundle, where each type's
+// definition appears once, instead of every file, which repeats the
+// definitions it reaches: the definitions are the same bytes either way.
+// The conformance tests check the files themselves and the Go decoders.
+func checkExamples(d *spec.Domain, schemas *schemaemit.Output) error {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	for _, f := range schemas {
-		if err := c.AddResource(schemaemit.IDBase+f.Path, bytes.NewReader(f.Data)); err != nil {
-			return fmt.Errorf("%s: %w", f.Path, err)
-		}
+	if err := c.AddResource(schemas.BundleID, bytes.NewReader(schemas.Bundle)); err != nil {
+		return fmt.Errorf("%s: schema bundle: %w", d.File, err)
 	}
 	compiled := map[string]*jsonschema.Schema{}
 	schemaOf := func(t *spec.Type) (*jsonschema.Schema, error) {
 		if s := compiled[t.Name]; s != nil {
 			return s, nil
 		}
-		s, err := c.Compile(schemaemit.IDBase + path.Join(goemit.Dir(d), goemit.SchemaFile(t)))
+		s, err := c.Compile(schemas.BundleID + "#/$defs/" + t.Name)
 		if err != nil {
 			return nil, fmt.Errorf("%s: schema of %s does not compile: %w", d.File, t.Name, err)
 		}
@@ -185,6 +262,9 @@ func checkExamples(d *spec.Domain, schemas []schemaemit.File) error {
 	}
 	var problems []string
 	check := func(t *spec.Type, ex spec.Examples, ptr string) error {
+		if len(ex.Valid) == 0 && len(ex.Invalid) == 0 {
+			return nil
+		}
 		s, err := schemaOf(t)
 		if err != nil {
 			return err

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path"
+	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/spec"
-	"github.com/contractkit/contractkit/internal/trace"
 )
 
 // TestGenerated keeps the checked-in output honest: what gen produces from
@@ -34,6 +36,37 @@ func TestGenerated(t *testing.T) {
 		}
 		t.Errorf("%s %s (run make generate)\n%s", c.Kind, c.Path, c.Diff)
 	}
+}
+
+// demo is the repository with the demo spec of spec/testdata beside the
+// real ones (a second file read in either order), and its generation:
+// computed once and shared by the tests that read them, which must not
+// change either.
+var demo struct {
+	once sync.Once
+	fsys fstest.MapFS
+	out  *Output
+	err  error
+}
+
+func demoRepo(t *testing.T) (fstest.MapFS, *Output) {
+	t.Helper()
+	demo.once.Do(func() {
+		fsys := repotest.MapFS(t)
+		data, err := os.ReadFile("../spec/testdata/minimal.json")
+		if err != nil {
+			demo.err = err
+			return
+		}
+		fsys["spec/zz-demo.json"] = &fstest.MapFile{Data: data}
+		fsys["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
+		demo.fsys = fsys
+		demo.out, demo.err = Generate(fsys)
+	})
+	if demo.err != nil {
+		t.Fatal(demo.err)
+	}
+	return demo.fsys, demo.out
 }
 
 // model.json carries the canonical model and a digest that anyone can
@@ -156,41 +189,6 @@ func BenchmarkGenerate(b *testing.B) {
 	}
 }
 
-// fullyTraced lists the domains whose every normative entry must have a
-// source and at least one test that names it.
-var fullyTraced = []string{"ai-control-protocol"}
-
-func TestTraceability(t *testing.T) {
-	root := repotest.Root(t)
-	set, diags := spec.Load(os.DirFS(root))
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	tests, problems, err := trace.Scan(os.DirFS(root), nil)
-	if err != nil || len(problems) > 0 {
-		t.Fatal(err, problems)
-	}
-	for _, id := range fullyTraced {
-		d := set.Domain(id)
-		n := 0
-		for _, e := range d.Entries() {
-			if !e.Normative() {
-				continue
-			}
-			n++
-			if len(e.Source) == 0 {
-				t.Errorf("%s has no source", e.ID)
-			}
-			if len(tests[e.ID]) == 0 {
-				t.Errorf("%s is named by no test (//contract:proves)", e.ID)
-			}
-		}
-		if n < 50 {
-			t.Errorf("%s: only %d normative entries", id, n)
-		}
-	}
-}
-
 // The demo spec exercises what AiControl does not: a tagged union with an
 // object and a tag-only variant, a string enum, a required nullable
 // member, an object that rejects unknown members, a constant-bounded
@@ -200,23 +198,24 @@ func TestDemoPackageCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a generated package; skipped with -short")
 	}
-	fsys := repotest.MapFS(t)
-	demo, err := os.ReadFile("../spec/testdata/minimal.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys["spec/zz-demo.json"] = &fstest.MapFile{Data: demo}
-	fsys["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
-	out, err := Generate(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p, data := range out.Files {
-		fsys[p] = &fstest.MapFile{Data: data}
-	}
+	_, out := demoRepo(t)
 	rt, err := os.ReadFile("testdata/demo_roundtrip_test.go.txt")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The module holds what the demo package needs and nothing else: its
+	// generated files, the two runtime packages it imports, go.mod.
+	fsys := fstest.MapFS{}
+	for p, f := range repotest.MapFS(t) {
+		dir := path.Dir(p)
+		if p == "go.mod" || p == "go.sum" || (dir == "internal/genrt" || dir == "internal/strictjson") && !strings.HasSuffix(p, "_test.go") {
+			fsys[p] = f
+		}
+	}
+	for p, data := range out.Files {
+		if strings.HasPrefix(p, "generated/demo/") {
+			fsys[p] = &fstest.MapFile{Data: data}
+		}
 	}
 	fsys["generated/demo/roundtrip_test.go"] = &fstest.MapFile{Data: rt}
 	dir := repotest.CopyTo(t, fsys)

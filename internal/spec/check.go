@@ -471,6 +471,7 @@ func (c *checker) constraints(k *Constraints, r *TypeRef, ptr string) {
 	if k == nil {
 		return
 	}
+	c.counts(k, ptr)
 	kind := r.JSONKind()
 	if r.Name == TDecimalU64 {
 		kind = TDecimalU64
@@ -559,6 +560,30 @@ func describeKind(kind string) string {
 		return "an " + kind
 	}
 	return "a " + kind
+}
+
+// counts resolves the count bounds that name a constant: an integer
+// constant of the domain, not negative.
+func (c *checker) counts(k *Constraints, ptr string) {
+	for _, f := range k.countFields() {
+		if *f.ref == "" {
+			continue
+		}
+		at := ptr + "/" + f.name + "/constant"
+		kc := c.d.consts[*f.ref]
+		if kc == nil {
+			c.errorf(at, "unknown constant %q", *f.ref)
+			*f.ref = ""
+			continue
+		}
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(kc.Value)), 10, 64)
+		if kc.Type != TInteger || err != nil || n < 0 {
+			c.errorf(at, "constant %s is %s; %s needs an integer that is not negative", kc.ID, kc.Value, f.name)
+			*f.ref = ""
+			continue
+		}
+		*f.value = &n
+	}
 }
 
 // bound resolves a numeric bound, through its constant if it names one.
@@ -1044,6 +1069,7 @@ func (c *checker) texts() {
 				if en == ru && wordsOutsideCode(en) >= 2 {
 					c.errorf(ptr+"/ru", "the Russian text is a copy of the English one: translate it")
 				}
+				c.checkPlaceholders(en, ru, ptr)
 				return
 			}
 			keys := make([]string, 0, len(x))
@@ -1053,7 +1079,10 @@ func (c *checker) texts() {
 			sort.Strings(keys)
 			for _, k := range keys {
 				if k == "examples" {
-					continue // examples are data, not human-facing text
+					// Examples are data, not human-facing text, except
+					// the reasons given for the invalid ones.
+					c.exampleReasons(x[k], ptr+"/examples")
+					continue
 				}
 				walk(x[k], ptr+"/"+escapePtr(k))
 			}
@@ -1064,6 +1093,35 @@ func (c *checker) texts() {
 		}
 	}
 	walk(c.d.doc, "")
+}
+
+// exampleReasons checks the placeholders of the why texts of invalid
+// examples, wherever the examples hold them (a type's or a method's).
+func (c *checker) exampleReasons(v any, ptr string) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		switch k {
+		case "params", "result":
+			c.exampleReasons(m[k], ptr+"/"+k)
+		case "invalid":
+			list, _ := m[k].([]any)
+			for i, e := range list {
+				em, _ := e.(map[string]any)
+				why, _ := em["why"].(map[string]any)
+				en, _ := why["en"].(string)
+				ru, _ := why["ru"].(string)
+				c.checkPlaceholders(en, ru, ptr+"/invalid/"+strconv.Itoa(i)+"/why")
+			}
+		}
+	}
 }
 
 // wordsOutsideCode counts the words of s outside `code spans`: names and
@@ -1113,9 +1171,12 @@ func (c *checker) sources() {
 				}
 				cache[s.Path] = data
 			}
-			if !bytes.Contains(data, []byte(s.Anchor)) {
+			at := bytes.Index(data, []byte(s.Anchor))
+			if at < 0 {
 				c.entryErrorf(p+"/anchor", e.ID, "%s: anchor %q not found in %s", e.ID, s.Anchor, s.Path)
+				continue
 			}
+			e.Source[i].Line = 1 + bytes.Count(data[:at], []byte("\n"))
 		}
 	}
 }

@@ -144,12 +144,21 @@ func loadFiles(fsys fs.FS, files []string, opts LoadOptions) (*Set, Diagnostics)
 	if all.HasErrors() {
 		return nil, all
 	}
+	// The canonical model is computed once per domain, side by side, and
+	// kept: the digest and model.json both read it.
+	var digests sync.WaitGroup
 	for _, d := range set.Domains {
 		d.orderExamples()
 		if !opts.SkipDigest {
-			d.Digest = digestOf(d)
+			digests.Add(1)
+			go func(d *Domain) {
+				defer digests.Done()
+				d.canonical = d.Canonical()
+				d.Digest = digestOf(d)
+			}(d)
 		}
 	}
+	digests.Wait()
 	return set, all
 }
 
@@ -453,18 +462,20 @@ func sortByID[T any](s []T, id func(T) string) {
 // Canonical returns the canonical model: compact JSON of the normalised
 // domain, independent of the spec's formatting and of the order of its
 // id-keyed collections.
+//
+// A loaded domain computes it once; a domain is not changed after loading.
 func (d *Domain) Canonical() []byte {
+	if d.canonical != nil {
+		return d.canonical
+	}
+	// json.Marshal writes compact JSON, raw values included.
 	b, err := json.Marshal(d)
 	if err != nil {
 		// The model is built from decoded JSON; failing to encode it again
 		// would be a bug in this package, not a property of the input.
 		panic(fmt.Sprintf("spec: canonical model of %s: %v", d.File, err))
 	}
-	var out bytes.Buffer
-	if err := json.Compact(&out, b); err != nil {
-		panic(fmt.Sprintf("spec: canonical model of %s: %v", d.File, err))
-	}
-	return canonicalizeRaw(out.Bytes())
+	return canonicalizeRaw(b)
 }
 
 // canonicalizeRaw re-encodes JSON so that embedded raw values (examples,

@@ -51,6 +51,10 @@ var Stabilities = []Stability{Stable, Experimental, Deprecated, Internal}
 type SourceRef struct {
 	Path   string `json:"path"`
 	Anchor string `json:"anchor"`
+	// Line is the 1-based line of the anchor's first occurrence, once the
+	// sources have been checked (0 before, or without a repository). It
+	// stays out of the canonical model: moving code is not a contract change.
+	Line int `json:"-"`
 }
 
 // Entry is what every traceable element carries: a stable id, bilingual
@@ -108,6 +112,10 @@ type Domain struct {
 	consts      map[string]*Constant
 	errorByID   map[string]*Error
 	capByName   map[string]*Capability
+
+	canonical       []byte
+	placeholderOnce sync.Once
+	placeholderMap  map[string]placeholderValue
 }
 
 // Header is the domain's own description.
@@ -169,13 +177,16 @@ type Constant struct {
 // Method is a request with a response.
 type Method struct {
 	Entry
-	Method    string         `json:"method"`
-	Symbol    string         `json:"symbol,omitempty"`
-	Direction string         `json:"direction"`
-	Params    string         `json:"params"`
-	Result    *string        `json:"result"`
-	Errors    []string       `json:"errors"`
-	Examples  MethodExamples `json:"examples"`
+	Method    string   `json:"method"`
+	Symbol    string   `json:"symbol,omitempty"`
+	Direction string   `json:"direction"`
+	Params    string   `json:"params"`
+	Result    *string  `json:"result"`
+	Errors    []string `json:"errors"`
+	// Commits is true for a method that changes state at a commit point:
+	// once it has started, a cancellation does not replace its result.
+	Commits  bool           `json:"commits,omitempty"`
+	Examples MethodExamples `json:"examples"`
 
 	ParamsType *Type `json:"-"`
 	ResultType *Type `json:"-"`
@@ -463,6 +474,15 @@ type Constraints struct {
 	MaxItems  *int64          `json:"maxItems,omitempty"`
 	Const     json.RawMessage `json:"const,omitempty"`
 	Clamp     bool            `json:"clamp,omitempty"`
+
+	// A count bound (minLength, maxLength, minItems, maxItems) may name a
+	// constant instead of spelling its number, so that a limit stated by a
+	// constant is stated once. These hold the constant's id ("" for a
+	// literal); once the spec is checked the count field holds its value.
+	MinLengthConstant string `json:"-"`
+	MaxLengthConstant string `json:"-"`
+	MinItemsConstant  string `json:"-"`
+	MaxItemsConstant  string `json:"-"`
 }
 
 // Bound is a numeric bound, literal or taken from a named constant.

@@ -41,6 +41,22 @@ func (v *Variant) GoName(u *Type) string {
 	return u.GoName() + GoName(v.Tag)
 }
 
+// TagGoName is the constant that holds the tag of a union's variant: the
+// union's name, Tag and the tag's (JSONPatchOperationTagAdd).
+func TagGoName(u *Type, v *Variant) string {
+	return u.GoName() + "Tag" + GoName(v.Tag)
+}
+
+// HasDefaultAccessor reports whether an object member gets a
+// <Member>OrDefault method: it is optional, not nullable (absent and null
+// differ there) and has a default.
+func HasDefaultAccessor(f *Field) bool {
+	return !f.Required && !f.Nullable && f.Default != nil
+}
+
+// DefaultAccessorName is the method that applies a member's default.
+func DefaultAccessorName(f *Field) string { return f.GoName() + "OrDefault" }
+
 // UnknownGoName is the Go type that holds a variant of an open union
 // whose tag the spec does not list.
 func (t *Type) UnknownGoName() string { return t.GoName() + "Unknown" }
@@ -83,6 +99,7 @@ var FixedGoNames = []string{
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
 	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler", "Dispatch",
 	"DispatchNotification", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
+	"DirectionClientToServer", "DirectionServerToClient",
 }
 
 // GoIdentifier is one package-level name of a generated package and what declares it.
@@ -122,6 +139,7 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 			if v.Type == "" {
 				add(v.GoName(t), "variant "+v.Tag+" of "+t.Name, v.Ptr)
 			}
+			add(TagGoName(t, v), "tag of variant "+v.Tag+" of "+t.Name, v.Ptr)
 		}
 	}
 	for _, m := range d.Methods {

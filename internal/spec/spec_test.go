@@ -196,6 +196,31 @@ func TestSpecErrors(t *testing.T) {
 		{"unknown constant", func(t *testing.T, d map[string]any) {
 			set(t, d, "/types/1/fields/1/constraints/maximum", map[string]any{"constant": "demo.limit.nothing"})
 		}, []string{`spec/demo.json:/types/1/fields/1/constraints/maximum/constant: unknown constant "demo.limit.nothing"`}},
+		{"count bound of an unknown constant", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/1/fields/0/constraints/maxLength", map[string]any{"constant": "demo.limit.nothing"})
+		}, []string{`spec/demo.json:/types/1/fields/0/constraints/maxLength/constant: unknown constant "demo.limit.nothing"`}},
+		{"count bound of a string constant", func(t *testing.T, d map[string]any) {
+			set(t, d, "/constants/0/type", "string")
+			set(t, d, "/constants/0/value", "ten")
+			set(t, d, "/types/1/fields/1/constraints/maximum", 10)
+			set(t, d, "/types/2/fields/0/constraints", map[string]any{"maxItems": map[string]any{"constant": "demo.limit.items"}})
+		}, []string{`spec/demo.json:/types/2/fields/0/constraints/maxItems/constant: constant demo.limit.items is "ten"; maxItems needs an integer that is not negative`}},
+		{"count bound from a constant, ordered", func(t *testing.T, d map[string]any) {
+			set(t, d, "/types/2/fields/0/constraints", map[string]any{"minItems": 11, "maxItems": map[string]any{"constant": "demo.limit.items"}})
+		}, []string{`spec/demo.json:/types/2/fields/0/constraints/maxItems: maxItems 10 is below minItems 11`}},
+		{"placeholder of nothing", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/requirement", map[string]any{"en": "At most {{MaxLines}} lines.", "ru": "Не больше {{MaxLines}} строк."})
+		}, []string{`spec/demo.json:/rules/0/requirement/en: placeholder {{MaxLines}} names no constant or error code of the domain`,
+			`spec/demo.json:/rules/0/requirement/ru: placeholder {{MaxLines}} names no constant or error code of the domain`}},
+		{"placeholder format of another unit", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/requirement", map[string]any{"en": "At most {{MaxItems:iec}}.", "ru": "Не больше {{MaxItems:iec}}."})
+		}, []string{`spec/demo.json:/rules/0/requirement/en: placeholder {{MaxItems:iec}}: format iec applies to constants counted in bytes`}},
+		{"translation states other constants", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/requirement", map[string]any{"en": "At most {{MaxItems}} items, else {{CodeInvalidParams}}.", "ru": "Не больше 10 элементов, иначе {{CodeInvalidParams}}."})
+		}, []string{`spec/demo.json:/rules/0/requirement/ru: the Russian text names [CodeInvalidParams], the English one [CodeInvalidParams MaxItems]: both must state the same constants`}},
+		{"placeholder in the reason of an invalid example", func(t *testing.T, d map[string]any) {
+			set(t, d, "/methods/0/examples/params/invalid/0/why", map[string]any{"en": "Shorter than {{MinName}}.", "ru": "Короче {{MinName}}."})
+		}, []string{`spec/demo.json:/methods/0/examples/params/invalid/0/why/en: placeholder {{MinName}} names no constant`}},
 		{"default outside its bounds", func(t *testing.T, d map[string]any) {
 			del(t, d, "/types/1/fields/1/constraints/clamp")
 			set(t, d, "/types/1/fields/1/default", 50)
@@ -400,5 +425,58 @@ func TestCompareVersions(t *testing.T) {
 		if got := CompareVersions(c.a, c.b); got != c.want {
 			t.Errorf("CompareVersions(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// A count bound may name a constant: the model holds the constant's value
+// for everyone who reads bounds, and the canonical model keeps the
+// reference, so that changing the constant is one change, not two.
+func TestCountBoundFromConstant(t *testing.T) {
+	fsys := fixture(t, func(doc map[string]any) {
+		set(t, doc, "/types/2/fields/0/constraints", map[string]any{"maxItems": map[string]any{"constant": "demo.limit.items"}})
+	})
+	s, diags := Load(fsys)
+	if diags.HasErrors() {
+		t.Fatal(diags.Errors().Error())
+	}
+	k := s.Domain("demo").LookupType("GetResult").Fields[0].Constraints
+	if k.MaxItems == nil || *k.MaxItems != 10 || k.MaxItemsConstant != "demo.limit.items" {
+		t.Fatalf("maxItems = %v from %q, want 10 from demo.limit.items", k.MaxItems, k.MaxItemsConstant)
+	}
+	if canon := string(s.Domain("demo").Canonical()); !strings.Contains(canon, `"maxItems":{"constant":"demo.limit.items"}`) {
+		t.Errorf("canonical model lacks the reference: %s", canon)
+	}
+}
+
+// Texts state constants through placeholders; the model keeps them as
+// written and Expand shows the values, in the units and words of each
+// language.
+func TestPlaceholdersExpand(t *testing.T) {
+	fsys := fixture(t, func(doc map[string]any) {
+		appendTo(t, doc, "/constants", map[string]any{"id": "demo.limit.line-bytes", "symbol": "MaxLineBytes", "kind": "limit", "type": "integer", "value": 1048576, "unit": "bytes",
+			"direction": map[string]any{"party": "server", "bounds": "accepts"}, "title": map[string]any{"en": "Line", "ru": "Строка"},
+			"description": map[string]any{"en": "A line.", "ru": "Строка."}, "stability": "stable", "since": "1.0"})
+		set(t, doc, "/rules/0/requirement", map[string]any{"en": "One message per line of at most {{MaxLineBytes:iec}} ({{MaxLineBytes}} bytes); else {{CodeInvalidParams}}.",
+			"ru": "Одно сообщение на строку не длиннее {{MaxLineBytes:iec}} ({{MaxLineBytes}} байт); иначе {{CodeInvalidParams}}."})
+	})
+	s, diags := Load(fsys)
+	if diags.HasErrors() {
+		t.Fatal(diags.Errors().Error())
+	}
+	d := s.Domain("demo")
+	r := d.EntriesOfKind("wire")[0]
+	if !strings.Contains(r.Requirement.EN, "{{MaxLineBytes:iec}}") {
+		t.Errorf("the model changed the text as written: %q", r.Requirement.EN)
+	}
+	for lang, want := range map[string]string{
+		"en": "One message per line of at most 1 MiB (1048576 bytes); else -32602.",
+		"ru": "Одно сообщение на строку не длиннее 1 МиБ (1048576 байт); иначе -32602.",
+	} {
+		if got := d.Text(*r.Requirement, lang); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+	if got := d.Expand("{{Unknown}} stays", "en"); got != "{{Unknown}} stays" {
+		t.Errorf("unknown placeholder expanded to %q", got)
 	}
 }

@@ -171,6 +171,85 @@ func (b Bound) MarshalJSON() ([]byte, error) {
 	return []byte(b.Literal.String()), nil
 }
 
+// constraintsJSON is Constraints without its methods, for encoding/json.
+type constraintsJSON Constraints
+
+// countFields are the count bounds that may name a constant, with the
+// fields that hold their value and their constant.
+func (k *Constraints) countFields() []struct {
+	name  string
+	value **int64
+	ref   *string
+} {
+	return []struct {
+		name  string
+		value **int64
+		ref   *string
+	}{
+		{"minLength", &k.MinLength, &k.MinLengthConstant},
+		{"maxLength", &k.MaxLength, &k.MaxLengthConstant},
+		{"minItems", &k.MinItems, &k.MinItemsConstant},
+		{"maxItems", &k.MaxItems, &k.MaxItemsConstant},
+	}
+}
+
+// UnmarshalJSON reads constraints whose count bounds are numbers or
+// {"constant": id}.
+func (k *Constraints) UnmarshalJSON(data []byte) error {
+	var counts map[string]json.RawMessage
+	if err := json.Unmarshal(data, &counts); err != nil {
+		return err
+	}
+	refs := map[string]string{}
+	for _, f := range k.countFields() {
+		if id := ConstantRef(counts[f.name]); id != "" {
+			refs[f.name] = id
+			delete(counts, f.name)
+		}
+	}
+	if len(refs) == 0 {
+		return json.Unmarshal(data, (*constraintsJSON)(k))
+	}
+	rest, err := json.Marshal(counts)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(rest, (*constraintsJSON)(k)); err != nil {
+		return err
+	}
+	for _, f := range k.countFields() {
+		*f.ref = refs[f.name]
+	}
+	return nil
+}
+
+// MarshalJSON writes the constraints as the spec gave them: a count bound
+// taken from a constant is written as the reference.
+func (k Constraints) MarshalJSON() ([]byte, error) {
+	plain := constraintsJSON(k)
+	refs := map[string]string{}
+	for _, f := range (&plain).toConstraints().countFields() {
+		if *f.ref != "" {
+			refs[f.name] = *f.ref
+			*f.value = nil
+		}
+	}
+	b, err := json.Marshal(plain)
+	if err != nil || len(refs) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for name, id := range refs {
+		m[name], _ = json.Marshal(map[string]string{"constant": id})
+	}
+	return json.Marshal(m)
+}
+
+func (k *constraintsJSON) toConstraints() *Constraints { return (*Constraints)(k) }
+
 // ConstantRef returns the constant id of a {"constant": id} value (a
 // default or const that names a constant instead of spelling the value),
 // or "" when the value is a literal.

@@ -23,9 +23,10 @@ const Directive = "//contract:proves"
 
 // Test is one test function that proves an entry.
 type Test struct {
-	Path string // repository-relative file
-	Func string // function name
-	Line int    // line of the directive
+	Path     string // repository-relative file
+	Func     string // function name
+	Line     int    // line of the directive
+	FuncLine int    // line of the function's declaration
 }
 
 // Problem is a malformed or dangling directive.
@@ -82,13 +83,35 @@ func Scan(fsys fs.FS, known func(id string) bool) (map[string][]Test, []Problem,
 			return a.Func < b.Func
 		})
 	}
-	sort.Slice(problems, func(i, j int) bool {
+	SortProblems(problems)
+	return out, problems, nil
+}
+
+// SortProblems orders problems by file and line.
+func SortProblems(problems []Problem) {
+	sort.SliceStable(problems, func(i, j int) bool {
 		if problems[i].Path != problems[j].Path {
 			return problems[i].Path < problems[j].Path
 		}
 		return problems[i].Line < problems[j].Line
 	})
-	return out, problems, nil
+}
+
+// Unknown reports the directives of tests (found by Scan without a known
+// function) that name ids known does not accept, so that the repository
+// can be scanned before the specs that declare the ids are loaded.
+func Unknown(tests map[string][]Test, known func(id string) bool) []Problem {
+	var out []Problem
+	for id, ts := range tests {
+		if known(id) {
+			continue
+		}
+		for _, t := range ts {
+			out = append(out, Problem{t.Path, t.Line, fmt.Sprintf("contract:proves names %q, which no spec declares", id)})
+		}
+	}
+	SortProblems(out)
+	return out
 }
 
 func scanFile(p string, src []byte, known func(string) bool, out map[string][]Test) ([]Problem, error) {
@@ -105,7 +128,7 @@ func scanFile(p string, src []byte, known func(string) bool, out map[string][]Te
 				continue
 			}
 			line := fset.Position(c.Pos()).Line
-			fn := enclosingFunc(f, cg)
+			fn, fnPos := enclosingFunc(f, cg)
 			if fn == "" {
 				problems = append(problems, Problem{p, line, "contract:proves is outside a function: put it in or directly above the test"})
 				continue
@@ -119,7 +142,7 @@ func scanFile(p string, src []byte, known func(string) bool, out map[string][]Te
 					problems = append(problems, Problem{p, line, fmt.Sprintf("contract:proves names %q, which no spec declares", id)})
 					continue
 				}
-				out[id] = appendUnique(out[id], Test{Path: path.Clean(p), Func: fn, Line: line})
+				out[id] = appendUnique(out[id], Test{Path: path.Clean(p), Func: fn, Line: line, FuncLine: fset.Position(fnPos).Line})
 			}
 		}
 	}
@@ -135,16 +158,17 @@ func appendUnique(ts []Test, t Test) []Test {
 	return append(ts, t)
 }
 
-// enclosingFunc names the function whose body or doc comment holds cg.
-func enclosingFunc(f *ast.File, cg *ast.CommentGroup) string {
+// enclosingFunc names the function whose body or doc comment holds cg,
+// and where its declaration starts.
+func enclosingFunc(f *ast.File, cg *ast.CommentGroup) (string, token.Pos) {
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {
 			continue
 		}
 		if fd.Doc == cg || (cg.Pos() >= fd.Pos() && cg.End() <= fd.End()) {
-			return fd.Name.Name
+			return fd.Name.Name, fd.Type.Func
 		}
 	}
-	return ""
+	return "", token.NoPos
 }

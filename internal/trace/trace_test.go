@@ -56,3 +56,20 @@ var x = 1
 		}
 	}
 }
+
+// A scan that knows no ids yet keeps every directive; Unknown then reports
+// the ones no spec declares, as a scan with known would have.
+func TestUnknownAfterScan(t *testing.T) {
+	fsys := fstest.MapFS{"a/a_test.go": {Data: []byte("package a\n\n//contract:proves demo.wire.lines demo.wire.gone\nfunc TestA() {}\n")}}
+	tests, problems, err := Scan(fsys, nil)
+	if err != nil || len(problems) != 0 || len(tests) != 2 {
+		t.Fatalf("scan: %v %v %v", tests, problems, err)
+	}
+	if got := tests["demo.wire.lines"]; len(got) != 1 || got[0].FuncLine != 4 || got[0].Line != 3 {
+		t.Errorf("lines: %+v, want the directive on line 3 and the function on line 4", got)
+	}
+	ps := Unknown(tests, func(id string) bool { return id == "demo.wire.lines" })
+	if len(ps) != 1 || ps[0].String() != `a/a_test.go:3: contract:proves names "demo.wire.gone", which no spec declares` {
+		t.Errorf("unknown: %v", ps)
+	}
+}

@@ -48,24 +48,35 @@ type Input struct {
 func Emit(in Input) ([]File, error) {
 	var files []File
 	for _, lang := range Languages {
-		r := newRenderer(in, lang)
-		tmpl, err := LoadTemplates(in.Templates, path.Join(TemplateDir, lang, "reference"), r.funcs())
+		fs, err := EmitLang(in, lang)
 		if err != nil {
 			return nil, err
 		}
-		pages := append([]*spec.Page{nil}, in.Domain.Docs.Pages...)
-		for _, p := range pages {
-			data := r.pageData(p)
-			name := "page.md.tmpl"
-			if p == nil {
-				name = "index.md.tmpl"
-			}
-			var buf bytes.Buffer
-			if err := tmpl.ExecuteTemplate(&buf, name, data); err != nil {
-				return nil, fmt.Errorf("%s/%s/reference/%s: %w", TemplateDir, lang, name, err)
-			}
-			files = append(files, File{Path: path.Join(Dir(lang, in.Domain), data.File), Data: Tidy(buf.Bytes())})
+		files = append(files, fs...)
+	}
+	return files, nil
+}
+
+// EmitLang renders every page of the domain in one language.
+func EmitLang(in Input, lang string) ([]File, error) {
+	var files []File
+	r := newRenderer(in, lang)
+	tmpl, err := LoadTemplates(in.Templates, path.Join(TemplateDir, lang, "reference"), r.funcs())
+	if err != nil {
+		return nil, err
+	}
+	pages := append([]*spec.Page{nil}, in.Domain.Docs.Pages...)
+	for _, p := range pages {
+		data := r.pageData(p)
+		name := "page.md.tmpl"
+		if p == nil {
+			name = "index.md.tmpl"
 		}
+		var buf bytes.Buffer
+		if err := tmpl.ExecuteTemplate(&buf, name, data); err != nil {
+			return nil, fmt.Errorf("%s/%s/reference/%s: %w", TemplateDir, lang, name, err)
+		}
+		files = append(files, File{Path: path.Join(Dir(lang, in.Domain), data.File), Data: Tidy(buf.Bytes())})
 	}
 	return files, nil
 }
@@ -304,15 +315,17 @@ func (r *renderer) funcs() template.FuncMap {
 // tr returns the text in the page's language, escaped for markdown.
 func (r *renderer) tr(t any) string { return Escape(r.trPlain(t)) }
 
+// trPlain returns the text in the page's language, its placeholders
+// replaced by the values of the constants they name.
 func (r *renderer) trPlain(t any) string {
 	switch x := t.(type) {
 	case spec.Text:
-		return x.Get(r.lang)
+		return r.d.Text(x, r.lang)
 	case *spec.Text:
 		if x == nil {
 			return ""
 		}
-		return x.Get(r.lang)
+		return r.d.Text(*x, r.lang)
 	}
 	return fmt.Sprint(t)
 }
@@ -429,22 +442,29 @@ func (r *renderer) repoLink(p string) string {
 	return "[" + Code(p) + "](" + path.Join("../../../..", p) + ")"
 }
 
+// sources lists where an entry is implemented: each file and line, linked
+// to that line, and the anchor text found there.
 func (r *renderer) sources(src []spec.SourceRef) string {
 	if len(src) == 0 {
 		return "—"
 	}
-	var parts []string
-	seen := map[string]bool{}
+	parts := make([]string, 0, len(src))
 	for _, s := range src {
-		if seen[s.Path] {
-			continue
-		}
-		seen[s.Path] = true
-		parts = append(parts, r.repoLink(s.Path))
+		parts = append(parts, r.lineLink(s.Path, s.Line)+" "+Code(s.Anchor))
 	}
 	return strings.Join(parts, "<br>")
 }
 
+// lineLink links a repository file at a line from a page three folders
+// deep (the line is left out when it is not known).
+func (r *renderer) lineLink(p string, line int) string {
+	if line <= 0 {
+		return r.repoLink(p)
+	}
+	return "[" + Code(fmt.Sprintf("%s:%d", p, line)) + "](" + path.Join("../../../..", p) + fmt.Sprintf("#L%d", line) + ")"
+}
+
+// tests lists the tests that name an entry, each linked to its function.
 func (r *renderer) tests(id string) string {
 	ts := r.in.Tests[id]
 	if len(ts) == 0 {
@@ -452,7 +472,7 @@ func (r *renderer) tests(id string) string {
 	}
 	var parts []string
 	for _, t := range ts {
-		parts = append(parts, "["+Code(t.Func)+"]("+path.Join("../../../..", t.Path)+")")
+		parts = append(parts, "["+Code(t.Func)+"]("+path.Join("../../../..", t.Path)+fmt.Sprintf("#L%d", t.FuncLine)+")")
 	}
 	return strings.Join(parts, "<br>")
 }
@@ -498,12 +518,17 @@ func (r *renderer) constraints(k *spec.Constraints) string {
 		return "—"
 	}
 	var parts []string
-	if k.MinLength != nil {
-		parts = append(parts, Code(fmt.Sprintf("minLength=%d", *k.MinLength)))
+	count := func(name string, n *int64, constant string) {
+		switch {
+		case n == nil:
+		case constant != "":
+			parts = append(parts, Code(name+"=")+" "+r.constant(constant))
+		default:
+			parts = append(parts, Code(fmt.Sprintf("%s=%d", name, *n)))
+		}
 	}
-	if k.MaxLength != nil {
-		parts = append(parts, Code(fmt.Sprintf("maxLength=%d", *k.MaxLength)))
-	}
+	count("minLength", k.MinLength, k.MinLengthConstant)
+	count("maxLength", k.MaxLength, k.MaxLengthConstant)
 	if k.Pattern != "" {
 		parts = append(parts, Code("pattern="+k.Pattern))
 	}
@@ -523,12 +548,8 @@ func (r *renderer) constraints(k *spec.Constraints) string {
 	if k.Clamp {
 		parts = append(parts, Code("clamp"))
 	}
-	if k.MinItems != nil {
-		parts = append(parts, Code(fmt.Sprintf("minItems=%d", *k.MinItems)))
-	}
-	if k.MaxItems != nil {
-		parts = append(parts, Code(fmt.Sprintf("maxItems=%d", *k.MaxItems)))
-	}
+	count("minItems", k.MinItems, k.MinItemsConstant)
+	count("maxItems", k.MaxItems, k.MaxItemsConstant)
 	if k.Const != nil {
 		parts = append(parts, Code("const=")+" "+r.value(k.Const))
 	}

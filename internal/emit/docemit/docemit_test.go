@@ -3,6 +3,8 @@ package docemit_test
 import (
 	"io/fs"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -138,5 +140,64 @@ func TestLoadTemplatesErrors(t *testing.T) {
 	}
 	if tmpl.Lookup("a.md.tmpl") == nil || tmpl.Lookup("b") == nil {
 		t.Errorf("templates = %s, want a.md.tmpl and b", tmpl.DefinedTemplates())
+	}
+}
+
+// Every source on a reference page links to the line that holds its anchor
+// text, shown beside it, and every test links to its function's line: a
+// reader who follows a link lands on the code, not on the top of a file.
+func TestReferenceLinksToLines(t *testing.T) {
+	root := repotest.Root(t)
+	source := regexp.MustCompile("\\[`([^`]+):([0-9]+)`\\]\\(\\.\\./\\.\\./\\.\\./\\.\\./([^)#]+)#L([0-9]+)\\) (`+)(.+?)`+(?:<br>| \\|)")
+	test := regexp.MustCompile("\\[`(Test[A-Za-z0-9_]*|Fuzz[A-Za-z0-9_]*|Benchmark[A-Za-z0-9_]*)`\\]\\(\\.\\./\\.\\./\\.\\./\\.\\./([^)#]+)#L([0-9]+)\\)")
+	files := map[string][]string{}
+	line := func(p string, n int) string {
+		if files[p] == nil {
+			data, err := os.ReadFile(root + "/" + p)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			files[p] = strings.Split(string(data), "\n")
+		}
+		if n < 1 || n > len(files[p]) {
+			return ""
+		}
+		return files[p][n-1]
+	}
+	var sources, tests int
+	err := fs.WalkDir(os.DirFS(root), "Docs/en/reference", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		data, err := os.ReadFile(root + "/" + p)
+		if err != nil {
+			return err
+		}
+		for _, m := range source.FindAllStringSubmatch(string(data), -1) {
+			sources++
+			n, _ := strconv.Atoi(m[4])
+			if m[1] != m[3] || m[2] != m[4] {
+				t.Errorf("%s: link text %s:%s and target %s#L%s differ", p, m[1], m[2], m[3], m[4])
+			}
+			anchor := strings.ReplaceAll(strings.TrimSpace(m[6]), `\|`, "|")
+			first, _, _ := strings.Cut(anchor, "\n")
+			if !strings.Contains(line(m[3], n), first) {
+				t.Errorf("%s: %s line %d is %q, which does not hold the anchor %q", p, m[3], n, line(m[3], n), first)
+			}
+		}
+		for _, m := range test.FindAllStringSubmatch(string(data), -1) {
+			tests++
+			n, _ := strconv.Atoi(m[3])
+			if !strings.HasPrefix(line(m[2], n), "func "+m[1]+"(") {
+				t.Errorf("%s: %s line %d is %q, not the declaration of %s", p, m[2], n, line(m[2], n), m[1])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sources < 300 || tests < 300 {
+		t.Errorf("found %d source links and %d test links on the English reference pages; the patterns no longer match what the pages write", sources, tests)
 	}
 }

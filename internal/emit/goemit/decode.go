@@ -84,7 +84,7 @@ func (g *generator) entryDecoder(f *jen.File, t *spec.Type, unions []*spec.Type)
 	case spec.EnumKind, spec.AliasKind:
 		zero = jen.Op("*").New(jen.Id(name))
 	}
-	f.Comment(comment(fmt.Sprintf("%s%s decodes data strictly as %s: wrong types, unknown enum values, violated constraints%s and malformed JSON are errors of type *ValidationError, carrying the invalid-params code and the JSON pointer of the failing value.",
+	f.Comment(g.comment(fmt.Sprintf("%s%s decodes data strictly as %s: wrong types, unknown enum values, violated constraints%s and malformed JSON are errors of type *ValidationError, carrying the invalid-params code and the JSON pointer of the failing value.",
 		spec.DecodePrefix, name, name, map[bool]string{true: ", unknown members", false: ""}[t.AdditionalFields == "reject"])))
 	f.Func().Id(spec.DecodePrefix+name).Params(jen.Id("data").Index().Byte()).Params(jen.Id(name), jen.Error()).Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(genrtPkg, "Parse").Call(jen.Id("data")),
@@ -124,7 +124,7 @@ func variantTag(t *spec.Type, unions []*spec.Type) (tag, value string, ok bool) 
 // union (and without holding it in an interface).
 func (g *generator) variantTreeDecoder(f *jen.File, t *spec.Type, tag, value string) {
 	name := t.GoName()
-	f.Comment(comment(fmt.Sprintf("%s%s%s decodes v, a tree the caller already parsed, as %s where a union writes it: its member %q must be %q. The policy of d applies as for any tree decoder (see genrt.Decoder); pointers are relative to v.",
+	f.Comment(g.comment(fmt.Sprintf("%s%s%s decodes v, a tree the caller already parsed, as %s where a union writes it: its member %q must be %q. The policy of d applies as for any tree decoder (see genrt.Decoder); pointers are relative to v.",
 		spec.DecodePrefix, name, spec.TreeSuffix, name, tag, value)))
 	f.Func().Id(spec.DecodePrefix+name+spec.TreeSuffix).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
 		jen.If(jen.Err().Op(":=").Qual(genrtPkg, "Tag").Call(jen.Id("v"), jen.Lit(tag), jen.Lit(value)), jen.Err().Op("!=").Nil()).Block(
@@ -139,7 +139,7 @@ func (g *generator) variantTreeDecoder(f *jen.File, t *spec.Type, tag, value str
 // tree, for runtimes that parse a message once and look at it themselves.
 func (g *generator) treeEntryDecoder(f *jen.File, t *spec.Type) {
 	name := t.GoName()
-	f.Comment(comment(fmt.Sprintf("%s%s%s decodes v, a tree the caller already parsed, as %s under the policy of d (see genrt.Decoder): unknown members and unrecognised union members are errors or, with d.Strip, removed and noted in d.Notes; the errors are those of %s%s, with pointers relative to v.",
+	f.Comment(g.comment(fmt.Sprintf("%s%s%s decodes v, a tree the caller already parsed, as %s under the policy of d (see genrt.Decoder): unknown members and unrecognised union members are errors or, with d.Strip, removed and noted in d.Notes; the errors are those of %s%s, with pointers relative to v.",
 		spec.DecodePrefix, name, spec.TreeSuffix, name, spec.DecodePrefix, name)))
 	f.Func().Id(spec.DecodePrefix+name+spec.TreeSuffix).Params(treeParams()...).Params(jen.Id(name), jen.Error()).Block(
 		jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("decode"+name).Call(jen.Id("v"), jen.Id("d")),
@@ -352,9 +352,14 @@ func (g *generator) constraintChecks(k *spec.Constraints, r *spec.TypeRef, x, ze
 	check := func(call jen.Code) {
 		out = append(out, jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(zero, wrap(jen.Err()))))
 	}
-	bound := func(n *int64) jen.Code {
-		if n == nil {
+	// A count bound taken from a constant is written as the constant, so
+	// that the decoder reads as the spec does.
+	bound := func(n *int64, constant string) jen.Code {
+		switch {
+		case n == nil:
 			return jen.Lit(-1)
+		case constant != "":
+			return jen.Id(g.d.LookupConstant(constant).Symbol)
 		}
 		return jen.Lit(int(*n))
 	}
@@ -367,13 +372,13 @@ func (g *generator) constraintChecks(k *spec.Constraints, r *spec.TypeRef, x, ze
 		asInt = jen.Int64().Call(x)
 	}
 	if k.MinLength != nil || k.MaxLength != nil {
-		check(jen.Qual(genrtPkg, "Length").Call(asString, p, bound(k.MinLength), bound(k.MaxLength)))
+		check(jen.Qual(genrtPkg, "Length").Call(asString, p, bound(k.MinLength, k.MinLengthConstant), bound(k.MaxLength, k.MaxLengthConstant)))
 	}
 	if k.Pattern != "" {
 		check(jen.Qual(genrtPkg, "Pattern").Call(asString, p, g.pattern(k.Pattern)))
 	}
 	if k.MinItems != nil || k.MaxItems != nil {
-		check(jen.Qual(genrtPkg, "Items").Call(jen.Len(x), p, bound(k.MinItems), bound(k.MaxItems)))
+		check(jen.Qual(genrtPkg, "Items").Call(jen.Len(x), p, bound(k.MinItems, k.MinItemsConstant), bound(k.MaxItems, k.MaxItemsConstant)))
 	}
 	switch {
 	case kind == spec.TInteger && k.Clamp:

@@ -44,7 +44,7 @@ func (g *generator) dispatchFile(f *jen.File) {
 			continue
 		}
 		params := jen.Id("p").Id(m.ParamsType.GoName())
-		doc := comment(fmt.Sprintf("%s handles %s (%s): %s", m.GoName(), m.Method, m.ID, m.Title.EN))
+		doc := g.comment(fmt.Sprintf("%s handles %s (%s): %s", m.GoName(), m.Method, m.ID, m.Title.EN))
 		call := jen.Id("h").Dot(m.GoName()).Call(jen.Id("ctx"), jen.Id("p"))
 		decode := []jen.Code{
 			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id(spec.DecodePrefix + m.ParamsType.GoName()).Call(jen.Id("params")),
@@ -70,7 +70,7 @@ func (g *generator) dispatchFile(f *jen.File) {
 		if n.Direction != spec.ClientToServer {
 			continue
 		}
-		doc := comment(fmt.Sprintf("%s handles the notification %s (%s): %s", n.GoName(), n.Method, n.ID, n.Title.EN))
+		doc := g.comment(fmt.Sprintf("%s handles the notification %s (%s): %s", n.GoName(), n.Method, n.ID, n.Title.EN))
 		if n.ParamsType == nil {
 			methods = append(methods, jen.Comment(doc), jen.Id(n.GoName()).Params(jen.Id("ctx").Qual("context", "Context")).Error())
 			notCases = append(notCases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
@@ -90,13 +90,13 @@ func (g *generator) dispatchFile(f *jen.File) {
 	f.Type().Id("Handler").Interface(methods...)
 
 	notFound := jen.Id("NewError").Call(jen.Id(g.codeFor(-32601)), jen.Nil())
-	f.Comment(comment("Dispatch decodes params (raw JSON; nil means {}) strictly for method, calls its handler and returns the encoded result. Invalid params give the invalid-params RPCError with the failing pointer in its message; an unknown method gives method-not-found; handler errors are returned as they are."))
+	f.Comment(g.comment("Dispatch decodes params (raw JSON; nil means {}) strictly for method, calls its handler and returns the encoded result. Invalid params give the invalid-params RPCError with the failing pointer in its message; an unknown method gives method-not-found; handler errors are returned as they are."))
 	f.Func().Id("Dispatch").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.If(jen.Len(jen.Id("params")).Op("==").Lit(0)).Block(jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))),
 		jen.Switch(jen.Id("method")).Block(reqCases...),
 		jen.Return(jen.Nil(), notFound),
 	)
-	f.Comment(comment("DispatchNotification is Dispatch for notifications: there is no result. An unknown notification gives method-not-found, which a server ignores rather than answers."))
+	f.Comment(g.comment("DispatchNotification is Dispatch for notifications: there is no result. An unknown notification gives method-not-found, which a server ignores rather than answers."))
 	var notBody []jen.Code
 	if notParams {
 		notBody = append(notBody, jen.If(jen.Len(jen.Id("params")).Op("==").Lit(0)).Block(jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))))

@@ -20,12 +20,12 @@ func (g *generator) ruleTable(f *jen.File) {
 			continue
 		}
 		name := spec.RuleGoName(d.Header.ID, e.ID)
-		defs = append(defs, jen.Comment(comment(fmt.Sprintf("%s: %s.", name, e.Title.EN))), jen.Id(name).Op("=").Lit(e.ID))
+		defs = append(defs, jen.Comment(g.comment(fmt.Sprintf("%s: %s.", name, e.Title.EN))), jen.Id(name).Op("=").Lit(e.ID))
 		items = append(items, jen.Values(jen.Dict{
 			jen.Id("ID"):      jen.Id(name),
 			jen.Id("Kind"):    jen.Lit(e.Kind),
-			jen.Id("Title"):   jen.Lit(e.Title.EN),
-			jen.Id("TitleRU"): jen.Lit(e.Title.RU),
+			jen.Id("Title"):   jen.Lit(d.Expand(e.Title.EN, "en")),
+			jen.Id("TitleRU"): jen.Lit(d.Expand(e.Title.RU, "ru")),
 		}))
 	}
 	if len(defs) > 0 {
@@ -51,7 +51,7 @@ func (g *generator) profileTable(f *jen.File) {
 	if len(d.Profiles) > 0 {
 		var defs []jen.Code
 		for _, p := range d.Profiles {
-			defs = append(defs, jen.Comment(comment(fmt.Sprintf("%s%s: %s (%s).", spec.ProfilePrefix, p.GoName(), p.Title.EN, p.ID))),
+			defs = append(defs, jen.Comment(g.comment(fmt.Sprintf("%s%s: %s (%s).", spec.ProfilePrefix, p.GoName(), p.Title.EN, p.ID))),
 				jen.Id(spec.ProfilePrefix+p.GoName()).Op("=").Lit(p.Name))
 		}
 		f.Comment("Profile names.")

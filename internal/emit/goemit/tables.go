@@ -29,12 +29,12 @@ func (g *generator) tableData(f *jen.File) {
 			default:
 				typ = jen.String()
 			}
-			fields = append(fields, jen.Comment(comment(col.Title.EN+".")), jen.Id(col.GoName()).Add(typ))
+			fields = append(fields, jen.Comment(g.comment(col.Title.EN+".")), jen.Id(col.GoName()).Add(typ))
 			if col.Type == spec.ColumnInteger && !col.Required {
 				fields = append(fields, jen.Comment(fmt.Sprintf("Has%s is set when the row gives %s.", col.GoName(), col.Name)), jen.Id("Has"+col.GoName()).Bool())
 			}
 		}
-		f.Comment(comment(fmt.Sprintf("%s is one row of %s (%s): %s", t.RowGoName(), t.Symbol, t.ID, t.Title.EN+".")))
+		f.Comment(g.comment(fmt.Sprintf("%s is one row of %s (%s): %s", t.RowGoName(), t.Symbol, t.ID, t.Title.EN+".")))
 		f.Type().Id(t.RowGoName()).Struct(fields...)
 		var rows []jen.Code
 		for _, row := range t.Rows {
@@ -76,7 +76,7 @@ func (g *generator) tableData(f *jen.File) {
 			}
 			rows = append(rows, jen.Values(dict))
 		}
-		f.Comment(comment(fmt.Sprintf("%s is %s: %s", t.Symbol, t.Title.EN, t.Description.EN)))
+		f.Comment(g.comment(fmt.Sprintf("%s is %s: %s", t.Symbol, t.Title.EN, t.Description.EN)))
 		f.Var().Id(t.Symbol).Op("=").Index().Id(t.RowGoName()).Values(rows...)
 	}
 }

@@ -150,7 +150,7 @@ func (g *generator) typesFile(f *jen.File) {
 		if t.Since != g.d.Header.Since {
 			doc += ", since " + t.Since
 		}
-		f.Comment(comment(doc + "."))
+		f.Comment(g.comment(doc + "."))
 		switch t.Kind {
 		case spec.ObjectKind:
 			g.objectType(f, t, variantOf[t])
@@ -218,7 +218,7 @@ func (g *generator) objectType(f *jen.File, t *spec.Type, unions []*spec.Type) {
 		if !fl.Required {
 			tag += ",omitempty"
 		}
-		fields = append(fields, jen.Comment(comment(doc)), jen.Id(fl.GoName()).Add(typ).Tag(map[string]string{"json": tag}))
+		fields = append(fields, jen.Comment(g.comment(doc)), jen.Id(fl.GoName()).Add(typ).Tag(map[string]string{"json": tag}))
 	}
 	if t.AdditionalFields == "keep" {
 		fields = append(fields,
@@ -226,6 +226,7 @@ func (g *generator) objectType(f *jen.File, t *spec.Type, unions []*spec.Type) {
 			jen.Id("Extra").Map(jen.String()).Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "-"}))
 	}
 	f.Type().Id(name).Struct(fields...)
+	g.defaultAccessors(f, t)
 	for _, u := range unions {
 		f.Func().Params(jen.Id(name)).Id("is" + u.GoName()).Params().Block()
 	}
@@ -335,7 +336,7 @@ func (g *generator) enumType(f *jen.File, t *spec.Type) {
 		if v.Since != t.Since {
 			doc += " Since " + v.Since + "."
 		}
-		defs = append(defs, jen.Comment(comment(doc)), jen.Id(v.GoName(t)).Id(name).Op("=").Add(literal(v.Value)))
+		defs = append(defs, jen.Comment(g.comment(doc)), jen.Id(v.GoName(t)).Id(name).Op("=").Add(literal(v.Value)))
 		cases = append(cases, jen.Id(v.GoName(t)))
 	}
 	f.Const().Defs(defs...)
@@ -360,14 +361,15 @@ func (g *generator) unionType(f *jen.File, t *spec.Type) {
 	for _, v := range t.Variants {
 		variants = append(variants, fmt.Sprintf("%s (%s %q)", v.GoName(t), t.Tag, v.Tag))
 	}
-	f.Comment(comment(fmt.Sprintf("Its variants: %s.", strings.Join(variants, ", "))))
+	f.Comment(g.comment(fmt.Sprintf("Its variants: %s.", strings.Join(variants, ", "))))
 	f.Type().Id(name).Interface(jen.Id("is" + name).Params())
+	g.unionTags(f, t)
 	openUnionType(f, t)
 	var cases []jen.Code
 	for _, v := range t.Variants {
 		vn := v.GoName(t)
 		if v.Object == nil {
-			f.Comment(comment(fmt.Sprintf("%s is the %q variant of %s: %s", vn, v.Tag, name, v.Description.EN)))
+			f.Comment(g.comment(fmt.Sprintf("%s is the %q variant of %s: %s", vn, v.Tag, name, v.Description.EN)))
 			f.Type().Id(vn).Struct()
 			f.Func().Params(jen.Id(vn)).Id("is" + name).Params().Block()
 		}

@@ -155,7 +155,7 @@ func Build(d *spec.Domain, pagePath, catalogPath string, fsys fs.FS) (*Catalog, 
 		Spec:      d.File,
 		Digest:    d.Digest,
 		Domain:    d.Header.ID,
-		Title:     d.Header.Title,
+		Title:     d.ExpandText(d.Header.Title),
 		Version:   d.Header.Version,
 		Page:      pagePath,
 		Catalog:   catalogPath,
@@ -169,10 +169,10 @@ func Build(d *spec.Domain, pagePath, catalogPath string, fsys fs.FS) (*Catalog, 
 		events[e.ID] = e.Name
 	}
 	for _, p := range d.Profiles {
-		cp := Profile{Name: p.Name, ID: p.ID, Revision: p.Revision, Title: p.Title,
+		cp := Profile{Name: p.Name, ID: p.ID, Revision: p.Revision, Title: d.ExpandText(p.Title),
 			Events: []string{}, Limits: []Limit{}, Rules: append([]string{}, p.Rules...)}
 		if p.Description != nil {
-			cp.Description = *p.Description
+			cp.Description = d.ExpandText(*p.Description)
 		}
 		for _, id := range p.Events {
 			cp.Events = append(cp.Events, events[id])
@@ -182,7 +182,7 @@ func Build(d *spec.Domain, pagePath, catalogPath string, fsys fs.FS) (*Catalog, 
 			if k == nil {
 				return nil, fmt.Errorf("%s: profile %s lists unknown constant %s", d.File, p.Name, id)
 			}
-			cp.Limits = append(cp.Limits, Limit{ID: k.ID, Symbol: k.Symbol, Value: k.Value, Unit: k.Unit, Title: k.Title})
+			cp.Limits = append(cp.Limits, Limit{ID: k.ID, Symbol: k.Symbol, Value: k.Value, Unit: k.Unit, Title: d.ExpandText(k.Title)})
 		}
 		canon, err := canonical(cp)
 		if err != nil {
@@ -204,15 +204,16 @@ func Build(d *spec.Domain, pagePath, catalogPath string, fsys fs.FS) (*Catalog, 
 		return nil, fmt.Errorf("%s: the catalog path %q does not name the revision %s the page follows", d.File, catalogPath, c.Revision)
 	}
 	for _, k := range d.Header.RuleKinds {
-		c.RuleKinds = append(c.RuleKinds, RuleKind{Kind: k.Kind, Title: k.Title})
+		c.RuleKinds = append(c.RuleKinds, RuleKind{Kind: k.Kind, Title: d.ExpandText(k.Title)})
 	}
 	for _, e := range d.Entries() {
 		if e.Rule == nil && e.Field == nil {
 			continue
 		}
-		r := Rule{ID: e.ID, Symbol: spec.RuleGoName(d.Header.ID, e.ID), Kind: e.Kind, Title: e.Title}
+		// The page shows texts as the reference does: constants by value.
+		r := Rule{ID: e.ID, Symbol: spec.RuleGoName(d.Header.ID, e.ID), Kind: e.Kind, Title: d.ExpandText(e.Title)}
 		if e.Requirement != nil {
-			r.Requirement = *e.Requirement
+			r.Requirement = d.ExpandText(*e.Requirement)
 		}
 		c.Rules = append(c.Rules, r)
 	}
