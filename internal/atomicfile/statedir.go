@@ -32,7 +32,9 @@ func (e *LinkError) Error() string {
 // folder.
 type NotDirError struct{ Path string }
 
-func (e *NotDirError) Error() string { return e.Path + ": is not a folder; eska keeps its state in a folder there" }
+func (e *NotDirError) Error() string {
+	return e.Path + ": is not a folder; eska keeps its state in a folder there"
+}
 
 // OpenStateDir opens the folder rel (with the OS's separators) below
 // base without following a symbolic link in any of its components; with
