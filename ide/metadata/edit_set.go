@@ -86,7 +86,9 @@ type stepInvalid struct {
 	err error
 }
 
-func (e *stepInvalid) Error() string { return e.rel + ": the history step does not hold together: " + e.err.Error() }
+func (e *stepInvalid) Error() string {
+	return e.rel + ": the history step does not hold together: " + e.err.Error()
+}
 
 // gives checks that the replacements make, from cur, bytes of the digest
 // want: a step is written only when it leads exactly where it says.
