@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -25,12 +26,15 @@ type stateHarness struct {
 	words  []string
 }
 
-func openStateEditing(t *testing.T, root, keyDir string) *stateHarness {
+func openStateEditing(t *testing.T, root, keyDir string, minor ...int) *stateHarness {
 	t.Helper()
 	h := &harness{t: t, root: root}
 	h.b = New(nil)
 	sh := &stateHarness{harness: h, keyDir: keyDir}
 	h.b.Minor, h.b.Edits, h.b.SupportPolicy, h.b.HistoryDir, h.b.KeyDir = 8, true, true, ".eska/history", keyDir
+	if len(minor) > 0 {
+		h.b.Minor = minor[0]
+	}
 	h.b.Diag = func(c string) { sh.diags = append(sh.diags, c) }
 	h.b.Explain = func(m string) { sh.words = append(sh.words, m) }
 	h.open(h.root, gen.SelectionCurrent{})
@@ -125,6 +129,44 @@ func TestEditStateThroughLink(t *testing.T) {
 					t.Errorf("outside: %d entries, %q", len(entries), data)
 				}
 			} else if len(entries) != 0 {
+				t.Errorf("written outside the project: %v", entries)
+			}
+		})
+	}
+}
+
+// A rename is refused the same way when .eska/edit or .eska/history is
+// a link: no source file changes, none is moved, nothing is written
+// outside the project.
+//
+//contract:proves eska-ide-api.editing.rename-journal
+func TestRenameStateThroughLink(t *testing.T) {
+	for _, link := range []string{".eska/edit", ".eska/history"} {
+		t.Run(link, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, renderRename("Товары"))
+			outside := t.TempDir()
+			at := filepath.Join(root, filepath.FromSlash(link))
+			os.MkdirAll(filepath.Dir(at), 0o755)
+			if err := os.Symlink(outside, at); err != nil {
+				t.Fatal(err)
+			}
+			sh := openStateEditing(t, root, t.TempDir(), 11)
+			before := readSources(t, root)
+			p, err := sh.preview("catalog:Товары", "Изделия")
+			if err != nil {
+				t.Fatal(errText(err))
+			}
+			if _, err := sh.apply("catalog:Товары", "Изделия", p.Plan.Snapshot, true); kindOf(err) != "source_invalid" {
+				t.Errorf("apply: %s", errText(err))
+			}
+			if got := readSources(t, root); !reflect.DeepEqual(got, before) {
+				t.Errorf("the sources changed")
+			}
+			if !slices.Contains(sh.words, at+": is a symbolic link; eska does not write through links") {
+				t.Errorf("said %q", sh.words)
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 0 {
 				t.Errorf("written outside the project: %v", entries)
 			}
 		})
