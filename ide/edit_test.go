@@ -1,6 +1,7 @@
 package ide
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -157,12 +158,27 @@ func TestUpdateCancellation(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(dir, "src", "Catalogs", name+".xml"))
 		return string(b)
 	}
-	// The large write runs; the small one waits behind it and is
-	// cancelled before it starts.
-	s.send(updateRequest("big", "catalog:Большой", big, "первый"), updateRequest("small", "catalog:Малый", small, "не записан"),
-		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"small"}}`)
-	if resp, _ := s.response(`"big"`); !strings.Contains(resp, `"result"`) {
-		t.Fatalf("big: %s", resp)
+	// The hook holds each write of Большой, once it has started, until
+	// its own cancel has reached it.
+	started := make(chan struct{}, 1)
+	updateStarted = func(ctx context.Context, p gen.PropertyEditParams) {
+		if p.ObjectID == "catalog:Большой" {
+			started <- struct{}{}
+			<-ctx.Done()
+		}
+	}
+	defer func() { updateStarted = nil }()
+	// The write of Большой runs and is held; the one of Малый waits
+	// behind it. The reader reads cancels in order, so the cancel of
+	// Малый is marked before the one of Большой lets it go on: Малый is
+	// cancelled before it starts, every time.
+	s.send(updateRequest("big", "catalog:Большой", big, "первый"))
+	<-started
+	s.send(updateRequest("small", "catalog:Малый", small, "не записан"),
+		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"small"}}`,
+		`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"big"}}`)
+	if resp, _ := s.response(`"big"`); !strings.Contains(resp, `"result"`) || !strings.Contains(read("Большой"), "<Comment>первый</Comment>") {
+		t.Fatalf("big, cancelled after it started: %s", resp)
 	}
 	resp, _ := s.response(`"small"`)
 	if code, kind := errorOf(t, resp); code != gen.CodeRequestFailed || kind != "cancelled" {
@@ -171,24 +187,19 @@ func TestUpdateCancellation(t *testing.T) {
 	if strings.Contains(read("Малый"), "не записан") {
 		t.Errorf("a write cancelled before it started was made")
 	}
-	// Cancelled once running: the result stands.
+	// Cancelled once running (the hook goes on only when the cancel has
+	// reached the request): the write is made and its result answered.
 	big = snapshotOf(t, s, "catalog:Большой")
 	req := strings.Replace(updateRequest("run", "catalog:Большой", big, "второй"), `"generation":"0"`, `"generation":"`+s.generation()+`"`, 1)
 	s.send(req)
-	time.Sleep(5 * time.Millisecond)
+	<-started
 	s.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"run"}}`)
 	resp, notes := s.response(`"run"`)
-	written := strings.Contains(read("Большой"), "<Comment>второй</Comment>")
-	code, kind := errorOf(t, resp)
-	switch {
-	case code == 0 && written:
-		if len(notes) != 1 || !strings.Contains(notes[0], "metadata/changed") {
-			t.Errorf("the write was not announced before its answer: %v", notes)
-		}
-	case kind == "cancelled" && !written:
-		t.Logf("the cancel overtook the write before it started")
-	default:
-		t.Errorf("answer %s while the file written=%v", resp, written)
+	if code, _ := errorOf(t, resp); code != 0 || !strings.Contains(read("Большой"), "<Comment>второй</Comment>") {
+		t.Errorf("cancelled after it started: answer %s, file written %v", resp, strings.Contains(read("Большой"), "<Comment>второй</Comment>"))
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "metadata/changed") {
+		t.Errorf("the write was not announced before its answer: %v", notes)
 	}
 }
 

@@ -168,8 +168,15 @@ func (h handler) MetadataUndoProperty(ctx context.Context, p gen.UndoPropertyPar
 
 // MetadataUpdateProperty answers metadata/updateProperty (1.6-1.8).
 func (h handler) MetadataUpdateProperty(ctx context.Context, p gen.PropertyEditParams) (gen.PropertyWriteResult, error) {
+	if updateStarted != nil {
+		updateStarted(ctx, p)
+	}
 	return h.s.backend.UpdateProperty(p)
 }
+
+// updateStarted lets the tests hold a write that has started, so that a
+// cancel arrives exactly then.
+var updateStarted func(ctx context.Context, p gen.PropertyEditParams)
 
 // MetadataRenamePreview answers metadata/renamePreview (1.9).
 func (h handler) MetadataRenamePreview(ctx context.Context, p gen.RenamePreviewParams) (gen.RenamePreviewResult, error) {

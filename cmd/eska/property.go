@@ -215,6 +215,9 @@ func openForEdit(dir string, stderr io.Writer) (*metadata.Backend, gen.ProjectCo
 	}
 	b := metadata.New(nil)
 	b.Minor, b.Edits, b.SupportPolicy, b.HistoryDir = gen.SupportedAPIMinor, true, true, historyDir
+	// A link in .eska, or a history file that fails its checks, is said
+	// in words: the domain error alone does not say where.
+	b.Explain = func(msg string) { fmt.Fprintln(stderr, "eska:", msg) }
 	noCache := false
 	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
 	if err != nil {

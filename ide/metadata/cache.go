@@ -13,10 +13,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/contractkit/contractkit/designer"
+	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
 // CacheDir is where a project keeps its derived metadata cache, relative
@@ -152,41 +152,16 @@ func (c *diskCache) root(create bool) *os.Root {
 	if c.off || c.dir != nil || (c.absent && !create) {
 		return c.dir
 	}
-	dir, err := os.OpenRoot(c.project)
+	// The walk is the one eska's edit state takes (internal/atomicfile):
+	// one folder at a time, none a link, each opened as an os.Root.
+	dir, err := atomicfile.OpenStateDir(c.project, filepath.FromSlash(CacheDir), create)
 	if err != nil {
-		c.off = true
+		if errors.Is(err, fs.ErrNotExist) {
+			c.absent = true
+		} else {
+			c.turnOff(diagCacheOutside)
+		}
 		return nil
-	}
-	for _, name := range strings.Split(CacheDir, "/") {
-		st, err := dir.Lstat(name)
-		if errors.Is(err, fs.ErrNotExist) && create {
-			if err = dir.Mkdir(name, 0o755); err == nil || errors.Is(err, fs.ErrExist) {
-				st, err = dir.Lstat(name)
-			}
-		}
-		if err != nil {
-			dir.Close()
-			if errors.Is(err, fs.ErrNotExist) {
-				c.absent = true
-			} else {
-				c.turnOff(diagCacheOutside)
-			}
-			return nil
-		}
-		if !st.IsDir() || st.Mode()&fs.ModeSymlink != 0 {
-			dir.Close()
-			c.turnOff(diagCacheOutside)
-			return nil
-		}
-		// OpenRoot confines the next step to this directory even if the
-		// name was swapped for a link since the Lstat.
-		next, err := dir.OpenRoot(name)
-		dir.Close()
-		if err != nil {
-			c.turnOff(diagCacheOutside)
-			return nil
-		}
-		dir = next
 	}
 	c.dir = dir
 	return dir

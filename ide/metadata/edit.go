@@ -54,12 +54,46 @@ type editState struct {
 
 func (p *project) editing(b *Backend) *editState {
 	if p.edits == nil {
-		p.edits = &editState{hist: newHistory(), w: &atomicfile.Writer{Root: p.r.src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir))}}
+		p.edits = &editState{hist: newHistory(), w: &atomicfile.Writer{Root: p.r.src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir)), Base: p.rootDir}}
 		if b.HistoryDir != "" {
-			p.edits.hist = fileHistory(filepath.Join(p.rootDir, filepath.FromSlash(b.HistoryDir)), p.srcDir)
+			key, _ := loadKey(b.keyDir())
+			p.edits.hist = fileHistory(p.rootDir, filepath.FromSlash(b.HistoryDir), p.srcDir, key, b.stateDiag)
 		}
 	}
 	return p.edits
+}
+
+// diagStateLink: a folder or file of eska's state in the project (.eska,
+// .eska/edit, the lock, a journal, the history) is a symbolic link or not
+// what it should be; the write is refused.
+const diagStateLink = "edit-state-off:link"
+
+// stateDiag reports a problem with eska's own state: a machine code on
+// stderr, and for a terminal (Explain) the sentence that says where.
+func (b *Backend) stateDiag(code string, err error) {
+	b.diag(code)
+	if err != nil && b.Explain != nil {
+		b.Explain(err.Error())
+	}
+}
+
+// stateError answers a write refused because eska's own state could not
+// be reached without following a link (or a file stands where a folder
+// belongs); ok is false for any other error.
+func (b *Backend) stateError(p *project, o *object, err error) (_ error, ok bool) {
+	var le *atomicfile.LinkError
+	var nd *atomicfile.NotDirError
+	path := ""
+	switch {
+	case errors.As(err, &le):
+		path = le.Path
+	case errors.As(err, &nd):
+		path = nd.Path
+	default:
+		return nil, false
+	}
+	b.stateDiag(diagStateLink, err)
+	return b.loadError(p, o, &sourceError{path: path, reason: "io", err: err}), true
 }
 
 // recoverWrites removes what an interrupted write left behind and rolls
@@ -70,10 +104,12 @@ func (p *project) editing(b *Backend) *editState {
 func (p *project) recoverWrites(b *Backend) error {
 	w := p.editing(b).w
 	if _, err := w.Recover(); err != nil {
+		b.stateError(p, nil, err)
 		return err
 	}
 	rec, err := w.RecoverSet()
 	if err != nil {
+		b.stateError(p, nil, err)
 		return err
 	}
 	if rec.Forward {
@@ -600,9 +636,18 @@ func (b *Backend) UndoProperty(c gen.UndoPropertyParams) (gen.PropertyWriteResul
 func (b *Backend) write(e *editor, data []byte) error {
 	w := e.p.editing(b).w
 	unlock, err := w.Lock()
+	if err == nil {
+		// The step must be kept: its folder is checked before the write.
+		if err = e.p.editing(b).hist.ready(e.desc); err != nil {
+			unlock()
+		}
+	}
 	if err != nil {
 		if errors.Is(err, atomicfile.ErrBusy) {
 			return derr(gen.DomainErrorKindPropertyEditBusy, gen.EmptyDetails{}, e.p, b.s)
+		}
+		if serr, ok := b.stateError(e.p, e.o, err); ok {
+			return serr
 		}
 		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: "io", err: err})
 	}
@@ -610,6 +655,9 @@ func (b *Backend) write(e *editor, data []byte) error {
 	rel, _ := e.p.rel(e.desc)
 	err = w.Replace(atomicfile.Change{Rel: rel, Old: e.data, New: data})
 	var ve *atomicfile.VerifyError
+	if serr, ok := b.stateError(e.p, e.o, err); ok {
+		return serr
+	}
 	switch {
 	case err == nil:
 		return nil

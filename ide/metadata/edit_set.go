@@ -79,6 +79,30 @@ type stepChanged struct{ rel string }
 
 func (e *stepChanged) Error() string { return e.rel + ": the file changed since the step" }
 
+// stepInvalid is a step whose replacements do not give the bytes it
+// recorded: it is dropped, never written.
+type stepInvalid struct {
+	rel string
+	err error
+}
+
+func (e *stepInvalid) Error() string {
+	return e.rel + ": the history step does not hold together: " + e.err.Error()
+}
+
+// gives checks that the replacements make, from cur, bytes of the digest
+// want: a step is written only when it leads exactly where it says.
+func gives(cur []byte, edits []byteedit.Edit, want string) error {
+	h := sha256.New()
+	if err := byteedit.WriteApplied(h, cur, edits); err != nil {
+		return err
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		return errors.New("its replacements give other bytes than it recorded")
+	}
+	return nil
+}
+
 // inverse is the step that undoes s, checked against the files as they
 // are: every file (at its renamed path) must hold the bytes s left.
 func (s *setStep) inverse(read func(rel string) ([]byte, error)) (*setStep, error) {
@@ -91,6 +115,9 @@ func (s *setStep) inverse(read func(rel string) ([]byte, error)) (*setStep, erro
 		cur, err := read(rel)
 		if err != nil || sha(cur) != f.After {
 			return nil, &stepChanged{rel: rel}
+		}
+		if err := gives(cur, f.Undo, f.Before); err != nil {
+			return nil, &stepInvalid{rel: rel, err: err}
 		}
 		out.Files = append(out.Files, setFile{Rel: rel, Before: f.After, After: f.Before, Edits: f.Undo, Undo: f.Edits, old: cur})
 	}
@@ -109,6 +136,9 @@ func (s *setStep) again(read func(rel string) ([]byte, error)) (*setStep, error)
 		cur, err := read(f.Rel)
 		if err != nil || sha(cur) != f.Before {
 			return nil, &stepChanged{rel: f.Rel}
+		}
+		if err := gives(cur, f.Edits, f.After); err != nil {
+			return nil, &stepInvalid{rel: f.Rel, err: err}
 		}
 		f.old = cur
 		out.Files[i] = f
@@ -130,6 +160,9 @@ func (b *Backend) writeSet(p *project, s *setStep) error {
 		return err
 	}
 	defer unlock()
+	if err := p.editing(b).hist.ready(); err != nil {
+		return err
+	}
 	set := atomicfile.Set{}
 	for _, f := range s.Files {
 		set.Files = append(set.Files, atomicfile.SetFile{Rel: filepath.FromSlash(f.Rel), Old: f.old, Edits: f.Edits})
@@ -146,6 +179,9 @@ func (b *Backend) writeSet(p *project, s *setStep) error {
 func (b *Backend) setWriteError(p *project, err error, symlink, exists func() error) error {
 	var sc *stepChanged
 	var se *atomicfile.SetError
+	if serr, ok := b.stateError(p, nil, err); ok {
+		return serr
+	}
 	switch {
 	case errors.As(err, &sc):
 		return derr(gen.DomainErrorKindSourceChanged, gen.SourceChangedDetails{Path: ToPath(filepath.FromSlash(sc.rel))}, p, b.s)

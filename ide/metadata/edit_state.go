@@ -4,6 +4,8 @@ package metadata
 // and redo of steps of several files.
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
@@ -36,6 +38,16 @@ func (b *Backend) replaySet(e *editor, step editStep, redo bool) (gen.PropertyWr
 		s, err = step.Set.again(p.readRel)
 	} else {
 		s, err = step.Set.inverse(p.readRel)
+	}
+	var si *stepInvalid
+	if errors.As(err, &si) {
+		// Never applied: the step goes, and the client is told there was
+		// nothing valid to replay.
+		b.stateDiag(diagHistoryRejected, err)
+		if derr := p.editing(b).hist.drop(e.desc, redo); derr != nil {
+			b.diag("edit-history")
+		}
+		return gen.PropertyWriteResult{}, invalidParams("/direction", fmt.Sprintf("the history step of %s does not hold together and was dropped", e.o.id))
 	}
 	if err == nil {
 		err = b.writeSet(p, s)

@@ -575,7 +575,7 @@ func TestEditChoices(t *testing.T) {
 //contract:proves eska-ide-api.editing.atomic-write
 func TestEditBusy(t *testing.T) {
 	h := openEditing(t, editFixture(), 8)
-	w := atomicfile.Writer{Root: filepath.Join(h.root, "src"), State: filepath.Join(h.root, filepath.FromSlash(editStateDir))}
+	w := atomicfile.Writer{Root: filepath.Join(h.root, "src"), State: filepath.Join(h.root, filepath.FromSlash(editStateDir)), Base: h.root}
 	unlock, err := w.Lock()
 	if err != nil {
 		t.Fatal(err)

@@ -434,7 +434,7 @@ func TestRenameRecoveredAtOpen(t *testing.T) {
 func TestRenameBusy(t *testing.T) {
 	h := openRename(t, 9)
 	p, _ := h.preview("catalog:Товары", "Изделия")
-	w := atomicfile.Writer{Root: filepath.Join(h.root, "src"), State: filepath.Join(h.root, filepath.FromSlash(editStateDir))}
+	w := atomicfile.Writer{Root: filepath.Join(h.root, "src"), State: filepath.Join(h.root, filepath.FromSlash(editStateDir)), Base: h.root}
 	unlock, err := w.Lock()
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,10 @@ type Backend struct {
 	KeyDir string
 	// Diag receives short machine codes for stderr; nil drops them.
 	Diag func(code string)
+	// Explain receives, for a terminal, the sentence behind a diagnostic
+	// about eska's own state in the project (a link in .eska, a history
+	// file dropped); nil drops it.
+	Explain func(msg string)
 }
 
 type session struct {

@@ -67,10 +67,14 @@ type Change struct {
 }
 
 // Writer writes files below Root and keeps its lock and journal in
-// State.
+// State, a folder below Base (the project's directory; empty: State's
+// parent). Every folder from Base to State, and every file the writer
+// keeps there, is reached without following a symbolic link: one in the
+// way is a *LinkError and nothing is written (statedir.go).
 type Writer struct {
 	Root  string
 	State string
+	Base  string
 }
 
 // tempPrefix starts the name of every temporary file a write makes.
@@ -230,15 +234,19 @@ func syncDir(dir string) error {
 // power loss it may be gone, and a temporary file it named stays behind,
 // harmless, under a name no source has.
 func (w *Writer) record(j journal) error {
-	if err := os.MkdirAll(w.State, 0o755); err != nil {
+	dir, err := w.stateDir(true)
+	if err != nil {
 		return err
 	}
+	defer dir.Close()
 	data, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(w.State, journalName)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err := StateFile(dir, w.State, journalName); err != nil {
+		return err
+	}
+	f, err := dir.OpenFile(journalName, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
@@ -249,13 +257,30 @@ func (w *Writer) record(j journal) error {
 	return err
 }
 
-// clear ends the journal: no temporary file is left.
-func (w *Writer) clear() { os.Remove(filepath.Join(w.State, journalName)) }
+// clear ends the journal: no temporary file is left. Removing a name
+// never follows a link.
+func (w *Writer) clear() {
+	if dir, err := w.stateDir(false); err == nil {
+		dir.Remove(journalName)
+		dir.Close()
+	}
+}
 
 // Recover removes what an interrupted write left behind: the temporary
-// files its journal names. It returns them, relative to Root.
+// files its journal names. It returns them, relative to Root. A journal
+// that is a symbolic link, or that names anything but a temporary file of
+// this package below Root (reached without a link), is refused: nothing
+// is removed and the error says why.
 func (w *Writer) Recover() ([]string, error) {
-	data, err := os.ReadFile(filepath.Join(w.State, journalName))
+	dir, err := w.stateDir(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	data, err := ReadStateFile(dir, w.State, journalName, -1)
+	dir.Close()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -269,20 +294,41 @@ func (w *Writer) Recover() ([]string, error) {
 		w.clear()
 		return nil, nil
 	}
-	var removed []string
+	var paths []string
 	for _, rel := range j.Temp {
-		clean := filepath.Clean(rel)
-		if filepath.IsAbs(clean) || strings.HasPrefix(clean, "..") || !strings.HasPrefix(filepath.Base(clean), tempPrefix) {
-			continue // not a name this package makes
+		path, err := w.tempBelow(rel)
+		if err != nil {
+			return nil, fmt.Errorf("the journal %s: %w", filepath.Join(w.State, journalName), err)
 		}
-		if err := os.Remove(filepath.Join(w.Root, clean)); err == nil {
-			removed = append(removed, clean)
+		paths = append(paths, path)
+	}
+	var removed []string
+	for i, path := range paths {
+		if err := os.Remove(path); err == nil {
+			removed = append(removed, filepath.Clean(j.Temp[i]))
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return removed, err
 		}
 	}
 	w.clear()
 	return removed, nil
+}
+
+// tempBelow resolves a temporary file a journal names: a name this
+// package makes, in a folder below Root reached without a link.
+func (w *Writer) tempBelow(rel string) (string, error) {
+	if !safeRel(rel) || !IsTemp(rel) {
+		return "", fmt.Errorf("%q is not a temporary file below the sources", rel)
+	}
+	clean := filepath.Clean(rel)
+	parent := w.Root
+	if d := filepath.Dir(clean); d != "." {
+		var err error
+		if parent, err = w.existing(d); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(parent, filepath.Base(clean)), nil
 }
 
 // IsTemp reports a name this package gives its temporary files.

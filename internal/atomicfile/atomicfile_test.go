@@ -120,22 +120,36 @@ func TestReplaceVerify(t *testing.T) {
 }
 
 // Recover removes the temporary file a killed write left, as its journal
-// names it; a journal cut short names nothing.
+// names it; a journal cut short names nothing; a journal that names
+// anything else (a source, a path outside the root) is not this
+// package's and is refused whole: nothing is removed.
 //
 //contract:proves eska-ide-api.editing.atomic-write
 func TestRecover(t *testing.T) {
 	w, _ := setup(t)
 	tmp := filepath.Join("Catalogs", tempPrefix+"К.xml-0011")
 	os.WriteFile(filepath.Join(w.Root, tmp), []byte("half"), 0o600)
-	if err := w.record(journal{Temp: []string{tmp, filepath.Join("Catalogs", "К.xml"), filepath.Join("..", tempPrefix+"x")}}); err != nil {
+	outside := filepath.Join(filepath.Dir(w.Root), tempPrefix+"x")
+	os.WriteFile(outside, []byte("not ours"), 0o600)
+	for _, bad := range []string{filepath.Join("Catalogs", "К.xml"), filepath.Join("..", tempPrefix+"x"), outside} {
+		if err := w.record(journal{Temp: []string{tmp, bad}}); err != nil {
+			t.Fatal(err)
+		}
+		if removed, err := w.Recover(); err == nil || len(removed) != 0 {
+			t.Errorf("a journal naming %q: removed %v, %v", bad, removed, err)
+		}
+		for _, keep := range []string{filepath.Join(w.Root, "Catalogs", "К.xml"), filepath.Join(w.Root, tmp), outside} {
+			if _, err := os.Stat(keep); err != nil {
+				t.Errorf("a journal naming %q: %s removed", bad, keep)
+			}
+		}
+	}
+	if err := w.record(journal{Temp: []string{tmp}}); err != nil {
 		t.Fatal(err)
 	}
 	removed, err := w.Recover()
 	if err != nil || len(removed) != 1 || removed[0] != tmp {
 		t.Fatalf("%v %v", removed, err)
-	}
-	if _, err := os.Stat(filepath.Join(w.Root, "Catalogs", "К.xml")); err != nil {
-		t.Errorf("a file the journal names but this package never makes was removed")
 	}
 	os.WriteFile(filepath.Join(w.State, journalName), []byte(`{"temp":["Cat`), 0o644)
 	if removed, err := w.Recover(); err != nil || removed != nil {

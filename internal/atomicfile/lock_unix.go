@@ -5,7 +5,6 @@ package atomicfile
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
@@ -13,10 +12,15 @@ import (
 // another process (or another Writer of this one) holds it. The lock
 // goes with the process, so a killed writer never leaves it taken.
 func (w *Writer) Lock() (unlock func(), err error) {
-	if err := os.MkdirAll(w.State, 0o755); err != nil {
+	dir, err := w.stateDir(true)
+	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(w.State, lockName), os.O_RDWR|os.O_CREATE, 0o644)
+	defer dir.Close()
+	if err := StateFile(dir, w.State, lockName); err != nil {
+		return nil, err
+	}
+	f, err := dir.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
 	}

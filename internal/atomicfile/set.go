@@ -109,9 +109,16 @@ var errCrashed = errors.New("stopped by the test")
 
 func crashed(step string) bool { return crashAt != nil && crashAt(step) }
 
-// Pending reports whether a set journal waits for recovery.
+// Pending reports whether a set journal waits for recovery. A state
+// folder that cannot be reached (a link) holds no journal of this
+// writer; the write that follows reports the link.
 func (w *Writer) Pending() bool {
-	_, err := os.Lstat(filepath.Join(w.State, setJournalName))
+	dir, err := w.stateDir(false)
+	if err != nil {
+		return false
+	}
+	defer dir.Close()
+	_, err = dir.Lstat(setJournalName)
 	return err == nil
 }
 
@@ -306,9 +313,19 @@ func (w *Writer) finish(j setJournal, fresh bool) error {
 		path := filepath.Join(w.Root, at)
 		tmp := filepath.Join(w.Root, f.Temp)
 		if !fresh {
-			// Recovery: the file holds its old bytes or its new ones.
+			// Recovery: the file holds its old bytes or its new ones; it
+			// and its temporary file are reached without a link, as the
+			// journal may not be this package's.
+			tmpRel := f.Temp
 			if w.isMoved(j, f) {
-				tmp = filepath.Join(w.Root, filepath.Dir(f.Moved), filepath.Base(f.Temp))
+				tmpRel = filepath.Join(filepath.Dir(f.Moved), filepath.Base(f.Temp))
+			}
+			var err error
+			if tmp, err = w.tempBelow(tmpRel); err != nil {
+				return &SetError{Rel: at, Err: err}
+			}
+			if path, _, err = w.path(at); err != nil {
+				return &SetError{Rel: at, Err: err}
 			}
 			cur, err := os.ReadFile(path)
 			if err != nil {
@@ -402,14 +419,25 @@ type Recovered struct {
 // is rolled back, a committed one forward. When a file holds neither its
 // old nor its new bytes the journal stays and ErrRecoveryRequired is
 // returned with the file.
+//
+// A journal that is a symbolic link, or in a state folder reached through
+// one, is refused, as is one naming a path outside the root.
 func (w *Writer) RecoverSet() (Recovered, error) {
-	os.Remove(filepath.Join(w.State, setJournalName+".tmp"))
-	data, err := os.ReadFile(filepath.Join(w.State, setJournalName))
+	dir, err := w.stateDir(false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Recovered{}, nil
 	}
 	if err != nil {
-		return Recovered{}, err
+		return Recovered{}, fmt.Errorf("%w: %w", ErrRecoveryRequired, err)
+	}
+	dir.Remove(setJournalName + ".tmp")
+	data, err := ReadStateFile(dir, w.State, setJournalName, -1)
+	dir.Close()
+	if errors.Is(err, fs.ErrNotExist) {
+		return Recovered{}, nil
+	}
+	if err != nil {
+		return Recovered{}, fmt.Errorf("%w: %w", ErrRecoveryRequired, err)
 	}
 	var j setJournal
 	if err := json.Unmarshal(data, &j); err != nil {
@@ -431,7 +459,9 @@ func (w *Writer) RecoverSet() (Recovered, error) {
 	case phasePrepared:
 		// Nothing was renamed yet: only the temporary files go.
 		for _, f := range j.Files {
-			os.Remove(filepath.Join(w.Root, f.Temp))
+			if tmp, err := w.tempBelow(f.Temp); err == nil {
+				os.Remove(tmp)
+			}
 		}
 		return Recovered{Back: true, Meta: j.Meta}, w.removeSetJournal()
 	case phaseCommitted:
@@ -451,40 +481,28 @@ func safeRel(rel string) bool {
 // writeSetJournal writes the journal durably: a temporary file, synced,
 // renamed over the journal, and the state directory synced.
 func (w *Writer) writeSetJournal(j setJournal) error {
-	if err := os.MkdirAll(w.State, 0o755); err != nil {
-		return err
-	}
 	data, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(w.State, setJournalName)
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	dir, err := w.stateDir(true)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err == nil {
-		err = syncDir(w.State)
-	}
-	return err
+	defer dir.Close()
+	return WriteStateFile(dir, w.State, setJournalName, data)
 }
 
 func (w *Writer) removeSetJournal() error {
-	if err := os.Remove(filepath.Join(w.State, setJournalName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	dir, err := w.stateDir(false)
+	if err != nil {
 		return err
 	}
-	return syncDir(w.State)
+	defer dir.Close()
+	if err := dir.Remove(setJournalName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return syncRoot(dir)
 }
 
 func closeAll(files []*os.File) error {

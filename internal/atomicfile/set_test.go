@@ -104,7 +104,7 @@ func renameSet(t *testing.T, w *Writer) Set {
 func setSetup(t *testing.T) *Writer {
 	t.Helper()
 	root := t.TempDir()
-	w := &Writer{Root: filepath.Join(root, "src"), State: filepath.Join(root, ".eska", "edit")}
+	w := &Writer{Root: filepath.Join(root, "src"), State: filepath.Join(root, ".eska", "edit"), Base: root}
 	writeTree(t, w.Root, setTree)
 	return w
 }
