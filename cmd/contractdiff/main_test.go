@@ -672,6 +672,9 @@ func TestRepositoryAgainstHEAD(t *testing.T) {
 				find(doc["constants"], "id", "ai-control-protocol.limit.line-bytes")["value"] = c.value
 			})
 			code, r, out := runJSON(t, dir, "--baseline-git-ref", "HEAD", "--enforce")
+			if len(r.Domains) == 0 {
+				t.Fatalf("line limit %d → %d: exit %d, no domain compared\n%s", limit, c.value, code, out)
+			}
 			// Other specs may sort before AiControl: pick its domain by id.
 			f := r.Domains[0].Findings
 			for _, d := range r.Domains {

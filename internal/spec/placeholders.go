@@ -111,7 +111,9 @@ func (v placeholderValue) format(format, lang string) (string, error) {
 				return strconv.FormatInt(n>>u.shift, 10) + " " + unit, nil
 			}
 		}
-		return "", fmt.Errorf("%d bytes is not a whole number of KiB", n)
+		// Not a whole number of any unit: the exact count, so that a limit
+		// of, say, a mebibyte and one byte still reads right.
+		return strconv.FormatInt(n, 10) + " " + bytesWord(n, lang), nil
 	}
 	return "", fmt.Errorf("unknown format %q (known: %s)", format, FormatIEC)
 }
@@ -147,3 +149,21 @@ func (c *checker) checkPlaceholders(en, ru, ptr string) {
 }
 
 func jsonUnmarshalString(raw string, s *string) error { return json.Unmarshal([]byte(raw), s) }
+
+// bytesWord is the word for n bytes in lang, with Russian's plural forms
+// (1 байт, 2 байта, 5 байт, 21 байт).
+func bytesWord(n int64, lang string) string {
+	if lang != "ru" {
+		if n == 1 {
+			return "byte"
+		}
+		return "bytes"
+	}
+	if n < 0 {
+		n = -n
+	}
+	if d, h := n%10, n%100; d >= 2 && d <= 4 && (h < 12 || h > 14) {
+		return "байта"
+	}
+	return "байт"
+}
