@@ -604,7 +604,7 @@ func (b *Backend) write(e *editor, data []byte) error {
 		if errors.Is(err, atomicfile.ErrBusy) {
 			return derr(gen.DomainErrorKindPropertyEditBusy, gen.EmptyDetails{}, e.p, b.s)
 		}
-		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonIo, err: err})
+		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: "io", err: err})
 	}
 	defer unlock()
 	rel, _ := e.p.rel(e.desc)
@@ -623,9 +623,9 @@ func (b *Backend) write(e *editor, data []byte) error {
 	case errors.As(err, &ve), errors.Is(err, atomicfile.ErrRecoveryRequired):
 		return derr(gen.DomainErrorKindPropertyRecoveryRequired, gen.EmptyDetails{}, e.p, b.s)
 	case errors.Is(err, atomicfile.ErrNotRegular):
-		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonNotFile, err: err})
+		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: "not_file", err: err})
 	}
-	return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonIo, err: err})
+	return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: "io", err: err})
 }
 
 // afterWrite lets the tests act between a write and the reading again

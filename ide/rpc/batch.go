@@ -2,7 +2,6 @@ package rpc
 
 import (
 	gen "github.com/contractkit/contractkit/generated/ide"
-
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 

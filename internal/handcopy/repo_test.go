@@ -63,6 +63,8 @@ var allowed = []struct {
 	{"ide/metadata/edit_values.go", "ide.EditSchemaTagUnsignedInteger", "\"unsignedInteger\"", 6, secondPass},
 	{"ide/metadata/edit.go", "ide.ValueDomainChoiceParameter", "\"choiceParameter\"", 1, secondPass},
 	{"ide/metadata/edit.go", "ide.EditSchemaTagValue", "\"value\"", 1, secondPass},
+	{"ide/metadata/edit.go", "ide.SourceErrorReasonIo", "\"io\"", 2, secondPass},
+	{"ide/metadata/edit.go", "ide.SourceErrorReasonNotFile", "\"not_file\"", 1, secondPass},
 	{"ide/metadata/edit_profile.go", "ide.EditSchemaTagValue", "\"value\"", 2, secondPass},
 	{"ide/metadata/edit_profile.go", "ide.EditSchemaTagBoolean", "\"boolean\"", 1, secondPass},
 	{"ide/metadata/edit_profile.go", "ide.EditSchemaTagEnum", "\"enum\"", 1, secondPass},
