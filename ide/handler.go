@@ -26,7 +26,7 @@ func (h handler) Initialize(ctx context.Context, p gen.InitializeParams) (gen.In
 	}
 	v := p.APIVersion
 	s.negotiated, s.versions = &v, nil
-	s.edits = p.AllowPropertyEdits != nil && *p.AllowPropertyEdits
+	s.edits = p.AllowPropertyEditsOrDefault()
 	caps := s.capabilities()
 	s.caps = map[string]bool{}
 	if raw, err := caps.MarshalJSON(); err == nil {

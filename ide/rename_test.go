@@ -83,6 +83,7 @@ func (s *session) renamePlan(id, newName string) (snapshot string) {
 // carries the same renamed; cancelled once running, its result stands.
 //
 //contract:proves eska-ide-api.editing.renamed eska-ide-api.cancellation.mutating
+//contract:proves eska-ide-api.method.metadata-rename-apply eska-ide-api.method.metadata-rename-preview
 func TestRenameOverRPC(t *testing.T) {
 	dir := editProject(t)
 	s := renameSession(t, dir)

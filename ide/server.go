@@ -106,7 +106,7 @@ func (s *Server) Kind(method string) rpc.Kind {
 		return rpc.Request
 	}
 	for _, n := range gen.Notifications {
-		if n.Name == method && n.Direction == "client-to-server" {
+		if n.Name == method && n.Direction == gen.DirectionClientToServer {
 			return rpc.Notification
 		}
 	}
@@ -114,12 +114,10 @@ func (s *Server) Kind(method string) rpc.Kind {
 }
 
 // Class says which requests keep their result when cancelled after they
-// started: lifecycle, refresh, index control and writes commit state.
+// started (lifecycle, refresh, index control and writes commit state): the
+// spec marks them, so a new committing method needs no change here.
 func (s *Server) Class(method string) rpc.CancelClass {
-	switch method {
-	case gen.MethodInitialize, gen.MethodShutdown, gen.MethodWorkspaceOpen, gen.MethodWorkspaceClose,
-		gen.MethodMetadataRefresh, gen.MethodMetadataIndex, gen.MethodMetadataUpdateProperty,
-		gen.MethodMetadataUndoProperty, gen.MethodMetadataRenameApply:
+	if info, ok := gen.LookupMethod(method); ok && info.Commits {
 		return rpc.Committing
 	}
 	return rpc.ReadOnly

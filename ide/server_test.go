@@ -110,6 +110,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // The version is negotiated: same major, client minor not above 11.
 //
 //contract:proves eska-ide-api.lifecycle.initialize-first eska-ide-api.versions.negotiation eska-ide-api.limits.announced
+//contract:proves eska-ide-api.error-kind.unsupported-version eska-ide-api.method.initialize
 func TestVersionNegotiation(t *testing.T) {
 	for _, c := range []struct {
 		params string
@@ -176,6 +177,7 @@ func versionAtMost(since string, minor int) bool {
 // exist for the client; writes without the opt-in say property_read_only.
 //
 //contract:proves eska-ide-api.versions.gating eska-ide-api.versions.opt-in eska-ide-api.error-reporting.unsupported-write
+//contract:proves eska-ide-api.error.method-not-found eska-ide-api.error.request-failed
 func TestMethodAvailability(t *testing.T) {
 	ctx := `"sessionId":"s1","projectId":"p1","generation":"0"`
 	s := open(t)
@@ -204,6 +206,7 @@ func TestMethodAvailability(t *testing.T) {
 // unknown_session.
 //
 //contract:proves eska-ide-api.error-reporting.domain
+//contract:proves eska-ide-api.error-kind.project-open-failed
 func TestWorkspaceOpenWithoutManifest(t *testing.T) {
 	s := open(t)
 	s.call(initialize(0, false))
@@ -343,6 +346,7 @@ func replay(t *testing.T, chunks [][]byte) []string {
 // past them is invalid params.
 //
 //contract:proves eska-ide-api.limits.paging
+//contract:proves eska-ide-api.error-kind.unknown-session eska-ide-api.error.request-failed eska-ide-api.method.metadata-index-errors
 func TestPagingLimits(t *testing.T) {
 	s := open(t)
 	s.call(initialize(0, false))

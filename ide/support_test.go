@@ -13,6 +13,7 @@ import (
 // not found.
 //
 //contract:proves eska-ide-api.support.capability
+//contract:proves eska-ide-api.method.metadata-support
 func TestSupportCapabilities(t *testing.T) {
 	ctx := `"sessionId":"s9","projectId":"p1","generation":"0"`
 	for minor := 0; minor <= gen.SupportedAPIMinor; minor++ {
@@ -51,6 +52,7 @@ func TestSupportCapabilities(t *testing.T) {
 // params.
 //
 //contract:proves eska-ide-api.support.paging eska-ide-api.support.files eska-ide-api.limits.paging
+//contract:proves eska-ide-api.method.metadata-support eska-ide-api.method.metadata-support-files
 func TestSupportLimits(t *testing.T) {
 	s := open(t)
 	s.call(initialize(3, false))

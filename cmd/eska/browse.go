@@ -163,7 +163,7 @@ func runTree(args []string, stdout, stderr io.Writer) int {
 func runSearch(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	limit := fs.Int64("limit", 20, "hits to show, 1 to 500")
+	limit := fs.Int64("limit", 20, fmt.Sprintf("hits to show, 1 to %d", gen.MaxSearchLimit))
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: eska search [-limit N] <project directory> <text>")
 		fs.PrintDefaults()
@@ -174,8 +174,8 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *limit < 1 || *limit > 500 {
-		fmt.Fprintln(stderr, "eska search: -limit must be 1 to 500")
+	if *limit < 1 || *limit > gen.MaxSearchLimit {
+		fmt.Fprintf(stderr, "eska search: -limit must be 1 to %d\n", gen.MaxSearchLimit)
 		return 2
 	}
 	b, ctx, _, ok := openForBrowse(fs.Arg(0), stderr)

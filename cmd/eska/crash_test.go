@@ -97,6 +97,7 @@ func (c *crashClient) call(body string) (json.RawMessage, error) {
 // file a killed write left behind.
 //
 //contract:proves eska-ide-api.editing.atomic-write
+//contract:proves eska-ide-api.method.metadata-update-property
 func TestCrashSafety(t *testing.T) {
 	const catalogs = 4
 	bin := build(t)

@@ -23,6 +23,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide"
 	"github.com/contractkit/contractkit/ide/rpc"
 )
@@ -38,7 +39,12 @@ const version = "0.1.0"
 // (ide/rpc's writer) and outside this limit.
 const memoryLimit = 224 << 20
 
-const usage = `usage: eska <command>
+// usage is the command list and what this build speaks, the versions
+// taken from the spec.
+var usage = commands + fmt.Sprintf(speaks, gen.APIMajor, gen.SupportedAPIMinor, since(gen.CapabilityPropertyEditing), since(gen.CapabilityMetadataRename),
+	since(gen.CapabilityLinkedPropertyEdits), since(gen.CapabilityUnsignedIntegerProperties))
+
+const commands = `usage: eska <command>
 
 Commands:
   ide --stdio          serve the eska IDE API on stdin and stdout: JSON-RPC 2.0
@@ -55,12 +61,24 @@ Commands:
                        reference to it (eska rename for its usage)
   version, --version   print the version
 
-This build speaks IDE API 1.0 to 1.11 and serves Designer XML projects:
-read-only unless a client opts in to property editing (1.6-1.8), rename
-(1.9), linked numerator edits (1.10) and unsigned 64-bit properties (1.11).
+`
+
+const speaks = `This build speaks IDE API %[1]d.0 to %[1]d.%[2]d and serves Designer XML projects:
+read-only unless a client opts in to property editing (from %[3]s), rename
+(%[4]s), linked numerator edits (%[5]s) and unsigned 64-bit properties (%[6]s).
 workspace/open takes the absolute path of a directory with an eska.toml
 (or below one); see README.md for the manifest.
 `
+
+// since is the version that introduced a capability, as the spec says.
+func since(capability string) string {
+	for _, c := range gen.CapabilityTable {
+		if c.Name == capability {
+			return c.Since
+		}
+	}
+	return "?"
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

@@ -30,6 +30,7 @@ const init10 = `{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"apiVe
 // The lifecycle and exit-code matrix.
 //
 //contract:proves eska-ide-api.lifecycle.exit-codes eska-ide-api.lifecycle.shutdown eska-ide-api.framing.fatal eska-ide-api.framing.output
+//contract:proves eska-ide-api.method.shutdown eska-ide-api.notification.exit
 func TestExitCodes(t *testing.T) {
 	bin := build(t)
 	exit := `{"jsonrpc":"2.0","method":"exit"}`
@@ -320,6 +321,7 @@ func TestUsage(t *testing.T) {
 // (make ide-node); without node or the package the test says so and skips.
 //
 //contract:proves eska-ide-api.cancellation.one-response eska-ide-api.cancellation.queued
+//contract:proves eska-ide-api.notification.cancel-request
 func TestVSCodeJSONRPCClient(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {

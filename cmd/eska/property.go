@@ -110,7 +110,7 @@ func runProperty(args []string, stdout, stderr io.Writer) int {
 		}
 		pp := gen.PropertyPathParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id, Path: path}
 		switch {
-		case schema == "reference":
+		case schema == gen.EditSchemaTagReference:
 			r, err := b.PropertyReferenceChoices(pp)
 			if err != nil {
 				return fail(err)
@@ -120,7 +120,7 @@ func runProperty(args []string, stdout, stderr io.Writer) int {
 					fmt.Fprintf(stdout, "%s\t%s\n", c.Value, c.Caption.RuRU)
 				}
 			})
-		case schema == "value" && *typeKey != "":
+		case schema == gen.EditSchemaTagValue && *typeKey != "":
 			r, err := b.PropertyValueChoices(gen.ValueChoicesParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id, Path: path, Key: *typeKey})
 			if err != nil {
 				return fail(err)

@@ -90,6 +90,7 @@ func eskaRun(t *testing.T, bin string, args ...string) (string, int) {
 // API's error JSON with exit code 1.
 //
 //contract:proves eska-ide-api.editing.cli eska-ide-api.editing.history
+//contract:proves eska-ide-api.error-kind.property-read-only eska-ide-api.error.invalid-params
 func TestPropertyCommand(t *testing.T) {
 	bin := build(t)
 	dir := editableProject(t, 2, false)

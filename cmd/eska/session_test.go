@@ -107,6 +107,7 @@ func jsonInt(n int64) string { b, _ := json.Marshal(n); return string(b) }
 // precede.
 //
 //contract:proves eska-ide-api.file-events.changed
+//contract:proves eska-ide-api.notification.metadata-changed
 func TestFixtureReplaySession(t *testing.T) {
 	fx := readFixtures(t)
 	project := eskaFixtureProject(t)
@@ -226,6 +227,7 @@ func indexFinished(frames []string) bool {
 // batch then shows the gap in the sequence, so the loss is not silent.
 //
 //contract:proves eska-ide-api.limit.file-event-paths eska-ide-api.file-events.resync
+//contract:proves eska-ide-api.method.project-info eska-ide-api.notification.workspace-did-change-files
 func TestFileEventPathLimit(t *testing.T) {
 	project := eskaFixtureProject(t)
 	bin := build(t)

@@ -41,6 +41,8 @@ func nested(depth int) []byte {
 
 // Every limit is tested at the limit and one past it, with small values to
 // keep fixtures tiny and, where that is cheap, with the real defaults.
+//
+//contract:proves eska-ide-api.limits.picture
 func TestLimits(t *testing.T) {
 	small := Limits{Archive: 4096, Picture: 1024, XML: 900, Entries: 8, Depth: 5}
 	limits := []struct {

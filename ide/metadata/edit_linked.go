@@ -138,7 +138,7 @@ func (e *editor) link() *linkCtx {
 		if lc.numerator == nil {
 			n, ok := e.p.objs[designer.ObjectID("", kindNumerator, numName)]
 			if !ok || n.parent != e.p.root {
-				lc.err = &sourceError{path: e.desc, reason: "invalid_metadata", err: fmt.Errorf("the numerator %s is not declared", numName)}
+				lc.err = &sourceError{path: e.desc, reason: gen.SourceErrorReasonInvalidMetadata, err: fmt.Errorf("the numerator %s is not declared", numName)}
 				return lc
 			}
 			lf, err := e.readLink(n)

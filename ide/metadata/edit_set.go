@@ -197,9 +197,9 @@ func (b *Backend) setWriteError(p *project, err error, symlink, exists func() er
 		return derr(gen.DomainErrorKindSourceChanged, gen.SourceChangedDetails{Path: ToPath(se.Rel)}, p, b.s)
 	case errors.As(err, &se):
 		path := filepath.Join(p.srcDir, se.Rel)
-		return b.loadError(p, nil, &sourceError{path: path, reason: "io", err: err})
+		return b.loadError(p, nil, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err})
 	}
-	return b.loadError(p, nil, &sourceError{path: p.srcDir, reason: "io", err: err})
+	return b.loadError(p, nil, &sourceError{path: p.srcDir, reason: gen.SourceErrorReasonIo, err: err})
 }
 
 // pendingRecovery reports a journal a crash left that could not be

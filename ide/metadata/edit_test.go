@@ -37,6 +37,7 @@ func readOnlyPaths(r gen.EditingResult) []string {
 // sent, and their fields are read-only for that client.
 //
 //contract:proves eska-ide-api.editing.profile eska-ide-api.editing.version-filter
+//contract:proves eska-ide-api.method.metadata-property-editing
 func TestEditingFields(t *testing.T) {
 	want8 := map[string]string{
 		"Synonym":                             "",
@@ -143,6 +144,7 @@ func TestEditingFields(t *testing.T) {
 // state; a change to the same value writes and announces nothing.
 //
 //contract:proves eska-ide-api.editing.preview eska-ide-api.editing.exact-write eska-ide-api.editing.changed-event eska-ide-api.editing.snapshot eska-ide-api.editing.verify
+//contract:proves eska-ide-api.error-kind.stale-generation eska-ide-api.method.metadata-preview-property eska-ide-api.method.metadata-update-property
 func TestPreviewAndUpdate(t *testing.T) {
 	h := openEditing(t, editFixture(), 8)
 	before := h.file("Catalogs/Товары.xml")
@@ -225,6 +227,7 @@ func TestPreviewAndUpdate(t *testing.T) {
 // field refuses are invalid params naming the path; bounds at N and N+1.
 //
 //contract:proves eska-ide-api.editing.text-values eska-ide-api.editing.scalar-values eska-ide-api.editing.type-values eska-ide-api.editing.form-values eska-ide-api.editing.choice-parameters eska-ide-api.editing.reference-values eska-ide-api.editing.value-values eska-ide-api.editing.invalid-value
+//contract:proves eska-ide-api.error.invalid-params
 func TestEditValueKinds(t *testing.T) {
 	cases := []struct {
 		id, path, change string
@@ -344,6 +347,7 @@ func toString(v any) string {
 // new write drops redo; the history holds MaxEditHistorySteps writes.
 //
 //contract:proves eska-ide-api.editing.history
+//contract:proves eska-ide-api.method.metadata-undo-property
 func TestUndoRedo(t *testing.T) {
 	h := openEditing(t, editFixture(), 8)
 	v0 := h.file("Catalogs/Товары.xml")
@@ -478,6 +482,7 @@ func TestEditSupportGate(t *testing.T) {
 // Without the opt-in nothing is written; properties stay readable.
 //
 //contract:proves eska-ide-api.editing.opt-in
+//contract:proves eska-ide-api.error-kind.property-read-only
 func TestEditOptIn(t *testing.T) {
 	h := newHarness(t, editFixture())
 	h.b.Minor = 8
@@ -499,6 +504,7 @@ func TestEditOptIn(t *testing.T) {
 // such a field is not_editable.
 //
 //contract:proves eska-ide-api.editing.choices
+//contract:proves eska-ide-api.error-kind.property-read-only eska-ide-api.method.metadata-property-reference-choices eska-ide-api.method.metadata-property-type-choices eska-ide-api.method.metadata-property-value-choices
 func TestEditChoices(t *testing.T) {
 	h := openEditing(t, editFixture(), 8)
 	ctx := func(id, path string) gen.PropertyPathParams {
@@ -597,6 +603,7 @@ func TestEditBusy(t *testing.T) {
 // committed, never as refused: the bytes are written.
 //
 //contract:proves eska-ide-api.editing.no-retry eska-ide-api.editing.verify
+//contract:proves eska-ide-api.error-kind.property-committed-refresh-required
 func TestCommittedRefreshRequired(t *testing.T) {
 	h := openEditing(t, editFixture(), 8)
 	p := h.editParams("catalog:Товары", "Comment", `{"kind":"text","value":"записано"}`)

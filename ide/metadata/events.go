@@ -76,12 +76,12 @@ func (b *Backend) Refresh(c gen.RefreshParams) (gen.RefreshResult, error) {
 			// The generation stays raised and the flag stays set until a
 			// refresh of the corrected XML succeeds.
 			p.requiresRefresh = true
-			p.resyncReason = "root_invalid"
+			p.resyncReason = string(gen.OpenFailureReasonRootInvalid)
 			b.changed(p, nil, true)
 			return gen.RefreshResult{}, b.loadError(p, nil, err)
 		}
 		p.requiresRefresh, p.resyncReason = false, ""
-		if c.ResetFileSequence != nil && *c.ResetFileSequence {
+		if c.ResetFileSequenceOrDefault() {
 			p.nextFileSeq = 1
 		}
 		if p.idx.state != gen.ProgressStateNotStarted {
@@ -136,7 +136,7 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 	if !ok {
 		return errNotification
 	}
-	manifest := c.ManifestChanged != nil && *c.ManifestChanged
+	manifest := c.ManifestChangedOrDefault()
 	resync := func(reason string) error {
 		p.requiresRefresh, p.resyncReason = true, reason
 		if p.advance(false) {
@@ -196,7 +196,7 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 			return nil
 		}
 		if err := p.loadRoot(); err != nil {
-			p.requiresRefresh, p.resyncReason = true, "root_invalid"
+			p.requiresRefresh, p.resyncReason = true, string(gen.OpenFailureReasonRootInvalid)
 		} else if p.idx.state != gen.ProgressStateNotStarted {
 			p.startIndex()
 		}

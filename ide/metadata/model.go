@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/contractkit/contractkit/designer"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
 // object is one metadata object the project knows: declared in a
@@ -118,8 +120,8 @@ const reasonChanged = "changed"
 // sourceError is a failure to read a file, with the contract's reason.
 type sourceError struct {
 	path   string
-	reason string // missing, io, outside_source, not_file, too_large, or a parse reason
-	xml    bool   // the file was read but is not valid XML metadata
+	reason gen.SourceErrorReason // missing, io, outside_source, not_file, too_large, or a parse reason
+	xml    bool                  // the file was read but is not valid XML metadata
 	err    error
 }
 
@@ -225,9 +227,9 @@ func (r *reader) readInto(path string, buf []byte) ([]byte, error) {
 	realDir, err := r.realDir(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &sourceError{path: path, reason: "missing", err: err}
+			return nil, &sourceError{path: path, reason: gen.SourceErrorReasonMissing, err: err}
 		}
-		return nil, &sourceError{path: path, reason: "io", err: err}
+		return nil, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}
 	}
 	// A file that is not a link, in a folder inside the sources, is read
 	// with one open, one stat and its reads; a link takes the long way.
@@ -239,22 +241,22 @@ func (r *reader) readInto(path string, buf []byte) ([]byte, error) {
 	real, st, err := r.resolve(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &sourceError{path: path, reason: "missing", err: err}
+			return nil, &sourceError{path: path, reason: gen.SourceErrorReasonMissing, err: err}
 		}
-		return nil, &sourceError{path: path, reason: "io", err: err}
+		return nil, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}
 	}
 	if !within(r.src, real) {
-		return nil, &sourceError{path: path, reason: "outside_source", err: errors.New("resolves outside the source directory")}
+		return nil, &sourceError{path: path, reason: gen.SourceErrorReasonOutsideSource, err: errors.New("resolves outside the source directory")}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &sourceError{path: path, reason: "not_file", err: errors.New("not a regular file")}
+		return nil, &sourceError{path: path, reason: gen.SourceErrorReasonNotFile, err: errors.New("not a regular file")}
 	}
 	if st.Size() > int64(r.limit.MaxBytes) {
 		return nil, r.tooLarge(path, st.Size())
 	}
 	f, err := os.Open(real)
 	if err != nil {
-		return nil, &sourceError{path: path, reason: "io", err: err}
+		return nil, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}
 	}
 	defer f.Close()
 	// One read of the size Lstat gave. A file rewritten meanwhile reads
@@ -263,7 +265,7 @@ func (r *reader) readInto(path string, buf []byte) ([]byte, error) {
 	data := sized(buf, int(st.Size()))
 	n, err := io.ReadFull(f, data)
 	if err != nil && err != io.ErrUnexpectedEOF {
-		return nil, &sourceError{path: path, reason: "io", err: err}
+		return nil, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}
 	}
 	return data[:n], nil
 }
@@ -278,7 +280,7 @@ func sized(buf []byte, n int) []byte {
 
 // tooLarge is the error of a file over the size limit.
 func (r *reader) tooLarge(path string, size int64) error {
-	return &sourceError{path: path, reason: "too_large", xml: true, err: fmt.Errorf("%d bytes is over the limit of %d", size, r.limit.MaxBytes)}
+	return &sourceError{path: path, reason: gen.SourceErrorReasonTooLarge, xml: true, err: fmt.Errorf("%d bytes is over the limit of %d", size, r.limit.MaxBytes)}
 }
 
 // exists reports whether a regular file exists inside the sources.
@@ -390,7 +392,7 @@ func (r *reader) interpret(path string, d *designer.Descriptor, err error) (*des
 	if err != nil {
 		var pe *designer.ParseError
 		if errors.As(err, &pe) {
-			return nil, &sourceError{path: path, reason: pe.Reason, xml: true, err: err}
+			return nil, &sourceError{path: path, reason: gen.SourceErrorReason(pe.Reason), xml: true, err: err}
 		}
 		return nil, err
 	}

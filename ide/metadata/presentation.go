@@ -256,7 +256,7 @@ func (p *project) refPresentation(target *object, kind designer.Kind, status gen
 // the other properties.
 func (p *project) readable(o *object) gen.ReferenceStatus {
 	if err := p.load(o); err != nil {
-		if se, ok := err.(*sourceError); ok && se.reason == "missing" {
+		if se, ok := err.(*sourceError); ok && se.reason == gen.SourceErrorReasonMissing {
 			return gen.ReferenceStatusMissing
 		}
 		return gen.ReferenceStatusUnavailable

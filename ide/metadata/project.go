@@ -8,13 +8,15 @@ import (
 	"strings"
 
 	"github.com/contractkit/contractkit/designer"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
 // project is one opened project of a session.
 type project struct {
 	id       string
 	member   string // the workspace member name; "" when standalone
-	typ      string // configuration, extension, processing or report
+	typ      gen.ProjectType
 	rootDir  string
 	srcDir   string
 	rootDesc string
@@ -44,9 +46,9 @@ type project struct {
 func openProject(id, member, typ, rootDir, srcDir, rootDesc string) (*project, error) {
 	real, err := filepath.EvalSymlinks(srcDir)
 	if err != nil {
-		return nil, &sourceError{path: srcDir, reason: "missing", err: err}
+		return nil, &sourceError{path: srcDir, reason: gen.SourceErrorReasonMissing, err: err}
 	}
-	p := &project{id: id, member: member, typ: typ, rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
+	p := &project{id: id, member: member, typ: gen.ProjectType(typ), rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
 		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees(TreeBudget)}
 	if err := p.loadRoot(); err != nil {
 		return nil, err
@@ -64,20 +66,20 @@ func (p *project) loadRoot() error {
 		return err
 	}
 	if d.Object == nil {
-		return &sourceError{path: p.rootDesc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("root: %v", diagList(d.Diagnostics))}
+		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("root: %v", diagList(d.Diagnostics))}
 	}
 	got := d.Object.Info.Kind
-	want := map[string]designer.Kind{"configuration": designer.KindConfiguration, "extension": designer.KindConfiguration,
-		"processing": designer.KindDataProcessor, "report": designer.KindReport}[p.typ]
+	want := map[gen.ProjectType]designer.Kind{gen.ProjectTypeConfiguration: designer.KindConfiguration, gen.ProjectTypeExtension: designer.KindConfiguration,
+		gen.ProjectTypeProcessing: designer.KindDataProcessor, gen.ProjectTypeReport: designer.KindReport}[p.typ]
 	if got != want {
-		return &sourceError{path: p.rootDesc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
+		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
 	}
-	if (p.typ == "extension") != d.IsExtension() {
-		return &sourceError{path: p.rootDesc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("the manifest says %s; ConfigurationExtensionPurpose is %s", p.typ, map[bool]string{true: "present", false: "absent"}[d.IsExtension()])}
+	if (p.typ == gen.ProjectTypeExtension) != d.IsExtension() {
+		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s; ConfigurationExtensionPurpose is %s", p.typ, map[bool]string{true: "present", false: "absent"}[d.IsExtension()])}
 	}
-	external := p.typ == "processing" || p.typ == "report"
+	external := p.typ == gen.ProjectTypeProcessing || p.typ == gen.ProjectTypeReport
 	if external && !strings.HasPrefix(d.Object.El.Local, "External") {
-		return &sourceError{path: p.rootDesc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
+		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
 	}
 	root := &object{info: d.Object.Info, tag: d.Object.El.Local, name: d.Object.Name, desc: p.rootDesc, own: true, external: external}
 	root.id = designer.ObjectID("", root.info.Kind, root.name)
@@ -177,15 +179,15 @@ func (p *project) accept(o *object, d *designer.Descriptor, err error) error {
 	}
 	if d.Object == nil {
 		o.diags = d.Diagnostics
-		o.err = &sourceError{path: o.desc, reason: "unsupported", xml: true, err: fmt.Errorf("%v", diagList(d.Diagnostics))}
+		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonUnsupported, xml: true, err: fmt.Errorf("%v", diagList(d.Diagnostics))}
 		return o.err
 	}
 	if d.Object.Info != o.info {
-		o.err = &sourceError{path: o.desc, reason: "invalid_metadata", xml: true, err: fmt.Errorf("declared as %s, the descriptor holds %s", o.tag, d.Object.El.Local)}
+		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("declared as %s, the descriptor holds %s", o.tag, d.Object.El.Local)}
 		return o.err
 	}
 	if d.Object.Name != o.name {
-		o.err = &sourceError{path: o.desc, reason: "invalid_identity", err: fmt.Errorf("declared as %q, the descriptor names %q", o.name, d.Object.Name)}
+		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonInvalidIdentity, err: fmt.Errorf("declared as %q, the descriptor names %q", o.name, d.Object.Name)}
 		return o.err
 	}
 	p.fill(o, d)
@@ -390,7 +392,7 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 	if err != nil {
 		var pe *designer.ParseError
 		if errors.As(err, &pe) {
-			return nil, &sourceError{path: path, reason: pe.Reason, xml: true, err: err}
+			return nil, &sourceError{path: path, reason: gen.SourceErrorReason(pe.Reason), xml: true, err: err}
 		}
 		return nil, err
 	}
@@ -434,7 +436,7 @@ func (p *project) loadPredefined(o *object) error {
 	data, err := p.r.read(path)
 	if err != nil {
 		var se *sourceError
-		if errors.As(err, &se) && se.reason == "missing" {
+		if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing {
 			return nil
 		}
 		o.predefErr = err
@@ -444,13 +446,13 @@ func (p *project) loadPredefined(o *object) error {
 	if err != nil {
 		var pe *designer.ParseError
 		if errors.As(err, &pe) {
-			err = &sourceError{path: path, reason: pe.Reason, xml: true, err: err}
+			err = &sourceError{path: path, reason: gen.SourceErrorReason(pe.Reason), xml: true, err: err}
 		}
 		o.predefErr = err
 		return err
 	}
 	if len(diags) > 0 && items == nil {
-		o.predefErr = &sourceError{path: path, reason: "unsupported", xml: true, err: fmt.Errorf("%v", diagList(diags))}
+		o.predefErr = &sourceError{path: path, reason: gen.SourceErrorReasonUnsupported, xml: true, err: fmt.Errorf("%v", diagList(diags))}
 		o.diags = append(o.diags, diags...)
 		return o.predefErr
 	}

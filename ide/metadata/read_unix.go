@@ -5,6 +5,8 @@ package metadata
 import (
 	"errors"
 	"syscall"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
 // readPlain reads real, the resolved path of path, when it is not a link:
@@ -17,17 +19,17 @@ func (r *reader) readPlain(path, real string, buf []byte) (data []byte, done boo
 	case errors.Is(err, syscall.ELOOP):
 		return nil, false, nil
 	case errors.Is(err, syscall.ENOENT), errors.Is(err, syscall.ENOTDIR):
-		return nil, true, &sourceError{path: path, reason: "missing", err: err}
+		return nil, true, &sourceError{path: path, reason: gen.SourceErrorReasonMissing, err: err}
 	case err != nil:
-		return nil, true, &sourceError{path: path, reason: "io", err: err}
+		return nil, true, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, true, &sourceError{path: path, reason: "io", err: err}
+		return nil, true, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, true, &sourceError{path: path, reason: "not_file", err: errors.New("not a regular file")}
+		return nil, true, &sourceError{path: path, reason: gen.SourceErrorReasonNotFile, err: errors.New("not a regular file")}
 	}
 	if st.Size > int64(r.limit.MaxBytes) {
 		return nil, true, r.tooLarge(path, st.Size)
@@ -43,7 +45,7 @@ func (r *reader) readPlain(path, real string, buf []byte) (data []byte, done boo
 			continue
 		}
 		if err != nil {
-			return nil, true, &sourceError{path: path, reason: "io", err: err}
+			return nil, true, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}
 		}
 		if m == 0 {
 			break

@@ -61,7 +61,7 @@ var identifierRE = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
 
 // renameKindIssue says why an object cannot be renamed at all, or "".
 func (p *project) renameKindIssue(o *object) gen.RenameIssueCode {
-	if p.typ != "configuration" || o.parent != p.root || o.info == nil || !refs.Renamable(o.info.Kind) {
+	if p.typ != gen.ProjectTypeConfiguration || o.parent != p.root || o.info == nil || !refs.Renamable(o.info.Kind) {
 		return gen.RenameIssueCodeUnsupportedKind
 	}
 	return ""
@@ -169,7 +169,7 @@ func (b *Backend) renameCommitted(p *project, r gen.Renamed) {
 	}
 	p.supportDropped()
 	if err := p.loadRoot(); err != nil {
-		p.requiresRefresh, p.resyncReason = true, "root_invalid"
+		p.requiresRefresh, p.resyncReason = true, string(gen.OpenFailureReasonRootInvalid)
 	} else if p.idx.state != gen.ProgressStateNotStarted {
 		p.startIndex()
 	}
@@ -245,7 +245,7 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 	}
 	files, links, err := sourceFiles(p.r.src)
 	if err != nil {
-		return nil, b.loadError(p, o, &sourceError{path: p.srcDir, reason: "io", err: err})
+		return nil, b.loadError(p, o, &sourceError{path: p.srcDir, reason: gen.SourceErrorReasonIo, err: err})
 	}
 	for _, l := range links {
 		issue(gen.RenameIssueCodeSymlink, l)

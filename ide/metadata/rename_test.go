@@ -50,6 +50,7 @@ func sources(files map[string]string) map[string]string {
 // of each file is its bytes' SHA-256; the descriptor and folder move.
 //
 //contract:proves eska-ide-api.editing.rename-places eska-ide-api.editing.rename-plan
+//contract:proves eska-ide-api.method.metadata-rename-preview
 func TestRenamePlan(t *testing.T) {
 	h := openRename(t, 9)
 	r, err := h.preview("catalog:Товары", "Изделия")
@@ -110,6 +111,7 @@ func TestRenamePlan(t *testing.T) {
 // redo the rename again.
 //
 //contract:proves eska-ide-api.editing.rename eska-ide-api.editing.renamed eska-ide-api.editing.rename-history
+//contract:proves eska-ide-api.method.metadata-rename-apply
 func TestRenameApplyUndoRedo(t *testing.T) {
 	h := openRename(t, 11)
 	before := readSources(t, h.root)

@@ -307,20 +307,20 @@ func indexFailure(o *object, err error) failure {
 	var se *sourceError
 	if errors.As(err, &se) {
 		switch {
-		case se.reason == "unsupported":
+		case se.reason == gen.SourceErrorReasonUnsupported:
 			f.code = "unsupported_metadata"
 			raw, _ := json.Marshal(map[string]any{"diagnostics": diagnostics(o.diags)})
 			f.details = raw
 			return f
 		case se.xml:
 			f.code = string(gen.DomainErrorKindXMLInvalid)
-		case se.reason == "missing":
+		case se.reason == gen.SourceErrorReasonMissing:
 			f.code = string(gen.DomainErrorKindSourceMissing)
 		default:
 			f.code = string(gen.DomainErrorKindSourceInvalid)
 		}
 		oid := gen.ObjectID(o.id)
-		d := gen.SourceErrorDetails{ObjectID: &oid, Reason: gen.SourceErrorReason(se.reason)}
+		d := gen.SourceErrorDetails{ObjectID: &oid, Reason: se.reason}
 		raw, _ := d.MarshalJSON()
 		f.details = raw
 		return f

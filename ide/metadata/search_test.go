@@ -56,6 +56,8 @@ func (h *harness) progressNotes() []gen.Progress {
 
 // Search never starts the index: before it runs there are no hits, and
 // the progress says so.
+//
+//contract:proves eska-ide-api.method.metadata-search
 func TestSearchBeforeIndex(t *testing.T) {
 	h := openConfiguration(t)
 	r := h.search("Товары", 0, nil)
@@ -72,6 +74,7 @@ func TestSearchBeforeIndex(t *testing.T) {
 // ranks exact → prefix → substring, names before synonyms.
 //
 //contract:proves eska-ide-api.scheduling.indexing eska-ide-api.limits.paging eska-ide-api.default.search-results eska-ide-api.default.index-errors-page
+//contract:proves eska-ide-api.method.metadata-index eska-ide-api.method.metadata-index-errors eska-ide-api.method.metadata-reveal eska-ide-api.method.metadata-search
 func TestIndexAndSearch(t *testing.T) {
 	h := openConfiguration(t)
 	h.b.progressEvery = time.Hour // only state changes are sent
@@ -199,6 +202,7 @@ func TestIndexAndSearch(t *testing.T) {
 // state are reported.
 //
 //contract:proves eska-ide-api.cancellation.indexing
+//contract:proves eska-ide-api.method.metadata-index eska-ide-api.notification.metadata-index-progress
 func TestIndexCancelResume(t *testing.T) {
 	h := openConfiguration(t)
 	h.b.progressEvery = time.Hour
@@ -228,6 +232,7 @@ func TestIndexCancelResume(t *testing.T) {
 // always.
 //
 //contract:proves eska-ide-api.scheduling.progress
+//contract:proves eska-ide-api.notification.metadata-index-progress
 func TestProgressThrottle(t *testing.T) {
 	h := openConfiguration(t)
 	h.b.progressEvery = 0

@@ -59,7 +59,7 @@ func New(notify func(method string, params []byte)) *Backend {
 	if notify == nil {
 		notify = func(string, []byte) {}
 	}
-	return &Backend{notify: notify, progressEvery: 100 * time.Millisecond}
+	return &Backend{notify: notify, progressEvery: gen.MinProgressIntervalMillis * time.Millisecond}
 }
 
 func (b *Backend) keyDir() string {
@@ -160,13 +160,13 @@ func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
 	}
 	b.sessions++
 	s := &session{id: "s" + strconv.Itoa(b.sessions), byID: map[string]*project{}}
-	cache := p.DiskCache == nil || *p.DiskCache
+	cache := p.DiskCacheOrDefault()
 	for i, f := range found {
 		p, err := openProject("p"+strconv.Itoa(i+1), f.Scope.Member, string(f.Type), f.Root, f.Source, f.Descriptor)
 		if err != nil {
 			// Nothing is published: the session is dropped whole.
 			var se *sourceError
-			if errors.As(err, &se) && se.reason == "missing" && se.path == f.Source {
+			if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing && se.path == f.Source {
 				return gen.SessionInfo{}, fail(gen.OpenFailureReasonSourceInvalid, f.Source)
 			}
 			return gen.SessionInfo{}, fail(gen.OpenFailureReasonRootInvalid, f.Descriptor)
@@ -200,7 +200,7 @@ func (b *Backend) info() gen.SessionInfo {
 			scope = gen.MemberScope{Name: p.member}
 		}
 		out.Projects = append(out.Projects, gen.ProjectInfo{
-			ProjectID: gen.ProjectID(p.id), Scope: scope, Type: gen.ProjectType(p.typ),
+			ProjectID: gen.ProjectID(p.id), Scope: scope, Type: p.typ,
 			RootPath: ToPath(p.rootDir), SourcePath: ToPath(p.srcDir),
 			Root:       gen.ObjectNodeID{ObjectID: gen.ObjectID(p.root.id)},
 			Generation: gen.Generation(p.generation), EventSequence: gen.EventSequence(p.eventSequence),
@@ -361,12 +361,12 @@ func (b *Backend) loadError(p *project, o *object, err error) error {
 	}
 	kind := gen.DomainErrorKindSourceInvalid
 	switch {
-	case se.xml || se.reason == "unsupported":
+	case se.xml || se.reason == gen.SourceErrorReasonUnsupported:
 		kind = gen.DomainErrorKindXMLInvalid
-	case se.reason == "missing":
+	case se.reason == gen.SourceErrorReasonMissing:
 		kind = gen.DomainErrorKindSourceMissing
 	}
-	d := gen.SourceErrorDetails{Reason: gen.SourceErrorReason(se.reason)}
+	d := gen.SourceErrorDetails{Reason: se.reason}
 	if rel, ok := p.rel(se.path); ok {
 		pp := ToPath(rel)
 		d.Path = &pp
@@ -397,7 +397,7 @@ func (b *Backend) Children(c gen.ChildrenParams) (gen.ChildrenResult, error) {
 	if err != nil {
 		return gen.ChildrenResult{}, err
 	}
-	hide := c.HideEmptyRootSections == nil || *c.HideEmptyRootSections
+	hide := c.HideEmptyRootSectionsOrDefault()
 	var kids []entry
 	switch {
 	case e.obj != nil:
@@ -508,7 +508,7 @@ func (b *Backend) Source(c gen.NodeParams) (gen.SourceResult, error) {
 	default:
 		path := p.modulePath(e.owner, e.module)
 		if !p.r.exists(path) {
-			return gen.SourceResult{}, b.loadError(p, e.owner, &sourceError{path: path, reason: "missing", err: errors.New("no module file")})
+			return gen.SourceResult{}, b.loadError(p, e.owner, &sourceError{path: path, reason: gen.SourceErrorReasonMissing, err: errors.New("no module file")})
 		}
 		rel, _ := p.rel(path)
 		out = append(out, gen.Source{Path: ToPath(rel), Role: gen.ModuleSourceRole{Role: string(e.module)}, Inline: []gen.InlineItem{}})
@@ -569,11 +569,7 @@ func (b *Backend) Search(c gen.SearchParams) (gen.SearchResult, error) {
 	if err != nil {
 		return gen.SearchResult{}, err
 	}
-	limit := 50
-	if c.Limit != nil {
-		limit = int(*c.Limit)
-	}
-	hits, truncated := p.search(c.Text, limit, c.SynonymLanguage)
+	hits, truncated := p.search(c.Text, int(c.LimitOrDefault()), c.SynonymLanguage)
 	r := gen.SearchResult{Progress: p.idx.progress(), Hits: make([]gen.Hit, 0, len(hits)), Truncated: truncated}
 	for _, h := range hits {
 		o := h.obj
@@ -630,13 +626,7 @@ func (b *Backend) IndexErrors(c gen.IndexErrorsParams) (gen.IndexErrorsResult, e
 	if err != nil {
 		return gen.IndexErrorsResult{}, err
 	}
-	offset, limit := 0, 50
-	if c.Offset != nil {
-		offset = int(*c.Offset)
-	}
-	if c.Limit != nil {
-		limit = int(*c.Limit)
-	}
+	offset, limit := int(c.OffsetOrDefault()), int(c.LimitOrDefault())
 	ids := make([]string, 0, len(p.idx.failures))
 	for id := range p.idx.failures {
 		ids = append(ids, id)

@@ -11,6 +11,8 @@ import (
 )
 
 // The four project types open, each checked against its root element.
+//
+//contract:proves eska-ide-api.method.workspace-open
 func TestOpenProjectTypes(t *testing.T) {
 	ext := configurationFixture()
 	ext["eska.toml"] = "[project]\ntype = \"extension\"\nsource = \"src\"\n"
@@ -74,6 +76,7 @@ func TestOpenProjectTypes(t *testing.T) {
 // Opening fails whole, with the contract's reason, and publishes nothing.
 //
 //contract:proves eska-ide-api.error-reporting.domain
+//contract:proves eska-ide-api.error-kind.project-open-failed eska-ide-api.method.workspace-open
 func TestOpenFailures(t *testing.T) {
 	wrongType := configurationFixture()
 	wrongType["eska.toml"] = "[project]\ntype = \"extension\"\nsource = \"src\"\n"
@@ -125,6 +128,7 @@ func TestOpenFailures(t *testing.T) {
 // selection picks some; ids are session tokens that are never reused.
 //
 //contract:proves eska-ide-api.lifecycle.single-context eska-ide-api.lifecycle.close
+//contract:proves eska-ide-api.error-kind.unknown-project eska-ide-api.error-kind.unknown-session eska-ide-api.error-kind.workspace-already-open eska-ide-api.method.project-info eska-ide-api.method.workspace-close
 func TestWorkspaceSessions(t *testing.T) {
 	files := map[string]string{"eska.toml": "[workspace]\nmembers = [\"base\", \"ext\"]\n"}
 	for name, body := range configurationFixture() {
@@ -201,6 +205,7 @@ func (h *harness) files(seq string, paths ...string) error {
 // refresh; a manifest change requires reopening.
 //
 //contract:proves eska-ide-api.file-events.sequence eska-ide-api.file-events.changed eska-ide-api.file-events.resync eska-ide-api.file-events.reset eska-ide-api.file-events.reopen eska-ide-api.file-events.generation
+//contract:proves eska-ide-api.error-kind.reopen-required eska-ide-api.error-kind.resync-required eska-ide-api.error-kind.stale-generation eska-ide-api.method.metadata-refresh eska-ide-api.method.metadata-root eska-ide-api.notification.metadata-changed eska-ide-api.notification.workspace-did-change-files
 func TestFileEvents(t *testing.T) {
 	h := openConfiguration(t)
 	h.children(obj("catalog:Товары"))
@@ -293,6 +298,8 @@ func TestFileEventBadPaths(t *testing.T) {
 
 // A node refresh rereads its owner's descriptor and announces the change
 // before it answers.
+//
+//contract:proves eska-ide-api.error-kind.xml-invalid eska-ide-api.method.metadata-refresh
 func TestNodeRefresh(t *testing.T) {
 	h := openConfiguration(t)
 	h.children(obj("catalog:Товары"))

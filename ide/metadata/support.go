@@ -116,7 +116,7 @@ func (st *supportState) rules(p *project) (*designer.Support, error) {
 	data, err := p.r.read(path)
 	if err != nil {
 		var se *sourceError
-		if errors.As(err, &se) && se.reason == "missing" {
+		if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing {
 			st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, "", nil, true, nil, nil
 			return nil, nil
 		}
@@ -154,7 +154,7 @@ func (p *project) rulesDiagnostics(err error) []gen.Diagnostic {
 			dg.Range = &designer.Range{Start: pe.Offset, End: pe.Offset}
 		}
 	case errors.As(err, &se):
-		dg.Details = append(dg.Details, [2]string{"reason", se.reason})
+		dg.Details = append(dg.Details, [2]string{"reason", string(se.reason)})
 	}
 	return []gen.Diagnostic{diagnostic(dg)}
 }
@@ -437,13 +437,7 @@ func (b *Backend) Support(c gen.SupportParams) (gen.SupportResult, error) {
 	st := p.supportState()
 	s, rerr := st.rules(p)
 	inv := st.inventory(p)
-	offset, limit := 0, int(gen.DefaultSupportLimit)
-	if c.Offset != nil {
-		offset = int(*c.Offset)
-	}
-	if c.Limit != nil {
-		limit = int(*c.Limit)
-	}
+	offset, limit := int(c.OffsetOrDefault()), int(c.LimitOrDefault())
 	r := gen.SupportResult{Objects: []gen.SupportObject{}, Files: []gen.SupportFile{}, Diagnostics: p.rulesDiagnostics(rerr),
 		Suppliers: []gen.SupportSupplier{}, Freshness: gen.FreshnessCurrent}
 	if s != nil {

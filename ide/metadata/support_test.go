@@ -349,6 +349,7 @@ func (h *harness) supportFiles(paths ...string) (gen.SupportFilesResult, error) 
 // bytes of the owner chain, without a walk or a file event.
 //
 //contract:proves eska-ide-api.support.files eska-ide-api.support.nested eska-ide-api.support.unknown
+//contract:proves eska-ide-api.error.invalid-params eska-ide-api.method.metadata-support-files
 func TestSupportFiles(t *testing.T) {
 	h := openSupport(t, supportFixture(0))
 	paths := []string{

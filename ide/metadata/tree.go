@@ -11,11 +11,12 @@ import (
 
 func isDir(path string) bool { st, err := os.Stat(path); return err == nil && st.IsDir() }
 
-// Collection keys of the virtual groups.
+// Collection keys of the virtual groups: the wire tags of their Collection
+// variants, which also name their labels (tree-collection-<key>).
 const (
-	groupModules     = "modules"
-	groupCommon      = "common"
-	groupUnsupported = "unsupported"
+	groupModules     = gen.CollectionTagModules
+	groupCommon      = gen.CollectionTagCommon
+	groupUnsupported = gen.CollectionTagUnsupported
 )
 
 // group is a virtual collection node: an owner and which group.

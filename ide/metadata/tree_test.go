@@ -20,6 +20,8 @@ func openConfiguration(t *testing.T) *harness {
 // The root of a configuration: the modules group first, then Common and
 // the sections in Configurator order; proven-empty sections are hidden
 // unless asked for, and elements of unknown kind go to their own group.
+//
+//contract:proves eska-ide-api.method.metadata-children eska-ide-api.method.metadata-root
 func TestRootSections(t *testing.T) {
 	h := openConfiguration(t)
 	r, err := h.b.Root(h.ctx())
@@ -88,6 +90,7 @@ func TestRootSections(t *testing.T) {
 // BSL modules, and a binary-only module does not count.
 //
 //contract:proves eska-ide-api.error-reporting.source-reasons
+//contract:proves eska-ide-api.error-kind.source-missing eska-ide-api.error-kind.xml-invalid
 func TestLazyStates(t *testing.T) {
 	h := openConfiguration(t)
 	root := "configuration:Конф"
@@ -127,6 +130,8 @@ func TestLazyStates(t *testing.T) {
 // An object's children: modules first (BSL only), then the schema's
 // collections in order; a tabular section's attributes hang right under
 // it; predefined items load when their group is expanded.
+//
+//contract:proves eska-ide-api.error-kind.unknown-node eska-ide-api.method.metadata-children
 func TestObjectChildren(t *testing.T) {
 	h := openConfiguration(t)
 	cat := "catalog:Товары"
@@ -190,6 +195,8 @@ func TestObjectChildren(t *testing.T) {
 // Properties keep XML order, ranges into the original bytes (BOM and CRLF
 // counted), every value variant, captions of known properties and the
 // boolean hint.
+//
+//contract:proves eska-ide-api.error-kind.unknown-object eska-ide-api.method.metadata-properties
 func TestProperties(t *testing.T) {
 	h := openConfiguration(t)
 	r, err := h.b.Properties(gen.ObjectParams{SessionID: h.sid, ProjectID: h.pid, ObjectID: "catalog:Товары"})
@@ -264,6 +271,8 @@ func TestProperties(t *testing.T) {
 
 // A common picture's properties carry the preview when the client was
 // granted it, and only then.
+//
+//contract:proves eska-ide-api.method.metadata-properties
 func TestPicturePreview(t *testing.T) {
 	h := openConfiguration(t)
 	p := gen.ObjectParams{SessionID: h.sid, ProjectID: h.pid, ObjectID: "common-picture:Логотип"}
@@ -284,6 +293,8 @@ func TestPicturePreview(t *testing.T) {
 
 // Sources: a descriptor of its own, the owner's descriptor for an inline
 // object, payloads, modules by role; virtual groups have none.
+//
+//contract:proves eska-ide-api.method.metadata-source
 func TestSources(t *testing.T) {
 	h := openConfiguration(t)
 	src := func(id gen.NodeID) string {
@@ -330,6 +341,8 @@ func TestSources(t *testing.T) {
 }
 
 // get reports what the descriptor says; the parent is the metadata owner.
+//
+//contract:proves eska-ide-api.method.metadata-get
 func TestGet(t *testing.T) {
 	h := openConfiguration(t)
 	h.children(obj("catalog:Товары"))

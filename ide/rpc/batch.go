@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
@@ -105,7 +106,7 @@ func (s *Server) oversizeBatch(body []byte) [][]byte {
 	b.alloc = offheap
 	b.add([]byte{'['})
 	budget := s.cfg.Limits.MaxResponseBytes - s.cfg.Limits.BatchReserveBytes
-	limit := s.cfg.Errors.ResourceLimit("batch", s.cfg.Limits.MaxBatchItems)
+	limit := s.cfg.Errors.ResourceLimit(string(gen.LimitedResourceBatch), s.cfg.Limits.MaxBatchItems)
 	var scratch []byte
 	n := 0
 	eachElem(body, func(elem []byte) bool {

@@ -11,7 +11,7 @@ import (
 // "Content-Length: " with up to 20 digits and the blank line: the header
 // is written last, when the length is known, so the body is never copied
 // to put a header in front of it.
-const headRoom = len("Content-Length: ") + 20 + len("\r\n\r\n")
+const headRoom = len(lengthField) + 20 + len("\r\n\r\n")
 
 // builder assembles one outgoing frame as pieces for the writer: small
 // output is appended to buffers of its own, started every chunkSize bytes
@@ -85,7 +85,7 @@ func (b *builder) next() {
 func (b *builder) finish() [][]byte {
 	b.seal()
 	var h [headRoom]byte
-	head := append(h[:0], "Content-Length: "...)
+	head := append(h[:0], lengthField...)
 	head = strconv.AppendInt(head, int64(b.sealed), 10)
 	head = append(head, "\r\n\r\n"...)
 	b.base = b.parts[0]

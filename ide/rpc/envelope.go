@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/contractkit/contractkit/internal/genrt"
+	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
@@ -149,7 +149,7 @@ func (s *Server) validID(v *strictjson.Value) bool {
 			}
 		}
 		n, ok := v.Int64()
-		return ok && n >= 0 && n <= genrt.MaxSafeInteger
+		return ok && n >= 0 && n <= gen.MaxIntegerRequestID
 	}
 	return false
 }

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
 // FramingError is a fatal framing problem: the frame boundary is lost and
@@ -109,8 +111,11 @@ func (f *FrameReader) ReadFrameInto(buf []byte) ([]byte, error) {
 	return body, nil
 }
 
+// lengthField starts the header of every frame written.
+const lengthField = gen.ContentLengthHeader + ": "
+
 var (
-	contentLength = []byte("content-length")
+	contentLength = []byte(gen.ContentLengthHeader) // compared case-insensitively
 	contentType   = []byte("content-type")
 )
 
@@ -202,7 +207,7 @@ func truncate(b []byte) string {
 func AppendFrame(out, body []byte) []byte {
 	// The header is at most 16+19+4 bytes: grow once, not three times.
 	out = slices.Grow(out, 39+len(body))
-	out = append(out, "Content-Length: "...)
+	out = append(out, lengthField...)
 	out = strconv.AppendInt(out, int64(len(body)), 10)
 	out = append(out, "\r\n\r\n"...)
 	return append(out, body...)

@@ -10,21 +10,22 @@ import (
 	"sync/atomic"
 	"time"
 
+	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // Exit codes of the process the transport runs in.
 const (
-	ExitClean      = 0 // exit after shutdown, or end of input between frames
-	ExitNoShutdown = 1 // exit without shutdown, or stdout closed under us
-	ExitFraming    = 2 // the frame boundary is lost
+	ExitClean      = gen.ExitCodeClean             // exit after shutdown, or end of input between frames
+	ExitNoShutdown = gen.ExitCodeAbandoned         // exit without shutdown, or stdout closed under us
+	ExitFraming    = gen.ExitCodeProtocolViolation // the frame boundary is lost
 )
 
 // lifecycle states, as invalid_state reports them.
 const (
-	stateUninitialized = "uninitialized"
-	stateInitialized   = "initialized"
-	stateClosing       = "closing"
+	stateUninitialized = string(gen.LifecycleStateUninitialized)
+	stateInitialized   = string(gen.LifecycleStateInitialized)
+	stateClosing       = string(gen.LifecycleStateClosing)
 )
 
 // Server runs the transport: a reader that checks frames and envelopes and
@@ -469,7 +470,7 @@ func (s *Server) frame(j *job, body []byte) (alive, work bool) {
 	}
 	if len(s.pending)+len(keys) > s.cfg.Limits.MaxPendingRequests || (len(keys) > 0 && s.queuedBytes+j.size > s.cfg.Limits.MaxQueuedBytes) {
 		s.mu.Unlock()
-		s.refuse(j, "queue")
+		s.refuse(j, string(gen.LimitedResourceQueue))
 		return true, false
 	}
 	// The requests of a frame are allocated together: the job's own

@@ -262,6 +262,7 @@ func domainResp(id, kind, details string) string {
 }
 
 //contract:proves eska-ide-api.envelope.request eska-ide-api.envelope.parse-error eska-ide-api.envelope.depth eska-ide-api.envelope.duplicate-keys eska-ide-api.id.shape eska-ide-api.notification-handling.kind-mismatch
+//contract:proves eska-ide-api.error.invalid-request eska-ide-api.error.method-not-found eska-ide-api.error.parse-error
 func TestEnvelopeErrors(t *testing.T) {
 	c := start(t, newFake())
 	c.init()
@@ -303,6 +304,7 @@ func TestEnvelopeErrors(t *testing.T) {
 }
 
 //contract:proves eska-ide-api.lifecycle.initialize-first eska-ide-api.lifecycle.shutdown eska-ide-api.notification-handling.no-response
+//contract:proves eska-ide-api.error-kind.invalid-state eska-ide-api.method.initialize eska-ide-api.method.shutdown
 func TestLifecycle(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -336,6 +338,7 @@ func TestLifecycle(t *testing.T) {
 	}
 }
 
+//contract:proves eska-ide-api.notification.exit
 func TestExitCodes(t *testing.T) {
 	c := start(t, newFake())
 	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
@@ -399,6 +402,7 @@ func TestDuplicatePendingID(t *testing.T) {
 }
 
 //contract:proves eska-ide-api.batch.order eska-ide-api.batch.invalid eska-ide-api.batch.item-limit eska-ide-api.batch.response-budget eska-ide-api.limits.response-size
+//contract:proves eska-ide-api.error-kind.resource-limit eska-ide-api.error-kind.response-too-large eska-ide-api.error.invalid-request
 func TestBatches(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -438,6 +442,7 @@ func TestBatches(t *testing.T) {
 }
 
 //contract:proves eska-ide-api.cancellation.queued eska-ide-api.cancellation.active-read eska-ide-api.cancellation.commit-point eska-ide-api.cancellation.one-response
+//contract:proves eska-ide-api.error-kind.cancelled eska-ide-api.notification.cancel-request
 func TestCancellation(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -477,6 +482,7 @@ func TestCancellation(t *testing.T) {
 // one more refused with resource_limit without running.
 //
 //contract:proves eska-ide-api.limits.queue
+//contract:proves eska-ide-api.error-kind.resource-limit
 func TestQueueLimits(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -508,6 +514,7 @@ func TestQueueLimits(t *testing.T) {
 }
 
 //contract:proves eska-ide-api.error-reporting.internal
+//contract:proves eska-ide-api.error.internal-error
 func TestInternalErrorAndDiagnostics(t *testing.T) {
 	h := newFake()
 	c := start(t, h)
@@ -576,6 +583,7 @@ func TestBrokenStdout(t *testing.T) {
 // Every frame split at every byte boundary gives the same responses.
 //
 //contract:proves eska-ide-api.framing.chunking
+//contract:proves eska-ide-api.error.parse-error
 func TestChunking(t *testing.T) {
 	script := frame(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`) +
 		frame(`{"jsonrpc":"2.0","id":"кириллица","method":"echo","params":{"текст":"Привет"}}`) + frame(`{`) +
