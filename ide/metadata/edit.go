@@ -93,7 +93,7 @@ func (b *Backend) stateError(p *project, o *object, err error) (_ error, ok bool
 		return nil, false
 	}
 	b.stateDiag(diagStateLink, err)
-	return b.loadError(p, o, &sourceError{path: path, reason: "io", err: err}), true
+	return b.loadError(p, o, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}), true
 }
 
 // recoverWrites removes what an interrupted write left behind and rolls
@@ -649,7 +649,7 @@ func (b *Backend) write(e *editor, data []byte) error {
 		if serr, ok := b.stateError(e.p, e.o, err); ok {
 			return serr
 		}
-		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: "io", err: err})
+		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonIo, err: err})
 	}
 	defer unlock()
 	rel, _ := e.p.rel(e.desc)
@@ -671,9 +671,9 @@ func (b *Backend) write(e *editor, data []byte) error {
 	case errors.As(err, &ve), errors.Is(err, atomicfile.ErrRecoveryRequired):
 		return derr(gen.DomainErrorKindPropertyRecoveryRequired, gen.EmptyDetails{}, e.p, b.s)
 	case errors.Is(err, atomicfile.ErrNotRegular):
-		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: "not_file", err: err})
+		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonNotFile, err: err})
 	}
-	return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: "io", err: err})
+	return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonIo, err: err})
 }
 
 // afterWrite lets the tests act between a write and the reading again
