@@ -6,6 +6,8 @@ package ide
 import (
 	"context"
 	"fmt"
+	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // RPCError is an error response: a code of the contract, its message and optional data.
@@ -410,6 +412,304 @@ func DispatchNotification(ctx context.Context, h Handler, method string, params 
 		return h.Exit(ctx)
 	case NotificationWorkspaceDidChangeFiles:
 		p, err := DecodeDidChangeFilesParams(params)
+		if err != nil {
+			return invalidParams(err)
+		}
+		return h.WorkspaceDidChangeFiles(ctx, p)
+	}
+	return NewError(CodeMethodNotFound, nil)
+}
+
+// DispatchTree is Dispatch for params the caller has already parsed (a
+// strictjson object value; nil means {}), so that a transport that parsed the
+// whole message parses params only once. Its results and errors are those of
+// Dispatch.
+func DispatchTree(ctx context.Context, h Handler, method string, params *strictjson.Value) ([]byte, error) {
+	if params == nil {
+		params = &strictjson.Value{Kind: strictjson.Object}
+	}
+	var d genrt.Decoder
+	switch method {
+	case MethodInitialize:
+		p, err := DecodeInitializeParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.Initialize(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendInitializeResult(nil, r)
+	case MethodMetadataChildren:
+		p, err := DecodeChildrenParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataChildren(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendChildrenResult(nil, r)
+	case MethodMetadataGet:
+		p, err := DecodeObjectParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataGet(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendGetResult(nil, r)
+	case MethodMetadataIndex:
+		p, err := DecodeIndexParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataIndex(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendIndexResult(nil, r)
+	case MethodMetadataIndexErrors:
+		p, err := DecodeIndexErrorsParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataIndexErrors(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendIndexErrorsResult(nil, r)
+	case MethodMetadataPreviewProperty:
+		p, err := DecodePropertyEditParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataPreviewProperty(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendPreviewResult(nil, r)
+	case MethodMetadataProperties:
+		p, err := DecodeObjectParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataProperties(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendPropertiesResult(nil, r)
+	case MethodMetadataPropertyEditing:
+		p, err := DecodeObjectParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataPropertyEditing(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendEditingResult(nil, r)
+	case MethodMetadataPropertyReferenceChoices:
+		p, err := DecodePropertyPathParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataPropertyReferenceChoices(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendReferenceChoicesResult(nil, r)
+	case MethodMetadataPropertyTypeChoices:
+		p, err := DecodePropertyPathParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataPropertyTypeChoices(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendTypeChoicesResult(nil, r)
+	case MethodMetadataPropertyValueChoices:
+		p, err := DecodeValueChoicesParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataPropertyValueChoices(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendValueChoicesResult(nil, r)
+	case MethodMetadataRefresh:
+		p, err := DecodeRefreshParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataRefresh(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendRefreshResult(nil, r)
+	case MethodMetadataRenameApply:
+		p, err := DecodeRenameApplyParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataRenameApply(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendRenameApplyResult(nil, r)
+	case MethodMetadataRenamePreview:
+		p, err := DecodeRenamePreviewParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataRenamePreview(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendRenamePreviewResult(nil, r)
+	case MethodMetadataReveal:
+		p, err := DecodeObjectParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataReveal(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendRevealResult(nil, r)
+	case MethodMetadataRoot:
+		p, err := DecodeProjectContextTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataRoot(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendRootResult(nil, r)
+	case MethodMetadataSearch:
+		p, err := DecodeSearchParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataSearch(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendSearchResult(nil, r)
+	case MethodMetadataSource:
+		p, err := DecodeNodeParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataSource(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendSourceResult(nil, r)
+	case MethodMetadataSupport:
+		p, err := DecodeSupportParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataSupport(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendSupportResult(nil, r)
+	case MethodMetadataSupportFiles:
+		p, err := DecodeSupportFilesParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataSupportFiles(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendSupportFilesResult(nil, r)
+	case MethodMetadataUndoProperty:
+		p, err := DecodeUndoPropertyParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataUndoProperty(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendPropertyWriteResult(nil, r)
+	case MethodMetadataUpdateProperty:
+		p, err := DecodePropertyEditParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.MetadataUpdateProperty(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendPropertyWriteResult(nil, r)
+	case MethodProjectInfo:
+		p, err := DecodeSessionParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.ProjectInfo(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendSessionInfo(nil, r)
+	case MethodShutdown:
+		p, err := DecodeEmptyParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		if err := h.Shutdown(ctx, p); err != nil {
+			return nil, err
+		}
+		return []byte("null"), nil
+	case MethodWorkspaceClose:
+		p, err := DecodeSessionParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		if err := h.WorkspaceClose(ctx, p); err != nil {
+			return nil, err
+		}
+		return []byte("null"), nil
+	case MethodWorkspaceOpen:
+		p, err := DecodeOpenParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.WorkspaceOpen(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendSessionInfo(nil, r)
+	}
+	return nil, NewError(CodeMethodNotFound, nil)
+}
+
+// DispatchNotificationTree is DispatchNotification for params the caller has
+// already parsed (nil means {}).
+func DispatchNotificationTree(ctx context.Context, h Handler, method string, params *strictjson.Value) error {
+	if params == nil {
+		params = &strictjson.Value{Kind: strictjson.Object}
+	}
+	var d genrt.Decoder
+	switch method {
+	case NotificationCancelRequest:
+		p, err := DecodeCancelParamsTree(params, &d)
+		if err != nil {
+			return invalidParams(err)
+		}
+		return h.CancelRequest(ctx, p)
+	case NotificationExit:
+		return h.Exit(ctx)
+	case NotificationWorkspaceDidChangeFiles:
+		p, err := DecodeDidChangeFilesParamsTree(params, &d)
 		if err != nil {
 			return invalidParams(err)
 		}
