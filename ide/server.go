@@ -18,6 +18,7 @@ import (
 	"github.com/contractkit/contractkit/ide/metadata"
 	"github.com/contractkit/contractkit/ide/rpc"
 	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // ManifestName is the file that marks an eska project.
@@ -126,7 +127,7 @@ func (s *Server) Class(method string) rpc.CancelClass {
 // Call checks that the method exists for the negotiated version and its
 // capabilities, before its params are read: a method of a later minor, or
 // one whose capability was not granted, does not exist for this client.
-func (s *Server) Call(ctx context.Context, method string, params []byte) (json.RawMessage, *rpc.Error) {
+func (s *Server) Call(ctx context.Context, method string, params *strictjson.Value) (json.RawMessage, *rpc.Error) {
 	info, _ := gen.LookupMethod(method)
 	if method != gen.MethodInitialize {
 		if s.negotiated == nil || !s.since(info.Since) {
@@ -141,7 +142,7 @@ func (s *Server) Call(ctx context.Context, method string, params []byte) (json.R
 			return nil, wire(gen.NewError(gen.CodeMethodNotFound, nil))
 		}
 	}
-	result, err := gen.Dispatch(ctx, handler{s}, method, params)
+	result, err := gen.DispatchTree(ctx, handler{s}, method, params)
 	if err != nil {
 		var re *gen.RPCError
 		if errors.As(err, &re) {
@@ -154,8 +155,8 @@ func (s *Server) Call(ctx context.Context, method string, params []byte) (json.R
 }
 
 // Notify runs a client notification through the generated dispatcher.
-func (s *Server) Notify(ctx context.Context, method string, params []byte) error {
-	return gen.DispatchNotification(ctx, handler{s}, method, params)
+func (s *Server) Notify(ctx context.Context, method string, params *strictjson.Value) error {
+	return gen.DispatchNotificationTree(ctx, handler{s}, method, params)
 }
 
 // Background runs descriptors of search indexing between requests, one

@@ -27,6 +27,7 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide"
 	"github.com/contractkit/contractkit/ide/rpc"
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // method and body are the request every benchmark sends: the shape of a
@@ -102,12 +103,12 @@ func (nullHandler) Kind(m string) rpc.Kind {
 	return rpc.Request
 }
 func (nullHandler) Class(string) rpc.CancelClass { return rpc.ReadOnly }
-func (nullHandler) Call(context.Context, string, []byte) (json.RawMessage, *rpc.Error) {
+func (nullHandler) Call(context.Context, string, *strictjson.Value) (json.RawMessage, *rpc.Error) {
 	return json.RawMessage("null"), nil
 }
-func (nullHandler) Notify(context.Context, string, []byte) error { return nil }
-func (nullHandler) Background(context.Context) bool              { return false }
-func (nullHandler) Close()                                       {}
+func (nullHandler) Notify(context.Context, string, *strictjson.Value) error { return nil }
+func (nullHandler) Background(context.Context) bool                         { return false }
+func (nullHandler) Close()                                                  {}
 
 // The servers under comparison. Each starts on srv and returns after the
 // conversation is ready for request; the pipes' cleanup ends it.

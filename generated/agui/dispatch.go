@@ -6,6 +6,7 @@ package agui
 import (
 	"context"
 	"fmt"
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // RPCError is an error response: a code of the contract, its message and optional data.
@@ -51,6 +52,22 @@ func Dispatch(ctx context.Context, h Handler, method string, params []byte) ([]b
 // unknown notification gives method-not-found, which a server ignores rather
 // than answers.
 func DispatchNotification(ctx context.Context, h Handler, method string, params []byte) error {
+	return NewError(-32601, nil)
+}
+
+// DispatchTree is Dispatch for params the caller has already parsed (a
+// strictjson object value; nil means {}), so that a transport that parsed the
+// whole message parses params only once. Its results and errors are those of
+// Dispatch.
+func DispatchTree(ctx context.Context, h Handler, method string, params *strictjson.Value) ([]byte, error) {
+	switch method {
+	}
+	return nil, NewError(-32601, nil)
+}
+
+// DispatchNotificationTree is DispatchNotification for params the caller has
+// already parsed (nil means {}).
+func DispatchNotificationTree(ctx context.Context, h Handler, method string, params *strictjson.Value) error {
 	return NewError(-32601, nil)
 }
 func invalidParams(err error) *RPCError {

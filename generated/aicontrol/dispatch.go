@@ -6,6 +6,8 @@ package aicontrol
 import (
 	"context"
 	"fmt"
+	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // RPCError is an error response: a code of the contract, its message and optional data.
@@ -128,6 +130,86 @@ func Dispatch(ctx context.Context, h Handler, method string, params []byte) ([]b
 // unknown notification gives method-not-found, which a server ignores rather
 // than answers.
 func DispatchNotification(ctx context.Context, h Handler, method string, params []byte) error {
+	return NewError(CodeMethodNotFound, nil)
+}
+
+// DispatchTree is Dispatch for params the caller has already parsed (a
+// strictjson object value; nil means {}), so that a transport that parsed the
+// whole message parses params only once. Its results and errors are those of
+// Dispatch.
+func DispatchTree(ctx context.Context, h Handler, method string, params *strictjson.Value) ([]byte, error) {
+	if params == nil {
+		params = &strictjson.Value{Kind: strictjson.Object}
+	}
+	var d genrt.Decoder
+	switch method {
+	case MethodAct:
+		p, err := DecodeActParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.Act(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendActResult(nil, r)
+	case MethodAuth:
+		p, err := DecodeAuthParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.Auth(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendAuthResult(nil, r)
+	case MethodEvents:
+		p, err := DecodeEventsParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.Events(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendEventsResult(nil, r)
+	case MethodObserve:
+		p, err := DecodeEmptyParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.Observe(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendObserveResult(nil, r)
+	case MethodPing:
+		p, err := DecodeEmptyParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.Ping(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendPingResult(nil, r)
+	case MethodStatus:
+		p, err := DecodeEmptyParamsTree(params, &d)
+		if err != nil {
+			return nil, invalidParams(err)
+		}
+		r, err := h.Status(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return appendStatusResult(nil, r)
+	}
+	return nil, NewError(CodeMethodNotFound, nil)
+}
+
+// DispatchNotificationTree is DispatchNotification for params the caller has
+// already parsed (nil means {}).
+func DispatchNotificationTree(ctx context.Context, h Handler, method string, params *strictjson.Value) error {
 	return NewError(CodeMethodNotFound, nil)
 }
 func invalidParams(err error) *RPCError {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // nullHandler answers every request with null at once, so that a
@@ -19,12 +21,12 @@ func (nullHandler) Kind(m string) Kind {
 	return Request
 }
 func (nullHandler) Class(string) CancelClass { return ReadOnly }
-func (nullHandler) Call(context.Context, string, []byte) (json.RawMessage, *Error) {
+func (nullHandler) Call(context.Context, string, *strictjson.Value) (json.RawMessage, *Error) {
 	return json.RawMessage(`null`), nil
 }
-func (nullHandler) Notify(context.Context, string, []byte) error { return nil }
-func (nullHandler) Background(context.Context) bool              { return false }
-func (nullHandler) Close()                                       {}
+func (nullHandler) Notify(context.Context, string, *strictjson.Value) error { return nil }
+func (nullHandler) Background(context.Context) bool                         { return false }
+func (nullHandler) Close()                                                  {}
 
 // BenchmarkTransportOnly is one request through reader, worker and writer
 // over OS pipes with a handler that does nothing: the transport's own cost

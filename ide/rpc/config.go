@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // Limits are the transport's bounds, in bytes unless named otherwise. The
@@ -84,11 +86,13 @@ type Handler interface {
 	// Class says how cancellation affects a started request of method.
 	Class(method string) CancelClass
 	// Call runs a request and returns its result as JSON ("null" for a
-	// null result) or an error response. params and ctx are valid during
-	// the call only: the frame they come from is reused afterwards.
-	Call(ctx context.Context, method string, params []byte) (json.RawMessage, *Error)
+	// null result) or an error response. params is the params object of
+	// the message as the transport parsed it (nil when absent), so the
+	// handler decodes it without a second parse; ctx is valid during the
+	// call only.
+	Call(ctx context.Context, method string, params *strictjson.Value) (json.RawMessage, *Error)
 	// Notify runs a notification; an error is only diagnosed on stderr.
-	Notify(ctx context.Context, method string, params []byte) error
+	Notify(ctx context.Context, method string, params *strictjson.Value) error
 	// Background does bounded background work between requests and
 	// reports whether there was any. It may go on to further bounded steps
 	// while ctx.Err() is nil: that turns non-nil as soon as a request is

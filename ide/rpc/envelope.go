@@ -22,7 +22,10 @@ type message struct {
 	id     []byte // raw JSON of the id, as the client wrote it
 	key    idKey  // the id's identity
 	method string
-	params []byte // raw params object, or nil when absent
+	// params is the params object, a subtree of the frame's one parse
+	// (GC-owned: its strings are copies, not views of the frame buffer),
+	// or nil when absent; the handler decodes it without parsing again.
+	params *strictjson.Value
 }
 
 // item is one element of a frame: a valid message or the error response
@@ -108,11 +111,11 @@ func (s *Server) checkEnvelope(v *strictjson.Value, body []byte) item {
 	if m == nil || m.Kind != strictjson.String || m.Str == "" {
 		return item{failure: s.cfg.Codes.invalidRequest("method must be a non-empty string"), echo: id}
 	}
-	var params []byte
+	var params *strictjson.Value
 	if p := v.Get("params"); p != nil {
 		switch p.Kind {
 		case strictjson.Object:
-			params = body[p.Start:p.End]
+			params = p
 		case strictjson.Array:
 			return item{failure: s.cfg.Codes.invalidParams("positional params are not supported"), echo: id}
 		default:

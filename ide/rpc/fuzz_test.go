@@ -76,11 +76,8 @@ func FuzzEnvelope(f *testing.F) {
 					t.Fatalf("id %q accepted", it.msg.id)
 				}
 			}
-			if it.msg.params != nil {
-				v, err := strictjson.Parse(it.msg.params, strictjson.Options{})
-				if err != nil || v.Kind != strictjson.Object {
-					t.Fatalf("params %q accepted", it.msg.params)
-				}
+			if it.msg.params != nil && it.msg.params.Kind != strictjson.Object {
+				t.Fatalf("params %q accepted", it.msg.params.AppendCompact(nil))
 			}
 		}
 	})

@@ -583,13 +583,12 @@ func (s *Server) fatalDuplicate() bool {
 }
 
 // cancel marks the request named by a $/cancelRequest as cancelled.
-func (s *Server) cancel(params []byte) {
-	v, err := strictjson.Parse(params, strictjson.Options{})
-	if err != nil || v == nil {
+func (s *Server) cancel(params *strictjson.Value) {
+	if params == nil {
 		s.diag("cancel-bad-params")
 		return
 	}
-	idv := v.Get("id")
+	idv := params.Get("id")
 	if idv == nil || !s.validID(idv) {
 		s.diag("cancel-bad-params")
 		return

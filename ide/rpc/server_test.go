@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/contractkit/contractkit/internal/strictjson"
 )
 
 // The tests run the transport with a protocol of their own: small limits,
@@ -86,7 +88,7 @@ func (h *fakeHandler) Class(m string) CancelClass {
 	return ReadOnly
 }
 
-func (h *fakeHandler) Call(ctx context.Context, m string, params []byte) (json.RawMessage, *Error) {
+func (h *fakeHandler) Call(ctx context.Context, m string, params *strictjson.Value) (json.RawMessage, *Error) {
 	h.mu.Lock()
 	h.calls = append(h.calls, m)
 	h.mu.Unlock()
@@ -99,11 +101,17 @@ func (h *fakeHandler) Call(ctx context.Context, m string, params []byte) (json.R
 		if params == nil {
 			return json.RawMessage(`{}`), nil
 		}
-		return params, nil
+		return params.AppendCompact(nil), nil
 	case "big":
-		var p struct{ N int }
-		_ = json.Unmarshal(params, &p)
-		return json.RawMessage(`"` + strings.Repeat("b", p.N) + `"`), nil
+		var n int64
+		if params != nil {
+			for _, m := range params.Members {
+				if strings.EqualFold(m.Key, "n") {
+					n, _ = m.Value.Int64()
+				}
+			}
+		}
+		return json.RawMessage(`"` + strings.Repeat("b", int(n)) + `"`), nil
 	case "block", "commit":
 		h.started <- m
 		<-h.release
@@ -124,7 +132,7 @@ func (h *fakeHandler) Call(ctx context.Context, m string, params []byte) (json.R
 	return nil, &Error{Code: -32601, Message: "Method not found"}
 }
 
-func (h *fakeHandler) Notify(ctx context.Context, m string, params []byte) error {
+func (h *fakeHandler) Notify(ctx context.Context, m string, params *strictjson.Value) error {
 	h.mu.Lock()
 	h.notes++
 	h.mu.Unlock()

@@ -98,7 +98,7 @@ var FixedGoNames = []string{
 	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
 	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler", "Dispatch",
-	"DispatchNotification", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
+	"DispatchNotification", "DispatchTree", "DispatchNotificationTree", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
 	"DirectionClientToServer", "DirectionServerToClient",
 }
 

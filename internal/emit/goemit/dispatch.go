@@ -37,7 +37,17 @@ func (g *generator) dispatchFile(f *jen.File) {
 	)
 
 	var methods []jen.Code
-	var reqCases, notCases []jen.Code
+	// Each case is written twice: the byte dispatchers decode raw params,
+	// the tree dispatchers (DispatchTree, DispatchNotificationTree) a value
+	// the transport already parsed with the envelope, so params are parsed
+	// once. Both use the strict policy, so their errors are the same.
+	var reqCases, notCases, reqTreeCases, notTreeCases []jen.Code
+	decodeCall := func(t *spec.Type, tree bool) jen.Code {
+		if tree {
+			return jen.Id(spec.DecodePrefix+t.GoName()+spec.TreeSuffix).Call(jen.Id("params"), jen.Op("&").Id("d"))
+		}
+		return jen.Id(spec.DecodePrefix + t.GoName()).Call(jen.Id("params"))
+	}
 	notParams := false // whether any notification takes params
 	for _, m := range d.Methods {
 		if m.Direction != spec.ClientToServer {
@@ -46,25 +56,34 @@ func (g *generator) dispatchFile(f *jen.File) {
 		params := jen.Id("p").Id(m.ParamsType.GoName())
 		doc := g.comment(fmt.Sprintf("%s handles %s (%s): %s", m.GoName(), m.Method, m.ID, m.Title.EN))
 		call := jen.Id("h").Dot(m.GoName()).Call(jen.Id("ctx"), jen.Id("p"))
-		decode := []jen.Code{
-			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id(spec.DecodePrefix + m.ParamsType.GoName()).Call(jen.Id("params")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Err()))),
-		}
+		var tail []jen.Code
 		if m.ResultType == nil {
 			methods = append(methods, jen.Comment(doc), jen.Id(m.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), params).Error())
-			reqCases = append(reqCases, jen.Case(jen.Id(spec.MethodPrefix+m.GoName())).Block(append(decode,
+			tail = []jen.Code{
 				jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				jen.Return(jen.Index().Byte().Parens(jen.Lit("null")), jen.Nil()),
-			)...))
-			continue
+			}
+		} else {
+			res := m.ResultType
+			methods = append(methods, jen.Comment(doc), jen.Id(m.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), params).Params(jen.Id(res.GoName()), jen.Error()))
+			tail = []jen.Code{
+				jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Id("append"+res.GoName()).Call(jen.Nil(), jen.Id("r"))),
+			}
 		}
-		res := m.ResultType
-		methods = append(methods, jen.Comment(doc), jen.Id(m.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), params).Params(jen.Id(res.GoName()), jen.Error()))
-		reqCases = append(reqCases, jen.Case(jen.Id(spec.MethodPrefix+m.GoName())).Block(append(decode,
-			jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(call),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id("append"+res.GoName()).Call(jen.Nil(), jen.Id("r"))),
-		)...))
+		for _, tree := range []bool{false, true} {
+			body := append([]jen.Code{
+				jen.List(jen.Id("p"), jen.Err()).Op(":=").Add(decodeCall(m.ParamsType, tree)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Err()))),
+			}, tail...)
+			c := jen.Case(jen.Id(spec.MethodPrefix + m.GoName())).Block(body...)
+			if tree {
+				reqTreeCases = append(reqTreeCases, c)
+			} else {
+				reqCases = append(reqCases, c)
+			}
+		}
 	}
 	for _, n := range d.Notifications {
 		if n.Direction != spec.ClientToServer {
@@ -73,18 +92,27 @@ func (g *generator) dispatchFile(f *jen.File) {
 		doc := g.comment(fmt.Sprintf("%s handles the notification %s (%s): %s", n.GoName(), n.Method, n.ID, n.Title.EN))
 		if n.ParamsType == nil {
 			methods = append(methods, jen.Comment(doc), jen.Id(n.GoName()).Params(jen.Id("ctx").Qual("context", "Context")).Error())
-			notCases = append(notCases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
-				jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"))),
-			))
+			for _, cases := range []*[]jen.Code{&notCases, &notTreeCases} {
+				*cases = append(*cases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
+					jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"))),
+				))
+			}
 			continue
 		}
 		notParams = true
 		methods = append(methods, jen.Comment(doc), jen.Id(n.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("p").Id(n.ParamsType.GoName())).Error())
-		notCases = append(notCases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
-			jen.List(jen.Id("p"), jen.Err()).Op(":=").Id(spec.DecodePrefix+n.ParamsType.GoName()).Call(jen.Id("params")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidParams").Call(jen.Err()))),
-			jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"), jen.Id("p"))),
-		))
+		for _, tree := range []bool{false, true} {
+			c := jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
+				jen.List(jen.Id("p"), jen.Err()).Op(":=").Add(decodeCall(n.ParamsType, tree)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidParams").Call(jen.Err()))),
+				jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"), jen.Id("p"))),
+			)
+			if tree {
+				notTreeCases = append(notTreeCases, c)
+			} else {
+				notCases = append(notCases, c)
+			}
+		}
 	}
 	f.Comment("Handler serves the client-to-server requests and notifications of the contract.")
 	f.Type().Id("Handler").Interface(methods...)
@@ -106,6 +134,31 @@ func (g *generator) dispatchFile(f *jen.File) {
 	}
 	notBody = append(notBody, jen.Return(notFound))
 	f.Func().Id("DispatchNotification").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Index().Byte()).Error().Block(notBody...)
+	// The tree dispatchers read an absent params (nil) as an empty object,
+	// as the byte ones read empty bytes as {}; the strict zero Decoder is
+	// the policy the byte decoders apply.
+	treeSig := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Op("*").Qual(strictjsonPkg, "Value")}
+	emptyObject := jen.If(jen.Id("params").Op("==").Nil()).Block(
+		jen.Id("params").Op("=").Op("&").Qual(strictjsonPkg, "Value").Values(jen.Dict{jen.Id("Kind"): jen.Qual(strictjsonPkg, "Object")}),
+	)
+	strict := jen.Var().Id("d").Qual(genrtPkg, "Decoder")
+	f.Comment(g.comment("DispatchTree is Dispatch for params the caller has already parsed (a strictjson object value; nil means {}), so that a transport that parsed the whole message parses params only once. Its results and errors are those of Dispatch."))
+	var treeBody []jen.Code
+	if len(reqTreeCases) > 0 {
+		treeBody = append(treeBody, emptyObject, strict)
+	}
+	treeBody = append(treeBody, jen.Switch(jen.Id("method")).Block(reqTreeCases...), jen.Return(jen.Nil(), notFound))
+	f.Func().Id("DispatchTree").Params(treeSig...).Params(jen.Index().Byte(), jen.Error()).Block(treeBody...)
+	f.Comment(g.comment("DispatchNotificationTree is DispatchNotification for params the caller has already parsed (nil means {})."))
+	var notTreeBody []jen.Code
+	if notParams {
+		notTreeBody = append(notTreeBody, emptyObject, strict)
+	}
+	if len(notTreeCases) > 0 {
+		notTreeBody = append(notTreeBody, jen.Switch(jen.Id("method")).Block(notTreeCases...))
+	}
+	notTreeBody = append(notTreeBody, jen.Return(notFound))
+	f.Func().Id("DispatchNotificationTree").Params(treeSig...).Error().Block(notTreeBody...)
 	f.Func().Id("invalidParams").Params(jen.Err().Error()).Op("*").Id("RPCError").Block(
 		jen.Return(jen.Op("&").Id("RPCError").Values(jen.Dict{
 			jen.Id("Code"):    g.invalidParamsCode(),
