@@ -35,38 +35,21 @@ func NewError(code int64, data any) *RPCError {
 // Handler serves the client-to-server requests and notifications of the contract.
 type Handler interface{}
 
-// Dispatch decodes params (raw JSON; nil means {}) strictly for method, calls
-// its handler and returns the encoded result. Invalid params give the
-// invalid-params RPCError with the failing pointer in its message; an unknown
-// method gives method-not-found; handler errors are returned as they are.
-func Dispatch(ctx context.Context, h Handler, method string, params []byte) ([]byte, error) {
-	if len(params) == 0 {
-		params = []byte("{}")
-	}
-	switch method {
-	}
-	return nil, NewError(-32601, nil)
-}
-
-// DispatchNotification is Dispatch for notifications: there is no result. An
-// unknown notification gives method-not-found, which a server ignores rather
-// than answers.
-func DispatchNotification(ctx context.Context, h Handler, method string, params []byte) error {
-	return NewError(-32601, nil)
-}
-
-// DispatchTree is Dispatch for params the caller has already parsed (a
-// strictjson object value; nil means {}), so that a transport that parsed the
-// whole message parses params only once. Its results and errors are those of
-// Dispatch.
+// DispatchTree decodes params (the value the transport parsed with its
+// message, a strictjson object; nil means {}) strictly for method, calls its
+// handler and returns the encoded result, so params are parsed only once.
+// Invalid params give the invalid-params RPCError with the failing pointer in
+// its message; an unknown method gives method-not-found; handler errors are
+// returned as they are.
 func DispatchTree(ctx context.Context, h Handler, method string, params *strictjson.Value) ([]byte, error) {
 	switch method {
 	}
 	return nil, NewError(-32601, nil)
 }
 
-// DispatchNotificationTree is DispatchNotification for params the caller has
-// already parsed (nil means {}).
+// DispatchNotificationTree is DispatchTree for notifications: there is no
+// result. An unknown notification gives method-not-found, which a server
+// ignores rather than answers.
 func DispatchNotificationTree(ctx context.Context, h Handler, method string, params *strictjson.Value) error {
 	return NewError(-32601, nil)
 }

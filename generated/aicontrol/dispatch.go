@@ -53,90 +53,12 @@ type Handler interface {
 	Status(ctx context.Context, p EmptyParams) (StatusResult, error)
 }
 
-// Dispatch decodes params (raw JSON; nil means {}) strictly for method, calls
-// its handler and returns the encoded result. Invalid params give the
-// invalid-params RPCError with the failing pointer in its message; an unknown
-// method gives method-not-found; handler errors are returned as they are.
-func Dispatch(ctx context.Context, h Handler, method string, params []byte) ([]byte, error) {
-	if len(params) == 0 {
-		params = []byte("{}")
-	}
-	switch method {
-	case MethodAct:
-		p, err := DecodeActParams(params)
-		if err != nil {
-			return nil, invalidParams(err)
-		}
-		r, err := h.Act(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return appendActResult(nil, r)
-	case MethodAuth:
-		p, err := DecodeAuthParams(params)
-		if err != nil {
-			return nil, invalidParams(err)
-		}
-		r, err := h.Auth(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return appendAuthResult(nil, r)
-	case MethodEvents:
-		p, err := DecodeEventsParams(params)
-		if err != nil {
-			return nil, invalidParams(err)
-		}
-		r, err := h.Events(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return appendEventsResult(nil, r)
-	case MethodObserve:
-		p, err := DecodeEmptyParams(params)
-		if err != nil {
-			return nil, invalidParams(err)
-		}
-		r, err := h.Observe(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return appendObserveResult(nil, r)
-	case MethodPing:
-		p, err := DecodeEmptyParams(params)
-		if err != nil {
-			return nil, invalidParams(err)
-		}
-		r, err := h.Ping(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return appendPingResult(nil, r)
-	case MethodStatus:
-		p, err := DecodeEmptyParams(params)
-		if err != nil {
-			return nil, invalidParams(err)
-		}
-		r, err := h.Status(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return appendStatusResult(nil, r)
-	}
-	return nil, NewError(CodeMethodNotFound, nil)
-}
-
-// DispatchNotification is Dispatch for notifications: there is no result. An
-// unknown notification gives method-not-found, which a server ignores rather
-// than answers.
-func DispatchNotification(ctx context.Context, h Handler, method string, params []byte) error {
-	return NewError(CodeMethodNotFound, nil)
-}
-
-// DispatchTree is Dispatch for params the caller has already parsed (a
-// strictjson object value; nil means {}), so that a transport that parsed the
-// whole message parses params only once. Its results and errors are those of
-// Dispatch.
+// DispatchTree decodes params (the value the transport parsed with its
+// message, a strictjson object; nil means {}) strictly for method, calls its
+// handler and returns the encoded result, so params are parsed only once.
+// Invalid params give the invalid-params RPCError with the failing pointer in
+// its message; an unknown method gives method-not-found; handler errors are
+// returned as they are.
 func DispatchTree(ctx context.Context, h Handler, method string, params *strictjson.Value) ([]byte, error) {
 	if params == nil {
 		params = &strictjson.Value{Kind: strictjson.Object}
@@ -207,8 +129,9 @@ func DispatchTree(ctx context.Context, h Handler, method string, params *strictj
 	return nil, NewError(CodeMethodNotFound, nil)
 }
 
-// DispatchNotificationTree is DispatchNotification for params the caller has
-// already parsed (nil means {}).
+// DispatchNotificationTree is DispatchTree for notifications: there is no
+// result. An unknown notification gives method-not-found, which a server
+// ignores rather than answers.
 func DispatchNotificationTree(ctx context.Context, h Handler, method string, params *strictjson.Value) error {
 	return NewError(CodeMethodNotFound, nil)
 }

@@ -97,8 +97,8 @@ func RuleGoName(domain, id string) string {
 var FixedGoNames = []string{
 	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
-	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler", "Dispatch",
-	"DispatchNotification", "DispatchTree", "DispatchNotificationTree", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
+	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler",
+	"DispatchTree", "DispatchNotificationTree", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
 	"DirectionClientToServer", "DirectionServerToClient",
 }
 

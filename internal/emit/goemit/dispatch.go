@@ -10,9 +10,9 @@ import (
 
 // dispatchFile writes the server side of a domain: RPCError, the Handler
 // interface with one method per client-to-server request and
-// notification, and Dispatch/DispatchNotification, which decode params
-// strictly, call the handler and encode its result, so a server never
-// touches raw params itself.
+// notification, and DispatchTree/DispatchNotificationTree, which decode
+// the params the transport parsed with its message strictly, call the
+// handler and encode its result, so a server never touches params itself.
 func (g *generator) dispatchFile(f *jen.File) {
 	d := g.d
 	f.Comment("RPCError is an error response: a code of the contract, its message and optional data.")
@@ -37,16 +37,12 @@ func (g *generator) dispatchFile(f *jen.File) {
 	)
 
 	var methods []jen.Code
-	// Each case is written twice: the byte dispatchers decode raw params,
-	// the tree dispatchers (DispatchTree, DispatchNotificationTree) a value
-	// the transport already parsed with the envelope, so params are parsed
-	// once. Both use the strict policy, so their errors are the same.
-	var reqCases, notCases, reqTreeCases, notTreeCases []jen.Code
-	decodeCall := func(t *spec.Type, tree bool) jen.Code {
-		if tree {
-			return jen.Id(spec.DecodePrefix+t.GoName()+spec.TreeSuffix).Call(jen.Id("params"), jen.Op("&").Id("d"))
-		}
-		return jen.Id(spec.DecodePrefix + t.GoName()).Call(jen.Id("params"))
+	// The cases decode a value the transport already parsed with its
+	// message, so params are parsed once, under the strict policy of the
+	// zero Decoder.
+	var reqCases, notCases []jen.Code
+	decodeCall := func(t *spec.Type) jen.Code {
+		return jen.Id(spec.DecodePrefix+t.GoName()+spec.TreeSuffix).Call(jen.Id("params"), jen.Op("&").Id("d"))
 	}
 	notParams := false // whether any notification takes params
 	for _, m := range d.Methods {
@@ -72,18 +68,11 @@ func (g *generator) dispatchFile(f *jen.File) {
 				jen.Return(jen.Id("append"+res.GoName()).Call(jen.Nil(), jen.Id("r"))),
 			}
 		}
-		for _, tree := range []bool{false, true} {
-			body := append([]jen.Code{
-				jen.List(jen.Id("p"), jen.Err()).Op(":=").Add(decodeCall(m.ParamsType, tree)),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Err()))),
-			}, tail...)
-			c := jen.Case(jen.Id(spec.MethodPrefix + m.GoName())).Block(body...)
-			if tree {
-				reqTreeCases = append(reqTreeCases, c)
-			} else {
-				reqCases = append(reqCases, c)
-			}
-		}
+		body := append([]jen.Code{
+			jen.List(jen.Id("p"), jen.Err()).Op(":=").Add(decodeCall(m.ParamsType)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Err()))),
+		}, tail...)
+		reqCases = append(reqCases, jen.Case(jen.Id(spec.MethodPrefix+m.GoName())).Block(body...))
 	}
 	for _, n := range d.Notifications {
 		if n.Direction != spec.ClientToServer {
@@ -92,70 +81,44 @@ func (g *generator) dispatchFile(f *jen.File) {
 		doc := g.comment(fmt.Sprintf("%s handles the notification %s (%s): %s", n.GoName(), n.Method, n.ID, n.Title.EN))
 		if n.ParamsType == nil {
 			methods = append(methods, jen.Comment(doc), jen.Id(n.GoName()).Params(jen.Id("ctx").Qual("context", "Context")).Error())
-			for _, cases := range []*[]jen.Code{&notCases, &notTreeCases} {
-				*cases = append(*cases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
-					jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"))),
-				))
-			}
+			notCases = append(notCases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
+				jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"))),
+			))
 			continue
 		}
 		notParams = true
 		methods = append(methods, jen.Comment(doc), jen.Id(n.GoName()).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("p").Id(n.ParamsType.GoName())).Error())
-		for _, tree := range []bool{false, true} {
-			c := jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
-				jen.List(jen.Id("p"), jen.Err()).Op(":=").Add(decodeCall(n.ParamsType, tree)),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidParams").Call(jen.Err()))),
-				jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"), jen.Id("p"))),
-			)
-			if tree {
-				notTreeCases = append(notTreeCases, c)
-			} else {
-				notCases = append(notCases, c)
-			}
-		}
+		notCases = append(notCases, jen.Case(jen.Id(spec.NotificationPrefix+n.GoName())).Block(
+			jen.List(jen.Id("p"), jen.Err()).Op(":=").Add(decodeCall(n.ParamsType)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("invalidParams").Call(jen.Err()))),
+			jen.Return(jen.Id("h").Dot(n.GoName()).Call(jen.Id("ctx"), jen.Id("p"))),
+		))
 	}
 	f.Comment("Handler serves the client-to-server requests and notifications of the contract.")
 	f.Type().Id("Handler").Interface(methods...)
 
 	notFound := jen.Id("NewError").Call(jen.Id(g.codeFor(-32601)), jen.Nil())
-	f.Comment(g.comment("Dispatch decodes params (raw JSON; nil means {}) strictly for method, calls its handler and returns the encoded result. Invalid params give the invalid-params RPCError with the failing pointer in its message; an unknown method gives method-not-found; handler errors are returned as they are."))
-	f.Func().Id("Dispatch").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.If(jen.Len(jen.Id("params")).Op("==").Lit(0)).Block(jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))),
-		jen.Switch(jen.Id("method")).Block(reqCases...),
-		jen.Return(jen.Nil(), notFound),
-	)
-	f.Comment(g.comment("DispatchNotification is Dispatch for notifications: there is no result. An unknown notification gives method-not-found, which a server ignores rather than answers."))
-	var notBody []jen.Code
-	if notParams {
-		notBody = append(notBody, jen.If(jen.Len(jen.Id("params")).Op("==").Lit(0)).Block(jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))))
-	}
-	if len(notCases) > 0 {
-		notBody = append(notBody, jen.Switch(jen.Id("method")).Block(notCases...))
-	}
-	notBody = append(notBody, jen.Return(notFound))
-	f.Func().Id("DispatchNotification").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Index().Byte()).Error().Block(notBody...)
-	// The tree dispatchers read an absent params (nil) as an empty object,
-	// as the byte ones read empty bytes as {}; the strict zero Decoder is
-	// the policy the byte decoders apply.
+	// An absent params (nil) reads as an empty object; the zero Decoder is
+	// the strict policy.
 	treeSig := []jen.Code{jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id("Handler"), jen.Id("method").String(), jen.Id("params").Op("*").Qual(strictjsonPkg, "Value")}
 	emptyObject := jen.If(jen.Id("params").Op("==").Nil()).Block(
 		jen.Id("params").Op("=").Op("&").Qual(strictjsonPkg, "Value").Values(jen.Dict{jen.Id("Kind"): jen.Qual(strictjsonPkg, "Object")}),
 	)
 	strict := jen.Var().Id("d").Qual(genrtPkg, "Decoder")
-	f.Comment(g.comment("DispatchTree is Dispatch for params the caller has already parsed (a strictjson object value; nil means {}), so that a transport that parsed the whole message parses params only once. Its results and errors are those of Dispatch."))
+	f.Comment(g.comment("DispatchTree decodes params (the value the transport parsed with its message, a strictjson object; nil means {}) strictly for method, calls its handler and returns the encoded result, so params are parsed only once. Invalid params give the invalid-params RPCError with the failing pointer in its message; an unknown method gives method-not-found; handler errors are returned as they are."))
 	var treeBody []jen.Code
-	if len(reqTreeCases) > 0 {
+	if len(reqCases) > 0 {
 		treeBody = append(treeBody, emptyObject, strict)
 	}
-	treeBody = append(treeBody, jen.Switch(jen.Id("method")).Block(reqTreeCases...), jen.Return(jen.Nil(), notFound))
+	treeBody = append(treeBody, jen.Switch(jen.Id("method")).Block(reqCases...), jen.Return(jen.Nil(), notFound))
 	f.Func().Id("DispatchTree").Params(treeSig...).Params(jen.Index().Byte(), jen.Error()).Block(treeBody...)
-	f.Comment(g.comment("DispatchNotificationTree is DispatchNotification for params the caller has already parsed (nil means {})."))
+	f.Comment(g.comment("DispatchNotificationTree is DispatchTree for notifications: there is no result. An unknown notification gives method-not-found, which a server ignores rather than answers."))
 	var notTreeBody []jen.Code
 	if notParams {
 		notTreeBody = append(notTreeBody, emptyObject, strict)
 	}
-	if len(notTreeCases) > 0 {
-		notTreeBody = append(notTreeBody, jen.Switch(jen.Id("method")).Block(notTreeCases...))
+	if len(notCases) > 0 {
+		notTreeBody = append(notTreeBody, jen.Switch(jen.Id("method")).Block(notCases...))
 	}
 	notTreeBody = append(notTreeBody, jen.Return(notFound))
 	f.Func().Id("DispatchNotificationTree").Params(treeSig...).Error().Block(notTreeBody...)
