@@ -9,26 +9,7 @@
 # the go test -bench lines with their p95 and the plan's size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-archive=../shared/corpus/designer/ssl_3_1.tar.gz
-root=${BENCH_EDIT:-.cache/bench-edit}
-if [ ! -f "$root/ssl_3_1/src/cf/Configuration.xml" ]; then
-	[ -f "$archive" ] || { echo "bench-rename: $archive not found (../shared must be beside the repository)"; exit 1; }
-	mkdir -p "$root"
-	tar -xzf "$archive" -C "$root"
-fi
-printf '[project]\ntype = "configuration"\nsource = "src/cf"\n' > "$root/ssl_3_1/eska.toml"
-# The configuration's change mode: 0 allows editing (SSL is exported
-# with 1, everything locked).
-bin="$root/ssl_3_1/src/cf/Ext/ParentConfigurations.bin"
-python3 - "$bin" <<'PY'
-import sys
-p = sys.argv[1]
-b = open(p, 'rb').read()
-head = b'\xef\xbb\xbf{6,'
-assert b.startswith(head), 'not a support file'
-open(p, 'wb').write(head + b'0' + b[len(head) + 1:])
-PY
-abs=$(cd "$root/ssl_3_1" && pwd)
+abs=$(./scripts/editable-ssl.sh bench-rename)
 echo "== $(date -u +%Y-%m-%dT%H:%MZ) $(go version | cut -d' ' -f3-) $(nproc) CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 echo "== load before: $(uptime | sed 's/.*load average: //')"
 ESKA_EDIT_PROJECT="$abs" go test -run='^$' -bench='^BenchmarkRename(Floor|Preview)$' -benchmem -benchtime="${BENCHTIME:-10x}" -count="${BENCHCOUNT:-3}" ./ide/metadata/
