@@ -65,26 +65,8 @@ func runProperty(args []string, stdout, stderr io.Writer) int {
 	}
 	id := gen.ObjectID(rest[1])
 	reveal(b, ctx, string(id))
-	fail := func(err error) int {
-		if *asJSON {
-			fmt.Fprintln(stdout, errorJSON(err))
-		} else {
-			fmt.Fprintln(stderr, "eska property:", describe(err))
-		}
-		return 1
-	}
-	print := func(v json.Marshaler, human func()) int {
-		if *asJSON {
-			raw, err := v.MarshalJSON()
-			if err != nil {
-				return fail(err)
-			}
-			fmt.Fprintln(stdout, string(raw))
-		} else {
-			human()
-		}
-		return 0
-	}
+	out := editOutput{command: "property", json: *asJSON, stdout: stdout, stderr: stderr}
+	fail, print := out.fail, out.print
 	obj := gen.ObjectParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id}
 	editing, err := b.PropertyEditing(obj)
 	if err != nil {
@@ -277,4 +259,38 @@ func showEditing(w io.Writer, r gen.EditingResult) {
 		ro = append(ro, p.Path)
 	}
 	fmt.Fprintf(w, "read-only: %s\n", strings.Join(ro, ", "))
+}
+
+// editOutput prints what an editing command (eska property, eska rename)
+// answers: the API's JSON with -json, otherwise for a person; an error
+// as {"error":{...}} on stdout with -json, otherwise on stderr.
+type editOutput struct {
+	command        string
+	json           bool
+	stdout, stderr io.Writer
+}
+
+// fail prints err and returns the exit code of a refused command.
+func (o editOutput) fail(err error) int {
+	if o.json {
+		fmt.Fprintln(o.stdout, errorJSON(err))
+	} else {
+		fmt.Fprintln(o.stderr, "eska "+o.command+":", describe(err))
+	}
+	return 1
+}
+
+// print prints v as JSON with -json, else calls human, and returns the
+// exit code.
+func (o editOutput) print(v json.Marshaler, human func()) int {
+	if !o.json {
+		human()
+		return 0
+	}
+	raw, err := v.MarshalJSON()
+	if err != nil {
+		return o.fail(err)
+	}
+	fmt.Fprintln(o.stdout, string(raw))
+	return 0
 }

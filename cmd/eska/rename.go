@@ -55,29 +55,14 @@ func runRename(args []string, stdout, stderr io.Writer) int {
 	}
 	id := gen.ObjectID(rest[1])
 	reveal(b, ctx, string(id))
-	fail := func(err error) int {
-		if *asJSON {
-			fmt.Fprintln(stdout, errorJSON(err))
-		} else {
-			fmt.Fprintln(stderr, "eska rename:", describe(err))
-		}
-		return 1
-	}
+	out := editOutput{command: "rename", json: *asJSON, stdout: stdout, stderr: stderr}
+	fail := out.fail
 	preview, err := b.RenamePreview(gen.RenamePreviewParams{SessionID: ctx.SessionID, ProjectID: ctx.ProjectID, ObjectID: id, NewName: rest[2]})
 	if err != nil {
 		return fail(err)
 	}
 	if cmd == "preview" {
-		if *asJSON {
-			raw, err := preview.MarshalJSON()
-			if err != nil {
-				return fail(err)
-			}
-			fmt.Fprintln(stdout, string(raw))
-			return 0
-		}
-		showPlan(stdout, preview)
-		return 0
+		return out.print(preview, func() { showPlan(stdout, preview) })
 	}
 	snap := preview.Plan.Snapshot
 	if *snapshot != "" {
@@ -88,31 +73,16 @@ func runRename(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	if *asJSON {
-		raw, err := r.MarshalJSON()
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintln(stdout, string(raw))
-		return 0
-	}
-	edits := 0
-	for _, f := range preview.Plan.Files {
-		edits += len(f.Edits)
-	}
-	fmt.Fprintf(stdout, "renamed %s to %s: %d replacement(s) in %d file(s); undo with eska property undo %s %s\n",
-		r.Renamed.From, r.Renamed.To, edits, len(preview.Plan.Files), rest[0], r.Renamed.To)
-	return 0
+	return out.print(r, func() {
+		fmt.Fprintf(stdout, "renamed %s to %s: %d replacement(s) in %d file(s); undo with eska property undo %s %s\n",
+			r.Renamed.From, r.Renamed.To, planEdits(preview.Plan), len(preview.Plan.Files), rest[0], r.Renamed.To)
+	})
 }
 
 // showPlan prints a plan for a person.
 func showPlan(w io.Writer, r gen.RenamePreviewResult) {
-	edits := 0
-	for _, f := range r.Plan.Files {
-		edits += len(f.Edits)
-	}
 	fmt.Fprintf(w, "snapshot %s\n%d replacement(s) in %d file(s), %d uncertain place(s), %d issue(s); apply available: %v\n",
-		r.Plan.Snapshot, edits, len(r.Plan.Files), len(r.Plan.Uncertain), len(r.Plan.Issues), r.ApplyAvailable)
+		r.Plan.Snapshot, planEdits(r.Plan), len(r.Plan.Files), len(r.Plan.Uncertain), len(r.Plan.Issues), r.ApplyAvailable)
 	for _, f := range r.Plan.Files {
 		fmt.Fprintf(w, "  %s: %d\n", f.Path, len(f.Edits))
 	}
@@ -129,4 +99,13 @@ func showPlan(w io.Writer, r gen.RenamePreviewResult) {
 		}
 		fmt.Fprintf(w, "  issue %s%s\n", is.Code, path)
 	}
+}
+
+// planEdits counts the replacements of a plan.
+func planEdits(p gen.RenamePlan) int {
+	n := 0
+	for _, f := range p.Files {
+		n += len(f.Edits)
+	}
+	return n
 }
