@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/aicontroltest"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
 
@@ -67,55 +66,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// startSample runs the sample game with a token on a free loopback port;
-// it is stopped with SIGTERM when the test ends.
-func startSample(t *testing.T, bin string) int {
-	t.Helper()
-	cmd := exec.Command(bin, "--port", "0")
-	cmd.Env = append(os.Environ(), "AICONTROL_TOKEN="+e2eToken)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Error("the sample did not stop on SIGTERM")
-		}
-	})
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		if sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	select {
-	case line, ok := <-lines:
-		var ready struct {
-			Ready bool `json:"ready"`
-			Port  int  `json:"port"`
-		}
-		if !ok || json.Unmarshal([]byte(line), &ready) != nil || !ready.Ready || ready.Port == 0 {
-			t.Fatalf("sample ready line %q", line)
-		}
-		return ready.Port
-	case <-time.After(20 * time.Second):
-		t.Fatal("no ready line from the sample")
-	}
-	return 0
-}
-
 // The real binary over stdio, driven by the go-sdk client, against the
 // real sample: tools, a move, a list change while the agent rests, and
 // the token in no message and no log line.
@@ -123,7 +73,7 @@ func startSample(t *testing.T, bin string) int {
 //contract:proves ai-control-protocol.integration.mcp-transports ai-control-protocol.integration.mcp-available-tools ai-control-protocol.integration.mcp-identity
 func TestStdioAgainstSample(t *testing.T) {
 	mcpBin, sampleBin := binaries(t)
-	port := startSample(t, sampleBin)
+	port := aicontroltest.StartSample(t, sampleBin, []string{"AICONTROL_TOKEN=" + e2eToken}).Port
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.Command(mcpBin, "--actions", sampleActions(t), "--port", strconv.Itoa(port), "--refresh", "20ms", "--lang", "ru")
@@ -212,7 +162,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		repotest.MissingPart(t, "@modelcontextprotocol/sdk is not installed: run make mcp-node")
 	}
 	mcpBin, sampleBin := binaries(t)
-	port := startSample(t, sampleBin)
+	port := aicontroltest.StartSample(t, sampleBin, []string{"AICONTROL_TOKEN=" + e2eToken}).Port
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "client.mjs", mcpBin, sampleActions(t), strconv.Itoa(port))

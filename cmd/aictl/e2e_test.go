@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,12 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/aicontroltest"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
 
@@ -66,85 +65,6 @@ func build(t *testing.T, pkg string, tags ...string) string {
 	return out
 }
 
-type sample struct {
-	cmd    *exec.Cmd
-	port   int
-	stderr *syncBuffer
-}
-
-// syncBuffer is a bytes.Buffer that the process-output goroutine and the
-// test may use at the same time.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// startSample runs the sample game on a free loopback port and waits for
-// its ready line; it is stopped with SIGTERM when the test ends.
-func startSample(t *testing.T, bin string, env []string, args ...string) *sample {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"--port", "0"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &sample{cmd: cmd, stderr: &syncBuffer{}}
-	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Error("sample did not stop on SIGTERM")
-		}
-	})
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		if sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	select {
-	case line, ok := <-lines:
-		if !ok {
-			t.Fatalf("sample exited without a ready line: %s", s.stderr)
-		}
-		var ready struct {
-			Ready bool   `json:"ready"`
-			Host  string `json:"host"`
-			Port  int    `json:"port"`
-		}
-		if err := json.Unmarshal([]byte(line), &ready); err != nil || !ready.Ready || ready.Host != "127.0.0.1" || ready.Port == 0 {
-			t.Fatalf("ready line %q: %v", line, err)
-		}
-		s.port = ready.Port
-	case <-time.After(20 * time.Second):
-		t.Fatal("no ready line from the sample")
-	}
-	return s
-}
-
 func runAictl(t *testing.T, bin string, env []string, args ...string) (int, string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -173,8 +93,8 @@ func TestSampleAndAictl(t *testing.T) {
 	sampleBin := build(t, "cmd/aicontrol-sample")
 	aictl := build(t, "cmd/aictl")
 	env := []string{"AICONTROL_TOKEN=" + e2eToken}
-	s := startSample(t, sampleBin, env)
-	port := strconv.Itoa(s.port)
+	s := aicontroltest.StartSample(t, sampleBin, env)
+	port := strconv.Itoa(s.Port)
 	var outputs []string
 
 	code, out, errOut := runAictl(t, aictl, env, "smoke", "--port", port)
@@ -235,7 +155,7 @@ func TestSampleAndAictl(t *testing.T) {
 	if code != 0 || strings.Count(out, "\n") != 3 {
 		t.Errorf("watch --count 3: exit %d %q", code, out)
 	}
-	outputs = append(outputs, s.stderr.String())
+	outputs = append(outputs, s.Stderr())
 	for _, o := range outputs {
 		if strings.Contains(o, e2eToken) {
 			t.Errorf("the token leaked into output %q", o)
@@ -245,8 +165,8 @@ func TestSampleAndAictl(t *testing.T) {
 
 // The smoke fails, check by check, against an endpoint without a token.
 func TestSmokeNeedsToken(t *testing.T) {
-	s := startSample(t, build(t, "cmd/aicontrol-sample"), []string{"AICONTROL_TOKEN="})
-	code, out, errOut := runAictl(t, build(t, "cmd/aictl"), []string{"AICONTROL_TOKEN="}, "smoke", "--port", strconv.Itoa(s.port))
+	s := aicontroltest.StartSample(t, build(t, "cmd/aicontrol-sample"), []string{"AICONTROL_TOKEN="})
+	code, out, errOut := runAictl(t, build(t, "cmd/aictl"), []string{"AICONTROL_TOKEN="}, "smoke", "--port", strconv.Itoa(s.Port))
 	var rep bridge.SmokeReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 || rep.Status != "failed" || rep.CheckCount != 12 {
 		t.Fatalf("smoke without token: exit %d %q %q", code, out, errOut)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/aicontroltest"
 	"github.com/contractkit/contractkit/internal/fonline"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
@@ -51,21 +52,21 @@ func runRef(t *testing.T, dir string, env []string, port int, args ...string) (i
 //contract:proves ai-control-protocol.method.ping ai-control-protocol.method.status ai-control-protocol.method.act ai-control-protocol.wire.sequential-connection ai-control-protocol.security.token-length
 func TestReferenceClientAgainstOurListener(t *testing.T) {
 	dir := fonline.Require(t, repotest.Root(t), true)
-	s := startSample(t, build(t, "cmd/aicontrol-sample"), refEnv, "--token-env", "FONLINE_AI_TOKEN")
+	s := aicontroltest.StartSample(t, build(t, "cmd/aicontrol-sample"), refEnv, "--token-env", "FONLINE_AI_TOKEN")
 	// stderr reaches the test through a copying goroutine: give it a moment.
-	for i := 0; i < 100 && !strings.Contains(s.stderr.String(), "warning: the token has 12 bytes"); i++ {
+	for i := 0; i < 100 && !strings.Contains(s.Stderr(), "warning: the token has 12 bytes"); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if !strings.Contains(s.stderr.String(), "warning: the token has 12 bytes") {
-		t.Errorf("a 12-byte token did not draw a warning: %q", s.stderr.String())
+	if !strings.Contains(s.Stderr(), "warning: the token has 12 bytes") {
+		t.Errorf("a 12-byte token did not draw a warning: %q", s.Stderr())
 	}
 
-	if code, v, errOut := runRef(t, dir, refEnv, s.port, "ping"); code != 0 || !reflect.DeepEqual(v, map[string]any{"ok": true}) {
+	if code, v, errOut := runRef(t, dir, refEnv, s.Port, "ping"); code != 0 || !reflect.DeepEqual(v, map[string]any{"ok": true}) {
 		t.Fatalf("ping: exit %d %v %s", code, v, errOut)
 	}
-	code, st, errOut := runRef(t, dir, refEnv, s.port, "status")
+	code, st, errOut := runRef(t, dir, refEnv, s.Port, "status")
 	keys := []string{"running", "host", "port", "queuedCommands", "maxQueuedCommands", "events", "maxEvents", "observationSeq", "lastError"}
-	if code != 0 || len(st) != len(keys) || st["running"] != true || st["port"] != float64(s.port) || st["lastError"] != "" {
+	if code != 0 || len(st) != len(keys) || st["running"] != true || st["port"] != float64(s.Port) || st["lastError"] != "" {
 		t.Fatalf("status: exit %d %v %s", code, st, errOut)
 	}
 	for _, k := range keys {
@@ -73,18 +74,18 @@ func TestReferenceClientAgainstOurListener(t *testing.T) {
 			t.Errorf("status lacks %s: %v", k, st)
 		}
 	}
-	code, obs, _ := runRef(t, dir, refEnv, s.port, "observe")
+	code, obs, _ := runRef(t, dir, refEnv, s.Port, "observe")
 	seq0, _ := obs["observationSeq"].(float64)
 	if o, _ := obs["observation"].(map[string]any); code != 0 || seq0 < 1 || o["schemaVersion"] != float64(1) {
 		t.Fatalf("observe: exit %d %v", code, obs)
 	}
-	code, act, _ := runRef(t, dir, refEnv, s.port, "act", "--type", "move", "--x", "7", "--y", "9")
+	code, act, _ := runRef(t, dir, refEnv, s.Port, "act", "--type", "move", "--x", "7", "--y", "9")
 	if code != 0 || !reflect.DeepEqual(act, map[string]any{"accepted": true, "commandSeq": float64(1)}) {
 		t.Fatalf("act: exit %d %v", code, act)
 	}
 	var completion map[string]any
 	for i := 0; i < 50 && completion == nil; i++ {
-		code, ev, errOut := runRef(t, dir, refEnv, s.port, "events", "--after-seq", "0")
+		code, ev, errOut := runRef(t, dir, refEnv, s.Port, "events", "--after-seq", "0")
 		if code != 0 {
 			t.Fatalf("events: exit %d %s", code, errOut)
 		}
@@ -102,17 +103,17 @@ func TestReferenceClientAgainstOurListener(t *testing.T) {
 	if completion == nil || completion["success"] != true || completion["message"] != "moved" {
 		t.Fatalf("completion of the move: %v", completion)
 	}
-	code, obs, _ = runRef(t, dir, refEnv, s.port, "observe")
+	code, obs, _ = runRef(t, dir, refEnv, s.Port, "observe")
 	o, _ := obs["observation"].(map[string]any)
 	agent, _ := o["agent"].(map[string]any)
 	if seq, _ := obs["observationSeq"].(float64); code != 0 || seq <= seq0 || agent["x"] != float64(7) || agent["y"] != float64(9) {
 		t.Fatalf("observe after the move: exit %d %v", code, obs)
 	}
 
-	if code, _, errOut := runRef(t, dir, []string{"FONLINE_AI_TOKEN=wrong-token-0"}, s.port, "ping"); code != 1 || !strings.Contains(errOut, "rejected the configured token") {
+	if code, _, errOut := runRef(t, dir, []string{"FONLINE_AI_TOKEN=wrong-token-0"}, s.Port, "ping"); code != 1 || !strings.Contains(errOut, "rejected the configured token") {
 		t.Errorf("wrong token: exit %d %q", code, errOut)
 	}
-	if code, _, errOut := runRef(t, dir, []string{"FONLINE_AI_TOKEN="}, s.port, "status"); code != 1 || !strings.Contains(errOut, "-32001") {
+	if code, _, errOut := runRef(t, dir, []string{"FONLINE_AI_TOKEN="}, s.Port, "status"); code != 1 || !strings.Contains(errOut, "-32001") {
 		t.Errorf("no token: exit %d %q", code, errOut)
 	}
 }
@@ -214,8 +215,8 @@ func ptr[T any](v T) *T { return &v }
 func TestSmokeSingleConnection(t *testing.T) {
 	sampleBin, aictl := build(t, "cmd/aicontrol-sample"), build(t, "cmd/aictl")
 	env := []string{"AICONTROL_TOKEN=" + e2eToken}
-	s := startSample(t, sampleBin, env, "--max-connections", "1", "--wait-when-full")
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
+	s := aicontroltest.StartSample(t, sampleBin, env, "--max-connections", "1", "--wait-when-full")
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port))
 	first, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -246,9 +247,9 @@ func TestSmokeSingleConnection(t *testing.T) {
 	second.Close()
 
 	for _, args := range [][]string{nil, {"--max-connections", "1"}} {
-		port := strconv.Itoa(s.port)
+		port := strconv.Itoa(s.Port)
 		if args != nil {
-			port = strconv.Itoa(startSample(t, sampleBin, env, args...).port)
+			port = strconv.Itoa(aicontroltest.StartSample(t, sampleBin, env, args...).Port)
 		}
 		code, out, errOut := runAictl(t, aictl, env, "smoke", "--port", port)
 		var rep bridge.SmokeReport
@@ -271,8 +272,8 @@ func isTimeout(err error) bool {
 func TestShutdownCompletionReachesWait(t *testing.T) {
 	sampleBin, aictl := build(t, "cmd/aicontrol-sample"), build(t, "cmd/aictl")
 	env := []string{"AICONTROL_TOKEN=" + e2eToken}
-	s := startSample(t, sampleBin, env, "--stall")
-	port := strconv.Itoa(s.port)
+	s := aicontroltest.StartSample(t, sampleBin, env, "--stall")
+	port := strconv.Itoa(s.Port)
 	type result struct {
 		code     int
 		out, err string
@@ -295,7 +296,7 @@ func TestShutdownCompletionReachesWait(t *testing.T) {
 	if !queued {
 		t.Fatal("the wait's command never reached the queue")
 	}
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := s.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done
@@ -303,10 +304,10 @@ func TestShutdownCompletionReachesWait(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.out), &w); r.code != 0 || err != nil || w.Completed.Success || w.Completed.Message != bridge.ShutdownMessage {
 		t.Fatalf("aictl wait across SIGTERM: exit %d %q %q", r.code, r.out, r.err)
 	}
-	if err := s.cmd.Wait(); err != nil {
+	if err := s.Cmd.Wait(); err != nil {
 		t.Errorf("sample exit: %v", err)
 	}
-	if !strings.Contains(s.stderr.String(), "1 unfinished command(s) completed with success=false") {
-		t.Errorf("sample stderr %q", s.stderr.String())
+	if !strings.Contains(s.Stderr(), "1 unfinished command(s) completed with success=false") {
+		t.Errorf("sample stderr %q", s.Stderr())
 	}
 }
