@@ -47,7 +47,7 @@ func TestToolsFollowAvailableActions(t *testing.T) {
 
 			g.setAvailable("echo", "fail")
 			s.waitChanged(t)
-			if got, want := s.toolsSettle(t, "echo", "fail", "observe"); !slices.Equal(got, want) {
+			if got, want := s.toolsSettle(t, "echo", "fail", "observe"), []string{"echo", "fail", "observe"}; !slices.Equal(got, want) {
 				t.Fatalf("after the change: tools %v, want %v", got, want)
 			}
 			// A client that still holds the old list gets a tool error for
@@ -62,7 +62,7 @@ func TestToolsFollowAvailableActions(t *testing.T) {
 
 			g.setAvailable()
 			s.waitChanged(t)
-			if got, want := s.toolsSettle(t, "observe"); !slices.Equal(got, want) {
+			if got, want := s.toolsSettle(t, "observe"), []string{"observe"}; !slices.Equal(got, want) {
 				t.Fatalf("nothing available: tools %v, want %v", got, want)
 			}
 		})

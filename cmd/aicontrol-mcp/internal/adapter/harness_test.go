@@ -357,16 +357,15 @@ func (s *session) waitChanged(t *testing.T) {
 }
 
 // toolsSettle lists the tools until the list is want, for up to ten
-// seconds, and returns the last list with want. One change of the game's
-// actions may add and remove tools in steps, each announced by its own
+// seconds, and returns the last list. One change of the game's actions
+// may add and remove tools in steps, each announced by its own
 // notifications/tools/list_changed, so the first notice can come before
 // the last step.
-func (s *session) toolsSettle(t *testing.T, want ...string) (got, wanted []string) {
+func (s *session) toolsSettle(t *testing.T, want ...string) []string {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		got = s.tools(t)
-		if slices.Equal(got, want) || time.Now().After(deadline) {
-			return got, want
+		if got := s.tools(t); slices.Equal(got, want) || time.Now().After(deadline) {
+			return got
 		}
 	}
 }
