@@ -479,17 +479,12 @@ func outOfRangeNumbers(v *strictjson.Value, ptr string, problems []string) []str
 		}
 	case strictjson.Array:
 		for i, e := range v.Elems {
-			problems = outOfRangeNumbers(e, ptr+"/"+strconv.Itoa(i), problems)
+			problems = outOfRangeNumbers(e, strictjson.AppendIndexPointer(ptr, i), problems)
 		}
 	case strictjson.Object:
 		for _, m := range v.Members {
-			problems = outOfRangeNumbers(m.Value, ptr+"/"+pointerToken(m.Key), problems)
+			problems = outOfRangeNumbers(m.Value, strictjson.AppendPointer(ptr, m.Key), problems)
 		}
 	}
 	return problems
-}
-
-// pointerToken escapes a member name for a JSON pointer (RFC 6901).
-func pointerToken(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
