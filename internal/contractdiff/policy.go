@@ -50,6 +50,13 @@ func ParsePolicy(path string, data, schema []byte) (*SeverityPolicy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", PolicySchemaPath, err)
 	}
+	if nums := tree.NumbersBeyondFloat64(); len(nums) > 0 {
+		var msgs []string
+		for _, n := range nums {
+			msgs = append(msgs, path+":"+n.Pointer+": "+n.BeyondFloat64Message())
+		}
+		return nil, errors.New(strings.Join(msgs, "\n"))
+	}
 	if err := s.Validate(tree.Interface()); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {

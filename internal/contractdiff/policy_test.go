@@ -138,3 +138,11 @@ func FuzzParsePolicy(f *testing.F) {
 		}
 	})
 }
+
+// A number no 64-bit float holds is refused by pointer before the schema.
+func TestPolicyNumberBeyondFloat64(t *testing.T) {
+	_, err := ParsePolicy("p.json", []byte(`{"severities": [{"rule": 1e1000100}]}`), policySchema(t))
+	if err == nil || !strings.Contains(err.Error(), "p.json:/severities/0/rule: the number 1e1000100 is outside the range of a 64-bit float") {
+		t.Errorf("got %v", err)
+	}
+}

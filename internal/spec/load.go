@@ -236,6 +236,13 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 	d := &Domain{File: file, raw: data, tree: tree, doc: tree.Interface()}
 	d.lineStart = lineStarts(data)
 	r.d = d
+	// The meta-schema validator cannot take every number JSON can write.
+	if nums := tree.NumbersBeyondFloat64(); len(nums) > 0 {
+		for _, n := range nums {
+			r.errorf(n.Pointer, "%s", n.BeyondFloat64Message())
+		}
+		return nil, r.out
+	}
 	if err := meta.Validate(d.doc); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {

@@ -480,3 +480,21 @@ func TestPlaceholdersExpand(t *testing.T) {
 		t.Errorf("unknown placeholder expanded to %q", got)
 	}
 }
+
+// A number no 64-bit float holds, where the meta-schema wants an integer,
+// is reported at its pointer; the meta-schema's validator never sees it
+// (it dereferenced nil on such an exponent).
+func TestNumberBeyondFloat64(t *testing.T) {
+	raw, err := os.ReadFile("testdata/minimal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(raw), `"code": -32602`, `"code": 1e1000100`, 1)
+	if bad == string(raw) {
+		t.Fatal("the fixture has no error code -32602")
+	}
+	_, diags := ParseOne(fixture(t, nil), "spec/demo.json", []byte(bad))
+	if got := diags.Error(); !strings.Contains(got, "spec/demo.json:/errors/") || !strings.Contains(got, "the number 1e1000100 is outside the range of a 64-bit float") {
+		t.Errorf("got %q", got)
+	}
+}

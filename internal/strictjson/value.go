@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Kind is the JSON type of a Value.
@@ -448,4 +449,57 @@ func (v *Value) Offsets() map[string]int {
 		walk(v, "")
 	}
 	return m
+}
+
+// NumberAt is a number of a document: its JSON pointer and its text.
+type NumberAt struct {
+	Pointer string
+	Text    string
+}
+
+// NumbersBeyondFloat64 lists, in document order, the numbers of v that a
+// 64-bit float cannot hold: too large, or so small and not zero that they
+// would read as zero. A JSON Schema validator that computes with exact
+// rationals cannot take some of them (an exponent of a million makes
+// github.com/santhosh-tekuri/jsonschema/v5 dereference nil), so whatever
+// validates a document with a schema refuses these first, by pointer.
+func (v *Value) NumbersBeyondFloat64() []NumberAt {
+	var out []NumberAt
+	type item struct {
+		v   *Value
+		ptr string
+	}
+	stack := []item{{v, ""}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch it.v.Kind {
+		case Number:
+			f, err := strconv.ParseFloat(it.v.Str, 64)
+			mantissa, _, _ := strings.Cut(strings.ToLower(it.v.Str), "e")
+			if err != nil || f == 0 && strings.ContainsAny(mantissa, "123456789") {
+				out = append(out, NumberAt{it.ptr, it.v.Str})
+			}
+		case Array:
+			for i := len(it.v.Elems) - 1; i >= 0; i-- {
+				stack = append(stack, item{it.v.Elems[i], AppendIndexPointer(it.ptr, i)})
+			}
+		case Object:
+			for i := len(it.v.Members) - 1; i >= 0; i-- {
+				m := it.v.Members[i]
+				stack = append(stack, item{m.Value, AppendPointer(it.ptr, m.Key)})
+			}
+		}
+	}
+	return out
+}
+
+// BeyondFloat64Message says what is wrong with such a number; long texts
+// are cut.
+func (n NumberAt) BeyondFloat64Message() string {
+	text := n.Text
+	if len(text) > 40 {
+		text = text[:40] + "…"
+	}
+	return "the number " + text + " is outside the range of a 64-bit float"
 }

@@ -148,6 +148,13 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 			ptr = ptr[:i]
 		}
 	}
+	if nums := tree.NumbersBeyondFloat64(); len(nums) > 0 {
+		ps := make([]Problem, len(nums))
+		for i, n := range nums {
+			ps[i] = Problem{File: path, Pointer: n.Pointer, Line: at(n.Pointer), Msg: n.BeyondFloat64Message()}
+		}
+		return fail(ps...)
+	}
 	if err := schema.s.Validate(tree.Interface()); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {

@@ -207,3 +207,11 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A number no 64-bit float holds is refused by pointer before the schema.
+func TestNumberBeyondFloat64(t *testing.T) {
+	_, err := Parse("d.json", []byte(`{"dispositions": [{"domain": 1e1000100}]}`), schema(t))
+	if err == nil || !strings.Contains(err.Error(), "/dispositions/0/domain") || !strings.Contains(err.Error(), "the number 1e1000100 is outside the range of a 64-bit float") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -436,7 +436,11 @@ func (a *Action) Command(args json.RawMessage) (aicontrol.ActParams, error) {
 	}
 	// No field of the act command holds a number beyond a 64-bit float,
 	// and the schema validator cannot take one whose exponent is huge.
-	if problems := outOfRangeNumbers(root, "", nil); len(problems) > 0 {
+	if nums := root.NumbersBeyondFloat64(); len(nums) > 0 {
+		problems := make([]string, len(nums))
+		for i, n := range nums {
+			problems[i] = n.Pointer + ": " + n.BeyondFloat64Message()
+		}
 		return aicontrol.ActParams{}, &ArgumentError{a.Tool, problems}
 	}
 	if err := a.schema.Validate(root.Interface()); err != nil {
@@ -464,27 +468,4 @@ func (a *Action) Command(args json.RawMessage) (aicontrol.ActParams, error) {
 		return aicontrol.ActParams{}, &ArgumentError{a.Tool, []string{"does not fit the act command: " + err.Error()}}
 	}
 	return p, nil
-}
-
-// outOfRangeNumbers lists, by JSON pointer, the numbers of v that a 64-bit
-// float cannot hold: too large, or so small and not zero that they would
-// be read as zero.
-func outOfRangeNumbers(v *strictjson.Value, ptr string, problems []string) []string {
-	switch v.Kind {
-	case strictjson.Number:
-		f, err := strconv.ParseFloat(v.Str, 64)
-		mantissa, _, _ := strings.Cut(strings.ToLower(v.Str), "e")
-		if err != nil || f == 0 && strings.ContainsAny(mantissa, "123456789") {
-			problems = append(problems, fmt.Sprintf("%s: the number %.40s is outside the range of a 64-bit float", ptr, v.Str))
-		}
-	case strictjson.Array:
-		for i, e := range v.Elems {
-			problems = outOfRangeNumbers(e, strictjson.AppendIndexPointer(ptr, i), problems)
-		}
-	case strictjson.Object:
-		for _, m := range v.Members {
-			problems = outOfRangeNumbers(m.Value, strictjson.AppendPointer(ptr, m.Key), problems)
-		}
-	}
-	return problems
 }
