@@ -19,6 +19,7 @@ import (
 	"github.com/contractkit/contractkit/generated/aicontrol"
 	"github.com/contractkit/contractkit/internal/aicontroltest"
 	"github.com/contractkit/contractkit/internal/repotest"
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
 // e2eToken is distinctive, so a search for it cannot hit by chance.
@@ -78,9 +79,9 @@ func TestStdioAgainstSample(t *testing.T) {
 	defer cancel()
 	cmd := exec.Command(mcpBin, "--actions", sampleActions(t), "--port", strconv.Itoa(port), "--refresh", "20ms", "--lang", "ru")
 	cmd.Env = append(os.Environ(), "AICONTROL_TOKEN="+e2eToken)
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
-	wire := &syncBuffer{}
+	wire := &syncbuf.Buffer{}
 	changed := make(chan struct{}, 8)
 	client := mcp.NewClient(&mcp.Implementation{Name: "stdio-test", Version: "1"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },

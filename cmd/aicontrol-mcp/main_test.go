@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,25 +17,8 @@ import (
 
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/internal/repotest"
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
-
-// syncBuffer collects output written from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func sampleActions(t *testing.T) string {
 	return filepath.Join(repotest.Root(t), "cmd", "aicontrol-sample", "actions.json")
@@ -139,7 +121,7 @@ func TestHTTPTransport(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	pr, pw := io.Pipe()
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	exit := make(chan int, 1)
 	go func() {
 		st, _ := mcp.NewInMemoryTransports()

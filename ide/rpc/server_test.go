@@ -1,7 +1,6 @@
 package rpc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
 // The tests run the transport with a protocol of their own: small limits,
@@ -161,31 +161,14 @@ type conv struct {
 	in     *io.PipeWriter
 	frames chan string
 	code   chan int
-	stderr *lockedBuffer
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	stderr *syncbuf.Buffer
 }
 
 func start(t *testing.T, h Handler) *conv {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &conv{t: t, in: inW, frames: make(chan string, 64), code: make(chan int, 1), stderr: &lockedBuffer{}}
+	c := &conv{t: t, in: inW, frames: make(chan string, 64), code: make(chan int, 1), stderr: &syncbuf.Buffer{}}
 	srv := NewServer(testConfig(h, c.stderr))
 	go func() {
 		c.code <- srv.Run(inR, outW)
@@ -715,7 +698,7 @@ func TestExitFramesThenEOF(t *testing.T) {
 		{"initialize, EOF", init, ExitClean, -1},
 	} {
 		for i := 0; i < 100; i++ {
-			var out lockedBuffer
+			var out syncbuf.Buffer
 			srv := NewServer(testConfig(newFake(), nil))
 			code := srv.Run(strings.NewReader(tc.input), &out)
 			if code != tc.code {

@@ -4,14 +4,14 @@ package aicontroltest
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
 // Sample is a running aicontrol-sample.
@@ -19,24 +19,11 @@ type Sample struct {
 	Cmd  *exec.Cmd
 	Port int // the loopback port its ready line names
 
-	mu     sync.Mutex
-	stderr bytes.Buffer
-}
-
-// Write collects the process's stderr; the test reads it with Stderr
-// while the process still writes.
-func (s *Sample) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stderr.Write(p)
+	stderr syncbuf.Buffer
 }
 
 // Stderr is what the sample has written to stderr so far.
-func (s *Sample) Stderr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stderr.String()
-}
+func (s *Sample) Stderr() string { return s.stderr.String() }
 
 // StartSample runs bin (a built aicontrol-sample) on a free loopback port
 // with env added to the environment and args after --port 0, and waits for
@@ -50,7 +37,7 @@ func StartSample(t testing.TB, bin string, env []string, args ...string) *Sample
 		t.Fatal(err)
 	}
 	s := &Sample{Cmd: cmd}
-	cmd.Stderr = s
+	cmd.Stderr = &s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/internal/repotest"
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
 // Files of the reference, relative to its folder.
@@ -80,7 +81,7 @@ type Sample struct {
 	Port int
 
 	cmd    *exec.Cmd
-	stderr *lockedBuffer
+	stderr *syncbuf.Buffer
 	done   chan struct{}
 	err    error
 }
@@ -99,7 +100,7 @@ func StartSample(dir string, env []string, timeout time.Duration, args ...string
 	if err != nil {
 		return nil, err
 	}
-	s := &Sample{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	s := &Sample{cmd: cmd, stderr: &syncbuf.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -173,24 +174,6 @@ func RunClient(ctx context.Context, dir string, env []string, args ...string) (i
 		return 0, out.String(), errb.String(), err
 	}
 	return 0, out.String(), errb.String(), nil
-}
-
-// lockedBuffer collects process output written by one goroutine and read by another.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // Require returns the reference's folder for a test, which is skipped with

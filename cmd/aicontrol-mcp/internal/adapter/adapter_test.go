@@ -17,6 +17,7 @@ import (
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/cmd/aicontrol-mcp/internal/actions"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
 // Both MCP protocol generations the go-sdk client speaks: the session
@@ -439,7 +440,7 @@ func TestMissedCompletion(t *testing.T) {
 //
 //contract:proves ai-control-protocol.integration.mcp-schema-gate ai-control-protocol.integration.observation-schema
 func TestSchemaGate(t *testing.T) {
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	for _, c := range []struct {
 		name   string
 		schema any
@@ -585,7 +586,7 @@ func TestToolsCarryTheCatalog(t *testing.T) {
 // Russian descriptions are chosen with Lang.
 func TestRussianDescriptions(t *testing.T) {
 	g := startGame(t, gameOptions{})
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	cfg := adapterConfig(t, g, sessionOptions{}, log)
 	cfg.Lang = "ru"
 	a, err := New(context.Background(), cfg)

@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/cmd/aicontrol-mcp/internal/actions"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
 // testToken is distinctive, so a search for it in any output cannot hit
@@ -45,24 +45,6 @@ const catalog = `{
      "arguments": {"type": "object", "properties": {"x": {}}}}
   ]
 }`
-
-// syncBuffer collects output written from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // game is an in-process listener with a small scripted game loop: echo,
 // move and fail complete at once; slow commands are held until released.
@@ -243,8 +225,8 @@ func (g *game) close() {
 type session struct {
 	a       *Adapter
 	cs      *mcp.ClientSession
-	log     *syncBuffer // the adapter's log
-	wire    *syncBuffer // every MCP message, both ways
+	log     *syncbuf.Buffer // the adapter's log
+	wire    *syncbuf.Buffer // every MCP message, both ways
 	changed chan struct{}
 }
 
@@ -269,7 +251,7 @@ func loadCatalog(t *testing.T, text string) *actions.File {
 	return f
 }
 
-func adapterConfig(t *testing.T, g *game, o sessionOptions, log *syncBuffer) Config {
+func adapterConfig(t *testing.T, g *game, o sessionOptions, log *syncbuf.Buffer) Config {
 	if o.refresh == 0 {
 		o.refresh = 20 * time.Millisecond
 	}
@@ -289,7 +271,7 @@ func adapterConfig(t *testing.T, g *game, o sessionOptions, log *syncBuffer) Con
 
 func connect(t *testing.T, g *game, o sessionOptions) *session {
 	t.Helper()
-	s := &session{log: &syncBuffer{}, wire: &syncBuffer{}, changed: make(chan struct{}, 16)}
+	s := &session{log: &syncbuf.Buffer{}, wire: &syncbuf.Buffer{}, changed: make(chan struct{}, 16)}
 	a, err := New(context.Background(), adapterConfig(t, g, o, s.log))
 	if err != nil {
 		t.Fatal(err)
