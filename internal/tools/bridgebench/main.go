@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/internal/fonline"
+	"github.com/contractkit/contractkit/internal/tools/machine"
 )
 
 // pingLine is the request every target gets; the echo server returns it.
@@ -122,7 +123,7 @@ type target struct {
 }
 
 func run(rounds, n, conns int, dur time.Duration, aggRounds int, withPython bool, sampleBin, baselineBin string) error {
-	loadBefore := loadAvg()
+	loadBefore := machine.LoadAverage()
 	tmp, err := os.MkdirTemp("", "bridgebench")
 	if err != nil {
 		return err
@@ -212,7 +213,7 @@ func run(rounds, n, conns int, dur time.Duration, aggRounds int, withPython bool
 			t.aggregate = append(t.aggregate, rate)
 		}
 	}
-	loadAfter := loadAvg()
+	loadAfter := machine.LoadAverage()
 	report(os.Stdout, targets, rounds, n, conns, dur, aggRounds, loadBefore, loadAfter, pythonNote)
 	return nil
 }
@@ -455,31 +456,6 @@ func cpuTime(pid int) int64 {
 	return total
 }
 
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return runtime.GOARCH
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return runtime.GOARCH
-}
-
 func report(w io.Writer, targets []*target, rounds, n, conns int, dur time.Duration, aggRounds int, loadBefore, loadAfter, pythonNote string) {
 	by := map[string]*target{}
 	for _, t := range targets {
@@ -487,7 +463,7 @@ func report(w io.Writer, targets []*target, rounds, n, conns int, dur time.Durat
 	}
 	goVer, _ := exec.Command("go", "version").Output()
 	fmt.Fprintf(w, "bridgebench %s\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	fmt.Fprintf(w, "machine: %d CPU (%s), %s/%s, %s\n", runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, strings.TrimSpace(string(goVer)))
+	fmt.Fprintf(w, "machine: %d CPU (%s), %s/%s, %s\n", runtime.NumCPU(), machine.CPUModel(), runtime.GOOS, runtime.GOARCH, strings.TrimSpace(string(goVer)))
 	fmt.Fprintf(w, "load average: %s before, %s after\n", loadBefore, loadAfter)
 	fmt.Fprintf(w, "latency: %d interleaved rounds x %d round trips per target, one connection each; throughput: %d connections x %v, %d interleaved runs\n", rounds, n, conns, dur, aggRounds)
 	if pythonNote != "" {

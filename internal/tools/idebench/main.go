@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/internal/corpus"
+	"github.com/contractkit/contractkit/internal/tools/machine"
 )
 
 // pollEvery is the pause between status requests while the index runs.
@@ -46,19 +47,6 @@ var queries = []string{"Пользовател", "Контактная инфо�
 
 // scale is the N of the scalecorpus project measured, 0 when unknown.
 var scale int
-
-// loadAverage reads the 1-, 5- and 15-minute load averages.
-func loadAverage() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
 
 func main() {
 	runs := flag.Int("runs", 5, "fresh processes to measure")
@@ -99,7 +87,7 @@ func run(runs int, binary, projectDir, archive string) error {
 			return err
 		}
 	}
-	startLoad := loadAverage()
+	startLoad := machine.LoadAverage()
 	var all []result
 	for i := 0; i < runs; i++ {
 		r, err := measure(binary, projectDir)
@@ -109,7 +97,7 @@ func run(runs int, binary, projectDir, archive string) error {
 		fmt.Fprintf(os.Stderr, "run %d: %+v\n", i+1, r)
 		all = append(all, r)
 	}
-	report(all, startLoad, loadAverage())
+	report(all, startLoad, machine.LoadAverage())
 	return nil
 }
 

@@ -43,6 +43,7 @@ import (
 
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/tools/machine"
 )
 
 // token is the sample's token for the run; it is not a secret.
@@ -94,7 +95,7 @@ func run(calls, processes, warmup int) error {
 	if out, err := build.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build (run from the repository root): %v\n%s", err, out)
 	}
-	loadBefore := loadAverage()
+	loadBefore := machine.LoadAverage()
 	port, stop, err := startSample(filepath.Join(dir, "aicontrol-sample"))
 	if err != nil {
 		return err
@@ -119,7 +120,7 @@ func run(calls, processes, warmup int) error {
 	if err != nil {
 		return fmt.Errorf("library: %w", err)
 	}
-	loadAfter := loadAverage()
+	loadAfter := machine.LoadAverage()
 
 	rows := []series{mcpSeries, aictl, lib50, lib1}
 	fmt.Printf("Machine: %d CPU, %s/%s, %s, %s. Load average before: %s; after: %s.\n\n",
@@ -136,19 +137,6 @@ func run(calls, processes, warmup int) error {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
-
-// loadAverage reads /proc/loadavg (Linux); elsewhere it says so.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
 
 // startSample runs the sample on a free loopback port with the token.
 func startSample(bin string) (int, func(), error) {
