@@ -2,8 +2,8 @@ package agui
 
 import (
 	contract "github.com/contractkit/contractkit/generated/agui"
-	"github.com/contractkit/contractkit/internal/genrt"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/genrt"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Most events are checked without holding them in the contract.Event

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 func knownRule(id string) bool {

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // The checker reads a few facts from the generated canonical model that

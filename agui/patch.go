@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // The JSON Patch applier (RFC 6902). It changes the document in place and

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // record is what the reader made of a record's bytes: the tree of each

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Rendering. Everything rendered for one record is bounded by

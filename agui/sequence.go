@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // owner is who produced an entity: the parent agent (set false) or one

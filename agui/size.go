@@ -3,7 +3,7 @@ package agui
 import (
 	"unicode/utf8"
 
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // compactSize is the number of bytes of v written as compact JSON with

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // DefaultCallTimeout bounds one call (write and read) when neither the

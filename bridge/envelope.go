@@ -6,7 +6,7 @@ import (
 	"errors"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // request is an envelope that passed every envelope check. Its method,

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // The densest lines on either side of overValueLimitBytes: the longest

@@ -10,7 +10,7 @@ import (
 	"testing/iotest"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // FuzzLineReader feeds arbitrary bytes, in chunks of a fuzzed size, to the

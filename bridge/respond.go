@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Responses are written by hand around the generated result encoders, so

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/internal/genrt"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/genrt"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // ShutdownMessage is the message of the command_completed event that Close

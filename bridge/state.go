@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // envelopeReserve is the room kept in a response line for the envelope

@@ -17,8 +17,8 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata"
 	"github.com/contractkit/contractkit/ide/rpc"
-	"github.com/contractkit/contractkit/internal/genrt"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/genrt"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // ManifestName is the file that marks an eska project.

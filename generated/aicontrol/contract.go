@@ -18,7 +18,7 @@ package aicontrol
 
 import (
 	"embed"
-	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 // Identity of the contract this package was generated from.

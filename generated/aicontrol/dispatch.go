@@ -6,8 +6,8 @@ package aicontrol
 import (
 	"context"
 	"fmt"
-	"github.com/contractkit/contractkit/internal/genrt"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/genrt"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // RPCError is an error response: a code of the contract, its message and optional data.

@@ -6,8 +6,8 @@ package aicontrol
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/contractkit/contractkit/internal/genrt"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/genrt"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 	"sort"
 )
 

@@ -19,7 +19,7 @@ package ide
 
 import (
 	"embed"
-	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 // Identity of the contract this package was generated from.

@@ -6,8 +6,8 @@ package ide
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/contractkit/contractkit/internal/genrt"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/genrt"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // APIVersion is API version: A major and a minor version of the IDE API. The

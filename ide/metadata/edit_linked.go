@@ -23,7 +23,7 @@ import (
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/byteedit"
-	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 // The values of the profile's link column.

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
-	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 // numbered is a document or numerator descriptor with the five numbering

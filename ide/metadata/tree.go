@@ -6,7 +6,7 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
-	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 func isDir(path string) bool { st, err := os.Stat(path); return err == nil && st.IsDir() }

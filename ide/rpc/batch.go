@@ -2,7 +2,7 @@ package rpc
 
 import (
 	gen "github.com/contractkit/contractkit/generated/ide"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // The element scanner below walks the top level of a JSON array that

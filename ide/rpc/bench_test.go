@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // nullHandler answers every request with null at once, so that a

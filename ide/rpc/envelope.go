@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Error is an error response object.

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // FuzzEnvelope runs arbitrary bodies through the frame classifier: never a

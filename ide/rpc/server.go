@@ -11,7 +11,7 @@ import (
 	"time"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Exit codes of the process the transport runs in.

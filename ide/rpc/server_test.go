@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/contractkit/contractkit/internal/strictjson"
 	"github.com/contractkit/contractkit/internal/syncbuf"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // The tests run the transport with a protocol of their own: small limits,

@@ -13,9 +13,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/contractkit/contractkit/generated"
-	"github.com/contractkit/contractkit/internal/genrt"
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/spec"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 type example struct {

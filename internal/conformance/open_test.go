@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/contractkit/contractkit/generated"
-	"github.com/contractkit/contractkit/internal/genrt"
 	"github.com/contractkit/contractkit/internal/spec"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 // unknownValue reports whether a valid example of an open enum or union

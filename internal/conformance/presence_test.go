@@ -8,7 +8,7 @@ import (
 
 	"github.com/contractkit/contractkit/generated"
 	ide "github.com/contractkit/contractkit/generated/ide"
-	"github.com/contractkit/contractkit/internal/genrt"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 // nulls lists the JSON pointers of every null inside v.

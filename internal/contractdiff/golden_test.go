@@ -14,7 +14,7 @@ import (
 
 	"github.com/contractkit/contractkit/internal/contractdiff/witness"
 	"github.com/contractkit/contractkit/internal/spec"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // The golden cases under testdata/golden/ each describe a baseline spec, a

@@ -208,7 +208,7 @@ func TestDemoPackageCompiles(t *testing.T) {
 	fsys := fstest.MapFS{}
 	for p, f := range repotest.MapFS(t) {
 		dir := path.Dir(p)
-		if p == "go.mod" || p == "go.sum" || (dir == "internal/genrt" || dir == "internal/strictjson") && !strings.HasSuffix(p, "_test.go") {
+		if p == "go.mod" || p == "go.sum" || (dir == "runtime/genrt" || dir == "runtime/strictjson") && !strings.HasSuffix(p, "_test.go") {
 			fsys[p] = f
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Format is the version of the spec format this package reads.

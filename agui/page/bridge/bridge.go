@@ -12,7 +12,7 @@ import (
 	"reflect"
 
 	"github.com/contractkit/contractkit/agui"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Forms of a rendered result, as Result.RenderJSON chose it.

@@ -8,7 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/contractkit/contractkit/internal/spec"
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 func (g *generator) decodeFile(f *jen.File) {

@@ -22,8 +22,8 @@ import (
 const Module = "github.com/contractkit/contractkit"
 
 const (
-	strictjsonPkg = Module + "/internal/strictjson"
-	genrtPkg      = Module + "/internal/genrt"
+	strictjsonPkg = Module + "/runtime/strictjson"
+	genrtPkg      = Module + "/runtime/genrt"
 )
 
 // File is one generated file: a repository-relative path and its bytes.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/contractkit/contractkit/internal/strictjson"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Observation is what the adapter needs of a project's observation: the
