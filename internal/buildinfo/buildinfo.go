@@ -65,12 +65,16 @@ func FromBuildInfo(bi *debug.BuildInfo) Info {
 // String is the version line without the command's name:
 //
 //	v1.2.0 (github.com/contractkit/contractkit, go1.26.8)
+//	v0.0.0-20261204230000-0123456789ab (github.com/contractkit/contractkit, revision 0123456789ab…, 2026-12-04T23:00:00Z, go1.26.8)
 //	development build (github.com/contractkit/contractkit, revision 0123…, 2026-12-04T23:00:00Z, uncommitted changes, go1.26.8)
 //
-// A build from a source tree has no version of its own; it says
-// "development build" instead of the toolchain's "(devel)", and the
-// revision is what identifies it. A build without version control
-// information says so, so that nobody takes it for a release.
+// go install …@version stamps the module version; go build in a clean
+// checkout stamps its tag or a pseudo-version (Go 1.24 and later) and the
+// commit. A tree with uncommitted changes, or one without version
+// control, has no version of its own: the toolchain says "(devel)", and
+// this says "development build", with the revision when there is one.
+// A build without version control information says so, so that nobody
+// takes it for a release.
 func (in Info) String() string {
 	if in.Module == "" {
 		return "unknown build (the binary carries no module build information)"
