@@ -38,10 +38,10 @@ var (
 var buildFlags = []string{"-trimpath", "-buildvcs=false", "-ldflags=-s -w"}
 
 // goEnv is the environment of every go command pagebuild runs: the
-// checker's target, and GOFLAGS fixed so that flags a user set in `go env
-// -w GOFLAGS` cannot change the build.
+// checker's target, GOFLAGS fixed so that flags a user set in `go env -w
+// GOFLAGS` cannot change the build, and no workspace file.
 func goEnv() []string {
-	return append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=readonly")
+	return append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=-mod=readonly", "GOWORK=off")
 }
 
 // stamp says what the committed checker was built from and by what.
