@@ -114,7 +114,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(args) >= 1 && args[0] == "rename":
 		return runRename(args[1:], stdout, stderr)
 	case len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
-		fmt.Fprintf(stdout, "%s; IDE server %s\n", buildinfo.Line("eska"), version)
+		fmt.Fprintf(stdout, "%s; IDE server %s\n", buildinfo.Line(gen.ServerName), version)
 		return 0
 	case len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
 		fmt.Fprint(stderr, usage)
