@@ -134,7 +134,7 @@ func TestSquattersDoNotKeepTheClientOut(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			squat(s.Addr().String(), i%2 == 1, 200*time.Millisecond, stop)
+			aicontroltest.Squat(s.Addr().String(), i%2 == 1, 200*time.Millisecond, stop)
 		}()
 	}
 	// Let the squatters take their places and be cut at their deadline once.
@@ -145,50 +145,6 @@ func TestSquattersDoNotKeepTheClientOut(t *testing.T) {
 		if took := time.Since(began); took > time.Second {
 			t.Errorf("try %d: connected and authorized after %v", try, took)
 		}
-		c.Close()
-	}
-}
-
-// squat is one squatter: it connects, sends nothing or a fragment of a
-// line every period, and connects again as soon as it is closed, until
-// stop is closed.
-func squat(addr string, fragments bool, period time.Duration, stop <-chan struct{}) {
-	for {
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err != nil {
-			select {
-			case <-stop:
-				return
-			case <-time.After(10 * time.Millisecond):
-			}
-			continue
-		}
-		done := make(chan struct{})
-		go func() {
-			select {
-			case <-stop:
-				c.Close()
-			case <-done:
-			}
-		}()
-		buf := make([]byte, 512)
-		for {
-			if fragments {
-				if _, err := c.Write([]byte(`{"jsonrpc":"2.0","met`)); err != nil {
-					break
-				}
-			}
-			_ = c.SetReadDeadline(time.Now().Add(period))
-			if _, err := c.Read(buf); err != nil && !isTimeout(err) {
-				break
-			}
-		}
-		close(done)
 		c.Close()
 	}
 }
