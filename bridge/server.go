@@ -43,6 +43,7 @@ type Server struct {
 
 	mu         sync.Mutex
 	conns      map[net.Conn]*connState
+	lingerers  map[net.Conn]struct{} // connections being closed gracefully, cut short by Close
 	authorized int        // connections holding an authorized slot (pool.go)
 	strangers  *list.List // connections not yet authorized, oldest first (pool.go)
 	closing    bool
@@ -88,6 +89,7 @@ func Listen(cfg Config) (*Server, error) {
 		slotFreed: make(chan struct{}, 1),
 		done:      make(chan struct{}),
 		conns:     map[net.Conn]*connState{},
+		lingerers: map[net.Conn]struct{}{},
 		strangers: list.New(),
 	}
 	s.wg.Add(1)
@@ -313,6 +315,20 @@ func (s *Server) linger(c net.Conn) {
 		_ = tc.CloseWrite()
 	}
 	_ = c.SetReadDeadline(time.Now().Add(s.cfg.CloseDrain))
+	// Registered after its deadline is set, so that Close, which moves
+	// the deadline of every registered connection into the past, wins.
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return
+	}
+	s.lingerers[c] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.lingerers, c)
+		s.mu.Unlock()
+	}()
 	_, _ = io.Copy(io.Discard, io.LimitReader(c, maxLine))
 }
 
@@ -671,6 +687,9 @@ func (s *Server) Close() ([]int64, error) {
 	s.closing = true
 	close(s.done)
 	err := s.ln.Close()
+	for c := range s.lingerers {
+		_ = c.SetReadDeadline(time.Unix(1, 0)) // their answers are written: stop draining
+	}
 	s.mu.Unlock()
 	failed := s.state.shutdown(ShutdownMessage)
 	final := s.state.latest()

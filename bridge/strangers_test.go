@@ -299,3 +299,45 @@ func TestNeverReadingClientIsCut(t *testing.T) {
 		}
 	}
 }
+
+// Graceful closes are bounded: at most MaxConnections +
+// MaxUnauthenticatedConnections connections linger at once, reading and
+// dropping their peers' bytes; one past that bound is closed at once. A
+// lingering connection takes a late byte quietly; one closed at once
+// answers it with a reset.
+//
+//contract:proves ai-control-protocol.security.connection-slots
+func TestLingeringBound(t *testing.T) {
+	s := start(t, Config{Token: testToken, MaxConnections: 1, MaxUnauthenticatedConnections: 1, CloseDrain: 5 * time.Second})
+	if !auth(dialRaw(t, s), testToken) { // the only authorized slot
+		t.Fatal("auth refused")
+	}
+	const bound = 2 // MaxConnections + MaxUnauthenticatedConnections
+	var turned []*wire
+	for range bound + 1 {
+		w := dialRaw(t, s)
+		if raw, r := w.reply(); codeOf(r) != aicontrol.CodeTooManyConnections {
+			t.Fatalf("turned away: %s", raw)
+		}
+		w.expectEOF()
+		turned = append(turned, w)
+	}
+	for _, w := range turned {
+		if _, err := w.c.Write([]byte("late")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // a reset, if any, has arrived on loopback
+	for i, w := range turned {
+		closed, err := tcpstate.Closed(w.c.(*net.TCPConn))
+		if errors.Is(err, tcpstate.ErrUnsupported) {
+			t.Skip(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := i >= bound; closed != want {
+			t.Errorf("turned-away connection %d of %d: reset %v, want %v", i+1, bound+1, closed, want)
+		}
+	}
+}
