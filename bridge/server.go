@@ -44,8 +44,8 @@ type Server struct {
 	mu         sync.Mutex
 	conns      map[net.Conn]*connState
 	lingerers  map[net.Conn]struct{} // connections being closed gracefully, cut short by Close
-	authorized int        // connections holding an authorized slot (pool.go)
-	strangers  *list.List // connections not yet authorized, oldest first (pool.go)
+	authorized int                   // connections holding an authorized slot (pool.go)
+	strangers  *list.List            // connections not yet authorized, oldest first (pool.go)
 	closing    bool
 	wg         sync.WaitGroup
 }
