@@ -3,8 +3,10 @@
 package bridge
 
 import (
+	"context"
 	"errors"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -120,5 +122,24 @@ func TestLiteralHost(t *testing.T) {
 		if got := LiteralHost(in); got != want {
 			t.Errorf("LiteralHost(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The client dials localhost as the loopback literal too: the token it
+// sends must not follow a resolver's idea of the name off the machine.
+//
+//contract:proves ai-control-protocol.security.loopback-default
+func TestClientDialsLocalhostLiterally(t *testing.T) {
+	s := start(t, Config{Token: testToken})
+	c, err := Dial(context.Background(), ClientConfig{Host: "localhost", Port: s.Addr().(*net.TCPAddr).Port, Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if want := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Addr().(*net.TCPAddr).Port)); c.addr != want {
+		t.Errorf("dialled %q, want %q", c.addr, want)
+	}
+	if ok, err := c.Auth(context.Background()); err != nil || !ok {
+		t.Fatalf("auth over localhost: %v %v", ok, err)
 	}
 }
