@@ -341,3 +341,64 @@ func TestLingeringBound(t *testing.T) {
 		}
 	}
 }
+
+// The drain after an error answer is bounded in time and in bytes: a
+// peer that stays silent is still read (a late byte is taken quietly)
+// until CloseDrain has passed and reset after it; a peer that keeps
+// sending is reset once it has sent more than a line limit past its
+// over-limit line, long before CloseDrain.
+//
+//contract:proves ai-control-protocol.wire.line-limit
+func TestCloseDrainBounds(t *testing.T) {
+	const drain = 400 * time.Millisecond
+	s := start(t, Config{CloseDrain: drain})
+	w := dialRaw(t, s)
+	w.send(strings.Repeat("x", aicontrol.MaxLineBytes+2) + "\n")
+	if raw, r := w.reply(); codeOf(r) != aicontrol.CodeInvalidRequest {
+		t.Fatalf("over-limit line: %s", raw)
+	}
+	w.expectEOF()
+	answered := time.Now()
+	resetAfter := func(d time.Duration) bool {
+		time.Sleep(time.Until(answered.Add(d)))
+		if _, err := w.c.Write([]byte("x")); err != nil {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+		closed, err := tcpstate.Closed(w.c.(*net.TCPConn))
+		if errors.Is(err, tcpstate.ErrUnsupported) {
+			t.Skip(err)
+		}
+		return closed
+	}
+	if resetAfter(drain / 4) {
+		t.Fatalf("reset within a quarter of CloseDrain (%v)", drain)
+	}
+	if !resetAfter(drain + 300*time.Millisecond) {
+		t.Fatalf("still drained past CloseDrain (%v)", drain)
+	}
+
+	long := start(t, Config{CloseDrain: time.Minute})
+	w = dialRaw(t, long)
+	w.send(strings.Repeat("x", aicontrol.MaxLineBytes+2) + "\n")
+	if raw, r := w.reply(); codeOf(r) != aicontrol.CodeInvalidRequest {
+		t.Fatalf("over-limit line: %s", raw)
+	}
+	// Keep sending: the listener stops reading a line limit later and
+	// resets the connection, within seconds, not the minute of CloseDrain.
+	chunk := []byte(strings.Repeat("y", 64<<10))
+	_ = w.c.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	sent := 0
+	var err error
+	for sent <= 4*aicontrol.MaxLineBytes && err == nil {
+		var n int
+		n, err = w.c.Write(chunk)
+		sent += n
+	}
+	if err == nil || isTimeout(err) {
+		t.Fatalf("sent %d bytes after the answer without a reset (%v)", sent, err)
+	}
+	if sent < aicontrol.MaxLineBytes {
+		t.Errorf("reset after %d bytes, before a line limit was drained", sent)
+	}
+}
