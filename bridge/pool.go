@@ -16,8 +16,11 @@ import "fmt"
 // Strangers that reconnect as soon as they are closed can then only push
 // each other out: a client with the token is always let in, and it keeps
 // its place until as many newer connections have arrived as the pool
-// holds, which is far longer than its auth line takes. Only a full pool
-// of authorized connections turns newcomers away.
+// holds. While fewer strangers reconnect than the pool holds, nobody is
+// pushed out at all; more of them churn through the pool, and can push a
+// client out before its auth line is read (it is answered
+// too-many-connections, and the client library dials again). Only a full
+// pool of authorized connections turns newcomers away.
 
 // admitLocked places a freshly accepted connection in its pool, or
 // reports false when it must be turned away. The caller holds s.mu.
