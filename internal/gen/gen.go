@@ -214,6 +214,7 @@ func domainTasks(fsys fs.FS, d *spec.Domain, tests map[string][]trace.Test, opts
 			return files(fs), err
 		},
 	}
+	tasks = append(tasks, bindingTasks(d, bindingsOf(d))...)
 	for _, lang := range docemit.Languages {
 		tasks = append(tasks, func() ([]file, error) {
 			pages, err := docemit.EmitLang(docemit.Input{Domain: d, Tests: tests, Templates: fsys}, lang)
