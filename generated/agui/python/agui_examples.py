@@ -10,266 +10,266 @@ from __future__ import annotations
 
 import agui as contract
 
-# /types/20/examples/valid/0
+# ActivityDeltaEvent valid 0
 EXAMPLE_ACTIVITY_DELTA_EVENT_VALID_0: contract.ActivityDeltaEvent = {"activityType": "search", "messageId": "a1", "patch": [{"op": "replace", "path": "/found", "value": 3}]}
 
-# /types/20/examples/invalid/0: the patch is missing
+# ActivityDeltaEvent invalid 0: the patch is missing
 # The types reject it at /.
 EXAMPLE_ACTIVITY_DELTA_EVENT_INVALID_0: contract.ActivityDeltaEvent = {"activityType": "search", "messageId": "a1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/19/examples/valid/0
+# ActivitySnapshotEvent valid 0
 EXAMPLE_ACTIVITY_SNAPSHOT_EVENT_VALID_0: contract.ActivitySnapshotEvent = {"activityType": "search", "content": {"found": 0}, "messageId": "a1"}
 
-# /types/19/examples/invalid/0: content is an object
+# ActivitySnapshotEvent invalid 0: content is an object
 # The types reject it at /content.
 EXAMPLE_ACTIVITY_SNAPSHOT_EVENT_INVALID_0: contract.ActivitySnapshotEvent = {"activityType": "search", "content": [1], "messageId": "a1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/22/examples/valid/0
+# CustomEvent valid 0
 EXAMPLE_CUSTOM_EVENT_VALID_0: contract.CustomEvent = {"name": "cart-updated", "value": {"items": 3}}
 
-# /types/22/examples/invalid/0: the name is missing
+# CustomEvent invalid 0: the name is missing
 # The types reject it at /.
 EXAMPLE_CUSTOM_EVENT_INVALID_0: contract.CustomEvent = {"value": 1}  # pyright: ignore[reportAssignmentType]
 
-# /types/18/examples/valid/0
+# MessagesSnapshotEvent valid 0
 EXAMPLE_MESSAGES_SNAPSHOT_EVENT_VALID_0: contract.MessagesSnapshotEvent = {"messages": [{"content": "Hi", "id": "m1", "role": "user"}]}
 
-# /types/18/examples/invalid/0: an unknown role
+# MessagesSnapshotEvent invalid 0: an unknown role
 # The types reject it at /messages/0/role.
 EXAMPLE_MESSAGES_SNAPSHOT_EVENT_INVALID_0: contract.MessagesSnapshotEvent = {"messages": [{"content": "Hi", "id": "m1", "role": "narrator"}]}  # pyright: ignore[reportAssignmentType]
 
-# /types/21/examples/valid/0
+# RawEvent valid 0
 EXAMPLE_RAW_EVENT_VALID_0: contract.RawEvent = {"event": {"kind": "heartbeat"}, "source": "openai"}
 
-# /types/21/examples/invalid/0: the carried event is missing
+# RawEvent invalid 0: the carried event is missing
 # The types reject it at /.
 EXAMPLE_RAW_EVENT_INVALID_0: contract.RawEvent = {"source": "openai"}  # pyright: ignore[reportAssignmentType]
 
-# /types/35/examples/valid/0
+# ReasoningEncryptedValueEvent valid 0
 EXAMPLE_REASONING_ENCRYPTED_VALUE_EVENT_VALID_0: contract.ReasoningEncryptedValueEvent = {"encryptedValue": "b3BhcXVl", "entityId": "m1", "subtype": "message"}
 
-# /types/35/examples/invalid/0: an unknown owner kind
+# ReasoningEncryptedValueEvent invalid 0: an unknown owner kind
 # The types reject it at /subtype.
 EXAMPLE_REASONING_ENCRYPTED_VALUE_EVENT_INVALID_0: contract.ReasoningEncryptedValueEvent = {"encryptedValue": "x", "entityId": "m1", "subtype": "thought"}  # pyright: ignore[reportAssignmentType]
 
-# /types/33/examples/valid/0
+# ReasoningEndEvent valid 0
 EXAMPLE_REASONING_END_EVENT_VALID_0: contract.ReasoningEndEvent = {"messageId": "r1"}
 
-# /types/33/examples/invalid/0: the span id is missing
+# ReasoningEndEvent invalid 0: the span id is missing
 # The types reject it at /.
 EXAMPLE_REASONING_END_EVENT_INVALID_0: contract.ReasoningEndEvent = {}  # pyright: ignore[reportAssignmentType]
 
-# /types/32/examples/valid/0
+# ReasoningMessageChunkEvent valid 0
 EXAMPLE_REASONING_MESSAGE_CHUNK_EVENT_VALID_0: contract.ReasoningMessageChunkEvent = {"delta": "hm", "messageId": "r1"}
 
-# /types/32/examples/invalid/0: a fragment is text
+# ReasoningMessageChunkEvent invalid 0: a fragment is text
 # The types reject it at /delta.
 EXAMPLE_REASONING_MESSAGE_CHUNK_EVENT_INVALID_0: contract.ReasoningMessageChunkEvent = {"delta": []}  # pyright: ignore[reportAssignmentType]
 
-# /types/30/examples/valid/0
+# ReasoningMessageContentEvent valid 0
 EXAMPLE_REASONING_MESSAGE_CONTENT_EVENT_VALID_0: contract.ReasoningMessageContentEvent = {"delta": "weighing", "messageId": "r1"}
 
-# /types/30/examples/invalid/0: the fragment is missing
+# ReasoningMessageContentEvent invalid 0: the fragment is missing
 # The types reject it at /.
 EXAMPLE_REASONING_MESSAGE_CONTENT_EVENT_INVALID_0: contract.ReasoningMessageContentEvent = {"messageId": "r1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/31/examples/valid/0
+# ReasoningMessageEndEvent valid 0
 EXAMPLE_REASONING_MESSAGE_END_EVENT_VALID_0: contract.ReasoningMessageEndEvent = {"messageId": "r1"}
 
-# /types/31/examples/invalid/0: the message id is missing
+# ReasoningMessageEndEvent invalid 0: the message id is missing
 # The types reject it at /.
 EXAMPLE_REASONING_MESSAGE_END_EVENT_INVALID_0: contract.ReasoningMessageEndEvent = {}  # pyright: ignore[reportAssignmentType]
 
-# /types/29/examples/valid/0
+# ReasoningMessageStartEvent valid 0
 EXAMPLE_REASONING_MESSAGE_START_EVENT_VALID_0: contract.ReasoningMessageStartEvent = {"messageId": "r1", "role": "reasoning"}
 
-# /types/29/examples/invalid/0: the role is fixed to reasoning
+# ReasoningMessageStartEvent invalid 0: the role is fixed to reasoning
 # Beyond the static types (a constraint the validators enforce): {"messageId":"r1","role":"assistant"}
 
-# /types/28/examples/valid/0
+# ReasoningStartEvent valid 0
 EXAMPLE_REASONING_START_EVENT_VALID_0: contract.ReasoningStartEvent = {"messageId": "r1"}
 
-# /types/28/examples/invalid/0: the span id is missing
+# ReasoningStartEvent invalid 0: the span id is missing
 # The types reject it at /.
 EXAMPLE_REASONING_START_EVENT_INVALID_0: contract.ReasoningStartEvent = {}  # pyright: ignore[reportAssignmentType]
 
-# /types/25/examples/valid/0
+# RunErrorEvent valid 0
 EXAMPLE_RUN_ERROR_EVENT_VALID_0: contract.RunErrorEvent = {"code": "UNAVAILABLE", "message": "unreachable"}
 
-# /types/25/examples/invalid/0: the message is missing
+# RunErrorEvent invalid 0: the message is missing
 # The types reject it at /.
 EXAMPLE_RUN_ERROR_EVENT_INVALID_0: contract.RunErrorEvent = {"code": "X"}  # pyright: ignore[reportAssignmentType]
 
-# /types/24/examples/valid/0
+# RunFinishedEvent valid 0
 EXAMPLE_RUN_FINISHED_EVENT_VALID_0: contract.RunFinishedEvent = {"runId": "r1", "threadId": "t1"}
 
-# /types/24/examples/valid/1
+# RunFinishedEvent valid 1
 EXAMPLE_RUN_FINISHED_EVENT_VALID_1: contract.RunFinishedEvent = {"outcome": {"interrupts": [{"id": "i1", "reason": "approval"}], "type": "interrupt"}, "runId": "r1", "threadId": "t1"}
 
-# /types/24/examples/invalid/0: an outcome is an object
+# RunFinishedEvent invalid 0: an outcome is an object
 # The types reject it at /outcome.
 EXAMPLE_RUN_FINISHED_EVENT_INVALID_0: contract.RunFinishedEvent = {"outcome": [{"type": "success"}], "runId": "r1", "threadId": "t1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/24/examples/invalid/1: an interrupt outcome names at least one interrupt
+# RunFinishedEvent invalid 1: an interrupt outcome names at least one interrupt
 # Beyond the static types (a constraint the validators enforce): {"threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[]}}
 
-# /types/23/examples/valid/0
+# RunStartedEvent valid 0
 EXAMPLE_RUN_STARTED_EVENT_VALID_0: contract.RunStartedEvent = {"runId": "r1", "threadId": "t1"}
 
-# /types/23/examples/valid/1
+# RunStartedEvent valid 1
 EXAMPLE_RUN_STARTED_EVENT_VALID_1: contract.RunStartedEvent = {"protocolVersion": "1.1", "runId": "r1", "threadId": "t1"}
 
-# /types/23/examples/invalid/0: the run id is missing
+# RunStartedEvent invalid 0: the run id is missing
 # The types reject it at /.
 EXAMPLE_RUN_STARTED_EVENT_INVALID_0: contract.RunStartedEvent = {"threadId": "t1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/23/examples/invalid/1: a run is not attributed to a subagent
+# RunStartedEvent invalid 1: a run is not attributed to a subagent
 # The types reject it at /subagentRunId.
 EXAMPLE_RUN_STARTED_EVENT_INVALID_1: contract.RunStartedEvent = {"runId": "r1", "subagentRunId": "s1", "threadId": "t1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/17/examples/valid/0
+# StateDeltaEvent valid 0
 EXAMPLE_STATE_DELTA_EVENT_VALID_0: contract.StateDeltaEvent = {"delta": [{"op": "replace", "path": "/count", "value": 2}]}
 
-# /types/17/examples/valid/1
+# StateDeltaEvent valid 1
 EXAMPLE_STATE_DELTA_EVENT_VALID_1: contract.StateDeltaEvent = {"delta": []}
 
-# /types/17/examples/invalid/0: a patch is a list of operations
+# StateDeltaEvent invalid 0: a patch is a list of operations
 # The types reject it at /delta.
 EXAMPLE_STATE_DELTA_EVENT_INVALID_0: contract.StateDeltaEvent = {"delta": {"op": "add"}}  # pyright: ignore[reportAssignmentType]
 
-# /types/17/examples/invalid/1: a path is a JSON pointer starting with a slash
+# StateDeltaEvent invalid 1: a path is a JSON pointer starting with a slash
 # Beyond the static types (a constraint the validators enforce): {"delta":[{"op":"add","path":"count","value":1}]}
 
-# /types/16/examples/valid/0
+# StateSnapshotEvent valid 0
 EXAMPLE_STATE_SNAPSHOT_EVENT_VALID_0: contract.StateSnapshotEvent = {"snapshot": {"count": 1}}
 
-# /types/16/examples/valid/1
+# StateSnapshotEvent valid 1
 EXAMPLE_STATE_SNAPSHOT_EVENT_VALID_1: contract.StateSnapshotEvent = {"snapshot": None}
 
-# /types/16/examples/invalid/0: the new state is missing
+# StateSnapshotEvent invalid 0: the new state is missing
 # The types reject it at /.
 EXAMPLE_STATE_SNAPSHOT_EVENT_INVALID_0: contract.StateSnapshotEvent = {}  # pyright: ignore[reportAssignmentType]
 
-# /types/27/examples/valid/0
+# StepFinishedEvent valid 0
 EXAMPLE_STEP_FINISHED_EVENT_VALID_0: contract.StepFinishedEvent = {"stepName": "plan"}
 
-# /types/27/examples/invalid/0: a step name is a string
+# StepFinishedEvent invalid 0: a step name is a string
 # The types reject it at /stepName.
 EXAMPLE_STEP_FINISHED_EVENT_INVALID_0: contract.StepFinishedEvent = {"stepName": None}  # pyright: ignore[reportAssignmentType]
 
-# /types/26/examples/valid/0
+# StepStartedEvent valid 0
 EXAMPLE_STEP_STARTED_EVENT_VALID_0: contract.StepStartedEvent = {"stepName": "plan"}
 
-# /types/26/examples/invalid/0: the step name is missing
+# StepStartedEvent invalid 0: the step name is missing
 # The types reject it at /.
 EXAMPLE_STEP_STARTED_EVENT_INVALID_0: contract.StepStartedEvent = {}  # pyright: ignore[reportAssignmentType]
 
-# /types/38/examples/valid/0
+# SubagentErrorEvent valid 0
 EXAMPLE_SUBAGENT_ERROR_EVENT_VALID_0: contract.SubagentErrorEvent = {"message": "timeout", "subagentRunId": "s1"}
 
-# /types/38/examples/invalid/0: the invocation is missing
+# SubagentErrorEvent invalid 0: the invocation is missing
 # The types reject it at /.
 EXAMPLE_SUBAGENT_ERROR_EVENT_INVALID_0: contract.SubagentErrorEvent = {"message": "timeout"}  # pyright: ignore[reportAssignmentType]
 
-# /types/37/examples/valid/0
+# SubagentFinishedEvent valid 0
 EXAMPLE_SUBAGENT_FINISHED_EVENT_VALID_0: contract.SubagentFinishedEvent = {"subagentRunId": "s1"}
 
-# /types/37/examples/valid/1
+# SubagentFinishedEvent valid 1
 EXAMPLE_SUBAGENT_FINISHED_EVENT_VALID_1: contract.SubagentFinishedEvent = {"outcome": {"interruptIds": ["i1"], "type": "suspended"}, "subagentRunId": "s1"}
 
-# /types/37/examples/invalid/0: interrupt ids are strings
+# SubagentFinishedEvent invalid 0: interrupt ids are strings
 # The types reject it at /outcome/interruptIds/0.
 EXAMPLE_SUBAGENT_FINISHED_EVENT_INVALID_0: contract.SubagentFinishedEvent = {"outcome": {"interruptIds": [1], "type": "suspended"}, "subagentRunId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/36/examples/valid/0
+# SubagentStartedEvent valid 0
 EXAMPLE_SUBAGENT_STARTED_EVENT_VALID_0: contract.SubagentStartedEvent = {"name": "researcher", "subagentRunId": "s1"}
 
-# /types/36/examples/invalid/0: the name is missing
+# SubagentStartedEvent invalid 0: the name is missing
 # The types reject it at /.
 EXAMPLE_SUBAGENT_STARTED_EVENT_INVALID_0: contract.SubagentStartedEvent = {"subagentRunId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/10/examples/valid/0
+# TextMessageChunkEvent valid 0
 EXAMPLE_TEXT_MESSAGE_CHUNK_EVENT_VALID_0: contract.TextMessageChunkEvent = {"delta": "Hi", "messageId": "m1", "role": "assistant"}
 
-# /types/10/examples/valid/1
+# TextMessageChunkEvent valid 1
 EXAMPLE_TEXT_MESSAGE_CHUNK_EVENT_VALID_1: contract.TextMessageChunkEvent = {"delta": " there"}
 
-# /types/10/examples/invalid/0: a fragment is text
+# TextMessageChunkEvent invalid 0: a fragment is text
 # The types reject it at /delta.
 EXAMPLE_TEXT_MESSAGE_CHUNK_EVENT_INVALID_0: contract.TextMessageChunkEvent = {"delta": 1}  # pyright: ignore[reportAssignmentType]
 
-# /types/8/examples/valid/0
+# TextMessageContentEvent valid 0
 EXAMPLE_TEXT_MESSAGE_CONTENT_EVENT_VALID_0: contract.TextMessageContentEvent = {"delta": "Hello", "messageId": "m1"}
 
-# /types/8/examples/valid/1
+# TextMessageContentEvent valid 1
 EXAMPLE_TEXT_MESSAGE_CONTENT_EVENT_VALID_1: contract.TextMessageContentEvent = {"delta": "", "messageId": "m1"}
 
-# /types/8/examples/invalid/0: a fragment is text
+# TextMessageContentEvent invalid 0: a fragment is text
 # The types reject it at /delta.
 EXAMPLE_TEXT_MESSAGE_CONTENT_EVENT_INVALID_0: contract.TextMessageContentEvent = {"delta": 42, "messageId": "m1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/8/examples/invalid/1: the fragment is missing
+# TextMessageContentEvent invalid 1: the fragment is missing
 # The types reject it at /.
 EXAMPLE_TEXT_MESSAGE_CONTENT_EVENT_INVALID_1: contract.TextMessageContentEvent = {"messageId": "m1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/9/examples/valid/0
+# TextMessageEndEvent valid 0
 EXAMPLE_TEXT_MESSAGE_END_EVENT_VALID_0: contract.TextMessageEndEvent = {"messageId": "m1"}
 
-# /types/9/examples/invalid/0: the message id is missing
+# TextMessageEndEvent invalid 0: the message id is missing
 # The types reject it at /.
 EXAMPLE_TEXT_MESSAGE_END_EVENT_INVALID_0: contract.TextMessageEndEvent = {}  # pyright: ignore[reportAssignmentType]
 
-# /types/7/examples/valid/0
+# TextMessageStartEvent valid 0
 EXAMPLE_TEXT_MESSAGE_START_EVENT_VALID_0: contract.TextMessageStartEvent = {"messageId": "m1", "role": "assistant"}
 
-# /types/7/examples/valid/1
+# TextMessageStartEvent valid 1
 EXAMPLE_TEXT_MESSAGE_START_EVENT_VALID_1: contract.TextMessageStartEvent = {"messageId": "m1"}
 
-# /types/7/examples/invalid/0: tool results are not streamed as text
+# TextMessageStartEvent invalid 0: tool results are not streamed as text
 # The types reject it at /role.
 EXAMPLE_TEXT_MESSAGE_START_EVENT_INVALID_0: contract.TextMessageStartEvent = {"messageId": "m1", "role": "tool"}  # pyright: ignore[reportAssignmentType]
 
-# /types/7/examples/invalid/1: the message id is missing
+# TextMessageStartEvent invalid 1: the message id is missing
 # The types reject it at /.
 EXAMPLE_TEXT_MESSAGE_START_EVENT_INVALID_1: contract.TextMessageStartEvent = {"role": "user"}  # pyright: ignore[reportAssignmentType]
 
-# /types/12/examples/valid/0
+# ToolCallArgsEvent valid 0
 EXAMPLE_TOOL_CALL_ARGS_EVENT_VALID_0: contract.ToolCallArgsEvent = {"delta": "{\"q\":", "toolCallId": "c1"}
 
-# /types/12/examples/invalid/0: arguments arrive as text, not as parsed JSON
+# ToolCallArgsEvent invalid 0: arguments arrive as text, not as parsed JSON
 # The types reject it at /delta.
 EXAMPLE_TOOL_CALL_ARGS_EVENT_INVALID_0: contract.ToolCallArgsEvent = {"delta": {"q": 1}, "toolCallId": "c1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/14/examples/valid/0
+# ToolCallChunkEvent valid 0
 EXAMPLE_TOOL_CALL_CHUNK_EVENT_VALID_0: contract.ToolCallChunkEvent = {"delta": "{}", "toolCallId": "c1", "toolCallName": "search"}
 
-# /types/14/examples/invalid/0: a tool name is a string
+# ToolCallChunkEvent invalid 0: a tool name is a string
 # The types reject it at /toolCallName.
 EXAMPLE_TOOL_CALL_CHUNK_EVENT_INVALID_0: contract.ToolCallChunkEvent = {"toolCallName": 3}  # pyright: ignore[reportAssignmentType]
 
-# /types/13/examples/valid/0
+# ToolCallEndEvent valid 0
 EXAMPLE_TOOL_CALL_END_EVENT_VALID_0: contract.ToolCallEndEvent = {"toolCallId": "c1"}
 
-# /types/13/examples/invalid/0: a call id is a string
+# ToolCallEndEvent invalid 0: a call id is a string
 # The types reject it at /toolCallId.
 EXAMPLE_TOOL_CALL_END_EVENT_INVALID_0: contract.ToolCallEndEvent = {"toolCallId": 7}  # pyright: ignore[reportAssignmentType]
 
-# /types/15/examples/valid/0
+# ToolCallResultEvent valid 0
 EXAMPLE_TOOL_CALL_RESULT_EVENT_VALID_0: contract.ToolCallResultEvent = {"content": "42 results", "messageId": "t1", "toolCallId": "c1"}
 
-# /types/15/examples/valid/1
+# ToolCallResultEvent valid 1
 EXAMPLE_TOOL_CALL_RESULT_EVENT_VALID_1: contract.ToolCallResultEvent = {"content": [{"text": "done", "type": "text"}], "messageId": "t1", "role": "tool", "toolCallId": "c1"}
 
-# /types/15/examples/invalid/0: the role of a result is tool
+# ToolCallResultEvent invalid 0: the role of a result is tool
 # Beyond the static types (a constraint the validators enforce): {"messageId":"t1","toolCallId":"c1","content":"x","role":"assistant"}
 
-# /types/15/examples/invalid/1: the answered call is missing
+# ToolCallResultEvent invalid 1: the answered call is missing
 # The types reject it at /.
 EXAMPLE_TOOL_CALL_RESULT_EVENT_INVALID_1: contract.ToolCallResultEvent = {"content": "x", "messageId": "t1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/11/examples/valid/0
+# ToolCallStartEvent valid 0
 EXAMPLE_TOOL_CALL_START_EVENT_VALID_0: contract.ToolCallStartEvent = {"parentMessageId": "m1", "toolCallId": "c1", "toolCallName": "search"}
 
-# /types/11/examples/invalid/0: the tool name is missing
+# ToolCallStartEvent invalid 0: the tool name is missing
 # The types reject it at /.
 EXAMPLE_TOOL_CALL_START_EVENT_INVALID_0: contract.ToolCallStartEvent = {"toolCallId": "c1"}  # pyright: ignore[reportAssignmentType]

@@ -8,266 +8,266 @@
  */
 import type * as contract from "./agui.js";
 
-// /types/20/examples/valid/0
+// ActivityDeltaEvent valid 0
 export const exampleActivityDeltaEventValid0 = {"messageId":"a1","activityType":"search","patch":[{"op":"replace","path":"/found","value":3}]} satisfies contract.ActivityDeltaEvent;
 
-// /types/20/examples/invalid/0: the patch is missing
+// ActivityDeltaEvent invalid 0: the patch is missing
 // @ts-expect-error the types reject it at /
 export const exampleActivityDeltaEventInvalid0 = {"messageId":"a1","activityType":"search"} satisfies contract.ActivityDeltaEvent;
 
-// /types/19/examples/valid/0
+// ActivitySnapshotEvent valid 0
 export const exampleActivitySnapshotEventValid0 = {"messageId":"a1","activityType":"search","content":{"found":0}} satisfies contract.ActivitySnapshotEvent;
 
-// /types/19/examples/invalid/0: content is an object
+// ActivitySnapshotEvent invalid 0: content is an object
 // @ts-expect-error the types reject it at /content
 export const exampleActivitySnapshotEventInvalid0 = {"messageId":"a1","activityType":"search","content":[1]} satisfies contract.ActivitySnapshotEvent;
 
-// /types/22/examples/valid/0
+// CustomEvent valid 0
 export const exampleCustomEventValid0 = {"name":"cart-updated","value":{"items":3}} satisfies contract.CustomEvent;
 
-// /types/22/examples/invalid/0: the name is missing
+// CustomEvent invalid 0: the name is missing
 // @ts-expect-error the types reject it at /
 export const exampleCustomEventInvalid0 = {"value":1} satisfies contract.CustomEvent;
 
-// /types/18/examples/valid/0
+// MessagesSnapshotEvent valid 0
 export const exampleMessagesSnapshotEventValid0 = {"messages":[{"role":"user","id":"m1","content":"Hi"}]} satisfies contract.MessagesSnapshotEvent;
 
-// /types/18/examples/invalid/0: an unknown role
+// MessagesSnapshotEvent invalid 0: an unknown role
 // @ts-expect-error the types reject it at /messages/0/role
 export const exampleMessagesSnapshotEventInvalid0 = {"messages":[{"role":"narrator","content":"Hi","id":"m1"}]} satisfies contract.MessagesSnapshotEvent;
 
-// /types/21/examples/valid/0
+// RawEvent valid 0
 export const exampleRawEventValid0 = {"event":{"kind":"heartbeat"},"source":"openai"} satisfies contract.RawEvent;
 
-// /types/21/examples/invalid/0: the carried event is missing
+// RawEvent invalid 0: the carried event is missing
 // @ts-expect-error the types reject it at /
 export const exampleRawEventInvalid0 = {"source":"openai"} satisfies contract.RawEvent;
 
-// /types/35/examples/valid/0
+// ReasoningEncryptedValueEvent valid 0
 export const exampleReasoningEncryptedValueEventValid0 = {"subtype":"message","entityId":"m1","encryptedValue":"b3BhcXVl"} satisfies contract.ReasoningEncryptedValueEvent;
 
-// /types/35/examples/invalid/0: an unknown owner kind
+// ReasoningEncryptedValueEvent invalid 0: an unknown owner kind
 // @ts-expect-error the types reject it at /subtype
 export const exampleReasoningEncryptedValueEventInvalid0 = {"subtype":"thought","entityId":"m1","encryptedValue":"x"} satisfies contract.ReasoningEncryptedValueEvent;
 
-// /types/33/examples/valid/0
+// ReasoningEndEvent valid 0
 export const exampleReasoningEndEventValid0 = {"messageId":"r1"} satisfies contract.ReasoningEndEvent;
 
-// /types/33/examples/invalid/0: the span id is missing
+// ReasoningEndEvent invalid 0: the span id is missing
 // @ts-expect-error the types reject it at /
 export const exampleReasoningEndEventInvalid0 = {} satisfies contract.ReasoningEndEvent;
 
-// /types/32/examples/valid/0
+// ReasoningMessageChunkEvent valid 0
 export const exampleReasoningMessageChunkEventValid0 = {"messageId":"r1","delta":"hm"} satisfies contract.ReasoningMessageChunkEvent;
 
-// /types/32/examples/invalid/0: a fragment is text
+// ReasoningMessageChunkEvent invalid 0: a fragment is text
 // @ts-expect-error the types reject it at /delta
 export const exampleReasoningMessageChunkEventInvalid0 = {"delta":[]} satisfies contract.ReasoningMessageChunkEvent;
 
-// /types/30/examples/valid/0
+// ReasoningMessageContentEvent valid 0
 export const exampleReasoningMessageContentEventValid0 = {"messageId":"r1","delta":"weighing"} satisfies contract.ReasoningMessageContentEvent;
 
-// /types/30/examples/invalid/0: the fragment is missing
+// ReasoningMessageContentEvent invalid 0: the fragment is missing
 // @ts-expect-error the types reject it at /
 export const exampleReasoningMessageContentEventInvalid0 = {"messageId":"r1"} satisfies contract.ReasoningMessageContentEvent;
 
-// /types/31/examples/valid/0
+// ReasoningMessageEndEvent valid 0
 export const exampleReasoningMessageEndEventValid0 = {"messageId":"r1"} satisfies contract.ReasoningMessageEndEvent;
 
-// /types/31/examples/invalid/0: the message id is missing
+// ReasoningMessageEndEvent invalid 0: the message id is missing
 // @ts-expect-error the types reject it at /
 export const exampleReasoningMessageEndEventInvalid0 = {} satisfies contract.ReasoningMessageEndEvent;
 
-// /types/29/examples/valid/0
+// ReasoningMessageStartEvent valid 0
 export const exampleReasoningMessageStartEventValid0 = {"messageId":"r1","role":"reasoning"} satisfies contract.ReasoningMessageStartEvent;
 
-// /types/29/examples/invalid/0: the role is fixed to reasoning
+// ReasoningMessageStartEvent invalid 0: the role is fixed to reasoning
 // Beyond the static types (a constraint the validators enforce): {"messageId":"r1","role":"assistant"}
 
-// /types/28/examples/valid/0
+// ReasoningStartEvent valid 0
 export const exampleReasoningStartEventValid0 = {"messageId":"r1"} satisfies contract.ReasoningStartEvent;
 
-// /types/28/examples/invalid/0: the span id is missing
+// ReasoningStartEvent invalid 0: the span id is missing
 // @ts-expect-error the types reject it at /
 export const exampleReasoningStartEventInvalid0 = {} satisfies contract.ReasoningStartEvent;
 
-// /types/25/examples/valid/0
+// RunErrorEvent valid 0
 export const exampleRunErrorEventValid0 = {"message":"unreachable","code":"UNAVAILABLE"} satisfies contract.RunErrorEvent;
 
-// /types/25/examples/invalid/0: the message is missing
+// RunErrorEvent invalid 0: the message is missing
 // @ts-expect-error the types reject it at /
 export const exampleRunErrorEventInvalid0 = {"code":"X"} satisfies contract.RunErrorEvent;
 
-// /types/24/examples/valid/0
+// RunFinishedEvent valid 0
 export const exampleRunFinishedEventValid0 = {"threadId":"t1","runId":"r1"} satisfies contract.RunFinishedEvent;
 
-// /types/24/examples/valid/1
+// RunFinishedEvent valid 1
 export const exampleRunFinishedEventValid1 = {"threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"approval"}]}} satisfies contract.RunFinishedEvent;
 
-// /types/24/examples/invalid/0: an outcome is an object
+// RunFinishedEvent invalid 0: an outcome is an object
 // @ts-expect-error the types reject it at /outcome
 export const exampleRunFinishedEventInvalid0 = {"threadId":"t1","runId":"r1","outcome":[{"type":"success"}]} satisfies contract.RunFinishedEvent;
 
-// /types/24/examples/invalid/1: an interrupt outcome names at least one interrupt
+// RunFinishedEvent invalid 1: an interrupt outcome names at least one interrupt
 // Beyond the static types (a constraint the validators enforce): {"threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[]}}
 
-// /types/23/examples/valid/0
+// RunStartedEvent valid 0
 export const exampleRunStartedEventValid0 = {"threadId":"t1","runId":"r1"} satisfies contract.RunStartedEvent;
 
-// /types/23/examples/valid/1
+// RunStartedEvent valid 1
 export const exampleRunStartedEventValid1 = {"threadId":"t1","runId":"r1","protocolVersion":"1.1"} satisfies contract.RunStartedEvent;
 
-// /types/23/examples/invalid/0: the run id is missing
+// RunStartedEvent invalid 0: the run id is missing
 // @ts-expect-error the types reject it at /
 export const exampleRunStartedEventInvalid0 = {"threadId":"t1"} satisfies contract.RunStartedEvent;
 
-// /types/23/examples/invalid/1: a run is not attributed to a subagent
+// RunStartedEvent invalid 1: a run is not attributed to a subagent
 // @ts-expect-error the types reject it at /subagentRunId
 export const exampleRunStartedEventInvalid1 = {"threadId":"t1","runId":"r1","subagentRunId":"s1"} satisfies contract.RunStartedEvent;
 
-// /types/17/examples/valid/0
+// StateDeltaEvent valid 0
 export const exampleStateDeltaEventValid0 = {"delta":[{"op":"replace","path":"/count","value":2}]} satisfies contract.StateDeltaEvent;
 
-// /types/17/examples/valid/1
+// StateDeltaEvent valid 1
 export const exampleStateDeltaEventValid1 = {"delta":[]} satisfies contract.StateDeltaEvent;
 
-// /types/17/examples/invalid/0: a patch is a list of operations
+// StateDeltaEvent invalid 0: a patch is a list of operations
 // @ts-expect-error the types reject it at /delta
 export const exampleStateDeltaEventInvalid0 = {"delta":{"op":"add"}} satisfies contract.StateDeltaEvent;
 
-// /types/17/examples/invalid/1: a path is a JSON pointer starting with a slash
+// StateDeltaEvent invalid 1: a path is a JSON pointer starting with a slash
 // Beyond the static types (a constraint the validators enforce): {"delta":[{"op":"add","path":"count","value":1}]}
 
-// /types/16/examples/valid/0
+// StateSnapshotEvent valid 0
 export const exampleStateSnapshotEventValid0 = {"snapshot":{"count":1}} satisfies contract.StateSnapshotEvent;
 
-// /types/16/examples/valid/1
+// StateSnapshotEvent valid 1
 export const exampleStateSnapshotEventValid1 = {"snapshot":null} satisfies contract.StateSnapshotEvent;
 
-// /types/16/examples/invalid/0: the new state is missing
+// StateSnapshotEvent invalid 0: the new state is missing
 // @ts-expect-error the types reject it at /
 export const exampleStateSnapshotEventInvalid0 = {} satisfies contract.StateSnapshotEvent;
 
-// /types/27/examples/valid/0
+// StepFinishedEvent valid 0
 export const exampleStepFinishedEventValid0 = {"stepName":"plan"} satisfies contract.StepFinishedEvent;
 
-// /types/27/examples/invalid/0: a step name is a string
+// StepFinishedEvent invalid 0: a step name is a string
 // @ts-expect-error the types reject it at /stepName
 export const exampleStepFinishedEventInvalid0 = {"stepName":null} satisfies contract.StepFinishedEvent;
 
-// /types/26/examples/valid/0
+// StepStartedEvent valid 0
 export const exampleStepStartedEventValid0 = {"stepName":"plan"} satisfies contract.StepStartedEvent;
 
-// /types/26/examples/invalid/0: the step name is missing
+// StepStartedEvent invalid 0: the step name is missing
 // @ts-expect-error the types reject it at /
 export const exampleStepStartedEventInvalid0 = {} satisfies contract.StepStartedEvent;
 
-// /types/38/examples/valid/0
+// SubagentErrorEvent valid 0
 export const exampleSubagentErrorEventValid0 = {"subagentRunId":"s1","message":"timeout"} satisfies contract.SubagentErrorEvent;
 
-// /types/38/examples/invalid/0: the invocation is missing
+// SubagentErrorEvent invalid 0: the invocation is missing
 // @ts-expect-error the types reject it at /
 export const exampleSubagentErrorEventInvalid0 = {"message":"timeout"} satisfies contract.SubagentErrorEvent;
 
-// /types/37/examples/valid/0
+// SubagentFinishedEvent valid 0
 export const exampleSubagentFinishedEventValid0 = {"subagentRunId":"s1"} satisfies contract.SubagentFinishedEvent;
 
-// /types/37/examples/valid/1
+// SubagentFinishedEvent valid 1
 export const exampleSubagentFinishedEventValid1 = {"subagentRunId":"s1","outcome":{"type":"suspended","interruptIds":["i1"]}} satisfies contract.SubagentFinishedEvent;
 
-// /types/37/examples/invalid/0: interrupt ids are strings
+// SubagentFinishedEvent invalid 0: interrupt ids are strings
 // @ts-expect-error the types reject it at /outcome/interruptIds/0
 export const exampleSubagentFinishedEventInvalid0 = {"subagentRunId":"s1","outcome":{"type":"suspended","interruptIds":[1]}} satisfies contract.SubagentFinishedEvent;
 
-// /types/36/examples/valid/0
+// SubagentStartedEvent valid 0
 export const exampleSubagentStartedEventValid0 = {"subagentRunId":"s1","name":"researcher"} satisfies contract.SubagentStartedEvent;
 
-// /types/36/examples/invalid/0: the name is missing
+// SubagentStartedEvent invalid 0: the name is missing
 // @ts-expect-error the types reject it at /
 export const exampleSubagentStartedEventInvalid0 = {"subagentRunId":"s1"} satisfies contract.SubagentStartedEvent;
 
-// /types/10/examples/valid/0
+// TextMessageChunkEvent valid 0
 export const exampleTextMessageChunkEventValid0 = {"messageId":"m1","role":"assistant","delta":"Hi"} satisfies contract.TextMessageChunkEvent;
 
-// /types/10/examples/valid/1
+// TextMessageChunkEvent valid 1
 export const exampleTextMessageChunkEventValid1 = {"delta":" there"} satisfies contract.TextMessageChunkEvent;
 
-// /types/10/examples/invalid/0: a fragment is text
+// TextMessageChunkEvent invalid 0: a fragment is text
 // @ts-expect-error the types reject it at /delta
 export const exampleTextMessageChunkEventInvalid0 = {"delta":1} satisfies contract.TextMessageChunkEvent;
 
-// /types/8/examples/valid/0
+// TextMessageContentEvent valid 0
 export const exampleTextMessageContentEventValid0 = {"messageId":"m1","delta":"Hello"} satisfies contract.TextMessageContentEvent;
 
-// /types/8/examples/valid/1
+// TextMessageContentEvent valid 1
 export const exampleTextMessageContentEventValid1 = {"messageId":"m1","delta":""} satisfies contract.TextMessageContentEvent;
 
-// /types/8/examples/invalid/0: a fragment is text
+// TextMessageContentEvent invalid 0: a fragment is text
 // @ts-expect-error the types reject it at /delta
 export const exampleTextMessageContentEventInvalid0 = {"messageId":"m1","delta":42} satisfies contract.TextMessageContentEvent;
 
-// /types/8/examples/invalid/1: the fragment is missing
+// TextMessageContentEvent invalid 1: the fragment is missing
 // @ts-expect-error the types reject it at /
 export const exampleTextMessageContentEventInvalid1 = {"messageId":"m1"} satisfies contract.TextMessageContentEvent;
 
-// /types/9/examples/valid/0
+// TextMessageEndEvent valid 0
 export const exampleTextMessageEndEventValid0 = {"messageId":"m1"} satisfies contract.TextMessageEndEvent;
 
-// /types/9/examples/invalid/0: the message id is missing
+// TextMessageEndEvent invalid 0: the message id is missing
 // @ts-expect-error the types reject it at /
 export const exampleTextMessageEndEventInvalid0 = {} satisfies contract.TextMessageEndEvent;
 
-// /types/7/examples/valid/0
+// TextMessageStartEvent valid 0
 export const exampleTextMessageStartEventValid0 = {"messageId":"m1","role":"assistant"} satisfies contract.TextMessageStartEvent;
 
-// /types/7/examples/valid/1
+// TextMessageStartEvent valid 1
 export const exampleTextMessageStartEventValid1 = {"messageId":"m1"} satisfies contract.TextMessageStartEvent;
 
-// /types/7/examples/invalid/0: tool results are not streamed as text
+// TextMessageStartEvent invalid 0: tool results are not streamed as text
 // @ts-expect-error the types reject it at /role
 export const exampleTextMessageStartEventInvalid0 = {"messageId":"m1","role":"tool"} satisfies contract.TextMessageStartEvent;
 
-// /types/7/examples/invalid/1: the message id is missing
+// TextMessageStartEvent invalid 1: the message id is missing
 // @ts-expect-error the types reject it at /
 export const exampleTextMessageStartEventInvalid1 = {"role":"user"} satisfies contract.TextMessageStartEvent;
 
-// /types/12/examples/valid/0
+// ToolCallArgsEvent valid 0
 export const exampleToolCallArgsEventValid0 = {"toolCallId":"c1","delta":"{\"q\":"} satisfies contract.ToolCallArgsEvent;
 
-// /types/12/examples/invalid/0: arguments arrive as text, not as parsed JSON
+// ToolCallArgsEvent invalid 0: arguments arrive as text, not as parsed JSON
 // @ts-expect-error the types reject it at /delta
 export const exampleToolCallArgsEventInvalid0 = {"toolCallId":"c1","delta":{"q":1}} satisfies contract.ToolCallArgsEvent;
 
-// /types/14/examples/valid/0
+// ToolCallChunkEvent valid 0
 export const exampleToolCallChunkEventValid0 = {"toolCallId":"c1","toolCallName":"search","delta":"{}"} satisfies contract.ToolCallChunkEvent;
 
-// /types/14/examples/invalid/0: a tool name is a string
+// ToolCallChunkEvent invalid 0: a tool name is a string
 // @ts-expect-error the types reject it at /toolCallName
 export const exampleToolCallChunkEventInvalid0 = {"toolCallName":3} satisfies contract.ToolCallChunkEvent;
 
-// /types/13/examples/valid/0
+// ToolCallEndEvent valid 0
 export const exampleToolCallEndEventValid0 = {"toolCallId":"c1"} satisfies contract.ToolCallEndEvent;
 
-// /types/13/examples/invalid/0: a call id is a string
+// ToolCallEndEvent invalid 0: a call id is a string
 // @ts-expect-error the types reject it at /toolCallId
 export const exampleToolCallEndEventInvalid0 = {"toolCallId":7} satisfies contract.ToolCallEndEvent;
 
-// /types/15/examples/valid/0
+// ToolCallResultEvent valid 0
 export const exampleToolCallResultEventValid0 = {"messageId":"t1","toolCallId":"c1","content":"42 results"} satisfies contract.ToolCallResultEvent;
 
-// /types/15/examples/valid/1
+// ToolCallResultEvent valid 1
 export const exampleToolCallResultEventValid1 = {"messageId":"t1","toolCallId":"c1","content":[{"text":"done","type":"text"}],"role":"tool"} satisfies contract.ToolCallResultEvent;
 
-// /types/15/examples/invalid/0: the role of a result is tool
+// ToolCallResultEvent invalid 0: the role of a result is tool
 // Beyond the static types (a constraint the validators enforce): {"messageId":"t1","toolCallId":"c1","content":"x","role":"assistant"}
 
-// /types/15/examples/invalid/1: the answered call is missing
+// ToolCallResultEvent invalid 1: the answered call is missing
 // @ts-expect-error the types reject it at /
 export const exampleToolCallResultEventInvalid1 = {"messageId":"t1","content":"x"} satisfies contract.ToolCallResultEvent;
 
-// /types/11/examples/valid/0
+// ToolCallStartEvent valid 0
 export const exampleToolCallStartEventValid0 = {"toolCallId":"c1","toolCallName":"search","parentMessageId":"m1"} satisfies contract.ToolCallStartEvent;
 
-// /types/11/examples/invalid/0: the tool name is missing
+// ToolCallStartEvent invalid 0: the tool name is missing
 // @ts-expect-error the types reject it at /
 export const exampleToolCallStartEventInvalid0 = {"toolCallId":"c1"} satisfies contract.ToolCallStartEvent;

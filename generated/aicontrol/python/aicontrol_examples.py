@@ -10,225 +10,225 @@ from __future__ import annotations
 
 import aicontrol as contract
 
-# /types/17/examples/valid/0
+# CommandCompletedEvent valid 0
 EXAMPLE_COMMAND_COMPLETED_EVENT_VALID_0: contract.CommandCompletedEvent = {"commandSeq": 12, "message": "moved", "success": True, "type": "command_completed"}
 
-# /types/17/examples/valid/1
+# CommandCompletedEvent valid 1
 # Without the members a receiver ignores or keeps, which a TypedDict cannot name: /reason
 EXAMPLE_COMMAND_COMPLETED_EVENT_VALID_1: contract.CommandCompletedEvent = {"commandSeq": 13, "message": "listener shutting down", "success": False, "type": "command_completed"}
 
-# /types/17/examples/invalid/0: Command numbers start at 1.
+# CommandCompletedEvent invalid 0: Command numbers start at 1.
 # Beyond the static types (a constraint the validators enforce): {"type":"command_completed","commandSeq":0,"success":true,"message":"moved"}
 
-# /types/17/examples/invalid/1: The outcome is missing.
+# CommandCompletedEvent invalid 1: The outcome is missing.
 # The types reject it at /.
 EXAMPLE_COMMAND_COMPLETED_EVENT_INVALID_1: contract.CommandCompletedEvent = {"commandSeq": 12, "message": "moved", "type": "command_completed"}  # pyright: ignore[reportAssignmentType]
 
-# /types/17/examples/invalid/2: Another event type.
+# CommandCompletedEvent invalid 2: Another event type.
 # Beyond the static types (a constraint the validators enforce): {"type":"moved","commandSeq":12,"success":true,"message":"moved"}
 
-# /types/3/examples/valid/0
+# ErrorObject valid 0
 EXAMPLE_ERROR_OBJECT_VALID_0: contract.ErrorObject = {"code": -32002, "message": "Command queue full"}
 
-# /types/3/examples/invalid/0: The code is a string.
+# ErrorObject invalid 0: The code is a string.
 # The types reject it at /code.
 EXAMPLE_ERROR_OBJECT_INVALID_0: contract.ErrorObject = {"code": "-32002", "message": "Command queue full"}  # pyright: ignore[reportAssignmentType]
 
-# /types/15/examples/valid/0
+# ProjectIdentifier valid 0
 EXAMPLE_PROJECT_IDENTIFIER_VALID_0: contract.ProjectIdentifier = "door-3"
 
-# /types/15/examples/valid/1
+# ProjectIdentifier valid 1
 EXAMPLE_PROJECT_IDENTIFIER_VALID_1: contract.ProjectIdentifier = 1024
 
-# /types/15/examples/invalid/0: An empty string identifies nothing.
+# ProjectIdentifier invalid 0: An empty string identifies nothing.
 # Beyond the static types (a constraint the validators enforce): ""
 
-# /types/15/examples/invalid/1: Neither a string nor an integer.
+# ProjectIdentifier invalid 1: Neither a string nor an integer.
 # Beyond the static types (a constraint the validators enforce): true
 
-# /types/0/examples/valid/0
+# Request valid 0
 EXAMPLE_REQUEST_VALID_0: contract.Request = {"id": 1, "jsonrpc": "2.0", "method": "observe", "params": {}}
 
-# /types/0/examples/valid/1
+# Request valid 1
 EXAMPLE_REQUEST_VALID_1: contract.Request = {"id": "step-7", "jsonrpc": "2.0", "method": "ping"}
 
-# /types/0/examples/invalid/0: Wrong envelope marker.
+# Request invalid 0: Wrong envelope marker.
 # Beyond the static types (a constraint the validators enforce): {"jsonrpc":"1.0","id":1,"method":"ping","params":{}}
 
-# /types/0/examples/invalid/1: The method name is empty.
+# Request invalid 1: The method name is empty.
 # Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1,"method":"","params":{}}
 
-# /types/0/examples/invalid/2: Positional params are not part of the protocol.
+# Request invalid 2: Positional params are not part of the protocol.
 # The types reject it at /params.
 EXAMPLE_REQUEST_INVALID_2: contract.Request = {"id": 1, "jsonrpc": "2.0", "method": "ping", "params": [1]}  # pyright: ignore[reportAssignmentType]
 
-# /types/1/examples/valid/0
+# RequestID valid 0
 EXAMPLE_REQUEST_ID_VALID_0: contract.RequestID = "a-1"
 
-# /types/1/examples/valid/1
+# RequestID valid 1
 EXAMPLE_REQUEST_ID_VALID_1: contract.RequestID = 7
 
-# /types/1/examples/valid/2
+# RequestID valid 2
 EXAMPLE_REQUEST_ID_VALID_2: contract.RequestID = 0
 
-# /types/1/examples/invalid/0: Not an integer.
+# RequestID invalid 0: Not an integer.
 # The types reject it at /.
 EXAMPLE_REQUEST_ID_INVALID_0: contract.RequestID = 1.5  # pyright: ignore[reportAssignmentType]
 
-# /types/1/examples/invalid/1: A request must carry an id.
+# RequestID invalid 1: A request must carry an id.
 # The types reject it at /.
 EXAMPLE_REQUEST_ID_INVALID_1: contract.RequestID = None  # pyright: ignore[reportAssignmentType]
 
-# /types/2/examples/valid/0
+# Response valid 0
 EXAMPLE_RESPONSE_VALID_0: contract.Response = {"id": 1, "jsonrpc": "2.0", "result": {"authorized": True}}
 
-# /types/2/examples/valid/1
+# Response valid 1
 EXAMPLE_RESPONSE_VALID_1: contract.Response = {"error": {"code": -32700, "message": "Parse error"}, "id": None, "jsonrpc": "2.0"}
 
-# /types/2/examples/invalid/0: Neither result nor error.
+# Response invalid 0: Neither result nor error.
 # Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1}
 
-# /types/2/examples/invalid/1: Both result and error.
+# Response invalid 1: Both result and error.
 # Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32601,"message":"Method not found"}}
 
-# /methods/5/examples/params/valid/0
+# method act params valid 0
 EXAMPLE_METHOD_ACT_PARAMS_VALID_0: contract.ActParams = {"type": "move", "x": 3, "y": 4}
 
-# /methods/5/examples/params/valid/1
+# method act params valid 1
 EXAMPLE_METHOD_ACT_PARAMS_VALID_1: contract.ActParams = {"append": False, "itemId": 1024, "targetId": "door-3", "type": "use"}
 
-# /methods/5/examples/params/valid/2
+# method act params valid 2
 # Without the members a receiver ignores or keeps, which a TypedDict cannot name: /channel
 EXAMPLE_METHOD_ACT_PARAMS_VALID_2: contract.ActParams = {"stringArg": "Привет", "type": "say"}
 
-# /methods/5/examples/params/invalid/0: No command type.
+# method act params invalid 0: No command type.
 # The types reject it at /.
 EXAMPLE_METHOD_ACT_PARAMS_INVALID_0: contract.ActParams = {"x": 3, "y": 4}  # pyright: ignore[reportAssignmentType]
 
-# /methods/5/examples/params/invalid/1: An empty command type.
+# method act params invalid 1: An empty command type.
 # Beyond the static types (a constraint the validators enforce): {"type":""}
 
-# /methods/5/examples/params/invalid/2: A coordinate given as a string.
+# method act params invalid 2: A coordinate given as a string.
 # The types reject it at /x.
 EXAMPLE_METHOD_ACT_PARAMS_INVALID_2: contract.ActParams = {"type": "move", "x": "3"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/5/examples/params/invalid/3: An identifier that is neither a string nor an integer.
+# method act params invalid 3: An identifier that is neither a string nor an integer.
 # The types reject it at /targetId.
 EXAMPLE_METHOD_ACT_PARAMS_INVALID_3: contract.ActParams = {"targetId": 1.5, "type": "use"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/5/examples/result/valid/0
+# method act result valid 0
 EXAMPLE_METHOD_ACT_RESULT_VALID_0: contract.ActResult = {"accepted": True, "commandSeq": 12}
 
-# /methods/5/examples/result/invalid/0: A rejected command gets an error, never accepted false.
+# method act result invalid 0: A rejected command gets an error, never accepted false.
 # Beyond the static types (a constraint the validators enforce): {"accepted":false,"commandSeq":12}
 
-# /methods/5/examples/result/invalid/1: Command numbers start at 1.
+# method act result invalid 1: Command numbers start at 1.
 # Beyond the static types (a constraint the validators enforce): {"accepted":true,"commandSeq":0}
 
-# /methods/0/examples/params/valid/0
+# method auth params valid 0
 EXAMPLE_METHOD_AUTH_PARAMS_VALID_0: contract.AuthParams = {"token": "from-the-environment"}
 
-# /methods/0/examples/params/invalid/0: No token.
+# method auth params invalid 0: No token.
 # The types reject it at /.
 EXAMPLE_METHOD_AUTH_PARAMS_INVALID_0: contract.AuthParams = {}  # pyright: ignore[reportAssignmentType]
 
-# /methods/0/examples/params/invalid/1: The token is not a string.
+# method auth params invalid 1: The token is not a string.
 # The types reject it at /token.
 EXAMPLE_METHOD_AUTH_PARAMS_INVALID_1: contract.AuthParams = {"token": 42}  # pyright: ignore[reportAssignmentType]
 
-# /methods/0/examples/result/valid/0
+# method auth result valid 0
 EXAMPLE_METHOD_AUTH_RESULT_VALID_0: contract.AuthResult = {"authorized": True}
 
-# /methods/0/examples/result/valid/1
+# method auth result valid 1
 EXAMPLE_METHOD_AUTH_RESULT_VALID_1: contract.AuthResult = {"authorized": False}
 
-# /methods/0/examples/result/invalid/0: Not a boolean.
+# method auth result invalid 0: Not a boolean.
 # The types reject it at /authorized.
 EXAMPLE_METHOD_AUTH_RESULT_INVALID_0: contract.AuthResult = {"authorized": "yes"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/4/examples/params/valid/0
+# method events params valid 0
 EXAMPLE_METHOD_EVENTS_PARAMS_VALID_0: contract.EventsParams = {}
 
-# /methods/4/examples/params/valid/1
+# method events params valid 1
 EXAMPLE_METHOD_EVENTS_PARAMS_VALID_1: contract.EventsParams = {"afterSeq": 37, "limit": 10}
 
-# /methods/4/examples/params/valid/2
+# method events params valid 2
 EXAMPLE_METHOD_EVENTS_PARAMS_VALID_2: contract.EventsParams = {"afterSeq": -5, "limit": 100000}
 
-# /methods/4/examples/params/invalid/0: The cursor is a string.
+# method events params invalid 0: The cursor is a string.
 # The types reject it at /afterSeq.
 EXAMPLE_METHOD_EVENTS_PARAMS_INVALID_0: contract.EventsParams = {"afterSeq": "37"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/4/examples/params/invalid/1: The limit is not an integer.
+# method events params invalid 1: The limit is not an integer.
 # The types reject it at /limit.
 EXAMPLE_METHOD_EVENTS_PARAMS_INVALID_1: contract.EventsParams = {"limit": 2.5}  # pyright: ignore[reportAssignmentType]
 
-# /methods/4/examples/result/valid/0
+# method events result valid 0
 # Without the members a receiver ignores or keeps, which a TypedDict cannot name: /events/0/event/commandSeq, /events/0/event/message, /events/0/event/success
 EXAMPLE_METHOD_EVENTS_RESULT_VALID_0: contract.EventsResult = {"events": [{"event": {"type": "command_completed"}, "seq": 38}], "latestSeq": 38}
 
-# /methods/4/examples/result/valid/1
+# method events result valid 1
 EXAMPLE_METHOD_EVENTS_RESULT_VALID_1: contract.EventsResult = {"events": [], "latestSeq": 0}
 
-# /methods/4/examples/result/invalid/0: The event list is always present.
+# method events result invalid 0: The event list is always present.
 # The types reject it at /.
 EXAMPLE_METHOD_EVENTS_RESULT_INVALID_0: contract.EventsResult = {"latestSeq": 38}  # pyright: ignore[reportAssignmentType]
 
-# /methods/4/examples/result/invalid/1: An event without a type.
+# method events result invalid 1: An event without a type.
 # The types reject it at /events/0/event.
 EXAMPLE_METHOD_EVENTS_RESULT_INVALID_1: contract.EventsResult = {"events": [{"event": {"commandSeq": 12}, "seq": 38}], "latestSeq": 38}  # pyright: ignore[reportAssignmentType]
 
-# /methods/3/examples/params/valid/0
+# method observe params valid 0
 EXAMPLE_METHOD_OBSERVE_PARAMS_VALID_0: contract.EmptyParams = {}
 
-# /methods/3/examples/params/invalid/0: Params must be an object.
+# method observe params invalid 0: Params must be an object.
 # The types reject it at /.
 EXAMPLE_METHOD_OBSERVE_PARAMS_INVALID_0: contract.EmptyParams = 1  # pyright: ignore[reportAssignmentType]
 
-# /methods/3/examples/result/valid/0
+# method observe result valid 0
 EXAMPLE_METHOD_OBSERVE_RESULT_VALID_0: contract.ObserveResult = {"observation": {"availableActions": ["move"], "ready": True, "schemaVersion": 1}, "observationSeq": 4}
 
-# /methods/3/examples/result/valid/1
+# method observe result valid 1
 EXAMPLE_METHOD_OBSERVE_RESULT_VALID_1: contract.ObserveResult = {"observation": {}, "observationSeq": 0}
 
-# /methods/3/examples/result/invalid/0: The observation is always an object.
+# method observe result invalid 0: The observation is always an object.
 # The types reject it at /observation.
 EXAMPLE_METHOD_OBSERVE_RESULT_INVALID_0: contract.ObserveResult = {"observation": None, "observationSeq": 4}  # pyright: ignore[reportAssignmentType]
 
-# /methods/1/examples/params/valid/0
+# method ping params valid 0
 EXAMPLE_METHOD_PING_PARAMS_VALID_0: contract.EmptyParams = {}
 
-# /methods/1/examples/params/valid/1
+# method ping params valid 1
 # Without the members a receiver ignores or keeps, which a TypedDict cannot name: /ignored
 EXAMPLE_METHOD_PING_PARAMS_VALID_1: contract.EmptyParams = {}
 
-# /methods/1/examples/params/invalid/0: Params must be an object.
+# method ping params invalid 0: Params must be an object.
 # The types reject it at /.
 EXAMPLE_METHOD_PING_PARAMS_INVALID_0: contract.EmptyParams = []  # pyright: ignore[reportAssignmentType]
 
-# /methods/1/examples/result/valid/0
+# method ping result valid 0
 EXAMPLE_METHOD_PING_RESULT_VALID_0: contract.PingResult = {"ok": True}
 
-# /methods/1/examples/result/invalid/0: ok is always true.
+# method ping result invalid 0: ok is always true.
 # Beyond the static types (a constraint the validators enforce): {"ok":false}
 
-# /methods/1/examples/result/invalid/1: ok is always present.
+# method ping result invalid 1: ok is always present.
 # The types reject it at /.
 EXAMPLE_METHOD_PING_RESULT_INVALID_1: contract.PingResult = {}  # pyright: ignore[reportAssignmentType]
 
-# /methods/2/examples/params/valid/0
+# method status params valid 0
 EXAMPLE_METHOD_STATUS_PARAMS_VALID_0: contract.EmptyParams = {}
 
-# /methods/2/examples/params/invalid/0: Params must be an object.
+# method status params invalid 0: Params must be an object.
 # The types reject it at /.
 EXAMPLE_METHOD_STATUS_PARAMS_INVALID_0: contract.EmptyParams = "status"  # pyright: ignore[reportAssignmentType]
 
-# /methods/2/examples/result/valid/0
+# method status result valid 0
 EXAMPLE_METHOD_STATUS_RESULT_VALID_0: contract.StatusResult = {"events": 3, "host": "127.0.0.1", "lastError": "", "maxEvents": 512, "maxQueuedCommands": 64, "observationSeq": 4, "port": 43011, "queuedCommands": 0, "running": True}
 
-# /methods/2/examples/result/invalid/0: Port 0 is not a bound port.
+# method status result invalid 0: Port 0 is not a bound port.
 # Beyond the static types (a constraint the validators enforce): {"running":true,"host":"127.0.0.1","port":0,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4,"lastError":""}
 
-# /methods/2/examples/result/invalid/1: lastError is always present.
+# method status result invalid 1: lastError is always present.
 # The types reject it at /.
 EXAMPLE_METHOD_STATUS_RESULT_INVALID_1: contract.StatusResult = {"events": 3, "host": "127.0.0.1", "maxEvents": 512, "maxQueuedCommands": 64, "observationSeq": 4, "port": 43011, "queuedCommands": 0, "running": True}  # pyright: ignore[reportAssignmentType]

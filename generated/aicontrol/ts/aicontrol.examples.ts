@@ -8,220 +8,220 @@
  */
 import type * as contract from "./aicontrol.js";
 
-// /types/17/examples/valid/0
+// CommandCompletedEvent valid 0
 export const exampleCommandCompletedEventValid0 = {"type":"command_completed","commandSeq":12,"success":true,"message":"moved"} satisfies contract.CommandCompletedEvent;
 
-// /types/17/examples/valid/1
+// CommandCompletedEvent valid 1
 export const exampleCommandCompletedEventValid1 = {"type":"command_completed","commandSeq":13,"success":false,"message":"listener shutting down","reason":"shutdown"} satisfies contract.CommandCompletedEvent;
 
-// /types/17/examples/invalid/0: Command numbers start at 1.
+// CommandCompletedEvent invalid 0: Command numbers start at 1.
 // Beyond the static types (a constraint the validators enforce): {"type":"command_completed","commandSeq":0,"success":true,"message":"moved"}
 
-// /types/17/examples/invalid/1: The outcome is missing.
+// CommandCompletedEvent invalid 1: The outcome is missing.
 // @ts-expect-error the types reject it at /
 export const exampleCommandCompletedEventInvalid1 = {"type":"command_completed","commandSeq":12,"message":"moved"} satisfies contract.CommandCompletedEvent;
 
-// /types/17/examples/invalid/2: Another event type.
+// CommandCompletedEvent invalid 2: Another event type.
 // Beyond the static types (a constraint the validators enforce): {"type":"moved","commandSeq":12,"success":true,"message":"moved"}
 
-// /types/3/examples/valid/0
+// ErrorObject valid 0
 export const exampleErrorObjectValid0 = {"code":-32002,"message":"Command queue full"} satisfies contract.ErrorObject;
 
-// /types/3/examples/invalid/0: The code is a string.
+// ErrorObject invalid 0: The code is a string.
 // @ts-expect-error the types reject it at /code
 export const exampleErrorObjectInvalid0 = {"code":"-32002","message":"Command queue full"} satisfies contract.ErrorObject;
 
-// /types/15/examples/valid/0
+// ProjectIdentifier valid 0
 export const exampleProjectIdentifierValid0 = "door-3" satisfies contract.ProjectIdentifier;
 
-// /types/15/examples/valid/1
+// ProjectIdentifier valid 1
 export const exampleProjectIdentifierValid1 = 1024 satisfies contract.ProjectIdentifier;
 
-// /types/15/examples/invalid/0: An empty string identifies nothing.
+// ProjectIdentifier invalid 0: An empty string identifies nothing.
 // Beyond the static types (a constraint the validators enforce): ""
 
-// /types/15/examples/invalid/1: Neither a string nor an integer.
+// ProjectIdentifier invalid 1: Neither a string nor an integer.
 // @ts-expect-error the types reject it at /
 export const exampleProjectIdentifierInvalid1 = true satisfies contract.ProjectIdentifier;
 
-// /types/0/examples/valid/0
+// Request valid 0
 export const exampleRequestValid0 = {"jsonrpc":"2.0","id":1,"method":"observe","params":{}} satisfies contract.Request;
 
-// /types/0/examples/valid/1
+// Request valid 1
 export const exampleRequestValid1 = {"jsonrpc":"2.0","id":"step-7","method":"ping"} satisfies contract.Request;
 
-// /types/0/examples/invalid/0: Wrong envelope marker.
+// Request invalid 0: Wrong envelope marker.
 // Beyond the static types (a constraint the validators enforce): {"jsonrpc":"1.0","id":1,"method":"ping","params":{}}
 
-// /types/0/examples/invalid/1: The method name is empty.
+// Request invalid 1: The method name is empty.
 // Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1,"method":"","params":{}}
 
-// /types/0/examples/invalid/2: Positional params are not part of the protocol.
+// Request invalid 2: Positional params are not part of the protocol.
 // @ts-expect-error the types reject it at /params
 export const exampleRequestInvalid2 = {"jsonrpc":"2.0","id":1,"method":"ping","params":[1]} satisfies contract.Request;
 
-// /types/1/examples/valid/0
+// RequestID valid 0
 export const exampleRequestIdValid0 = "a-1" satisfies contract.RequestID;
 
-// /types/1/examples/valid/1
+// RequestID valid 1
 export const exampleRequestIdValid1 = 7 satisfies contract.RequestID;
 
-// /types/1/examples/valid/2
+// RequestID valid 2
 export const exampleRequestIdValid2 = 0 satisfies contract.RequestID;
 
-// /types/1/examples/invalid/0: Not an integer.
+// RequestID invalid 0: Not an integer.
 // Beyond the static types (a constraint the validators enforce): 1.5
 
-// /types/1/examples/invalid/1: A request must carry an id.
+// RequestID invalid 1: A request must carry an id.
 // @ts-expect-error the types reject it at /
 export const exampleRequestIdInvalid1 = null satisfies contract.RequestID;
 
-// /types/2/examples/valid/0
+// Response valid 0
 export const exampleResponseValid0 = {"jsonrpc":"2.0","id":1,"result":{"authorized":true}} satisfies contract.Response;
 
-// /types/2/examples/valid/1
+// Response valid 1
 export const exampleResponseValid1 = {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}} satisfies contract.Response;
 
-// /types/2/examples/invalid/0: Neither result nor error.
+// Response invalid 0: Neither result nor error.
 // Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1}
 
-// /types/2/examples/invalid/1: Both result and error.
+// Response invalid 1: Both result and error.
 // Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32601,"message":"Method not found"}}
 
-// /methods/5/examples/params/valid/0
+// method act params valid 0
 export const exampleMethodActParamsValid0 = {"type":"move","x":3,"y":4} satisfies contract.ActParams;
 
-// /methods/5/examples/params/valid/1
+// method act params valid 1
 export const exampleMethodActParamsValid1 = {"type":"use","targetId":"door-3","itemId":1024,"append":false} satisfies contract.ActParams;
 
-// /methods/5/examples/params/valid/2
+// method act params valid 2
 export const exampleMethodActParamsValid2 = {"type":"say","stringArg":"Привет","channel":"party"} satisfies contract.ActParams;
 
-// /methods/5/examples/params/invalid/0: No command type.
+// method act params invalid 0: No command type.
 // @ts-expect-error the types reject it at /
 export const exampleMethodActParamsInvalid0 = {"x":3,"y":4} satisfies contract.ActParams;
 
-// /methods/5/examples/params/invalid/1: An empty command type.
+// method act params invalid 1: An empty command type.
 // Beyond the static types (a constraint the validators enforce): {"type":""}
 
-// /methods/5/examples/params/invalid/2: A coordinate given as a string.
+// method act params invalid 2: A coordinate given as a string.
 // @ts-expect-error the types reject it at /x
 export const exampleMethodActParamsInvalid2 = {"type":"move","x":"3"} satisfies contract.ActParams;
 
-// /methods/5/examples/params/invalid/3: An identifier that is neither a string nor an integer.
+// method act params invalid 3: An identifier that is neither a string nor an integer.
 // Beyond the static types (a constraint the validators enforce): {"type":"use","targetId":1.5}
 
-// /methods/5/examples/result/valid/0
+// method act result valid 0
 export const exampleMethodActResultValid0 = {"accepted":true,"commandSeq":12} satisfies contract.ActResult;
 
-// /methods/5/examples/result/invalid/0: A rejected command gets an error, never accepted false.
+// method act result invalid 0: A rejected command gets an error, never accepted false.
 // Beyond the static types (a constraint the validators enforce): {"accepted":false,"commandSeq":12}
 
-// /methods/5/examples/result/invalid/1: Command numbers start at 1.
+// method act result invalid 1: Command numbers start at 1.
 // Beyond the static types (a constraint the validators enforce): {"accepted":true,"commandSeq":0}
 
-// /methods/0/examples/params/valid/0
+// method auth params valid 0
 export const exampleMethodAuthParamsValid0 = {"token":"from-the-environment"} satisfies contract.AuthParams;
 
-// /methods/0/examples/params/invalid/0: No token.
+// method auth params invalid 0: No token.
 // @ts-expect-error the types reject it at /
 export const exampleMethodAuthParamsInvalid0 = {} satisfies contract.AuthParams;
 
-// /methods/0/examples/params/invalid/1: The token is not a string.
+// method auth params invalid 1: The token is not a string.
 // @ts-expect-error the types reject it at /token
 export const exampleMethodAuthParamsInvalid1 = {"token":42} satisfies contract.AuthParams;
 
-// /methods/0/examples/result/valid/0
+// method auth result valid 0
 export const exampleMethodAuthResultValid0 = {"authorized":true} satisfies contract.AuthResult;
 
-// /methods/0/examples/result/valid/1
+// method auth result valid 1
 export const exampleMethodAuthResultValid1 = {"authorized":false} satisfies contract.AuthResult;
 
-// /methods/0/examples/result/invalid/0: Not a boolean.
+// method auth result invalid 0: Not a boolean.
 // @ts-expect-error the types reject it at /authorized
 export const exampleMethodAuthResultInvalid0 = {"authorized":"yes"} satisfies contract.AuthResult;
 
-// /methods/4/examples/params/valid/0
+// method events params valid 0
 export const exampleMethodEventsParamsValid0 = {} satisfies contract.EventsParams;
 
-// /methods/4/examples/params/valid/1
+// method events params valid 1
 export const exampleMethodEventsParamsValid1 = {"afterSeq":37,"limit":10} satisfies contract.EventsParams;
 
-// /methods/4/examples/params/valid/2
+// method events params valid 2
 export const exampleMethodEventsParamsValid2 = {"afterSeq":-5,"limit":100000} satisfies contract.EventsParams;
 
-// /methods/4/examples/params/invalid/0: The cursor is a string.
+// method events params invalid 0: The cursor is a string.
 // @ts-expect-error the types reject it at /afterSeq
 export const exampleMethodEventsParamsInvalid0 = {"afterSeq":"37"} satisfies contract.EventsParams;
 
-// /methods/4/examples/params/invalid/1: The limit is not an integer.
+// method events params invalid 1: The limit is not an integer.
 // Beyond the static types (a constraint the validators enforce): {"limit":2.5}
 
-// /methods/4/examples/result/valid/0
+// method events result valid 0
 export const exampleMethodEventsResultValid0 = {"latestSeq":38,"events":[{"seq":38,"event":{"type":"command_completed","commandSeq":12,"message":"moved","success":true}}]} satisfies contract.EventsResult;
 
-// /methods/4/examples/result/valid/1
+// method events result valid 1
 export const exampleMethodEventsResultValid1 = {"latestSeq":0,"events":[]} satisfies contract.EventsResult;
 
-// /methods/4/examples/result/invalid/0: The event list is always present.
+// method events result invalid 0: The event list is always present.
 // @ts-expect-error the types reject it at /
 export const exampleMethodEventsResultInvalid0 = {"latestSeq":38} satisfies contract.EventsResult;
 
-// /methods/4/examples/result/invalid/1: An event without a type.
+// method events result invalid 1: An event without a type.
 // @ts-expect-error the types reject it at /events/0/event
 export const exampleMethodEventsResultInvalid1 = {"latestSeq":38,"events":[{"seq":38,"event":{"commandSeq":12}}]} satisfies contract.EventsResult;
 
-// /methods/3/examples/params/valid/0
+// method observe params valid 0
 export const exampleMethodObserveParamsValid0 = {} satisfies contract.EmptyParams;
 
-// /methods/3/examples/params/invalid/0: Params must be an object.
+// method observe params invalid 0: Params must be an object.
 // @ts-expect-error the types reject it at /
 export const exampleMethodObserveParamsInvalid0 = 1 satisfies contract.EmptyParams;
 
-// /methods/3/examples/result/valid/0
+// method observe result valid 0
 export const exampleMethodObserveResultValid0 = {"observationSeq":4,"observation":{"availableActions":["move"],"ready":true,"schemaVersion":1}} satisfies contract.ObserveResult;
 
-// /methods/3/examples/result/valid/1
+// method observe result valid 1
 export const exampleMethodObserveResultValid1 = {"observationSeq":0,"observation":{}} satisfies contract.ObserveResult;
 
-// /methods/3/examples/result/invalid/0: The observation is always an object.
+// method observe result invalid 0: The observation is always an object.
 // @ts-expect-error the types reject it at /observation
 export const exampleMethodObserveResultInvalid0 = {"observationSeq":4,"observation":null} satisfies contract.ObserveResult;
 
-// /methods/1/examples/params/valid/0
+// method ping params valid 0
 export const exampleMethodPingParamsValid0 = {} satisfies contract.EmptyParams;
 
-// /methods/1/examples/params/valid/1
+// method ping params valid 1
 // Without the members a receiver ignores, which the type does not name: /ignored
 export const exampleMethodPingParamsValid1 = {} satisfies contract.EmptyParams;
 
-// /methods/1/examples/params/invalid/0: Params must be an object.
+// method ping params invalid 0: Params must be an object.
 // @ts-expect-error the types reject it at /
 export const exampleMethodPingParamsInvalid0 = [] satisfies contract.EmptyParams;
 
-// /methods/1/examples/result/valid/0
+// method ping result valid 0
 export const exampleMethodPingResultValid0 = {"ok":true} satisfies contract.PingResult;
 
-// /methods/1/examples/result/invalid/0: ok is always true.
+// method ping result invalid 0: ok is always true.
 // Beyond the static types (a constraint the validators enforce): {"ok":false}
 
-// /methods/1/examples/result/invalid/1: ok is always present.
+// method ping result invalid 1: ok is always present.
 // @ts-expect-error the types reject it at /
 export const exampleMethodPingResultInvalid1 = {} satisfies contract.PingResult;
 
-// /methods/2/examples/params/valid/0
+// method status params valid 0
 export const exampleMethodStatusParamsValid0 = {} satisfies contract.EmptyParams;
 
-// /methods/2/examples/params/invalid/0: Params must be an object.
+// method status params invalid 0: Params must be an object.
 // @ts-expect-error the types reject it at /
 export const exampleMethodStatusParamsInvalid0 = "status" satisfies contract.EmptyParams;
 
-// /methods/2/examples/result/valid/0
+// method status result valid 0
 export const exampleMethodStatusResultValid0 = {"running":true,"host":"127.0.0.1","port":43011,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4,"lastError":""} satisfies contract.StatusResult;
 
-// /methods/2/examples/result/invalid/0: Port 0 is not a bound port.
+// method status result invalid 0: Port 0 is not a bound port.
 // Beyond the static types (a constraint the validators enforce): {"running":true,"host":"127.0.0.1","port":0,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4,"lastError":""}
 
-// /methods/2/examples/result/invalid/1: lastError is always present.
+// method status result invalid 1: lastError is always present.
 // @ts-expect-error the types reject it at /
 export const exampleMethodStatusResultInvalid1 = {"running":true,"host":"127.0.0.1","port":43011,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4} satisfies contract.StatusResult;

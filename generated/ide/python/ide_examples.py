@@ -10,774 +10,774 @@ from __future__ import annotations
 
 import ide as contract
 
-# /types/0/examples/valid/0
+# ApiVersion valid 0
 EXAMPLE_API_VERSION_VALID_0: contract.ApiVersion = {"major": 1, "minor": 0}
 
-# /types/0/examples/valid/1
+# ApiVersion valid 1
 EXAMPLE_API_VERSION_VALID_1: contract.ApiVersion = {"major": 1, "minor": 11}
 
-# /types/0/examples/invalid/0: A negative minor.
+# ApiVersion invalid 0: A negative minor.
 # Beyond the static types (a constraint the validators enforce): {"major":1,"minor":-1}
 
-# /types/0/examples/invalid/1: The major is a string.
+# ApiVersion invalid 1: The major is a string.
 # The types reject it at /major.
 EXAMPLE_API_VERSION_INVALID_1: contract.ApiVersion = {"major": "1", "minor": 0}  # pyright: ignore[reportAssignmentType]
 
-# /types/103/examples/valid/0
+# CancelParams valid 0
 EXAMPLE_CANCEL_PARAMS_VALID_0: contract.CancelParams = {"id": "q-cancel"}
 
-# /types/103/examples/valid/1
+# CancelParams valid 1
 EXAMPLE_CANCEL_PARAMS_VALID_1: contract.CancelParams = {"id": 7}
 
-# /types/103/examples/invalid/0: A null id.
+# CancelParams invalid 0: A null id.
 # The types reject it at /id.
 EXAMPLE_CANCEL_PARAMS_INVALID_0: contract.CancelParams = {"id": None}  # pyright: ignore[reportAssignmentType]
 
-# /types/6/examples/valid/0
+# Capabilities valid 0
 EXAMPLE_CAPABILITIES_VALID_0: contract.Capabilities = {"batch": True, "clientFileEvents": True, "designerXml": True, "diskCache": True, "multiContext": False, "readOnly": True, "search": True, "supportedProjectTypes": ["configuration", "extension", "processing", "report"]}
 
-# /types/6/examples/valid/1
+# Capabilities valid 1
 EXAMPLE_CAPABILITIES_VALID_1: contract.Capabilities = {"batch": True, "clientFileEvents": True, "designerXml": True, "diskCache": True, "multiContext": False, "picturePreview": True, "propertyEditing": True, "propertyPresentation": True, "readOnly": False, "search": True, "selfUpdate": True, "supportFiles": True, "supportPolicy": True, "supportedProjectTypes": ["configuration", "extension", "processing", "report"]}
 
-# /types/6/examples/invalid/0: An unknown project type.
+# Capabilities invalid 0: An unknown project type.
 # The types reject it at /supportedProjectTypes/1.
 EXAMPLE_CAPABILITIES_INVALID_0: contract.Capabilities = {"batch": True, "clientFileEvents": True, "designerXml": True, "diskCache": True, "multiContext": False, "readOnly": True, "search": True, "supportedProjectTypes": ["configuration", "workbook"]}  # pyright: ignore[reportAssignmentType]
 
-# /types/29/examples/valid/0
+# Caption valid 0
 EXAMPLE_CAPTION_VALID_0: contract.Caption = {"en-US": "Catalogs", "ru-RU": "Справочники"}
 
-# /types/29/examples/invalid/0: The English caption is missing.
+# Caption invalid 0: The English caption is missing.
 # The types reject it at /.
 EXAMPLE_CAPTION_INVALID_0: contract.Caption = {"ru-RU": "Справочники"}  # pyright: ignore[reportAssignmentType]
 
-# /types/105/examples/valid/0
+# ChangedParams valid 0
 EXAMPLE_CHANGED_PARAMS_VALID_0: contract.ChangedParams = {"affected": ["catalog:Контрагенты"], "eventSequence": "1", "generation": "1", "projectId": "p1", "requiresRefresh": False, "requiresReopen": False, "sessionId": "s1"}
 
-# /types/105/examples/valid/1
+# ChangedParams valid 1
 EXAMPLE_CHANGED_PARAMS_VALID_1: contract.ChangedParams = {"affected": None, "eventSequence": "1", "generation": "1", "projectId": "p1", "requiresRefresh": True, "requiresReopen": False, "sessionId": "s1"}
 
-# /types/105/examples/invalid/0: Not an unsigned decimal.
+# ChangedParams invalid 0: Not an unsigned decimal.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"-1","affected":["catalog:Контрагенты"],"requiresRefresh":false,"requiresReopen":false}
 
-# /types/104/examples/valid/0
+# DidChangeFilesParams valid 0
 EXAMPLE_DID_CHANGE_FILES_PARAMS_VALID_0: contract.DidChangeFilesParams = {"paths": [{"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}], "projectId": "p1", "sequence": "1", "sessionId": "s1"}
 
-# /types/104/examples/valid/1
+# DidChangeFilesParams valid 1
 EXAMPLE_DID_CHANGE_FILES_PARAMS_VALID_1: contract.DidChangeFilesParams = {"manifestChanged": True, "paths": [], "projectId": "p1", "sequence": "2", "sessionId": "s1"}
 
-# /types/104/examples/invalid/0: The sequence is a number.
+# DidChangeFilesParams invalid 0: The sequence is a number.
 # The types reject it at /sequence.
 EXAMPLE_DID_CHANGE_FILES_PARAMS_INVALID_0: contract.DidChangeFilesParams = {"paths": [], "projectId": "p1", "sequence": 1, "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/160/examples/valid/0
+# DomainErrorData valid 0
 EXAMPLE_DOMAIN_ERROR_DATA_VALID_0: contract.DomainErrorData = {"details": {}, "kind": "cancelled"}
 
-# /types/160/examples/valid/1
+# DomainErrorData valid 1
 EXAMPLE_DOMAIN_ERROR_DATA_VALID_1: contract.DomainErrorData = {"details": {"actual": "0", "expected": "1"}, "generation": "1", "kind": "stale_generation", "projectId": "p1", "sessionId": "s1"}
 
-# /types/160/examples/invalid/0: An unknown kind.
+# DomainErrorData invalid 0: An unknown kind.
 # The types reject it at /kind.
 EXAMPLE_DOMAIN_ERROR_DATA_INVALID_0: contract.DomainErrorData = {"details": {}, "kind": "timeout"}  # pyright: ignore[reportAssignmentType]
 
-# /types/160/examples/invalid/1: details is required, even when empty.
+# DomainErrorData invalid 1: details is required, even when empty.
 # The types reject it at /.
 EXAMPLE_DOMAIN_ERROR_DATA_INVALID_1: contract.DomainErrorData = {"kind": "cancelled"}  # pyright: ignore[reportAssignmentType]
 
-# /types/117/examples/valid/0
+# EditSchema valid 0
 EXAMPLE_EDIT_SCHEMA_VALID_0: contract.EditSchema = {"kind": "unsignedInteger", "max": "18446744073709551615", "min": "0"}
 
-# /types/117/examples/valid/1
+# EditSchema valid 1
 EXAMPLE_EDIT_SCHEMA_VALID_1: contract.EditSchema = {"domain": "ChoiceParameterField", "kind": "reference", "nullable": True}
 
-# /types/117/examples/valid/2
+# EditSchema valid 2
 EXAMPLE_EDIT_SCHEMA_VALID_2: contract.EditSchema = {"kind": "boolean"}
 
-# /types/117/examples/invalid/0: A bound as a JSON number.
+# EditSchema invalid 0: A bound as a JSON number.
 # The types reject it at /min.
 EXAMPLE_EDIT_SCHEMA_INVALID_0: contract.EditSchema = {"kind": "unsignedInteger", "max": "10", "min": 0}  # pyright: ignore[reportAssignmentType]
 
-# /types/117/examples/invalid/1: An unknown kind.
+# EditSchema invalid 1: An unknown kind.
 # The types reject it at /kind.
 EXAMPLE_EDIT_SCHEMA_INVALID_1: contract.EditSchema = {"kind": "float"}  # pyright: ignore[reportAssignmentType]
 
-# /types/123/examples/valid/0
+# EditingState valid 0
 EXAMPLE_EDITING_STATE_VALID_0: contract.EditingState = {"addRemove": False, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}
 
-# /types/123/examples/valid/1
+# EditingState valid 1
 EXAMPLE_EDITING_STATE_VALID_1: contract.EditingState = {"addRemove": False, "contextSnapshot": "5d41402abc4b2a76b9719d911017c592", "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "linkedObjects": ["document:Заказ"], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "redoLinked": False, "redoRename": False, "renameAvailable": True, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "undoLinked": False, "undoRename": False, "writable": True}
 
-# /types/123/examples/valid/2
+# EditingState valid 2
 EXAMPLE_EDITING_STATE_VALID_2: contract.EditingState = {"addRemove": False, "contextSnapshot": None, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "redoRename": False, "renameAvailable": True, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "undoRename": False, "writable": True}
 
-# /types/123/examples/invalid/0: addRemove is always false.
+# EditingState invalid 0: addRemove is always false.
 # Beyond the static types (a constraint the validators enforce): {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true}
 
-# /types/123/examples/invalid/1: A context snapshot is a string or null.
+# EditingState invalid 1: A context snapshot is a string or null.
 # The types reject it at /contextSnapshot.
 EXAMPLE_EDITING_STATE_INVALID_1: contract.EditingState = {"addRemove": False, "contextSnapshot": 42, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}  # pyright: ignore[reportAssignmentType]
 
-# /types/16/examples/valid/0
+# Generation valid 0
 EXAMPLE_GENERATION_VALID_0: contract.Generation = "0"
 
-# /types/16/examples/valid/1
+# Generation valid 1
 EXAMPLE_GENERATION_VALID_1: contract.Generation = "18446744073709551615"
 
-# /types/16/examples/invalid/0: A JSON number instead of a string.
+# Generation invalid 0: A JSON number instead of a string.
 # The types reject it at /.
 EXAMPLE_GENERATION_INVALID_0: contract.Generation = 1  # pyright: ignore[reportAssignmentType]
 
-# /types/16/examples/invalid/1: A leading zero.
+# Generation invalid 1: A leading zero.
 # Beyond the static types (a constraint the validators enforce): "01"
 
-# /types/16/examples/invalid/2: Above 2^64−1.
+# Generation invalid 2: Above 2^64−1.
 # Beyond the static types (a constraint the validators enforce): "18446744073709551616"
 
-# /types/106/examples/valid/0
+# IndexProgressParams valid 0
 EXAMPLE_INDEX_PROGRESS_PARAMS_VALID_0: contract.IndexProgressParams = {"generation": "0", "progress": {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}, "projectId": "p1", "sessionId": "s1"}
 
-# /types/106/examples/invalid/0: No progress.
+# IndexProgressParams invalid 0: No progress.
 # The types reject it at /.
 EXAMPLE_INDEX_PROGRESS_PARAMS_INVALID_0: contract.IndexProgressParams = {"generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/4/examples/valid/0
+# InitializeParams valid 0
 EXAMPLE_INITIALIZE_PARAMS_VALID_0: contract.InitializeParams = {"apiVersion": {"major": 1, "minor": 0}, "client": {"name": "Пример клиента", "version": "1"}, "locale": "ru-RU"}
 
-# /types/4/examples/invalid/0: An unknown locale.
+# InitializeParams invalid 0: An unknown locale.
 # The types reject it at /locale.
 EXAMPLE_INITIALIZE_PARAMS_INVALID_0: contract.InitializeParams = {"apiVersion": {"major": 1, "minor": 0}, "client": {"name": "x", "version": "1"}, "locale": "de-DE"}  # pyright: ignore[reportAssignmentType]
 
-# /types/32/examples/valid/0
+# Label valid 0
 EXAMPLE_LABEL_VALID_0: contract.Label = {"kind": "name", "text": "ТестоваяКонфигурация"}
 
-# /types/32/examples/valid/1
+# Label valid 1
 EXAMPLE_LABEL_VALID_1: contract.Label = {"key": "tree-collection-catalog", "kind": "key", "translations": {"en-US": "Catalogs", "ru-RU": "Справочники"}}
 
-# /types/32/examples/invalid/0: A translation is missing.
+# Label invalid 0: A translation is missing.
 # The types reject it at /translations.
 EXAMPLE_LABEL_INVALID_0: contract.Label = {"key": "k", "kind": "key", "translations": {"ru-RU": "a"}}  # pyright: ignore[reportAssignmentType]
 
-# /types/7/examples/valid/0
+# Limits valid 0
 EXAMPLE_LIMITS_VALID_0: contract.Limits = {"maxBatchItems": 16, "maxDepth": 64, "maxHeaderBytes": 8192, "maxPendingRequests": 128, "maxQueuedBytes": 4194304, "maxRequestBytes": 1048576, "maxResponseBytes": 67108864}
 
-# /types/7/examples/invalid/0: A limit below one.
+# Limits invalid 0: A limit below one.
 # Beyond the static types (a constraint the validators enforce): {"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":0,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}
 
-# /types/15/examples/valid/0
+# MetadataKind valid 0
 EXAMPLE_METADATA_KIND_VALID_0: contract.MetadataKind = "catalog"
 
-# /types/15/examples/valid/1
+# MetadataKind valid 1
 EXAMPLE_METADATA_KIND_VALID_1: contract.MetadataKind = "predefined-item"
 
-# /types/15/examples/invalid/0: Empty.
+# MetadataKind invalid 0: Empty.
 # Beyond the static types (a constraint the validators enforce): ""
 
-# /types/38/examples/valid/0
+# Node valid 0
 EXAMPLE_NODE_VALID_0: contract.Node = {"diagnostics": [], "expandedByDefault": False, "id": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "label": {"kind": "name", "text": "ТестоваяКонфигурация"}, "parent": None, "rootSection": False, "state": "non_empty"}
 
-# /types/38/examples/valid/1
+# Node valid 1
 EXAMPLE_NODE_VALID_1: contract.Node = {"diagnostics": [], "expandedByDefault": False, "id": {"kind": "object", "objectId": "catalog:Контрагенты"}, "label": {"kind": "name", "text": "Контрагенты"}, "metadataKind": "catalog", "parent": {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}, "rootSection": False, "state": "unloaded"}
 
-# /types/38/examples/valid/2
+# Node valid 2
 EXAMPLE_NODE_VALID_2: contract.Node = {"diagnostics": [], "expandedByDefault": False, "id": {"kind": "module", "owner": "catalog:Контрагенты", "role": "object"}, "label": {"kind": "name", "text": "ObjectModule"}, "metadataKind": None, "parent": {"collection": {"kind": "modules"}, "kind": "collection", "owner": "catalog:Контрагенты"}, "rootSection": False, "state": "empty"}
 
-# /types/38/examples/invalid/0: An unknown state.
+# Node invalid 0: An unknown state.
 # The types reject it at /state.
 EXAMPLE_NODE_INVALID_0: contract.Node = {"diagnostics": [], "expandedByDefault": False, "id": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "label": {"kind": "name", "text": "ТестоваяКонфигурация"}, "parent": None, "rootSection": False, "state": "loaded"}  # pyright: ignore[reportAssignmentType]
 
-# /types/25/examples/valid/0
+# NodeId valid 0
 EXAMPLE_NODE_ID_VALID_0: contract.NodeId = {"kind": "object", "objectId": "catalog:Контрагенты"}
 
-# /types/25/examples/valid/1
+# NodeId valid 1
 EXAMPLE_NODE_ID_VALID_1: contract.NodeId = {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}
 
-# /types/25/examples/valid/2
+# NodeId valid 2
 EXAMPLE_NODE_ID_VALID_2: contract.NodeId = {"kind": "module", "owner": "catalog:Контрагенты", "role": "object"}
 
-# /types/25/examples/invalid/0: An unknown kind.
+# NodeId invalid 0: An unknown kind.
 # The types reject it at /kind.
 EXAMPLE_NODE_ID_INVALID_0: contract.NodeId = {"kind": "file", "objectId": "x"}  # pyright: ignore[reportAssignmentType]
 
-# /types/25/examples/invalid/1: No objectId.
+# NodeId invalid 1: No objectId.
 # The types reject it at /.
 EXAMPLE_NODE_ID_INVALID_1: contract.NodeId = {"kind": "object"}  # pyright: ignore[reportAssignmentType]
 
-# /types/12/examples/valid/0
+# ObjectId valid 0
 EXAMPLE_OBJECT_ID_VALID_0: contract.ObjectId = "catalog:Контрагенты"
 
-# /types/12/examples/invalid/0: An empty id.
+# ObjectId invalid 0: An empty id.
 # Beyond the static types (a constraint the validators enforce): ""
 
-# /types/11/examples/valid/0
+# Path valid 0
 EXAMPLE_PATH_VALID_0: contract.Path = {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}
 
-# /types/11/examples/valid/1
+# Path valid 1
 EXAMPLE_PATH_VALID_1: contract.Path = {"encoding": "percent", "value": "Catalogs/%D0%9A.xml"}
 
-# /types/11/examples/invalid/0: An unknown encoding.
+# Path invalid 0: An unknown encoding.
 # The types reject it at /encoding.
 EXAMPLE_PATH_INVALID_0: contract.Path = {"encoding": "latin-1", "value": "a.xml"}  # pyright: ignore[reportAssignmentType]
 
-# /types/11/examples/invalid/1: No value.
+# Path invalid 1: No value.
 # The types reject it at /.
 EXAMPLE_PATH_INVALID_1: contract.Path = {"encoding": "utf-8"}  # pyright: ignore[reportAssignmentType]
 
-# /types/57/examples/valid/0
+# PicturePreview valid 0
 EXAMPLE_PICTURE_PREVIEW_VALID_0: contract.PicturePreview = {"data": "iVBORw0KGgo=", "fileName": "Logo.png", "mimeType": "image/png", "status": "ready"}
 
-# /types/57/examples/valid/1
+# PicturePreview valid 1
 EXAMPLE_PICTURE_PREVIEW_VALID_1: contract.PicturePreview = {"status": "too_large"}
 
-# /types/57/examples/invalid/0: No data.
+# PicturePreview invalid 0: No data.
 # The types reject it at /.
 EXAMPLE_PICTURE_PREVIEW_INVALID_0: contract.PicturePreview = {"fileName": "Logo.png", "mimeType": "image/png", "status": "ready"}  # pyright: ignore[reportAssignmentType]
 
-# /types/57/examples/invalid/1: An unknown status.
+# PicturePreview invalid 1: An unknown status.
 # The types reject it at /status.
 EXAMPLE_PICTURE_PREVIEW_INVALID_1: contract.PicturePreview = {"status": "broken"}  # pyright: ignore[reportAssignmentType]
 
-# /types/55/examples/valid/0
+# Presentation valid 0
 EXAMPLE_PRESENTATION_VALID_0: contract.Presentation = {"caption": {"en-US": "Контрагенты", "ru-RU": "Контрагенты"}, "category": {"en-US": "Catalog", "ru-RU": "Справочник"}, "kind": "reference", "metadataKind": "catalog", "status": "resolved", "target": "catalog:Контрагенты"}
 
-# /types/55/examples/valid/1
+# Presentation valid 1
 EXAMPLE_PRESENTATION_VALID_1: contract.Presentation = {"caption": {"en-US": "Diagram", "ru-RU": "Схема"}, "kind": "diagram", "layout": "tree"}
 
-# /types/55/examples/invalid/0: An unknown status.
+# Presentation invalid 0: An unknown status.
 # Beyond the static types (a constraint the validators enforce): {"kind":"reference","caption":{"ru-RU":"Справочники","en-US":"Catalogs"},"category":{"ru-RU":"Справочники","en-US":"Catalogs"},"metadataKind":"catalog","status":"broken"}
 
-# /types/63/examples/valid/0
+# Progress valid 0
 EXAMPLE_PROGRESS_VALID_0: contract.Progress = {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}
 
-# /types/63/examples/invalid/0: An unknown state.
+# Progress invalid 0: An unknown state.
 # The types reject it at /state.
 EXAMPLE_PROGRESS_INVALID_0: contract.Progress = {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "done"}  # pyright: ignore[reportAssignmentType]
 
-# /types/72/examples/valid/0
+# ProjectInfo valid 0
 EXAMPLE_PROJECT_INFO_VALID_0: contract.ProjectInfo = {"eventSequence": "0", "generation": "0", "projectId": "p1", "requiresRefresh": False, "requiresReopen": False, "root": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "rootPath": {"encoding": "utf-8", "value": "/workspace/demo"}, "scope": {"kind": "standalone"}, "sourcePath": {"encoding": "utf-8", "value": "/workspace/demo/src"}, "type": "configuration"}
 
-# /types/72/examples/invalid/0: An unknown project type.
+# ProjectInfo invalid 0: An unknown project type.
 # The types reject it at /type.
 EXAMPLE_PROJECT_INFO_INVALID_0: contract.ProjectInfo = {"eventSequence": "0", "generation": "0", "projectId": "p1", "requiresRefresh": False, "requiresReopen": False, "root": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "rootPath": {"encoding": "utf-8", "value": "/workspace/demo"}, "scope": {"kind": "standalone"}, "sourcePath": {"encoding": "utf-8", "value": "/workspace/demo/src"}, "type": "module"}  # pyright: ignore[reportAssignmentType]
 
-# /types/49/examples/valid/0
+# Property valid 0
 EXAMPLE_PROPERTY_VALID_0: contract.Property = {"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}
 
-# /types/49/examples/invalid/0: No range.
+# Property invalid 0: No range.
 # The types reject it at /.
 EXAMPLE_PROPERTY_INVALID_0: contract.Property = {"key": {"name": "Name", "namespace": None}, "qualifiers": [], "value": {"kind": "text", "text": "x"}}  # pyright: ignore[reportAssignmentType]
 
-# /types/131/examples/valid/0
+# PropertyChange valid 0
 EXAMPLE_PROPERTY_CHANGE_VALID_0: contract.PropertyChange = {"kind": "text", "value": "Партнёры"}
 
-# /types/131/examples/valid/1
+# PropertyChange valid 1
 EXAMPLE_PROPERTY_CHANGE_VALID_1: contract.PropertyChange = {"kind": "unsignedInteger", "value": "86400"}
 
-# /types/131/examples/valid/2
+# PropertyChange valid 2
 EXAMPLE_PROPERTY_CHANGE_VALID_2: contract.PropertyChange = {"kind": "reference", "value": None}
 
-# /types/131/examples/invalid/0: A negative value.
+# PropertyChange invalid 0: A negative value.
 # Beyond the static types (a constraint the validators enforce): {"kind":"unsignedInteger","value":"-1"}
 
-# /types/131/examples/invalid/1: A fractional integer.
+# PropertyChange invalid 1: A fractional integer.
 # The types reject it at /value.
 EXAMPLE_PROPERTY_CHANGE_INVALID_1: contract.PropertyChange = {"kind": "integer", "value": 1.5}  # pyright: ignore[reportAssignmentType]
 
-# /types/48/examples/valid/0
+# PropertyValue valid 0
 EXAMPLE_PROPERTY_VALUE_VALID_0: contract.PropertyValue = {"kind": "text", "scalarType": "boolean", "text": "true"}
 
-# /types/48/examples/valid/1
+# PropertyValue valid 1
 EXAMPLE_PROPERTY_VALUE_VALID_1: contract.PropertyValue = {"items": [{"content": "Контрагенты", "language": "ru"}], "kind": "localized"}
 
-# /types/48/examples/valid/2
+# PropertyValue valid 2
 EXAMPLE_PROPERTY_VALUE_VALID_2: contract.PropertyValue = {"issue": "mixed_content", "kind": "unsupported"}
 
-# /types/48/examples/invalid/0: An unknown scalar type.
+# PropertyValue invalid 0: An unknown scalar type.
 # The types reject it at /scalarType.
 EXAMPLE_PROPERTY_VALUE_INVALID_0: contract.PropertyValue = {"kind": "text", "scalarType": "integer", "text": "1"}  # pyright: ignore[reportAssignmentType]
 
-# /types/48/examples/invalid/1: An unknown issue.
+# PropertyValue invalid 1: An unknown issue.
 # The types reject it at /issue.
 EXAMPLE_PROPERTY_VALUE_INVALID_1: contract.PropertyValue = {"issue": "other", "kind": "unsupported"}  # pyright: ignore[reportAssignmentType]
 
-# /types/33/examples/valid/0
+# Range valid 0
 EXAMPLE_RANGE_VALID_0: contract.Range = {"end": 145, "start": 100}
 
-# /types/33/examples/invalid/0: A negative offset.
+# Range invalid 0: A negative offset.
 # Beyond the static types (a constraint the validators enforce): {"start":-1,"end":2}
 
-# /types/139/examples/valid/0
+# RenameFile valid 0
 EXAMPLE_RENAME_FILE_VALID_0: contract.RenameFile = {"edits": [{"range": {"end": 824, "start": 812}, "text": "Изделия"}], "path": "Documents/Заказ.xml", "sha256": "0000000000000000000000000000000000000000000000000000000000000000"}
 
-# /types/139/examples/invalid/0: Not a SHA-256.
+# RenameFile invalid 0: Not a SHA-256.
 # Beyond the static types (a constraint the validators enforce): {"path":"Documents/Заказ.xml","sha256":"0","edits":[]}
 
-# /types/137/examples/valid/0
+# Renamed valid 0
 EXAMPLE_RENAMED_VALID_0: contract.Renamed = {"descendantFrom": "catalog:Контрагенты/", "descendantTo": "catalog:Партнёры/", "from": "catalog:Контрагенты", "to": "catalog:Партнёры"}
 
-# /types/137/examples/invalid/0: descendantTo is missing.
+# Renamed invalid 0: descendantTo is missing.
 # The types reject it at /.
 EXAMPLE_RENAMED_INVALID_0: contract.Renamed = {"descendantFrom": "catalog:A/", "from": "catalog:A", "to": "catalog:B"}  # pyright: ignore[reportAssignmentType]
 
-# /types/19/examples/valid/0
+# RequestID valid 0
 EXAMPLE_REQUEST_ID_VALID_0: contract.RequestID = "q1"
 
-# /types/19/examples/valid/1
+# RequestID valid 1
 EXAMPLE_REQUEST_ID_VALID_1: contract.RequestID = 0
 
-# /types/19/examples/valid/2
+# RequestID valid 2
 EXAMPLE_REQUEST_ID_VALID_2: contract.RequestID = 9007199254740991
 
-# /types/19/examples/invalid/0: An empty string.
+# RequestID invalid 0: An empty string.
 # Beyond the static types (a constraint the validators enforce): ""
 
-# /types/19/examples/invalid/1: A negative integer.
+# RequestID invalid 1: A negative integer.
 # Beyond the static types (a constraint the validators enforce): -1
 
-# /types/19/examples/invalid/2: A fractional number.
+# RequestID invalid 2: A fractional number.
 # The types reject it at /.
 EXAMPLE_REQUEST_ID_INVALID_2: contract.RequestID = 1.5  # pyright: ignore[reportAssignmentType]
 
-# /types/19/examples/invalid/3: Not ASCII.
+# RequestID invalid 3: Not ASCII.
 # Beyond the static types (a constraint the validators enforce): "номер"
 
-# /types/19/examples/invalid/4: null is not an id.
+# RequestID invalid 4: null is not an id.
 # The types reject it at /.
 EXAMPLE_REQUEST_ID_INVALID_4: contract.RequestID = None  # pyright: ignore[reportAssignmentType]
 
-# /types/177/examples/valid/0
+# ResourceLimitDetails valid 0
 EXAMPLE_RESOURCE_LIMIT_DETAILS_VALID_0: contract.ResourceLimitDetails = {"limit": 16, "resource": "batch"}
 
-# /types/177/examples/invalid/0: An unknown resource.
+# ResourceLimitDetails invalid 0: An unknown resource.
 # The types reject it at /resource.
 EXAMPLE_RESOURCE_LIMIT_DETAILS_INVALID_0: contract.ResourceLimitDetails = {"limit": 1, "resource": "memory"}  # pyright: ignore[reportAssignmentType]
 
-# /types/71/examples/valid/0
+# Selection valid 0
 EXAMPLE_SELECTION_VALID_0: contract.Selection = {"kind": "current"}
 
-# /types/71/examples/valid/1
+# Selection valid 1
 EXAMPLE_SELECTION_VALID_1: contract.Selection = {"kind": "named", "names": ["erp"]}
 
-# /types/71/examples/invalid/0: No names.
+# Selection invalid 0: No names.
 # Beyond the static types (a constraint the validators enforce): {"kind":"named","names":[]}
 
-# /types/71/examples/invalid/1: An unknown kind.
+# Selection invalid 1: An unknown kind.
 # The types reject it at /kind.
 EXAMPLE_SELECTION_INVALID_1: contract.Selection = {"kind": "some"}  # pyright: ignore[reportAssignmentType]
 
-# /types/172/examples/valid/0
+# SourceErrorDetails valid 0
 EXAMPLE_SOURCE_ERROR_DETAILS_VALID_0: contract.SourceErrorDetails = {"path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "reason": "malformed"}
 
-# /types/172/examples/valid/1
+# SourceErrorDetails valid 1
 EXAMPLE_SOURCE_ERROR_DETAILS_VALID_1: contract.SourceErrorDetails = {"reason": "missing"}
 
-# /types/172/examples/invalid/0: An unknown reason.
+# SourceErrorDetails invalid 0: An unknown reason.
 # The types reject it at /reason.
 EXAMPLE_SOURCE_ERROR_DETAILS_INVALID_0: contract.SourceErrorDetails = {"reason": "corrupt"}  # pyright: ignore[reportAssignmentType]
 
-# /types/174/examples/valid/0
+# StaleGenerationDetails valid 0
 EXAMPLE_STALE_GENERATION_DETAILS_VALID_0: contract.StaleGenerationDetails = {"actual": "0", "expected": "1"}
 
-# /types/174/examples/invalid/0: A number instead of a decimal string.
+# StaleGenerationDetails invalid 0: A number instead of a decimal string.
 # The types reject it at /expected.
 EXAMPLE_STALE_GENERATION_DETAILS_INVALID_0: contract.StaleGenerationDetails = {"actual": "0", "expected": 1}  # pyright: ignore[reportAssignmentType]
 
-# /types/148/examples/valid/0
+# UndoPropertyParams valid 0
 EXAMPLE_UNDO_PROPERTY_PARAMS_VALID_0: contract.UndoPropertyParams = {"direction": "undo", "generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}
 
-# /types/148/examples/valid/1
+# UndoPropertyParams valid 1
 EXAMPLE_UNDO_PROPERTY_PARAMS_VALID_1: contract.UndoPropertyParams = {"contextSnapshot": "5d41402abc4b2a76b9719d911017c592", "direction": "undo", "generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}
 
-# /types/148/examples/valid/2
+# UndoPropertyParams valid 2
 EXAMPLE_UNDO_PROPERTY_PARAMS_VALID_2: contract.UndoPropertyParams = {"contextSnapshot": None, "direction": "redo", "generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}
 
-# /types/148/examples/invalid/0: A context snapshot is a string or null.
+# UndoPropertyParams invalid 0: A context snapshot is a string or null.
 # The types reject it at /contextSnapshot.
 EXAMPLE_UNDO_PROPERTY_PARAMS_INVALID_0: contract.UndoPropertyParams = {"contextSnapshot": 7, "direction": "undo", "generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/0/examples/params/valid/0
+# method initialize params valid 0
 EXAMPLE_METHOD_INITIALIZE_PARAMS_VALID_0: contract.InitializeParams = {"apiVersion": {"major": 1, "minor": 0}, "client": {"name": "Пример клиента", "version": "1"}, "locale": "ru-RU"}
 
-# /methods/0/examples/params/valid/1
+# method initialize params valid 1
 EXAMPLE_METHOD_INITIALIZE_PARAMS_VALID_1: contract.InitializeParams = {"allowPropertyEdits": True, "apiVersion": {"major": 1, "minor": 11}, "client": {"name": "vscode-eska", "version": "2.3.0"}}
 
-# /methods/0/examples/params/invalid/0: No client.
+# method initialize params invalid 0: No client.
 # The types reject it at /.
 EXAMPLE_METHOD_INITIALIZE_PARAMS_INVALID_0: contract.InitializeParams = {"apiVersion": {"major": 1, "minor": 0}, "locale": "ru-RU"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/0/examples/params/invalid/1: The opt-in is not a boolean.
+# method initialize params invalid 1: The opt-in is not a boolean.
 # The types reject it at /allowPropertyEdits.
 EXAMPLE_METHOD_INITIALIZE_PARAMS_INVALID_1: contract.InitializeParams = {"allowPropertyEdits": "yes", "apiVersion": {"major": 1, "minor": 6}, "client": {"name": "c", "version": "1"}}  # pyright: ignore[reportAssignmentType]
 
-# /methods/0/examples/result/valid/0
+# method initialize result valid 0
 EXAMPLE_METHOD_INITIALIZE_RESULT_VALID_0: contract.InitializeResult = {"apiVersion": {"major": 1, "minor": 0}, "capabilities": {"batch": True, "clientFileEvents": True, "designerXml": True, "diskCache": True, "multiContext": False, "readOnly": True, "search": True, "supportedProjectTypes": ["configuration", "extension", "processing", "report"]}, "limits": {"maxBatchItems": 16, "maxDepth": 64, "maxHeaderBytes": 8192, "maxPendingRequests": 128, "maxQueuedBytes": 4194304, "maxRequestBytes": 1048576, "maxResponseBytes": 67108864}, "server": {"name": "eska", "version": "0.10.0"}}
 
-# /methods/0/examples/result/invalid/0: Another server name.
+# method initialize result invalid 0: Another server name.
 # Beyond the static types (a constraint the validators enforce): {"apiVersion":{"major":1,"minor":0},"server":{"name":"other","version":"1"},"capabilities":{"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"]},"limits":{"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}}
 
-# /methods/6/examples/params/valid/0
+# method metadata/children params valid 0
 EXAMPLE_METHOD_METADATA_CHILDREN_PARAMS_VALID_0: contract.ChildrenParams = {"generation": "0", "node": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/6/examples/params/valid/1
+# method metadata/children params valid 1
 EXAMPLE_METHOD_METADATA_CHILDREN_PARAMS_VALID_1: contract.ChildrenParams = {"generation": "0", "hideEmptyRootSections": False, "node": {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/6/examples/params/invalid/0: Not a boolean.
+# method metadata/children params invalid 0: Not a boolean.
 # The types reject it at /hideEmptyRootSections.
 EXAMPLE_METHOD_METADATA_CHILDREN_PARAMS_INVALID_0: contract.ChildrenParams = {"generation": "0", "hideEmptyRootSections": "no", "node": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/6/examples/result/valid/0
+# method metadata/children result valid 0
 EXAMPLE_METHOD_METADATA_CHILDREN_RESULT_VALID_0: contract.ChildrenResult = {"eventSequence": "0", "generation": "0", "nodes": [{"diagnostics": [], "expandedByDefault": False, "id": {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}, "label": {"key": "tree-collection-catalog", "kind": "key", "translations": {"en-US": "Catalogs", "ru-RU": "Справочники"}}, "parent": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "rootSection": True, "state": "non_empty"}], "projectId": "p1", "sessionId": "s1"}
 
-# /methods/6/examples/result/invalid/0: An unknown label kind.
+# method metadata/children result invalid 0: An unknown label kind.
 # The types reject it at /nodes/0/label/kind.
 EXAMPLE_METHOD_METADATA_CHILDREN_RESULT_INVALID_0: contract.ChildrenResult = {"eventSequence": "0", "generation": "0", "nodes": [{"diagnostics": [], "expandedByDefault": False, "id": {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}, "label": {"kind": "icon", "text": "x"}, "parent": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "rootSection": True, "state": "non_empty"}], "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/7/examples/params/valid/0
+# method metadata/get params valid 0
 EXAMPLE_METHOD_METADATA_GET_PARAMS_VALID_0: contract.ObjectParams = {"generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/7/examples/params/invalid/0: An empty id.
+# method metadata/get params invalid 0: An empty id.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""}
 
-# /methods/7/examples/result/valid/0
+# method metadata/get result valid 0
 EXAMPLE_METHOD_METADATA_GET_RESULT_VALID_0: contract.GetResult = {"eventSequence": "0", "generation": "0", "object": {"metadataKind": "catalog", "name": "Контрагенты", "objectId": "catalog:Контрагенты", "parent": None, "synonyms": [], "uuid": None}, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/7/examples/result/invalid/0: The UUID is a number.
+# method metadata/get result invalid 0: The UUID is a number.
 # The types reject it at /object/uuid.
 EXAMPLE_METHOD_METADATA_GET_RESULT_INVALID_0: contract.GetResult = {"eventSequence": "0", "generation": "0", "object": {"metadataKind": "catalog", "name": "Контрагенты", "objectId": "catalog:Контрагенты", "parent": None, "synonyms": [], "uuid": 5}, "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/13/examples/params/valid/0
+# method metadata/index params valid 0
 EXAMPLE_METHOD_METADATA_INDEX_PARAMS_VALID_0: contract.IndexParams = {"action": "status", "generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/13/examples/params/valid/1
+# method metadata/index params valid 1
 EXAMPLE_METHOD_METADATA_INDEX_PARAMS_VALID_1: contract.IndexParams = {"action": "start", "generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/13/examples/params/invalid/0: An unknown action.
+# method metadata/index params invalid 0: An unknown action.
 # The types reject it at /action.
 EXAMPLE_METHOD_METADATA_INDEX_PARAMS_INVALID_0: contract.IndexParams = {"action": "stop", "generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/13/examples/result/valid/0
+# method metadata/index result valid 0
 EXAMPLE_METHOD_METADATA_INDEX_RESULT_VALID_0: contract.IndexResult = {"eventSequence": "0", "generation": "0", "progress": {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/13/examples/result/invalid/0: A negative count.
+# method metadata/index result invalid 0: A negative count.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":-1,"pendingDescriptors":0,"failedDescriptors":0}}
 
-# /methods/14/examples/params/valid/0
+# method metadata/indexErrors params valid 0
 EXAMPLE_METHOD_METADATA_INDEX_ERRORS_PARAMS_VALID_0: contract.IndexErrorsParams = {"generation": "0", "limit": 50, "offset": 0, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/14/examples/params/valid/1
+# method metadata/indexErrors params valid 1
 EXAMPLE_METHOD_METADATA_INDEX_ERRORS_PARAMS_VALID_1: contract.IndexErrorsParams = {"generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/14/examples/params/invalid/0: Below the minimum of 1.
+# method metadata/indexErrors params invalid 0: Below the minimum of 1.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","limit":0}
 
-# /methods/14/examples/result/valid/0
+# method metadata/indexErrors result valid 0
 EXAMPLE_METHOD_METADATA_INDEX_ERRORS_RESULT_VALID_0: contract.IndexErrorsResult = {"errors": [], "eventSequence": "0", "generation": "0", "nextOffset": None, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/14/examples/result/valid/1
+# method metadata/indexErrors result valid 1
 EXAMPLE_METHOD_METADATA_INDEX_ERRORS_RESULT_VALID_1: contract.IndexErrorsResult = {"errors": [{"code": "xml_invalid", "details": {"reason": "malformed"}, "objectId": "catalog:Битый"}], "eventSequence": "0", "generation": "0", "nextOffset": 50, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/14/examples/result/invalid/0: A negative offset.
+# method metadata/indexErrors result invalid 0: A negative offset.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[],"nextOffset":-1}
 
-# /methods/21/examples/params/valid/0
+# method metadata/previewProperty params valid 0
 EXAMPLE_METHOD_METADATA_PREVIEW_PROPERTY_PARAMS_VALID_0: contract.PropertyEditParams = {"change": {"kind": "text", "value": "Партнёры"}, "generation": "0", "objectId": "catalog:Контрагенты", "path": "Name", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}
 
-# /methods/21/examples/params/invalid/0: An unknown change kind.
+# method metadata/previewProperty params invalid 0: An unknown change kind.
 # The types reject it at /change/kind.
 EXAMPLE_METHOD_METADATA_PREVIEW_PROPERTY_PARAMS_INVALID_0: contract.PropertyEditParams = {"change": {"kind": "float", "value": 1}, "generation": "0", "objectId": "catalog:Контрагенты", "path": "Name", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/21/examples/result/valid/0
+# method metadata/previewProperty result valid 0
 EXAMPLE_METHOD_METADATA_PREVIEW_PROPERTY_RESULT_VALID_0: contract.PreviewResult = {"changed": True, "changes": [{"range": {"end": 141, "start": 120}, "text": "Партнёры"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1", "valid": True}
 
-# /methods/21/examples/result/invalid/0: A negative offset.
+# method metadata/previewProperty result invalid 0: A negative offset.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","valid":true,"changed":true,"changes":[{"range":{"start":1,"end":-1},"text":""}]}
 
-# /methods/8/examples/params/valid/0
+# method metadata/properties params valid 0
 EXAMPLE_METHOD_METADATA_PROPERTIES_PARAMS_VALID_0: contract.ObjectParams = {"generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/8/examples/params/invalid/0: The id is a number.
+# method metadata/properties params invalid 0: The id is a number.
 # The types reject it at /objectId.
 EXAMPLE_METHOD_METADATA_PROPERTIES_PARAMS_INVALID_0: contract.ObjectParams = {"generation": "0", "objectId": 7, "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/8/examples/result/valid/0
+# method metadata/properties result valid 0
 EXAMPLE_METHOD_METADATA_PROPERTIES_RESULT_VALID_0: contract.PropertiesResult = {"eventSequence": "0", "generation": "0", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}], "sessionId": "s1"}
 
-# /methods/8/examples/result/valid/1
+# method metadata/properties result valid 1
 EXAMPLE_METHOD_METADATA_PROPERTIES_RESULT_VALID_1: contract.PropertiesResult = {"eventSequence": "0", "generation": "0", "picture": {"status": "missing"}, "projectId": "p1", "properties": [], "sessionId": "s1"}
 
-# /methods/8/examples/result/invalid/0: A property without its range.
+# method metadata/properties result invalid 0: A property without its range.
 # The types reject it at /properties/0.
 EXAMPLE_METHOD_METADATA_PROPERTIES_RESULT_INVALID_0: contract.PropertiesResult = {"eventSequence": "0", "generation": "0", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "value": {"kind": "text", "text": "Контрагенты"}}], "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/17/examples/params/valid/0
+# method metadata/propertyEditing params valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_EDITING_PARAMS_VALID_0: contract.ObjectParams = {"generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/17/examples/params/invalid/0: An empty id.
+# method metadata/propertyEditing params invalid 0: An empty id.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""}
 
-# /methods/17/examples/result/valid/0
+# method metadata/propertyEditing result valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_EDITING_RESULT_VALID_0: contract.EditingResult = {"addRemove": False, "eventSequence": "0", "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "generation": "0", "profile": "catalog", "projectId": "p1", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "sessionId": "s1", "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}
 
-# /methods/17/examples/result/invalid/0: addRemove is always false.
+# method metadata/propertyEditing result invalid 0: addRemove is always false.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true}
 
-# /methods/19/examples/params/valid/0
+# method metadata/propertyReferenceChoices params valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_REFERENCE_CHOICES_PARAMS_VALID_0: contract.PropertyPathParams = {"generation": "0", "objectId": "catalog:Контрагенты", "path": "ChoiceParameterLinks/0/Field", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/19/examples/params/invalid/0: No object id.
+# method metadata/propertyReferenceChoices params invalid 0: No object id.
 # The types reject it at /.
 EXAMPLE_METHOD_METADATA_PROPERTY_REFERENCE_CHOICES_PARAMS_INVALID_0: contract.PropertyPathParams = {"generation": "0", "path": "Owner", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/19/examples/result/valid/0
+# method metadata/propertyReferenceChoices result valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_REFERENCE_CHOICES_RESULT_VALID_0: contract.ReferenceChoicesResult = {"choices": [{"caption": {"en-US": "Owner", "ru-RU": "Владелец"}, "metadataKind": "catalog", "objectId": "catalog:Контрагенты", "standardAttribute": "Owner", "value": "Catalog.Контрагенты.StandardAttribute.Owner"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/19/examples/result/invalid/0: A choice without a caption.
+# method metadata/propertyReferenceChoices result invalid 0: A choice without a caption.
 # The types reject it at /choices/0.
 EXAMPLE_METHOD_METADATA_PROPERTY_REFERENCE_CHOICES_RESULT_INVALID_0: contract.ReferenceChoicesResult = {"choices": [{"metadataKind": "catalog", "objectId": "catalog:A", "value": "x"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/18/examples/params/valid/0
+# method metadata/propertyTypeChoices params valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_TYPE_CHOICES_PARAMS_VALID_0: contract.PropertyPathParams = {"generation": "0", "objectId": "catalog:Контрагенты", "path": "Attributes/ИНН/Type", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/18/examples/params/invalid/0: An empty path.
+# method metadata/propertyTypeChoices params invalid 0: An empty path.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":""}
 
-# /methods/18/examples/result/valid/0
+# method metadata/propertyTypeChoices result valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_TYPE_CHOICES_RESULT_VALID_0: contract.TypeChoicesResult = {"choices": [{"caption": {"en-US": "String", "ru-RU": "Строка"}, "key": "xs:string"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/18/examples/result/invalid/0: A caption without English.
+# method metadata/propertyTypeChoices result invalid 0: A caption without English.
 # The types reject it at /choices/0/caption.
 EXAMPLE_METHOD_METADATA_PROPERTY_TYPE_CHOICES_RESULT_INVALID_0: contract.TypeChoicesResult = {"choices": [{"caption": {"ru-RU": "Строка"}, "key": "xs:string"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/20/examples/params/valid/0
+# method metadata/propertyValueChoices params valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_VALUE_CHOICES_PARAMS_VALID_0: contract.ValueChoicesParams = {"generation": "0", "key": "EnumRef.ВидыКонтрагентов", "objectId": "catalog:Контрагенты", "path": "Attributes/Вид/FillValue", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/20/examples/params/invalid/0: No type key.
+# method metadata/propertyValueChoices params invalid 0: No type key.
 # The types reject it at /.
 EXAMPLE_METHOD_METADATA_PROPERTY_VALUE_CHOICES_PARAMS_INVALID_0: contract.ValueChoicesParams = {"generation": "0", "objectId": "catalog:Контрагенты", "path": "Attributes/Вид/FillValue", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/20/examples/result/valid/0
+# method metadata/propertyValueChoices result valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_VALUE_CHOICES_RESULT_VALID_0: contract.ValueChoicesResult = {"choices": [{"caption": {"en-US": "Юрлицо", "ru-RU": "Юрлицо"}, "value": "Enum.ВидыКонтрагентов.EnumValue.Юрлицо"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/20/examples/result/invalid/0: A choice without a value.
+# method metadata/propertyValueChoices result invalid 0: A choice without a value.
 # The types reject it at /choices/0.
 EXAMPLE_METHOD_METADATA_PROPERTY_VALUE_CHOICES_RESULT_INVALID_0: contract.ValueChoicesResult = {"choices": [{"caption": {"en-US": "Catalogs", "ru-RU": "Справочники"}}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/12/examples/params/valid/0
+# method metadata/refresh params valid 0
 EXAMPLE_METHOD_METADATA_REFRESH_PARAMS_VALID_0: contract.RefreshParams = {"generation": "0", "node": {"kind": "object", "objectId": "catalog:Контрагенты"}, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/12/examples/params/valid/1
+# method metadata/refresh params valid 1
 EXAMPLE_METHOD_METADATA_REFRESH_PARAMS_VALID_1: contract.RefreshParams = {"generation": "3", "node": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "projectId": "p1", "resetFileSequence": True, "sessionId": "s1"}
 
-# /methods/12/examples/params/invalid/0: A string, not a boolean.
+# method metadata/refresh params invalid 0: A string, not a boolean.
 # The types reject it at /resetFileSequence.
 EXAMPLE_METHOD_METADATA_REFRESH_PARAMS_INVALID_0: contract.RefreshParams = {"generation": "0", "node": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "projectId": "p1", "resetFileSequence": "true", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/12/examples/result/valid/0
+# method metadata/refresh result valid 0
 EXAMPLE_METHOD_METADATA_REFRESH_RESULT_VALID_0: contract.RefreshResult = {"affected": ["catalog:Контрагенты"], "eventSequence": "1", "generation": "1", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/12/examples/result/invalid/0: The result's affected list is never null.
+# method metadata/refresh result invalid 0: The result's affected list is never null.
 # The types reject it at /affected.
 EXAMPLE_METHOD_METADATA_REFRESH_RESULT_INVALID_0: contract.RefreshResult = {"affected": None, "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/25/examples/params/valid/0
+# method metadata/renameApply params valid 0
 EXAMPLE_METHOD_METADATA_RENAME_APPLY_PARAMS_VALID_0: contract.RenameApplyParams = {"generation": "0", "newName": "Партнёры", "objectId": "catalog:Контрагенты", "projectId": "p1", "reviewedUncertain": True, "sessionId": "s1", "snapshot": "c0ffee"}
 
-# /methods/25/examples/params/invalid/0: The review flag is missing.
+# method metadata/renameApply params invalid 0: The review flag is missing.
 # The types reject it at /.
 EXAMPLE_METHOD_METADATA_RENAME_APPLY_PARAMS_INVALID_0: contract.RenameApplyParams = {"generation": "0", "newName": "Партнёры", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1", "snapshot": "c0ffee"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/25/examples/result/valid/0
+# method metadata/renameApply result valid 0
 EXAMPLE_METHOD_METADATA_RENAME_APPLY_RESULT_VALID_0: contract.RenameApplyResult = {"editing": {"addRemove": False, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}, "eventSequence": "1", "generation": "1", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}], "renamed": {"descendantFrom": "catalog:Контрагенты/", "descendantTo": "catalog:Партнёры/", "from": "catalog:Контрагенты", "to": "catalog:Партнёры"}, "sessionId": "s1"}
 
-# /methods/25/examples/result/invalid/0: No renamed.
+# method metadata/renameApply result invalid 0: No renamed.
 # The types reject it at /.
 EXAMPLE_METHOD_METADATA_RENAME_APPLY_RESULT_INVALID_0: contract.RenameApplyResult = {"editing": {"addRemove": False, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}, "eventSequence": "1", "generation": "1", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}], "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/24/examples/params/valid/0
+# method metadata/renamePreview params valid 0
 EXAMPLE_METHOD_METADATA_RENAME_PREVIEW_PARAMS_VALID_0: contract.RenamePreviewParams = {"generation": "0", "newName": "Партнёры", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/24/examples/params/invalid/0: An empty name.
+# method metadata/renamePreview params invalid 0: An empty name.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":""}
 
-# /methods/24/examples/result/valid/0
+# method metadata/renamePreview result valid 0
 EXAMPLE_METHOD_METADATA_RENAME_PREVIEW_RESULT_VALID_0: contract.RenamePreviewResult = {"applyAvailable": True, "eventSequence": "0", "generation": "0", "plan": {"files": [{"edits": [{"range": {"end": 142, "start": 120}, "text": "Партнёры"}], "path": "Catalogs/Контрагенты.xml", "sha256": "8c1a4e2f6b3d5a7c9e0f1b2d3c4a5e6f7081928374a5b6c7d8e9f0a1b2c3d4e5"}, {"edits": [{"range": {"end": 2070, "start": 2048}, "text": "Партнёры"}], "path": "Configuration.xml", "sha256": "1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e3d2c1b0a9988"}], "issues": [], "moves": [{"from": "Catalogs/Контрагенты.xml", "to": "Catalogs/Партнёры.xml"}, {"from": "Catalogs/Контрагенты", "to": "Catalogs/Партнёры"}], "snapshot": "5f2b0c1e9ad4f2e7b6c0a1d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d", "uncertain": [{"path": "CommonModules/Общий/Ext/Module.bsl", "range": {"end": 32, "start": 10}, "reason": "string"}]}, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/24/examples/result/invalid/0: A plan without a snapshot.
+# method metadata/renamePreview result invalid 0: A plan without a snapshot.
 # The types reject it at /plan.
 EXAMPLE_METHOD_METADATA_RENAME_PREVIEW_RESULT_INVALID_0: contract.RenamePreviewResult = {"applyAvailable": True, "eventSequence": "0", "generation": "0", "plan": {"files": [{"edits": [{"range": {"end": 142, "start": 120}, "text": "Партнёры"}], "path": "Catalogs/Контрагенты.xml", "sha256": "8c1a4e2f6b3d5a7c9e0f1b2d3c4a5e6f7081928374a5b6c7d8e9f0a1b2c3d4e5"}, {"edits": [{"range": {"end": 2070, "start": 2048}, "text": "Партнёры"}], "path": "Configuration.xml", "sha256": "1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e3d2c1b0a9988"}], "issues": [], "moves": [{"from": "Catalogs/Контрагенты.xml", "to": "Catalogs/Партнёры.xml"}, {"from": "Catalogs/Контрагенты", "to": "Catalogs/Партнёры"}], "uncertain": [{"path": "CommonModules/Общий/Ext/Module.bsl", "range": {"end": 32, "start": 10}, "reason": "string"}]}, "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/24/examples/result/invalid/1: A reason the contract does not know.
+# method metadata/renamePreview result invalid 1: A reason the contract does not know.
 # The types reject it at /plan/uncertain/0/reason.
 EXAMPLE_METHOD_METADATA_RENAME_PREVIEW_RESULT_INVALID_1: contract.RenamePreviewResult = {"applyAvailable": True, "eventSequence": "0", "generation": "0", "plan": {"files": [{"edits": [{"range": {"end": 142, "start": 120}, "text": "Партнёры"}], "path": "Catalogs/Контрагенты.xml", "sha256": "8c1a4e2f6b3d5a7c9e0f1b2d3c4a5e6f7081928374a5b6c7d8e9f0a1b2c3d4e5"}, {"edits": [{"range": {"end": 2070, "start": 2048}, "text": "Партнёры"}], "path": "Configuration.xml", "sha256": "1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e3d2c1b0a9988"}], "issues": [], "moves": [{"from": "Catalogs/Контрагенты.xml", "to": "Catalogs/Партнёры.xml"}, {"from": "Catalogs/Контрагенты", "to": "Catalogs/Партнёры"}], "snapshot": "5f2b0c1e9ad4f2e7b6c0a1d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d", "uncertain": [{"path": "x.bsl", "range": {"end": 2, "start": 1}, "reason": "guess"}]}, "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/11/examples/params/valid/0
+# method metadata/reveal params valid 0
 EXAMPLE_METHOD_METADATA_REVEAL_PARAMS_VALID_0: contract.ObjectParams = {"generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/11/examples/params/invalid/0: No object id.
+# method metadata/reveal params invalid 0: No object id.
 # The types reject it at /.
 EXAMPLE_METHOD_METADATA_REVEAL_PARAMS_INVALID_0: contract.ObjectParams = {"generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/11/examples/result/valid/0
+# method metadata/reveal result valid 0
 EXAMPLE_METHOD_METADATA_REVEAL_RESULT_VALID_0: contract.RevealResult = {"ancestry": [{"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}, {"kind": "object", "objectId": "catalog:Контрагенты"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/11/examples/result/invalid/0: Not an array.
+# method metadata/reveal result invalid 0: Not an array.
 # The types reject it at /ancestry.
 EXAMPLE_METHOD_METADATA_REVEAL_RESULT_INVALID_0: contract.RevealResult = {"ancestry": {"kind": "object", "objectId": "catalog:Контрагенты"}, "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/5/examples/params/valid/0
+# method metadata/root params valid 0
 EXAMPLE_METHOD_METADATA_ROOT_PARAMS_VALID_0: contract.ProjectContext = {"generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/5/examples/params/invalid/0: Not a decimal string.
+# method metadata/root params invalid 0: Not a decimal string.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"x"}
 
-# /methods/5/examples/result/valid/0
+# method metadata/root result valid 0
 EXAMPLE_METHOD_METADATA_ROOT_RESULT_VALID_0: contract.RootResult = {"eventSequence": "0", "generation": "0", "node": {"diagnostics": [], "expandedByDefault": False, "id": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "label": {"kind": "name", "text": "ТестоваяКонфигурация"}, "parent": None, "rootSection": False, "state": "non_empty"}, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/5/examples/result/invalid/0: No node.
+# method metadata/root result invalid 0: No node.
 # The types reject it at /.
 EXAMPLE_METHOD_METADATA_ROOT_RESULT_INVALID_0: contract.RootResult = {"eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/10/examples/params/valid/0
+# method metadata/search params valid 0
 EXAMPLE_METHOD_METADATA_SEARCH_PARAMS_VALID_0: contract.SearchParams = {"generation": "0", "limit": 50, "projectId": "p1", "sessionId": "s1", "text": "контрагенты"}
 
-# /methods/10/examples/params/valid/1
+# method metadata/search params valid 1
 EXAMPLE_METHOD_METADATA_SEARCH_PARAMS_VALID_1: contract.SearchParams = {"generation": "0", "projectId": "p1", "sessionId": "s1", "text": "ИНН"}
 
-# /methods/10/examples/params/valid/2
+# method metadata/search params valid 2
 EXAMPLE_METHOD_METADATA_SEARCH_PARAMS_VALID_2: contract.SearchParams = {"generation": "0", "projectId": "p1", "sessionId": "s1", "synonymLanguage": "und", "text": "name"}
 
-# /methods/10/examples/params/invalid/0: Above the maximum of 500; it is not clamped.
+# method metadata/search params invalid 0: Above the maximum of 500; it is not clamped.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":501}
 
-# /methods/10/examples/params/invalid/1: Below the minimum of 1.
+# method metadata/search params invalid 1: Below the minimum of 1.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":0}
 
-# /methods/10/examples/result/valid/0
+# method metadata/search result valid 0
 EXAMPLE_METHOD_METADATA_SEARCH_RESULT_VALID_0: contract.SearchResult = {"eventSequence": "0", "generation": "0", "hits": [{"ancestry": [{"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}, {"kind": "object", "objectId": "catalog:Контрагенты"}], "metadataKind": "catalog", "name": "Контрагенты", "node": {"kind": "object", "objectId": "catalog:Контрагенты"}, "objectId": "catalog:Контрагенты", "rank": "exact_name", "synonyms": []}], "progress": {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}, "projectId": "p1", "sessionId": "s1", "truncated": False}
 
-# /methods/10/examples/result/invalid/0: An unknown rank.
+# method metadata/search result invalid 0: An unknown rank.
 # The types reject it at /hits/0/rank.
 EXAMPLE_METHOD_METADATA_SEARCH_RESULT_INVALID_0: contract.SearchResult = {"eventSequence": "0", "generation": "0", "hits": [{"ancestry": [{"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}, {"kind": "object", "objectId": "catalog:Контрагенты"}], "metadataKind": "catalog", "name": "Контрагенты", "node": {"kind": "object", "objectId": "catalog:Контрагенты"}, "objectId": "catalog:Контрагенты", "rank": "fuzzy", "synonyms": []}], "progress": {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}, "projectId": "p1", "sessionId": "s1", "truncated": False}  # pyright: ignore[reportAssignmentType]
 
-# /methods/9/examples/params/valid/0
+# method metadata/source params valid 0
 EXAMPLE_METHOD_METADATA_SOURCE_PARAMS_VALID_0: contract.NodeParams = {"generation": "0", "node": {"kind": "object", "objectId": "catalog:Контрагенты"}, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/9/examples/params/invalid/0: The node has no kind.
+# method metadata/source params invalid 0: The node has no kind.
 # The types reject it at /node/kind.
 EXAMPLE_METHOD_METADATA_SOURCE_PARAMS_INVALID_0: contract.NodeParams = {"generation": "0", "node": {"objectId": "catalog:Контрагенты"}, "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/9/examples/result/valid/0
+# method metadata/source result valid 0
 EXAMPLE_METHOD_METADATA_SOURCE_RESULT_VALID_0: contract.SourceResult = {"eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1", "sources": [{"inline": [], "path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "role": {"kind": "descriptor"}}, {"inline": [], "path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты/Ext/ObjectModule.bsl"}, "role": {"kind": "module", "role": "object"}}]}
 
-# /methods/9/examples/result/invalid/0: An unknown role.
+# method metadata/source result invalid 0: An unknown role.
 # The types reject it at /sources/0/role/kind.
 EXAMPLE_METHOD_METADATA_SOURCE_RESULT_INVALID_0: contract.SourceResult = {"eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1", "sources": [{"inline": [], "path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "role": {"kind": "binary"}}]}  # pyright: ignore[reportAssignmentType]
 
-# /methods/15/examples/params/valid/0
+# method metadata/support params valid 0
 EXAMPLE_METHOD_METADATA_SUPPORT_PARAMS_VALID_0: contract.SupportParams = {"generation": "0", "projectId": "p1", "sessionId": "s1"}
 
-# /methods/15/examples/params/valid/1
+# method metadata/support params valid 1
 EXAMPLE_METHOD_METADATA_SUPPORT_PARAMS_VALID_1: contract.SupportParams = {"generation": "0", "limit": 50, "offset": 50, "projectId": "p1", "sessionId": "s1"}
 
-# /methods/15/examples/params/invalid/0: Above the maximum.
+# method metadata/support params invalid 0: Above the maximum.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","limit":501}
 
-# /methods/15/examples/result/valid/0
+# method metadata/support result valid 0
 EXAMPLE_METHOD_METADATA_SUPPORT_RESULT_VALID_0: contract.SupportResult = {"diagnostics": [], "eventSequence": "0", "files": [{"objectId": "catalog:Контрагенты", "path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "readOnly": True, "unknown": False}], "freshness": "current", "generation": "0", "nextOffset": None, "objects": [{"objectId": "catalog:Контрагенты", "readOnly": True, "unknown": False}], "projectId": "p1", "sessionId": "s1", "suppliers": []}
 
-# /methods/15/examples/result/invalid/0: An unknown freshness.
+# method metadata/support result invalid 0: An unknown freshness.
 # The types reject it at /freshness.
 EXAMPLE_METHOD_METADATA_SUPPORT_RESULT_INVALID_0: contract.SupportResult = {"diagnostics": [], "eventSequence": "0", "files": [{"objectId": "catalog:Контрагенты", "path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "readOnly": True, "unknown": False}], "freshness": "stale", "generation": "0", "nextOffset": None, "objects": [{"objectId": "catalog:Контрагенты", "readOnly": True, "unknown": False}], "projectId": "p1", "sessionId": "s1", "suppliers": []}  # pyright: ignore[reportAssignmentType]
 
-# /methods/16/examples/params/valid/0
+# method metadata/supportFiles params valid 0
 EXAMPLE_METHOD_METADATA_SUPPORT_FILES_PARAMS_VALID_0: contract.SupportFilesParams = {"generation": "0", "paths": [{"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}], "projectId": "p1", "sessionId": "s1"}
 
-# /methods/16/examples/params/invalid/0: No paths.
+# method metadata/supportFiles params invalid 0: No paths.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","paths":[]}
 
-# /methods/16/examples/result/valid/0
+# method metadata/supportFiles result valid 0
 EXAMPLE_METHOD_METADATA_SUPPORT_FILES_RESULT_VALID_0: contract.SupportFilesResult = {"diagnostics": [], "eventSequence": "0", "files": [{"objectId": "catalog:Контрагенты", "path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "readOnly": True, "unknown": False}], "freshness": "current", "generation": "0", "objects": [{"objectId": "catalog:Контрагенты", "readOnly": True, "unknown": False}], "projectId": "p1", "sessionId": "s1"}
 
-# /methods/16/examples/result/invalid/0: objectId must be present, null when unknown.
+# method metadata/supportFiles result invalid 0: objectId must be present, null when unknown.
 # The types reject it at /files/0.
 EXAMPLE_METHOD_METADATA_SUPPORT_FILES_RESULT_INVALID_0: contract.SupportFilesResult = {"diagnostics": [], "eventSequence": "0", "files": [{"path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "readOnly": True, "unknown": True}], "freshness": "current", "generation": "0", "objects": [{"objectId": "catalog:Контрагенты", "readOnly": True, "unknown": False}], "projectId": "p1", "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/23/examples/params/valid/0
+# method metadata/undoProperty params valid 0
 EXAMPLE_METHOD_METADATA_UNDO_PROPERTY_PARAMS_VALID_0: contract.UndoPropertyParams = {"direction": "undo", "generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}
 
-# /methods/23/examples/params/invalid/0: An unknown direction.
+# method metadata/undoProperty params invalid 0: An unknown direction.
 # The types reject it at /direction.
 EXAMPLE_METHOD_METADATA_UNDO_PROPERTY_PARAMS_INVALID_0: contract.UndoPropertyParams = {"direction": "back", "generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/23/examples/result/valid/0
+# method metadata/undoProperty result valid 0
 EXAMPLE_METHOD_METADATA_UNDO_PROPERTY_RESULT_VALID_0: contract.PropertyWriteResult = {"editing": {"addRemove": False, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}, "eventSequence": "1", "generation": "1", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}], "sessionId": "s1"}
 
-# /methods/23/examples/result/invalid/0: Not a boolean.
+# method metadata/undoProperty result invalid 0: Not a boolean.
 # The types reject it at /editing/undo.
 EXAMPLE_METHOD_METADATA_UNDO_PROPERTY_RESULT_INVALID_0: contract.PropertyWriteResult = {"editing": {"addRemove": False, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": "yes", "writable": True}, "eventSequence": "1", "generation": "1", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}], "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/22/examples/params/valid/0
+# method metadata/updateProperty params valid 0
 EXAMPLE_METHOD_METADATA_UPDATE_PROPERTY_PARAMS_VALID_0: contract.PropertyEditParams = {"change": {"kind": "text", "value": "Партнёры"}, "generation": "0", "objectId": "catalog:Контрагенты", "path": "Name", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}
 
-# /methods/22/examples/params/valid/1
+# method metadata/updateProperty params valid 1
 EXAMPLE_METHOD_METADATA_UPDATE_PROPERTY_PARAMS_VALID_1: contract.PropertyEditParams = {"change": {"kind": "unsignedInteger", "value": "18446744073709551615"}, "generation": "0", "objectId": "http-service:Обмен", "path": "SessionMaxAge", "projectId": "p1", "sessionId": "s1", "snapshot": "77aa"}
 
-# /methods/22/examples/params/invalid/0: A negative unsigned value.
+# method metadata/updateProperty params invalid 0: A negative unsigned value.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"unsignedInteger","value":"-5"}}
 
-# /methods/22/examples/result/valid/0
+# method metadata/updateProperty result valid 0
 EXAMPLE_METHOD_METADATA_UPDATE_PROPERTY_RESULT_VALID_0: contract.PropertyWriteResult = {"editing": {"addRemove": False, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}, "eventSequence": "1", "generation": "1", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}], "sessionId": "s1"}
 
-# /methods/22/examples/result/invalid/0: No editing state.
+# method metadata/updateProperty result invalid 0: No editing state.
 # The types reject it at /.
 EXAMPLE_METHOD_METADATA_UPDATE_PROPERTY_RESULT_INVALID_0: contract.PropertyWriteResult = {"eventSequence": "0", "generation": "0", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}], "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/4/examples/params/valid/0
+# method project/info params valid 0
 EXAMPLE_METHOD_PROJECT_INFO_PARAMS_VALID_0: contract.SessionParams = {"sessionId": "s1"}
 
-# /methods/4/examples/params/invalid/0: No session id.
+# method project/info params invalid 0: No session id.
 # The types reject it at /.
 EXAMPLE_METHOD_PROJECT_INFO_PARAMS_INVALID_0: contract.SessionParams = {}  # pyright: ignore[reportAssignmentType]
 
-# /methods/4/examples/result/valid/0
+# method project/info result valid 0
 EXAMPLE_METHOD_PROJECT_INFO_RESULT_VALID_0: contract.SessionInfo = {"projects": [{"eventSequence": "0", "generation": "0", "projectId": "p1", "requiresRefresh": False, "requiresReopen": False, "root": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "rootPath": {"encoding": "utf-8", "value": "/workspace/demo"}, "scope": {"kind": "standalone"}, "sourcePath": {"encoding": "utf-8", "value": "/workspace/demo/src"}, "type": "configuration"}], "sessionId": "s1"}
 
-# /methods/4/examples/result/invalid/0: A member scope without a name.
+# method project/info result invalid 0: A member scope without a name.
 # The types reject it at /projects/0/scope.
 EXAMPLE_METHOD_PROJECT_INFO_RESULT_INVALID_0: contract.SessionInfo = {"projects": [{"eventSequence": "0", "generation": "0", "projectId": "p1", "requiresRefresh": False, "requiresReopen": False, "root": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "rootPath": {"encoding": "utf-8", "value": "/workspace/demo"}, "scope": {"kind": "member"}, "sourcePath": {"encoding": "utf-8", "value": "/workspace/demo/src"}, "type": "configuration"}], "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]
 
-# /methods/1/examples/params/valid/0
+# method shutdown params valid 0
 EXAMPLE_METHOD_SHUTDOWN_PARAMS_VALID_0: contract.EmptyParams = {}
 
-# /methods/1/examples/params/valid/1
+# method shutdown params valid 1
 # Without the members a receiver ignores or keeps, which a TypedDict cannot name: /reason
 EXAMPLE_METHOD_SHUTDOWN_PARAMS_VALID_1: contract.EmptyParams = {}
 
-# /methods/1/examples/params/invalid/0: Positional params.
+# method shutdown params invalid 0: Positional params.
 # The types reject it at /.
 EXAMPLE_METHOD_SHUTDOWN_PARAMS_INVALID_0: contract.EmptyParams = []  # pyright: ignore[reportAssignmentType]
 
-# /methods/3/examples/params/valid/0
+# method workspace/close params valid 0
 EXAMPLE_METHOD_WORKSPACE_CLOSE_PARAMS_VALID_0: contract.SessionParams = {"sessionId": "s1"}
 
-# /methods/3/examples/params/invalid/0: An empty session id.
+# method workspace/close params invalid 0: An empty session id.
 # Beyond the static types (a constraint the validators enforce): {"sessionId":""}
 
-# /methods/2/examples/params/valid/0
+# method workspace/open params valid 0
 EXAMPLE_METHOD_WORKSPACE_OPEN_PARAMS_VALID_0: contract.OpenParams = {"diskCache": True, "selection": {"kind": "current"}, "start": {"encoding": "utf-8", "value": "/workspace/demo"}}
 
-# /methods/2/examples/params/valid/1
+# method workspace/open params valid 1
 EXAMPLE_METHOD_WORKSPACE_OPEN_PARAMS_VALID_1: contract.OpenParams = {"selection": {"kind": "all"}, "start": {"encoding": "utf-8", "value": "/workspace/erp"}}
 
-# /methods/2/examples/params/invalid/0: An unknown selection kind.
+# method workspace/open params invalid 0: An unknown selection kind.
 # The types reject it at /selection/kind.
 EXAMPLE_METHOD_WORKSPACE_OPEN_PARAMS_INVALID_0: contract.OpenParams = {"selection": {"kind": "every"}, "start": {"encoding": "utf-8", "value": "/workspace/demo"}}  # pyright: ignore[reportAssignmentType]
 
-# /methods/2/examples/params/invalid/1: The path has no encoding.
+# method workspace/open params invalid 1: The path has no encoding.
 # The types reject it at /start.
 EXAMPLE_METHOD_WORKSPACE_OPEN_PARAMS_INVALID_1: contract.OpenParams = {"selection": {"kind": "current"}, "start": {"value": "/workspace/demo"}}  # pyright: ignore[reportAssignmentType]
 
-# /methods/2/examples/result/valid/0
+# method workspace/open result valid 0
 EXAMPLE_METHOD_WORKSPACE_OPEN_RESULT_VALID_0: contract.SessionInfo = {"projects": [{"eventSequence": "0", "generation": "0", "projectId": "p1", "requiresRefresh": False, "requiresReopen": False, "root": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "rootPath": {"encoding": "utf-8", "value": "/workspace/demo"}, "scope": {"kind": "standalone"}, "sourcePath": {"encoding": "utf-8", "value": "/workspace/demo/src"}, "type": "configuration"}], "sessionId": "s1"}
 
-# /methods/2/examples/result/invalid/0: The generation is a number.
+# method workspace/open result invalid 0: The generation is a number.
 # The types reject it at /projects/0/generation.
 EXAMPLE_METHOD_WORKSPACE_OPEN_RESULT_INVALID_0: contract.SessionInfo = {"projects": [{"eventSequence": "0", "generation": 0, "projectId": "p1", "requiresRefresh": False, "requiresReopen": False, "root": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "rootPath": {"encoding": "utf-8", "value": "/workspace/demo"}, "scope": {"kind": "standalone"}, "sourcePath": {"encoding": "utf-8", "value": "/workspace/demo/src"}, "type": "configuration"}], "sessionId": "s1"}  # pyright: ignore[reportAssignmentType]

@@ -8,772 +8,772 @@
  */
 import type * as contract from "./ide.js";
 
-// /types/0/examples/valid/0
+// ApiVersion valid 0
 export const exampleApiVersionValid0 = {"major":1,"minor":0} satisfies contract.ApiVersion;
 
-// /types/0/examples/valid/1
+// ApiVersion valid 1
 export const exampleApiVersionValid1 = {"major":1,"minor":11} satisfies contract.ApiVersion;
 
-// /types/0/examples/invalid/0: A negative minor.
+// ApiVersion invalid 0: A negative minor.
 // Beyond the static types (a constraint the validators enforce): {"major":1,"minor":-1}
 
-// /types/0/examples/invalid/1: The major is a string.
+// ApiVersion invalid 1: The major is a string.
 // @ts-expect-error the types reject it at /major
 export const exampleApiVersionInvalid1 = {"major":"1","minor":0} satisfies contract.ApiVersion;
 
-// /types/103/examples/valid/0
+// CancelParams valid 0
 export const exampleCancelParamsValid0 = {"id":"q-cancel"} satisfies contract.CancelParams;
 
-// /types/103/examples/valid/1
+// CancelParams valid 1
 export const exampleCancelParamsValid1 = {"id":7} satisfies contract.CancelParams;
 
-// /types/103/examples/invalid/0: A null id.
+// CancelParams invalid 0: A null id.
 // @ts-expect-error the types reject it at /id
 export const exampleCancelParamsInvalid0 = {"id":null} satisfies contract.CancelParams;
 
-// /types/6/examples/valid/0
+// Capabilities valid 0
 export const exampleCapabilitiesValid0 = {"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"]} satisfies contract.Capabilities;
 
-// /types/6/examples/valid/1
+// Capabilities valid 1
 export const exampleCapabilitiesValid1 = {"designerXml":true,"readOnly":false,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"],"selfUpdate":true,"supportPolicy":true,"supportFiles":true,"picturePreview":true,"propertyPresentation":true,"propertyEditing":true} satisfies contract.Capabilities;
 
-// /types/6/examples/invalid/0: An unknown project type.
+// Capabilities invalid 0: An unknown project type.
 // @ts-expect-error the types reject it at /supportedProjectTypes/1
 export const exampleCapabilitiesInvalid0 = {"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","workbook"]} satisfies contract.Capabilities;
 
-// /types/29/examples/valid/0
+// Caption valid 0
 export const exampleCaptionValid0 = {"ru-RU":"Справочники","en-US":"Catalogs"} satisfies contract.Caption;
 
-// /types/29/examples/invalid/0: The English caption is missing.
+// Caption invalid 0: The English caption is missing.
 // @ts-expect-error the types reject it at /
 export const exampleCaptionInvalid0 = {"ru-RU":"Справочники"} satisfies contract.Caption;
 
-// /types/105/examples/valid/0
+// ChangedParams valid 0
 export const exampleChangedParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","affected":["catalog:Контрагенты"],"requiresRefresh":false,"requiresReopen":false} satisfies contract.ChangedParams;
 
-// /types/105/examples/valid/1
+// ChangedParams valid 1
 export const exampleChangedParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","affected":null,"requiresRefresh":true,"requiresReopen":false} satisfies contract.ChangedParams;
 
-// /types/105/examples/invalid/0: Not an unsigned decimal.
+// ChangedParams invalid 0: Not an unsigned decimal.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"-1","affected":["catalog:Контрагенты"],"requiresRefresh":false,"requiresReopen":false}
 
-// /types/104/examples/valid/0
+// DidChangeFilesParams valid 0
 export const exampleDidChangeFilesParamsValid0 = {"sessionId":"s1","projectId":"p1","sequence":"1","paths":[{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"}]} satisfies contract.DidChangeFilesParams;
 
-// /types/104/examples/valid/1
+// DidChangeFilesParams valid 1
 export const exampleDidChangeFilesParamsValid1 = {"sessionId":"s1","projectId":"p1","sequence":"2","paths":[],"manifestChanged":true} satisfies contract.DidChangeFilesParams;
 
-// /types/104/examples/invalid/0: The sequence is a number.
+// DidChangeFilesParams invalid 0: The sequence is a number.
 // @ts-expect-error the types reject it at /sequence
 export const exampleDidChangeFilesParamsInvalid0 = {"sessionId":"s1","projectId":"p1","sequence":1,"paths":[]} satisfies contract.DidChangeFilesParams;
 
-// /types/160/examples/valid/0
+// DomainErrorData valid 0
 export const exampleDomainErrorDataValid0 = {"kind":"cancelled","details":{}} satisfies contract.DomainErrorData;
 
-// /types/160/examples/valid/1
+// DomainErrorData valid 1
 export const exampleDomainErrorDataValid1 = {"kind":"stale_generation","sessionId":"s1","projectId":"p1","generation":"1","details":{"actual":"0","expected":"1"}} satisfies contract.DomainErrorData;
 
-// /types/160/examples/invalid/0: An unknown kind.
+// DomainErrorData invalid 0: An unknown kind.
 // @ts-expect-error the types reject it at /kind
 export const exampleDomainErrorDataInvalid0 = {"kind":"timeout","details":{}} satisfies contract.DomainErrorData;
 
-// /types/160/examples/invalid/1: details is required, even when empty.
+// DomainErrorData invalid 1: details is required, even when empty.
 // @ts-expect-error the types reject it at /
 export const exampleDomainErrorDataInvalid1 = {"kind":"cancelled"} satisfies contract.DomainErrorData;
 
-// /types/117/examples/valid/0
+// EditSchema valid 0
 export const exampleEditSchemaValid0 = {"kind":"unsignedInteger","min":"0","max":"18446744073709551615"} satisfies contract.EditSchema;
 
-// /types/117/examples/valid/1
+// EditSchema valid 1
 export const exampleEditSchemaValid1 = {"kind":"reference","domain":"ChoiceParameterField","nullable":true} satisfies contract.EditSchema;
 
-// /types/117/examples/valid/2
+// EditSchema valid 2
 export const exampleEditSchemaValid2 = {"kind":"boolean"} satisfies contract.EditSchema;
 
-// /types/117/examples/invalid/0: A bound as a JSON number.
+// EditSchema invalid 0: A bound as a JSON number.
 // @ts-expect-error the types reject it at /min
 export const exampleEditSchemaInvalid0 = {"kind":"unsignedInteger","min":0,"max":"10"} satisfies contract.EditSchema;
 
-// /types/117/examples/invalid/1: An unknown kind.
+// EditSchema invalid 1: An unknown kind.
 // @ts-expect-error the types reject it at /kind
 export const exampleEditSchemaInvalid1 = {"kind":"float"} satisfies contract.EditSchema;
 
-// /types/123/examples/valid/0
+// EditingState valid 0
 export const exampleEditingStateValid0 = {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false} satisfies contract.EditingState;
 
-// /types/123/examples/valid/1
+// EditingState valid 1
 export const exampleEditingStateValid1 = {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false,"renameAvailable":true,"undoRename":false,"redoRename":false,"contextSnapshot":"5d41402abc4b2a76b9719d911017c592","linkedObjects":["document:Заказ"],"undoLinked":false,"redoLinked":false} satisfies contract.EditingState;
 
-// /types/123/examples/valid/2
+// EditingState valid 2
 export const exampleEditingStateValid2 = {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false,"renameAvailable":true,"undoRename":false,"redoRename":false,"contextSnapshot":null} satisfies contract.EditingState;
 
-// /types/123/examples/invalid/0: addRemove is always false.
+// EditingState invalid 0: addRemove is always false.
 // Beyond the static types (a constraint the validators enforce): {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true}
 
-// /types/123/examples/invalid/1: A context snapshot is a string or null.
+// EditingState invalid 1: A context snapshot is a string or null.
 // @ts-expect-error the types reject it at /contextSnapshot
 export const exampleEditingStateInvalid1 = {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false,"contextSnapshot":42} satisfies contract.EditingState;
 
-// /types/16/examples/valid/0
+// Generation valid 0
 export const exampleGenerationValid0 = "0" satisfies contract.Generation;
 
-// /types/16/examples/valid/1
+// Generation valid 1
 export const exampleGenerationValid1 = "18446744073709551615" satisfies contract.Generation;
 
-// /types/16/examples/invalid/0: A JSON number instead of a string.
+// Generation invalid 0: A JSON number instead of a string.
 // @ts-expect-error the types reject it at /
 export const exampleGenerationInvalid0 = 1 satisfies contract.Generation;
 
-// /types/16/examples/invalid/1: A leading zero.
+// Generation invalid 1: A leading zero.
 // Beyond the static types (a constraint the validators enforce): "01"
 
-// /types/16/examples/invalid/2: Above 2^64−1.
+// Generation invalid 2: Above 2^64−1.
 // Beyond the static types (a constraint the validators enforce): "18446744073709551616"
 
-// /types/106/examples/valid/0
+// IndexProgressParams valid 0
 export const exampleIndexProgressParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","progress":{"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0}} satisfies contract.IndexProgressParams;
 
-// /types/106/examples/invalid/0: No progress.
+// IndexProgressParams invalid 0: No progress.
 // @ts-expect-error the types reject it at /
 export const exampleIndexProgressParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0"} satisfies contract.IndexProgressParams;
 
-// /types/4/examples/valid/0
+// InitializeParams valid 0
 export const exampleInitializeParamsValid0 = {"apiVersion":{"major":1,"minor":0},"client":{"name":"Пример клиента","version":"1"},"locale":"ru-RU"} satisfies contract.InitializeParams;
 
-// /types/4/examples/invalid/0: An unknown locale.
+// InitializeParams invalid 0: An unknown locale.
 // @ts-expect-error the types reject it at /locale
 export const exampleInitializeParamsInvalid0 = {"apiVersion":{"major":1,"minor":0},"client":{"name":"x","version":"1"},"locale":"de-DE"} satisfies contract.InitializeParams;
 
-// /types/32/examples/valid/0
+// Label valid 0
 export const exampleLabelValid0 = {"kind":"name","text":"ТестоваяКонфигурация"} satisfies contract.Label;
 
-// /types/32/examples/valid/1
+// Label valid 1
 export const exampleLabelValid1 = {"kind":"key","key":"tree-collection-catalog","translations":{"ru-RU":"Справочники","en-US":"Catalogs"}} satisfies contract.Label;
 
-// /types/32/examples/invalid/0: A translation is missing.
+// Label invalid 0: A translation is missing.
 // @ts-expect-error the types reject it at /translations
 export const exampleLabelInvalid0 = {"kind":"key","key":"k","translations":{"ru-RU":"a"}} satisfies contract.Label;
 
-// /types/7/examples/valid/0
+// Limits valid 0
 export const exampleLimitsValid0 = {"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304} satisfies contract.Limits;
 
-// /types/7/examples/invalid/0: A limit below one.
+// Limits invalid 0: A limit below one.
 // Beyond the static types (a constraint the validators enforce): {"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":0,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}
 
-// /types/15/examples/valid/0
+// MetadataKind valid 0
 export const exampleMetadataKindValid0 = "catalog" satisfies contract.MetadataKind;
 
-// /types/15/examples/valid/1
+// MetadataKind valid 1
 export const exampleMetadataKindValid1 = "predefined-item" satisfies contract.MetadataKind;
 
-// /types/15/examples/invalid/0: Empty.
+// MetadataKind invalid 0: Empty.
 // Beyond the static types (a constraint the validators enforce): ""
 
-// /types/38/examples/valid/0
+// Node valid 0
 export const exampleNodeValid0 = {"id":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"parent":null,"label":{"kind":"name","text":"ТестоваяКонфигурация"},"state":"non_empty","expandedByDefault":false,"rootSection":false,"diagnostics":[]} satisfies contract.Node;
 
-// /types/38/examples/valid/1
+// Node valid 1
 export const exampleNodeValid1 = {"id":{"kind":"object","objectId":"catalog:Контрагенты"},"parent":{"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}},"label":{"kind":"name","text":"Контрагенты"},"state":"unloaded","expandedByDefault":false,"rootSection":false,"metadataKind":"catalog","diagnostics":[]} satisfies contract.Node;
 
-// /types/38/examples/valid/2
+// Node valid 2
 export const exampleNodeValid2 = {"id":{"kind":"module","owner":"catalog:Контрагенты","role":"object"},"parent":{"kind":"collection","owner":"catalog:Контрагенты","collection":{"kind":"modules"}},"label":{"kind":"name","text":"ObjectModule"},"state":"empty","expandedByDefault":false,"rootSection":false,"metadataKind":null,"diagnostics":[]} satisfies contract.Node;
 
-// /types/38/examples/invalid/0: An unknown state.
+// Node invalid 0: An unknown state.
 // @ts-expect-error the types reject it at /state
 export const exampleNodeInvalid0 = {"id":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"parent":null,"label":{"kind":"name","text":"ТестоваяКонфигурация"},"state":"loaded","expandedByDefault":false,"rootSection":false,"diagnostics":[]} satisfies contract.Node;
 
-// /types/25/examples/valid/0
+// NodeId valid 0
 export const exampleNodeIdValid0 = {"kind":"object","objectId":"catalog:Контрагенты"} satisfies contract.NodeId;
 
-// /types/25/examples/valid/1
+// NodeId valid 1
 export const exampleNodeIdValid1 = {"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}} satisfies contract.NodeId;
 
-// /types/25/examples/valid/2
+// NodeId valid 2
 export const exampleNodeIdValid2 = {"kind":"module","owner":"catalog:Контрагенты","role":"object"} satisfies contract.NodeId;
 
-// /types/25/examples/invalid/0: An unknown kind.
+// NodeId invalid 0: An unknown kind.
 // @ts-expect-error the types reject it at /kind
 export const exampleNodeIdInvalid0 = {"kind":"file","objectId":"x"} satisfies contract.NodeId;
 
-// /types/25/examples/invalid/1: No objectId.
+// NodeId invalid 1: No objectId.
 // @ts-expect-error the types reject it at /
 export const exampleNodeIdInvalid1 = {"kind":"object"} satisfies contract.NodeId;
 
-// /types/12/examples/valid/0
+// ObjectId valid 0
 export const exampleObjectIdValid0 = "catalog:Контрагенты" satisfies contract.ObjectId;
 
-// /types/12/examples/invalid/0: An empty id.
+// ObjectId invalid 0: An empty id.
 // Beyond the static types (a constraint the validators enforce): ""
 
-// /types/11/examples/valid/0
+// Path valid 0
 export const examplePathValid0 = {"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"} satisfies contract.Path;
 
-// /types/11/examples/valid/1
+// Path valid 1
 export const examplePathValid1 = {"value":"Catalogs/%D0%9A.xml","encoding":"percent"} satisfies contract.Path;
 
-// /types/11/examples/invalid/0: An unknown encoding.
+// Path invalid 0: An unknown encoding.
 // @ts-expect-error the types reject it at /encoding
 export const examplePathInvalid0 = {"value":"a.xml","encoding":"latin-1"} satisfies contract.Path;
 
-// /types/11/examples/invalid/1: No value.
+// Path invalid 1: No value.
 // @ts-expect-error the types reject it at /
 export const examplePathInvalid1 = {"encoding":"utf-8"} satisfies contract.Path;
 
-// /types/57/examples/valid/0
+// PicturePreview valid 0
 export const examplePicturePreviewValid0 = {"status":"ready","mimeType":"image/png","data":"iVBORw0KGgo=","fileName":"Logo.png"} satisfies contract.PicturePreview;
 
-// /types/57/examples/valid/1
+// PicturePreview valid 1
 export const examplePicturePreviewValid1 = {"status":"too_large"} satisfies contract.PicturePreview;
 
-// /types/57/examples/invalid/0: No data.
+// PicturePreview invalid 0: No data.
 // @ts-expect-error the types reject it at /
 export const examplePicturePreviewInvalid0 = {"status":"ready","mimeType":"image/png","fileName":"Logo.png"} satisfies contract.PicturePreview;
 
-// /types/57/examples/invalid/1: An unknown status.
+// PicturePreview invalid 1: An unknown status.
 // @ts-expect-error the types reject it at /status
 export const examplePicturePreviewInvalid1 = {"status":"broken"} satisfies contract.PicturePreview;
 
-// /types/55/examples/valid/0
+// Presentation valid 0
 export const examplePresentationValid0 = {"kind":"reference","caption":{"ru-RU":"Контрагенты","en-US":"Контрагенты"},"category":{"ru-RU":"Справочник","en-US":"Catalog"},"metadataKind":"catalog","status":"resolved","target":"catalog:Контрагенты"} satisfies contract.Presentation;
 
-// /types/55/examples/valid/1
+// Presentation valid 1
 export const examplePresentationValid1 = {"kind":"diagram","caption":{"en-US":"Diagram","ru-RU":"Схема"},"layout":"tree"} satisfies contract.Presentation;
 
-// /types/55/examples/invalid/0: An unknown status.
+// Presentation invalid 0: An unknown status.
 // Beyond the static types (a constraint the validators enforce): {"kind":"reference","caption":{"ru-RU":"Справочники","en-US":"Catalogs"},"category":{"ru-RU":"Справочники","en-US":"Catalogs"},"metadataKind":"catalog","status":"broken"}
 
-// /types/63/examples/valid/0
+// Progress valid 0
 export const exampleProgressValid0 = {"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0} satisfies contract.Progress;
 
-// /types/63/examples/invalid/0: An unknown state.
+// Progress invalid 0: An unknown state.
 // @ts-expect-error the types reject it at /state
 export const exampleProgressInvalid0 = {"state":"done","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0} satisfies contract.Progress;
 
-// /types/72/examples/valid/0
+// ProjectInfo valid 0
 export const exampleProjectInfoValid0 = {"projectId":"p1","scope":{"kind":"standalone"},"type":"configuration","rootPath":{"value":"/workspace/demo","encoding":"utf-8"},"sourcePath":{"value":"/workspace/demo/src","encoding":"utf-8"},"root":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"generation":"0","eventSequence":"0","requiresRefresh":false,"requiresReopen":false} satisfies contract.ProjectInfo;
 
-// /types/72/examples/invalid/0: An unknown project type.
+// ProjectInfo invalid 0: An unknown project type.
 // @ts-expect-error the types reject it at /type
 export const exampleProjectInfoInvalid0 = {"projectId":"p1","scope":{"kind":"standalone"},"type":"module","rootPath":{"value":"/workspace/demo","encoding":"utf-8"},"sourcePath":{"value":"/workspace/demo/src","encoding":"utf-8"},"root":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"generation":"0","eventSequence":"0","requiresRefresh":false,"requiresReopen":false} satisfies contract.ProjectInfo;
 
-// /types/49/examples/valid/0
+// Property valid 0
 export const examplePropertyValid0 = {"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}} satisfies contract.Property;
 
-// /types/49/examples/invalid/0: No range.
+// Property invalid 0: No range.
 // @ts-expect-error the types reject it at /
 export const examplePropertyInvalid0 = {"key":{"namespace":null,"name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"x"}} satisfies contract.Property;
 
-// /types/131/examples/valid/0
+// PropertyChange valid 0
 export const examplePropertyChangeValid0 = {"kind":"text","value":"Партнёры"} satisfies contract.PropertyChange;
 
-// /types/131/examples/valid/1
+// PropertyChange valid 1
 export const examplePropertyChangeValid1 = {"kind":"unsignedInteger","value":"86400"} satisfies contract.PropertyChange;
 
-// /types/131/examples/valid/2
+// PropertyChange valid 2
 export const examplePropertyChangeValid2 = {"kind":"reference","value":null} satisfies contract.PropertyChange;
 
-// /types/131/examples/invalid/0: A negative value.
+// PropertyChange invalid 0: A negative value.
 // Beyond the static types (a constraint the validators enforce): {"kind":"unsignedInteger","value":"-1"}
 
-// /types/131/examples/invalid/1: A fractional integer.
+// PropertyChange invalid 1: A fractional integer.
 // Beyond the static types (a constraint the validators enforce): {"kind":"integer","value":1.5}
 
-// /types/48/examples/valid/0
+// PropertyValue valid 0
 export const examplePropertyValueValid0 = {"kind":"text","text":"true","scalarType":"boolean"} satisfies contract.PropertyValue;
 
-// /types/48/examples/valid/1
+// PropertyValue valid 1
 export const examplePropertyValueValid1 = {"kind":"localized","items":[{"language":"ru","content":"Контрагенты"}]} satisfies contract.PropertyValue;
 
-// /types/48/examples/valid/2
+// PropertyValue valid 2
 export const examplePropertyValueValid2 = {"kind":"unsupported","issue":"mixed_content"} satisfies contract.PropertyValue;
 
-// /types/48/examples/invalid/0: An unknown scalar type.
+// PropertyValue invalid 0: An unknown scalar type.
 // @ts-expect-error the types reject it at /scalarType
 export const examplePropertyValueInvalid0 = {"kind":"text","text":"1","scalarType":"integer"} satisfies contract.PropertyValue;
 
-// /types/48/examples/invalid/1: An unknown issue.
+// PropertyValue invalid 1: An unknown issue.
 // @ts-expect-error the types reject it at /issue
 export const examplePropertyValueInvalid1 = {"kind":"unsupported","issue":"other"} satisfies contract.PropertyValue;
 
-// /types/33/examples/valid/0
+// Range valid 0
 export const exampleRangeValid0 = {"start":100,"end":145} satisfies contract.Range;
 
-// /types/33/examples/invalid/0: A negative offset.
+// Range invalid 0: A negative offset.
 // Beyond the static types (a constraint the validators enforce): {"start":-1,"end":2}
 
-// /types/139/examples/valid/0
+// RenameFile valid 0
 export const exampleRenameFileValid0 = {"path":"Documents/Заказ.xml","sha256":"0000000000000000000000000000000000000000000000000000000000000000","edits":[{"range":{"start":812,"end":824},"text":"Изделия"}]} satisfies contract.RenameFile;
 
-// /types/139/examples/invalid/0: Not a SHA-256.
+// RenameFile invalid 0: Not a SHA-256.
 // Beyond the static types (a constraint the validators enforce): {"path":"Documents/Заказ.xml","sha256":"0","edits":[]}
 
-// /types/137/examples/valid/0
+// Renamed valid 0
 export const exampleRenamedValid0 = {"from":"catalog:Контрагенты","to":"catalog:Партнёры","descendantFrom":"catalog:Контрагенты/","descendantTo":"catalog:Партнёры/"} satisfies contract.Renamed;
 
-// /types/137/examples/invalid/0: descendantTo is missing.
+// Renamed invalid 0: descendantTo is missing.
 // @ts-expect-error the types reject it at /
 export const exampleRenamedInvalid0 = {"from":"catalog:A","to":"catalog:B","descendantFrom":"catalog:A/"} satisfies contract.Renamed;
 
-// /types/19/examples/valid/0
+// RequestID valid 0
 export const exampleRequestIdValid0 = "q1" satisfies contract.RequestID;
 
-// /types/19/examples/valid/1
+// RequestID valid 1
 export const exampleRequestIdValid1 = 0 satisfies contract.RequestID;
 
-// /types/19/examples/valid/2
+// RequestID valid 2
 export const exampleRequestIdValid2 = 9007199254740991 satisfies contract.RequestID;
 
-// /types/19/examples/invalid/0: An empty string.
+// RequestID invalid 0: An empty string.
 // Beyond the static types (a constraint the validators enforce): ""
 
-// /types/19/examples/invalid/1: A negative integer.
+// RequestID invalid 1: A negative integer.
 // Beyond the static types (a constraint the validators enforce): -1
 
-// /types/19/examples/invalid/2: A fractional number.
+// RequestID invalid 2: A fractional number.
 // Beyond the static types (a constraint the validators enforce): 1.5
 
-// /types/19/examples/invalid/3: Not ASCII.
+// RequestID invalid 3: Not ASCII.
 // Beyond the static types (a constraint the validators enforce): "номер"
 
-// /types/19/examples/invalid/4: null is not an id.
+// RequestID invalid 4: null is not an id.
 // @ts-expect-error the types reject it at /
 export const exampleRequestIdInvalid4 = null satisfies contract.RequestID;
 
-// /types/177/examples/valid/0
+// ResourceLimitDetails valid 0
 export const exampleResourceLimitDetailsValid0 = {"resource":"batch","limit":16} satisfies contract.ResourceLimitDetails;
 
-// /types/177/examples/invalid/0: An unknown resource.
+// ResourceLimitDetails invalid 0: An unknown resource.
 // @ts-expect-error the types reject it at /resource
 export const exampleResourceLimitDetailsInvalid0 = {"resource":"memory","limit":1} satisfies contract.ResourceLimitDetails;
 
-// /types/71/examples/valid/0
+// Selection valid 0
 export const exampleSelectionValid0 = {"kind":"current"} satisfies contract.Selection;
 
-// /types/71/examples/valid/1
+// Selection valid 1
 export const exampleSelectionValid1 = {"kind":"named","names":["erp"]} satisfies contract.Selection;
 
-// /types/71/examples/invalid/0: No names.
+// Selection invalid 0: No names.
 // Beyond the static types (a constraint the validators enforce): {"kind":"named","names":[]}
 
-// /types/71/examples/invalid/1: An unknown kind.
+// Selection invalid 1: An unknown kind.
 // @ts-expect-error the types reject it at /kind
 export const exampleSelectionInvalid1 = {"kind":"some"} satisfies contract.Selection;
 
-// /types/172/examples/valid/0
+// SourceErrorDetails valid 0
 export const exampleSourceErrorDetailsValid0 = {"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"reason":"malformed"} satisfies contract.SourceErrorDetails;
 
-// /types/172/examples/valid/1
+// SourceErrorDetails valid 1
 export const exampleSourceErrorDetailsValid1 = {"reason":"missing"} satisfies contract.SourceErrorDetails;
 
-// /types/172/examples/invalid/0: An unknown reason.
+// SourceErrorDetails invalid 0: An unknown reason.
 // @ts-expect-error the types reject it at /reason
 export const exampleSourceErrorDetailsInvalid0 = {"reason":"corrupt"} satisfies contract.SourceErrorDetails;
 
-// /types/174/examples/valid/0
+// StaleGenerationDetails valid 0
 export const exampleStaleGenerationDetailsValid0 = {"expected":"1","actual":"0"} satisfies contract.StaleGenerationDetails;
 
-// /types/174/examples/invalid/0: A number instead of a decimal string.
+// StaleGenerationDetails invalid 0: A number instead of a decimal string.
 // @ts-expect-error the types reject it at /expected
 export const exampleStaleGenerationDetailsInvalid0 = {"expected":1,"actual":"0"} satisfies contract.StaleGenerationDetails;
 
-// /types/148/examples/valid/0
+// UndoPropertyParams valid 0
 export const exampleUndoPropertyParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","direction":"undo"} satisfies contract.UndoPropertyParams;
 
-// /types/148/examples/valid/1
+// UndoPropertyParams valid 1
 export const exampleUndoPropertyParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","direction":"undo","contextSnapshot":"5d41402abc4b2a76b9719d911017c592"} satisfies contract.UndoPropertyParams;
 
-// /types/148/examples/valid/2
+// UndoPropertyParams valid 2
 export const exampleUndoPropertyParamsValid2 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","direction":"redo","contextSnapshot":null} satisfies contract.UndoPropertyParams;
 
-// /types/148/examples/invalid/0: A context snapshot is a string or null.
+// UndoPropertyParams invalid 0: A context snapshot is a string or null.
 // @ts-expect-error the types reject it at /contextSnapshot
 export const exampleUndoPropertyParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","direction":"undo","contextSnapshot":7} satisfies contract.UndoPropertyParams;
 
-// /methods/0/examples/params/valid/0
+// method initialize params valid 0
 export const exampleMethodInitializeParamsValid0 = {"apiVersion":{"major":1,"minor":0},"client":{"name":"Пример клиента","version":"1"},"locale":"ru-RU"} satisfies contract.InitializeParams;
 
-// /methods/0/examples/params/valid/1
+// method initialize params valid 1
 export const exampleMethodInitializeParamsValid1 = {"apiVersion":{"major":1,"minor":11},"client":{"name":"vscode-eska","version":"2.3.0"},"allowPropertyEdits":true} satisfies contract.InitializeParams;
 
-// /methods/0/examples/params/invalid/0: No client.
+// method initialize params invalid 0: No client.
 // @ts-expect-error the types reject it at /
 export const exampleMethodInitializeParamsInvalid0 = {"apiVersion":{"major":1,"minor":0},"locale":"ru-RU"} satisfies contract.InitializeParams;
 
-// /methods/0/examples/params/invalid/1: The opt-in is not a boolean.
+// method initialize params invalid 1: The opt-in is not a boolean.
 // @ts-expect-error the types reject it at /allowPropertyEdits
 export const exampleMethodInitializeParamsInvalid1 = {"apiVersion":{"major":1,"minor":6},"client":{"name":"c","version":"1"},"allowPropertyEdits":"yes"} satisfies contract.InitializeParams;
 
-// /methods/0/examples/result/valid/0
+// method initialize result valid 0
 export const exampleMethodInitializeResultValid0 = {"apiVersion":{"major":1,"minor":0},"server":{"name":"eska","version":"0.10.0"},"capabilities":{"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"]},"limits":{"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}} satisfies contract.InitializeResult;
 
-// /methods/0/examples/result/invalid/0: Another server name.
+// method initialize result invalid 0: Another server name.
 // Beyond the static types (a constraint the validators enforce): {"apiVersion":{"major":1,"minor":0},"server":{"name":"other","version":"1"},"capabilities":{"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"]},"limits":{"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}}
 
-// /methods/6/examples/params/valid/0
+// method metadata/children params valid 0
 export const exampleMethodMetadataChildrenParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","node":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"}} satisfies contract.ChildrenParams;
 
-// /methods/6/examples/params/valid/1
+// method metadata/children params valid 1
 export const exampleMethodMetadataChildrenParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","node":{"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}},"hideEmptyRootSections":false} satisfies contract.ChildrenParams;
 
-// /methods/6/examples/params/invalid/0: Not a boolean.
+// method metadata/children params invalid 0: Not a boolean.
 // @ts-expect-error the types reject it at /hideEmptyRootSections
 export const exampleMethodMetadataChildrenParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","node":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"hideEmptyRootSections":"no"} satisfies contract.ChildrenParams;
 
-// /methods/6/examples/result/valid/0
+// method metadata/children result valid 0
 export const exampleMethodMetadataChildrenResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","nodes":[{"id":{"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}},"parent":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"label":{"kind":"key","key":"tree-collection-catalog","translations":{"ru-RU":"Справочники","en-US":"Catalogs"}},"state":"non_empty","expandedByDefault":false,"rootSection":true,"diagnostics":[]}]} satisfies contract.ChildrenResult;
 
-// /methods/6/examples/result/invalid/0: An unknown label kind.
+// method metadata/children result invalid 0: An unknown label kind.
 // @ts-expect-error the types reject it at /nodes/0/label/kind
 export const exampleMethodMetadataChildrenResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","nodes":[{"id":{"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}},"parent":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"label":{"kind":"icon","text":"x"},"state":"non_empty","expandedByDefault":false,"rootSection":true,"diagnostics":[]}]} satisfies contract.ChildrenResult;
 
-// /methods/7/examples/params/valid/0
+// method metadata/get params valid 0
 export const exampleMethodMetadataGetParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты"} satisfies contract.ObjectParams;
 
-// /methods/7/examples/params/invalid/0: An empty id.
+// method metadata/get params invalid 0: An empty id.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""}
 
-// /methods/7/examples/result/valid/0
+// method metadata/get result valid 0
 export const exampleMethodMetadataGetResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","object":{"objectId":"catalog:Контрагенты","metadataKind":"catalog","name":"Контрагенты","parent":null,"uuid":null,"synonyms":[]}} satisfies contract.GetResult;
 
-// /methods/7/examples/result/invalid/0: The UUID is a number.
+// method metadata/get result invalid 0: The UUID is a number.
 // @ts-expect-error the types reject it at /object/uuid
 export const exampleMethodMetadataGetResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","object":{"objectId":"catalog:Контрагенты","metadataKind":"catalog","name":"Контрагенты","parent":null,"uuid":5,"synonyms":[]}} satisfies contract.GetResult;
 
-// /methods/13/examples/params/valid/0
+// method metadata/index params valid 0
 export const exampleMethodMetadataIndexParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","action":"status"} satisfies contract.IndexParams;
 
-// /methods/13/examples/params/valid/1
+// method metadata/index params valid 1
 export const exampleMethodMetadataIndexParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","action":"start"} satisfies contract.IndexParams;
 
-// /methods/13/examples/params/invalid/0: An unknown action.
+// method metadata/index params invalid 0: An unknown action.
 // @ts-expect-error the types reject it at /action
 export const exampleMethodMetadataIndexParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","action":"stop"} satisfies contract.IndexParams;
 
-// /methods/13/examples/result/valid/0
+// method metadata/index result valid 0
 export const exampleMethodMetadataIndexResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0}} satisfies contract.IndexResult;
 
-// /methods/13/examples/result/invalid/0: A negative count.
+// method metadata/index result invalid 0: A negative count.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":-1,"pendingDescriptors":0,"failedDescriptors":0}}
 
-// /methods/14/examples/params/valid/0
+// method metadata/indexErrors params valid 0
 export const exampleMethodMetadataIndexErrorsParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","offset":0,"limit":50} satisfies contract.IndexErrorsParams;
 
-// /methods/14/examples/params/valid/1
+// method metadata/indexErrors params valid 1
 export const exampleMethodMetadataIndexErrorsParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0"} satisfies contract.IndexErrorsParams;
 
-// /methods/14/examples/params/invalid/0: Below the minimum of 1.
+// method metadata/indexErrors params invalid 0: Below the minimum of 1.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","limit":0}
 
-// /methods/14/examples/result/valid/0
+// method metadata/indexErrors result valid 0
 export const exampleMethodMetadataIndexErrorsResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[],"nextOffset":null} satisfies contract.IndexErrorsResult;
 
-// /methods/14/examples/result/valid/1
+// method metadata/indexErrors result valid 1
 export const exampleMethodMetadataIndexErrorsResultValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[{"objectId":"catalog:Битый","code":"xml_invalid","details":{"reason":"malformed"}}],"nextOffset":50} satisfies contract.IndexErrorsResult;
 
-// /methods/14/examples/result/invalid/0: A negative offset.
+// method metadata/indexErrors result invalid 0: A negative offset.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[],"nextOffset":-1}
 
-// /methods/21/examples/params/valid/0
+// method metadata/previewProperty params valid 0
 export const exampleMethodMetadataPreviewPropertyParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"text","value":"Партнёры"}} satisfies contract.PropertyEditParams;
 
-// /methods/21/examples/params/invalid/0: An unknown change kind.
+// method metadata/previewProperty params invalid 0: An unknown change kind.
 // @ts-expect-error the types reject it at /change/kind
 export const exampleMethodMetadataPreviewPropertyParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"float","value":1}} satisfies contract.PropertyEditParams;
 
-// /methods/21/examples/result/valid/0
+// method metadata/previewProperty result valid 0
 export const exampleMethodMetadataPreviewPropertyResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","valid":true,"changed":true,"changes":[{"range":{"start":120,"end":141},"text":"Партнёры"}]} satisfies contract.PreviewResult;
 
-// /methods/21/examples/result/invalid/0: A negative offset.
+// method metadata/previewProperty result invalid 0: A negative offset.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","valid":true,"changed":true,"changes":[{"range":{"start":1,"end":-1},"text":""}]}
 
-// /methods/8/examples/params/valid/0
+// method metadata/properties params valid 0
 export const exampleMethodMetadataPropertiesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты"} satisfies contract.ObjectParams;
 
-// /methods/8/examples/params/invalid/0: The id is a number.
+// method metadata/properties params invalid 0: The id is a number.
 // @ts-expect-error the types reject it at /objectId
 export const exampleMethodMetadataPropertiesParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":7} satisfies contract.ObjectParams;
 
-// /methods/8/examples/result/valid/0
+// method metadata/properties result valid 0
 export const exampleMethodMetadataPropertiesResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}}]} satisfies contract.PropertiesResult;
 
-// /methods/8/examples/result/valid/1
+// method metadata/properties result valid 1
 export const exampleMethodMetadataPropertiesResultValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","properties":[],"picture":{"status":"missing"}} satisfies contract.PropertiesResult;
 
-// /methods/8/examples/result/invalid/0: A property without its range.
+// method metadata/properties result invalid 0: A property without its range.
 // @ts-expect-error the types reject it at /properties/0
 export const exampleMethodMetadataPropertiesResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"}}]} satisfies contract.PropertiesResult;
 
-// /methods/17/examples/params/valid/0
+// method metadata/propertyEditing params valid 0
 export const exampleMethodMetadataPropertyEditingParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты"} satisfies contract.ObjectParams;
 
-// /methods/17/examples/params/invalid/0: An empty id.
+// method metadata/propertyEditing params invalid 0: An empty id.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""}
 
-// /methods/17/examples/result/valid/0
+// method metadata/propertyEditing result valid 0
 export const exampleMethodMetadataPropertyEditingResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false} satisfies contract.EditingResult;
 
-// /methods/17/examples/result/invalid/0: addRemove is always false.
+// method metadata/propertyEditing result invalid 0: addRemove is always false.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true}
 
-// /methods/19/examples/params/valid/0
+// method metadata/propertyReferenceChoices params valid 0
 export const exampleMethodMetadataPropertyReferenceChoicesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":"ChoiceParameterLinks/0/Field"} satisfies contract.PropertyPathParams;
 
-// /methods/19/examples/params/invalid/0: No object id.
+// method metadata/propertyReferenceChoices params invalid 0: No object id.
 // @ts-expect-error the types reject it at /
 export const exampleMethodMetadataPropertyReferenceChoicesParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","path":"Owner"} satisfies contract.PropertyPathParams;
 
-// /methods/19/examples/result/valid/0
+// method metadata/propertyReferenceChoices result valid 0
 export const exampleMethodMetadataPropertyReferenceChoicesResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","choices":[{"value":"Catalog.Контрагенты.StandardAttribute.Owner","objectId":"catalog:Контрагенты","metadataKind":"catalog","caption":{"ru-RU":"Владелец","en-US":"Owner"},"standardAttribute":"Owner"}]} satisfies contract.ReferenceChoicesResult;
 
-// /methods/19/examples/result/invalid/0: A choice without a caption.
+// method metadata/propertyReferenceChoices result invalid 0: A choice without a caption.
 // @ts-expect-error the types reject it at /choices/0
 export const exampleMethodMetadataPropertyReferenceChoicesResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","choices":[{"value":"x","objectId":"catalog:A","metadataKind":"catalog"}]} satisfies contract.ReferenceChoicesResult;
 
-// /methods/18/examples/params/valid/0
+// method metadata/propertyTypeChoices params valid 0
 export const exampleMethodMetadataPropertyTypeChoicesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":"Attributes/ИНН/Type"} satisfies contract.PropertyPathParams;
 
-// /methods/18/examples/params/invalid/0: An empty path.
+// method metadata/propertyTypeChoices params invalid 0: An empty path.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":""}
 
-// /methods/18/examples/result/valid/0
+// method metadata/propertyTypeChoices result valid 0
 export const exampleMethodMetadataPropertyTypeChoicesResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","choices":[{"key":"xs:string","caption":{"ru-RU":"Строка","en-US":"String"}}]} satisfies contract.TypeChoicesResult;
 
-// /methods/18/examples/result/invalid/0: A caption without English.
+// method metadata/propertyTypeChoices result invalid 0: A caption without English.
 // @ts-expect-error the types reject it at /choices/0/caption
 export const exampleMethodMetadataPropertyTypeChoicesResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","choices":[{"key":"xs:string","caption":{"ru-RU":"Строка"}}]} satisfies contract.TypeChoicesResult;
 
-// /methods/20/examples/params/valid/0
+// method metadata/propertyValueChoices params valid 0
 export const exampleMethodMetadataPropertyValueChoicesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":"Attributes/Вид/FillValue","key":"EnumRef.ВидыКонтрагентов"} satisfies contract.ValueChoicesParams;
 
-// /methods/20/examples/params/invalid/0: No type key.
+// method metadata/propertyValueChoices params invalid 0: No type key.
 // @ts-expect-error the types reject it at /
 export const exampleMethodMetadataPropertyValueChoicesParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":"Attributes/Вид/FillValue"} satisfies contract.ValueChoicesParams;
 
-// /methods/20/examples/result/valid/0
+// method metadata/propertyValueChoices result valid 0
 export const exampleMethodMetadataPropertyValueChoicesResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","choices":[{"value":"Enum.ВидыКонтрагентов.EnumValue.Юрлицо","caption":{"ru-RU":"Юрлицо","en-US":"Юрлицо"}}]} satisfies contract.ValueChoicesResult;
 
-// /methods/20/examples/result/invalid/0: A choice without a value.
+// method metadata/propertyValueChoices result invalid 0: A choice without a value.
 // @ts-expect-error the types reject it at /choices/0
 export const exampleMethodMetadataPropertyValueChoicesResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","choices":[{"caption":{"ru-RU":"Справочники","en-US":"Catalogs"}}]} satisfies contract.ValueChoicesResult;
 
-// /methods/12/examples/params/valid/0
+// method metadata/refresh params valid 0
 export const exampleMethodMetadataRefreshParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","node":{"kind":"object","objectId":"catalog:Контрагенты"}} satisfies contract.RefreshParams;
 
-// /methods/12/examples/params/valid/1
+// method metadata/refresh params valid 1
 export const exampleMethodMetadataRefreshParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"3","node":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"resetFileSequence":true} satisfies contract.RefreshParams;
 
-// /methods/12/examples/params/invalid/0: A string, not a boolean.
+// method metadata/refresh params invalid 0: A string, not a boolean.
 // @ts-expect-error the types reject it at /resetFileSequence
 export const exampleMethodMetadataRefreshParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","node":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"resetFileSequence":"true"} satisfies contract.RefreshParams;
 
-// /methods/12/examples/result/valid/0
+// method metadata/refresh result valid 0
 export const exampleMethodMetadataRefreshResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","affected":["catalog:Контрагенты"]} satisfies contract.RefreshResult;
 
-// /methods/12/examples/result/invalid/0: The result's affected list is never null.
+// method metadata/refresh result invalid 0: The result's affected list is never null.
 // @ts-expect-error the types reject it at /affected
 export const exampleMethodMetadataRefreshResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","affected":null} satisfies contract.RefreshResult;
 
-// /methods/25/examples/params/valid/0
+// method metadata/renameApply params valid 0
 export const exampleMethodMetadataRenameApplyParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":"Партнёры","snapshot":"c0ffee","reviewedUncertain":true} satisfies contract.RenameApplyParams;
 
-// /methods/25/examples/params/invalid/0: The review flag is missing.
+// method metadata/renameApply params invalid 0: The review flag is missing.
 // @ts-expect-error the types reject it at /
 export const exampleMethodMetadataRenameApplyParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":"Партнёры","snapshot":"c0ffee"} satisfies contract.RenameApplyParams;
 
-// /methods/25/examples/result/valid/0
+// method metadata/renameApply result valid 0
 export const exampleMethodMetadataRenameApplyResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}}],"editing":{"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false},"renamed":{"from":"catalog:Контрагенты","to":"catalog:Партнёры","descendantFrom":"catalog:Контрагенты/","descendantTo":"catalog:Партнёры/"}} satisfies contract.RenameApplyResult;
 
-// /methods/25/examples/result/invalid/0: No renamed.
+// method metadata/renameApply result invalid 0: No renamed.
 // @ts-expect-error the types reject it at /
 export const exampleMethodMetadataRenameApplyResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}}],"editing":{"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false}} satisfies contract.RenameApplyResult;
 
-// /methods/24/examples/params/valid/0
+// method metadata/renamePreview params valid 0
 export const exampleMethodMetadataRenamePreviewParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":"Партнёры"} satisfies contract.RenamePreviewParams;
 
-// /methods/24/examples/params/invalid/0: An empty name.
+// method metadata/renamePreview params invalid 0: An empty name.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":""}
 
-// /methods/24/examples/result/valid/0
+// method metadata/renamePreview result valid 0
 export const exampleMethodMetadataRenamePreviewResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","applyAvailable":true,"plan":{"snapshot":"5f2b0c1e9ad4f2e7b6c0a1d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d","files":[{"path":"Catalogs/Контрагенты.xml","sha256":"8c1a4e2f6b3d5a7c9e0f1b2d3c4a5e6f7081928374a5b6c7d8e9f0a1b2c3d4e5","edits":[{"range":{"start":120,"end":142},"text":"Партнёры"}]},{"path":"Configuration.xml","sha256":"1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e3d2c1b0a9988","edits":[{"range":{"start":2048,"end":2070},"text":"Партнёры"}]}],"moves":[{"from":"Catalogs/Контрагенты.xml","to":"Catalogs/Партнёры.xml"},{"from":"Catalogs/Контрагенты","to":"Catalogs/Партнёры"}],"issues":[],"uncertain":[{"path":"CommonModules/Общий/Ext/Module.bsl","range":{"start":10,"end":32},"reason":"string"}]}} satisfies contract.RenamePreviewResult;
 
-// /methods/24/examples/result/invalid/0: A plan without a snapshot.
+// method metadata/renamePreview result invalid 0: A plan without a snapshot.
 // @ts-expect-error the types reject it at /plan
 export const exampleMethodMetadataRenamePreviewResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","applyAvailable":true,"plan":{"files":[{"path":"Catalogs/Контрагенты.xml","sha256":"8c1a4e2f6b3d5a7c9e0f1b2d3c4a5e6f7081928374a5b6c7d8e9f0a1b2c3d4e5","edits":[{"range":{"start":120,"end":142},"text":"Партнёры"}]},{"path":"Configuration.xml","sha256":"1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e3d2c1b0a9988","edits":[{"range":{"start":2048,"end":2070},"text":"Партнёры"}]}],"moves":[{"from":"Catalogs/Контрагенты.xml","to":"Catalogs/Партнёры.xml"},{"from":"Catalogs/Контрагенты","to":"Catalogs/Партнёры"}],"issues":[],"uncertain":[{"path":"CommonModules/Общий/Ext/Module.bsl","range":{"start":10,"end":32},"reason":"string"}]}} satisfies contract.RenamePreviewResult;
 
-// /methods/24/examples/result/invalid/1: A reason the contract does not know.
+// method metadata/renamePreview result invalid 1: A reason the contract does not know.
 // @ts-expect-error the types reject it at /plan/uncertain/0/reason
 export const exampleMethodMetadataRenamePreviewResultInvalid1 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","applyAvailable":true,"plan":{"snapshot":"5f2b0c1e9ad4f2e7b6c0a1d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d","files":[{"path":"Catalogs/Контрагенты.xml","sha256":"8c1a4e2f6b3d5a7c9e0f1b2d3c4a5e6f7081928374a5b6c7d8e9f0a1b2c3d4e5","edits":[{"range":{"start":120,"end":142},"text":"Партнёры"}]},{"path":"Configuration.xml","sha256":"1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e3d2c1b0a9988","edits":[{"range":{"start":2048,"end":2070},"text":"Партнёры"}]}],"moves":[{"from":"Catalogs/Контрагенты.xml","to":"Catalogs/Партнёры.xml"},{"from":"Catalogs/Контрагенты","to":"Catalogs/Партнёры"}],"issues":[],"uncertain":[{"path":"x.bsl","range":{"start":1,"end":2},"reason":"guess"}]}} satisfies contract.RenamePreviewResult;
 
-// /methods/11/examples/params/valid/0
+// method metadata/reveal params valid 0
 export const exampleMethodMetadataRevealParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты"} satisfies contract.ObjectParams;
 
-// /methods/11/examples/params/invalid/0: No object id.
+// method metadata/reveal params invalid 0: No object id.
 // @ts-expect-error the types reject it at /
 export const exampleMethodMetadataRevealParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0"} satisfies contract.ObjectParams;
 
-// /methods/11/examples/result/valid/0
+// method metadata/reveal result valid 0
 export const exampleMethodMetadataRevealResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","ancestry":[{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},{"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}},{"kind":"object","objectId":"catalog:Контрагенты"}]} satisfies contract.RevealResult;
 
-// /methods/11/examples/result/invalid/0: Not an array.
+// method metadata/reveal result invalid 0: Not an array.
 // @ts-expect-error the types reject it at /ancestry
 export const exampleMethodMetadataRevealResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","ancestry":{"kind":"object","objectId":"catalog:Контрагенты"}} satisfies contract.RevealResult;
 
-// /methods/5/examples/params/valid/0
+// method metadata/root params valid 0
 export const exampleMethodMetadataRootParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0"} satisfies contract.ProjectContext;
 
-// /methods/5/examples/params/invalid/0: Not a decimal string.
+// method metadata/root params invalid 0: Not a decimal string.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"x"}
 
-// /methods/5/examples/result/valid/0
+// method metadata/root result valid 0
 export const exampleMethodMetadataRootResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","node":{"id":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"parent":null,"label":{"kind":"name","text":"ТестоваяКонфигурация"},"state":"non_empty","expandedByDefault":false,"rootSection":false,"diagnostics":[]}} satisfies contract.RootResult;
 
-// /methods/5/examples/result/invalid/0: No node.
+// method metadata/root result invalid 0: No node.
 // @ts-expect-error the types reject it at /
 export const exampleMethodMetadataRootResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0"} satisfies contract.RootResult;
 
-// /methods/10/examples/params/valid/0
+// method metadata/search params valid 0
 export const exampleMethodMetadataSearchParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","text":"контрагенты","limit":50} satisfies contract.SearchParams;
 
-// /methods/10/examples/params/valid/1
+// method metadata/search params valid 1
 export const exampleMethodMetadataSearchParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","text":"ИНН"} satisfies contract.SearchParams;
 
-// /methods/10/examples/params/valid/2
+// method metadata/search params valid 2
 export const exampleMethodMetadataSearchParamsValid2 = {"sessionId":"s1","projectId":"p1","generation":"0","text":"name","synonymLanguage":"und"} satisfies contract.SearchParams;
 
-// /methods/10/examples/params/invalid/0: Above the maximum of 500; it is not clamped.
+// method metadata/search params invalid 0: Above the maximum of 500; it is not clamped.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":501}
 
-// /methods/10/examples/params/invalid/1: Below the minimum of 1.
+// method metadata/search params invalid 1: Below the minimum of 1.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":0}
 
-// /methods/10/examples/result/valid/0
+// method metadata/search result valid 0
 export const exampleMethodMetadataSearchResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0},"hits":[{"objectId":"catalog:Контрагенты","node":{"kind":"object","objectId":"catalog:Контрагенты"},"metadataKind":"catalog","name":"Контрагенты","synonyms":[],"ancestry":[{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},{"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}},{"kind":"object","objectId":"catalog:Контрагенты"}],"rank":"exact_name"}],"truncated":false} satisfies contract.SearchResult;
 
-// /methods/10/examples/result/invalid/0: An unknown rank.
+// method metadata/search result invalid 0: An unknown rank.
 // @ts-expect-error the types reject it at /hits/0/rank
 export const exampleMethodMetadataSearchResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0},"hits":[{"objectId":"catalog:Контрагенты","node":{"kind":"object","objectId":"catalog:Контрагенты"},"metadataKind":"catalog","name":"Контрагенты","synonyms":[],"ancestry":[{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},{"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}},{"kind":"object","objectId":"catalog:Контрагенты"}],"rank":"fuzzy"}],"truncated":false} satisfies contract.SearchResult;
 
-// /methods/9/examples/params/valid/0
+// method metadata/source params valid 0
 export const exampleMethodMetadataSourceParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","node":{"kind":"object","objectId":"catalog:Контрагенты"}} satisfies contract.NodeParams;
 
-// /methods/9/examples/params/invalid/0: The node has no kind.
+// method metadata/source params invalid 0: The node has no kind.
 // @ts-expect-error the types reject it at /node/kind
 export const exampleMethodMetadataSourceParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","node":{"objectId":"catalog:Контрагенты"}} satisfies contract.NodeParams;
 
-// /methods/9/examples/result/valid/0
+// method metadata/source result valid 0
 export const exampleMethodMetadataSourceResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","sources":[{"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"role":{"kind":"descriptor"},"inline":[]},{"path":{"value":"Catalogs/Контрагенты/Ext/ObjectModule.bsl","encoding":"utf-8"},"role":{"kind":"module","role":"object"},"inline":[]}]} satisfies contract.SourceResult;
 
-// /methods/9/examples/result/invalid/0: An unknown role.
+// method metadata/source result invalid 0: An unknown role.
 // @ts-expect-error the types reject it at /sources/0/role/kind
 export const exampleMethodMetadataSourceResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","sources":[{"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"role":{"kind":"binary"},"inline":[]}]} satisfies contract.SourceResult;
 
-// /methods/15/examples/params/valid/0
+// method metadata/support params valid 0
 export const exampleMethodMetadataSupportParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0"} satisfies contract.SupportParams;
 
-// /methods/15/examples/params/valid/1
+// method metadata/support params valid 1
 export const exampleMethodMetadataSupportParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","offset":50,"limit":50} satisfies contract.SupportParams;
 
-// /methods/15/examples/params/invalid/0: Above the maximum.
+// method metadata/support params invalid 0: Above the maximum.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","limit":501}
 
-// /methods/15/examples/result/valid/0
+// method metadata/support result valid 0
 export const exampleMethodMetadataSupportResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","objects":[{"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"files":[{"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"diagnostics":[],"suppliers":[],"nextOffset":null,"freshness":"current"} satisfies contract.SupportResult;
 
-// /methods/15/examples/result/invalid/0: An unknown freshness.
+// method metadata/support result invalid 0: An unknown freshness.
 // @ts-expect-error the types reject it at /freshness
 export const exampleMethodMetadataSupportResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","objects":[{"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"files":[{"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"diagnostics":[],"suppliers":[],"nextOffset":null,"freshness":"stale"} satisfies contract.SupportResult;
 
-// /methods/16/examples/params/valid/0
+// method metadata/supportFiles params valid 0
 export const exampleMethodMetadataSupportFilesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","paths":[{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"}]} satisfies contract.SupportFilesParams;
 
-// /methods/16/examples/params/invalid/0: No paths.
+// method metadata/supportFiles params invalid 0: No paths.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","paths":[]}
 
-// /methods/16/examples/result/valid/0
+// method metadata/supportFiles result valid 0
 export const exampleMethodMetadataSupportFilesResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","objects":[{"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"files":[{"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"diagnostics":[],"freshness":"current"} satisfies contract.SupportFilesResult;
 
-// /methods/16/examples/result/invalid/0: objectId must be present, null when unknown.
+// method metadata/supportFiles result invalid 0: objectId must be present, null when unknown.
 // @ts-expect-error the types reject it at /files/0
 export const exampleMethodMetadataSupportFilesResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","objects":[{"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"files":[{"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"readOnly":true,"unknown":true}],"diagnostics":[],"freshness":"current"} satisfies contract.SupportFilesResult;
 
-// /methods/23/examples/params/valid/0
+// method metadata/undoProperty params valid 0
 export const exampleMethodMetadataUndoPropertyParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","direction":"undo"} satisfies contract.UndoPropertyParams;
 
-// /methods/23/examples/params/invalid/0: An unknown direction.
+// method metadata/undoProperty params invalid 0: An unknown direction.
 // @ts-expect-error the types reject it at /direction
 export const exampleMethodMetadataUndoPropertyParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","direction":"back"} satisfies contract.UndoPropertyParams;
 
-// /methods/23/examples/result/valid/0
+// method metadata/undoProperty result valid 0
 export const exampleMethodMetadataUndoPropertyResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}}],"editing":{"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false}} satisfies contract.PropertyWriteResult;
 
-// /methods/23/examples/result/invalid/0: Not a boolean.
+// method metadata/undoProperty result invalid 0: Not a boolean.
 // @ts-expect-error the types reject it at /editing/undo
 export const exampleMethodMetadataUndoPropertyResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}}],"editing":{"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":"yes","redo":false,"addRemove":false}} satisfies contract.PropertyWriteResult;
 
-// /methods/22/examples/params/valid/0
+// method metadata/updateProperty params valid 0
 export const exampleMethodMetadataUpdatePropertyParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"text","value":"Партнёры"}} satisfies contract.PropertyEditParams;
 
-// /methods/22/examples/params/valid/1
+// method metadata/updateProperty params valid 1
 export const exampleMethodMetadataUpdatePropertyParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"http-service:Обмен","snapshot":"77aa","path":"SessionMaxAge","change":{"kind":"unsignedInteger","value":"18446744073709551615"}} satisfies contract.PropertyEditParams;
 
-// /methods/22/examples/params/invalid/0: A negative unsigned value.
+// method metadata/updateProperty params invalid 0: A negative unsigned value.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"unsignedInteger","value":"-5"}}
 
-// /methods/22/examples/result/valid/0
+// method metadata/updateProperty result valid 0
 export const exampleMethodMetadataUpdatePropertyResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}}],"editing":{"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false}} satisfies contract.PropertyWriteResult;
 
-// /methods/22/examples/result/invalid/0: No editing state.
+// method metadata/updateProperty result invalid 0: No editing state.
 // @ts-expect-error the types reject it at /
 export const exampleMethodMetadataUpdatePropertyResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}}]} satisfies contract.PropertyWriteResult;
 
-// /methods/4/examples/params/valid/0
+// method project/info params valid 0
 export const exampleMethodProjectInfoParamsValid0 = {"sessionId":"s1"} satisfies contract.SessionParams;
 
-// /methods/4/examples/params/invalid/0: No session id.
+// method project/info params invalid 0: No session id.
 // @ts-expect-error the types reject it at /
 export const exampleMethodProjectInfoParamsInvalid0 = {} satisfies contract.SessionParams;
 
-// /methods/4/examples/result/valid/0
+// method project/info result valid 0
 export const exampleMethodProjectInfoResultValid0 = {"sessionId":"s1","projects":[{"projectId":"p1","scope":{"kind":"standalone"},"type":"configuration","rootPath":{"value":"/workspace/demo","encoding":"utf-8"},"sourcePath":{"value":"/workspace/demo/src","encoding":"utf-8"},"root":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"generation":"0","eventSequence":"0","requiresRefresh":false,"requiresReopen":false}]} satisfies contract.SessionInfo;
 
-// /methods/4/examples/result/invalid/0: A member scope without a name.
+// method project/info result invalid 0: A member scope without a name.
 // @ts-expect-error the types reject it at /projects/0/scope
 export const exampleMethodProjectInfoResultInvalid0 = {"sessionId":"s1","projects":[{"projectId":"p1","scope":{"kind":"member"},"type":"configuration","rootPath":{"value":"/workspace/demo","encoding":"utf-8"},"sourcePath":{"value":"/workspace/demo/src","encoding":"utf-8"},"root":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"generation":"0","eventSequence":"0","requiresRefresh":false,"requiresReopen":false}]} satisfies contract.SessionInfo;
 
-// /methods/1/examples/params/valid/0
+// method shutdown params valid 0
 export const exampleMethodShutdownParamsValid0 = {} satisfies contract.EmptyParams;
 
-// /methods/1/examples/params/valid/1
+// method shutdown params valid 1
 // Without the members a receiver ignores, which the type does not name: /reason
 export const exampleMethodShutdownParamsValid1 = {} satisfies contract.EmptyParams;
 
-// /methods/1/examples/params/invalid/0: Positional params.
+// method shutdown params invalid 0: Positional params.
 // @ts-expect-error the types reject it at /
 export const exampleMethodShutdownParamsInvalid0 = [] satisfies contract.EmptyParams;
 
-// /methods/3/examples/params/valid/0
+// method workspace/close params valid 0
 export const exampleMethodWorkspaceCloseParamsValid0 = {"sessionId":"s1"} satisfies contract.SessionParams;
 
-// /methods/3/examples/params/invalid/0: An empty session id.
+// method workspace/close params invalid 0: An empty session id.
 // Beyond the static types (a constraint the validators enforce): {"sessionId":""}
 
-// /methods/2/examples/params/valid/0
+// method workspace/open params valid 0
 export const exampleMethodWorkspaceOpenParamsValid0 = {"start":{"value":"/workspace/demo","encoding":"utf-8"},"selection":{"kind":"current"},"diskCache":true} satisfies contract.OpenParams;
 
-// /methods/2/examples/params/valid/1
+// method workspace/open params valid 1
 export const exampleMethodWorkspaceOpenParamsValid1 = {"start":{"value":"/workspace/erp","encoding":"utf-8"},"selection":{"kind":"all"}} satisfies contract.OpenParams;
 
-// /methods/2/examples/params/invalid/0: An unknown selection kind.
+// method workspace/open params invalid 0: An unknown selection kind.
 // @ts-expect-error the types reject it at /selection/kind
 export const exampleMethodWorkspaceOpenParamsInvalid0 = {"start":{"value":"/workspace/demo","encoding":"utf-8"},"selection":{"kind":"every"}} satisfies contract.OpenParams;
 
-// /methods/2/examples/params/invalid/1: The path has no encoding.
+// method workspace/open params invalid 1: The path has no encoding.
 // @ts-expect-error the types reject it at /start
 export const exampleMethodWorkspaceOpenParamsInvalid1 = {"start":{"value":"/workspace/demo"},"selection":{"kind":"current"}} satisfies contract.OpenParams;
 
-// /methods/2/examples/result/valid/0
+// method workspace/open result valid 0
 export const exampleMethodWorkspaceOpenResultValid0 = {"sessionId":"s1","projects":[{"projectId":"p1","scope":{"kind":"standalone"},"type":"configuration","rootPath":{"value":"/workspace/demo","encoding":"utf-8"},"sourcePath":{"value":"/workspace/demo/src","encoding":"utf-8"},"root":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"generation":"0","eventSequence":"0","requiresRefresh":false,"requiresReopen":false}]} satisfies contract.SessionInfo;
 
-// /methods/2/examples/result/invalid/0: The generation is a number.
+// method workspace/open result invalid 0: The generation is a number.
 // @ts-expect-error the types reject it at /projects/0/generation
 export const exampleMethodWorkspaceOpenResultInvalid0 = {"sessionId":"s1","projects":[{"projectId":"p1","scope":{"kind":"standalone"},"type":"configuration","rootPath":{"value":"/workspace/demo","encoding":"utf-8"},"sourcePath":{"value":"/workspace/demo/src","encoding":"utf-8"},"root":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"generation":0,"eventSequence":"0","requiresRefresh":false,"requiresReopen":false}]} satisfies contract.SessionInfo;

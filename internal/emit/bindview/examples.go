@@ -17,8 +17,12 @@ type Example struct {
 	// the type (or the method and params/result), valid/invalid, the index.
 	Words []string
 	Type  *spec.Type
-	// Ptr is the example's JSON pointer in the spec file.
-	Ptr   string
+	// Ptr is the example's JSON pointer in the spec file, for errors: it
+	// depends on the order of the file, so generated text shows Label.
+	Ptr string
+	// Label names the example independently of the file's order:
+	// "ActParams valid 0", "method act params invalid 1".
+	Label string
 	Valid bool
 	Value json.RawMessage
 	// Why is the spec's English reason an invalid example is rejected.
@@ -31,14 +35,16 @@ func Examples(d *spec.Domain) []Example {
 	var out []Example
 	add := func(words []string, t *spec.Type, ex spec.Examples, ptr string) {
 		for i, v := range ex.Valid {
-			out = append(out, Example{Words: append(append([]string{}, words...), "valid", strconv.Itoa(i)), Type: t, Ptr: fmt.Sprintf("%s/valid/%d", ptr, i), Valid: true, Value: v})
+			w := append(append([]string{}, words...), "valid", strconv.Itoa(i))
+			out = append(out, Example{Words: w, Label: strings.Join(w, " "), Type: t, Ptr: fmt.Sprintf("%s/valid/%d", ptr, i), Valid: true, Value: v})
 		}
 		for i, v := range ex.Invalid {
 			why := ""
 			if v.Why != nil {
 				why = d.Expand(v.Why.EN, "en")
 			}
-			out = append(out, Example{Words: append(append([]string{}, words...), "invalid", strconv.Itoa(i)), Type: t, Ptr: fmt.Sprintf("%s/invalid/%d", ptr, i), Value: v.Value, Why: why})
+			w := append(append([]string{}, words...), "invalid", strconv.Itoa(i))
+			out = append(out, Example{Words: w, Label: strings.Join(w, " "), Type: t, Ptr: fmt.Sprintf("%s/invalid/%d", ptr, i), Value: v.Value, Why: why})
 		}
 	}
 	types := append([]*spec.Type{}, d.Types...)

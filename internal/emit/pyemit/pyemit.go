@@ -669,7 +669,7 @@ func (g *generator) examplesModule() ([]byte, error) {
 			return nil, fmt.Errorf("%s:%s: %w", d.File, ex.Ptr, err)
 		}
 		name := bindview.UpperSnake("example " + strings.Join(ex.Words, " "))
-		names.Add(name, ex.Ptr)
+		names.Add(name, ex.Label)
 		var dropped []string
 		if ex.Valid {
 			v, dropped = bindview.Python.Receivable(v, ex.Type)
@@ -683,17 +683,17 @@ func (g *generator) examplesModule() ([]byte, error) {
 			problems = append(problems, fmt.Sprintf("%s:%s: valid example of %s is not a value of its Python type (at %s)", d.File, ex.Ptr, ex.Type.Name, mismatch))
 			continue
 		case ex.Valid:
-			g.p("# %s", ex.Ptr)
+			g.p("# %s", ex.Label)
 			if len(dropped) > 0 {
 				g.p("# Without the members a receiver ignores or keeps, which a TypedDict cannot name: %s", strings.Join(dropped, ", "))
 			}
 			g.p("%s: contract.%s = %s", name, ex.Type.Name, b.String())
 		case mismatch != "":
-			g.p("# %s: %s", ex.Ptr, oneLine(ex.Why))
+			g.p("# %s: %s", ex.Label, oneLine(ex.Why))
 			g.p("# The types reject it at %s.", mismatchPtr(mismatch))
 			g.p("%s: contract.%s = %s  # pyright: ignore[reportAssignmentType]", name, ex.Type.Name, b.String())
 		default:
-			g.p("# %s: %s", ex.Ptr, oneLine(ex.Why))
+			g.p("# %s: %s", ex.Label, oneLine(ex.Why))
 			g.p("# Beyond the static types (a constraint the validators enforce): %s", compact(ex.Value))
 		}
 	}

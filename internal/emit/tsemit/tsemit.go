@@ -812,7 +812,7 @@ func (g *generator) examplesModule() ([]byte, error) {
 			return nil, fmt.Errorf("%s:%s: %w", d.File, ex.Ptr, err)
 		}
 		name := "example" + bindview.Pascal(strings.Join(ex.Words, " "))
-		names.Add(name, ex.Ptr)
+		names.Add(name, ex.Label)
 		literal := compact(ex.Value)
 		var dropped []string
 		if ex.Valid {
@@ -828,17 +828,17 @@ func (g *generator) examplesModule() ([]byte, error) {
 			problems = append(problems, fmt.Sprintf("%s:%s: valid example of %s is not a value of its TypeScript type (at %s)", d.File, ex.Ptr, ex.Type.Name, mismatch))
 			continue
 		case ex.Valid:
-			g.p("// %s", ex.Ptr)
+			g.p("// %s", ex.Label)
 			if len(dropped) > 0 {
 				g.p("// Without the members a receiver ignores, which the type does not name: %s", strings.Join(dropped, ", "))
 			}
 			g.p("export const %s = %s satisfies contract.%s;", name, literal, ex.Type.Name)
 		case mismatch != "":
-			g.p("// %s: %s", ex.Ptr, oneLine(ex.Why))
+			g.p("// %s: %s", ex.Label, oneLine(ex.Why))
 			g.p("// @ts-expect-error the types reject it at %s", mismatchPtr(mismatch))
 			g.p("export const %s = %s satisfies contract.%s;", name, compact(ex.Value), ex.Type.Name)
 		default:
-			g.p("// %s: %s", ex.Ptr, oneLine(ex.Why))
+			g.p("// %s: %s", ex.Label, oneLine(ex.Why))
 			g.p("// Beyond the static types (a constraint the validators enforce): %s", compact(ex.Value))
 		}
 	}

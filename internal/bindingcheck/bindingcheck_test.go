@@ -1,0 +1,142 @@
+package bindingcheck
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/contractkit/contractkit/generated"
+	"github.com/contractkit/contractkit/internal/repotest"
+)
+
+// modules lists the generated modules of every domain in one language:
+// ext is "ts" or "python", and every domain must have its folder.
+func modules(t *testing.T, lang, ext string) (dirs, files []string) {
+	t.Helper()
+	root := repotest.Root(t)
+	for _, c := range generated.Contracts {
+		dir := filepath.Join(root, "generated", c.Package, lang)
+		fs, err := filepath.Glob(filepath.Join(dir, "*."+ext))
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("no %s modules of %s in %s (%v)", lang, c.Domain, dir, err)
+		}
+		dirs = append(dirs, dir)
+		files = append(files, fs...)
+	}
+	return dirs, files
+}
+
+// Every generated TypeScript module, the examples and the vscode-jsonrpc
+// descriptors included, compiles under tsc --strict: each valid spec
+// example satisfies its type and each @ts-expect-error line is an error.
+func TestTypeScriptStrict(t *testing.T) {
+	x := Find(t)
+	_, files := modules(t, "ts", "ts")
+	out, err := x.TSC(t, t.TempDir(), TSConfig{Files: files, Paths: map[string][]string{"vscode-jsonrpc": {JSONRPCPath(x.Modules)}}})
+	if err != nil {
+		t.Fatalf("tsc --strict over %d modules: %v\n%s", len(files), err, out)
+	}
+	t.Logf("tsc --strict --noEmit: %d modules, no errors", len(files))
+}
+
+// Every generated Python module passes Pyright in strict mode, with
+// unnecessary ignore comments as errors.
+func TestPyrightStrict(t *testing.T) {
+	x := Find(t)
+	dirs, files := modules(t, "python", "py")
+	out, err := x.Pyright(t, t.TempDir(), dirs, files)
+	if err != nil || !bytes.Contains(out, []byte("0 errors")) {
+		t.Fatalf("pyright strict over %d modules: %v\n%s", len(files), err, out)
+	}
+	t.Logf("pyright strict: %d modules: %s", len(files), lastLine(out))
+}
+
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
+}
+
+// copyDomain copies the generated modules of one domain's language folder
+// into a temporary folder, with edit applied to the examples module.
+func copyDomain(t *testing.T, pkg, lang, examples string, edit func(string) (string, int)) (dir string, removed int) {
+	t.Helper()
+	src := filepath.Join(repotest.Root(t), "generated", pkg, lang)
+	dir = t.TempDir()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == examples {
+			var s string
+			s, removed = edit(string(b))
+			b = []byte(s)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, removed
+}
+
+var (
+	tsExpect = regexp.MustCompile(`(?m)^// @ts-expect-error.*\n`)
+	tsError  = regexp.MustCompile(`(?m)^[^\n]*aicontrol\.examples\.ts\((\d+),\d+\): error TS\d+`)
+	pyIgnore = regexp.MustCompile(`  # pyright: ignore\[reportAssignmentType\]`)
+	pyError  = regexp.MustCompile(`(?m)aicontrol_examples\.py:(\d+):\d+ - error`)
+)
+
+// Without their @ts-expect-error lines, the negative examples are compile
+// errors, one line each: the directives are not decoration, and tsc here
+// does report what the check above relies on it to report.
+func TestTypeScriptNegativesFail(t *testing.T) {
+	x := Find(t)
+	dir, removed := copyDomain(t, "aicontrol", "ts", "aicontrol.examples.ts", func(s string) (string, int) {
+		n := len(tsExpect.FindAllString(s, -1))
+		return tsExpect.ReplaceAllString(s, ""), n
+	})
+	if removed == 0 {
+		t.Fatal("aicontrol.examples.ts has no @ts-expect-error line")
+	}
+	out, err := x.TSC(t, dir, TSConfig{Files: []string{filepath.Join(dir, "aicontrol.ts"), filepath.Join(dir, "aicontrol.examples.ts")}})
+	if err == nil {
+		t.Fatalf("tsc accepted the negative examples without their directives\n%s", out)
+	}
+	if lines := distinct(tsError.FindAllSubmatch(out, -1)); lines != removed {
+		t.Fatalf("tsc reported errors on %d lines, want one per removed directive (%d)\n%s", lines, removed, out)
+	}
+}
+
+// The same for Pyright's ignore comments.
+func TestPyrightNegativesFail(t *testing.T) {
+	x := Find(t)
+	dir, removed := copyDomain(t, "aicontrol", "python", "aicontrol_examples.py", func(s string) (string, int) {
+		n := len(pyIgnore.FindAllString(s, -1))
+		return pyIgnore.ReplaceAllString(s, ""), n
+	})
+	if removed == 0 {
+		t.Fatal("aicontrol_examples.py has no pyright: ignore comment")
+	}
+	out, err := x.Pyright(t, dir, []string{dir}, []string{filepath.Join(dir, "aicontrol.py"), filepath.Join(dir, "aicontrol_examples.py")})
+	if err == nil {
+		t.Fatalf("pyright accepted the negative examples without their ignore comments\n%s", out)
+	}
+	if lines := distinct(pyError.FindAllSubmatch(out, -1)); lines != removed {
+		t.Fatalf("pyright reported errors on %d lines, want one per removed comment (%d)\n%s", lines, removed, out)
+	}
+}
+
+func distinct(ms [][][]byte) int {
+	seen := map[string]bool{}
+	for _, m := range ms {
+		seen[string(m[1])] = true
+	}
+	return len(seen)
+}
