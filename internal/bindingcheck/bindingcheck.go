@@ -100,11 +100,11 @@ func JSONRPCPath(modules string) string {
 func (x *Tools) Pyright(t testing.TB, dir string, extraPaths, files []string) ([]byte, error) {
 	t.Helper()
 	cfg := map[string]any{
-		"typeCheckingMode":                  "strict",
-		"pythonVersion":                     "3.11",
+		"typeCheckingMode":                   "strict",
+		"pythonVersion":                      "3.11",
 		"reportUnnecessaryTypeIgnoreComment": "error",
-		"enableTypeIgnoreComments":          false,
-		"extraPaths":                        extraPaths,
+		"enableTypeIgnoreComments":           false,
+		"extraPaths":                         extraPaths,
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
