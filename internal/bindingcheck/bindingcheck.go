@@ -53,6 +53,11 @@ type TSConfig struct {
 	OutDir string
 	// RootDir keeps the emitted tree's shape under OutDir.
 	RootDir string
+	// Bundler resolves and emits every file as an ES module whatever
+	// package.json says (module es2022, moduleResolution bundler): for a
+	// program that imports the generated modules, which lie outside any
+	// package, and runs on Node from an OutDir marked "type": "module".
+	Bundler bool
 }
 
 // TSC runs tsc --strict over cfg in dir (which receives tsconfig.json) and
@@ -68,6 +73,10 @@ func (x *Tools) TSC(t testing.TB, dir string, cfg TSConfig) ([]byte, error) {
 		"typeRoots":        []string{filepath.Join(x.Modules, "@types")},
 		"skipLibCheck":     false,
 		"noEmit":           cfg.OutDir == "",
+	}
+	if cfg.Bundler {
+		opts["module"] = "es2022"
+		opts["moduleResolution"] = "bundler"
 	}
 	if cfg.Paths != nil {
 		opts["paths"] = cfg.Paths

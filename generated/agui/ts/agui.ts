@@ -30,7 +30,6 @@ export const Digest = "sha256:9cd679046208855ec1edf1ac8274e22bfbd836a9a22fcb8bdf
  *
  * ag-ui.limit.depth (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitDepth = 20;
 
@@ -39,7 +38,6 @@ export const LimitDepth = 20;
  *
  * ag-ui.limit.events (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitEvents = 2000;
 
@@ -48,7 +46,6 @@ export const LimitEvents = 2000;
  *
  * ag-ui.limit.initial-state-bytes (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitInitialStateBytes = 524288;
 
@@ -57,7 +54,6 @@ export const LimitInitialStateBytes = 524288;
  *
  * ag-ui.limit.input-bytes (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitInputBytes = 524288;
 
@@ -67,7 +63,6 @@ export const LimitInputBytes = 524288;
  *
  * ag-ui.limit.interrupts (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitInterrupts = 100;
 
@@ -76,7 +71,6 @@ export const LimitInterrupts = 100;
  *
  * ag-ui.limit.output-bytes (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitOutputBytes = 1048576;
 
@@ -85,7 +79,6 @@ export const LimitOutputBytes = 1048576;
  *
  * ag-ui.limit.patch-bytes (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitPatchBytes = 524288;
 
@@ -95,7 +88,6 @@ export const LimitPatchBytes = 524288;
  *
  * ag-ui.limit.patch-operations (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitPatchOperations = 100;
 
@@ -104,7 +96,6 @@ export const LimitPatchOperations = 100;
  *
  * ag-ui.limit.runs (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitRuns = 1;
 
@@ -114,7 +105,6 @@ export const LimitRuns = 1;
  *
  * ag-ui.limit.text-units (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitTextUnits = 262144;
 
@@ -123,7 +113,6 @@ export const LimitTextUnits = 262144;
  *
  * ag-ui.limit.values (limit).
  * @since 1.1
- * @experimental
  */
 export const LimitValues = 30000;
 
@@ -132,7 +121,6 @@ export const LimitValues = 30000;
  *
  * ag-ui.protocol.max-integer (protocol).
  * @since 1.1
- * @experimental
  */
 export const MaxInteger = 9007199254740991;
 
@@ -141,7 +129,6 @@ export const MaxInteger = 9007199254740991;
  *
  * ag-ui.protocol.min-integer (protocol).
  * @since 1.1
- * @experimental
  */
 export const MinInteger = -9007199254740991;
 
@@ -151,7 +138,6 @@ export const MinInteger = -9007199254740991;
  *
  * ag-ui.protocol.page-catalog (protocol).
  * @since 1.1
- * @experimental
  */
 export const PageCatalog = "/данные/каталог-страниц-4.47.5.json";
 
@@ -160,7 +146,6 @@ export const PageCatalog = "/данные/каталог-страниц-4.47.5.j
  *
  * ag-ui.protocol.page-path (protocol).
  * @since 1.1
- * @experimental
  */
 export const PagePath = "/интерфейс-агента.html";
 
@@ -170,7 +155,6 @@ export const PagePath = "/интерфейс-агента.html";
  *
  * ag-ui.protocol.version (protocol).
  * @since 1.1
- * @experimental
  */
 export const ProtocolVersion = "1.1";
 
@@ -179,7 +163,6 @@ export const ProtocolVersion = "1.1";
  *
  * ag-ui.type.activity-delta-event.
  * @since 1.1
- * @experimental
  */
 export interface ActivityDeltaEvent {
   /**
@@ -187,37 +170,30 @@ export interface ActivityDeltaEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The activity message being changed.
-   * @experimental
    */
   messageId: string;
   /**
    * What kind of activity it is.
-   * @experimental
    */
   activityType: string;
   /**
    * The operations, applied in order to the activity's content.
-   * @experimental
    */
   patch: JSONPatchOperation[];
 }
@@ -227,32 +203,26 @@ export interface ActivityDeltaEvent {
  *
  * ag-ui.type.activity-message.
  * @since 1.1
- * @experimental
  */
 export interface ActivityMessage {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message.
-   * @experimental
    */
   id: string;
   /**
    * What kind of activity it is.
-   * @experimental
    */
   activityType: string;
   /**
    * The activity's payload, open by key.
-   * @experimental
    */
   content: { [key: string]: unknown };
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -263,7 +233,6 @@ export interface ActivityMessage {
  *
  * ag-ui.type.activity-snapshot-event.
  * @since 1.1
- * @experimental
  */
 export interface ActivitySnapshotEvent {
   /**
@@ -271,44 +240,36 @@ export interface ActivitySnapshotEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The activity message this describes.
-   * @experimental
    */
   messageId: string;
   /**
    * What kind of activity it is; the producer's own vocabulary.
-   * @experimental
    */
   activityType: string;
   /**
    * The activity's payload, open by key.
-   * @experimental
    */
   content: { [key: string]: unknown };
   /**
    * Whether the snapshot overwrites an existing activity; absent means it does.
    *
    * @defaultValue true
-   * @experimental
    */
   replace?: boolean;
 }
@@ -319,17 +280,14 @@ export interface ActivitySnapshotEvent {
  *
  * ag-ui.type.add-operation.
  * @since 1.1
- * @experimental
  */
 export interface AddOperation {
   /**
    * Where to insert.
-   * @experimental
    */
   path: JSONPointer;
   /**
    * The value to insert; null is a value.
-   * @experimental
    */
   value: unknown;
 }
@@ -339,47 +297,38 @@ export interface AddOperation {
  *
  * ag-ui.type.assistant-message.
  * @since 1.1
- * @experimental
  */
 export interface AssistantMessage {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message in the conversation.
-   * @experimental
    */
   id: string;
   /**
    * Display name of the author.
-   * @experimental
    */
   name?: string;
   /**
    * A provider's opaque artefact for the message.
-   * @experimental
    */
   encryptedValue?: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * What the agent said, if anything.
-   * @experimental
    */
   content?: string;
   /**
    * The tool calls this turn made.
-   * @experimental
    */
   toolCalls?: ToolCall[];
 }
@@ -390,12 +339,10 @@ export interface AssistantMessage {
  *
  * ag-ui.type.attributable.
  * @since 1.1
- * @experimental
  */
 export interface Attributable {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
 }
@@ -405,22 +352,18 @@ export interface Attributable {
  *
  * ag-ui.type.audio-part.
  * @since 1.1
- * @experimental
  */
 export interface AudioPart {
   /**
    * Names the part within its message.
-   * @experimental
    */
   id?: string;
   /**
    * Where the bytes come from.
-   * @experimental
    */
   source: PartSource;
   /**
    * Extra information about the part, carried as data.
-   * @experimental
    */
   metadata?: NonNullValue;
 }
@@ -431,7 +374,6 @@ export interface AudioPart {
  *
  * ag-ui.type.base-event.
  * @since 1.1
- * @experimental
  */
 export interface BaseEvent {
   /**
@@ -439,17 +381,14 @@ export interface BaseEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -460,37 +399,30 @@ export interface BaseEvent {
  *
  * ag-ui.type.base-message.
  * @since 1.1
- * @experimental
  */
 export interface BaseMessage {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message in the conversation.
-   * @experimental
    */
   id: string;
   /**
    * Display name of the author.
-   * @experimental
    */
   name?: string;
   /**
    * A provider's opaque artefact for the message.
-   * @experimental
    */
   encryptedValue?: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -498,7 +430,6 @@ export interface BaseMessage {
 /**
  * The "type" values of ContentPart, by name.
  * @since 1.1
- * @experimental
  */
 export const ContentPartType = {
   Text: "text",
@@ -512,7 +443,6 @@ export const ContentPartType = {
  * The "text" variant of ContentPart: Text.
  *
  * Its members are those of TextPart.
- * @experimental
  */
 export interface ContentPartText extends TextPart {
   type: "text";
@@ -522,7 +452,6 @@ export interface ContentPartText extends TextPart {
  * The "image" variant of ContentPart: An image.
  *
  * Its members are those of ImagePart.
- * @experimental
  */
 export interface ContentPartImage extends ImagePart {
   type: "image";
@@ -532,7 +461,6 @@ export interface ContentPartImage extends ImagePart {
  * The "audio" variant of ContentPart: Audio.
  *
  * Its members are those of AudioPart.
- * @experimental
  */
 export interface ContentPartAudio extends AudioPart {
   type: "audio";
@@ -542,7 +470,6 @@ export interface ContentPartAudio extends AudioPart {
  * The "video" variant of ContentPart: A video.
  *
  * Its members are those of VideoPart.
- * @experimental
  */
 export interface ContentPartVideo extends VideoPart {
   type: "video";
@@ -552,7 +479,6 @@ export interface ContentPartVideo extends VideoPart {
  * The "document" variant of ContentPart: A document.
  *
  * Its members are those of DocumentPart.
- * @experimental
  */
 export interface ContentPartDocument extends DocumentPart {
   type: "document";
@@ -576,7 +502,6 @@ export interface ContentPartByType {
  *
  * A union tagged by "type".
  * @since 1.1
- * @experimental
  */
 export type ContentPart =
   | ContentPartText
@@ -590,17 +515,14 @@ export type ContentPart =
  *
  * ag-ui.type.context.
  * @since 1.1
- * @experimental
  */
 export interface Context {
   /**
    * What the context is.
-   * @experimental
    */
   description: string;
   /**
    * The context itself.
-   * @experimental
    */
   value: string;
 }
@@ -611,17 +533,14 @@ export interface Context {
  *
  * ag-ui.type.copy-operation.
  * @since 1.1
- * @experimental
  */
 export interface CopyOperation {
   /**
    * Where from.
-   * @experimental
    */
   from: JSONPointer;
   /**
    * Where to.
-   * @experimental
    */
   path: JSONPointer;
 }
@@ -631,7 +550,6 @@ export interface CopyOperation {
  *
  * ag-ui.type.custom-event.
  * @since 1.1
- * @experimental
  */
 export interface CustomEvent {
   /**
@@ -639,32 +557,26 @@ export interface CustomEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * What the custom event is.
-   * @experimental
    */
   name: string;
   /**
    * Its payload, carried as data.
-   * @experimental
    */
   value: unknown;
 }
@@ -674,17 +586,14 @@ export interface CustomEvent {
  *
  * ag-ui.type.data-source.
  * @since 1.1
- * @experimental
  */
 export interface DataSource {
   /**
    * The bytes in base64.
-   * @experimental
    */
   value: string;
   /**
    * What the bytes are.
-   * @experimental
    */
   mimeType: string;
 }
@@ -694,42 +603,34 @@ export interface DataSource {
  *
  * ag-ui.type.developer-message.
  * @since 1.1
- * @experimental
  */
 export interface DeveloperMessage {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message in the conversation.
-   * @experimental
    */
   id: string;
   /**
    * Display name of the author.
-   * @experimental
    */
   name?: string;
   /**
    * A provider's opaque artefact for the message.
-   * @experimental
    */
   encryptedValue?: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The instructions.
-   * @experimental
    */
   content: string;
 }
@@ -739,22 +640,18 @@ export interface DeveloperMessage {
  *
  * ag-ui.type.document-part.
  * @since 1.1
- * @experimental
  */
 export interface DocumentPart {
   /**
    * Names the part within its message.
-   * @experimental
    */
   id?: string;
   /**
    * Where the bytes come from.
-   * @experimental
    */
   source: PartSource;
   /**
    * Extra information about the part, carried as data.
-   * @experimental
    */
   metadata?: NonNullValue;
 }
@@ -762,7 +659,6 @@ export interface DocumentPart {
 /**
  * The "type" values of Event, by name.
  * @since 1.1
- * @experimental
  */
 export const EventType = {
   RunStarted: "RUN_STARTED",
@@ -802,7 +698,6 @@ export const EventType = {
  * The "RUN_STARTED" variant of Event: Run started.
  *
  * Its members are those of RunStartedEvent.
- * @experimental
  */
 export interface EventRunStarted extends RunStartedEvent {
   type: "RUN_STARTED";
@@ -812,7 +707,6 @@ export interface EventRunStarted extends RunStartedEvent {
  * The "RUN_FINISHED" variant of Event: Run finished.
  *
  * Its members are those of RunFinishedEvent.
- * @experimental
  */
 export interface EventRunFinished extends RunFinishedEvent {
   type: "RUN_FINISHED";
@@ -822,7 +716,6 @@ export interface EventRunFinished extends RunFinishedEvent {
  * The "RUN_ERROR" variant of Event: Run error.
  *
  * Its members are those of RunErrorEvent.
- * @experimental
  */
 export interface EventRunError extends RunErrorEvent {
   type: "RUN_ERROR";
@@ -832,7 +725,6 @@ export interface EventRunError extends RunErrorEvent {
  * The "TEXT_MESSAGE_START" variant of Event: Text message start.
  *
  * Its members are those of TextMessageStartEvent.
- * @experimental
  */
 export interface EventTextMessageStart extends TextMessageStartEvent {
   type: "TEXT_MESSAGE_START";
@@ -842,7 +734,6 @@ export interface EventTextMessageStart extends TextMessageStartEvent {
  * The "TEXT_MESSAGE_CONTENT" variant of Event: Text message content.
  *
  * Its members are those of TextMessageContentEvent.
- * @experimental
  */
 export interface EventTextMessageContent extends TextMessageContentEvent {
   type: "TEXT_MESSAGE_CONTENT";
@@ -852,7 +743,6 @@ export interface EventTextMessageContent extends TextMessageContentEvent {
  * The "TEXT_MESSAGE_END" variant of Event: Text message end.
  *
  * Its members are those of TextMessageEndEvent.
- * @experimental
  */
 export interface EventTextMessageEnd extends TextMessageEndEvent {
   type: "TEXT_MESSAGE_END";
@@ -862,7 +752,6 @@ export interface EventTextMessageEnd extends TextMessageEndEvent {
  * The "TEXT_MESSAGE_CHUNK" variant of Event: Text message chunk.
  *
  * Its members are those of TextMessageChunkEvent.
- * @experimental
  */
 export interface EventTextMessageChunk extends TextMessageChunkEvent {
   type: "TEXT_MESSAGE_CHUNK";
@@ -872,7 +761,6 @@ export interface EventTextMessageChunk extends TextMessageChunkEvent {
  * The "TOOL_CALL_START" variant of Event: Tool call start.
  *
  * Its members are those of ToolCallStartEvent.
- * @experimental
  */
 export interface EventToolCallStart extends ToolCallStartEvent {
   type: "TOOL_CALL_START";
@@ -882,7 +770,6 @@ export interface EventToolCallStart extends ToolCallStartEvent {
  * The "TOOL_CALL_ARGS" variant of Event: Tool call arguments.
  *
  * Its members are those of ToolCallArgsEvent.
- * @experimental
  */
 export interface EventToolCallArgs extends ToolCallArgsEvent {
   type: "TOOL_CALL_ARGS";
@@ -892,7 +779,6 @@ export interface EventToolCallArgs extends ToolCallArgsEvent {
  * The "TOOL_CALL_END" variant of Event: Tool call end.
  *
  * Its members are those of ToolCallEndEvent.
- * @experimental
  */
 export interface EventToolCallEnd extends ToolCallEndEvent {
   type: "TOOL_CALL_END";
@@ -902,7 +788,6 @@ export interface EventToolCallEnd extends ToolCallEndEvent {
  * The "TOOL_CALL_CHUNK" variant of Event: Tool call chunk.
  *
  * Its members are those of ToolCallChunkEvent.
- * @experimental
  */
 export interface EventToolCallChunk extends ToolCallChunkEvent {
   type: "TOOL_CALL_CHUNK";
@@ -912,7 +797,6 @@ export interface EventToolCallChunk extends ToolCallChunkEvent {
  * The "TOOL_CALL_RESULT" variant of Event: Tool call result.
  *
  * Its members are those of ToolCallResultEvent.
- * @experimental
  */
 export interface EventToolCallResult extends ToolCallResultEvent {
   type: "TOOL_CALL_RESULT";
@@ -922,7 +806,6 @@ export interface EventToolCallResult extends ToolCallResultEvent {
  * The "STATE_SNAPSHOT" variant of Event: State snapshot.
  *
  * Its members are those of StateSnapshotEvent.
- * @experimental
  */
 export interface EventStateSnapshot extends StateSnapshotEvent {
   type: "STATE_SNAPSHOT";
@@ -932,7 +815,6 @@ export interface EventStateSnapshot extends StateSnapshotEvent {
  * The "STATE_DELTA" variant of Event: State delta.
  *
  * Its members are those of StateDeltaEvent.
- * @experimental
  */
 export interface EventStateDelta extends StateDeltaEvent {
   type: "STATE_DELTA";
@@ -942,7 +824,6 @@ export interface EventStateDelta extends StateDeltaEvent {
  * The "MESSAGES_SNAPSHOT" variant of Event: Messages snapshot.
  *
  * Its members are those of MessagesSnapshotEvent.
- * @experimental
  */
 export interface EventMessagesSnapshot extends MessagesSnapshotEvent {
   type: "MESSAGES_SNAPSHOT";
@@ -952,7 +833,6 @@ export interface EventMessagesSnapshot extends MessagesSnapshotEvent {
  * The "ACTIVITY_SNAPSHOT" variant of Event: Activity snapshot.
  *
  * Its members are those of ActivitySnapshotEvent.
- * @experimental
  */
 export interface EventActivitySnapshot extends ActivitySnapshotEvent {
   type: "ACTIVITY_SNAPSHOT";
@@ -962,7 +842,6 @@ export interface EventActivitySnapshot extends ActivitySnapshotEvent {
  * The "ACTIVITY_DELTA" variant of Event: Activity delta.
  *
  * Its members are those of ActivityDeltaEvent.
- * @experimental
  */
 export interface EventActivityDelta extends ActivityDeltaEvent {
   type: "ACTIVITY_DELTA";
@@ -972,7 +851,6 @@ export interface EventActivityDelta extends ActivityDeltaEvent {
  * The "RAW" variant of Event: Raw provider event.
  *
  * Its members are those of RawEvent.
- * @experimental
  */
 export interface EventRaw extends RawEvent {
   type: "RAW";
@@ -982,7 +860,6 @@ export interface EventRaw extends RawEvent {
  * The "CUSTOM" variant of Event: Custom event.
  *
  * Its members are those of CustomEvent.
- * @experimental
  */
 export interface EventCustom extends CustomEvent {
   type: "CUSTOM";
@@ -992,7 +869,6 @@ export interface EventCustom extends CustomEvent {
  * The "STEP_STARTED" variant of Event: Step started.
  *
  * Its members are those of StepStartedEvent.
- * @experimental
  */
 export interface EventStepStarted extends StepStartedEvent {
   type: "STEP_STARTED";
@@ -1002,7 +878,6 @@ export interface EventStepStarted extends StepStartedEvent {
  * The "STEP_FINISHED" variant of Event: Step finished.
  *
  * Its members are those of StepFinishedEvent.
- * @experimental
  */
 export interface EventStepFinished extends StepFinishedEvent {
   type: "STEP_FINISHED";
@@ -1012,7 +887,6 @@ export interface EventStepFinished extends StepFinishedEvent {
  * The "REASONING_START" variant of Event: Reasoning span start.
  *
  * Its members are those of ReasoningStartEvent.
- * @experimental
  */
 export interface EventReasoningStart extends ReasoningStartEvent {
   type: "REASONING_START";
@@ -1022,7 +896,6 @@ export interface EventReasoningStart extends ReasoningStartEvent {
  * The "REASONING_MESSAGE_START" variant of Event: Reasoning message start.
  *
  * Its members are those of ReasoningMessageStartEvent.
- * @experimental
  */
 export interface EventReasoningMessageStart extends ReasoningMessageStartEvent {
   type: "REASONING_MESSAGE_START";
@@ -1032,7 +905,6 @@ export interface EventReasoningMessageStart extends ReasoningMessageStartEvent {
  * The "REASONING_MESSAGE_CONTENT" variant of Event: Reasoning message content.
  *
  * Its members are those of ReasoningMessageContentEvent.
- * @experimental
  */
 export interface EventReasoningMessageContent extends ReasoningMessageContentEvent {
   type: "REASONING_MESSAGE_CONTENT";
@@ -1042,7 +914,6 @@ export interface EventReasoningMessageContent extends ReasoningMessageContentEve
  * The "REASONING_MESSAGE_END" variant of Event: Reasoning message end.
  *
  * Its members are those of ReasoningMessageEndEvent.
- * @experimental
  */
 export interface EventReasoningMessageEnd extends ReasoningMessageEndEvent {
   type: "REASONING_MESSAGE_END";
@@ -1052,7 +923,6 @@ export interface EventReasoningMessageEnd extends ReasoningMessageEndEvent {
  * The "REASONING_MESSAGE_CHUNK" variant of Event: Reasoning message chunk.
  *
  * Its members are those of ReasoningMessageChunkEvent.
- * @experimental
  */
 export interface EventReasoningMessageChunk extends ReasoningMessageChunkEvent {
   type: "REASONING_MESSAGE_CHUNK";
@@ -1062,7 +932,6 @@ export interface EventReasoningMessageChunk extends ReasoningMessageChunkEvent {
  * The "REASONING_END" variant of Event: Reasoning span end.
  *
  * Its members are those of ReasoningEndEvent.
- * @experimental
  */
 export interface EventReasoningEnd extends ReasoningEndEvent {
   type: "REASONING_END";
@@ -1072,7 +941,6 @@ export interface EventReasoningEnd extends ReasoningEndEvent {
  * The "REASONING_ENCRYPTED_VALUE" variant of Event: Encrypted reasoning value.
  *
  * Its members are those of ReasoningEncryptedValueEvent.
- * @experimental
  */
 export interface EventReasoningEncryptedValue extends ReasoningEncryptedValueEvent {
   type: "REASONING_ENCRYPTED_VALUE";
@@ -1082,7 +950,6 @@ export interface EventReasoningEncryptedValue extends ReasoningEncryptedValueEve
  * The "SUBAGENT_STARTED" variant of Event: Subagent started.
  *
  * Its members are those of SubagentStartedEvent.
- * @experimental
  */
 export interface EventSubagentStarted extends SubagentStartedEvent {
   type: "SUBAGENT_STARTED";
@@ -1092,7 +959,6 @@ export interface EventSubagentStarted extends SubagentStartedEvent {
  * The "SUBAGENT_FINISHED" variant of Event: Subagent finished.
  *
  * Its members are those of SubagentFinishedEvent.
- * @experimental
  */
 export interface EventSubagentFinished extends SubagentFinishedEvent {
   type: "SUBAGENT_FINISHED";
@@ -1102,7 +968,6 @@ export interface EventSubagentFinished extends SubagentFinishedEvent {
  * The "SUBAGENT_ERROR" variant of Event: Subagent error.
  *
  * Its members are those of SubagentErrorEvent.
- * @experimental
  */
 export interface EventSubagentError extends SubagentErrorEvent {
   type: "SUBAGENT_ERROR";
@@ -1152,7 +1017,6 @@ export interface EventByType {
  *
  * A union tagged by "type".
  * @since 1.1
- * @experimental
  */
 export type Event =
   | EventRunStarted
@@ -1192,22 +1056,18 @@ export type Event =
  *
  * ag-ui.type.file-source.
  * @since 1.1
- * @experimental
  */
 export interface FileSource {
   /**
    * The provider's opaque handle.
-   * @experimental
    */
   value: string;
   /**
    * Who issued the handle.
-   * @experimental
    */
   provider?: string;
   /**
    * What the file is, when known.
-   * @experimental
    */
   mimeType?: string;
 }
@@ -1218,17 +1078,14 @@ export interface FileSource {
  *
  * ag-ui.type.function-call.
  * @since 1.1
- * @experimental
  */
 export interface FunctionCall {
   /**
    * The tool being called.
-   * @experimental
    */
   name: string;
   /**
    * The argument text, conventionally JSON.
-   * @experimental
    */
   arguments: string;
 }
@@ -1238,22 +1095,18 @@ export interface FunctionCall {
  *
  * ag-ui.type.image-part.
  * @since 1.1
- * @experimental
  */
 export interface ImagePart {
   /**
    * Names the part within its message.
-   * @experimental
    */
   id?: string;
   /**
    * Where the bytes come from.
-   * @experimental
    */
   source: PartSource;
   /**
    * Extra information about the part, carried as data.
-   * @experimental
    */
   metadata?: NonNullValue;
 }
@@ -1264,47 +1117,38 @@ export interface ImagePart {
  *
  * ag-ui.type.interrupt.
  * @since 1.1
- * @experimental
  */
 export interface Interrupt {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the interrupt; an answer refers to it.
-   * @experimental
    */
   id: string;
   /**
    * Why the run stopped, in the producer's words.
-   * @experimental
    */
   reason: string;
   /**
    * A prompt for whoever answers.
-   * @experimental
    */
   message?: string;
   /**
    * The tool call the interrupt concerns.
-   * @experimental
    */
   toolCallId?: string;
   /**
    * The schema of the expected answer.
-   * @experimental
    */
   responseSchema?: InterruptResponseSchema;
   /**
    * When the interrupt stops being answerable.
-   * @experimental
    */
   expiresAt?: InterruptExpiry;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -1315,7 +1159,6 @@ export interface Interrupt {
  *
  * ag-ui.type.interrupt-expiry.
  * @since 1.1
- * @experimental
  */
 export type InterruptExpiry = string;
 
@@ -1325,14 +1168,12 @@ export type InterruptExpiry = string;
  *
  * ag-ui.type.interrupt-response-schema.
  * @since 1.1
- * @experimental
  */
 export type InterruptResponseSchema = { [key: string]: unknown };
 
 /**
  * The "op" values of JSONPatchOperation, by name.
  * @since 1.1
- * @experimental
  */
 export const JSONPatchOperationOp = {
   Add: "add",
@@ -1347,7 +1188,6 @@ export const JSONPatchOperationOp = {
  * The "add" variant of JSONPatchOperation: Inserts value at path.
  *
  * Its members are those of AddOperation.
- * @experimental
  */
 export interface JSONPatchOperationAdd extends AddOperation {
   op: "add";
@@ -1357,7 +1197,6 @@ export interface JSONPatchOperationAdd extends AddOperation {
  * The "remove" variant of JSONPatchOperation: Removes the value at path.
  *
  * Its members are those of RemoveOperation.
- * @experimental
  */
 export interface JSONPatchOperationRemove extends RemoveOperation {
   op: "remove";
@@ -1367,7 +1206,6 @@ export interface JSONPatchOperationRemove extends RemoveOperation {
  * The "replace" variant of JSONPatchOperation: Replaces the value at path.
  *
  * Its members are those of ReplaceOperation.
- * @experimental
  */
 export interface JSONPatchOperationReplace extends ReplaceOperation {
   op: "replace";
@@ -1377,7 +1215,6 @@ export interface JSONPatchOperationReplace extends ReplaceOperation {
  * The "move" variant of JSONPatchOperation: Moves the value at from to path.
  *
  * Its members are those of MoveOperation.
- * @experimental
  */
 export interface JSONPatchOperationMove extends MoveOperation {
   op: "move";
@@ -1387,7 +1224,6 @@ export interface JSONPatchOperationMove extends MoveOperation {
  * The "copy" variant of JSONPatchOperation: Copies the value at from to path.
  *
  * Its members are those of CopyOperation.
- * @experimental
  */
 export interface JSONPatchOperationCopy extends CopyOperation {
   op: "copy";
@@ -1397,7 +1233,6 @@ export interface JSONPatchOperationCopy extends CopyOperation {
  * The "test" variant of JSONPatchOperation: Asserts that the value at path equals value.
  *
  * Its members are those of TestOperation.
- * @experimental
  */
 export interface JSONPatchOperationTest extends TestOperation {
   op: "test";
@@ -1422,7 +1257,6 @@ export interface JSONPatchOperationByOp {
  *
  * A union tagged by "op".
  * @since 1.1
- * @experimental
  */
 export type JSONPatchOperation =
   | JSONPatchOperationAdd
@@ -1440,7 +1274,6 @@ export type JSONPatchOperation =
  *
  * Value: matches ^(/([^/~]|~[01])*)*$.
  * @since 1.1
- * @experimental
  */
 export type JSONPointer = string;
 
@@ -1449,22 +1282,18 @@ export type JSONPointer = string;
  *
  * ag-ui.type.media-part.
  * @since 1.1
- * @experimental
  */
 export interface MediaPart {
   /**
    * Names the part within its message.
-   * @experimental
    */
   id?: string;
   /**
    * Where the bytes come from.
-   * @experimental
    */
   source: PartSource;
   /**
    * Extra information about the part, carried as data.
-   * @experimental
    */
   metadata?: NonNullValue;
 }
@@ -1472,7 +1301,6 @@ export interface MediaPart {
 /**
  * The "role" values of Message, by name.
  * @since 1.1
- * @experimental
  */
 export const MessageRole = {
   Developer: "developer",
@@ -1488,7 +1316,6 @@ export const MessageRole = {
  * The "developer" variant of Message: From the application developer.
  *
  * Its members are those of DeveloperMessage.
- * @experimental
  */
 export interface MessageDeveloper extends DeveloperMessage {
   role: "developer";
@@ -1498,7 +1325,6 @@ export interface MessageDeveloper extends DeveloperMessage {
  * The "system" variant of Message: From the system.
  *
  * Its members are those of SystemMessage.
- * @experimental
  */
 export interface MessageSystem extends SystemMessage {
   role: "system";
@@ -1508,7 +1334,6 @@ export interface MessageSystem extends SystemMessage {
  * The "assistant" variant of Message: From the agent.
  *
  * Its members are those of AssistantMessage.
- * @experimental
  */
 export interface MessageAssistant extends AssistantMessage {
   role: "assistant";
@@ -1518,7 +1343,6 @@ export interface MessageAssistant extends AssistantMessage {
  * The "user" variant of Message: From the person.
  *
  * Its members are those of UserMessage.
- * @experimental
  */
 export interface MessageUser extends UserMessage {
   role: "user";
@@ -1528,7 +1352,6 @@ export interface MessageUser extends UserMessage {
  * The "tool" variant of Message: A tool's result.
  *
  * Its members are those of ToolMessage.
- * @experimental
  */
 export interface MessageTool extends ToolMessage {
   role: "tool";
@@ -1538,7 +1361,6 @@ export interface MessageTool extends ToolMessage {
  * The "activity" variant of Message: Structured progress.
  *
  * Its members are those of ActivityMessage.
- * @experimental
  */
 export interface MessageActivity extends ActivityMessage {
   role: "activity";
@@ -1548,7 +1370,6 @@ export interface MessageActivity extends ActivityMessage {
  * The "reasoning" variant of Message: The agent's reasoning.
  *
  * Its members are those of ReasoningMessage.
- * @experimental
  */
 export interface MessageReasoning extends ReasoningMessage {
   role: "reasoning";
@@ -1574,7 +1395,6 @@ export interface MessageByRole {
  *
  * A union tagged by "role".
  * @since 1.1
- * @experimental
  */
 export type Message =
   | MessageDeveloper
@@ -1592,7 +1412,6 @@ export type Message =
  *
  * ag-ui.type.message-content.
  * @since 1.1
- * @experimental
  */
 export type MessageContent = unknown;
 
@@ -1602,7 +1421,6 @@ export type MessageContent = unknown;
  *
  * ag-ui.type.messages-snapshot-event.
  * @since 1.1
- * @experimental
  */
 export interface MessagesSnapshotEvent {
   /**
@@ -1610,22 +1428,18 @@ export interface MessagesSnapshotEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The messages, in order.
-   * @experimental
    */
   messages: Message[];
 }
@@ -1636,7 +1450,6 @@ export interface MessagesSnapshotEvent {
  *
  * ag-ui.type.metadata.
  * @since 1.1
- * @experimental
  */
 export type Metadata = { [key: string]: unknown };
 
@@ -1646,17 +1459,14 @@ export type Metadata = { [key: string]: unknown };
  *
  * ag-ui.type.move-operation.
  * @since 1.1
- * @experimental
  */
 export interface MoveOperation {
   /**
    * Where from.
-   * @experimental
    */
   from: JSONPointer;
   /**
    * Where to.
-   * @experimental
    */
   path: JSONPointer;
 }
@@ -1667,14 +1477,12 @@ export interface MoveOperation {
  *
  * ag-ui.type.non-null-value.
  * @since 1.1
- * @experimental
  */
 export type NonNullValue = unknown;
 
 /**
  * The "type" values of PartSource, by name.
  * @since 1.1
- * @experimental
  */
 export const PartSourceType = {
   Data: "data",
@@ -1686,7 +1494,6 @@ export const PartSourceType = {
  * The "data" variant of PartSource: Inline bytes.
  *
  * Its members are those of DataSource.
- * @experimental
  */
 export interface PartSourceData extends DataSource {
   type: "data";
@@ -1696,7 +1503,6 @@ export interface PartSourceData extends DataSource {
  * The "url" variant of PartSource: A URL.
  *
  * Its members are those of URLSource.
- * @experimental
  */
 export interface PartSourceUrl extends URLSource {
   type: "url";
@@ -1706,7 +1512,6 @@ export interface PartSourceUrl extends URLSource {
  * The "file" variant of PartSource: A provider handle.
  *
  * Its members are those of FileSource.
- * @experimental
  */
 export interface PartSourceFile extends FileSource {
   type: "file";
@@ -1728,7 +1533,6 @@ export interface PartSourceByType {
  *
  * A union tagged by "type".
  * @since 1.1
- * @experimental
  */
 export type PartSource =
   | PartSourceData
@@ -1740,7 +1544,6 @@ export type PartSource =
  *
  * ag-ui.type.raw-event.
  * @since 1.1
- * @experimental
  */
 export interface RawEvent {
   /**
@@ -1748,32 +1551,26 @@ export interface RawEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The provider's event, carried as data.
-   * @experimental
    */
   event: unknown;
   /**
    * Which provider or framework sent it.
-   * @experimental
    */
   source?: string;
 }
@@ -1784,7 +1581,6 @@ export interface RawEvent {
  *
  * ag-ui.type.reasoning-encrypted-value-event.
  * @since 1.1
- * @experimental
  */
 export interface ReasoningEncryptedValueEvent {
   /**
@@ -1792,42 +1588,34 @@ export interface ReasoningEncryptedValueEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * What kind of thing entityId names.
-   * @experimental
    */
   subtype: ReasoningEncryptedValueSubtype;
   /**
    * The message or tool call it belongs to.
-   * @experimental
    */
   entityId: string;
   /**
    * The opaque artefact.
-   * @experimental
    */
   encryptedValue: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
 }
@@ -1840,17 +1628,14 @@ export interface ReasoningEncryptedValueEvent {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.1
- * @experimental
  */
 export const ReasoningEncryptedValueSubtype = {
   /**
    * It belongs to a tool call.
-   * @experimental
    */
   ToolCall: "tool-call",
   /**
    * It belongs to a message.
-   * @experimental
    */
   Message: "message",
 } as const;
@@ -1864,7 +1649,6 @@ export type ReasoningEncryptedValueSubtype = (typeof ReasoningEncryptedValueSubt
  *
  * ag-ui.type.reasoning-end-event.
  * @since 1.1
- * @experimental
  */
 export interface ReasoningEndEvent {
   /**
@@ -1872,27 +1656,22 @@ export interface ReasoningEndEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The span being closed.
-   * @experimental
    */
   messageId: string;
 }
@@ -1902,37 +1681,30 @@ export interface ReasoningEndEvent {
  *
  * ag-ui.type.reasoning-message.
  * @since 1.1
- * @experimental
  */
 export interface ReasoningMessage {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message.
-   * @experimental
    */
   id: string;
   /**
    * The reasoning text.
-   * @experimental
    */
   content: string;
   /**
    * A provider's opaque artefact for the message.
-   * @experimental
    */
   encryptedValue?: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -1942,7 +1714,6 @@ export interface ReasoningMessage {
  *
  * ag-ui.type.reasoning-message-chunk-event.
  * @since 1.1
- * @experimental
  */
 export interface ReasoningMessageChunkEvent {
   /**
@@ -1950,32 +1721,26 @@ export interface ReasoningMessageChunkEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The message; absent continues the open one.
-   * @experimental
    */
   messageId?: string;
   /**
    * The fragment to append; may be empty.
-   * @experimental
    */
   delta?: string;
 }
@@ -1985,7 +1750,6 @@ export interface ReasoningMessageChunkEvent {
  *
  * ag-ui.type.reasoning-message-content-event.
  * @since 1.1
- * @experimental
  */
 export interface ReasoningMessageContentEvent {
   /**
@@ -1993,32 +1757,26 @@ export interface ReasoningMessageContentEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The open reasoning message.
-   * @experimental
    */
   messageId: string;
   /**
    * The fragment to append; may be empty.
-   * @experimental
    */
   delta: string;
 }
@@ -2028,7 +1786,6 @@ export interface ReasoningMessageContentEvent {
  *
  * ag-ui.type.reasoning-message-end-event.
  * @since 1.1
- * @experimental
  */
 export interface ReasoningMessageEndEvent {
   /**
@@ -2036,27 +1793,22 @@ export interface ReasoningMessageEndEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The message being closed.
-   * @experimental
    */
   messageId: string;
 }
@@ -2066,7 +1818,6 @@ export interface ReasoningMessageEndEvent {
  *
  * ag-ui.type.reasoning-message-start-event.
  * @since 1.1
- * @experimental
  */
 export interface ReasoningMessageStartEvent {
   /**
@@ -2074,32 +1825,26 @@ export interface ReasoningMessageStartEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the reasoning message.
-   * @experimental
    */
   messageId: string;
   /**
    * Always reasoning.
-   * @experimental
    */
   role: "reasoning";
 }
@@ -2109,7 +1854,6 @@ export interface ReasoningMessageStartEvent {
  *
  * ag-ui.type.reasoning-start-event.
  * @since 1.1
- * @experimental
  */
 export interface ReasoningStartEvent {
   /**
@@ -2117,27 +1861,22 @@ export interface ReasoningStartEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the span.
-   * @experimental
    */
   messageId: string;
 }
@@ -2148,12 +1887,10 @@ export interface ReasoningStartEvent {
  *
  * ag-ui.type.remove-operation.
  * @since 1.1
- * @experimental
  */
 export interface RemoveOperation {
   /**
    * What to remove.
-   * @experimental
    */
   path: JSONPointer;
 }
@@ -2164,17 +1901,14 @@ export interface RemoveOperation {
  *
  * ag-ui.type.replace-operation.
  * @since 1.1
- * @experimental
  */
 export interface ReplaceOperation {
   /**
    * What to replace.
-   * @experimental
    */
   path: JSONPointer;
   /**
    * The replacement.
-   * @experimental
    */
   value: unknown;
 }
@@ -2185,27 +1919,22 @@ export interface ReplaceOperation {
  *
  * ag-ui.type.resume-entry.
  * @since 1.1
- * @experimental
  */
 export interface ResumeEntry {
   /**
    * The interrupt answered.
-   * @experimental
    */
   interruptId: string;
   /**
    * Answered or abandoned.
-   * @experimental
    */
   status: ResumeStatus;
   /**
    * The answer, carried as data.
-   * @experimental
    */
   payload?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -2217,17 +1946,14 @@ export interface ResumeEntry {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.1
- * @experimental
  */
 export const ResumeStatus = {
   /**
    * Answered.
-   * @experimental
    */
   Resolved: "resolved",
   /**
    * Abandoned.
-   * @experimental
    */
   Cancelled: "cancelled",
 } as const;
@@ -2242,57 +1968,46 @@ export type ResumeStatus = (typeof ResumeStatus)[keyof typeof ResumeStatus];
  *
  * ag-ui.type.run-agent-input.
  * @since 1.1
- * @experimental
  */
 export interface RunAgentInput {
   /**
    * The conversation.
-   * @experimental
    */
   threadId: string;
   /**
    * The run.
-   * @experimental
    */
   runId: string;
   /**
    * The version the consumer speaks.
-   * @experimental
    */
   protocolVersion?: string;
   /**
    * The run that spawned this one.
-   * @experimental
    */
   parentRunId?: string;
   /**
    * The state the run starts from.
-   * @experimental
    */
   state?: NonNullValue;
   /**
    * The conversation so far.
-   * @experimental
    */
   messages: Message[];
   /**
    * Tools the agent may call.
-   * @experimental
    */
   tools?: Tool[];
   /**
    * Ambient information.
-   * @experimental
    */
   context?: Context[];
   /**
    * Application values passed through untouched.
-   * @experimental
    */
   forwardedProps?: NonNullValue;
   /**
    * Answers to the interrupts of a previous run.
-   * @experimental
    */
   resume?: ResumeEntry[];
 }
@@ -2302,7 +2017,6 @@ export interface RunAgentInput {
  *
  * ag-ui.type.run-error-event.
  * @since 1.1
- * @experimental
  */
 export interface RunErrorEvent {
   /**
@@ -2310,32 +2024,26 @@ export interface RunErrorEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * What went wrong, for a person to read.
-   * @experimental
    */
   message: string;
   /**
    * A machine-readable code of the producer's own.
-   * @experimental
    */
   code?: string;
   /**
    * Token usage accrued before the failure.
-   * @experimental
    */
   usage?: TokenUsage[];
 }
@@ -2345,7 +2053,6 @@ export interface RunErrorEvent {
  *
  * ag-ui.type.run-finished-event.
  * @since 1.1
- * @experimental
  */
 export interface RunFinishedEvent {
   /**
@@ -2353,42 +2060,34 @@ export interface RunFinishedEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The conversation the run belongs to.
-   * @experimental
    */
   threadId: string;
   /**
    * The run being closed.
-   * @experimental
    */
   runId: string;
   /**
    * The run's return value, carried as data.
-   * @experimental
    */
   result?: NonNullValue;
   /**
    * Why the run ended; absent means success.
-   * @experimental
    */
   outcome?: RunFinishedOutcome;
   /**
    * Token usage, one entry per provider and model.
-   * @experimental
    */
   usage?: TokenUsage[];
 }
@@ -2398,14 +2097,12 @@ export interface RunFinishedEvent {
  *
  * ag-ui.type.run-finished-interrupt.
  * @since 1.1
- * @experimental
  */
 export interface RunFinishedInterrupt {
   /**
    * What the run waits for; at least one.
    *
    * Value: at least 1 items.
-   * @experimental
    */
   interrupts: Interrupt[];
 }
@@ -2413,7 +2110,6 @@ export interface RunFinishedInterrupt {
 /**
  * The "type" values of RunFinishedOutcome, by name.
  * @since 1.1
- * @experimental
  */
 export const RunFinishedOutcomeType = {
   Success: "success",
@@ -2425,7 +2121,6 @@ export const RunFinishedOutcomeType = {
  * The "success" variant of RunFinishedOutcome: The run completed.
  *
  * Its members are those of RunFinishedSuccess.
- * @experimental
  */
 export interface RunFinishedOutcomeSuccess extends RunFinishedSuccess {
   type: "success";
@@ -2435,7 +2130,6 @@ export interface RunFinishedOutcomeSuccess extends RunFinishedSuccess {
  * The "interrupt" variant of RunFinishedOutcome: The run is paused for a human decision.
  *
  * Its members are those of RunFinishedInterrupt.
- * @experimental
  */
 export interface RunFinishedOutcomeInterrupt extends RunFinishedInterrupt {
   type: "interrupt";
@@ -2444,7 +2138,6 @@ export interface RunFinishedOutcomeInterrupt extends RunFinishedInterrupt {
 /**
  * The "cancelled" variant of RunFinishedOutcome: The run was stopped before completing and did not
  * fail.
- * @experimental
  */
 export interface RunFinishedOutcomeCancelled {
   type: "cancelled";
@@ -2466,7 +2159,6 @@ export interface RunFinishedOutcomeByType {
  *
  * A union tagged by "type".
  * @since 1.1
- * @experimental
  */
 export type RunFinishedOutcome =
   | RunFinishedOutcomeSuccess
@@ -2478,12 +2170,10 @@ export type RunFinishedOutcome =
  *
  * ag-ui.type.run-finished-success.
  * @since 1.1
- * @experimental
  */
 export interface RunFinishedSuccess {
   /**
    * Tool calls the run left unanswered, for the application to answer next.
-   * @experimental
    */
   pendingToolCallIds?: string[];
 }
@@ -2493,7 +2183,6 @@ export interface RunFinishedSuccess {
  *
  * ag-ui.type.run-started-event.
  * @since 1.1
- * @experimental
  */
 export interface RunStartedEvent {
   /**
@@ -2501,42 +2190,34 @@ export interface RunStartedEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The conversation the run belongs to.
-   * @experimental
    */
   threadId: string;
   /**
    * Names the run.
-   * @experimental
    */
   runId: string;
   /**
    * The protocol version the producer speaks, such as 1.1.
-   * @experimental
    */
   protocolVersion?: string;
   /**
    * The run that spawned this one as a separate run.
-   * @experimental
    */
   parentRunId?: string;
   /**
    * The request the run started from, echoed back.
-   * @experimental
    */
   input?: RunAgentInput;
 }
@@ -2546,7 +2227,6 @@ export interface RunStartedEvent {
  *
  * ag-ui.type.state-delta-event.
  * @since 1.1
- * @experimental
  */
 export interface StateDeltaEvent {
   /**
@@ -2554,27 +2234,22 @@ export interface StateDeltaEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The operations, applied in order.
-   * @experimental
    */
   delta: JSONPatchOperation[];
 }
@@ -2584,7 +2259,6 @@ export interface StateDeltaEvent {
  *
  * ag-ui.type.state-snapshot-event.
  * @since 1.1
- * @experimental
  */
 export interface StateSnapshotEvent {
   /**
@@ -2592,27 +2266,22 @@ export interface StateSnapshotEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The complete new state: any JSON value in AG-UI 1.1, an object in the stand.
-   * @experimental
    */
   snapshot: unknown;
 }
@@ -2622,7 +2291,6 @@ export interface StateSnapshotEvent {
  *
  * ag-ui.type.step-finished-event.
  * @since 1.1
- * @experimental
  */
 export interface StepFinishedEvent {
   /**
@@ -2630,27 +2298,22 @@ export interface StepFinishedEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The step's name.
-   * @experimental
    */
   stepName: string;
 }
@@ -2660,7 +2323,6 @@ export interface StepFinishedEvent {
  *
  * ag-ui.type.step-started-event.
  * @since 1.1
- * @experimental
  */
 export interface StepStartedEvent {
   /**
@@ -2668,27 +2330,22 @@ export interface StepStartedEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The step's name.
-   * @experimental
    */
   stepName: string;
 }
@@ -2698,7 +2355,6 @@ export interface StepStartedEvent {
  *
  * ag-ui.type.subagent-error-event.
  * @since 1.1
- * @experimental
  */
 export interface SubagentErrorEvent {
   /**
@@ -2706,32 +2362,26 @@ export interface SubagentErrorEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The invocation that failed.
-   * @experimental
    */
   subagentRunId: SubagentRunID;
   /**
    * What went wrong, for a person to read.
-   * @experimental
    */
   message: string;
   /**
    * A machine-readable code of the producer's own.
-   * @experimental
    */
   code?: string;
 }
@@ -2741,7 +2391,6 @@ export interface SubagentErrorEvent {
  *
  * ag-ui.type.subagent-finished-event.
  * @since 1.1
- * @experimental
  */
 export interface SubagentFinishedEvent {
   /**
@@ -2749,32 +2398,26 @@ export interface SubagentFinishedEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The invocation being closed.
-   * @experimental
    */
   subagentRunId: SubagentRunID;
   /**
    * The subagent's return value, carried as data.
-   * @experimental
    */
   result?: NonNullValue;
   /**
    * Why the segment ended; absent means success.
-   * @experimental
    */
   outcome?: SubagentFinishedOutcome;
 }
@@ -2782,7 +2425,6 @@ export interface SubagentFinishedEvent {
 /**
  * The "type" values of SubagentFinishedOutcome, by name.
  * @since 1.1
- * @experimental
  */
 export const SubagentFinishedOutcomeType = {
   Success: "success",
@@ -2791,7 +2433,6 @@ export const SubagentFinishedOutcomeType = {
 
 /**
  * The "success" variant of SubagentFinishedOutcome: The subagent completed its work.
- * @experimental
  */
 export interface SubagentFinishedOutcomeSuccess {
   type: "success";
@@ -2801,7 +2442,6 @@ export interface SubagentFinishedOutcomeSuccess {
  * The "suspended" variant of SubagentFinishedOutcome: The subagent awaits outside input.
  *
  * Its members are those of SubagentSuspended.
- * @experimental
  */
 export interface SubagentFinishedOutcomeSuspended extends SubagentSuspended {
   type: "suspended";
@@ -2822,7 +2462,6 @@ export interface SubagentFinishedOutcomeByType {
  *
  * A union tagged by "type".
  * @since 1.1
- * @experimental
  */
 export type SubagentFinishedOutcome =
   | SubagentFinishedOutcomeSuccess
@@ -2834,7 +2473,6 @@ export type SubagentFinishedOutcome =
  *
  * ag-ui.type.subagent-run-id.
  * @since 1.1
- * @experimental
  */
 export type SubagentRunID = string;
 
@@ -2843,7 +2481,6 @@ export type SubagentRunID = string;
  *
  * ag-ui.type.subagent-started-event.
  * @since 1.1
- * @experimental
  */
 export interface SubagentStartedEvent {
   /**
@@ -2851,47 +2488,38 @@ export interface SubagentStartedEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The invocation being announced.
-   * @experimental
    */
   subagentRunId: SubagentRunID;
   /**
    * The subagent's reusable name.
-   * @experimental
    */
   name: string;
   /**
    * What the subagent is for.
-   * @experimental
    */
   description?: string;
   /**
    * The invocation that spawned this one.
-   * @experimental
    */
   parentSubagentRunId?: SubagentRunID;
   /**
    * The tool call that spawned it.
-   * @experimental
    */
   parentToolCallId?: string;
   /**
    * The message that held the spawning call.
-   * @experimental
    */
   parentMessageId?: string;
 }
@@ -2901,12 +2529,10 @@ export interface SubagentStartedEvent {
  *
  * ag-ui.type.subagent-suspended.
  * @since 1.1
- * @experimental
  */
 export interface SubagentSuspended {
   /**
    * The run-level interrupts this subagent raised.
-   * @experimental
    */
   interruptIds?: string[];
 }
@@ -2916,42 +2542,34 @@ export interface SubagentSuspended {
  *
  * ag-ui.type.system-message.
  * @since 1.1
- * @experimental
  */
 export interface SystemMessage {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message in the conversation.
-   * @experimental
    */
   id: string;
   /**
    * Display name of the author.
-   * @experimental
    */
   name?: string;
   /**
    * A provider's opaque artefact for the message.
-   * @experimental
    */
   encryptedValue?: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The instructions.
-   * @experimental
    */
   content: string;
 }
@@ -2962,17 +2580,14 @@ export interface SystemMessage {
  *
  * ag-ui.type.test-operation.
  * @since 1.1
- * @experimental
  */
 export interface TestOperation {
   /**
    * What to compare.
-   * @experimental
    */
   path: JSONPointer;
   /**
    * The expected value.
-   * @experimental
    */
   value: unknown;
 }
@@ -2983,7 +2598,6 @@ export interface TestOperation {
  *
  * ag-ui.type.text-message-chunk-event.
  * @since 1.1
- * @experimental
  */
 export interface TextMessageChunkEvent {
   /**
@@ -2991,42 +2605,34 @@ export interface TextMessageChunkEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The message; absent continues the one already open.
-   * @experimental
    */
   messageId?: string;
   /**
    * Who the message is from, on the chunk that opens it.
-   * @experimental
    */
   role?: TextMessageRole;
   /**
    * The fragment to append; may be empty.
-   * @experimental
    */
   delta?: string;
   /**
    * Display name of the author.
-   * @experimental
    */
   name?: string;
 }
@@ -3036,7 +2642,6 @@ export interface TextMessageChunkEvent {
  *
  * ag-ui.type.text-message-content-event.
  * @since 1.1
- * @experimental
  */
 export interface TextMessageContentEvent {
   /**
@@ -3044,32 +2649,26 @@ export interface TextMessageContentEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The open message the fragment belongs to.
-   * @experimental
    */
   messageId: string;
   /**
    * The fragment to append; may be empty.
-   * @experimental
    */
   delta: string;
 }
@@ -3079,7 +2678,6 @@ export interface TextMessageContentEvent {
  *
  * ag-ui.type.text-message-end-event.
  * @since 1.1
- * @experimental
  */
 export interface TextMessageEndEvent {
   /**
@@ -3087,27 +2685,22 @@ export interface TextMessageEndEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The message being closed.
-   * @experimental
    */
   messageId: string;
 }
@@ -3120,27 +2713,22 @@ export interface TextMessageEndEvent {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.1
- * @experimental
  */
 export const TextMessageRole = {
   /**
    * Instructions from the application developer.
-   * @experimental
    */
   Developer: "developer",
   /**
    * Instructions from the system.
-   * @experimental
    */
   System: "system",
   /**
    * The agent speaking.
-   * @experimental
    */
   Assistant: "assistant",
   /**
    * The person using the application.
-   * @experimental
    */
   User: "user",
 } as const;
@@ -3155,7 +2743,6 @@ export type TextMessageRole = (typeof TextMessageRole)[keyof typeof TextMessageR
  *
  * ag-ui.type.text-message-start-event.
  * @since 1.1
- * @experimental
  */
 export interface TextMessageStartEvent {
   /**
@@ -3163,39 +2750,32 @@ export interface TextMessageStartEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message; later content and end events refer to it.
-   * @experimental
    */
   messageId: string;
   /**
    * Who the message is from; absent means assistant.
    *
    * @defaultValue "assistant"
-   * @experimental
    */
   role?: TextMessageRole;
   /**
    * Display name of the author, when a role has several participants.
-   * @experimental
    */
   name?: string;
 }
@@ -3205,22 +2785,18 @@ export interface TextMessageStartEvent {
  *
  * ag-ui.type.text-part.
  * @since 1.1
- * @experimental
  */
 export interface TextPart {
   /**
    * Names the part within its message.
-   * @experimental
    */
   id?: string;
   /**
    * The text.
-   * @experimental
    */
   text: string;
   /**
    * Extra information about the part, carried as data.
-   * @experimental
    */
   metadata?: NonNullValue;
 }
@@ -3230,59 +2806,50 @@ export interface TextPart {
  *
  * ag-ui.type.token-usage.
  * @since 1.1
- * @experimental
  */
 export interface TokenUsage {
   /**
    * Which provider served the requests.
-   * @experimental
    */
   provider?: string;
   /**
    * Which model served the requests.
-   * @experimental
    */
   model?: string;
   /**
    * Every prompt token charged.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   inputTokens?: number;
   /**
    * Every generated token.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   outputTokens?: number;
   /**
    * Input and output tokens together.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   totalTokens?: number;
   /**
    * Output tokens spent on reasoning; part of outputTokens.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   reasoningTokens?: number;
   /**
    * Input tokens read from a cache; part of inputTokens.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   cachedInputTokens?: number;
   /**
    * Input tokens written to a cache; part of inputTokens.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   cacheWriteInputTokens?: number;
 }
@@ -3292,27 +2859,22 @@ export interface TokenUsage {
  *
  * ag-ui.type.tool.
  * @since 1.1
- * @experimental
  */
 export interface Tool {
   /**
    * The tool's name.
-   * @experimental
    */
   name: string;
   /**
    * What the tool does.
-   * @experimental
    */
   description: string;
   /**
    * A JSON Schema of the arguments, carried as data.
-   * @experimental
    */
   parameters?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -3322,37 +2884,30 @@ export interface Tool {
  *
  * ag-ui.type.tool-call.
  * @since 1.1
- * @experimental
  */
 export interface ToolCall {
   /**
    * Names the call; the answering tool message carries it as toolCallId.
-   * @experimental
    */
   id: string;
   /**
    * Always function.
-   * @experimental
    */
   type: "function";
   /**
    * What is called, with what.
-   * @experimental
    */
   function: FunctionCall;
   /**
    * A provider's opaque artefact for the call.
-   * @experimental
    */
   encryptedValue?: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -3363,7 +2918,6 @@ export interface ToolCall {
  *
  * ag-ui.type.tool-call-args-event.
  * @since 1.1
- * @experimental
  */
 export interface ToolCallArgsEvent {
   /**
@@ -3371,32 +2925,26 @@ export interface ToolCallArgsEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The open call.
-   * @experimental
    */
   toolCallId: string;
   /**
    * The fragment to append; may be empty.
-   * @experimental
    */
   delta: string;
 }
@@ -3407,7 +2955,6 @@ export interface ToolCallArgsEvent {
  *
  * ag-ui.type.tool-call-chunk-event.
  * @since 1.1
- * @experimental
  */
 export interface ToolCallChunkEvent {
   /**
@@ -3415,42 +2962,34 @@ export interface ToolCallChunkEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The call; absent continues the open one.
-   * @experimental
    */
   toolCallId?: string;
   /**
    * The tool, on the chunk that opens the call.
-   * @experimental
    */
   toolCallName?: string;
   /**
    * The assistant message that holds the call.
-   * @experimental
    */
   parentMessageId?: string;
   /**
    * A fragment of the arguments; may be empty.
-   * @experimental
    */
   delta?: string;
 }
@@ -3460,7 +2999,6 @@ export interface ToolCallChunkEvent {
  *
  * ag-ui.type.tool-call-end-event.
  * @since 1.1
- * @experimental
  */
 export interface ToolCallEndEvent {
   /**
@@ -3468,27 +3006,22 @@ export interface ToolCallEndEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The call being closed.
-   * @experimental
    */
   toolCallId: string;
 }
@@ -3499,7 +3032,6 @@ export interface ToolCallEndEvent {
  *
  * ag-ui.type.tool-call-result-event.
  * @since 1.1
- * @experimental
  */
 export interface ToolCallResultEvent {
   /**
@@ -3507,42 +3039,34 @@ export interface ToolCallResultEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * The tool message this result becomes.
-   * @experimental
    */
   messageId: string;
   /**
    * The call being answered.
-   * @experimental
    */
   toolCallId: string;
   /**
    * What the tool returned: text or a list of content parts.
-   * @experimental
    */
   content: MessageContent;
   /**
    * Always tool when present; producers may leave it out.
-   * @experimental
    */
   role?: "tool";
 }
@@ -3553,7 +3077,6 @@ export interface ToolCallResultEvent {
  *
  * ag-ui.type.tool-call-start-event.
  * @since 1.1
- * @experimental
  */
 export interface ToolCallStartEvent {
   /**
@@ -3561,37 +3084,30 @@ export interface ToolCallStartEvent {
    * milliseconds since the Unix epoch. Nothing computes with it.
    *
    * Value: an integer.
-   * @experimental
    */
   timestamp?: number;
   /**
    * The provider's own event this one was translated from, carried as data for debugging.
-   * @experimental
    */
   rawEvent?: NonNullValue;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the call; args, end and result refer to it.
-   * @experimental
    */
   toolCallId: string;
   /**
    * The tool being called.
-   * @experimental
    */
   toolCallName: string;
   /**
    * The assistant message that holds the call.
-   * @experimental
    */
   parentMessageId?: string;
 }
@@ -3601,47 +3117,38 @@ export interface ToolCallStartEvent {
  *
  * ag-ui.type.tool-message.
  * @since 1.1
- * @experimental
  */
 export interface ToolMessage {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message.
-   * @experimental
    */
   id: string;
   /**
    * Text or a list of content parts.
-   * @experimental
    */
   content: MessageContent;
   /**
    * The call this answers.
-   * @experimental
    */
   toolCallId: string;
   /**
    * Why the tool failed, when it did.
-   * @experimental
    */
   error?: string;
   /**
    * A provider's opaque artefact for the message.
-   * @experimental
    */
   encryptedValue?: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
 }
@@ -3651,17 +3158,14 @@ export interface ToolMessage {
  *
  * ag-ui.type.url-source.
  * @since 1.1
- * @experimental
  */
 export interface URLSource {
   /**
    * The URL, not constrained to a format.
-   * @experimental
    */
   value: string;
   /**
    * What the resource is, when known.
-   * @experimental
    */
   mimeType?: string;
 }
@@ -3671,42 +3175,34 @@ export interface URLSource {
  *
  * ag-ui.type.user-message.
  * @since 1.1
- * @experimental
  */
 export interface UserMessage {
   /**
    * The subagent invocation this belongs to.
-   * @experimental
    */
   subagentRunId?: SubagentRunID;
   /**
    * Names the message in the conversation.
-   * @experimental
    */
   id: string;
   /**
    * Display name of the author.
-   * @experimental
    */
   name?: string;
   /**
    * A provider's opaque artefact for the message.
-   * @experimental
    */
   encryptedValue?: string;
   /**
    * The producer's name for the artefact's kind.
-   * @experimental
    */
   encryptedValueType?: string;
   /**
    * Extra information attached to it, open by key; kept as data.
-   * @experimental
    */
   metadata?: Metadata;
   /**
    * Text or a list of content parts.
-   * @experimental
    */
   content: MessageContent;
 }
@@ -3716,22 +3212,18 @@ export interface UserMessage {
  *
  * ag-ui.type.video-part.
  * @since 1.1
- * @experimental
  */
 export interface VideoPart {
   /**
    * Names the part within its message.
-   * @experimental
    */
   id?: string;
   /**
    * Where the bytes come from.
-   * @experimental
    */
   source: PartSource;
   /**
    * Extra information about the part, carried as data.
-   * @experimental
    */
   metadata?: NonNullValue;
 }
@@ -3744,7 +3236,6 @@ export const EventName = {
    *
    * ag-ui.event.activity-delta.
    * @since 1.1
-   * @experimental
    */
   ActivityDelta: "ACTIVITY_DELTA",
   /**
@@ -3753,7 +3244,6 @@ export const EventName = {
    *
    * ag-ui.event.activity-snapshot.
    * @since 1.1
-   * @experimental
    */
   ActivitySnapshot: "ACTIVITY_SNAPSHOT",
   /**
@@ -3762,7 +3252,6 @@ export const EventName = {
    *
    * ag-ui.event.custom.
    * @since 1.1
-   * @experimental
    */
   Custom: "CUSTOM",
   /**
@@ -3771,7 +3260,6 @@ export const EventName = {
    *
    * ag-ui.event.messages-snapshot.
    * @since 1.1
-   * @experimental
    */
   MessagesSnapshot: "MESSAGES_SNAPSHOT",
   /**
@@ -3780,7 +3268,6 @@ export const EventName = {
    *
    * ag-ui.event.raw.
    * @since 1.1
-   * @experimental
    */
   Raw: "RAW",
   /**
@@ -3789,7 +3276,6 @@ export const EventName = {
    *
    * ag-ui.event.reasoning-encrypted-value.
    * @since 1.1
-   * @experimental
    */
   ReasoningEncryptedValue: "REASONING_ENCRYPTED_VALUE",
   /**
@@ -3797,7 +3283,6 @@ export const EventName = {
    *
    * ag-ui.event.reasoning-end.
    * @since 1.1
-   * @experimental
    */
   ReasoningEnd: "REASONING_END",
   /**
@@ -3806,7 +3291,6 @@ export const EventName = {
    *
    * ag-ui.event.reasoning-message-chunk.
    * @since 1.1
-   * @experimental
    */
   ReasoningMessageChunk: "REASONING_MESSAGE_CHUNK",
   /**
@@ -3814,7 +3298,6 @@ export const EventName = {
    *
    * ag-ui.event.reasoning-message-content.
    * @since 1.1
-   * @experimental
    */
   ReasoningMessageContent: "REASONING_MESSAGE_CONTENT",
   /**
@@ -3822,7 +3305,6 @@ export const EventName = {
    *
    * ag-ui.event.reasoning-message-end.
    * @since 1.1
-   * @experimental
    */
   ReasoningMessageEnd: "REASONING_MESSAGE_END",
   /**
@@ -3831,7 +3313,6 @@ export const EventName = {
    *
    * ag-ui.event.reasoning-message-start.
    * @since 1.1
-   * @experimental
    */
   ReasoningMessageStart: "REASONING_MESSAGE_START",
   /**
@@ -3839,7 +3320,6 @@ export const EventName = {
    *
    * ag-ui.event.reasoning-start.
    * @since 1.1
-   * @experimental
    */
   ReasoningStart: "REASONING_START",
   /**
@@ -3848,7 +3328,6 @@ export const EventName = {
    *
    * ag-ui.event.run-error.
    * @since 1.1
-   * @experimental
    */
   RunError: "RUN_ERROR",
   /**
@@ -3857,7 +3336,6 @@ export const EventName = {
    *
    * ag-ui.event.run-finished.
    * @since 1.1
-   * @experimental
    */
   RunFinished: "RUN_FINISHED",
   /**
@@ -3866,7 +3344,6 @@ export const EventName = {
    *
    * ag-ui.event.run-started.
    * @since 1.1
-   * @experimental
    */
   RunStarted: "RUN_STARTED",
   /**
@@ -3874,7 +3351,6 @@ export const EventName = {
    *
    * ag-ui.event.state-delta.
    * @since 1.1
-   * @experimental
    */
   StateDelta: "STATE_DELTA",
   /**
@@ -3882,7 +3358,6 @@ export const EventName = {
    *
    * ag-ui.event.state-snapshot.
    * @since 1.1
-   * @experimental
    */
   StateSnapshot: "STATE_SNAPSHOT",
   /**
@@ -3890,7 +3365,6 @@ export const EventName = {
    *
    * ag-ui.event.step-finished.
    * @since 1.1
-   * @experimental
    */
   StepFinished: "STEP_FINISHED",
   /**
@@ -3898,7 +3372,6 @@ export const EventName = {
    *
    * ag-ui.event.step-started.
    * @since 1.1
-   * @experimental
    */
   StepStarted: "STEP_STARTED",
   /**
@@ -3906,7 +3379,6 @@ export const EventName = {
    *
    * ag-ui.event.subagent-error.
    * @since 1.1
-   * @experimental
    */
   SubagentError: "SUBAGENT_ERROR",
   /**
@@ -3914,7 +3386,6 @@ export const EventName = {
    *
    * ag-ui.event.subagent-finished.
    * @since 1.1
-   * @experimental
    */
   SubagentFinished: "SUBAGENT_FINISHED",
   /**
@@ -3923,7 +3394,6 @@ export const EventName = {
    *
    * ag-ui.event.subagent-started.
    * @since 1.1
-   * @experimental
    */
   SubagentStarted: "SUBAGENT_STARTED",
   /**
@@ -3932,7 +3402,6 @@ export const EventName = {
    *
    * ag-ui.event.text-message-chunk.
    * @since 1.1
-   * @experimental
    */
   TextMessageChunk: "TEXT_MESSAGE_CHUNK",
   /**
@@ -3940,7 +3409,6 @@ export const EventName = {
    *
    * ag-ui.event.text-message-content.
    * @since 1.1
-   * @experimental
    */
   TextMessageContent: "TEXT_MESSAGE_CONTENT",
   /**
@@ -3948,7 +3416,6 @@ export const EventName = {
    *
    * ag-ui.event.text-message-end.
    * @since 1.1
-   * @experimental
    */
   TextMessageEnd: "TEXT_MESSAGE_END",
   /**
@@ -3956,7 +3423,6 @@ export const EventName = {
    *
    * ag-ui.event.text-message-start.
    * @since 1.1
-   * @experimental
    */
   TextMessageStart: "TEXT_MESSAGE_START",
   /**
@@ -3964,7 +3430,6 @@ export const EventName = {
    *
    * ag-ui.event.tool-call-args.
    * @since 1.1
-   * @experimental
    */
   ToolCallArgs: "TOOL_CALL_ARGS",
   /**
@@ -3973,7 +3438,6 @@ export const EventName = {
    *
    * ag-ui.event.tool-call-chunk.
    * @since 1.1
-   * @experimental
    */
   ToolCallChunk: "TOOL_CALL_CHUNK",
   /**
@@ -3981,7 +3445,6 @@ export const EventName = {
    *
    * ag-ui.event.tool-call-end.
    * @since 1.1
-   * @experimental
    */
   ToolCallEnd: "TOOL_CALL_END",
   /**
@@ -3990,7 +3453,6 @@ export const EventName = {
    *
    * ag-ui.event.tool-call-result.
    * @since 1.1
-   * @experimental
    */
   ToolCallResult: "TOOL_CALL_RESULT",
   /**
@@ -3999,7 +3461,6 @@ export const EventName = {
    *
    * ag-ui.event.tool-call-start.
    * @since 1.1
-   * @experimental
    */
   ToolCallStart: "TOOL_CALL_START",
 } as const;

@@ -32,7 +32,6 @@ export const Digest = "sha256:d7d905b4be62d2ffb9b717b3b5f9cf9b41179f808cb40ffa73
  *
  * ai-control-protocol.default.auth-deadline-ms (default).
  * @since 1
- * @experimental
  */
 export const DefaultAuthDeadlineMs = 5000;
 
@@ -43,7 +42,6 @@ export const DefaultAuthDeadlineMs = 5000;
  *
  * ai-control-protocol.default.auth-failure-delay-ms (default).
  * @since 1
- * @experimental
  */
 export const DefaultAuthFailureDelayMs = 100;
 
@@ -52,7 +50,6 @@ export const DefaultAuthFailureDelayMs = 100;
  *
  * ai-control-protocol.default.auth-failure-max-delay-ms (default).
  * @since 1
- * @experimental
  */
 export const DefaultAuthFailureMaxDelayMs = 3200;
 
@@ -62,7 +59,6 @@ export const DefaultAuthFailureMaxDelayMs = 3200;
  *
  * ai-control-protocol.default.auth-failure-window-ms (default).
  * @since 1
- * @experimental
  */
 export const DefaultAuthFailureWindowMs = 60000;
 
@@ -72,7 +68,6 @@ export const DefaultAuthFailureWindowMs = 60000;
  *
  * ai-control-protocol.default.events-per-request (default).
  * @since 1
- * @experimental
  */
 export const DefaultEventsPerRequest = 100;
 
@@ -82,7 +77,6 @@ export const DefaultEventsPerRequest = 100;
  *
  * ai-control-protocol.default.host (default).
  * @since 1
- * @experimental
  */
 export const DefaultHost = "127.0.0.1";
 
@@ -93,7 +87,6 @@ export const DefaultHost = "127.0.0.1";
  *
  * ai-control-protocol.default.max-events (default).
  * @since 1
- * @experimental
  */
 export const DefaultMaxEvents = 512;
 
@@ -103,7 +96,6 @@ export const DefaultMaxEvents = 512;
  *
  * ai-control-protocol.default.max-queued-commands (default).
  * @since 1
- * @experimental
  */
 export const DefaultMaxQueuedCommands = 64;
 
@@ -112,7 +104,6 @@ export const DefaultMaxQueuedCommands = 64;
  *
  * ai-control-protocol.default.port (default).
  * @since 1
- * @experimental
  */
 export const DefaultPort = 43011;
 
@@ -122,7 +113,6 @@ export const DefaultPort = 43011;
  *
  * ai-control-protocol.limit.auth-failures-per-connection (limit).
  * @since 1
- * @experimental
  */
 export const MaxAuthFailuresPerConnection = 3;
 
@@ -133,7 +123,6 @@ export const MaxAuthFailuresPerConnection = 3;
  *
  * ai-control-protocol.limit.auth-failures-per-listener (limit).
  * @since 1
- * @experimental
  */
 export const MaxAuthFailuresPerListener = 32;
 
@@ -143,7 +132,6 @@ export const MaxAuthFailuresPerListener = 32;
  *
  * ai-control-protocol.limit.events-per-request (limit).
  * @since 1
- * @experimental
  */
 export const MaxEventsPerRequest = 500;
 
@@ -153,7 +141,6 @@ export const MaxEventsPerRequest = 500;
  *
  * ai-control-protocol.limit.line-bytes (limit).
  * @since 1
- * @experimental
  */
 export const MaxLineBytes = 1048576;
 
@@ -164,7 +151,6 @@ export const MaxLineBytes = 1048576;
  *
  * ai-control-protocol.limit.min-token-bytes (limit).
  * @since 1
- * @experimental
  */
 export const MinTokenBytes = 16;
 
@@ -175,7 +161,6 @@ export const MinTokenBytes = 16;
  *
  * ai-control-protocol.limit.nesting-depth (limit).
  * @since 1
- * @experimental
  */
 export const MaxNestingDepth = 10000;
 
@@ -187,7 +172,6 @@ export const MaxNestingDepth = 10000;
  *
  * ai-control-protocol.limit.unauthenticated-line-bytes (limit).
  * @since 1
- * @experimental
  */
 export const MaxUnauthenticatedLineBytes = 4096;
 
@@ -198,7 +182,6 @@ export const MaxUnauthenticatedLineBytes = 4096;
  *
  * ai-control-protocol.limit.values-per-line (limit).
  * @since 1
- * @experimental
  */
 export const MaxValuesPerLine = 16384;
 
@@ -208,7 +191,6 @@ export const MaxValuesPerLine = 16384;
  *
  * ai-control-protocol.protocol.jsonrpc (protocol).
  * @since 1
- * @experimental
  */
 export const JSONRPCVersion = "2.0";
 
@@ -219,7 +201,6 @@ export const JSONRPCVersion = "2.0";
  *
  * ai-control-protocol.protocol.version (protocol).
  * @since 1
- * @experimental
  */
 export const ProtocolVersion = 1;
 
@@ -229,7 +210,6 @@ export const ProtocolVersion = 1;
  *
  * ai-control-protocol.type.act-params.
  * @since 1
- * @experimental
  */
 export interface ActParams {
   /**
@@ -238,28 +218,24 @@ export interface ActParams {
    * ai-control-protocol.command.type.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   type: string;
   /**
    * The main target of the action.
    *
    * ai-control-protocol.command.target-id.
-   * @experimental
    */
   targetId?: ProjectIdentifier;
   /**
    * An item the action uses.
    *
    * ai-control-protocol.command.item-id.
-   * @experimental
    */
   itemId?: ProjectIdentifier;
   /**
    * A secondary identifier.
    *
    * ai-control-protocol.command.aux-id.
-   * @experimental
    */
   auxId?: ProjectIdentifier;
   /**
@@ -268,7 +244,6 @@ export interface ActParams {
    * ai-control-protocol.command.x.
    *
    * Value: an integer.
-   * @experimental
    */
   x?: number;
   /**
@@ -277,7 +252,6 @@ export interface ActParams {
    * ai-control-protocol.command.y.
    *
    * Value: an integer.
-   * @experimental
    */
   y?: number;
   /**
@@ -286,7 +260,6 @@ export interface ActParams {
    * ai-control-protocol.command.screen-x.
    *
    * Value: an integer.
-   * @experimental
    */
   screenX?: number;
   /**
@@ -295,7 +268,6 @@ export interface ActParams {
    * ai-control-protocol.command.screen-y.
    *
    * Value: an integer.
-   * @experimental
    */
   screenY?: number;
   /**
@@ -304,21 +276,18 @@ export interface ActParams {
    * ai-control-protocol.command.int-arg.
    *
    * Value: an integer.
-   * @experimental
    */
   intArg?: number;
   /**
    * A text argument.
    *
    * ai-control-protocol.command.string-arg.
-   * @experimental
    */
   stringArg?: string;
   /**
    * Append instead of replace.
    *
    * ai-control-protocol.command.append.
-   * @experimental
    */
   append?: boolean;
   /** Members the contract does not name, carried unchanged. */
@@ -330,13 +299,11 @@ export interface ActParams {
  *
  * ai-control-protocol.type.act-result.
  * @since 1
- * @experimental
  */
 export interface ActResult {
   /**
    * Always true: a command that is not accepted gets an error instead. Acceptance does not mean
    * success.
-   * @experimental
    */
   accepted: true;
   /**
@@ -344,7 +311,6 @@ export interface ActResult {
    * rejected act does not use a number.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   commandSeq: number;
 }
@@ -354,12 +320,10 @@ export interface ActResult {
  *
  * ai-control-protocol.type.auth-params.
  * @since 1
- * @experimental
  */
 export interface AuthParams {
   /**
    * The shared secret the listener was configured with. It is never echoed, logged or reported.
-   * @experimental
    */
   token: string;
 }
@@ -369,13 +333,11 @@ export interface AuthParams {
  *
  * ai-control-protocol.type.auth-result.
  * @since 1
- * @experimental
  */
 export interface AuthResult {
   /**
    * True when the token matched. A wrong token answers false, not an error, and leaves the
    * connection unauthorized.
-   * @experimental
    */
   authorized: boolean;
 }
@@ -386,30 +348,25 @@ export interface AuthResult {
  *
  * ai-control-protocol.type.command-completed-event.
  * @since 1
- * @experimental
  */
 export interface CommandCompletedEvent {
   /**
    * Always command_completed.
-   * @experimental
    */
   type: "command_completed";
   /**
    * The commandSeq act returned.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   commandSeq: number;
   /**
    * Whether the project carried the command out.
-   * @experimental
    */
   success: boolean;
   /**
    * A short, stable diagnostic for people; adapters branch on success and on explicit project
    * members, not on this text.
-   * @experimental
    */
   message: string;
   /** Members the contract does not name, carried unchanged. */
@@ -421,7 +378,6 @@ export interface CommandCompletedEvent {
  *
  * ai-control-protocol.type.empty-params.
  * @since 1
- * @experimental
  */
 export type EmptyParams = { [member: string]: never };
 
@@ -430,24 +386,20 @@ export type EmptyParams = { [member: string]: never };
  *
  * ai-control-protocol.type.error-object.
  * @since 1
- * @experimental
  */
 export interface ErrorObject {
   /**
    * One of the error codes of this contract.
    *
    * Value: an integer.
-   * @experimental
    */
   code: number;
   /**
    * A short English explanation for logs; clients branch on code, not on message.
-   * @experimental
    */
   message: string;
   /**
    * Optional extra information.
-   * @experimental
    */
   data?: unknown;
 }
@@ -457,14 +409,12 @@ export interface ErrorObject {
  *
  * ai-control-protocol.type.event.
  * @since 1
- * @experimental
  */
 export interface Event {
   /**
    * The event type; command_completed is the protocol's own, the rest are the project's.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   type: string;
   /** Members the contract does not name, carried unchanged. */
@@ -476,19 +426,16 @@ export interface Event {
  *
  * ai-control-protocol.type.event-record.
  * @since 1
- * @experimental
  */
 export interface EventRecord {
   /**
    * Starts at 1 and increases by one per appended event.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   seq: number;
   /**
    * The event itself.
-   * @experimental
    */
   event: Event;
 }
@@ -499,7 +446,6 @@ export interface EventRecord {
  *
  * ai-control-protocol.type.events-params.
  * @since 1
- * @experimental
  */
 export interface EventsParams {
   /**
@@ -509,7 +455,6 @@ export interface EventsParams {
    * Value: an integer; at least 0.
    *
    * @defaultValue 0
-   * @experimental
    */
   afterSeq?: number;
   /**
@@ -518,7 +463,6 @@ export interface EventsParams {
    * Value: an integer; at least 1; at most 500.
    *
    * @defaultValue DefaultEventsPerRequest (100)
-   * @experimental
    */
   limit?: number;
 }
@@ -528,7 +472,6 @@ export interface EventsParams {
  *
  * ai-control-protocol.type.events-result.
  * @since 1
- * @experimental
  */
 export interface EventsResult {
   /**
@@ -536,12 +479,10 @@ export interface EventsResult {
    * retained; 0 before the first event. It keeps counting after old events roll out.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   latestSeq: number;
   /**
    * At most limit records in ascending seq order.
-   * @experimental
    */
   events: EventRecord[];
 }
@@ -551,21 +492,18 @@ export interface EventsResult {
  *
  * ai-control-protocol.type.observe-result.
  * @since 1
- * @experimental
  */
 export interface ObserveResult {
   /**
    * Increments each time the project replaces the snapshot. It is not an event cursor.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   observationSeq: number;
   /**
    * The project's snapshot, whole and internally consistent; its members (schemaVersion,
    * readiness, actions, entities) are the project's own. An empty object before the first
    * publication.
-   * @experimental
    */
   observation: { [key: string]: unknown };
 }
@@ -575,13 +513,11 @@ export interface ObserveResult {
  *
  * ai-control-protocol.type.ping-result.
  * @since 1
- * @experimental
  */
 export interface PingResult {
   /**
    * Always true: a listener that cannot answer sends no result at all. The result has no other
    * members.
-   * @experimental
    */
   ok: true;
 }
@@ -592,7 +528,6 @@ export interface PingResult {
  *
  * ai-control-protocol.type.project-identifier.
  * @since 1
- * @experimental
  */
 export type ProjectIdentifier = string | number;
 
@@ -601,30 +536,25 @@ export type ProjectIdentifier = string | number;
  *
  * ai-control-protocol.type.request.
  * @since 1
- * @experimental
  */
 export interface Request {
   /**
    * Always "2.0".
-   * @experimental
    */
   jsonrpc: typeof JSONRPCVersion;
   /**
    * Chosen by the caller and echoed in the response, so that a reply cannot be taken for another
    * step's.
-   * @experimental
    */
   id: RequestID;
   /**
    * The method to call.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   method: string;
   /**
    * The method's parameters as an object. An absent params is the same as {}.
-   * @experimental
    */
   params?: { [key: string]: unknown };
 }
@@ -635,7 +565,6 @@ export interface Request {
  *
  * ai-control-protocol.type.request-id.
  * @since 1
- * @experimental
  */
 export type RequestID = string | number;
 
@@ -644,27 +573,22 @@ export type RequestID = string | number;
  *
  * ai-control-protocol.type.response.
  * @since 1
- * @experimental
  */
 export interface Response {
   /**
    * Always "2.0".
-   * @experimental
    */
   jsonrpc: typeof JSONRPCVersion;
   /**
    * The request's id; null when the request could not be read far enough to find one.
-   * @experimental
    */
   id: RequestID | null;
   /**
    * The method's result on success.
-   * @experimental
    */
   result?: unknown;
   /**
    * The failure, instead of a result.
-   * @experimental
    */
   error?: ErrorObject;
 }
@@ -675,67 +599,57 @@ export interface Response {
  *
  * ai-control-protocol.type.status-result.
  * @since 1
- * @experimental
  */
 export interface StatusResult {
   /**
    * True while the listener accepts connections.
-   * @experimental
    */
   running: boolean;
   /**
    * The address the listener is bound to.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   host: string;
   /**
    * The TCP port the listener is bound to.
    *
    * Value: an integer; at least 1; at most 65535.
-   * @experimental
    */
   port: number;
   /**
    * Accepted commands not yet drained by the client loop.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   queuedCommands: number;
   /**
    * The queue's capacity.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxQueuedCommands: number;
   /**
    * Events currently retained.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   events: number;
   /**
    * The history's capacity.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxEvents: number;
   /**
    * The sequence of the current observation snapshot; 0 before the first one is published.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   observationSeq: number;
   /**
    * The last error the listener recorded, empty when there was none. It never contains a payload
    * or a token.
-   * @experimental
    */
   lastError: string;
 }
@@ -750,7 +664,6 @@ export const Method = {
    *
    * ai-control-protocol.method.act.
    * @since 1
-   * @experimental
    */
   act: "act",
   /**
@@ -762,7 +675,6 @@ export const Method = {
    *
    * ai-control-protocol.method.auth.
    * @since 1
-   * @experimental
    */
   auth: "auth",
   /**
@@ -773,7 +685,6 @@ export const Method = {
    *
    * ai-control-protocol.method.events.
    * @since 1
-   * @experimental
    */
   events: "events",
   /**
@@ -783,7 +694,6 @@ export const Method = {
    *
    * ai-control-protocol.method.observe.
    * @since 1
-   * @experimental
    */
   observe: "observe",
   /**
@@ -793,7 +703,6 @@ export const Method = {
    *
    * ai-control-protocol.method.ping.
    * @since 1
-   * @experimental
    */
   ping: "ping",
   /**
@@ -803,7 +712,6 @@ export const Method = {
    *
    * ai-control-protocol.method.status.
    * @since 1
-   * @experimental
    */
   status: "status",
 } as const;
@@ -831,7 +739,6 @@ export const EventName = {
    *
    * ai-control-protocol.event.command-completed.
    * @since 1
-   * @experimental
    */
   CommandCompleted: "command_completed",
 } as const;
@@ -849,7 +756,6 @@ export const ErrorCode = {
    *
    * ai-control-protocol.error.parse.
    * @since 1
-   * @experimental
    */
   ParseError: -32700,
   /**
@@ -859,7 +765,6 @@ export const ErrorCode = {
    *
    * ai-control-protocol.error.invalid-params.
    * @since 1
-   * @experimental
    */
   InvalidParams: -32602,
   /**
@@ -868,7 +773,6 @@ export const ErrorCode = {
    *
    * ai-control-protocol.error.method-not-found.
    * @since 1
-   * @experimental
    */
   MethodNotFound: -32601,
   /**
@@ -881,7 +785,6 @@ export const ErrorCode = {
    *
    * ai-control-protocol.error.invalid-request.
    * @since 1
-   * @experimental
    */
   InvalidRequest: -32600,
   /**
@@ -892,7 +795,6 @@ export const ErrorCode = {
    *
    * ai-control-protocol.error.too-many-connections.
    * @since 1
-   * @experimental
    */
   TooManyConnections: -32003,
   /**
@@ -901,7 +803,6 @@ export const ErrorCode = {
    *
    * ai-control-protocol.error.queue-full.
    * @since 1
-   * @experimental
    */
   QueueFull: -32002,
   /**
@@ -910,7 +811,6 @@ export const ErrorCode = {
    *
    * ai-control-protocol.error.unauthorized.
    * @since 1
-   * @experimental
    */
   Unauthorized: -32001,
 } as const;

@@ -14,157 +14,131 @@ export const Methods = {
   /**
    * Handshake (initialize).
    * @since 1.0
-   * @experimental
    */
   initialize: new RequestType<contract.InitializeParams, contract.InitializeResult, contract.DomainErrorData | undefined>("initialize"),
   /**
    * Children of a node (metadata/children).
    * @since 1.0
-   * @experimental
    */
   metadataChildren: new RequestType<contract.ChildrenParams, contract.ChildrenResult, contract.DomainErrorData | undefined>("metadata/children"),
   /**
    * An object (metadata/get).
    * @since 1.0
-   * @experimental
    */
   metadataGet: new RequestType<contract.ObjectParams, contract.GetResult, contract.DomainErrorData | undefined>("metadata/get"),
   /**
    * Control indexing (metadata/index).
    * @since 1.0
-   * @experimental
    */
   metadataIndex: new RequestType<contract.IndexParams, contract.IndexResult, contract.DomainErrorData | undefined>("metadata/index"),
   /**
    * Index errors (metadata/indexErrors).
    * @since 1.0
-   * @experimental
    */
   metadataIndexErrors: new RequestType<contract.IndexErrorsParams, contract.IndexErrorsResult, contract.DomainErrorData | undefined>("metadata/indexErrors"),
   /**
    * Preview a change (metadata/previewProperty).
    * @since 1.6
-   * @experimental
    */
   metadataPreviewProperty: new RequestType<contract.PropertyEditParams, contract.PreviewResult, contract.DomainErrorData | undefined>("metadata/previewProperty"),
   /**
    * Properties of an object (metadata/properties).
    * @since 1.0
-   * @experimental
    */
   metadataProperties: new RequestType<contract.ObjectParams, contract.PropertiesResult, contract.DomainErrorData | undefined>("metadata/properties"),
   /**
    * Editing state (metadata/propertyEditing).
    * @since 1.6
-   * @experimental
    */
   metadataPropertyEditing: new RequestType<contract.ObjectParams, contract.EditingResult, contract.DomainErrorData | undefined>("metadata/propertyEditing"),
   /**
    * Reference choices (metadata/propertyReferenceChoices).
    * @since 1.7
-   * @experimental
    */
   metadataPropertyReferenceChoices: new RequestType<contract.PropertyPathParams, contract.ReferenceChoicesResult, contract.DomainErrorData | undefined>("metadata/propertyReferenceChoices"),
   /**
    * Type choices (metadata/propertyTypeChoices).
    * @since 1.6
-   * @experimental
    */
   metadataPropertyTypeChoices: new RequestType<contract.PropertyPathParams, contract.TypeChoicesResult, contract.DomainErrorData | undefined>("metadata/propertyTypeChoices"),
   /**
    * Value choices (metadata/propertyValueChoices).
    * @since 1.8
-   * @experimental
    */
   metadataPropertyValueChoices: new RequestType<contract.ValueChoicesParams, contract.ValueChoicesResult, contract.DomainErrorData | undefined>("metadata/propertyValueChoices"),
   /**
    * Re-read from disk (metadata/refresh).
    * @since 1.0
-   * @experimental
    */
   metadataRefresh: new RequestType<contract.RefreshParams, contract.RefreshResult, contract.DomainErrorData | undefined>("metadata/refresh"),
   /**
    * Apply a rename (metadata/renameApply).
    * @since 1.9
-   * @experimental
    */
   metadataRenameApply: new RequestType<contract.RenameApplyParams, contract.RenameApplyResult, contract.DomainErrorData | undefined>("metadata/renameApply"),
   /**
    * Preview a rename (metadata/renamePreview).
    * @since 1.9
-   * @experimental
    */
   metadataRenamePreview: new RequestType<contract.RenamePreviewParams, contract.RenamePreviewResult, contract.DomainErrorData | undefined>("metadata/renamePreview"),
   /**
    * Reveal an object in the tree (metadata/reveal).
    * @since 1.0
-   * @experimental
    */
   metadataReveal: new RequestType<contract.ObjectParams, contract.RevealResult, contract.DomainErrorData | undefined>("metadata/reveal"),
   /**
    * Root node (metadata/root).
    * @since 1.0
-   * @experimental
    */
   metadataRoot: new RequestType<contract.ProjectContext, contract.RootResult, contract.DomainErrorData | undefined>("metadata/root"),
   /**
    * Search metadata (metadata/search).
    * @since 1.0
-   * @experimental
    */
   metadataSearch: new RequestType<contract.SearchParams, contract.SearchResult, contract.DomainErrorData | undefined>("metadata/search"),
   /**
    * Source files of a node (metadata/source).
    * @since 1.0
-   * @experimental
    */
   metadataSource: new RequestType<contract.NodeParams, contract.SourceResult, contract.DomainErrorData | undefined>("metadata/source"),
   /**
    * Support data (metadata/support).
    * @since 1.2
-   * @experimental
    */
   metadataSupport: new RequestType<contract.SupportParams, contract.SupportResult, contract.DomainErrorData | undefined>("metadata/support"),
   /**
    * Support data of files (metadata/supportFiles).
    * @since 1.3
-   * @experimental
    */
   metadataSupportFiles: new RequestType<contract.SupportFilesParams, contract.SupportFilesResult, contract.DomainErrorData | undefined>("metadata/supportFiles"),
   /**
    * Undo or redo (metadata/undoProperty).
    * @since 1.6
-   * @experimental
    */
   metadataUndoProperty: new RequestType<contract.UndoPropertyParams, contract.PropertyWriteResult, contract.DomainErrorData | undefined>("metadata/undoProperty"),
   /**
    * Write a change (metadata/updateProperty).
    * @since 1.6
-   * @experimental
    */
   metadataUpdateProperty: new RequestType<contract.PropertyEditParams, contract.PropertyWriteResult, contract.DomainErrorData | undefined>("metadata/updateProperty"),
   /**
    * Current session state (project/info).
    * @since 1.0
-   * @experimental
    */
   projectInfo: new RequestType<contract.SessionParams, contract.SessionInfo, contract.DomainErrorData | undefined>("project/info"),
   /**
    * Prepare to exit (shutdown).
    * @since 1.0
-   * @experimental
    */
   shutdown: new RequestType<contract.EmptyParams, null, contract.DomainErrorData>("shutdown"),
   /**
    * Close the session (workspace/close).
    * @since 1.0
-   * @experimental
    */
   workspaceClose: new RequestType<contract.SessionParams, null, contract.DomainErrorData | undefined>("workspace/close"),
   /**
    * Open a project or workspace (workspace/open).
    * @since 1.0
-   * @experimental
    */
   workspaceOpen: new RequestType<contract.OpenParams, contract.SessionInfo, contract.DomainErrorData | undefined>("workspace/open"),
 } as const;
@@ -174,31 +148,26 @@ export const Notifications = {
   /**
    * Cancel a request ($/cancelRequest, client-to-server).
    * @since 1.0
-   * @experimental
    */
   cancelRequest: new NotificationType<contract.CancelParams>("$/cancelRequest"),
   /**
    * Exit the process (exit, client-to-server).
    * @since 1.0
-   * @experimental
    */
   exit: new NotificationType0("exit"),
   /**
    * Project data changed (metadata/changed, server-to-client).
    * @since 1.0
-   * @experimental
    */
   metadataChanged: new NotificationType<contract.ChangedParams>("metadata/changed"),
   /**
    * Indexing progress (metadata/indexProgress, server-to-client).
    * @since 1.0
-   * @experimental
    */
   metadataIndexProgress: new NotificationType<contract.IndexProgressParams>("metadata/indexProgress"),
   /**
    * Files changed on disk (workspace/didChangeFiles, client-to-server).
    * @since 1.0
-   * @experimental
    */
   workspaceDidChangeFiles: new NotificationType<contract.DidChangeFilesParams>("workspace/didChangeFiles"),
 } as const;

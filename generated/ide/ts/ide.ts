@@ -32,7 +32,6 @@ export const Digest = "sha256:aa106e3431f9f87cdb61be506dc33d6b08466e398492bbefa1
  *
  * eska-ide-api.default.default-locale (default).
  * @since 1.0
- * @experimental
  */
 export const DefaultLocale = "en-US";
 
@@ -42,7 +41,6 @@ export const DefaultLocale = "en-US";
  *
  * eska-ide-api.default.index-errors-page (default).
  * @since 1.0
- * @experimental
  */
 export const DefaultIndexErrorsLimit = 50;
 
@@ -52,7 +50,6 @@ export const DefaultIndexErrorsLimit = 50;
  *
  * eska-ide-api.default.search-results (default).
  * @since 1.0
- * @experimental
  */
 export const DefaultSearchLimit = 50;
 
@@ -62,7 +59,6 @@ export const DefaultSearchLimit = 50;
  *
  * eska-ide-api.default.support-page (default).
  * @since 1.2
- * @experimental
  */
 export const DefaultSupportLimit = 50;
 
@@ -72,7 +68,6 @@ export const DefaultSupportLimit = 50;
  *
  * eska-ide-api.limit.batch-items (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxBatchItems = 16;
 
@@ -82,7 +77,6 @@ export const MaxBatchItems = 16;
  *
  * eska-ide-api.limit.batch-response-reserve (limit).
  * @since 1.0
- * @experimental
  */
 export const BatchResponseReserveBytes = 8192;
 
@@ -92,7 +86,6 @@ export const BatchResponseReserveBytes = 8192;
  *
  * eska-ide-api.limit.depth (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxDepth = 64;
 
@@ -102,7 +95,6 @@ export const MaxDepth = 64;
  *
  * eska-ide-api.limit.edit-history-steps (limit).
  * @since 1.6
- * @experimental
  */
 export const MaxEditHistorySteps = 100;
 
@@ -112,7 +104,6 @@ export const MaxEditHistorySteps = 100;
  *
  * eska-ide-api.limit.file-event-paths (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxFileEventPaths = 4096;
 
@@ -123,7 +114,6 @@ export const MaxFileEventPaths = 4096;
  *
  * eska-ide-api.limit.header-bytes (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxHeaderBytes = 8192;
 
@@ -133,7 +123,6 @@ export const MaxHeaderBytes = 8192;
  *
  * eska-ide-api.limit.index-errors-page (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxIndexErrorsLimit = 500;
 
@@ -144,7 +133,6 @@ export const MaxIndexErrorsLimit = 500;
  *
  * eska-ide-api.limit.pending-requests (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxPendingRequests = 128;
 
@@ -154,7 +142,6 @@ export const MaxPendingRequests = 128;
  *
  * eska-ide-api.limit.picture-archive-bytes (limit).
  * @since 1.4
- * @experimental
  */
 export const MaxPictureArchiveBytes = 33554432;
 
@@ -164,7 +151,6 @@ export const MaxPictureArchiveBytes = 33554432;
  *
  * eska-ide-api.limit.picture-archive-entries (limit).
  * @since 1.4
- * @experimental
  */
 export const MaxPictureArchiveEntries = 512;
 
@@ -174,7 +160,6 @@ export const MaxPictureArchiveEntries = 512;
  *
  * eska-ide-api.limit.picture-bytes (limit).
  * @since 1.4
- * @experimental
  */
 export const MaxPictureBytes = 8388608;
 
@@ -184,7 +169,6 @@ export const MaxPictureBytes = 8388608;
  *
  * eska-ide-api.limit.picture-manifest-bytes (limit).
  * @since 1.4
- * @experimental
  */
 export const MaxPictureXMLBytes = 65536;
 
@@ -195,7 +179,6 @@ export const MaxPictureXMLBytes = 65536;
  *
  * eska-ide-api.limit.progress-interval (limit).
  * @since 1.0
- * @experimental
  */
 export const MinProgressIntervalMillis = 100;
 
@@ -206,7 +189,6 @@ export const MinProgressIntervalMillis = 100;
  *
  * eska-ide-api.limit.queued-bytes (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxQueuedBytes = 4194304;
 
@@ -217,7 +199,6 @@ export const MaxQueuedBytes = 4194304;
  *
  * eska-ide-api.limit.request-bytes (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxRequestBytes = 1048576;
 
@@ -226,7 +207,6 @@ export const MaxRequestBytes = 1048576;
  *
  * eska-ide-api.limit.request-id-length (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxRequestIDLength = 64;
 
@@ -237,7 +217,6 @@ export const MaxRequestIDLength = 64;
  *
  * eska-ide-api.limit.response-bytes (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxResponseBytes = 67108864;
 
@@ -247,7 +226,6 @@ export const MaxResponseBytes = 67108864;
  *
  * eska-ide-api.limit.search-results (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxSearchLimit = 500;
 
@@ -257,7 +235,6 @@ export const MaxSearchLimit = 500;
  *
  * eska-ide-api.limit.stderr-diagnostics (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxStderrDiagnostics = 32;
 
@@ -268,7 +245,6 @@ export const MaxStderrDiagnostics = 32;
  *
  * eska-ide-api.limit.support-file-bytes (limit).
  * @since 1.2
- * @experimental
  */
 export const MaxSupportFileBytes = 16777216;
 
@@ -278,7 +254,6 @@ export const MaxSupportFileBytes = 16777216;
  *
  * eska-ide-api.limit.support-file-paths (limit).
  * @since 1.3
- * @experimental
  */
 export const MaxSupportFilePaths = 128;
 
@@ -288,7 +263,6 @@ export const MaxSupportFilePaths = 128;
  *
  * eska-ide-api.limit.support-page (limit).
  * @since 1.2
- * @experimental
  */
 export const MaxSupportLimit = 500;
 
@@ -298,7 +272,6 @@ export const MaxSupportLimit = 500;
  *
  * eska-ide-api.limit.writer-queue-bytes (limit).
  * @since 1.0
- * @experimental
  */
 export const MaxWriterQueueBytes = 134217728;
 
@@ -308,7 +281,6 @@ export const MaxWriterQueueBytes = 134217728;
  *
  * eska-ide-api.protocol.api-major (protocol).
  * @since 1.0
- * @experimental
  */
 export const APIMajor = 1;
 
@@ -318,7 +290,6 @@ export const APIMajor = 1;
  *
  * eska-ide-api.protocol.api-minor (protocol).
  * @since 1.0
- * @experimental
  */
 export const SupportedAPIMinor = 11;
 
@@ -327,7 +298,6 @@ export const SupportedAPIMinor = 11;
  *
  * eska-ide-api.protocol.content-length-header (protocol).
  * @since 1.0
- * @experimental
  */
 export const ContentLengthHeader = "Content-Length";
 
@@ -336,7 +306,6 @@ export const ContentLengthHeader = "Content-Length";
  *
  * eska-ide-api.protocol.content-type (protocol).
  * @since 1.0
- * @experimental
  */
 export const ContentType = "application/vscode-jsonrpc; charset=utf-8";
 
@@ -346,7 +315,6 @@ export const ContentType = "application/vscode-jsonrpc; charset=utf-8";
  *
  * eska-ide-api.protocol.domain-error-message (protocol).
  * @since 1.0
- * @experimental
  */
 export const DomainErrorMessage = "Request failed";
 
@@ -356,7 +324,6 @@ export const DomainErrorMessage = "Request failed";
  *
  * eska-ide-api.protocol.exit-abandoned (protocol).
  * @since 1.0
- * @experimental
  */
 export const ExitCodeAbandoned = 1;
 
@@ -366,7 +333,6 @@ export const ExitCodeAbandoned = 1;
  *
  * eska-ide-api.protocol.exit-clean (protocol).
  * @since 1.0
- * @experimental
  */
 export const ExitCodeClean = 0;
 
@@ -376,7 +342,6 @@ export const ExitCodeClean = 0;
  *
  * eska-ide-api.protocol.exit-protocol-violation (protocol).
  * @since 1.0
- * @experimental
  */
 export const ExitCodeProtocolViolation = 2;
 
@@ -386,7 +351,6 @@ export const ExitCodeProtocolViolation = 2;
  *
  * eska-ide-api.protocol.first-file-sequence (protocol).
  * @since 1.0
- * @experimental
  */
 export const FirstFileSequence = "1";
 
@@ -396,7 +360,6 @@ export const FirstFileSequence = "1";
  *
  * eska-ide-api.protocol.initial-counter (protocol).
  * @since 1.0
- * @experimental
  */
 export const InitialCounter = "0";
 
@@ -405,7 +368,6 @@ export const InitialCounter = "0";
  *
  * eska-ide-api.protocol.jsonrpc (protocol).
  * @since 1.0
- * @experimental
  */
 export const JSONRPCVersion = "2.0";
 
@@ -415,7 +377,6 @@ export const JSONRPCVersion = "2.0";
  *
  * eska-ide-api.protocol.max-integer-id (protocol).
  * @since 1.0
- * @experimental
  */
 export const MaxIntegerRequestID = 9007199254740991;
 
@@ -424,7 +385,6 @@ export const MaxIntegerRequestID = 9007199254740991;
  *
  * eska-ide-api.protocol.server-name (protocol).
  * @since 1.0
- * @experimental
  */
 export const ServerName = "eska";
 
@@ -434,21 +394,18 @@ export const ServerName = "eska";
  *
  * eska-ide-api.type.api-version.
  * @since 1.0
- * @experimental
  */
 export interface ApiVersion {
   /**
    * The major version; a server of this contract speaks only 1.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   major: number;
   /**
    * The minor version, 0 to 11 for a server of this contract.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   minor: number;
 }
@@ -458,12 +415,10 @@ export interface ApiVersion {
  *
  * eska-ide-api.type.boolean-change.
  * @since 1.6
- * @experimental
  */
 export interface BooleanChange {
   /**
    * The new value.
-   * @experimental
    */
   value: boolean;
 }
@@ -473,17 +428,14 @@ export interface BooleanChange {
  *
  * eska-ide-api.type.byte-edit.
  * @since 1.6
- * @experimental
  */
 export interface ByteEdit {
   /**
    * The bytes to replace.
-   * @experimental
    */
   range: Range;
   /**
    * The replacement text, written as UTF-8.
-   * @experimental
    */
   text: string;
 }
@@ -493,12 +445,10 @@ export interface ByteEdit {
  *
  * eska-ide-api.type.cancel-params.
  * @since 1.0
- * @experimental
  */
 export interface CancelParams {
   /**
    * The id of the request, with its JSON type.
-   * @experimental
    */
   id: RequestID;
 }
@@ -510,101 +460,83 @@ export interface CancelParams {
  *
  * eska-ide-api.type.capabilities.
  * @since 1.0
- * @experimental
  */
 export interface Capabilities {
   /**
    * Always true: the server reads Designer XML exports.
-   * @experimental
    */
   designerXml: boolean;
   /**
    * True unless property editing was granted; then false.
-   * @experimental
    */
   readOnly: boolean;
   /**
    * True: workspace/open can use the derived disk cache.
-   * @experimental
    */
   diskCache: boolean;
   /**
    * True: metadata/search and indexing are available.
-   * @experimental
    */
   search: boolean;
   /**
    * True: the server expects file events from the client's watcher.
-   * @experimental
    */
   clientFileEvents: boolean;
   /**
    * True: batches are accepted.
-   * @experimental
    */
   batch: boolean;
   /**
    * False: a process holds one discovery context; several unrelated manifests are not merged.
-   * @experimental
    */
   multiContext: boolean;
   /**
    * The project types the server opens: all four in 1.0.
-   * @experimental
    */
   supportedProjectTypes: ProjectType[];
   /**
    * True when the eska CLI offers its separate update command. It grants nothing through this API.
    * @since 1.1
-   * @experimental
    */
   selfUpdate?: boolean;
   /**
    * True when metadata/support and metadata/changed.supportUnchanged are available.
    * @since 1.2
-   * @experimental
    */
   supportPolicy?: boolean;
   /**
    * True when metadata/supportFiles is available.
    * @since 1.3
-   * @experimental
    */
   supportFiles?: boolean;
   /**
    * True when metadata/properties returns picture for common pictures.
    * @since 1.4
-   * @experimental
    */
   picturePreview?: boolean;
   /**
    * True when properties carry presentation.
    * @since 1.5
-   * @experimental
    */
   propertyPresentation?: boolean;
   /**
    * True when property editing was negotiated and opted into.
    * @since 1.6
-   * @experimental
    */
   propertyEditing?: boolean;
   /**
    * True when rename was negotiated and opted into.
    * @since 1.9
-   * @experimental
    */
   metadataRename?: boolean;
   /**
    * True when linked numerator edits were negotiated and opted into.
    * @since 1.10
-   * @experimental
    */
   linkedPropertyEdits?: boolean;
   /**
    * True when unsigned 64-bit properties are editable; negotiated and opted into.
    * @since 1.11
-   * @experimental
    */
   unsignedIntegerProperties?: boolean;
 }
@@ -614,17 +546,14 @@ export interface Capabilities {
  *
  * eska-ide-api.type.caption.
  * @since 1.0
- * @experimental
  */
 export interface Caption {
   /**
    * The Russian caption.
-   * @experimental
    */
   "ru-RU": string;
   /**
    * The English caption.
-   * @experimental
    */
   "en-US": string;
 }
@@ -634,45 +563,37 @@ export interface Caption {
  *
  * eska-ide-api.type.changed-params.
  * @since 1.0
- * @experimental
  */
 export interface ChangedParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The objects whose data changed, or null when the list does not fit: then every branch is
    * invalid.
-   * @experimental
    */
   affected: ObjectId[] | null;
   /**
    * True when events were lost or failed; refresh the root.
-   * @experimental
    */
   requiresRefresh: boolean;
   /**
    * True when the session must be closed and opened again.
-   * @experimental
    */
   requiresReopen: boolean;
   /**
@@ -682,13 +603,11 @@ export interface ChangedParams {
    * requiresReopen mean re-check. A byte-identical ParentConfigurations.bin alone never causes
    * metadata/changed.
    * @since 1.2
-   * @experimental
    */
   supportUnchanged?: boolean;
   /**
    * The ids moved by a rename or its undo or redo.
    * @since 1.9
-   * @experimental
    */
   renamed?: Renamed;
 }
@@ -698,28 +617,23 @@ export interface ChangedParams {
  *
  * eska-ide-api.type.children-params.
  * @since 1.0
- * @experimental
  */
 export interface ChildrenParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The node.
-   * @experimental
    */
   node: NodeId;
   /**
@@ -727,7 +641,6 @@ export interface ChildrenParams {
    * ids, generation and nested groups stay the same.
    *
    * @defaultValue true
-   * @experimental
    */
   hideEmptyRootSections?: boolean;
 }
@@ -737,35 +650,29 @@ export interface ChildrenParams {
  *
  * eska-ide-api.type.children-result.
  * @since 1.0
- * @experimental
  */
 export interface ChildrenResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * In Configurator order: the modules group first, then the schema's collections; objects in XML
    * declaration order.
-   * @experimental
    */
   nodes: Node[];
 }
@@ -776,17 +683,14 @@ export interface ChildrenResult {
  *
  * eska-ide-api.type.client-info.
  * @since 1.0
- * @experimental
  */
 export interface ClientInfo {
   /**
    * The client's name, in any script.
-   * @experimental
    */
   name: string;
   /**
    * The client's own version, free-form.
-   * @experimental
    */
   version: string;
 }
@@ -794,7 +698,6 @@ export interface ClientInfo {
 /**
  * The "kind" values of Collection, by name.
  * @since 1.0
- * @experimental
  */
 export const CollectionKind = {
   Metadata: "metadata",
@@ -807,7 +710,6 @@ export const CollectionKind = {
  * The "metadata" variant of Collection: Objects of one metadata kind.
  *
  * Its members are those of MetadataCollection.
- * @experimental
  */
 export interface CollectionMetadata extends MetadataCollection {
   kind: "metadata";
@@ -815,7 +717,6 @@ export interface CollectionMetadata extends MetadataCollection {
 
 /**
  * The "common" variant of Collection: The Common section of a configuration.
- * @experimental
  */
 export interface CollectionCommon {
   kind: "common";
@@ -823,7 +724,6 @@ export interface CollectionCommon {
 
 /**
  * The "modules" variant of Collection: The modules of the owner; the first group of an owner.
- * @experimental
  */
 export interface CollectionModules {
   kind: "modules";
@@ -832,7 +732,6 @@ export interface CollectionModules {
 /**
  * The "unsupported" variant of Collection: Fragments the tree schema does not support, kept
  * visible.
- * @experimental
  */
 export interface CollectionUnsupported {
   kind: "unsupported";
@@ -855,7 +754,6 @@ export interface CollectionByKind {
  *
  * A union tagged by "kind".
  * @since 1.0
- * @experimental
  */
 export type Collection =
   | CollectionMetadata
@@ -868,17 +766,14 @@ export type Collection =
  *
  * eska-ide-api.type.collection-node-id.
  * @since 1.0
- * @experimental
  */
 export interface CollectionNodeId {
   /**
    * The object that holds the group.
-   * @experimental
    */
   owner: ObjectId;
   /**
    * Which group.
-   * @experimental
    */
   collection: Collection;
 }
@@ -889,22 +784,18 @@ export interface CollectionNodeId {
  *
  * eska-ide-api.type.diagnostic.
  * @since 1.0
- * @experimental
  */
 export interface Diagnostic {
   /**
    * What went wrong.
-   * @experimental
    */
   code: DiagnosticCode;
   /**
    * Where in the XML, or null when the problem has no position.
-   * @experimental
    */
   range: Range | null;
   /**
    * The issue's own fields, such as namespace, name or objectId, or an empty object.
-   * @experimental
    */
   details: { [key: string]: unknown };
 }
@@ -916,32 +807,26 @@ export interface Diagnostic {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const DiagnosticCode = {
   /**
    * The root element is not one the server supports.
-   * @experimental
    */
   UnsupportedRoot: "unsupported_root",
   /**
    * An element of an unknown metadata kind.
-   * @experimental
    */
   UnknownKind: "unknown_kind",
   /**
    * An object the parser could not read completely.
-   * @experimental
    */
   InvalidObject: "invalid_object",
   /**
    * Two objects with the same identity.
-   * @experimental
    */
   DuplicateIdentity: "duplicate_identity",
   /**
    * A value the parser does not support.
-   * @experimental
    */
   UnsupportedValue: "unsupported_value",
 } as const;
@@ -956,22 +841,18 @@ export type DiagnosticCode = (typeof DiagnosticCode)[keyof typeof DiagnosticCode
  *
  * eska-ide-api.type.did-change-files-params.
  * @since 1.0
- * @experimental
  */
 export interface DidChangeFilesParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * "1" for the first, then one more each time.
-   * @experimental
    */
   sequence: FileSequence;
   /**
@@ -979,14 +860,12 @@ export interface DidChangeFilesParams {
    * manifestChanged true; otherwise the notification is invalid.
    *
    * Value: at most 4096 items.
-   * @experimental
    */
   paths: Path[];
   /**
    * True when eska.toml changed; the session must be reopened.
    *
    * @defaultValue false
-   * @experimental
    */
   manifestChanged?: boolean;
 }
@@ -997,32 +876,26 @@ export interface DidChangeFilesParams {
  *
  * eska-ide-api.type.domain-error-data.
  * @since 1.0
- * @experimental
  */
 export interface DomainErrorData {
   /**
    * What failed.
-   * @experimental
    */
   kind: DomainErrorKind;
   /**
    * The session concerned, when there is one.
-   * @experimental
    */
   sessionId?: SessionId;
   /**
    * The project concerned, when there is one.
-   * @experimental
    */
   projectId?: ProjectId;
   /**
    * The project's current generation, also after a failed refresh.
-   * @experimental
    */
   generation?: Generation;
   /**
    * Structured details of the kind; paths are Path objects.
-   * @experimental
    */
   details: { [key: string]: unknown };
 }
@@ -1035,156 +908,127 @@ export interface DomainErrorData {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const DomainErrorKind = {
   /**
    * Unsupported version.
-   * @experimental
    */
   UnsupportedVersion: "unsupported_version",
   /**
    * Invalid state.
-   * @experimental
    */
   InvalidState: "invalid_state",
   /**
    * Workspace already open.
-   * @experimental
    */
   WorkspaceAlreadyOpen: "workspace_already_open",
   /**
    * Project open failed.
-   * @experimental
    */
   ProjectOpenFailed: "project_open_failed",
   /**
    * Unknown session.
-   * @experimental
    */
   UnknownSession: "unknown_session",
   /**
    * Unknown project.
-   * @experimental
    */
   UnknownProject: "unknown_project",
   /**
    * Unknown node.
-   * @experimental
    */
   UnknownNode: "unknown_node",
   /**
    * Unknown object.
-   * @experimental
    */
   UnknownObject: "unknown_object",
   /**
    * Source missing.
-   * @experimental
    */
   SourceMissing: "source_missing",
   /**
    * Source invalid.
-   * @experimental
    */
   SourceInvalid: "source_invalid",
   /**
    * XML invalid.
-   * @experimental
    */
   XmlInvalid: "xml_invalid",
   /**
    * Source changed.
-   * @experimental
    */
   SourceChanged: "source_changed",
   /**
    * Stale generation.
-   * @experimental
    */
   StaleGeneration: "stale_generation",
   /**
    * Resync required.
-   * @experimental
    */
   ResyncRequired: "resync_required",
   /**
    * Reopen required.
-   * @experimental
    */
   ReopenRequired: "reopen_required",
   /**
    * Generation exhausted.
-   * @experimental
    */
   GenerationExhausted: "generation_exhausted",
   /**
    * Cancelled.
-   * @experimental
    */
   Cancelled: "cancelled",
   /**
    * Resource limit.
-   * @experimental
    */
   ResourceLimit: "resource_limit",
   /**
    * Response too large.
-   * @experimental
    */
   ResponseTooLarge: "response_too_large",
   /**
    * Property read-only.
    * @since 1.6
-   * @experimental
    */
   PropertyReadOnly: "property_read_only",
   /**
    * Written, refresh required.
    * @since 1.6
-   * @experimental
    */
   PropertyCommittedRefreshRequired: "property_committed_refresh_required",
   /**
    * Edit busy.
    * @since 1.6
-   * @experimental
    */
   PropertyEditBusy: "property_edit_busy",
   /**
    * Recovery required.
    * @since 1.6
-   * @experimental
    */
   PropertyRecoveryRequired: "property_recovery_required",
   /**
    * Invalid name.
    * @since 1.9
-   * @experimental
    */
   RenameInvalidName: "rename_invalid_name",
   /**
    * Name collision.
    * @since 1.9
-   * @experimental
    */
   RenameCollision: "rename_collision",
   /**
    * Rename blocked.
    * @since 1.9
-   * @experimental
    */
   RenameBlocked: "rename_blocked",
   /**
    * Review required.
    * @since 1.9
-   * @experimental
    */
   RenameReviewRequired: "rename_review_required",
   /**
    * Renamed, refresh required.
    * @since 1.9
-   * @experimental
    */
   RenameCommittedRefreshRequired: "rename_committed_refresh_required",
 } as const;
@@ -1203,7 +1047,6 @@ export type DomainErrorKind = (typeof DomainErrorKind)[keyof typeof DomainErrorK
 /**
  * The "kind" values of EditSchema, by name.
  * @since 1.6
- * @experimental
  */
 export const EditSchemaKind = {
   Text: "text",
@@ -1219,7 +1062,6 @@ export const EditSchemaKind = {
  * The "text" variant of EditSchema: Text.
  *
  * Its members are those of TextSchema.
- * @experimental
  */
 export interface EditSchemaText extends TextSchema {
   kind: "text";
@@ -1227,7 +1069,6 @@ export interface EditSchemaText extends TextSchema {
 
 /**
  * The "boolean" variant of EditSchema: True or false.
- * @experimental
  */
 export interface EditSchemaBoolean {
   kind: "boolean";
@@ -1237,7 +1078,6 @@ export interface EditSchemaBoolean {
  * The "enum" variant of EditSchema: One of the listed values.
  *
  * Its members are those of EnumSchema.
- * @experimental
  */
 export interface EditSchemaEnum extends EnumSchema {
   kind: "enum";
@@ -1247,7 +1087,6 @@ export interface EditSchemaEnum extends EnumSchema {
  * The "integer" variant of EditSchema: An integer within bounds.
  *
  * Its members are those of IntegerSchema.
- * @experimental
  */
 export interface EditSchemaInteger extends IntegerSchema {
   kind: "integer";
@@ -1258,7 +1097,6 @@ export interface EditSchemaInteger extends IntegerSchema {
  *
  * Its members are those of ReferenceSchema.
  * @since 1.7
- * @experimental
  */
 export interface EditSchemaReference extends ReferenceSchema {
   kind: "reference";
@@ -1269,7 +1107,6 @@ export interface EditSchemaReference extends ReferenceSchema {
  *
  * Its members are those of ValueSchema.
  * @since 1.8
- * @experimental
  */
 export interface EditSchemaValue extends ValueSchema {
   kind: "value";
@@ -1280,7 +1117,6 @@ export interface EditSchemaValue extends ValueSchema {
  *
  * Its members are those of UnsignedIntegerSchema.
  * @since 1.11
- * @experimental
  */
 export interface EditSchemaUnsignedInteger extends UnsignedIntegerSchema {
   kind: "unsignedInteger";
@@ -1307,7 +1143,6 @@ export interface EditSchemaByKind {
  *
  * A union tagged by "kind".
  * @since 1.6
- * @experimental
  */
 export type EditSchema =
   | EditSchemaText
@@ -1323,7 +1158,6 @@ export type EditSchema =
  *
  * eska-ide-api.type.editable-field.
  * @since 1.6
- * @experimental
  */
 export interface EditableField {
   /**
@@ -1332,24 +1166,20 @@ export interface EditableField {
    * never change.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   path: string;
   /**
    * What values it takes.
-   * @experimental
    */
   schema: EditSchema;
   /**
    * The current value in the form its schema's change uses; unsignedInteger values are decimal
    * strings.
-   * @experimental
    */
   value: unknown;
   /**
    * True for numerator fields whose change also updates linked documents.
    * @since 1.10
-   * @experimental
    */
   linked?: boolean;
 }
@@ -1359,123 +1189,102 @@ export interface EditableField {
  *
  * eska-ide-api.type.editing-result.
  * @since 1.6
- * @experimental
  */
 export interface EditingResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The hash of the descriptor as shown; every write names it.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   snapshot: string;
   /**
    * The descriptor file, relative to sourcePath.
-   * @experimental
    */
   source: Path;
   /**
    * The editing profile of the object's kind, as the CLI names it.
-   * @experimental
    */
   profile: string;
   /**
    * False when support rules, trust or file state forbid writing.
-   * @experimental
    */
   writable: boolean;
   /**
    * The editable fields.
-   * @experimental
    */
   fields: EditableField[];
   /**
    * Shown but not editable.
-   * @experimental
    */
   readOnlyProperties: ReadOnlyProperty[];
   /**
    * True when the session's history can undo.
-   * @experimental
    */
   undo: boolean;
   /**
    * True when it can redo.
-   * @experimental
    */
   redo: boolean;
   /**
    * Always false: objects are never added or removed.
-   * @experimental
    */
   addRemove: false;
   /**
    * True when the current declaration may be offered for rename.
    * @since 1.9
-   * @experimental
    */
   renameAvailable?: boolean;
   /**
    * True when the next undo would also rename and touch other files.
    * @since 1.9
-   * @experimental
    */
   undoRename?: boolean;
   /**
    * True when the next redo would rename.
    * @since 1.9
-   * @experimental
    */
   redoRename?: boolean;
   /**
    * The SHA-256 of the linked context, which linked writes must name exactly; null when there is
    * no linked context. Absent for clients below 1.10.
    * @since 1.10
-   * @experimental
    */
   contextSnapshot?: string | null;
   /**
    * The objects a linked edit would also change.
    * @since 1.10
-   * @experimental
    */
   linkedObjects?: ObjectId[];
   /**
    * True when the next undo spans linked files.
    * @since 1.10
-   * @experimental
    */
   undoLinked?: boolean;
   /**
    * True when the next redo spans linked files.
    * @since 1.10
-   * @experimental
    */
   redoLinked?: boolean;
 }
@@ -1485,97 +1294,80 @@ export interface EditingResult {
  *
  * eska-ide-api.type.editing-state.
  * @since 1.6
- * @experimental
  */
 export interface EditingState {
   /**
    * The hash of the descriptor as shown; every write names it.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   snapshot: string;
   /**
    * The descriptor file, relative to sourcePath.
-   * @experimental
    */
   source: Path;
   /**
    * The editing profile of the object's kind, as the CLI names it.
-   * @experimental
    */
   profile: string;
   /**
    * False when support rules, trust or file state forbid writing.
-   * @experimental
    */
   writable: boolean;
   /**
    * The editable fields.
-   * @experimental
    */
   fields: EditableField[];
   /**
    * Shown but not editable.
-   * @experimental
    */
   readOnlyProperties: ReadOnlyProperty[];
   /**
    * True when the session's history can undo.
-   * @experimental
    */
   undo: boolean;
   /**
    * True when it can redo.
-   * @experimental
    */
   redo: boolean;
   /**
    * Always false: objects are never added or removed.
-   * @experimental
    */
   addRemove: false;
   /**
    * True when the current declaration may be offered for rename.
    * @since 1.9
-   * @experimental
    */
   renameAvailable?: boolean;
   /**
    * True when the next undo would also rename and touch other files.
    * @since 1.9
-   * @experimental
    */
   undoRename?: boolean;
   /**
    * True when the next redo would rename.
    * @since 1.9
-   * @experimental
    */
   redoRename?: boolean;
   /**
    * The SHA-256 of the linked context, which linked writes must name exactly; null when there is
    * no linked context. Absent for clients below 1.10.
    * @since 1.10
-   * @experimental
    */
   contextSnapshot?: string | null;
   /**
    * The objects a linked edit would also change.
    * @since 1.10
-   * @experimental
    */
   linkedObjects?: ObjectId[];
   /**
    * True when the next undo spans linked files.
    * @since 1.10
-   * @experimental
    */
   undoLinked?: boolean;
   /**
    * True when the next redo spans linked files.
    * @since 1.10
-   * @experimental
    */
   redoLinked?: boolean;
 }
@@ -1586,7 +1378,6 @@ export interface EditingState {
  *
  * eska-ide-api.type.empty-details.
  * @since 1.0
- * @experimental
  */
 export type EmptyDetails = { [member: string]: never };
 
@@ -1596,7 +1387,6 @@ export type EmptyDetails = { [member: string]: never };
  *
  * eska-ide-api.type.empty-params.
  * @since 1.0
- * @experimental
  */
 export type EmptyParams = { [member: string]: never };
 
@@ -1606,12 +1396,10 @@ export type EmptyParams = { [member: string]: never };
  *
  * eska-ide-api.type.empty-presentation.
  * @since 1.5
- * @experimental
  */
 export interface EmptyPresentation {
   /**
    * What to show.
-   * @experimental
    */
   caption: Caption;
 }
@@ -1621,12 +1409,10 @@ export interface EmptyPresentation {
  *
  * eska-ide-api.type.enum-change.
  * @since 1.6
- * @experimental
  */
 export interface EnumChange {
   /**
    * One of the schema's values.
-   * @experimental
    */
   value: string;
 }
@@ -1637,17 +1423,14 @@ export interface EnumChange {
  *
  * eska-ide-api.type.enum-option.
  * @since 1.6
- * @experimental
  */
 export interface EnumOption {
   /**
    * The value as written to the XML.
-   * @experimental
    */
   value: string;
   /**
    * Its caption.
-   * @experimental
    */
   caption: Caption;
 }
@@ -1657,12 +1440,10 @@ export interface EnumOption {
  *
  * eska-ide-api.type.enum-schema.
  * @since 1.6
- * @experimental
  */
 export interface EnumSchema {
   /**
    * The allowed values.
-   * @experimental
    */
   values: EnumOption[];
 }
@@ -1675,7 +1456,6 @@ export interface EnumSchema {
  *
  * Value: an unsigned 64-bit integer carried as a decimal string.
  * @since 1.0
- * @experimental
  */
 export type EventSequence = string;
 
@@ -1685,17 +1465,14 @@ export type EventSequence = string;
  *
  * eska-ide-api.type.file-edits.
  * @since 1.10
- * @experimental
  */
 export interface FileEdits {
   /**
    * The file, relative to sourcePath.
-   * @experimental
    */
   path: Path;
   /**
    * Its edits.
-   * @experimental
    */
   changes: ByteEdit[];
 }
@@ -1709,7 +1486,6 @@ export interface FileEdits {
  *
  * Value: an unsigned 64-bit integer carried as a decimal string.
  * @since 1.0
- * @experimental
  */
 export type FileSequence = string;
 
@@ -1720,12 +1496,10 @@ export type FileSequence = string;
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.2
- * @experimental
  */
 export const Freshness = {
   /**
    * Computed from the bytes on disk at the time of the request.
-   * @experimental
    */
   Current: "current",
 } as const;
@@ -1742,7 +1516,6 @@ export type Freshness = (typeof Freshness)[keyof typeof Freshness];
  *
  * Value: an unsigned 64-bit integer carried as a decimal string.
  * @since 1.0
- * @experimental
  */
 export type Generation = string;
 
@@ -1751,34 +1524,28 @@ export type Generation = string;
  *
  * eska-ide-api.type.get-result.
  * @since 1.0
- * @experimental
  */
 export interface GetResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The object.
-   * @experimental
    */
   object: MetadataObject;
 }
@@ -1788,42 +1555,34 @@ export interface GetResult {
  *
  * eska-ide-api.type.hit.
  * @since 1.0
- * @experimental
  */
 export interface Hit {
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * Its tree node.
-   * @experimental
    */
   node: NodeId;
   /**
    * Its kind.
-   * @experimental
    */
   metadataKind: MetadataKind;
   /**
    * Its name.
-   * @experimental
    */
   name: string;
   /**
    * Its synonyms.
-   * @experimental
    */
   synonyms: Text[];
   /**
    * The full path to its node from the root, groups included.
-   * @experimental
    */
   ancestry: NodeId[];
   /**
    * How it matched.
-   * @experimental
    */
   rank: HitRank;
 }
@@ -1836,37 +1595,30 @@ export interface Hit {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const HitRank = {
   /**
    * The name equals the query.
-   * @experimental
    */
   ExactName: "exact_name",
   /**
    * A synonym equals the query.
-   * @experimental
    */
   ExactSynonym: "exact_synonym",
   /**
    * The name starts with the query.
-   * @experimental
    */
   PrefixName: "prefix_name",
   /**
    * A synonym starts with the query.
-   * @experimental
    */
   PrefixSynonym: "prefix_synonym",
   /**
    * The name contains the query.
-   * @experimental
    */
   SubstringName: "substring_name",
   /**
    * A synonym contains the query.
-   * @experimental
    */
   SubstringSynonym: "substring_synonym",
 } as const;
@@ -1883,27 +1635,22 @@ export type HitRank = (typeof HitRank)[keyof typeof HitRank];
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const IndexAction = {
   /**
    * Rebuild the search records from the start, reusing cached descriptors; answers once queued.
-   * @experimental
    */
   Start: "start",
   /**
    * Pause indexing between descriptors.
-   * @experimental
    */
   Cancel: "cancel",
   /**
    * Continue a paused index.
-   * @experimental
    */
   Resume: "resume",
   /**
    * Only report progress.
-   * @experimental
    */
   Status: "status",
 } as const;
@@ -1917,12 +1664,10 @@ export type IndexAction = (typeof IndexAction)[keyof typeof IndexAction];
  *
  * eska-ide-api.type.index-error.
  * @since 1.0
- * @experimental
  */
 export interface IndexError {
   /**
    * The owner of the descriptor.
-   * @experimental
    */
   objectId: ObjectId;
   /**
@@ -1930,12 +1675,10 @@ export interface IndexError {
    * descriptor the schema does not support.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   code: string;
   /**
    * The details of that error kind; for unsupported_metadata {diagnostics: Diagnostic[]}.
-   * @experimental
    */
   details: { [key: string]: unknown };
 }
@@ -1945,23 +1688,19 @@ export interface IndexError {
  *
  * eska-ide-api.type.index-errors-params.
  * @since 1.0
- * @experimental
  */
 export interface IndexErrorsParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
@@ -1970,7 +1709,6 @@ export interface IndexErrorsParams {
    * Value: an integer; at least 0.
    *
    * @defaultValue 0
-   * @experimental
    */
   offset?: number;
   /**
@@ -1979,7 +1717,6 @@ export interface IndexErrorsParams {
    * Value: an integer; at least 1; at most 500.
    *
    * @defaultValue DefaultIndexErrorsLimit (50)
-   * @experimental
    */
   limit?: number;
 }
@@ -1990,41 +1727,34 @@ export interface IndexErrorsParams {
  *
  * eska-ide-api.type.index-errors-result.
  * @since 1.0
- * @experimental
  */
 export interface IndexErrorsResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The errors of the page.
-   * @experimental
    */
   errors: IndexError[];
   /**
    * The offset of the next page, or null after the last.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   nextOffset: number | null;
 }
@@ -2034,28 +1764,23 @@ export interface IndexErrorsResult {
  *
  * eska-ide-api.type.index-params.
  * @since 1.0
- * @experimental
  */
 export interface IndexParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The action.
-   * @experimental
    */
   action: IndexAction;
 }
@@ -2065,28 +1790,23 @@ export interface IndexParams {
  *
  * eska-ide-api.type.index-progress-params.
  * @since 1.0
- * @experimental
  */
 export interface IndexProgressParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The progress.
-   * @experimental
    */
   progress: Progress;
 }
@@ -2096,34 +1816,28 @@ export interface IndexProgressParams {
  *
  * eska-ide-api.type.index-result.
  * @since 1.0
- * @experimental
  */
 export interface IndexResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The progress.
-   * @experimental
    */
   progress: Progress;
 }
@@ -2134,25 +1848,21 @@ export interface IndexResult {
  *
  * eska-ide-api.type.initialize-params.
  * @since 1.0
- * @experimental
  */
 export interface InitializeParams {
   /**
    * The version the client speaks. The major must be 1 and the minor at most 11, or the request
    * fails with unsupported_version.
-   * @experimental
    */
   apiVersion: ApiVersion;
   /**
    * The calling client.
-   * @experimental
    */
   client: ClientInfo;
   /**
    * The client's interface language.
    *
    * @defaultValue DefaultLocale ("en-US")
-   * @experimental
    */
   locale?: Locale;
   /**
@@ -2161,7 +1871,6 @@ export interface InitializeParams {
    *
    * @defaultValue false
    * @since 1.6
-   * @experimental
    */
   allowPropertyEdits?: boolean;
 }
@@ -2171,27 +1880,22 @@ export interface InitializeParams {
  *
  * eska-ide-api.type.initialize-result.
  * @since 1.0
- * @experimental
  */
 export interface InitializeResult {
   /**
    * The negotiated version: major 1 and the client's minor.
-   * @experimental
    */
   apiVersion: ApiVersion;
   /**
    * The server.
-   * @experimental
    */
   server: ServerInfo;
   /**
    * What the server offers under the negotiated version.
-   * @experimental
    */
   capabilities: Capabilities;
   /**
    * The transport limits.
-   * @experimental
    */
   limits: Limits;
 }
@@ -2201,17 +1905,14 @@ export interface InitializeResult {
  *
  * eska-ide-api.type.inline-item.
  * @since 1.0
- * @experimental
  */
 export interface InlineItem {
   /**
    * Its kind.
-   * @experimental
    */
   metadataKind: MetadataKind;
   /**
    * Its name.
-   * @experimental
    */
   name: string;
 }
@@ -2221,14 +1922,12 @@ export interface InlineItem {
  *
  * eska-ide-api.type.integer-change.
  * @since 1.6
- * @experimental
  */
 export interface IntegerChange {
   /**
    * Within the schema's bounds.
    *
    * Value: an integer.
-   * @experimental
    */
   value: number;
 }
@@ -2238,21 +1937,18 @@ export interface IntegerChange {
  *
  * eska-ide-api.type.integer-schema.
  * @since 1.6
- * @experimental
  */
 export interface IntegerSchema {
   /**
    * The smallest allowed value.
    *
    * Value: an integer.
-   * @experimental
    */
   min?: number;
   /**
    * The largest allowed value.
    *
    * Value: an integer.
-   * @experimental
    */
   max?: number;
 }
@@ -2262,12 +1958,10 @@ export interface IntegerSchema {
  *
  * eska-ide-api.type.invalid-state-details.
  * @since 1.0
- * @experimental
  */
 export interface InvalidStateDetails {
   /**
    * The current state.
-   * @experimental
    */
   state: LifecycleState;
 }
@@ -2277,17 +1971,14 @@ export interface InvalidStateDetails {
  *
  * eska-ide-api.type.key-label.
  * @since 1.0
- * @experimental
  */
 export interface KeyLabel {
   /**
    * The stable key of the label.
-   * @experimental
    */
   key: string;
   /**
    * The label in both languages.
-   * @experimental
    */
   translations: Caption;
 }
@@ -2295,7 +1986,6 @@ export interface KeyLabel {
 /**
  * The "kind" values of Label, by name.
  * @since 1.0
- * @experimental
  */
 export const LabelKind = {
   Name: "name",
@@ -2306,7 +1996,6 @@ export const LabelKind = {
  * The "name" variant of Label: A name from the XML.
  *
  * Its members are those of NameLabel.
- * @experimental
  */
 export interface LabelName extends NameLabel {
   kind: "name";
@@ -2316,7 +2005,6 @@ export interface LabelName extends NameLabel {
  * The "key" variant of Label: A schema label in both languages.
  *
  * Its members are those of KeyLabel.
- * @experimental
  */
 export interface LabelKey extends KeyLabel {
   kind: "key";
@@ -2337,7 +2025,6 @@ export interface LabelByKind {
  *
  * A union tagged by "kind".
  * @since 1.0
- * @experimental
  */
 export type Label =
   | LabelName
@@ -2351,27 +2038,22 @@ export type Label =
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const LifecycleState = {
   /**
    * initialize has not succeeded yet.
-   * @experimental
    */
   Uninitialized: "uninitialized",
   /**
    * The handshake is done; a second initialize is refused.
-   * @experimental
    */
   Initialized: "initialized",
   /**
    * A session is open.
-   * @experimental
    */
   WorkspaceOpen: "workspace_open",
   /**
    * shutdown was accepted; only exit remains.
-   * @experimental
    */
   Closing: "closing",
 } as const;
@@ -2387,22 +2069,18 @@ export type LifecycleState = (typeof LifecycleState)[keyof typeof LifecycleState
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const LimitedResource = {
   /**
    * The pending request count or queued bytes.
-   * @experimental
    */
   Queue: "queue",
   /**
    * The batch size.
-   * @experimental
    */
   Batch: "batch",
   /**
    * The file event queue.
-   * @experimental
    */
   FileEvents: "file_events",
 } as const;
@@ -2418,56 +2096,48 @@ export type LimitedResource = (typeof LimitedResource)[keyof typeof LimitedResou
  *
  * eska-ide-api.type.limits.
  * @since 1.0
- * @experimental
  */
 export interface Limits {
   /**
    * Equals the constant eska-ide-api.limit.header-bytes.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxHeaderBytes: number;
   /**
    * Equals the constant eska-ide-api.limit.request-bytes.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxRequestBytes: number;
   /**
    * Equals the constant eska-ide-api.limit.response-bytes.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxResponseBytes: number;
   /**
    * Equals the constant eska-ide-api.limit.depth.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxDepth: number;
   /**
    * Equals the constant eska-ide-api.limit.batch-items.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxBatchItems: number;
   /**
    * Equals the constant eska-ide-api.limit.pending-requests.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxPendingRequests: number;
   /**
    * Equals the constant eska-ide-api.limit.queued-bytes.
    *
    * Value: an integer; at least 1.
-   * @experimental
    */
   maxQueuedBytes: number;
 }
@@ -2480,17 +2150,14 @@ export interface Limits {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const Locale = {
   /**
    * Russian.
-   * @experimental
    */
   RuRU: "ru-RU",
   /**
    * English, the default.
-   * @experimental
    */
   EnUS: "en-US",
 } as const;
@@ -2504,12 +2171,10 @@ export type Locale = (typeof Locale)[keyof typeof Locale];
  *
  * eska-ide-api.type.localized-value.
  * @since 1.0
- * @experimental
  */
 export interface LocalizedValue {
   /**
    * One text per language.
-   * @experimental
    */
   items: Text[];
 }
@@ -2519,12 +2184,10 @@ export interface LocalizedValue {
  *
  * eska-ide-api.type.member-scope.
  * @since 1.0
- * @experimental
  */
 export interface MemberScope {
   /**
    * The member's name.
-   * @experimental
    */
   name: string;
 }
@@ -2535,12 +2198,10 @@ export interface MemberScope {
  *
  * eska-ide-api.type.metadata-collection.
  * @since 1.0
- * @experimental
  */
 export interface MetadataCollection {
   /**
    * The kind of the objects in the group.
-   * @experimental
    */
   metadataKind: MetadataKind;
 }
@@ -2554,7 +2215,6 @@ export interface MetadataCollection {
  *
  * Value: at least 1 characters.
  * @since 1.0
- * @experimental
  */
 export type MetadataKind = string;
 
@@ -2563,38 +2223,31 @@ export type MetadataKind = string;
  *
  * eska-ide-api.type.metadata-object.
  * @since 1.0
- * @experimental
  */
 export interface MetadataObject {
   /**
    * The object's id.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * The object's kind.
-   * @experimental
    */
   metadataKind: MetadataKind;
   /**
    * The name from the metadata, not a synonym.
-   * @experimental
    */
   name: string;
   /**
    * The logical parent object, or null for a top-level object.
-   * @experimental
    */
   parent: ObjectId | null;
   /**
    * The UUID from the XML, or null when it is unknown; it is not part of the identity and may
    * repeat.
-   * @experimental
    */
   uuid: string | null;
   /**
    * The synonyms in every language the XML has.
-   * @experimental
    */
   synonyms: Text[];
 }
@@ -2604,12 +2257,10 @@ export interface MetadataObject {
  *
  * eska-ide-api.type.module-node-id.
  * @since 1.0
- * @experimental
  */
 export interface ModuleNodeId {
   /**
    * The object the module belongs to.
-   * @experimental
    */
   owner: ObjectId;
   /**
@@ -2617,7 +2268,6 @@ export interface ModuleNodeId {
    * module role table. Open string: the sources do not fix the full list on the wire.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   role: string;
 }
@@ -2627,14 +2277,12 @@ export interface ModuleNodeId {
  *
  * eska-ide-api.type.module-source-role.
  * @since 1.0
- * @experimental
  */
 export interface ModuleSourceRole {
   /**
    * The module role, as in ModuleNodeId.role.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   role: string;
 }
@@ -2644,12 +2292,10 @@ export interface ModuleSourceRole {
  *
  * eska-ide-api.type.name-label.
  * @since 1.0
- * @experimental
  */
 export interface NameLabel {
   /**
    * The name.
-   * @experimental
    */
   text: string;
 }
@@ -2659,7 +2305,6 @@ export interface NameLabel {
  *
  * eska-ide-api.type.named-selection.
  * @since 1.0
- * @experimental
  */
 export interface NamedSelection {
   /**
@@ -2667,7 +2312,6 @@ export interface NamedSelection {
    * (selection_invalid).
    *
    * Value: at least 1 items.
-   * @experimental
    */
   names: string[];
 }
@@ -2677,37 +2321,30 @@ export interface NamedSelection {
  *
  * eska-ide-api.type.node.
  * @since 1.0
- * @experimental
  */
 export interface Node {
   /**
    * The node's identity.
-   * @experimental
    */
   id: NodeId;
   /**
    * The parent in the tree, which may be a virtual group; null for the root.
-   * @experimental
    */
   parent: NodeId | null;
   /**
    * How to label the node.
-   * @experimental
    */
   label: Label;
   /**
    * What is known about its children.
-   * @experimental
    */
   state: NodeState;
   /**
    * The initial expansion; a client does not reset the user's choice with it on every response.
-   * @experimental
    */
   expandedByDefault: boolean;
   /**
    * True for a section directly under a configuration root.
-   * @experimental
    */
   rootSection: boolean;
   /**
@@ -2715,12 +2352,10 @@ export interface Node {
    * groups and modules, whose kind or role the node id already holds. A backend older than this
    * member leaves it out (as this one does for an object of a kind it does not support), and a
    * client then shows a generic object icon.
-   * @experimental
    */
   metadataKind?: MetadataKind | null;
   /**
    * Recoverable problems of this node.
-   * @experimental
    */
   diagnostics: Diagnostic[];
 }
@@ -2728,7 +2363,6 @@ export interface Node {
 /**
  * The "kind" values of NodeId, by name.
  * @since 1.0
- * @experimental
  */
 export const NodeIdKind = {
   Object: "object",
@@ -2740,7 +2374,6 @@ export const NodeIdKind = {
  * The "object" variant of NodeId: A metadata object.
  *
  * Its members are those of ObjectNodeId.
- * @experimental
  */
 export interface NodeIdObject extends ObjectNodeId {
   kind: "object";
@@ -2750,7 +2383,6 @@ export interface NodeIdObject extends ObjectNodeId {
  * The "module" variant of NodeId: A module of an object.
  *
  * Its members are those of ModuleNodeId.
- * @experimental
  */
 export interface NodeIdModule extends ModuleNodeId {
   kind: "module";
@@ -2760,7 +2392,6 @@ export interface NodeIdModule extends ModuleNodeId {
  * The "collection" variant of NodeId: A virtual group.
  *
  * Its members are those of CollectionNodeId.
- * @experimental
  */
 export interface NodeIdCollection extends CollectionNodeId {
   kind: "collection";
@@ -2784,7 +2415,6 @@ export interface NodeIdByKind {
  *
  * A union tagged by "kind".
  * @since 1.0
- * @experimental
  */
 export type NodeId =
   | NodeIdObject
@@ -2796,28 +2426,23 @@ export type NodeId =
  *
  * eska-ide-api.type.node-params.
  * @since 1.0
- * @experimental
  */
 export interface NodeParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The node.
-   * @experimental
    */
   node: NodeId;
 }
@@ -2829,27 +2454,22 @@ export interface NodeParams {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const NodeState = {
   /**
    * It has no children.
-   * @experimental
    */
   Empty: "empty",
   /**
    * It has children.
-   * @experimental
    */
   NonEmpty: "non_empty",
   /**
    * Not known yet; ask metadata/children. A missing list alone does not prove emptiness.
-   * @experimental
    */
   Unloaded: "unloaded",
   /**
    * Reading the children failed.
-   * @experimental
    */
   Error: "error",
 } as const;
@@ -2867,7 +2487,6 @@ export type NodeState = (typeof NodeState)[keyof typeof NodeState];
  *
  * Value: at least 1 characters.
  * @since 1.0
- * @experimental
  */
 export type ObjectId = string;
 
@@ -2876,12 +2495,10 @@ export type ObjectId = string;
  *
  * eska-ide-api.type.object-node-id.
  * @since 1.0
- * @experimental
  */
 export interface ObjectNodeId {
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
 }
@@ -2892,28 +2509,23 @@ export interface ObjectNodeId {
  *
  * eska-ide-api.type.object-params.
  * @since 1.0
- * @experimental
  */
 export interface ObjectParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
 }
@@ -2925,32 +2537,26 @@ export interface ObjectParams {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const OpenFailureReason = {
   /**
    * No eska.toml; XML without a manifest is not opened and nothing is initialised.
-   * @experimental
    */
   ManifestMissing: "manifest_missing",
   /**
    * eska.toml cannot be used.
-   * @experimental
    */
   ManifestInvalid: "manifest_invalid",
   /**
    * The selection does not fit the context or names unknown, empty or repeated members.
-   * @experimental
    */
   SelectionInvalid: "selection_invalid",
   /**
    * The source directory cannot be used.
-   * @experimental
    */
   SourceInvalid: "source_invalid",
   /**
    * The root descriptor is missing, unreadable or of another type than the manifest says.
-   * @experimental
    */
   RootInvalid: "root_invalid",
 } as const;
@@ -2965,25 +2571,21 @@ export type OpenFailureReason = (typeof OpenFailureReason)[keyof typeof OpenFail
  *
  * eska-ide-api.type.open-params.
  * @since 1.0
- * @experimental
  */
 export interface OpenParams {
   /**
    * An absolute path on the server's side inside a project or workspace with an eska.toml
    * manifest.
-   * @experimental
    */
   start: Path;
   /**
    * Which projects to open.
-   * @experimental
    */
   selection: Selection;
   /**
    * Use the derived disk cache. With false nothing at all is written to disk.
    *
    * @defaultValue true
-   * @experimental
    */
   diskCache?: boolean;
 }
@@ -2997,17 +2599,14 @@ export interface OpenParams {
  *
  * eska-ide-api.type.path.
  * @since 1.0
- * @experimental
  */
 export interface Path {
   /**
    * The path in the given encoding.
-   * @experimental
    */
   value: string;
   /**
    * How value is spelled.
-   * @experimental
    */
   encoding: PathEncoding;
 }
@@ -3019,22 +2618,18 @@ export interface Path {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const PathEncoding = {
   /**
    * The path is valid UTF-8 and is written as it is, % included.
-   * @experimental
    */
   UTF8: "utf-8",
   /**
    * A Unix path that is not UTF-8: every byte is written as %HH.
-   * @experimental
    */
   Percent: "percent",
   /**
    * A Windows path that is not valid UTF-16: every code unit is written as %HHHH.
-   * @experimental
    */
   UTF16Percent: "utf-16-percent",
 } as const;
@@ -3046,7 +2641,6 @@ export type PathEncoding = (typeof PathEncoding)[keyof typeof PathEncoding];
 /**
  * The "status" values of PicturePreview, by name.
  * @since 1.4
- * @experimental
  */
 export const PicturePreviewStatus = {
   Ready: "ready",
@@ -3061,7 +2655,6 @@ export const PicturePreviewStatus = {
  * The "ready" variant of PicturePreview: The picture.
  *
  * Its members are those of ReadyPicture.
- * @experimental
  */
 export interface PicturePreviewReady extends ReadyPicture {
   status: "ready";
@@ -3069,7 +2662,6 @@ export interface PicturePreviewReady extends ReadyPicture {
 
 /**
  * The "missing" variant of PicturePreview: No picture file.
- * @experimental
  */
 export interface PicturePreviewMissing {
   status: "missing";
@@ -3078,7 +2670,6 @@ export interface PicturePreviewMissing {
 /**
  * The "unsupported" variant of PicturePreview: A format or archive method the server does not
  * read.
- * @experimental
  */
 export interface PicturePreviewUnsupported {
   status: "unsupported";
@@ -3086,7 +2677,6 @@ export interface PicturePreviewUnsupported {
 
 /**
  * The "invalid" variant of PicturePreview: A broken descriptor, manifest or archive.
- * @experimental
  */
 export interface PicturePreviewInvalid {
   status: "invalid";
@@ -3094,7 +2684,6 @@ export interface PicturePreviewInvalid {
 
 /**
  * The "too_large" variant of PicturePreview: Over one of the picture limits.
- * @experimental
  */
 export interface PicturePreviewTooLarge {
   status: "too_large";
@@ -3102,7 +2691,6 @@ export interface PicturePreviewTooLarge {
 
 /**
  * The "unavailable" variant of PicturePreview: It could not be read now.
- * @experimental
  */
 export interface PicturePreviewUnavailable {
   status: "unavailable";
@@ -3131,7 +2719,6 @@ export interface PicturePreviewByStatus {
  *
  * A union tagged by "status".
  * @since 1.4
- * @experimental
  */
 export type PicturePreview =
   | PicturePreviewReady
@@ -3144,7 +2731,6 @@ export type PicturePreview =
 /**
  * The "kind" values of Presentation, by name.
  * @since 1.5
- * @experimental
  */
 export const PresentationKind = {
   Empty: "empty",
@@ -3156,7 +2742,6 @@ export const PresentationKind = {
  * The "empty" variant of Presentation: An explicitly empty value.
  *
  * Its members are those of EmptyPresentation.
- * @experimental
  */
 export interface PresentationEmpty extends EmptyPresentation {
   kind: "empty";
@@ -3166,7 +2751,6 @@ export interface PresentationEmpty extends EmptyPresentation {
  * The "reference" variant of Presentation: A metadata reference.
  *
  * Its members are those of ReferencePresentation.
- * @experimental
  */
 export interface PresentationReference extends ReferencePresentation {
   kind: "reference";
@@ -3176,7 +2760,6 @@ export interface PresentationReference extends ReferencePresentation {
  * The "types" variant of Presentation: A type description.
  *
  * Its members are those of TypesPresentation.
- * @experimental
  */
 export interface PresentationTypes extends TypesPresentation {
   kind: "types";
@@ -3209,7 +2792,6 @@ export interface PresentationByKind {
  *
  * A union tagged by "kind".
  * @since 1.5
- * @experimental
  */
 export type Presentation =
   | PresentationEmpty
@@ -3223,37 +2805,30 @@ export type Presentation =
  *
  * eska-ide-api.type.presented-item.
  * @since 1.5
- * @experimental
  */
 export interface PresentedItem {
   /**
    * The type's caption.
-   * @experimental
    */
   caption: Caption;
   /**
    * Its restrictions, such as length or digits.
-   * @experimental
    */
   detail?: Caption;
   /**
    * For a reference type: the target's kind as a caption.
-   * @experimental
    */
   category?: Caption;
   /**
    * For a reference type: the target's kind.
-   * @experimental
    */
   metadataKind?: MetadataKind;
   /**
    * For a reference type: whether it resolves.
-   * @experimental
    */
   status?: ReferenceStatus;
   /**
    * For a resolved reference type: the target.
-   * @experimental
    */
   target?: ObjectId;
 }
@@ -3263,54 +2838,45 @@ export interface PresentedItem {
  *
  * eska-ide-api.type.preview-result.
  * @since 1.6
- * @experimental
  */
 export interface PreviewResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * True when the change may be written.
-   * @experimental
    */
   valid: boolean;
   /**
    * False when the change would leave the file as it is.
-   * @experimental
    */
   changed: boolean;
   /**
    * Exact UTF-8 byte replacements in the descriptor.
-   * @experimental
    */
   changes: ByteEdit[];
   /**
    * For a linked change: the edits of every file.
    * @since 1.10
-   * @experimental
    */
   files?: FileEdits[];
 }
@@ -3321,33 +2887,28 @@ export interface PreviewResult {
  *
  * eska-ide-api.type.progress.
  * @since 1.0
- * @experimental
  */
 export interface Progress {
   /**
    * The state.
-   * @experimental
    */
   state: ProgressState;
   /**
    * Objects available to search.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   indexedObjects: number;
   /**
    * Descriptors still queued.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   pendingDescriptors: number;
   /**
    * Descriptors that failed; see indexErrors.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   failedDescriptors: number;
 }
@@ -3359,32 +2920,26 @@ export interface Progress {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const ProgressState = {
   /**
    * Never started in this session.
-   * @experimental
    */
   NotStarted: "not_started",
   /**
    * Descriptors are being indexed.
-   * @experimental
    */
   Building: "building",
   /**
    * Paused by action cancel; resume continues.
-   * @experimental
    */
   Cancelled: "cancelled",
   /**
    * Every declared descriptor is indexed.
-   * @experimental
    */
   Ready: "ready",
   /**
    * Finished with failures, or invalidated by a change.
-   * @experimental
    */
   Incomplete: "incomplete",
 } as const;
@@ -3399,23 +2954,19 @@ export type ProgressState = (typeof ProgressState)[keyof typeof ProgressState];
  *
  * eska-ide-api.type.project-context.
  * @since 1.0
- * @experimental
  */
 export interface ProjectContext {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
 }
@@ -3427,7 +2978,6 @@ export interface ProjectContext {
  *
  * Value: at least 1 characters.
  * @since 1.0
- * @experimental
  */
 export type ProjectId = string;
 
@@ -3436,57 +2986,46 @@ export type ProjectId = string;
  *
  * eska-ide-api.type.project-info.
  * @since 1.0
- * @experimental
  */
 export interface ProjectInfo {
   /**
    * The project's token in this session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * Standalone or a workspace member.
-   * @experimental
    */
   scope: Scope;
   /**
    * From the manifest, checked against the XML.
-   * @experimental
    */
   type: ProjectType;
   /**
    * The absolute project directory.
-   * @experimental
    */
   rootPath: Path;
   /**
    * The absolute directory of the XML sources.
-   * @experimental
    */
   sourcePath: Path;
   /**
    * The root node.
-   * @experimental
    */
   root: NodeId;
   /**
    * The current generation.
-   * @experimental
    */
   generation: Generation;
   /**
    * The current event sequence.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * True while metadata methods answer resync_required.
-   * @experimental
    */
   requiresRefresh: boolean;
   /**
    * True while metadata methods answer reopen_required.
-   * @experimental
    */
   requiresReopen: boolean;
 }
@@ -3496,17 +3035,14 @@ export interface ProjectInfo {
  *
  * eska-ide-api.type.project-open-failed-details.
  * @since 1.0
- * @experimental
  */
 export interface ProjectOpenFailedDetails {
   /**
    * Why.
-   * @experimental
    */
   reason: OpenFailureReason;
   /**
    * The file or directory concerned.
-   * @experimental
    */
   path?: Path;
 }
@@ -3517,29 +3053,24 @@ export interface ProjectOpenFailedDetails {
  *
  * eska-ide-api.type.project-state.
  * @since 1.0
- * @experimental
  */
 export interface ProjectState {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
 }
@@ -3552,27 +3083,22 @@ export interface ProjectState {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const ProjectType = {
   /**
    * A configuration.
-   * @experimental
    */
   Configuration: "configuration",
   /**
    * A configuration extension.
-   * @experimental
    */
   Extension: "extension",
   /**
    * An external data processor.
-   * @experimental
    */
   Processing: "processing",
   /**
    * An external report.
-   * @experimental
    */
   Report: "report",
 } as const;
@@ -3586,40 +3112,33 @@ export type ProjectType = (typeof ProjectType)[keyof typeof ProjectType];
  *
  * eska-ide-api.type.properties-result.
  * @since 1.0
- * @experimental
  */
 export interface PropertiesResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * In XML order, repeats kept.
-   * @experimental
    */
   properties: Property[];
   /**
    * For a common picture under picturePreview; absent otherwise.
    * @since 1.4
-   * @experimental
    */
   picture?: PicturePreview;
 }
@@ -3630,39 +3149,32 @@ export interface PropertiesResult {
  *
  * eska-ide-api.type.property.
  * @since 1.0
- * @experimental
  */
 export interface Property {
   /**
    * The property's name.
-   * @experimental
    */
   key: PropertyKey;
   /**
    * Its qualifiers.
-   * @experimental
    */
   qualifiers: Qualifier[];
   /**
    * Its raw value.
-   * @experimental
    */
   value: PropertyValue;
   /**
    * Where it is in the descriptor.
-   * @experimental
    */
   range: Range;
   /**
    * A caption from the platform catalogue, independent of the locale; unknown properties get none
    * and the client shows key.name.
-   * @experimental
    */
   caption?: Caption;
   /**
    * How to present the value, under propertyPresentation. The raw value stays authoritative.
    * @since 1.5
-   * @experimental
    */
   presentation?: Presentation;
 }
@@ -3670,7 +3182,6 @@ export interface Property {
 /**
  * The "kind" values of PropertyChange, by name.
  * @since 1.6
- * @experimental
  */
 export const PropertyChangeKind = {
   Text: "text",
@@ -3686,7 +3197,6 @@ export const PropertyChangeKind = {
  * The "text" variant of PropertyChange: Text.
  *
  * Its members are those of TextChange.
- * @experimental
  */
 export interface PropertyChangeText extends TextChange {
   kind: "text";
@@ -3696,7 +3206,6 @@ export interface PropertyChangeText extends TextChange {
  * The "boolean" variant of PropertyChange: A boolean.
  *
  * Its members are those of BooleanChange.
- * @experimental
  */
 export interface PropertyChangeBoolean extends BooleanChange {
   kind: "boolean";
@@ -3706,7 +3215,6 @@ export interface PropertyChangeBoolean extends BooleanChange {
  * The "enum" variant of PropertyChange: An enum value.
  *
  * Its members are those of EnumChange.
- * @experimental
  */
 export interface PropertyChangeEnum extends EnumChange {
   kind: "enum";
@@ -3716,7 +3224,6 @@ export interface PropertyChangeEnum extends EnumChange {
  * The "integer" variant of PropertyChange: An integer.
  *
  * Its members are those of IntegerChange.
- * @experimental
  */
 export interface PropertyChangeInteger extends IntegerChange {
   kind: "integer";
@@ -3727,7 +3234,6 @@ export interface PropertyChangeInteger extends IntegerChange {
  *
  * Its members are those of ReferenceChange.
  * @since 1.7
- * @experimental
  */
 export interface PropertyChangeReference extends ReferenceChange {
   kind: "reference";
@@ -3738,7 +3244,6 @@ export interface PropertyChangeReference extends ReferenceChange {
  *
  * Its members are those of ValueChange.
  * @since 1.8
- * @experimental
  */
 export interface PropertyChangeValue extends ValueChange {
   kind: "value";
@@ -3749,7 +3254,6 @@ export interface PropertyChangeValue extends ValueChange {
  *
  * Its members are those of UnsignedIntegerChange.
  * @since 1.11
- * @experimental
  */
 export interface PropertyChangeUnsignedInteger extends UnsignedIntegerChange {
   kind: "unsignedInteger";
@@ -3775,7 +3279,6 @@ export interface PropertyChangeByKind {
  *
  * A union tagged by "kind".
  * @since 1.6
- * @experimental
  */
 export type PropertyChange =
   | PropertyChangeText
@@ -3792,57 +3295,48 @@ export type PropertyChange =
  *
  * eska-ide-api.type.property-edit-params.
  * @since 1.6
- * @experimental
  */
 export interface PropertyEditParams {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * editing.snapshot as displayed.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   snapshot: string;
   /**
    * A path from editing.fields.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   path: string;
   /**
    * The new value.
-   * @experimental
    */
   change: PropertyChange;
   /**
    * The exact contextSnapshot of the displayed editing state, null when it showed none; required
    * for linked fields.
    * @since 1.10
-   * @experimental
    */
   contextSnapshot?: string | null;
 }
@@ -3852,17 +3346,14 @@ export interface PropertyEditParams {
  *
  * eska-ide-api.type.property-key.
  * @since 1.0
- * @experimental
  */
 export interface PropertyKey {
   /**
    * The namespace URI, or null.
-   * @experimental
    */
   namespace: string | null;
   /**
    * The local name; clients show it when there is no caption.
-   * @experimental
    */
   name: string;
 }
@@ -3872,38 +3363,32 @@ export interface PropertyKey {
  *
  * eska-ide-api.type.property-path-params.
  * @since 1.6
- * @experimental
  */
 export interface PropertyPathParams {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * A path from editing.fields.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   path: string;
 }
@@ -3913,32 +3398,26 @@ export interface PropertyPathParams {
  *
  * eska-ide-api.type.property-read-only-details.
  * @since 1.6
- * @experimental
  */
 export interface PropertyReadOnlyDetails {
   /**
    * Why the write was refused.
-   * @experimental
    */
   reason?: PropertyReadOnlyReason;
   /**
    * The object concerned.
-   * @experimental
    */
   objectId?: ObjectId;
   /**
    * The field path concerned.
-   * @experimental
    */
   path?: string;
   /**
    * For reason support: the object's support mode, when known.
-   * @experimental
    */
   mode?: SupportMode;
   /**
    * For reason support: the support reason, when there is one.
-   * @experimental
    */
   supportReason?: SupportReason;
 }
@@ -3950,28 +3429,23 @@ export interface PropertyReadOnlyDetails {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.6
- * @experimental
  */
 export const PropertyReadOnlyReason = {
   /**
    * The client did not send allowPropertyEdits true in initialize.
-   * @experimental
    */
   OptIn: "opt_in",
   /**
    * The vendor support rules lock the object, or its support is unknown; supportReason and mode
    * say more.
-   * @experimental
    */
   Support: "support",
   /**
    * The descriptor is reached through a symbolic link and is never written.
-   * @experimental
    */
   Symlink: "symlink",
   /**
    * The path is not an editable field of the object for this client.
-   * @experimental
    */
   NotEditable: "not_editable",
 } as const;
@@ -3983,7 +3457,6 @@ export type PropertyReadOnlyReason = (typeof PropertyReadOnlyReason)[keyof typeo
 /**
  * The "kind" values of PropertyValue, by name.
  * @since 1.0
- * @experimental
  */
 export const PropertyValueKind = {
   Text: "text",
@@ -3996,7 +3469,6 @@ export const PropertyValueKind = {
  * The "text" variant of PropertyValue: Text.
  *
  * Its members are those of TextValue.
- * @experimental
  */
 export interface PropertyValueText extends TextValue {
   kind: "text";
@@ -4006,7 +3478,6 @@ export interface PropertyValueText extends TextValue {
  * The "localized" variant of PropertyValue: Texts per language.
  *
  * Its members are those of LocalizedValue.
- * @experimental
  */
 export interface PropertyValueLocalized extends LocalizedValue {
   kind: "localized";
@@ -4016,7 +3487,6 @@ export interface PropertyValueLocalized extends LocalizedValue {
  * The "record" variant of PropertyValue: A structured value.
  *
  * Its members are those of RecordValue.
- * @experimental
  */
 export interface PropertyValueRecord extends RecordValue {
   kind: "record";
@@ -4026,7 +3496,6 @@ export interface PropertyValueRecord extends RecordValue {
  * The "unsupported" variant of PropertyValue: A value that cannot be represented.
  *
  * Its members are those of UnsupportedValue.
- * @experimental
  */
 export interface PropertyValueUnsupported extends UnsupportedValue {
   kind: "unsupported";
@@ -4049,7 +3518,6 @@ export interface PropertyValueByKind {
  *
  * A union tagged by "kind".
  * @since 1.0
- * @experimental
  */
 export type PropertyValue =
   | PropertyValueText
@@ -4062,54 +3530,45 @@ export type PropertyValue =
  *
  * eska-ide-api.type.property-write-result.
  * @since 1.6
- * @experimental
  */
 export interface PropertyWriteResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The object's properties after the write.
-   * @experimental
    */
   properties: Property[];
   /**
    * As in metadata/properties.
-   * @experimental
    */
   picture?: PicturePreview;
   /**
    * The new editing state.
-   * @experimental
    */
   editing: EditingState;
   /**
    * When the step undid or redid a rename.
    * @since 1.9
-   * @experimental
    */
   renamed?: Renamed;
 }
@@ -4120,22 +3579,18 @@ export interface PropertyWriteResult {
  *
  * eska-ide-api.type.qualifier.
  * @since 1.0
- * @experimental
  */
 export interface Qualifier {
   /**
    * The attribute's name.
-   * @experimental
    */
   key: PropertyKey;
   /**
    * The attribute's value as written.
-   * @experimental
    */
   value: string;
   /**
    * A caption for a standard identifier value.
-   * @experimental
    */
   caption?: Caption;
 }
@@ -4146,21 +3601,18 @@ export interface Qualifier {
  *
  * eska-ide-api.type.range.
  * @since 1.0
- * @experimental
  */
 export interface Range {
   /**
    * The first byte.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   start: number;
   /**
    * The byte after the last.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   end: number;
 }
@@ -4170,19 +3622,16 @@ export interface Range {
  *
  * eska-ide-api.type.read-only-property.
  * @since 1.6
- * @experimental
  */
 export interface ReadOnlyProperty {
   /**
    * The property path.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   path: string;
   /**
    * Why it is read-only.
-   * @experimental
    */
   reason: ReadOnlyReason;
 }
@@ -4196,18 +3645,15 @@ export interface ReadOnlyProperty {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.6
- * @experimental
  */
 export const ReadOnlyReason = {
   /**
    * The editor cannot write this property.
-   * @experimental
    */
   Unsupported: "unsupported",
   /**
    * Its schema belongs to a later minor than the client's: sent to clients of 1.6 to 1.10 for
    * unsignedInteger fields, whose value they still read.
-   * @experimental
    */
   ClientVersion: "client_version",
 } as const;
@@ -4221,22 +3667,18 @@ export type ReadOnlyReason = (typeof ReadOnlyReason)[keyof typeof ReadOnlyReason
  *
  * eska-ide-api.type.ready-picture.
  * @since 1.4
- * @experimental
  */
 export interface ReadyPicture {
   /**
    * The MIME type detected from the content: PNG, JPEG, GIF, BMP, ICO, WebP or SVG.
-   * @experimental
    */
   mimeType: string;
   /**
    * The original bytes in standard Base64.
-   * @experimental
    */
   data: string;
   /**
    * A file name to show, not a path to open.
-   * @experimental
    */
   fileName: string;
 }
@@ -4246,33 +3688,27 @@ export interface ReadyPicture {
  *
  * eska-ide-api.type.record-field.
  * @since 1.0
- * @experimental
  */
 export interface RecordField {
   /**
    * The field's name.
-   * @experimental
    */
   key: PropertyKey;
   /**
    * Its qualifiers.
-   * @experimental
    */
   qualifiers: Qualifier[];
   /**
    * Its value.
-   * @experimental
    */
   value: PropertyValue;
   /**
    * A caption for a known field.
-   * @experimental
    */
   caption?: Caption;
   /**
    * How to present the field, under propertyPresentation.
    * @since 1.5
-   * @experimental
    */
   presentation?: Presentation;
 }
@@ -4282,12 +3718,10 @@ export interface RecordField {
  *
  * eska-ide-api.type.record-value.
  * @since 1.0
- * @experimental
  */
 export interface RecordValue {
   /**
    * The fields in XML order.
-   * @experimental
    */
   fields: RecordField[];
 }
@@ -4297,12 +3731,10 @@ export interface RecordValue {
  *
  * eska-ide-api.type.reference-change.
  * @since 1.7
- * @experimental
  */
 export interface ReferenceChange {
   /**
    * The value of a choice, or null to clear a nullable reference.
-   * @experimental
    */
   value: string | null;
 }
@@ -4312,32 +3744,26 @@ export interface ReferenceChange {
  *
  * eska-ide-api.type.reference-choice.
  * @since 1.7
- * @experimental
  */
 export interface ReferenceChoice {
   /**
    * What to send as the change value.
-   * @experimental
    */
   value: string;
   /**
    * The referenced object, or the owner of a standard attribute.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * Its kind.
-   * @experimental
    */
   metadataKind: MetadataKind;
   /**
    * Its caption.
-   * @experimental
    */
   caption: Caption;
   /**
    * The standard attribute, which has no tree node of its own.
-   * @experimental
    */
   standardAttribute?: string;
 }
@@ -4348,38 +3774,32 @@ export interface ReferenceChoice {
  *
  * eska-ide-api.type.reference-choices-result.
  * @since 1.7
- * @experimental
  */
 export interface ReferenceChoicesResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The references.
-   * @experimental
    */
   choices: ReferenceChoice[];
 }
@@ -4389,37 +3809,30 @@ export interface ReferenceChoicesResult {
  *
  * eska-ide-api.type.reference-presentation.
  * @since 1.5
- * @experimental
  */
 export interface ReferencePresentation {
   /**
    * The target's caption, explaining where a jump leads.
-   * @experimental
    */
   caption: Caption;
   /**
    * The kind of the target, as a caption.
-   * @experimental
    */
   category: Caption;
   /**
    * The target's kind.
-   * @experimental
    */
   metadataKind: MetadataKind;
   /**
    * Whether it resolves.
-   * @experimental
    */
   status: ReferenceStatus;
   /**
    * The target, only when status is resolved.
-   * @experimental
    */
   target?: ObjectId;
   /**
    * Captions of the target's ancestors for nested references.
-   * @experimental
    */
   detail?: Caption;
 }
@@ -4430,7 +3843,6 @@ export interface ReferencePresentation {
  *
  * eska-ide-api.type.reference-schema.
  * @since 1.7
- * @experimental
  */
 export interface ReferenceSchema {
   /**
@@ -4438,12 +3850,10 @@ export interface ReferenceSchema {
    * link.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   domain: string;
   /**
    * True when the reference may be cleared.
-   * @experimental
    */
   nullable: boolean;
 }
@@ -4455,22 +3865,18 @@ export interface ReferenceSchema {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.5
- * @experimental
  */
 export const ReferenceStatus = {
   /**
    * The target exists; target names it.
-   * @experimental
    */
   Resolved: "resolved",
   /**
    * No declared object matches.
-   * @experimental
    */
   Missing: "missing",
   /**
    * The target could not be read.
-   * @experimental
    */
   Unavailable: "unavailable",
 } as const;
@@ -4484,35 +3890,29 @@ export type ReferenceStatus = (typeof ReferenceStatus)[keyof typeof ReferenceSta
  *
  * eska-ide-api.type.refresh-params.
  * @since 1.0
- * @experimental
  */
 export interface RefreshParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The node; the root node for a full refresh.
-   * @experimental
    */
   node: NodeId;
   /**
    * For a root refresh: expect file event sequence "1" afterwards and drop pending file events.
    *
    * @defaultValue false
-   * @experimental
    */
   resetFileSequence?: boolean;
 }
@@ -4522,34 +3922,28 @@ export interface RefreshParams {
  *
  * eska-ide-api.type.refresh-result.
  * @since 1.0
- * @experimental
  */
 export interface RefreshResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The objects whose data changed.
-   * @experimental
    */
   affected: ObjectId[];
 }
@@ -4560,50 +3954,42 @@ export interface RefreshResult {
  *
  * eska-ide-api.type.rename-apply-params.
  * @since 1.9
- * @experimental
  */
 export interface RenameApplyParams {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * The new name.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   newName: string;
   /**
    * plan.snapshot from the preview.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   snapshot: string;
   /**
    * True confirms that the uncertain places were reviewed.
-   * @experimental
    */
   reviewedUncertain: boolean;
 }
@@ -4613,53 +3999,44 @@ export interface RenameApplyParams {
  *
  * eska-ide-api.type.rename-apply-result.
  * @since 1.9
- * @experimental
  */
 export interface RenameApplyResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The object's properties after the write.
-   * @experimental
    */
   properties: Property[];
   /**
    * As in metadata/properties.
-   * @experimental
    */
   picture?: PicturePreview;
   /**
    * The new editing state.
-   * @experimental
    */
   editing: EditingState;
   /**
    * How ids moved.
-   * @experimental
    */
   renamed: Renamed;
 }
@@ -4669,26 +4046,22 @@ export interface RenameApplyResult {
  *
  * eska-ide-api.type.rename-file.
  * @since 1.9
- * @experimental
  */
 export interface RenameFile {
   /**
    * The file as it is named now, a UTF-8 path with / relative to sourcePath.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   path: string;
   /**
    * The SHA-256 of its present bytes, in lower-case hex.
    *
    * Value: at least 64 characters; at most 64 characters.
-   * @experimental
    */
   sha256: string;
   /**
    * Its replacements, in order, in UTF-8 bytes of the present file.
-   * @experimental
    */
   edits: ByteEdit[];
 }
@@ -4698,22 +4071,18 @@ export interface RenameFile {
  *
  * eska-ide-api.type.rename-issue.
  * @since 1.9
- * @experimental
  */
 export interface RenameIssue {
   /**
    * What blocks the rename; it decides the error renameApply answers.
-   * @experimental
    */
   code: RenameIssueCode;
   /**
    * The file concerned, as a UTF-8 path with / relative to sourcePath.
-   * @experimental
    */
   path?: string;
   /**
    * The bytes concerned.
-   * @experimental
    */
   range?: Range;
 }
@@ -4727,50 +4096,41 @@ export interface RenameIssue {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.9
- * @experimental
  */
 export const RenameIssueCode = {
   /**
    * The new name is not a 1C identifier (a letter or _ first, then letters, digits and _) or is a
    * reserved word.
-   * @experimental
    */
   InvalidName: "invalid_name",
   /**
    * The new name is the present one.
-   * @experimental
    */
   SameName: "same_name",
   /**
    * Another object of the same kind has the name, in any case.
-   * @experimental
    */
   Collision: "collision",
   /**
    * A file or folder with the new name is already where the descriptor or folder would go, so the
    * descendants' ids cannot move.
-   * @experimental
    */
   PathExists: "path_exists",
   /**
    * A file of the plan belongs to an object the vendor's support rules lock, or whose support is
    * unknown.
-   * @experimental
    */
   SupportLocked: "support_locked",
   /**
    * A file or folder of the sources is a symbolic link; nothing is written through one.
-   * @experimental
    */
   Symlink: "symlink",
   /**
    * A file that names the object could not be read or scanned.
-   * @experimental
    */
   Unreadable: "unreadable",
   /**
    * Only top-level objects of a configuration of the kinds the rename knows are renamed.
-   * @experimental
    */
   UnsupportedKind: "unsupported_kind",
 } as const;
@@ -4785,21 +4145,18 @@ export type RenameIssueCode = (typeof RenameIssueCode)[keyof typeof RenameIssueC
  *
  * eska-ide-api.type.rename-move.
  * @since 1.9
- * @experimental
  */
 export interface RenameMove {
   /**
    * The path now, UTF-8 with / relative to sourcePath.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   from: string;
   /**
    * The path after the rename.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   to: string;
 }
@@ -4810,24 +4167,20 @@ export interface RenameMove {
  *
  * eska-ide-api.type.rename-place.
  * @since 1.9
- * @experimental
  */
 export interface RenamePlace {
   /**
    * The file, as a UTF-8 path with / relative to sourcePath.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   path: string;
   /**
    * The bytes of the name in the file as it is now.
-   * @experimental
    */
   range: Range;
   /**
    * Why the place is not changed.
-   * @experimental
    */
   reason: RenameUncertainReason;
 }
@@ -4840,34 +4193,28 @@ export interface RenamePlace {
  *
  * eska-ide-api.type.rename-plan.
  * @since 1.9
- * @experimental
  */
 export interface RenamePlan {
   /**
    * The SHA-256 of the plan, its files' digests included; renameApply must send it back.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   snapshot: string;
   /**
    * The files the rename changes, in path order, each with its replacements.
-   * @experimental
    */
   files: RenameFile[];
   /**
    * The renames of the object's descriptor and folder, made after the replacements, in order.
-   * @experimental
    */
   moves: RenameMove[];
   /**
    * Blocking problems; any issue blocks the write.
-   * @experimental
    */
   issues: RenameIssue[];
   /**
    * Places to review; they stay unchanged.
-   * @experimental
    */
   uncertain: RenamePlace[];
 }
@@ -4877,38 +4224,32 @@ export interface RenamePlan {
  *
  * eska-ide-api.type.rename-preview-params.
  * @since 1.9
- * @experimental
  */
 export interface RenamePreviewParams {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * The new name.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   newName: string;
 }
@@ -4918,43 +4259,36 @@ export interface RenamePreviewParams {
  *
  * eska-ide-api.type.rename-preview-result.
  * @since 1.9
- * @experimental
  */
 export interface RenamePreviewResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * True when the plan has no issues and may be applied.
-   * @experimental
    */
   applyAvailable: boolean;
   /**
    * The plan.
-   * @experimental
    */
   plan: RenamePlan;
 }
@@ -4966,46 +4300,38 @@ export interface RenamePreviewResult {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.9
- * @experimental
  */
 export const RenameUncertainReason = {
   /**
    * Inside an ordinary string: dynamic access such as
    * Метаданные.Справочники["X"], a full name passed to a function, a name
    * built by concatenation.
-   * @experimental
    */
   String: "string",
   /**
    * A name of a query inside a string: an alias or field named like the object.
-   * @experimental
    */
   Query: "query",
   /**
    * Inside a comment of a module, of a query or of the XML.
-   * @experimental
    */
   Comment: "comment",
   /**
    * Inside a human text of the XML, such as a synonym or a comment, or spelled with character
    * references.
-   * @experimental
    */
   Text: "text",
   /**
    * A member of something that is not the platform's metadata or manager, such as
    * Х.Справочники.Имя.
-   * @experimental
    */
   Member: "member",
   /**
    * A local variable, parameter or form attribute with the name hides the common module there.
-   * @experimental
    */
   Shadowed: "shadowed",
   /**
    * The query names an alias like a metadata class, so the table cannot be told apart.
-   * @experimental
    */
   Alias: "alias",
 } as const;
@@ -5020,31 +4346,26 @@ export type RenameUncertainReason = (typeof RenameUncertainReason)[keyof typeof 
  *
  * eska-ide-api.type.renamed.
  * @since 1.9
- * @experimental
  */
 export interface Renamed {
   /**
    * The old id of the renamed object.
-   * @experimental
    */
   from: ObjectId;
   /**
    * Its new id.
-   * @experimental
    */
   to: ObjectId;
   /**
    * The id prefix of its descendants before.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   descendantFrom: string;
   /**
    * The prefix that replaces it.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   descendantTo: string;
 }
@@ -5055,7 +4376,6 @@ export interface Renamed {
  *
  * eska-ide-api.type.request-id.
  * @since 1.0
- * @experimental
  */
 export type RequestID = string | number;
 
@@ -5064,19 +4384,16 @@ export type RequestID = string | number;
  *
  * eska-ide-api.type.resource-limit-details.
  * @since 1.0
- * @experimental
  */
 export interface ResourceLimitDetails {
   /**
    * Which bound.
-   * @experimental
    */
   resource: LimitedResource;
   /**
    * Its value.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   limit: number;
 }
@@ -5086,14 +4403,12 @@ export interface ResourceLimitDetails {
  *
  * eska-ide-api.type.response-too-large-details.
  * @since 1.0
- * @experimental
  */
 export interface ResponseTooLargeDetails {
   /**
    * The outgoing body limit in bytes.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   limitBytes: number;
 }
@@ -5103,7 +4418,6 @@ export interface ResponseTooLargeDetails {
  *
  * eska-ide-api.type.resync-details.
  * @since 1.0
- * @experimental
  */
 export interface ResyncDetails {
   /**
@@ -5111,7 +4425,6 @@ export interface ResyncDetails {
    * do not list the codes, so this is an open string.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   reason: string;
 }
@@ -5121,34 +4434,28 @@ export interface ResyncDetails {
  *
  * eska-ide-api.type.reveal-result.
  * @since 1.0
- * @experimental
  */
 export interface RevealResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * From the root to the object's node, groups included.
-   * @experimental
    */
   ancestry: NodeId[];
 }
@@ -5158,34 +4465,28 @@ export interface RevealResult {
  *
  * eska-ide-api.type.root-result.
  * @since 1.0
- * @experimental
  */
 export interface RootResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The root node.
-   * @experimental
    */
   node: Node;
 }
@@ -5197,12 +4498,10 @@ export interface RootResult {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const ScalarType = {
   /**
    * A platform boolean: true, false, 1 or 0 with surrounding spaces. The text stays as written.
-   * @experimental
    */
   Boolean: "boolean",
 } as const;
@@ -5214,7 +4513,6 @@ export type ScalarType = (typeof ScalarType)[keyof typeof ScalarType];
 /**
  * The "kind" values of Scope, by name.
  * @since 1.0
- * @experimental
  */
 export const ScopeKind = {
   Standalone: "standalone",
@@ -5223,7 +4521,6 @@ export const ScopeKind = {
 
 /**
  * The "standalone" variant of Scope: A single project.
- * @experimental
  */
 export interface ScopeStandalone {
   kind: "standalone";
@@ -5233,7 +4530,6 @@ export interface ScopeStandalone {
  * The "member" variant of Scope: A member of a workspace.
  *
  * Its members are those of MemberScope.
- * @experimental
  */
 export interface ScopeMember extends MemberScope {
   kind: "member";
@@ -5254,7 +4550,6 @@ export interface ScopeByKind {
  *
  * A union tagged by "kind".
  * @since 1.0
- * @experimental
  */
 export type Scope =
   | ScopeStandalone
@@ -5265,29 +4560,24 @@ export type Scope =
  *
  * eska-ide-api.type.search-params.
  * @since 1.0
- * @experimental
  */
 export interface SearchParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The query. Surrounding spaces are trimmed; an empty query returns no hits. Matching is a
    * literal substring after Unicode lower-casing.
-   * @experimental
    */
   text: string;
   /**
@@ -5296,13 +4586,11 @@ export interface SearchParams {
    * Value: an integer; at least 1; at most 500.
    *
    * @defaultValue DefaultSearchLimit (50)
-   * @experimental
    */
   limit?: number;
   /**
    * Compare synonyms only of this exact XML language key, such as ru, en or und; all languages
    * when absent.
-   * @experimental
    */
   synonymLanguage?: string;
 }
@@ -5312,44 +4600,36 @@ export interface SearchParams {
  *
  * eska-ide-api.type.search-result.
  * @since 1.0
- * @experimental
  */
 export interface SearchResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The index progress; while not ready, no hit does not mean no object.
-   * @experimental
    */
   progress: Progress;
   /**
    * Best rank first.
-   * @experimental
    */
   hits: Hit[];
   /**
    * True when more hits matched than the limit.
-   * @experimental
    */
   truncated: boolean;
 }
@@ -5357,7 +4637,6 @@ export interface SearchResult {
 /**
  * The "kind" values of Selection, by name.
  * @since 1.0
- * @experimental
  */
 export const SelectionKind = {
   Current: "current",
@@ -5367,7 +4646,6 @@ export const SelectionKind = {
 
 /**
  * The "current" variant of Selection: The project at start; at a workspace root, every member.
- * @experimental
  */
 export interface SelectionCurrent {
   kind: "current";
@@ -5375,7 +4653,6 @@ export interface SelectionCurrent {
 
 /**
  * The "all" variant of Selection: Every member of the workspace.
- * @experimental
  */
 export interface SelectionAll {
   kind: "all";
@@ -5385,7 +4662,6 @@ export interface SelectionAll {
  * The "named" variant of Selection: The named members.
  *
  * Its members are those of NamedSelection.
- * @experimental
  */
 export interface SelectionNamed extends NamedSelection {
   kind: "named";
@@ -5408,7 +4684,6 @@ export interface SelectionByKind {
  *
  * A union tagged by "kind".
  * @since 1.0
- * @experimental
  */
 export type Selection =
   | SelectionCurrent
@@ -5420,17 +4695,14 @@ export type Selection =
  *
  * eska-ide-api.type.server-info.
  * @since 1.0
- * @experimental
  */
 export interface ServerInfo {
   /**
    * Always "eska".
-   * @experimental
    */
   name: typeof ServerName;
   /**
    * The eska release, which is independent of the API version.
-   * @experimental
    */
   version: string;
 }
@@ -5442,7 +4714,6 @@ export interface ServerInfo {
  *
  * Value: at least 1 characters.
  * @since 1.0
- * @experimental
  */
 export type SessionId = string;
 
@@ -5451,17 +4722,14 @@ export type SessionId = string;
  *
  * eska-ide-api.type.session-info.
  * @since 1.0
- * @experimental
  */
 export interface SessionInfo {
   /**
    * The session's token, never reused within the process.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The opened projects.
-   * @experimental
    */
   projects: ProjectInfo[];
 }
@@ -5471,12 +4739,10 @@ export interface SessionInfo {
  *
  * eska-ide-api.type.session-params.
  * @since 1.0
- * @experimental
  */
 export interface SessionParams {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
 }
@@ -5487,22 +4753,18 @@ export interface SessionParams {
  *
  * eska-ide-api.type.source.
  * @since 1.0
- * @experimental
  */
 export interface Source {
   /**
    * Relative to the project's sourcePath.
-   * @experimental
    */
   path: Path;
   /**
    * What the file is.
-   * @experimental
    */
   role: SourceRole;
   /**
    * Elements declared inside it.
-   * @experimental
    */
   inline: InlineItem[];
 }
@@ -5512,12 +4774,10 @@ export interface Source {
  *
  * eska-ide-api.type.source-changed-details.
  * @since 1.0
- * @experimental
  */
 export interface SourceChangedDetails {
   /**
    * The file.
-   * @experimental
    */
   path: Path;
 }
@@ -5527,22 +4787,18 @@ export interface SourceChangedDetails {
  *
  * eska-ide-api.type.source-error-details.
  * @since 1.0
- * @experimental
  */
 export interface SourceErrorDetails {
   /**
    * The file, when known.
-   * @experimental
    */
   path?: Path;
   /**
    * The object, when known.
-   * @experimental
    */
   objectId?: ObjectId;
   /**
    * Why.
-   * @experimental
    */
   reason: SourceErrorReason;
 }
@@ -5556,62 +4812,50 @@ export interface SourceErrorDetails {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const SourceErrorReason = {
   /**
    * The file does not exist (this literal is this contract's; the sources name the category).
-   * @experimental
    */
   Missing: "missing",
   /**
    * Reading failed.
-   * @experimental
    */
   Io: "io",
   /**
    * The path leaves the source directory.
-   * @experimental
    */
   OutsideSource: "outside_source",
   /**
    * Not a regular file.
-   * @experimental
    */
   NotFile: "not_file",
   /**
    * More than one file matches.
-   * @experimental
    */
   Ambiguous: "ambiguous",
   /**
    * The identity cannot name a file.
-   * @experimental
    */
   InvalidIdentity: "invalid_identity",
   /**
    * Over the size limit.
-   * @experimental
    */
   TooLarge: "too_large",
   /**
    * A format the server does not read.
-   * @experimental
    */
   Unsupported: "unsupported",
   /**
    * XML nested too deeply.
-   * @experimental
    */
   TooDeep: "too_deep",
   /**
    * Not well-formed XML.
-   * @experimental
    */
   Malformed: "malformed",
   /**
    * Well-formed XML that is not valid metadata.
-   * @experimental
    */
   InvalidMetadata: "invalid_metadata",
 } as const;
@@ -5626,34 +4870,28 @@ export type SourceErrorReason = (typeof SourceErrorReason)[keyof typeof SourceEr
  *
  * eska-ide-api.type.source-result.
  * @since 1.0
- * @experimental
  */
 export interface SourceResult {
   /**
    * The session.
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The files.
-   * @experimental
    */
   sources: Source[];
 }
@@ -5661,7 +4899,6 @@ export interface SourceResult {
 /**
  * The "kind" values of SourceRole, by name.
  * @since 1.0
- * @experimental
  */
 export const SourceRoleKind = {
   Descriptor: "descriptor",
@@ -5671,7 +4908,6 @@ export const SourceRoleKind = {
 
 /**
  * The "descriptor" variant of SourceRole: The XML descriptor.
- * @experimental
  */
 export interface SourceRoleDescriptor {
   kind: "descriptor";
@@ -5681,7 +4917,6 @@ export interface SourceRoleDescriptor {
  * The "payload" variant of SourceRole: A data file of the node besides its descriptor, such as the
  * owner's Predefined.xml or a template body. A predefined item itself points at Predefined.xml
  * with the descriptor role.
- * @experimental
  */
 export interface SourceRolePayload {
   kind: "payload";
@@ -5691,7 +4926,6 @@ export interface SourceRolePayload {
  * The "module" variant of SourceRole: A BSL module.
  *
  * Its members are those of ModuleSourceRole.
- * @experimental
  */
 export interface SourceRoleModule extends ModuleSourceRole {
   kind: "module";
@@ -5713,7 +4947,6 @@ export interface SourceRoleByKind {
  *
  * A union tagged by "kind".
  * @since 1.0
- * @experimental
  */
 export type SourceRole =
   | SourceRoleDescriptor
@@ -5725,17 +4958,14 @@ export type SourceRole =
  *
  * eska-ide-api.type.stale-generation-details.
  * @since 1.0
- * @experimental
  */
 export interface StaleGenerationDetails {
   /**
    * The server's current generation.
-   * @experimental
    */
   expected: Generation;
   /**
    * The generation the request named.
-   * @experimental
    */
   actual: Generation;
 }
@@ -5748,33 +4978,27 @@ export interface StaleGenerationDetails {
  *
  * eska-ide-api.type.support-file.
  * @since 1.2
- * @experimental
  */
 export interface SupportFile {
   /**
    * The file, relative to sourcePath.
-   * @experimental
    */
   path: Path;
   /**
    * The owning object, or null when ownership is unknown.
-   * @experimental
    */
   objectId: ObjectId | null;
   /**
    * True when the file must not be edited, or when that is not known.
-   * @experimental
    */
   readOnly: boolean;
   /**
    * True when ownership is unreadable, unknown or ambiguous. Reading through a symlink never
    * grants editing.
-   * @experimental
    */
   unknown: boolean;
   /**
    * Why the file is read-only beyond its owner's mode, or why ownership is unknown.
-   * @experimental
    */
   reason?: SupportReason;
 }
@@ -5784,33 +5008,28 @@ export interface SupportFile {
  *
  * eska-ide-api.type.support-files-params.
  * @since 1.3
- * @experimental
  */
 export interface SupportFilesParams {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * 1 to 128 paths relative to sourcePath; empty, absolute and parent-escaping paths are refused.
    *
    * Value: at least 1 items; at most 128 items.
-   * @experimental
    */
   paths: Path[];
 }
@@ -5822,53 +5041,44 @@ export interface SupportFilesParams {
  *
  * eska-ide-api.type.support-files-result.
  * @since 1.3
- * @experimental
  */
 export interface SupportFilesResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The owners of the files.
-   * @experimental
    */
   objects: SupportObject[];
   /**
    * One per requested path, in request order.
-   * @experimental
    */
   files: SupportFile[];
   /**
    * Problems met while reading.
-   * @experimental
    */
   diagnostics: Diagnostic[];
   /**
    * Always current.
-   * @experimental
    */
   freshness: Freshness;
 }
@@ -5882,27 +5092,22 @@ export interface SupportFilesResult {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.2
- * @experimental
  */
 export const SupportMode = {
   /**
    * The vendor's object may not be changed.
-   * @experimental
    */
   NotEditable: "not_editable",
   /**
    * It may be changed; the vendor's support is kept.
-   * @experimental
    */
   EditableWithSupport: "editable_with_support",
   /**
    * It was taken off the vendor's support and may be changed.
-   * @experimental
    */
   RemovedFromSupport: "removed_from_support",
   /**
    * No vendor supports it: the project has no support data, or the object is the project's own.
-   * @experimental
    */
   NotSupported: "not_supported",
 } as const;
@@ -5920,44 +5125,36 @@ export type SupportMode = (typeof SupportMode)[keyof typeof SupportMode];
  *
  * eska-ide-api.type.support-object.
  * @since 1.2
- * @experimental
  */
 export interface SupportObject {
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * True when the object must not be edited, or when that is not known.
-   * @experimental
    */
   readOnly: boolean;
   /**
    * True when ownership could not be read or was ambiguous; readOnly is then true and says nothing
    * about the object's actual support.
-   * @experimental
    */
   unknown: boolean;
   /**
    * The effective mode; absent when unknown is true.
-   * @experimental
    */
   mode?: SupportMode;
   /**
    * The id of the vendor whose rule gives the mode; absent when no vendor rule applies.
-   * @experimental
    */
   supplier?: string;
   /**
    * The owner whose rule the object follows because it has none of its own; absent when the
    * object's own rule applies.
-   * @experimental
    */
   inheritedFrom?: ObjectId;
   /**
    * Why the object is read-only beyond its mode, or why ownership is unknown.
-   * @experimental
    */
   reason?: SupportReason;
 }
@@ -5967,26 +5164,22 @@ export interface SupportObject {
  *
  * eska-ide-api.type.support-params.
  * @since 1.2
- * @experimental
  */
 export interface SupportParams {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
@@ -5995,7 +5188,6 @@ export interface SupportParams {
    * Value: an integer; at least 0.
    *
    * @defaultValue 0
-   * @experimental
    */
   offset?: number;
   /**
@@ -6004,7 +5196,6 @@ export interface SupportParams {
    * Value: an integer; at least 1; at most 500.
    *
    * @defaultValue DefaultSupportLimit (50)
-   * @experimental
    */
   limit?: number;
 }
@@ -6017,53 +5208,43 @@ export interface SupportParams {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.2
- * @experimental
  */
 export const SupportReason = {
   /**
    * The configuration's own mode forbids every change.
-   * @experimental
    */
   ChangesDisabled: "changes_disabled",
   /**
    * The file, or its descriptor, is reached through a symbolic link; it is never editable.
-   * @experimental
    */
   Symlink: "symlink",
   /**
    * The support data could not be read; ownership is unknown.
-   * @experimental
    */
   SupportUnreadable: "support_unreadable",
   /**
    * A descriptor of the owner chain could not be read; ownership is unknown.
-   * @experimental
    */
   DescriptorUnreadable: "descriptor_unreadable",
   /**
    * The object has no uuid, so no rule can be matched; ownership is unknown.
-   * @experimental
    */
   NoUuid: "no_uuid",
   /**
    * Several objects of the project carry the same uuid; ownership is unknown.
-   * @experimental
    */
   Ambiguous: "ambiguous",
   /**
    * The owner's descriptor does not declare the object the path names; ownership is unknown.
-   * @experimental
    */
   NotDeclared: "not_declared",
   /**
    * The path is not a file of any object this server knows; ownership is unknown.
-   * @experimental
    */
   UnknownLocation: "unknown_location",
   /**
    * The descriptor changed on disk since it was read, without a file event; ownership is unknown
    * until a refresh.
-   * @experimental
    */
   SourceChanged: "source_changed",
 } as const;
@@ -6081,66 +5262,55 @@ export type SupportReason = (typeof SupportReason)[keyof typeof SupportReason];
  *
  * eska-ide-api.type.support-result.
  * @since 1.2
- * @experimental
  */
 export interface SupportResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * Objects of the page, in ObjectId order.
-   * @experimental
    */
   objects: SupportObject[];
   /**
    * The files of the page's read-only objects (descriptor, modules, forms, templates,
    * Predefined.xml), and any file of the page's objects reached through a symbolic link.
-   * @experimental
    */
   files: SupportFile[];
   /**
    * Problems met while reading the rules.
-   * @experimental
    */
   diagnostics: Diagnostic[];
   /**
    * The vendors whose support data applies, each once per page.
-   * @experimental
    */
   suppliers: SupportSupplier[];
   /**
    * The offset of the next page, or null after the last.
    *
    * Value: an integer; at least 0.
-   * @experimental
    */
   nextOffset: number | null;
   /**
    * How current the data is.
-   * @experimental
    */
   freshness: Freshness;
 }
@@ -6150,29 +5320,24 @@ export interface SupportResult {
  *
  * eska-ide-api.type.support-supplier.
  * @since 1.2
- * @experimental
  */
 export interface SupportSupplier {
   /**
    * The vendor configuration's uuid; SupportObject.supplier refers to it.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   id: string;
   /**
    * The vendor configuration's name.
-   * @experimental
    */
   name: string;
   /**
    * The vendor.
-   * @experimental
    */
   vendor: string;
   /**
    * The vendor configuration's version.
-   * @experimental
    */
   version: string;
 }
@@ -6182,17 +5347,14 @@ export interface SupportSupplier {
  *
  * eska-ide-api.type.text.
  * @since 1.0
- * @experimental
  */
 export interface Text {
   /**
    * The XML language key, such as ru or en; und when the XML gives no language.
-   * @experimental
    */
   language: string;
   /**
    * The text.
-   * @experimental
    */
   content: string;
 }
@@ -6202,12 +5364,10 @@ export interface Text {
  *
  * eska-ide-api.type.text-change.
  * @since 1.6
- * @experimental
  */
 export interface TextChange {
   /**
    * The new text.
-   * @experimental
    */
   value: string;
 }
@@ -6219,13 +5379,11 @@ export interface TextChange {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.7
- * @experimental
  */
 export const TextDomain = {
   /**
    * The name of an existing choice parameter link; the server checks its syntax and conflicts
    * within the list.
-   * @experimental
    */
   ChoiceParameterName: "choiceParameterName",
 } as const;
@@ -6239,13 +5397,11 @@ export type TextDomain = (typeof TextDomain)[keyof typeof TextDomain];
  *
  * eska-ide-api.type.text-schema.
  * @since 1.6
- * @experimental
  */
 export interface TextSchema {
   /**
    * A special meaning; absent for ordinary strings.
    * @since 1.7
-   * @experimental
    */
   domain?: TextDomain;
 }
@@ -6255,22 +5411,18 @@ export interface TextSchema {
  *
  * eska-ide-api.type.text-value.
  * @since 1.0
- * @experimental
  */
 export interface TextValue {
   /**
    * The text exactly as written in the XML.
-   * @experimental
    */
   text: string;
   /**
    * A caption for a known enum value or built-in type.
-   * @experimental
    */
   caption?: Caption;
   /**
    * A type hint; without it the client shows plain text.
-   * @experimental
    */
   scalarType?: ScalarType;
 }
@@ -6280,19 +5432,16 @@ export interface TextValue {
  *
  * eska-ide-api.type.type-choice.
  * @since 1.6
- * @experimental
  */
 export interface TypeChoice {
   /**
    * The type's key, as passed to propertyValueChoices and in a value change.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   key: string;
   /**
    * Its caption.
-   * @experimental
    */
   caption: Caption;
 }
@@ -6302,38 +5451,32 @@ export interface TypeChoice {
  *
  * eska-ide-api.type.type-choices-result.
  * @since 1.6
- * @experimental
  */
 export interface TypeChoicesResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The types.
-   * @experimental
    */
   choices: TypeChoice[];
 }
@@ -6343,12 +5486,10 @@ export interface TypeChoicesResult {
  *
  * eska-ide-api.type.types-presentation.
  * @since 1.5
- * @experimental
  */
 export interface TypesPresentation {
   /**
    * The types.
-   * @experimental
    */
   items: PresentedItem[];
 }
@@ -6360,17 +5501,14 @@ export interface TypesPresentation {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.6
- * @experimental
  */
 export const UndoDirection = {
   /**
    * Undo the last write.
-   * @experimental
    */
   Undo: "undo",
   /**
    * Redo the last undone write.
-   * @experimental
    */
   Redo: "redo",
 } as const;
@@ -6384,50 +5522,42 @@ export type UndoDirection = (typeof UndoDirection)[keyof typeof UndoDirection];
  *
  * eska-ide-api.type.undo-property-params.
  * @since 1.6
- * @experimental
  */
 export interface UndoPropertyParams {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * editing.snapshot as displayed.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   snapshot: string;
   /**
    * Undo or redo.
-   * @experimental
    */
   direction: UndoDirection;
   /**
    * The exact contextSnapshot of the displayed editing state, null when it showed none; required
    * for linked fields.
    * @since 1.10
-   * @experimental
    */
   contextSnapshot?: string | null;
 }
@@ -6437,12 +5567,10 @@ export interface UndoPropertyParams {
  *
  * eska-ide-api.type.unknown-node-details.
  * @since 1.0
- * @experimental
  */
 export interface UnknownNodeDetails {
   /**
    * The requested node.
-   * @experimental
    */
   node: NodeId;
 }
@@ -6452,12 +5580,10 @@ export interface UnknownNodeDetails {
  *
  * eska-ide-api.type.unknown-object-details.
  * @since 1.0
- * @experimental
  */
 export interface UnknownObjectDetails {
   /**
    * The requested object.
-   * @experimental
    */
   objectId: ObjectId;
 }
@@ -6467,12 +5593,10 @@ export interface UnknownObjectDetails {
  *
  * eska-ide-api.type.unknown-project-details.
  * @since 1.0
- * @experimental
  */
 export interface UnknownProjectDetails {
   /**
    * The requested project token.
-   * @experimental
    */
   projectId: string;
 }
@@ -6482,12 +5606,10 @@ export interface UnknownProjectDetails {
  *
  * eska-ide-api.type.unknown-session-details.
  * @since 1.0
- * @experimental
  */
 export interface UnknownSessionDetails {
   /**
    * The requested session token.
-   * @experimental
    */
   sessionId: string;
 }
@@ -6497,14 +5619,12 @@ export interface UnknownSessionDetails {
  *
  * eska-ide-api.type.unsigned-integer-change.
  * @since 1.11
- * @experimental
  */
 export interface UnsignedIntegerChange {
   /**
    * The value as a decimal string.
    *
    * Value: an unsigned 64-bit integer carried as a decimal string.
-   * @experimental
    */
   value: string;
 }
@@ -6514,21 +5634,18 @@ export interface UnsignedIntegerChange {
  *
  * eska-ide-api.type.unsigned-integer-schema.
  * @since 1.11
- * @experimental
  */
 export interface UnsignedIntegerSchema {
   /**
    * The smallest allowed value.
    *
    * Value: an unsigned 64-bit integer carried as a decimal string.
-   * @experimental
    */
   min: string;
   /**
    * The largest allowed value.
    *
    * Value: an unsigned 64-bit integer carried as a decimal string.
-   * @experimental
    */
   max: string;
 }
@@ -6540,17 +5657,14 @@ export interface UnsignedIntegerSchema {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.0
- * @experimental
  */
 export const UnsupportedIssue = {
   /**
    * The element mixes text and elements.
-   * @experimental
    */
   MixedContent: "mixed_content",
   /**
    * A localized string is malformed.
-   * @experimental
    */
   InvalidLocalizedText: "invalid_localized_text",
 } as const;
@@ -6564,12 +5678,10 @@ export type UnsupportedIssue = (typeof UnsupportedIssue)[keyof typeof Unsupporte
  *
  * eska-ide-api.type.unsupported-value.
  * @since 1.0
- * @experimental
  */
 export interface UnsupportedValue {
   /**
    * Why.
-   * @experimental
    */
   issue: UnsupportedIssue;
 }
@@ -6579,17 +5691,14 @@ export interface UnsupportedValue {
  *
  * eska-ide-api.type.unsupported-version-details.
  * @since 1.0
- * @experimental
  */
 export interface UnsupportedVersionDetails {
   /**
    * What the client asked for.
-   * @experimental
    */
   requested: ApiVersion;
   /**
    * The highest version the server speaks.
-   * @experimental
    */
   supported: ApiVersion;
 }
@@ -6599,19 +5708,16 @@ export interface UnsupportedVersionDetails {
  *
  * eska-ide-api.type.value-change.
  * @since 1.8
- * @experimental
  */
 export interface ValueChange {
   /**
    * The key of the chosen type.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   type: string;
   /**
    * The value as a string, such as a choice value or a decimal number.
-   * @experimental
    */
   value: string;
 }
@@ -6621,17 +5727,14 @@ export interface ValueChange {
  *
  * eska-ide-api.type.value-choice.
  * @since 1.8
- * @experimental
  */
 export interface ValueChoice {
   /**
    * What to send as the change value.
-   * @experimental
    */
   value: string;
   /**
    * Its caption.
-   * @experimental
    */
   caption: Caption;
 }
@@ -6641,45 +5744,38 @@ export interface ValueChoice {
  *
  * eska-ide-api.type.value-choices-params.
  * @since 1.8
- * @experimental
  */
 export interface ValueChoicesParams {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The object.
-   * @experimental
    */
   objectId: ObjectId;
   /**
    * A path from editing.fields.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   path: string;
   /**
    * A type key from schema.types or propertyTypeChoices.
    *
    * Value: at least 1 characters.
-   * @experimental
    */
   key: string;
 }
@@ -6689,38 +5785,32 @@ export interface ValueChoicesParams {
  *
  * eska-ide-api.type.value-choices-result.
  * @since 1.8
- * @experimental
  */
 export interface ValueChoicesResult {
   /**
    * The session.
    * @since 1.0
-   * @experimental
    */
   sessionId: SessionId;
   /**
    * The project within the session.
    * @since 1.0
-   * @experimental
    */
   projectId: ProjectId;
   /**
    * The generation the client last saw. A different one gets stale_generation, except for a root
    * refresh from the resync_required state.
    * @since 1.0
-   * @experimental
    */
   generation: Generation;
   /**
    * The project's last eventSequence. The client drops a response older than the newest it has
    * seen.
    * @since 1.0
-   * @experimental
    */
   eventSequence: EventSequence;
   /**
    * The values.
-   * @experimental
    */
   choices: ValueChoice[];
 }
@@ -6732,12 +5822,10 @@ export interface ValueChoicesResult {
  *
  * The values, by name; the type of the same name is their union.
  * @since 1.8
- * @experimental
  */
 export const ValueDomain = {
   /**
    * The value of an existing choice parameter.
-   * @experimental
    */
   ChoiceParameter: "choiceParameter",
 } as const;
@@ -6751,18 +5839,15 @@ export type ValueDomain = (typeof ValueDomain)[keyof typeof ValueDomain];
  *
  * eska-ide-api.type.value-schema.
  * @since 1.8
- * @experimental
  */
 export interface ValueSchema {
   /**
    * The four primitive types and the currently recognised reference type; the full list comes from
    * metadata/propertyTypeChoices.
-   * @experimental
    */
   types: TypeChoice[];
   /**
    * A special meaning; absent for ordinary fill values.
-   * @experimental
    */
   domain?: ValueDomain;
 }
@@ -6777,7 +5862,6 @@ export const Method = {
    *
    * eska-ide-api.method.initialize.
    * @since 1.0
-   * @experimental
    */
   initialize: "initialize",
   /**
@@ -6789,7 +5873,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-children.
    * @since 1.0
-   * @experimental
    */
   metadataChildren: "metadata/children",
   /**
@@ -6799,7 +5882,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-get.
    * @since 1.0
-   * @experimental
    */
   metadataGet: "metadata/get",
   /**
@@ -6811,7 +5893,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-index.
    * @since 1.0
-   * @experimental
    */
   metadataIndex: "metadata/index",
   /**
@@ -6821,7 +5902,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-index-errors.
    * @since 1.0
-   * @experimental
    */
   metadataIndexErrors: "metadata/indexErrors",
   /**
@@ -6832,7 +5912,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-preview-property.
    * @since 1.6
-   * @experimental
    */
   metadataPreviewProperty: "metadata/previewProperty",
   /**
@@ -6844,7 +5923,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-properties.
    * @since 1.0
-   * @experimental
    */
   metadataProperties: "metadata/properties",
   /**
@@ -6856,7 +5934,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-property-editing.
    * @since 1.6
-   * @experimental
    */
   metadataPropertyEditing: "metadata/propertyEditing",
   /**
@@ -6868,7 +5945,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-property-reference-choices.
    * @since 1.7
-   * @experimental
    */
   metadataPropertyReferenceChoices: "metadata/propertyReferenceChoices",
   /**
@@ -6877,7 +5953,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-property-type-choices.
    * @since 1.6
-   * @experimental
    */
   metadataPropertyTypeChoices: "metadata/propertyTypeChoices",
   /**
@@ -6887,7 +5962,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-property-value-choices.
    * @since 1.8
-   * @experimental
    */
   metadataPropertyValueChoices: "metadata/propertyValueChoices",
   /**
@@ -6899,7 +5973,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-refresh.
    * @since 1.0
-   * @experimental
    */
   metadataRefresh: "metadata/refresh",
   /**
@@ -6911,7 +5984,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-rename-apply.
    * @since 1.9
-   * @experimental
    */
   metadataRenameApply: "metadata/renameApply",
   /**
@@ -6921,7 +5993,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-rename-preview.
    * @since 1.9
-   * @experimental
    */
   metadataRenamePreview: "metadata/renamePreview",
   /**
@@ -6932,7 +6003,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-reveal.
    * @since 1.0
-   * @experimental
    */
   metadataReveal: "metadata/reveal",
   /**
@@ -6941,7 +6011,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-root.
    * @since 1.0
-   * @experimental
    */
   metadataRoot: "metadata/root",
   /**
@@ -6955,7 +6024,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-search.
    * @since 1.0
-   * @experimental
    */
   metadataSearch: "metadata/search",
   /**
@@ -6966,7 +6034,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-source.
    * @since 1.0
-   * @experimental
    */
   metadataSource: "metadata/source",
   /**
@@ -6977,7 +6044,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-support.
    * @since 1.2
-   * @experimental
    */
   metadataSupport: "metadata/support",
   /**
@@ -6989,7 +6055,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-support-files.
    * @since 1.3
-   * @experimental
    */
   metadataSupportFiles: "metadata/supportFiles",
   /**
@@ -6999,7 +6064,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-undo-property.
    * @since 1.6
-   * @experimental
    */
   metadataUndoProperty: "metadata/undoProperty",
   /**
@@ -7011,7 +6075,6 @@ export const Method = {
    *
    * eska-ide-api.method.metadata-update-property.
    * @since 1.6
-   * @experimental
    */
   metadataUpdateProperty: "metadata/updateProperty",
   /**
@@ -7020,7 +6083,6 @@ export const Method = {
    *
    * eska-ide-api.method.project-info.
    * @since 1.0
-   * @experimental
    */
   projectInfo: "project/info",
   /**
@@ -7030,7 +6092,6 @@ export const Method = {
    *
    * eska-ide-api.method.shutdown.
    * @since 1.0
-   * @experimental
    */
   shutdown: "shutdown",
   /**
@@ -7040,7 +6101,6 @@ export const Method = {
    *
    * eska-ide-api.method.workspace-close.
    * @since 1.0
-   * @experimental
    */
   workspaceClose: "workspace/close",
   /**
@@ -7055,7 +6115,6 @@ export const Method = {
    *
    * eska-ide-api.method.workspace-open.
    * @since 1.0
-   * @experimental
    */
   workspaceOpen: "workspace/open",
 } as const;
@@ -7104,7 +6163,6 @@ export const Notification = {
    *
    * eska-ide-api.notification.cancel-request.
    * @since 1.0
-   * @experimental
    */
   cancelRequest: "$/cancelRequest",
   /**
@@ -7114,7 +6172,6 @@ export const Notification = {
    *
    * eska-ide-api.notification.exit.
    * @since 1.0
-   * @experimental
    */
   exit: "exit",
   /**
@@ -7126,7 +6183,6 @@ export const Notification = {
    *
    * eska-ide-api.notification.metadata-changed.
    * @since 1.0
-   * @experimental
    */
   metadataChanged: "metadata/changed",
   /**
@@ -7136,7 +6192,6 @@ export const Notification = {
    *
    * eska-ide-api.notification.metadata-index-progress.
    * @since 1.0
-   * @experimental
    */
   metadataIndexProgress: "metadata/indexProgress",
   /**
@@ -7150,7 +6205,6 @@ export const Notification = {
    *
    * eska-ide-api.notification.workspace-did-change-files.
    * @since 1.0
-   * @experimental
    */
   workspaceDidChangeFiles: "workspace/didChangeFiles",
 } as const;
@@ -7175,7 +6229,6 @@ export const ErrorCode = {
    *
    * eska-ide-api.error.parse-error.
    * @since 1.0
-   * @experimental
    */
   ParseError: -32700,
   /**
@@ -7185,7 +6238,6 @@ export const ErrorCode = {
    *
    * eska-ide-api.error.internal-error.
    * @since 1.0
-   * @experimental
    */
   InternalError: -32603,
   /**
@@ -7196,7 +6248,6 @@ export const ErrorCode = {
    *
    * eska-ide-api.error.invalid-params.
    * @since 1.0
-   * @experimental
    */
   InvalidParams: -32602,
   /**
@@ -7206,7 +6257,6 @@ export const ErrorCode = {
    *
    * eska-ide-api.error.method-not-found.
    * @since 1.0
-   * @experimental
    */
   MethodNotFound: -32601,
   /**
@@ -7217,7 +6267,6 @@ export const ErrorCode = {
    *
    * eska-ide-api.error.invalid-request.
    * @since 1.0
-   * @experimental
    */
   InvalidRequest: -32600,
   /**
@@ -7228,7 +6277,6 @@ export const ErrorCode = {
    *
    * eska-ide-api.error.request-failed.
    * @since 1.0
-   * @experimental
    */
   RequestFailed: -32000,
 } as const;
@@ -7244,7 +6292,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.cancelled.
    * @since 1.0
-   * @experimental
    */
   Cancelled: "cancelled",
   /**
@@ -7253,7 +6300,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.generation-exhausted.
    * @since 1.0
-   * @experimental
    */
   GenerationExhausted: "generation_exhausted",
   /**
@@ -7262,7 +6308,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.invalid-state.
    * @since 1.0
-   * @experimental
    */
   InvalidState: "invalid_state",
   /**
@@ -7272,7 +6317,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.project-open-failed.
    * @since 1.0
-   * @experimental
    */
   ProjectOpenFailed: "project_open_failed",
   /**
@@ -7281,7 +6325,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.property-committed-refresh-required.
    * @since 1.6
-   * @experimental
    */
   PropertyCommittedRefreshRequired: "property_committed_refresh_required",
   /**
@@ -7290,7 +6333,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.property-edit-busy.
    * @since 1.6
-   * @experimental
    */
   PropertyEditBusy: "property_edit_busy",
   /**
@@ -7301,7 +6343,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.property-read-only.
    * @since 1.6
-   * @experimental
    */
   PropertyReadOnly: "property_read_only",
   /**
@@ -7310,7 +6351,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.property-recovery-required.
    * @since 1.6
-   * @experimental
    */
   PropertyRecoveryRequired: "property_recovery_required",
   /**
@@ -7318,7 +6358,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.rename-blocked.
    * @since 1.9
-   * @experimental
    */
   RenameBlocked: "rename_blocked",
   /**
@@ -7326,7 +6365,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.rename-collision.
    * @since 1.9
-   * @experimental
    */
   RenameCollision: "rename_collision",
   /**
@@ -7335,7 +6373,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.rename-committed-refresh-required.
    * @since 1.9
-   * @experimental
    */
   RenameCommittedRefreshRequired: "rename_committed_refresh_required",
   /**
@@ -7343,7 +6380,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.rename-invalid-name.
    * @since 1.9
-   * @experimental
    */
   RenameInvalidName: "rename_invalid_name",
   /**
@@ -7352,7 +6388,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.rename-review-required.
    * @since 1.9
-   * @experimental
    */
   RenameReviewRequired: "rename_review_required",
   /**
@@ -7361,7 +6396,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.reopen-required.
    * @since 1.0
-   * @experimental
    */
   ReopenRequired: "reopen_required",
   /**
@@ -7370,7 +6404,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.resource-limit.
    * @since 1.0
-   * @experimental
    */
   ResourceLimit: "resource_limit",
   /**
@@ -7379,7 +6412,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.response-too-large.
    * @since 1.0
-   * @experimental
    */
   ResponseTooLarge: "response_too_large",
   /**
@@ -7388,7 +6420,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.resync-required.
    * @since 1.0
-   * @experimental
    */
   ResyncRequired: "resync_required",
   /**
@@ -7396,7 +6427,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.source-changed.
    * @since 1.0
-   * @experimental
    */
   SourceChanged: "source_changed",
   /**
@@ -7405,7 +6435,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.source-invalid.
    * @since 1.0
-   * @experimental
    */
   SourceInvalid: "source_invalid",
   /**
@@ -7414,7 +6443,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.source-missing.
    * @since 1.0
-   * @experimental
    */
   SourceMissing: "source_missing",
   /**
@@ -7423,7 +6451,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.stale-generation.
    * @since 1.0
-   * @experimental
    */
   StaleGeneration: "stale_generation",
   /**
@@ -7431,7 +6458,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.unknown-node.
    * @since 1.0
-   * @experimental
    */
   UnknownNode: "unknown_node",
   /**
@@ -7440,7 +6466,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.unknown-object.
    * @since 1.0
-   * @experimental
    */
   UnknownObject: "unknown_object",
   /**
@@ -7448,7 +6473,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.unknown-project.
    * @since 1.0
-   * @experimental
    */
   UnknownProject: "unknown_project",
   /**
@@ -7457,7 +6481,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.unknown-session.
    * @since 1.0
-   * @experimental
    */
   UnknownSession: "unknown_session",
   /**
@@ -7466,7 +6489,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.unsupported-version.
    * @since 1.0
-   * @experimental
    */
   UnsupportedVersion: "unsupported_version",
   /**
@@ -7475,7 +6497,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.workspace-already-open.
    * @since 1.0
-   * @experimental
    */
   WorkspaceAlreadyOpen: "workspace_already_open",
   /**
@@ -7484,7 +6505,6 @@ export const ErrorKind = {
    *
    * eska-ide-api.error-kind.xml-invalid.
    * @since 1.0
-   * @experimental
    */
   XmlInvalid: "xml_invalid",
 } as const;
@@ -7499,7 +6519,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.batch.
    * @since 1.0
-   * @experimental
    */
   batch: "batch",
   /**
@@ -7508,7 +6527,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.client-file-events.
    * @since 1.0
-   * @experimental
    */
   clientFileEvents: "clientFileEvents",
   /**
@@ -7516,7 +6534,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.designer-xml.
    * @since 1.0
-   * @experimental
    */
   designerXml: "designerXml",
   /**
@@ -7525,7 +6542,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.disk-cache.
    * @since 1.0
-   * @experimental
    */
   diskCache: "diskCache",
   /**
@@ -7535,7 +6551,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.linked-property-edits.
    * @since 1.10
-   * @experimental
    */
   linkedPropertyEdits: "linkedPropertyEdits",
   /**
@@ -7544,7 +6559,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.metadata-rename.
    * @since 1.9
-   * @experimental
    */
   metadataRename: "metadataRename",
   /**
@@ -7553,7 +6567,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.multi-context.
    * @since 1.0
-   * @experimental
    */
   multiContext: "multiContext",
   /**
@@ -7561,7 +6574,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.picture-preview.
    * @since 1.4
-   * @experimental
    */
   picturePreview: "picturePreview",
   /**
@@ -7571,7 +6583,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.property-editing.
    * @since 1.6
-   * @experimental
    */
   propertyEditing: "propertyEditing",
   /**
@@ -7579,7 +6590,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.property-presentation.
    * @since 1.5
-   * @experimental
    */
   propertyPresentation: "propertyPresentation",
   /**
@@ -7588,7 +6598,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.read-only.
    * @since 1.0
-   * @experimental
    */
   readOnly: "readOnly",
   /**
@@ -7596,7 +6605,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.search.
    * @since 1.0
-   * @experimental
    */
   search: "search",
   /**
@@ -7606,7 +6614,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.self-update.
    * @since 1.1
-   * @experimental
    */
   selfUpdate: "selfUpdate",
   /**
@@ -7615,7 +6622,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.support-files.
    * @since 1.3
-   * @experimental
    */
   supportFiles: "supportFiles",
   /**
@@ -7625,7 +6631,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.support-policy.
    * @since 1.2
-   * @experimental
    */
   supportPolicy: "supportPolicy",
   /**
@@ -7634,7 +6639,6 @@ export const Capability = {
    *
    * eska-ide-api.capability.unsigned-integer-properties.
    * @since 1.11
-   * @experimental
    */
   unsignedIntegerProperties: "unsignedIntegerProperties",
 } as const;

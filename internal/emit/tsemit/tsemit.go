@@ -148,7 +148,8 @@ func (g *generator) doc(indent string, paragraphs []string, since string, stabil
 	}
 	if stability == spec.Deprecated {
 		lines = append(lines, "@deprecated This part of the contract is deprecated; see the reference pages for its replacement.")
-	} else if stability == spec.Experimental {
+	} else if stability == spec.Experimental && g.d.Header.Stability != spec.Experimental {
+		// Tagged only where it differs from the whole contract's.
 		lines = append(lines, "@experimental")
 	}
 	if len(lines) == 0 {
