@@ -84,7 +84,8 @@ EXAMPLE_REASONING_MESSAGE_END_EVENT_INVALID_0: contract.ReasoningMessageEndEvent
 EXAMPLE_REASONING_MESSAGE_START_EVENT_VALID_0: contract.ReasoningMessageStartEvent = {"messageId": "r1", "role": "reasoning"}
 
 # ReasoningMessageStartEvent invalid 0: the role is fixed to reasoning
-# Beyond the static types (a constraint the validators enforce): {"messageId":"r1","role":"assistant"}
+# The types reject it at /role.
+EXAMPLE_REASONING_MESSAGE_START_EVENT_INVALID_0: contract.ReasoningMessageStartEvent = {"messageId": "r1", "role": "assistant"}  # pyright: ignore[reportAssignmentType]
 
 # ReasoningStartEvent valid 0
 EXAMPLE_REASONING_START_EVENT_VALID_0: contract.ReasoningStartEvent = {"messageId": "r1"}
@@ -111,7 +112,8 @@ EXAMPLE_RUN_FINISHED_EVENT_VALID_1: contract.RunFinishedEvent = {"outcome": {"in
 EXAMPLE_RUN_FINISHED_EVENT_INVALID_0: contract.RunFinishedEvent = {"outcome": [{"type": "success"}], "runId": "r1", "threadId": "t1"}  # pyright: ignore[reportAssignmentType]
 
 # RunFinishedEvent invalid 1: an interrupt outcome names at least one interrupt
-# Beyond the static types (a constraint the validators enforce): {"threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[]}}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_RUN_FINISHED_EVENT_INVALID_1: contract.RunFinishedEvent = {"outcome": {"interrupts": [], "type": "interrupt"}, "runId": "r1", "threadId": "t1"}
 
 # RunStartedEvent valid 0
 EXAMPLE_RUN_STARTED_EVENT_VALID_0: contract.RunStartedEvent = {"runId": "r1", "threadId": "t1"}
@@ -138,7 +140,8 @@ EXAMPLE_STATE_DELTA_EVENT_VALID_1: contract.StateDeltaEvent = {"delta": []}
 EXAMPLE_STATE_DELTA_EVENT_INVALID_0: contract.StateDeltaEvent = {"delta": {"op": "add"}}  # pyright: ignore[reportAssignmentType]
 
 # StateDeltaEvent invalid 1: a path is a JSON pointer starting with a slash
-# Beyond the static types (a constraint the validators enforce): {"delta":[{"op":"add","path":"count","value":1}]}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_STATE_DELTA_EVENT_INVALID_1: contract.StateDeltaEvent = {"delta": [{"op": "add", "path": "count", "value": 1}]}
 
 # StateSnapshotEvent valid 0
 EXAMPLE_STATE_SNAPSHOT_EVENT_VALID_0: contract.StateSnapshotEvent = {"snapshot": {"count": 1}}
@@ -261,7 +264,8 @@ EXAMPLE_TOOL_CALL_RESULT_EVENT_VALID_0: contract.ToolCallResultEvent = {"content
 EXAMPLE_TOOL_CALL_RESULT_EVENT_VALID_1: contract.ToolCallResultEvent = {"content": [{"text": "done", "type": "text"}], "messageId": "t1", "role": "tool", "toolCallId": "c1"}
 
 # ToolCallResultEvent invalid 0: the role of a result is tool
-# Beyond the static types (a constraint the validators enforce): {"messageId":"t1","toolCallId":"c1","content":"x","role":"assistant"}
+# The types reject it at /role.
+EXAMPLE_TOOL_CALL_RESULT_EVENT_INVALID_0: contract.ToolCallResultEvent = {"content": "x", "messageId": "t1", "role": "assistant", "toolCallId": "c1"}  # pyright: ignore[reportAssignmentType]
 
 # ToolCallResultEvent invalid 1: the answered call is missing
 # The types reject it at /.
@@ -273,3 +277,271 @@ EXAMPLE_TOOL_CALL_START_EVENT_VALID_0: contract.ToolCallStartEvent = {"parentMes
 # ToolCallStartEvent invalid 0: the tool name is missing
 # The types reject it at /.
 EXAMPLE_TOOL_CALL_START_EVENT_INVALID_0: contract.ToolCallStartEvent = {"toolCallId": "c1"}  # pyright: ignore[reportAssignmentType]
+
+# Event RUN_STARTED valid 0
+EXAMPLE_EVENT_RUN_STARTED_VALID_0: contract.Event = {"runId": "r1", "threadId": "t1", "type": "RUN_STARTED"}
+
+# Event RUN_STARTED valid 1
+EXAMPLE_EVENT_RUN_STARTED_VALID_1: contract.Event = {"protocolVersion": "1.1", "runId": "r1", "threadId": "t1", "type": "RUN_STARTED"}
+
+# Event RUN_STARTED invalid 0: the run id is missing
+# The types reject it at /.
+EXAMPLE_EVENT_RUN_STARTED_INVALID_0: contract.Event = {"threadId": "t1", "type": "RUN_STARTED"}  # pyright: ignore[reportAssignmentType]
+
+# Event RUN_STARTED invalid 1: a run is not attributed to a subagent
+# The types reject it at /subagentRunId.
+EXAMPLE_EVENT_RUN_STARTED_INVALID_1: contract.Event = {"runId": "r1", "subagentRunId": "s1", "threadId": "t1", "type": "RUN_STARTED"}  # pyright: ignore[reportAssignmentType]
+
+# Event RUN_FINISHED valid 0
+EXAMPLE_EVENT_RUN_FINISHED_VALID_0: contract.Event = {"runId": "r1", "threadId": "t1", "type": "RUN_FINISHED"}
+
+# Event RUN_FINISHED valid 1
+EXAMPLE_EVENT_RUN_FINISHED_VALID_1: contract.Event = {"outcome": {"interrupts": [{"id": "i1", "reason": "approval"}], "type": "interrupt"}, "runId": "r1", "threadId": "t1", "type": "RUN_FINISHED"}
+
+# Event RUN_FINISHED invalid 0: an outcome is an object
+# The types reject it at /outcome.
+EXAMPLE_EVENT_RUN_FINISHED_INVALID_0: contract.Event = {"outcome": [{"type": "success"}], "runId": "r1", "threadId": "t1", "type": "RUN_FINISHED"}  # pyright: ignore[reportAssignmentType]
+
+# Event RUN_FINISHED invalid 1: an interrupt outcome names at least one interrupt
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_EVENT_RUN_FINISHED_INVALID_1: contract.Event = {"outcome": {"interrupts": [], "type": "interrupt"}, "runId": "r1", "threadId": "t1", "type": "RUN_FINISHED"}
+
+# Event RUN_ERROR valid 0
+EXAMPLE_EVENT_RUN_ERROR_VALID_0: contract.Event = {"code": "UNAVAILABLE", "message": "unreachable", "type": "RUN_ERROR"}
+
+# Event RUN_ERROR invalid 0: the message is missing
+# The types reject it at /.
+EXAMPLE_EVENT_RUN_ERROR_INVALID_0: contract.Event = {"code": "X", "type": "RUN_ERROR"}  # pyright: ignore[reportAssignmentType]
+
+# Event TEXT_MESSAGE_START valid 0
+EXAMPLE_EVENT_TEXT_MESSAGE_START_VALID_0: contract.Event = {"messageId": "m1", "role": "assistant", "type": "TEXT_MESSAGE_START"}
+
+# Event TEXT_MESSAGE_START valid 1
+EXAMPLE_EVENT_TEXT_MESSAGE_START_VALID_1: contract.Event = {"messageId": "m1", "type": "TEXT_MESSAGE_START"}
+
+# Event TEXT_MESSAGE_START invalid 0: tool results are not streamed as text
+# The types reject it at /role.
+EXAMPLE_EVENT_TEXT_MESSAGE_START_INVALID_0: contract.Event = {"messageId": "m1", "role": "tool", "type": "TEXT_MESSAGE_START"}  # pyright: ignore[reportAssignmentType]
+
+# Event TEXT_MESSAGE_START invalid 1: the message id is missing
+# The types reject it at /.
+EXAMPLE_EVENT_TEXT_MESSAGE_START_INVALID_1: contract.Event = {"role": "user", "type": "TEXT_MESSAGE_START"}  # pyright: ignore[reportAssignmentType]
+
+# Event TEXT_MESSAGE_CONTENT valid 0
+EXAMPLE_EVENT_TEXT_MESSAGE_CONTENT_VALID_0: contract.Event = {"delta": "Hello", "messageId": "m1", "type": "TEXT_MESSAGE_CONTENT"}
+
+# Event TEXT_MESSAGE_CONTENT valid 1
+EXAMPLE_EVENT_TEXT_MESSAGE_CONTENT_VALID_1: contract.Event = {"delta": "", "messageId": "m1", "type": "TEXT_MESSAGE_CONTENT"}
+
+# Event TEXT_MESSAGE_CONTENT invalid 0: a fragment is text
+# The types reject it at /delta.
+EXAMPLE_EVENT_TEXT_MESSAGE_CONTENT_INVALID_0: contract.Event = {"delta": 42, "messageId": "m1", "type": "TEXT_MESSAGE_CONTENT"}  # pyright: ignore[reportAssignmentType]
+
+# Event TEXT_MESSAGE_CONTENT invalid 1: the fragment is missing
+# The types reject it at /.
+EXAMPLE_EVENT_TEXT_MESSAGE_CONTENT_INVALID_1: contract.Event = {"messageId": "m1", "type": "TEXT_MESSAGE_CONTENT"}  # pyright: ignore[reportAssignmentType]
+
+# Event TEXT_MESSAGE_END valid 0
+EXAMPLE_EVENT_TEXT_MESSAGE_END_VALID_0: contract.Event = {"messageId": "m1", "type": "TEXT_MESSAGE_END"}
+
+# Event TEXT_MESSAGE_END invalid 0: the message id is missing
+# The types reject it at /.
+EXAMPLE_EVENT_TEXT_MESSAGE_END_INVALID_0: contract.Event = {"type": "TEXT_MESSAGE_END"}  # pyright: ignore[reportAssignmentType]
+
+# Event TEXT_MESSAGE_CHUNK valid 0
+EXAMPLE_EVENT_TEXT_MESSAGE_CHUNK_VALID_0: contract.Event = {"delta": "Hi", "messageId": "m1", "role": "assistant", "type": "TEXT_MESSAGE_CHUNK"}
+
+# Event TEXT_MESSAGE_CHUNK valid 1
+EXAMPLE_EVENT_TEXT_MESSAGE_CHUNK_VALID_1: contract.Event = {"delta": " there", "type": "TEXT_MESSAGE_CHUNK"}
+
+# Event TEXT_MESSAGE_CHUNK invalid 0: a fragment is text
+# The types reject it at /delta.
+EXAMPLE_EVENT_TEXT_MESSAGE_CHUNK_INVALID_0: contract.Event = {"delta": 1, "type": "TEXT_MESSAGE_CHUNK"}  # pyright: ignore[reportAssignmentType]
+
+# Event TOOL_CALL_START valid 0
+EXAMPLE_EVENT_TOOL_CALL_START_VALID_0: contract.Event = {"parentMessageId": "m1", "toolCallId": "c1", "toolCallName": "search", "type": "TOOL_CALL_START"}
+
+# Event TOOL_CALL_START invalid 0: the tool name is missing
+# The types reject it at /.
+EXAMPLE_EVENT_TOOL_CALL_START_INVALID_0: contract.Event = {"toolCallId": "c1", "type": "TOOL_CALL_START"}  # pyright: ignore[reportAssignmentType]
+
+# Event TOOL_CALL_ARGS valid 0
+EXAMPLE_EVENT_TOOL_CALL_ARGS_VALID_0: contract.Event = {"delta": "{\"q\":", "toolCallId": "c1", "type": "TOOL_CALL_ARGS"}
+
+# Event TOOL_CALL_ARGS invalid 0: arguments arrive as text, not as parsed JSON
+# The types reject it at /delta.
+EXAMPLE_EVENT_TOOL_CALL_ARGS_INVALID_0: contract.Event = {"delta": {"q": 1}, "toolCallId": "c1", "type": "TOOL_CALL_ARGS"}  # pyright: ignore[reportAssignmentType]
+
+# Event TOOL_CALL_END valid 0
+EXAMPLE_EVENT_TOOL_CALL_END_VALID_0: contract.Event = {"toolCallId": "c1", "type": "TOOL_CALL_END"}
+
+# Event TOOL_CALL_END invalid 0: a call id is a string
+# The types reject it at /toolCallId.
+EXAMPLE_EVENT_TOOL_CALL_END_INVALID_0: contract.Event = {"toolCallId": 7, "type": "TOOL_CALL_END"}  # pyright: ignore[reportAssignmentType]
+
+# Event TOOL_CALL_CHUNK valid 0
+EXAMPLE_EVENT_TOOL_CALL_CHUNK_VALID_0: contract.Event = {"delta": "{}", "toolCallId": "c1", "toolCallName": "search", "type": "TOOL_CALL_CHUNK"}
+
+# Event TOOL_CALL_CHUNK invalid 0: a tool name is a string
+# The types reject it at /toolCallName.
+EXAMPLE_EVENT_TOOL_CALL_CHUNK_INVALID_0: contract.Event = {"toolCallName": 3, "type": "TOOL_CALL_CHUNK"}  # pyright: ignore[reportAssignmentType]
+
+# Event TOOL_CALL_RESULT valid 0
+EXAMPLE_EVENT_TOOL_CALL_RESULT_VALID_0: contract.Event = {"content": "42 results", "messageId": "t1", "toolCallId": "c1", "type": "TOOL_CALL_RESULT"}
+
+# Event TOOL_CALL_RESULT valid 1
+EXAMPLE_EVENT_TOOL_CALL_RESULT_VALID_1: contract.Event = {"content": [{"text": "done", "type": "text"}], "messageId": "t1", "role": "tool", "toolCallId": "c1", "type": "TOOL_CALL_RESULT"}
+
+# Event TOOL_CALL_RESULT invalid 0: the role of a result is tool
+# The types reject it at /role.
+EXAMPLE_EVENT_TOOL_CALL_RESULT_INVALID_0: contract.Event = {"content": "x", "messageId": "t1", "role": "assistant", "toolCallId": "c1", "type": "TOOL_CALL_RESULT"}  # pyright: ignore[reportAssignmentType]
+
+# Event TOOL_CALL_RESULT invalid 1: the answered call is missing
+# The types reject it at /.
+EXAMPLE_EVENT_TOOL_CALL_RESULT_INVALID_1: contract.Event = {"content": "x", "messageId": "t1", "type": "TOOL_CALL_RESULT"}  # pyright: ignore[reportAssignmentType]
+
+# Event STATE_SNAPSHOT valid 0
+EXAMPLE_EVENT_STATE_SNAPSHOT_VALID_0: contract.Event = {"snapshot": {"count": 1}, "type": "STATE_SNAPSHOT"}
+
+# Event STATE_SNAPSHOT valid 1
+EXAMPLE_EVENT_STATE_SNAPSHOT_VALID_1: contract.Event = {"snapshot": None, "type": "STATE_SNAPSHOT"}
+
+# Event STATE_SNAPSHOT invalid 0: the new state is missing
+# The types reject it at /.
+EXAMPLE_EVENT_STATE_SNAPSHOT_INVALID_0: contract.Event = {"type": "STATE_SNAPSHOT"}  # pyright: ignore[reportAssignmentType]
+
+# Event STATE_DELTA valid 0
+EXAMPLE_EVENT_STATE_DELTA_VALID_0: contract.Event = {"delta": [{"op": "replace", "path": "/count", "value": 2}], "type": "STATE_DELTA"}
+
+# Event STATE_DELTA valid 1
+EXAMPLE_EVENT_STATE_DELTA_VALID_1: contract.Event = {"delta": [], "type": "STATE_DELTA"}
+
+# Event STATE_DELTA invalid 0: a patch is a list of operations
+# The types reject it at /delta.
+EXAMPLE_EVENT_STATE_DELTA_INVALID_0: contract.Event = {"delta": {"op": "add"}, "type": "STATE_DELTA"}  # pyright: ignore[reportAssignmentType]
+
+# Event STATE_DELTA invalid 1: a path is a JSON pointer starting with a slash
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_EVENT_STATE_DELTA_INVALID_1: contract.Event = {"delta": [{"op": "add", "path": "count", "value": 1}], "type": "STATE_DELTA"}
+
+# Event MESSAGES_SNAPSHOT valid 0
+EXAMPLE_EVENT_MESSAGES_SNAPSHOT_VALID_0: contract.Event = {"messages": [{"content": "Hi", "id": "m1", "role": "user"}], "type": "MESSAGES_SNAPSHOT"}
+
+# Event MESSAGES_SNAPSHOT invalid 0: an unknown role
+# The types reject it at /messages/0/role.
+EXAMPLE_EVENT_MESSAGES_SNAPSHOT_INVALID_0: contract.Event = {"messages": [{"content": "Hi", "id": "m1", "role": "narrator"}], "type": "MESSAGES_SNAPSHOT"}  # pyright: ignore[reportAssignmentType]
+
+# Event ACTIVITY_SNAPSHOT valid 0
+EXAMPLE_EVENT_ACTIVITY_SNAPSHOT_VALID_0: contract.Event = {"activityType": "search", "content": {"found": 0}, "messageId": "a1", "type": "ACTIVITY_SNAPSHOT"}
+
+# Event ACTIVITY_SNAPSHOT invalid 0: content is an object
+# The types reject it at /content.
+EXAMPLE_EVENT_ACTIVITY_SNAPSHOT_INVALID_0: contract.Event = {"activityType": "search", "content": [1], "messageId": "a1", "type": "ACTIVITY_SNAPSHOT"}  # pyright: ignore[reportAssignmentType]
+
+# Event ACTIVITY_DELTA valid 0
+EXAMPLE_EVENT_ACTIVITY_DELTA_VALID_0: contract.Event = {"activityType": "search", "messageId": "a1", "patch": [{"op": "replace", "path": "/found", "value": 3}], "type": "ACTIVITY_DELTA"}
+
+# Event ACTIVITY_DELTA invalid 0: the patch is missing
+# The types reject it at /.
+EXAMPLE_EVENT_ACTIVITY_DELTA_INVALID_0: contract.Event = {"activityType": "search", "messageId": "a1", "type": "ACTIVITY_DELTA"}  # pyright: ignore[reportAssignmentType]
+
+# Event RAW valid 0
+EXAMPLE_EVENT_RAW_VALID_0: contract.Event = {"event": {"kind": "heartbeat"}, "source": "openai", "type": "RAW"}
+
+# Event RAW invalid 0: the carried event is missing
+# The types reject it at /.
+EXAMPLE_EVENT_RAW_INVALID_0: contract.Event = {"source": "openai", "type": "RAW"}  # pyright: ignore[reportAssignmentType]
+
+# Event CUSTOM valid 0
+EXAMPLE_EVENT_CUSTOM_VALID_0: contract.Event = {"name": "cart-updated", "type": "CUSTOM", "value": {"items": 3}}
+
+# Event CUSTOM invalid 0: the name is missing
+# The types reject it at /.
+EXAMPLE_EVENT_CUSTOM_INVALID_0: contract.Event = {"type": "CUSTOM", "value": 1}  # pyright: ignore[reportAssignmentType]
+
+# Event STEP_STARTED valid 0
+EXAMPLE_EVENT_STEP_STARTED_VALID_0: contract.Event = {"stepName": "plan", "type": "STEP_STARTED"}
+
+# Event STEP_STARTED invalid 0: the step name is missing
+# The types reject it at /.
+EXAMPLE_EVENT_STEP_STARTED_INVALID_0: contract.Event = {"type": "STEP_STARTED"}  # pyright: ignore[reportAssignmentType]
+
+# Event STEP_FINISHED valid 0
+EXAMPLE_EVENT_STEP_FINISHED_VALID_0: contract.Event = {"stepName": "plan", "type": "STEP_FINISHED"}
+
+# Event STEP_FINISHED invalid 0: a step name is a string
+# The types reject it at /stepName.
+EXAMPLE_EVENT_STEP_FINISHED_INVALID_0: contract.Event = {"stepName": None, "type": "STEP_FINISHED"}  # pyright: ignore[reportAssignmentType]
+
+# Event REASONING_START valid 0
+EXAMPLE_EVENT_REASONING_START_VALID_0: contract.Event = {"messageId": "r1", "type": "REASONING_START"}
+
+# Event REASONING_START invalid 0: the span id is missing
+# The types reject it at /.
+EXAMPLE_EVENT_REASONING_START_INVALID_0: contract.Event = {"type": "REASONING_START"}  # pyright: ignore[reportAssignmentType]
+
+# Event REASONING_MESSAGE_START valid 0
+EXAMPLE_EVENT_REASONING_MESSAGE_START_VALID_0: contract.Event = {"messageId": "r1", "role": "reasoning", "type": "REASONING_MESSAGE_START"}
+
+# Event REASONING_MESSAGE_START invalid 0: the role is fixed to reasoning
+# The types reject it at /role.
+EXAMPLE_EVENT_REASONING_MESSAGE_START_INVALID_0: contract.Event = {"messageId": "r1", "role": "assistant", "type": "REASONING_MESSAGE_START"}  # pyright: ignore[reportAssignmentType]
+
+# Event REASONING_MESSAGE_CONTENT valid 0
+EXAMPLE_EVENT_REASONING_MESSAGE_CONTENT_VALID_0: contract.Event = {"delta": "weighing", "messageId": "r1", "type": "REASONING_MESSAGE_CONTENT"}
+
+# Event REASONING_MESSAGE_CONTENT invalid 0: the fragment is missing
+# The types reject it at /.
+EXAMPLE_EVENT_REASONING_MESSAGE_CONTENT_INVALID_0: contract.Event = {"messageId": "r1", "type": "REASONING_MESSAGE_CONTENT"}  # pyright: ignore[reportAssignmentType]
+
+# Event REASONING_MESSAGE_END valid 0
+EXAMPLE_EVENT_REASONING_MESSAGE_END_VALID_0: contract.Event = {"messageId": "r1", "type": "REASONING_MESSAGE_END"}
+
+# Event REASONING_MESSAGE_END invalid 0: the message id is missing
+# The types reject it at /.
+EXAMPLE_EVENT_REASONING_MESSAGE_END_INVALID_0: contract.Event = {"type": "REASONING_MESSAGE_END"}  # pyright: ignore[reportAssignmentType]
+
+# Event REASONING_MESSAGE_CHUNK valid 0
+EXAMPLE_EVENT_REASONING_MESSAGE_CHUNK_VALID_0: contract.Event = {"delta": "hm", "messageId": "r1", "type": "REASONING_MESSAGE_CHUNK"}
+
+# Event REASONING_MESSAGE_CHUNK invalid 0: a fragment is text
+# The types reject it at /delta.
+EXAMPLE_EVENT_REASONING_MESSAGE_CHUNK_INVALID_0: contract.Event = {"delta": [], "type": "REASONING_MESSAGE_CHUNK"}  # pyright: ignore[reportAssignmentType]
+
+# Event REASONING_END valid 0
+EXAMPLE_EVENT_REASONING_END_VALID_0: contract.Event = {"messageId": "r1", "type": "REASONING_END"}
+
+# Event REASONING_END invalid 0: the span id is missing
+# The types reject it at /.
+EXAMPLE_EVENT_REASONING_END_INVALID_0: contract.Event = {"type": "REASONING_END"}  # pyright: ignore[reportAssignmentType]
+
+# Event REASONING_ENCRYPTED_VALUE valid 0
+EXAMPLE_EVENT_REASONING_ENCRYPTED_VALUE_VALID_0: contract.Event = {"encryptedValue": "b3BhcXVl", "entityId": "m1", "subtype": "message", "type": "REASONING_ENCRYPTED_VALUE"}
+
+# Event REASONING_ENCRYPTED_VALUE invalid 0: an unknown owner kind
+# The types reject it at /subtype.
+EXAMPLE_EVENT_REASONING_ENCRYPTED_VALUE_INVALID_0: contract.Event = {"encryptedValue": "x", "entityId": "m1", "subtype": "thought", "type": "REASONING_ENCRYPTED_VALUE"}  # pyright: ignore[reportAssignmentType]
+
+# Event SUBAGENT_STARTED valid 0
+EXAMPLE_EVENT_SUBAGENT_STARTED_VALID_0: contract.Event = {"name": "researcher", "subagentRunId": "s1", "type": "SUBAGENT_STARTED"}
+
+# Event SUBAGENT_STARTED invalid 0: the name is missing
+# The types reject it at /.
+EXAMPLE_EVENT_SUBAGENT_STARTED_INVALID_0: contract.Event = {"subagentRunId": "s1", "type": "SUBAGENT_STARTED"}  # pyright: ignore[reportAssignmentType]
+
+# Event SUBAGENT_FINISHED valid 0
+EXAMPLE_EVENT_SUBAGENT_FINISHED_VALID_0: contract.Event = {"subagentRunId": "s1", "type": "SUBAGENT_FINISHED"}
+
+# Event SUBAGENT_FINISHED valid 1
+EXAMPLE_EVENT_SUBAGENT_FINISHED_VALID_1: contract.Event = {"outcome": {"interruptIds": ["i1"], "type": "suspended"}, "subagentRunId": "s1", "type": "SUBAGENT_FINISHED"}
+
+# Event SUBAGENT_FINISHED invalid 0: interrupt ids are strings
+# The types reject it at /outcome/interruptIds/0.
+EXAMPLE_EVENT_SUBAGENT_FINISHED_INVALID_0: contract.Event = {"outcome": {"interruptIds": [1], "type": "suspended"}, "subagentRunId": "s1", "type": "SUBAGENT_FINISHED"}  # pyright: ignore[reportAssignmentType]
+
+# Event SUBAGENT_ERROR valid 0
+EXAMPLE_EVENT_SUBAGENT_ERROR_VALID_0: contract.Event = {"message": "timeout", "subagentRunId": "s1", "type": "SUBAGENT_ERROR"}
+
+# Event SUBAGENT_ERROR invalid 0: the invocation is missing
+# The types reject it at /.
+EXAMPLE_EVENT_SUBAGENT_ERROR_INVALID_0: contract.Event = {"message": "timeout", "type": "SUBAGENT_ERROR"}  # pyright: ignore[reportAssignmentType]

@@ -82,7 +82,8 @@ export const exampleReasoningMessageEndEventInvalid0 = {} satisfies contract.Rea
 export const exampleReasoningMessageStartEventValid0 = {"messageId":"r1","role":"reasoning"} satisfies contract.ReasoningMessageStartEvent;
 
 // ReasoningMessageStartEvent invalid 0: the role is fixed to reasoning
-// Beyond the static types (a constraint the validators enforce): {"messageId":"r1","role":"assistant"}
+// @ts-expect-error the types reject it at /role
+export const exampleReasoningMessageStartEventInvalid0 = {"messageId":"r1","role":"assistant"} satisfies contract.ReasoningMessageStartEvent;
 
 // ReasoningStartEvent valid 0
 export const exampleReasoningStartEventValid0 = {"messageId":"r1"} satisfies contract.ReasoningStartEvent;
@@ -109,7 +110,8 @@ export const exampleRunFinishedEventValid1 = {"threadId":"t1","runId":"r1","outc
 export const exampleRunFinishedEventInvalid0 = {"threadId":"t1","runId":"r1","outcome":[{"type":"success"}]} satisfies contract.RunFinishedEvent;
 
 // RunFinishedEvent invalid 1: an interrupt outcome names at least one interrupt
-// Beyond the static types (a constraint the validators enforce): {"threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[]}}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRunFinishedEventInvalid1 = {"threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[]}} satisfies contract.RunFinishedEvent;
 
 // RunStartedEvent valid 0
 export const exampleRunStartedEventValid0 = {"threadId":"t1","runId":"r1"} satisfies contract.RunStartedEvent;
@@ -136,7 +138,8 @@ export const exampleStateDeltaEventValid1 = {"delta":[]} satisfies contract.Stat
 export const exampleStateDeltaEventInvalid0 = {"delta":{"op":"add"}} satisfies contract.StateDeltaEvent;
 
 // StateDeltaEvent invalid 1: a path is a JSON pointer starting with a slash
-// Beyond the static types (a constraint the validators enforce): {"delta":[{"op":"add","path":"count","value":1}]}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleStateDeltaEventInvalid1 = {"delta":[{"op":"add","path":"count","value":1}]} satisfies contract.StateDeltaEvent;
 
 // StateSnapshotEvent valid 0
 export const exampleStateSnapshotEventValid0 = {"snapshot":{"count":1}} satisfies contract.StateSnapshotEvent;
@@ -259,7 +262,8 @@ export const exampleToolCallResultEventValid0 = {"messageId":"t1","toolCallId":"
 export const exampleToolCallResultEventValid1 = {"messageId":"t1","toolCallId":"c1","content":[{"text":"done","type":"text"}],"role":"tool"} satisfies contract.ToolCallResultEvent;
 
 // ToolCallResultEvent invalid 0: the role of a result is tool
-// Beyond the static types (a constraint the validators enforce): {"messageId":"t1","toolCallId":"c1","content":"x","role":"assistant"}
+// @ts-expect-error the types reject it at /role
+export const exampleToolCallResultEventInvalid0 = {"messageId":"t1","toolCallId":"c1","content":"x","role":"assistant"} satisfies contract.ToolCallResultEvent;
 
 // ToolCallResultEvent invalid 1: the answered call is missing
 // @ts-expect-error the types reject it at /
@@ -271,3 +275,437 @@ export const exampleToolCallStartEventValid0 = {"toolCallId":"c1","toolCallName"
 // ToolCallStartEvent invalid 0: the tool name is missing
 // @ts-expect-error the types reject it at /
 export const exampleToolCallStartEventInvalid0 = {"toolCallId":"c1"} satisfies contract.ToolCallStartEvent;
+
+// Event RUN_STARTED valid 0
+export const exampleEventRunStartedValid0 = {"type":"RUN_STARTED","threadId":"t1","runId":"r1"} satisfies contract.Event;
+
+// Event RUN_STARTED valid 1
+export const exampleEventRunStartedValid1 = {"type":"RUN_STARTED","threadId":"t1","runId":"r1","protocolVersion":"1.1"} satisfies contract.Event;
+
+// Event RUN_STARTED invalid 0: the run id is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventRunStartedInvalid0 = {"type":"RUN_STARTED","threadId":"t1"} satisfies contract.Event;
+
+// Event RUN_STARTED invalid 1: a run is not attributed to a subagent
+// @ts-expect-error the types reject it at /subagentRunId
+export const exampleEventRunStartedInvalid1 = {"type":"RUN_STARTED","threadId":"t1","runId":"r1","subagentRunId":"s1"} satisfies contract.Event;
+
+// Event RUN_FINISHED valid 0
+export const exampleEventRunFinishedValid0 = {"type":"RUN_FINISHED","threadId":"t1","runId":"r1"} satisfies contract.Event;
+
+// Event RUN_FINISHED valid 1
+export const exampleEventRunFinishedValid1 = {"type":"RUN_FINISHED","threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"approval"}]}} satisfies contract.Event;
+
+// Event RUN_FINISHED invalid 0: an outcome is an object
+// @ts-expect-error the types reject it at /outcome
+export const exampleEventRunFinishedInvalid0 = {"type":"RUN_FINISHED","threadId":"t1","runId":"r1","outcome":[{"type":"success"}]} satisfies contract.Event;
+
+// Event RUN_FINISHED invalid 1: an interrupt outcome names at least one interrupt
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleEventRunFinishedInvalid1 = {"type":"RUN_FINISHED","threadId":"t1","runId":"r1","outcome":{"type":"interrupt","interrupts":[]}} satisfies contract.Event;
+
+// Event RUN_ERROR valid 0
+export const exampleEventRunErrorValid0 = {"type":"RUN_ERROR","message":"unreachable","code":"UNAVAILABLE"} satisfies contract.Event;
+
+// Event RUN_ERROR invalid 0: the message is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventRunErrorInvalid0 = {"type":"RUN_ERROR","code":"X"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_START valid 0
+export const exampleEventTextMessageStartValid0 = {"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_START valid 1
+export const exampleEventTextMessageStartValid1 = {"type":"TEXT_MESSAGE_START","messageId":"m1"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_START invalid 0: tool results are not streamed as text
+// @ts-expect-error the types reject it at /role
+export const exampleEventTextMessageStartInvalid0 = {"type":"TEXT_MESSAGE_START","messageId":"m1","role":"tool"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_START invalid 1: the message id is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventTextMessageStartInvalid1 = {"type":"TEXT_MESSAGE_START","role":"user"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_CONTENT valid 0
+export const exampleEventTextMessageContentValid0 = {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hello"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_CONTENT valid 1
+export const exampleEventTextMessageContentValid1 = {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":""} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_CONTENT invalid 0: a fragment is text
+// @ts-expect-error the types reject it at /delta
+export const exampleEventTextMessageContentInvalid0 = {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":42} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_CONTENT invalid 1: the fragment is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventTextMessageContentInvalid1 = {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_END valid 0
+export const exampleEventTextMessageEndValid0 = {"type":"TEXT_MESSAGE_END","messageId":"m1"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_END invalid 0: the message id is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventTextMessageEndInvalid0 = {"type":"TEXT_MESSAGE_END"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_CHUNK valid 0
+export const exampleEventTextMessageChunkValid0 = {"type":"TEXT_MESSAGE_CHUNK","messageId":"m1","role":"assistant","delta":"Hi"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_CHUNK valid 1
+export const exampleEventTextMessageChunkValid1 = {"type":"TEXT_MESSAGE_CHUNK","delta":" there"} satisfies contract.Event;
+
+// Event TEXT_MESSAGE_CHUNK invalid 0: a fragment is text
+// @ts-expect-error the types reject it at /delta
+export const exampleEventTextMessageChunkInvalid0 = {"type":"TEXT_MESSAGE_CHUNK","delta":1} satisfies contract.Event;
+
+// Event TOOL_CALL_START valid 0
+export const exampleEventToolCallStartValid0 = {"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search","parentMessageId":"m1"} satisfies contract.Event;
+
+// Event TOOL_CALL_START invalid 0: the tool name is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventToolCallStartInvalid0 = {"type":"TOOL_CALL_START","toolCallId":"c1"} satisfies contract.Event;
+
+// Event TOOL_CALL_ARGS valid 0
+export const exampleEventToolCallArgsValid0 = {"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":"} satisfies contract.Event;
+
+// Event TOOL_CALL_ARGS invalid 0: arguments arrive as text, not as parsed JSON
+// @ts-expect-error the types reject it at /delta
+export const exampleEventToolCallArgsInvalid0 = {"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":{"q":1}} satisfies contract.Event;
+
+// Event TOOL_CALL_END valid 0
+export const exampleEventToolCallEndValid0 = {"type":"TOOL_CALL_END","toolCallId":"c1"} satisfies contract.Event;
+
+// Event TOOL_CALL_END invalid 0: a call id is a string
+// @ts-expect-error the types reject it at /toolCallId
+export const exampleEventToolCallEndInvalid0 = {"type":"TOOL_CALL_END","toolCallId":7} satisfies contract.Event;
+
+// Event TOOL_CALL_CHUNK valid 0
+export const exampleEventToolCallChunkValid0 = {"type":"TOOL_CALL_CHUNK","toolCallId":"c1","toolCallName":"search","delta":"{}"} satisfies contract.Event;
+
+// Event TOOL_CALL_CHUNK invalid 0: a tool name is a string
+// @ts-expect-error the types reject it at /toolCallName
+export const exampleEventToolCallChunkInvalid0 = {"type":"TOOL_CALL_CHUNK","toolCallName":3} satisfies contract.Event;
+
+// Event TOOL_CALL_RESULT valid 0
+export const exampleEventToolCallResultValid0 = {"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"42 results"} satisfies contract.Event;
+
+// Event TOOL_CALL_RESULT valid 1
+export const exampleEventToolCallResultValid1 = {"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":[{"text":"done","type":"text"}],"role":"tool"} satisfies contract.Event;
+
+// Event TOOL_CALL_RESULT invalid 0: the role of a result is tool
+// @ts-expect-error the types reject it at /role
+export const exampleEventToolCallResultInvalid0 = {"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x","role":"assistant"} satisfies contract.Event;
+
+// Event TOOL_CALL_RESULT invalid 1: the answered call is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventToolCallResultInvalid1 = {"type":"TOOL_CALL_RESULT","messageId":"t1","content":"x"} satisfies contract.Event;
+
+// Event STATE_SNAPSHOT valid 0
+export const exampleEventStateSnapshotValid0 = {"type":"STATE_SNAPSHOT","snapshot":{"count":1}} satisfies contract.Event;
+
+// Event STATE_SNAPSHOT valid 1
+export const exampleEventStateSnapshotValid1 = {"type":"STATE_SNAPSHOT","snapshot":null} satisfies contract.Event;
+
+// Event STATE_SNAPSHOT invalid 0: the new state is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventStateSnapshotInvalid0 = {"type":"STATE_SNAPSHOT"} satisfies contract.Event;
+
+// Event STATE_DELTA valid 0
+export const exampleEventStateDeltaValid0 = {"type":"STATE_DELTA","delta":[{"op":"replace","path":"/count","value":2}]} satisfies contract.Event;
+
+// Event STATE_DELTA valid 1
+export const exampleEventStateDeltaValid1 = {"type":"STATE_DELTA","delta":[]} satisfies contract.Event;
+
+// Event STATE_DELTA invalid 0: a patch is a list of operations
+// @ts-expect-error the types reject it at /delta
+export const exampleEventStateDeltaInvalid0 = {"type":"STATE_DELTA","delta":{"op":"add"}} satisfies contract.Event;
+
+// Event STATE_DELTA invalid 1: a path is a JSON pointer starting with a slash
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleEventStateDeltaInvalid1 = {"type":"STATE_DELTA","delta":[{"op":"add","path":"count","value":1}]} satisfies contract.Event;
+
+// Event MESSAGES_SNAPSHOT valid 0
+export const exampleEventMessagesSnapshotValid0 = {"type":"MESSAGES_SNAPSHOT","messages":[{"role":"user","id":"m1","content":"Hi"}]} satisfies contract.Event;
+
+// Event MESSAGES_SNAPSHOT invalid 0: an unknown role
+// @ts-expect-error the types reject it at /messages/0/role
+export const exampleEventMessagesSnapshotInvalid0 = {"type":"MESSAGES_SNAPSHOT","messages":[{"role":"narrator","content":"Hi","id":"m1"}]} satisfies contract.Event;
+
+// Event ACTIVITY_SNAPSHOT valid 0
+export const exampleEventActivitySnapshotValid0 = {"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"search","content":{"found":0}} satisfies contract.Event;
+
+// Event ACTIVITY_SNAPSHOT invalid 0: content is an object
+// @ts-expect-error the types reject it at /content
+export const exampleEventActivitySnapshotInvalid0 = {"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"search","content":[1]} satisfies contract.Event;
+
+// Event ACTIVITY_DELTA valid 0
+export const exampleEventActivityDeltaValid0 = {"type":"ACTIVITY_DELTA","messageId":"a1","activityType":"search","patch":[{"op":"replace","path":"/found","value":3}]} satisfies contract.Event;
+
+// Event ACTIVITY_DELTA invalid 0: the patch is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventActivityDeltaInvalid0 = {"type":"ACTIVITY_DELTA","messageId":"a1","activityType":"search"} satisfies contract.Event;
+
+// Event RAW valid 0
+export const exampleEventRawValid0 = {"type":"RAW","event":{"kind":"heartbeat"},"source":"openai"} satisfies contract.Event;
+
+// Event RAW invalid 0: the carried event is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventRawInvalid0 = {"type":"RAW","source":"openai"} satisfies contract.Event;
+
+// Event CUSTOM valid 0
+export const exampleEventCustomValid0 = {"type":"CUSTOM","name":"cart-updated","value":{"items":3}} satisfies contract.Event;
+
+// Event CUSTOM invalid 0: the name is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventCustomInvalid0 = {"type":"CUSTOM","value":1} satisfies contract.Event;
+
+// Event STEP_STARTED valid 0
+export const exampleEventStepStartedValid0 = {"type":"STEP_STARTED","stepName":"plan"} satisfies contract.Event;
+
+// Event STEP_STARTED invalid 0: the step name is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventStepStartedInvalid0 = {"type":"STEP_STARTED"} satisfies contract.Event;
+
+// Event STEP_FINISHED valid 0
+export const exampleEventStepFinishedValid0 = {"type":"STEP_FINISHED","stepName":"plan"} satisfies contract.Event;
+
+// Event STEP_FINISHED invalid 0: a step name is a string
+// @ts-expect-error the types reject it at /stepName
+export const exampleEventStepFinishedInvalid0 = {"type":"STEP_FINISHED","stepName":null} satisfies contract.Event;
+
+// Event REASONING_START valid 0
+export const exampleEventReasoningStartValid0 = {"type":"REASONING_START","messageId":"r1"} satisfies contract.Event;
+
+// Event REASONING_START invalid 0: the span id is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventReasoningStartInvalid0 = {"type":"REASONING_START"} satisfies contract.Event;
+
+// Event REASONING_MESSAGE_START valid 0
+export const exampleEventReasoningMessageStartValid0 = {"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"} satisfies contract.Event;
+
+// Event REASONING_MESSAGE_START invalid 0: the role is fixed to reasoning
+// @ts-expect-error the types reject it at /role
+export const exampleEventReasoningMessageStartInvalid0 = {"type":"REASONING_MESSAGE_START","messageId":"r1","role":"assistant"} satisfies contract.Event;
+
+// Event REASONING_MESSAGE_CONTENT valid 0
+export const exampleEventReasoningMessageContentValid0 = {"type":"REASONING_MESSAGE_CONTENT","messageId":"r1","delta":"weighing"} satisfies contract.Event;
+
+// Event REASONING_MESSAGE_CONTENT invalid 0: the fragment is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventReasoningMessageContentInvalid0 = {"type":"REASONING_MESSAGE_CONTENT","messageId":"r1"} satisfies contract.Event;
+
+// Event REASONING_MESSAGE_END valid 0
+export const exampleEventReasoningMessageEndValid0 = {"type":"REASONING_MESSAGE_END","messageId":"r1"} satisfies contract.Event;
+
+// Event REASONING_MESSAGE_END invalid 0: the message id is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventReasoningMessageEndInvalid0 = {"type":"REASONING_MESSAGE_END"} satisfies contract.Event;
+
+// Event REASONING_MESSAGE_CHUNK valid 0
+export const exampleEventReasoningMessageChunkValid0 = {"type":"REASONING_MESSAGE_CHUNK","messageId":"r1","delta":"hm"} satisfies contract.Event;
+
+// Event REASONING_MESSAGE_CHUNK invalid 0: a fragment is text
+// @ts-expect-error the types reject it at /delta
+export const exampleEventReasoningMessageChunkInvalid0 = {"type":"REASONING_MESSAGE_CHUNK","delta":[]} satisfies contract.Event;
+
+// Event REASONING_END valid 0
+export const exampleEventReasoningEndValid0 = {"type":"REASONING_END","messageId":"r1"} satisfies contract.Event;
+
+// Event REASONING_END invalid 0: the span id is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventReasoningEndInvalid0 = {"type":"REASONING_END"} satisfies contract.Event;
+
+// Event REASONING_ENCRYPTED_VALUE valid 0
+export const exampleEventReasoningEncryptedValueValid0 = {"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"m1","encryptedValue":"b3BhcXVl"} satisfies contract.Event;
+
+// Event REASONING_ENCRYPTED_VALUE invalid 0: an unknown owner kind
+// @ts-expect-error the types reject it at /subtype
+export const exampleEventReasoningEncryptedValueInvalid0 = {"type":"REASONING_ENCRYPTED_VALUE","subtype":"thought","entityId":"m1","encryptedValue":"x"} satisfies contract.Event;
+
+// Event SUBAGENT_STARTED valid 0
+export const exampleEventSubagentStartedValid0 = {"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"researcher"} satisfies contract.Event;
+
+// Event SUBAGENT_STARTED invalid 0: the name is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventSubagentStartedInvalid0 = {"type":"SUBAGENT_STARTED","subagentRunId":"s1"} satisfies contract.Event;
+
+// Event SUBAGENT_FINISHED valid 0
+export const exampleEventSubagentFinishedValid0 = {"type":"SUBAGENT_FINISHED","subagentRunId":"s1"} satisfies contract.Event;
+
+// Event SUBAGENT_FINISHED valid 1
+export const exampleEventSubagentFinishedValid1 = {"type":"SUBAGENT_FINISHED","subagentRunId":"s1","outcome":{"type":"suspended","interruptIds":["i1"]}} satisfies contract.Event;
+
+// Event SUBAGENT_FINISHED invalid 0: interrupt ids are strings
+// @ts-expect-error the types reject it at /outcome/interruptIds/0
+export const exampleEventSubagentFinishedInvalid0 = {"type":"SUBAGENT_FINISHED","subagentRunId":"s1","outcome":{"type":"suspended","interruptIds":[1]}} satisfies contract.Event;
+
+// Event SUBAGENT_ERROR valid 0
+export const exampleEventSubagentErrorValid0 = {"type":"SUBAGENT_ERROR","subagentRunId":"s1","message":"timeout"} satisfies contract.Event;
+
+// Event SUBAGENT_ERROR invalid 0: the invocation is missing
+// @ts-expect-error the types reject it at /
+export const exampleEventSubagentErrorInvalid0 = {"type":"SUBAGENT_ERROR","message":"timeout"} satisfies contract.Event;
+
+/** One example of the spec: its label, the type it is an example of, whether the contract accepts it, and the value. */
+export interface Example {
+  readonly label: string;
+  readonly type: string;
+  readonly valid: boolean;
+  readonly value: unknown;
+}
+
+/** Every example above, in order, for programs that give them to other validators. */
+export const examples: readonly Example[] = [
+  { label: "ActivityDeltaEvent valid 0", type: "ActivityDeltaEvent", valid: true, value: exampleActivityDeltaEventValid0 },
+  { label: "ActivityDeltaEvent invalid 0", type: "ActivityDeltaEvent", valid: false, value: exampleActivityDeltaEventInvalid0 },
+  { label: "ActivitySnapshotEvent valid 0", type: "ActivitySnapshotEvent", valid: true, value: exampleActivitySnapshotEventValid0 },
+  { label: "ActivitySnapshotEvent invalid 0", type: "ActivitySnapshotEvent", valid: false, value: exampleActivitySnapshotEventInvalid0 },
+  { label: "CustomEvent valid 0", type: "CustomEvent", valid: true, value: exampleCustomEventValid0 },
+  { label: "CustomEvent invalid 0", type: "CustomEvent", valid: false, value: exampleCustomEventInvalid0 },
+  { label: "MessagesSnapshotEvent valid 0", type: "MessagesSnapshotEvent", valid: true, value: exampleMessagesSnapshotEventValid0 },
+  { label: "MessagesSnapshotEvent invalid 0", type: "MessagesSnapshotEvent", valid: false, value: exampleMessagesSnapshotEventInvalid0 },
+  { label: "RawEvent valid 0", type: "RawEvent", valid: true, value: exampleRawEventValid0 },
+  { label: "RawEvent invalid 0", type: "RawEvent", valid: false, value: exampleRawEventInvalid0 },
+  { label: "ReasoningEncryptedValueEvent valid 0", type: "ReasoningEncryptedValueEvent", valid: true, value: exampleReasoningEncryptedValueEventValid0 },
+  { label: "ReasoningEncryptedValueEvent invalid 0", type: "ReasoningEncryptedValueEvent", valid: false, value: exampleReasoningEncryptedValueEventInvalid0 },
+  { label: "ReasoningEndEvent valid 0", type: "ReasoningEndEvent", valid: true, value: exampleReasoningEndEventValid0 },
+  { label: "ReasoningEndEvent invalid 0", type: "ReasoningEndEvent", valid: false, value: exampleReasoningEndEventInvalid0 },
+  { label: "ReasoningMessageChunkEvent valid 0", type: "ReasoningMessageChunkEvent", valid: true, value: exampleReasoningMessageChunkEventValid0 },
+  { label: "ReasoningMessageChunkEvent invalid 0", type: "ReasoningMessageChunkEvent", valid: false, value: exampleReasoningMessageChunkEventInvalid0 },
+  { label: "ReasoningMessageContentEvent valid 0", type: "ReasoningMessageContentEvent", valid: true, value: exampleReasoningMessageContentEventValid0 },
+  { label: "ReasoningMessageContentEvent invalid 0", type: "ReasoningMessageContentEvent", valid: false, value: exampleReasoningMessageContentEventInvalid0 },
+  { label: "ReasoningMessageEndEvent valid 0", type: "ReasoningMessageEndEvent", valid: true, value: exampleReasoningMessageEndEventValid0 },
+  { label: "ReasoningMessageEndEvent invalid 0", type: "ReasoningMessageEndEvent", valid: false, value: exampleReasoningMessageEndEventInvalid0 },
+  { label: "ReasoningMessageStartEvent valid 0", type: "ReasoningMessageStartEvent", valid: true, value: exampleReasoningMessageStartEventValid0 },
+  { label: "ReasoningMessageStartEvent invalid 0", type: "ReasoningMessageStartEvent", valid: false, value: exampleReasoningMessageStartEventInvalid0 },
+  { label: "ReasoningStartEvent valid 0", type: "ReasoningStartEvent", valid: true, value: exampleReasoningStartEventValid0 },
+  { label: "ReasoningStartEvent invalid 0", type: "ReasoningStartEvent", valid: false, value: exampleReasoningStartEventInvalid0 },
+  { label: "RunErrorEvent valid 0", type: "RunErrorEvent", valid: true, value: exampleRunErrorEventValid0 },
+  { label: "RunErrorEvent invalid 0", type: "RunErrorEvent", valid: false, value: exampleRunErrorEventInvalid0 },
+  { label: "RunFinishedEvent valid 0", type: "RunFinishedEvent", valid: true, value: exampleRunFinishedEventValid0 },
+  { label: "RunFinishedEvent valid 1", type: "RunFinishedEvent", valid: true, value: exampleRunFinishedEventValid1 },
+  { label: "RunFinishedEvent invalid 0", type: "RunFinishedEvent", valid: false, value: exampleRunFinishedEventInvalid0 },
+  { label: "RunFinishedEvent invalid 1", type: "RunFinishedEvent", valid: false, value: exampleRunFinishedEventInvalid1 },
+  { label: "RunStartedEvent valid 0", type: "RunStartedEvent", valid: true, value: exampleRunStartedEventValid0 },
+  { label: "RunStartedEvent valid 1", type: "RunStartedEvent", valid: true, value: exampleRunStartedEventValid1 },
+  { label: "RunStartedEvent invalid 0", type: "RunStartedEvent", valid: false, value: exampleRunStartedEventInvalid0 },
+  { label: "RunStartedEvent invalid 1", type: "RunStartedEvent", valid: false, value: exampleRunStartedEventInvalid1 },
+  { label: "StateDeltaEvent valid 0", type: "StateDeltaEvent", valid: true, value: exampleStateDeltaEventValid0 },
+  { label: "StateDeltaEvent valid 1", type: "StateDeltaEvent", valid: true, value: exampleStateDeltaEventValid1 },
+  { label: "StateDeltaEvent invalid 0", type: "StateDeltaEvent", valid: false, value: exampleStateDeltaEventInvalid0 },
+  { label: "StateDeltaEvent invalid 1", type: "StateDeltaEvent", valid: false, value: exampleStateDeltaEventInvalid1 },
+  { label: "StateSnapshotEvent valid 0", type: "StateSnapshotEvent", valid: true, value: exampleStateSnapshotEventValid0 },
+  { label: "StateSnapshotEvent valid 1", type: "StateSnapshotEvent", valid: true, value: exampleStateSnapshotEventValid1 },
+  { label: "StateSnapshotEvent invalid 0", type: "StateSnapshotEvent", valid: false, value: exampleStateSnapshotEventInvalid0 },
+  { label: "StepFinishedEvent valid 0", type: "StepFinishedEvent", valid: true, value: exampleStepFinishedEventValid0 },
+  { label: "StepFinishedEvent invalid 0", type: "StepFinishedEvent", valid: false, value: exampleStepFinishedEventInvalid0 },
+  { label: "StepStartedEvent valid 0", type: "StepStartedEvent", valid: true, value: exampleStepStartedEventValid0 },
+  { label: "StepStartedEvent invalid 0", type: "StepStartedEvent", valid: false, value: exampleStepStartedEventInvalid0 },
+  { label: "SubagentErrorEvent valid 0", type: "SubagentErrorEvent", valid: true, value: exampleSubagentErrorEventValid0 },
+  { label: "SubagentErrorEvent invalid 0", type: "SubagentErrorEvent", valid: false, value: exampleSubagentErrorEventInvalid0 },
+  { label: "SubagentFinishedEvent valid 0", type: "SubagentFinishedEvent", valid: true, value: exampleSubagentFinishedEventValid0 },
+  { label: "SubagentFinishedEvent valid 1", type: "SubagentFinishedEvent", valid: true, value: exampleSubagentFinishedEventValid1 },
+  { label: "SubagentFinishedEvent invalid 0", type: "SubagentFinishedEvent", valid: false, value: exampleSubagentFinishedEventInvalid0 },
+  { label: "SubagentStartedEvent valid 0", type: "SubagentStartedEvent", valid: true, value: exampleSubagentStartedEventValid0 },
+  { label: "SubagentStartedEvent invalid 0", type: "SubagentStartedEvent", valid: false, value: exampleSubagentStartedEventInvalid0 },
+  { label: "TextMessageChunkEvent valid 0", type: "TextMessageChunkEvent", valid: true, value: exampleTextMessageChunkEventValid0 },
+  { label: "TextMessageChunkEvent valid 1", type: "TextMessageChunkEvent", valid: true, value: exampleTextMessageChunkEventValid1 },
+  { label: "TextMessageChunkEvent invalid 0", type: "TextMessageChunkEvent", valid: false, value: exampleTextMessageChunkEventInvalid0 },
+  { label: "TextMessageContentEvent valid 0", type: "TextMessageContentEvent", valid: true, value: exampleTextMessageContentEventValid0 },
+  { label: "TextMessageContentEvent valid 1", type: "TextMessageContentEvent", valid: true, value: exampleTextMessageContentEventValid1 },
+  { label: "TextMessageContentEvent invalid 0", type: "TextMessageContentEvent", valid: false, value: exampleTextMessageContentEventInvalid0 },
+  { label: "TextMessageContentEvent invalid 1", type: "TextMessageContentEvent", valid: false, value: exampleTextMessageContentEventInvalid1 },
+  { label: "TextMessageEndEvent valid 0", type: "TextMessageEndEvent", valid: true, value: exampleTextMessageEndEventValid0 },
+  { label: "TextMessageEndEvent invalid 0", type: "TextMessageEndEvent", valid: false, value: exampleTextMessageEndEventInvalid0 },
+  { label: "TextMessageStartEvent valid 0", type: "TextMessageStartEvent", valid: true, value: exampleTextMessageStartEventValid0 },
+  { label: "TextMessageStartEvent valid 1", type: "TextMessageStartEvent", valid: true, value: exampleTextMessageStartEventValid1 },
+  { label: "TextMessageStartEvent invalid 0", type: "TextMessageStartEvent", valid: false, value: exampleTextMessageStartEventInvalid0 },
+  { label: "TextMessageStartEvent invalid 1", type: "TextMessageStartEvent", valid: false, value: exampleTextMessageStartEventInvalid1 },
+  { label: "ToolCallArgsEvent valid 0", type: "ToolCallArgsEvent", valid: true, value: exampleToolCallArgsEventValid0 },
+  { label: "ToolCallArgsEvent invalid 0", type: "ToolCallArgsEvent", valid: false, value: exampleToolCallArgsEventInvalid0 },
+  { label: "ToolCallChunkEvent valid 0", type: "ToolCallChunkEvent", valid: true, value: exampleToolCallChunkEventValid0 },
+  { label: "ToolCallChunkEvent invalid 0", type: "ToolCallChunkEvent", valid: false, value: exampleToolCallChunkEventInvalid0 },
+  { label: "ToolCallEndEvent valid 0", type: "ToolCallEndEvent", valid: true, value: exampleToolCallEndEventValid0 },
+  { label: "ToolCallEndEvent invalid 0", type: "ToolCallEndEvent", valid: false, value: exampleToolCallEndEventInvalid0 },
+  { label: "ToolCallResultEvent valid 0", type: "ToolCallResultEvent", valid: true, value: exampleToolCallResultEventValid0 },
+  { label: "ToolCallResultEvent valid 1", type: "ToolCallResultEvent", valid: true, value: exampleToolCallResultEventValid1 },
+  { label: "ToolCallResultEvent invalid 0", type: "ToolCallResultEvent", valid: false, value: exampleToolCallResultEventInvalid0 },
+  { label: "ToolCallResultEvent invalid 1", type: "ToolCallResultEvent", valid: false, value: exampleToolCallResultEventInvalid1 },
+  { label: "ToolCallStartEvent valid 0", type: "ToolCallStartEvent", valid: true, value: exampleToolCallStartEventValid0 },
+  { label: "ToolCallStartEvent invalid 0", type: "ToolCallStartEvent", valid: false, value: exampleToolCallStartEventInvalid0 },
+  { label: "Event RUN_STARTED valid 0", type: "Event", valid: true, value: exampleEventRunStartedValid0 },
+  { label: "Event RUN_STARTED valid 1", type: "Event", valid: true, value: exampleEventRunStartedValid1 },
+  { label: "Event RUN_STARTED invalid 0", type: "Event", valid: false, value: exampleEventRunStartedInvalid0 },
+  { label: "Event RUN_STARTED invalid 1", type: "Event", valid: false, value: exampleEventRunStartedInvalid1 },
+  { label: "Event RUN_FINISHED valid 0", type: "Event", valid: true, value: exampleEventRunFinishedValid0 },
+  { label: "Event RUN_FINISHED valid 1", type: "Event", valid: true, value: exampleEventRunFinishedValid1 },
+  { label: "Event RUN_FINISHED invalid 0", type: "Event", valid: false, value: exampleEventRunFinishedInvalid0 },
+  { label: "Event RUN_FINISHED invalid 1", type: "Event", valid: false, value: exampleEventRunFinishedInvalid1 },
+  { label: "Event RUN_ERROR valid 0", type: "Event", valid: true, value: exampleEventRunErrorValid0 },
+  { label: "Event RUN_ERROR invalid 0", type: "Event", valid: false, value: exampleEventRunErrorInvalid0 },
+  { label: "Event TEXT_MESSAGE_START valid 0", type: "Event", valid: true, value: exampleEventTextMessageStartValid0 },
+  { label: "Event TEXT_MESSAGE_START valid 1", type: "Event", valid: true, value: exampleEventTextMessageStartValid1 },
+  { label: "Event TEXT_MESSAGE_START invalid 0", type: "Event", valid: false, value: exampleEventTextMessageStartInvalid0 },
+  { label: "Event TEXT_MESSAGE_START invalid 1", type: "Event", valid: false, value: exampleEventTextMessageStartInvalid1 },
+  { label: "Event TEXT_MESSAGE_CONTENT valid 0", type: "Event", valid: true, value: exampleEventTextMessageContentValid0 },
+  { label: "Event TEXT_MESSAGE_CONTENT valid 1", type: "Event", valid: true, value: exampleEventTextMessageContentValid1 },
+  { label: "Event TEXT_MESSAGE_CONTENT invalid 0", type: "Event", valid: false, value: exampleEventTextMessageContentInvalid0 },
+  { label: "Event TEXT_MESSAGE_CONTENT invalid 1", type: "Event", valid: false, value: exampleEventTextMessageContentInvalid1 },
+  { label: "Event TEXT_MESSAGE_END valid 0", type: "Event", valid: true, value: exampleEventTextMessageEndValid0 },
+  { label: "Event TEXT_MESSAGE_END invalid 0", type: "Event", valid: false, value: exampleEventTextMessageEndInvalid0 },
+  { label: "Event TEXT_MESSAGE_CHUNK valid 0", type: "Event", valid: true, value: exampleEventTextMessageChunkValid0 },
+  { label: "Event TEXT_MESSAGE_CHUNK valid 1", type: "Event", valid: true, value: exampleEventTextMessageChunkValid1 },
+  { label: "Event TEXT_MESSAGE_CHUNK invalid 0", type: "Event", valid: false, value: exampleEventTextMessageChunkInvalid0 },
+  { label: "Event TOOL_CALL_START valid 0", type: "Event", valid: true, value: exampleEventToolCallStartValid0 },
+  { label: "Event TOOL_CALL_START invalid 0", type: "Event", valid: false, value: exampleEventToolCallStartInvalid0 },
+  { label: "Event TOOL_CALL_ARGS valid 0", type: "Event", valid: true, value: exampleEventToolCallArgsValid0 },
+  { label: "Event TOOL_CALL_ARGS invalid 0", type: "Event", valid: false, value: exampleEventToolCallArgsInvalid0 },
+  { label: "Event TOOL_CALL_END valid 0", type: "Event", valid: true, value: exampleEventToolCallEndValid0 },
+  { label: "Event TOOL_CALL_END invalid 0", type: "Event", valid: false, value: exampleEventToolCallEndInvalid0 },
+  { label: "Event TOOL_CALL_CHUNK valid 0", type: "Event", valid: true, value: exampleEventToolCallChunkValid0 },
+  { label: "Event TOOL_CALL_CHUNK invalid 0", type: "Event", valid: false, value: exampleEventToolCallChunkInvalid0 },
+  { label: "Event TOOL_CALL_RESULT valid 0", type: "Event", valid: true, value: exampleEventToolCallResultValid0 },
+  { label: "Event TOOL_CALL_RESULT valid 1", type: "Event", valid: true, value: exampleEventToolCallResultValid1 },
+  { label: "Event TOOL_CALL_RESULT invalid 0", type: "Event", valid: false, value: exampleEventToolCallResultInvalid0 },
+  { label: "Event TOOL_CALL_RESULT invalid 1", type: "Event", valid: false, value: exampleEventToolCallResultInvalid1 },
+  { label: "Event STATE_SNAPSHOT valid 0", type: "Event", valid: true, value: exampleEventStateSnapshotValid0 },
+  { label: "Event STATE_SNAPSHOT valid 1", type: "Event", valid: true, value: exampleEventStateSnapshotValid1 },
+  { label: "Event STATE_SNAPSHOT invalid 0", type: "Event", valid: false, value: exampleEventStateSnapshotInvalid0 },
+  { label: "Event STATE_DELTA valid 0", type: "Event", valid: true, value: exampleEventStateDeltaValid0 },
+  { label: "Event STATE_DELTA valid 1", type: "Event", valid: true, value: exampleEventStateDeltaValid1 },
+  { label: "Event STATE_DELTA invalid 0", type: "Event", valid: false, value: exampleEventStateDeltaInvalid0 },
+  { label: "Event STATE_DELTA invalid 1", type: "Event", valid: false, value: exampleEventStateDeltaInvalid1 },
+  { label: "Event MESSAGES_SNAPSHOT valid 0", type: "Event", valid: true, value: exampleEventMessagesSnapshotValid0 },
+  { label: "Event MESSAGES_SNAPSHOT invalid 0", type: "Event", valid: false, value: exampleEventMessagesSnapshotInvalid0 },
+  { label: "Event ACTIVITY_SNAPSHOT valid 0", type: "Event", valid: true, value: exampleEventActivitySnapshotValid0 },
+  { label: "Event ACTIVITY_SNAPSHOT invalid 0", type: "Event", valid: false, value: exampleEventActivitySnapshotInvalid0 },
+  { label: "Event ACTIVITY_DELTA valid 0", type: "Event", valid: true, value: exampleEventActivityDeltaValid0 },
+  { label: "Event ACTIVITY_DELTA invalid 0", type: "Event", valid: false, value: exampleEventActivityDeltaInvalid0 },
+  { label: "Event RAW valid 0", type: "Event", valid: true, value: exampleEventRawValid0 },
+  { label: "Event RAW invalid 0", type: "Event", valid: false, value: exampleEventRawInvalid0 },
+  { label: "Event CUSTOM valid 0", type: "Event", valid: true, value: exampleEventCustomValid0 },
+  { label: "Event CUSTOM invalid 0", type: "Event", valid: false, value: exampleEventCustomInvalid0 },
+  { label: "Event STEP_STARTED valid 0", type: "Event", valid: true, value: exampleEventStepStartedValid0 },
+  { label: "Event STEP_STARTED invalid 0", type: "Event", valid: false, value: exampleEventStepStartedInvalid0 },
+  { label: "Event STEP_FINISHED valid 0", type: "Event", valid: true, value: exampleEventStepFinishedValid0 },
+  { label: "Event STEP_FINISHED invalid 0", type: "Event", valid: false, value: exampleEventStepFinishedInvalid0 },
+  { label: "Event REASONING_START valid 0", type: "Event", valid: true, value: exampleEventReasoningStartValid0 },
+  { label: "Event REASONING_START invalid 0", type: "Event", valid: false, value: exampleEventReasoningStartInvalid0 },
+  { label: "Event REASONING_MESSAGE_START valid 0", type: "Event", valid: true, value: exampleEventReasoningMessageStartValid0 },
+  { label: "Event REASONING_MESSAGE_START invalid 0", type: "Event", valid: false, value: exampleEventReasoningMessageStartInvalid0 },
+  { label: "Event REASONING_MESSAGE_CONTENT valid 0", type: "Event", valid: true, value: exampleEventReasoningMessageContentValid0 },
+  { label: "Event REASONING_MESSAGE_CONTENT invalid 0", type: "Event", valid: false, value: exampleEventReasoningMessageContentInvalid0 },
+  { label: "Event REASONING_MESSAGE_END valid 0", type: "Event", valid: true, value: exampleEventReasoningMessageEndValid0 },
+  { label: "Event REASONING_MESSAGE_END invalid 0", type: "Event", valid: false, value: exampleEventReasoningMessageEndInvalid0 },
+  { label: "Event REASONING_MESSAGE_CHUNK valid 0", type: "Event", valid: true, value: exampleEventReasoningMessageChunkValid0 },
+  { label: "Event REASONING_MESSAGE_CHUNK invalid 0", type: "Event", valid: false, value: exampleEventReasoningMessageChunkInvalid0 },
+  { label: "Event REASONING_END valid 0", type: "Event", valid: true, value: exampleEventReasoningEndValid0 },
+  { label: "Event REASONING_END invalid 0", type: "Event", valid: false, value: exampleEventReasoningEndInvalid0 },
+  { label: "Event REASONING_ENCRYPTED_VALUE valid 0", type: "Event", valid: true, value: exampleEventReasoningEncryptedValueValid0 },
+  { label: "Event REASONING_ENCRYPTED_VALUE invalid 0", type: "Event", valid: false, value: exampleEventReasoningEncryptedValueInvalid0 },
+  { label: "Event SUBAGENT_STARTED valid 0", type: "Event", valid: true, value: exampleEventSubagentStartedValid0 },
+  { label: "Event SUBAGENT_STARTED invalid 0", type: "Event", valid: false, value: exampleEventSubagentStartedInvalid0 },
+  { label: "Event SUBAGENT_FINISHED valid 0", type: "Event", valid: true, value: exampleEventSubagentFinishedValid0 },
+  { label: "Event SUBAGENT_FINISHED valid 1", type: "Event", valid: true, value: exampleEventSubagentFinishedValid1 },
+  { label: "Event SUBAGENT_FINISHED invalid 0", type: "Event", valid: false, value: exampleEventSubagentFinishedInvalid0 },
+  { label: "Event SUBAGENT_ERROR valid 0", type: "Event", valid: true, value: exampleEventSubagentErrorValid0 },
+  { label: "Event SUBAGENT_ERROR invalid 0", type: "Event", valid: false, value: exampleEventSubagentErrorInvalid0 },
+];

@@ -302,7 +302,7 @@ class ActResult(TypedDict):
     Since 1.
     """
 
-    accepted: bool
+    accepted: Literal[True]
     """Always true: a command that is not accepted gets an error instead. Acceptance does
     not mean success.
     """
@@ -490,7 +490,7 @@ class PingResult(TypedDict):
     Since 1.
     """
 
-    ok: bool
+    ok: Literal[True]
     """Always true: a listener that cannot answer sends no result at all. The result has no
     other members.
     """
@@ -504,7 +504,7 @@ class Request(TypedDict):
     Since 1.
     """
 
-    jsonrpc: str
+    jsonrpc: Literal["2.0"]
     """Always "2.0"."""
 
     id: RequestID
@@ -527,7 +527,7 @@ class Response(TypedDict):
     Since 1.
     """
 
-    jsonrpc: str
+    jsonrpc: Literal["2.0"]
     """Always "2.0"."""
 
     id: RequestID | None

@@ -18,14 +18,16 @@ EXAMPLE_COMMAND_COMPLETED_EVENT_VALID_0: contract.CommandCompletedEvent = {"comm
 EXAMPLE_COMMAND_COMPLETED_EVENT_VALID_1: contract.CommandCompletedEvent = {"commandSeq": 13, "message": "listener shutting down", "success": False, "type": "command_completed"}
 
 # CommandCompletedEvent invalid 0: Command numbers start at 1.
-# Beyond the static types (a constraint the validators enforce): {"type":"command_completed","commandSeq":0,"success":true,"message":"moved"}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_COMMAND_COMPLETED_EVENT_INVALID_0: contract.CommandCompletedEvent = {"commandSeq": 0, "message": "moved", "success": True, "type": "command_completed"}
 
 # CommandCompletedEvent invalid 1: The outcome is missing.
 # The types reject it at /.
 EXAMPLE_COMMAND_COMPLETED_EVENT_INVALID_1: contract.CommandCompletedEvent = {"commandSeq": 12, "message": "moved", "type": "command_completed"}  # pyright: ignore[reportAssignmentType]
 
 # CommandCompletedEvent invalid 2: Another event type.
-# Beyond the static types (a constraint the validators enforce): {"type":"moved","commandSeq":12,"success":true,"message":"moved"}
+# The types reject it at /type.
+EXAMPLE_COMMAND_COMPLETED_EVENT_INVALID_2: contract.CommandCompletedEvent = {"commandSeq": 12, "message": "moved", "success": True, "type": "moved"}  # pyright: ignore[reportAssignmentType]
 
 # ErrorObject valid 0
 EXAMPLE_ERROR_OBJECT_VALID_0: contract.ErrorObject = {"code": -32002, "message": "Command queue full"}
@@ -41,10 +43,12 @@ EXAMPLE_PROJECT_IDENTIFIER_VALID_0: contract.ProjectIdentifier = "door-3"
 EXAMPLE_PROJECT_IDENTIFIER_VALID_1: contract.ProjectIdentifier = 1024
 
 # ProjectIdentifier invalid 0: An empty string identifies nothing.
-# Beyond the static types (a constraint the validators enforce): ""
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_PROJECT_IDENTIFIER_INVALID_0: contract.ProjectIdentifier = ""
 
 # ProjectIdentifier invalid 1: Neither a string nor an integer.
-# Beyond the static types (a constraint the validators enforce): true
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_PROJECT_IDENTIFIER_INVALID_1: contract.ProjectIdentifier = True
 
 # Request valid 0
 EXAMPLE_REQUEST_VALID_0: contract.Request = {"id": 1, "jsonrpc": "2.0", "method": "observe", "params": {}}
@@ -53,10 +57,12 @@ EXAMPLE_REQUEST_VALID_0: contract.Request = {"id": 1, "jsonrpc": "2.0", "method"
 EXAMPLE_REQUEST_VALID_1: contract.Request = {"id": "step-7", "jsonrpc": "2.0", "method": "ping"}
 
 # Request invalid 0: Wrong envelope marker.
-# Beyond the static types (a constraint the validators enforce): {"jsonrpc":"1.0","id":1,"method":"ping","params":{}}
+# The types reject it at /jsonrpc.
+EXAMPLE_REQUEST_INVALID_0: contract.Request = {"id": 1, "jsonrpc": "1.0", "method": "ping", "params": {}}  # pyright: ignore[reportAssignmentType]
 
 # Request invalid 1: The method name is empty.
-# Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1,"method":"","params":{}}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_REQUEST_INVALID_1: contract.Request = {"id": 1, "jsonrpc": "2.0", "method": "", "params": {}}
 
 # Request invalid 2: Positional params are not part of the protocol.
 # The types reject it at /params.
@@ -86,10 +92,12 @@ EXAMPLE_RESPONSE_VALID_0: contract.Response = {"id": 1, "jsonrpc": "2.0", "resul
 EXAMPLE_RESPONSE_VALID_1: contract.Response = {"error": {"code": -32700, "message": "Parse error"}, "id": None, "jsonrpc": "2.0"}
 
 # Response invalid 0: Neither result nor error.
-# Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_RESPONSE_INVALID_0: contract.Response = {"id": 1, "jsonrpc": "2.0"}
 
 # Response invalid 1: Both result and error.
-# Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32601,"message":"Method not found"}}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_RESPONSE_INVALID_1: contract.Response = {"error": {"code": -32601, "message": "Method not found"}, "id": 1, "jsonrpc": "2.0", "result": {}}
 
 # method act params valid 0
 EXAMPLE_METHOD_ACT_PARAMS_VALID_0: contract.ActParams = {"type": "move", "x": 3, "y": 4}
@@ -106,7 +114,8 @@ EXAMPLE_METHOD_ACT_PARAMS_VALID_2: contract.ActParams = {"stringArg": "Прив�
 EXAMPLE_METHOD_ACT_PARAMS_INVALID_0: contract.ActParams = {"x": 3, "y": 4}  # pyright: ignore[reportAssignmentType]
 
 # method act params invalid 1: An empty command type.
-# Beyond the static types (a constraint the validators enforce): {"type":""}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_ACT_PARAMS_INVALID_1: contract.ActParams = {"type": ""}
 
 # method act params invalid 2: A coordinate given as a string.
 # The types reject it at /x.
@@ -120,10 +129,12 @@ EXAMPLE_METHOD_ACT_PARAMS_INVALID_3: contract.ActParams = {"targetId": 1.5, "typ
 EXAMPLE_METHOD_ACT_RESULT_VALID_0: contract.ActResult = {"accepted": True, "commandSeq": 12}
 
 # method act result invalid 0: A rejected command gets an error, never accepted false.
-# Beyond the static types (a constraint the validators enforce): {"accepted":false,"commandSeq":12}
+# The types reject it at /accepted.
+EXAMPLE_METHOD_ACT_RESULT_INVALID_0: contract.ActResult = {"accepted": False, "commandSeq": 12}  # pyright: ignore[reportAssignmentType]
 
 # method act result invalid 1: Command numbers start at 1.
-# Beyond the static types (a constraint the validators enforce): {"accepted":true,"commandSeq":0}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_ACT_RESULT_INVALID_1: contract.ActResult = {"accepted": True, "commandSeq": 0}
 
 # method auth params valid 0
 EXAMPLE_METHOD_AUTH_PARAMS_VALID_0: contract.AuthParams = {"token": "from-the-environment"}
@@ -210,7 +221,8 @@ EXAMPLE_METHOD_PING_PARAMS_INVALID_0: contract.EmptyParams = []  # pyright: igno
 EXAMPLE_METHOD_PING_RESULT_VALID_0: contract.PingResult = {"ok": True}
 
 # method ping result invalid 0: ok is always true.
-# Beyond the static types (a constraint the validators enforce): {"ok":false}
+# The types reject it at /ok.
+EXAMPLE_METHOD_PING_RESULT_INVALID_0: contract.PingResult = {"ok": False}  # pyright: ignore[reportAssignmentType]
 
 # method ping result invalid 1: ok is always present.
 # The types reject it at /.
@@ -227,7 +239,8 @@ EXAMPLE_METHOD_STATUS_PARAMS_INVALID_0: contract.EmptyParams = "status"  # pyrig
 EXAMPLE_METHOD_STATUS_RESULT_VALID_0: contract.StatusResult = {"events": 3, "host": "127.0.0.1", "lastError": "", "maxEvents": 512, "maxQueuedCommands": 64, "observationSeq": 4, "port": 43011, "queuedCommands": 0, "running": True}
 
 # method status result invalid 0: Port 0 is not a bound port.
-# Beyond the static types (a constraint the validators enforce): {"running":true,"host":"127.0.0.1","port":0,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4,"lastError":""}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_STATUS_RESULT_INVALID_0: contract.StatusResult = {"events": 3, "host": "127.0.0.1", "lastError": "", "maxEvents": 512, "maxQueuedCommands": 64, "observationSeq": 4, "port": 0, "queuedCommands": 0, "running": True}
 
 # method status result invalid 1: lastError is always present.
 # The types reject it at /.

@@ -15,14 +15,16 @@ export const exampleCommandCompletedEventValid0 = {"type":"command_completed","c
 export const exampleCommandCompletedEventValid1 = {"type":"command_completed","commandSeq":13,"success":false,"message":"listener shutting down","reason":"shutdown"} satisfies contract.CommandCompletedEvent;
 
 // CommandCompletedEvent invalid 0: Command numbers start at 1.
-// Beyond the static types (a constraint the validators enforce): {"type":"command_completed","commandSeq":0,"success":true,"message":"moved"}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleCommandCompletedEventInvalid0 = {"type":"command_completed","commandSeq":0,"success":true,"message":"moved"} satisfies contract.CommandCompletedEvent;
 
 // CommandCompletedEvent invalid 1: The outcome is missing.
 // @ts-expect-error the types reject it at /
 export const exampleCommandCompletedEventInvalid1 = {"type":"command_completed","commandSeq":12,"message":"moved"} satisfies contract.CommandCompletedEvent;
 
 // CommandCompletedEvent invalid 2: Another event type.
-// Beyond the static types (a constraint the validators enforce): {"type":"moved","commandSeq":12,"success":true,"message":"moved"}
+// @ts-expect-error the types reject it at /type
+export const exampleCommandCompletedEventInvalid2 = {"type":"moved","commandSeq":12,"success":true,"message":"moved"} satisfies contract.CommandCompletedEvent;
 
 // ErrorObject valid 0
 export const exampleErrorObjectValid0 = {"code":-32002,"message":"Command queue full"} satisfies contract.ErrorObject;
@@ -38,7 +40,8 @@ export const exampleProjectIdentifierValid0 = "door-3" satisfies contract.Projec
 export const exampleProjectIdentifierValid1 = 1024 satisfies contract.ProjectIdentifier;
 
 // ProjectIdentifier invalid 0: An empty string identifies nothing.
-// Beyond the static types (a constraint the validators enforce): ""
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleProjectIdentifierInvalid0 = "" satisfies contract.ProjectIdentifier;
 
 // ProjectIdentifier invalid 1: Neither a string nor an integer.
 // @ts-expect-error the types reject it at /
@@ -51,10 +54,12 @@ export const exampleRequestValid0 = {"jsonrpc":"2.0","id":1,"method":"observe","
 export const exampleRequestValid1 = {"jsonrpc":"2.0","id":"step-7","method":"ping"} satisfies contract.Request;
 
 // Request invalid 0: Wrong envelope marker.
-// Beyond the static types (a constraint the validators enforce): {"jsonrpc":"1.0","id":1,"method":"ping","params":{}}
+// @ts-expect-error the types reject it at /jsonrpc
+export const exampleRequestInvalid0 = {"jsonrpc":"1.0","id":1,"method":"ping","params":{}} satisfies contract.Request;
 
 // Request invalid 1: The method name is empty.
-// Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1,"method":"","params":{}}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRequestInvalid1 = {"jsonrpc":"2.0","id":1,"method":"","params":{}} satisfies contract.Request;
 
 // Request invalid 2: Positional params are not part of the protocol.
 // @ts-expect-error the types reject it at /params
@@ -70,7 +75,8 @@ export const exampleRequestIdValid1 = 7 satisfies contract.RequestID;
 export const exampleRequestIdValid2 = 0 satisfies contract.RequestID;
 
 // RequestID invalid 0: Not an integer.
-// Beyond the static types (a constraint the validators enforce): 1.5
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRequestIdInvalid0 = 1.5 satisfies contract.RequestID;
 
 // RequestID invalid 1: A request must carry an id.
 // @ts-expect-error the types reject it at /
@@ -83,10 +89,12 @@ export const exampleResponseValid0 = {"jsonrpc":"2.0","id":1,"result":{"authoriz
 export const exampleResponseValid1 = {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}} satisfies contract.Response;
 
 // Response invalid 0: Neither result nor error.
-// Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleResponseInvalid0 = {"jsonrpc":"2.0","id":1} satisfies contract.Response;
 
 // Response invalid 1: Both result and error.
-// Beyond the static types (a constraint the validators enforce): {"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32601,"message":"Method not found"}}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleResponseInvalid1 = {"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-32601,"message":"Method not found"}} satisfies contract.Response;
 
 // method act params valid 0
 export const exampleMethodActParamsValid0 = {"type":"move","x":3,"y":4} satisfies contract.ActParams;
@@ -102,23 +110,27 @@ export const exampleMethodActParamsValid2 = {"type":"say","stringArg":"Прив�
 export const exampleMethodActParamsInvalid0 = {"x":3,"y":4} satisfies contract.ActParams;
 
 // method act params invalid 1: An empty command type.
-// Beyond the static types (a constraint the validators enforce): {"type":""}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodActParamsInvalid1 = {"type":""} satisfies contract.ActParams;
 
 // method act params invalid 2: A coordinate given as a string.
 // @ts-expect-error the types reject it at /x
 export const exampleMethodActParamsInvalid2 = {"type":"move","x":"3"} satisfies contract.ActParams;
 
 // method act params invalid 3: An identifier that is neither a string nor an integer.
-// Beyond the static types (a constraint the validators enforce): {"type":"use","targetId":1.5}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodActParamsInvalid3 = {"type":"use","targetId":1.5} satisfies contract.ActParams;
 
 // method act result valid 0
 export const exampleMethodActResultValid0 = {"accepted":true,"commandSeq":12} satisfies contract.ActResult;
 
 // method act result invalid 0: A rejected command gets an error, never accepted false.
-// Beyond the static types (a constraint the validators enforce): {"accepted":false,"commandSeq":12}
+// @ts-expect-error the types reject it at /accepted
+export const exampleMethodActResultInvalid0 = {"accepted":false,"commandSeq":12} satisfies contract.ActResult;
 
 // method act result invalid 1: Command numbers start at 1.
-// Beyond the static types (a constraint the validators enforce): {"accepted":true,"commandSeq":0}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodActResultInvalid1 = {"accepted":true,"commandSeq":0} satisfies contract.ActResult;
 
 // method auth params valid 0
 export const exampleMethodAuthParamsValid0 = {"token":"from-the-environment"} satisfies contract.AuthParams;
@@ -155,7 +167,8 @@ export const exampleMethodEventsParamsValid2 = {"afterSeq":-5,"limit":100000} sa
 export const exampleMethodEventsParamsInvalid0 = {"afterSeq":"37"} satisfies contract.EventsParams;
 
 // method events params invalid 1: The limit is not an integer.
-// Beyond the static types (a constraint the validators enforce): {"limit":2.5}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodEventsParamsInvalid1 = {"limit":2.5} satisfies contract.EventsParams;
 
 // method events result valid 0
 export const exampleMethodEventsResultValid0 = {"latestSeq":38,"events":[{"seq":38,"event":{"type":"command_completed","commandSeq":12,"message":"moved","success":true}}]} satisfies contract.EventsResult;
@@ -203,7 +216,8 @@ export const exampleMethodPingParamsInvalid0 = [] satisfies contract.EmptyParams
 export const exampleMethodPingResultValid0 = {"ok":true} satisfies contract.PingResult;
 
 // method ping result invalid 0: ok is always true.
-// Beyond the static types (a constraint the validators enforce): {"ok":false}
+// @ts-expect-error the types reject it at /ok
+export const exampleMethodPingResultInvalid0 = {"ok":false} satisfies contract.PingResult;
 
 // method ping result invalid 1: ok is always present.
 // @ts-expect-error the types reject it at /
@@ -220,8 +234,87 @@ export const exampleMethodStatusParamsInvalid0 = "status" satisfies contract.Emp
 export const exampleMethodStatusResultValid0 = {"running":true,"host":"127.0.0.1","port":43011,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4,"lastError":""} satisfies contract.StatusResult;
 
 // method status result invalid 0: Port 0 is not a bound port.
-// Beyond the static types (a constraint the validators enforce): {"running":true,"host":"127.0.0.1","port":0,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4,"lastError":""}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodStatusResultInvalid0 = {"running":true,"host":"127.0.0.1","port":0,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4,"lastError":""} satisfies contract.StatusResult;
 
 // method status result invalid 1: lastError is always present.
 // @ts-expect-error the types reject it at /
 export const exampleMethodStatusResultInvalid1 = {"running":true,"host":"127.0.0.1","port":43011,"queuedCommands":0,"maxQueuedCommands":64,"events":3,"maxEvents":512,"observationSeq":4} satisfies contract.StatusResult;
+
+/** One example of the spec: its label, the type it is an example of, whether the contract accepts it, and the value. */
+export interface Example {
+  readonly label: string;
+  readonly type: string;
+  readonly valid: boolean;
+  readonly value: unknown;
+}
+
+/** Every example above, in order, for programs that give them to other validators. */
+export const examples: readonly Example[] = [
+  { label: "CommandCompletedEvent valid 0", type: "CommandCompletedEvent", valid: true, value: exampleCommandCompletedEventValid0 },
+  { label: "CommandCompletedEvent valid 1", type: "CommandCompletedEvent", valid: true, value: exampleCommandCompletedEventValid1 },
+  { label: "CommandCompletedEvent invalid 0", type: "CommandCompletedEvent", valid: false, value: exampleCommandCompletedEventInvalid0 },
+  { label: "CommandCompletedEvent invalid 1", type: "CommandCompletedEvent", valid: false, value: exampleCommandCompletedEventInvalid1 },
+  { label: "CommandCompletedEvent invalid 2", type: "CommandCompletedEvent", valid: false, value: exampleCommandCompletedEventInvalid2 },
+  { label: "ErrorObject valid 0", type: "ErrorObject", valid: true, value: exampleErrorObjectValid0 },
+  { label: "ErrorObject invalid 0", type: "ErrorObject", valid: false, value: exampleErrorObjectInvalid0 },
+  { label: "ProjectIdentifier valid 0", type: "ProjectIdentifier", valid: true, value: exampleProjectIdentifierValid0 },
+  { label: "ProjectIdentifier valid 1", type: "ProjectIdentifier", valid: true, value: exampleProjectIdentifierValid1 },
+  { label: "ProjectIdentifier invalid 0", type: "ProjectIdentifier", valid: false, value: exampleProjectIdentifierInvalid0 },
+  { label: "ProjectIdentifier invalid 1", type: "ProjectIdentifier", valid: false, value: exampleProjectIdentifierInvalid1 },
+  { label: "Request valid 0", type: "Request", valid: true, value: exampleRequestValid0 },
+  { label: "Request valid 1", type: "Request", valid: true, value: exampleRequestValid1 },
+  { label: "Request invalid 0", type: "Request", valid: false, value: exampleRequestInvalid0 },
+  { label: "Request invalid 1", type: "Request", valid: false, value: exampleRequestInvalid1 },
+  { label: "Request invalid 2", type: "Request", valid: false, value: exampleRequestInvalid2 },
+  { label: "RequestID valid 0", type: "RequestID", valid: true, value: exampleRequestIdValid0 },
+  { label: "RequestID valid 1", type: "RequestID", valid: true, value: exampleRequestIdValid1 },
+  { label: "RequestID valid 2", type: "RequestID", valid: true, value: exampleRequestIdValid2 },
+  { label: "RequestID invalid 0", type: "RequestID", valid: false, value: exampleRequestIdInvalid0 },
+  { label: "RequestID invalid 1", type: "RequestID", valid: false, value: exampleRequestIdInvalid1 },
+  { label: "Response valid 0", type: "Response", valid: true, value: exampleResponseValid0 },
+  { label: "Response valid 1", type: "Response", valid: true, value: exampleResponseValid1 },
+  { label: "Response invalid 0", type: "Response", valid: false, value: exampleResponseInvalid0 },
+  { label: "Response invalid 1", type: "Response", valid: false, value: exampleResponseInvalid1 },
+  { label: "method act params valid 0", type: "ActParams", valid: true, value: exampleMethodActParamsValid0 },
+  { label: "method act params valid 1", type: "ActParams", valid: true, value: exampleMethodActParamsValid1 },
+  { label: "method act params valid 2", type: "ActParams", valid: true, value: exampleMethodActParamsValid2 },
+  { label: "method act params invalid 0", type: "ActParams", valid: false, value: exampleMethodActParamsInvalid0 },
+  { label: "method act params invalid 1", type: "ActParams", valid: false, value: exampleMethodActParamsInvalid1 },
+  { label: "method act params invalid 2", type: "ActParams", valid: false, value: exampleMethodActParamsInvalid2 },
+  { label: "method act params invalid 3", type: "ActParams", valid: false, value: exampleMethodActParamsInvalid3 },
+  { label: "method act result valid 0", type: "ActResult", valid: true, value: exampleMethodActResultValid0 },
+  { label: "method act result invalid 0", type: "ActResult", valid: false, value: exampleMethodActResultInvalid0 },
+  { label: "method act result invalid 1", type: "ActResult", valid: false, value: exampleMethodActResultInvalid1 },
+  { label: "method auth params valid 0", type: "AuthParams", valid: true, value: exampleMethodAuthParamsValid0 },
+  { label: "method auth params invalid 0", type: "AuthParams", valid: false, value: exampleMethodAuthParamsInvalid0 },
+  { label: "method auth params invalid 1", type: "AuthParams", valid: false, value: exampleMethodAuthParamsInvalid1 },
+  { label: "method auth result valid 0", type: "AuthResult", valid: true, value: exampleMethodAuthResultValid0 },
+  { label: "method auth result valid 1", type: "AuthResult", valid: true, value: exampleMethodAuthResultValid1 },
+  { label: "method auth result invalid 0", type: "AuthResult", valid: false, value: exampleMethodAuthResultInvalid0 },
+  { label: "method events params valid 0", type: "EventsParams", valid: true, value: exampleMethodEventsParamsValid0 },
+  { label: "method events params valid 1", type: "EventsParams", valid: true, value: exampleMethodEventsParamsValid1 },
+  { label: "method events params valid 2", type: "EventsParams", valid: true, value: exampleMethodEventsParamsValid2 },
+  { label: "method events params invalid 0", type: "EventsParams", valid: false, value: exampleMethodEventsParamsInvalid0 },
+  { label: "method events params invalid 1", type: "EventsParams", valid: false, value: exampleMethodEventsParamsInvalid1 },
+  { label: "method events result valid 0", type: "EventsResult", valid: true, value: exampleMethodEventsResultValid0 },
+  { label: "method events result valid 1", type: "EventsResult", valid: true, value: exampleMethodEventsResultValid1 },
+  { label: "method events result invalid 0", type: "EventsResult", valid: false, value: exampleMethodEventsResultInvalid0 },
+  { label: "method events result invalid 1", type: "EventsResult", valid: false, value: exampleMethodEventsResultInvalid1 },
+  { label: "method observe params valid 0", type: "EmptyParams", valid: true, value: exampleMethodObserveParamsValid0 },
+  { label: "method observe params invalid 0", type: "EmptyParams", valid: false, value: exampleMethodObserveParamsInvalid0 },
+  { label: "method observe result valid 0", type: "ObserveResult", valid: true, value: exampleMethodObserveResultValid0 },
+  { label: "method observe result valid 1", type: "ObserveResult", valid: true, value: exampleMethodObserveResultValid1 },
+  { label: "method observe result invalid 0", type: "ObserveResult", valid: false, value: exampleMethodObserveResultInvalid0 },
+  { label: "method ping params valid 0", type: "EmptyParams", valid: true, value: exampleMethodPingParamsValid0 },
+  { label: "method ping params valid 1", type: "EmptyParams", valid: true, value: exampleMethodPingParamsValid1 },
+  { label: "method ping params invalid 0", type: "EmptyParams", valid: false, value: exampleMethodPingParamsInvalid0 },
+  { label: "method ping result valid 0", type: "PingResult", valid: true, value: exampleMethodPingResultValid0 },
+  { label: "method ping result invalid 0", type: "PingResult", valid: false, value: exampleMethodPingResultInvalid0 },
+  { label: "method ping result invalid 1", type: "PingResult", valid: false, value: exampleMethodPingResultInvalid1 },
+  { label: "method status params valid 0", type: "EmptyParams", valid: true, value: exampleMethodStatusParamsValid0 },
+  { label: "method status params invalid 0", type: "EmptyParams", valid: false, value: exampleMethodStatusParamsInvalid0 },
+  { label: "method status result valid 0", type: "StatusResult", valid: true, value: exampleMethodStatusResultValid0 },
+  { label: "method status result invalid 0", type: "StatusResult", valid: false, value: exampleMethodStatusResultInvalid0 },
+  { label: "method status result invalid 1", type: "StatusResult", valid: false, value: exampleMethodStatusResultInvalid1 },
+];

@@ -849,7 +849,7 @@ class EditingResult(TypedDict):
     redo: bool
     """True when it can redo."""
 
-    addRemove: bool
+    addRemove: Literal[False]
     """Always false: objects are never added or removed."""
 
     renameAvailable: NotRequired[bool]
@@ -929,7 +929,7 @@ class EditingState(TypedDict):
     redo: bool
     """True when it can redo."""
 
-    addRemove: bool
+    addRemove: Literal[False]
     """Always false: objects are never added or removed."""
 
     renameAvailable: NotRequired[bool]
@@ -2847,7 +2847,7 @@ class ServerInfo(TypedDict):
     Since 1.0.
     """
 
-    name: str
+    name: Literal["eska"]
     """Always "eska"."""
 
     version: str

@@ -17,7 +17,8 @@ EXAMPLE_API_VERSION_VALID_0: contract.ApiVersion = {"major": 1, "minor": 0}
 EXAMPLE_API_VERSION_VALID_1: contract.ApiVersion = {"major": 1, "minor": 11}
 
 # ApiVersion invalid 0: A negative minor.
-# Beyond the static types (a constraint the validators enforce): {"major":1,"minor":-1}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_API_VERSION_INVALID_0: contract.ApiVersion = {"major": 1, "minor": -1}
 
 # ApiVersion invalid 1: The major is a string.
 # The types reject it at /major.
@@ -57,7 +58,8 @@ EXAMPLE_CHANGED_PARAMS_VALID_0: contract.ChangedParams = {"affected": ["catalog:
 EXAMPLE_CHANGED_PARAMS_VALID_1: contract.ChangedParams = {"affected": None, "eventSequence": "1", "generation": "1", "projectId": "p1", "requiresRefresh": True, "requiresReopen": False, "sessionId": "s1"}
 
 # ChangedParams invalid 0: Not an unsigned decimal.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"-1","affected":["catalog:Контрагенты"],"requiresRefresh":false,"requiresReopen":false}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_CHANGED_PARAMS_INVALID_0: contract.ChangedParams = {"affected": ["catalog:Контрагенты"], "eventSequence": "-1", "generation": "1", "projectId": "p1", "requiresRefresh": False, "requiresReopen": False, "sessionId": "s1"}
 
 # DidChangeFilesParams valid 0
 EXAMPLE_DID_CHANGE_FILES_PARAMS_VALID_0: contract.DidChangeFilesParams = {"paths": [{"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}], "projectId": "p1", "sequence": "1", "sessionId": "s1"}
@@ -110,7 +112,8 @@ EXAMPLE_EDITING_STATE_VALID_1: contract.EditingState = {"addRemove": False, "con
 EXAMPLE_EDITING_STATE_VALID_2: contract.EditingState = {"addRemove": False, "contextSnapshot": None, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "redoRename": False, "renameAvailable": True, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "undoRename": False, "writable": True}
 
 # EditingState invalid 0: addRemove is always false.
-# Beyond the static types (a constraint the validators enforce): {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true}
+# The types reject it at /addRemove.
+EXAMPLE_EDITING_STATE_INVALID_0: contract.EditingState = {"addRemove": True, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}  # pyright: ignore[reportAssignmentType]
 
 # EditingState invalid 1: A context snapshot is a string or null.
 # The types reject it at /contextSnapshot.
@@ -127,10 +130,12 @@ EXAMPLE_GENERATION_VALID_1: contract.Generation = "18446744073709551615"
 EXAMPLE_GENERATION_INVALID_0: contract.Generation = 1  # pyright: ignore[reportAssignmentType]
 
 # Generation invalid 1: A leading zero.
-# Beyond the static types (a constraint the validators enforce): "01"
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_GENERATION_INVALID_1: contract.Generation = "01"
 
 # Generation invalid 2: Above 2^64−1.
-# Beyond the static types (a constraint the validators enforce): "18446744073709551616"
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_GENERATION_INVALID_2: contract.Generation = "18446744073709551616"
 
 # IndexProgressParams valid 0
 EXAMPLE_INDEX_PROGRESS_PARAMS_VALID_0: contract.IndexProgressParams = {"generation": "0", "progress": {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}, "projectId": "p1", "sessionId": "s1"}
@@ -160,7 +165,8 @@ EXAMPLE_LABEL_INVALID_0: contract.Label = {"key": "k", "kind": "key", "translati
 EXAMPLE_LIMITS_VALID_0: contract.Limits = {"maxBatchItems": 16, "maxDepth": 64, "maxHeaderBytes": 8192, "maxPendingRequests": 128, "maxQueuedBytes": 4194304, "maxRequestBytes": 1048576, "maxResponseBytes": 67108864}
 
 # Limits invalid 0: A limit below one.
-# Beyond the static types (a constraint the validators enforce): {"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":0,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_LIMITS_INVALID_0: contract.Limits = {"maxBatchItems": 16, "maxDepth": 0, "maxHeaderBytes": 8192, "maxPendingRequests": 128, "maxQueuedBytes": 4194304, "maxRequestBytes": 1048576, "maxResponseBytes": 67108864}
 
 # MetadataKind valid 0
 EXAMPLE_METADATA_KIND_VALID_0: contract.MetadataKind = "catalog"
@@ -169,7 +175,8 @@ EXAMPLE_METADATA_KIND_VALID_0: contract.MetadataKind = "catalog"
 EXAMPLE_METADATA_KIND_VALID_1: contract.MetadataKind = "predefined-item"
 
 # MetadataKind invalid 0: Empty.
-# Beyond the static types (a constraint the validators enforce): ""
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METADATA_KIND_INVALID_0: contract.MetadataKind = ""
 
 # Node valid 0
 EXAMPLE_NODE_VALID_0: contract.Node = {"diagnostics": [], "expandedByDefault": False, "id": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "label": {"kind": "name", "text": "ТестоваяКонфигурация"}, "parent": None, "rootSection": False, "state": "non_empty"}
@@ -205,7 +212,8 @@ EXAMPLE_NODE_ID_INVALID_1: contract.NodeId = {"kind": "object"}  # pyright: igno
 EXAMPLE_OBJECT_ID_VALID_0: contract.ObjectId = "catalog:Контрагенты"
 
 # ObjectId invalid 0: An empty id.
-# Beyond the static types (a constraint the validators enforce): ""
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_OBJECT_ID_INVALID_0: contract.ObjectId = ""
 
 # Path valid 0
 EXAMPLE_PATH_VALID_0: contract.Path = {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}
@@ -242,7 +250,8 @@ EXAMPLE_PRESENTATION_VALID_0: contract.Presentation = {"caption": {"en-US": "К�
 EXAMPLE_PRESENTATION_VALID_1: contract.Presentation = {"caption": {"en-US": "Diagram", "ru-RU": "Схема"}, "kind": "diagram", "layout": "tree"}
 
 # Presentation invalid 0: An unknown status.
-# Beyond the static types (a constraint the validators enforce): {"kind":"reference","caption":{"ru-RU":"Справочники","en-US":"Catalogs"},"category":{"ru-RU":"Справочники","en-US":"Catalogs"},"metadataKind":"catalog","status":"broken"}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_PRESENTATION_INVALID_0: contract.Presentation = {"caption": {"en-US": "Catalogs", "ru-RU": "Справочники"}, "category": {"en-US": "Catalogs", "ru-RU": "Справочники"}, "kind": "reference", "metadataKind": "catalog", "status": "broken"}
 
 # Progress valid 0
 EXAMPLE_PROGRESS_VALID_0: contract.Progress = {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}
@@ -275,7 +284,8 @@ EXAMPLE_PROPERTY_CHANGE_VALID_1: contract.PropertyChange = {"kind": "unsignedInt
 EXAMPLE_PROPERTY_CHANGE_VALID_2: contract.PropertyChange = {"kind": "reference", "value": None}
 
 # PropertyChange invalid 0: A negative value.
-# Beyond the static types (a constraint the validators enforce): {"kind":"unsignedInteger","value":"-1"}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_PROPERTY_CHANGE_INVALID_0: contract.PropertyChange = {"kind": "unsignedInteger", "value": "-1"}
 
 # PropertyChange invalid 1: A fractional integer.
 # The types reject it at /value.
@@ -302,13 +312,15 @@ EXAMPLE_PROPERTY_VALUE_INVALID_1: contract.PropertyValue = {"issue": "other", "k
 EXAMPLE_RANGE_VALID_0: contract.Range = {"end": 145, "start": 100}
 
 # Range invalid 0: A negative offset.
-# Beyond the static types (a constraint the validators enforce): {"start":-1,"end":2}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_RANGE_INVALID_0: contract.Range = {"end": 2, "start": -1}
 
 # RenameFile valid 0
 EXAMPLE_RENAME_FILE_VALID_0: contract.RenameFile = {"edits": [{"range": {"end": 824, "start": 812}, "text": "Изделия"}], "path": "Documents/Заказ.xml", "sha256": "0000000000000000000000000000000000000000000000000000000000000000"}
 
 # RenameFile invalid 0: Not a SHA-256.
-# Beyond the static types (a constraint the validators enforce): {"path":"Documents/Заказ.xml","sha256":"0","edits":[]}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_RENAME_FILE_INVALID_0: contract.RenameFile = {"edits": [], "path": "Documents/Заказ.xml", "sha256": "0"}
 
 # Renamed valid 0
 EXAMPLE_RENAMED_VALID_0: contract.Renamed = {"descendantFrom": "catalog:Контрагенты/", "descendantTo": "catalog:Партнёры/", "from": "catalog:Контрагенты", "to": "catalog:Партнёры"}
@@ -327,17 +339,20 @@ EXAMPLE_REQUEST_ID_VALID_1: contract.RequestID = 0
 EXAMPLE_REQUEST_ID_VALID_2: contract.RequestID = 9007199254740991
 
 # RequestID invalid 0: An empty string.
-# Beyond the static types (a constraint the validators enforce): ""
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_REQUEST_ID_INVALID_0: contract.RequestID = ""
 
 # RequestID invalid 1: A negative integer.
-# Beyond the static types (a constraint the validators enforce): -1
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_REQUEST_ID_INVALID_1: contract.RequestID = -1
 
 # RequestID invalid 2: A fractional number.
 # The types reject it at /.
 EXAMPLE_REQUEST_ID_INVALID_2: contract.RequestID = 1.5  # pyright: ignore[reportAssignmentType]
 
 # RequestID invalid 3: Not ASCII.
-# Beyond the static types (a constraint the validators enforce): "номер"
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_REQUEST_ID_INVALID_3: contract.RequestID = "номер"
 
 # RequestID invalid 4: null is not an id.
 # The types reject it at /.
@@ -357,7 +372,8 @@ EXAMPLE_SELECTION_VALID_0: contract.Selection = {"kind": "current"}
 EXAMPLE_SELECTION_VALID_1: contract.Selection = {"kind": "named", "names": ["erp"]}
 
 # Selection invalid 0: No names.
-# Beyond the static types (a constraint the validators enforce): {"kind":"named","names":[]}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_SELECTION_INVALID_0: contract.Selection = {"kind": "named", "names": []}
 
 # Selection invalid 1: An unknown kind.
 # The types reject it at /kind.
@@ -411,7 +427,8 @@ EXAMPLE_METHOD_INITIALIZE_PARAMS_INVALID_1: contract.InitializeParams = {"allowP
 EXAMPLE_METHOD_INITIALIZE_RESULT_VALID_0: contract.InitializeResult = {"apiVersion": {"major": 1, "minor": 0}, "capabilities": {"batch": True, "clientFileEvents": True, "designerXml": True, "diskCache": True, "multiContext": False, "readOnly": True, "search": True, "supportedProjectTypes": ["configuration", "extension", "processing", "report"]}, "limits": {"maxBatchItems": 16, "maxDepth": 64, "maxHeaderBytes": 8192, "maxPendingRequests": 128, "maxQueuedBytes": 4194304, "maxRequestBytes": 1048576, "maxResponseBytes": 67108864}, "server": {"name": "eska", "version": "0.10.0"}}
 
 # method initialize result invalid 0: Another server name.
-# Beyond the static types (a constraint the validators enforce): {"apiVersion":{"major":1,"minor":0},"server":{"name":"other","version":"1"},"capabilities":{"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"]},"limits":{"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}}
+# The types reject it at /server/name.
+EXAMPLE_METHOD_INITIALIZE_RESULT_INVALID_0: contract.InitializeResult = {"apiVersion": {"major": 1, "minor": 0}, "capabilities": {"batch": True, "clientFileEvents": True, "designerXml": True, "diskCache": True, "multiContext": False, "readOnly": True, "search": True, "supportedProjectTypes": ["configuration", "extension", "processing", "report"]}, "limits": {"maxBatchItems": 16, "maxDepth": 64, "maxHeaderBytes": 8192, "maxPendingRequests": 128, "maxQueuedBytes": 4194304, "maxRequestBytes": 1048576, "maxResponseBytes": 67108864}, "server": {"name": "other", "version": "1"}}  # pyright: ignore[reportAssignmentType]
 
 # method metadata/children params valid 0
 EXAMPLE_METHOD_METADATA_CHILDREN_PARAMS_VALID_0: contract.ChildrenParams = {"generation": "0", "node": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "projectId": "p1", "sessionId": "s1"}
@@ -434,7 +451,8 @@ EXAMPLE_METHOD_METADATA_CHILDREN_RESULT_INVALID_0: contract.ChildrenResult = {"e
 EXAMPLE_METHOD_METADATA_GET_PARAMS_VALID_0: contract.ObjectParams = {"generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/get params invalid 0: An empty id.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_GET_PARAMS_INVALID_0: contract.ObjectParams = {"generation": "0", "objectId": "", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/get result valid 0
 EXAMPLE_METHOD_METADATA_GET_RESULT_VALID_0: contract.GetResult = {"eventSequence": "0", "generation": "0", "object": {"metadataKind": "catalog", "name": "Контрагенты", "objectId": "catalog:Контрагенты", "parent": None, "synonyms": [], "uuid": None}, "projectId": "p1", "sessionId": "s1"}
@@ -457,7 +475,8 @@ EXAMPLE_METHOD_METADATA_INDEX_PARAMS_INVALID_0: contract.IndexParams = {"action"
 EXAMPLE_METHOD_METADATA_INDEX_RESULT_VALID_0: contract.IndexResult = {"eventSequence": "0", "generation": "0", "progress": {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}, "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/index result invalid 0: A negative count.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":-1,"pendingDescriptors":0,"failedDescriptors":0}}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_INDEX_RESULT_INVALID_0: contract.IndexResult = {"eventSequence": "0", "generation": "0", "progress": {"failedDescriptors": 0, "indexedObjects": -1, "pendingDescriptors": 0, "state": "ready"}, "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/indexErrors params valid 0
 EXAMPLE_METHOD_METADATA_INDEX_ERRORS_PARAMS_VALID_0: contract.IndexErrorsParams = {"generation": "0", "limit": 50, "offset": 0, "projectId": "p1", "sessionId": "s1"}
@@ -466,7 +485,8 @@ EXAMPLE_METHOD_METADATA_INDEX_ERRORS_PARAMS_VALID_0: contract.IndexErrorsParams 
 EXAMPLE_METHOD_METADATA_INDEX_ERRORS_PARAMS_VALID_1: contract.IndexErrorsParams = {"generation": "0", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/indexErrors params invalid 0: Below the minimum of 1.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","limit":0}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_INDEX_ERRORS_PARAMS_INVALID_0: contract.IndexErrorsParams = {"generation": "0", "limit": 0, "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/indexErrors result valid 0
 EXAMPLE_METHOD_METADATA_INDEX_ERRORS_RESULT_VALID_0: contract.IndexErrorsResult = {"errors": [], "eventSequence": "0", "generation": "0", "nextOffset": None, "projectId": "p1", "sessionId": "s1"}
@@ -475,7 +495,8 @@ EXAMPLE_METHOD_METADATA_INDEX_ERRORS_RESULT_VALID_0: contract.IndexErrorsResult 
 EXAMPLE_METHOD_METADATA_INDEX_ERRORS_RESULT_VALID_1: contract.IndexErrorsResult = {"errors": [{"code": "xml_invalid", "details": {"reason": "malformed"}, "objectId": "catalog:Битый"}], "eventSequence": "0", "generation": "0", "nextOffset": 50, "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/indexErrors result invalid 0: A negative offset.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[],"nextOffset":-1}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_INDEX_ERRORS_RESULT_INVALID_0: contract.IndexErrorsResult = {"errors": [], "eventSequence": "0", "generation": "0", "nextOffset": -1, "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/previewProperty params valid 0
 EXAMPLE_METHOD_METADATA_PREVIEW_PROPERTY_PARAMS_VALID_0: contract.PropertyEditParams = {"change": {"kind": "text", "value": "Партнёры"}, "generation": "0", "objectId": "catalog:Контрагенты", "path": "Name", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}
@@ -488,7 +509,8 @@ EXAMPLE_METHOD_METADATA_PREVIEW_PROPERTY_PARAMS_INVALID_0: contract.PropertyEdit
 EXAMPLE_METHOD_METADATA_PREVIEW_PROPERTY_RESULT_VALID_0: contract.PreviewResult = {"changed": True, "changes": [{"range": {"end": 141, "start": 120}, "text": "Партнёры"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1", "valid": True}
 
 # method metadata/previewProperty result invalid 0: A negative offset.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","valid":true,"changed":true,"changes":[{"range":{"start":1,"end":-1},"text":""}]}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_PREVIEW_PROPERTY_RESULT_INVALID_0: contract.PreviewResult = {"changed": True, "changes": [{"range": {"end": -1, "start": 1}, "text": ""}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1", "valid": True}
 
 # method metadata/properties params valid 0
 EXAMPLE_METHOD_METADATA_PROPERTIES_PARAMS_VALID_0: contract.ObjectParams = {"generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
@@ -511,13 +533,15 @@ EXAMPLE_METHOD_METADATA_PROPERTIES_RESULT_INVALID_0: contract.PropertiesResult =
 EXAMPLE_METHOD_METADATA_PROPERTY_EDITING_PARAMS_VALID_0: contract.ObjectParams = {"generation": "0", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/propertyEditing params invalid 0: An empty id.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_PROPERTY_EDITING_PARAMS_INVALID_0: contract.ObjectParams = {"generation": "0", "objectId": "", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/propertyEditing result valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_EDITING_RESULT_VALID_0: contract.EditingResult = {"addRemove": False, "eventSequence": "0", "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "generation": "0", "profile": "catalog", "projectId": "p1", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "sessionId": "s1", "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}
 
 # method metadata/propertyEditing result invalid 0: addRemove is always false.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true}
+# The types reject it at /addRemove.
+EXAMPLE_METHOD_METADATA_PROPERTY_EDITING_RESULT_INVALID_0: contract.EditingResult = {"addRemove": True, "eventSequence": "0", "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "generation": "0", "profile": "catalog", "projectId": "p1", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "sessionId": "s1", "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}  # pyright: ignore[reportAssignmentType]
 
 # method metadata/propertyReferenceChoices params valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_REFERENCE_CHOICES_PARAMS_VALID_0: contract.PropertyPathParams = {"generation": "0", "objectId": "catalog:Контрагенты", "path": "ChoiceParameterLinks/0/Field", "projectId": "p1", "sessionId": "s1"}
@@ -537,7 +561,8 @@ EXAMPLE_METHOD_METADATA_PROPERTY_REFERENCE_CHOICES_RESULT_INVALID_0: contract.Re
 EXAMPLE_METHOD_METADATA_PROPERTY_TYPE_CHOICES_PARAMS_VALID_0: contract.PropertyPathParams = {"generation": "0", "objectId": "catalog:Контрагенты", "path": "Attributes/ИНН/Type", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/propertyTypeChoices params invalid 0: An empty path.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":""}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_PROPERTY_TYPE_CHOICES_PARAMS_INVALID_0: contract.PropertyPathParams = {"generation": "0", "objectId": "catalog:Контрагенты", "path": "", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/propertyTypeChoices result valid 0
 EXAMPLE_METHOD_METADATA_PROPERTY_TYPE_CHOICES_RESULT_VALID_0: contract.TypeChoicesResult = {"choices": [{"caption": {"en-US": "String", "ru-RU": "Строка"}, "key": "xs:string"}], "eventSequence": "0", "generation": "0", "projectId": "p1", "sessionId": "s1"}
@@ -595,7 +620,8 @@ EXAMPLE_METHOD_METADATA_RENAME_APPLY_RESULT_INVALID_0: contract.RenameApplyResul
 EXAMPLE_METHOD_METADATA_RENAME_PREVIEW_PARAMS_VALID_0: contract.RenamePreviewParams = {"generation": "0", "newName": "Партнёры", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/renamePreview params invalid 0: An empty name.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":""}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_RENAME_PREVIEW_PARAMS_INVALID_0: contract.RenamePreviewParams = {"generation": "0", "newName": "", "objectId": "catalog:Контрагенты", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/renamePreview result valid 0
 EXAMPLE_METHOD_METADATA_RENAME_PREVIEW_RESULT_VALID_0: contract.RenamePreviewResult = {"applyAvailable": True, "eventSequence": "0", "generation": "0", "plan": {"files": [{"edits": [{"range": {"end": 142, "start": 120}, "text": "Партнёры"}], "path": "Catalogs/Контрагенты.xml", "sha256": "8c1a4e2f6b3d5a7c9e0f1b2d3c4a5e6f7081928374a5b6c7d8e9f0a1b2c3d4e5"}, {"edits": [{"range": {"end": 2070, "start": 2048}, "text": "Партнёры"}], "path": "Configuration.xml", "sha256": "1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e3d2c1b0a9988"}], "issues": [], "moves": [{"from": "Catalogs/Контрагенты.xml", "to": "Catalogs/Партнёры.xml"}, {"from": "Catalogs/Контрагенты", "to": "Catalogs/Партнёры"}], "snapshot": "5f2b0c1e9ad4f2e7b6c0a1d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d", "uncertain": [{"path": "CommonModules/Общий/Ext/Module.bsl", "range": {"end": 32, "start": 10}, "reason": "string"}]}, "projectId": "p1", "sessionId": "s1"}
@@ -626,7 +652,8 @@ EXAMPLE_METHOD_METADATA_REVEAL_RESULT_INVALID_0: contract.RevealResult = {"ances
 EXAMPLE_METHOD_METADATA_ROOT_PARAMS_VALID_0: contract.ProjectContext = {"generation": "0", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/root params invalid 0: Not a decimal string.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"x"}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_ROOT_PARAMS_INVALID_0: contract.ProjectContext = {"generation": "x", "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/root result valid 0
 EXAMPLE_METHOD_METADATA_ROOT_RESULT_VALID_0: contract.RootResult = {"eventSequence": "0", "generation": "0", "node": {"diagnostics": [], "expandedByDefault": False, "id": {"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, "label": {"kind": "name", "text": "ТестоваяКонфигурация"}, "parent": None, "rootSection": False, "state": "non_empty"}, "projectId": "p1", "sessionId": "s1"}
@@ -645,10 +672,12 @@ EXAMPLE_METHOD_METADATA_SEARCH_PARAMS_VALID_1: contract.SearchParams = {"generat
 EXAMPLE_METHOD_METADATA_SEARCH_PARAMS_VALID_2: contract.SearchParams = {"generation": "0", "projectId": "p1", "sessionId": "s1", "synonymLanguage": "und", "text": "name"}
 
 # method metadata/search params invalid 0: Above the maximum of 500; it is not clamped.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":501}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_SEARCH_PARAMS_INVALID_0: contract.SearchParams = {"generation": "0", "limit": 501, "projectId": "p1", "sessionId": "s1", "text": "x"}
 
 # method metadata/search params invalid 1: Below the minimum of 1.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":0}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_SEARCH_PARAMS_INVALID_1: contract.SearchParams = {"generation": "0", "limit": 0, "projectId": "p1", "sessionId": "s1", "text": "x"}
 
 # method metadata/search result valid 0
 EXAMPLE_METHOD_METADATA_SEARCH_RESULT_VALID_0: contract.SearchResult = {"eventSequence": "0", "generation": "0", "hits": [{"ancestry": [{"kind": "object", "objectId": "configuration:ТестоваяКонфигурация"}, {"collection": {"kind": "metadata", "metadataKind": "catalog"}, "kind": "collection", "owner": "configuration:ТестоваяКонфигурация"}, {"kind": "object", "objectId": "catalog:Контрагенты"}], "metadataKind": "catalog", "name": "Контрагенты", "node": {"kind": "object", "objectId": "catalog:Контрагенты"}, "objectId": "catalog:Контрагенты", "rank": "exact_name", "synonyms": []}], "progress": {"failedDescriptors": 0, "indexedObjects": 3, "pendingDescriptors": 0, "state": "ready"}, "projectId": "p1", "sessionId": "s1", "truncated": False}
@@ -678,7 +707,8 @@ EXAMPLE_METHOD_METADATA_SUPPORT_PARAMS_VALID_0: contract.SupportParams = {"gener
 EXAMPLE_METHOD_METADATA_SUPPORT_PARAMS_VALID_1: contract.SupportParams = {"generation": "0", "limit": 50, "offset": 50, "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/support params invalid 0: Above the maximum.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","limit":501}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_SUPPORT_PARAMS_INVALID_0: contract.SupportParams = {"generation": "0", "limit": 501, "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/support result valid 0
 EXAMPLE_METHOD_METADATA_SUPPORT_RESULT_VALID_0: contract.SupportResult = {"diagnostics": [], "eventSequence": "0", "files": [{"objectId": "catalog:Контрагенты", "path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "readOnly": True, "unknown": False}], "freshness": "current", "generation": "0", "nextOffset": None, "objects": [{"objectId": "catalog:Контрагенты", "readOnly": True, "unknown": False}], "projectId": "p1", "sessionId": "s1", "suppliers": []}
@@ -691,7 +721,8 @@ EXAMPLE_METHOD_METADATA_SUPPORT_RESULT_INVALID_0: contract.SupportResult = {"dia
 EXAMPLE_METHOD_METADATA_SUPPORT_FILES_PARAMS_VALID_0: contract.SupportFilesParams = {"generation": "0", "paths": [{"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}], "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/supportFiles params invalid 0: No paths.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","paths":[]}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_SUPPORT_FILES_PARAMS_INVALID_0: contract.SupportFilesParams = {"generation": "0", "paths": [], "projectId": "p1", "sessionId": "s1"}
 
 # method metadata/supportFiles result valid 0
 EXAMPLE_METHOD_METADATA_SUPPORT_FILES_RESULT_VALID_0: contract.SupportFilesResult = {"diagnostics": [], "eventSequence": "0", "files": [{"objectId": "catalog:Контрагенты", "path": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "readOnly": True, "unknown": False}], "freshness": "current", "generation": "0", "objects": [{"objectId": "catalog:Контрагенты", "readOnly": True, "unknown": False}], "projectId": "p1", "sessionId": "s1"}
@@ -721,7 +752,8 @@ EXAMPLE_METHOD_METADATA_UPDATE_PROPERTY_PARAMS_VALID_0: contract.PropertyEditPar
 EXAMPLE_METHOD_METADATA_UPDATE_PROPERTY_PARAMS_VALID_1: contract.PropertyEditParams = {"change": {"kind": "unsignedInteger", "value": "18446744073709551615"}, "generation": "0", "objectId": "http-service:Обмен", "path": "SessionMaxAge", "projectId": "p1", "sessionId": "s1", "snapshot": "77aa"}
 
 # method metadata/updateProperty params invalid 0: A negative unsigned value.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"unsignedInteger","value":"-5"}}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_METADATA_UPDATE_PROPERTY_PARAMS_INVALID_0: contract.PropertyEditParams = {"change": {"kind": "unsignedInteger", "value": "-5"}, "generation": "0", "objectId": "catalog:Контрагенты", "path": "Name", "projectId": "p1", "sessionId": "s1", "snapshot": "9f2c"}
 
 # method metadata/updateProperty result valid 0
 EXAMPLE_METHOD_METADATA_UPDATE_PROPERTY_RESULT_VALID_0: contract.PropertyWriteResult = {"editing": {"addRemove": False, "fields": [{"path": "Name", "schema": {"kind": "text"}, "value": "Контрагенты"}], "profile": "catalog", "readOnlyProperties": [{"path": "SessionMaxAge", "reason": "client_version"}], "redo": False, "snapshot": "9f2c", "source": {"encoding": "utf-8", "value": "Catalogs/Контрагенты.xml"}, "undo": False, "writable": True}, "eventSequence": "1", "generation": "1", "projectId": "p1", "properties": [{"key": {"name": "Name", "namespace": "http://v8.1c.ru/8.3/MDClasses"}, "qualifiers": [], "range": {"end": 145, "start": 100}, "value": {"kind": "text", "text": "Контрагенты"}}], "sessionId": "s1"}
@@ -759,7 +791,8 @@ EXAMPLE_METHOD_SHUTDOWN_PARAMS_INVALID_0: contract.EmptyParams = []  # pyright: 
 EXAMPLE_METHOD_WORKSPACE_CLOSE_PARAMS_VALID_0: contract.SessionParams = {"sessionId": "s1"}
 
 # method workspace/close params invalid 0: An empty session id.
-# Beyond the static types (a constraint the validators enforce): {"sessionId":""}
+# The types accept it: its fault is a constraint beyond them, which the validators enforce.
+EXAMPLE_METHOD_WORKSPACE_CLOSE_PARAMS_INVALID_0: contract.SessionParams = {"sessionId": ""}
 
 # method workspace/open params valid 0
 EXAMPLE_METHOD_WORKSPACE_OPEN_PARAMS_VALID_0: contract.OpenParams = {"diskCache": True, "selection": {"kind": "current"}, "start": {"encoding": "utf-8", "value": "/workspace/demo"}}

@@ -15,7 +15,8 @@ export const exampleApiVersionValid0 = {"major":1,"minor":0} satisfies contract.
 export const exampleApiVersionValid1 = {"major":1,"minor":11} satisfies contract.ApiVersion;
 
 // ApiVersion invalid 0: A negative minor.
-// Beyond the static types (a constraint the validators enforce): {"major":1,"minor":-1}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleApiVersionInvalid0 = {"major":1,"minor":-1} satisfies contract.ApiVersion;
 
 // ApiVersion invalid 1: The major is a string.
 // @ts-expect-error the types reject it at /major
@@ -55,7 +56,8 @@ export const exampleChangedParamsValid0 = {"sessionId":"s1","projectId":"p1","ge
 export const exampleChangedParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","affected":null,"requiresRefresh":true,"requiresReopen":false} satisfies contract.ChangedParams;
 
 // ChangedParams invalid 0: Not an unsigned decimal.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"-1","affected":["catalog:Контрагенты"],"requiresRefresh":false,"requiresReopen":false}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleChangedParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"-1","affected":["catalog:Контрагенты"],"requiresRefresh":false,"requiresReopen":false} satisfies contract.ChangedParams;
 
 // DidChangeFilesParams valid 0
 export const exampleDidChangeFilesParamsValid0 = {"sessionId":"s1","projectId":"p1","sequence":"1","paths":[{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"}]} satisfies contract.DidChangeFilesParams;
@@ -108,7 +110,8 @@ export const exampleEditingStateValid1 = {"snapshot":"9f2c","source":{"value":"C
 export const exampleEditingStateValid2 = {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false,"renameAvailable":true,"undoRename":false,"redoRename":false,"contextSnapshot":null} satisfies contract.EditingState;
 
 // EditingState invalid 0: addRemove is always false.
-// Beyond the static types (a constraint the validators enforce): {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true}
+// @ts-expect-error the types reject it at /addRemove
+export const exampleEditingStateInvalid0 = {"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true} satisfies contract.EditingState;
 
 // EditingState invalid 1: A context snapshot is a string or null.
 // @ts-expect-error the types reject it at /contextSnapshot
@@ -125,10 +128,12 @@ export const exampleGenerationValid1 = "18446744073709551615" satisfies contract
 export const exampleGenerationInvalid0 = 1 satisfies contract.Generation;
 
 // Generation invalid 1: A leading zero.
-// Beyond the static types (a constraint the validators enforce): "01"
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleGenerationInvalid1 = "01" satisfies contract.Generation;
 
 // Generation invalid 2: Above 2^64−1.
-// Beyond the static types (a constraint the validators enforce): "18446744073709551616"
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleGenerationInvalid2 = "18446744073709551616" satisfies contract.Generation;
 
 // IndexProgressParams valid 0
 export const exampleIndexProgressParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","progress":{"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0}} satisfies contract.IndexProgressParams;
@@ -158,7 +163,8 @@ export const exampleLabelInvalid0 = {"kind":"key","key":"k","translations":{"ru-
 export const exampleLimitsValid0 = {"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304} satisfies contract.Limits;
 
 // Limits invalid 0: A limit below one.
-// Beyond the static types (a constraint the validators enforce): {"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":0,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleLimitsInvalid0 = {"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":0,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304} satisfies contract.Limits;
 
 // MetadataKind valid 0
 export const exampleMetadataKindValid0 = "catalog" satisfies contract.MetadataKind;
@@ -167,7 +173,8 @@ export const exampleMetadataKindValid0 = "catalog" satisfies contract.MetadataKi
 export const exampleMetadataKindValid1 = "predefined-item" satisfies contract.MetadataKind;
 
 // MetadataKind invalid 0: Empty.
-// Beyond the static types (a constraint the validators enforce): ""
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMetadataKindInvalid0 = "" satisfies contract.MetadataKind;
 
 // Node valid 0
 export const exampleNodeValid0 = {"id":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"parent":null,"label":{"kind":"name","text":"ТестоваяКонфигурация"},"state":"non_empty","expandedByDefault":false,"rootSection":false,"diagnostics":[]} satisfies contract.Node;
@@ -203,7 +210,8 @@ export const exampleNodeIdInvalid1 = {"kind":"object"} satisfies contract.NodeId
 export const exampleObjectIdValid0 = "catalog:Контрагенты" satisfies contract.ObjectId;
 
 // ObjectId invalid 0: An empty id.
-// Beyond the static types (a constraint the validators enforce): ""
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleObjectIdInvalid0 = "" satisfies contract.ObjectId;
 
 // Path valid 0
 export const examplePathValid0 = {"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"} satisfies contract.Path;
@@ -240,7 +248,8 @@ export const examplePresentationValid0 = {"kind":"reference","caption":{"ru-RU":
 export const examplePresentationValid1 = {"kind":"diagram","caption":{"en-US":"Diagram","ru-RU":"Схема"},"layout":"tree"} satisfies contract.Presentation;
 
 // Presentation invalid 0: An unknown status.
-// Beyond the static types (a constraint the validators enforce): {"kind":"reference","caption":{"ru-RU":"Справочники","en-US":"Catalogs"},"category":{"ru-RU":"Справочники","en-US":"Catalogs"},"metadataKind":"catalog","status":"broken"}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const examplePresentationInvalid0 = {"kind":"reference","caption":{"ru-RU":"Справочники","en-US":"Catalogs"},"category":{"ru-RU":"Справочники","en-US":"Catalogs"},"metadataKind":"catalog","status":"broken"} satisfies contract.Presentation;
 
 // Progress valid 0
 export const exampleProgressValid0 = {"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0} satisfies contract.Progress;
@@ -273,10 +282,12 @@ export const examplePropertyChangeValid1 = {"kind":"unsignedInteger","value":"86
 export const examplePropertyChangeValid2 = {"kind":"reference","value":null} satisfies contract.PropertyChange;
 
 // PropertyChange invalid 0: A negative value.
-// Beyond the static types (a constraint the validators enforce): {"kind":"unsignedInteger","value":"-1"}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const examplePropertyChangeInvalid0 = {"kind":"unsignedInteger","value":"-1"} satisfies contract.PropertyChange;
 
 // PropertyChange invalid 1: A fractional integer.
-// Beyond the static types (a constraint the validators enforce): {"kind":"integer","value":1.5}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const examplePropertyChangeInvalid1 = {"kind":"integer","value":1.5} satisfies contract.PropertyChange;
 
 // PropertyValue valid 0
 export const examplePropertyValueValid0 = {"kind":"text","text":"true","scalarType":"boolean"} satisfies contract.PropertyValue;
@@ -299,13 +310,15 @@ export const examplePropertyValueInvalid1 = {"kind":"unsupported","issue":"other
 export const exampleRangeValid0 = {"start":100,"end":145} satisfies contract.Range;
 
 // Range invalid 0: A negative offset.
-// Beyond the static types (a constraint the validators enforce): {"start":-1,"end":2}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRangeInvalid0 = {"start":-1,"end":2} satisfies contract.Range;
 
 // RenameFile valid 0
 export const exampleRenameFileValid0 = {"path":"Documents/Заказ.xml","sha256":"0000000000000000000000000000000000000000000000000000000000000000","edits":[{"range":{"start":812,"end":824},"text":"Изделия"}]} satisfies contract.RenameFile;
 
 // RenameFile invalid 0: Not a SHA-256.
-// Beyond the static types (a constraint the validators enforce): {"path":"Documents/Заказ.xml","sha256":"0","edits":[]}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRenameFileInvalid0 = {"path":"Documents/Заказ.xml","sha256":"0","edits":[]} satisfies contract.RenameFile;
 
 // Renamed valid 0
 export const exampleRenamedValid0 = {"from":"catalog:Контрагенты","to":"catalog:Партнёры","descendantFrom":"catalog:Контрагенты/","descendantTo":"catalog:Партнёры/"} satisfies contract.Renamed;
@@ -324,16 +337,20 @@ export const exampleRequestIdValid1 = 0 satisfies contract.RequestID;
 export const exampleRequestIdValid2 = 9007199254740991 satisfies contract.RequestID;
 
 // RequestID invalid 0: An empty string.
-// Beyond the static types (a constraint the validators enforce): ""
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRequestIdInvalid0 = "" satisfies contract.RequestID;
 
 // RequestID invalid 1: A negative integer.
-// Beyond the static types (a constraint the validators enforce): -1
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRequestIdInvalid1 = -1 satisfies contract.RequestID;
 
 // RequestID invalid 2: A fractional number.
-// Beyond the static types (a constraint the validators enforce): 1.5
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRequestIdInvalid2 = 1.5 satisfies contract.RequestID;
 
 // RequestID invalid 3: Not ASCII.
-// Beyond the static types (a constraint the validators enforce): "номер"
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleRequestIdInvalid3 = "номер" satisfies contract.RequestID;
 
 // RequestID invalid 4: null is not an id.
 // @ts-expect-error the types reject it at /
@@ -353,7 +370,8 @@ export const exampleSelectionValid0 = {"kind":"current"} satisfies contract.Sele
 export const exampleSelectionValid1 = {"kind":"named","names":["erp"]} satisfies contract.Selection;
 
 // Selection invalid 0: No names.
-// Beyond the static types (a constraint the validators enforce): {"kind":"named","names":[]}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleSelectionInvalid0 = {"kind":"named","names":[]} satisfies contract.Selection;
 
 // Selection invalid 1: An unknown kind.
 // @ts-expect-error the types reject it at /kind
@@ -407,7 +425,8 @@ export const exampleMethodInitializeParamsInvalid1 = {"apiVersion":{"major":1,"m
 export const exampleMethodInitializeResultValid0 = {"apiVersion":{"major":1,"minor":0},"server":{"name":"eska","version":"0.10.0"},"capabilities":{"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"]},"limits":{"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}} satisfies contract.InitializeResult;
 
 // method initialize result invalid 0: Another server name.
-// Beyond the static types (a constraint the validators enforce): {"apiVersion":{"major":1,"minor":0},"server":{"name":"other","version":"1"},"capabilities":{"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"]},"limits":{"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}}
+// @ts-expect-error the types reject it at /server/name
+export const exampleMethodInitializeResultInvalid0 = {"apiVersion":{"major":1,"minor":0},"server":{"name":"other","version":"1"},"capabilities":{"designerXml":true,"readOnly":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,"supportedProjectTypes":["configuration","extension","processing","report"]},"limits":{"maxHeaderBytes":8192,"maxRequestBytes":1048576,"maxResponseBytes":67108864,"maxDepth":64,"maxBatchItems":16,"maxPendingRequests":128,"maxQueuedBytes":4194304}} satisfies contract.InitializeResult;
 
 // method metadata/children params valid 0
 export const exampleMethodMetadataChildrenParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","node":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"}} satisfies contract.ChildrenParams;
@@ -430,7 +449,8 @@ export const exampleMethodMetadataChildrenResultInvalid0 = {"sessionId":"s1","pr
 export const exampleMethodMetadataGetParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты"} satisfies contract.ObjectParams;
 
 // method metadata/get params invalid 0: An empty id.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataGetParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""} satisfies contract.ObjectParams;
 
 // method metadata/get result valid 0
 export const exampleMethodMetadataGetResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","object":{"objectId":"catalog:Контрагенты","metadataKind":"catalog","name":"Контрагенты","parent":null,"uuid":null,"synonyms":[]}} satisfies contract.GetResult;
@@ -453,7 +473,8 @@ export const exampleMethodMetadataIndexParamsInvalid0 = {"sessionId":"s1","proje
 export const exampleMethodMetadataIndexResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0}} satisfies contract.IndexResult;
 
 // method metadata/index result invalid 0: A negative count.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":-1,"pendingDescriptors":0,"failedDescriptors":0}}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataIndexResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":-1,"pendingDescriptors":0,"failedDescriptors":0}} satisfies contract.IndexResult;
 
 // method metadata/indexErrors params valid 0
 export const exampleMethodMetadataIndexErrorsParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","offset":0,"limit":50} satisfies contract.IndexErrorsParams;
@@ -462,7 +483,8 @@ export const exampleMethodMetadataIndexErrorsParamsValid0 = {"sessionId":"s1","p
 export const exampleMethodMetadataIndexErrorsParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0"} satisfies contract.IndexErrorsParams;
 
 // method metadata/indexErrors params invalid 0: Below the minimum of 1.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","limit":0}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataIndexErrorsParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","limit":0} satisfies contract.IndexErrorsParams;
 
 // method metadata/indexErrors result valid 0
 export const exampleMethodMetadataIndexErrorsResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[],"nextOffset":null} satisfies contract.IndexErrorsResult;
@@ -471,7 +493,8 @@ export const exampleMethodMetadataIndexErrorsResultValid0 = {"sessionId":"s1","p
 export const exampleMethodMetadataIndexErrorsResultValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[{"objectId":"catalog:Битый","code":"xml_invalid","details":{"reason":"malformed"}}],"nextOffset":50} satisfies contract.IndexErrorsResult;
 
 // method metadata/indexErrors result invalid 0: A negative offset.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[],"nextOffset":-1}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataIndexErrorsResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","errors":[],"nextOffset":-1} satisfies contract.IndexErrorsResult;
 
 // method metadata/previewProperty params valid 0
 export const exampleMethodMetadataPreviewPropertyParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"text","value":"Партнёры"}} satisfies contract.PropertyEditParams;
@@ -484,7 +507,8 @@ export const exampleMethodMetadataPreviewPropertyParamsInvalid0 = {"sessionId":"
 export const exampleMethodMetadataPreviewPropertyResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","valid":true,"changed":true,"changes":[{"range":{"start":120,"end":141},"text":"Партнёры"}]} satisfies contract.PreviewResult;
 
 // method metadata/previewProperty result invalid 0: A negative offset.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","valid":true,"changed":true,"changes":[{"range":{"start":1,"end":-1},"text":""}]}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataPreviewPropertyResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","valid":true,"changed":true,"changes":[{"range":{"start":1,"end":-1},"text":""}]} satisfies contract.PreviewResult;
 
 // method metadata/properties params valid 0
 export const exampleMethodMetadataPropertiesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты"} satisfies contract.ObjectParams;
@@ -507,13 +531,15 @@ export const exampleMethodMetadataPropertiesResultInvalid0 = {"sessionId":"s1","
 export const exampleMethodMetadataPropertyEditingParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты"} satisfies contract.ObjectParams;
 
 // method metadata/propertyEditing params invalid 0: An empty id.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataPropertyEditingParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":""} satisfies contract.ObjectParams;
 
 // method metadata/propertyEditing result valid 0
 export const exampleMethodMetadataPropertyEditingResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false} satisfies contract.EditingResult;
 
 // method metadata/propertyEditing result invalid 0: addRemove is always false.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true}
+// @ts-expect-error the types reject it at /addRemove
+export const exampleMethodMetadataPropertyEditingResultInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":true} satisfies contract.EditingResult;
 
 // method metadata/propertyReferenceChoices params valid 0
 export const exampleMethodMetadataPropertyReferenceChoicesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":"ChoiceParameterLinks/0/Field"} satisfies contract.PropertyPathParams;
@@ -533,7 +559,8 @@ export const exampleMethodMetadataPropertyReferenceChoicesResultInvalid0 = {"ses
 export const exampleMethodMetadataPropertyTypeChoicesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":"Attributes/ИНН/Type"} satisfies contract.PropertyPathParams;
 
 // method metadata/propertyTypeChoices params invalid 0: An empty path.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":""}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataPropertyTypeChoicesParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","path":""} satisfies contract.PropertyPathParams;
 
 // method metadata/propertyTypeChoices result valid 0
 export const exampleMethodMetadataPropertyTypeChoicesResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","choices":[{"key":"xs:string","caption":{"ru-RU":"Строка","en-US":"String"}}]} satisfies contract.TypeChoicesResult;
@@ -591,7 +618,8 @@ export const exampleMethodMetadataRenameApplyResultInvalid0 = {"sessionId":"s1",
 export const exampleMethodMetadataRenamePreviewParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":"Партнёры"} satisfies contract.RenamePreviewParams;
 
 // method metadata/renamePreview params invalid 0: An empty name.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":""}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataRenamePreviewParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","newName":""} satisfies contract.RenamePreviewParams;
 
 // method metadata/renamePreview result valid 0
 export const exampleMethodMetadataRenamePreviewResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","applyAvailable":true,"plan":{"snapshot":"5f2b0c1e9ad4f2e7b6c0a1d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d","files":[{"path":"Catalogs/Контрагенты.xml","sha256":"8c1a4e2f6b3d5a7c9e0f1b2d3c4a5e6f7081928374a5b6c7d8e9f0a1b2c3d4e5","edits":[{"range":{"start":120,"end":142},"text":"Партнёры"}]},{"path":"Configuration.xml","sha256":"1d2c3b4a5968778695a4b3c2d1e0f9e8d7c6b5a4938271605f4e3d2c1b0a9988","edits":[{"range":{"start":2048,"end":2070},"text":"Партнёры"}]}],"moves":[{"from":"Catalogs/Контрагенты.xml","to":"Catalogs/Партнёры.xml"},{"from":"Catalogs/Контрагенты","to":"Catalogs/Партнёры"}],"issues":[],"uncertain":[{"path":"CommonModules/Общий/Ext/Module.bsl","range":{"start":10,"end":32},"reason":"string"}]}} satisfies contract.RenamePreviewResult;
@@ -622,7 +650,8 @@ export const exampleMethodMetadataRevealResultInvalid0 = {"sessionId":"s1","proj
 export const exampleMethodMetadataRootParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0"} satisfies contract.ProjectContext;
 
 // method metadata/root params invalid 0: Not a decimal string.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"x"}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataRootParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"x"} satisfies contract.ProjectContext;
 
 // method metadata/root result valid 0
 export const exampleMethodMetadataRootResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","node":{"id":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"parent":null,"label":{"kind":"name","text":"ТестоваяКонфигурация"},"state":"non_empty","expandedByDefault":false,"rootSection":false,"diagnostics":[]}} satisfies contract.RootResult;
@@ -641,10 +670,12 @@ export const exampleMethodMetadataSearchParamsValid1 = {"sessionId":"s1","projec
 export const exampleMethodMetadataSearchParamsValid2 = {"sessionId":"s1","projectId":"p1","generation":"0","text":"name","synonymLanguage":"und"} satisfies contract.SearchParams;
 
 // method metadata/search params invalid 0: Above the maximum of 500; it is not clamped.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":501}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataSearchParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":501} satisfies contract.SearchParams;
 
 // method metadata/search params invalid 1: Below the minimum of 1.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":0}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataSearchParamsInvalid1 = {"sessionId":"s1","projectId":"p1","generation":"0","text":"x","limit":0} satisfies contract.SearchParams;
 
 // method metadata/search result valid 0
 export const exampleMethodMetadataSearchResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","progress":{"state":"ready","indexedObjects":3,"pendingDescriptors":0,"failedDescriptors":0},"hits":[{"objectId":"catalog:Контрагенты","node":{"kind":"object","objectId":"catalog:Контрагенты"},"metadataKind":"catalog","name":"Контрагенты","synonyms":[],"ancestry":[{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},{"kind":"collection","owner":"configuration:ТестоваяКонфигурация","collection":{"kind":"metadata","metadataKind":"catalog"}},{"kind":"object","objectId":"catalog:Контрагенты"}],"rank":"exact_name"}],"truncated":false} satisfies contract.SearchResult;
@@ -674,7 +705,8 @@ export const exampleMethodMetadataSupportParamsValid0 = {"sessionId":"s1","proje
 export const exampleMethodMetadataSupportParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","offset":50,"limit":50} satisfies contract.SupportParams;
 
 // method metadata/support params invalid 0: Above the maximum.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","limit":501}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataSupportParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","limit":501} satisfies contract.SupportParams;
 
 // method metadata/support result valid 0
 export const exampleMethodMetadataSupportResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","objects":[{"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"files":[{"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"diagnostics":[],"suppliers":[],"nextOffset":null,"freshness":"current"} satisfies contract.SupportResult;
@@ -687,7 +719,8 @@ export const exampleMethodMetadataSupportResultInvalid0 = {"sessionId":"s1","pro
 export const exampleMethodMetadataSupportFilesParamsValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","paths":[{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"}]} satisfies contract.SupportFilesParams;
 
 // method metadata/supportFiles params invalid 0: No paths.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","paths":[]}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataSupportFilesParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","paths":[]} satisfies contract.SupportFilesParams;
 
 // method metadata/supportFiles result valid 0
 export const exampleMethodMetadataSupportFilesResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"0","eventSequence":"0","objects":[{"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"files":[{"path":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"objectId":"catalog:Контрагенты","readOnly":true,"unknown":false}],"diagnostics":[],"freshness":"current"} satisfies contract.SupportFilesResult;
@@ -717,7 +750,8 @@ export const exampleMethodMetadataUpdatePropertyParamsValid0 = {"sessionId":"s1"
 export const exampleMethodMetadataUpdatePropertyParamsValid1 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"http-service:Обмен","snapshot":"77aa","path":"SessionMaxAge","change":{"kind":"unsignedInteger","value":"18446744073709551615"}} satisfies contract.PropertyEditParams;
 
 // method metadata/updateProperty params invalid 0: A negative unsigned value.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"unsignedInteger","value":"-5"}}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodMetadataUpdatePropertyParamsInvalid0 = {"sessionId":"s1","projectId":"p1","generation":"0","objectId":"catalog:Контрагенты","snapshot":"9f2c","path":"Name","change":{"kind":"unsignedInteger","value":"-5"}} satisfies contract.PropertyEditParams;
 
 // method metadata/updateProperty result valid 0
 export const exampleMethodMetadataUpdatePropertyResultValid0 = {"sessionId":"s1","projectId":"p1","generation":"1","eventSequence":"1","properties":[{"key":{"namespace":"http://v8.1c.ru/8.3/MDClasses","name":"Name"},"qualifiers":[],"value":{"kind":"text","text":"Контрагенты"},"range":{"start":100,"end":145}}],"editing":{"snapshot":"9f2c","source":{"value":"Catalogs/Контрагенты.xml","encoding":"utf-8"},"profile":"catalog","writable":true,"fields":[{"path":"Name","schema":{"kind":"text"},"value":"Контрагенты"}],"readOnlyProperties":[{"path":"SessionMaxAge","reason":"client_version"}],"undo":false,"redo":false,"addRemove":false}} satisfies contract.PropertyWriteResult;
@@ -755,7 +789,8 @@ export const exampleMethodShutdownParamsInvalid0 = [] satisfies contract.EmptyPa
 export const exampleMethodWorkspaceCloseParamsValid0 = {"sessionId":"s1"} satisfies contract.SessionParams;
 
 // method workspace/close params invalid 0: An empty session id.
-// Beyond the static types (a constraint the validators enforce): {"sessionId":""}
+// The types accept it: its fault is a constraint beyond them, which the validators enforce.
+export const exampleMethodWorkspaceCloseParamsInvalid0 = {"sessionId":""} satisfies contract.SessionParams;
 
 // method workspace/open params valid 0
 export const exampleMethodWorkspaceOpenParamsValid0 = {"start":{"value":"/workspace/demo","encoding":"utf-8"},"selection":{"kind":"current"},"diskCache":true} satisfies contract.OpenParams;
@@ -777,3 +812,248 @@ export const exampleMethodWorkspaceOpenResultValid0 = {"sessionId":"s1","project
 // method workspace/open result invalid 0: The generation is a number.
 // @ts-expect-error the types reject it at /projects/0/generation
 export const exampleMethodWorkspaceOpenResultInvalid0 = {"sessionId":"s1","projects":[{"projectId":"p1","scope":{"kind":"standalone"},"type":"configuration","rootPath":{"value":"/workspace/demo","encoding":"utf-8"},"sourcePath":{"value":"/workspace/demo/src","encoding":"utf-8"},"root":{"kind":"object","objectId":"configuration:ТестоваяКонфигурация"},"generation":0,"eventSequence":"0","requiresRefresh":false,"requiresReopen":false}]} satisfies contract.SessionInfo;
+
+/** One example of the spec: its label, the type it is an example of, whether the contract accepts it, and the value. */
+export interface Example {
+  readonly label: string;
+  readonly type: string;
+  readonly valid: boolean;
+  readonly value: unknown;
+}
+
+/** Every example above, in order, for programs that give them to other validators. */
+export const examples: readonly Example[] = [
+  { label: "ApiVersion valid 0", type: "ApiVersion", valid: true, value: exampleApiVersionValid0 },
+  { label: "ApiVersion valid 1", type: "ApiVersion", valid: true, value: exampleApiVersionValid1 },
+  { label: "ApiVersion invalid 0", type: "ApiVersion", valid: false, value: exampleApiVersionInvalid0 },
+  { label: "ApiVersion invalid 1", type: "ApiVersion", valid: false, value: exampleApiVersionInvalid1 },
+  { label: "CancelParams valid 0", type: "CancelParams", valid: true, value: exampleCancelParamsValid0 },
+  { label: "CancelParams valid 1", type: "CancelParams", valid: true, value: exampleCancelParamsValid1 },
+  { label: "CancelParams invalid 0", type: "CancelParams", valid: false, value: exampleCancelParamsInvalid0 },
+  { label: "Capabilities valid 0", type: "Capabilities", valid: true, value: exampleCapabilitiesValid0 },
+  { label: "Capabilities valid 1", type: "Capabilities", valid: true, value: exampleCapabilitiesValid1 },
+  { label: "Capabilities invalid 0", type: "Capabilities", valid: false, value: exampleCapabilitiesInvalid0 },
+  { label: "Caption valid 0", type: "Caption", valid: true, value: exampleCaptionValid0 },
+  { label: "Caption invalid 0", type: "Caption", valid: false, value: exampleCaptionInvalid0 },
+  { label: "ChangedParams valid 0", type: "ChangedParams", valid: true, value: exampleChangedParamsValid0 },
+  { label: "ChangedParams valid 1", type: "ChangedParams", valid: true, value: exampleChangedParamsValid1 },
+  { label: "ChangedParams invalid 0", type: "ChangedParams", valid: false, value: exampleChangedParamsInvalid0 },
+  { label: "DidChangeFilesParams valid 0", type: "DidChangeFilesParams", valid: true, value: exampleDidChangeFilesParamsValid0 },
+  { label: "DidChangeFilesParams valid 1", type: "DidChangeFilesParams", valid: true, value: exampleDidChangeFilesParamsValid1 },
+  { label: "DidChangeFilesParams invalid 0", type: "DidChangeFilesParams", valid: false, value: exampleDidChangeFilesParamsInvalid0 },
+  { label: "DomainErrorData valid 0", type: "DomainErrorData", valid: true, value: exampleDomainErrorDataValid0 },
+  { label: "DomainErrorData valid 1", type: "DomainErrorData", valid: true, value: exampleDomainErrorDataValid1 },
+  { label: "DomainErrorData invalid 0", type: "DomainErrorData", valid: false, value: exampleDomainErrorDataInvalid0 },
+  { label: "DomainErrorData invalid 1", type: "DomainErrorData", valid: false, value: exampleDomainErrorDataInvalid1 },
+  { label: "EditSchema valid 0", type: "EditSchema", valid: true, value: exampleEditSchemaValid0 },
+  { label: "EditSchema valid 1", type: "EditSchema", valid: true, value: exampleEditSchemaValid1 },
+  { label: "EditSchema valid 2", type: "EditSchema", valid: true, value: exampleEditSchemaValid2 },
+  { label: "EditSchema invalid 0", type: "EditSchema", valid: false, value: exampleEditSchemaInvalid0 },
+  { label: "EditSchema invalid 1", type: "EditSchema", valid: false, value: exampleEditSchemaInvalid1 },
+  { label: "EditingState valid 0", type: "EditingState", valid: true, value: exampleEditingStateValid0 },
+  { label: "EditingState valid 1", type: "EditingState", valid: true, value: exampleEditingStateValid1 },
+  { label: "EditingState valid 2", type: "EditingState", valid: true, value: exampleEditingStateValid2 },
+  { label: "EditingState invalid 0", type: "EditingState", valid: false, value: exampleEditingStateInvalid0 },
+  { label: "EditingState invalid 1", type: "EditingState", valid: false, value: exampleEditingStateInvalid1 },
+  { label: "Generation valid 0", type: "Generation", valid: true, value: exampleGenerationValid0 },
+  { label: "Generation valid 1", type: "Generation", valid: true, value: exampleGenerationValid1 },
+  { label: "Generation invalid 0", type: "Generation", valid: false, value: exampleGenerationInvalid0 },
+  { label: "Generation invalid 1", type: "Generation", valid: false, value: exampleGenerationInvalid1 },
+  { label: "Generation invalid 2", type: "Generation", valid: false, value: exampleGenerationInvalid2 },
+  { label: "IndexProgressParams valid 0", type: "IndexProgressParams", valid: true, value: exampleIndexProgressParamsValid0 },
+  { label: "IndexProgressParams invalid 0", type: "IndexProgressParams", valid: false, value: exampleIndexProgressParamsInvalid0 },
+  { label: "InitializeParams valid 0", type: "InitializeParams", valid: true, value: exampleInitializeParamsValid0 },
+  { label: "InitializeParams invalid 0", type: "InitializeParams", valid: false, value: exampleInitializeParamsInvalid0 },
+  { label: "Label valid 0", type: "Label", valid: true, value: exampleLabelValid0 },
+  { label: "Label valid 1", type: "Label", valid: true, value: exampleLabelValid1 },
+  { label: "Label invalid 0", type: "Label", valid: false, value: exampleLabelInvalid0 },
+  { label: "Limits valid 0", type: "Limits", valid: true, value: exampleLimitsValid0 },
+  { label: "Limits invalid 0", type: "Limits", valid: false, value: exampleLimitsInvalid0 },
+  { label: "MetadataKind valid 0", type: "MetadataKind", valid: true, value: exampleMetadataKindValid0 },
+  { label: "MetadataKind valid 1", type: "MetadataKind", valid: true, value: exampleMetadataKindValid1 },
+  { label: "MetadataKind invalid 0", type: "MetadataKind", valid: false, value: exampleMetadataKindInvalid0 },
+  { label: "Node valid 0", type: "Node", valid: true, value: exampleNodeValid0 },
+  { label: "Node valid 1", type: "Node", valid: true, value: exampleNodeValid1 },
+  { label: "Node valid 2", type: "Node", valid: true, value: exampleNodeValid2 },
+  { label: "Node invalid 0", type: "Node", valid: false, value: exampleNodeInvalid0 },
+  { label: "NodeId valid 0", type: "NodeId", valid: true, value: exampleNodeIdValid0 },
+  { label: "NodeId valid 1", type: "NodeId", valid: true, value: exampleNodeIdValid1 },
+  { label: "NodeId valid 2", type: "NodeId", valid: true, value: exampleNodeIdValid2 },
+  { label: "NodeId invalid 0", type: "NodeId", valid: false, value: exampleNodeIdInvalid0 },
+  { label: "NodeId invalid 1", type: "NodeId", valid: false, value: exampleNodeIdInvalid1 },
+  { label: "ObjectId valid 0", type: "ObjectId", valid: true, value: exampleObjectIdValid0 },
+  { label: "ObjectId invalid 0", type: "ObjectId", valid: false, value: exampleObjectIdInvalid0 },
+  { label: "Path valid 0", type: "Path", valid: true, value: examplePathValid0 },
+  { label: "Path valid 1", type: "Path", valid: true, value: examplePathValid1 },
+  { label: "Path invalid 0", type: "Path", valid: false, value: examplePathInvalid0 },
+  { label: "Path invalid 1", type: "Path", valid: false, value: examplePathInvalid1 },
+  { label: "PicturePreview valid 0", type: "PicturePreview", valid: true, value: examplePicturePreviewValid0 },
+  { label: "PicturePreview valid 1", type: "PicturePreview", valid: true, value: examplePicturePreviewValid1 },
+  { label: "PicturePreview invalid 0", type: "PicturePreview", valid: false, value: examplePicturePreviewInvalid0 },
+  { label: "PicturePreview invalid 1", type: "PicturePreview", valid: false, value: examplePicturePreviewInvalid1 },
+  { label: "Presentation valid 0", type: "Presentation", valid: true, value: examplePresentationValid0 },
+  { label: "Presentation valid 1", type: "Presentation", valid: true, value: examplePresentationValid1 },
+  { label: "Presentation invalid 0", type: "Presentation", valid: false, value: examplePresentationInvalid0 },
+  { label: "Progress valid 0", type: "Progress", valid: true, value: exampleProgressValid0 },
+  { label: "Progress invalid 0", type: "Progress", valid: false, value: exampleProgressInvalid0 },
+  { label: "ProjectInfo valid 0", type: "ProjectInfo", valid: true, value: exampleProjectInfoValid0 },
+  { label: "ProjectInfo invalid 0", type: "ProjectInfo", valid: false, value: exampleProjectInfoInvalid0 },
+  { label: "Property valid 0", type: "Property", valid: true, value: examplePropertyValid0 },
+  { label: "Property invalid 0", type: "Property", valid: false, value: examplePropertyInvalid0 },
+  { label: "PropertyChange valid 0", type: "PropertyChange", valid: true, value: examplePropertyChangeValid0 },
+  { label: "PropertyChange valid 1", type: "PropertyChange", valid: true, value: examplePropertyChangeValid1 },
+  { label: "PropertyChange valid 2", type: "PropertyChange", valid: true, value: examplePropertyChangeValid2 },
+  { label: "PropertyChange invalid 0", type: "PropertyChange", valid: false, value: examplePropertyChangeInvalid0 },
+  { label: "PropertyChange invalid 1", type: "PropertyChange", valid: false, value: examplePropertyChangeInvalid1 },
+  { label: "PropertyValue valid 0", type: "PropertyValue", valid: true, value: examplePropertyValueValid0 },
+  { label: "PropertyValue valid 1", type: "PropertyValue", valid: true, value: examplePropertyValueValid1 },
+  { label: "PropertyValue valid 2", type: "PropertyValue", valid: true, value: examplePropertyValueValid2 },
+  { label: "PropertyValue invalid 0", type: "PropertyValue", valid: false, value: examplePropertyValueInvalid0 },
+  { label: "PropertyValue invalid 1", type: "PropertyValue", valid: false, value: examplePropertyValueInvalid1 },
+  { label: "Range valid 0", type: "Range", valid: true, value: exampleRangeValid0 },
+  { label: "Range invalid 0", type: "Range", valid: false, value: exampleRangeInvalid0 },
+  { label: "RenameFile valid 0", type: "RenameFile", valid: true, value: exampleRenameFileValid0 },
+  { label: "RenameFile invalid 0", type: "RenameFile", valid: false, value: exampleRenameFileInvalid0 },
+  { label: "Renamed valid 0", type: "Renamed", valid: true, value: exampleRenamedValid0 },
+  { label: "Renamed invalid 0", type: "Renamed", valid: false, value: exampleRenamedInvalid0 },
+  { label: "RequestID valid 0", type: "RequestID", valid: true, value: exampleRequestIdValid0 },
+  { label: "RequestID valid 1", type: "RequestID", valid: true, value: exampleRequestIdValid1 },
+  { label: "RequestID valid 2", type: "RequestID", valid: true, value: exampleRequestIdValid2 },
+  { label: "RequestID invalid 0", type: "RequestID", valid: false, value: exampleRequestIdInvalid0 },
+  { label: "RequestID invalid 1", type: "RequestID", valid: false, value: exampleRequestIdInvalid1 },
+  { label: "RequestID invalid 2", type: "RequestID", valid: false, value: exampleRequestIdInvalid2 },
+  { label: "RequestID invalid 3", type: "RequestID", valid: false, value: exampleRequestIdInvalid3 },
+  { label: "RequestID invalid 4", type: "RequestID", valid: false, value: exampleRequestIdInvalid4 },
+  { label: "ResourceLimitDetails valid 0", type: "ResourceLimitDetails", valid: true, value: exampleResourceLimitDetailsValid0 },
+  { label: "ResourceLimitDetails invalid 0", type: "ResourceLimitDetails", valid: false, value: exampleResourceLimitDetailsInvalid0 },
+  { label: "Selection valid 0", type: "Selection", valid: true, value: exampleSelectionValid0 },
+  { label: "Selection valid 1", type: "Selection", valid: true, value: exampleSelectionValid1 },
+  { label: "Selection invalid 0", type: "Selection", valid: false, value: exampleSelectionInvalid0 },
+  { label: "Selection invalid 1", type: "Selection", valid: false, value: exampleSelectionInvalid1 },
+  { label: "SourceErrorDetails valid 0", type: "SourceErrorDetails", valid: true, value: exampleSourceErrorDetailsValid0 },
+  { label: "SourceErrorDetails valid 1", type: "SourceErrorDetails", valid: true, value: exampleSourceErrorDetailsValid1 },
+  { label: "SourceErrorDetails invalid 0", type: "SourceErrorDetails", valid: false, value: exampleSourceErrorDetailsInvalid0 },
+  { label: "StaleGenerationDetails valid 0", type: "StaleGenerationDetails", valid: true, value: exampleStaleGenerationDetailsValid0 },
+  { label: "StaleGenerationDetails invalid 0", type: "StaleGenerationDetails", valid: false, value: exampleStaleGenerationDetailsInvalid0 },
+  { label: "UndoPropertyParams valid 0", type: "UndoPropertyParams", valid: true, value: exampleUndoPropertyParamsValid0 },
+  { label: "UndoPropertyParams valid 1", type: "UndoPropertyParams", valid: true, value: exampleUndoPropertyParamsValid1 },
+  { label: "UndoPropertyParams valid 2", type: "UndoPropertyParams", valid: true, value: exampleUndoPropertyParamsValid2 },
+  { label: "UndoPropertyParams invalid 0", type: "UndoPropertyParams", valid: false, value: exampleUndoPropertyParamsInvalid0 },
+  { label: "method initialize params valid 0", type: "InitializeParams", valid: true, value: exampleMethodInitializeParamsValid0 },
+  { label: "method initialize params valid 1", type: "InitializeParams", valid: true, value: exampleMethodInitializeParamsValid1 },
+  { label: "method initialize params invalid 0", type: "InitializeParams", valid: false, value: exampleMethodInitializeParamsInvalid0 },
+  { label: "method initialize params invalid 1", type: "InitializeParams", valid: false, value: exampleMethodInitializeParamsInvalid1 },
+  { label: "method initialize result valid 0", type: "InitializeResult", valid: true, value: exampleMethodInitializeResultValid0 },
+  { label: "method initialize result invalid 0", type: "InitializeResult", valid: false, value: exampleMethodInitializeResultInvalid0 },
+  { label: "method metadata/children params valid 0", type: "ChildrenParams", valid: true, value: exampleMethodMetadataChildrenParamsValid0 },
+  { label: "method metadata/children params valid 1", type: "ChildrenParams", valid: true, value: exampleMethodMetadataChildrenParamsValid1 },
+  { label: "method metadata/children params invalid 0", type: "ChildrenParams", valid: false, value: exampleMethodMetadataChildrenParamsInvalid0 },
+  { label: "method metadata/children result valid 0", type: "ChildrenResult", valid: true, value: exampleMethodMetadataChildrenResultValid0 },
+  { label: "method metadata/children result invalid 0", type: "ChildrenResult", valid: false, value: exampleMethodMetadataChildrenResultInvalid0 },
+  { label: "method metadata/get params valid 0", type: "ObjectParams", valid: true, value: exampleMethodMetadataGetParamsValid0 },
+  { label: "method metadata/get params invalid 0", type: "ObjectParams", valid: false, value: exampleMethodMetadataGetParamsInvalid0 },
+  { label: "method metadata/get result valid 0", type: "GetResult", valid: true, value: exampleMethodMetadataGetResultValid0 },
+  { label: "method metadata/get result invalid 0", type: "GetResult", valid: false, value: exampleMethodMetadataGetResultInvalid0 },
+  { label: "method metadata/index params valid 0", type: "IndexParams", valid: true, value: exampleMethodMetadataIndexParamsValid0 },
+  { label: "method metadata/index params valid 1", type: "IndexParams", valid: true, value: exampleMethodMetadataIndexParamsValid1 },
+  { label: "method metadata/index params invalid 0", type: "IndexParams", valid: false, value: exampleMethodMetadataIndexParamsInvalid0 },
+  { label: "method metadata/index result valid 0", type: "IndexResult", valid: true, value: exampleMethodMetadataIndexResultValid0 },
+  { label: "method metadata/index result invalid 0", type: "IndexResult", valid: false, value: exampleMethodMetadataIndexResultInvalid0 },
+  { label: "method metadata/indexErrors params valid 0", type: "IndexErrorsParams", valid: true, value: exampleMethodMetadataIndexErrorsParamsValid0 },
+  { label: "method metadata/indexErrors params valid 1", type: "IndexErrorsParams", valid: true, value: exampleMethodMetadataIndexErrorsParamsValid1 },
+  { label: "method metadata/indexErrors params invalid 0", type: "IndexErrorsParams", valid: false, value: exampleMethodMetadataIndexErrorsParamsInvalid0 },
+  { label: "method metadata/indexErrors result valid 0", type: "IndexErrorsResult", valid: true, value: exampleMethodMetadataIndexErrorsResultValid0 },
+  { label: "method metadata/indexErrors result valid 1", type: "IndexErrorsResult", valid: true, value: exampleMethodMetadataIndexErrorsResultValid1 },
+  { label: "method metadata/indexErrors result invalid 0", type: "IndexErrorsResult", valid: false, value: exampleMethodMetadataIndexErrorsResultInvalid0 },
+  { label: "method metadata/previewProperty params valid 0", type: "PropertyEditParams", valid: true, value: exampleMethodMetadataPreviewPropertyParamsValid0 },
+  { label: "method metadata/previewProperty params invalid 0", type: "PropertyEditParams", valid: false, value: exampleMethodMetadataPreviewPropertyParamsInvalid0 },
+  { label: "method metadata/previewProperty result valid 0", type: "PreviewResult", valid: true, value: exampleMethodMetadataPreviewPropertyResultValid0 },
+  { label: "method metadata/previewProperty result invalid 0", type: "PreviewResult", valid: false, value: exampleMethodMetadataPreviewPropertyResultInvalid0 },
+  { label: "method metadata/properties params valid 0", type: "ObjectParams", valid: true, value: exampleMethodMetadataPropertiesParamsValid0 },
+  { label: "method metadata/properties params invalid 0", type: "ObjectParams", valid: false, value: exampleMethodMetadataPropertiesParamsInvalid0 },
+  { label: "method metadata/properties result valid 0", type: "PropertiesResult", valid: true, value: exampleMethodMetadataPropertiesResultValid0 },
+  { label: "method metadata/properties result valid 1", type: "PropertiesResult", valid: true, value: exampleMethodMetadataPropertiesResultValid1 },
+  { label: "method metadata/properties result invalid 0", type: "PropertiesResult", valid: false, value: exampleMethodMetadataPropertiesResultInvalid0 },
+  { label: "method metadata/propertyEditing params valid 0", type: "ObjectParams", valid: true, value: exampleMethodMetadataPropertyEditingParamsValid0 },
+  { label: "method metadata/propertyEditing params invalid 0", type: "ObjectParams", valid: false, value: exampleMethodMetadataPropertyEditingParamsInvalid0 },
+  { label: "method metadata/propertyEditing result valid 0", type: "EditingResult", valid: true, value: exampleMethodMetadataPropertyEditingResultValid0 },
+  { label: "method metadata/propertyEditing result invalid 0", type: "EditingResult", valid: false, value: exampleMethodMetadataPropertyEditingResultInvalid0 },
+  { label: "method metadata/propertyReferenceChoices params valid 0", type: "PropertyPathParams", valid: true, value: exampleMethodMetadataPropertyReferenceChoicesParamsValid0 },
+  { label: "method metadata/propertyReferenceChoices params invalid 0", type: "PropertyPathParams", valid: false, value: exampleMethodMetadataPropertyReferenceChoicesParamsInvalid0 },
+  { label: "method metadata/propertyReferenceChoices result valid 0", type: "ReferenceChoicesResult", valid: true, value: exampleMethodMetadataPropertyReferenceChoicesResultValid0 },
+  { label: "method metadata/propertyReferenceChoices result invalid 0", type: "ReferenceChoicesResult", valid: false, value: exampleMethodMetadataPropertyReferenceChoicesResultInvalid0 },
+  { label: "method metadata/propertyTypeChoices params valid 0", type: "PropertyPathParams", valid: true, value: exampleMethodMetadataPropertyTypeChoicesParamsValid0 },
+  { label: "method metadata/propertyTypeChoices params invalid 0", type: "PropertyPathParams", valid: false, value: exampleMethodMetadataPropertyTypeChoicesParamsInvalid0 },
+  { label: "method metadata/propertyTypeChoices result valid 0", type: "TypeChoicesResult", valid: true, value: exampleMethodMetadataPropertyTypeChoicesResultValid0 },
+  { label: "method metadata/propertyTypeChoices result invalid 0", type: "TypeChoicesResult", valid: false, value: exampleMethodMetadataPropertyTypeChoicesResultInvalid0 },
+  { label: "method metadata/propertyValueChoices params valid 0", type: "ValueChoicesParams", valid: true, value: exampleMethodMetadataPropertyValueChoicesParamsValid0 },
+  { label: "method metadata/propertyValueChoices params invalid 0", type: "ValueChoicesParams", valid: false, value: exampleMethodMetadataPropertyValueChoicesParamsInvalid0 },
+  { label: "method metadata/propertyValueChoices result valid 0", type: "ValueChoicesResult", valid: true, value: exampleMethodMetadataPropertyValueChoicesResultValid0 },
+  { label: "method metadata/propertyValueChoices result invalid 0", type: "ValueChoicesResult", valid: false, value: exampleMethodMetadataPropertyValueChoicesResultInvalid0 },
+  { label: "method metadata/refresh params valid 0", type: "RefreshParams", valid: true, value: exampleMethodMetadataRefreshParamsValid0 },
+  { label: "method metadata/refresh params valid 1", type: "RefreshParams", valid: true, value: exampleMethodMetadataRefreshParamsValid1 },
+  { label: "method metadata/refresh params invalid 0", type: "RefreshParams", valid: false, value: exampleMethodMetadataRefreshParamsInvalid0 },
+  { label: "method metadata/refresh result valid 0", type: "RefreshResult", valid: true, value: exampleMethodMetadataRefreshResultValid0 },
+  { label: "method metadata/refresh result invalid 0", type: "RefreshResult", valid: false, value: exampleMethodMetadataRefreshResultInvalid0 },
+  { label: "method metadata/renameApply params valid 0", type: "RenameApplyParams", valid: true, value: exampleMethodMetadataRenameApplyParamsValid0 },
+  { label: "method metadata/renameApply params invalid 0", type: "RenameApplyParams", valid: false, value: exampleMethodMetadataRenameApplyParamsInvalid0 },
+  { label: "method metadata/renameApply result valid 0", type: "RenameApplyResult", valid: true, value: exampleMethodMetadataRenameApplyResultValid0 },
+  { label: "method metadata/renameApply result invalid 0", type: "RenameApplyResult", valid: false, value: exampleMethodMetadataRenameApplyResultInvalid0 },
+  { label: "method metadata/renamePreview params valid 0", type: "RenamePreviewParams", valid: true, value: exampleMethodMetadataRenamePreviewParamsValid0 },
+  { label: "method metadata/renamePreview params invalid 0", type: "RenamePreviewParams", valid: false, value: exampleMethodMetadataRenamePreviewParamsInvalid0 },
+  { label: "method metadata/renamePreview result valid 0", type: "RenamePreviewResult", valid: true, value: exampleMethodMetadataRenamePreviewResultValid0 },
+  { label: "method metadata/renamePreview result invalid 0", type: "RenamePreviewResult", valid: false, value: exampleMethodMetadataRenamePreviewResultInvalid0 },
+  { label: "method metadata/renamePreview result invalid 1", type: "RenamePreviewResult", valid: false, value: exampleMethodMetadataRenamePreviewResultInvalid1 },
+  { label: "method metadata/reveal params valid 0", type: "ObjectParams", valid: true, value: exampleMethodMetadataRevealParamsValid0 },
+  { label: "method metadata/reveal params invalid 0", type: "ObjectParams", valid: false, value: exampleMethodMetadataRevealParamsInvalid0 },
+  { label: "method metadata/reveal result valid 0", type: "RevealResult", valid: true, value: exampleMethodMetadataRevealResultValid0 },
+  { label: "method metadata/reveal result invalid 0", type: "RevealResult", valid: false, value: exampleMethodMetadataRevealResultInvalid0 },
+  { label: "method metadata/root params valid 0", type: "ProjectContext", valid: true, value: exampleMethodMetadataRootParamsValid0 },
+  { label: "method metadata/root params invalid 0", type: "ProjectContext", valid: false, value: exampleMethodMetadataRootParamsInvalid0 },
+  { label: "method metadata/root result valid 0", type: "RootResult", valid: true, value: exampleMethodMetadataRootResultValid0 },
+  { label: "method metadata/root result invalid 0", type: "RootResult", valid: false, value: exampleMethodMetadataRootResultInvalid0 },
+  { label: "method metadata/search params valid 0", type: "SearchParams", valid: true, value: exampleMethodMetadataSearchParamsValid0 },
+  { label: "method metadata/search params valid 1", type: "SearchParams", valid: true, value: exampleMethodMetadataSearchParamsValid1 },
+  { label: "method metadata/search params valid 2", type: "SearchParams", valid: true, value: exampleMethodMetadataSearchParamsValid2 },
+  { label: "method metadata/search params invalid 0", type: "SearchParams", valid: false, value: exampleMethodMetadataSearchParamsInvalid0 },
+  { label: "method metadata/search params invalid 1", type: "SearchParams", valid: false, value: exampleMethodMetadataSearchParamsInvalid1 },
+  { label: "method metadata/search result valid 0", type: "SearchResult", valid: true, value: exampleMethodMetadataSearchResultValid0 },
+  { label: "method metadata/search result invalid 0", type: "SearchResult", valid: false, value: exampleMethodMetadataSearchResultInvalid0 },
+  { label: "method metadata/source params valid 0", type: "NodeParams", valid: true, value: exampleMethodMetadataSourceParamsValid0 },
+  { label: "method metadata/source params invalid 0", type: "NodeParams", valid: false, value: exampleMethodMetadataSourceParamsInvalid0 },
+  { label: "method metadata/source result valid 0", type: "SourceResult", valid: true, value: exampleMethodMetadataSourceResultValid0 },
+  { label: "method metadata/source result invalid 0", type: "SourceResult", valid: false, value: exampleMethodMetadataSourceResultInvalid0 },
+  { label: "method metadata/support params valid 0", type: "SupportParams", valid: true, value: exampleMethodMetadataSupportParamsValid0 },
+  { label: "method metadata/support params valid 1", type: "SupportParams", valid: true, value: exampleMethodMetadataSupportParamsValid1 },
+  { label: "method metadata/support params invalid 0", type: "SupportParams", valid: false, value: exampleMethodMetadataSupportParamsInvalid0 },
+  { label: "method metadata/support result valid 0", type: "SupportResult", valid: true, value: exampleMethodMetadataSupportResultValid0 },
+  { label: "method metadata/support result invalid 0", type: "SupportResult", valid: false, value: exampleMethodMetadataSupportResultInvalid0 },
+  { label: "method metadata/supportFiles params valid 0", type: "SupportFilesParams", valid: true, value: exampleMethodMetadataSupportFilesParamsValid0 },
+  { label: "method metadata/supportFiles params invalid 0", type: "SupportFilesParams", valid: false, value: exampleMethodMetadataSupportFilesParamsInvalid0 },
+  { label: "method metadata/supportFiles result valid 0", type: "SupportFilesResult", valid: true, value: exampleMethodMetadataSupportFilesResultValid0 },
+  { label: "method metadata/supportFiles result invalid 0", type: "SupportFilesResult", valid: false, value: exampleMethodMetadataSupportFilesResultInvalid0 },
+  { label: "method metadata/undoProperty params valid 0", type: "UndoPropertyParams", valid: true, value: exampleMethodMetadataUndoPropertyParamsValid0 },
+  { label: "method metadata/undoProperty params invalid 0", type: "UndoPropertyParams", valid: false, value: exampleMethodMetadataUndoPropertyParamsInvalid0 },
+  { label: "method metadata/undoProperty result valid 0", type: "PropertyWriteResult", valid: true, value: exampleMethodMetadataUndoPropertyResultValid0 },
+  { label: "method metadata/undoProperty result invalid 0", type: "PropertyWriteResult", valid: false, value: exampleMethodMetadataUndoPropertyResultInvalid0 },
+  { label: "method metadata/updateProperty params valid 0", type: "PropertyEditParams", valid: true, value: exampleMethodMetadataUpdatePropertyParamsValid0 },
+  { label: "method metadata/updateProperty params valid 1", type: "PropertyEditParams", valid: true, value: exampleMethodMetadataUpdatePropertyParamsValid1 },
+  { label: "method metadata/updateProperty params invalid 0", type: "PropertyEditParams", valid: false, value: exampleMethodMetadataUpdatePropertyParamsInvalid0 },
+  { label: "method metadata/updateProperty result valid 0", type: "PropertyWriteResult", valid: true, value: exampleMethodMetadataUpdatePropertyResultValid0 },
+  { label: "method metadata/updateProperty result invalid 0", type: "PropertyWriteResult", valid: false, value: exampleMethodMetadataUpdatePropertyResultInvalid0 },
+  { label: "method project/info params valid 0", type: "SessionParams", valid: true, value: exampleMethodProjectInfoParamsValid0 },
+  { label: "method project/info params invalid 0", type: "SessionParams", valid: false, value: exampleMethodProjectInfoParamsInvalid0 },
+  { label: "method project/info result valid 0", type: "SessionInfo", valid: true, value: exampleMethodProjectInfoResultValid0 },
+  { label: "method project/info result invalid 0", type: "SessionInfo", valid: false, value: exampleMethodProjectInfoResultInvalid0 },
+  { label: "method shutdown params valid 0", type: "EmptyParams", valid: true, value: exampleMethodShutdownParamsValid0 },
+  { label: "method shutdown params valid 1", type: "EmptyParams", valid: true, value: exampleMethodShutdownParamsValid1 },
+  { label: "method shutdown params invalid 0", type: "EmptyParams", valid: false, value: exampleMethodShutdownParamsInvalid0 },
+  { label: "method workspace/close params valid 0", type: "SessionParams", valid: true, value: exampleMethodWorkspaceCloseParamsValid0 },
+  { label: "method workspace/close params invalid 0", type: "SessionParams", valid: false, value: exampleMethodWorkspaceCloseParamsInvalid0 },
+  { label: "method workspace/open params valid 0", type: "OpenParams", valid: true, value: exampleMethodWorkspaceOpenParamsValid0 },
+  { label: "method workspace/open params valid 1", type: "OpenParams", valid: true, value: exampleMethodWorkspaceOpenParamsValid1 },
+  { label: "method workspace/open params invalid 0", type: "OpenParams", valid: false, value: exampleMethodWorkspaceOpenParamsInvalid0 },
+  { label: "method workspace/open params invalid 1", type: "OpenParams", valid: false, value: exampleMethodWorkspaceOpenParamsInvalid1 },
+  { label: "method workspace/open result valid 0", type: "SessionInfo", valid: true, value: exampleMethodWorkspaceOpenResultValid0 },
+  { label: "method workspace/open result invalid 0", type: "SessionInfo", valid: false, value: exampleMethodWorkspaceOpenResultInvalid0 },
+];

@@ -34,24 +34,36 @@ type Example struct {
 func Examples(d *spec.Domain) []Example {
 	var out []Example
 	add := func(words []string, t *spec.Type, ex spec.Examples, ptr string) {
-		for i, v := range ex.Valid {
-			w := append(append([]string{}, words...), "valid", strconv.Itoa(i))
-			out = append(out, Example{Words: w, Label: strings.Join(w, " "), Type: t, Ptr: fmt.Sprintf("%s/valid/%d", ptr, i), Valid: true, Value: v})
-		}
-		for i, v := range ex.Invalid {
-			why := ""
-			if v.Why != nil {
-				why = d.Expand(v.Why.EN, "en")
-			}
-			w := append(append([]string{}, words...), "invalid", strconv.Itoa(i))
-			out = append(out, Example{Words: w, Label: strings.Join(w, " "), Type: t, Ptr: fmt.Sprintf("%s/invalid/%d", ptr, i), Value: v.Value, Why: why})
-		}
+		out = append(out, examplesOf(d, words, t, ex, ptr)...)
 	}
 	types := append([]*spec.Type{}, d.Types...)
 	sort.SliceStable(types, func(i, j int) bool { return types[i].Name < types[j].Name })
 	for _, t := range types {
 		if t.Examples != nil {
 			add([]string{t.Name}, t, *t.Examples, t.Ptr+"/examples")
+		}
+	}
+	// An example of an object type that is a variant of a union is also
+	// an example of the union, once the variant's tag is put in front of
+	// its members: the form in which it travels.
+	for _, u := range types {
+		if u.Kind != spec.UnionKind {
+			continue
+		}
+		for _, v := range u.Variants {
+			if v.Object == nil || v.Object.Examples == nil {
+				continue
+			}
+			for _, ex := range examplesOf(d, []string{v.Object.Name}, v.Object, *v.Object.Examples, v.Object.Ptr+"/examples") {
+				tagged, ok := withTag(ex.Value, u.Tag, v.Tag)
+				if !ok {
+					continue
+				}
+				w := append([]string{u.Name, v.Tag}, ex.Words[len(ex.Words)-2:]...)
+				ex.Words, ex.Label, ex.Type, ex.Value = w, strings.Join(w, " "), u, tagged
+				ex.Ptr += " (with the " + u.Tag + " of " + u.Name + ")"
+				out = append(out, ex)
+			}
 		}
 	}
 	methods := append([]*spec.Method{}, d.Methods...)
@@ -61,6 +73,47 @@ func Examples(d *spec.Domain) []Example {
 		if m.ResultType != nil {
 			add([]string{"method", m.Method, "result"}, m.ResultType, m.Examples.Result, m.Ptr+"/examples/result")
 		}
+	}
+	return out
+}
+
+// withTag puts "tag": value in front of the members of an object example;
+// false when the example is not an object or already has the member.
+func withTag(raw json.RawMessage, tag, value string) (json.RawMessage, bool) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil || b.Len() < 2 || b.Bytes()[0] != '{' {
+		return nil, false
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(b.Bytes(), &members) != nil {
+		return nil, false
+	}
+	if _, ok := members[tag]; ok {
+		return nil, false
+	}
+	k, _ := json.Marshal(tag)
+	v, _ := json.Marshal(value)
+	out := append(append(append([]byte{'{'}, k...), ':'), v...)
+	if b.Len() > 2 {
+		out = append(out, ',')
+	}
+	return append(out, b.Bytes()[1:]...), true
+}
+
+// examplesOf lists the examples ex of t, named by words, at ptr.
+func examplesOf(d *spec.Domain, words []string, t *spec.Type, ex spec.Examples, ptr string) []Example {
+	var out []Example
+	for i, v := range ex.Valid {
+		w := append(append([]string{}, words...), "valid", strconv.Itoa(i))
+		out = append(out, Example{Words: w, Label: strings.Join(w, " "), Type: t, Ptr: fmt.Sprintf("%s/valid/%d", ptr, i), Valid: true, Value: v})
+	}
+	for i, v := range ex.Invalid {
+		why := ""
+		if v.Why != nil {
+			why = d.Expand(v.Why.EN, "en")
+		}
+		w := append(append([]string{}, words...), "invalid", strconv.Itoa(i))
+		out = append(out, Example{Words: w, Label: strings.Join(w, " "), Type: t, Ptr: fmt.Sprintf("%s/invalid/%d", ptr, i), Value: v.Value, Why: why})
 	}
 	return out
 }
@@ -84,6 +137,8 @@ type Lang struct {
 	// requires its tag member to be a string (TypeScript); otherwise it is
 	// any object (Python's dict[str, object]).
 	OpenUnionNeedsTag bool
+
+	d *spec.Domain // the domain being judged, for constants
 }
 
 // TypeScript is how the generated TypeScript types judge a literal.
@@ -105,7 +160,8 @@ func Decode(raw json.RawMessage) (any, error) {
 
 // Mismatch returns why the value v (decoded by Decode) is not a value of
 // the static type of t in the language, or "" when it is.
-func (l Lang) Mismatch(v any, t *spec.Type) string {
+func (l Lang) Mismatch(d *spec.Domain, v any, t *spec.Type) string {
+	l.d = d
 	return l.named(v, t, "")
 }
 
@@ -269,8 +325,46 @@ func (l Lang) object(o map[string]any, t *spec.Type, tag, ptr string) string {
 		if m := l.ref(o[k], &f.Type, ptr+"/"+escape(k)); m != "" {
 			return m
 		}
+		if c, ok := ConstLiteral(l.d, f.Constraints); ok {
+			raw, _ := json.Marshal(o[k])
+			if !bytes.Equal(raw, c) {
+				return ptr + "/" + escape(k) + ": not the one value " + string(c)
+			}
+		}
 	}
 	return ""
+}
+
+// ConstLiteral returns the one value a member with a const constraint
+// may have, compact, when the bindings spell it as a literal type: a
+// string, a boolean or an integer, given in place or by a constant.
+func ConstLiteral(d *spec.Domain, k *spec.Constraints) (json.RawMessage, bool) {
+	if k == nil || k.Const == nil {
+		return nil, false
+	}
+	raw := k.Const
+	if id := spec.ConstantRef(raw); id != "" {
+		c := d.LookupConstant(id)
+		if c == nil {
+			return nil, false
+		}
+		raw = c.Value
+	}
+	v, err := Decode(raw)
+	if err != nil {
+		return nil, false
+	}
+	switch x := v.(type) {
+	case string, bool:
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	out, _ := json.Marshal(v)
+	return out, true
 }
 
 // aliasOfAny reports whether r is (an alias of) any, whose static type

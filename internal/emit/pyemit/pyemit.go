@@ -402,12 +402,8 @@ func compact(raw json.RawMessage) string {
 // memberType is the annotation of an object member.
 func (g *generator) memberType(f *spec.Field) string {
 	typ := typeOf(&f.Type)
-	if f.Constraints != nil && f.Constraints.Const != nil && spec.ConstantRef(f.Constraints.Const) == "" {
-		if v, err := bindview.Decode(f.Constraints.Const); err == nil {
-			if _, isString := v.(string); isString {
-				typ = "Literal[" + compact(f.Constraints.Const) + "]"
-			}
-		}
+	if c, ok := bindview.ConstLiteral(g.d, f.Constraints); ok {
+		typ = "Literal[" + pyLiteral(c) + "]"
 	}
 	if f.Nullable {
 		typ += " | None"
@@ -674,7 +670,7 @@ func (g *generator) examplesModule() ([]byte, error) {
 		if ex.Valid {
 			v, dropped = bindview.Python.Receivable(v, ex.Type)
 		}
-		mismatch := bindview.Python.Mismatch(v, ex.Type)
+		mismatch := bindview.Python.Mismatch(d, v, ex.Type)
 		var b strings.Builder
 		writeValue(&b, v)
 		g.p("")
@@ -694,7 +690,8 @@ func (g *generator) examplesModule() ([]byte, error) {
 			g.p("%s: contract.%s = %s  # pyright: ignore[reportAssignmentType]", name, ex.Type.Name, b.String())
 		default:
 			g.p("# %s: %s", ex.Label, oneLine(ex.Why))
-			g.p("# Beyond the static types (a constraint the validators enforce): %s", compact(ex.Value))
+			g.p("# The types accept it: its fault is a constraint beyond them, which the validators enforce.")
+			g.p("%s: contract.%s = %s", name, ex.Type.Name, b.String())
 		}
 	}
 	if err := names.Err(); err != nil {

@@ -404,9 +404,10 @@ func (g *generator) members(t *spec.Type, tagLine string) {
 			opt = "?"
 		}
 		typ := typeOf(&f.Type)
-		if f.Constraints != nil && f.Constraints.Const != nil {
-			if c := constLiteral(g.d, f.Constraints.Const); c != "" {
-				typ = c
+		if c, ok := bindview.ConstLiteral(g.d, f.Constraints); ok {
+			typ = string(c)
+			if id := spec.ConstantRef(f.Constraints.Const); id != "" {
+				typ = "typeof " + g.d.LookupConstant(id).Symbol
 			}
 		}
 		if f.Nullable {
@@ -418,17 +419,6 @@ func (g *generator) members(t *spec.Type, tagLine string) {
 		g.p("  /** Members the contract does not name, carried unchanged. */")
 		g.p("  [member: string]: unknown;")
 	}
-}
-
-// constLiteral is the literal type of a const constraint, or "".
-func constLiteral(d *spec.Domain, raw json.RawMessage) string {
-	if id := spec.ConstantRef(raw); id != "" {
-		if c := d.LookupConstant(id); c != nil {
-			return "typeof " + c.Symbol
-		}
-		return ""
-	}
-	return compact(raw)
 }
 
 func (g *generator) enumDecl(t *spec.Type) {
@@ -806,7 +796,7 @@ func (g *generator) examplesModule() ([]byte, error) {
 	}
 	g.p("import type * as contract from \"./%s\";", strings.TrimSuffix(Module(d), ".ts")+".js")
 	names := bindview.NewNames(d.File + ": TypeScript module " + ExamplesModule(d))
-	var problems []string
+	var problems, catalog []string
 	for _, ex := range exs {
 		v, err := bindview.Decode(ex.Value)
 		if err != nil {
@@ -822,7 +812,7 @@ func (g *generator) examplesModule() ([]byte, error) {
 				literal = jsonLiteral(v)
 			}
 		}
-		mismatch := bindview.TypeScript.Mismatch(v, ex.Type)
+		mismatch := bindview.TypeScript.Mismatch(d, v, ex.Type)
 		g.p("")
 		switch {
 		case ex.Valid && mismatch != "":
@@ -840,8 +830,10 @@ func (g *generator) examplesModule() ([]byte, error) {
 			g.p("export const %s = %s satisfies contract.%s;", name, compact(ex.Value), ex.Type.Name)
 		default:
 			g.p("// %s: %s", ex.Label, oneLine(ex.Why))
-			g.p("// Beyond the static types (a constraint the validators enforce): %s", compact(ex.Value))
+			g.p("// The types accept it: its fault is a constraint beyond them, which the validators enforce.")
+			g.p("export const %s = %s satisfies contract.%s;", name, compact(ex.Value), ex.Type.Name)
 		}
+		catalog = append(catalog, fmt.Sprintf("  { label: %s, type: %s, valid: %v, value: %s },", lit(ex.Label), lit(ex.Type.Name), ex.Valid, name))
 	}
 	if err := names.Err(); err != nil {
 		problems = append(problems, err.Error())
@@ -849,6 +841,21 @@ func (g *generator) examplesModule() ([]byte, error) {
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(problems, "\n"))
 	}
+	g.p("")
+	g.p("/** One example of the spec: its label, the type it is an example of, whether the contract accepts it, and the value. */")
+	g.p("export interface Example {")
+	g.p("  readonly label: string;")
+	g.p("  readonly type: string;")
+	g.p("  readonly valid: boolean;")
+	g.p("  readonly value: unknown;")
+	g.p("}")
+	g.p("")
+	g.p("/** Every example above, in order, for programs that give them to other validators. */")
+	g.p("export const examples: readonly Example[] = [")
+	for _, c := range catalog {
+		g.p("%s", c)
+	}
+	g.p("];")
 	return append([]byte{}, g.b.Bytes()...), nil
 }
 
