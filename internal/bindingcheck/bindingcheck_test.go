@@ -2,7 +2,9 @@ package bindingcheck
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -139,4 +141,84 @@ func distinct(ms [][][]byte) int {
 		seen[string(m[1])] = true
 	}
 	return len(seen)
+}
+
+// deliberateAGUI lists the AG-UI examples on which the spec and
+// @ag-ui/core's zod schemas disagree, each with the reason. A listed
+// example on which they agree fails too, so the list cannot go stale.
+var deliberateAGUI = map[string]string{
+	"Event RUN_STARTED invalid 1": "the profile does not attribute a run to a subagent, so RUN_STARTED may not carry subagentRunId; the SDK's RunStartedEventSchema is a loose object, which lets members it does not name through",
+}
+
+// Every AG-UI event example of the spec, typed by the generated binding,
+// goes through the SDK's own schemas (EventSchemas of @ag-ui/core) in a
+// TypeScript program compiled here by tsc --strict: both sides name the
+// same event types (a compile-time check of the program), and they agree
+// on every example but the listed ones.
+func TestAGUICoreSchemas(t *testing.T) {
+	x := Find(t)
+	root := repotest.Root(t)
+	dir := filepath.Join(root, "internal", "bindingcheck", "node")
+	// The build sits in the packages' folder, so that Node resolves
+	// @ag-ui/core from it; "type": "module" keeps tsc's ES modules.
+	out, err := os.MkdirTemp(dir, ".build-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(out) })
+	if err := os.WriteFile(filepath.Join(out, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := x.TSC(t, out, TSConfig{Files: []string{filepath.Join(dir, "agui-core.ts")}, OutDir: out, RootDir: root, Bundler: true}); err != nil {
+		t.Fatalf("tsc --strict agui-core.ts: %v\n%s", err, b)
+	}
+	cmd := exec.Command(x.Node, filepath.Join(out, "internal", "bindingcheck", "node", "agui-core.js"))
+	cmd.Dir = dir
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node agui-core.js: %v\n%s", err, b)
+	}
+	var res struct {
+		SameEventTypes    bool
+		OnlyOurs, OnlySDK []string
+		Verdicts          []struct {
+			Label      string
+			Valid, SDK bool
+			Issues     string
+		}
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatalf("agui-core.js printed %s: %v", b, err)
+	}
+	if !res.SameEventTypes || len(res.OnlyOurs) > 0 || len(res.OnlySDK) > 0 {
+		t.Errorf("event types only in the spec %v, only in @ag-ui/core %v", res.OnlyOurs, res.OnlySDK)
+	}
+	var valid, invalid, agree int
+	seen := map[string]bool{}
+	for _, v := range res.Verdicts {
+		seen[v.Label] = true
+		if v.Valid {
+			valid++
+		} else {
+			invalid++
+		}
+		reason, listed := deliberateAGUI[v.Label]
+		switch {
+		case v.Valid == v.SDK && listed:
+			t.Errorf("%s: listed as a disagreement (%s), but both sides now say valid=%v", v.Label, reason, v.Valid)
+		case v.Valid == v.SDK:
+			agree++
+		case !listed:
+			t.Errorf("%s: the spec says valid=%v, @ag-ui/core's schemas say %v (%s)", v.Label, v.Valid, v.SDK, v.Issues)
+		}
+	}
+	for label := range deliberateAGUI {
+		if !seen[label] {
+			t.Errorf("%s: listed, but no such example was given to the schemas", label)
+		}
+	}
+	if valid == 0 || invalid == 0 {
+		t.Fatalf("%d valid and %d invalid event examples: the examples module lost its event examples", valid, invalid)
+	}
+	t.Logf("@ag-ui/core EventSchemas: %d event examples (%d valid, %d invalid), %d agree, %d listed disagreements", len(res.Verdicts), valid, invalid, agree, len(deliberateAGUI))
 }
