@@ -41,7 +41,8 @@ func TestPythonBindingSmoke(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, py, client, "--port", strconv.Itoa(port), "--token-env", "FONLINE_AI_TOKEN")
-		cmd.Env = append(append(os.Environ(), "PYTHONPATH="+binding), refEnv...)
+		// No __pycache__ may appear in generated/, which gen owns.
+		cmd.Env = append(append(os.Environ(), "PYTHONPATH="+binding, "PYTHONDONTWRITEBYTECODE=1"), refEnv...)
 		out, err := cmd.Output()
 		var rep bridge.SmokeReport
 		if jerr := json.Unmarshal(out, &rep); jerr != nil || err != nil || rep.Status != "passed" {

@@ -7,10 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/contractkit/contractkit/generated"
+	"github.com/contractkit/contractkit/internal/fonline"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
 
@@ -221,4 +223,28 @@ func TestAGUICoreSchemas(t *testing.T) {
 		t.Fatalf("%d valid and %d invalid event examples: the examples module lost its event examples", valid, invalid)
 	}
 	t.Logf("@ag-ui/core EventSchemas: %d event examples (%d valid, %d invalid), %d agree, %d listed disagreements", len(res.Verdicts), valid, invalid, agree, len(deliberateAGUI))
+}
+
+// The Python modules run: python3 imports every module and its examples
+// module (so each TypedDict class is created, each union's variants after
+// the objects they extend, and each example assigned). Pyright checks
+// types; this checks that the module a QA script imports loads.
+func TestPythonModulesImport(t *testing.T) {
+	py, err := fonline.Python()
+	if err != nil {
+		t.Fatal(err) // make test installs python3
+	}
+	dirs, files := modules(t, "python", "py")
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.TrimSuffix(filepath.Base(f), ".py"))
+	}
+	script := "import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\nprint(len(sys.argv) - 1)\n"
+	cmd := exec.Command(py, append([]string{"-c", script}, names...)...)
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+strings.Join(dirs, string(os.PathListSeparator)), "PYTHONDONTWRITEBYTECODE=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != strconv.Itoa(len(names)) {
+		t.Fatalf("python3 importing %v: %v\n%s", names, err, out)
+	}
+	t.Logf("python3 imported %d modules", len(names))
 }
