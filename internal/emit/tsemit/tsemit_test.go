@@ -87,3 +87,18 @@ func TestValidExampleOutsideTypes(t *testing.T) {
 		t.Fatalf("a valid example with a string for a boolean: %v", err)
 	}
 }
+
+// BenchmarkEmit is the binding of every spec, as gen writes it.
+func BenchmarkEmit(b *testing.B) {
+	set, diags := spec.Load(os.DirFS(repotest.Root(b)))
+	if diags.HasErrors() {
+		b.Fatal(diags.Errors())
+	}
+	for b.Loop() {
+		for _, d := range set.Domains {
+			if _, err := Emit(d, Options{Dir: "out"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
