@@ -265,3 +265,73 @@ func TestPythonModulesImport(t *testing.T) {
 		run(t, py)
 	})
 }
+
+// snippetPreamble declares, for the how-to's VS Code snippet, what the
+// surrounding extension would have: the server process and the values the
+// snippet passes along.
+const snippetPreamble = `import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Generation, NodeId, ProjectId, SessionId } from "./ide.js";
+declare const child: ChildProcessWithoutNullStreams;
+declare function refresh(sessionId: SessionId, generation: Generation): void;
+declare function reload(): void;
+declare const sessionId: SessionId, projectId: ProjectId, generation: Generation, node: NodeId;
+`
+
+var (
+	codeBlock    = regexp.MustCompile("(?ms)^```(ts|python)\n(.*?)^```")
+	bindingQuote = regexp.MustCompile(`"\./(\w+)(\.jsonrpc)?\.js"`)
+)
+
+// The code of the bindings how-to compiles against the generated modules:
+// each TypeScript block under tsc --strict, each Python block under
+// Pyright strict, so the guide cannot drift from what gen writes. (The
+// Russian page has the same code blocks; the docs check compares them.)
+func TestHowToSnippets(t *testing.T) {
+	x := Find(t)
+	root := repotest.Root(t)
+	page, err := os.ReadFile(filepath.Join(root, "Docs", "en", "how-to", "bindings.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var tsFiles, pyFiles []string
+	for i, m := range codeBlock.FindAllSubmatch(page, -1) {
+		code := string(m[2])
+		switch string(m[1]) {
+		case "ts":
+			if strings.Contains(code, "child.") {
+				code = snippetPreamble + code
+			}
+			// "./ide.jsonrpc.js" is generated/ide/ts/ide.jsonrpc.ts.
+			code = bindingQuote.ReplaceAllStringFunc(code, func(q string) string {
+				sm := bindingQuote.FindStringSubmatch(q)
+				return `"` + filepath.Join(root, "generated", sm[1], "ts", sm[1]+sm[2]+".js") + `"`
+			})
+			f := filepath.Join(dir, "snippet"+strconv.Itoa(i)+".ts")
+			if err := os.WriteFile(f, []byte(code+"\nexport {};\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tsFiles = append(tsFiles, f)
+		case "python":
+			f := filepath.Join(dir, "snippet"+strconv.Itoa(i)+".py")
+			if err := os.WriteFile(f, []byte(code), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pyFiles = append(pyFiles, f)
+		}
+	}
+	if len(tsFiles) < 2 || len(pyFiles) < 1 {
+		t.Fatalf("the how-to has %d TypeScript and %d Python blocks; want the VS Code, AG-UI and Python ones", len(tsFiles), len(pyFiles))
+	}
+	out, err := x.TSC(t, dir, TSConfig{Files: tsFiles, Bundler: true, Paths: map[string][]string{
+		"vscode-jsonrpc":         {JSONRPCPath(x.Modules)},
+		"vscode-jsonrpc/node.js": {filepath.Join(x.Modules, "vscode-jsonrpc", "node.d.ts")},
+	}})
+	if err != nil {
+		t.Errorf("tsc --strict over the how-to's TypeScript: %v\n%s", err, out)
+	}
+	pyDirs, _ := modules(t, "python", "py")
+	if out, err := x.Pyright(t, dir, pyDirs, pyFiles); err != nil {
+		t.Errorf("pyright strict over the how-to's Python: %v\n%s", err, out)
+	}
+}
