@@ -35,7 +35,8 @@ type Options struct {
 	// Dir is the repository-relative folder the modules are written to.
 	Dir string
 	// JSONRPC adds <package>.jsonrpc.ts with vscode-jsonrpc descriptors of
-	// every method and notification; for domains carried over JSON-RPC 2.0.
+	// every method and notification, for a domain whose messages are
+	// JSON-RPC 2.0 (a domain with neither gets no such module).
 	JSONRPC bool
 }
 
@@ -61,7 +62,8 @@ func Emit(d *spec.Domain, opts Options) ([]File, error) {
 		return nil, err
 	}
 	files = append(files, File{path.Join(opts.Dir, ExamplesModule(d)), ex})
-	if opts.JSONRPC {
+	// A domain without methods or notifications has nothing to describe.
+	if opts.JSONRPC && len(d.Methods)+len(d.Notifications) > 0 {
 		files = append(files, File{path.Join(opts.Dir, JSONRPCModule(d)), g.jsonrpcModule()})
 	}
 	return files, nil

@@ -102,3 +102,28 @@ func BenchmarkEmit(b *testing.B) {
 		}
 	}
 }
+
+// The descriptors module of every domain with methods or notifications
+// compiles beside its types module (this repository gives it to the IDE
+// API only; a config may give it to any domain); a domain with neither
+// gets none.
+func TestJSONRPCModule(t *testing.T) {
+	for _, d := range load(t).Domains {
+		files, err := Emit(d, Options{Dir: "out", JSONRPC: true})
+		if err != nil {
+			t.Fatalf("%s: %v", d.File, err)
+		}
+		has := false
+		for _, f := range files {
+			if f.Path == "out/"+JSONRPCModule(d) {
+				has = true
+				if !bytes.Contains(f.Data, []byte(`from "vscode-jsonrpc";`)) {
+					t.Errorf("%s imports no vscode-jsonrpc", f.Path)
+				}
+			}
+		}
+		if want := len(d.Methods)+len(d.Notifications) > 0; has != want {
+			t.Errorf("%s: descriptors module %v, want %v", d.File, has, want)
+		}
+	}
+}
