@@ -317,7 +317,7 @@ func (l Lang) object(o map[string]any, t *spec.Type, tag, ptr string) string {
 			return ptr + "/" + escape(k) + ": not a member of " + t.Name
 		}
 		if o[k] == nil {
-			if f.Nullable || (f.Type.Name == spec.TAny && f.Type.Named == nil) || aliasOfAny(&f.Type) {
+			if f.Nullable || aliasOfAny(&f.Type) {
 				continue
 			}
 			return ptr + "/" + escape(k) + ": null"

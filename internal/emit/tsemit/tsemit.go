@@ -345,7 +345,7 @@ func (g *generator) typeDecl(t *spec.Type) {
 			return
 		}
 		g.p("export interface %s {", g.declare(t.Name, "type "+t.Name))
-		g.members(t, "")
+		g.members(t)
 		g.p("}")
 	case spec.EnumKind:
 		g.enumDecl(t)
@@ -373,12 +373,8 @@ func (g *generator) typeDecl(t *spec.Type) {
 	}
 }
 
-// members writes the members of an object type; tag is the member a
-// union variant adds in front of them ("" for none).
-func (g *generator) members(t *spec.Type, tagLine string) {
-	if tagLine != "" {
-		g.p("%s", tagLine)
-	}
+// members writes the members of an object type.
+func (g *generator) members(t *spec.Type) {
 	for _, f := range t.Fields {
 		paras := []string{g.en(f.Description)}
 		if f.ID != "" {
