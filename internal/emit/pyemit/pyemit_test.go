@@ -96,3 +96,27 @@ func BenchmarkEmit(b *testing.B) {
 		}
 	}
 }
+
+// Docstrings carry the spec's since and stability.
+func TestDocTags(t *testing.T) {
+	d := domain(t, load(t), "aicontrol")
+	ty := d.LookupType("PingResult")
+	ty.Stability = spec.Deprecated
+	ty.Fields[0].Since = "9"
+	files, err := Emit(d, Options{Dir: "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(files[0].Data)
+	i := strings.Index(src, "class PingResult(TypedDict):")
+	if i < 0 {
+		t.Fatal("no PingResult class")
+	}
+	end := i + strings.Index(src[i:], "\n\n\n")
+	body := src[i:end]
+	for _, want := range []string{"Since " + ty.Since + ".", "Deprecated.", "Since 9."} {
+		if !strings.Contains(body, want) {
+			t.Errorf("PingResult lacks %q:\n%s", want, body)
+		}
+	}
+}

@@ -127,3 +127,30 @@ func TestJSONRPCModule(t *testing.T) {
 		}
 	}
 }
+
+// TSDoc carries the spec's since and stability: @since on every type,
+// and on a member only where it differs from its type; @deprecated on a
+// deprecated entry.
+func TestDocTags(t *testing.T) {
+	d := domain(t, load(t), "aicontrol")
+	ty := d.LookupType("PingResult")
+	ty.Stability = spec.Deprecated
+	ty.Fields[0].Since = "9"
+	files, err := Emit(d, Options{Dir: "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(files[0].Data)
+	i := strings.Index(src, "export interface PingResult {")
+	if i < 0 {
+		t.Fatal("no PingResult interface")
+	}
+	doc := src[strings.LastIndex(src[:i], "/**"):i]
+	if !strings.Contains(doc, "@since "+ty.Since) || !strings.Contains(doc, "@deprecated") {
+		t.Errorf("PingResult's TSDoc lacks @since %s or @deprecated:\n%s", ty.Since, doc)
+	}
+	end := i + strings.Index(src[i:], "}")
+	if body := src[i:end]; !strings.Contains(body, "@since 9") {
+		t.Errorf("a member added later lacks its @since:\n%s", body)
+	}
+}
