@@ -89,7 +89,7 @@ bench:
 	$(MAKE) bench-contractdiff
 	$(MAKE) bench-gen
 
-## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios, peak RSS, load average; see Docs/performance.md
+## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's (warm and cold) in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios (a full generation against main's, budget 1.3 with the bindings), peak RSS, load average; see Docs/performance.md
 GEN_RUNS ?= 9
 bench-gen:
 	@./scripts/bench-gen.sh $(GEN_RUNS)
