@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
+.PHONY: all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bindings-node bindings-check bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
 
 all: generate test
 
@@ -55,6 +55,14 @@ bench-contractdiff:
 ide-node:
 	npm ci --prefix ide/testdata/node --no-audit --no-fund
 
+## bindings-node: install the checkers of the generated TypeScript and Python bindings (tsc, Pyright, with vscode-jsonrpc, @ag-ui/core, zod and @types/node, pinned in one lock) with npm ci into internal/bindingcheck/node
+bindings-node:
+	npm ci --prefix internal/bindingcheck/node --no-audit --no-fund
+
+## bindings-check: tsc --strict and Pyright strict over the generated bindings and their examples, and the AG-UI examples through @ag-ui/core's zod schemas (make test runs the same tests)
+bindings-check: bindings-node
+	$(GO) test -count=1 -v ./internal/bindingcheck/
+
 ## mcp-node: install the independent MCP client (@modelcontextprotocol/sdk, pinned) the aicontrol-mcp tests drive
 mcp-node:
 	npm ci --prefix cmd/aicontrol-mcp/testdata/node --no-audit --no-fund
@@ -81,7 +89,7 @@ bench:
 	$(MAKE) bench-contractdiff
 	$(MAKE) bench-gen
 
-## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios, peak RSS, load average; see Docs/performance.md
+## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's (warm and cold) in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios (a full generation against main's, budget 1.3 with the bindings), peak RSS, load average; see Docs/performance.md
 GEN_RUNS ?= 9
 bench-gen:
 	@./scripts/bench-gen.sh $(GEN_RUNS)

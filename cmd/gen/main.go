@@ -1,6 +1,7 @@
 // Command gen regenerates everything that is derived from the specs under
-// spec/: the Go packages, JSON Schemas and canonical models under
-// generated/, and the reference pages under Docs/{en,ru}/reference/.
+// spec/: the Go packages, JSON Schemas, canonical models and the
+// TypeScript and Python bindings under generated/, and the reference pages
+// under Docs/{en,ru}/reference/.
 //
 // Usage:
 //

@@ -1,6 +1,6 @@
 // Package gen turns the specs of a repository into every generated file:
-// the Go package, JSON Schemas and canonical model of each domain under
-// generated/, and the reference pages under Docs/{en,ru}/reference/
+// the Go package, JSON Schemas, canonical model and TypeScript and Python
+// bindings of each domain under generated/, and the reference pages under Docs/{en,ru}/reference/
 // (those of each domain, and the contractdiff rule catalog). It
 // computes the whole output in memory, so that writing and checking are
 // the same computation.
@@ -214,6 +214,7 @@ func domainTasks(fsys fs.FS, d *spec.Domain, tests map[string][]trace.Test, opts
 			return files(fs), err
 		},
 	}
+	tasks = append(tasks, bindingTasks(d, bindingsOf(d))...)
 	for _, lang := range docemit.Languages {
 		tasks = append(tasks, func() ([]file, error) {
 			pages, err := docemit.EmitLang(docemit.Input{Domain: d, Tests: tests, Templates: fsys}, lang)
