@@ -215,5 +215,5 @@ func (c genCache) store(root string, rec *gencache.Recorder, out *gen.Output) {
 	if c.dir == "" {
 		return
 	}
-	_ = gencache.Store(c.dir, gencache.NewEntry(c.generator, root, rec, out.Files, gen.OwnedDirs, len(out.Set.Domains), out.Warnings))
+	_ = gencache.Store(c.dir, gencache.NewEntry(c.generator, root, rec, out.Files, out.Owned, len(out.Set.Domains), out.Warnings))
 }
