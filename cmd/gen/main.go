@@ -5,6 +5,14 @@
 // Usage:
 //
 //	gen [--write | --check] [--root DIR]
+//	gen init [--root DIR]
+//	gen config-schema
+//
+// gen reads contractkit.json at the repository root: the specs, and where
+// each one's Go package, JSON Schemas and reference pages go. gen init
+// writes a starter config, spec, dispositions file and //go:generate line
+// into a module (never overwriting a file); gen config-schema prints the
+// JSON Schema of contractkit.json, for editors.
 //
 // --write (the default, and what go generate runs) writes changed files and
 // removes files the specs no longer produce. --check writes nothing: it
@@ -36,6 +44,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/gen"
 	"github.com/contractkit/contractkit/internal/gencache"
 )
@@ -51,6 +60,22 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "init":
+			return runInit(args[1:], stdout, stderr)
+		case "config-schema":
+			if len(args) > 1 {
+				fmt.Fprintf(stderr, "gen config-schema: unexpected argument %q\n", args[1])
+				return 2
+			}
+			if _, err := stdout.Write(config.Schema); err != nil {
+				fmt.Fprintln(stderr, "gen:", err)
+				return 2
+			}
+			return 0
+		}
+	}
 	fl := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	write := fl.Bool("write", false, "write generated files (the default)")
@@ -59,8 +84,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	quiet := fl.Bool("quiet", false, "print only problems and a count of warnings")
 	noCache := fl.Bool("no-cache", false, "generate even when the last generation's reads and outputs are unchanged")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n\n")
-		fmt.Fprintf(stderr, "Regenerates generated/ and Docs/{en,ru}/reference/ from spec/*.json.\n\n")
+		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n       gen init [--root DIR]\n       gen config-schema\n\n")
+		fmt.Fprintf(stderr, "Regenerates what contractkit.json names (Go packages, JSON Schemas, reference pages) from its specs.\n\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
