@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -346,4 +347,48 @@ func ModulePath(fsys fs.FS) string {
 		return strings.Trim(rest, "\"`")
 	}
 	return ""
+}
+
+// IsSpec reports whether the repository path p is a spec the config
+// names: a listed file, or a match of a glob that is not *.schema.json.
+// contractdiff uses it on the files of a baseline revision.
+func (c *Config) IsSpec(p string) bool {
+	for _, s := range c.Specs {
+		pat := path.Clean(s.Path)
+		if !strings.ContainsAny(pat, "*?[") {
+			if p == pat {
+				return true
+			}
+			continue
+		}
+		if ok, _ := path.Match(pat, p); ok && !strings.HasSuffix(p, ".schema.json") {
+			return true
+		}
+	}
+	return false
+}
+
+// SpecFolders are the folders that hold every spec the config can name:
+// of each path, the folders before its first glob.
+func (c *Config) SpecFolders() []string {
+	var out []string
+	for _, s := range c.Specs {
+		var fixed []string
+		segs := strings.Split(path.Clean(s.Path), "/")
+		for _, seg := range segs[:len(segs)-1] {
+			if strings.ContainsAny(seg, "*?[") {
+				break
+			}
+			fixed = append(fixed, seg)
+		}
+		dir := "."
+		if len(fixed) > 0 {
+			dir = path.Join(fixed...)
+		}
+		if !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
