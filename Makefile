@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
+.PHONY: api-check bench-adopt all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
 
 all: generate test
 
@@ -58,6 +58,10 @@ ide-node:
 ## mcp-node: install the independent MCP client (@modelcontextprotocol/sdk, pinned) the aicontrol-mcp tests drive
 mcp-node:
 	npm ci --prefix cmd/aicontrol-mcp/testdata/node --no-audit --no-fund
+
+## api-check: fail when runtime/genrt or runtime/strictjson (what generated code imports) changed incompatibly since the merge-base (apidiff through the module proxy; make test runs it in internal/apicheck)
+api-check:
+	./scripts/apicheck.sh
 
 ## fmt-check: fail if any Go file is not gofmt'ed
 fmt-check:
