@@ -98,6 +98,12 @@ func TestInit(t *testing.T) {
 			t.Errorf("gen wrote no %s", f)
 		}
 	}
+	if c := generated["contract/spacegame/contract.go"]; !strings.Contains(c, "run go generate ./... instead of editing") {
+		t.Errorf("the generated package does not say how it is regenerated here:\n%.600s", c)
+	}
+	if p := generated["docs/en/reference/spacegame/index.md"]; !strings.Contains(p, "then run `go generate ./...`") {
+		t.Errorf("the generated page does not say how it is regenerated here:\n%.600s", p)
+	}
 	// The rule's source anchor is in a file gen init wrote: removing the
 	// //go:generate line makes --check fail on it.
 	os.WriteFile(filepath.Join(dir, "contractkit.go"), []byte("package spacegame\n"), 0o644)

@@ -49,6 +49,7 @@ type Config struct {
 	Version      int           `json:"version"`
 	Specs        []Spec        `json:"specs"`
 	Templates    string        `json:"templates,omitempty"`
+	Regenerate   string        `json:"regenerate,omitempty"`
 	MetaSchema   string        `json:"metaSchema,omitempty"`
 	Registry     *Out          `json:"registry,omitempty"`
 	RuleCatalog  *Docs         `json:"ruleCatalog,omitempty"`
@@ -108,6 +109,18 @@ const (
 	DefaultPolicy        = "contract-diff-policy.json"
 	DefaultDefaultBranch = "main"
 )
+
+// DefaultRegenerate is the command generated files name as the way to
+// regenerate them, unless the config names another.
+const DefaultRegenerate = "go generate ./..."
+
+// RegenerateCommand returns the command generated files tell readers to run.
+func (c *Config) RegenerateCommand() string {
+	if c.Regenerate != "" {
+		return c.Regenerate
+	}
+	return DefaultRegenerate
+}
 
 // Diff returns the contractdiff section with every default filled in.
 func (c *Config) Diff() ContractDiff {

@@ -286,7 +286,7 @@ func domainTasks(fsys fs.FS, p *plan, t config.Target, d *spec.Domain, tests map
 	var tasks []func() ([]file, error)
 	if t.GoDir != "" {
 		tasks = append(tasks, func() ([]file, error) {
-			fs, err := goemit.EmitTo(d, t.GoDir)
+			fs, err := goemit.EmitTo(d, t.GoDir, p.cfg.RegenerateCommand())
 			return files(fs), err
 		})
 	}
@@ -314,7 +314,7 @@ func domainTasks(fsys fs.FS, p *plan, t config.Target, d *spec.Domain, tests map
 		fs, err := pageemit.Emit(d, fsys)
 		return files(fs), err
 	})
-	in := docemit.Input{Domain: d, Tests: tests, Templates: p.templates, Repo: fsys, Dirs: t.Docs, GoDir: t.GoDir}
+	in := docemit.Input{Domain: d, Tests: tests, Templates: p.templates, Repo: fsys, Dirs: t.Docs, GoDir: t.GoDir, Regenerate: p.cfg.RegenerateCommand()}
 	if modelDir != "" {
 		in.ModelPath = path.Join(modelDir, "model.json")
 	}

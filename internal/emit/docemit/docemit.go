@@ -53,6 +53,9 @@ type Input struct {
 	// GoDir and ModelPath are the domain's Go package folder and
 	// model.json, shown on the index; empty when not generated.
 	GoDir, ModelPath string
+	// Regenerate is the command the pages tell readers to run instead of
+	// editing them (config.DefaultRegenerate when empty).
+	Regenerate string
 }
 
 // dir returns the folder of the pages in a language.
@@ -160,8 +163,10 @@ type PageData struct {
 	// GoDir and ModelPath are the Go package folder and model.json, ""
 	// when the domain has none.
 	GoDir, ModelPath string
-	Nav              []NavItem
-	Sections         []Section
+	// Regenerate is the command that regenerates the page.
+	Regenerate string
+	Nav        []NavItem
+	Sections   []Section
 	// Index only:
 	Counts []CountRow
 }
@@ -220,8 +225,14 @@ func (r *renderer) pageData(p *spec.Page) *PageData {
 	if r.lang == "ru" {
 		other = "en"
 	}
-	data.Sibling = path.Join(Rel(r.in.dir(r.lang), r.in.dir(other)), data.File)
-	data.GoDir, data.ModelPath = r.in.GoDir, r.in.ModelPath
+	// A page rendered in one language only has no sibling to link.
+	if _, ok := r.in.Dirs[other]; ok || r.in.Dirs == nil {
+		data.Sibling = path.Join(Rel(r.in.dir(r.lang), r.in.dir(other)), data.File)
+	}
+	data.GoDir, data.ModelPath, data.Regenerate = r.in.GoDir, r.in.ModelPath, r.in.Regenerate
+	if data.Regenerate == "" {
+		data.Regenerate = "go generate ./..."
+	}
 	data.Nav = append(data.Nav, NavItem{File: "index.md", Title: d.Header.Title, Current: p == nil})
 	for _, q := range d.Docs.Pages {
 		data.Nav = append(data.Nav, NavItem{File: q.Slug + ".md", Title: q.Title, Current: q == p})

@@ -48,12 +48,13 @@ func Dir(d *spec.Domain) string { return path.Join("generated", d.Header.Package
 func SchemaFile(t *spec.Type) string { return "schema/" + t.Name + ".json" }
 
 // Emit returns the Go files of a domain's package in Dir(d).
-func Emit(d *spec.Domain) ([]File, error) { return EmitTo(d, Dir(d)) }
+func Emit(d *spec.Domain) ([]File, error) { return EmitTo(d, Dir(d), "make generate") }
 
-// EmitTo returns the Go files of a domain's package in the folder dir. The
-// files are built and formatted side by side, each by a generator of its
-// own.
-func EmitTo(d *spec.Domain, dir string) ([]File, error) {
+// EmitTo returns the Go files of a domain's package in the folder dir;
+// the package comment names regenerate as the command that regenerates
+// it. The files are built and formatted side by side, each by a generator
+// of its own.
+func EmitTo(d *spec.Domain, dir, regenerate string) ([]File, error) {
 	parts := []struct {
 		name  string
 		build func(*generator, *jen.File)
@@ -75,7 +76,7 @@ func EmitTo(d *spec.Domain, dir string) ([]File, error) {
 			f.HeaderComment("Spec digest: " + d.Digest)
 			f.ImportName(strictjsonPkg, "strictjson")
 			f.ImportName(genrtPkg, "genrt")
-			part.build(&generator{d: d}, f)
+			part.build(&generator{d: d, regenerate: regenerate}, f)
 			var buf bytes.Buffer
 			if err := f.Render(&buf); err != nil {
 				errs[i] = fmt.Errorf("%s/%s: %w", dir, part.name, err)
@@ -95,6 +96,8 @@ func EmitTo(d *spec.Domain, dir string) ([]File, error) {
 
 type generator struct {
 	d *spec.Domain
+	// regenerate is the command that regenerates the package.
+	regenerate string
 	// patterns maps a pattern to the name of its compiled variable.
 	patterns    map[string]string
 	patternList []string
@@ -132,7 +135,7 @@ func (g *generator) contractFile(f *jen.File) {
 	h := d.Header
 	f.PackageComment(g.comment(fmt.Sprintf("Package %s is the generated contract of the %s (%s, version %s, %s). %s",
 		h.Package, h.Title.EN, h.ID, h.Version, h.Stability, h.Description.EN)) + "\n//\n" +
-		g.comment(fmt.Sprintf("Every name, code, limit and default here comes from %s; change the spec and run make generate instead of editing this package.", d.File)))
+		g.comment(fmt.Sprintf("Every name, code, limit and default here comes from %s; change the spec and run %s instead of editing this package.", d.File, g.regenerate)))
 
 	f.Comment("Identity of the contract this package was generated from.")
 	f.Const().Defs(
