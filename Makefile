@@ -84,6 +84,12 @@ bench:
 	$(GO) test -run=NONE -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
 	$(MAKE) bench-contractdiff
 	$(MAKE) bench-gen
+	$(MAKE) bench-adopt
+
+## bench-adopt: a built gen on a new module, ADOPT_RUNS times (default 5): gen init, gen --write and gen --check --no-cache on the starter spec, medians beside gen config-schema (start-up) and the load average; budgets 50 ms (init) and 100 ms (gen)
+ADOPT_RUNS ?= 5
+bench-adopt:
+	@./scripts/bench-adopt.sh $(ADOPT_RUNS)
 
 ## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios, peak RSS, load average; see Docs/performance.md
 GEN_RUNS ?= 9

@@ -58,6 +58,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	}
 	files := starterFiles(module, pkg)
 	var wrote, kept []string
+	dirs := map[string]bool{}
 	for _, f := range files {
 		full := filepath.Join(root, filepath.FromSlash(f.path))
 		created, err := createNew(full, f.data)
@@ -67,8 +68,16 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		}
 		if created {
 			wrote = append(wrote, f.path)
+			dirs[filepath.Dir(full)] = true
 		} else {
 			kept = append(kept, f.path)
+		}
+	}
+	// The new names are durable once their folders are synced, each once.
+	for dir := range dirs {
+		if d, err := os.Open(dir); err == nil {
+			_ = d.Sync()
+			d.Close()
 		}
 	}
 	for _, p := range wrote {
@@ -141,7 +150,7 @@ func identifier(module string) string {
 // createNew writes a new file atomically (a temporary file in the same
 // folder, synced, then linked to its name, which fails if the name
 // exists, even as a symbolic link) and reports whether it did; an existing
-// file is left as it is.
+// file is left as it is. The caller syncs the folder.
 func createNew(full string, data []byte) (bool, error) {
 	if _, err := os.Lstat(full); err == nil {
 		return false, nil
@@ -175,10 +184,6 @@ func createNew(full string, data []byte) (bool, error) {
 			return false, nil
 		}
 		return false, err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return true, nil
 }

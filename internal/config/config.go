@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -171,14 +172,16 @@ func fail(ps ...Problem) error {
 	return &Error{ps}
 }
 
-var compiled = func() *jsonschema.Schema {
+// compiled is the schema, compiled on first use: commands that never read
+// a config (gen config-schema, gen init) do not pay for it.
+var compiled = sync.OnceValue(func() *jsonschema.Schema {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	if err := c.AddResource(schemaURL, bytes.NewReader(Schema)); err != nil {
 		panic(err) // the embedded schema is tested; a failure is a bug
 	}
 	return c.MustCompile(schemaURL)
-}()
+})
 
 // ErrNotFound is returned by Load when the repository has no config.
 var ErrNotFound = errors.New(FileName + " not found")
@@ -218,7 +221,7 @@ func Parse(file string, data []byte) (*Config, error) {
 		}
 		return nil, fail(ps...)
 	}
-	if err := compiled.Validate(tree.Interface()); err != nil {
+	if err := compiled().Validate(tree.Interface()); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
 			return nil, fail(Problem{file, "", err.Error()})
