@@ -80,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	write := fl.Bool("write", false, "write generated files (the default)")
 	check := fl.Bool("check", false, "regenerate in memory and fail with a diff if anything on disk differs")
-	root := fl.String("root", "", "repository root (default: the nearest folder above the working directory that holds go.mod)")
+	root := fl.String("root", "", "repository root (default: the nearest folder above the working directory that holds contractkit.json, else go.mod)")
 	quiet := fl.Bool("quiet", false, "print only problems and a count of warnings")
 	noCache := fl.Bool("no-cache", false, "generate even when the last generation's reads and outputs are unchanged")
 	fl.Usage = func() {
@@ -182,22 +182,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// findRoot walks up from the working directory to the folder holding go.mod.
+// findRoot walks up from the working directory to the nearest folder
+// holding contractkit.json, or, when there is none, go.mod (where gen then
+// says to run gen init).
 func findRoot() (string, error) {
-	dir, err := os.Getwd()
+	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
+	for _, marker := range []string{config.FileName, "go.mod"} {
+		for dir := wd; ; {
+			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+				return dir, nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory; pass --root")
-		}
-		dir = parent
 	}
+	return "", errors.New("no contractkit.json or go.mod above the working directory; pass --root")
 }
 
 func printWarnings(stderr io.Writer, warnings []string, quiet bool) {
