@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/contractkit/contractkit/internal/config"
+	specfiles "github.com/contractkit/contractkit/spec"
+	"github.com/contractkit/contractkit/templates"
 )
 
 // module makes a folder with a go.mod declaring path.
@@ -226,5 +230,74 @@ func TestConfigRefusedBeforeWriting(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "outside")); err == nil {
 		t.Error("a folder outside the repository was written")
+	}
+}
+
+// copyTemplates writes the embedded templates under dir/name, with the
+// English banner of the reference pages changed to mark.
+func copyTemplates(t *testing.T, dir, name, mark string) {
+	t.Helper()
+	err := fs.WalkDir(templates.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(templates.FS, p)
+		if err != nil {
+			return err
+		}
+		if p == "en/reference/common.md.tmpl" {
+			data = bytes.Replace(data, []byte("> Generated from"), []byte("> "+mark+". Generated from"), 1)
+		}
+		full := filepath.Join(dir, name, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(full, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The overrides a config names are read from the repository: the
+// templates (for every spec, or for one entry's) and the meta-schema.
+func TestOverrides(t *testing.T) {
+	dir := module(t, "example.com/game")
+	if code, out, errs := runGen(t, "init", "--root", dir); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	copyTemplates(t, dir, "tpl", "Our house style")
+	copyTemplates(t, dir, "tpl-game", "The game's own style")
+	cfg := filepath.Join(dir, "contractkit.json")
+	index := filepath.Join(dir, "docs", "en", "reference", "game", "index.md")
+	for _, c := range []struct{ cfg, want string }{
+		{`{"version": 1, "templates": "tpl", "specs": [{"path": "spec/*.json", "go": {"out": "contract/{package}"}, "docs": {"out": "docs/{lang}/reference/{id}"}}]}`, "> Our house style. Generated from"},
+		{`{"version": 1, "templates": "tpl", "specs": [{"path": "spec/*.json", "templates": "tpl-game", "go": {"out": "contract/{package}"}, "docs": {"out": "docs/{lang}/reference/{id}"}}]}`, "> The game's own style. Generated from"},
+	} {
+		os.WriteFile(cfg, []byte(c.cfg), 0o644)
+		if code, out, errs := runGen(t, "--write", "--root", dir, "--quiet"); code != 0 {
+			t.Fatalf("%s: exit %d\n%s%s", c.cfg, code, out, errs)
+		}
+		if data, _ := os.ReadFile(index); !strings.Contains(string(data), c.want) {
+			t.Errorf("%s: the index does not come from the override:\n%.300s", c.cfg, data)
+		}
+	}
+	// A meta-schema of the repository's own that allows no methods refuses
+	// the starter, which has one: the override is what gen read.
+	var meta map[string]any
+	if err := json.Unmarshal(specfiles.MetaSchema, &meta); err != nil {
+		t.Fatal(err)
+	}
+	meta["properties"].(map[string]any)["methods"].(map[string]any)["maxItems"] = 0
+	data, _ := json.Marshal(meta)
+	os.WriteFile(filepath.Join(dir, "format.schema.json"), data, 0o644)
+	os.WriteFile(cfg, []byte(`{"version": 1, "metaSchema": "format.schema.json", "specs": [{"path": "spec/*.json", "go": {"out": "contract/{package}"}}]}`), 0o644)
+	if code, _, errs := runGen(t, "--check", "--root", dir, "--no-cache"); code != 1 || !strings.Contains(errs, "spec/game.json:/methods:") {
+		t.Errorf("meta-schema override: exit %d\n%s", code, errs)
+	}
+	// An override that is not there is named with the config's pointer.
+	os.WriteFile(cfg, []byte(`{"version": 1, "specs": [{"path": "spec/*.json", "templates": "nowhere", "go": {"out": "contract/{package}"}}]}`), 0o644)
+	if code, _, errs := runGen(t, "--check", "--root", dir, "--no-cache"); code != 1 || !strings.Contains(errs, "contractkit.json:/specs/0/templates: nowhere is not a folder of the repository") {
+		t.Errorf("missing templates: exit %d\n%s", code, errs)
 	}
 }

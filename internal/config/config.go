@@ -64,6 +64,9 @@ type Spec struct {
 	Go     *Go    `json:"go,omitempty"`
 	Schema *Out   `json:"schema,omitempty"`
 	Docs   *Docs  `json:"docs,omitempty"`
+	// Templates overrides, for this entry's specs, the page templates
+	// (the top-level templates, else the embedded ones).
+	Templates string `json:"templates,omitempty"`
 	// TypeScript and Python are the bindings issue 24 emits; gen accepts
 	// and resolves them, and writes nothing for them yet.
 	TypeScript *Out `json:"typescript,omitempty"`

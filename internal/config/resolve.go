@@ -74,6 +74,9 @@ func (c *Config) check(file string) []Problem {
 	for i, s := range c.Specs {
 		ptr := fmt.Sprintf("/specs/%d", i)
 		inside(ptr+"/path", s.Path)
+		if s.Templates != "" {
+			inside(ptr+"/templates", s.Templates)
+		}
 		if _, err := path.Match(s.Path, ""); err != nil {
 			bad(ptr+"/path", "%q: bad glob: %v", s.Path, err)
 		}

@@ -82,7 +82,9 @@ type plan struct {
 	module    string
 	idBase    string
 	templates fs.FS
-	meta      []byte
+	// entryTemplates are the templates of entries that override them.
+	entryTemplates map[int]fs.FS
+	meta           []byte
 	files     []config.SpecFile
 }
 
@@ -98,12 +100,23 @@ func newPlan(fsys fs.FS) (*plan, error) {
 	if p.module != "" {
 		p.idBase = "https://" + p.module + "/"
 	}
-	if cfg.Templates != "" {
-		if st, err := fs.Stat(fsys, path.Clean(cfg.Templates)); err != nil || !st.IsDir() {
-			return nil, &Error{[]string{fmt.Sprintf("%s:/templates: %s is not a folder of the repository", config.FileName, cfg.Templates)}}
+	templateDir := func(ptr, dir string) (fs.FS, error) {
+		if st, err := fs.Stat(fsys, path.Clean(dir)); err != nil || !st.IsDir() {
+			return nil, &Error{[]string{fmt.Sprintf("%s:%s: %s is not a folder of the repository", config.FileName, ptr, dir)}}
 		}
-		if p.templates, err = fs.Sub(fsys, path.Clean(cfg.Templates)); err != nil {
+		return fs.Sub(fsys, path.Clean(dir))
+	}
+	if cfg.Templates != "" {
+		if p.templates, err = templateDir("/templates", cfg.Templates); err != nil {
 			return nil, err
+		}
+	}
+	p.entryTemplates = map[int]fs.FS{}
+	for i, s := range cfg.Specs {
+		if s.Templates != "" {
+			if p.entryTemplates[i], err = templateDir(fmt.Sprintf("/specs/%d/templates", i), s.Templates); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if cfg.MetaSchema != "" {
@@ -314,7 +327,11 @@ func domainTasks(fsys fs.FS, p *plan, t config.Target, d *spec.Domain, tests map
 		fs, err := pageemit.Emit(d, fsys)
 		return files(fs), err
 	})
-	in := docemit.Input{Domain: d, Tests: tests, Templates: p.templates, Repo: fsys, Dirs: t.Docs, GoDir: t.GoDir, Regenerate: p.cfg.RegenerateCommand()}
+	tmpl := p.templates
+	if own, ok := p.entryTemplates[t.Entry]; ok {
+		tmpl = own
+	}
+	in := docemit.Input{Domain: d, Tests: tests, Templates: tmpl, Repo: fsys, Dirs: t.Docs, GoDir: t.GoDir, Regenerate: p.cfg.RegenerateCommand()}
 	if modelDir != "" {
 		in.ModelPath = path.Join(modelDir, "model.json")
 	}
