@@ -85,7 +85,7 @@ type plan struct {
 	// entryTemplates are the templates of entries that override them.
 	entryTemplates map[int]fs.FS
 	meta           []byte
-	files     []config.SpecFile
+	files          []config.SpecFile
 }
 
 // newPlan reads the config and what it names besides the specs: the
