@@ -263,3 +263,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// The bindings' folders are resolved but not owned until gen writes them.
+func TestBindingsNotOwned(t *testing.T) {
+	cfg, err := Parse(FileName, []byte(`{"version": 1, "specs": [{"path": "a.json", "go": {"out": "g/{id}"}, "typescript": {"out": "web/{id}"}, "python": {"out": "py/{id}"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfg.OwnedDirs(); !reflect.DeepEqual(got, []string{"g"}) {
+		t.Errorf("owned %v, want [g]", got)
+	}
+}

@@ -287,7 +287,9 @@ func (c *Config) Resolve(file string, specs []SpecFile, names map[string]Names, 
 
 // OwnedDirs are the folders gen owns entirely: of every out, the part
 // before its first placeholder (with {lang} replaced by each language).
-// A folder inside another owned one is left out.
+// A folder inside another owned one is left out. The typescript and
+// python outs are not owned yet: gen writes nothing there until their
+// emitters exist (issue 24), and owning them would remove what is there.
 func (c *Config) OwnedDirs() []string {
 	var dirs []string
 	add := func(out string, langs []string) {
@@ -308,12 +310,6 @@ func (c *Config) OwnedDirs() []string {
 		}
 		if s.Docs != nil {
 			add(s.Docs.Out, s.Docs.Langs())
-		}
-		if s.TypeScript != nil {
-			add(s.TypeScript.Out, nil)
-		}
-		if s.Python != nil {
-			add(s.Python.Out, nil)
 		}
 	}
 	if c.RuleCatalog != nil {
