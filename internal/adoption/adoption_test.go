@@ -360,3 +360,34 @@ func action(t *testing.T, root, dir string, env []string, want int) {
 		t.Errorf("blocked, the action shows no annotation on the spec or no missing disposition:\n%s\n%s", out.String(), sum)
 	}
 }
+
+// The action whose script TestAdoption runs is that script: action.yml is
+// a composite action with one run step calling it, and this repository's
+// workflow uses the action rather than a copy of its steps.
+func TestActionRunsTheScript(t *testing.T) {
+	root := repotest.Root(t)
+	action, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(action), "\n  using: composite\n") {
+		t.Error("action.yml is not a composite action")
+	}
+	if n := strings.Count(string(action), "\n      run: "); n != 1 {
+		t.Errorf("action.yml has %d run steps, want 1", n)
+	}
+	if !strings.Contains(string(action), `"$GITHUB_ACTION_PATH/scripts/contractdiff-action.sh"`) {
+		t.Error("the action's run step does not call scripts/contractdiff-action.sh")
+	}
+	st, err := os.Stat(filepath.Join(root, "scripts", "contractdiff-action.sh"))
+	if err != nil || st.Mode()&0o111 == 0 {
+		t.Errorf("scripts/contractdiff-action.sh is missing or not executable: %v", err)
+	}
+	flow, err := os.ReadFile(filepath.Join(root, ".github", "workflows", "contracts.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(flow), "\n        uses: ./\n") || strings.Contains(string(flow), "cmd/contractdiff") {
+		t.Error("the contracts workflow does not use the action (or still runs contractdiff itself)")
+	}
+}
