@@ -193,7 +193,12 @@ func TestAdoption(t *testing.T) {
 			t.Errorf("contractdiff's report lacks %q:\n%s", want, blocked)
 		}
 	}
-	action(t, root, dir, env, 1)
+	// The default baseline, and as on a pull request into main (no remote
+	// here: the local branch), whose merge-base is the same commit.
+	_, mb := run("git merge-base main HEAD")
+	mb = strings.TrimSpace(mb)
+	action(t, root, dir, env, 1, "merge-base of HEAD and main ("+mb[:12]+")")
+	action(t, root, dir, env, 1, mb+" (", "EVENT=pull_request", "BASE_REF=main")
 
 	// Paste the printed entry, fill in its TODOs, and it passes.
 	paste(t, dir, blocked)
@@ -202,7 +207,8 @@ func TestAdoption(t *testing.T) {
 	if !strings.Contains(out, "contractdiff: pass: 1 breaking") {
 		t.Errorf("after the paste:\n%s", out)
 	}
-	action(t, root, dir, env, 0)
+	action(t, root, dir, env, 0, "merge-base of HEAD and main ("+mb[:12]+")")
+	action(t, root, dir, env, 0, mb+" (", "EVENT=pull_request", "BASE_REF=main")
 }
 
 // environ is the environment of the module's commands: no network (every
@@ -332,13 +338,14 @@ func paste(t *testing.T, dir, report string) {
 // action runs the action's script on the repository as its composite
 // step would, and checks its exit code, annotations, job summary and
 // report.
-func action(t *testing.T, root, dir string, env []string, want int) {
+func action(t *testing.T, root, dir string, env []string, want int, baseline string, event ...string) {
 	t.Helper()
 	tmp := t.TempDir()
 	summary, report := filepath.Join(tmp, "summary.md"), filepath.Join(tmp, "report.md")
 	cmd := exec.Command(filepath.Join(root, "scripts", "contractdiff-action.sh"))
 	cmd.Dir = dir
 	cmd.Env = append(append([]string{}, env...), "WORKDIR="+dir, "CONTRACTKIT_SRC="+root, "GITHUB_STEP_SUMMARY="+summary, "REPORT="+report, "RUNNER_TEMP="+tmp)
+	cmd.Env = append(cmd.Env, event...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -355,6 +362,9 @@ func action(t *testing.T, root, dir string, env []string, want int) {
 	rep, _ := os.ReadFile(report)
 	if !bytes.Contains(rep, []byte("# Contract diff")) || !bytes.Contains(sum, []byte("# Contract diff")) {
 		t.Errorf("the action wrote no report or job summary:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "; baseline "+baseline) {
+		t.Errorf("the action did not compare with %s:\n%s", baseline, out.String())
 	}
 	if want == 1 && (!strings.Contains(out.String(), "::error file=spec/game.json,line=") || !bytes.Contains(sum, []byte("Missing dispositions"))) {
 		t.Errorf("blocked, the action shows no annotation on the spec or no missing disposition:\n%s\n%s", out.String(), sum)
