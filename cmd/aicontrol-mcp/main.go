@@ -9,6 +9,7 @@
 //
 //	aicontrol-mcp --actions FILE [--host 127.0.0.1] [--port 43011] [--token-env AICONTROL_TOKEN]
 //	              [--lang en|ru] [--http 127.0.0.1:PORT] [--call-timeout 30s] [--refresh 250ms]
+//	aicontrol-mcp --version
 //
 // MCP runs over stdin and stdout, as MCP clients start local servers;
 // with --http it runs as streamable HTTP on a loopback address instead,
@@ -42,6 +43,7 @@ import (
 	"github.com/contractkit/contractkit/cmd/aicontrol-mcp/internal/actions"
 	"github.com/contractkit/contractkit/cmd/aicontrol-mcp/internal/adapter"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/buildinfo"
 )
 
 func main() {
@@ -55,6 +57,7 @@ type options struct {
 	cfg      adapter.Config
 	actions  string
 	httpAddr string
+	version  bool
 }
 
 func parse(args []string, stderr io.Writer, getenv func(string) string) (*options, error) {
@@ -74,6 +77,7 @@ func parse(args []string, stderr io.Writer, getenv func(string) string) (*option
 	fl.StringVar(&c.Lang, "lang", "en", "language of tool descriptions: en or ru")
 	fl.StringVar(&c.ProjectRevision, "project-revision", "", "project revision for the endpoint resource (default: the actions file's)")
 	fl.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on this loopback host:port instead of stdio")
+	fl.BoolVar(&o.version, "version", false, "print the version of this build and exit")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: aicontrol-mcp --actions FILE [flags]")
 		fmt.Fprintln(stderr, "An MCP server over stdio (or --http) whose tools are a game's AiControl actions.")
@@ -84,6 +88,9 @@ func parse(args []string, stderr io.Writer, getenv func(string) string) (*option
 	}
 	if fl.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fl.Arg(0))
+	}
+	if o.version {
+		return o, nil
 	}
 	if o.actions == "" {
 		return nil, errors.New("--actions is required: the game project's actions file")
@@ -138,6 +145,10 @@ func run(ctx context.Context, args []string, stdio mcp.Transport, stdout, stderr
 		}
 		fmt.Fprintln(stderr, "aicontrol-mcp:", err)
 		return 2
+	}
+	if o.version {
+		fmt.Fprintln(stdout, buildinfo.Line("aicontrol-mcp"))
+		return 0
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	cat, err := actions.Load(o.actions)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -212,5 +213,17 @@ func readLine(r io.Reader) (string, error) {
 			return string(b), nil
 		}
 		b = append(b, one[0])
+	}
+}
+
+// --version needs no actions file and connects to nothing.
+func TestVersion(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	st, _ := mcp.NewInMemoryTransports()
+	code := run(ctx, []string{"--version", "--port", "1"}, st, &stdout, &stderr, noEnv)
+	if code != 0 || !strings.HasPrefix(stdout.String(), "aicontrol-mcp ") || !strings.Contains(stdout.String(), runtime.Version()) || stderr.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

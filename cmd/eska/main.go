@@ -7,7 +7,7 @@
 //	eska search <dir> <text>    index the project at dir and search its metadata
 //	eska property <command> ... show, preview, set and undo property edits
 //	eska rename <command> ...   preview and apply the rename of an object
-//	eska version, --version     print the version
+//	eska version, --version     print the version of this build and of the IDE server
 //
 // In --stdio mode stdout carries protocol frames only; short machine
 // diagnostics go to stderr. Exit codes follow the contract: 0 after exit
@@ -26,6 +26,7 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide"
 	"github.com/contractkit/contractkit/ide/rpc"
+	"github.com/contractkit/contractkit/internal/buildinfo"
 )
 
 // version is this build of eska, reported by initialize.
@@ -59,7 +60,7 @@ Commands:
                        as the IDE API does (eska property for its usage)
   rename <command>     preview, apply: rename a top-level object and every
                        reference to it (eska rename for its usage)
-  version, --version   print the version
+  version, --version   print the version of this build and of the IDE server
 
 `
 
@@ -113,7 +114,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(args) >= 1 && args[0] == "rename":
 		return runRename(args[1:], stdout, stderr)
 	case len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
-		fmt.Fprintln(stdout, "eska", version)
+		fmt.Fprintf(stdout, "%s; IDE server %s\n", buildinfo.Line(gen.ServerName), version)
 		return 0
 	case len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
 		fmt.Fprint(stderr, usage)

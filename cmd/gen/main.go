@@ -44,6 +44,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/buildinfo"
 	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/gen"
 	"github.com/contractkit/contractkit/internal/gencache"
@@ -83,6 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := fl.String("root", "", "repository root (default: the nearest folder above the working directory that holds contractkit.json, else go.mod)")
 	quiet := fl.Bool("quiet", false, "print only problems and a count of warnings")
 	noCache := fl.Bool("no-cache", false, "generate even when the last generation's reads and outputs are unchanged")
+	version := fl.Bool("version", false, "print the version of this build and exit")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n       gen init [--root DIR]\n       gen config-schema\n\n")
 		fmt.Fprintf(stderr, "Regenerates what contractkit.json names (Go packages, JSON Schemas, reference pages) from its specs.\n\n")
@@ -93,6 +95,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, buildinfo.Line("gen"))
+		return 0
 	}
 	if fl.NArg() > 0 {
 		fmt.Fprintf(stderr, "gen: unexpected argument %q\n", fl.Arg(0))
