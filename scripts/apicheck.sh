@@ -11,7 +11,8 @@
 # the incompatible changes of the working tree against it.
 #
 # Exit codes: 0 compatible, 1 an incompatible change, 2 the check could not
-# run (no git history, apidiff unavailable).
+# run (not a git repository, apidiff unavailable), 3 no baseline (HEAD has
+# no parent, or the clone is too shallow to have one).
 set -euo pipefail
 APIDIFF=golang.org/x/exp/cmd/apidiff@v0.0.0-20261120182113-8801fbdfac81
 PACKAGES="runtime/genrt runtime/strictjson"
@@ -31,7 +32,7 @@ if [ -z "$base" ]; then
 		fi
 	done
 	if [ -z "$base" ]; then
-		base=$(git rev-parse --verify --quiet HEAD~1) || { echo "apicheck: HEAD has no parent: nothing to compare" ; exit 0; }
+		base=$(git rev-parse --verify --quiet HEAD~1) || { echo "apicheck: HEAD has no parent (or the clone is shallow): nothing to compare with" >&2; exit 3; }
 	fi
 fi
 base=$(git rev-parse --verify --quiet "$base^{commit}") || { echo "apicheck: $1 is not a commit" >&2; exit 2; }
