@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bindings-node bindings-check bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
+.PHONY: api-check bench-adopt all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bindings-node bindings-check bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
 
 all: generate test
 
@@ -67,6 +67,10 @@ bindings-check: bindings-node
 mcp-node:
 	npm ci --prefix cmd/aicontrol-mcp/testdata/node --no-audit --no-fund
 
+## api-check: fail when runtime/genrt or runtime/strictjson (what generated code imports) changed incompatibly since the merge-base (apidiff through the module proxy; make test runs it in internal/apicheck)
+api-check:
+	./scripts/apicheck.sh
+
 ## fmt-check: fail if any Go file is not gofmt'ed
 fmt-check:
 	@out=$$(gofmt -l .); \
@@ -88,6 +92,12 @@ bench:
 	$(GO) test -run=NONE -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
 	$(MAKE) bench-contractdiff
 	$(MAKE) bench-gen
+	$(MAKE) bench-adopt
+
+## bench-adopt: a built gen on a new module, ADOPT_RUNS times (default 5): gen init, gen --write and gen --check --no-cache on the starter spec, medians beside gen config-schema (start-up) and the load average; budgets 50 ms (init) and 100 ms (gen)
+ADOPT_RUNS ?= 5
+bench-adopt:
+	@./scripts/bench-adopt.sh $(ADOPT_RUNS)
 
 ## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's (warm and cold) in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios (a full generation against main's, budget 1.3 with the bindings), peak RSS, load average; see Docs/performance.md
 GEN_RUNS ?= 9
