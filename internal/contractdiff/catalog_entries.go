@@ -101,18 +101,6 @@ var catalog = []*Rule{
 		Resolution: text("Mark the rule `deprecated` and explain the replacement in its rationale before removing it; record a disposition if it goes now.", "Пометьте правило как `deprecated` и объясните замену в обосновании, прежде чем удалять; если оно уходит сразу, запишите решение."),
 	},
 	{
-		ID: RuleTypeRemoved, Severity: Breaking,
-		Title:       text("type removed", "тип удалён"),
-		Description: text("Generated code and schemas lose the type; values that used it no longer have a shape.", "Сгенерированный код и схемы теряют тип; у значений, которые его использовали, больше нет формы."),
-		Why:         text("Breaking whoever implements what: code that imports the generated package loses the type, and the change of every value that used it is reported where it is used.", "Ломающее независимо от того, кто что реализует: код, импортирующий сгенерированный пакет, теряет тип, а изменение каждого значения, которое его использовало, показывается там, где оно используется."),
-		Trigger:     text("A type id of the baseline is missing and no added type has the same content.", "Идентификатора типа из базовой версии нет, и ни один добавленный тип не совпадает с ним по содержимому."),
-		Example: Example{
-			Context: text("Type `Scratch` is deleted.", "Тип `Scratch` удалён."),
-			Before:  `{"id": "demo.type.scratch", "name": "Scratch", "kind": "object"}`,
-		},
-		Resolution: text("If the type was only renamed, keep its content identical so the change is reported as one rename; otherwise record a disposition.", "Если тип только переименован, сохраните содержимое без изменений, и изменение будет показано как одно переименование; иначе запишите решение."),
-	},
-	{
 		ID: RuleConstantRemoved, Severity: Breaking,
 		Title:       text("constant removed", "константа удалена"),
 		Description: text("A limit, default or protocol literal disappears from the contract and from generated code.", "Предел, значение по умолчанию или литерал протокола исчезает из контракта и из сгенерированного кода."),
@@ -163,6 +151,19 @@ var catalog = []*Rule{
 		Resolution: text("Keep the member, optional and documented as ignored, and deprecate it; once removed, reserve its name. Otherwise record a disposition.", "Оставьте поле необязательным и описанным как игнорируемое, объявите устаревшим; после удаления зарезервируйте имя. Иначе запишите решение."),
 	},
 	// ---- values: narrowing what receivers accept ----
+	{
+		ID: RuleRequestMemberIgnored, Severity: Breaking,
+		Title:       text("request member now ignored", "поле запроса теперь игнорируется"),
+		Description: text("An optional member of a method's params was removed or renamed, and the party that answers, implemented here, ignores unknown members: a caller built from the baseline still sends it and is not rejected, but the answer no longer takes it into account (a filter that stops filtering).", "Необязательное поле параметров метода удалено или переименовано, а отвечающая сторона, реализованная здесь, игнорирует неизвестные поля: вызывающий по базовой версии всё ещё шлёт его и не получает отказа, но ответ больше его не учитывает (фильтр, который перестал фильтровать)."),
+		Why:         text("Breaking, although both revisions accept the same messages (the witness shows one): a member of a request is an input of its answer, and a caller cannot tell from the wire that the input is now ignored, so the meaning of its request changed silently. The same removal where no answer depends on it (a member of a result, an event) is tolerated-removal, a warning.", "Ломающее, хотя обе версии принимают одни и те же сообщения (свидетель показывает такое): поле запроса — входные данные ответа, и вызывающий не может узнать по проводу, что они теперь игнорируются, так что смысл его запроса молча изменился. То же удаление там, где от него не зависит ответ (поле результата, событие), — tolerated-removal, предупреждение."),
+		Trigger:     text("An optional member of a type carried in the params of a method whose answering party this repository implements is removed, or renamed (same type and constraints), and the type ignores or keeps unknown members.", "Удалено или переименовано (тот же тип и ограничения) необязательное поле типа, входящего в параметры метода, отвечающая сторона которого реализована в этом репозитории, и тип игнорирует или сохраняет неизвестные поля."),
+		Example: Example{
+			Context: text("`SearchParams` ignores unknown members; its optional filter `synonymLanguage` becomes `synonymLocale`.", "`SearchParams` игнорирует неизвестные поля; его необязательный фильтр `synonymLanguage` становится `synonymLocale`."),
+			Before:  `{"name": "synonymLanguage", "type": "string", "required": false}`,
+			After:   `{"name": "synonymLocale", "type": "string", "required": false}`,
+		},
+		Resolution: text("Keep the old member, deprecated, and honour it beside the new one until callers have moved; or record a disposition saying what old callers now get and how they migrate.", "Сохраните старое поле как устаревшее и учитывайте его наряду с новым, пока вызывающие не перейдут; или запишите решение о том, что теперь получают старые вызывающие и как им перейти."),
+	},
 	{
 		ID: RuleRequiredFieldAdded, Severity: Breaking,
 		Title:       text("required field added", "добавлено обязательное поле"),
@@ -617,16 +618,29 @@ var catalog = []*Rule{
 	},
 	{
 		ID: RuleProfileRuleAdded, Severity: Breaking,
-		Title:       text("rule added to a profile", "в профиль добавлено правило"),
-		Description: text("A rule now applies under the profile, so a record that satisfied the profile may break the new rule.", "В профиле теперь действует ещё одно правило, и запись, удовлетворявшая профилю, может его нарушить."),
-		Why:         text("Breaking: more rules reject more records, and producers had no way to know.", "Ломающее: больше правил отвергают больше записей, а отправители не могли этого знать."),
-		Trigger:     text("A rule id is added to a profile's `rules`.", "Идентификатор правила добавлен в список `rules` профиля."),
+		Title:       text("restricting rule added to a profile", "в профиль добавлено ограничивающее правило"),
+		Description: text("A rule that restricts now applies under the profile, so a record that satisfied the profile may break the new rule.", "В профиле теперь действует ещё одно ограничивающее правило, и запись, удовлетворявшая профилю, может его нарушить."),
+		Why:         text("Breaking: more restricting rules reject more records, and producers had no way to know. A rule that tolerates (its polarity is `tolerates`) joining a profile is profile-tolerance-added instead.", "Ломающее: больше ограничивающих правил отвергают больше записей, а отправители не могли этого знать. Когда в профиль добавляется терпимое правило (полярность `tolerates`), это profile-tolerance-added."),
+		Trigger:     text("The id of a rule whose polarity is `restricts` (the default) is added to a profile's `rules`.", "Идентификатор правила с полярностью `restricts` (по умолчанию) добавлен в список `rules` профиля."),
 		Example: Example{
 			Context: text("Profile `strict` now enforces `demo.wire.frames`.", "Профиль `strict` теперь соблюдает `demo.wire.frames`."),
 			Before:  `{"id": "demo.profile.strict", "rules": []}`,
 			After:   `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
 		},
 		Resolution: text("Record a disposition saying which records the rule now rejects and how their producers adapt.", "Запишите решение о том, какие записи правило теперь отвергает и как их отправителям приспособиться."),
+	},
+	{
+		ID: RuleProfileToleranceRemoved, Severity: Breaking,
+		Title:       text("tolerating rule removed from a profile", "терпимое правило убрано из профиля"),
+		Description: text("A rule that let the profile accept, with a warning, what it would otherwise reject (unknown members stripped, unknown events dropped) no longer applies: records that passed with a warning are now refused.", "Правило, по которому профиль принимал с предупреждением то, что иначе отверг бы (неизвестные поля удаляются, неизвестные события отбрасываются), больше не действует: записи, проходившие с предупреждением, теперь отвергаются."),
+		Why:         text("Breaking: a rule's polarity says which way it moves what the profile accepts. A rule that restricts narrows the profile when it joins; a rule that tolerates narrows it when it leaves, or when its polarity turns to `restricts` while the profile lists it.", "Ломающее: полярность правила говорит, в какую сторону оно сдвигает то, что принимает профиль. Ограничивающее правило сужает профиль, когда добавляется; терпимое — когда уходит или когда его полярность меняется на `restricts`, пока профиль его перечисляет."),
+		Trigger:     text("The id of a rule whose polarity is `tolerates` is dropped from a profile's `rules`, or such a rule that a profile lists changes its polarity to `restricts`.", "Идентификатор правила с полярностью `tolerates` убран из списка `rules` профиля, или такое правило, перечисленное профилем, меняет полярность на `restricts`."),
+		Example: Example{
+			Context: text("Profile `lenient` stops stripping unknown members: rule `demo.tolerance.unknown-members` says `\"polarity\": \"tolerates\"`.", "Профиль `lenient` перестаёт удалять неизвестные поля: у правила `demo.tolerance.unknown-members` указано `\"polarity\": \"tolerates\"`."),
+			Before:  `{"id": "demo.profile.lenient", "rules": ["demo.tolerance.unknown-members"]}`,
+			After:   `{"id": "demo.profile.lenient", "rules": []}`,
+		},
+		Resolution: text("Keep the rule in the profile, or record a disposition saying which records are now refused and how their producers adapt.", "Оставьте правило в профиле или запишите решение о том, какие записи теперь отвергаются и как их отправителям приспособиться."),
 	},
 	{
 		ID: RuleReservedReused, Severity: Breaking,
@@ -733,6 +747,18 @@ var catalog = []*Rule{
 		Resolution: text("Update the Go code that uses the old name in the same change.", "Обновите код на Go, использующий старое имя, в том же изменении."),
 	},
 	{
+		ID: RuleTypeRemoved, Severity: Warning,
+		Title:       text("type removed", "тип удалён"),
+		Description: text("Generated code and schemas lose the type. What goes on the wire is not changed by the removal itself: every value that used the type is reported where it was used (a removed variant, a field whose type changed).", "Сгенерированный код и схемы теряют тип. Само удаление не меняет того, что идёт по проводу: каждое значение, использовавшее тип, показывается там, где оно использовалось (удалённый вариант, поле со сменившимся типом)."),
+		Why:         text("A warning, like go-name-changed: what breaks is the Go API of the generated package, which the compiler shows at every use, so it cannot slip through; the wire change, if any, is judged at the use site with its own witness. Changes that touch only the Go API have one severity.", "Предупреждение, как go-name-changed: ломается API сгенерированного пакета на Go, а компилятор показывает каждое использование, поэтому ошибка не проскочит; изменение на проводе, если оно есть, оценивается в месте использования со своим свидетелем. У изменений, затрагивающих только API на Go, одна степень."),
+		Trigger:     text("A type id of the baseline is missing and no added type has the same content.", "Идентификатора типа из базовой версии нет, и ни один добавленный тип не совпадает с ним по содержимому."),
+		Example: Example{
+			Context: text("Type `Scratch` is deleted.", "Тип `Scratch` удалён."),
+			Before:  `{"id": "demo.type.scratch", "name": "Scratch", "kind": "object"}`,
+		},
+		Resolution: text("If the type was only renamed, keep its content identical so the change is reported as one rename; otherwise update the Go code that used it in the same change.", "Если тип только переименован, сохраните содержимое без изменений, и изменение будет показано как одно переименование; иначе обновите код на Go, использовавший его, в том же изменении."),
+	},
+	{
 		ID: RuleToleratedRemoval, Severity: Warning,
 		Title:       text("removal receivers tolerate", "удаление, которое получатели переносят"),
 		Description: text("An optional member of a type that ignores unknown members, a value of an open enum or a variant of an open union was removed: receivers still accept a message that carries it, but what it meant is lost.", "Удалено необязательное поле типа, игнорирующего неизвестные поля, значение открытого перечисления или вариант открытого объединения: получатели по-прежнему принимают сообщение с ним, но его смысл утрачен."),
@@ -836,14 +862,27 @@ var catalog = []*Rule{
 	},
 	{
 		ID: RuleProfileRuleRemoved, Severity: Additive,
-		Title:       text("rule removed from a profile", "правило убрано из профиля"),
+		Title:       text("restricting rule removed from a profile", "ограничивающее правило убрано из профиля"),
 		Description: text("The profile accepts records that the rule used to reject.", "Профиль принимает записи, которые правило раньше отвергало."),
-		Why:         whyNever,
-		Trigger:     text("A rule id is dropped from a profile's `rules`.", "Идентификатор правила убран из списка `rules` профиля."),
+		Why:         text("Never blocks: nothing a producer sends is rejected any more for this rule. A rule that tolerates leaving a profile is profile-tolerance-removed, which breaks.", "Никогда не блокирует: из-за этого правила больше ничего из отправленного не отвергается. Когда из профиля уходит терпимое правило, это profile-tolerance-removed, и оно ломающее."),
+		Trigger:     text("The id of a rule whose polarity is `restricts` (the default) is dropped from a profile's `rules`.", "Идентификатор правила с полярностью `restricts` (по умолчанию) убран из списка `rules` профиля."),
 		Example: Example{
 			Context: text("Profile `strict` stops enforcing `demo.wire.frames`.", "Профиль `strict` перестаёт соблюдать `demo.wire.frames`."),
 			Before:  `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
 			After:   `{"id": "demo.profile.strict", "rules": []}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleProfileToleranceAdded, Severity: Additive,
+		Title:       text("tolerating rule added to a profile", "в профиль добавлено терпимое правило"),
+		Description: text("The profile now accepts, with a warning, records that it rejected before.", "Профиль теперь принимает с предупреждением записи, которые раньше отвергал."),
+		Why:         text("Never blocks: a rule that tolerates only lets more records through.", "Никогда не блокирует: терпимое правило только пропускает больше записей."),
+		Trigger:     text("The id of a rule whose polarity is `tolerates` is added to a profile's `rules`, or a rule that a profile lists changes its polarity to `tolerates`.", "Идентификатор правила с полярностью `tolerates` добавлен в список `rules` профиля, или правило, перечисленное профилем, меняет полярность на `tolerates`."),
+		Example: Example{
+			Context: text("Profile `lenient` starts to strip unknown members.", "Профиль `lenient` начинает удалять неизвестные поля."),
+			Before:  `{"id": "demo.profile.lenient", "rules": []}`,
+			After:   `{"id": "demo.profile.lenient", "rules": ["demo.tolerance.unknown-members"]}`,
 		},
 		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
 	},

@@ -558,6 +558,10 @@ type section[T any] struct {
 	compare func(c *comparer, b, a T)
 	// renamed is told about each rename (types record their new names).
 	renamed func(c *comparer, b, a T)
+	// addedElsewhere reports an added element whose addition another
+	// finding already judges (an error kind whose name is a new value of
+	// the enum its error data carries): one change, one finding.
+	addedElsewhere func(c *comparer, x T) bool
 }
 
 func run[T any](c *comparer, s section[T]) {
@@ -627,6 +631,10 @@ func run[T any](c *comparer, s section[T]) {
 			continue
 		}
 		ae := aview[id]
+		if s.addedElsewhere != nil && s.addedElsewhere(c, aByID[id]) {
+			c.reuse(where{target: id, ptr: ae.ptr, name: ae.name}, ae)
+			continue
+		}
 		rule := RuleEntryAdded
 		if ae.sender != 0 && c.sides.wideningBreaks(ae.sender) {
 			rule = RuleMessageAdded

@@ -121,6 +121,7 @@ var witnessFree = map[string]bool{
 	RuleProfileRemoved: true, RuleProfileEventRemoved: true, RuleProfileEventAdded: true,
 	RuleProfileLimitLowered: true, RuleProfileLimitRaised: true,
 	RuleProfileRuleAdded: true, RuleProfileRuleRemoved: true,
+	RuleProfileToleranceAdded: true, RuleProfileToleranceRemoved: true,
 	// A default is filled in by the receiver: both revisions' schemas
 	// accept the same messages.
 	RuleDefaultChanged: true,
@@ -295,6 +296,18 @@ func (o *oracle) check(cur *spec.Domain, f Finding) string {
 	cp, sp := cur.PartyAt(spec.ClientEnd), cur.PartyAt(spec.ServerEnd)
 	var want bool
 	var what string
+	if f.Rule == RuleRequestMemberIgnored {
+		// Judged by meaning, not by the schemas: both accept the
+		// request, and it breaks because the answering party here now
+		// ignores what callers send in it.
+		if !(w.Baseline && w.Current) {
+			return "a request member now ignored whose witness is not accepted by both schemas: " + w.JSON
+		}
+		if !o.answeredHere(o.base, name) {
+			return "request-member-ignored for a type no method answered here carries in its params"
+		}
+		return ""
+	}
 	switch {
 	case w.Baseline && w.Current:
 		want, what = false, "both schemas accept the witness"
@@ -534,4 +547,20 @@ func flagSet(name string) bool {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// answeredHere reports whether the params of a method whose answering
+// party is implemented in d carry the type named name.
+func (o *oracle) answeredHere(d *spec.Domain, name string) bool {
+	for _, m := range d.Methods {
+		if m.ParamsType == nil || !d.PartyAt(spec.Other(spec.Sender(m.Direction))).Implemented {
+			continue
+		}
+		for _, n := range o.carries(d, m.ParamsType) {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }
