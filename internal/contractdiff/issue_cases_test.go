@@ -222,6 +222,158 @@ func TestIssueVerdicts(t *testing.T) {
 			rule: RuleFieldRemoved, target: "ai-control-protocol.type.ping-result/fields/ok", severity: Breaking,
 			baseline: false, current: true, messages: 1,
 		},
+		// Issue 30: verdicts a review of forty pull-request edits found
+		// wrong or debatable, each with its decided verdict and witness.
+		{
+			// api-minor bounds what the server accepts (the highest minor
+			// version it speaks): raising it widens what clients may ask
+			// for, and only the server is implemented here. A minor
+			// release no longer needs a disposition. No JSON value is
+			// bounded by it, so no witness.
+			name: "IDE api-minor raised (a minor release)", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				constantNamed(t, doc, "eska-ide-api.protocol.api-minor")["value"] = 12
+				doc["domain"].(map[string]any)["version"] = "1.12"
+			},
+			rule: RuleCompatibleChange, target: "eska-ide-api.protocol.api-minor/value", severity: Additive, noWitness: true,
+		},
+		{
+			// The JSON-RPC version string both ends must agree on exactly.
+			name: "IDE jsonrpc version changed (exact)", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				constantNamed(t, doc, "eska-ide-api.protocol.jsonrpc")["value"] = "2.1"
+			},
+			rule: RuleProtocolConstantChanged, target: "eska-ide-api.protocol.jsonrpc/value", severity: Breaking, noWitness: true,
+		},
+		{
+			// A server-sent open string narrowed to a closed enum: the
+			// server only sends less; the witness is a reason the
+			// baseline accepted and the enum rejects.
+			name: "IDE ResyncDetails.reason string → closed enum", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				doc["types"] = append(doc["types"].([]any), map[string]any{
+					"id": "eska-ide-api.type.resync-reason", "name": "ResyncReason", "kind": "enum", "base": "string",
+					"title": map[string]any{"en": "Resync reason", "ru": "Причина синхронизации"}, "description": map[string]any{"en": "Why.", "ru": "Почему."},
+					"values": []any{
+						map[string]any{"value": "sequence_gap", "description": map[string]any{"en": "A gap.", "ru": "Пропуск."}},
+						map[string]any{"value": "manifest_changed", "description": map[string]any{"en": "The manifest changed.", "ru": "Манифест изменился."}},
+					}})
+				f := fieldNamed(t, typeNamed(t, doc, "ResyncDetails"), "reason")
+				f["type"] = "ResyncReason"
+				delete(f, "constraints")
+			},
+			rule: RuleCompatibleChange, target: "eska-ide-api.type.resync-details/fields/reason/type", severity: Additive,
+			baseline: true, current: false, witness: `"reason":"`,
+		},
+		{
+			// The same narrowing in what clients send breaks them.
+			name: "IDE SearchParams.text string → closed enum (client-sent)", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				f := fieldNamed(t, typeNamed(t, doc, "SearchParams"), "text")
+				f["type"] = "NodeState"
+				delete(f, "constraints")
+			},
+			rule: RuleTypeChanged, target: "eska-ide-api.type.search-params/fields/text/type", severity: Breaking,
+			baseline: true, current: false, witness: `"text":"`,
+		},
+		{
+			// The maxItems of DidChangeFilesParams.paths names the limit:
+			// one finding, on the limit, with a witness of as many paths
+			// as the old limit allowed.
+			name: "IDE limit.file-event-paths lowered (one finding)", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				c := constantNamed(t, doc, "eska-ide-api.limit.file-event-paths")
+				c["value"] = c["value"].(float64) - 1
+			},
+			rule: RuleLimitNarrowed, target: "eska-ide-api.limit.file-event-paths/value", severity: Breaking,
+			baseline: true, current: false, witness: `"paths":[`, messages: 1,
+			count: 2, // and breaking-without-major-bump; no item-bounds-narrowed
+		},
+		{
+			// The AG-UI 1.1 profile stops stripping unknown members: its
+			// closed events now reject them, and agents' records that
+			// passed with a warning are refused.
+			name: "AG-UI tolerance.unknown-members leaves the 1.1 profile", file: "ag-ui-profile.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				p := profileNamed(t, doc, "ag-ui.profile.ag-ui-1.1")
+				p["rules"] = without(p["rules"].([]any), "ag-ui.tolerance.unknown-members")
+			},
+			rule: RuleProfileToleranceRemoved, target: "ag-ui.profile.ag-ui-1.1/rules/ag-ui.tolerance.unknown-members", severity: Breaking,
+			noWitness: true, count: 2, // and breaking-without-major-bump
+		},
+		{
+			// DomainErrorKind is closed (envelope.unknown-members: an
+			// unknown value of a known enum is rejected), so a new kind
+			// breaks clients built from the baseline. One finding, on the
+			// enum value, not also message-added on the kind.
+			name: "IDE new error kind", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				k := typeNamed(t, doc, "DomainErrorKind")
+				k["values"] = append(k["values"].([]any), map[string]any{"value": "quota_exceeded", "description": map[string]any{"en": "Quota exceeded.", "ru": "Квота превышена."}})
+				for _, x := range doc["errors"].([]any) {
+					e := x.(map[string]any)
+					if e["id"] != "eska-ide-api.error.request-failed" {
+						continue
+					}
+					e["kinds"] = append(e["kinds"].([]any), map[string]any{
+						"id": "eska-ide-api.error-kind.quota-exceeded", "kind": "quota_exceeded",
+						"title": map[string]any{"en": "Quota exceeded", "ru": "Квота превышена"},
+						"requirement": map[string]any{"en": "A quota ran out; details are empty.", "ru": "Квота исчерпана; details пусты."},
+						"rationale": map[string]any{"en": "The client can tell it from a limit.", "ru": "Клиент отличает её от предела."},
+						"stability": "experimental", "since": "1.0", "details": "EmptyDetails"})
+				}
+			},
+			rule: RuleEnumValueAdded, target: "eska-ide-api.type.domain-error-kind/values/quota_exceeded", severity: Breaking,
+			baseline: false, current: true, witness: `"kind":"quota_exceeded"`,
+			count: 2, // and breaking-without-major-bump
+		},
+		{
+			// A removed variant's type is now unreachable: the variant
+			// carries the wire verdict (the server only sends less), the
+			// type's removal is a Go-API warning like go-name-changed.
+			name: "IDE Label variant key and its type removed", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				l := typeNamed(t, doc, "Label")
+				var keep []any
+				for _, v := range l["variants"].([]any) {
+					if v.(map[string]any)["tag"] != "key" {
+						keep = append(keep, v)
+					}
+				}
+				l["variants"] = keep
+				var types []any
+				for _, x := range doc["types"].([]any) {
+					if x.(map[string]any)["name"] != "KeyLabel" {
+						types = append(types, x)
+					}
+				}
+				doc["types"] = types
+			},
+			rule: RuleTypeRemoved, target: "eska-ide-api.type.key-label", severity: Warning, noWitness: true,
+		},
+		{
+			// The filter of an old client is silently ignored: breaking,
+			// with a witness both revisions accept.
+			name: "IDE SearchParams.synonymLanguage renamed to synonymLocale", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				fieldNamed(t, typeNamed(t, doc, "SearchParams"), "synonymLanguage")["name"] = "synonymLocale"
+			},
+			rule: RuleRequestMemberIgnored, target: "eska-ide-api.type.search-params/fields/synonymLanguage", severity: Breaking,
+			baseline: true, current: true, witness: `"synonymLanguage"`,
+		},
+		{
+			// ActParams keeps unknown members: timeoutMs with any value
+			// was accepted before; now "soon" is rejected. Decided minor
+			// (the name was outside the contract), shown by its witness.
+			name: "AiControl ActParams.timeoutMs added", file: "AiControlProtocol.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				ap := typeNamed(t, doc, "ActParams")
+				ap["fields"] = append(ap["fields"].([]any), map[string]any{"name": "timeoutMs", "type": "integer", "required": false,
+					"description": map[string]any{"en": "How long to wait.", "ru": "Сколько ждать."}})
+			},
+			rule: RuleFieldAdded, target: "ai-control-protocol.type.act-params/fields/timeoutMs", severity: Additive,
+			baseline: true, current: false, witness: `"timeoutMs":`,
+		},
 	}
 	docs := map[string]map[string]any{}
 	bases := map[string]*spec.Domain{}
@@ -287,4 +439,36 @@ func TestWitnessNeverWrong(t *testing.T) {
 	if !w.Found() || !w.Baseline || !w.Current {
 		t.Errorf("no same-verdict witness: %+v", w)
 	}
+}
+
+func constantNamed(t *testing.T, doc map[string]any, id string) map[string]any {
+	t.Helper()
+	for _, x := range doc["constants"].([]any) {
+		if c := x.(map[string]any); c["id"] == id {
+			return c
+		}
+	}
+	t.Fatalf("no constant %s", id)
+	return nil
+}
+
+func profileNamed(t *testing.T, doc map[string]any, id string) map[string]any {
+	t.Helper()
+	for _, x := range doc["profiles"].([]any) {
+		if p := x.(map[string]any); p["id"] == id {
+			return p
+		}
+	}
+	t.Fatalf("no profile %s", id)
+	return nil
+}
+
+func without(list []any, x any) []any {
+	var out []any
+	for _, e := range list {
+		if e != x {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -388,7 +388,18 @@ func (c *comparer) fieldAdded(w where, b, a *spec.Type, f *spec.Field, dir Direc
 		rule = RuleFieldAdded
 	}
 	p := c.presenceProbe(a, f.Name, s, dir, witness.Current, witness.Widens)
-	c.addProbe(rule, fw, dir, p, "", fieldSignature(f, f.Type.String()), "field %s was added%s; %s", fw.name, map[bool]string{true: " as required", false: ""}[f.Required], c.sides.phrase(dir))
+	note := ""
+	if s == 0 && b.AdditionalFields != "reject" && !anyValue(&f.Type) {
+		// The baseline accepted the name with any value, as an unknown
+		// member; now only values of its type pass. The contract never
+		// described the name, so a sender that used it was outside the
+		// contract and the addition stays a minor change (the eska seed:
+		// adding optional members is minor), but the witness shows the
+		// narrowing rather than a value both accept.
+		p = witness.Probe{Type: a.ID, Field: f.Name, Op: witness.OpSet, Want: witness.Narrows, Values: foreignValues(&f.Type)}
+		note = fmt.Sprintf(" (before, receivers took %s as an unknown member with any value; now a value that is not %s is rejected, which only a sender outside the contract used)", f.Name, f.Type.String())
+	}
+	c.addProbe(rule, fw, dir, p, "", fieldSignature(f, f.Type.String()), "field %s was added%s%s; %s", fw.name, map[bool]string{true: " as required", false: ""}[f.Required], note, c.sides.phrase(dir))
 	if r := spec.Reserves(b.Reserved, "", f.Name); r != nil {
 		c.add(RuleReservedReused, fw, 0, quote("reserved field "+f.Name), fieldSignature(f, f.Type.String()),
 			"field %s reuses a name reserved since %s: peers built before its removal still give it the old meaning", fw.name, r.Since)
@@ -1163,4 +1174,14 @@ func (c *comparer) answeredHere(typeID string) string {
 		}
 	}
 	return ""
+}
+
+// foreignValues are JSON values, one of each kind, that a member of type
+// r may reject: the witness of a name that stops taking any value.
+func foreignValues(r *spec.TypeRef) []json.RawMessage {
+	out := []json.RawMessage{json.RawMessage(`"soon"`), json.RawMessage(`true`), json.RawMessage(`1.5`), json.RawMessage(`{}`), json.RawMessage(`[]`)}
+	if r.Array == nil && r.Map == nil && r.Name == spec.TString {
+		out = out[1:]
+	}
+	return out
 }
