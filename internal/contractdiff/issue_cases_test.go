@@ -317,10 +317,10 @@ func TestIssueVerdicts(t *testing.T) {
 					}
 					e["kinds"] = append(e["kinds"].([]any), map[string]any{
 						"id": "eska-ide-api.error-kind.quota-exceeded", "kind": "quota_exceeded",
-						"title": map[string]any{"en": "Quota exceeded", "ru": "Квота превышена"},
+						"title":       map[string]any{"en": "Quota exceeded", "ru": "Квота превышена"},
 						"requirement": map[string]any{"en": "A quota ran out; details are empty.", "ru": "Квота исчерпана; details пусты."},
-						"rationale": map[string]any{"en": "The client can tell it from a limit.", "ru": "Клиент отличает её от предела."},
-						"stability": "experimental", "since": "1.0", "details": "EmptyDetails"})
+						"rationale":   map[string]any{"en": "The client can tell it from a limit.", "ru": "Клиент отличает её от предела."},
+						"stability":   "experimental", "since": "1.0", "details": "EmptyDetails"})
 				}
 			},
 			rule: RuleEnumValueAdded, target: "eska-ide-api.type.domain-error-kind/values/quota_exceeded", severity: Breaking,
