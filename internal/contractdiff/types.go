@@ -90,6 +90,9 @@ func (c *comparer) valueTypeShift(w where, dir Direction, s shift, before, after
 		return false
 	}
 	what := map[shift]string{narrows: " (narrower)", widens: " (wider)", 0: " (the same values)"}[s]
+	if p.Op == witness.OpType {
+		p.Values = append(p.Values, typeWitnessValues...)
+	}
 	c.judge(w, dir, s, RuleTypeChanged, RuleTypeChanged, quote(before), quote(after),
 		fmt.Sprintf("the type of %s changed from %s to %s%s", w.name, orNone(before), orNone(after), what), p)
 	return true
@@ -1184,4 +1187,11 @@ func foreignValues(r *spec.TypeRef) []json.RawMessage {
 		out = out[1:]
 	}
 	return out
+}
+
+// typeWitnessValues are values a changed type may accept on one side
+// only, tried after the valid values of each side's type.
+var typeWitnessValues = []json.RawMessage{
+	json.RawMessage(`"x-witness-value"`), json.RawMessage(`0.5`), json.RawMessage(`1`),
+	json.RawMessage(`true`), json.RawMessage(`{}`), json.RawMessage(`[]`), json.RawMessage(`null`),
 }
