@@ -288,7 +288,7 @@ func TestRemovalBlocksUntilDisposition(t *testing.T) {
 		"BREAKING      method-removed  demo.method.confirm",
 		"Missing dispositions: paste into the \"dispositions\" list of contract-change-dispositions.json",
 		`"rule": "method-removed"`,
-		`"reason": "TODO: why this narrowing is acceptable"`,
+		`"reason": "TODO: why removing it is acceptable to those who still use it"`,
 		"contractdiff: blocked: 1 breaking (1 without disposition), 0 warning, 0 additive, 3 policy, 0 documentation in 1 domain; baseline HEAD (",
 	} {
 		if !strings.Contains(stdout, want) {

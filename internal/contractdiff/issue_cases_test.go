@@ -472,3 +472,35 @@ func without(list []any, x any) []any {
 	}
 	return out
 }
+
+// breaking-without-major-bump says the major version is unchanged and is
+// annotated at the change that needs the bump, not at the version line a
+// pull request rarely touches (issue 30 §2).
+func TestMajorBumpAtTheChange(t *testing.T) {
+	doc := realSpec(t, "ide-api.json")
+	base := parseDoc(t, "ide-api.json", doc)
+	c := constantNamed(t, doc, "eska-ide-api.limit.file-event-paths")
+	c["value"] = c["value"].(float64) - 1
+	doc["domain"].(map[string]any)["version"] = "1.12"
+	got := Compare(base, parseDoc(t, "ide-api.json", doc))
+	var limit, bump *Finding
+	for i := range got {
+		switch got[i].Rule {
+		case RuleLimitNarrowed:
+			limit = &got[i]
+		case RuleBreakingWithoutMajorBump:
+			bump = &got[i]
+		}
+	}
+	if limit == nil || bump == nil {
+		t.Fatalf("want limit-narrowed and breaking-without-major-bump, got %v", got)
+	}
+	if bump.Pointer != limit.Pointer || bump.Line != limit.Line || bump.Pointer == "/domain/version" {
+		t.Errorf("the bump is annotated at %s:%d, the change at %s:%d", bump.Pointer, bump.Line, limit.Pointer, limit.Line)
+	}
+	for _, want := range []string{"the major version is still 1", "1.12 now, 1.11 at the baseline", "limit-narrowed at eska-ide-api.limit.file-event-paths/value"} {
+		if !strings.Contains(bump.Message, want) {
+			t.Errorf("message %q lacks %q", bump.Message, want)
+		}
+	}
+}

@@ -476,7 +476,7 @@ func (c *comparer) fieldRenames(w where, b, a *spec.Type, dir Direction, gone, a
 		c.addProbe(rule, fw, dir, p, quote(g.Name), quote(match.Name), "%s", msg)
 		if spec.Reserves(a.Reserved, "", g.Name) == nil {
 			c.add(RuleRemovedNotReserved, fw, 0, quote("field "+g.Name), "",
-				"field %s was renamed but its old name is not in the reserved list of %s", fw.name, a.Name)
+				"the old name of field %s was removed by the rename to %s but is not in the reserved list of %s", fw.name, match.Name, a.Name)
 		}
 	}
 	var leftAdded []*spec.Field
