@@ -185,7 +185,7 @@ var ruleWays = map[string]Way{
 	RuleItemBoundsNarrowed: WayNarrowing, RuleClampRemoved: WayNarrowing, RuleUnknownFieldsNarrowed: WayNarrowing,
 	RuleLimitNarrowed: WayNarrowing, RuleProfileEventRemoved: WayNarrowing, RuleProfileLimitLowered: WayNarrowing,
 	RuleProfileRuleAdded: WayNarrowing, RuleProfileToleranceRemoved: WayNarrowing, RuleCapabilityGateAdded: WayNarrowing,
-	RuleStabilityWithdrawn: WayNarrowing,
+	RuleStabilityWithdrawn:   WayNarrowing,
 	RuleClosedTypeFieldAdded: WayWidening, RuleFieldNowOptional: WayWidening, RuleNullableAdded: WayWidening,
 	RuleEnumValueAdded: WayWidening, RuleVariantAdded: WayWidening, RuleBoundWidened: WayWidening,
 	RuleUnknownFieldsWidened: WayWidening, RuleLimitWidened: WayWidening, RuleMessageAdded: WayWidening,
