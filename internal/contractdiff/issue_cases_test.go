@@ -504,3 +504,31 @@ func TestMajorBumpAtTheChange(t *testing.T) {
 		}
 	}
 }
+
+// A baseline written before protocol constants had a direction (the
+// meta-schema of its revision did not ask for one) stated none: stating it
+// now is no change, and the constant is judged by the direction stated now.
+func TestDirectionStatedLater(t *testing.T) {
+	data, err := os.ReadFile("testdata/base.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := metaSchemaFS(t)
+	base := parseSpec(t, meta, "baseline", data)
+	base.LookupConstant("demo.protocol.version").Direction = nil
+	cur := parseSpec(t, meta, "current", data)
+	cur.LookupConstant("demo.protocol.version").Direction = &spec.LimitDirection{Party: "server", Bounds: spec.BoundsAccepts}
+	if got := Compare(base, cur); len(got) != 0 {
+		t.Errorf("stating a direction: %v", got)
+	}
+	cur.LookupConstant("demo.protocol.version").Value = json.RawMessage("2")
+	got := Compare(base, cur)
+	if len(got) != 1 || got[0].Rule != RuleCompatibleChange || got[0].Target != "demo.protocol.version/value" {
+		t.Errorf("raising a bound the server accepts: %v", got)
+	}
+	cur.LookupConstant("demo.protocol.version").Direction = nil
+	got = Compare(base, cur)
+	if len(got) != 2 || got[0].Rule != RuleProtocolConstantChanged {
+		t.Errorf("without any direction the constant is exact: %v", got)
+	}
+}

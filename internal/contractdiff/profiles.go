@@ -55,7 +55,7 @@ func (c *comparer) profileRules(w where, profile string, before, after []string)
 		}
 		iw := w
 		iw.target += "/" + escape(id)
-		if c.base.LookupRule(id).Tolerates() {
+		if c.baseTolerates(id) {
 			c.add(RuleProfileToleranceRemoved, iw, 0, quote(id), "",
 				"profile %s no longer lists rule %s, which tolerates: what it let through is now rejected", profile, id)
 			continue
@@ -82,7 +82,9 @@ func (c *comparer) profileRules(w where, profile string, before, after []string)
 // its baseline polarity; when no profile lists it, as a requirement to
 // review.
 func (c *comparer) rulePolarity(w where, b, a *spec.Rule) {
-	if b.Tolerates() == a.Tolerates() {
+	if b.Tolerates() == a.Tolerates() || !statesPolarity(c.base) {
+		// A baseline written before rules had a polarity did not say
+		// restricts: stating a polarity now changes nothing.
 		return
 	}
 	pol := func(r *spec.Rule) string {
@@ -147,4 +149,28 @@ func (c *comparer) profileList(w where, profile, what string, before, after []st
 			c.add(joined, iw, 0, "", quote(id), "profile %s now lists %s %s", profile, what, id)
 		}
 	}
+}
+
+// statesPolarity reports whether a spec states the polarity of any rule:
+// one written before polarities existed leaves every rule unstated.
+func statesPolarity(d *spec.Domain) bool {
+	for _, r := range d.Rules {
+		if r.Polarity != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// baseTolerates reports whether the rule id tolerated at the baseline: as
+// the baseline says, or, for a baseline written before polarities, as the
+// current spec says of the same rule.
+func (c *comparer) baseTolerates(id string) bool {
+	if statesPolarity(c.base) {
+		return c.base.LookupRule(id).Tolerates()
+	}
+	if r := c.cur.LookupRule(id); r != nil {
+		return r.Tolerates()
+	}
+	return c.base.LookupRule(id).Tolerates()
 }
