@@ -58,6 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := fl.String("root", "", "repository root (default: the nearest folder above the working directory that holds go.mod)")
 	quiet := fl.Bool("quiet", false, "print only problems and a count of warnings")
 	noCache := fl.Bool("no-cache", false, "generate even when the last generation's reads and outputs are unchanged")
+	changelogSince := fl.String("changelog-since", "", "after writing, append release notes to changelog/<domain>.{en,ru}.md for every domain whose version differs from the one at git `REF`")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n\n")
 		fmt.Fprintf(stderr, "Regenerates generated/ and Docs/{en,ru}/reference/ from spec/*.json.\n\n")
@@ -76,6 +77,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *write && *check {
 		fmt.Fprintln(stderr, "gen: --write and --check exclude each other")
+		return 2
+	}
+	if *check && *changelogSince != "" {
+		fmt.Fprintln(stderr, "gen: --changelog-since writes, so it excludes --check")
 		return 2
 	}
 	dir := *root
@@ -144,6 +149,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cache.store(dir, rec, out)
+	if *changelogSince != "" {
+		if err := appendChangelogs(dir, *changelogSince, stdout); err != nil {
+			fmt.Fprintln(stderr, "gen: changelog:", err)
+			return 2
+		}
+	}
 	if !*quiet {
 		for _, p := range written {
 			fmt.Fprintln(stdout, "wrote", p)
