@@ -244,7 +244,7 @@ var catalog = []*Rule{
 		ID: RuleTypeChanged, Severity: Breaking,
 		Title:       text("type changed", "тип изменён"),
 		Description: text("Values of the old type no longer decode as the new one, and values of the new type are unknown to peers built from the baseline.", "Значения старого типа не декодируются как новый, а значения нового незнакомы участникам по базовой версии."),
-		Why:         whyBoth,
+		Why:         text("Judged by the way the values move: a string that becomes a closed enum, a number that becomes an integer or any value that becomes a typed one only narrows, and is breaking when a receiver is implemented here (the witness is a value only the old type accepts); the reverse only widens, and is breaking when a sender is implemented here; a type replaced by an unrelated one does both, and is breaking when either is. Otherwise it is compatible-change.", "Оценивается по тому, куда сдвигаются значения: строка, ставшая закрытым перечислением, число, ставшее целым, или любое значение, ставшее типизированным, только сужает и ломает, когда здесь реализован получатель (свидетель — значение, которое принимает только старый тип); обратная смена только расширяет и ломает, когда здесь реализован отправитель; замена на несвязанный тип делает и то и другое и ломает в любом из этих случаев. Иначе это compatible-change."),
 		Trigger:     text("The type of a member or alias changes, or a named type changes its kind, enum base or union tag member; also (always breaking) the type named by method params or result, notification params, event payload, error data, error kind details or a capability, or a constant's type, kind or unit.", "Изменился тип поля или псевдонима, либо у именованного типа сменился вид, основа перечисления или поле-тег объединения; а также (всегда ломающее) тип параметров или результата метода, параметров уведомления, данных события, данных ошибки, подробностей вида ошибки или возможности, либо тип, вид или единица константы."),
 		Example: Example{
 			Context: text("Field `total` of `GetResult`.", "Поле `total` типа `GetResult`."),
@@ -323,7 +323,7 @@ var catalog = []*Rule{
 		Title:       text("maxLength lowered", "maxLength уменьшен"),
 		Description: text("Senders of longer strings are rejected.", "Отправители более длинных строк получают отказ."),
 		Why:         whyNarrowing,
-		Trigger:     text("`maxLength` is lowered or added on a string.", "У строки `maxLength` уменьшен или добавлен."),
+		Trigger:     text("`maxLength` is lowered or added on a string. A `maxLength` that names a limit constant on both sides moves with the constant and is reported once, on it (limit-narrowed).", "У строки `maxLength` уменьшен или добавлен. `maxLength`, который с обеих сторон называет константу-предел, движется вместе с ней и показывается один раз, на ней (limit-narrowed)."),
 		Example: Example{
 			Context: text("Field `name` of `GetParams`.", "Поле `name` типа `GetParams`."),
 			Before:  `{"maxLength": 8}`,
@@ -388,7 +388,7 @@ var catalog = []*Rule{
 		Title:       text("array bounds narrowed", "границы массива сужены"),
 		Description: text("Senders of more (or fewer) items are rejected.", "Отправители большего (или меньшего) числа элементов получают отказ."),
 		Why:         whyNarrowing,
-		Trigger:     text("`maxItems` is lowered or added, or `minItems` raised or added, on an array.", "У массива `maxItems` уменьшен или добавлен либо `minItems` увеличен или добавлен."),
+		Trigger:     text("`maxItems` is lowered or added, or `minItems` raised or added, on an array. A count that names a limit constant on both sides moves with the constant and is reported once, on it (limit-narrowed).", "У массива `maxItems` уменьшен или добавлен либо `minItems` увеличен или добавлен. Граница, которая с обеих сторон называет константу-предел, движется вместе с ней и показывается один раз, на ней (limit-narrowed)."),
 		Example: Example{
 			Context: text("`interrupts` of AG-UI's `RunFinishedInterrupt`, which the checker here accepts.", "`interrupts` в `RunFinishedInterrupt` AG-UI, которые принимает здешняя проверка."),
 			Before:  `{"minItems": 1}`,
@@ -478,7 +478,7 @@ var catalog = []*Rule{
 		Title:       text("limit narrowed", "предел сужен"),
 		Description: text("A limit on what a party accepts was lowered (or a minimum raised): what senders sized for the old limit send is now rejected.", "Предел того, что принимает сторона, уменьшен (или минимум увеличен): то, что шлют отправители, рассчитанные на старый предел, теперь отвергается."),
 		Why:         text("A limit states which flow it bounds (its `direction`). Breaking when this repository implements the receiving party of that flow; when only the sender is implemented here the sender just stays further below the limit, and the edit is compatible-change.", "Предел указывает, какой поток он ограничивает (`direction`). Ломающее, когда этот репозиторий реализует принимающую сторону этого потока; когда здесь реализован только отправитель, он просто держится дальше от предела, и правка — compatible-change."),
-		Trigger:     text("The value of a `limit` constant moves so that fewer values fit: a maximum lowered, a minimum (`\"bound\": \"min\"`) raised, or a non-numeric value changed.", "Значение константы вида `limit` сдвинуто так, что помещается меньше: максимум уменьшен, минимум (`\"bound\": \"min\"`) увеличен или изменено нечисловое значение."),
+		Trigger:     text("The value of a `limit` constant, or of a `protocol` constant that is a bound, moves so that fewer values fit: a maximum lowered, a minimum (`\"bound\": \"min\"`) raised, or a non-numeric value changed. A bound that names it (`maximum`, `maxItems`, `maxLength`, ...) is not reported again.", "Значение константы вида `limit` или константы `protocol`, являющейся границей, сдвинуто так, что помещается меньше: максимум уменьшен, минимум (`\"bound\": \"min\"`) увеличен или изменено нечисловое значение. Граница, которая её называет (`maximum`, `maxItems`, `maxLength`, ...), повторно не показывается."),
 		Example: Example{
 			Context: text("`demo.limit.items` bounds what the server accepts.", "`demo.limit.items` ограничивает то, что принимает сервер."),
 			Before:  `{"id": "demo.limit.items", "kind": "limit", "value": 10}`,
@@ -491,7 +491,7 @@ var catalog = []*Rule{
 		Title:       text("limit widened", "предел расширен"),
 		Description: text("A limit on what a party sends was raised (or a minimum lowered): receivers sized for the old limit now receive larger bodies, more items or more frequent messages.", "Предел того, что шлёт сторона, увеличен (или минимум уменьшен): получатели, рассчитанные на старый предел, получают большие тела, больше элементов или более частые сообщения."),
 		Why:         text("Breaking when this repository implements the sending party of the flow the limit bounds; when only the receiver is implemented here, it just accepts more, and the edit is compatible-change.", "Ломающее, когда этот репозиторий реализует отправляющую сторону потока, который ограничивает предел; когда здесь реализован только получатель, он просто принимает больше, и правка — compatible-change."),
-		Trigger:     text("The value of a `limit` constant moves so that more values fit: a maximum raised or a minimum lowered.", "Значение константы вида `limit` сдвинуто так, что помещается больше: максимум увеличен или минимум уменьшен."),
+		Trigger:     text("The value of a `limit` constant, or of a `protocol` constant that is a bound, moves so that more values fit: a maximum raised or a minimum lowered. A bound that names it (`maximum`, `maxItems`, `maxLength`, ...) is not reported again.", "Значение константы вида `limit` или константы `protocol`, являющейся границей, сдвинуто так, что помещается больше: максимум увеличен или минимум уменьшен. Граница, которая её называет (`maximum`, `maxItems`, `maxLength`, ...), повторно не показывается."),
 		Example: Example{
 			Context: text("`eska-ide-api.limit.response-bytes` bounds what the server here sends.", "`eska-ide-api.limit.response-bytes` ограничивает то, что шлёт здешний сервер."),
 			Before:  `{"id": "eska-ide-api.limit.response-bytes", "kind": "limit", "value": 67108864}`,
@@ -505,7 +505,7 @@ var catalog = []*Rule{
 		Title:       text("protocol constant changed", "константа протокола изменена"),
 		Description: text("A literal both sides must agree on (a version string, a magic value) changed.", "Изменился литерал, о котором обе стороны обязаны договориться (строка версии, магическое значение)."),
 		Why:         whyWire,
-		Trigger:     text("The value of a `protocol` constant changes.", "Изменилось значение константы вида `protocol`."),
+		Trigger:     text("The value of a `protocol` constant that both ends must agree on exactly changes: its `direction` says `\"bounds\": \"exact\"`, or it states no direction (a spec written before constants had one). A protocol constant that is a bound one party accepts (`\"bounds\": \"accepts\"`) is judged like a limit instead: limit-narrowed, limit-widened or compatible-change.", "Изменилось значение константы вида `protocol`, в котором обе стороны обязаны совпадать точно: её `direction` говорит `\"bounds\": \"exact\"` или направления нет вовсе (спецификация написана до того, как оно появилось у констант). Константа протокола, которая является границей того, что принимает одна сторона (`\"bounds\": \"accepts\"`), оценивается как предел: limit-narrowed, limit-widened или compatible-change."),
 		Example: Example{
 			Context: text("Constant `demo.protocol.version`.", "Константа `demo.protocol.version`."),
 			Before:  `{"value": 1}`,
@@ -674,7 +674,7 @@ var catalog = []*Rule{
 		Title:       text("a party here sends a new kind of message", "здешняя сторона отправляет новый вид сообщения"),
 		Description: text("Receivers out there may get a method call, notification, event, error code or error kind they do not know.", "Внешние получатели могут получить незнакомые вызов метода, уведомление, событие, код или вид ошибки."),
 		Why:         text("A warning, not breaking: protocols tell receivers to ignore or answer what they do not know (method-not-found, ignored notifications), so nothing valid is rejected, but a receiver less tolerant than the contract asks may stumble. A new message that only a party implemented elsewhere sends is entry-added.", "Предупреждение, а не ломающее: протоколы велят получателям игнорировать незнакомое или отвечать на него (метод не найден, проигнорированное уведомление), поэтому ничего допустимого не отвергается, но менее терпимый получатель может споткнуться. Новое сообщение, которое шлёт только сторона, реализованная в другом месте, — это entry-added."),
-		Trigger:     text("A method, notification, event, error or error kind is added whose sender is a party this repository implements.", "Добавлены метод, уведомление, событие, ошибка или вид ошибки, которые отправляет сторона, реализованная в этом репозитории."),
+		Trigger:     text("A method, notification, event, error or error kind is added whose sender is a party this repository implements. An error kind that is also a new value of the enum its error data names kinds by is reported once, on that value, whose openness says whether receivers keep it (enum-value-added or compatible-change).", "Добавлены метод, уведомление, событие, ошибка или вид ошибки, которые отправляет сторона, реализованная в этом репозитории. Вид ошибки, который одновременно является новым значением перечисления, которым данные ошибки называют виды, показывается один раз — на этом значении, а его открытость говорит, сохраняют ли его получатели (enum-value-added или compatible-change)."),
 		Example: Example{
 			Context: text("A new server notification of the eska IDE API.", "Новое уведомление сервера eska IDE API."),
 			After:   `{"id": "demo.notification.log", "method": "log", "direction": "server-to-client"}`,
@@ -801,7 +801,7 @@ var catalog = []*Rule{
 		Title:       text("field added", "поле добавлено"),
 		Description: text("Senders may send a new optional member, or receivers get one they may ignore.", "Отправители могут слать новое необязательное поле, или получатели получают поле, которое можно игнорировать."),
 		Why:         whyNever,
-		Trigger:     text("An optional member is added and neither a receiver nor a sender here breaks: the baseline type does not reject unknown members, or only receivers of it are implemented here.", "Добавлено необязательное поле, и не ломаются ни получатель, ни отправитель здесь: тип в базовой версии не отвергает неизвестные поля или здесь реализованы только его получатели."),
+		Trigger:     text("An optional member is added and neither a receiver nor a sender here breaks: the baseline type does not reject unknown members, or only receivers of it are implemented here. Where the baseline took unknown members, the witness shows the narrowing the addition makes for the new name (a value of another type, accepted before as an unknown member, rejected now); the contract never described the name, so it stays a minor change.", "Добавлено необязательное поле, и не ломаются ни получатель, ни отправитель здесь: тип в базовой версии не отвергает неизвестные поля или здесь реализованы только его получатели. Если базовая версия принимала неизвестные поля, свидетель показывает сужение, которое добавление вносит для нового имени (значение другого типа, раньше принимавшееся как неизвестное поле, теперь отвергается); контракт никогда не описывал это имя, поэтому изменение остаётся минорным."),
 		Example: Example{
 			Context: text("Field `cursor` added to `GetParams`.", "Поле `cursor` добавлено в `GetParams`."),
 			After:   `{"name": "cursor", "type": "string", "required": false}`,
