@@ -60,6 +60,8 @@ Examples:
   contractdiff --baseline-git-ref HEAD~1
   # a markdown report for a pull request
   contractdiff --format markdown --output contract-diff.md
+  # the release notes of the change, in Russian, grouped by party
+  contractdiff --format changelog --lang ru
 
 When a disposition is missing, the report prints a ready-to-paste entry:
 paste it into the "dispositions" list and replace every TODO.
