@@ -69,7 +69,7 @@ var catalog = []*Rule{
 		Title:       text("error kind removed", "вид ошибки удалён"),
 		Description: text("Clients that handle the kind lose it, and its typed details disappear.", "Клиенты, обрабатывающие этот вид, его теряют, а вместе с ним и типизированные подробности."),
 		Why:         whyRemoval,
-		Trigger:     text("An error kind id of the baseline is missing and no added kind has the same content or shape.", "Идентификатора вида ошибки из базовой версии нет, и ни один добавленный вид не совпадает с ним по содержимому или форме."),
+		Trigger:     text("An error kind id of the baseline is missing and no added kind has the same content or shape. A kind that also leaves the enum its error data names kinds by is judged once, on that enum value, by who sends it (enum-value-removed, or compatible-change when only its sender is implemented here).", "Идентификатора вида ошибки из базовой версии нет, и ни один добавленный вид не совпадает с ним по содержимому или форме. Вид, который заодно уходит из перечисления, которым данные ошибки называют виды, оценивается один раз — на этом значении перечисления, по тому, кто его отправляет (enum-value-removed или compatible-change, если здесь реализован только отправитель)."),
 		Example: Example{
 			Context: text("Kind `not_found` is deleted from error `-32010`.", "Вид `not_found` удалён из ошибки `-32010`."),
 			Before:  `{"id": "demo.error-kind.not-found", "kind": "not_found", "details": "NotFoundDetails"}`,

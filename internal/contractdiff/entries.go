@@ -326,6 +326,10 @@ func (c *comparer) errorKinds() {
 		// that enum says whether receivers keep a kind they do not know
 		// (open) or reject it (closed): the enum's finding judges it.
 		addedElsewhere: func(c *comparer, k kindRef) bool { return c.kindEnumValueAdded(k) },
+		// A removed kind likewise leaves as a value of that enum, judged
+		// by who sends it: a server that stops sending a kind breaks no
+		// client.
+		removedElsewhere: func(c *comparer, k kindRef) bool { return c.kindEnumValueRemoved(k) },
 		shape: func(k kindRef) string {
 			return shapeOf(k.ErrorKind, "kind", "symbol") + " " + strconv.FormatInt(k.err.Code, 10)
 		},
@@ -453,6 +457,31 @@ func (c *comparer) kindEnumValueAdded(k kindRef) bool {
 		}
 	}
 	return true
+}
+
+// kindEnumValueRemoved reports whether the removed error kind k (of the
+// baseline) was a value of the enum its error data carried its kind in,
+// and the current enum of the same error no longer has it.
+func (c *comparer) kindEnumValueRemoved(k kindRef) bool {
+	be := kindEnum(k.err)
+	ce := c.cur.LookupError(k.err.ID)
+	if be == nil || ce == nil {
+		return false
+	}
+	cur := kindEnum(ce)
+	if cur == nil || cur.ID != be.ID {
+		return false
+	}
+	return enumHas(be, k.Kind) && !enumHas(cur, k.Kind)
+}
+
+func enumHas(t *spec.Type, value string) bool {
+	for _, v := range t.Values {
+		if compactKey(v.Value) == quote(value) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindEnum returns the enum type of the member "kind" of an error's data

@@ -79,6 +79,8 @@ type issueCase struct {
 	messages int
 	// count is how many findings the change makes, 0 for any.
 	count int
+	// absent is a rule no finding of the change may have.
+	absent string
 }
 
 func TestIssueVerdicts(t *testing.T) {
@@ -328,6 +330,39 @@ func TestIssueVerdicts(t *testing.T) {
 			count: 2, // and breaking-without-major-bump
 		},
 		{
+			// The reverse: a kind the server stops sending leaves as a
+			// value of the closed enum, and no client out there breaks
+			// (only the server is implemented here). One verdict, on the
+			// value; the deprecation and reservation the removal skipped
+			// are still reported (policy).
+			name: "IDE error kind removed", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				k := typeNamed(t, doc, "DomainErrorKind")
+				var vals []any
+				for _, v := range k["values"].([]any) {
+					if v.(map[string]any)["value"] != "cancelled" {
+						vals = append(vals, v)
+					}
+				}
+				k["values"] = vals
+				for _, x := range doc["errors"].([]any) {
+					e := x.(map[string]any)
+					if e["id"] != "eska-ide-api.error.request-failed" {
+						continue
+					}
+					var kinds []any
+					for _, kx := range e["kinds"].([]any) {
+						if kx.(map[string]any)["kind"] != "cancelled" {
+							kinds = append(kinds, kx)
+						}
+					}
+					e["kinds"] = kinds
+				}
+			},
+			rule: RuleCompatibleChange, target: "eska-ide-api.type.domain-error-kind/values/cancelled", severity: Additive,
+			baseline: true, current: false, witness: `"kind":"cancelled"`, absent: RuleErrorKindRemoved,
+		},
+		{
 			// A removed variant's type is now unreachable: the variant
 			// carries the wire verdict (the server only sends less), the
 			// type's removal is a Go-API warning like go-name-changed.
@@ -402,6 +437,11 @@ func TestIssueVerdicts(t *testing.T) {
 			}
 			if f.Rule != c.rule || f.Severity != c.severity {
 				t.Errorf("%s %s, want %s %s", f.Severity, f.Rule, c.severity, c.rule)
+			}
+			for _, g := range got {
+				if c.absent != "" && g.Rule == c.absent {
+					t.Errorf("a %s finding at %s: the change is judged once, by %s", g.Rule, g.Target, c.rule)
+				}
 			}
 			if c.count > 0 && len(got) != c.count {
 				t.Errorf("%d findings, want %d:\n%s", len(got), c.count, strings.Join(lines, "\n"))
