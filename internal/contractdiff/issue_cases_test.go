@@ -81,6 +81,8 @@ type issueCase struct {
 	count int
 	// absent is a rule no finding of the change may have.
 	absent string
+	// message is a text the finding's message must contain.
+	message string
 }
 
 func TestIssueVerdicts(t *testing.T) {
@@ -395,6 +397,19 @@ func TestIssueVerdicts(t *testing.T) {
 			},
 			rule: RuleRequestMemberIgnored, target: "eska-ide-api.type.search-params/fields/synonymLanguage", severity: Breaking,
 			baseline: true, current: true, witness: `"synonymLanguage"`,
+			message: "field SearchParams.synonymLanguage was removed in favour of synonymLocale",
+		},
+		{
+			// The same rename in a result the server sends: nothing
+			// depends on it, so it is the removal receivers tolerate, and
+			// its message says removal, as its rule id does.
+			name: "IDE EditingState.redoRename renamed (a result)", file: "ide-api.json",
+			edit: func(t *testing.T, doc map[string]any) {
+				fieldNamed(t, typeNamed(t, doc, "EditingState"), "redoRename")["name"] = "redoRenameAvailable"
+			},
+			rule: RuleToleratedRemoval, target: "eska-ide-api.type.editing-state/fields/redoRename", severity: Warning,
+			baseline: true, current: true, witness: `"redoRename"`,
+			message: "field EditingState.redoRename was removed in favour of redoRenameAvailable",
 		},
 		{
 			// ActParams keeps unknown members: timeoutMs with any value
@@ -445,6 +460,9 @@ func TestIssueVerdicts(t *testing.T) {
 			}
 			if c.count > 0 && len(got) != c.count {
 				t.Errorf("%d findings, want %d:\n%s", len(got), c.count, strings.Join(lines, "\n"))
+			}
+			if !strings.Contains(f.Message, c.message) {
+				t.Errorf("message %q lacks %q", f.Message, c.message)
 			}
 			if len(f.Messages) < c.messages {
 				t.Errorf("the finding lists %d messages, want at least %d: %v", len(f.Messages), c.messages, f.Messages)
