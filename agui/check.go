@@ -120,7 +120,9 @@ func newChecker(p *Profile, m *model, opt Options) *checker {
 	if p.Has(contract.RuleSequenceChunks) {
 		c.chunks = newChunker(c.seq)
 	}
-	c.dec = genrt.Decoder{Strip: !p.strict(), NullAbsent: p.Has(contract.RuleToleranceOptionalNull), Named: c.named, Watch: c.watch()}
+	members, variants := p.Has(contract.RuleToleranceUnknownMembers), p.Has(contract.RuleToleranceUnknownVariants)
+	c.dec = genrt.Decoder{Strip: members || variants, RejectUnknownMembers: !members, RejectUnknownVariants: !variants,
+		NullAbsent: p.Has(contract.RuleToleranceOptionalNull), Named: c.named, Watch: c.watch()}
 	return c
 }
 

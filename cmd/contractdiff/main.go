@@ -31,6 +31,7 @@ import (
 	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/contractdiff"
 	"github.com/contractkit/contractkit/internal/contractdiff/baseline"
+	"github.com/contractkit/contractkit/internal/contractdiff/changelog"
 	"github.com/contractkit/contractkit/internal/contractdiff/disposition"
 	"github.com/contractkit/contractkit/internal/contractdiff/report"
 	"github.com/contractkit/contractkit/internal/spec"
@@ -64,6 +65,8 @@ Examples:
   contractdiff --baseline-git-ref HEAD~1
   # a markdown report for a pull request
   contractdiff --format markdown --output contract-diff.md
+  # the release notes of the change, in Russian, grouped by party
+  contractdiff --format changelog --lang ru
 
 When a disposition is missing, the report prints a ready-to-paste entry:
 paste it into the "dispositions" list and replace every TODO.
@@ -92,7 +95,8 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	allowMissing := fl.Bool("allow-missing-baseline", false, "take a domain the baseline lacks, or an empty or all-zero ref (or a default baseline that does not exist, in a one-commit clone), as the starting point (bootstrap) instead of an error; an unknown ref is still an error")
 	dispPath := fl.String("dispositions", "", "the dispositions `FILE` (default: contractkit.json's contractdiff.dispositions, else "+config.DefaultDispositions+", in the repository root)")
 	policyPath := fl.String("policy", "", "the severity policy `FILE` (default: contractkit.json's contractdiff.policy, else "+config.DefaultPolicy+", in the repository root, which may be absent)")
-	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json or github (workflow annotations; with GITHUB_STEP_SUMMARY set, the markdown report is added to the job summary)")
+	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json, github (workflow annotations; with GITHUB_STEP_SUMMARY set, the markdown report is added to the job summary) or changelog (release notes of the change, grouped by party)")
+	lang := fl.String("lang", "en", "the `LANGUAGE` of --format changelog: en or ru")
 	output := fl.String("output", "", "write the report to `FILE` instead of stdout")
 	enforce := fl.Bool("enforce", false, "exit 1 when blocked: a breaking change without a disposition, or a stale, expired, unfinished or mismatched disposition")
 	root := fl.String("root", "", "repository `DIR` (default: the nearest folder above the working directory that holds contractkit.json)")
@@ -131,8 +135,12 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		return fail("unexpected argument %q; run contractdiff --help", fl.Arg(0))
 	case set["baseline-git-ref"] && set["baseline-dir"]:
 		return fail("give at most one of --baseline-git-ref and --baseline-dir; run contractdiff --help")
-	case formats[*format] == nil:
-		return fail("unknown --format %q: use text, markdown, json or github", *format)
+	case formats[*format] == nil && *format != "changelog":
+		return fail("unknown --format %q: use text, markdown, json, github or changelog", *format)
+	case set["lang"] && *format != "changelog":
+		return fail("--lang applies to --format changelog only")
+	case *lang != changelog.EN && *lang != changelog.RU:
+		return fail("unknown --lang %q: use en or ru", *lang)
 	}
 	repo := *root
 	if repo == "" {
@@ -238,7 +246,13 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		defer f.Close()
 		out = f
 	}
-	if err := formats[*format](out, rep); err != nil {
+	write := formats[*format]
+	if *format == "changelog" {
+		write = func(w io.Writer, rep *report.Report) error {
+			return changelog.Write(w, changelogDomains(base.Domains, cur.Domains, rep.Result), *lang)
+		}
+	}
+	if err := write(out, rep); err != nil {
 		return fail("write the report: %v", err)
 	}
 	if *format == "github" {
@@ -381,4 +395,33 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// changelogDomains pairs each compared domain with its baseline, its
+// findings and the migrations of the dispositions that accept them.
+func changelogDomains(base, cur []*spec.Domain, res *disposition.Result) []changelog.Domain {
+	baseByID := map[string]*spec.Domain{}
+	for _, d := range base {
+		baseByID[d.Header.ID] = d
+	}
+	curByID := map[string]*spec.Domain{}
+	for _, d := range cur {
+		curByID[d.Header.ID] = d
+	}
+	var out []changelog.Domain
+	for _, dd := range res.Domains {
+		c := curByID[dd.Domain]
+		if c == nil {
+			continue // a removed domain has no new version to write notes for
+		}
+		d := changelog.Domain{Base: baseByID[dd.Domain], Cur: c, Migration: map[string]string{}}
+		for _, j := range dd.Findings {
+			d.Findings = append(d.Findings, j.Finding)
+			if j.Disposition != nil {
+				d.Migration[j.ChangeID] = j.Disposition.Migration
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }

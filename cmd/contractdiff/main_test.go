@@ -293,7 +293,7 @@ func TestRemovalBlocksUntilDisposition(t *testing.T) {
 		"BREAKING      method-removed  demo.method.confirm",
 		"Missing dispositions: paste into the \"dispositions\" list of contract-change-dispositions.json",
 		`"rule": "method-removed"`,
-		`"reason": "TODO: why this narrowing is acceptable"`,
+		`"reason": "TODO: why removing it is acceptable to those who still use it"`,
 		"contractdiff: blocked: 1 breaking (1 without disposition), 0 warning, 0 additive, 3 policy, 0 documentation in 1 domain; baseline HEAD (",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -1058,5 +1058,37 @@ func TestConfigRefused(t *testing.T) {
 	code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD")
 	if code != 2 || !strings.Contains(stderr, `contractkit.json:/contractdiff/dispositon: unknown key "dispositon"`) {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// --format changelog writes the release notes of the change, grouped by
+// party, in the language --lang names (issue 30 §3).
+func TestChangelogFormat(t *testing.T) {
+	dir := demoRepo(t)
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["domain"].(map[string]any)["version"] = "1.3"
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	code, en, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "changelog")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"## Demo protocol 1.3", "Changes since 1.2.", "### For the client end (Client)", "### For the server end (Server)",
+		"#### Breaking changes", "**method removed**: method `confirm`", "(no disposition yet)"} {
+		if !strings.Contains(en, want) {
+			t.Errorf("the notes lack %q:\n%s", want, en)
+		}
+	}
+	_, ru, _ := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "changelog", "--lang", "ru")
+	for _, want := range []string{"## Демонстрационный протокол 1.3", "Изменения с версии 1.2.", "#### Ломающие изменения", "**метод удалён**: метод `confirm`"} {
+		if !strings.Contains(ru, want) {
+			t.Errorf("the Russian notes lack %q:\n%s", want, ru)
+		}
+	}
+	if code, _, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "changelog", "--lang", "de"); code != 2 || !strings.Contains(stderr, `unknown --lang "de"`) {
+		t.Errorf("--lang de: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--lang", "ru"); code != 2 || !strings.Contains(stderr, "--lang applies to --format changelog only") {
+		t.Errorf("--lang without changelog: exit %d, %s", code, stderr)
 	}
 }

@@ -86,6 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	quiet := fl.Bool("quiet", false, "print only problems and a count of warnings")
 	noCache := fl.Bool("no-cache", false, "generate even when the last generation's reads and outputs are unchanged")
 	version := fl.Bool("version", false, "print the version of this build and exit")
+	changelogSince := fl.String("changelog-since", "", "after writing, append release notes to changelog/<domain>.{en,ru}.md for every domain whose version differs from the one at git `REF`")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n       gen init [--root DIR]\n       gen config-schema\n\n")
 		fmt.Fprintf(stderr, "Regenerates what contractkit.json names (Go packages, JSON Schemas, reference pages) from its specs.\n\n")
@@ -108,6 +109,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *write && *check {
 		fmt.Fprintln(stderr, "gen: --write and --check exclude each other")
+		return 2
+	}
+	if *check && *changelogSince != "" {
+		fmt.Fprintln(stderr, "gen: --changelog-since writes, so it excludes --check")
 		return 2
 	}
 	dir := *root
@@ -176,6 +181,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cache.store(dir, rec, out)
+	if *changelogSince != "" {
+		if err := appendChangelogs(dir, *changelogSince, stdout); err != nil {
+			fmt.Fprintln(stderr, "gen: changelog:", err)
+			return 2
+		}
+	}
 	if !*quiet {
 		for _, p := range written {
 			fmt.Fprintln(stdout, "wrote", p)
