@@ -32,9 +32,12 @@ func TestAppendChangelogs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	copy("spec/contract.schema.json", "spec/contract.schema.json")
-	copy("spec/dispositions.schema.json", "spec/dispositions.schema.json")
+	// A repository as an adopter has it: its config and its spec, and no
+	// copy of the schemas (gen carries them).
 	copy("internal/contractdiff/testdata/base.json", "spec/demo.json")
+	if err := os.WriteFile(filepath.Join(dir, "contractkit.json"), []byte(`{"version": 1, "specs": [{"path": "spec/*.json", "docs": {"out": "docs/{lang}/{id}"}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	git := func(args ...string) {
 		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=test", "-c", "user.email=test@example.com",
 			"-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
