@@ -940,10 +940,14 @@ func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjs
 	if err != nil {
 		return nil
 	}
-	p := newPatcher(doc, patchOptions{copyMove: true})
+	p := newPatcher(doc, patchOptions{copyMove: true, maxDepth: s.stateDepth()})
 	s.ops = treeOps(s.ops[:0], tree.Get(namePatch), s.m.patchTag, namePath, nameFrom, nameValue)
 	if f := p.apply(s.ops); f != nil {
-		s.warn(i, strictjson.AppendIndexPointer(field(func(e *contract.ActivityDeltaEvent) any { return &e.Patch }), f.Index), contract.RuleSequenceActivityDelta, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
+		rule := contract.RuleSequenceActivityDelta
+		if f.Kind == faultDepth {
+			rule = contract.RuleSequenceStateDepth
+		}
+		s.warn(i, strictjson.AppendIndexPointer(field(func(e *contract.ActivityDeltaEvent) any { return &e.Patch }), f.Index), rule, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
 		return nil
 	}
 	s.r.Messages[k].Data = p.root.AppendCompact(nil)
@@ -960,7 +964,16 @@ func (s *seq) size(v *strictjson.Value) int {
 }
 
 func (s *seq) patchOptions() patchOptions {
-	return patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove)}
+	return patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove), maxDepth: s.stateDepth()}
+}
+
+// stateDepth is the bound on the depth of the state and of activities
+// after a patch, or 0 when the profile sets none.
+func (s *seq) stateDepth() int {
+	if s.p.Has(contract.RuleSequenceStateDepth) {
+		return contract.LimitDepth
+	}
+	return 0
 }
 
 // stateSnapshot replaces the state with the snapshot's tree.
@@ -999,6 +1012,11 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 			ptr = strictjson.AppendPointer(ptr, f.Member)
 		}
 		switch {
+		case f.Kind == faultDepth && s.p.Has(contract.RuleStandStateAtomicity):
+			return failf(i, ptr, contract.RuleSequenceStateDepth, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
+		case f.Kind == faultDepth:
+			s.warn(i, ptr, contract.RuleSequenceStateDepth, "%s; nothing of this delta was applied", f.Msg)
+			return nil
 		case f.Kind == faultCopyMove && s.p.Has(contract.RuleUnsupportedCopyMove):
 			return failf(i, ptr, contract.RuleUnsupportedCopyMove, "%s", f.Msg)
 		case f.Kind == faultRemoveRoot && s.p.Has(contract.RuleUnsupportedRemoveRoot):

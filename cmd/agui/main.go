@@ -17,6 +17,7 @@ import (
 	"github.com/contractkit/contractkit/agui"
 	"github.com/contractkit/contractkit/agui/page"
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"golang.org/x/term"
 )
 
 // Exit codes.
@@ -184,15 +185,12 @@ func readInput(name string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, contract.LimitInputBytes+1))
 }
 
-// isTerminal reports whether r is a character device, as a terminal is.
-// Pipes and files are not, so recorders piping into agui see no hint.
-func isTerminal(r io.Reader) bool {
-	st, ok := r.(interface{ Stat() (os.FileInfo, error) })
-	if !ok {
-		return false
-	}
-	info, err := st.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+// isTerminal reports whether r is a terminal. A character device is not
+// enough: /dev/null is one, and a recorder that redirects from it must not
+// be told to press Ctrl-D.
+func isTerminal(r any) bool {
+	f, ok := r.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func checkOne(data []byte, opt agui.Options, asJSON bool, stdout, stderr io.Writer) int {
