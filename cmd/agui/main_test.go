@@ -171,4 +171,3 @@ func errorsAs(err error, ee **exec.ExitError) bool {
 	}
 	return ok
 }
-
