@@ -97,6 +97,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "check":
+		if wantsLive(args[1:]) {
+			return liveCheck(args[1:], stdout, stderr)
+		}
 	case "serve":
 		return serveCommand(args[1:], stdout, stderr, page.Embedded, nil, nil)
 	case "help", "-h", "--help", "-help":
@@ -199,6 +202,13 @@ func checkOne(data []byte, opt agui.Options, asJSON bool, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "agui check: %s: %v\n", opt.Source, err)
 		return exitUnusable
 	}
+	return renderResult(res, asJSON, stdout, stderr)
+}
+
+// renderResult prints a result for people or as JSON and returns the exit
+// code it calls for.
+func renderResult(res *agui.Result, asJSON bool, stdout, stderr io.Writer) int {
+	opt := agui.Options{Source: res.Source}
 	render := res.RenderText
 	if asJSON {
 		render = res.RenderJSON
