@@ -196,7 +196,10 @@ func TestLiveCheckInputAndHeaders(t *testing.T) {
 	}
 }
 
-// Every connection problem exits 2 with one line that says what it was.
+// Every connection problem exits 2 with one line that says what it was;
+// the stand profile, which has no network transport, is refused.
+//
+//contract:proves ag-ui.unsupported.network
 func TestLiveCheckConnectionProblems(t *testing.T) {
 	answer := func(status int, ctype, body string) *httptest.Server {
 		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
