@@ -190,7 +190,7 @@ func TestHttpAgentThroughTap(t *testing.T) {
 		}
 		var got struct {
 			Outcome, Error, ReadError, Sha256 string
-			Length                 int
+			Length                            int
 		}
 		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 			t.Fatalf("%s: client output %q: %v", name, stdout.String(), err)
