@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -93,5 +95,42 @@ func TestStdinHintNotForReaders(t *testing.T) {
 	}
 	if isTerminal(strings.NewReader("")) {
 		t.Error("a reader without a file descriptor counts as a terminal")
+	}
+}
+
+// On a terminal the live check shows its progress on one line, redrawn in
+// place (on anything else it shows none: TestLiveCheckMatchesFile).
+func TestLiveProgressOnATerminal(t *testing.T) {
+	controller, tty := openPTY(t)
+	stream := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n" +
+		"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}\n\n"
+	agent := &sseAgent{body: []byte(stream + "data: {\"type\":\"STEP_FINISHED\",\"stepName\":\"s\"}\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"), pieces: []int{1 << 20}, got: make(chan []byte, 1)}
+	srv := httptest.NewServer(agent)
+	defer srv.Close()
+	var out bytes.Buffer
+	code := run([]string{"check", "--url", srv.URL}, nil, &out, tty)
+	tty.Close()
+	seen := make(chan string, 1)
+	go func() {
+		var b bytes.Buffer
+		buf := make([]byte, 4096)
+		for {
+			n, err := controller.Read(buf)
+			b.Write(buf[:n])
+			if err != nil || strings.Contains(b.String(), "open") {
+				break
+			}
+		}
+		seen <- b.String()
+	}()
+	var shown string
+	select {
+	case shown = <-seen:
+	case <-time.After(5 * time.Second):
+		controller.Close()
+		shown = <-seen
+	}
+	if code != exitAccepted || !strings.Contains(shown, "\r\x1b[Kagui check: ") || !strings.Contains(shown, " events, ") {
+		t.Errorf("exit %d; the terminal showed %q", code, shown)
 	}
 }
