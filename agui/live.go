@@ -10,7 +10,7 @@ import (
 
 // Stream checks the events of a live stream as they arrive, with the same
 // reader and checker as Check. Its result is the result Check gives for
-// the record the stream is saved as (one event per line, see EventLine):
+// the record the stream is saved as (one event per line, see Line):
 // the same verdict, findings, warnings and everything shown. So, as in
 // Check, a reading finding anywhere (a line that is not strict JSON, the
 // record's size, its event or value count) makes the whole result that
@@ -26,8 +26,13 @@ type Stream struct {
 	c   *checker
 	lr  lineReader
 	// live holds the trees the checker may keep (the state refers to
-	// them); scratch holds one event's tree once checking has stopped.
-	live, scratch strictjson.Arena
+	// them), taken from the pool Check uses; scratch holds one event's
+	// tree once checking has stopped.
+	live    *strictjson.Arena
+	scratch strictjson.Arena
+	// text holds the lines the trees borrow their strings from, in blocks;
+	// once checking has stopped, spare is reused for each line.
+	text, spare []byte
 
 	bytes    int  // the size of the record so far, newlines included
 	nonSpace bool // some event's text is not all white space
@@ -42,19 +47,39 @@ func NewStream(opt Options) (*Stream, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{p: p, opt: opt, c: newChecker(p, m, opt), lr: lineReader{lim: readLimits(p)}}
+	s := &Stream{p: p, opt: opt, c: newChecker(p, m, opt), lr: lineReader{lim: readLimits(p)}, live: arenas.Get().(*strictjson.Arena)}
 	s.c.seq.srcs = true
 	return s, nil
 }
 
-// EventLine returns the line a record holds for an event whose text is
-// data: a copy of data in which every line feed (data lines of a
-// server-sent event join with one) is a carriage return. JSON reads both
-// as the same white space, and a raw one inside a string is refused alike,
-// so the event means what it meant while the record keeps one event per
-// line; the length is unchanged, so every size limit measures the same.
-func EventLine(data []byte) []byte {
-	line := bytes.Clone(data)
+// lineBlock is the size of the blocks Line copies lines into.
+const lineBlock = 64 << 10
+
+// Line returns the line a record holds for an event whose text is data: a
+// copy of data in which every line feed (data lines of a server-sent event
+// join with one) is a carriage return. JSON reads both as the same white
+// space, and a raw one inside a string is refused alike, so the event
+// means what it meant while the record keeps one event per line; the
+// length is unchanged, so every size limit measures the same.
+//
+// The copy is in memory the Stream keeps for as long as its trees may
+// refer to the line: lines share blocks rather than taking an allocation
+// each. Once checking has stopped nothing refers to a line after Event
+// returns, and Line reuses one buffer. A line is valid until the next
+// call of Line or End.
+func (s *Stream) Line(data []byte) []byte {
+	var line []byte
+	if s.Stopped() {
+		s.spare = append(s.spare[:0], data...)
+		line = s.spare
+	} else {
+		if cap(s.text)-len(s.text) < len(data) {
+			s.text = make([]byte, 0, max(lineBlock, len(data)))
+		}
+		start := len(s.text)
+		s.text = append(s.text, data...)
+		line = s.text[start:len(s.text):len(s.text)]
+	}
 	for i, b := range line {
 		if b == '\n' {
 			line[i] = '\r'
@@ -63,8 +88,7 @@ func EventLine(data []byte) []byte {
 	return line
 }
 
-// Event checks the next event, given as its line (see EventLine), which
-// the Stream keeps. It returns the findings and warnings this event
+// Event checks the next event, given as the line Line returned for it. It returns the findings and warnings this event
 // caused, in order: a finding stops the checking of the sequence, and a
 // reading finding ends all checking.
 func (s *Stream) Event(line []byte) []Finding {
@@ -87,7 +111,7 @@ func (s *Stream) Event(line []byte) []Finding {
 		return nil
 	}
 	i := s.lr.index
-	arena := &s.live
+	arena := s.live
 	if s.seqErr != nil {
 		s.scratch.Reset()
 		arena = &s.scratch
@@ -123,7 +147,7 @@ func asFail(err error) *fail {
 // Events is the number of events read so far.
 func (s *Stream) Events() int { return s.lr.index }
 
-// Bytes is the size of the record so far, as EventLine writes it with a
+// Bytes is the size of the record so far, as Line writes it with a
 // newline after each event.
 func (s *Stream) Bytes() int { return s.bytes }
 
@@ -142,8 +166,16 @@ func (s *Stream) Open() int {
 }
 
 // End ends the stream and returns its result, as Check returns it for the
-// saved record: an *InputError when there was nothing to check.
+// saved record: an *InputError when there was nothing to check. The
+// Stream is not used after End.
 func (s *Stream) End() (*Result, error) {
+	defer func() {
+		// The result owns copies of what it shows: the trees and the
+		// lines go.
+		s.live.Reset()
+		arenas.Put(s.live)
+		s.live, s.text, s.spare = nil, nil, nil
+	}()
 	if !s.nonSpace {
 		return nil, &InputError{"the record is empty: there is no event to check"}
 	}

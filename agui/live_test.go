@@ -24,7 +24,7 @@ func streamed(t *testing.T, profile string, texts [][]byte) (*Result, []byte, []
 	var rec bytes.Buffer
 	var found [][]Finding
 	for _, text := range texts {
-		line := EventLine(text)
+		line := s.Line(text)
 		rec.Write(line)
 		rec.WriteByte('\n')
 		found = append(found, s.Event(line))
@@ -79,7 +79,7 @@ func containsFinding(list []Finding, f Finding) bool {
 
 // eventTexts splits a record into the texts of its events: its lines, or
 // the elements of its array as written.
-func eventTexts(t *testing.T, data []byte) [][]byte {
+func eventTexts(t testing.TB, data []byte) [][]byte {
 	t.Helper()
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '[' {
 		tree, err := strictjson.Parse(data, strictjson.Options{})

@@ -186,6 +186,10 @@ type lineReader struct {
 	lim   limits
 	used  int // values read so far
 	index int // the index the next event gets
+	// opt is the parser's options but for the value budget, made once:
+	// making them takes a method value, which costs an allocation.
+	opt    strictjson.Options
+	optSet bool
 }
 
 // read parses one line into a; a blank line gives nil and no error.
@@ -197,14 +201,17 @@ func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value,
 	if lim.events > 0 && index >= lim.events {
 		return nil, failf(index, "", contract.RuleReaderEvents, "the record holds more than %d events", lim.events)
 	}
-	opt := strictjson.Options{MaxDepth: lim.depth}
+	if !lr.optSet {
+		lr.opt, lr.optSet = lim.options(strictjson.Options{MaxDepth: lim.depth}), true
+	}
+	opt := lr.opt
 	if lim.values > 0 {
 		opt.MaxValues = lim.values - lr.used
 		if opt.MaxValues <= 0 {
 			return nil, failf(index, "", contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
 		}
 	}
-	v, err := strictjson.ParseIn(a, line, lim.options(opt))
+	v, err := strictjson.ParseIn(a, line, opt)
 	if err != nil {
 		return nil, parseFailure(err, lim, func(ptr string) (int, string) { return index, ptr })
 	}

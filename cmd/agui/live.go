@@ -314,7 +314,7 @@ func newLiveRun(opt agui.Options, rec *recordFile, report func(agui.Finding)) (*
 	// One event larger than the record's byte limit could not be saved
 	// or checked whole; the parser holds no more than that.
 	l.parser = sse.New(contract.LimitInputBytes, func(e sse.Event) error {
-		line := agui.EventLine(e.Data)
+		line := s.Line(e.Data)
 		if l.rec != nil {
 			if err := l.rec.event(line); err != nil {
 				return fmt.Errorf("saving the record: %w", err)
