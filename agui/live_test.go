@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -204,5 +205,67 @@ func TestStreamLimits(t *testing.T) {
 		if extra > 0 && (r.Findings[0].Rule != contract.RuleReaderInputBytes || r.Events != 0) {
 			t.Errorf("past the byte limit: %+v, %d events", r.Findings, r.Events)
 		}
+	}
+}
+
+// FuzzStream checks arbitrary lines both ways: as a live stream and as the
+// record they are saved as. The reports must be the same, and the stream
+// must never panic. A record whose first line opens an array is read by
+// Check in the array form, which no stream is saved as; those are left out.
+func FuzzStream(f *testing.F) {
+	f.Add([]byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n" + `{"type":"TEXT_MESSAGE_END","messageId":"m"}` + "\n" + `{"type":`))
+	f.Add([]byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n\n \n" + `{"type":"STEP_STARTED","stepName":"s"}`))
+	f.Add(TutorialExample())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+			return
+		}
+		texts := bytes.Split(data, []byte("\n"))
+		for _, p := range []string{stand, v11} {
+			live, rec, _, liveErr := streamed(t, p, texts)
+			file, fileErr := Check(rec, Options{Profile: p, Source: "live"})
+			if (liveErr == nil) != (fileErr == nil) {
+				t.Fatalf("%s: live error %v, file error %v", p, liveErr, fileErr)
+			}
+			if liveErr != nil {
+				continue
+			}
+			a, _ := live.RenderJSON()
+			b, _ := file.RenderJSON()
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%s: reports differ\nlive: %s\nfile: %s", p, a, b)
+			}
+		}
+	})
+}
+
+// Past the record's byte limit a Stream only counts: reading tens of
+// megabytes of events leaves no more memory in use than the limit allows.
+// (The heap is measured, not time: memory is the claim.)
+func TestStreamMemoryBounded(t *testing.T) {
+	s, err := NewStream(Options{Profile: v11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"` + strings.Repeat("x", 400) + `"}`)
+	s.Event(s.Line([]byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)))
+	s.Event(s.Line([]byte(`{"type":"TEXT_MESSAGE_START","messageId":"m"}`)))
+	var ms runtime.MemStats
+	peak := uint64(0)
+	const total = 48 << 20
+	for n := 0; n < total; n += len(event) + 1 {
+		s.Event(s.Line(event))
+		if n%(4<<20) < len(event)+1 {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+		}
+	}
+	r, err := s.End()
+	if err != nil || r.Accepted || r.Findings[0].Rule != contract.RuleReaderInputBytes {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if peak > 24<<20 {
+		t.Errorf("the heap reached %d MiB while %d MiB of events streamed past a limit of %d KiB", peak>>20, total>>20, contract.LimitInputBytes>>10)
 	}
 }
