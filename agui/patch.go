@@ -155,7 +155,7 @@ func (p *patcher) placed(n int, v *strictjson.Value, index int) {
 func withinDepth(v *strictjson.Value, limit int) bool {
 	switch v.Kind {
 	case strictjson.Array:
-		if limit < 1 {
+		if limit <= 0 {
 			return false
 		}
 		for _, e := range v.Elems {
@@ -164,7 +164,7 @@ func withinDepth(v *strictjson.Value, limit int) bool {
 			}
 		}
 	case strictjson.Object:
-		if limit < 1 {
+		if limit <= 0 {
 			return false
 		}
 		for _, m := range v.Members {

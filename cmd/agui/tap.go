@@ -129,7 +129,7 @@ type tap struct {
 	up        *url.URL
 	dir       string
 	profile   string
-	runs      atomic.Int64
+	served    atomic.Int64 // event streams seen so far, for the runs' names
 	out, errw io.Writer
 }
 
@@ -179,7 +179,7 @@ func (t *tap) watch(resp *http.Response) error {
 		fmt.Fprintf(t.errw, "agui tap: %s %s: %s %s, not an event stream: passed on unchecked\n", req.Method, req.URL.Path, resp.Status, media)
 		return nil
 	}
-	n := t.runs.Add(1)
+	n := t.served.Add(1)
 	name := fmt.Sprintf("run %d", n)
 	if enc := resp.Header.Get("Content-Encoding"); enc != "" && enc != "identity" {
 		fmt.Fprintf(t.out, "agui tap: %s: passed on unchecked: the stream is compressed (Content-Encoding: %s)\n", name, enc)
