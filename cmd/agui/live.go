@@ -114,6 +114,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fail("--url %q is not an http or https URL", *target)
 	}
+	// Messages and the report name the agent without a password the URL
+	// may carry.
+	shown := u.Redacted()
 	body, err := runInput(*input)
 	if err != nil {
 		return fail("%v", err)
@@ -136,11 +139,11 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	defer watch.stop()
 	resp, err := postRun(ctx, u.String(), body, headers)
 	if err != nil {
-		return fail("%s: %s", u, connectionProblem(ctx, err, *idle))
+		return fail("%s: %s", shown, connectionProblem(ctx, err, *idle))
 	}
 	defer resp.Body.Close()
 	if problem := answerProblem(resp); problem != "" {
-		return fail("%s: %s", u, problem)
+		return fail("%s: %s", shown, problem)
 	}
 
 	progress := newProgress(stderr)
@@ -148,7 +151,7 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		progress.clear()
 		fmt.Fprintf(stderr, "agui check: live: %s\n", f)
 	}
-	run, err := newLiveRun(agui.Options{Profile: *profile, Source: u.String()}, rec, report)
+	run, err := newLiveRun(agui.Options{Profile: *profile, Source: shown}, rec, report)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -159,7 +162,7 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		if n > 0 {
 			if _, err := run.Write(buf[:n]); err != nil {
 				progress.clear()
-				return fail("%s: %v", u, err)
+				return fail("%s: %v", shown, err)
 			}
 			progress.show(run.stream)
 		}
@@ -168,13 +171,13 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		if rerr != nil {
 			progress.clear()
-			return fail("%s: the stream broke after %d events (%d bytes): %s", u, run.stream.Events(), run.stream.Bytes(), connectionProblem(ctx, rerr, *idle))
+			return fail("%s: the stream broke after %d events (%d bytes): %s", shown, run.stream.Events(), run.stream.Bytes(), connectionProblem(ctx, rerr, *idle))
 		}
 	}
 	progress.clear()
 	res, err := run.end()
 	if err != nil {
-		return fail("%s: the agent answered with an event stream that holds no event", u)
+		return fail("%s: the agent answered with an event stream that holds no event", shown)
 	}
 	if rec != nil {
 		if err := rec.commit(); err != nil {

@@ -278,3 +278,21 @@ func TestLiveCheckConnectionProblems(t *testing.T) {
 		t.Errorf("the whole body of a failed answer was printed: %d bytes", len(stderr))
 	}
 }
+
+// A password in the URL is never printed, in an error or in the report.
+func TestLiveCheckHidesURLPassword(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"type\":\"RUN_ERROR\",\"message\":\"no\"}\n\n")
+	}))
+	withPassword := strings.Replace(srv.URL, "http://", "http://user:s3cret@", 1)
+	code, out, stderr := runAgui(t, "", "check", "--url", withPassword, "--json")
+	srv.Close()
+	if code != exitAccepted || strings.Contains(out+stderr, "s3cret") || !strings.Contains(out, "user:xxxxx@") {
+		t.Errorf("exit %d, stdout %s, stderr %s", code, out, stderr)
+	}
+	code, _, stderr = runAgui(t, "", "check", "--url", withPassword)
+	if code != exitUnusable || strings.Contains(stderr, "s3cret") {
+		t.Errorf("closed server: exit %d, stderr %s", code, stderr)
+	}
+}
