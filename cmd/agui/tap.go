@@ -107,7 +107,7 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	}
 	t := &tap{up: up, dir: *dir, profile: *profile, out: &lockedWriter{w: stdout}, errw: &lockedWriter{w: stderr}}
 	srv := &http.Server{Handler: t.proxy(), ErrorLog: log.New(io.Discard, "", 0), ReadHeaderTimeout: time.Minute}
-	fmt.Fprintf(t.out, "agui tap: listening on http://%s, passing runs on to %s; records go to %s\n", l.Addr(), up, *dir)
+	fmt.Fprintf(t.out, "agui tap: listening on http://%s, passing runs on to %s; records go to %s\n", l.Addr(), up.Redacted(), *dir)
 	if ready != nil {
 		ready(l.Addr().String())
 	}
