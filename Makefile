@@ -145,7 +145,7 @@ bench-rename:
 crash-test:
 	ESKA_CRASH_UPDATES=1000 ESKA_CRASH_RENAMES=200 $(GO) test -count=1 -run 'TestCrashSafety|TestRenameCrashSafety' -v ./cmd/eska/
 
-## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
+## agui-node: install the AG-UI peers (the reference verifier and HttpAgent of @ag-ui/client, the EventEncoder of @ag-ui/encoder; pinned) with npm ci into agui/testdata/node
 agui-node:
 	cd agui/testdata/node && npm ci --no-audit --no-fund
 
