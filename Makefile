@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
+.PHONY: all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff minisign eska-release
 
 all: generate test
 
@@ -24,13 +24,19 @@ gen-check:
 # deterministic tests (repeated generation of every spec, exhaustive parser
 # comparisons) live in files built without it (//go:build !race); a second
 # pass runs them and fails if any of them did not run and pass.
-test: python3
+test: python3 minisign
 	$(GO) test -race -count=1 ./...
 	@./scripts/norace-tests.sh
 
 ## python3: make sure python3 is on PATH; the AiControl interop tests run FOnline's reference peers with it
 python3:
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 not found: installing it"; apt-get update && apt-get install -y python3; }
+
+## minisign: Debian's minisign, the real tool the release signature tests check against (internal/minisign, internal/selfupdate)
+minisign:
+	@command -v minisign >/dev/null 2>&1 || { \
+		echo "minisign is missing: installing Debian's minisign"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 minisign; }
 
 ## contract-diff: compare spec/ with the merge-base of HEAD and origin/main (else main; on main, HEAD~1), or CONTRACT_BASE_REF; fail on a breaking change without a disposition
 # Every commit since the branch left main is compared, not only the last.
