@@ -38,6 +38,12 @@ minisign:
 		echo "minisign is missing: installing Debian's minisign"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 minisign; }
 
+## eska-release: build an eska release in dist/ (linux, darwin, windows on amd64 and arm64; -trimpath; version from the tag at HEAD or ESKA_VERSION), its manifest and minisign signature; the key comes from ESKA_RELEASE_KEY (or ESKA_RELEASE_KEY_FILE), the channel URL from ESKA_UPDATE_URL
+ESKA_VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
+eska-release:
+	@test -n "$(ESKA_VERSION)" || { echo "eska-release: HEAD has no tag; set ESKA_VERSION"; exit 2; }
+	$(GO) run ./internal/tools/eskarelease -version '$(ESKA_VERSION)' -out dist -url '$(ESKA_UPDATE_URL)'
+
 ## contract-diff: compare spec/ with the merge-base of HEAD and origin/main (else main; on main, HEAD~1), or CONTRACT_BASE_REF; fail on a breaking change without a disposition
 # Every commit since the branch left main is compared, not only the last.
 # Without a baseline (a single-commit or shallow clone) the run is a
