@@ -71,7 +71,9 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return out.fail(err)
 		}
-		return out.print(r, func() { fmt.Fprintf(stdout, "eska %s rolled back to %s (eska update --rollback again returns to %s)\n", r.From, r.To, r.From) })
+		return out.print(r, func() {
+			fmt.Fprintf(stdout, "eska %s rolled back to %s (eska update --rollback again returns to %s)\n", r.From, r.To, r.From)
+		})
 	case *check:
 		r, err := selfupdate.Check(ctx, cfg, *to)
 		if err != nil {

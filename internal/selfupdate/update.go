@@ -75,7 +75,7 @@ func refuse(kind gen.DomainErrorKind, d gen.UpdateRefusalDetails) *gen.RPCError 
 }
 
 func reason(r gen.UpdateRefusalReason) *gen.UpdateRefusalReason { return &r }
-func str(s string) *string                                     { return &s }
+func str(s string) *string                                      { return &s }
 
 // Kind is the update_* kind of err, or "" when it is not a refusal.
 func Kind(err error) gen.DomainErrorKind {
