@@ -135,9 +135,9 @@ bench-edit:
 bench-rename:
 	./scripts/bench-rename.sh
 
-## crash-test: kill a real `eska ide --stdio` (SIGKILL) at random moments during 1,000 property updates and 200 renames of 84 files each, and check that no descriptor tears and every rename is all old or all new after recovery (make test runs 120 and 12)
+## crash-test: kill a real `eska ide --stdio` (SIGKILL) at random moments during 1,000 property updates and 200 renames of 84 files each, and check that no descriptor tears and every rename is all old or all new after recovery; kill 200 `eska update` and `--rollback` runs and check that a whole binary always remains (make test runs 120, 12 and 16)
 crash-test:
-	ESKA_CRASH_UPDATES=1000 ESKA_CRASH_RENAMES=200 $(GO) test -count=1 -run 'TestCrashSafety|TestRenameCrashSafety' -v ./cmd/eska/
+	ESKA_CRASH_UPDATES=1000 ESKA_CRASH_RENAMES=200 ESKA_UPDATE_KILLS=200 $(GO) test -count=1 -run 'TestCrashSafety|TestRenameCrashSafety|TestUpdateKilled' -v ./cmd/eska/
 
 ## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
 agui-node:
