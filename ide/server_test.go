@@ -152,6 +152,10 @@ func TestVersionNegotiation(t *testing.T) {
 				t.Errorf("minor %d: capability %s present=%v, since %s", minor, info.Name, present, info.Since)
 			}
 		}
+		// `eska update` exists: selfUpdate is true from 1.1 (issue 27).
+		if su := res.Capabilities.SelfUpdate; (minor == 0) != (su == nil) || su != nil && !*su {
+			t.Errorf("minor %d: selfUpdate %v", minor, su)
+		}
 	}
 }
 
