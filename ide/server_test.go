@@ -110,7 +110,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // The version is negotiated: same major, client minor not above 11.
 //
 //contract:proves eska-ide-api.lifecycle.initialize-first eska-ide-api.versions.negotiation eska-ide-api.limits.announced
-//contract:proves eska-ide-api.error-kind.unsupported-version eska-ide-api.method.initialize
+//contract:proves eska-ide-api.error-kind.unsupported-version eska-ide-api.method.initialize eska-ide-api.capability.self-update
 func TestVersionNegotiation(t *testing.T) {
 	for _, c := range []struct {
 		params string

@@ -277,6 +277,9 @@ func expectRefusal(t *testing.T, cfg Config, o Options, kind gen.DomainErrorKind
 }
 
 // Every refusal of the issue, each with the binary unchanged.
+//
+//contract:proves eska-ide-api.error-kind.update-not-configured eska-ide-api.error-kind.update-signature-invalid eska-ide-api.error-kind.update-manifest-invalid eska-ide-api.error-kind.update-manifest-rollback eska-ide-api.error-kind.update-manifest-expired eska-ide-api.error-kind.update-artifact-mismatch
+//contract:proves eska-ide-api.error-kind.update-downgrade-refused eska-ide-api.error-kind.update-no-artifact eska-ide-api.error-kind.update-unknown-version eska-ide-api.error-kind.update-candidate-failed eska-ide-api.error-kind.update-insecure-transport eska-ide-api.error-kind.update-fetch-failed eska-ide-api.error-kind.update-install-failed
 func TestRefusals(t *testing.T) {
 	good := func(c *testChannel) { c.publish(3, week, release{version: "0.2.0", body: script("0.2.0")}) }
 	other, err := minisign.GenerateKey(nil)
@@ -352,6 +355,12 @@ func TestRefusals(t *testing.T) {
 				http.Redirect(w, r, plain.URL+"/eska", http.StatusFound)
 			}
 		}, Options{}, gen.DomainErrorKindUpdateInsecureTransport, gen.UpdateRefusalReasonRedirectToHTTP},
+		{"state directory unusable", func(c *testChannel, cfg *Config) {
+			good(c)
+			if err := os.WriteFile(filepath.Join(filepath.Dir(cfg.Exe), stateDirName), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, Options{}, gen.DomainErrorKindUpdateInstallFailed, gen.UpdateRefusalReasonIo},
 		{"server error", func(c *testChannel, cfg *Config) {
 			good(c)
 			c.handlers["/manifest.json"] = func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
@@ -422,6 +431,8 @@ func TestStopsAtDeclaredSize(t *testing.T) {
 }
 
 // The manifest and signature limits, at the limit and one past it.
+//
+//contract:proves eska-ide-api.limit.update-manifest-bytes eska-ide-api.limit.update-signature-bytes
 func TestManifestLimits(t *testing.T) {
 	ctx := context.Background()
 	for _, extra := range []int{0, 1} {
@@ -458,6 +469,8 @@ func TestManifestLimits(t *testing.T) {
 
 // A second update while one holds the lock is refused; the lock goes
 // with its holder.
+//
+//contract:proves eska-ide-api.error-kind.update-in-progress
 func TestLock(t *testing.T) {
 	c := newTestChannel(t)
 	c.publish(3, week, release{version: "0.2.0", body: script("0.2.0")})
@@ -477,6 +490,9 @@ func TestLock(t *testing.T) {
 	}
 }
 
+// A rollback needs a kept binary that starts.
+//
+//contract:proves eska-ide-api.error-kind.update-no-previous
 func TestRollbackWithoutPrevious(t *testing.T) {
 	c := newTestChannel(t)
 	cfg := c.install("0.1.0")
