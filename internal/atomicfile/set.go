@@ -213,7 +213,7 @@ func (w *Writer) ApplySet(s Set) error {
 			return &SetError{Rel: f.Rel, Err: err}
 		}
 		rel := filepath.Clean(f.Rel)
-		tmp := filepath.Join(filepath.Dir(rel), tempPrefix+filepath.Base(rel)+"-"+j.ID+"-"+strconv.Itoa(i))
+		tmp := filepath.Join(filepath.Dir(rel), tempName(filepath.Base(rel), "-"+j.ID+"-"+strconv.Itoa(i)))
 		j.Files = append(j.Files, journalFile{Rel: rel, Moved: moved(rel, s.Moves), Before: digest(f.Old), After: digest(nb),
 			Edits: f.Edits, Temp: tmp, mode: mode, newB: nb})
 	}
