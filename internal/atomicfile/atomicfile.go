@@ -108,6 +108,17 @@ func tempName(base, suffix string) string {
 // journalName is the journal file in the state directory.
 const journalName = "write-journal.json"
 
+// The journals' bounds, on writing (a larger one is refused before
+// anything is written) and on reading (a larger file is not read into
+// memory: recovery then waits for a person). A write's journal names a
+// temporary file; a set's holds every file's replacements and its
+// caller's metadata (an undo step), so a rename of a few thousand places
+// takes about a megabyte.
+const (
+	maxWriteJournalBytes = 64 << 10
+	maxSetJournalBytes   = 32 << 20
+)
+
 // lockName is the lock file in the state directory.
 const lockName = "write.lock"
 
@@ -268,6 +279,9 @@ func (w *Writer) record(j journal) error {
 	if err != nil {
 		return err
 	}
+	if len(data) > maxWriteJournalBytes {
+		return &TooLargeError{Path: filepath.Join(w.State, journalName), Max: maxWriteJournalBytes, Size: int64(len(data))}
+	}
 	if err := StateFile(dir, w.State, journalName); err != nil {
 		return err
 	}
@@ -304,7 +318,7 @@ func (w *Writer) Recover() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := ReadStateFile(dir, w.State, journalName, -1)
+	data, err := ReadStateFile(dir, w.State, journalName, maxWriteJournalBytes)
 	dir.Close()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

@@ -431,7 +431,7 @@ func (w *Writer) RecoverSet() (Recovered, error) {
 		return Recovered{}, fmt.Errorf("%w: %w", ErrRecoveryRequired, err)
 	}
 	dir.Remove(setJournalName + ".tmp")
-	data, err := ReadStateFile(dir, w.State, setJournalName, -1)
+	data, err := ReadStateFile(dir, w.State, setJournalName, maxSetJournalBytes)
 	dir.Close()
 	if errors.Is(err, fs.ErrNotExist) {
 		return Recovered{}, nil
@@ -484,6 +484,15 @@ func (w *Writer) writeSetJournal(j setJournal) error {
 	data, err := json.Marshal(j)
 	if err != nil {
 		return err
+	}
+	// Measured as committed (its longest form), so that a set refused
+	// is refused before the first write, never at its commit point.
+	size := len(data)
+	if j.Phase == phasePrepared {
+		size += len(phaseCommitted) - len(phasePrepared)
+	}
+	if size > maxSetJournalBytes {
+		return &TooLargeError{Path: filepath.Join(w.State, setJournalName), Max: maxSetJournalBytes, Size: int64(size)}
 	}
 	dir, err := w.stateDir(true)
 	if err != nil {
