@@ -23,6 +23,7 @@ import (
 func NewClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = http.ProxyFromEnvironment
+	t.ResponseHeaderTimeout = stallTimeout
 	return &http.Client{
 		Transport: t,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
@@ -89,8 +90,11 @@ func get(ctx context.Context, client *http.Client, u string) (*http.Response, er
 	return resp, nil
 }
 
-// fetchSmall reads a whole small document of at most limit bytes.
-func fetchSmall(ctx context.Context, client *http.Client, u string, limit int64) ([]byte, error) {
+// fetchSmall reads a whole small document of at most limit bytes within
+// the stall time.
+func fetchSmall(ctx context.Context, client *http.Client, u string, limit int64, stall time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, stall)
+	defer cancel()
 	resp, err := get(ctx, client, u)
 	if err != nil {
 		return nil, err
@@ -112,6 +116,11 @@ func fetchSmall(ctx context.Context, client *http.Client, u string, limit int64)
 // too many, and then the download stops) with the declared SHA-256. The
 // file is synced and executable; the caller removes it.
 func (p *prepared) download(ctx context.Context, a gen.UpdateArtifact) (path string, err error) {
+	// A download that gets no byte for p.Stall is cancelled.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stall := time.AfterFunc(p.Stall, cancel)
+	defer stall.Stop()
 	resp, err := get(ctx, p.Client, a.URL)
 	if err != nil {
 		return "", err
@@ -134,6 +143,7 @@ func (p *prepared) download(ctx context.Context, a gen.UpdateArtifact) (path str
 	last := time.Time{}
 	for {
 		n, rerr := src.Read(buf)
+		stall.Reset(p.Stall)
 		if n > 0 {
 			if done+int64(n) > a.Size {
 				return "", mismatch(gen.UpdateRefusalReasonSize, a, fmt.Sprint(a.Size), "more than "+fmt.Sprint(a.Size))

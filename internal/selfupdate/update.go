@@ -51,6 +51,9 @@ type Config struct {
 	Now func() time.Time
 	// Progress, when set, is called while an artifact downloads.
 	Progress func(done, total int64)
+	// Stall is how long a download may go without a byte before it is
+	// given up; zero: stallTimeout.
+	Stall time.Duration
 }
 
 // Options are the choices of an update.
@@ -64,6 +67,11 @@ type Options struct {
 // candidateTimeout bounds a run of a binary with --version before the
 // swap: a binary that hangs is no better than one that does not start.
 const candidateTimeout = 30 * time.Second
+
+// stallTimeout is how long a request may wait for its answer's headers,
+// and a download for its next byte: a slow link still finishes, a dead
+// one does not hang the command.
+const stallTimeout = 60 * time.Second
 
 // refuse is an update_* domain error.
 func refuse(kind gen.DomainErrorKind, d gen.UpdateRefusalDetails) *gen.RPCError {
@@ -133,6 +141,9 @@ func (c Config) local() (*prepared, error) {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.Stall == 0 {
+		c.Stall = stallTimeout
+	}
 	return &prepared{Config: c, state: newState(c.Exe)}, nil
 }
 
@@ -154,11 +165,11 @@ func (p *prepared) load(ctx context.Context) (*channel, error) {
 	if err != nil || base.Host == "" {
 		return nil, refuse(gen.DomainErrorKindUpdateNotConfigured, gen.UpdateRefusalDetails{URL: str(p.URL)})
 	}
-	body, err := fetchSmall(ctx, p.Client, p.URL, gen.MaxUpdateManifestBytes)
+	body, err := fetchSmall(ctx, p.Client, p.URL, gen.MaxUpdateManifestBytes, p.Stall)
 	if err != nil {
 		return nil, err
 	}
-	sig, err := fetchSmall(ctx, p.Client, p.URL+".minisig", gen.MaxUpdateSignatureBytes)
+	sig, err := fetchSmall(ctx, p.Client, p.URL+".minisig", gen.MaxUpdateSignatureBytes, p.Stall)
 	if err != nil {
 		if Kind(err) == gen.DomainErrorKindUpdateFetchFailed && errors.Is(err, errNotFound) {
 			return nil, refuse(gen.DomainErrorKindUpdateSignatureInvalid, gen.UpdateRefusalDetails{Reason: reason(gen.UpdateRefusalReasonMissing), URL: str(p.URL + ".minisig")})

@@ -430,6 +430,45 @@ func TestStopsAtDeclaredSize(t *testing.T) {
 	}
 }
 
+// A download that stops sending is given up after the stall time, with
+// the binary unchanged.
+func TestStalledDownload(t *testing.T) {
+	c := newTestChannel(t)
+	body := script("0.2.0")
+	c.publish(3, week, release{version: "0.2.0", body: body})
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	c.handlers["/eska-0.2.0"] = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		w.Write(body[:4])
+		w.(http.Flusher).Flush()
+		select { // silent until the client gives up (or the test ends)
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}
+	cfg := c.install("0.1.0")
+	cfg.Stall = 200 * time.Millisecond
+	d := expectRefusal(t, cfg, Options{}, gen.DomainErrorKindUpdateFetchFailed, gen.UpdateRefusalReasonNetwork)
+	if d.URL == nil || !strings.HasSuffix(*d.URL, "/eska-0.2.0") {
+		t.Fatalf("details %+v", d)
+	}
+	// A manifest that stops halfway too.
+	c.handlers["/manifest.json"] = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1000")
+		w.Write([]byte(`{"format":1`))
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}
+	d = expectRefusal(t, cfg, Options{}, gen.DomainErrorKindUpdateFetchFailed, gen.UpdateRefusalReasonNetwork)
+	if d.URL == nil || !strings.HasSuffix(*d.URL, "/manifest.json") {
+		t.Fatalf("details %+v", d)
+	}
+}
+
 // The manifest and signature limits, at the limit and one past it.
 //
 //contract:proves eska-ide-api.limit.update-manifest-bytes eska-ide-api.limit.update-signature-bytes
