@@ -153,7 +153,7 @@ func (p *prepared) download(ctx context.Context, a gen.UpdateArtifact) (path str
 			}
 			h.Write(buf[:n])
 			done += int64(n)
-			if p.Progress != nil && time.Since(last) > 100*time.Millisecond {
+			if p.Progress != nil && time.Since(last) > redrawEvery {
 				p.Progress(done, a.Size)
 				last = time.Now()
 			}
@@ -185,6 +185,10 @@ func (p *prepared) download(ctx context.Context, a gen.UpdateArtifact) (path str
 	}
 	return f.Name(), nil
 }
+
+// redrawEvery spaces the progress reports of a download: a terminal bar
+// redrawn four times a second looks live and costs nothing.
+const redrawEvery = 250 * time.Millisecond
 
 func mismatch(r gen.UpdateRefusalReason, a gen.UpdateArtifact, expected, actual string) error {
 	return refuse(gen.DomainErrorKindUpdateArtifactMismatch, gen.UpdateRefusalDetails{Reason: &r, URL: str(a.URL), Expected: str(expected), Actual: str(actual)})
