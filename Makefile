@@ -164,7 +164,10 @@ bench-compare:
 BRIDGE_BENCH_FLAGS ?=
 bench-bridge: python3
 	$(GO) run ./internal/tools/bridgebench $(BRIDGE_BENCH_FLAGS)
-## page: build the stand page's checker (Go's agui in WebAssembly, and Go's wasm_exec.js) into agui/page/site, where agui serve embeds it, and write the page as a static folder into PAGE_DIR (default build/page)
+## page: rebuild the stand page's checker (Go's agui in WebAssembly, Go's wasm_exec.js and the stamp agui/page/checker.json) into agui/page, where agui serve embeds it, and write the page as a static folder into PAGE_DIR (default build/page); commit agui/page after a change to package agui (make test fails until then)
+# The checker is committed, so that agui built by go build alone (go
+# install) serves the page; internal/tools/pagebuild's tests rebuild it
+# and compare the bytes.
 PAGE_DIR ?= build/page
 page:
 	$(GO) run ./internal/tools/pagebuild -checker
@@ -177,16 +180,16 @@ chromium:
 		echo "chromium is missing: installing Debian's chromium"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 chromium; }
 
-## browser-test: the stand page in headless Chromium through chromedp (its own module, agui/page/browsertest), after make page
-browser-test: chromium page
+## browser-test: the stand page in headless Chromium through chromedp (its own module, agui/page/browsertest), served by agui built with go build alone: the committed checker, as go install gives it
+browser-test: chromium
 	GOOS=js GOARCH=wasm $(GO) vet ./agui/page/wasm
 	cd agui/page/browsertest && $(GO) vet . && $(GO) test -count=1 .
 
 ## page-screenshots: retake the screenshots of the page in Docs/{en,ru}/how-to/img (not part of browser-test, which writes them to a temporary folder)
-page-screenshots: chromium page
+page-screenshots: chromium
 	cd agui/page/browsertest && AGUI_SCREENSHOTS=write $(GO) test -count=1 -run '^TestScreenshots$$' .
 
 ## page-bench: the page's budgets in Chromium (ready after a cold navigation; a 512 KiB record) beside the native check of the same record, PAGE_RUNS times (default 10); see Docs/performance.md
 PAGE_RUNS ?= 10
-page-bench: chromium page
+page-bench: chromium
 	cd agui/page/browsertest && $(GO) test -count=1 -run '^$$' -bench . -benchtime $(PAGE_RUNS)x .

@@ -1,12 +1,17 @@
 // Package page holds the stand's local page — the HTML, script, style,
-// the catalog generated from the spec and, once built, the checker
-// compiled to WebAssembly — and serves it.
+// the catalog generated from the spec and the checker compiled to
+// WebAssembly — and serves it.
 //
-// The files under site/ are embedded. Two of them are built, not
-// committed: wasm_exec.js (Go's loader, copied from the Go distribution)
-// and agui.wasm.js.gz (the checker, base64 in a script, gzipped), which
-// `make page` writes. A Site without them serves the page but has no
-// checker: Complete says so, and agui serve refuses to start.
+// The files under site/ are embedded. Two of them are built by `make
+// page` and committed, so that a build from a clean checkout (what go
+// install gives) serves the page with nothing fetched and nothing else
+// built: wasm_exec.js (Go's loader, copied from the Go distribution) and
+// agui.wasm.js.gz (the checker, base64 in a script, gzipped). The stamp
+// checker.json beside site/ says what they were built from; a test
+// rebuilds the checker and compares the bytes, so the committed checker
+// is the package agui of the same commit. A Site without them serves the
+// page but has no checker: Complete says so, and agui serve refuses to
+// start.
 //
 // The page loads everything it needs as scripts, styles and one icon,
 // never with fetch, so that its Content-Security-Policy can forbid every
@@ -42,7 +47,7 @@ import (
 //go:embed site
 var embedded embed.FS
 
-// Built assets: written by `make page`, absent from a fresh clone.
+// Built assets: written by `make page` and committed.
 const (
 	// WasmExec is Go's loader for WebAssembly programs.
 	WasmExec = "/wasm_exec.js"
@@ -58,7 +63,7 @@ const (
 const gzSuffix = ".gz"
 
 // ErrNoChecker is returned by Complete when the checker was not built.
-var ErrNoChecker = errors.New("this build has no checker for the page (agui.wasm.js and wasm_exec.js are built by `make page`); run make page, then build agui again")
+var ErrNoChecker = errors.New("this build has no checker for the page: agui/page/site lacks agui.wasm.js.gz or wasm_exec.js, which the repository commits; restore them (git checkout agui/page/site) or rebuild them with make page, then build agui again")
 
 // Site is the page's files, ready to serve.
 type Site struct {

@@ -2,6 +2,7 @@
 //
 //	agui check [--profile stand|ag-ui-1.1] [--json] [FILE...]
 //	agui serve [--port N] [--host ADDRESS]
+//	agui --version
 //
 // Run agui --help for the details.
 package main
@@ -17,6 +18,7 @@ import (
 	"github.com/contractkit/contractkit/agui"
 	"github.com/contractkit/contractkit/agui/page"
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/buildinfo"
 )
 
 // Exit codes.
@@ -36,6 +38,7 @@ Usage:
   agui check [--profile NAME] [--json] [FILE...]
   agui serve [--port N] [--host ADDRESS]
   agui help
+  agui --version
 
 A record is a local file of AG-UI events, either one JSON array of events
 or one event object per line. agui reads it strictly and within hard
@@ -100,6 +103,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveCommand(args[1:], stdout, stderr, page.Embedded, nil, nil)
 	case "help", "-h", "--help", "-help":
 		printUsage(stdout)
+		return exitAccepted
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, buildinfo.Line("agui"))
 		return exitAccepted
 	default:
 		fmt.Fprintf(stderr, "agui: unknown command %q; run agui --help\n", args[0])

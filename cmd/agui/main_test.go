@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -196,5 +197,19 @@ func TestStdinHint(t *testing.T) {
 	}
 	if isTerminal(strings.NewReader("")) {
 		t.Error("a reader without Stat counts as a terminal")
+	}
+}
+
+// --version names the command and the toolchain that built it (the
+// details come from internal/buildinfo, tested there).
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version", "-version"} {
+		code, out, errOut := runAgui(t, "", arg)
+		if code != exitAccepted || !strings.HasPrefix(out, "agui ") || !strings.Contains(out, runtime.Version()) || strings.Count(out, "\n") != 1 || errOut != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, out, errOut)
+		}
+	}
+	if _, out, _ := runAgui(t, "", "--help"); !strings.Contains(out, "agui --version") {
+		t.Error("the help does not name --version")
 	}
 }

@@ -18,8 +18,9 @@ import (
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
-// fakeSite is a complete site of test files, so that these tests do not
-// depend on whether make page has built the real checker.
+// fakeSite is a small site of test files, with or without its checker, so
+// that these tests can take the checker away and need not serve the
+// megabytes of the real one.
 func fakeSite(t *testing.T, checker bool) func() (*page.Site, error) {
 	t.Helper()
 	fsys := fstest.MapFS{

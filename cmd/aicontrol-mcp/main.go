@@ -9,6 +9,7 @@
 //
 //	aicontrol-mcp --actions FILE [--host 127.0.0.1] [--port 43011] [--token-env AICONTROL_TOKEN]
 //	              [--lang en|ru] [--http 127.0.0.1:PORT] [--call-timeout 30s] [--refresh 250ms]
+//	aicontrol-mcp --version
 //
 // MCP runs over stdin and stdout, as MCP clients start local servers;
 // with --http it runs as streamable HTTP on a loopback address instead,
@@ -33,6 +34,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -42,6 +44,7 @@ import (
 	"github.com/contractkit/contractkit/cmd/aicontrol-mcp/internal/actions"
 	"github.com/contractkit/contractkit/cmd/aicontrol-mcp/internal/adapter"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/buildinfo"
 )
 
 func main() {
@@ -55,6 +58,7 @@ type options struct {
 	cfg      adapter.Config
 	actions  string
 	httpAddr string
+	version  bool
 }
 
 func parse(args []string, stderr io.Writer, getenv func(string) string) (*options, error) {
@@ -74,6 +78,7 @@ func parse(args []string, stderr io.Writer, getenv func(string) string) (*option
 	fl.StringVar(&c.Lang, "lang", "en", "language of tool descriptions: en or ru")
 	fl.StringVar(&c.ProjectRevision, "project-revision", "", "project revision for the endpoint resource (default: the actions file's)")
 	fl.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on this loopback host:port instead of stdio")
+	fl.BoolVar(&o.version, "version", false, "print the version of this build and exit")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: aicontrol-mcp --actions FILE [flags]")
 		fmt.Fprintln(stderr, "An MCP server over stdio (or --http) whose tools are a game's AiControl actions.")
@@ -84,6 +89,9 @@ func parse(args []string, stderr io.Writer, getenv func(string) string) (*option
 	}
 	if fl.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fl.Arg(0))
+	}
+	if o.version {
+		return o, nil
 	}
 	if o.actions == "" {
 		return nil, errors.New("--actions is required: the game project's actions file")
@@ -139,6 +147,10 @@ func run(ctx context.Context, args []string, stdio mcp.Transport, stdout, stderr
 		fmt.Fprintln(stderr, "aicontrol-mcp:", err)
 		return 2
 	}
+	if o.version {
+		fmt.Fprintln(stdout, buildinfo.Line("aicontrol-mcp"))
+		return 0
+	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	cat, err := actions.Load(o.actions)
 	if err != nil {
@@ -168,14 +180,34 @@ func run(ctx context.Context, args []string, stdio mcp.Transport, stdout, stderr
 	return 0
 }
 
-// serveHTTP serves streamable HTTP until ctx ends.
+// listen binds the HTTP endpoint; tests replace it to play a resolver
+// that maps names off the machine.
+var listen = net.Listen
+
+// serveHTTP serves streamable HTTP until ctx ends. localhost is bound as
+// the loopback literal, never resolved, and the bound address must be
+// loopback before anything is served. Requests whose Host is not local
+// are refused (the SDK's DNS-rebinding check), and so are cross-origin
+// requests from browsers (http.CrossOriginProtection: a page on another
+// origin must not drive the game through the user's browser).
 func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stdout io.Writer, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
+	host, port, err := bridge.SplitAddr(addr)
+	if err != nil {
+		return fmt.Errorf("--http: %v", err)
+	}
+	ln, err := listen("tcp", net.JoinHostPort(bridge.LiteralHost(host), strconv.Itoa(port)))
 	if err != nil {
 		return err
 	}
+	if err := bridge.CheckLoopbackAddr(ln.Addr()); err != nil {
+		ln.Close()
+		return fmt.Errorf("--http %s: %w", addr, err)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Logger: log}))
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Logger:                log,
+		CrossOriginProtection: http.NewCrossOriginProtection(),
+	}))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	ready, _ := json.Marshal(struct {

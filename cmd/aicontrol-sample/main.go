@@ -7,7 +7,10 @@
 // Usage:
 //
 //	aicontrol-sample [--host 127.0.0.1] [--port 43011] [--token-env AICONTROL_TOKEN] [--allow-remote]
-//	                 [--max-connections 16] [--wait-when-full] [--auth-deadline 5s] [--stall]
+//	                 [--max-connections 16] [--max-unauthenticated 128] [--wait-when-full]
+//	                 [--auth-deadline 5s] [--write-timeout 30s] [--stall]
+//	aicontrol-sample --print-actions > actions.json
+//	aicontrol-sample --version
 //
 // Actions: echo (completes with stringArg as its message), move (needs x
 // and y; moves the agent and publishes a new observation), fail (completes
@@ -15,7 +18,9 @@
 // rests for intArg milliseconds, 1 to maxWaitMillis, and completes then;
 // while it rests, move is not in availableActions). Unknown actions
 // complete with success=false. actions.json beside this file describes
-// them for aicontrol-mcp.
+// them for aicontrol-mcp; the binary carries it, and --print-actions
+// prints it, so that a sample installed with go install can be tried
+// with aicontrol-mcp without the repository.
 //
 // When listening it prints one JSON line on stdout:
 // {"ready":true,"host":"127.0.0.1","port":43011}, and on stderr a warning
@@ -26,6 +31,7 @@
 package main
 
 import (
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -40,7 +46,13 @@ import (
 
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/buildinfo"
 )
+
+// actionsFile is the sample's actions file, for --print-actions.
+//
+//go:embed actions.json
+var actionsFile []byte
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, signalChannel()))
@@ -92,7 +104,11 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	maxConns := fl.Int("max-connections", bridge.DefaultMaxConnections, "simultaneous connections; one more is answered too-many-connections and closed")
 	waitWhenFull := fl.Bool("wait-when-full", false, "when every connection slot is taken, leave new connections waiting in the backlog instead of refusing them")
 	authDeadline := fl.Duration("auth-deadline", time.Duration(aicontrol.DefaultAuthDeadlineMs)*time.Millisecond, "how long a connection may stay unauthorized")
+	maxStrangers := fl.Int("max-unauthenticated", aicontrol.DefaultMaxUnauthenticatedConnections, "connections waiting to authorize, apart from --max-connections; one more drops the oldest of them")
+	writeTimeout := fl.Duration("write-timeout", bridge.DefaultWriteTimeout, "how long one answer may wait for a peer that does not read; then the connection is reset")
 	stall := fl.Bool("stall", false, "accept commands but never run them, as a stalled game loop would (to try queue-full and shutdown)")
+	printActions := fl.Bool("print-actions", false, "print the sample's actions file (what aicontrol-mcp --actions reads) and exit")
+	version := fl.Bool("version", false, "print the version of this build and exit")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: aicontrol-sample [flags]")
 		fmt.Fprintln(stderr, "A sample game client with an AiControl listener: actions echo, move (x, y), fail and wait (intArg ms).")
@@ -103,6 +119,18 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 			return 0
 		}
 		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "aicontrol-sample: unexpected argument %q\n", fl.Arg(0))
+		return 2
+	}
+	switch {
+	case *version:
+		fmt.Fprintln(stdout, buildinfo.Line("aicontrol-sample"))
+		return 0
+	case *printActions:
+		stdout.Write(actionsFile)
+		return 0
 	}
 	if *port < 0 || *port > 65535 {
 		fmt.Fprintf(stderr, "aicontrol-sample: port %d is not in 0..65535\n", *port)
@@ -118,9 +146,12 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		MaxConnections:    *maxConns,
 		WaitWhenFull:      *waitWhenFull,
 		AuthDeadline:      *authDeadline,
+
+		MaxUnauthenticatedConnections: *maxStrangers,
+		WriteTimeout:                  *writeTimeout,
 	}
-	if *maxConns <= 0 || *authDeadline <= 0 {
-		fmt.Fprintln(stderr, "aicontrol-sample: --max-connections and --auth-deadline must be positive")
+	if *maxConns <= 0 || *authDeadline <= 0 || *maxStrangers <= 0 || *writeTimeout <= 0 {
+		fmt.Fprintln(stderr, "aicontrol-sample: --max-connections, --max-unauthenticated, --auth-deadline and --write-timeout must be positive")
 		return 2
 	}
 	srv, err := bridge.Listen(cfg)

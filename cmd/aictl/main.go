@@ -22,6 +22,7 @@ import (
 
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/buildinfo"
 )
 
 // usage names the contract's defaults by their constants, so that the help
@@ -42,6 +43,7 @@ Commands:
   watch   [--after-seq N] [--count N]
                                print events as they arrive, one JSON line each
   smoke   [--command JSON]     run the 12-check protocol smoke; prints its report
+  version, --version           print the version of this build
 
 Connection flags (every command):
   --host H         listener host (default %s; non-loopback needs --allow-remote)
@@ -87,6 +89,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		if len(args) == 0 {
 			return 2
 		}
+		return 0
+	}
+	if len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version") {
+		fmt.Fprintln(stdout, buildinfo.Line("aictl"))
 		return 0
 	}
 	err := dispatch(ctx, args[0], args[1:], stdout, stderr, getenv)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,5 +71,17 @@ func TestCommandFields(t *testing.T) {
 	code = run(context.Background(), []string{"ping", "--port", port, "--token-env", "OTHER"}, &out, &errb, func(string) string { return "guess-9" })
 	if code != 1 || !strings.Contains(errb.String(), "$OTHER was refused") || strings.Contains(errb.String(), "guess-9") {
 		t.Errorf("wrong token: exit %d %q", code, errb.String())
+	}
+}
+
+// --version names the command and the toolchain that built it (the
+// details come from internal/buildinfo, tested there).
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version"} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{arg}, &out, &errb, func(string) string { return "" })
+		if code != 0 || !strings.HasPrefix(out.String(), "aictl ") || !strings.Contains(out.String(), runtime.Version()) || errb.Len() != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errb.String())
+		}
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/buildinfo"
 	"github.com/contractkit/contractkit/internal/contractdiff"
 	"github.com/contractkit/contractkit/internal/contractdiff/baseline"
 	"github.com/contractkit/contractkit/internal/contractdiff/disposition"
@@ -91,6 +92,7 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	output := fl.String("output", "", "write the report to `FILE` instead of stdout")
 	enforce := fl.Bool("enforce", false, "exit 1 when blocked: a breaking change without a disposition, or a stale, expired, unfinished or mismatched disposition")
 	root := fl.String("root", "", "repository `DIR` (default: the nearest folder above the working directory that holds spec/contract.schema.json)")
+	version := fl.Bool("version", false, "print the version of this build and exit")
 	// The summary goes to stdout after the report, or to stderr when
 	// stdout holds a JSON document (set once the flags are parsed).
 	summaryTo := stdout
@@ -110,6 +112,10 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		fmt.Fprintln(stderr, "contractdiff:", err)
 		fmt.Fprintln(stdout, "contractdiff: error: bad usage; run contractdiff --help")
 		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, buildinfo.Line("contractdiff"))
+		return 0
 	}
 	if *format == "json" {
 		summaryTo = stderr

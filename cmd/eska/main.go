@@ -8,7 +8,7 @@
 //	eska property <command> ... show, preview, set and undo property edits
 //	eska rename <command> ...   preview and apply the rename of an object
 //	eska update [flags]         update eska from its signed release channel
-//	eska version, --version     print the version
+//	eska version, --version     print the version of this build and of the IDE server
 //
 // In --stdio mode stdout carries protocol frames only; short machine
 // diagnostics go to stderr. Exit codes follow the contract: 0 after exit
@@ -27,6 +27,7 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide"
 	"github.com/contractkit/contractkit/ide/rpc"
+	"github.com/contractkit/contractkit/internal/buildinfo"
 )
 
 // memoryLimit is the Go runtime's soft memory limit for `eska ide --stdio`
@@ -60,7 +61,7 @@ Commands:
   update               update this binary from the signed release channel
                        (--check, --to V, --allow-downgrade, --rollback,
                        --json; eska update --help for more)
-  version, --version   print the version
+  version, --version   print the version of this build and of the IDE server
 
 `
 
@@ -116,7 +117,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case len(args) >= 1 && args[0] == "update":
 		return runUpdate(args[1:], stdout, stderr)
 	case len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
-		fmt.Fprintln(stdout, "eska", version)
+		fmt.Fprintf(stdout, "%s; IDE server %s\n", buildinfo.Line(gen.ServerName), version)
 		return 0
 	case len(args) == 1 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
 		fmt.Fprint(stderr, usage)

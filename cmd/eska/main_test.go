@@ -304,7 +304,7 @@ func TestFramesSplitEverywhere(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"version"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "eska ") {
+	if code := run([]string{"version"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "eska ") || !strings.HasSuffix(out.String(), "; IDE server "+version+"\n") {
 		t.Errorf("version: %d %q", code, out.String())
 	}
 	if code := run([]string{"ide"}, nil, &out, &errb); code != 2 {

@@ -55,16 +55,16 @@ func languageProject(t *testing.T, language, code string) string {
 	return dir
 }
 
-// The terminal commands: unknown commands are named, --version answers,
-// invalid flag values are refused rather than replaced, manifest problems
-// are reported with file and line, and the tree's labels default to the
-// configuration's language.
+// The terminal commands: unknown commands are named, --version answers
+// with the build and the IDE server version, invalid flag values are
+// refused rather than replaced, manifest problems are reported with file
+// and line, and the tree's labels default to the configuration's language.
 func TestTerminal(t *testing.T) {
 	if code, _, stderr := terminal("bogus"); code != 2 || !strings.HasPrefix(stderr, `eska: unknown command "bogus"`) || !strings.Contains(stderr, "usage: eska") {
 		t.Errorf("eska bogus: %d %q", code, stderr)
 	}
 	for _, v := range []string{"--version", "-version", "version"} {
-		if code, stdout, _ := terminal(v); code != 0 || stdout != "eska "+version+"\n" {
+		if code, stdout, _ := terminal(v); code != 0 || !strings.HasPrefix(stdout, "eska ") || !strings.HasSuffix(stdout, "; IDE server "+version+"\n") || strings.Count(stdout, "\n") != 1 {
 			t.Errorf("eska %s: %d %q", v, code, stdout)
 		}
 	}

@@ -171,7 +171,7 @@ func TestUpdateRealBinaries(t *testing.T) {
 	w := releases(t)
 	exe := w.install(t)
 
-	if out, _ := w.run(t, exe, nil, "--version"); out != "eska 0.1.0\n" {
+	if out, _ := w.run(t, exe, nil, "--version"); !strings.HasPrefix(out, "eska ") || !strings.HasSuffix(out, "; IDE server 0.1.0\n") {
 		t.Fatalf("the old binary says %q", out)
 	}
 	out, code := w.run(t, exe, nil, "update", "--check", "--json")
@@ -192,7 +192,7 @@ func TestUpdateRealBinaries(t *testing.T) {
 	if got, _ := os.ReadFile(exe); !bytes.Equal(got, w.newBin) {
 		t.Fatal("the binary is not the served release")
 	}
-	if out, _ := w.run(t, exe, nil, "--version"); out != "eska 0.2.0\n" {
+	if out, _ := w.run(t, exe, nil, "--version"); !strings.HasPrefix(out, "eska ") || !strings.HasSuffix(out, "; IDE server 0.2.0\n") {
 		t.Fatalf("the updated binary says %q", out)
 	}
 	out, code = w.run(t, exe, nil, "update", "--json")
@@ -393,7 +393,7 @@ func TestUpdateKilled(t *testing.T) {
 		if err != nil || !whole(got) {
 			t.Fatalf("kill %d (%s): the binary is torn or gone (%d bytes, %v)", i, args[1], len(got), err)
 		}
-		if out, code := w.run(t, exe, nil, "--version"); code != 0 || !strings.HasPrefix(out, "eska 0.") {
+		if out, code := w.run(t, exe, nil, "--version"); code != 0 || !strings.Contains(out, "; IDE server 0.") {
 			t.Fatalf("kill %d: the binary left does not run: %d %q", i, code, out)
 		}
 		prev := filepath.Join(filepath.Dir(exe), ".eska-update", "previous")

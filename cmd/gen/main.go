@@ -36,6 +36,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/buildinfo"
 	"github.com/contractkit/contractkit/internal/gen"
 	"github.com/contractkit/contractkit/internal/gencache"
 )
@@ -58,6 +59,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := fl.String("root", "", "repository root (default: the nearest folder above the working directory that holds go.mod)")
 	quiet := fl.Bool("quiet", false, "print only problems and a count of warnings")
 	noCache := fl.Bool("no-cache", false, "generate even when the last generation's reads and outputs are unchanged")
+	version := fl.Bool("version", false, "print the version of this build and exit")
 	fl.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n\n")
 		fmt.Fprintf(stderr, "Regenerates generated/ and Docs/{en,ru}/reference/ from spec/*.json.\n\n")
@@ -68,6 +70,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if *version {
+		fmt.Fprintln(stdout, buildinfo.Line("gen"))
+		return 0
 	}
 	if fl.NArg() > 0 {
 		fmt.Fprintf(stderr, "gen: unexpected argument %q\n", fl.Arg(0))

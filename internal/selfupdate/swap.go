@@ -44,9 +44,11 @@ func modeOf(exe string) os.FileMode {
 	return 0o755
 }
 
-// runVersion runs path --version and returns the version it prints:
-// the second word of the first line ("eska 0.2.0", and whatever a later
-// build adds after it).
+// runVersion runs path --version and returns the version it reports:
+// in the line eska prints ("eska <build>; IDE server <version>", the
+// build from the toolchain's build information, the version the one a
+// release stamps), the IDE server's version; in the earlier form
+// ("eska <version>"), the second word.
 func runVersion(ctx context.Context, path string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, candidateTimeout)
 	defer cancel()
@@ -57,9 +59,23 @@ func runVersion(ctx context.Context, path string) (string, error) {
 		return "", err
 	}
 	first, _, _ := strings.Cut(string(out), "\n")
-	fields := strings.Fields(first)
+	return reportedVersion(first)
+}
+
+// serverMark precedes the version in eska's --version line.
+const serverMark = "; IDE server "
+
+// reportedVersion is the version a --version line reports.
+func reportedVersion(line string) (string, error) {
+	fields := strings.Fields(line)
 	if len(fields) < 2 || fields[0] != "eska" {
-		return "", errors.New("--version printed " + strconvQuote(first))
+		return "", errors.New("--version printed " + strconvQuote(line))
+	}
+	if _, after, ok := strings.Cut(line, serverMark); ok {
+		if v := strings.Fields(after); len(v) > 0 {
+			return v[0], nil
+		}
+		return "", errors.New("--version printed " + strconvQuote(line))
 	}
 	return fields[1], nil
 }

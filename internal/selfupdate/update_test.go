@@ -573,6 +573,36 @@ func TestThroughSymlink(t *testing.T) {
 	}
 }
 
+// Both forms of eska's --version line report their version; anything
+// else is refused.
+func TestReportedVersion(t *testing.T) {
+	for line, want := range map[string]string{
+		"eska 0.1.0": "0.1.0",
+		"eska development build (github.com/contractkit/contractkit, revision 0123abc, go1.26.8); IDE server v0.2.0": "v0.2.0",
+		"eska v0.2.0 (github.com/contractkit/contractkit, go1.26.8); IDE server 0.2.0":                               "0.2.0",
+	} {
+		if got, err := reportedVersion(line); err != nil || got != want {
+			t.Errorf("reportedVersion(%q) = %q, %v; want %q", line, got, err, want)
+		}
+	}
+	for _, line := range []string{"", "eska", "other 0.1.0", "eska x; IDE server "} {
+		if got, err := reportedVersion(line); err == nil {
+			t.Errorf("reportedVersion(%q) = %q, want an error", line, got)
+		}
+	}
+}
+
+// A candidate that prints today's --version line is installed.
+func TestCandidateWithBuildLine(t *testing.T) {
+	c := newTestChannel(t)
+	body := []byte("#!/bin/sh\necho 'eska development build (github.com/contractkit/contractkit, go1.26.8); IDE server 0.2.0'\n")
+	c.publish(3, week, release{version: "0.2.0", body: body})
+	cfg := c.install("0.1.0")
+	if r, err := Update(context.Background(), cfg, Options{}); err != nil || r.To != "0.2.0" {
+		t.Fatalf("Update = %+v, %v", r, err)
+	}
+}
+
 func TestCompareVersions(t *testing.T) {
 	ordered := []string{"0.0.1", "0.1.0-alpha", "0.1.0-alpha.1", "0.1.0-alpha.beta", "0.1.0-beta.2", "0.1.0-beta.11", "0.1.0-rc.1", "v0.1.0", "0.2.0", "0.10.0", "1.0.0"}
 	for i := range ordered {

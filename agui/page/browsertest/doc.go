@@ -6,6 +6,7 @@
 //
 // It is a module of its own so that chromedp and the DevTools protocol
 // bindings never become dependencies of contractkit: `go test ./...` in the
-// main module does not see these tests; `make browser-test` runs them,
-// after `make page` has built the checker.
+// main module does not see these tests; `make browser-test` runs them. The
+// agui they serve the page with is built by go build alone, with the
+// checker the repository commits: what go install gives a user.
 package browsertest

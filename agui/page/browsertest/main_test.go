@@ -54,12 +54,12 @@ func setup(m *testing.M) (int, error) {
 	}
 	repoRoot = root
 	// The site this test binary embeds is the one agui embeds: both are
-	// built from agui/page/site after make page.
+	// built from agui/page/site, whose checker is committed.
 	if site, err = page.Embedded(); err != nil {
 		return 1, err
 	}
 	if err := site.Complete(); err != nil {
-		return 1, fmt.Errorf("%w (make browser-test runs make page first)", err)
+		return 1, err
 	}
 	tmp, err := os.MkdirTemp("", "browsertest")
 	if err != nil {

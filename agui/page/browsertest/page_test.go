@@ -293,7 +293,7 @@ func TestCatalogMismatchRefused(t *testing.T) {
 	}
 }
 
-// The static folder make page writes works from any static file server,
+// The static folder make page writes (Site.WriteDir) works from any static file server,
 // which sends no policy: the page's own <meta> policy still forbids every
 // connection, and the page checks as it does under agui serve.
 //
