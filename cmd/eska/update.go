@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -147,8 +148,8 @@ func (o updateOutput) print(v json.Marshaler, human func()) int {
 
 // describeUpdate is a refusal for a person: its kind and details.
 func describeUpdate(err error) string {
-	re, ok := err.(*gen.RPCError)
-	if !ok {
+	var re *gen.RPCError
+	if !errors.As(err, &re) {
 		return err.Error()
 	}
 	data, ok := re.Data.(gen.DomainErrorData)

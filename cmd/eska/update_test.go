@@ -238,6 +238,14 @@ func TestUpdateRefusedRealBinary(t *testing.T) {
 	if got, _ := os.ReadFile(exe); !bytes.Equal(got, w.oldBin) {
 		t.Fatal("the binary changed")
 	}
+	// For a person: the kind and its details on stderr, exit code 1.
+	var errb bytes.Buffer
+	cmd := w.eska(exe, []string{"SSL_CERT_FILE=" + cert, "ESKA_UPDATE_URL=" + other.URL + "/manifest.json"}, "update")
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err == nil || !strings.HasPrefix(errb.String(), "eska update: update_signature_invalid: missing, url ") ||
+		!strings.HasSuffix(errb.String(), "; the binary is unchanged\n") {
+		t.Fatalf("update from an unsigned channel, for a person: %v %q", err, errb.String())
+	}
 	// A build without a release key cannot update at all.
 	plain := build(t)
 	out, code = w.run(t, plain, []string{"ESKA_UPDATE_URL=" + w.manifest}, "update", "--json")
