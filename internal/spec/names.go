@@ -76,6 +76,7 @@ const (
 	CodePrefix         = "Code"
 	KindPrefix         = "Kind"
 	CapabilityPrefix   = "Capability"
+	OptInPrefix        = "OptIn"
 	DecodePrefix       = "Decode"
 	RulePrefix         = "Rule"
 	ProfilePrefix      = "Profile"
@@ -98,7 +99,7 @@ var FixedGoNames = []string{
 	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
 	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler",
-	"DispatchTree", "DispatchNotificationTree", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
+	"DispatchTree", "DispatchNotificationTree", "CapabilityInfo", "CapabilityTable", "Grants", "GrantsFor", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
 	"DirectionClientToServer", "DirectionServerToClient",
 }
 
@@ -157,8 +158,13 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 			add(KindPrefix+k.GoName(), "error kind "+k.Kind, k.Ptr)
 		}
 	}
+	optIns := map[string]bool{}
 	for _, c := range d.Capabilities {
 		add(CapabilityPrefix+c.GoName(), "capability "+c.Name, c.Ptr)
+		if c.OptIn != "" && !optIns[c.OptIn] {
+			optIns[c.OptIn] = true
+			add(OptInPrefix+GoName(c.OptIn), "opt-in "+c.OptIn, c.Ptr+"/optIn")
+		}
 	}
 	for _, c := range d.Constants {
 		add(c.Symbol, "constant "+c.ID, c.Ptr)
