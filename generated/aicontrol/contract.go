@@ -19,7 +19,6 @@ package aicontrol
 import (
 	"embed"
 	"github.com/contractkit/contractkit/runtime/genrt"
-	"slices"
 )
 
 // Identity of the contract this package was generated from.
@@ -923,84 +922,6 @@ type CapabilityInfo struct {
 
 // CapabilityTable lists every capability, ordered by id.
 var CapabilityTable = []CapabilityInfo{}
-
-// Grants is what one client may use: the capabilities of CapabilityTable that
-// its negotiated version has (offered: the member is on the wire) and, of
-// those, the ones whose opt-in it sent and the server did not withhold
-// (granted). It is a value, computed once when the version is negotiated; the
-// zero value offers and grants nothing.
-type Grants struct {
-	version          string
-	offered, granted [0]bool // indexed like CapabilityTable
-}
-
-// GrantsFor computes the grants of a client that negotiated version
-// ("major.minor") and set the opt-in flags optIns.
-func GrantsFor(version string, optIns ...string) Grants {
-	g := Grants{version: version}
-	for i, c := range CapabilityTable {
-		if genrt.CompareVersions(c.Since, version) > 0 {
-			continue
-		}
-		g.offered[i] = true
-		g.granted[i] = c.OptIn == "" || slices.Contains(optIns, c.OptIn)
-	}
-	return g
-}
-
-// Without is g with the named capabilities withheld: offered still, granted no
-// longer (what a build does not serve).
-func (g Grants) Without(names ...string) Grants {
-	for _, name := range names {
-		if i := capabilityIndex(name); i >= 0 {
-			g.granted[i] = false
-		}
-	}
-	return g
-}
-
-// Version is the negotiated version; "" in the zero value.
-func (g Grants) Version() string {
-	return g.version
-}
-
-// Covers reports whether the negotiated version has what version introduced.
-func (g Grants) Covers(version string) bool {
-	return g.version != "" && genrt.CompareVersions(version, g.version) <= 0
-}
-
-// Offered reports whether the negotiated version has the capability, so that
-// its member is on the wire.
-func (g Grants) Offered(name string) bool {
-	i := capabilityIndex(name)
-	return i >= 0 && g.offered[i]
-}
-
-// Granted reports whether the client may use the capability.
-func (g Grants) Granted(name string) bool {
-	i := capabilityIndex(name)
-	return i >= 0 && g.granted[i]
-}
-
-// Member is the capability's wire member: absent (nil) when the negotiated
-// version does not have it, else whether it is granted.
-func (g Grants) Member(name string) *bool {
-	if !g.Offered(name) {
-		return nil
-	}
-	v := g.Granted(name)
-	return &v
-}
-
-// capabilityIndex is the capability's index in CapabilityTable, or -1.
-func capabilityIndex(name string) int {
-	for i, c := range CapabilityTable {
-		if c.Name == name {
-			return i
-		}
-	}
-	return -1
-}
 
 // SchemaFS holds the JSON Schema (2020-12) of every named type, as schema/<Type>.json.
 //

@@ -99,7 +99,7 @@ var FixedGoNames = []string{
 	"Domain", "Version", "SpecFile", "Digest", "ValidationError", "MethodInfo", "Methods",
 	"LookupMethod", "ErrorInfo", "Errors", "LookupError", "EventInfo", "Events", "Decoders",
 	"NotificationInfo", "Notifications", "SchemaFS", "RPCError", "NewError", "Handler",
-	"DispatchTree", "DispatchNotificationTree", "CapabilityInfo", "CapabilityTable", "Grants", "GrantsFor", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
+	"DispatchTree", "DispatchNotificationTree", "CapabilityInfo", "CapabilityTable", "RuleInfo", "Rules", "ProfileInfo", "Profiles", "Model", "TypeIDs",
 	"DirectionClientToServer", "DirectionServerToClient",
 }
 
@@ -157,6 +157,11 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 		for _, k := range e.Kinds {
 			add(KindPrefix+k.GoName(), "error kind "+k.Kind, k.Ptr)
 		}
+	}
+	if len(d.Capabilities) > 0 {
+		// Declared only by a package whose contract has capabilities.
+		add("Grants", "capability grants", "/capabilities")
+		add("GrantsFor", "capability grants", "/capabilities")
 	}
 	optIns := map[string]bool{}
 	for _, c := range d.Capabilities {

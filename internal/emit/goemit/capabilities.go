@@ -31,7 +31,8 @@ func (g *generator) capabilityTable(f *jen.File) {
 // grants writes Grants, the one answer to "may this client use X?": the
 // capabilities of the negotiated version whose opt-in the client sent,
 // computed from CapabilityTable so that a new capability is a spec row and
-// nothing in the server's negotiation.
+// nothing in the server's negotiation. Only a contract with capabilities
+// has it.
 func (g *generator) grants(f *jen.File) {
 	n := jen.Lit(len(g.d.Capabilities))
 	f.Comment(g.comment("Grants is what one client may use: the capabilities of CapabilityTable that its negotiated version has (offered: the member is on the wire) and, of those, the ones whose opt-in it sent and the server did not withhold (granted). It is a value, computed once when the version is negotiated; the zero value offers and grants nothing."))

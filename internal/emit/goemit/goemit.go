@@ -250,7 +250,9 @@ func (g *generator) contractFile(f *jen.File) {
 	g.profileTable(f)
 	g.tableData(f)
 	g.capabilityTable(f)
-	g.grants(f)
+	if len(d.Capabilities) > 0 {
+		g.grants(f)
+	}
 
 	f.Comment("SchemaFS holds the JSON Schema (2020-12) of every named type, as schema/<Type>.json.")
 	f.Comment("//go:embed schema/*.json")
