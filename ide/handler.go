@@ -2,7 +2,6 @@ package ide
 
 import (
 	"context"
-	"encoding/json"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata"
@@ -26,22 +25,8 @@ func (h handler) Initialize(ctx context.Context, p gen.InitializeParams) (gen.In
 	}
 	v := p.APIVersion
 	s.negotiated, s.versions = &v, nil
-	s.edits = p.AllowPropertyEditsOrDefault()
-	caps := s.capabilities()
-	s.caps = map[string]bool{}
-	if raw, err := caps.MarshalJSON(); err == nil {
-		var m map[string]any
-		if json.Unmarshal(raw, &m) == nil {
-			for k, v := range m {
-				b, _ := v.(bool)
-				s.caps[k] = b
-			}
-		}
-	}
-	s.backend.Pictures = s.caps[gen.CapabilityPicturePreview]
-	s.backend.Presentation = s.caps[gen.CapabilityPropertyPresentation]
-	s.backend.SupportPolicy = s.caps[gen.CapabilitySupportPolicy]
-	s.backend.Minor, s.backend.Edits = int(v.Minor), s.caps[gen.CapabilityPropertyEditing]
+	s.grants = grantsFor(v, p)
+	caps := capabilities(s.grants)
 	return gen.InitializeResult{
 		APIVersion:   v,
 		Server:       gen.ServerInfo{Name: gen.ServerName, Version: s.version},
@@ -62,7 +47,7 @@ func (h handler) Shutdown(ctx context.Context, p gen.EmptyParams) error {
 
 // WorkspaceOpen opens the projects the manifest at start selects.
 func (h handler) WorkspaceOpen(ctx context.Context, p gen.OpenParams) (gen.SessionInfo, error) {
-	return h.s.backend.Open(p)
+	return h.s.backend.Open(p, h.s.grants)
 }
 
 // CancelRequest and Exit are answered by the transport before dispatch.

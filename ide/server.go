@@ -30,8 +30,7 @@ type Server struct {
 
 	negotiated *gen.APIVersion // nil before initialize succeeds
 	versions   map[string]bool // since: versions at most the negotiated one
-	edits      bool            // the client opted in to property editing
-	caps       map[string]bool // the capabilities initialize reported, by name
+	grants     gen.Grants      // what the client may use; set by initialize
 	diag       func(code string)
 	backend    *metadata.Backend
 	notify     func(method string, params []byte)
@@ -205,70 +204,44 @@ func wire(e *gen.RPCError) *rpc.Error {
 	return out
 }
 
-// granted reports whether initialize reported the capability as true:
-// the methods a capability gates exist only when it does.
-func (s *Server) granted(capability string) bool { return s.caps[capability] }
+// granted reports whether the client was granted the capability: the
+// methods a capability gates exist only when it was.
+func (s *Server) granted(capability string) bool { return s.grants.Granted(capability) }
 
-// capabilities reports what this build offers under the negotiated minor:
-// the 1.0 set the contract fixes, and each later capability only to a
-// client whose minor has it. Support data (1.2, 1.3), picture previews
-// (1.4), property presentation (1.5) and, with the opt-in, property
-// editing (1.6-1.8), rename (1.9), linked edits (1.10) and unsigned
-// integers (1.11) are served, and the separate update command (1.1) is
-// there; a false capability keeps its method unavailable.
-func (s *Server) capabilities() gen.Capabilities {
-	c := gen.Capabilities{
-		DesignerXML: true, ReadOnly: true, DiskCache: true, Search: true, ClientFileEvents: true,
-		Batch: true, MultiContext: false,
-		SupportedProjectTypes: []gen.ProjectType{gen.ProjectTypeConfiguration, gen.ProjectTypeExtension, gen.ProjectTypeProcessing, gen.ProjectTypeReport},
+// grantsFor is what this build grants a client of a negotiated version:
+// the contract's capabilities of that version whose opt-in the client
+// sent (gen.GrantsFor reads both from the capability table), less
+// multiContext, which this build does not serve: one process holds one
+// discovery context.
+func grantsFor(v gen.APIVersion, p gen.InitializeParams) gen.Grants {
+	var optIns []string
+	if p.AllowPropertyEditsOrDefault() {
+		optIns = append(optIns, gen.OptInAllowPropertyEdits)
 	}
-	minor := versionString(*s.negotiated)
-	offer := func(name string) *bool {
-		for _, info := range gen.CapabilityTable {
-			if info.Name == name && genrt.CompareVersions(info.Since, minor) <= 0 {
-				f := false
-				return &f
-			}
-		}
-		return nil
+	return gen.GrantsFor(versionString(v), optIns...).Without(gen.CapabilityMultiContext)
+}
+
+// capabilities writes the grants as initialize reports them: a member of
+// a later minor than the negotiated one is absent, and readOnly is true
+// unless property editing was granted.
+func capabilities(g gen.Grants) gen.Capabilities {
+	return gen.Capabilities{
+		DesignerXML:               g.Granted(gen.CapabilityDesignerXML),
+		ReadOnly:                  !g.Granted(gen.CapabilityPropertyEditing),
+		DiskCache:                 g.Granted(gen.CapabilityDiskCache),
+		Search:                    g.Granted(gen.CapabilitySearch),
+		ClientFileEvents:          g.Granted(gen.CapabilityClientFileEvents),
+		Batch:                     g.Granted(gen.CapabilityBatch),
+		MultiContext:              g.Granted(gen.CapabilityMultiContext),
+		SupportedProjectTypes:     []gen.ProjectType{gen.ProjectTypeConfiguration, gen.ProjectTypeExtension, gen.ProjectTypeProcessing, gen.ProjectTypeReport},
+		SelfUpdate:                g.Member(gen.CapabilitySelfUpdate),
+		SupportPolicy:             g.Member(gen.CapabilitySupportPolicy),
+		SupportFiles:              g.Member(gen.CapabilitySupportFiles),
+		PicturePreview:            g.Member(gen.CapabilityPicturePreview),
+		PropertyPresentation:      g.Member(gen.CapabilityPropertyPresentation),
+		PropertyEditing:           g.Member(gen.CapabilityPropertyEditing),
+		MetadataRename:            g.Member(gen.CapabilityMetadataRename),
+		LinkedPropertyEdits:       g.Member(gen.CapabilityLinkedPropertyEdits),
+		UnsignedIntegerProperties: g.Member(gen.CapabilityUnsignedIntegerProperties),
 	}
-	// The CLI has `eska update` (1.1); it grants nothing through this API.
-	if c.SelfUpdate = offer(gen.CapabilitySelfUpdate); c.SelfUpdate != nil {
-		*c.SelfUpdate = true
-	}
-	// Support data (1.2, 1.3) is served for every project: one without a
-	// support file has nothing under vendor support.
-	if c.SupportPolicy = offer(gen.CapabilitySupportPolicy); c.SupportPolicy != nil {
-		*c.SupportPolicy = true
-	}
-	if c.SupportFiles = offer(gen.CapabilitySupportFiles); c.SupportFiles != nil {
-		*c.SupportFiles = true
-	}
-	if c.PicturePreview = offer(gen.CapabilityPicturePreview); c.PicturePreview != nil {
-		*c.PicturePreview = true
-	}
-	if c.PropertyPresentation = offer(gen.CapabilityPropertyPresentation); c.PropertyPresentation != nil {
-		*c.PropertyPresentation = true
-	}
-	// Property editing (1.6) only for a client that asked for it; the
-	// server is then no longer read-only.
-	if c.PropertyEditing = offer(gen.CapabilityPropertyEditing); c.PropertyEditing != nil && s.edits {
-		*c.PropertyEditing = true
-		c.ReadOnly = false
-	}
-	// Rename (1.9), linked numerator edits (1.10) and unsigned 64-bit
-	// properties (1.11) come with the same opt-in.
-	for _, capability := range []struct {
-		name string
-		set  **bool
-	}{
-		{gen.CapabilityMetadataRename, &c.MetadataRename},
-		{gen.CapabilityLinkedPropertyEdits, &c.LinkedPropertyEdits},
-		{gen.CapabilityUnsignedIntegerProperties, &c.UnsignedIntegerProperties},
-	} {
-		if *capability.set = offer(capability.name); *capability.set != nil && s.edits {
-			**capability.set = true
-		}
-	}
-	return c
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -371,6 +372,54 @@ func TestPagingLimits(t *testing.T) {
 		code, kind := errorOf(t, resp)
 		if code != c.code || (code == gen.CodeRequestFailed && kind != "unknown_session") {
 			t.Errorf("%s %s: %d %s", c.method, c.params, code, kind)
+		}
+	}
+}
+
+// The capabilities initialize reports, whole, for clients on either side
+// of each threshold: the 1.0 set always (multiContext false: one context
+// per process), a later member only from its minor, the editing ones true
+// only with the opt-in, and readOnly false exactly when editing is granted.
+//
+//contract:proves eska-ide-api.versions.opt-in
+func TestNegotiatedCapabilities(t *testing.T) {
+	base := `"designerXml":true,"diskCache":true,"search":true,"clientFileEvents":true,"batch":true,"multiContext":false,` +
+		`"supportedProjectTypes":["configuration","extension","processing","report"]`
+	reads := `,"selfUpdate":true,"supportPolicy":true,"supportFiles":true,"picturePreview":true,"propertyPresentation":true`
+	for _, c := range []struct {
+		minor int
+		optIn bool
+		want  string
+	}{
+		{0, false, `{` + base + `,"readOnly":true}`},
+		{0, true, `{` + base + `,"readOnly":true}`},
+		{1, false, `{` + base + `,"readOnly":true,"selfUpdate":true}`},
+		{3, false, `{` + base + `,"readOnly":true,"selfUpdate":true,"supportPolicy":true,"supportFiles":true}`},
+		{5, true, `{` + base + `,"readOnly":true` + reads + `}`},
+		{6, false, `{` + base + `,"readOnly":true` + reads + `,"propertyEditing":false}`},
+		{6, true, `{` + base + `,"readOnly":false` + reads + `,"propertyEditing":true}`},
+		{9, true, `{` + base + `,"readOnly":false` + reads + `,"propertyEditing":true,"metadataRename":true}`},
+		{10, false, `{` + base + `,"readOnly":true` + reads + `,"propertyEditing":false,"metadataRename":false,"linkedPropertyEdits":false}`},
+		{11, false, `{` + base + `,"readOnly":true` + reads + `,"propertyEditing":false,"metadataRename":false,"linkedPropertyEdits":false,"unsignedIntegerProperties":false}`},
+		{11, true, `{` + base + `,"readOnly":false` + reads + `,"propertyEditing":true,"metadataRename":true,"linkedPropertyEdits":true,"unsignedIntegerProperties":true}`},
+	} {
+		s := open(t)
+		r, err := decodeResponse(s.call(initialize(c.minor, c.optIn)))
+		if err != nil || r.Result == nil {
+			t.Fatalf("1.%d: %v", c.minor, err)
+		}
+		var res struct {
+			Capabilities map[string]any `json:"capabilities"`
+		}
+		var want map[string]any
+		if err := json.Unmarshal(r.Result, &res); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(c.want), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res.Capabilities, want) {
+			t.Errorf("1.%d opt-in %v: capabilities %v, want %v", c.minor, c.optIn, res.Capabilities, want)
 		}
 	}
 }

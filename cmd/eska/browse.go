@@ -29,8 +29,9 @@ func openForBrowse(dir string, stderr io.Writer) (*metadata.Backend, gen.Project
 	}
 	b := metadata.New(nil)
 	// A look from the terminal leaves the project as it found it: no cache.
+	// It reads what every version reads and is granted nothing more.
 	noCache := false
-	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
+	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache}, gen.Grants{})
 	if err != nil {
 		openFailed(abs, err, stderr)
 		return nil, gen.ProjectContext{}, gen.ProjectInfo{}, false

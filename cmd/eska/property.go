@@ -10,6 +10,7 @@ import (
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 // The property command edits properties from a terminal or a script with
@@ -196,12 +197,16 @@ func openForEdit(dir string, stderr io.Writer) (*metadata.Backend, gen.ProjectCo
 		return nil, gen.ProjectContext{}, false
 	}
 	b := metadata.New(nil)
-	b.Minor, b.Edits, b.SupportPolicy, b.HistoryDir = gen.SupportedAPIMinor, true, true, historyDir
+	b.HistoryDir = historyDir
 	// A link in .eska, or a history file that fails its checks, is said
 	// in words: the domain error alone does not say where.
 	b.Explain = func(msg string) { fmt.Fprintln(stderr, "eska:", msg) }
 	noCache := false
-	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
+	// The newest minor with the editing opt-in; a terminal shows neither
+	// picture previews nor presentations, so those are withheld.
+	grants := gen.GrantsFor(genrt.FormatVersion(gen.APIMajor, gen.SupportedAPIMinor), gen.OptInAllowPropertyEdits).
+		Without(gen.CapabilityPicturePreview, gen.CapabilityPropertyPresentation)
+	info, err := b.Open(gen.OpenParams{Start: metadata.ToPath(abs), Selection: gen.SelectionCurrent{}, DiskCache: &noCache}, grants)
 	if err != nil {
 		openFailed(abs, err, stderr)
 		return nil, gen.ProjectContext{}, false

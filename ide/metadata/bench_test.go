@@ -31,7 +31,7 @@ func BenchmarkIndex(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		be := New(nil)
-		info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+		info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, gen.Grants{})
 		if err != nil {
 			b.Fatal(errText(err))
 		}
@@ -51,7 +51,7 @@ func BenchmarkSearch(b *testing.B) {
 	dir := benchProject(b)
 	off := false
 	be := New(nil)
-	info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, gen.Grants{})
 	if err != nil {
 		b.Fatal(errText(err))
 	}
@@ -76,7 +76,7 @@ func BenchmarkSupportFiles(b *testing.B) {
 	dir := benchProject(b)
 	off := false
 	be := New(nil)
-	info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, gen.Grants{})
 	if err != nil {
 		b.Fatal(errText(err))
 	}
@@ -111,7 +111,7 @@ func BenchmarkSupportInventory(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		be := New(nil)
-		info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+		info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, gen.Grants{})
 		if err != nil {
 			b.Fatal(errText(err))
 		}
@@ -140,9 +140,9 @@ func editBench(b *testing.B) (*Backend, gen.ProjectContext, []gen.ObjectID) {
 		b.Skip("ESKA_EDIT_PROJECT names no editable copy of a project (make bench-edit makes one)")
 	}
 	be := New(nil)
-	be.Minor, be.Edits, be.SupportPolicy = 8, true, true
+	grants := editGrants(8)
 	off := false
-	info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, grants)
 	if err != nil {
 		b.Fatal(errText(err))
 	}

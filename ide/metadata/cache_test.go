@@ -18,7 +18,7 @@ func plain(t *testing.T, files map[string]string) []string {
 	t.Helper()
 	h := newHarness(t, files)
 	off := false
-	info, err := h.b.Open(gen.OpenParams{Start: ToPath(h.root), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := h.b.Open(gen.OpenParams{Start: ToPath(h.root), Selection: gen.SelectionCurrent{}, DiskCache: &off}, gen.Grants{})
 	if err != nil {
 		t.Fatal(errText(err))
 	}

@@ -98,8 +98,8 @@ func TestDesignerCorpus(t *testing.T) {
 // summary of what it served.
 func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bool) string {
 	b := New(nil)
-	b.Pictures, b.Presentation = true, true
-	info, err := b.Open(gen.OpenParams{Start: ToPath(proj), Selection: gen.SelectionCurrent{}, DiskCache: &cache})
+	grants := clientGrants(5, false, gen.CapabilitySupportPolicy)
+	info, err := b.Open(gen.OpenParams{Start: ToPath(proj), Selection: gen.SelectionCurrent{}, DiskCache: &cache}, grants)
 	if err != nil {
 		t.Fatalf("open: %s", errText(err))
 	}

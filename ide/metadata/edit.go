@@ -38,8 +38,7 @@ type editor struct {
 	el    *designer.Element // o's element; nil for a predefined item
 	props *designer.Element // o's Properties; nil for a predefined item
 	scope map[string]string // namespace prefixes at o's element
-	minor int
-	lctx  *linkCtx // the linked context, read on first use (1.10)
+	lctx  *linkCtx          // the linked context, read on first use (1.10)
 }
 
 // diag reports a short machine code to the server's stderr.
@@ -137,7 +136,7 @@ func (b *Backend) editor(c gen.ProjectContext, id gen.ObjectID) (*editor, error)
 	for !own.own && own.parent != nil && own.kind() != designer.KindPredefinedItem {
 		own = own.parent
 	}
-	e := &editor{b: b, p: p, o: o, own: own, desc: own.desc, minor: b.Minor, scope: map[string]string{}}
+	e := &editor{b: b, p: p, o: o, own: own, desc: own.desc, scope: map[string]string{}}
 	if o.kind() == designer.KindPredefinedItem {
 		e.desc = o.desc
 	}
@@ -551,7 +550,7 @@ func (b *Backend) PreviewProperty(c gen.PropertyEditParams) (gen.PreviewResult, 
 // UpdateProperty answers metadata/updateProperty: the change written
 // exactly, atomically and reversibly, and announced.
 func (b *Backend) UpdateProperty(c gen.PropertyEditParams) (gen.PropertyWriteResult, error) {
-	if !b.Edits {
+	if !b.granted(gen.CapabilityPropertyEditing) {
 		return gen.PropertyWriteResult{}, DomainError(gen.DomainErrorKindPropertyReadOnly, gen.PropertyReadOnlyDetails{Reason: ptrTo(gen.PropertyReadOnlyReasonOptIn)})
 	}
 	pl, err := b.plan(c)
@@ -586,7 +585,7 @@ func (b *Backend) UpdateProperty(c gen.PropertyEditParams) (gen.PropertyWriteRes
 // object's descriptor undone (or the last undone one redone), if the file
 // still holds the bytes the step expects.
 func (b *Backend) UndoProperty(c gen.UndoPropertyParams) (gen.PropertyWriteResult, error) {
-	if !b.Edits {
+	if !b.granted(gen.CapabilityPropertyEditing) {
 		return gen.PropertyWriteResult{}, DomainError(gen.DomainErrorKindPropertyReadOnly, gen.PropertyReadOnlyDetails{Reason: ptrTo(gen.PropertyReadOnlyReasonOptIn)})
 	}
 	e, err := b.editor(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, c.ObjectID)

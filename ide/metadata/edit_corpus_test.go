@@ -102,9 +102,9 @@ func sslCopy(t *testing.T, mode string) string {
 // attributes.
 func sslObjects(t *testing.T, dir string) (*harness, []string) {
 	b := New(nil)
-	b.Minor, b.Edits, b.SupportPolicy = 8, true, true
+	grants := editGrants(8)
 	off := false
-	info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, grants)
 	if err != nil {
 		t.Fatalf("open: %s", errText(err))
 	}

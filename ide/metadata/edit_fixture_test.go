@@ -193,7 +193,7 @@ func editFixture() map[string]string {
 func openEditing(t *testing.T, files map[string]string, minor int) *harness {
 	t.Helper()
 	h := newHarness(t, files)
-	h.b.Minor, h.b.Edits, h.b.SupportPolicy = minor, true, true
+	h.grants = editGrants(minor)
 	h.open(h.root, gen.SelectionCurrent{})
 	return h
 }

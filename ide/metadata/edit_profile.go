@@ -51,18 +51,11 @@ func rowsFor(kind designer.Kind) []*gen.EditingProfileRow {
 	return out
 }
 
-// minorOf is the minor of a "1.x" version.
-func minorOf(v string) int {
-	_, m, _ := strings.Cut(v, ".")
-	n, _ := strconv.Atoi(m)
-	return n
-}
-
 // visible reports whether the client may receive a row's schema: a
 // reference field from minor 7, a value field from minor 8, an unsigned
 // integer from 11. A linked field (1.10) needs linkedPropertyEdits.
 func (e *editor) visible(f *field) bool {
-	if minorOf(f.row.Since) > e.minor {
+	if !e.b.grants.Covers(f.row.Since) {
 		return false
 	}
 	return !e.linkedField(f) || e.b.granted(gen.CapabilityLinkedPropertyEdits)

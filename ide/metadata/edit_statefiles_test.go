@@ -31,9 +31,10 @@ func openStateEditing(t *testing.T, root, keyDir string, minor ...int) *stateHar
 	h := &harness{t: t, root: root}
 	h.b = New(nil)
 	sh := &stateHarness{harness: h, keyDir: keyDir}
-	h.b.Minor, h.b.Edits, h.b.SupportPolicy, h.b.HistoryDir, h.b.KeyDir = 8, true, true, ".eska/history", keyDir
+	h.b.HistoryDir, h.b.KeyDir = ".eska/history", keyDir
+	h.grants = editGrants(8)
 	if len(minor) > 0 {
-		h.b.Minor = minor[0]
+		h.grants = editGrants(minor[0])
 	}
 	h.b.Diag = func(c string) { sh.diags = append(sh.diags, c) }
 	h.b.Explain = func(m string) { sh.words = append(sh.words, m) }

@@ -468,7 +468,7 @@ func TestEditSupportGate(t *testing.T) {
 	if err := os.Symlink(filepath.Join(h.root, "src", "real", "Общий.xml"), filepath.Join(h.root, "src", "CommonModules", "Общий.xml")); err != nil {
 		t.Skip(err)
 	}
-	h.b.Minor, h.b.Edits = 8, true
+	h.grants = clientGrants(8, true, gen.CapabilityPicturePreview, gen.CapabilityPropertyPresentation, gen.CapabilitySupportPolicy)
 	h.open(h.root, gen.SelectionCurrent{})
 	if h.editing("common-module:Общий").Writable {
 		t.Errorf("a symlinked descriptor is writable")
@@ -485,7 +485,7 @@ func TestEditSupportGate(t *testing.T) {
 //contract:proves eska-ide-api.error-kind.property-read-only
 func TestEditOptIn(t *testing.T) {
 	h := newHarness(t, editFixture())
-	h.b.Minor = 8
+	h.grants = clientGrants(8, false, gen.CapabilityPicturePreview, gen.CapabilityPropertyPresentation, gen.CapabilitySupportPolicy)
 	h.open(h.root, gen.SelectionCurrent{})
 	p := h.editParams("catalog:Товары", "Comment", `{"kind":"text","value":"x"}`)
 	before := snapshot(t, h.root)
@@ -651,9 +651,9 @@ func FuzzChange(f *testing.F) {
 	dir := f.TempDir()
 	writeTree(f, dir, editFixture())
 	b := New(nil)
-	b.Minor, b.Edits = 8, true
+	grants := clientGrants(8, true, gen.CapabilityPicturePreview, gen.CapabilityPropertyPresentation, gen.CapabilitySupportPolicy)
 	off := false
-	info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, grants)
 	if err != nil {
 		f.Fatal(errText(err))
 	}

@@ -215,7 +215,7 @@ func (e *editor) schema(f *field) gen.EditSchema {
 		return s
 	case "choiceParameterName":
 		s := gen.TextSchema{}
-		if e.minor >= 7 {
+		if e.b.grants.Covers("1.7") { // TextDomain came in 1.7
 			d := gen.TextDomainChoiceParameterName
 			s.Domain = &d
 		}

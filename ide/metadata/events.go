@@ -32,7 +32,7 @@ func (b *Backend) changedParams(p *project, affected []string, all bool, support
 	params := gen.ChangedParams{SessionID: gen.SessionID(b.s.id), ProjectID: gen.ProjectID(p.id),
 		Generation: gen.Generation(p.generation), EventSequence: gen.EventSequence(p.eventSequence),
 		RequiresRefresh: p.requiresRefresh, RequiresReopen: p.requiresReopen}
-	if b.SupportPolicy {
+	if b.granted(gen.CapabilitySupportPolicy) {
 		params.SupportUnchanged = &supportUnchanged
 	}
 	if !all {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/runtime/genrt"
 )
 
 // The test fixtures are small Designer XML trees written for these tests;
@@ -125,6 +126,24 @@ type harness struct {
 	pid    gen.ProjectID
 	gen    gen.Generation
 	rootID gen.NodeID
+	grants gen.Grants // what open passes as the client's grants
+}
+
+// clientGrants is what a client of API minor 1.minor is granted, with the
+// editing opt-in when edits, less the capabilities a test's client was
+// not given.
+func clientGrants(minor int, edits bool, withheld ...string) gen.Grants {
+	var optIns []string
+	if edits {
+		optIns = append(optIns, gen.OptInAllowPropertyEdits)
+	}
+	return gen.GrantsFor(genrt.FormatVersion(gen.APIMajor, int64(minor)), optIns...).Without(withheld...)
+}
+
+// editGrants is an editing client of minor 1.minor that reads support
+// data but neither picture previews nor presentations.
+func editGrants(minor int) gen.Grants {
+	return clientGrants(minor, true, gen.CapabilityPicturePreview, gen.CapabilityPropertyPresentation)
 }
 
 type note struct {
@@ -142,7 +161,7 @@ func newHarness(t *testing.T, files map[string]string) *harness {
 
 func (h *harness) open(start string, sel gen.Selection) gen.SessionInfo {
 	h.t.Helper()
-	info, err := h.b.Open(gen.OpenParams{Start: ToPath(start), Selection: sel})
+	info, err := h.b.Open(gen.OpenParams{Start: ToPath(start), Selection: sel}, h.grants)
 	if err != nil {
 		h.t.Fatalf("open %s: %v", start, errText(err))
 	}

@@ -41,20 +41,6 @@ type renamePlan struct {
 	blockedBy error // the error renameApply answers for the first issue
 }
 
-// granted reports whether the client was granted a capability of the
-// editing opt-in: its minor has it and the client opted in.
-func (b *Backend) granted(name string) bool {
-	if !b.Edits {
-		return false
-	}
-	for _, c := range gen.CapabilityTable {
-		if c.Name == name {
-			return minorOf(c.Since) <= b.Minor
-		}
-	}
-	return false
-}
-
 // identifierRE is a name of the language: a letter or _ first, then
 // letters, digits and _.
 var identifierRE = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
@@ -100,7 +86,7 @@ func (b *Backend) renameObject(c gen.ProjectContext, id gen.ObjectID) (*project,
 // when its snapshot is the one reviewed, it has no issue and its
 // uncertain places were reviewed, written all or none.
 func (b *Backend) RenameApply(c gen.RenameApplyParams) (gen.RenameApplyResult, error) {
-	if !b.Edits {
+	if !b.granted(gen.CapabilityPropertyEditing) {
 		return gen.RenameApplyResult{}, DomainError(gen.DomainErrorKindPropertyReadOnly, gen.PropertyReadOnlyDetails{Reason: ptrTo(gen.PropertyReadOnlyReasonOptIn)})
 	}
 	p, o, err := b.renameObject(gen.ProjectContext{SessionID: c.SessionID, ProjectID: c.ProjectID, Generation: c.Generation}, c.ObjectID)

@@ -22,9 +22,9 @@ func renameBench(b *testing.B) (*Backend, gen.ProjectContext, *object) {
 		id = "catalog:ИдентификаторыОбъектовМетаданных"
 	}
 	be := New(nil)
-	be.Minor, be.Edits, be.SupportPolicy = 11, true, true
+	grants := editGrants(11)
 	off := false
-	info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := be.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, grants)
 	if err != nil {
 		b.Fatal(errText(err))
 	}

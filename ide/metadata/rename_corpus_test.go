@@ -162,7 +162,7 @@ func independentPlaces(t *testing.T, src string, c renameCase) map[string]bool {
 func freshIndex(t *testing.T, dir, name string) (failures []string, hits []gen.Hit) {
 	b := New(nil)
 	off := false
-	info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, gen.Grants{})
 	if err != nil {
 		t.Fatalf("open: %s", errText(err))
 	}
@@ -208,9 +208,9 @@ func TestRenameCorpus(t *testing.T) {
 	orig := treeSum(t, src)
 	baseline, _ := freshIndex(t, dir, "x")
 	b := New(nil)
-	b.Minor, b.Edits, b.SupportPolicy = 11, true, true
+	grants := editGrants(11)
 	off := false
-	info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, grants)
 	if err != nil {
 		t.Fatalf("open: %s", errText(err))
 	}
@@ -301,8 +301,8 @@ func TestRenameCorpus(t *testing.T) {
 	t.Run("locked", func(t *testing.T) {
 		dir := sslCopy(t, "locked")
 		b := New(nil)
-		b.Minor, b.Edits, b.SupportPolicy = 11, true, true
-		info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+		grants := editGrants(11)
+		info, err := b.Open(gen.OpenParams{Start: ToPath(dir), Selection: gen.SelectionCurrent{}, DiskCache: &off}, grants)
 		if err != nil {
 			t.Fatalf("open: %s", errText(err))
 		}

@@ -269,7 +269,7 @@ func TestRenameRefusals(t *testing.T) {
 	t.Run("no opt-in", func(t *testing.T) {
 		h := openRename(t, 9)
 		p, _ := h.preview("catalog:Товары", "Изделия")
-		h.b.Edits = false
+		h.b.grants = clientGrants(9, false, gen.CapabilityPicturePreview, gen.CapabilityPropertyPresentation)
 		if _, err := h.apply("catalog:Товары", "Изделия", p.Plan.Snapshot, true); kindOf(err) != "property_read_only" {
 			t.Errorf("apply: %s", errText(err))
 		}
@@ -317,7 +317,7 @@ func TestRenameSupportLocked(t *testing.T) {
 	files := supportFixture(0)
 	files["src/Catalogs/Закрытый/Ext/ObjectModule.bsl"] = "А = Справочники.Свой.ПустаяСсылка();\n"
 	h := newHarness(t, files)
-	h.b.Minor, h.b.Edits, h.b.SupportPolicy = 9, true, true
+	h.grants = editGrants(9)
 	h.open(h.root, gen.SelectionCurrent{})
 	p, err := h.preview("catalog:Свой", "Собственный")
 	if err != nil {
@@ -374,7 +374,7 @@ func TestRenameRecoveryRequired(t *testing.T) {
 		sha([]byte("other bytes")) + `","after":"` + sha([]byte("new bytes")) + `","edits":[],"temp":"Roles/.eska-write-Роль.xml-1-0"}],"moves":[]}`
 	os.MkdirAll(filepath.Join(h.root, ".eska", "edit"), 0o755)
 	os.WriteFile(filepath.Join(h.root, ".eska", "edit", "set-journal.json"), []byte(journal), 0o644)
-	h.b.Minor, h.b.Edits, h.b.SupportPolicy = 11, true, true
+	h.grants = editGrants(11)
 	h.open(h.root, gen.SelectionCurrent{})
 	before := readSources(t, h.root)
 	p, _ := h.preview("catalog:Товары", "Изделия")
@@ -452,7 +452,7 @@ func TestRenameRecoveredAtOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := &harness{t: t, b: New(nil), root: h.root}
-	g.b.Minor, g.b.Edits, g.b.SupportPolicy = 11, true, true
+	g.grants = editGrants(11)
 	g.b.Diag = func(code string) { t.Errorf("diagnostic %s", code) }
 	g.open(h.root, gen.SelectionCurrent{})
 	if got := readSources(t, h.root); !reflect.DeepEqual(got, sources(renderRename("Изделия"))) {

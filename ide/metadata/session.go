@@ -22,18 +22,12 @@ type Backend struct {
 	sessions int // sessions opened so far: ids are never reused
 	s        *session
 	rr       int // the project whose turn it is to index
-	// Pictures is set when the client was granted picturePreview.
-	Pictures bool
-	// Presentation is set when the client was granted propertyPresentation.
-	Presentation bool
-	// SupportPolicy is set when the client was granted supportPolicy.
-	SupportPolicy bool
-	// Minor is the negotiated API minor; Edits is set when the client was
-	// granted propertyEditing. HistoryDir, relative to a project's root,
-	// keeps the edit history between processes (the eska property
-	// command); empty keeps it in the session.
-	Minor      int
-	Edits      bool
+	// grants is what the client may use (its negotiated version, the
+	// capabilities granted), as Open was given it.
+	grants gen.Grants
+	// HistoryDir, relative to a project's root, keeps the edit history
+	// between processes (the eska property command); empty keeps it in
+	// the session.
 	HistoryDir string
 	// progressEvery bounds how often counter changes are reported.
 	progressEvery time.Duration
@@ -133,8 +127,9 @@ func FromPath(p gen.Path) (string, error) {
 	return "", fmt.Errorf("path encoding %s is not this system's", p.Encoding)
 }
 
-// Open opens the projects the selection names, all or none.
-func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
+// Open opens the projects the selection names, all or none, for a client
+// with grants g (what initialize negotiated).
+func (b *Backend) Open(p gen.OpenParams, g gen.Grants) (gen.SessionInfo, error) {
 	if b.s != nil {
 		return gen.SessionInfo{}, derr(gen.DomainErrorKindWorkspaceAlreadyOpen, gen.InvalidStateDetails{State: "open"}, nil, b.s)
 	}
@@ -180,8 +175,8 @@ func (b *Backend) Open(p gen.OpenParams) (gen.SessionInfo, error) {
 			p.r.cache = newDiskCache(p.rootDir, b.keyDir(), b.diag)
 		}
 	}
-	b.s = s
-	if b.Edits {
+	b.s, b.grants = s, g
+	if b.granted(gen.CapabilityPropertyEditing) {
 		// What a write killed midway left behind goes before anything reads.
 		for _, p := range s.projects {
 			if err := p.recoverWrites(b); err != nil {
@@ -467,8 +462,8 @@ func (b *Backend) Properties(c gen.ObjectParams) (gen.PropertiesResult, error) {
 	if _, err := p.element(o); err != nil {
 		return gen.PropertiesResult{}, b.loadError(p, o, err)
 	}
-	r := gen.PropertiesResult{Properties: p.properties(o, b.Presentation)}
-	if b.Pictures && o.info != nil && o.info.Kind == designer.KindCommonPicture && o.parent == p.root {
+	r := gen.PropertiesResult{Properties: p.properties(o, b.granted(gen.CapabilityPropertyPresentation))}
+	if b.granted(gen.CapabilityPicturePreview) && o.info != nil && o.info.Kind == designer.KindCommonPicture && o.parent == p.root {
 		r.Picture = picturePreview(picture.Load(p.srcDir, o.name))
 	}
 	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
@@ -719,3 +714,7 @@ func picturePreview(pv picture.Preview) gen.PicturePreview {
 	}
 	return gen.PicturePreviewInvalid{}
 }
+
+// granted reports whether the client was granted a capability: its
+// negotiated version has it and it sent the capability's opt-in.
+func (b *Backend) granted(name string) bool { return b.grants.Granted(name) }

@@ -106,7 +106,7 @@ func TestOpenFailures(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, c.files)
-			_, err := h.b.Open(gen.OpenParams{Start: ToPath(filepath.Join(h.root, c.start)), Selection: c.sel})
+			_, err := h.b.Open(gen.OpenParams{Start: ToPath(filepath.Join(h.root, c.start)), Selection: c.sel}, gen.Grants{})
 			if kindOf(err) != "project_open_failed" || !strings.Contains(detailsOf(err), `"reason":"`+c.reason+`"`) {
 				t.Fatalf("got %s, want project_open_failed %s", errText(err), c.reason)
 			}
@@ -116,10 +116,10 @@ func TestOpenFailures(t *testing.T) {
 		})
 	}
 	h := newHarness(t, configurationFixture())
-	if _, err := h.b.Open(gen.OpenParams{Start: gen.Path{Value: "relative", Encoding: gen.PathEncodingUTF8}, Selection: gen.SelectionCurrent{}}); kindOf(err) != "project_open_failed" {
+	if _, err := h.b.Open(gen.OpenParams{Start: gen.Path{Value: "relative", Encoding: gen.PathEncodingUTF8}, Selection: gen.SelectionCurrent{}}, gen.Grants{}); kindOf(err) != "project_open_failed" {
 		t.Errorf("relative start: %s", errText(err))
 	}
-	if _, err := h.b.Open(gen.OpenParams{Start: gen.Path{Value: "%2F", Encoding: gen.PathEncodingUTF16Percent}, Selection: gen.SelectionCurrent{}}); kindOf(err) != "project_open_failed" {
+	if _, err := h.b.Open(gen.OpenParams{Start: gen.Path{Value: "%2F", Encoding: gen.PathEncodingUTF16Percent}, Selection: gen.SelectionCurrent{}}, gen.Grants{}); kindOf(err) != "project_open_failed" {
 		t.Errorf("a Windows path: %s", errText(err))
 	}
 }
@@ -148,7 +148,7 @@ func TestWorkspaceSessions(t *testing.T) {
 	if info.SessionID != "s1" {
 		t.Errorf("session %s", info.SessionID)
 	}
-	if _, err := h.b.Open(gen.OpenParams{Start: ToPath(h.root), Selection: gen.SelectionCurrent{}}); kindOf(err) != "workspace_already_open" {
+	if _, err := h.b.Open(gen.OpenParams{Start: ToPath(h.root), Selection: gen.SelectionCurrent{}}, gen.Grants{}); kindOf(err) != "workspace_already_open" {
 		t.Errorf("second open: %s", errText(err))
 	}
 	again, err := h.b.Info(gen.SessionParams{SessionID: "s1"})

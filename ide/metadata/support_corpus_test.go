@@ -76,9 +76,9 @@ func TestSupportCorpus(t *testing.T) {
 			}
 			os.WriteFile(filepath.Join(proj, "eska.toml"), []byte(m), 0o644)
 			b := New(nil)
-			b.SupportPolicy = true
+			grants := clientGrants(2, false)
 			noCache := false
-			info, err := b.Open(gen.OpenParams{Start: ToPath(proj), Selection: gen.SelectionCurrent{}, DiskCache: &noCache})
+			info, err := b.Open(gen.OpenParams{Start: ToPath(proj), Selection: gen.SelectionCurrent{}, DiskCache: &noCache}, grants)
 			if err != nil {
 				t.Fatalf("open: %s", errText(err))
 			}

@@ -75,7 +75,7 @@ func supportFixture(changes int) map[string]string {
 func openSupport(t *testing.T, files map[string]string) *harness {
 	t.Helper()
 	h := newHarness(t, files)
-	h.b.SupportPolicy = true
+	h.grants = clientGrants(2, false)
 	h.open(h.root, gen.SelectionCurrent{})
 	return h
 }
@@ -293,7 +293,7 @@ func TestSupportUnknownOwnership(t *testing.T) {
 	if err := os.Symlink(filepath.Join(h.root, "src", "elsewhere", "Ссылка.xml"), filepath.Join(h.root, "src", "Catalogs", "Ссылка.xml")); err != nil {
 		t.Skipf("no symlinks here: %v", err)
 	}
-	h.b.SupportPolicy = true
+	h.grants = clientGrants(2, false)
 	h.open(h.root, gen.SelectionCurrent{})
 	before := snapshot(t, h.root)
 	objs, listed, last := h.supportAll(500)

@@ -280,7 +280,7 @@ func TestPicturePreview(t *testing.T) {
 	if err != nil || r.Picture != nil {
 		t.Fatalf("without the capability: picture %#v, err %v", r.Picture, errText(err))
 	}
-	h.b.Pictures = true
+	h.b.grants = clientGrants(4, false, gen.CapabilitySupportPolicy)
 	r, err = h.b.Properties(p)
 	if err != nil {
 		t.Fatal(errText(err))
@@ -367,7 +367,7 @@ func TestNoWrites(t *testing.T) {
 	h := newHarness(t, configurationFixture())
 	before := snapshot(t, h.root)
 	off := false
-	info, err := h.b.Open(gen.OpenParams{Start: ToPath(h.root), Selection: gen.SelectionCurrent{}, DiskCache: &off})
+	info, err := h.b.Open(gen.OpenParams{Start: ToPath(h.root), Selection: gen.SelectionCurrent{}, DiskCache: &off}, gen.Grants{})
 	if err != nil {
 		t.Fatal(errText(err))
 	}
@@ -519,7 +519,7 @@ func TestPresentation(t *testing.T) {
 	if got := props("catalog:Товары/attribute:Связи"); got["Type"] != "-" {
 		t.Fatalf("presentation without the capability: %v", got)
 	}
-	h.b.Presentation = true
+	h.b.grants = clientGrants(5, false, gen.CapabilitySupportPolicy, gen.CapabilityPicturePreview)
 	got := props("catalog:Товары/attribute:Связи")
 	want := map[string]string{
 		"Name": "-",

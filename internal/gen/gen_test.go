@@ -204,7 +204,14 @@ func TestDemoPackageCompiles(t *testing.T) {
 		t.Skip("compiles a generated package; skipped with -short")
 	}
 	_, out := demoRepo(t)
-	rt, err := os.ReadFile("testdata/demo_roundtrip_test.go.txt")
+	testDemoPackage(t, out, "testdata/demo_roundtrip_test.go.txt")
+}
+
+// testDemoPackage vets the demo package of out and runs the test file
+// given (a testdata .txt, so that this package's build ignores it) in it.
+func testDemoPackage(t *testing.T, out *Output, testFile string) {
+	t.Helper()
+	rt, err := os.ReadFile(testFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +229,7 @@ func TestDemoPackageCompiles(t *testing.T) {
 			fsys[p] = &fstest.MapFile{Data: data}
 		}
 	}
-	fsys["generated/demo/roundtrip_test.go"] = &fstest.MapFile{Data: rt}
+	fsys["generated/demo/"+strings.TrimSuffix(path.Base(testFile), ".txt")] = &fstest.MapFile{Data: rt}
 	dir := repotest.CopyTo(t, fsys)
 	for _, args := range [][]string{{"vet", "./generated/demo/"}, {"test", "-count=1", "./generated/demo/"}} {
 		cmd := exec.Command("go", args...)
@@ -231,6 +238,52 @@ func TestDemoPackageCompiles(t *testing.T) {
 			t.Fatalf("go %v: %v\n%s", args, err, b)
 		}
 	}
+}
+
+// A capability is one spec row: added to the demo spec with its version
+// and opt-in, and to a docs page, it is in the generated package's Grants
+// with nothing else edited. The test file asks Grants about it by the
+// names the row alone produces (CapabilityBulkWrite, OptInAllowWrites).
+func TestDemoCapabilityRowIsGranted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a generated package; skipped with -short")
+	}
+	raw, err := os.ReadFile("../spec/testdata/minimal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	text := func(en, ru string) map[string]any { return map[string]any{"en": en, "ru": ru} }
+	row := func(id, name, since, optIn string) map[string]any {
+		c := map[string]any{
+			"id": "demo.capability." + id, "name": name, "type": "boolean",
+			"title": text("Capability "+name, "Возможность "+name), "description": text("A demo capability.", "Демонстрационная возможность."),
+			"stability": "experimental", "since": since,
+		}
+		if optIn != "" {
+			c["optIn"] = optIn
+		}
+		return c
+	}
+	doc["capabilities"] = []any{row("export", "export", "1.0", ""), row("bulk-write", "bulkWrite", "1.2", "allowWrites")}
+	pages := doc["docs"].(map[string]any)["pages"].([]any)
+	api := pages[len(pages)-1].(map[string]any)
+	api["sections"] = append(api["sections"].([]any), "capabilities")
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := repotest.MapFS(t)
+	fsys["spec/zz-demo.json"] = &fstest.MapFile{Data: data}
+	fsys["impl/get.go"] = &fstest.MapFile{Data: []byte("package impl\n\nfunc get() {}\n")}
+	out, err := Generate(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testDemoPackage(t, out, "testdata/demo_grants_test.go.txt")
 }
 
 // checkImports fails on a generated Go file that imports anything of

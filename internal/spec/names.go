@@ -76,6 +76,7 @@ const (
 	CodePrefix         = "Code"
 	KindPrefix         = "Kind"
 	CapabilityPrefix   = "Capability"
+	OptInPrefix        = "OptIn"
 	DecodePrefix       = "Decode"
 	RulePrefix         = "Rule"
 	ProfilePrefix      = "Profile"
@@ -157,8 +158,18 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 			add(KindPrefix+k.GoName(), "error kind "+k.Kind, k.Ptr)
 		}
 	}
+	if len(d.Capabilities) > 0 {
+		// Declared only by a package whose contract has capabilities.
+		add("Grants", "capability grants", "/capabilities")
+		add("GrantsFor", "capability grants", "/capabilities")
+	}
+	optIns := map[string]bool{}
 	for _, c := range d.Capabilities {
 		add(CapabilityPrefix+c.GoName(), "capability "+c.Name, c.Ptr)
+		if c.OptIn != "" && !optIns[c.OptIn] {
+			optIns[c.OptIn] = true
+			add(OptInPrefix+GoName(c.OptIn), "opt-in "+c.OptIn, c.Ptr+"/optIn")
+		}
 	}
 	for _, c := range d.Constants {
 		add(c.Symbol, "constant "+c.ID, c.Ptr)

@@ -224,6 +224,18 @@ func (g *generator) contractFile(f *jen.File) {
 				jen.Id(spec.CapabilityPrefix+c.GoName()).Op("=").Lit(c.Name))
 		}
 		f.Const().Defs(defs...)
+		var optIns []jen.Code
+		seen := map[string]bool{}
+		for _, c := range d.Capabilities {
+			if c.OptIn != "" && !seen[c.OptIn] {
+				seen[c.OptIn] = true
+				optIns = append(optIns, jen.Id(spec.OptInPrefix+spec.GoName(c.OptIn)).Op("=").Lit(c.OptIn))
+			}
+		}
+		if len(optIns) > 0 {
+			f.Comment("Client opt-in flags, named by the capabilities that need them.")
+			f.Const().Defs(optIns...)
+		}
 	}
 
 	f.Comment(g.comment("ValidationError reports a value that does not satisfy the contract: the JSON pointer of the failing value and why. Its Code is the invalid-params code of the contract."))
@@ -238,6 +250,9 @@ func (g *generator) contractFile(f *jen.File) {
 	g.profileTable(f)
 	g.tableData(f)
 	g.capabilityTable(f)
+	if len(d.Capabilities) > 0 {
+		g.grants(f)
+	}
 
 	f.Comment("SchemaFS holds the JSON Schema (2020-12) of every named type, as schema/<Type>.json.")
 	f.Comment("//go:embed schema/*.json")
