@@ -279,7 +279,7 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 			if msg == "not allowed" {
 				// additionalProperties/unevaluatedProperties name the member only by its location.
 				name := leaf.InstanceLocation[strings.LastIndexByte(leaf.InstanceLocation, '/')+1:]
-				name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+				name, _ = strictjson.UnescapePointerToken(name)
 				msg = fmt.Sprintf("unknown member %q: the spec format does not define it here", name)
 			}
 			r.errorf(leaf.InstanceLocation, "%s", msg)
