@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/runtime/genrt"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
@@ -551,14 +552,8 @@ func (s *seq) end() error {
 // newerVersion reports whether MAJOR.MINOR version v is newer than base;
 // ok is false when v is not such a version.
 func newerVersion(v, base string) (newer, ok bool) {
-	parse := func(s string) (int, int, bool) {
-		a, b, found := strings.Cut(s, ".")
-		x, err1 := strconv.Atoi(a)
-		y, err2 := strconv.Atoi(b)
-		return x, y, found && err1 == nil && err2 == nil && x >= 0 && y >= 0
-	}
-	vx, vy, ok := parse(v)
-	bx, by, _ := parse(base)
+	vx, vy, ok := genrt.ParseVersion(v)
+	bx, by, _ := genrt.ParseVersion(base)
 	if !ok {
 		return false, false
 	}
