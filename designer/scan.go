@@ -84,10 +84,8 @@ type openElement struct {
 //
 //	root (stRoot)
 //	  first child: the object (stObject); later children: stShell
-//	object: Properties (stProps), ChildObjects (stChildObjects)
-//	Properties: Name, ConfigurationExtensionPurpose (stShell), Synonym (stSynonym)
-//	Synonym: item (stItem)
-//	item: lang, content (stShell)
+//	object, Properties, Synonym, item: the children named in
+//	  summaryElements (descriptor.go), in the state it gives them
 //	ChildObjects: every entry, an object again (stObject)
 //
 // Children are chosen by local name only, whatever their namespace; what
@@ -176,17 +174,12 @@ var scannerPool = sync.Pool{New: func() any {
 	return &scanner{intern: new([internSize]string)}
 }}
 
-// scanXML parses body, the file without its BOM; base is the BOM's length.
+// scan parses body, the file without its BOM; base is the BOM's length.
 // It checks that body is UTF-8 as it goes: every byte is read as part of
 // a name, character data, an attribute value, or is checked as part of a
-// comment or processing instruction.
-func scanXML(path string, body []byte, base int64, lim Limits) (*Element, error) {
-	return scan(path, body, base, lim, false)
-}
-
-// scan is scanXML, building the whole tree or, if summary, only the
-// descriptor skeleton (see the st constants). Both check the whole of
-// body alike and fail alike.
+// comment or processing instruction. It builds the whole tree or, if
+// summary, only the descriptor skeleton (see the st constants). Both check
+// the whole of body alike and fail alike.
 func scan(path string, body []byte, base int64, lim Limits, summary bool) (*Element, error) {
 	s := scannerPool.Get().(*scanner)
 	s.path, s.data, s.base, s.lim, s.summary = path, body, base, lim, summary
@@ -721,30 +714,15 @@ func (s *scanner) childState(nameStart, nameEnd, colon, colons int) uint8 {
 			return stShell
 		}
 		return stObject
-	case stObject:
-		switch string(local) {
-		case "Properties":
-			return stProps
-		case "ChildObjects":
-			return stChildObjects
-		}
-	case stProps:
-		switch string(local) {
-		case "Name", "ConfigurationExtensionPurpose":
-			return stShell
-		case "Synonym":
-			return stSynonym
-		}
-	case stSynonym:
-		if string(local) == "item" {
-			return stItem
-		}
-	case stItem:
-		if string(local) == "lang" || string(local) == "content" {
-			return stShell
-		}
 	case stChildObjects:
 		return stObject
+	}
+	if int(top.state) < len(summaryElements) {
+		for _, c := range summaryElements[top.state] {
+			if string(local) == c.local {
+				return c.state
+			}
+		}
 	}
 	return stSkip
 }
