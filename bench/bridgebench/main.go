@@ -45,8 +45,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/contractkit/contractkit/internal/fonline"
 	"github.com/contractkit/contractkit/bench/internal/machine"
+	"github.com/contractkit/contractkit/internal/fonline"
 )
 
 // pingLine is the request every target gets; the echo server returns it.

@@ -32,8 +32,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/contractkit/contractkit/internal/corpus"
 	"github.com/contractkit/contractkit/bench/internal/machine"
+	"github.com/contractkit/contractkit/internal/corpus"
 )
 
 // pollEvery is the pause between status requests while the index runs.

@@ -41,9 +41,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/contractkit/contractkit/bench/internal/machine"
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/bench/internal/machine"
 )
 
 // token is the sample's token for the run; it is not a secret.
