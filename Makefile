@@ -127,20 +127,20 @@ corpus-test:
 	$(GO) test -count=1 -tags corpus -run 'TestDesignerCorpus|TestSupportCorpus|TestEditCorpus|TestRenameCorpus' -v ./ide/metadata/
 	$(GO) test -count=1 -tags corpus -run 'TestCorpusPropertyWalk' -v -timeout 30m ./cmd/eska/
 
-## bench-ide: a fresh `eska ide --stdio` over pipes, IDE_RUNS times (default 5), on SSL 3.1 replicated N times for N in IDE_SCALES (default 1 4 16; built by internal/tools/scalecorpus into .cache/scale/N); see Docs/performance.md
+## bench-ide: a fresh `eska ide --stdio` over pipes, IDE_RUNS times (default 5), on SSL 3.1 replicated N times for N in IDE_SCALES (default 1 4 16; built by bench/scalecorpus into .cache/scale/N); see Docs/performance.md
 IDE_RUNS ?= 5
 IDE_SCALES ?= 1 4 16
 bench-ide:
 	@set -e; for n in $(IDE_SCALES); do \
-		if [ ! -f .cache/scale/$$n/eska.toml ]; then $(GO) run ./internal/tools/scalecorpus -n $$n -out .cache/scale/$$n; fi; \
-		echo; $(GO) run ./internal/tools/idebench -runs $(IDE_RUNS) -scale $$n -project "$$PWD/.cache/scale/$$n"; \
+		if [ ! -f .cache/scale/$$n/eska.toml ]; then $(GO) run ./bench/scalecorpus -n $$n -out .cache/scale/$$n; fi; \
+		echo; $(GO) run ./bench/idebench -runs $(IDE_RUNS) -scale $$n -project "$$PWD/.cache/scale/$$n"; \
 	done
 
 ## bench-mcp: an aicontrol-mcp tool call over stdio beside aictl wait and the bridge client, against the sample; p50/p95 and load average (see Docs/performance.md)
 MCP_CALLS ?= 300
 MCP_PROCESSES ?= 40
 bench-mcp:
-	$(GO) run ./internal/tools/mcpbench -calls $(MCP_CALLS) -processes $(MCP_PROCESSES)
+	$(GO) run ./bench/mcpbench -calls $(MCP_CALLS) -processes $(MCP_PROCESSES)
 ## bench-support: vendor support data on SSL 3.1 (parse of ParentConfigurations.bin, first metadata/support page, supportFiles for 128 paths), with the load average; see Docs/performance.md
 bench-support:
 	./scripts/bench-support.sh
@@ -181,16 +181,16 @@ bench-compare:
 ## bench-bridge: the AiControl listener as users run it: one raw Go client over loopback against aicontrol-sample, a bare Go TCP line-echo server and FOnline's Python sample, interleaved in one run, plus the 64-connection aggregate; see Docs/performance.md
 BRIDGE_BENCH_FLAGS ?=
 bench-bridge: python3
-	$(GO) run ./internal/tools/bridgebench $(BRIDGE_BENCH_FLAGS)
+	$(GO) run ./bench/bridgebench $(BRIDGE_BENCH_FLAGS)
 ## page: rebuild the stand page's checker (Go's agui in WebAssembly, Go's wasm_exec.js and the stamp agui/page/checker.json) into agui/page, where agui serve embeds it, and write the page as a static folder into PAGE_DIR (default build/page); commit agui/page after a change to package agui (make test fails until then)
 # The checker is committed, so that agui built by go build alone (go
-# install) serves the page; internal/tools/pagebuild's tests rebuild it
+# install) serves the page; agui/page/pagebuild's tests rebuild it
 # and compare the bytes.
 PAGE_DIR ?= build/page
 page:
-	$(GO) run ./internal/tools/pagebuild -checker
+	$(GO) run ./agui/page/pagebuild -checker
 	rm -rf $(PAGE_DIR)
-	$(GO) run ./internal/tools/pagebuild -static $(PAGE_DIR)
+	$(GO) run ./agui/page/pagebuild -static $(PAGE_DIR)
 
 ## chromium: install Debian's chromium with apt-get when it is missing (the browser tests drive it; CI runs as root)
 chromium:

@@ -158,7 +158,7 @@ func (s *Stream) Stopped() bool { return s.readErr != nil || s.seqErr != nil }
 // reasoning, steps and subagents.
 func (s *Stream) Open() int {
 	q := s.c.seq
-	n := len(q.textOpen) + len(q.toolOpen) + len(q.spanOpen) + len(q.reasoningOpen) + len(q.subActive)
+	n := len(q.text.open) + len(q.tool.open) + len(q.span.open) + len(q.reasoning.open) + len(q.subActive)
 	for _, names := range q.steps {
 		n += len(names)
 	}

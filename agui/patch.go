@@ -311,24 +311,9 @@ func parsePointer(dst []string, p string) ([]string, error) {
 	}
 	for rest := p[1:]; ; {
 		t, after, more := strings.Cut(rest, "/")
-		if strings.Contains(t, "~") {
-			var b strings.Builder
-			for j := 0; j < len(t); j++ {
-				if t[j] != '~' {
-					b.WriteByte(t[j])
-					continue
-				}
-				if j+1 == len(t) || (t[j+1] != '0' && t[j+1] != '1') {
-					return nil, fmt.Errorf("pointer %q has a ~ that is not ~0 or ~1", p)
-				}
-				if t[j+1] == '0' {
-					b.WriteByte('~')
-				} else {
-					b.WriteByte('/')
-				}
-				j++
-			}
-			t = b.String()
+		t, ok := strictjson.UnescapePointerToken(t)
+		if !ok {
+			return nil, fmt.Errorf("pointer %q has a ~ that is not ~0 or ~1", p)
 		}
 		dst = append(dst, t)
 		if !more {

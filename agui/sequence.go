@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/runtime/genrt"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
@@ -47,13 +48,15 @@ type seq struct {
 	thread, runID string
 	threadSet     bool
 
-	textOpen, toolOpen, spanOpen, reasoningOpen map[string]bool
-	// owners per entity kind, kept for the whole run: an id is unique only
-	// within its kind, and a continuation may follow its entity's close.
-	textOwner, toolOwner, activityOwner, reasoningOwner map[string]owner
-	steps                                               map[owner]map[string]bool
-	subActive, subClosed                                map[string]bool
-	answered                                            map[string]bool // tool calls a result answered (stand)
+	// The entities a run opens and closes by id, one table each (see
+	// entity); reasoning spans and messages share their owners.
+	text, tool, span, reasoning entity
+	// owners of activity messages, which are not opened or closed.
+	activityOwner map[string]owner
+	steps         map[owner]map[string]bool
+	subActive     map[string]bool
+	subClosed     map[string]bool
+	answered      map[string]bool // tool calls a result answered (stand)
 
 	attrib   bool      // the profile checks attribution, so owners are kept
 	state    *patcher  // nil until a snapshot or delta sets it
@@ -74,9 +77,26 @@ func newSeq(p *Profile, m *model, r *Result) *seq {
 	return s
 }
 
+// entity is one kind of entity a run opens, continues and closes by its
+// id: the ids open now, the owner of every id seen in the run (kept after
+// the close: an id is unique only within its kind, and a continuation may
+// follow its entity's close), the rule that frames it, the noun messages
+// call it and the pointer of its id member in the events.
+type entity struct {
+	open  map[string]bool
+	owner map[string]owner
+	rule  string
+	noun  string
+	ptr   string
+}
+
 func (s *seq) resetRun() {
-	s.textOpen, s.toolOpen, s.spanOpen, s.reasoningOpen = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
-	s.textOwner, s.toolOwner, s.activityOwner, s.reasoningOwner = map[string]owner{}, map[string]owner{}, map[string]owner{}, map[string]owner{}
+	reasoningOwner := map[string]owner{}
+	s.text = entity{map[string]bool{}, map[string]owner{}, contract.RuleSequenceTextMessage, "text message", ptrMessageID}
+	s.tool = entity{map[string]bool{}, map[string]owner{}, contract.RuleSequenceToolCall, "tool call", ptrToolCallID}
+	s.span = entity{map[string]bool{}, reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", ptrMessageID}
+	s.reasoning = entity{map[string]bool{}, reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", ptrMessageID}
+	s.activityOwner = map[string]owner{}
 	s.steps = map[owner]map[string]bool{}
 	s.subActive, s.subClosed = map[string]bool{}, map[string]bool{}
 	s.runFinished, s.runError = false, false
@@ -254,7 +274,7 @@ func (s *seq) begin(i int, name string) error {
 }
 
 func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent, tree *strictjson.Value) error {
-	if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message"); err != nil {
+	if err := s.open(i, &s.text, e.MessageID, e.SubagentRunID); err != nil {
 		return err
 	}
 	// The decoder gives an absent role its default; whether the event
@@ -310,7 +330,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent) error {
 }
 
 func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
-	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", false)
+	ok, err := s.cont(i, &s.text, e.MessageID, e.SubagentRunID, false)
 	if ok {
 		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
 	}
@@ -318,7 +338,7 @@ func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) erro
 }
 
 func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
-	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message", true)
+	ok, err := s.cont(i, &s.text, e.MessageID, e.SubagentRunID, true)
 	if ok {
 		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
 	}
@@ -326,7 +346,7 @@ func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
 }
 
 func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
-	ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", false)
+	ok, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, false)
 	if ok {
 		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
 	}
@@ -334,7 +354,7 @@ func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
 }
 
 func (s *seq) toolCallEnd(i int, e contract.ToolCallEndEvent) error {
-	ok, err := s.cont(i, ptrToolCallID, e.ToolCallID, e.SubagentRunID, s.toolOpen, s.toolOwner, contract.RuleSequenceToolCall, "tool call", true)
+	ok, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, true)
 	if ok {
 		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
 	}
@@ -342,16 +362,16 @@ func (s *seq) toolCallEnd(i int, e contract.ToolCallEndEvent) error {
 }
 
 func (s *seq) reasoningStart(i int, e contract.ReasoningStartEvent) error {
-	return s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span")
+	return s.open(i, &s.span, e.MessageID, e.SubagentRunID)
 }
 
 func (s *seq) reasoningEnd(i int, e contract.ReasoningEndEvent) error {
-	_, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.spanOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", true)
+	_, err := s.cont(i, &s.span, e.MessageID, e.SubagentRunID, true)
 	return err
 }
 
 func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent) error {
-	if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message"); err != nil {
+	if err := s.open(i, &s.reasoning, e.MessageID, e.SubagentRunID); err != nil {
 		return err
 	}
 	s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
@@ -359,7 +379,7 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 }
 
 func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentEvent) error {
-	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", false)
+	ok, err := s.cont(i, &s.reasoning, e.MessageID, e.SubagentRunID, false)
 	if ok {
 		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
 	}
@@ -367,7 +387,7 @@ func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentE
 }
 
 func (s *seq) reasoningMessageEnd(i int, e contract.ReasoningMessageEndEvent) error {
-	ok, err := s.cont(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.reasoningOpen, s.reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", true)
+	ok, err := s.cont(i, &s.reasoning, e.MessageID, e.SubagentRunID, true)
 	if ok {
 		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
 	}
@@ -377,10 +397,10 @@ func (s *seq) reasoningMessageEnd(i int, e contract.ReasoningMessageEndEvent) er
 // reasoningEncryptedValue checks that the value's attribution agrees with
 // the entity it names, if that entity is known.
 func (s *seq) reasoningEncryptedValue(i int, e contract.ReasoningEncryptedValueEvent) error {
-	o, known := s.toolOwner[e.EntityID]
+	o, known := s.tool.owner[e.EntityID]
 	if e.Subtype == contract.ReasoningEncryptedValueSubtypeMessage {
-		if o, known = s.textOwner[e.EntityID]; !known {
-			o, known = s.reasoningOwner[e.EntityID]
+		if o, known = s.text.owner[e.EntityID]; !known {
+			o, known = s.reasoning.owner[e.EntityID]
 		}
 	}
 	return s.agree(i, e.SubagentRunID, o, known, string(e.Subtype), e.EntityID)
@@ -408,23 +428,23 @@ func (s *seq) attributionPtr() string {
 	return ""
 }
 
-// open handles an event that opens an entity, whose id is at idPtr in the
-// event: its id must not be open, and a reopened id keeps its first owner.
-func (s *seq) open(i int, idPtr, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string) error {
-	if open[id] {
-		return s.fail(i, idPtr, rule, "the %s %q is already open; close it before opening it again", kind, id)
+// open handles an event that opens an entity of kind k: its id must not
+// be open, and a reopened id keeps its first owner.
+func (s *seq) open(i int, k *entity, id string, tag *contract.SubagentRunID) error {
+	if k.open[id] {
+		return s.fail(i, k.ptr, k.rule, "the %s %q is already open; close it before opening it again", k.noun, id)
 	}
-	open[id] = true
+	k.open[id] = true
 	if !s.attrib {
 		return nil // no profile rule reads owners: none are kept
 	}
-	o, known := owners[id]
-	if err := s.agree(i, tag, o, known, kind, id); err != nil {
-		delete(open, id)
+	o, known := k.owner[id]
+	if err := s.agree(i, tag, o, known, k.noun, id); err != nil {
+		delete(k.open, id)
 		return err
 	}
 	if !known {
-		owners[id] = ownerOf(tag)
+		k.owner[id] = ownerOf(tag)
 	}
 	return nil
 }
@@ -433,21 +453,21 @@ func (s *seq) open(i int, idPtr, id string, tag *contract.SubagentRunID, open ma
 // entity. ok is false when there is nothing to record: the event breaks a
 // rule (err), or the entity is not open and the profile does not enforce
 // it.
-func (s *seq) cont(i int, idPtr, id string, tag *contract.SubagentRunID, open map[string]bool, owners map[string]owner, rule, kind string, closes bool) (ok bool, err error) {
-	if !open[id] {
-		if !s.p.Has(rule) {
+func (s *seq) cont(i int, k *entity, id string, tag *contract.SubagentRunID, closes bool) (ok bool, err error) {
+	if !k.open[id] {
+		if !s.p.Has(k.rule) {
 			return false, nil // not enforced: nothing to attach the event to either
 		}
-		return false, failf(i, idPtr, rule, "no %s %q is open", kind, id)
+		return false, failf(i, k.ptr, k.rule, "no %s %q is open", k.noun, id)
 	}
 	if s.attrib && tag != nil {
-		o, known := owners[id]
-		if err := s.agree(i, tag, o, known, kind, id); err != nil {
+		o, known := k.owner[id]
+		if err := s.agree(i, tag, o, known, k.noun, id); err != nil {
 			return false, err
 		}
 	}
 	if closes {
-		delete(open, id)
+		delete(k.open, id)
 	}
 	return true, nil
 }
@@ -551,14 +571,8 @@ func (s *seq) end() error {
 // newerVersion reports whether MAJOR.MINOR version v is newer than base;
 // ok is false when v is not such a version.
 func newerVersion(v, base string) (newer, ok bool) {
-	parse := func(s string) (int, int, bool) {
-		a, b, found := strings.Cut(s, ".")
-		x, err1 := strconv.Atoi(a)
-		y, err2 := strconv.Atoi(b)
-		return x, y, found && err1 == nil && err2 == nil && x >= 0 && y >= 0
-	}
-	vx, vy, ok := parse(v)
-	bx, by, _ := parse(base)
+	vx, vy, ok := genrt.ParseVersion(v)
+	bx, by, _ := genrt.ParseVersion(base)
 	if !ok {
 		return false, false
 	}
@@ -585,7 +599,7 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 	for _, set := range []struct {
 		m    map[string]bool
 		kind string
-	}{{s.textOpen, "text message"}, {s.reasoningOpen, "reasoning message"}, {s.spanOpen, "reasoning span"}, {s.toolOpen, "tool call"}, {s.subActive, "subagent"}} {
+	}{{s.text.open, s.text.noun}, {s.reasoning.open, s.reasoning.noun}, {s.span.open, s.span.noun}, {s.tool.open, s.tool.noun}, {s.subActive, "subagent"}} {
 		for id := range set.m {
 			open = append(open, fmt.Sprintf("%s %q", set.kind, id))
 		}
@@ -638,27 +652,27 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 
 func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 	id := e.ToolCallID
-	if s.toolOpen[id] {
+	if s.tool.open[id] {
 		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ToolCallID }), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
 	}
 	if err := s.reopenedToolCall(i, e); err != nil {
 		return err
 	}
 	if !s.attrib {
-		s.toolOpen[id] = true
+		s.tool.open[id] = true
 		s.recordToolCall(e)
 		return nil
 	}
 	// A call lives in its parent message: its attribution is that message's.
 	inherited, hasParent := owner{}, false
 	if e.ParentMessageID != nil {
-		inherited, hasParent = s.textOwner[*e.ParentMessageID]
+		inherited, hasParent = s.text.owner[*e.ParentMessageID]
 		if hasParent && e.SubagentRunID != nil && inherited != ownerOf(e.SubagentRunID) {
 			return s.fail(i, s.attributionPtr(), contract.RuleSequenceAttribution,
 				"subagentRunId %q does not match the parent message %q, which belongs to %s", string(*e.SubagentRunID), *e.ParentMessageID, inherited)
 		}
 	}
-	existing, known := s.toolOwner[id]
+	existing, known := s.tool.owner[id]
 	if err := s.agree(i, e.SubagentRunID, existing, known, "tool call", id); err != nil {
 		return err
 	}
@@ -666,15 +680,15 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ParentMessageID }), contract.RuleSequenceAttribution,
 			"the tool call %q belongs to %s but its parent message belongs to %s", id, existing, inherited)
 	}
-	s.toolOpen[id] = true
+	s.tool.open[id] = true
 	if !known {
 		switch {
 		case e.SubagentRunID != nil:
-			s.toolOwner[id] = ownerOf(e.SubagentRunID)
+			s.tool.owner[id] = ownerOf(e.SubagentRunID)
 		case hasParent:
-			s.toolOwner[id] = inherited
+			s.tool.owner[id] = inherited
 		default:
-			s.toolOwner[id] = owner{}
+			s.tool.owner[id] = owner{}
 		}
 	}
 	s.recordToolCall(e)
@@ -738,7 +752,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	s.answered[e.ToolCallID] = true
 	if s.attrib {
 		// The result mints a tool message: its owner is the result's own.
-		s.textOwner[e.MessageID] = ownerOf(e.SubagentRunID)
+		s.text.owner[e.MessageID] = ownerOf(e.SubagentRunID)
 	}
 	if started {
 		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
@@ -821,10 +835,10 @@ func (s *seq) subagentClosed(i int, name string, idv contract.SubagentRunID) err
 // and of its tool calls.
 func (s *seq) seedOwner(msg contract.Message, authoritative bool) {
 	id, tag, calls := messageInfo(msg)
-	bucket := s.textOwner
+	bucket := s.text.owner
 	switch msg.(type) {
 	case contract.ReasoningMessage:
-		bucket = s.reasoningOwner
+		bucket = s.reasoning.owner
 	case contract.ActivityMessage:
 		bucket = s.activityOwner
 	}
@@ -832,8 +846,8 @@ func (s *seq) seedOwner(msg contract.Message, authoritative bool) {
 		bucket[id] = ownerOf(tag)
 	}
 	for _, c := range calls {
-		if _, known := s.toolOwner[c.ID]; authoritative || !known {
-			s.toolOwner[c.ID] = ownerOf(tag)
+		if _, known := s.tool.owner[c.ID]; authoritative || !known {
+			s.tool.owner[c.ID] = ownerOf(tag)
 		}
 	}
 }

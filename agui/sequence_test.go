@@ -253,7 +253,7 @@ func TestTolerance(t *testing.T) {
 	// A wrong value of an enumeration is malformed, not unknown.
 	reject(t, v11, lines(t, run(text(contract.EventTextMessageStart, "m", "role", "narrator"))...), 1, "/role", contract.RuleStructureEventSchema)
 	// Newer or unreadable protocol versions draw a warning.
-	for v, warns := range map[string]bool{"1.1": false, "1.0": false, "1.2": true, "2.0": true, "draft": true} {
+	for v, warns := range map[string]bool{"1.1": false, "1.0": false, "01.01": false, "1.2": true, "1.10": true, "2.0": true, "draft": true, "1": true, "1.1.0": true, "+1.1": true, "1.-1": true} {
 		r := accept(t, v11, lines(t, ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "protocolVersion": v}, run()[1]))
 		if got := len(r.Warnings) == 1 && r.Warnings[0].Rule == contract.RuleToleranceProtocolVersion; got != warns {
 			t.Errorf("version %s: warnings %v", v, r.Warnings)

@@ -114,6 +114,24 @@ func ParseDescriptorSummary(path string, data []byte, lim Limits) (*Descriptor, 
 	return interpret(path, root), nil
 }
 
+// summaryElements are the elements ParseDescriptorSummary builds below the
+// object element: by the summary scan's state of a parent (a st constant
+// of scan.go), the local names of the children it builds and the state
+// each of them opens in. Every other child is checked but not built.
+var summaryElements = [...][]summaryChild{
+	stObject:  {{"Properties", stProps}, {"ChildObjects", stChildObjects}},
+	stProps:   {{"Name", stShell}, {"ConfigurationExtensionPurpose", stShell}, {"Synonym", stSynonym}},
+	stSynonym: {{"item", stItem}},
+	stItem:    {{"lang", stShell}, {"content", stShell}},
+}
+
+// summaryChild is a child element the summary scan builds, by local name,
+// and the state it opens in.
+type summaryChild struct {
+	local string
+	state uint8
+}
+
 // interpret reads a descriptor out of its element tree.
 func interpret(path string, root *Element) *Descriptor {
 	d := &Descriptor{Path: path, Root: root}

@@ -92,8 +92,9 @@ var typeSuffixes = [2][]string{
 // metadataWords name the global Метаданные.
 var metadataWords = []string{"metadata", "метаданные"}
 
-// typeCallWords are the functions and constructors whose first string
-// argument is a list of type names: Тип("...") and Новый ОписаниеТипов("...").
+// typeFuncWords and typeDescWords name the function and the constructor
+// whose first string argument is a list of type names: Тип("...") and
+// Новый ОписаниеТипов("...").
 var (
 	typeFuncWords = []string{"type", "тип"}
 	typeDescWords = []string{"typedescription", "описаниетипов"}

@@ -41,7 +41,6 @@ type editor struct {
 	lctx  *linkCtx          // the linked context, read on first use (1.10)
 }
 
-// diag reports a short machine code to the server's stderr.
 // snapshotOf is the snapshot of a descriptor: the SHA-256 of its bytes.
 func snapshotOf(data []byte) string { return sha(data) }
 

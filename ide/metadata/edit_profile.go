@@ -1,6 +1,6 @@
 package metadata
 
-// The editing profile (API 1.6-1.8): which properties of an object are
+// The editing profile (API 1.6 and later): which properties of an object are
 // editable fields. What may be edited is the table gen.EditingProfile of
 // the spec; this file only finds the rows' paths in a descriptor.
 //
@@ -26,7 +26,7 @@ type field struct {
 	attr string            // the attribute as written; "" for an element
 }
 
-// value is the field's current text: the attribute's value or the
+// text is the field's current text: the attribute's value or the
 // element's character data.
 func (f *field) text() string {
 	if f.attr != "" {

@@ -2,10 +2,12 @@
 // opens the projects a manifest selects, serves the Configurator tree,
 // objects, properties and sources lazily from the XML, keeps a search
 // index built between requests, and applies the client's file events.
-// It reads the sources and never writes them.
+// It writes a source only when the client edits it (edit.go).
 //
-// Everything here runs on the transport's single worker, so nothing is
-// locked; the state of a session changes only between requests.
+// Requests run on the transport's single worker, so a session's state is
+// not locked and changes only between requests; the goroutines a step
+// starts (indexing's read-ahead, rename's file scan) work on copies, and
+// the disk cache locks its own directory handle.
 package metadata
 
 import (

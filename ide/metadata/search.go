@@ -48,7 +48,7 @@ const (
 	prefetchWorkers = 2
 )
 
-// backgroundBatch bounds the descriptors BackgroundWhile takes in at one
+// backgroundBatch bounds the descriptors BackgroundUntil takes in at one
 // call, so that the caller's own checks (the end of the conversation)
 // come round often.
 const backgroundBatch = 256

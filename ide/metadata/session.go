@@ -63,6 +63,7 @@ func (b *Backend) keyDir() string {
 	return DefaultKeyDir()
 }
 
+// diag reports a short machine code to the server's stderr.
 func (b *Backend) diag(code string) {
 	if b.Diag != nil {
 		b.Diag(code)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/contractkit/contractkit/internal/jsondoc"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
@@ -216,30 +217,11 @@ func Parse(file string, data []byte) (*Config, error) {
 	if len(data) > maxFileBytes {
 		return nil, fail(Problem{file, "", fmt.Sprintf("the file is %d bytes; the limit is %d", len(data), maxFileBytes)})
 	}
-	tree, err := strictjson.Parse(data, strictjson.Options{MaxDepth: maxDepth})
-	if err != nil {
-		var se *strictjson.Error
-		if errors.As(err, &se) {
-			return nil, fail(Problem{file, se.Pointer, "invalid JSON: " + se.Msg})
-		}
-		return nil, fail(Problem{file, "", "invalid JSON: " + err.Error()})
-	}
-	if nums := tree.NumbersBeyondFloat64(); len(nums) > 0 {
-		ps := make([]Problem, len(nums))
-		for i, n := range nums {
-			ps[i] = Problem{file, n.Pointer, n.BeyondFloat64Message()}
-		}
-		return nil, fail(ps...)
-	}
-	if err := compiled().Validate(tree.Interface()); err != nil {
-		var ve *jsonschema.ValidationError
-		if !errors.As(err, &ve) {
-			return nil, fail(Problem{file, "", err.Error()})
-		}
+	if _, problems := jsondoc.Check(data, strictjson.Options{MaxDepth: maxDepth}, compiled()); len(problems) > 0 {
 		var ps []Problem
 		seen := map[string]bool{}
-		for _, leaf := range leaves(ve) {
-			for _, p := range worded(file, leaf) {
+		for _, dp := range problems {
+			for _, p := range worded(file, dp) {
 				if k := p.Pointer + "\x00" + p.Msg; !seen[k] {
 					seen[k] = true
 					ps = append(ps, p)
@@ -260,26 +242,19 @@ func Parse(file string, data []byte) (*Config, error) {
 	return &c, nil
 }
 
-// leaves returns the innermost causes of a schema violation.
-func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(ve.Causes) == 0 {
-		return []*jsonschema.ValidationError{ve}
+// worded turns a problem of the document into problems a person editing
+// the file can act on; an unknown key is reported at its own pointer.
+func worded(file string, p jsondoc.Problem) []Problem {
+	loc, msg := p.Pointer, p.Msg
+	switch {
+	case p.Stage == jsondoc.Syntax:
+		return []Problem{{file, loc, "invalid JSON: " + msg}}
+	case p.Leaf == nil:
+		return []Problem{{file, loc, msg}}
 	}
-	var out []*jsonschema.ValidationError
-	for _, c := range ve.Causes {
-		out = append(out, leaves(c)...)
-	}
-	return out
-}
-
-// worded turns a schema violation into problems a person editing the
-// file can act on; an unknown key is reported at its own pointer.
-func worded(file string, leaf *jsonschema.ValidationError) []Problem {
-	loc, msg := leaf.InstanceLocation, leaf.Message
-	if names, ok := strings.CutPrefix(msg, "additionalProperties "); ok && strings.HasSuffix(names, " not allowed") {
+	if names, ok := jsondoc.UnknownMembers(msg); ok {
 		var out []Problem
-		for _, n := range strings.Split(strings.TrimSuffix(names, " not allowed"), ", ") {
-			n = strings.Trim(n, "'")
+		for _, n := range names {
 			out = append(out, Problem{file, strictjson.AppendPointer(loc, n), fmt.Sprintf("unknown key %q", n)})
 		}
 		return out

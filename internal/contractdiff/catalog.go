@@ -1,97 +1,5 @@
 package contractdiff
 
-// Rule ids. They are part of the public interface: findings, dispositions
-// and the reference pages name them, so an id never changes meaning and is
-// never reused.
-const (
-	RuleDomainRemoved       = "domain-removed"
-	RuleMethodRemoved       = "method-removed"
-	RuleNotificationRemoved = "notification-removed"
-	RuleEventRemoved        = "event-removed"
-	RuleErrorRemoved        = "error-removed"
-	RuleErrorKindRemoved    = "error-kind-removed"
-	RuleCapabilityRemoved   = "capability-removed"
-	RuleRuleRemoved         = "rule-removed"
-	RuleTypeRemoved         = "type-removed"
-	RuleConstantRemoved     = "constant-removed"
-	RuleIDRenamed           = "id-renamed"
-	RuleRenamed             = "renamed"
-	RuleFieldRemoved        = "field-removed"
-	// RuleRequestMemberIgnored is a tolerated removal that changes what
-	// an answer means: see its catalog entry.
-	RuleRequestMemberIgnored = "request-member-ignored"
-
-	RuleRequiredFieldAdded    = "required-field-added"
-	RuleClosedTypeFieldAdded  = "closed-type-field-added"
-	RuleFieldNowRequired      = "field-now-required"
-	RuleFieldNowOptional      = "field-now-optional"
-	RuleNullableRemoved       = "nullable-removed"
-	RuleNullableAdded         = "nullable-added"
-	RuleTypeChanged           = "type-changed"
-	RuleEnumValueRemoved      = "enum-value-removed"
-	RuleEnumValueAdded        = "enum-value-added"
-	RuleVariantRemoved        = "variant-removed"
-	RuleVariantAdded          = "variant-added"
-	RuleOpennessChanged       = "openness-changed"
-	RuleMaxLengthLowered      = "max-length-lowered"
-	RuleMinLengthRaised       = "min-length-raised"
-	RulePatternChanged        = "pattern-changed"
-	RuleMaximumLowered        = "maximum-lowered"
-	RuleMinimumRaised         = "minimum-raised"
-	RuleItemBoundsNarrowed    = "item-bounds-narrowed"
-	RuleBoundWidened          = "bound-widened"
-	RuleConstChanged          = "const-changed"
-	RuleClampRemoved          = "clamp-removed"
-	RuleUnknownFieldsNarrowed = "unknown-fields-narrowed"
-	RuleUnknownFieldsWidened  = "unknown-fields-widened"
-	RuleExactlyOneOfChanged   = "exactly-one-of-changed"
-	RuleLimitNarrowed         = "limit-narrowed"
-	RuleLimitWidened          = "limit-widened"
-
-	RuleProtocolConstantChanged = "protocol-constant-changed"
-	RuleErrorCodeChanged        = "error-code-changed"
-	RuleWireNameChanged         = "wire-name-changed"
-	RuleDirectionChanged        = "direction-changed"
-	RuleCapabilityGateAdded     = "capability-gate-added"
-	RuleStabilityWithdrawn      = "stability-withdrawn"
-	RuleProfileRemoved          = "profile-removed"
-	RuleProfileEventRemoved     = "profile-event-removed"
-	RuleProfileLimitLowered     = "profile-limit-lowered"
-	RuleProfileRuleAdded        = "profile-rule-added"
-	RuleProfileToleranceRemoved = "profile-tolerance-removed"
-	RuleReservedReused          = "reserved-reused"
-	RuleReservationRemoved      = "reservation-removed"
-
-	RuleMessageAdded         = "message-added"
-	RuleMethodErrorsChanged  = "method-errors-changed"
-	RuleDefaultChanged       = "default-changed"
-	RuleRequirementChanged   = "requirement-changed"
-	RuleTranslationStale     = "translation-stale"
-	RuleGoNameChanged        = "go-name-changed"
-	RuleToleratedRemoval     = "tolerated-removal"
-	RuleInternalLimitChanged = "internal-limit-changed"
-
-	RuleEntryAdded            = "entry-added"
-	RuleFieldAdded            = "field-added"
-	RuleCompatibleChange      = "compatible-change"
-	RuleCapabilityGateRemoved = "capability-gate-removed"
-	RuleProfileEventAdded     = "profile-event-added"
-	RuleProfileLimitRaised    = "profile-limit-raised"
-	RuleProfileRuleRemoved    = "profile-rule-removed"
-	RuleProfileToleranceAdded = "profile-tolerance-added"
-
-	RuleStabilityChanged          = "stability-changed"
-	RuleSinceChanged              = "since-changed"
-	RuleDomainVersionChanged      = "domain-version-changed"
-	RuleRemovedWithoutDeprecation = "removed-without-deprecation"
-	RuleRemovedNotReserved        = "removed-not-reserved"
-	RuleBreakingWithoutMajorBump  = "breaking-without-major-bump"
-	RulePartiesChanged            = "parties-changed"
-
-	RuleTextChanged     = "text-changed"
-	RuleExamplesChanged = "examples-changed"
-)
-
 // Reasons shared by the rules judged by who sends and who accepts a value.
 var (
 	whyNarrowing = text(
@@ -113,3 +21,1008 @@ var (
 		"Never blocks: nothing a peer sends is rejected and nothing it receives is new to it.",
 		"Никогда не блокирует: ничего из отправленного участником не отвергается, и ничего полученного им не ново для него.")
 )
+
+// catalog is every rule. The reference pages under
+// Docs/{en,ru}/reference/contract-diff/ are rendered from it.
+var catalog = []*Rule{
+	// ---- removals and renames ----
+	{
+		ID: RuleDomainRemoved, Severity: Breaking,
+		Title:       text("domain removed", "домен удалён"),
+		Description: text("A whole contract is gone: every peer that speaks the protocol loses it.", "Исчез целый контракт: все участники, говорящие на этом протоколе, его теряют."),
+		Why:         whyRemoval,
+		Trigger:     text("A domain present at the baseline is in no spec file of the current tree (the file was deleted, or its domain id changed).", "Домена из базовой версии нет ни в одном файле спецификаций текущего дерева (файл удалён или сменился идентификатор домена)."),
+		Example: Example{
+			Context: text("`spec/demo.json` is deleted.", "Файл `spec/demo.json` удалён."),
+			Before:  `{"domain": {"id": "demo", "version": "1.2"}}`,
+		},
+		Resolution: text("Keep the spec while any peer still speaks the protocol. If it must go now, record a disposition that names the owner and how peers migrate.", "Сохраняйте спецификацию, пока протоколом кто-то пользуется. Если удалить её нужно сейчас, запишите решение с владельцем и способом миграции."),
+	},
+	{
+		ID: RuleMethodRemoved, Severity: Breaking,
+		Title:       text("method removed", "метод удалён"),
+		Description: text("Callers of the method now get method-not-found.", "Вызовы метода теперь получают ошибку «метод не найден»."),
+		Why:         whyRemoval,
+		Trigger:     text("A method id of the baseline is missing and no added method has the same content or shape.", "Идентификатора метода из базовой версии нет, и ни один добавленный метод не совпадает с ним по содержимому или форме."),
+		Example: Example{
+			Context: text("Method `get` is deleted from `methods`.", "Метод `get` удалён из `methods`."),
+			Before:  `{"id": "demo.method.get", "method": "get", "params": "GetParams", "result": "GetResult"}`,
+		},
+		Resolution: text("Mark the method `deprecated` first and remove it once callers have moved; reserve its name. When it has to go at once, record a disposition with the replacement callers should use.", "Сначала пометьте метод как `deprecated` и удалите его, когда вызывающие перейдут на другое; зарезервируйте имя. Если удалить нужно сразу, запишите решение с заменой для вызывающих."),
+	},
+	{
+		ID: RuleNotificationRemoved, Severity: Breaking,
+		Title:       text("notification removed", "уведомление удалено"),
+		Description: text("Peers that send the notification send something the contract no longer knows; peers that wait for it wait forever.", "Отправители уведомления шлют то, чего контракт больше не знает; ожидающие его ждут вечно."),
+		Why:         whyRemoval,
+		Trigger:     text("A notification id of the baseline is missing and no added notification has the same content or shape.", "Идентификатора уведомления из базовой версии нет, и ни одно добавленное уведомление не совпадает с ним по содержимому или форме."),
+		Example: Example{
+			Context: text("Notification `progress` is deleted.", "Уведомление `progress` удалено."),
+			Before:  `{"id": "demo.notification.progress", "method": "progress", "direction": "server-to-client"}`,
+		},
+		Resolution: text("Deprecate it first, or keep sending it until receivers stop relying on it; otherwise record a disposition.", "Сначала объявите его устаревшим или продолжайте отправлять, пока получатели на него полагаются; иначе запишите решение."),
+	},
+	{
+		ID: RuleEventRemoved, Severity: Breaking,
+		Title:       text("event removed", "событие удалено"),
+		Description: text("Receivers that wait for the event never see it again; a producer that still sends it is rejected by a checker built from the current spec.", "Получатели, ожидающие событие, его больше не увидят; источник, который всё ещё его шлёт, отвергается проверкой по текущей спецификации."),
+		Why:         whyRemoval,
+		Trigger:     text("An event id of the baseline is missing and no added event has the same content or shape.", "Идентификатора события из базовой версии нет, и ни одно добавленное событие не совпадает с ним по содержимому или форме."),
+		Example: Example{
+			Context: text("Event `changed` is deleted.", "Событие `changed` удалено."),
+			Before:  `{"id": "demo.event.changed", "name": "changed", "payload": "ChangedEvent"}`,
+		},
+		Resolution: text("Deprecate the event and keep it while peers depend on it; record a disposition when removing it is deliberate.", "Объявите событие устаревшим и сохраняйте его, пока от него зависят участники; если удаление намеренное, запишите решение."),
+	},
+	{
+		ID: RuleErrorRemoved, Severity: Breaking,
+		Title:       text("error code removed", "код ошибки удалён"),
+		Description: text("Clients that branch on the code lose that branch, and servers built from the old contract still send it.", "Клиенты, ветвящиеся по коду, теряют эту ветку, а серверы по старому контракту продолжают его присылать."),
+		Why:         whyRemoval,
+		Trigger:     text("An error id of the baseline is missing and no added error has the same content or shape.", "Идентификатора ошибки из базовой версии нет, и ни одна добавленная ошибка не совпадает с ней по содержимому или форме."),
+		Example: Example{
+			Context: text("Error `-32010` is deleted.", "Ошибка `-32010` удалена."),
+			Before:  `{"id": "demo.error.failure", "code": -32010, "symbol": "Failure"}`,
+		},
+		Resolution: text("Reserve the code in the spec's `reserved` list so it never comes back with another meaning; record a disposition if it really leaves the contract.", "Зарезервируйте код в списке `reserved`, чтобы он не вернулся с другим смыслом; если он действительно уходит из контракта, запишите решение."),
+	},
+	{
+		ID: RuleErrorKindRemoved, Severity: Breaking,
+		Title:       text("error kind removed", "вид ошибки удалён"),
+		Description: text("Clients that handle the kind lose it, and its typed details disappear.", "Клиенты, обрабатывающие этот вид, его теряют, а вместе с ним и типизированные подробности."),
+		Why:         whyRemoval,
+		Trigger:     text("An error kind id of the baseline is missing and no added kind has the same content or shape. A kind that also leaves the enum its error data names kinds by is judged once, on that enum value, by who sends it (enum-value-removed, or compatible-change when only its sender is implemented here).", "Идентификатора вида ошибки из базовой версии нет, и ни один добавленный вид не совпадает с ним по содержимому или форме. Вид, который заодно уходит из перечисления, которым данные ошибки называют виды, оценивается один раз — на этом значении перечисления, по тому, кто его отправляет (enum-value-removed или compatible-change, если здесь реализован только отправитель)."),
+		Example: Example{
+			Context: text("Kind `not_found` is deleted from error `-32010`.", "Вид `not_found` удалён из ошибки `-32010`."),
+			Before:  `{"id": "demo.error-kind.not-found", "kind": "not_found", "details": "NotFoundDetails"}`,
+		},
+		Resolution: text("Keep the kind until clients no longer match on it, then reserve it; otherwise record a disposition.", "Сохраните вид, пока клиенты его различают, затем зарезервируйте; иначе запишите решение."),
+	},
+	{
+		ID: RuleCapabilityRemoved, Severity: Breaking,
+		Title:       text("capability removed", "возможность удалена"),
+		Description: text("Clients that negotiate the capability lose the features it gates.", "Клиенты, договаривающиеся об этой возможности, теряют то, что она открывает."),
+		Why:         whyRemoval,
+		Trigger:     text("A capability id of the baseline is missing and no added capability has the same content or shape.", "Идентификатора возможности из базовой версии нет, и ни одна добавленная возможность не совпадает с ней по содержимому или форме."),
+		Example: Example{
+			Context: text("Capability `streaming` is deleted.", "Возможность `streaming` удалена."),
+			Before:  `{"id": "demo.capability.streaming", "name": "streaming", "type": "boolean"}`,
+		},
+		Resolution: text("Keep announcing the capability (it may stay `false`) until clients stop asking; record a disposition otherwise.", "Продолжайте объявлять возможность (пусть со значением `false`), пока клиенты о ней спрашивают; иначе запишите решение."),
+	},
+	{
+		ID: RuleRuleRemoved, Severity: Breaking,
+		Title:       text("rule removed", "правило удалено"),
+		Description: text("A normative promise is withdrawn; peers and tests that relied on it lose their ground.", "Нормативное обещание отозвано; участники и тесты, опиравшиеся на него, теряют основание."),
+		Why:         text("Breaking whoever implements what: a rule is a promise to every peer, and a peer cannot tell from the wire that it no longer holds.", "Ломающее независимо от того, кто что реализует: правило — обещание всем участникам, и по проводу участник не узнает, что оно больше не действует."),
+		Trigger:     text("A rule id of the baseline (a rule, or a field that carries a rule id) is missing, and no added rule has the same content.", "Идентификатора правила из базовой версии (правила или поля с идентификатором правила) нет, и ни одно добавленное правило не совпадает с ним по содержимому."),
+		Example: Example{
+			Context: text("Rule `demo.wire.frames` is deleted.", "Правило `demo.wire.frames` удалено."),
+			Before:  `{"id": "demo.wire.frames", "stability": "stable"}`,
+		},
+		Resolution: text("Mark the rule `deprecated` and explain the replacement in its rationale before removing it; record a disposition if it goes now.", "Пометьте правило как `deprecated` и объясните замену в обосновании, прежде чем удалять; если оно уходит сразу, запишите решение."),
+	},
+	{
+		ID: RuleConstantRemoved, Severity: Breaking,
+		Title:       text("constant removed", "константа удалена"),
+		Description: text("A limit, default or protocol literal disappears from the contract and from generated code.", "Предел, значение по умолчанию или литерал протокола исчезает из контракта и из сгенерированного кода."),
+		Why:         whyRemoval,
+		Trigger:     text("A constant id of the baseline is missing and no added constant has the same content.", "Идентификатора константы из базовой версии нет, и ни одна добавленная константа не совпадает с ней по содержимому."),
+		Example: Example{
+			Context: text("Limit `demo.limit.frame-bytes` is deleted.", "Предел `demo.limit.frame-bytes` удалён."),
+			Before:  `{"id": "demo.limit.frame-bytes", "symbol": "MaxFrameBytes", "kind": "limit", "value": 1024}`,
+		},
+		Resolution: text("Keep the constant while runtimes enforce it; record a disposition when the bound itself goes away.", "Сохраните константу, пока её соблюдают среды выполнения; если исчезает само ограничение, запишите решение."),
+	},
+	{
+		ID: RuleIDRenamed, Severity: Breaking,
+		Title:       text("id renamed", "идентификатор переименован"),
+		Description: text("The entry is unchanged but its stable id is not: links, dispositions, tests that name it and generated names break.", "Запись не изменилась, но её стабильный идентификатор другой: ломаются ссылки, решения, тесты, которые его называют, и сгенерированные имена."),
+		Why:         text("Breaking although the wire is unchanged: ids are the contract's own promise to the people and tools that name them.", "Ломающее, хотя провод не изменился: идентификаторы — собственное обещание контракта людям и инструментам, которые на них ссылаются."),
+		Trigger:     text("An id of the baseline is missing and an added entry of the same section has exactly the same content (types may also change their name). Reported once, instead of a removal and an addition.", "Идентификатора из базовой версии нет, а добавленная запись того же раздела полностью совпадает с ней по содержимому (у типа может смениться и имя). Показывается один раз вместо удаления и добавления."),
+		Example: Example{
+			Context: text("Rule `demo.wire.frames` becomes `demo.wire.framing` with the same texts.", "Правило `demo.wire.frames` становится `demo.wire.framing` с теми же текстами."),
+			Before:  `{"id": "demo.wire.frames"}`,
+			After:   `{"id": "demo.wire.framing"}`,
+		},
+		Resolution: text("Ids are forever: keep the old id. If the rename is worth it, record a disposition and update every reference in the same change.", "Идентификаторы вечны: оставьте старый. Если переименование того стоит, запишите решение и обновите все ссылки в том же изменении."),
+	},
+	{
+		ID: RuleRenamed, Severity: Breaking,
+		Title:       text("renamed on the wire", "переименовано на проводе"),
+		Description: text("A method, notification, event, error kind, capability or member keeps its shape but has another wire name: peers that use the old name lose it, and peers that know only the old name do not understand the new one.", "Метод, уведомление, событие, вид ошибки, возможность или поле сохранили форму, но получили другое имя на проводе: участники со старым именем его теряют, а знающие только старое не понимают новое."),
+		Why:         text("One finding for what would otherwise be a removal and an addition. An entry rename is breaking whoever implements what, like a removal. A member rename is judged as a change of values: breaking when this repository implements a receiver that now rejects the old name or requires the new one, or a sender whose new name receivers out there reject or miss; compatible-change when neither applies; tolerated-removal when receivers ignore unknown members and both names are optional.", "Одна находка вместо удаления и добавления. Переименование записи ломающее, кто бы что ни реализовывал, как удаление. Переименование поля оценивается как изменение значений: ломающее, если этот репозиторий реализует получателя, который теперь отвергает старое имя или требует новое, либо отправителя, чьё новое имя внешние получатели отвергнут или не найдут; compatible-change, если ни то, ни другое; tolerated-removal, если получатели игнорируют неизвестные поля и оба имени необязательны."),
+		Trigger:     text("A removed and an added element of the same section (or member of the same object) have the same shape: the same content besides the id, wire name and texts.", "Удалённый и добавленный элемент одного раздела (или поле одного объекта) имеют одинаковую форму: то же содержимое, кроме идентификатора, имени на проводе и текстов."),
+		Example: Example{
+			Context: text("Field `note` of `GetResult` becomes `remark` with the same type and constraints.", "Поле `note` типа `GetResult` становится `remark` с тем же типом и ограничениями."),
+			Before:  `{"name": "note", "type": "string", "required": false}`,
+			After:   `{"name": "remark", "type": "string", "required": false}`,
+		},
+		Resolution: text("Add the new name beside the old one, deprecate the old one, and remove it in a later release; reserve the old name.", "Добавьте новое имя рядом со старым, объявите старое устаревшим и удалите его в следующем выпуске; зарезервируйте старое имя."),
+	},
+	{
+		ID: RuleFieldRemoved, Severity: Breaking,
+		Title:       text("field removed", "поле удалено"),
+		Description: text("A member is gone from an object type: receivers that reject unknown members now reject senders that still send it, and receivers that required it now get values without it.", "Поле исчезло из объектного типа: получатели, отвергающие неизвестные поля, теперь отвергают отправителей, которые его ещё шлют, а получатели, которым оно было обязательно, теперь получают значения без него."),
+		Why:         text("The removal both narrows (where receivers reject unknown members, a value that still carries it is rejected) and widens (a required member may now be missing), so it is breaking when this repository implements a receiver or a sender that it hurts. When it hurts none, it is tolerated-removal: no peer is rejected, but receivers lose what the member said.", "Удаление и сужает (где получатели отвергают неизвестные поля, значение, которое его ещё несёт, отвергается), и расширяет (обязательное поле может теперь отсутствовать), поэтому оно ломающее, если этот репозиторий реализует получателя или отправителя, которому оно вредит. Если не вредит никому, это tolerated-removal: никого не отвергают, но получатели теряют то, что сообщало поле."),
+		Trigger:     text("A member of an object type at the baseline is missing now and the type rejects unknown members (a narrowing), or the member was required (a widening). Removing an optional member from a type that ignores unknown members is tolerated-removal instead.", "Поля объектного типа из базовой версии теперь нет, и тип отвергает неизвестные поля (сужение) или поле было обязательным (расширение). Удаление необязательного поля из типа, игнорирующего неизвестные поля, — это tolerated-removal."),
+		Example: Example{
+			Context: text("Field `note` is deleted from `GetResult`, which rejects unknown members.", "Поле `note` удалено из `GetResult`, который отвергает неизвестные поля."),
+			Before:  `{"name": "note", "type": "string", "required": false}`,
+		},
+		Resolution: text("Keep the member, optional and documented as ignored, and deprecate it; once removed, reserve its name. Otherwise record a disposition.", "Оставьте поле необязательным и описанным как игнорируемое, объявите устаревшим; после удаления зарезервируйте имя. Иначе запишите решение."),
+	},
+	// ---- values: narrowing what receivers accept ----
+	{
+		ID: RuleRequestMemberIgnored, Severity: Breaking,
+		Title:       text("request member now ignored", "поле запроса теперь игнорируется"),
+		Description: text("An optional member of a method's params was removed or renamed, and the party that answers, implemented here, ignores unknown members: a caller built from the baseline still sends it and is not rejected, but the answer no longer takes it into account (a filter that stops filtering).", "Необязательное поле параметров метода удалено или переименовано, а отвечающая сторона, реализованная здесь, игнорирует неизвестные поля: вызывающий по базовой версии всё ещё шлёт его и не получает отказа, но ответ больше его не учитывает (фильтр, который перестал фильтровать)."),
+		Why:         text("Breaking, although both revisions accept the same messages (the witness shows one): a member of a request is an input of its answer, and a caller cannot tell from the wire that the input is now ignored, so the meaning of its request changed silently. The same removal where no answer depends on it (a member of a result, an event) is tolerated-removal, a warning.", "Ломающее, хотя обе версии принимают одни и те же сообщения (свидетель показывает такое): поле запроса — входные данные ответа, и вызывающий не может узнать по проводу, что они теперь игнорируются, так что смысл его запроса молча изменился. То же удаление там, где от него не зависит ответ (поле результата, событие), — tolerated-removal, предупреждение."),
+		Trigger:     text("An optional member of a type carried in the params of a method whose answering party this repository implements is removed, or renamed (same type and constraints), and the type ignores or keeps unknown members.", "Удалено или переименовано (тот же тип и ограничения) необязательное поле типа, входящего в параметры метода, отвечающая сторона которого реализована в этом репозитории, и тип игнорирует или сохраняет неизвестные поля."),
+		Example: Example{
+			Context: text("`SearchParams` ignores unknown members; its optional filter `synonymLanguage` becomes `synonymLocale`.", "`SearchParams` игнорирует неизвестные поля; его необязательный фильтр `synonymLanguage` становится `synonymLocale`."),
+			Before:  `{"name": "synonymLanguage", "type": "string", "required": false}`,
+			After:   `{"name": "synonymLocale", "type": "string", "required": false}`,
+		},
+		Resolution: text("Keep the old member, deprecated, and honour it beside the new one until callers have moved; or record a disposition saying what old callers now get and how they migrate.", "Сохраните старое поле как устаревшее и учитывайте его наряду с новым, пока вызывающие не перейдут; или запишите решение о том, что теперь получают старые вызывающие и как им перейти."),
+	},
+	{
+		ID: RuleRequiredFieldAdded, Severity: Breaking,
+		Title:       text("required field added", "добавлено обязательное поле"),
+		Description: text("Every sender built from the baseline omits the new member, so a receiver built from the current spec rejects every value it sends.", "Каждый отправитель по базовой версии не передаёт новое поле, поэтому получатель по текущей спецификации отвергает каждое его значение."),
+		Why:         whyNarrowing,
+		Trigger:     text("A required member is added to an object type and this repository implements a receiver of the type.", "В объектный тип добавлено обязательное поле, и этот репозиторий реализует получателя этого типа."),
+		Example: Example{
+			Context: text("`GetParams` is the params type of method `get`, which the server here receives.", "`GetParams` — тип параметров метода `get`, который принимает здешний сервер."),
+			After:   `{"name": "scope", "type": "string", "required": true}`,
+		},
+		Resolution: text("Add the member as optional with a default that keeps the old behaviour.", "Добавьте поле необязательным, со значением по умолчанию, сохраняющим прежнее поведение."),
+	},
+	{
+		ID: RuleClosedTypeFieldAdded, Severity: Breaking,
+		Title:       text("field added to a closed type", "в закрытый тип добавлено поле"),
+		Description: text("The type rejects unknown members, so receivers built from the baseline reject every value that carries the new member.", "Тип отвергает неизвестные поля, поэтому получатели по базовой версии отвергнут каждое значение с новым полем."),
+		Why:         whyWidening,
+		Trigger:     text("A member is added to a type whose baseline `additionalFields` is `reject`, and this repository implements a sender of the type.", "В тип, у которого в базовой версии `additionalFields` равно `reject`, добавлено поле, и этот репозиторий реализует отправителя этого типа."),
+		Example: Example{
+			Context: text("`GetResult` is the result of `get` and has `\"additionalFields\": \"reject\"`.", "`GetResult` — результат `get`, у него `\"additionalFields\": \"reject\"`."),
+			After:   `{"name": "cursor", "type": "string", "required": false}`,
+		},
+		Resolution: text("Send the new data only after peers opt in (a capability), or open the type (`ignore`) in one release and add the member in a later one.", "Отправляйте новые данные только согласившимся участникам (через возможность) или сначала откройте тип (`ignore`), а поле добавьте в следующем выпуске."),
+	},
+	{
+		ID: RuleFieldNowRequired, Severity: Breaking,
+		Title:       text("field made required", "поле стало обязательным"),
+		Description: text("Senders that omit the member now send invalid values.", "Отправители, не передающие поле, теперь шлют недопустимые значения."),
+		Why:         whyNarrowing,
+		Trigger:     text("A member changes from optional to required.", "Поле из необязательного стало обязательным."),
+		Example: Example{
+			Context: text("Field `mode` of `GetParams`.", "Поле `mode` типа `GetParams`."),
+			Before:  `{"name": "mode", "required": false}`,
+			After:   `{"name": "mode", "required": true}`,
+		},
+		Resolution: text("Keep the member optional and give it a default.", "Оставьте поле необязательным и задайте значение по умолчанию."),
+	},
+	{
+		ID: RuleFieldNowOptional, Severity: Breaking,
+		Title:       text("field made optional", "поле стало необязательным"),
+		Description: text("Receivers that read the member unconditionally fail when a sender leaves it out.", "Получатели, читающие поле безусловно, сломаются, когда отправитель его не пришлёт."),
+		Why:         whyWidening,
+		Trigger:     text("A member changes from required to optional (it may now be absent). A member that goes from required and nullable to optional and not nullable (null replaced by absent) is reported by this rule and nullable-removed.", "Поле из обязательного стало необязательным (может отсутствовать). Поле, которое из обязательного и допускающего null стало необязательным без null (null заменён отсутствием), показывается этим правилом и nullable-removed."),
+		Example: Example{
+			Context: text("Field `total` of `GetResult`.", "Поле `total` типа `GetResult`."),
+			Before:  `{"name": "total", "required": true}`,
+			After:   `{"name": "total", "required": false}`,
+		},
+		Resolution: text("Keep sending the member; if there is no meaningful value, make it nullable in a new major version or define a value (zero, empty) instead of omitting it.", "Продолжайте отправлять поле; если осмысленного значения нет, определите его (ноль, пустая строка), а не опускайте поле."),
+	},
+	{
+		ID: RuleNullableRemoved, Severity: Breaking,
+		Title:       text("field no longer nullable", "поле больше не допускает null"),
+		Description: text("Senders that send `null` are now rejected.", "Отправители, передающие `null`, теперь получают отказ."),
+		Why:         whyNarrowing,
+		Trigger:     text("`nullable` is removed from a member.", "У поля убран признак `nullable`."),
+		Example: Example{
+			Context: text("Field `cursor` of a params type.", "Поле `cursor` типа параметров."),
+			Before:  `{"name": "cursor", "required": true, "nullable": true}`,
+			After:   `{"name": "cursor", "required": true}`,
+		},
+		Resolution: text("Keep accepting `null` and treat it as the absent value.", "Продолжайте принимать `null` и считайте его отсутствующим значением."),
+	},
+	{
+		ID: RuleNullableAdded, Severity: Breaking,
+		Title:       text("field made nullable", "поле стало допускать null"),
+		Description: text("Receivers that expect a value (or, for an optional member, its absence) get `null` and fail.", "Получатели, ожидающие значение (или, для необязательного поля, его отсутствие), получают `null` и ломаются."),
+		Why:         whyWidening,
+		Trigger:     text("`nullable` is added to a member. An optional member that becomes nullable now tells absent from null: receivers built from the baseline know only absent.", "У поля появился признак `nullable`. Необязательное поле, ставшее допускающим null, теперь различает отсутствие и null: получатели по базовой версии знают только отсутствие."),
+		Example: Example{
+			Context: text("Field `status` of `GetResult`.", "Поле `status` типа `GetResult`."),
+			Before:  `{"name": "status", "type": "Status", "required": true}`,
+			After:   `{"name": "status", "type": "Status", "required": true, "nullable": true}`,
+		},
+		Resolution: text("Add a separate member or an enum value that says \"unknown\" instead of sending `null`, or send `null` only to peers that opt in.", "Вместо `null` добавьте отдельное поле или значение перечисления «неизвестно» либо шлите `null` только согласившимся участникам."),
+	},
+	{
+		ID: RuleTypeChanged, Severity: Breaking,
+		Title:       text("type changed", "тип изменён"),
+		Description: text("Values of the old type no longer decode as the new one, and values of the new type are unknown to peers built from the baseline.", "Значения старого типа не декодируются как новый, а значения нового незнакомы участникам по базовой версии."),
+		Why:         text("Judged by the way the values move: a string that becomes a closed enum, a number that becomes an integer or any value that becomes a typed one only narrows, and is breaking when a receiver is implemented here (the witness is a value only the old type accepts); the reverse only widens, and is breaking when a sender is implemented here; a type replaced by an unrelated one does both, and is breaking when either is. Otherwise it is compatible-change.", "Оценивается по тому, куда сдвигаются значения: строка, ставшая закрытым перечислением, число, ставшее целым, или любое значение, ставшее типизированным, только сужает и ломает, когда здесь реализован получатель (свидетель — значение, которое принимает только старый тип); обратная смена только расширяет и ломает, когда здесь реализован отправитель; замена на несвязанный тип делает и то и другое и ломает в любом из этих случаев. Иначе это compatible-change."),
+		Trigger:     text("The type of a member or alias changes, or a named type changes its kind, enum base or union tag member; also (always breaking) the type named by method params or result, notification params, event payload, error data, error kind details or a capability, or a constant's type, kind or unit.", "Изменился тип поля или псевдонима, либо у именованного типа сменился вид, основа перечисления или поле-тег объединения; а также (всегда ломающее) тип параметров или результата метода, параметров уведомления, данных события, данных ошибки, подробностей вида ошибки или возможности, либо тип, вид или единица константы."),
+		Example: Example{
+			Context: text("Field `total` of `GetResult`.", "Поле `total` типа `GetResult`."),
+			Before:  `{"name": "total", "type": "integer"}`,
+			After:   `{"name": "total", "type": "decimal-u64"}`,
+		},
+		Resolution: text("Add a new member (or method) with the new type and deprecate the old one.", "Добавьте новое поле (или метод) с новым типом, а старое объявите устаревшим."),
+	},
+	{
+		ID: RuleEnumValueRemoved, Severity: Breaking,
+		Title:       text("enum value removed from a closed enum", "из закрытого перечисления удалено значение"),
+		Description: text("Senders that send the value are rejected by receivers built from the current spec.", "Отправители этого значения получают отказ от получателей по текущей спецификации."),
+		Why:         whyNarrowing,
+		Trigger:     text("A value is removed from an enum that is closed in the current spec. From an open enum it is tolerated-removal.", "Из перечисления, закрытого в текущей спецификации, удалено значение. Из открытого — это tolerated-removal."),
+		Example: Example{
+			Context: text("`TextMessageRole` of AG-UI events, which the checker here accepts from agents.", "`TextMessageRole` событий AG-UI, которые здешняя проверка принимает от агентов."),
+			Before:  `{"values": ["assistant", "user"]}`,
+			After:   `{"values": ["assistant"]}`,
+		},
+		Resolution: text("Keep accepting the value and map it to the closest remaining behaviour; mark it `deprecated`, and reserve it once removed.", "Продолжайте принимать значение, сопоставив его с ближайшим оставшимся поведением; пометьте как `deprecated`, а после удаления зарезервируйте."),
+	},
+	{
+		ID: RuleEnumValueAdded, Severity: Breaking,
+		Title:       text("enum value added to a closed enum", "в закрытое перечисление добавлено значение"),
+		Description: text("A closed enum is one receivers enforce: those built from the baseline reject the new value.", "Закрытое перечисление получатели проверяют строго: построенные по базовой версии отвергнут новое значение."),
+		Why:         whyWidening,
+		Trigger:     text("A value is added to an enum that is closed at the baseline. Added to an open enum, it is compatible-change: receivers keep a value they do not know.", "В перечисление, закрытое в базовой версии, добавлено значение. В открытое — это compatible-change: получатели сохраняют незнакомое значение."),
+		Example: Example{
+			Context: text("`Status` is sent in `GetResult` by the server here.", "`Status` передаётся в `GetResult` здешним сервером."),
+			Before:  `{"values": ["ok", "partial"]}`,
+			After:   `{"values": ["ok", "partial", "stale"]}`,
+		},
+		Resolution: text("Open the enum (`\"open\": true`) in one major version and add values in later ones, or send the new value only to peers that opt in.", "Откройте перечисление (`\"open\": true`) в одной мажорной версии и добавляйте значения в следующих или отправляйте новое значение только согласившимся участникам."),
+	},
+	{
+		ID: RuleVariantRemoved, Severity: Breaking,
+		Title:       text("variant removed", "вариант удалён"),
+		Description: text("Senders of the variant are rejected by receivers built from the current spec.", "Отправители варианта получают отказ от получателей по текущей спецификации."),
+		Why:         whyNarrowing,
+		Trigger:     text("A variant is removed from a closed union, or an alternative from an alternatives type. From an open union it is tolerated-removal.", "Из закрытого объединения удалён вариант или из типа-альтернативы — альтернатива. Из открытого объединения — это tolerated-removal."),
+		Example: Example{
+			Context: text("Union `Filter` is sent in `GetParams`.", "Объединение `Filter` передаётся в `GetParams`."),
+			Before:  `{"tag": "kind", "variants": [{"tag": "byName"}, {"tag": "all"}]}`,
+			After:   `{"tag": "kind", "variants": [{"tag": "byName"}]}`,
+		},
+		Resolution: text("Keep accepting the variant and mark it `deprecated`; reserve its tag once removed.", "Продолжайте принимать вариант и пометьте его как `deprecated`; после удаления зарезервируйте тег."),
+	},
+	{
+		ID: RuleVariantAdded, Severity: Breaking,
+		Title:       text("variant added", "вариант добавлен"),
+		Description: text("Receivers that decode the closed union strictly meet a tag they do not know and reject the value.", "Получатели, строго декодирующие закрытое объединение, встретят незнакомый тег и отвергнут значение."),
+		Why:         whyWidening,
+		Trigger:     text("A variant is added to a union that is closed at the baseline, or an alternative to an alternatives type. Added to an open union, it is compatible-change.", "В объединение, закрытое в базовой версии, добавлен вариант или в тип-альтернативу — альтернатива. В открытое объединение — это compatible-change."),
+		Example: Example{
+			Context: text("Union `Item` is sent in `GetResult`.", "Объединение `Item` передаётся в `GetResult`."),
+			Before:  `{"tag": "kind", "variants": [{"tag": "file"}, {"tag": "dir"}]}`,
+			After:   `{"tag": "kind", "variants": [{"tag": "file"}, {"tag": "dir"}, {"tag": "link"}]}`,
+		},
+		Resolution: text("Gate the variant behind a capability, or open the union first so that receivers keep an unknown tag.", "Закройте вариант условием возможности или сначала откройте объединение, чтобы получатели сохраняли незнакомый тег."),
+	},
+	{
+		ID: RuleOpennessChanged, Severity: Breaking,
+		Title:       text("enum or union opened or closed", "перечисление или объединение открыто или закрыто"),
+		Description: text("Closing a type makes receivers reject values they used to keep; opening it lets senders send values receivers built from the baseline reject.", "Закрытие типа заставляет получателей отвергать значения, которые они сохраняли; открытие позволяет отправителям слать значения, которые получатели по базовой версии отвергнут."),
+		Why:         text("Closing narrows and opening widens the accepted values, so the rule follows the narrowing and widening reasons: breaking when this repository implements a receiver (closing) or a sender (opening) of the type, otherwise compatible-change.", "Закрытие сужает, а открытие расширяет принимаемые значения, поэтому правило следует причинам сужения и расширения: ломающее, если этот репозиторий реализует получателя (закрытие) или отправителя (открытие) типа, иначе compatible-change."),
+		Trigger:     text("`open` of an enum or union changes.", "Изменился признак `open` перечисления или объединения."),
+		Example: Example{
+			Context: text("Enum `Status`.", "Перечисление `Status`."),
+			Before:  `{"kind": "enum", "values": ["ok"]}`,
+			After:   `{"kind": "enum", "open": true, "values": ["ok"]}`,
+		},
+		Resolution: text("Open a type only in a new major version (receivers must learn to keep unknown values first); close one only when no sender out there sends values it does not list.", "Открывайте тип только в новой мажорной версии (получатели сначала должны научиться сохранять незнакомые значения); закрывайте, только когда никто не шлёт неперечисленных значений."),
+	},
+	{
+		ID: RuleMaxLengthLowered, Severity: Breaking,
+		Title:       text("maxLength lowered", "maxLength уменьшен"),
+		Description: text("Senders of longer strings are rejected.", "Отправители более длинных строк получают отказ."),
+		Why:         whyNarrowing,
+		Trigger:     text("`maxLength` is lowered or added on a string. A `maxLength` that names a limit constant on both sides moves with the constant and is reported once, on it (limit-narrowed).", "У строки `maxLength` уменьшен или добавлен. `maxLength`, который с обеих сторон называет константу-предел, движется вместе с ней и показывается один раз, на ней (limit-narrowed)."),
+		Example: Example{
+			Context: text("Field `name` of `GetParams`.", "Поле `name` типа `GetParams`."),
+			Before:  `{"maxLength": 8}`,
+			After:   `{"maxLength": 4}`,
+		},
+		Resolution: text("Keep the old bound; if the runtime cannot honour it, record a disposition that says what senders must change.", "Сохраните прежнюю границу; если среда выполнения не может её соблюдать, запишите решение о том, что должны изменить отправители."),
+	},
+	{
+		ID: RuleMinLengthRaised, Severity: Breaking,
+		Title:       text("minLength raised", "minLength увеличен"),
+		Description: text("Senders of shorter strings are rejected.", "Отправители более коротких строк получают отказ."),
+		Why:         whyNarrowing,
+		Trigger:     text("`minLength` is raised or added on a string.", "У строки `minLength` увеличен или добавлен."),
+		Example: Example{
+			Context: text("Field `name` of `GetParams`.", "Поле `name` типа `GetParams`."),
+			Before:  `{"minLength": 1}`,
+			After:   `{"minLength": 3}`,
+		},
+		Resolution: text("Keep the old bound, or record a disposition with the migration for senders.", "Сохраните прежнюю границу или запишите решение с описанием миграции для отправителей."),
+	},
+	{
+		ID: RulePatternChanged, Severity: Breaking,
+		Title:       text("pattern changed", "шаблон изменён"),
+		Description: text("A new or different pattern rejects strings senders already send.", "Новый или другой шаблон отвергает строки, которые отправители уже шлют."),
+		Why:         whyNarrowing,
+		Trigger:     text("`pattern` is added or changed on a string (a changed pattern both narrows and widens; the narrowing is what this rule reports).", "У строки `pattern` добавлен или изменён (изменённый шаблон и сужает, и расширяет; это правило сообщает о сужении)."),
+		Example: Example{
+			Context: text("Field `name` of `GetParams`.", "Поле `name` типа `GetParams`."),
+			Before:  `{"pattern": "^[a-z]+$"}`,
+			After:   `{"pattern": "^[a-z]{2,}$"}`,
+		},
+		Resolution: text("Only loosen patterns of values you receive; when one must get stricter, record a disposition.", "Ослабляйте шаблоны получаемых значений только в сторону расширения; если шаблон должен стать строже, запишите решение."),
+	},
+	{
+		ID: RuleMaximumLowered, Severity: Breaking,
+		Title:       text("maximum lowered", "maximum уменьшен"),
+		Description: text("Senders of larger numbers are rejected.", "Отправители бо́льших чисел получают отказ."),
+		Why:         whyNarrowing,
+		Trigger:     text("A literal `maximum` is lowered or added on a number that is not clamped (a bound that names a constant is judged on the constant).", "У числа без `clamp` буквальный `maximum` уменьшен или добавлен (граница, названная константой, оценивается по константе)."),
+		Example: Example{
+			Context: text("A client-sent `percent` field.", "Поле `percent`, отправляемое клиентом."),
+			Before:  `{"maximum": 100}`,
+			After:   `{"maximum": 50}`,
+		},
+		Resolution: text("Clamp larger values instead of rejecting them (`clamp`), or record a disposition.", "Вместо отказа ограничивайте большие значения (`clamp`) или запишите решение."),
+	},
+	{
+		ID: RuleMinimumRaised, Severity: Breaking,
+		Title:       text("minimum raised", "minimum увеличен"),
+		Description: text("Senders of smaller numbers are rejected.", "Отправители меньших чисел получают отказ."),
+		Why:         whyNarrowing,
+		Trigger:     text("A literal `minimum` is raised or added on a number that is not clamped.", "У числа без `clamp` буквальный `minimum` увеличен или добавлен."),
+		Example: Example{
+			Context: text("Field `limit` of `GetParams`.", "Поле `limit` типа `GetParams`."),
+			Before:  `{"minimum": 1}`,
+			After:   `{"minimum": 2}`,
+		},
+		Resolution: text("Clamp smaller values instead of rejecting them, or record a disposition.", "Вместо отказа ограничивайте меньшие значения или запишите решение."),
+	},
+	{
+		ID: RuleItemBoundsNarrowed, Severity: Breaking,
+		Title:       text("array bounds narrowed", "границы массива сужены"),
+		Description: text("Senders of more (or fewer) items are rejected.", "Отправители большего (или меньшего) числа элементов получают отказ."),
+		Why:         whyNarrowing,
+		Trigger:     text("`maxItems` is lowered or added, or `minItems` raised or added, on an array. A count that names a limit constant on both sides moves with the constant and is reported once, on it (limit-narrowed).", "У массива `maxItems` уменьшен или добавлен либо `minItems` увеличен или добавлен. Граница, которая с обеих сторон называет константу-предел, движется вместе с ней и показывается один раз, на ней (limit-narrowed)."),
+		Example: Example{
+			Context: text("`interrupts` of AG-UI's `RunFinishedInterrupt`, which the checker here accepts.", "`interrupts` в `RunFinishedInterrupt` AG-UI, которые принимает здешняя проверка."),
+			Before:  `{"minItems": 1}`,
+			After:   `{"minItems": 2}`,
+		},
+		Resolution: text("Keep the old bounds, or record a disposition with the migration.", "Сохраните прежние границы или запишите решение с описанием миграции."),
+	},
+	{
+		ID: RuleBoundWidened, Severity: Breaking,
+		Title:       text("bound widened", "граница расширена"),
+		Description: text("Receivers that sized buffers or checks for the old bound meet larger, smaller or differently shaped values, and reject them.", "Получатели, рассчитавшие буферы или проверки на старую границу, встречают большие, меньшие или иначе устроенные значения и отвергают их."),
+		Why:         whyWidening,
+		Trigger:     text("`maximum`, `maxLength` or `maxItems` raised or removed, `minimum`, `minLength` or `minItems` lowered or removed, `pattern` removed or loosened, or `clamp` added.", "`maximum`, `maxLength` или `maxItems` увеличены или убраны, `minimum`, `minLength` или `minItems` уменьшены или убраны, `pattern` убран или ослаблен, либо добавлен `clamp`."),
+		Example: Example{
+			Context: text("Field `total` of `GetResult`, which the server here sends.", "Поле `total` типа `GetResult`, которое шлёт здешний сервер."),
+			Before:  `{"minimum": 0, "maximum": 1000}`,
+			After:   `{"minimum": 0, "maximum": 100000}`,
+		},
+		Resolution: text("Keep sending values within the old bound until receivers have moved, or record a disposition that says how they adapt.", "Продолжайте слать значения в старых границах, пока получатели не перейдут, или запишите решение о том, как им приспособиться."),
+	},
+	{
+		ID: RuleConstChanged, Severity: Breaking,
+		Title:       text("const changed", "const изменён"),
+		Description: text("A value fixed by the contract changed: senders of the old value are rejected, or receivers expecting it get another.", "Значение, закреплённое контрактом, изменилось: отправителей старого значения отвергают, или получатели, ожидающие его, получают другое."),
+		Why:         whyBoth,
+		Trigger:     text("`const` is added, changed or removed.", "`const` добавлен, изменён или удалён."),
+		Example: Example{
+			Context: text("Field `accepted` of a result type.", "Поле `accepted` типа результата."),
+			Before:  `{"const": true}`,
+			After:   `{"const": false}`,
+		},
+		Resolution: text("Introduce a new member or protocol version instead of changing a fixed value.", "Вместо изменения закреплённого значения введите новое поле или новую версию протокола."),
+	},
+	{
+		ID: RuleClampRemoved, Severity: Breaking,
+		Title:       text("clamp removed", "clamp убран"),
+		Description: text("Out-of-range values that used to be clamped are now rejected.", "Значения вне диапазона, которые раньше ограничивались, теперь отвергаются."),
+		Why:         whyNarrowing,
+		Trigger:     text("`clamp` is removed from the constraints of an integer.", "Из ограничений целого числа убран `clamp`."),
+		Example: Example{
+			Context: text("Field `limit` of `GetParams`.", "Поле `limit` типа `GetParams`."),
+			Before:  `{"minimum": 1, "maximum": 10, "clamp": true}`,
+			After:   `{"minimum": 1, "maximum": 10}`,
+		},
+		Resolution: text("Keep clamping; record a disposition if strict rejection is required.", "Продолжайте ограничивать значения; если нужен строгий отказ, запишите решение."),
+	},
+	{
+		ID: RuleUnknownFieldsNarrowed, Severity: Breaking,
+		Title:       text("unknown members now rejected", "неизвестные поля теперь отвергаются"),
+		Description: text("Senders that send extra members are now rejected.", "Отправители с дополнительными полями теперь получают отказ."),
+		Why:         whyNarrowing,
+		Trigger:     text("`additionalFields` changes from `ignore` or `keep` to `reject`. A change between `ignore` and `keep` changes no accepted value and is compatible-change.", "`additionalFields` меняется с `ignore` или `keep` на `reject`. Изменение между `ignore` и `keep` не меняет принимаемых значений и является compatible-change."),
+		Example: Example{
+			Context: text("`CancelParams` is sent in the `cancel` notification.", "`CancelParams` передаётся в уведомлении `cancel`."),
+			Before:  `{"additionalFields": "ignore"}`,
+			After:   `{"additionalFields": "reject"}`,
+		},
+		Resolution: text("Keep the more tolerant setting, or record a disposition that lists the members senders must stop sending.", "Сохраните более терпимую настройку или запишите решение с перечнем полей, которые отправители должны перестать слать."),
+	},
+	{
+		ID: RuleUnknownFieldsWidened, Severity: Breaking,
+		Title:       text("unknown members now accepted", "неизвестные поля теперь принимаются"),
+		Description: text("The type may now carry members it does not declare, and receivers built from the baseline reject them.", "Тип теперь может нести необъявленные поля, а получатели по базовой версии их отвергают."),
+		Why:         whyWidening,
+		Trigger:     text("`additionalFields` changes from `reject` to `ignore` or `keep`.", "`additionalFields` меняется с `reject` на `ignore` или `keep`."),
+		Example: Example{
+			Context: text("`GetResult`, which the server here sends.", "`GetResult`, который шлёт здешний сервер."),
+			Before:  `{"additionalFields": "reject"}`,
+			After:   `{"additionalFields": "ignore"}`,
+		},
+		Resolution: text("Open the type in a new major version, and send extra members only after receivers have moved.", "Открывайте тип в новой мажорной версии и шлите дополнительные поля, только когда получатели перейдут."),
+	},
+	{
+		ID: RuleExactlyOneOfChanged, Severity: Breaking,
+		Title:       text("exactlyOneOf changed", "exactlyOneOf изменён"),
+		Description: text("Which members must appear together changed: a combination senders send may now be rejected, or receivers may get one they were told cannot happen.", "Изменилось, какие поля должны встречаться вместе: отправляемое сочетание может теперь отвергаться, или получатель встретит то, которого по контракту не бывает."),
+		Why:         whyBoth,
+		Trigger:     text("`exactlyOneOf` is added, changed or removed.", "`exactlyOneOf` добавлен, изменён или удалён."),
+		Example: Example{
+			Context: text("`GetParams` with optional fields `id` and `filter`.", "`GetParams` с необязательными полями `id` и `filter`."),
+			After:   `{"exactlyOneOf": ["id", "filter"]}`,
+		},
+		Resolution: text("Add a new type or method with the new rule and deprecate the old one.", "Добавьте новый тип или метод с новым правилом, а старый объявите устаревшим."),
+	},
+	{
+		ID: RuleLimitNarrowed, Severity: Breaking,
+		Title:       text("limit narrowed", "предел сужен"),
+		Description: text("A limit on what a party accepts was lowered (or a minimum raised): what senders sized for the old limit send is now rejected.", "Предел того, что принимает сторона, уменьшен (или минимум увеличен): то, что шлют отправители, рассчитанные на старый предел, теперь отвергается."),
+		Why:         text("A limit states which flow it bounds (its `direction`). Breaking when this repository implements the receiving party of that flow; when only the sender is implemented here the sender just stays further below the limit, and the edit is compatible-change.", "Предел указывает, какой поток он ограничивает (`direction`). Ломающее, когда этот репозиторий реализует принимающую сторону этого потока; когда здесь реализован только отправитель, он просто держится дальше от предела, и правка — compatible-change."),
+		Trigger:     text("The value of a `limit` constant, or of a `protocol` constant that is a bound, moves so that fewer values fit: a maximum lowered, a minimum (`\"bound\": \"min\"`) raised, or a non-numeric value changed. A bound that names it (`maximum`, `maxItems`, `maxLength`, ...) is not reported again.", "Значение константы вида `limit` или константы `protocol`, являющейся границей, сдвинуто так, что помещается меньше: максимум уменьшен, минимум (`\"bound\": \"min\"`) увеличен или изменено нечисловое значение. Граница, которая её называет (`maximum`, `maxItems`, `maxLength`, ...), повторно не показывается."),
+		Example: Example{
+			Context: text("`demo.limit.items` bounds what the server accepts.", "`demo.limit.items` ограничивает то, что принимает сервер."),
+			Before:  `{"id": "demo.limit.items", "kind": "limit", "value": 10}`,
+			After:   `{"id": "demo.limit.items", "kind": "limit", "value": 8}`,
+		},
+		Resolution: text("Keep the old limit, or record a disposition with the reason (memory, abuse) and how senders keep under it.", "Сохраните прежний предел или запишите решение с причиной (память, злоупотребления) и тем, как отправителям в него уложиться."),
+	},
+	{
+		ID: RuleLimitWidened, Severity: Breaking,
+		Title:       text("limit widened", "предел расширен"),
+		Description: text("A limit on what a party sends was raised (or a minimum lowered): receivers sized for the old limit now receive larger bodies, more items or more frequent messages.", "Предел того, что шлёт сторона, увеличен (или минимум уменьшен): получатели, рассчитанные на старый предел, получают большие тела, больше элементов или более частые сообщения."),
+		Why:         text("Breaking when this repository implements the sending party of the flow the limit bounds; when only the receiver is implemented here, it just accepts more, and the edit is compatible-change.", "Ломающее, когда этот репозиторий реализует отправляющую сторону потока, который ограничивает предел; когда здесь реализован только получатель, он просто принимает больше, и правка — compatible-change."),
+		Trigger:     text("The value of a `limit` constant, or of a `protocol` constant that is a bound, moves so that more values fit: a maximum raised or a minimum lowered. A bound that names it (`maximum`, `maxItems`, `maxLength`, ...) is not reported again.", "Значение константы вида `limit` или константы `protocol`, являющейся границей, сдвинуто так, что помещается больше: максимум увеличен или минимум уменьшен. Граница, которая её называет (`maximum`, `maxItems`, `maxLength`, ...), повторно не показывается."),
+		Example: Example{
+			Context: text("`eska-ide-api.limit.response-bytes` bounds what the server here sends.", "`eska-ide-api.limit.response-bytes` ограничивает то, что шлёт здешний сервер."),
+			Before:  `{"id": "eska-ide-api.limit.response-bytes", "kind": "limit", "value": 67108864}`,
+			After:   `{"id": "eska-ide-api.limit.response-bytes", "kind": "limit", "value": 134217728}`,
+		},
+		Resolution: text("Announce the new limit (a capability or the version) and send beyond the old one only to peers that know it, or record a disposition.", "Объявите новый предел (возможностью или версией) и выходите за старый только с участниками, которые его знают, или запишите решение."),
+	},
+	// ---- the wire ----
+	{
+		ID: RuleProtocolConstantChanged, Severity: Breaking,
+		Title:       text("protocol constant changed", "константа протокола изменена"),
+		Description: text("A literal both sides must agree on (a version string, a magic value) changed.", "Изменился литерал, о котором обе стороны обязаны договориться (строка версии, магическое значение)."),
+		Why:         whyWire,
+		Trigger:     text("The value of a `protocol` constant that both ends must agree on exactly changes: its `direction` says `\"bounds\": \"exact\"`, or it states no direction (a spec written before constants had one). A protocol constant that is a bound one party accepts (`\"bounds\": \"accepts\"`) is judged like a limit instead: limit-narrowed, limit-widened or compatible-change.", "Изменилось значение константы вида `protocol`, в котором обе стороны обязаны совпадать точно: её `direction` говорит `\"bounds\": \"exact\"` или направления нет вовсе (спецификация написана до того, как оно появилось у констант). Константа протокола, которая является границей того, что принимает одна сторона (`\"bounds\": \"accepts\"`), оценивается как предел: limit-narrowed, limit-widened или compatible-change."),
+		Example: Example{
+			Context: text("Constant `demo.protocol.version`.", "Константа `demo.protocol.version`."),
+			Before:  `{"value": 1}`,
+			After:   `{"value": 2}`,
+		},
+		Resolution: text("Support both values during a transition (negotiate the version) and record a disposition.", "На время перехода поддерживайте оба значения (договаривайтесь о версии) и запишите решение."),
+	},
+	{
+		ID: RuleErrorCodeChanged, Severity: Breaking,
+		Title:       text("error code changed", "код ошибки изменён"),
+		Description: text("Clients that branch on the number see a different one for the same error.", "Клиенты, ветвящиеся по номеру, получают для той же ошибки другой номер."),
+		Why:         whyWire,
+		Trigger:     text("The `code` of an error changes, or the domain's `invalidParams` names another error.", "Изменился `code` ошибки, или `invalidParams` домена указывает на другую ошибку."),
+		Example: Example{
+			Context: text("Error `demo.error.failure`.", "Ошибка `demo.error.failure`."),
+			Before:  `{"code": -32010}`,
+			After:   `{"code": -32011}`,
+		},
+		Resolution: text("Codes are forever: add a new error with the new code and keep the old one.", "Коды вечны: добавьте новую ошибку с новым кодом и сохраните старую."),
+	},
+	{
+		ID: RuleWireNameChanged, Severity: Breaking,
+		Title:       text("wire name changed", "имя на проводе изменено"),
+		Description: text("The entry keeps its id but peers see another name on the wire: method, notification, event, error kind or capability name.", "Запись сохранила идентификатор, но участники видят на проводе другое имя: метода, уведомления, события, вида ошибки или возможности."),
+		Why:         whyWire,
+		Trigger:     text("`method`, `name` or `kind` of an entry with an unchanged id changes.", "У записи с прежним идентификатором изменились `method`, `name` или `kind`."),
+		Example: Example{
+			Context: text("Method `demo.method.get`.", "Метод `demo.method.get`."),
+			Before:  `{"method": "get"}`,
+			After:   `{"method": "fetch"}`,
+		},
+		Resolution: text("Add the new name as a new entry and deprecate the old one.", "Добавьте новое имя новой записью, а старую объявите устаревшей."),
+	},
+	{
+		ID: RuleDirectionChanged, Severity: Breaking,
+		Title:       text("direction changed", "направление изменено"),
+		Description: text("The side that sends a method, notification or event switched; both sides break.", "Сменилась сторона, отправляющая метод, уведомление или событие; ломаются обе."),
+		Why:         whyWire,
+		Trigger:     text("`direction` of a method, notification or event changes.", "Изменилось `direction` метода, уведомления или события."),
+		Example: Example{
+			Context: text("Notification `cancel`.", "Уведомление `cancel`."),
+			Before:  `{"direction": "client-to-server"}`,
+			After:   `{"direction": "server-to-client"}`,
+		},
+		Resolution: text("Add a new entry for the other direction.", "Добавьте новую запись для другого направления."),
+	},
+	{
+		ID: RuleCapabilityGateAdded, Severity: Breaking,
+		Title:       text("capability gate added", "добавлено условие возможности"),
+		Description: text("Peers that do not negotiate the capability lose what used to be available to everyone.", "Участники, не договорившиеся о возможности, теряют то, что раньше было доступно всем."),
+		Why:         text("Breaking whoever implements what: a peer built from the baseline never asks for the capability, so it loses the element.", "Ломающее независимо от того, кто что реализует: участник по базовой версии не запрашивает возможность и теряет элемент."),
+		Trigger:     text("An entry, type, field, enum value or variant gains a `capability` or moves to another one, or a capability gains or changes its client `optIn` flag.", "Запись, тип, поле, значение перечисления или вариант получили `capability` или перешли на другую возможность, либо у возможности появился или сменился клиентский флаг `optIn`."),
+		Example: Example{
+			Context: text("Field `note` of `GetResult`.", "Поле `note` типа `GetResult`."),
+			Before:  `{"name": "note"}`,
+			After:   `{"name": "note", "capability": "streaming"}`,
+		},
+		Resolution: text("Gate only what is new; keep existing behaviour available without the capability.", "Закрывайте условием только новое; прежнее поведение оставьте доступным без возможности."),
+	},
+	{
+		ID: RuleStabilityWithdrawn, Severity: Breaking,
+		Title:       text("stability withdrawn", "стабильность отозвана"),
+		Description: text("A promise of stability is taken back: what peers were allowed to rely on may now change without notice.", "Обещание стабильности отозвано: то, на что участникам разрешалось полагаться, теперь может измениться без предупреждения."),
+		Why:         text("Breaking because the promise itself is the contract: peers planned on it.", "Ломающее, потому что само обещание и есть контракт: участники на него рассчитывали."),
+		Trigger:     text("Stability goes from `stable` to `experimental` or `internal`, or from `experimental` or `deprecated` to `internal` (for the domain or any entry, type, field, value or variant).", "Стабильность меняется со `stable` на `experimental` или `internal` либо с `experimental` или `deprecated` на `internal` (у домена или любой записи, типа, поля, значения или варианта)."),
+		Example: Example{
+			Context: text("Method `get`.", "Метод `get`."),
+			Before:  `{"stability": "stable"}`,
+			After:   `{"stability": "experimental"}`,
+		},
+		Resolution: text("Deprecate instead: `deprecated` keeps the promise while announcing the end.", "Вместо этого объявите устаревшим: `deprecated` сохраняет обещание и объявляет о его конце."),
+	},
+	{
+		ID: RuleProfileRemoved, Severity: Breaking,
+		Title:       text("profile removed", "профиль удалён"),
+		Description: text("Users who select the profile by name can no longer do so, and runtimes that enforce it lose its definition.", "Пользователи, выбирающие профиль по имени, больше не смогут этого сделать, а среды выполнения, соблюдающие его, теряют его определение."),
+		Why:         whyRemoval,
+		Trigger:     text("A profile id of the baseline is missing and no added profile has the same content.", "Идентификатора профиля из базовой версии нет, и ни один добавленный профиль не совпадает с ним по содержимому."),
+		Example: Example{
+			Context: text("Profile `strict` is deleted from `profiles`.", "Профиль `strict` удалён из `profiles`."),
+			Before:  `{"id": "demo.profile.strict", "name": "strict", "events": ["demo.event.changed"]}`,
+		},
+		Resolution: text("Mark the profile `deprecated` and keep it until its users have moved to another; otherwise record a disposition naming the replacement.", "Пометьте профиль как `deprecated` и сохраняйте его, пока пользователи не перейдут на другой; иначе запишите решение с указанием замены."),
+	},
+	{
+		ID: RuleProfileEventRemoved, Severity: Breaking,
+		Title:       text("event removed from a profile", "событие убрано из профиля"),
+		Description: text("Records that carry the event were accepted under the profile and are now rejected.", "Записи с этим событием принимались в профиле, а теперь отвергаются."),
+		Why:         text("Breaking: a profile is enforced by whoever checks records under it, and records that producers made for it yesterday are rejected today.", "Ломающее: профиль соблюдает тот, кто проверяет записи по нему, и записи, сделанные для него вчера, сегодня отвергаются."),
+		Trigger:     text("An event id is dropped from a profile's `events`.", "Идентификатор события убран из списка `events` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` stops accepting `changed`.", "Профиль `strict` перестаёт принимать `changed`."),
+			Before:  `{"id": "demo.profile.strict", "events": ["demo.event.changed"]}`,
+			After:   `{"id": "demo.profile.strict", "events": []}`,
+		},
+		Resolution: text("Keep the event in the profile, or record a disposition saying why producers must stop sending it under this profile.", "Оставьте событие в профиле или запишите решение, объясняющее, почему отправители должны перестать посылать его в этом профиле."),
+	},
+	{
+		ID: RuleProfileLimitLowered, Severity: Breaking,
+		Title:       text("limit added to a profile", "в профиль добавлен предел"),
+		Description: text("The profile was unbounded in this respect and now rejects input above the limit: its limit was lowered from none to the constant's value.", "Профиль не был ограничен в этом отношении, а теперь отвергает данные сверх предела: его предел снижен от отсутствующего до значения константы."),
+		Why:         text("Breaking for the same reason as a narrowed limit: input that fit the profile yesterday is rejected today.", "Ломающее по той же причине, что и суженный предел: данные, подходившие профилю вчера, сегодня отвергаются."),
+		Trigger:     text("A limit constant is added to a profile's `constants`. A changed value of a constant the profile already lists is reported once, on the constant.", "Константа-предел добавлена в список `constants` профиля. Изменение значения константы, которую профиль уже перечисляет, сообщается один раз, на самой константе."),
+		Example: Example{
+			Context: text("Profile `strict` becomes bounded by `demo.limit.items`.", "Профиль `strict` начинает ограничиваться `demo.limit.items`."),
+			Before:  `{"id": "demo.profile.strict", "constants": []}`,
+			After:   `{"id": "demo.profile.strict", "constants": ["demo.limit.items"]}`,
+		},
+		Resolution: text("Add the limit in a new profile instead, or record a disposition with the reason and how producers keep under it.", "Добавьте предел в новый профиль или запишите решение с причиной и тем, как отправителям в него уложиться."),
+	},
+	{
+		ID: RuleProfileRuleAdded, Severity: Breaking,
+		Title:       text("restricting rule added to a profile", "в профиль добавлено ограничивающее правило"),
+		Description: text("A rule that restricts now applies under the profile, so a record that satisfied the profile may break the new rule.", "В профиле теперь действует ещё одно ограничивающее правило, и запись, удовлетворявшая профилю, может его нарушить."),
+		Why:         text("Breaking: more restricting rules reject more records, and producers had no way to know. A rule that tolerates (its polarity is `tolerates`) joining a profile is profile-tolerance-added instead.", "Ломающее: больше ограничивающих правил отвергают больше записей, а отправители не могли этого знать. Когда в профиль добавляется терпимое правило (полярность `tolerates`), это profile-tolerance-added."),
+		Trigger:     text("The id of a rule whose polarity is `restricts` (the default) is added to a profile's `rules`.", "Идентификатор правила с полярностью `restricts` (по умолчанию) добавлен в список `rules` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` now enforces `demo.wire.frames`.", "Профиль `strict` теперь соблюдает `demo.wire.frames`."),
+			Before:  `{"id": "demo.profile.strict", "rules": []}`,
+			After:   `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
+		},
+		Resolution: text("Record a disposition saying which records the rule now rejects and how their producers adapt.", "Запишите решение о том, какие записи правило теперь отвергает и как их отправителям приспособиться."),
+	},
+	{
+		ID: RuleProfileToleranceRemoved, Severity: Breaking,
+		Title:       text("tolerating rule removed from a profile", "терпимое правило убрано из профиля"),
+		Description: text("A rule that let the profile accept, with a warning, what it would otherwise reject (unknown members stripped, unknown events dropped) no longer applies: records that passed with a warning are now refused.", "Правило, по которому профиль принимал с предупреждением то, что иначе отверг бы (неизвестные поля удаляются, неизвестные события отбрасываются), больше не действует: записи, проходившие с предупреждением, теперь отвергаются."),
+		Why:         text("Breaking: a rule's polarity says which way it moves what the profile accepts. A rule that restricts narrows the profile when it joins; a rule that tolerates narrows it when it leaves, or when its polarity turns to `restricts` while the profile lists it.", "Ломающее: полярность правила говорит, в какую сторону оно сдвигает то, что принимает профиль. Ограничивающее правило сужает профиль, когда добавляется; терпимое — когда уходит или когда его полярность меняется на `restricts`, пока профиль его перечисляет."),
+		Trigger:     text("The id of a rule whose polarity is `tolerates` is dropped from a profile's `rules`, or such a rule that a profile lists changes its polarity to `restricts`.", "Идентификатор правила с полярностью `tolerates` убран из списка `rules` профиля, или такое правило, перечисленное профилем, меняет полярность на `restricts`."),
+		Example: Example{
+			Context: text("Profile `lenient` stops stripping unknown members: rule `demo.tolerance.unknown-members` says `\"polarity\": \"tolerates\"`.", "Профиль `lenient` перестаёт удалять неизвестные поля: у правила `demo.tolerance.unknown-members` указано `\"polarity\": \"tolerates\"`."),
+			Before:  `{"id": "demo.profile.lenient", "rules": ["demo.tolerance.unknown-members"]}`,
+			After:   `{"id": "demo.profile.lenient", "rules": []}`,
+		},
+		Resolution: text("Keep the rule in the profile, or record a disposition saying which records are now refused and how their producers adapt.", "Оставьте правило в профиле или запишите решение о том, какие записи теперь отвергаются и как их отправителям приспособиться."),
+	},
+	{
+		ID: RuleReservedReused, Severity: Breaking,
+		Title:       text("reserved name reused", "зарезервированное имя использовано повторно"),
+		Description: text("A name, code, enum value or tag that was removed and reserved comes back: peers built before its removal still give it the old meaning.", "Имя, код, значение перечисления или тег, которые были удалены и зарезервированы, вернулись: участники, построенные до удаления, по-прежнему понимают их в старом смысле."),
+		Why:         text("Breaking whoever implements what: nothing on the wire tells the old meaning from the new one.", "Ломающее независимо от того, кто что реализует: по проводу старый смысл не отличить от нового."),
+		Trigger:     text("An element is added whose wire name, code, value or tag is in the baseline's `reserved` list (of the spec, or of its type).", "Добавлен элемент, чьё имя на проводе, код, значение или тег есть в списке `reserved` базовой версии (спецификации или его типа)."),
+		Example: Example{
+			Context: text("Error code `-32010` was reserved in 1.1.", "Код ошибки `-32010` был зарезервирован в 1.1."),
+			Before:  `{"reserved": [{"kind": "error", "code": -32010, "since": "1.1"}]}`,
+			After:   `{"errors": [{"id": "demo.error.busy", "code": -32010}]}`,
+		},
+		Resolution: text("Pick a new name, code, value or tag.", "Выберите новое имя, код, значение или тег."),
+	},
+	{
+		ID: RuleReservationRemoved, Severity: Breaking,
+		Title:       text("reservation removed", "резервирование снято"),
+		Description: text("The promise that a removed name never comes back is withdrawn; a later change may reuse it with another meaning without being noticed.", "Обещание, что удалённое имя никогда не вернётся, отозвано; следующее изменение может незаметно использовать его с другим смыслом."),
+		Why:         text("Breaking because it is the first half of a reuse spread over two changes: the reservation is what makes the second half visible.", "Ломающее, потому что это первая половина повторного использования, разнесённого на два изменения: именно резервирование делает вторую половину видимой."),
+		Trigger:     text("An entry of a `reserved` list of the baseline (of the spec or of a type) is gone.", "Исчезла запись списка `reserved` базовой версии (спецификации или типа)."),
+		Example: Example{
+			Context: text("The reservation of `-32010`.", "Резервирование `-32010`."),
+			Before:  `{"reserved": [{"kind": "error", "code": -32010, "since": "1.1"}]}`,
+			After:   `{"reserved": []}`,
+		},
+		Resolution: text("Keep reservations forever.", "Храните резервирования вечно."),
+	},
+	// ---- warnings ----
+	{
+		ID: RuleMessageAdded, Severity: Warning,
+		Title:       text("a party here sends a new kind of message", "здешняя сторона отправляет новый вид сообщения"),
+		Description: text("Receivers out there may get a method call, notification, event, error code or error kind they do not know.", "Внешние получатели могут получить незнакомые вызов метода, уведомление, событие, код или вид ошибки."),
+		Why:         text("A warning, not breaking: protocols tell receivers to ignore or answer what they do not know (method-not-found, ignored notifications), so nothing valid is rejected, but a receiver less tolerant than the contract asks may stumble. A new message that only a party implemented elsewhere sends is entry-added.", "Предупреждение, а не ломающее: протоколы велят получателям игнорировать незнакомое или отвечать на него (метод не найден, проигнорированное уведомление), поэтому ничего допустимого не отвергается, но менее терпимый получатель может споткнуться. Новое сообщение, которое шлёт только сторона, реализованная в другом месте, — это entry-added."),
+		Trigger:     text("A method, notification, event, error or error kind is added whose sender is a party this repository implements. An error kind that is also a new value of the enum its error data names kinds by is reported once, on that value, whose openness says whether receivers keep it (enum-value-added or compatible-change).", "Добавлены метод, уведомление, событие, ошибка или вид ошибки, которые отправляет сторона, реализованная в этом репозитории. Вид ошибки, который одновременно является новым значением перечисления, которым данные ошибки называют виды, показывается один раз — на этом значении, а его открытость говорит, сохраняют ли его получатели (enum-value-added или compatible-change)."),
+		Example: Example{
+			Context: text("A new server notification of the eska IDE API.", "Новое уведомление сервера eska IDE API."),
+			After:   `{"id": "demo.notification.log", "method": "log", "direction": "server-to-client"}`,
+		},
+		Resolution: text("Confirm that receivers ignore what they do not know, or send it only after the peer opts in.", "Убедитесь, что получатели игнорируют незнакомое, или отправляйте новое только после согласия участника."),
+	},
+	{
+		ID: RuleMethodErrorsChanged, Severity: Warning,
+		Title:       text("method may return another error", "метод может вернуть другую ошибку"),
+		Description: text("Callers may meet an error the method did not list before.", "Вызывающие могут встретить ошибку, которой раньше не было в списке метода."),
+		Why:         text("A warning: callers must handle any error code generically, so nothing breaks, but a caller that switched over the listed errors needs a look.", "Предупреждение: вызывающие обязаны обрабатывать любые коды ошибок общим образом, поэтому ничего не ломается, но вызывающего, разбиравшего перечисленные ошибки, стоит проверить."),
+		Trigger:     text("An error is added to the `errors` of a method.", "В `errors` метода добавлена ошибка."),
+		Example: Example{
+			Context: text("Method `get`.", "Метод `get`."),
+			Before:  `{"errors": ["demo.error.invalid-params"]}`,
+			After:   `{"errors": ["demo.error.invalid-params", "demo.error.failure"]}`,
+		},
+		Resolution: text("Check that callers handle unlisted errors generically.", "Проверьте, что вызывающие обрабатывают ошибки не из списка общим образом."),
+	},
+	{
+		ID: RuleDefaultChanged, Severity: Warning,
+		Title:       text("default changed", "значение по умолчанию изменено"),
+		Description: text("Peers that leave a value out get different behaviour without changing anything.", "Участники, не передающие значение, получают другое поведение, ничего не меняя."),
+		Why:         text("A warning: no message becomes valid or invalid, but behaviour changes silently for every peer that relied on the default.", "Предупреждение: ни одно сообщение не становится допустимым или недопустимым, но поведение молча меняется для всех, кто полагался на значение по умолчанию."),
+		Trigger:     text("The `default` of a field is added, removed or changed, or the value of a `default` constant changes.", "У поля добавлен, убран или изменён `default`, или изменилось значение константы вида `default`."),
+		Example: Example{
+			Context: text("`demo.default.page-size` is the default of `GetParams.limit`.", "`demo.default.page-size` — значение по умолчанию для `GetParams.limit`."),
+			Before:  `{"value": 5}`,
+			After:   `{"value": 3}`,
+		},
+		Resolution: text("Check that no peer depends on the old default; say in the change log what changed.", "Проверьте, что никто не зависит от прежнего значения, и опишите изменение в журнале изменений."),
+	},
+	{
+		ID: RuleRequirementChanged, Severity: Warning,
+		Title:       text("requirement text changed", "текст требования изменён"),
+		Description: text("The words of a normative requirement changed; implementations may no longer match it.", "Изменилась формулировка нормативного требования; реализации могут ему больше не соответствовать."),
+		Why:         text("A warning: the wire is unchanged, but a person must check that the implementations and tests named by the entry still do what it says.", "Предупреждение: провод не изменился, но человек должен проверить, что реализации и тесты записи по-прежнему делают то, что в ней сказано."),
+		Trigger:     text("The `requirement` of a rule, method, notification, event, error, error kind or field entry changes in either language.", "Изменилось `requirement` правила, метода, уведомления, события, ошибки, вида ошибки или поля-записи на любом языке."),
+		Example: Example{
+			Context: text("Rule `demo.wire.frames`.", "Правило `demo.wire.frames`."),
+			Before:  `{"requirement": {"en": "Frames end with LF."}}`,
+			After:   `{"requirement": {"en": "Frames end with CRLF."}}`,
+		},
+		Resolution: text("Review the implementations named in the entry's `source` and the tests that prove it.", "Просмотрите реализации из `source` записи и тесты, которые её доказывают."),
+	},
+	{
+		ID: RuleTranslationStale, Severity: Warning,
+		Title:       text("translation stale", "перевод устарел"),
+		Description: text("The English text changed and the Russian one did not, so the two languages now say different things.", "Английский текст изменился, а русский нет, и теперь языки говорят разное."),
+		Why:         text("A warning: readers of the other language are told something else, which is a defect of the contract but not of the wire.", "Предупреждение: читателям другого языка сообщается иное — это дефект контракта, но не провода."),
+		Trigger:     text("Any human-facing text whose `en` changed while its `ru` stayed the same.", "Любой текст для людей, у которого изменился `en`, а `ru` остался прежним."),
+		Example: Example{
+			Context: text("The title of method `get`.", "Заголовок метода `get`."),
+			Before:  `{"en": "Get things", "ru": "Получить"}`,
+			After:   `{"en": "Get items", "ru": "Получить"}`,
+		},
+		Resolution: text("Update the Russian text in the same change.", "Обновите русский текст в том же изменении."),
+	},
+	{
+		ID: RuleGoNameChanged, Severity: Warning,
+		Title:       text("Go name changed", "имя в Go изменено"),
+		Description: text("The wire is unchanged, but Go code that imports the generated package no longer compiles.", "Провод не изменился, но код на Go, импортирующий сгенерированный пакет, больше не компилируется."),
+		Why:         text("A warning: the compiler finds every use at once, so it cannot slip through, but users of the package must change code.", "Предупреждение: компилятор сразу находит каждое использование, поэтому ошибка не проскочит, но пользователям пакета придётся менять код."),
+		Trigger:     text("The Go name of a type, field, constant, method, notification, event, error, error kind, capability, enum value or variant changes, or the domain's `package` changes.", "Изменилось имя в Go у типа, поля, константы, метода, уведомления, события, ошибки, вида ошибки, возможности, значения перечисления или варианта, либо изменился `package` домена."),
+		Example: Example{
+			Context: text("Limit `demo.limit.items`.", "Предел `demo.limit.items`."),
+			Before:  `{"symbol": "MaxItems"}`,
+			After:   `{"symbol": "ItemLimit"}`,
+		},
+		Resolution: text("Update the Go code that uses the old name in the same change.", "Обновите код на Go, использующий старое имя, в том же изменении."),
+	},
+	{
+		ID: RuleTypeRemoved, Severity: Warning,
+		Title:       text("type removed", "тип удалён"),
+		Description: text("Generated code and schemas lose the type. What goes on the wire is not changed by the removal itself: every value that used the type is reported where it was used (a removed variant, a field whose type changed).", "Сгенерированный код и схемы теряют тип. Само удаление не меняет того, что идёт по проводу: каждое значение, использовавшее тип, показывается там, где оно использовалось (удалённый вариант, поле со сменившимся типом)."),
+		Why:         text("A warning, like go-name-changed: what breaks is the Go API of the generated package, which the compiler shows at every use, so it cannot slip through; the wire change, if any, is judged at the use site with its own witness. Changes that touch only the Go API have one severity.", "Предупреждение, как go-name-changed: ломается API сгенерированного пакета на Go, а компилятор показывает каждое использование, поэтому ошибка не проскочит; изменение на проводе, если оно есть, оценивается в месте использования со своим свидетелем. У изменений, затрагивающих только API на Go, одна степень."),
+		Trigger:     text("A type id of the baseline is missing and no added type has the same content.", "Идентификатора типа из базовой версии нет, и ни один добавленный тип не совпадает с ним по содержимому."),
+		Example: Example{
+			Context: text("Type `Scratch` is deleted.", "Тип `Scratch` удалён."),
+			Before:  `{"id": "demo.type.scratch", "name": "Scratch", "kind": "object"}`,
+		},
+		Resolution: text("If the type was only renamed, keep its content identical so the change is reported as one rename; otherwise update the Go code that used it in the same change.", "Если тип только переименован, сохраните содержимое без изменений, и изменение будет показано как одно переименование; иначе обновите код на Go, использовавший его, в том же изменении."),
+	},
+	{
+		ID: RuleToleratedRemoval, Severity: Warning,
+		Title:       text("removal receivers tolerate", "удаление, которое получатели переносят"),
+		Description: text("An optional member of a type that ignores unknown members, a value of an open enum or a variant of an open union was removed: receivers still accept a message that carries it, but what it meant is lost.", "Удалено необязательное поле типа, игнорирующего неизвестные поля, значение открытого перечисления или вариант открытого объединения: получатели по-прежнему принимают сообщение с ним, но его смысл утрачен."),
+		Why:         text("A warning, not breaking: both revisions accept exactly the same messages (the witness shows one), so nobody is rejected; but a sender that still sends it is silently ignored, and a receiver that read it no longer gets it from new senders.", "Предупреждение, а не ломающее: обе версии принимают одни и те же сообщения (свидетель показывает такое), поэтому никого не отвергают; но отправителя, который его ещё шлёт, молча игнорируют, а получатель, читавший его, больше не получит его от новых отправителей."),
+		Trigger:     text("The removal (or rename of an optional member) changes no accepted message because the receiving type tolerates it as unknown.", "Удаление (или переименование необязательного поля) не меняет принимаемых сообщений, потому что принимающий тип переносит его как неизвестное."),
+		Example: Example{
+			Context: text("`EditingState` ignores unknown members; its optional `renameAvailable` is deleted.", "`EditingState` игнорирует неизвестные поля; его необязательное `renameAvailable` удалено."),
+			Before:  `{"name": "renameAvailable", "type": "boolean", "required": false}`,
+		},
+		Resolution: text("Deprecate first and reserve the name; say in the change log what the member meant and what replaces it.", "Сначала объявите устаревшим и зарезервируйте имя; опишите в журнале изменений, что означало поле и что его заменяет."),
+	},
+	{
+		ID: RuleInternalLimitChanged, Severity: Warning,
+		Title:       text("limit a party keeps for itself changed", "изменён предел, который сторона держит у себя"),
+		Description: text("A bound on a party's own resources (a queue, a reserve, a file it reads) changed; no peer sees it on the wire, but memory use and behaviour under load do change.", "Изменилась граница собственных ресурсов стороны (очередь, резерв, читаемый файл); на проводе её никто не видит, но меняются расход памяти и поведение под нагрузкой."),
+		Why:         text("A warning: its `direction` says `keeps`, so no message becomes valid or invalid, yet operators sized machines for it.", "Предупреждение: её `direction` — `keeps`, поэтому ни одно сообщение не становится допустимым или недопустимым, но под неё рассчитывали машины."),
+		Trigger:     text("The value of a `limit` constant with `\"bounds\": \"keeps\"` changes.", "Изменилось значение константы вида `limit` с `\"bounds\": \"keeps\"`."),
+		Example: Example{
+			Context: text("`eska-ide-api.limit.writer-queue-bytes`, a queue the server keeps.", "`eska-ide-api.limit.writer-queue-bytes`, очередь, которую держит сервер."),
+			Before:  `{"value": 134217728}`,
+			After:   `{"value": 67108864}`,
+		},
+		Resolution: text("Check the memory bounds and the benchmarks of the runtime.", "Проверьте границы памяти и замеры производительности среды выполнения."),
+	},
+	// ---- additive ----
+	{
+		ID: RuleEntryAdded, Severity: Additive,
+		Title:       text("entry added", "запись добавлена"),
+		Description: text("Something new that peers may use and nobody has to understand.", "Появилось новое, чем участники могут пользоваться и что никому не обязательно понимать."),
+		Why:         whyNever,
+		Trigger:     text("A method, notification or event that only a party implemented elsewhere sends, a type, constant, capability, rule or reservation is added (new messages a party here sends are message-added).", "Добавлены метод, уведомление или событие, которые шлёт только сторона, реализованная в другом месте, тип, константа, возможность, правило или резервирование (новые сообщения здешней стороны — это message-added)."),
+		Example: Example{
+			Context: text("A new client method of the eska IDE API, whose server is implemented here.", "Новый метод клиента eska IDE API, сервер которого реализован здесь."),
+			After:   `{"id": "demo.method.list", "method": "list", "params": "ListParams", "result": "ListResult"}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleFieldAdded, Severity: Additive,
+		Title:       text("field added", "поле добавлено"),
+		Description: text("Senders may send a new optional member, or receivers get one they may ignore.", "Отправители могут слать новое необязательное поле, или получатели получают поле, которое можно игнорировать."),
+		Why:         whyNever,
+		Trigger:     text("An optional member is added and neither a receiver nor a sender here breaks: the baseline type does not reject unknown members, or only receivers of it are implemented here. Where the baseline took unknown members, the witness shows the narrowing the addition makes for the new name (a value of another type, accepted before as an unknown member, rejected now); the contract never described the name, so it stays a minor change.", "Добавлено необязательное поле, и не ломаются ни получатель, ни отправитель здесь: тип в базовой версии не отвергает неизвестные поля или здесь реализованы только его получатели. Если базовая версия принимала неизвестные поля, свидетель показывает сужение, которое добавление вносит для нового имени (значение другого типа, раньше принимавшееся как неизвестное поле, теперь отвергается); контракт никогда не описывал это имя, поэтому изменение остаётся минорным."),
+		Example: Example{
+			Context: text("Field `cursor` added to `GetParams`.", "Поле `cursor` добавлено в `GetParams`."),
+			After:   `{"name": "cursor", "type": "string", "required": false}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleCompatibleChange, Severity: Additive,
+		Title:       text("compatible change", "совместимое изменение"),
+		Description: text("A value was narrowed where only its senders are implemented here, or widened where only its receivers are: every peer out there still works.", "Значение сужено там, где здесь реализованы только его отправители, или расширено там, где только получатели: все внешние участники продолжают работать."),
+		Why:         whyNever,
+		Trigger:     text("Any change of the values a message may hold that breaks no party out there: for example a bound relaxed on a value the server here receives, a bound tightened on one it sends, a value added to an open enum; or an error removed from a method's list.", "Любое изменение допустимых значений сообщения, не ломающее внешних участников: например, ослабленная граница значения, которое принимает здешний сервер, ужесточённая граница значения, которое он шлёт, значение, добавленное в открытое перечисление; либо ошибка, убранная из списка метода."),
+		Example: Example{
+			Context: text("Field `name` of `GetParams` (the server here receives it).", "Поле `name` типа `GetParams` (его принимает здешний сервер)."),
+			Before:  `{"maxLength": 8}`,
+			After:   `{"maxLength": 16}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleCapabilityGateRemoved, Severity: Additive,
+		Title:       text("capability gate removed", "условие возможности снято"),
+		Description: text("What needed a negotiated capability is now available to everyone.", "То, что требовало договорённости о возможности, теперь доступно всем."),
+		Why:         whyNever,
+		Trigger:     text("A `capability` gate or a capability's `optIn` flag is removed.", "Снято условие `capability` или флаг `optIn` возможности."),
+		Example: Example{
+			Context: text("Field `tags` of `GetParams`.", "Поле `tags` типа `GetParams`."),
+			Before:  `{"name": "tags", "capability": "tags"}`,
+			After:   `{"name": "tags"}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleProfileEventAdded, Severity: Additive,
+		Title:       text("event added to a profile", "событие добавлено в профиль"),
+		Description: text("The profile accepts records it used to reject.", "Профиль принимает записи, которые раньше отвергал."),
+		Why:         whyNever,
+		Trigger:     text("An event id is added to a profile's `events`.", "Идентификатор события добавлен в список `events` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` starts accepting `changed`.", "Профиль `strict` начинает принимать `changed`."),
+			Before:  `{"id": "demo.profile.strict", "events": []}`,
+			After:   `{"id": "demo.profile.strict", "events": ["demo.event.changed"]}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleProfileLimitRaised, Severity: Additive,
+		Title:       text("limit removed from a profile", "предел убран из профиля"),
+		Description: text("The profile no longer bounds input by the limit: its limit was raised to none.", "Профиль больше не ограничивает данные этим пределом: предел поднят до отсутствующего."),
+		Why:         whyNever,
+		Trigger:     text("A limit constant is dropped from a profile's `constants`.", "Константа-предел убрана из списка `constants` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` stops being bounded by `demo.limit.items`.", "Профиль `strict` перестаёт ограничиваться `demo.limit.items`."),
+			Before:  `{"id": "demo.profile.strict", "constants": ["demo.limit.items"]}`,
+			After:   `{"id": "demo.profile.strict", "constants": []}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleProfileRuleRemoved, Severity: Additive,
+		Title:       text("restricting rule removed from a profile", "ограничивающее правило убрано из профиля"),
+		Description: text("The profile accepts records that the rule used to reject.", "Профиль принимает записи, которые правило раньше отвергало."),
+		Why:         text("Never blocks: nothing a producer sends is rejected any more for this rule. A rule that tolerates leaving a profile is profile-tolerance-removed, which breaks.", "Никогда не блокирует: из-за этого правила больше ничего из отправленного не отвергается. Когда из профиля уходит терпимое правило, это profile-tolerance-removed, и оно ломающее."),
+		Trigger:     text("The id of a rule whose polarity is `restricts` (the default) is dropped from a profile's `rules`.", "Идентификатор правила с полярностью `restricts` (по умолчанию) убран из списка `rules` профиля."),
+		Example: Example{
+			Context: text("Profile `strict` stops enforcing `demo.wire.frames`.", "Профиль `strict` перестаёт соблюдать `demo.wire.frames`."),
+			Before:  `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
+			After:   `{"id": "demo.profile.strict", "rules": []}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleProfileToleranceAdded, Severity: Additive,
+		Title:       text("tolerating rule added to a profile", "в профиль добавлено терпимое правило"),
+		Description: text("The profile now accepts, with a warning, records that it rejected before.", "Профиль теперь принимает с предупреждением записи, которые раньше отвергал."),
+		Why:         text("Never blocks: a rule that tolerates only lets more records through.", "Никогда не блокирует: терпимое правило только пропускает больше записей."),
+		Trigger:     text("The id of a rule whose polarity is `tolerates` is added to a profile's `rules`, or a rule that a profile lists changes its polarity to `tolerates`.", "Идентификатор правила с полярностью `tolerates` добавлен в список `rules` профиля, или правило, перечисленное профилем, меняет полярность на `tolerates`."),
+		Example: Example{
+			Context: text("Profile `lenient` starts to strip unknown members.", "Профиль `lenient` начинает удалять неизвестные поля."),
+			Before:  `{"id": "demo.profile.lenient", "rules": []}`,
+			After:   `{"id": "demo.profile.lenient", "rules": ["demo.tolerance.unknown-members"]}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	// ---- policy ----
+	{
+		ID: RuleStabilityChanged, Severity: Policy,
+		Title:       text("stability changed", "стабильность изменена"),
+		Description: text("A promise about the entry changed without being withdrawn: promoted, deprecated or restored.", "Обещание о записи изменилось, но не отозвано: повышена, объявлена устаревшей или восстановлена."),
+		Why:         text("Policy: it changes what peers may expect later, not what goes on the wire now.", "Политика: меняет то, чего участники могут ждать дальше, а не то, что передаётся сейчас."),
+		Trigger:     text("Any stability change that is not a withdrawal, such as `experimental` → `stable` or `stable` → `deprecated`.", "Любое изменение стабильности, кроме отзыва, например `experimental` → `stable` или `stable` → `deprecated`."),
+		Example: Example{
+			Context: text("Method `get`.", "Метод `get`."),
+			Before:  `{"stability": "experimental"}`,
+			After:   `{"stability": "stable"}`,
+		},
+		Resolution: text("Confirm the promotion or deprecation is intended and announced.", "Убедитесь, что повышение или объявление устаревшим задумано и объявлено."),
+	},
+	{
+		ID: RuleSinceChanged, Severity: Policy,
+		Title:       text("since changed", "since изменён"),
+		Description: text("The version history of an entry was rewritten; peers negotiating versions may disagree about when it exists.", "История версий записи переписана; участники, договаривающиеся о версии, могут разойтись в том, когда она существует."),
+		Why:         text("Policy: the history is a promise about the contract, not a message.", "Политика: история — обещание о контракте, а не сообщение."),
+		Trigger:     text("The `since` of an entry, type, field, value or variant changes (changes it merely inherits from its container are reported once, on the container).", "Изменился `since` записи, типа, поля, значения или варианта (унаследованные от контейнера изменения показываются один раз, у контейнера)."),
+		Example: Example{
+			Context: text("Field `mode` of `GetParams`.", "Поле `mode` типа `GetParams`."),
+			Before:  `{"since": "1.1"}`,
+			After:   `{"since": "1.2"}`,
+		},
+		Resolution: text("Do not rewrite released history; correct `since` only when it was wrong from the start.", "Не переписывайте выпущенную историю; исправляйте `since`, только если он был ошибочен изначально."),
+	},
+	{
+		ID: RuleDomainVersionChanged, Severity: Policy,
+		Title:       text("domain version changed", "версия домена изменена"),
+		Description: text("The contract announces a new version.", "Контракт объявляет новую версию."),
+		Why:         text("Policy: a version is an announcement, not a message.", "Политика: версия — объявление, а не сообщение."),
+		Trigger:     text("`domain.version` changes.", "Изменилось `domain.version`."),
+		Example: Example{
+			Context: text("The demo domain.", "Домен demo."),
+			Before:  `{"version": "1.2"}`,
+			After:   `{"version": "1.3"}`,
+		},
+		Resolution: text("Check that the new entries carry the new version in `since`.", "Проверьте, что у новых записей в `since` указана новая версия."),
+	},
+	{
+		ID: RuleRemovedWithoutDeprecation, Severity: Policy,
+		Title:       text("removed without deprecation", "удалено без объявления устаревшим"),
+		Description: text("An element was removed in the same change that peers first learn it is going: it was not `deprecated` at the baseline.", "Элемент удалён в том же изменении, из которого участники впервые узнают о его уходе: в базовой версии он не был `deprecated`."),
+		Why:         text("Policy, because the removal itself is already a breaking finding that needs a disposition; this one tells the reviewer the deprecation step was skipped. A repository that wants deprecation enforced raises it to breaking in its severity policy.", "Политика, потому что само удаление уже является ломающей находкой, требующей решения; эта сообщает проверяющему, что шаг объявления устаревшим пропущен. Репозиторий, который хочет обязательного объявления, повышает её до ломающей в своей политике серьёзности."),
+		Trigger:     text("A method, notification, event, error, error kind, type's field, enum value, variant, constant or capability is removed while its baseline stability is not `deprecated`.", "Удалены метод, уведомление, событие, ошибка, вид ошибки, поле типа, значение перечисления, вариант, константа или возможность, у которых в базовой версии стабильность не `deprecated`."),
+		Example: Example{
+			Context: text("Method `get`, `stable` at the baseline, is deleted.", "Метод `get`, `stable` в базовой версии, удалён."),
+			Before:  `{"id": "demo.method.get", "stability": "stable"}`,
+		},
+		Resolution: text("Mark it `deprecated` in one release and remove it in a later one.", "Пометьте его `deprecated` в одном выпуске, а удалите в следующем."),
+	},
+	{
+		ID: RuleRemovedNotReserved, Severity: Policy,
+		Title:       text("removed name not reserved", "удалённое имя не зарезервировано"),
+		Description: text("A wire name, code, enum value or tag was removed but not added to a `reserved` list, so a later change could reuse it with another meaning unnoticed.", "Имя на проводе, код, значение перечисления или тег удалены, но не добавлены в список `reserved`, и следующее изменение может незаметно использовать их с другим смыслом."),
+		Why:         text("Policy: nothing breaks now; the reservation protects the next change.", "Политика: сейчас ничего не ломается; резервирование защищает следующее изменение."),
+		Trigger:     text("A method, notification, event, error code, error kind, field, enum value or union tag is removed and the current spec does not reserve it.", "Удалены метод, уведомление, событие, код ошибки, вид ошибки, поле, значение перечисления или тег объединения, и текущая спецификация их не резервирует."),
+		Example: Example{
+			Context: text("Error `-32010` is removed.", "Ошибка `-32010` удалена."),
+			After:   `{"reserved": [{"kind": "error", "code": -32010, "since": "1.3", "reason": {"en": "Replaced by busy.", "ru": "Заменена на busy."}}]}`,
+		},
+		Resolution: text("Add the name, code, value or tag to the `reserved` list of the spec or of its type in the same change.", "Добавьте имя, код, значение или тег в список `reserved` спецификации или её типа в том же изменении."),
+	},
+	{
+		ID: RuleBreakingWithoutMajorBump, Severity: Policy,
+		Title:       text("breaking change without a major version", "ломающее изменение без новой мажорной версии"),
+		Description: text("The domain has breaking changes but its major version did not grow, so peers that negotiate by version cannot tell.", "В домене есть ломающие изменения, но его мажорная версия не выросла, и участники, договаривающиеся по версии, этого не различат."),
+		Why:         text("Policy: each breaking change already needs its own disposition; this one asks whether the version should say so too. Raise it to breaking in the severity policy to require the bump.", "Политика: каждое ломающее изменение уже требует своего решения; эта находка спрашивает, не должна ли об этом сказать и версия. Повысьте её до ломающей в политике серьёзности, чтобы требовать смены версии."),
+		Trigger:     text("A domain has at least one breaking finding that blocks, and the first number of `domain.version` is not greater than at the baseline.", "В домене есть хотя бы одна блокирующая ломающая находка, а первое число `domain.version` не больше, чем в базовой версии."),
+		Example: Example{
+			Context: text("A field is removed from a stable type of domain `demo` 1.2.", "Из стабильного типа домена `demo` 1.2 удалено поле."),
+			Before:  `{"version": "1.2"}`,
+			After:   `{"version": "1.3"}`,
+		},
+		Resolution: text("Raise the major version, or say in the dispositions why the break does not warrant one (an experimental domain, a peer that does not exist yet).", "Поднимите мажорную версию или объясните в решениях, почему разрыв её не требует (экспериментальный домен, ещё не существующий участник)."),
+	},
+	{
+		ID: RulePartiesChanged, Severity: Policy,
+		Title:       text("parties or limit directions changed", "стороны или направления пределов изменены"),
+		Description: text("Who sits at an end of the protocol, whether this repository implements it, or which flow a limit bounds changed: every judgement of this domain now follows the new answer.", "Изменилось, кто находится на конце протокола, реализует ли его этот репозиторий или какой поток ограничивает предел: все оценки домена теперь следуют новому ответу."),
+		Why:         text("Policy: it changes how changes are judged, not what goes on the wire.", "Политика: меняет то, как оцениваются изменения, а не то, что передаётся."),
+		Trigger:     text("A party's `name` or `implemented` changes, or a limit's `direction` changes (a baseline that states none is not compared).", "Изменились `name` или `implemented` стороны либо `direction` предела (базовая версия без них не сравнивается)."),
+		Example: Example{
+			Context: text("This repository starts shipping a client.", "Этот репозиторий начинает поставлять клиента."),
+			Before:  `{"name": "client", "end": "client", "implemented": false}`,
+			After:   `{"name": "client", "end": "client", "implemented": true}`,
+		},
+		Resolution: text("Confirm that the parties are described as they are.", "Убедитесь, что стороны описаны так, как есть."),
+	},
+	// ---- documentation ----
+	{
+		ID: RuleTextChanged, Severity: Documentation,
+		Title:       text("text changed", "текст изменён"),
+		Description: text("A title, description, rationale, message or other human-facing text changed in both languages, or only in Russian.", "Заголовок, описание, обоснование, сообщение или другой текст для людей изменён на обоих языках или только на русском."),
+		Why:         text("Documentation: only people read it.", "Документация: это читают только люди."),
+		Trigger:     text("Any human-facing text other than a requirement changes, unless only its English side changed (that is translation-stale).", "Изменился любой текст для людей, кроме требования, если только не изменилась лишь его английская часть (это translation-stale)."),
+		Example: Example{
+			Context: text("The description of field `name`.", "Описание поля `name`."),
+			Before:  `{"en": "A name.", "ru": "Имя."}`,
+			After:   `{"en": "The item name.", "ru": "Имя элемента."}`,
+		},
+		Resolution: text("Nothing to do beyond review.", "Достаточно просмотреть изменение."),
+	},
+	{
+		ID: RuleExamplesChanged, Severity: Documentation,
+		Title:       text("examples changed", "примеры изменены"),
+		Description: text("The executable examples of a method or type changed; the reference pages and conformance tests show the new ones.", "Изменились исполняемые примеры метода или типа; справочные страницы и тесты соответствия показывают новые."),
+		Why:         text("Documentation: examples illustrate the contract and the tests run them, but they are not the contract.", "Документация: примеры иллюстрируют контракт и исполняются тестами, но контрактом не являются."),
+		Trigger:     text("The valid or invalid examples of a method's params or result, or of a type, change.", "Изменились допустимые или недопустимые примеры параметров или результата метода либо типа."),
+		Example: Example{
+			Context: text("Valid params of `get`.", "Допустимые параметры `get`."),
+			Before:  `{"valid": [{"name": "a"}]}`,
+			After:   `{"valid": [{"name": "abc"}]}`,
+		},
+		Resolution: text("Nothing to do beyond review.", "Достаточно просмотреть изменение."),
+	},
+}

@@ -501,14 +501,7 @@ func dropSources(x any) any {
 
 // escape makes a name safe as one segment of a target path, as JSON
 // pointers escape their tokens.
-func escape(name string) string {
-	if !strings.ContainsAny(name, "~/") {
-		return name
-	}
-	return targetEscaper.Replace(name)
-}
-
-var targetEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+func escape(name string) string { return strictjson.EscapePointerToken(name) }
 
 // compactKey is the compact JSON of a scalar, to match enum values
 // whatever their spacing.

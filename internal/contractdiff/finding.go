@@ -59,7 +59,7 @@ type Finding struct {
 	Line    int
 	// BaselinePointer locates a removed value in the baseline file, so that
 	// a report can point at the nearest line of the current file that the
-	// diff of the two shows (see AnnotationLine).
+	// diff of the two shows (Line is that line: see removalLine).
 	BaselinePointer string
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/contractkit/contractkit/internal/spec"
+	"github.com/contractkit/contractkit/internal/jsondoc"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
@@ -37,10 +37,6 @@ type SeverityPolicy struct {
 // PolicySchemaPath), then known rules and no rule set twice for a domain.
 // Problems are errors of the form file:/pointer: message.
 func ParsePolicy(path string, data, schema []byte) (*SeverityPolicy, error) {
-	tree, err := strictjson.Parse(data, strictjson.Options{MaxDepth: 16})
-	if err != nil {
-		return nil, fmt.Errorf("%s: invalid JSON: %w", path, err)
-	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	if err := c.AddResource(policySchemaURL, bytes.NewReader(schema)); err != nil {
@@ -50,25 +46,20 @@ func ParsePolicy(path string, data, schema []byte) (*SeverityPolicy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", PolicySchemaPath, err)
 	}
-	if nums := tree.NumbersBeyondFloat64(); len(nums) > 0 {
-		var msgs []string
-		for _, n := range nums {
-			msgs = append(msgs, path+":"+n.Pointer+": "+n.BeyondFloat64Message())
-		}
-		return nil, errors.New(strings.Join(msgs, "\n"))
-	}
-	if err := s.Validate(tree.Interface()); err != nil {
-		var ve *jsonschema.ValidationError
-		if !errors.As(err, &ve) {
-			return nil, fmt.Errorf("%s: %w", path, err)
+	if _, problems := jsondoc.Check(data, strictjson.Options{MaxDepth: 16}, s); len(problems) > 0 {
+		switch p := problems[0]; {
+		case p.Stage == jsondoc.Syntax:
+			return nil, fmt.Errorf("%s: invalid JSON: %w", path, p.Err)
+		case p.Stage == jsondoc.Schema && p.Leaf == nil:
+			return nil, fmt.Errorf("%s: %w", path, p.Err)
 		}
 		var msgs []string
-		for _, leaf := range spec.SchemaErrorLeaves(ve) {
-			ptr := leaf.InstanceLocation
-			if ptr == "" {
+		for _, p := range problems {
+			ptr := p.Pointer
+			if ptr == "" && p.Stage == jsondoc.Schema {
 				ptr = "/"
 			}
-			msgs = append(msgs, path+":"+ptr+": "+leaf.Message)
+			msgs = append(msgs, path+":"+ptr+": "+p.Msg)
 		}
 		return nil, errors.New(strings.Join(msgs, "\n"))
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // checkSet runs the semantic checks of every domain and those across domains.
@@ -1084,7 +1086,7 @@ func (c *checker) texts() {
 					c.exampleReasons(x[k], ptr+"/examples")
 					continue
 				}
-				walk(x[k], ptr+"/"+escapePtr(k))
+				walk(x[k], ptr+"/"+strictjson.EscapePointerToken(k))
 			}
 		case []any:
 			for i, e := range x {
@@ -1131,15 +1133,6 @@ func wordsOutsideCode(s string) int {
 }
 
 var codeSpan = regexp.MustCompile("`[^`]*`")
-
-var ptrEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
-func escapePtr(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return ptrEscaper.Replace(s)
-}
 
 // sources: repository-relative paths of existing files that contain their
 // anchor text. A normative entry without any source is listed as a warning.

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/contractkit/contractkit/internal/jsondoc"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
@@ -242,34 +242,30 @@ func compileMeta(data []byte) (*jsonschema.Schema, error) {
 // It returns a nil domain when the file cannot be decoded.
 func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Diagnostics) {
 	r := &reporter{file: file}
-	tree, err := strictjson.Parse(data, strictjson.Options{MaxDepth: maxSpecDepth})
-	if err != nil {
-		var se *strictjson.Error
-		if errors.As(err, &se) {
-			r.errorf(se.Pointer, "invalid JSON: %s", se.Msg)
-		} else {
-			r.errorf("", "invalid JSON: %v", err)
-		}
+	// Strict JSON, then the numbers the meta-schema validator cannot take,
+	// then the meta-schema.
+	parsed, problems := jsondoc.Check(data, strictjson.Options{MaxDepth: maxSpecDepth}, meta)
+	if parsed == nil {
+		r.errorf(problems[0].Pointer, "invalid JSON: %s", problems[0].Msg)
 		return nil, r.out
 	}
-	d := &Domain{File: file, raw: data, tree: tree, doc: tree.Interface()}
+	d := &Domain{File: file, raw: data, tree: parsed.Tree, doc: parsed.Value}
 	d.lineStart = lineStarts(data)
 	r.d = d
-	// The meta-schema validator cannot take every number JSON can write.
-	if nums := tree.NumbersBeyondFloat64(); len(nums) > 0 {
-		for _, n := range nums {
-			r.errorf(n.Pointer, "%s", n.BeyondFloat64Message())
+	if len(problems) > 0 && problems[0].Stage == jsondoc.Number {
+		for _, n := range problems {
+			r.errorf(n.Pointer, "%s", n.Msg)
 		}
 		return nil, r.out
 	}
-	if err := meta.Validate(d.doc); err != nil {
-		var ve *jsonschema.ValidationError
-		if !errors.As(err, &ve) {
-			r.errorf("", "meta-schema: %v", err)
+	if len(problems) > 0 {
+		if problems[0].Leaf == nil {
+			r.errorf("", "meta-schema: %v", problems[0].Err)
 			return nil, r.out
 		}
 		seen := map[string]bool{}
-		for _, leaf := range SchemaErrorLeaves(ve) {
+		for _, p := range problems {
+			leaf := p.Leaf
 			key := leaf.InstanceLocation + "\x00" + leaf.Message
 			if seen[key] {
 				continue
@@ -279,7 +275,7 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 			if msg == "not allowed" {
 				// additionalProperties/unevaluatedProperties name the member only by its location.
 				name := leaf.InstanceLocation[strings.LastIndexByte(leaf.InstanceLocation, '/')+1:]
-				name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+				name, _ = strictjson.UnescapePointerToken(name)
 				msg = fmt.Sprintf("unknown member %q: the spec format does not define it here", name)
 			}
 			r.errorf(leaf.InstanceLocation, "%s", msg)
@@ -292,20 +288,6 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 	}
 	d.normalize()
 	return d, r.out
-}
-
-// SchemaErrorLeaves returns the innermost causes of a JSON Schema
-// validation error: they say what is actually wrong, while the outer
-// errors only say which $ref led there.
-func SchemaErrorLeaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(ve.Causes) == 0 {
-		return []*jsonschema.ValidationError{ve}
-	}
-	var out []*jsonschema.ValidationError
-	for _, c := range ve.Causes {
-		out = append(out, SchemaErrorLeaves(c)...)
-	}
-	return out
 }
 
 func lineStarts(data []byte) []int {

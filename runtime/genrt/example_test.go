@@ -58,3 +58,14 @@ func ExampleCompareVersions() {
 	// Output:
 	// 1 0
 }
+
+// A MAJOR.MINOR version reads back into the numbers FormatVersion wrote.
+func ExampleParseVersion() {
+	major, minor, ok := genrt.ParseVersion(genrt.FormatVersion(1, 12))
+	fmt.Println(major, minor, ok)
+	_, _, ok = genrt.ParseVersion("1.2.3")
+	fmt.Println(ok)
+	// Output:
+	// 1 12 true
+	// false
+}

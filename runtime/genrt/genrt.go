@@ -429,3 +429,33 @@ func CompareVersions(a, b string) int {
 func FormatVersion(major, minor int64) string {
 	return strconv.FormatInt(major, 10) + "." + strconv.FormatInt(minor, 10)
 }
+
+// ParseVersion reads a MAJOR.MINOR version, the form FormatVersion writes:
+// two non-negative decimal numbers of ASCII digits joined by one dot. ok is
+// false for anything else ("1", "1.2.3", "+1.2", "1.x", a number beyond
+// int64).
+func ParseVersion(s string) (major, minor int64, ok bool) {
+	a, b, found := strings.Cut(s, ".")
+	if !found || !allDigits(a) || !allDigits(b) {
+		return 0, 0, false
+	}
+	major, err1 := strconv.ParseInt(a, 10, 64)
+	minor, err2 := strconv.ParseInt(b, 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return major, minor, true
+}
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

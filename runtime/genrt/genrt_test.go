@@ -114,3 +114,49 @@ func TestWriters(t *testing.T) {
 		t.Errorf("second key = %s", got)
 	}
 }
+
+func TestParseVersion(t *testing.T) {
+	good := []struct {
+		in           string
+		major, minor int64
+	}{
+		{"0.0", 0, 0},
+		{"1.1", 1, 1},
+		{"1.10", 1, 10},
+		{"01.02", 1, 2},
+		{"9223372036854775807.0", 9223372036854775807, 0},
+	}
+	for _, c := range good {
+		major, minor, ok := ParseVersion(c.in)
+		if !ok || major != c.major || minor != c.minor {
+			t.Errorf("ParseVersion(%q) = %d, %d, %v, want %d, %d, true", c.in, major, minor, ok, c.major, c.minor)
+		}
+	}
+	for _, in := range []string{"", "1", "1.", ".1", "1.2.3", "+1.2", "1.-2", "-0.1", "1.x", " 1.2", "1.2 ", "9223372036854775808.0", "1.9223372036854775808", "١.٢"} {
+		if major, minor, ok := ParseVersion(in); ok {
+			t.Errorf("ParseVersion(%q) = %d, %d, true, want not ok", in, major, minor)
+		}
+	}
+}
+
+// Whatever ParseVersion accepts is two digit runs around one dot, and the
+// numbers it returns are written back by FormatVersion to a version that
+// parses to the same numbers.
+func FuzzParseVersion(f *testing.F) {
+	for _, s := range []string{"1.1", "01.10", "1", "1.2.3", "+1.2", "9223372036854775808.0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		major, minor, ok := ParseVersion(s)
+		if !ok {
+			return
+		}
+		if strings.Count(s, ".") != 1 || strings.Trim(s, "0123456789.") != "" {
+			t.Fatalf("ParseVersion(%q) accepted it", s)
+		}
+		m2, n2, ok2 := ParseVersion(FormatVersion(major, minor))
+		if !ok2 || m2 != major || n2 != minor {
+			t.Fatalf("ParseVersion(FormatVersion(%d, %d)) = %d, %d, %v", major, minor, m2, n2, ok2)
+		}
+	})
+}

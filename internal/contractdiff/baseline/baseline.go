@@ -223,8 +223,6 @@ func isSpecFile(p string) bool {
 	return path.Dir(p) == spec.SpecDir && strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".schema.json")
 }
 
-// parse checks each baseline spec against the baseline's meta-schema.
-// Source anchors are not checked: they point into the baseline's tree.
 // same returns the reusable current specs by file, or nil when the
 // baseline's meta-schema differs from the current one (the same bytes may
 // then be read otherwise).
@@ -239,6 +237,8 @@ func same(meta, currentMeta []byte, reuse []*spec.Domain) map[string]*spec.Domai
 	return m
 }
 
+// parse checks each baseline spec against the baseline's meta-schema.
+// Source anchors are not checked: they point into the baseline's tree.
 func parse(label string, meta []byte, files []string, read func(string) ([]byte, error), reuse map[string]*spec.Domain) ([]*spec.Domain, error) {
 	metaFS := fstest.MapFS{spec.MetaSchemaPath: {Data: meta}}
 	var out []*spec.Domain

@@ -27,6 +27,7 @@ import (
 
 	"github.com/contractkit/contractkit/internal/contractdiff"
 	"github.com/contractkit/contractkit/internal/spec"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Languages the notes are written in.
@@ -368,7 +369,8 @@ func lookupEntry(d Domain, id string) *spec.EntryRef {
 
 // unescape undoes the escaping of a target path segment.
 func unescape(s string) string {
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	s, _ = strictjson.UnescapePointerToken(s)
+	return s
 }
 
 func typeByID(d *spec.Domain, id string) *spec.Type {

@@ -8,7 +8,6 @@ package disposition
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,7 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/contractkit/contractkit/internal/contractdiff"
-	"github.com/contractkit/contractkit/internal/spec"
+	"github.com/contractkit/contractkit/internal/jsondoc"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
@@ -127,15 +126,15 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 	if len(data) > MaxFileBytes {
 		return fail(Problem{File: path, Msg: fmt.Sprintf("the file is %d bytes; the limit is %d", len(data), MaxFileBytes)})
 	}
-	tree, err := strictjson.Parse(data, strictjson.Options{MaxDepth: maxDepth})
-	if err != nil {
-		var se *strictjson.Error
-		if errors.As(err, &se) {
-			return fail(Problem{File: path, Pointer: se.Pointer, Line: lineOf(data, se.Offset), Msg: "invalid JSON: " + se.Msg})
+	parsed, problems := jsondoc.Check(data, strictjson.Options{MaxDepth: maxDepth}, schema.s)
+	if len(problems) > 0 && problems[0].Stage == jsondoc.Syntax {
+		p := problems[0]
+		if p.Offset < 0 {
+			return fail(Problem{File: path, Msg: "invalid JSON: " + p.Msg})
 		}
-		return fail(Problem{File: path, Msg: "invalid JSON: " + err.Error()})
+		return fail(Problem{File: path, Pointer: p.Pointer, Line: lineOf(data, p.Offset), Msg: "invalid JSON: " + p.Msg})
 	}
-	offsets := tree.Offsets()
+	offsets := parsed.Tree.Offsets()
 	at := func(ptr string) int {
 		for {
 			if off, ok := offsets[ptr]; ok {
@@ -148,22 +147,21 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 			ptr = ptr[:i]
 		}
 	}
-	if nums := tree.NumbersBeyondFloat64(); len(nums) > 0 {
-		ps := make([]Problem, len(nums))
-		for i, n := range nums {
-			ps[i] = Problem{File: path, Pointer: n.Pointer, Line: at(n.Pointer), Msg: n.BeyondFloat64Message()}
+	if len(problems) > 0 && problems[0].Stage == jsondoc.Number {
+		ps := make([]Problem, len(problems))
+		for i, n := range problems {
+			ps[i] = Problem{File: path, Pointer: n.Pointer, Line: at(n.Pointer), Msg: n.Msg}
 		}
 		return fail(ps...)
 	}
-	if err := schema.s.Validate(tree.Interface()); err != nil {
-		var ve *jsonschema.ValidationError
-		if !errors.As(err, &ve) {
-			return fail(Problem{File: path, Msg: err.Error()})
-		}
+	if len(problems) > 0 && problems[0].Leaf == nil {
+		return fail(Problem{File: path, Msg: problems[0].Msg})
+	}
+	if len(problems) > 0 {
 		var ps []Problem
 		seen := map[string]bool{}
-		for _, leaf := range spec.SchemaErrorLeaves(ve) {
-			for _, p := range schemaProblems(leaf) {
+		for _, leaf := range problems {
+			for _, p := range schemaProblems(leaf.Leaf) {
 				if seen[p.ptr+"\x00"+p.msg] {
 					continue
 				}
@@ -226,10 +224,9 @@ type located struct{ ptr, msg string }
 // naming an unknown member at its own pointer.
 func schemaProblems(leaf *jsonschema.ValidationError) []located {
 	loc, msg := leaf.InstanceLocation, leaf.Message
-	if names, ok := strings.CutPrefix(msg, "additionalProperties "); ok && strings.HasSuffix(names, " not allowed") {
+	if names, ok := jsondoc.UnknownMembers(msg); ok {
 		var out []located
-		for _, n := range strings.Split(strings.TrimSuffix(names, " not allowed"), ", ") {
-			n = strings.Trim(n, "'")
+		for _, n := range names {
 			out = append(out, located{strictjson.AppendPointer(loc, n), fmt.Sprintf("unknown member %q", n)})
 		}
 		return out

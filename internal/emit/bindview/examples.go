@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/contractkit/contractkit/internal/spec"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // Example is one executable example of a spec, as an example file shows it.
@@ -385,9 +386,7 @@ func sortedKeys(o map[string]any) []string {
 	return ks
 }
 
-func escape(k string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
-}
+func escape(k string) string { return strictjson.EscapePointerToken(k) }
 
 // Receivable returns the part of a valid example that a receiver's static
 // type holds: members the contract does not name, in an object type whose

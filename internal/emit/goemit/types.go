@@ -232,8 +232,8 @@ func (g *generator) objectType(f *jen.File, t *spec.Type, unions []*spec.Type) {
 	}
 	marshalMethods(f, t)
 
-	// appendT writes the braces; appendTMembers writes the members, so a
-	// union can put its tag in front of them.
+	// append<Name> writes the braces; append<Name>Members writes the
+	// members, so a union can put its tag in front of them.
 	f.Func().Id("append"+name).Params(jen.Id("b").Index().Byte(), jen.Id("v").Id(name)).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
 		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("append"+name+"Members").Call(jen.Id("b"), jen.Len(jen.Id("b")), jen.Id("v")),

@@ -9,10 +9,10 @@
 //
 // Usage:
 //
-//	go run ./internal/tools/scalecorpus -n 16 -out .cache/scale/16 [-archive ../shared/corpus/designer/ssl_3_1.tar.gz]
+//	go run ./bench/scalecorpus -n 16 -out .cache/scale/16 [-archive ../shared/corpus/designer/ssl_3_1.tar.gz]
 //
 // The output is a project directory with an eska.toml (sources in src/cf)
-// that `eska ide --stdio` and `internal/tools/idebench -project` open. The
+// that `eska ide --stdio` and `bench/idebench -project` open. The
 // archive is extracted once beside the output (<out>/../ssl_3_1); files a
 // copy does not change are hard links to that extraction, so N=16 takes
 // little more disk than its rewritten XML. The output belongs in an

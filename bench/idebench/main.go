@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./internal/tools/idebench [-runs 5] [-binary path] [-project dir | -archive file.tar.gz]
+//	go run ./bench/idebench [-runs 5] [-binary path] [-project dir | -archive file.tar.gz]
 //
 // With -archive (default: the shared ssl_3_1 corpus) the archive is
 // extracted into a temporary directory and given an eska.toml; the
@@ -32,8 +32,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/contractkit/contractkit/bench/internal/machine"
 	"github.com/contractkit/contractkit/internal/corpus"
-	"github.com/contractkit/contractkit/internal/tools/machine"
 )
 
 // pollEvery is the pause between status requests while the index runs.

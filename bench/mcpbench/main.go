@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./internal/tools/mcpbench [-calls 300] [-processes 40] [-warmup 20]
+//	go run ./bench/mcpbench [-calls 300] [-processes 40] [-warmup 20]
 //
 // It builds aicontrol-mcp, aicontrol-sample and aictl into a temporary
 // directory, starts the sample with a token, and times, in one run:
@@ -41,9 +41,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/contractkit/contractkit/bench/internal/machine"
 	"github.com/contractkit/contractkit/bridge"
 	"github.com/contractkit/contractkit/generated/aicontrol"
-	"github.com/contractkit/contractkit/internal/tools/machine"
 )
 
 // token is the sample's token for the run; it is not a secret.
@@ -132,7 +132,7 @@ func run(calls, processes, warmup int) error {
 	}
 	fmt.Printf("\nTool call over aictl wait (p50): %.2f×; tool call over the 1 ms library floor (p50): %.2f×.\n",
 		float64(mcpSeries.quantile(0.5))/float64(aictl.quantile(0.5)), float64(mcpSeries.quantile(0.5))/float64(lib1.quantile(0.5)))
-	fmt.Println("\nCommand: `make bench-mcp` (go run ./internal/tools/mcpbench).")
+	fmt.Println("\nCommand: `make bench-mcp` (go run ./bench/mcpbench).")
 	return nil
 }
 

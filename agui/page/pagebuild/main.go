@@ -1,8 +1,8 @@
 // Command pagebuild builds what the stand page needs beyond its hand-written
 // files, and writes the page as a static folder. `make page` runs it twice:
 //
-//	go run ./internal/tools/pagebuild -checker
-//	go run ./internal/tools/pagebuild -static DIR
+//	go run ./agui/page/pagebuild -checker
+//	go run ./agui/page/pagebuild -static DIR
 //
 // -checker compiles the package agui to WebAssembly (agui/page/wasm),
 // wraps the binary as a base64 string in a script — the page loads no file

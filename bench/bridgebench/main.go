@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	go run ./internal/tools/bridgebench [-rounds 10] [-n 2000] [-conns 64] [-for 2s] [-agg-rounds 3] [-python=true]
+//	go run ./bench/bridgebench [-rounds 10] [-n 2000] [-conns 64] [-for 2s] [-agg-rounds 3] [-python=true]
 //
 // Targets:
 //   - echo: a bare Go TCP line-echo server in its own process (this
@@ -45,8 +45,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/contractkit/contractkit/bench/internal/machine"
 	"github.com/contractkit/contractkit/internal/fonline"
-	"github.com/contractkit/contractkit/internal/tools/machine"
 )
 
 // pingLine is the request every target gets; the echo server returns it.

@@ -1,0 +1,128 @@
+// Package jsondoc checks a JSON document a person wrote (a spec, a config,
+// a dispositions or policy file) in the order every such reader needs:
+// strict JSON first, then the numbers a JSON Schema validator cannot hold
+// (beyond float64), then the schema, whose error tree it flattens to the
+// innermost causes, each with the JSON Pointer of the value at fault.
+// Callers word the problems in their own file's vocabulary.
+package jsondoc
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/contractkit/contractkit/runtime/strictjson"
+)
+
+// Stage is the check that found a problem. Check stops after the first
+// stage that finds any, since later checks cannot run on such a document.
+type Stage int
+
+const (
+	// Syntax: the bytes are not strict JSON (Err holds strictjson's error).
+	Syntax Stage = iota + 1
+	// Number: a number is beyond float64, which schema validation would
+	// silently round.
+	Number
+	// Schema: the document breaks the schema. Leaf is the innermost cause,
+	// or nil when the validator failed without a validation error.
+	Schema
+)
+
+// Problem is one thing wrong with a document.
+type Problem struct {
+	Stage Stage
+	// Pointer is the JSON Pointer of the value at fault ("" for the whole
+	// document, or when the parser could not tell).
+	Pointer string
+	// Offset is the byte offset of a Syntax problem, -1 when unknown or
+	// for the other stages.
+	Offset int
+	// Msg says what is wrong, without the file or pointer.
+	Msg string
+	// Err is the parser's or validator's error as it came (Syntax, and
+	// Schema with a nil Leaf).
+	Err error
+	// Leaf is the schema violation of a Schema problem.
+	Leaf *jsonschema.ValidationError
+}
+
+// Doc is a document Check parsed: its tree and, once the numbers passed,
+// the generic value (maps, slices, json.Number) the schema was checked on.
+type Doc struct {
+	Tree  *strictjson.Value
+	Value any
+}
+
+// Check parses data strictly with opt, then checks its numbers and, when
+// schema is not nil, validates it. It returns the problems of the first
+// stage that found any (schema problems in the validator's order, one per
+// innermost cause, repeats kept) and the document as far as it was read:
+// nil only when data is not JSON, so that a caller can still find the
+// lines of later problems in the tree.
+func Check(data []byte, opt strictjson.Options, schema *jsonschema.Schema) (*Doc, []Problem) {
+	tree, err := strictjson.Parse(data, opt)
+	if err != nil {
+		p := Problem{Stage: Syntax, Offset: -1, Msg: err.Error(), Err: err}
+		var se *strictjson.Error
+		if errors.As(err, &se) {
+			p.Pointer, p.Offset, p.Msg = se.Pointer, se.Offset, se.Msg
+		}
+		return nil, []Problem{p}
+	}
+	if nums := tree.NumbersBeyondFloat64(); len(nums) > 0 {
+		ps := make([]Problem, len(nums))
+		for i, n := range nums {
+			ps[i] = Problem{Stage: Number, Pointer: n.Pointer, Offset: -1, Msg: n.BeyondFloat64Message()}
+		}
+		return &Doc{Tree: tree}, ps
+	}
+	d := &Doc{Tree: tree, Value: tree.Interface()}
+	if schema == nil {
+		return d, nil
+	}
+	if err := schema.Validate(d.Value); err != nil {
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			return d, []Problem{{Stage: Schema, Offset: -1, Msg: err.Error(), Err: err}}
+		}
+		leaves := Leaves(ve)
+		ps := make([]Problem, len(leaves))
+		for i, l := range leaves {
+			ps[i] = Problem{Stage: Schema, Pointer: l.InstanceLocation, Offset: -1, Msg: l.Message, Leaf: l}
+		}
+		return d, ps
+	}
+	return d, nil
+}
+
+// Leaves returns the innermost causes of a JSON Schema validation error,
+// depth first: they say what is actually wrong, while the outer errors
+// only say which $ref or keyword led there.
+func Leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return []*jsonschema.ValidationError{ve}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, Leaves(c)...)
+	}
+	return out
+}
+
+// UnknownMembers reads the member names out of an additionalProperties
+// violation ("additionalProperties 'a', 'b' not allowed"), the one message
+// that names the members at fault only in its text; ok is false for any
+// other message. A caller reports each name at
+// strictjson.AppendPointer(leaf pointer, name).
+func UnknownMembers(msg string) (names []string, ok bool) {
+	list, ok := strings.CutPrefix(msg, "additionalProperties ")
+	if !ok || !strings.HasSuffix(list, " not allowed") {
+		return nil, false
+	}
+	for _, n := range strings.Split(strings.TrimSuffix(list, " not allowed"), ", ") {
+		names = append(names, strings.Trim(n, "'"))
+	}
+	return names, true
+}

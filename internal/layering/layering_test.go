@@ -1,0 +1,153 @@
+package layering
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/contractkit/contractkit/internal/repotest"
+)
+
+const module = "github.com/contractkit/contractkit/"
+
+// rank is the layer of each top-level folder of the module. A package may
+// import its own folder's packages and those of a lower layer, never a
+// higher one nor another folder of its own layer: so the folders cannot
+// form a cycle, and a library under internal/ never depends on a runtime.
+// DESIGN.md names bridge, ide and agui the runtimes; designer is the IDE
+// runtime's reading of 1C Designer files, which ide imports.
+var rank = map[string]int{
+	"runtime":   0, // the public runtime that generated code imports
+	"spec":      0, // the embedded specs (data)
+	"templates": 0, // the embedded page templates (data)
+	"generated": 1,
+	"internal":  2, // libraries: the toolchain and what the runtimes share
+	"designer":  3,
+	"bridge":    4,
+	"ide":       4,
+	"agui":      4,
+	"cmd":       5,
+	"bench":     5,
+}
+
+// allowed are imports that break the rule today, each with its reason. An
+// entry that no file needs any more fails the test, so the list only
+// shrinks.
+var allowed = map[string]string{
+	"internal/cleanbuild -> bridge": "the clean-build test decodes the smoke report of the built aictl into bridge.SmokeReport (a test file)",
+}
+
+// permitted says whether a package in the top-level folder from may
+// import one in the folder to.
+func permitted(from, to string) bool {
+	return to == from || rank[to] < rank[from]
+}
+
+// An import is "folder/of/the/importer -> top-level folder it imports".
+func TestImportsRunDownward(t *testing.T) {
+	root := repotest.Root(t)
+	fsys := os.DirFS(root)
+	used := map[string]bool{}
+	files := 0
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p == "." {
+				return nil
+			}
+			if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules" {
+				return fs.SkipDir
+			}
+			if _, err := fs.Stat(fsys, path.Join(p, "go.mod")); err == nil {
+				return fs.SkipDir // a module of its own (bench/jsonrpc)
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		dir := path.Dir(p)
+		from, _, _ := strings.Cut(dir, "/")
+		fromRank, ok := rank[from]
+		if !ok {
+			t.Errorf("%s: the folder %s/ has no layer: add it to rank", p, from)
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		files++
+		for _, imp := range f.Imports {
+			ip, _ := strconv.Unquote(imp.Path.Value)
+			rel, ok := strings.CutPrefix(ip, module)
+			if !ok {
+				continue
+			}
+			to, _, _ := strings.Cut(rel, "/")
+			toRank, ok := rank[to]
+			if !ok {
+				t.Errorf("%s imports %s: the folder %s/ has no layer: add it to rank", p, ip, to)
+				continue
+			}
+			if permitted(from, to) {
+				continue
+			}
+			key := dir + " -> " + to
+			if _, ok := allowed[key]; ok {
+				used[key] = true
+				continue
+			}
+			t.Errorf("%s imports %s: %s/ (layer %d) may not import %s/ (layer %d)", p, ip, from, fromRank, to, toRank)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Fatalf("read %d Go files: the walk did not see the module", files)
+	}
+	for key, why := range allowed {
+		if !used[key] {
+			t.Errorf("allowed import %q (%s) is no longer needed: remove it from allowed", key, why)
+		}
+	}
+}
+
+// The rule itself catches what it is meant to: an import upward, one
+// across a layer, and an unknown folder, and lets the rest through.
+func TestRankRule(t *testing.T) {
+	cases := []struct {
+		from, to string
+		ok       bool
+	}{
+		{"internal", "runtime", true},
+		{"internal", "generated", true},
+		{"ide", "designer", true},
+		{"cmd", "ide", true},
+		{"generated", "generated", true},
+		{"internal", "bridge", false},
+		{"internal", "designer", false},
+		{"runtime", "generated", false},
+		{"bridge", "ide", false},
+		{"agui", "cmd", false},
+	}
+	for _, c := range cases {
+		if got := permitted(c.from, c.to); got != c.ok {
+			t.Errorf("%s -> %s allowed = %v, want %v", c.from, c.to, got, c.ok)
+		}
+	}
+}
