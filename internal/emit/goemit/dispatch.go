@@ -105,7 +105,7 @@ func (g *generator) dispatchFile(f *jen.File) {
 		jen.Id("params").Op("=").Op("&").Qual(strictjsonPkg, "Value").Values(jen.Dict{jen.Id("Kind"): jen.Qual(strictjsonPkg, "Object")}),
 	)
 	strict := jen.Var().Id("d").Qual(genrtPkg, "Decoder")
-	f.Comment(g.comment("DispatchTree decodes params (the value the transport parsed with its message, a strictjson object; nil means {}) strictly for method, calls its handler and returns the encoded result, so params are parsed only once. Invalid params give the invalid-params RPCError with the failing pointer in its message; an unknown method gives method-not-found; handler errors are returned as they are."))
+	f.Comment(g.comment("DispatchTree decodes params (the value the transport parsed with its message, a strictjson object; nil means {}) strictly for method, calls its handler and returns the encoded result, so params are parsed only once. Invalid params give the invalid-params RPCError with the table's message and, when the spec types its data, the failing pointer and reason in its data; an unknown method gives method-not-found; handler errors are returned as they are."))
 	var treeBody []jen.Code
 	if len(reqCases) > 0 {
 		treeBody = append(treeBody, emptyObject, strict)
@@ -122,16 +122,48 @@ func (g *generator) dispatchFile(f *jen.File) {
 	}
 	notTreeBody = append(notTreeBody, jen.Return(notFound))
 	f.Func().Id("DispatchNotificationTree").Params(treeSig...).Error().Block(notTreeBody...)
+	// The message is the error table's literal, the same for every invalid
+	// params: a client that matches it keeps working. The failing pointer
+	// and the reason go in the error's data when the spec declares a data
+	// type for it (internal/spec checks it has pointer and reason).
+	info := jen.Dict{
+		jen.Id("Code"):    g.invalidParamsCode(),
+		jen.Id("Message"): jen.Id("info").Dot("Message"),
+	}
+	var dataFunc []jen.Code
+	if e := g.d.LookupError(g.d.Header.InvalidParams); e != nil && e.DataType != nil {
+		t := e.DataType
+		var ptrField, reasonField string
+		for _, fl := range t.Fields {
+			switch fl.Name {
+			case "pointer":
+				ptrField = fl.GoName()
+			case "reason":
+				reasonField = fl.GoName()
+			}
+		}
+		info[jen.Id("Data")] = jen.Id("invalidParamsData").Call(jen.Err())
+		dataFunc = []jen.Code{
+			jen.Var().Id("ve").Op("*").Qual(genrtPkg, "ValidationError"),
+			jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ve"))).Block(
+				jen.Id("p").Op(":=").Id("ve").Dot("Pointer"),
+				jen.Return(jen.Id(t.GoName()).Values(jen.Dict{
+					jen.Id(ptrField):    jen.Op("&").Id("p"),
+					jen.Id(reasonField): jen.Id("ve").Dot("Message"),
+				})),
+			),
+			jen.Return(jen.Id(t.GoName()).Values(jen.Dict{jen.Id(reasonField): jen.Err().Dot("Error").Call()})),
+		}
+	}
+	f.Comment("invalidParams is the invalid-params error of a params value the decoder refused.")
 	f.Func().Id("invalidParams").Params(jen.Err().Error()).Op("*").Id("RPCError").Block(
-		jen.Return(jen.Op("&").Id("RPCError").Values(jen.Dict{
-			jen.Id("Code"):    g.invalidParamsCode(),
-			jen.Id("Message"): jen.Id("invalidParamsMessage").Call(jen.Err()),
-		})),
-	)
-	f.Func().Id("invalidParamsMessage").Params(jen.Err().Error()).String().Block(
 		jen.List(jen.Id("info"), jen.Id("_")).Op(":=").Id("LookupError").Call(g.invalidParamsCode()),
-		jen.Return(jen.Id("info").Dot("Message").Op("+").Lit(": ").Op("+").Err().Dot("Error").Call()),
+		jen.Return(jen.Op("&").Id("RPCError").Values(info)),
 	)
+	if dataFunc != nil {
+		f.Comment("invalidParamsData is the error's data: the failing pointer within params and the reason.")
+		f.Func().Id("invalidParamsData").Params(jen.Err().Error()).Id(g.d.LookupError(g.d.Header.InvalidParams).DataType.GoName()).Block(dataFunc...)
+	}
 }
 
 // codeFor names the error constant with the given code, or the literal
