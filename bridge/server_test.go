@@ -247,7 +247,7 @@ func TestErrorMessageIsTheLiteral(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":3,"method":"events","params":{"afterSeq":"5"}}`,
 			`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/afterSeq","reason":"expected an integer, got a string"}}}`},
 		{`{"jsonrpc":"2.0","id":4,"method":"act","params":{"x":1}}`,
-			`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/type","reason":"required member \\"type\\" is missing"}}}`},
+			`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/type","reason":"required member \"type\" is missing"}}}`},
 		{`{"jsonrpc":"2.0","id":5,"method":"nope"}`,
 			`{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found","data":{"reason":"unknown method \"nope\""}}}`},
 		{`{"jsonrpc":"1.0","id":6,"method":"ping"}`,
