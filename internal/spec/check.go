@@ -841,9 +841,6 @@ func (c *checker) errorsCheck() {
 		codes[e.Code] = e.ID
 		if e.Data != "" {
 			e.DataType = c.namedType(e.Data, e.Ptr+"/data")
-			if e.ID == c.d.Header.InvalidParams && e.DataType != nil {
-				c.paramsErrorData(e)
-			}
 		}
 		if len(e.Kinds) > 0 && e.Data == "" {
 			c.entryErrorf(e.Ptr+"/kinds", e.ID, "error %s has kinds but no data type to carry them", e.ID)
@@ -857,37 +854,6 @@ func (c *checker) errorsCheck() {
 				k.DetailsType = c.namedType(k.Details, k.Ptr+"/details", ObjectKind)
 			}
 		}
-	}
-}
-
-// paramsErrorData checks the data type of the invalid-params error: the
-// generated dispatcher fills it from a validation failure, so it must be
-// an object with a required string reason and an optional string pointer.
-func (c *checker) paramsErrorData(e *Error) {
-	t := e.DataType
-	if t.Kind != ObjectKind {
-		c.entryErrorf(e.Ptr+"/data", e.ID, "the invalid-params error's data %s is not an object: the generated dispatcher fills it with pointer and reason", t.Name)
-		return
-	}
-	want := map[string]bool{"reason": true, "pointer": false} // name: required
-	for _, f := range t.Fields {
-		req, known := want[f.Name]
-		if !known {
-			if f.Required {
-				c.entryErrorf(f.Ptr, e.ID, "the invalid-params error's data %s requires %s, which the generated dispatcher cannot fill (it fills pointer and reason)", t.Name, f.Name)
-			}
-			continue
-		}
-		delete(want, f.Name)
-		if f.Type.Name != "string" || f.Type.Named != nil {
-			c.entryErrorf(f.Ptr+"/type", e.ID, "%s.%s must be a string: the generated dispatcher fills it", t.Name, f.Name)
-		}
-		if f.Required != req {
-			c.entryErrorf(f.Ptr+"/required", e.ID, "%s.%s must have required %v: the generated dispatcher fills it so", t.Name, f.Name, req)
-		}
-	}
-	for name := range want {
-		c.entryErrorf(t.Ptr+"/fields", e.ID, "the invalid-params error's data %s has no field %s; the generated dispatcher fills pointer and reason", t.Name, name)
 	}
 }
 

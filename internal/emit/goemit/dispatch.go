@@ -124,24 +124,14 @@ func (g *generator) dispatchFile(f *jen.File) {
 	f.Func().Id("DispatchNotificationTree").Params(treeSig...).Error().Block(notTreeBody...)
 	// The message is the error table's literal, the same for every invalid
 	// params: a client that matches it keeps working. The failing pointer
-	// and the reason go in the error's data when the spec declares a data
-	// type for it (internal/spec checks it has pointer and reason).
+	// and the reason go in the error's data when the spec's data type for
+	// it can hold them (paramsDetail).
 	info := jen.Dict{
 		jen.Id("Code"):    g.invalidParamsCode(),
 		jen.Id("Message"): jen.Id("info").Dot("Message"),
 	}
 	var dataFunc []jen.Code
-	if e := g.d.LookupError(g.d.Header.InvalidParams); e != nil && e.DataType != nil {
-		t := e.DataType
-		var ptrField, reasonField string
-		for _, fl := range t.Fields {
-			switch fl.Name {
-			case "pointer":
-				ptrField = fl.GoName()
-			case "reason":
-				reasonField = fl.GoName()
-			}
-		}
+	if t, ptrField, reasonField, ok := g.paramsDetail(); ok {
 		info[jen.Id("Data")] = jen.Id("invalidParamsData").Call(jen.Err())
 		dataFunc = []jen.Code{
 			jen.Var().Id("ve").Op("*").Qual(genrtPkg, "ValidationError"),
@@ -162,8 +152,35 @@ func (g *generator) dispatchFile(f *jen.File) {
 	)
 	if dataFunc != nil {
 		f.Comment("invalidParamsData is the error's data: the failing pointer within params and the reason.")
-		f.Func().Id("invalidParamsData").Params(jen.Err().Error()).Id(g.d.LookupError(g.d.Header.InvalidParams).DataType.GoName()).Block(dataFunc...)
+		t, _, _, _ := g.paramsDetail()
+		f.Func().Id("invalidParamsData").Params(jen.Err().Error()).Id(t.GoName()).Block(dataFunc...)
 	}
+}
+
+// paramsDetail returns the data type of the invalid-params error and the
+// Go names of its pointer and reason fields when the generated dispatcher
+// can fill it: an object with a required string reason, an optional
+// string pointer and no other required field. A spec whose invalid-params
+// data is something else (a domain's own failure record) gets no data
+// from the dispatcher; its handlers fill it.
+func (g *generator) paramsDetail() (t *spec.Type, pointer, reason string, ok bool) {
+	e := g.d.LookupError(g.d.Header.InvalidParams)
+	if e == nil || e.DataType == nil || e.DataType.Kind != spec.ObjectKind {
+		return nil, "", "", false
+	}
+	t = e.DataType
+	for _, f := range t.Fields {
+		plain := f.Type.Name == "string" && f.Type.Named == nil && !f.Nullable
+		switch {
+		case f.Name == "pointer" && plain && !f.Required:
+			pointer = f.GoName()
+		case f.Name == "reason" && plain && f.Required:
+			reason = f.GoName()
+		case f.Required:
+			return nil, "", "", false
+		}
+	}
+	return t, pointer, reason, pointer != "" && reason != ""
 }
 
 // codeFor names the error constant with the given code, or the literal
