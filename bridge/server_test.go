@@ -259,6 +259,32 @@ func TestErrorMessageIsTheLiteral(t *testing.T) {
 	}
 }
 
+// The detail quotes the client's method name, so an answer to a method
+// name near the line limit would outgrow the limit: the detail is dropped
+// then, and the answer keeps the literal and the id. An answer that fits
+// the limit exactly keeps its detail.
+//
+//contract:proves ai-control-protocol.wire.line-limit ai-control-protocol.error.method-not-found
+func TestMethodNotFoundDetailWithinTheLineLimit(t *testing.T) {
+	s := start(t, Config{})
+	w := dialRaw(t, s)
+	const head, tail = `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","data":{"reason":"unknown method \"`, `\""}}}`
+	// The longest method whose answer is exactly the limit, and one more byte.
+	fits := aicontrol.MaxLineBytes - len(head) - len(tail)
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{fits, head + strings.Repeat("m", fits) + tail},
+		{fits + 1, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`},
+	} {
+		line, _ := w.call(`{"jsonrpc":"2.0","id":1,"method":"` + strings.Repeat("m", c.n) + `"}`)
+		if got := strings.TrimSuffix(line, "\n"); got != c.want {
+			t.Errorf("method of %d bytes: answer of %d bytes, want %d:\n%.200s", c.n, len(got), len(c.want), got)
+		}
+	}
+}
+
 // A line of exactly MaxLineBytes is served; one byte more is refused with
 // invalid request and the connection is closed.
 //
