@@ -58,15 +58,40 @@ var (
 	ErrPeerClosed = errors.New("the listener had closed the connection; the request was not sent")
 )
 
-// RemoteError is an error response: the server's code and message.
+// RemoteError is an error response: the server's code, its message (the
+// error table's literal for the code) and its data, raw.
 type RemoteError struct {
 	Code    int64
 	Message string
 	Data    json.RawMessage
 }
 
+// Error spells the code, the message and, when the data is the
+// contract's ErrorDetail, the pointer and the reason it carries.
 func (e *RemoteError) Error() string {
-	return fmt.Sprintf("remote error %d: %s", e.Code, e.Message)
+	s := fmt.Sprintf("remote error %d: %s", e.Code, e.Message)
+	if d, ok := e.Detail(); ok {
+		if d.Pointer != nil {
+			p := *d.Pointer
+			if p == "" {
+				p = "/"
+			}
+			s += ": " + p
+		}
+		s += ": " + d.Reason
+	}
+	return s
+}
+
+// Detail decodes the data as the contract's ErrorDetail: what was wrong
+// in the request (the failing pointer within params, the reason). It
+// reports false when the error has no data or other data.
+func (e *RemoteError) Detail() (aicontrol.ErrorDetail, bool) {
+	if len(e.Data) == 0 {
+		return aicontrol.ErrorDetail{}, false
+	}
+	d, err := aicontrol.DecodeErrorDetail(e.Data)
+	return d, err == nil
 }
 
 // Client is one connection to a listener. Calls are sequential: a call

@@ -19,23 +19,29 @@ type request struct {
 	params *strictjson.Value // the params object; emptyParams when absent
 }
 
-// rpcError is an error response: its code, message and the id to echo
-// (nil echoes null).
+// rpcError is an error response: its code, the detail that goes in its
+// data and the id to echo (nil echoes null). The message is always the
+// error table's literal for the code, so a client that matches it keeps
+// working; what was wrong in this request travels in data.
 type rpcError struct {
-	code int64
-	msg  string
-	id   []byte
+	code   int64
+	detail *aicontrol.ErrorDetail // nil: the error carries no data
+	id     []byte
 }
 
-func newError(code int64, detail string, id []byte) *rpcError {
-	msg := detail
-	if info, ok := aicontrol.LookupError(code); ok {
-		msg = info.Message
-		if detail != "" {
-			msg += ": " + detail
-		}
+// newError is the error of a code whose data states reason ("" for none).
+func newError(code int64, reason string, id []byte) *rpcError {
+	e := &rpcError{code: code, id: id}
+	if reason != "" {
+		e.detail = &aicontrol.ErrorDetail{Reason: reason}
 	}
-	return &rpcError{code: code, msg: msg, id: id}
+	return e
+}
+
+// message is the error table's literal for the code.
+func (e *rpcError) message() string {
+	info, _ := aicontrol.LookupError(e.code)
+	return info.Message
 }
 
 // emptyParams is what an absent params reads as: an empty object. The

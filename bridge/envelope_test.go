@@ -38,12 +38,19 @@ func TestValidatedFirstThreshold(t *testing.T) {
 				t.Fatal("envelope accepted")
 			}
 			parsedAtOnce := len(c.line) < overValueLimitBytes
-			t.Logf("%d bytes, parsed at once: %v: %d %s", len(c.line), parsedAtOnce, rerr.code, rerr.msg)
-			if c.want != nil && (rerr.code != c.want.code || rerr.msg != c.want.msg) {
-				t.Errorf("got %d %q, want %d %q", rerr.code, rerr.msg, c.want.code, c.want.msg)
+			reason := ""
+			if rerr.detail != nil {
+				reason = rerr.detail.Reason
 			}
-			if c.want == nil && (rerr.code != aicontrol.CodeInvalidRequest || !strings.Contains(rerr.msg, "values")) {
-				t.Errorf("got %d %q, want the value limit's invalid request", rerr.code, rerr.msg)
+			t.Logf("%d bytes, parsed at once: %v: %d %s: %s", len(c.line), parsedAtOnce, rerr.code, rerr.message(), reason)
+			if rerr.message() != "Invalid request" {
+				t.Errorf("message %q, want the table's literal", rerr.message())
+			}
+			if c.want != nil && (rerr.code != c.want.code || reason != c.want.detail.Reason) {
+				t.Errorf("got %d %q, want %d %q", rerr.code, reason, c.want.code, c.want.detail.Reason)
+			}
+			if c.want == nil && (rerr.code != aicontrol.CodeInvalidRequest || !strings.Contains(reason, "values")) {
+				t.Errorf("got %d %q, want the value limit's invalid request", rerr.code, reason)
 			}
 			if parsedAtOnce != c.atOnce {
 				t.Errorf("line of %d bytes on the wrong side of %d", len(c.line), overValueLimitBytes)

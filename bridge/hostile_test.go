@@ -48,7 +48,7 @@ func TestUnauthenticatedLineLimit(t *testing.T) {
 
 	w = dialRaw(t, s)
 	raw, r := w.call(authLine(t, testToken, aicontrol.MaxUnauthenticatedLineBytes+1))
-	if codeOf(r) != aicontrol.CodeInvalidRequest || !strings.Contains(r.Error.Message, "request too large") || idOf(t, raw) != "null" {
+	if codeOf(r) != aicontrol.CodeInvalidRequest || !strings.Contains(reasonOf(t, r), "request too large") || idOf(t, raw) != "null" {
 		t.Fatalf("pre-auth line one byte past the limit: %s", raw)
 	}
 	w.expectClosed()
@@ -88,7 +88,7 @@ func TestValueLimit(t *testing.T) {
 		t.Fatalf("line at the value limit: %+v", r.Error)
 	}
 	raw, r := w.call(valuesLine(aicontrol.MaxValuesPerLine + 1))
-	if codeOf(r) != aicontrol.CodeInvalidRequest || idOf(t, raw) != "null" || !strings.Contains(r.Error.Message, "number of values") {
+	if codeOf(r) != aicontrol.CodeInvalidRequest || idOf(t, raw) != "null" || !strings.Contains(reasonOf(t, r), "number of values") {
 		t.Fatalf("line one value past the limit: %s", raw)
 	}
 	if _, r := w.call(`{"jsonrpc":"2.0","id":2,"method":"ping"}`); r.Error != nil {
@@ -178,7 +178,7 @@ func TestConnectionSlots(t *testing.T) {
 	auth(b, testToken)
 	c := dialRaw(t, s)
 	raw, r := c.reply() // unasked
-	if codeOf(r) != aicontrol.CodeTooManyConnections || idOf(t, raw) != "null" || !strings.Contains(r.Error.Message, "2 connection slots") {
+	if codeOf(r) != aicontrol.CodeTooManyConnections || idOf(t, raw) != "null" || !strings.Contains(reasonOf(t, r), "2 connection slots") {
 		t.Fatalf("third connection: %s", raw)
 	}
 	c.expectClosed()

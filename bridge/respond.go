@@ -25,13 +25,26 @@ func appendHead(out, id []byte) []byte {
 func appendError(out []byte, e *rpcError) []byte {
 	start := len(out)
 	out = appendHead(out, e.id)
-	obj, _ := aicontrol.ErrorObject{Code: e.code, Message: e.msg}.MarshalJSON()
+	eo := aicontrol.ErrorObject{Code: e.code, Message: e.message()}
+	if e.detail != nil {
+		// A detail of strings always encodes.
+		eo.Data, _ = e.detail.MarshalJSON()
+	}
+	obj, _ := eo.MarshalJSON()
 	out = append(out, `,"error":`...)
 	out = append(out, obj...)
 	out = append(out, '}')
-	if len(out)-start > maxLine && e.id != nil {
-		// Only a huge id can make an error line too long; drop it.
-		e.id = nil
+	if len(out)-start > maxLine {
+		// Only a huge id, or a huge method name quoted in the detail, can
+		// make an error line too long: drop the detail, then the id.
+		switch {
+		case e.detail != nil:
+			e.detail = nil
+		case e.id != nil:
+			e.id = nil
+		default:
+			return append(out, '\n')
+		}
 		return appendError(out[:start], e)
 	}
 	return append(out, '\n')

@@ -572,7 +572,7 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 		}
 		return aicontrol.ActResult{Accepted: true, CommandSeq: seq}, nil
 	}
-	return nil, newError(aicontrol.CodeMethodNotFound, strconv.Quote(req.method), nil)
+	return nil, newError(aicontrol.CodeMethodNotFound, "unknown method "+strconv.Quote(req.method), nil)
 }
 
 // pingResult is ping's answer, which never changes, encoded once by the
@@ -587,8 +587,16 @@ type encoded []byte
 
 func (e encoded) MarshalJSON() ([]byte, error) { return e, nil }
 
+// invalidParams is the answer to params the contract's decoder refused:
+// the failing pointer within params and the reason go in the data.
 func invalidParams(err error) *rpcError {
-	return newError(aicontrol.CodeInvalidParams, err.Error(), nil)
+	e := newError(aicontrol.CodeInvalidParams, err.Error(), nil)
+	var ve *genrt.ValidationError
+	if errors.As(err, &ve) {
+		p := ve.Pointer
+		e.detail = &aicontrol.ErrorDetail{Pointer: &p, Reason: ve.Message}
+	}
+	return e
 }
 
 // Status reports the listener's state; lastError never holds a payload or a token.

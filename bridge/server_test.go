@@ -91,6 +91,29 @@ func idOf(t testing.TB, line string) string {
 	return string(m["id"])
 }
 
+// reasonOf returns the reason in an error response's data, after checking
+// that its message is the error table's literal for its code (the detail
+// never goes in the message) and that its data is the contract's
+// ErrorDetail.
+func reasonOf(t testing.TB, r aicontrol.Response) string {
+	t.Helper()
+	if r.Error == nil {
+		return ""
+	}
+	info, _ := aicontrol.LookupError(r.Error.Code)
+	if r.Error.Message != info.Message {
+		t.Errorf("error %d has message %q, want the table's %q", r.Error.Code, r.Error.Message, info.Message)
+	}
+	if len(r.Error.Data) == 0 {
+		return ""
+	}
+	d, err := aicontrol.DecodeErrorDetail(r.Error.Data)
+	if err != nil {
+		t.Errorf("error %d data %s is not an ErrorDetail: %v", r.Error.Code, r.Error.Data, err)
+	}
+	return d.Reason
+}
+
 func codeOf(r aicontrol.Response) int64 {
 	if r.Error == nil {
 		return 0
@@ -164,6 +187,7 @@ func TestErrorPrecedence(t *testing.T) {
 			if codeOf(r) != st.code || idOf(t, line) != st.id {
 				t.Errorf("%s: got code %d id %s (%s), want code %d id %s", st.name, codeOf(r), idOf(t, line), strings.TrimSpace(line), st.code, st.id)
 			}
+			reasonOf(t, r) // the message is the table's literal, the data an ErrorDetail
 		}
 	}
 	run()
@@ -199,6 +223,68 @@ func TestErrorPrecedence(t *testing.T) {
 	run()
 }
 
+// An error's message is the error table's literal, exactly, the same for
+// every error of its code; what was wrong in the request is in its data:
+// the pointer within params and the reason for invalid params, the reason
+// alone for the other protocol errors, nothing for unauthorized.
+//
+//contract:proves ai-control-protocol.error.invalid-params ai-control-protocol.error.method-not-found ai-control-protocol.error.parse
+func TestErrorMessageIsTheLiteral(t *testing.T) {
+	s := start(t, Config{Token: testToken})
+	w := dialRaw(t, s)
+	for _, c := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Unauthorized"}}`},
+		{`{"jsonrpc":"2.0","id":2,"method":"ping"`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error","data":{"reason":"unexpected end of input in object"}}}`},
+	} {
+		if line, _ := w.call(c.line); strings.TrimSpace(line) != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.line, strings.TrimSpace(line), c.want)
+		}
+	}
+	if !auth(w, testToken) {
+		t.Fatal("auth refused")
+	}
+	for _, c := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":3,"method":"events","params":{"afterSeq":"5"}}`,
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/afterSeq","reason":"expected an integer, got a string"}}}`},
+		{`{"jsonrpc":"2.0","id":4,"method":"act","params":{"x":1}}`,
+			`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/type","reason":"required member \"type\" is missing"}}}`},
+		{`{"jsonrpc":"2.0","id":5,"method":"nope"}`,
+			`{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found","data":{"reason":"unknown method \"nope\""}}}`},
+		{`{"jsonrpc":"1.0","id":6,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":6,"error":{"code":-32600,"message":"Invalid request","data":{"reason":"jsonrpc must be \"2.0\""}}}`},
+	} {
+		if line, _ := w.call(c.line); strings.TrimSpace(line) != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.line, strings.TrimSpace(line), c.want)
+		}
+	}
+}
+
+// The detail quotes the client's method name, so an answer to a method
+// name near the line limit would outgrow the limit: the detail is dropped
+// then, and the answer keeps the literal and the id. An answer that fits
+// the limit exactly keeps its detail.
+//
+//contract:proves ai-control-protocol.wire.line-limit ai-control-protocol.error.method-not-found
+func TestMethodNotFoundDetailWithinTheLineLimit(t *testing.T) {
+	s := start(t, Config{})
+	w := dialRaw(t, s)
+	const head, tail = `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found","data":{"reason":"unknown method \"`, `\""}}}`
+	// The longest method whose answer is exactly the limit, and one more byte.
+	fits := aicontrol.MaxLineBytes - len(head) - len(tail)
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{fits, head + strings.Repeat("m", fits) + tail},
+		{fits + 1, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`},
+	} {
+		line, _ := w.call(`{"jsonrpc":"2.0","id":1,"method":"` + strings.Repeat("m", c.n) + `"}`)
+		if got := strings.TrimSuffix(line, "\n"); got != c.want {
+			t.Errorf("method of %d bytes: answer of %d bytes, want %d:\n%.200s", c.n, len(got), len(c.want), got)
+		}
+	}
+}
+
 // A line of exactly MaxLineBytes is served; one byte more is refused with
 // invalid request and the connection is closed.
 //
@@ -222,7 +308,7 @@ func TestLineLimit(t *testing.T) {
 		t.Fatalf("a line of the limit plus CR was refused: %+v", r.Error)
 	}
 	raw, r := w.call(pad(aicontrol.MaxLineBytes + 1))
-	if codeOf(r) != aicontrol.CodeInvalidRequest || !strings.Contains(r.Error.Message, "request too large") || idOf(t, raw) != "null" {
+	if codeOf(r) != aicontrol.CodeInvalidRequest || !strings.Contains(reasonOf(t, r), "request too large") || idOf(t, raw) != "null" {
 		t.Fatalf("one byte past the limit: %s", raw)
 	}
 	w.expectClosed()

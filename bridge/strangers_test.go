@@ -65,7 +65,7 @@ func TestStrangerPool(t *testing.T) {
 	// One past the limit: the oldest goes, the newcomer stays.
 	newcomer := dialRaw(t, s)
 	raw, r := pool[0].reply()
-	if codeOf(r) != aicontrol.CodeTooManyConnections || idOf(t, raw) != "null" || !strings.Contains(r.Error.Message, "dropped before authorizing") {
+	if codeOf(r) != aicontrol.CodeTooManyConnections || idOf(t, raw) != "null" || !strings.Contains(reasonOf(t, r), "dropped before authorizing") {
 		t.Fatalf("the oldest stranger one past the pool's limit: %s", raw)
 	}
 	pool[0].expectEOF()
@@ -93,7 +93,7 @@ func TestStrangerPool(t *testing.T) {
 	}
 	// One past the authorized limit: a new connection is turned away at once…
 	third := dialRaw(t, s)
-	if raw, r := third.reply(); codeOf(r) != aicontrol.CodeTooManyConnections || idOf(t, raw) != "null" || !strings.Contains(r.Error.Message, "all 2 connection slots") {
+	if raw, r := third.reply(); codeOf(r) != aicontrol.CodeTooManyConnections || idOf(t, raw) != "null" || !strings.Contains(reasonOf(t, r), "all 2 connection slots") {
 		t.Fatalf("a connection one past the authorized limit: %s", raw)
 	}
 	third.expectEOF()
@@ -241,7 +241,7 @@ func TestOverLimitLineClosesCleanly(t *testing.T) {
 			sent <- err
 		}()
 		raw, r := w.reply()
-		if codeOf(r) != aicontrol.CodeInvalidRequest || !strings.Contains(r.Error.Message, "request too large") || idOf(t, raw) != "null" {
+		if codeOf(r) != aicontrol.CodeInvalidRequest || !strings.Contains(reasonOf(t, r), "request too large") || idOf(t, raw) != "null" {
 			t.Fatalf("%s: %s", c.name, raw)
 		}
 		w.expectEOF()
@@ -254,7 +254,7 @@ func TestOverLimitLineClosesCleanly(t *testing.T) {
 	auth(w, testToken)
 	w.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	_ = w.c.(*net.TCPConn).CloseWrite()
-	if raw, r := w.reply(); codeOf(r) != aicontrol.CodeInvalidRequest || !strings.Contains(r.Error.Message, "not terminated") {
+	if raw, r := w.reply(); codeOf(r) != aicontrol.CodeInvalidRequest || !strings.Contains(reasonOf(t, r), "not terminated") {
 		t.Fatalf("unterminated line: %s", raw)
 	}
 	w.expectEOF()

@@ -77,6 +77,10 @@ func (s *Server) Config(stderr io.Writer) rpc.Config {
 			ParseError: gen.CodeParseError, InvalidRequest: gen.CodeInvalidRequest, MethodNotFound: gen.CodeMethodNotFound,
 			InvalidParams: gen.CodeInvalidParams, InternalError: gen.CodeInternalError,
 			Message: func(code int64) string { info, _ := gen.LookupError(code); return info.Message },
+			InvalidParamsData: func(pointer, reason string) []byte {
+				b, _ := gen.ErrorDetail{Pointer: &pointer, Reason: reason}.MarshalJSON() // strings always encode
+				return b
+			},
 		},
 		Errors: rpc.DomainErrors{
 			ResourceLimit: func(resource string, limit int) *rpc.Error {

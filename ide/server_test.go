@@ -88,7 +88,19 @@ func errorOf(t *testing.T, resp string) (code int64, kind string) {
 	if r.Error == nil {
 		return 0, ""
 	}
-	if r.Error.Data != nil {
+	// The message is the error table's literal, whatever the detail.
+	if info, _ := gen.LookupError(r.Error.Code); r.Error.Message != info.Message {
+		t.Errorf("error %d has message %q, want the table's %q", r.Error.Code, r.Error.Message, info.Message)
+	}
+	switch {
+	case r.Error.Code == gen.CodeInvalidParams:
+		// What was wrong is in the data: the pointer within params and
+		// the reason.
+		d, err := gen.DecodeErrorDetail(r.Error.Data)
+		if err != nil || d.Pointer == nil || d.Reason == "" {
+			t.Fatalf("invalid params data %s: %v", r.Error.Data, err)
+		}
+	case r.Error.Data != nil:
 		d, err := gen.DecodeDomainErrorData(r.Error.Data)
 		if err != nil {
 			t.Fatalf("domain error data %s: %v", r.Error.Data, err)
@@ -344,6 +356,30 @@ func replay(t *testing.T, chunks [][]byte) []string {
 	inR.Close()
 	outR.Close()
 	return out
+}
+
+// An error's message is the contract's literal, exactly; the failing
+// pointer within params and the reason are in the data (ErrorDetail),
+// for the params the generated decoder refuses and for positional params
+// the transport refuses.
+//
+//contract:proves eska-ide-api.error.invalid-params
+func TestInvalidParamsMessageIsTheLiteral(t *testing.T) {
+	s := open(t)
+	s.call(initialize(0, false))
+	ctx := `"sessionId":"s9","projectId":"p1","generation":"0"`
+	for _, c := range []struct{ req, want string }{
+		{`{"jsonrpc":"2.0","id":"q","method":"metadata/indexErrors","params":{` + ctx + `,"limit":501}}`,
+			`{"jsonrpc":"2.0","id":"q","error":{"code":-32602,"message":"Invalid params","data":{"pointer":"/limit","reason":"501 is above the maximum 500"}}}`},
+		{`{"jsonrpc":"2.0","id":"p","method":"metadata/root","params":[1]}`,
+			`{"jsonrpc":"2.0","id":"p","error":{"code":-32602,"message":"Invalid params","data":{"pointer":"","reason":"positional params are not supported"}}}`},
+		{`{"jsonrpc":"2.0","id":"m","method":"nope"}`,
+			`{"jsonrpc":"2.0","id":"m","error":{"code":-32601,"message":"Method not found"}}`},
+	} {
+		if got := s.call(c.req); got != c.want {
+			t.Errorf("%s\n got %s\nwant %s", c.req, got, c.want)
+		}
+	}
 }
 
 // metadata/search and metadata/indexErrors take a limit of 1 to 500: the

@@ -79,6 +79,14 @@ func describe(err error) string {
 		if d, ok := re.Data.(gen.DomainErrorData); ok {
 			return string(d.Kind) + " " + string(d.Details)
 		}
+		if d, ok := re.Data.(gen.ErrorDetail); ok {
+			// Invalid params: the message is the bare literal; the place and
+			// the reason are in the data.
+			if d.Pointer != nil {
+				return re.Message + ": " + pointerOrRoot(*d.Pointer) + ": " + d.Reason
+			}
+			return re.Message + ": " + d.Reason
+		}
 		return re.Message
 	}
 	return err.Error()
@@ -256,4 +264,12 @@ func configurationLanguage(b *metadata.Backend, ctx gen.ProjectContext, p gen.Pr
 		return pick(got.Object.Synonyms[0].Language)
 	}
 	return "ru"
+}
+
+// pointerOrRoot spells the empty JSON pointer (params themselves) as "/".
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
 }

@@ -261,6 +261,14 @@ const starterSpec = `{
       "fields": [
         {"name": "text", "type": "string", "required": true, "constraints": {"minLength": 1, "maxLength": 256}, "description": {"en": "The text, 1 to 256 characters.", "ru": "Текст от 1 до 256 символов."}}
       ]
+    },
+    {
+      "id": "{{ID}}.type.error-detail", "name": "ErrorDetail", "kind": "object", "additionalFields": "ignore",
+      "title": {"en": "Error detail", "ru": "Подробности ошибки"}, "description": {"en": "What was wrong: the generated dispatcher fills it for invalid params, whose message stays the literal.", "ru": "Что было не так: сгенерированный диспетчер заполняет его для некорректных параметров, message которых остаётся неизменным."},
+      "fields": [
+        {"name": "pointer", "type": "string", "required": false, "description": {"en": "The JSON pointer of the failing value within params.", "ru": "JSON pointer неверного значения внутри params."}},
+        {"name": "reason", "type": "string", "required": true, "description": {"en": "What was wrong, in English.", "ru": "Что было не так, по-английски."}}
+      ]
     }
   ],
   "methods": [
@@ -277,7 +285,7 @@ const starterSpec = `{
   ],
   "errors": [
     {
-      "id": "{{ID}}.error.invalid-params", "code": -32602, "symbol": "InvalidParams", "message": {"en": "Invalid params", "ru": "Неверные параметры"},
+      "id": "{{ID}}.error.invalid-params", "code": -32602, "symbol": "InvalidParams", "message": {"en": "Invalid params", "ru": "Неверные параметры"}, "data": "ErrorDetail",
       "title": {"en": "Invalid params", "ru": "Неверные параметры"}, "requirement": {"en": "Params that break the contract are rejected with this error.", "ru": "Параметры, нарушающие контракт, отклоняются с этой ошибкой."}, "rationale": {"en": "The client learns what was wrong.", "ru": "Клиент узнаёт, что было не так."},
       "stability": "experimental", "since": "0.1"
     }

@@ -128,8 +128,8 @@ func TestUnknownTypesAllListed(t *testing.T) {
 		t.Fatalf("exit %d, want 1", code)
 	}
 	for _, want := range []string{
-		`spec/AiControlProtocol.json:/types/8/fields/0/type: unknown type "bool"`,
-		`spec/AiControlProtocol.json:/types/12/fields/0/type: unknown type "int"`,
+		`spec/AiControlProtocol.json:/types/9/fields/0/type: unknown type "bool"`,
+		`spec/AiControlProtocol.json:/types/13/fields/0/type: unknown type "int"`,
 		"gen: 2 problem(s); nothing was written",
 	} {
 		if !strings.Contains(stderr, want) {

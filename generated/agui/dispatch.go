@@ -38,9 +38,10 @@ type Handler interface{}
 // DispatchTree decodes params (the value the transport parsed with its
 // message, a strictjson object; nil means {}) strictly for method, calls its
 // handler and returns the encoded result, so params are parsed only once.
-// Invalid params give the invalid-params RPCError with the failing pointer in
-// its message; an unknown method gives method-not-found; handler errors are
-// returned as they are.
+// Invalid params give the invalid-params RPCError with the table's message
+// and, when the spec types its data, the failing pointer and reason in its
+// data; an unknown method gives method-not-found; handler errors are returned
+// as they are.
 func DispatchTree(ctx context.Context, h Handler, method string, params *strictjson.Value) ([]byte, error) {
 	switch method {
 	}
@@ -53,13 +54,12 @@ func DispatchTree(ctx context.Context, h Handler, method string, params *strictj
 func DispatchNotificationTree(ctx context.Context, h Handler, method string, params *strictjson.Value) error {
 	return NewError(-32601, nil)
 }
+
+// invalidParams is the invalid-params error of a params value the decoder refused.
 func invalidParams(err error) *RPCError {
+	info, _ := LookupError(0)
 	return &RPCError{
 		Code:    0,
-		Message: invalidParamsMessage(err),
+		Message: info.Message,
 	}
-}
-func invalidParamsMessage(err error) string {
-	info, _ := LookupError(0)
-	return info.Message + ": " + err.Error()
 }

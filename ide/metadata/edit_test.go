@@ -291,7 +291,7 @@ func TestEditValueKinds(t *testing.T) {
 			_, err := h.update(c.id, c.path, c.change)
 			if c.refusal != "" {
 				re, ok := err.(*gen.RPCError)
-				if !ok || re.Code != gen.CodeInvalidParams || !strings.Contains(re.Message, c.path) || !strings.Contains(re.Message, c.refusal) {
+				if !ok || re.Code != gen.CodeInvalidParams || re.Message != "Invalid params" || !strings.Contains(errText(err), c.path) || !strings.Contains(errText(err), c.refusal) {
 					t.Errorf("%s: %v", c.change, errText(err))
 				}
 				if h.file("Catalogs/Товары.xml") != before {

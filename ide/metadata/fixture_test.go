@@ -251,6 +251,15 @@ func errText(err error) string {
 		if d, ok := re.Data.(gen.DomainErrorData); ok {
 			return string(d.Kind) + " " + string(d.Details)
 		}
+		if d, ok := re.Data.(gen.ErrorDetail); ok {
+			// Invalid params: the message is the bare literal, the place
+			// and the reason are in the data.
+			p := "<no pointer>"
+			if d.Pointer != nil {
+				p = *d.Pointer
+			}
+			return re.Message + ": " + p + ": " + d.Reason
+		}
 		return re.Message
 	}
 	return err.Error()

@@ -849,7 +849,8 @@ func (p *project) supportDropped() {
 	}
 }
 
+// invalidParams is the contract's Invalid params: the table's message,
+// and the failing pointer within params and the reason in its data.
 func invalidParams(pointer, msg string) *gen.RPCError {
-	info, _ := gen.LookupError(gen.CodeInvalidParams)
-	return &gen.RPCError{Code: gen.CodeInvalidParams, Message: info.Message + ": " + pointer + ": " + msg}
+	return gen.NewError(gen.CodeInvalidParams, gen.ErrorDetail{Pointer: &pointer, Reason: msg})
 }

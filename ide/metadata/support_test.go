@@ -421,7 +421,7 @@ func TestSupportFiles(t *testing.T) {
 	}
 	// Paths that may not be named are invalid params.
 	for _, bad := range []string{"", "/etc/passwd", "Catalogs/../../x.xml", "..", "."} {
-		if _, err := h.supportFiles("Configuration.xml", bad); err == nil || err.(*gen.RPCError).Code != gen.CodeInvalidParams || !strings.Contains(err.Error(), "/paths/1") {
+		if _, err := h.supportFiles("Configuration.xml", bad); err == nil || err.(*gen.RPCError).Code != gen.CodeInvalidParams || !strings.Contains(errText(err), "Invalid params: /paths/1: ") {
 			t.Errorf("path %q: %v", bad, err)
 		}
 	}

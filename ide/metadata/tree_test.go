@@ -340,6 +340,39 @@ func TestSources(t *testing.T) {
 	}
 }
 
+// The navigation get and properties answer from is the server's tree,
+// not what the client expanded: a fresh session knows the root and every
+// object the root descriptor lists, before any children; an object inside
+// another descriptor is unknown_object until that descriptor is read, and
+// get never reads one to find an id.
+//
+//contract:proves eska-ide-api.error-kind.unknown-object eska-ide-api.method.metadata-get
+func TestFreshSessionNavigation(t *testing.T) {
+	h := openConfiguration(t)
+	at := func(id string) gen.ObjectParams {
+		return gen.ObjectParams{SessionID: h.sid, ProjectID: h.pid, ObjectID: gen.ObjectID(id)}
+	}
+	const nested = "catalog:Товары/attribute:Артикул"
+	if _, err := h.b.Get(at(nested)); kindOf(err) != "unknown_object" {
+		t.Errorf("get of an attribute before its catalog was read: %s", errText(err))
+	}
+	if _, err := h.b.Properties(at(nested)); kindOf(err) != "unknown_object" {
+		t.Errorf("properties of an attribute before its catalog was read: %s", errText(err))
+	}
+	// Listed by the root descriptor: known at once, no children asked.
+	r, err := h.b.Get(at("catalog:Товары"))
+	if err != nil || r.Object.Name != "Товары" {
+		t.Fatalf("get of a catalog the root lists, in a fresh session: %+v %s", r.Object, errText(err))
+	}
+	if pr, err := h.b.Properties(at("configuration:Конф")); err != nil || len(pr.Properties) == 0 {
+		t.Errorf("properties of the root in a fresh session: %s", errText(err))
+	}
+	// get read the catalog's descriptor, so its attribute is known now.
+	if r, err := h.b.Get(at(nested)); err != nil || r.Object.Name != "Артикул" {
+		t.Errorf("get of the attribute after its catalog was read: %+v %s", r.Object, errText(err))
+	}
+}
+
 // get reports what the descriptor says; the parent is the metadata owner.
 //
 //contract:proves eska-ide-api.method.metadata-get

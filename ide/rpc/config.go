@@ -29,21 +29,33 @@ type Codes struct {
 	ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError int64
 	// Message returns the default message of a code.
 	Message func(code int64) string
+	// InvalidParamsData returns the encoded data of an invalid-params
+	// error the transport itself raises (positional params), with the
+	// pointer within params and the reason; nil sends no data.
+	InvalidParamsData func(pointer, reason string) []byte
 }
 
 // err is the error response of a code with its default message. The
 // contract's envelope errors carry the standard message only (the eska
 // fixtures fix them so), so the reason a caller gives is not sent: it
-// names, at the call site, which rule refused the message.
+// names, at the call site, which rule refused the message. Invalid params
+// alone states its reason, in data (InvalidParamsData), never in the
+// message.
 func (c Codes) err(code int64) *Error {
 	return &Error{Code: code, Message: c.Message(code)}
 }
 
 func (c Codes) parse() *Error                    { return c.err(c.ParseError) }
 func (c Codes) invalidRequest(why string) *Error { return c.err(c.InvalidRequest) }
-func (c Codes) invalidParams(why string) *Error  { return c.err(c.InvalidParams) }
-func (c Codes) methodNotFound() *Error           { return c.err(c.MethodNotFound) }
-func (c Codes) internal() *Error                 { return c.err(c.InternalError) }
+func (c Codes) invalidParams(why string) *Error {
+	e := c.err(c.InvalidParams)
+	if c.InvalidParamsData != nil {
+		e.Data = c.InvalidParamsData("", why)
+	}
+	return e
+}
+func (c Codes) methodNotFound() *Error { return c.err(c.MethodNotFound) }
+func (c Codes) internal() *Error       { return c.err(c.InternalError) }
 
 // DomainErrors builds the domain errors the transport itself raises.
 type DomainErrors struct {

@@ -105,7 +105,7 @@ func (g *generator) dispatchFile(f *jen.File) {
 		jen.Id("params").Op("=").Op("&").Qual(strictjsonPkg, "Value").Values(jen.Dict{jen.Id("Kind"): jen.Qual(strictjsonPkg, "Object")}),
 	)
 	strict := jen.Var().Id("d").Qual(genrtPkg, "Decoder")
-	f.Comment(g.comment("DispatchTree decodes params (the value the transport parsed with its message, a strictjson object; nil means {}) strictly for method, calls its handler and returns the encoded result, so params are parsed only once. Invalid params give the invalid-params RPCError with the failing pointer in its message; an unknown method gives method-not-found; handler errors are returned as they are."))
+	f.Comment(g.comment("DispatchTree decodes params (the value the transport parsed with its message, a strictjson object; nil means {}) strictly for method, calls its handler and returns the encoded result, so params are parsed only once. Invalid params give the invalid-params RPCError with the table's message and, when the spec types its data, the failing pointer and reason in its data; an unknown method gives method-not-found; handler errors are returned as they are."))
 	var treeBody []jen.Code
 	if len(reqCases) > 0 {
 		treeBody = append(treeBody, emptyObject, strict)
@@ -122,16 +122,65 @@ func (g *generator) dispatchFile(f *jen.File) {
 	}
 	notTreeBody = append(notTreeBody, jen.Return(notFound))
 	f.Func().Id("DispatchNotificationTree").Params(treeSig...).Error().Block(notTreeBody...)
+	// The message is the error table's literal, the same for every invalid
+	// params: a client that matches it keeps working. The failing pointer
+	// and the reason go in the error's data when the spec's data type for
+	// it can hold them (paramsDetail).
+	info := jen.Dict{
+		jen.Id("Code"):    g.invalidParamsCode(),
+		jen.Id("Message"): jen.Id("info").Dot("Message"),
+	}
+	var dataFunc []jen.Code
+	if t, ptrField, reasonField, ok := g.paramsDetail(); ok {
+		info[jen.Id("Data")] = jen.Id("invalidParamsData").Call(jen.Err())
+		dataFunc = []jen.Code{
+			jen.Var().Id("ve").Op("*").Qual(genrtPkg, "ValidationError"),
+			jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ve"))).Block(
+				jen.Id("p").Op(":=").Id("ve").Dot("Pointer"),
+				jen.Return(jen.Id(t.GoName()).Values(jen.Dict{
+					jen.Id(ptrField):    jen.Op("&").Id("p"),
+					jen.Id(reasonField): jen.Id("ve").Dot("Message"),
+				})),
+			),
+			jen.Return(jen.Id(t.GoName()).Values(jen.Dict{jen.Id(reasonField): jen.Err().Dot("Error").Call()})),
+		}
+	}
+	f.Comment("invalidParams is the invalid-params error of a params value the decoder refused.")
 	f.Func().Id("invalidParams").Params(jen.Err().Error()).Op("*").Id("RPCError").Block(
-		jen.Return(jen.Op("&").Id("RPCError").Values(jen.Dict{
-			jen.Id("Code"):    g.invalidParamsCode(),
-			jen.Id("Message"): jen.Id("invalidParamsMessage").Call(jen.Err()),
-		})),
-	)
-	f.Func().Id("invalidParamsMessage").Params(jen.Err().Error()).String().Block(
 		jen.List(jen.Id("info"), jen.Id("_")).Op(":=").Id("LookupError").Call(g.invalidParamsCode()),
-		jen.Return(jen.Id("info").Dot("Message").Op("+").Lit(": ").Op("+").Err().Dot("Error").Call()),
+		jen.Return(jen.Op("&").Id("RPCError").Values(info)),
 	)
+	if dataFunc != nil {
+		f.Comment("invalidParamsData is the error's data: the failing pointer within params and the reason.")
+		t, _, _, _ := g.paramsDetail()
+		f.Func().Id("invalidParamsData").Params(jen.Err().Error()).Id(t.GoName()).Block(dataFunc...)
+	}
+}
+
+// paramsDetail returns the data type of the invalid-params error and the
+// Go names of its pointer and reason fields when the generated dispatcher
+// can fill it: an object with a required string reason, an optional
+// string pointer and no other required field. A spec whose invalid-params
+// data is something else (a domain's own failure record) gets no data
+// from the dispatcher; its handlers fill it.
+func (g *generator) paramsDetail() (t *spec.Type, pointer, reason string, ok bool) {
+	e := g.d.LookupError(g.d.Header.InvalidParams)
+	if e == nil || e.DataType == nil || e.DataType.Kind != spec.ObjectKind {
+		return nil, "", "", false
+	}
+	t = e.DataType
+	for _, f := range t.Fields {
+		plain := f.Type.Name == "string" && f.Type.Named == nil && !f.Nullable
+		switch {
+		case f.Name == "pointer" && plain && !f.Required:
+			pointer = f.GoName()
+		case f.Name == "reason" && plain && f.Required:
+			reason = f.GoName()
+		case f.Required:
+			return nil, "", "", false
+		}
+	}
+	return t, pointer, reason, pointer != "" && reason != ""
 }
 
 // codeFor names the error constant with the given code, or the literal

@@ -1,0 +1,84 @@
+package goemit_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/contractkit/contractkit/internal/emit/goemit"
+	"github.com/contractkit/contractkit/internal/repotest"
+	"github.com/contractkit/contractkit/internal/spec"
+)
+
+// dispatchOf emits the IDE spec, after replacing old with new in its
+// text, and returns the generated dispatch.go.
+func dispatchOf(t *testing.T, old, new string) string {
+	t.Helper()
+	root := repotest.Root(t)
+	read := func(p string) []byte {
+		b, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	src := read("spec/ide-api.json")
+	if old != "" {
+		if bytes.Count(src, []byte(old)) != 1 {
+			t.Fatalf("spec/ide-api.json does not hold %q exactly once", old)
+		}
+		src = bytes.Replace(src, []byte(old), []byte(new), 1)
+	}
+	fsys := fstest.MapFS{
+		"spec/contract.schema.json": {Data: read("spec/contract.schema.json")},
+		"spec/ide-api.json":         {Data: src},
+	}
+	set, diags := spec.LoadFilesWith(fsys, []string{"spec/ide-api.json"}, spec.LoadOptions{SkipSources: true, SkipDigest: true})
+	if set == nil {
+		t.Fatalf("spec: %v", diags)
+	}
+	files, err := goemit.Emit(set.Domains[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, "/dispatch.go") {
+			return string(f.Data)
+		}
+	}
+	t.Fatal("no dispatch.go")
+	return ""
+}
+
+// The generated dispatcher answers invalid params with the table's
+// message and fills the data when the spec's data type for the error can
+// hold the pointer and the reason; a data type it cannot fill (a domain's
+// own record with a required kind) is left to the handlers, and the
+// message stays the literal either way.
+//
+//contract:proves eska-ide-api.error.invalid-params
+func TestInvalidParamsData(t *testing.T) {
+	const fills = "func invalidParamsData(err error) ErrorDetail"
+	typed := dispatchOf(t, "", "")
+	if !strings.Contains(typed, fills) || !strings.Contains(typed, "Data:    invalidParamsData(err),") {
+		t.Errorf("the dispatcher does not fill ErrorDetail:\n%s", typed[strings.Index(typed, "func invalidParams("):])
+	}
+	const decl = `"symbol": "InvalidParams",
+      "message": {
+        "en": "Invalid params",
+        "ru": "Некорректные параметры"
+      },
+      "data": "ErrorDetail",`
+	other := dispatchOf(t, decl, strings.Replace(decl, `"ErrorDetail"`, `"DomainErrorData"`, 1))
+	if strings.Contains(other, "invalidParamsData") {
+		t.Errorf("the dispatcher fills a data type with a required kind:\n%s", other[strings.Index(other, "func invalidParams("):])
+	}
+	for _, src := range []string{typed, other} {
+		if strings.Contains(src, `+ ": "`) || !strings.Contains(src, "Message: info.Message,") {
+			t.Errorf("the message is not the table's literal:\n%s", src[strings.Index(src, "func invalidParams("):])
+		}
+	}
+}
