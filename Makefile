@@ -42,7 +42,7 @@ minisign:
 ESKA_VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
 eska-release:
 	@test -n "$(ESKA_VERSION)" || { echo "eska-release: HEAD has no tag; set ESKA_VERSION"; exit 2; }
-	$(GO) run ./internal/tools/eskarelease -version '$(ESKA_VERSION)' -out dist -url '$(ESKA_UPDATE_URL)'
+	$(GO) run ./ide/eskarelease -version '$(ESKA_VERSION)' -out dist -url '$(ESKA_UPDATE_URL)'
 
 ## contract-diff: compare spec/ with the merge-base of HEAD and origin/main (else main; on main, HEAD~1), or CONTRACT_BASE_REF; fail on a breaking change without a disposition
 # Every commit since the branch left main is compared, not only the last.

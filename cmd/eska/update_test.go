@@ -93,7 +93,7 @@ func releases(t *testing.T) *releaseWorld {
 
 func buildReleases(t *testing.T) (*releaseWorld, error) {
 	root := repotest.Root(t)
-	tool := repotest.Build(t, "internal/tools/eskarelease")
+	tool := repotest.Build(t, "ide/eskarelease")
 	base, err := os.MkdirTemp("", "eska-release")
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@
 // platform only.
 //
 //	ESKA_RELEASE_KEY=<an unencrypted minisign secret key file's text> \
-//	  go run ./internal/tools/eskarelease -version v0.2.0 -out dist \
+//	  go run ./ide/eskarelease -version v0.2.0 -out dist \
 //	  -url https://releases.example/eska/manifest.json
 //
 // The manifest keeps the other versions of a manifest already in -out,
