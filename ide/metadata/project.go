@@ -262,6 +262,11 @@ func (p *project) children(o *object, def *designer.Object) {
 				ch.dir = ch.desc[:len(ch.desc)-len(".xml")]
 			}
 		}
+		if strings.HasSuffix(ch.id, ch.name) {
+			// The name ends the id unless it was escaped: sharing the
+			// id's bytes lets the parser's copy go.
+			ch.name = ch.id[len(ch.id)-len(ch.name):]
+		}
 		if prev, ok := p.objs[ch.id]; ok && prev != ch {
 			p.forget(prev)
 		}
