@@ -344,8 +344,9 @@ func (s *Server) follow(leader bool) {
 }
 
 // lead plays the reader role until it ends or this goroutine takes the
-// worker role for a frame it read; it then runs the worker role and
-// returns true, to wait for the reader role again.
+// worker role for a frame it read; it then runs the worker role, and
+// reads on if the reader role is still its own, or returns true to wait
+// for it again.
 func (s *Server) lead() bool {
 	for {
 		j := newJob()
@@ -358,17 +359,8 @@ func (s *Server) lead() bool {
 		if !alive {
 			return false
 		}
-		if work {
-			s.work()
-			// The reader role comes back to this goroutine unless it
-			// was handed over while the work ran.
-			s.mu.Lock()
-			kept := s.dormant && !s.stopped
-			s.dormant = false
-			s.mu.Unlock()
-			if !kept {
-				return true
-			}
+		if work && !s.work() {
+			return true // the reader role was handed over while it worked
 		}
 	}
 }
@@ -675,13 +667,13 @@ func (s *Server) cancel(params *strictjson.Value) {
 
 // work plays the worker role: it runs the queued jobs in order, and when
 // none is left at most one bounded step of background work at a time
-// until there is none either; then it lets the role go.
-func (s *Server) work() {
+// until there is none either; then it lets the role go. It reports
+// whether the caller still holds the reader role, dormant until then.
+func (s *Server) work() (keptReader bool) {
 	for {
 		s.mu.Lock()
 		if s.stopped {
-			s.release()
-			return
+			return s.release()
 		}
 		if s.jobs.len() == 0 {
 			s.mu.Unlock()
@@ -695,8 +687,7 @@ func (s *Server) work() {
 			}
 			s.mu.Lock()
 			if s.jobs.len() == 0 || s.stopped {
-				s.release()
-				return
+				return s.release()
 			}
 			s.mu.Unlock()
 			continue
@@ -709,17 +700,23 @@ func (s *Server) work() {
 		}
 		if !ok {
 			s.mu.Lock()
-			s.release()
-			return
+			return s.release()
 		}
 	}
 }
 
-// release lets the worker role go; the caller holds s.mu, which it releases.
-func (s *Server) release() {
+// release lets the worker role go; the caller holds s.mu, which it
+// releases. It reports whether the reader role is still the caller's:
+// decided under the same lock that lets the worker role go, because as
+// soon as it is free the other goroutine, if it reads, may take the
+// worker role and make the reader role dormant as its own.
+func (s *Server) release() (keptReader bool) {
+	keptReader = s.dormant && !s.stopped
+	s.dormant = false
 	s.working = false
 	s.workerIdle.Broadcast()
 	s.mu.Unlock()
+	return keptReader
 }
 
 // run executes one job and sends its responses; it returns false when the
