@@ -35,8 +35,12 @@ import (
 // what is live; on a configuration of eska's own scale (130k objects) that
 // would be several hundred MiB, so past this limit the collector works
 // harder instead. Output waiting for a slow client is outside the heap
-// (ide/rpc's writer) and outside this limit.
-const memoryLimit = 224 << 20
+// (ide/rpc's writer) and outside this limit. On SSL 3.1 × 16 (133,409
+// records) about 105 MiB stay live after a full index; 140 MiB keeps the
+// peak RSS under 150 MiB for some 5–10% more CPU time of the index than
+// 224 MiB did (Docs/performance.md). Past it the collector takes at most
+// half the CPU, so a larger configuration is slowed, never stalled.
+const memoryLimit = 140 << 20
 
 // usage is the command list and what this build speaks, the versions
 // taken from the spec.

@@ -799,14 +799,14 @@ func (e *editor) valueChoices(key string) []gen.ValueChoice {
 		walk = func(items []*object) {
 			for _, it := range items {
 				c := gen.Caption{RuRU: it.name, EnUS: it.name}
-				if it.description != "" {
-					c.RuRU = it.description
+				if it.rare().description != "" {
+					c.RuRU = it.rare().description
 				}
 				out = append(out, gen.ValueChoice{Value: base + "." + it.name, Caption: c})
 				walk(it.children)
 			}
 		}
-		walk(o.predef)
+		walk(o.rare().predef)
 	}
 	return out
 }

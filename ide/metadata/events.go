@@ -231,13 +231,13 @@ func (p *project) advance(generation bool) bool {
 // Files no loaded object depends on map to nothing.
 func (p *project) owner(rel string) *object {
 	parts := strings.Split(rel, string(filepath.Separator))
-	if p.root.external {
+	if p.root.rare().external {
 		return p.root
 	}
 	if len(parts) == 1 || parts[0] == "Ext" {
 		if parts[0] == "Configuration.xml" || parts[0] == "Ext" {
 			if parts[0] == "Ext" {
-				p.root.modsDone = false
+				p.root.rareForWrite().modsDone = false
 				return nil
 			}
 			return p.root

@@ -225,7 +225,7 @@ func (p *project) findPredefined(owner *object, name string) (*object, gen.Refer
 			walk(it.children)
 		}
 	}
-	walk(owner.predef)
+	walk(owner.rare().predef)
 	if len(found) != 1 {
 		return nil, gen.ReferenceStatusMissing
 	}

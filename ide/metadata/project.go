@@ -81,7 +81,10 @@ func (p *project) loadRoot() error {
 	if external && !strings.HasPrefix(d.Object.El.Local, "External") {
 		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
 	}
-	root := &object{info: d.Object.Info, tag: d.Object.El.Local, name: d.Object.Name, desc: p.rootDesc, own: true, external: external}
+	root := &object{info: d.Object.Info, tag: d.Object.El.Local, name: d.Object.Name, desc: p.rootDesc, own: true}
+	if external {
+		root.rareForWrite().external = true
+	}
 	root.id = designer.ObjectID("", root.info.Kind, root.name)
 	root.dir = p.srcDir
 	if external {
@@ -214,7 +217,10 @@ func (p *project) fill(o *object, d *designer.Descriptor) {
 // children creates the objects o's ChildObjects declare. Inline ones are
 // complete at once; the others wait for their own descriptors.
 func (p *project) children(o *object, def *designer.Object) {
-	o.children, o.kinds = o.children[:0], nil
+	o.children = o.children[:0]
+	if o.more != nil {
+		o.more.kinds = nil
+	}
 	parentID := o.id
 	if o.parent == nil && o.info.Kind == designer.KindConfiguration {
 		// Top-level objects of a configuration are not prefixed by it.
@@ -256,6 +262,11 @@ func (p *project) children(o *object, def *designer.Object) {
 				ch.dir = ch.desc[:len(ch.desc)-len(".xml")]
 			}
 		}
+		if strings.HasSuffix(ch.id, ch.name) {
+			// The name ends the id unless it was escaped: sharing the
+			// id's bytes lets the parser's copy go.
+			ch.name = ch.id[len(ch.id)-len(ch.name):]
+		}
 		if prev, ok := p.objs[ch.id]; ok && prev != ch {
 			p.forget(prev)
 		}
@@ -286,7 +297,7 @@ func (p *project) forget(o *object) {
 	for _, c := range o.children {
 		p.forget(c)
 	}
-	for _, c := range o.predef {
+	for _, c := range o.rare().predef {
 		p.forget(c)
 	}
 }
@@ -296,13 +307,15 @@ func (p *project) invalidate(o *object) {
 	for _, c := range o.children {
 		p.forget(c)
 	}
-	for _, c := range o.predef {
+	for _, c := range o.rare().predef {
 		p.forget(c)
 	}
-	o.children, o.predef, o.kinds = nil, nil, nil
-	o.predefLoaded, o.predefErr = false, nil
+	o.children = nil
+	if m := o.more; m != nil {
+		// external is the root's for good; the rest is read again.
+		*m = objectMore{external: m.external}
+	}
 	p.trees.dropOwner(o)
-	o.modsDone, o.modules = false, nil
 	if o.own {
 		o.loaded, o.err, o.el, o.diags = false, nil, nil, nil
 	}
@@ -413,7 +426,7 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 		}
 		return true
 	}
-	if !attach(owner.predef, items) {
+	if !attach(owner.rare().predef, items) {
 		p.trees.evict(key)
 		return nil, changed
 	}
@@ -428,10 +441,11 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 // loadPredefined reads an owner's Ext/Predefined.xml, once. A missing
 // file is an empty list.
 func (p *project) loadPredefined(o *object) error {
-	if o.predefLoaded {
-		return o.predefErr
+	if o.rare().predefLoaded {
+		return o.rare().predefErr
 	}
-	o.predefLoaded = true
+	m := o.rareForWrite()
+	m.predefLoaded = true
 	path := p.predefinedPath(o)
 	data, err := p.r.read(path)
 	if err != nil {
@@ -439,7 +453,7 @@ func (p *project) loadPredefined(o *object) error {
 		if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing {
 			return nil
 		}
-		o.predefErr = err
+		m.predefErr = err
 		return err
 	}
 	items, diags, err := designer.ParsePredefined(path, data, p.r.limit)
@@ -448,20 +462,23 @@ func (p *project) loadPredefined(o *object) error {
 		if errors.As(err, &pe) {
 			err = &sourceError{path: path, reason: gen.SourceErrorReason(pe.Reason), xml: true, err: err}
 		}
-		o.predefErr = err
+		m.predefErr = err
 		return err
 	}
 	if len(diags) > 0 && items == nil {
-		o.predefErr = &sourceError{path: path, reason: gen.SourceErrorReasonUnsupported, xml: true, err: fmt.Errorf("%v", diagList(diags))}
+		m.predefErr = &sourceError{path: path, reason: gen.SourceErrorReasonUnsupported, xml: true, err: fmt.Errorf("%v", diagList(diags))}
 		o.diags = append(o.diags, diags...)
-		return o.predefErr
+		return m.predefErr
 	}
 	info, _ := designer.Lookup(designer.KindPredefinedItem)
 	var add func(parent *object, parentID string, items []*designer.PredefinedItem) []*object
 	add = func(parent *object, parentID string, items []*designer.PredefinedItem) []*object {
 		var out []*object
 		for _, it := range items {
-			ch := &object{info: info, tag: "Item", name: it.Name, parent: parent, desc: path, loaded: true, el: it.El, description: it.Description}
+			ch := &object{info: info, tag: "Item", name: it.Name, parent: parent, desc: path, loaded: true, el: it.El}
+			if it.Description != "" {
+				ch.rareForWrite().description = it.Description
+			}
 			ch.id = designer.ObjectID(parentID, designer.KindPredefinedItem, it.Name)
 			if id, ok := it.El.Attr("id"); ok {
 				ch.uuid = id
@@ -475,7 +492,7 @@ func (p *project) loadPredefined(o *object) error {
 		}
 		return out
 	}
-	o.predef = add(o, o.id, items)
+	m.predef = add(o, o.id, items)
 	o.diags = append(o.diags, diags...)
 	bytes := 0
 	for _, it := range items {
@@ -502,25 +519,27 @@ func hasPredefined(o *object) bool {
 // moduleRoles returns the roles whose BSL file exists, in schema order;
 // binary-only modules are not shown. The answer is kept until o changes.
 func (p *project) moduleRoles(o *object) []designer.ModuleRole {
-	if o.modsDone {
-		return o.modules
-	}
-	o.modsDone = true
-	o.modules = nil
-	if o.info == nil || o.dir == "" {
+	if o.info == nil || o.dir == "" || len(o.info.Modules) == 0 && !o.rare().external {
+		// No modules, and nothing to keep: most objects are leaves.
 		return nil
 	}
+	if o.rare().modsDone {
+		return o.rare().modules
+	}
+	m := o.rareForWrite()
+	m.modsDone = true
+	m.modules = nil
 	roles := o.info.Modules
-	if o.external {
+	if m.external {
 		// The manager module belongs to configuration objects only.
 		roles = []designer.ModuleRole{designer.RoleObject}
 	}
 	for _, role := range roles {
 		if p.r.exists(p.modulePath(o, role)) {
-			o.modules = append(o.modules, role)
+			m.modules = append(m.modules, role)
 		}
 	}
-	return o.modules
+	return m.modules
 }
 
 func (p *project) modulePath(o *object, role designer.ModuleRole) string {

@@ -276,7 +276,7 @@ func (p *project) addTree(o *object) {
 				walk(it.children)
 			}
 		}
-		walk(o.predef)
+		walk(o.rare().predef)
 	}
 }
 

@@ -352,7 +352,7 @@ func (st *supportState) inventory(p *project) *inventory {
 		}
 		if hasPredefined(o) && p.loadPredefined(o) == nil {
 			// Nested items are the children of their parent item.
-			for _, it := range o.predef {
+			for _, it := range o.rare().predef {
 				visit(it, false)
 			}
 		}
@@ -669,7 +669,7 @@ func (q *fileQuery) chainOf(rel string) ([]link, string) {
 	unknownAt := func() ([]link, string) {
 		return []link{{failure: gen.SupportReasonUnknownLocation}}, ""
 	}
-	if p.root.external {
+	if p.root.rare().external {
 		// An external object's files all belong to it.
 		return []link{rootLink}, p.rootDesc
 	}

@@ -262,7 +262,7 @@ func (p *project) groupChildren(g group) ([]entry, error) {
 			if err := p.loadPredefined(g.owner); err != nil {
 				return nil, err
 			}
-			for _, c := range g.owner.predef {
+			for _, c := range g.owner.rare().predef {
 				out = append(out, entry{obj: c})
 			}
 			return out, nil
@@ -289,7 +289,7 @@ func (p *project) groupChildren(g group) ([]entry, error) {
 // groupEmpty reports a group proven to hold nothing, nested groups
 // included; the predefined group is not proven until its file is read.
 func (p *project) groupEmpty(g group) bool {
-	if g.kind == designer.KindPredefinedItem && !g.owner.predefLoaded {
+	if g.kind == designer.KindPredefinedItem && !g.owner.rare().predefLoaded {
 		return false
 	}
 	if g.key == "" && g.kind != designer.KindPredefinedItem {
@@ -330,23 +330,24 @@ func (p *project) groupEmpty(g group) bool {
 // kindCount counts an object's children the tree shows, by kind; the
 // count is kept until the children change.
 func kindCount(o *object) map[designer.Kind]int {
-	if o.kinds == nil {
-		o.kinds = map[designer.Kind]int{}
+	if o.rare().kinds == nil {
+		m := o.rareForWrite()
+		m.kinds = map[designer.Kind]int{}
 		for _, c := range o.children {
 			if c.info != nil && !c.unsupported() {
-				o.kinds[c.info.Kind]++
+				m.kinds[c.info.Kind]++
 			}
 		}
 	}
-	return o.kinds
+	return o.rare().kinds
 }
 
 func (p *project) groupState(g group) gen.NodeState {
 	if g.kind == designer.KindPredefinedItem {
-		if !g.owner.predefLoaded {
+		if !g.owner.rare().predefLoaded {
 			return gen.NodeStateUnloaded
 		}
-		if g.owner.predefErr != nil {
+		if g.owner.rare().predefErr != nil {
 			return gen.NodeStateError
 		}
 	}

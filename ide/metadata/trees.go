@@ -85,7 +85,7 @@ func (t *trees) evict(k treeKey) {
 				clear(it.children)
 			}
 		}
-		clear(k.owner.predef)
+		clear(k.owner.rare().predef)
 		return
 	}
 	var clear func(o *object)

@@ -34,12 +34,18 @@ const (
 //
 // Reader and worker are roles, not goroutines. Two goroutines take turns
 // (leader/follower): the one holding the reader role reads a frame; when
-// no work is queued or running, it keeps that frame, takes the worker role
-// and hands the reader role to the other goroutine before it runs the
-// request. The request then starts without waiting for another goroutine
-// to wake up, and the reader still sees a $/cancelRequest that arrives
-// while it runs. When requests arrive faster than they run, the reader
-// keeps reading and the worker drains the queue, in the order of arrival.
+// no work is queued or running, it keeps that frame and takes the worker
+// role too, and runs the request at once. It keeps the reader role,
+// dormant, while the request runs: waking the other goroutine to read
+// costs as much as a short request itself, so the role is handed over
+// only when the work lasts (a timer, at most 2×handOffAfter after the
+// work began), when a handler waits on its context's Done, and before
+// background work goes on past one step. A request that ends first
+// leaves this goroutine to read the next frame with no other goroutine
+// woken; one that lasts has a reader beside it, which sees a
+// $/cancelRequest as soon as it arrives. When requests arrive faster than
+// they run, the reader keeps reading and the worker drains the queue, in
+// the order of arrival.
 type Server struct {
 	cfg Config
 
@@ -51,6 +57,11 @@ type Server struct {
 	queuedBytes int
 	reading     bool        // a goroutine holds the reader role
 	working     bool        // a goroutine holds the worker role
+	dormant     bool        // the worker holds the reader role too and does not read
+	phase       uint64      // counts the dormant stretches, for the hand-off timer
+	seenPhase   uint64      // the phase the armed timer saw when it was set
+	timerArmed  bool        // handOff is set to fire
+	handOff     *time.Timer // hands a dormant reader role over when the work lasts
 	calling     bool        // the worker is inside Handler.Call or Handler.Notify
 	stopped     bool        // no more jobs will run
 	ended       atomic.Bool // stopped, for readers without mu
@@ -164,6 +175,7 @@ func (c idle) Value(any) any               { return nil }
 func (c idle) Done() <-chan struct{} {
 	c.s.mu.Lock()
 	defer c.s.mu.Unlock()
+	c.s.wakeReader() // only a reader can close it
 	if c.s.stopped {
 		return closed
 	}
@@ -220,6 +232,7 @@ func (r *request) Value(any) any               { return nil }
 func (r *request) Done() <-chan struct{} {
 	r.s.mu.Lock()
 	defer r.s.mu.Unlock()
+	r.s.wakeReader() // a cancellation arrives through the reader
 	if r.done == nil {
 		r.done = make(chan struct{})
 		if r.cancelled {
@@ -243,6 +256,8 @@ func NewServer(cfg Config) *Server {
 	s := &Server{cfg: cfg, pending: map[idKey]*request{}, state: stateUninitialized, exitCode: make(chan int, 1)}
 	s.readerFree = sync.NewCond(&s.mu)
 	s.workerIdle = sync.NewCond(&s.mu)
+	s.handOff = time.AfterFunc(time.Hour, s.handOffTimer)
+	s.handOff.Stop()
 	return s
 }
 
@@ -295,6 +310,7 @@ func (s *Server) finish(code int) {
 			r.cancel()
 		}
 		s.readerFree.Broadcast()
+		s.handOff.Stop()
 		s.mu.Unlock()
 		s.exitCode <- code
 	})
@@ -328,8 +344,9 @@ func (s *Server) follow(leader bool) {
 }
 
 // lead plays the reader role until it ends or this goroutine takes the
-// worker role for a frame it read; it then runs the worker role and
-// returns true, to wait for the reader role again.
+// worker role for a frame it read; it then runs the worker role, and
+// reads on if the reader role is still its own, or returns true to wait
+// for it again.
 func (s *Server) lead() bool {
 	for {
 		j := newJob()
@@ -342,15 +359,60 @@ func (s *Server) lead() bool {
 		if !alive {
 			return false
 		}
-		if work {
-			s.mu.Lock()
-			s.reading = false
-			s.readerFree.Signal()
-			s.mu.Unlock()
-			s.work()
-			return true
+		if work && !s.work() {
+			return true // the reader role was handed over while it worked
 		}
 	}
+}
+
+// handOffAfter is how long work runs with the reader role dormant before
+// the timer hands it over: between one and two of it, since the timer is
+// armed once for many short stretches and acts on a stretch it has seen
+// twice. A $/cancelRequest for a request that runs longer is read at most
+// this late, and one for a handler waiting on Done at once.
+const handOffAfter = 500 * time.Microsecond
+
+// goDormant marks the reader role dormant for the work this goroutine
+// is about to do; the caller holds s.mu. The timer is armed only when it
+// is not already, so that a stream of short requests costs one timer
+// wake per handOffAfter, not one per request.
+func (s *Server) goDormant() {
+	s.dormant = true
+	s.phase++
+	if !s.timerArmed {
+		s.timerArmed = true
+		s.seenPhase = s.phase
+		s.handOff.Reset(handOffAfter)
+	}
+}
+
+// handOffTimer hands the reader role over when the stretch of work it saw
+// when it was armed is still going on; when another stretch is, it looks
+// again one period later.
+func (s *Server) handOffTimer() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.timerArmed = false
+	switch {
+	case !s.dormant || s.stopped:
+	case s.phase == s.seenPhase:
+		s.wakeReader()
+	default:
+		s.timerArmed = true
+		s.seenPhase = s.phase
+		s.handOff.Reset(handOffAfter)
+	}
+}
+
+// wakeReader hands a dormant reader role to the other goroutine; the
+// caller holds s.mu.
+func (s *Server) wakeReader() {
+	if !s.dormant {
+		return
+	}
+	s.dormant = false
+	s.reading = false
+	s.readerFree.Signal()
 }
 
 // endOfInput applies the end of the input. A clean end between frames
@@ -507,6 +569,7 @@ func (s *Server) frame(j *job, body []byte) (alive, work bool) {
 	s.jobs.push(j)
 	if !s.working {
 		s.working, work = true, true
+		s.goDormant()
 	}
 	s.mu.Unlock()
 	return true, work
@@ -604,23 +667,27 @@ func (s *Server) cancel(params *strictjson.Value) {
 
 // work plays the worker role: it runs the queued jobs in order, and when
 // none is left at most one bounded step of background work at a time
-// until there is none either; then it lets the role go.
-func (s *Server) work() {
+// until there is none either; then it lets the role go. It reports
+// whether the caller still holds the reader role, dormant until then.
+func (s *Server) work() (keptReader bool) {
 	for {
 		s.mu.Lock()
 		if s.stopped {
-			s.release()
-			return
+			return s.release()
 		}
 		if s.jobs.len() == 0 {
 			s.mu.Unlock()
 			if s.cfg.Handler.Background(idle{s}) {
+				// More steps to come: a request must be able to turn the
+				// background context, so someone reads meanwhile.
+				s.mu.Lock()
+				s.wakeReader()
+				s.mu.Unlock()
 				continue
 			}
 			s.mu.Lock()
 			if s.jobs.len() == 0 || s.stopped {
-				s.release()
-				return
+				return s.release()
 			}
 			s.mu.Unlock()
 			continue
@@ -633,17 +700,23 @@ func (s *Server) work() {
 		}
 		if !ok {
 			s.mu.Lock()
-			s.release()
-			return
+			return s.release()
 		}
 	}
 }
 
-// release lets the worker role go; the caller holds s.mu, which it releases.
-func (s *Server) release() {
+// release lets the worker role go; the caller holds s.mu, which it
+// releases. It reports whether the reader role is still the caller's:
+// decided under the same lock that lets the worker role go, because as
+// soon as it is free the other goroutine, if it reads, may take the
+// worker role and make the reader role dormant as its own.
+func (s *Server) release() (keptReader bool) {
+	keptReader = s.dormant && !s.stopped
+	s.dormant = false
 	s.working = false
 	s.workerIdle.Broadcast()
 	s.mu.Unlock()
+	return keptReader
 }
 
 // run executes one job and sends its responses; it returns false when the

@@ -779,3 +779,56 @@ func TestBackgroundGivesWay(t *testing.T) {
 		}
 	}
 }
+
+// pollHandler is the fake with one more request, poll, whose handler
+// looks at ctx.Err between steps and never at Done, as a handler doing
+// bounded work does.
+type pollHandler struct{ *fakeHandler }
+
+func (h pollHandler) Kind(m string) Kind {
+	if m == "poll" {
+		return Request
+	}
+	return h.fakeHandler.Kind(m)
+}
+
+func (h pollHandler) Call(ctx context.Context, m string, params *strictjson.Value) (json.RawMessage, *Error) {
+	if m != "poll" {
+		return h.fakeHandler.Call(ctx, m, params)
+	}
+	h.started <- m
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Microsecond) {
+		if ctx.Err() != nil {
+			return json.RawMessage(`"saw the cancel"`), nil
+		}
+	}
+	return json.RawMessage(`"no cancel arrived"`), nil
+}
+
+// A handler that only polls ctx.Err still learns of its cancellation: the
+// goroutine running it holds the reader role, dormant, but hands it over
+// once the work lasts, so the $/cancelRequest is read while the handler
+// runs, and the response is replaced by cancelled as for any read. Short
+// requests between run with the reader role dormant.
+func TestCancelSeenByPollingHandler(t *testing.T) {
+	h := newFake()
+	c := start(t, pollHandler{h})
+	c.init()
+	for round := 0; round < 3; round++ {
+		n := strconv.Itoa(round)
+		c.send(`{"jsonrpc":"2.0","id":"p` + n + `","method":"poll"}`)
+		select {
+		case <-h.started:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the request never started")
+		}
+		c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"p` + n + `"}}`)
+		if got := c.next(); got != domainResp(`"p`+n+`"`, "cancelled", `{}`) {
+			t.Fatalf("round %d: %s", round, got)
+		}
+		c.send(`{"jsonrpc":"2.0","id":"e` + n + `","method":"echo","params":{"r":` + n + `}}`)
+		if got, want := c.next(), `{"jsonrpc":"2.0","id":"e`+n+`","result":{"r":`+n+`}}`; got != want {
+			t.Fatalf("echo %d: %s, want %s", round, got, want)
+		}
+	}
+}

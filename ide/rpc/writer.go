@@ -21,8 +21,14 @@ type writer struct {
 	max    int
 	onFail func()
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// cond wakes senders waiting for room and flush waiting for the end;
+	// ready wakes run, only when there is queued output for it or an end.
+	// They are apart so that a frame written inline, the usual case, does
+	// not wake run's goroutine for nothing: a wake of a parked goroutine
+	// costs a thread wake-up, about as much as the write itself.
 	cond     *sync.Cond
+	ready    *sync.Cond
 	parts    [][]byte // queued output in the writer's chunks, in order
 	open     bool     // the last part still takes copies
 	held     int      // capacity of the queued chunks plus the bytes being written
@@ -46,6 +52,7 @@ const (
 func newWriter(out io.Writer, max int, onFail func()) *writer {
 	w := &writer{out: out, max: max, onFail: onFail}
 	w.cond = sync.NewCond(&w.mu)
+	w.ready = sync.NewCond(&w.mu)
 	return w
 }
 
@@ -90,7 +97,7 @@ func (w *writer) put(parts [][]byte, inline bool) {
 	for _, p := range parts {
 		w.copyIn(p)
 	}
-	w.cond.Broadcast()
+	w.ready.Signal()
 	w.mu.Unlock()
 }
 
@@ -117,7 +124,7 @@ func (w *writer) adopt(parts ...[]byte) {
 	w.parts = append(w.parts, parts...)
 	w.open = false
 	w.held += size
-	w.cond.Broadcast()
+	w.ready.Signal()
 	w.mu.Unlock()
 }
 
@@ -191,6 +198,9 @@ func (w *writer) done(err error) {
 		w.drop()
 	}
 	w.cond.Broadcast()
+	if err != nil || len(w.parts) > 0 {
+		w.ready.Signal() // output queued behind an inline write, or the end
+	}
 	w.mu.Unlock()
 	if err != nil {
 		w.onFail()
@@ -236,6 +246,7 @@ func (w *writer) silence() {
 	w.silenced = true
 	w.drop()
 	w.cond.Broadcast()
+	w.ready.Signal()
 	w.mu.Unlock()
 }
 
@@ -243,7 +254,7 @@ func (w *writer) run() {
 	for {
 		w.mu.Lock()
 		for (len(w.parts) == 0 || w.writing) && !w.silenced && !w.failed {
-			w.cond.Wait()
+			w.ready.Wait()
 		}
 		if w.silenced || w.failed {
 			w.mu.Unlock()
