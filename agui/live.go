@@ -80,10 +80,15 @@ func (s *Stream) Line(data []byte) []byte {
 		s.text = append(s.text, data...)
 		line = s.text[start:len(s.text):len(s.text)]
 	}
-	for i, b := range line {
-		if b == '\n' {
-			line[i] = '\r'
+	// Events rarely span data lines: look for the line feeds rather than
+	// visit every byte.
+	for rest := line; ; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break
 		}
+		rest[i] = '\r'
+		rest = rest[i+1:]
 	}
 	return line
 }
