@@ -227,16 +227,16 @@ func (p *parser) keepFor() bool {
 	if len(p.stack) != 0 || len(p.keys) != 0 || p.oversize() {
 		return false
 	}
-	*p = parser{
-		stack:       p.stack,
-		elems:       p.elems[:0],
-		members:     p.members[:0],
-		keys:        p.keys,
-		buf:         p.buf[:0],
-		elemsHigh:   max(len(p.elems), p.elemsHigh),
-		membersHigh: max(len(p.members), p.membersHigh),
-		keysHigh:    p.keysHigh,
-	}
+	// Field by field rather than a fresh struct: start and ParseIn set
+	// the rest, and each pointer written costs a write barrier while the
+	// collector marks, once per line of a stream.
+	p.elemsHigh = max(len(p.elems), p.elemsHigh)
+	p.membersHigh = max(len(p.members), p.membersHigh)
+	p.elems, p.members, p.buf = p.elems[:0], p.members[:0], p.buf[:0]
+	p.pos, p.nvalues, p.allocd = 0, 0, 0
+	// What refers to the caller's input, its options and the arena goes.
+	p.data, p.src, p.opt = nil, "", Options{}
+	p.vals, p.ptrSlab, p.memSlab, p.arena = nil, nil, nil, nil
 	return true
 }
 
