@@ -3,6 +3,8 @@ package agui
 import (
 	"bytes"
 	"errors"
+	"strings"
+	"sync"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/runtime/strictjson"
@@ -33,6 +35,9 @@ type Stream struct {
 	// text holds the lines the trees borrow their strings from, in blocks;
 	// once checking has stopped, spare is reused for each line.
 	text, spare []byte
+	// blocks are the blocks of text taken from lineBlocks, given back at
+	// End.
+	blocks []*[lineBlock]byte
 
 	bytes    int  // the size of the record so far, newlines included
 	nonSpace bool // some event's text is not all white space
@@ -55,6 +60,12 @@ func NewStream(opt Options) (*Stream, error) {
 // lineBlock is the size of the blocks Line copies lines into.
 const lineBlock = 64 << 10
 
+// lineBlocks hold the blocks of streams that ended for the next stream, as
+// arenas hold the trees' memory: a process that checks stream after stream
+// (agui tap, a test suite, a server) then copies their lines without
+// allocating, and the collector has that much less to do.
+var lineBlocks = sync.Pool{New: func() any { return new([lineBlock]byte) }}
+
 // Line returns the line a record holds for an event whose text is data: a
 // copy of data in which every line feed (data lines of a server-sent event
 // join with one) is a carriage return. JSON reads both as the same white
@@ -74,16 +85,27 @@ func (s *Stream) Line(data []byte) []byte {
 		line = s.spare
 	} else {
 		if cap(s.text)-len(s.text) < len(data) {
-			s.text = make([]byte, 0, max(lineBlock, len(data)))
+			if len(data) <= lineBlock {
+				b := lineBlocks.Get().(*[lineBlock]byte)
+				s.blocks = append(s.blocks, b)
+				s.text = b[:0]
+			} else {
+				s.text = make([]byte, 0, len(data))
+			}
 		}
 		start := len(s.text)
 		s.text = append(s.text, data...)
 		line = s.text[start:len(s.text):len(s.text)]
 	}
-	for i, b := range line {
-		if b == '\n' {
-			line[i] = '\r'
+	// Events rarely span data lines: look for the line feeds rather than
+	// visit every byte.
+	for rest := line; ; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break
 		}
+		rest[i] = '\r'
+		rest = rest[i+1:]
 	}
 	return line
 }
@@ -105,7 +127,7 @@ func (s *Stream) Event(line []byte) []Finding {
 		s.readErr = failf(FileLevel, "", contract.RuleReaderInputBytes,
 			"the record has more than %d bytes (the limit); nothing of it was parsed", contract.LimitInputBytes)
 		s.readAt = 0
-		return []Finding{s.readErr.Finding}
+		return owned([]Finding{s.readErr.Finding})
 	}
 	if s.readErr != nil {
 		return nil
@@ -120,7 +142,7 @@ func (s *Stream) Event(line []byte) []Finding {
 	if err != nil {
 		s.readErr = asFail(err)
 		s.readAt = i
-		return []Finding{s.readErr.Finding}
+		return owned([]Finding{s.readErr.Finding})
 	}
 	if v == nil || s.seqErr != nil {
 		return nil
@@ -131,6 +153,17 @@ func (s *Stream) Event(line []byte) []Finding {
 	if err != nil {
 		s.seqErr = err
 		found = append(found, asFail(err).Finding)
+	}
+	return owned(found)
+}
+
+// owned gives the findings Event returns their own strings: a finding may
+// borrow its pointer or message from the line, whose block the next
+// stream reuses after End.
+func owned(found []Finding) []Finding {
+	for i := range found {
+		found[i].Pointer = strings.Clone(found[i].Pointer)
+		found[i].Message = strings.Clone(found[i].Message)
 	}
 	return found
 }
@@ -174,7 +207,10 @@ func (s *Stream) End() (*Result, error) {
 		// lines go.
 		s.live.Reset()
 		arenas.Put(s.live)
-		s.live, s.text, s.spare = nil, nil, nil
+		for _, b := range s.blocks {
+			lineBlocks.Put(b)
+		}
+		s.live, s.text, s.spare, s.blocks = nil, nil, nil, nil
 	}()
 	if !s.nonSpace {
 		return nil, &InputError{"the record is empty: there is no event to check"}

@@ -2,6 +2,7 @@ package agui
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -267,5 +268,51 @@ func TestStreamMemoryBounded(t *testing.T) {
 	}
 	if peak > 24<<20 {
 		t.Errorf("the heap reached %d MiB while %d MiB of events streamed past a limit of %d KiB", peak>>20, total>>20, contract.LimitInputBytes>>10)
+	}
+}
+
+// The findings Event returns are the caller's: after the stream ends and
+// later streams reuse its memory for their lines, they read as they did.
+func TestStreamFindingsOutliveIt(t *testing.T) {
+	type kept struct {
+		f    Finding
+		text string
+	}
+	var all []kept
+	for _, cs := range loadConformance(t) {
+		s, err := NewStream(Options{Profile: v11})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range cs.Stream {
+			for _, f := range s.Event(s.Line(e)) {
+				all = append(all, kept{f, fmt.Sprintf("%#v", f)})
+			}
+		}
+		s.End()
+	}
+	if len(all) == 0 {
+		t.Fatal("the conformance streams gave no finding")
+	}
+	filler := []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"` + strings.Repeat("z", 1000) + `"}`)
+	for range 4 {
+		s, err := NewStream(Options{Profile: v11})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Event(s.Line([]byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)))
+		s.Event(s.Line([]byte(`{"type":"TEXT_MESSAGE_START","messageId":"m"}`)))
+		for range 150 {
+			s.Event(s.Line(filler))
+		}
+		if s.Stopped() {
+			t.Fatal("the filler stream stopped")
+		}
+		s.End()
+	}
+	for _, k := range all {
+		if got := fmt.Sprintf("%#v", k.f); got != k.text {
+			t.Errorf("a finding changed after its stream ended: %s, was %s", got, k.text)
+		}
 	}
 }

@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# Runs the AG-UI benchmarks in one go test run — the checker under both
-# profiles, encoding/json.Valid over the same bytes (the floor), the
-# reference verifier on Node over the same bytes, and the large patch —
-# and prints the ratios Docs/performance.md records, with the load average
-# beside them: the figures are only comparable within one run.
+# Runs the AG-UI benchmarks in COUNT rounds of one test binary — the
+# checker under both profiles, in file mode, live and live over loopback,
+# encoding/json.Valid over the same bytes (the floor), the reference
+# verifier on Node over the same bytes, and the large patch — and prints
+# the ratios Docs/performance.md records, with the load average beside
+# each round: the figures are only comparable within one round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 benchtime=${BENCHTIME:-1s}
 count=${COUNT:-3}
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-echo "load before: $(uptime)"
-go test -run=NONE -bench='AGUI' -benchmem -benchtime="$benchtime" -count="$count" ./agui/ | tee "$out"
-echo "load after:  $(uptime)"
-# Medians over the runs: the machine may be shared, and one slow run
+bin=$(mktemp)
+trap 'rm -f "$out" "$bin"' EXIT
+go test -c -o "$bin" ./agui/
+# Rounds rather than -count: every round runs each benchmark once, so the
+# figures a ratio divides were taken seconds apart, not minutes; on a
+# shared machine the load drifts between the first benchmark of a
+# -count run and the last. The ratios are taken inside each round.
+for round in $(seq 1 "$count"); do
+	echo "round $round, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	(cd agui && "$bin" -test.run=NONE -test.bench='AGUI' -test.benchmem -test.benchtime="$benchtime") | grep -E '^(Benchmark|PASS|FAIL|ok)' | tee -a "$out"
+	echo "round $round, load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "ROUND" >>"$out"
+done
+# Medians over the rounds: the machine may be shared, and one slow round
 # should not decide a ratio.
 awk '
 function median(name, metric,   n, i, j, t, v) {
@@ -22,22 +32,41 @@ function median(name, metric,   n, i, j, t, v) {
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 	return n == 0 ? 0 : (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
 }
+function ratio(key, a, b,   n) { if (b > 0 && a > 0) { n = ++cnt[key, "x"]; val[key, "x", n] = a / b } }
 /^BenchmarkAGUI/ {
 	name = $1; sub(/-[0-9]+$/, "", name); sub(/^BenchmarkAGUI/, "", name)
-	for (i = 3; i < NF; i += 2) { m = $(i + 1); k = ++cnt[name, m]; val[name, m, k] = $i }
+	for (i = 3; i < NF; i += 2) { m = $(i + 1); k = ++cnt[name, m]; val[name, m, k] = $i; cur[name, m] = $i }
+}
+/^ROUND/ {
+	split("CheckStand Check11 LiveStand Live11 LoopbackStand Loopback11", all, " ")
+	for (k = 1; k <= 6; k++) ratio(all[k] "/Valid", cur[all[k], "MB/s"], cur["JSONValidFloor", "MB/s"])
+	ratio("LiveStand/file", cur["LiveStand", "MB/s"], cur["CheckStand", "MB/s"])
+	ratio("Live11/file", cur["Live11", "MB/s"], cur["Check11", "MB/s"])
+	ratio("LoopbackStand/file", cur["LoopbackStand", "MB/s"], cur["CheckStand", "MB/s"])
+	ratio("Loopback11/file", cur["Loopback11", "MB/s"], cur["Check11", "MB/s"])
+	ratio("CheckStand/Node", cur["CheckStand", "MB/s"], cur["NodeReference", "node-MB/s"])
+	ratio("Check11/Node", cur["Check11", "MB/s"], cur["NodeReference", "node-MB/s"])
+	delete cur
 }
 END {
+	print "\nMedians over the rounds; the ratios are medians of the ratios taken inside each round."
 	valid = median("JSONValidFloor", "MB/s"); node = median("NodeReference", "node-MB/s")
 	printf "\n%-24s %10s %12s %12s %12s %10s %10s\n", "", "MB/s", "events/s", "allocs/event", "B/event", "x Valid", "x Node"
 	split("CheckStand Check11", names, " ")
 	for (k = 1; k <= 2; k++) {
 		n = names[k]; mb = median(n, "MB/s")
-		printf "%-24s %10.1f %12.0f %12.2f %12.0f %10.2f %10.1f\n", n, mb, median(n, "events/s"), median(n, "allocs/event"), median(n, "B/event"), (valid ? mb / valid : 0), (node ? mb / node : 0)
+		printf "%-24s %10.1f %12.0f %12.2f %12.0f %10.2f %10.1f\n", n, mb, median(n, "events/s"), median(n, "allocs/event"), median(n, "B/event"), median(n "/Valid", "x"), median(n "/Node", "x")
 	}
 	split("LiveStand:CheckStand Live11:Check11", lives, " ")
 	for (k = 1; k <= 2; k++) {
 		split(lives[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
-		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, (valid ? mb / valid : 0), "", (file ? mb / file : 0)
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
+	}
+	split("LoopbackStand:CheckStand Loopback11:Check11", loops, " ")
+	for (k = 1; k <= 2; k++) {
+		split(loops[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
+		if (!mb) continue
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file, heap %.1f MB (100 MB, 600 streams, one connection)\n", pair[1], mb, "", median(pair[1], "allocs/op") / (1994 * 600), median(pair[1], "B/op") / (1994 * 600), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x"), median(pair[1], "heap-MB")
 	}
 	printf "%-24s %10.1f %12.0f\n", "encoding/json.Valid", valid, median("JSONValidFloor", "events/s")
 	printf "%-24s %10.2f %12.0f\n", "@ag-ui/client on Node", node, median("NodeReference", "node-events/s")

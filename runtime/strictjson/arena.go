@@ -14,7 +14,8 @@ package strictjson
 // it, every Value of the tree may be overwritten by the next document.
 // Reset does not clear the memory (the parser writes each value whole
 // when it takes it), so an idle arena keeps its last trees, and what they
-// refer to, alive until it is reused or dropped. The strings of a tree do
+// refer to, alive until it is reused or dropped; it also keeps the
+// parser's scratch for its next document. The strings of a tree do
 // not live in the arena (they share the one copy of the input Parse makes,
 // or the input itself with Options.Borrow), so strings taken from a tree
 // stay valid. An Arena is not safe for concurrent use; the zero Arena is
@@ -23,6 +24,11 @@ type Arena struct {
 	vals chunks[Value]
 	ptrs chunks[*Value]
 	mems chunks[Member]
+	// p is the parser of the arena's last document, kept for the next
+	// one: a runtime that parses the lines of a stream one by one into an
+	// arena would otherwise take a parser from the pool and give it back,
+	// clearing its stacks, for every line.
+	p *parser
 }
 
 // arenaChunk is the smallest block an arena allocates, in entries: large
@@ -77,7 +83,13 @@ func (a *Arena) Reset() {
 // ParseIn is Parse with the tree's memory taken from a. The tree is valid
 // until a.Reset.
 func ParseIn(a *Arena, data []byte, opt Options) (*Value, error) {
-	p := getParser(data, opt, true)
+	p := a.p
+	if p != nil {
+		a.p = nil
+		p.start(data, opt, true)
+	} else {
+		p = getParser(data, opt, true)
+	}
 	p.arena = a
 	p.vals, p.ptrSlab, p.memSlab = a.vals.rest, a.ptrs.rest, a.mems.rest
 	a.vals.rest, a.ptrs.rest, a.mems.rest = nil, nil, nil
@@ -87,9 +99,14 @@ func ParseIn(a *Arena, data []byte, opt Options) (*Value, error) {
 	a.vals.keep(p.vals)
 	a.ptrs.keep(p.ptrSlab)
 	a.mems.keep(p.memSlab)
-	putParser(p)
 	if err != nil {
+		putParser(p)
 		return nil, err
+	}
+	if p.keepFor() {
+		a.p = p
+	} else {
+		putParser(p)
 	}
 	return v, nil
 }

@@ -159,3 +159,61 @@ func TestBorrow(t *testing.T) {
 		}
 	}
 }
+
+// An arena keeps its parser from one document to the next without a
+// Reset between them, as a stream's lines are parsed: whatever a document
+// leaves in it (names of an object for the duplicate check, open
+// containers after an error, the pointer and the limits of the last
+// document) must not change how the next one reads.
+func TestParseInKeepsNoState(t *testing.T) {
+	var a Arena
+	many := func(n int) string {
+		var b bytes.Buffer
+		b.WriteString(`{`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"k` + string(rune('a'+i%26)) + string(rune('a'+i/26)) + `":[1,{"x":"\u00e9"}]`)
+		}
+		b.WriteString(`}`)
+		return b.String()
+	}
+	docs := []struct {
+		doc string
+		opt Options
+	}{
+		{`{"type":"A","id":"1","nested":{"type":"B","id":"2"}}`, Options{}},
+		{many(40), Options{}},               // past mapThreshold: the names go in a map
+		{`{"a":1,"b":{"c":[1,2`, Options{}}, // ends inside two containers
+		{`{"a":1,"b":{"a":2,"b":3},"c":4}`, Options{}},
+		{`{"type":"A","type":"B"}`, Options{}},
+		{`{"type":"A","id":"1"}`, Options{}},
+		{`[[[[1]]]]`, Options{MaxDepth: 3}},
+		{`[[[1]]]`, Options{MaxDepth: 3}},
+		{`[1,2,3,4]`, Options{MaxValues: 4}},
+		{`[1,2,3]`, Options{MaxValues: 4}},
+		{many(40), Options{}},
+	}
+	for round := 0; round < 3; round++ {
+		for i, d := range docs {
+			want, wantErr := Parse([]byte(d.doc), d.opt)
+			got, err := ParseIn(&a, []byte(d.doc), d.opt)
+			if (err == nil) != (wantErr == nil) {
+				t.Fatalf("round %d, document %d: error %v, Parse gives %v", round, i, err, wantErr)
+			}
+			if err != nil {
+				if err.Error() != wantErr.Error() {
+					t.Errorf("round %d, document %d: error %q, Parse gives %q", round, i, err, wantErr)
+				}
+				continue
+			}
+			if !bytes.Equal(got.AppendCompact(nil), want.AppendCompact(nil)) {
+				t.Errorf("round %d, document %d: the tree differs from Parse's", round, i)
+			}
+		}
+		if round == 1 {
+			a.Reset()
+		}
+	}
+}

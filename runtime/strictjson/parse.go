@@ -119,7 +119,8 @@ type parser struct {
 	build    bool
 	nvalues  int
 
-	// Scratch stacks, reused across parses through parserPool.
+	// Scratch stacks, reused across parses through parserPool, or kept
+	// by the arena a document was parsed into (ParseIn).
 	stack   []frame
 	elems   []*Value // pending array elements of all open arrays
 	members []Member // pending members of all open objects (build mode)
@@ -160,6 +161,12 @@ var parserPool = sync.Pool{New: func() any { return new(parser) }}
 
 func getParser(data []byte, opt Options, build bool) *parser {
 	p := parserPool.Get().(*parser)
+	p.start(data, opt, build)
+	return p
+}
+
+// start prepares a parser whose scratch is empty for one document.
+func (p *parser) start(data []byte, opt Options, build bool) {
 	p.data, p.opt, p.build = data, opt, build
 	p.maxDepth = opt.MaxDepth
 	if p.maxDepth <= 0 {
@@ -175,7 +182,6 @@ func getParser(data []byte, opt Options, build bool) *parser {
 		p.ptrNext = max(p.valsNext/2, minSlab)
 		p.memNext = max(p.valsNext/2, minSlab)
 	}
-	return p
 }
 
 // putParser returns p's scratch stacks to the pool after dropping every
@@ -189,9 +195,7 @@ func putParser(p *parser) {
 	clear(p.elems[:max(len(p.elems), p.elemsHigh)])
 	clear(p.members[:max(len(p.members), p.membersHigh)])
 	clear(p.keys[:max(len(p.keys), p.keysHigh)])
-	if cap(p.stack) > maxPooledScratch || cap(p.elems) > maxPooledScratch ||
-		cap(p.members) > maxPooledScratch || cap(p.keys) > maxPooledScratch ||
-		cap(p.buf) > 16*maxPooledScratch {
+	if p.oversize() {
 		return
 	}
 	*p = parser{
@@ -202,6 +206,38 @@ func putParser(p *parser) {
 		buf:     p.buf[:0],
 	}
 	parserPool.Put(p)
+}
+
+// oversize reports whether p's scratch grew past what is worth keeping
+// for another document.
+func (p *parser) oversize() bool {
+	return cap(p.stack) > maxPooledScratch || cap(p.elems) > maxPooledScratch ||
+		cap(p.members) > maxPooledScratch || cap(p.keys) > maxPooledScratch ||
+		cap(p.buf) > 16*maxPooledScratch
+}
+
+// keepFor readies p, after a document it parsed without error into an
+// arena, for the arena's next document, and reports whether it is worth
+// keeping. It clears nothing: a complete parse leaves no frame and no name
+// behind (closeContainer clears them), and what the element and member
+// stacks still hold past their length points into the arena's trees,
+// which the arena keeps alive anyway. The high marks stay, so that
+// putParser clears all of it if the parser ever goes back to the pool.
+func (p *parser) keepFor() bool {
+	if len(p.stack) != 0 || len(p.keys) != 0 || p.oversize() {
+		return false
+	}
+	// Field by field rather than a fresh struct: start and ParseIn set
+	// the rest, and each pointer written costs a write barrier while the
+	// collector marks, once per line of a stream.
+	p.elemsHigh = max(len(p.elems), p.elemsHigh)
+	p.membersHigh = max(len(p.members), p.membersHigh)
+	p.elems, p.members, p.buf = p.elems[:0], p.members[:0], p.buf[:0]
+	p.pos, p.nvalues, p.allocd = 0, 0, 0
+	// What refers to the caller's input, its options and the arena goes.
+	p.data, p.src, p.opt = nil, "", Options{}
+	p.vals, p.ptrSlab, p.memSlab, p.arena = nil, nil, nil, nil
+	return true
 }
 
 func (p *parser) run() (*Value, *Error) {
