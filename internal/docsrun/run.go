@@ -15,9 +15,9 @@ import (
 
 // Env is where a page runs.
 type Env struct {
-	Work   string   // the scratch copy of the checkout: the blocks' working directory
-	State  string   // where the script leaves each block's output
-	Vars   []string // the process environment, PATH with the go stand-in first
+	Work  string   // the scratch copy of the checkout: the blocks' working directory
+	State string   // where the script leaves each block's output
+	Vars  []string // the process environment, PATH with the go stand-in first
 	// Corpora is the ../shared/corpus folder the scratch copy sees; a
 	// block marked corpus=NAME runs only when NAME is in it.
 	Corpora string
