@@ -176,17 +176,12 @@ var scannerPool = sync.Pool{New: func() any {
 	return &scanner{intern: new([internSize]string)}
 }}
 
-// scanXML parses body, the file without its BOM; base is the BOM's length.
+// scan parses body, the file without its BOM; base is the BOM's length.
 // It checks that body is UTF-8 as it goes: every byte is read as part of
 // a name, character data, an attribute value, or is checked as part of a
-// comment or processing instruction.
-func scanXML(path string, body []byte, base int64, lim Limits) (*Element, error) {
-	return scan(path, body, base, lim, false)
-}
-
-// scan is scanXML, building the whole tree or, if summary, only the
-// descriptor skeleton (see the st constants). Both check the whole of
-// body alike and fail alike.
+// comment or processing instruction. It builds the whole tree or, if
+// summary, only the descriptor skeleton (see the st constants); both check
+// the whole of body alike and fail alike.
 func scan(path string, body []byte, base int64, lim Limits, summary bool) (*Element, error) {
 	s := scannerPool.Get().(*scanner)
 	s.path, s.data, s.base, s.lim, s.summary = path, body, base, lim, summary
