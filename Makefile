@@ -174,7 +174,7 @@ browser-test: chromium
 	GOOS=js GOARCH=wasm $(GO) vet ./agui/page/wasm
 	cd agui/page/browsertest && $(GO) vet . && $(GO) test -count=1 .
 
-## page-screenshots: retake the screenshots of the page in Docs/{en,ru}/how-to/img (not part of browser-test, which writes them to a temporary folder)
+## page-screenshots: retake the screenshots of the page in Docs/{en,ru}/how-to/img (browser-test takes them into a temporary folder and fails when one differs from the guide's)
 page-screenshots: chromium
 	cd agui/page/browsertest && AGUI_SCREENSHOTS=write $(GO) test -count=1 -run '^TestScreenshots$$' .
 
