@@ -3,6 +3,7 @@ package docsrun
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,5 +120,52 @@ func TestRunPage(t *testing.T) {
 	rs = RunPage(context.Background(), env(t), []Block{{Page: "p.md", Line: 1, Lang: "sh", Mode: Run, Text: "sleep 60 &\nwait\n"}}, 2*time.Second)
 	if !strings.Contains(rs[0].Problem, "did not finish within 2s") {
 		t.Errorf("never-ending page: %q", rs[0].Problem)
+	}
+}
+
+// The go stand-in gives the commands built from the checkout for the uses
+// the pages make of go, and refuses any other use with a message.
+func TestGoShim(t *testing.T) {
+	dir := t.TempDir()
+	bin, shim, gopath := filepath.Join(dir, "bin"), filepath.Join(dir, "shim"), filepath.Join(dir, "gopath")
+	for _, d := range []string{bin, shim} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(bin, "agui"), []byte("#!/bin/sh\necho agui \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeShim(shim); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(filepath.Join(shim, "go"), args...)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "DOCSRUN_BIN=" + bin, "GOPATH=" + gopath}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run("run", "./cmd/agui", "check", "x"); err != nil || out != "agui check x\n" {
+		t.Errorf("go run: %q %v", out, err)
+	}
+	if out, err := run("build", "-o", "out/agui", "./cmd/agui"); err != nil {
+		t.Errorf("go build: %q %v", out, err)
+	} else if _, err := os.Stat(filepath.Join(dir, "out", "agui")); err != nil {
+		t.Errorf("go build wrote nothing: %v", err)
+	}
+	if out, err := run("install", "github.com/contractkit/contractkit/cmd/agui@latest"); err != nil {
+		t.Errorf("go install: %q %v", out, err)
+	} else if _, err := os.Stat(filepath.Join(gopath, "bin", "agui")); err != nil {
+		t.Errorf("go install put nothing in GOPATH/bin: %v", err)
+	}
+	if out, err := run("env", "GOPATH"); err != nil || out != gopath+"\n" {
+		t.Errorf("go env GOPATH: %q %v", out, err)
+	}
+	for _, args := range [][]string{{"version"}, {"run", "main.go"}, {"install", "example.com/x@latest"}, {"install", "github.com/contractkit/contractkit/cmd/nope@latest"}} {
+		out, err := run(args...)
+		if err == nil || !strings.Contains(out, "is not something the test stands in for") {
+			t.Errorf("go %v: %q %v, want a refusal", args, out, err)
+		}
 	}
 }
