@@ -115,7 +115,7 @@ func RunPage(ctx context.Context, env Env, blocks []Block, timeout time.Duration
 	cmd.WaitDelay = 5 * time.Second
 	out, runErr := cmd.CombinedOutput()
 	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		stopGroup(cmd.Process.Pid)
 	}
 	at := readState(env.State, "at")
 	timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded)
@@ -166,6 +166,18 @@ func RunPage(ctx context.Context, env Env, blocks []Block, timeout time.Duration
 		}
 	}
 	return results
+}
+
+// stopGroup kills what is left of a page's process group (a server a block
+// left running) and waits, a few seconds at most, until none of it is
+// left: the next page may listen on the same port.
+func stopGroup(pgid int) {
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(-pgid, 0) != nil {
+			return
+		}
+	}
 }
 
 func firstRan(rs []Result) int {
