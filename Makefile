@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff
+.PHONY: api-check bench-adopt all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bindings-node bindings-check bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff minisign eska-release
 
 all: generate test
 
@@ -26,12 +26,24 @@ gen-check:
 # pass runs them and fails if any of them did not run and pass.
 # Its output is go test's without -v, and it ends with every skipped test
 # and the reason it gave (scripts/test.sh, internal/tools/testsummary).
-test: python3
+test: python3 minisign
 	@./scripts/test.sh
 
 ## python3: make sure python3 is on PATH; the AiControl interop tests run FOnline's reference peers with it
 python3:
 	@command -v python3 >/dev/null 2>&1 || { echo "python3 not found: installing it"; apt-get update && apt-get install -y python3; }
+
+## minisign: Debian's minisign, the real tool the release signature tests check against (internal/minisign, internal/selfupdate)
+minisign:
+	@command -v minisign >/dev/null 2>&1 || { \
+		echo "minisign is missing: installing Debian's minisign"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 minisign; }
+
+## eska-release: build an eska release in dist/ (linux, darwin, windows on amd64 and arm64; -trimpath; version from the tag at HEAD or ESKA_VERSION), its manifest and minisign signature; the key comes from ESKA_RELEASE_KEY (or ESKA_RELEASE_KEY_FILE), the channel URL from ESKA_UPDATE_URL
+ESKA_VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null)
+eska-release:
+	@test -n "$(ESKA_VERSION)" || { echo "eska-release: HEAD has no tag; set ESKA_VERSION"; exit 2; }
+	$(GO) run ./internal/tools/eskarelease -version '$(ESKA_VERSION)' -out dist -url '$(ESKA_UPDATE_URL)'
 
 ## contract-diff: compare spec/ with the merge-base of HEAD and origin/main (else main; on main, HEAD~1), or CONTRACT_BASE_REF; fail on a breaking change without a disposition
 # Every commit since the branch left main is compared, not only the last.
@@ -56,9 +68,21 @@ bench-contractdiff:
 ide-node:
 	npm ci --prefix ide/testdata/node --no-audit --no-fund
 
+## bindings-node: install the checkers of the generated TypeScript and Python bindings (tsc, Pyright, with vscode-jsonrpc, @ag-ui/core, zod and @types/node, pinned in one lock) with npm ci into internal/bindingcheck/node
+bindings-node:
+	npm ci --prefix internal/bindingcheck/node --no-audit --no-fund
+
+## bindings-check: tsc --strict and Pyright strict over the generated bindings and their examples, and the AG-UI examples through @ag-ui/core's zod schemas (make test runs the same tests)
+bindings-check: bindings-node
+	$(GO) test -count=1 -v ./internal/bindingcheck/
+
 ## mcp-node: install the independent MCP client (@modelcontextprotocol/sdk, pinned) the aicontrol-mcp tests drive
 mcp-node:
 	npm ci --prefix cmd/aicontrol-mcp/testdata/node --no-audit --no-fund
+
+## api-check: fail when runtime/genrt or runtime/strictjson (what generated code imports) changed incompatibly since the merge-base (apidiff through the module proxy; make test runs it in internal/apicheck)
+api-check:
+	./scripts/apicheck.sh
 
 ## fmt-check: fail if any Go file is not gofmt'ed
 fmt-check:
@@ -81,8 +105,14 @@ bench:
 	$(GO) test -run=NONE -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
 	$(MAKE) bench-contractdiff
 	$(MAKE) bench-gen
+	$(MAKE) bench-adopt
 
-## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios, peak RSS, load average; see Docs/performance.md
+## bench-adopt: a built gen on a new module, ADOPT_RUNS times (default 5): gen init, gen --write and gen --check --no-cache on the starter spec, medians beside gen config-schema (start-up) and the load average; budgets 50 ms (init) and 100 ms (gen)
+ADOPT_RUNS ?= 5
+bench-adopt:
+	@./scripts/bench-adopt.sh $(ADOPT_RUNS)
+
+## bench-gen: gen --check on all specs, built and through go run, cold (--no-cache) and warm, beside main's (warm and cold) in the same run, GEN_RUNS times (default 9): wall and CPU medians, ratios (a full generation against main's, budget 1.3 with the bindings), peak RSS, load average; see Docs/performance.md
 GEN_RUNS ?= 9
 bench-gen:
 	@./scripts/bench-gen.sh $(GEN_RUNS)
@@ -124,11 +154,11 @@ bench-edit:
 bench-rename:
 	./scripts/bench-rename.sh
 
-## crash-test: kill a real `eska ide --stdio` (SIGKILL) at random moments during 1,000 property updates and 200 renames of 84 files each, and check that no descriptor tears and every rename is all old or all new after recovery (make test runs 120 and 12)
+## crash-test: kill a real `eska ide --stdio` (SIGKILL) at random moments during 1,000 property updates and 200 renames of 84 files each, and check that no descriptor tears and every rename is all old or all new after recovery; kill 200 `eska update` and `--rollback` runs and check that a whole binary always remains (make test runs 120, 12 and 16)
 crash-test:
-	ESKA_CRASH_UPDATES=1000 ESKA_CRASH_RENAMES=200 $(GO) test -count=1 -run 'TestCrashSafety|TestRenameCrashSafety' -v ./cmd/eska/
+	ESKA_CRASH_UPDATES=1000 ESKA_CRASH_RENAMES=200 ESKA_UPDATE_KILLS=200 $(GO) test -count=1 -run 'TestCrashSafety|TestRenameCrashSafety|TestUpdateKilled' -v ./cmd/eska/
 
-## agui-node: install the reference AG-UI verifier (@ag-ui/client, pinned) with npm ci into agui/testdata/node
+## agui-node: install the AG-UI peers (the reference verifier and HttpAgent of @ag-ui/client, the EventEncoder of @ag-ui/encoder; pinned) with npm ci into agui/testdata/node
 agui-node:
 	cd agui/testdata/node && npm ci --no-audit --no-fund
 

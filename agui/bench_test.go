@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/contractkit/contractkit/agui/sse"
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
@@ -99,6 +100,55 @@ func BenchmarkAGUICheckStand(b *testing.B) { benchCheck(b, stand) }
 
 // BenchmarkAGUICheck11 checks it under AG-UI 1.1.
 func BenchmarkAGUICheck11(b *testing.B) { benchCheck(b, v11) }
+
+// benchLive checks the large stream as a live stream: its events framed
+// as server-sent events, read in pieces of 32 KiB (as the command reads a
+// connection) by agui/sse and checked by a Stream. Throughput is counted
+// in the bytes of the record, as for Check, so the two compare directly.
+func benchLive(b *testing.B, profile string) {
+	data := largeStream(b)
+	var body bytes.Buffer
+	for _, text := range eventTexts(b, data) {
+		body.WriteString("data: ")
+		body.Write(text)
+		body.WriteString("\n\n")
+	}
+	check := func() *Result {
+		s, err := NewStream(Options{Profile: profile})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p := sse.New(contract.LimitInputBytes, func(e sse.Event) error {
+			s.Event(s.Line(e.Data))
+			return nil
+		})
+		for rest := body.Bytes(); len(rest) > 0; {
+			n := min(len(rest), 32<<10)
+			p.Write(rest[:n])
+			rest = rest[n:]
+		}
+		p.Close()
+		r, err := s.End()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return r
+	}
+	if r := check(); !r.Accepted {
+		b.Fatalf("the stream is not accepted live: %v", r.Findings)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		check()
+	}
+}
+
+// BenchmarkAGUILiveStand and BenchmarkAGUILive11 check the large stream
+// live, under each profile.
+func BenchmarkAGUILiveStand(b *testing.B) { benchLive(b, stand) }
+func BenchmarkAGUILive11(b *testing.B)    { benchLive(b, v11) }
 
 // BenchmarkAGUIJSONValidFloor is encoding/json's Valid over the same bytes:
 // the floor no checker that reads every byte can beat.

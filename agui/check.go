@@ -120,7 +120,9 @@ func newChecker(p *Profile, m *model, opt Options) *checker {
 	if p.Has(contract.RuleSequenceChunks) {
 		c.chunks = newChunker(c.seq)
 	}
-	c.dec = genrt.Decoder{Strip: !p.strict(), NullAbsent: p.Has(contract.RuleToleranceOptionalNull), Named: c.named, Watch: c.watch()}
+	members, variants := p.Has(contract.RuleToleranceUnknownMembers), p.Has(contract.RuleToleranceUnknownVariants)
+	c.dec = genrt.Decoder{Strip: members || variants, RejectUnknownMembers: !members, RejectUnknownVariants: !variants,
+		NullAbsent: p.Has(contract.RuleToleranceOptionalNull), Named: c.named, Watch: c.watch()}
 	return c
 }
 
@@ -140,9 +142,19 @@ func (c *checker) run(events []*strictjson.Value, rec *record) *Result {
 			return c.stop(err)
 		}
 	}
+	return c.finish(len(events), nil)
+}
+
+// finish completes the result once n events are checked: err is the
+// finding that stopped the check, if one did; otherwise the record's end
+// closes what chunks left open and ends the sequence.
+func (c *checker) finish(n int, err error) *Result {
+	if err != nil {
+		return c.stop(err)
+	}
 	if c.chunks != nil {
 		for _, ev := range c.chunks.closeAll() {
-			if err := c.seq.apply(len(events)-1, ev, nil); err != nil {
+			if err := c.seq.apply(n-1, ev, nil); err != nil {
 				return c.stop(err)
 			}
 		}

@@ -27,6 +27,8 @@ var deliberate = map[string]string{
 	"cut-run.ndjson":                 "the record ends inside its run: the draft of the protocol fails the run of a cut stream; the reference completes when its input ends, whatever is open",
 	"duplicate-interrupt-ids.ndjson": "two interrupts of one outcome share an id: the draft of the protocol requires distinct ids, which a resume answers by; the reference does not compare them",
 	"second-thread.ndjson":           "a second run on another thread: a stream answers one run input, which names one thread; the reference does not compare threads across runs",
+	"reopen-renamed-call.ndjson":     "a closed tool call reopened under another tool's name: a reopened entity continues the one it reopens and must agree with it; the reference's verifier does not compare the names, so its reducer would show one call",
+	"reopen-other-role.ndjson":       "a closed assistant message reopened as a user message: a reopening start must agree with the message's role; the reference's verifier does not compare roles",
 }
 
 // nodeVerifier returns the folder of the Node script, or skips.

@@ -51,7 +51,7 @@ var directs = map[string]direct{
 	contract.EventRunStarted:              typed(contract.DecodeRunStartedEventTree, noTree((*seq).runStartedEvent)),
 	contract.EventRunFinished:             typed(contract.DecodeRunFinishedEventTree, noTree((*seq).runFinishedEvent)),
 	contract.EventRunError:                typed(contract.DecodeRunErrorEventTree, noTree(func(s *seq, _ int, e contract.RunErrorEvent) error { return s.runErrorEvent(e) })),
-	contract.EventTextMessageStart:        typed(contract.DecodeTextMessageStartEventTree, noTree((*seq).textMessageStart)),
+	contract.EventTextMessageStart:        typed(contract.DecodeTextMessageStartEventTree, (*seq).textMessageStart),
 	contract.EventTextMessageContent:      typed(contract.DecodeTextMessageContentEventTree, noTree((*seq).textMessageContent)),
 	contract.EventTextMessageEnd:          typed(contract.DecodeTextMessageEndEventTree, noTree((*seq).textMessageEnd)),
 	contract.EventToolCallStart:           typed(contract.DecodeToolCallStartEventTree, noTree((*seq).toolCallStart)),

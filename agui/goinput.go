@@ -329,7 +329,7 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 			return nil, wrap("patch", decodeFailure(FileLevel, strictjson.AppendIndexPointer("", i), contract.RuleStructureEventSchema, err))
 		}
 	}
-	p := newPatcher(doc, patchOptions{})
+	p := newPatcher(doc, patchOptions{maxDepth: contract.LimitDepth})
 	if f := p.apply(treeOps(nil, list, m.patchTag, namePath, nameFrom, nameValue)); f != nil {
 		ptr := strictjson.AppendIndexPointer("", f.Index)
 		if f.Member != "" {
@@ -341,6 +341,8 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 			rule = contract.RuleUnsupportedCopyMove
 		case faultRemoveRoot:
 			rule = contract.RuleUnsupportedRemoveRoot
+		case faultDepth:
+			rule = contract.RuleSequenceStateDepth
 		}
 		return nil, wrap("patch", failf(FileLevel, ptr, rule, "%s; nothing was applied", f.Msg))
 	}

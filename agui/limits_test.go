@@ -1,6 +1,7 @@
 package agui
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,4 +179,160 @@ func TestDirectInputBytes(t *testing.T) {
 	if got := compactSize(tree(t, `{"a\n":["\u2028",1,true,null,"\u0001"]}`)); got != len(`{"a\n":["`)+3+len(`",1,true,null,"\u0001"]}`) {
 		t.Errorf("compactSize = %d", got)
 	}
+}
+
+// nestedJSON is an object nesting n levels ({} is one), written as
+// {"x":{"x":…{}}}; path is the pointer of its innermost object.
+func nestedJSON(n int) (doc any, path string) {
+	var v any = map[string]any{}
+	for k := 1; k < n; k++ {
+		v = map[string]any{"x": v}
+	}
+	return v, strings.Repeat("/x", n-1)
+}
+
+// The depth limit bounds the state after every patch, not only each event:
+// deltas that each stay within it must not build a deeper state. The state
+// is counted from its root, as ApplyPatch counts a state on its own.
+//
+//contract:proves ag-ui.sequence.state-depth
+func TestStateDepthAfterPatches(t *testing.T) {
+	limit := contract.LimitDepth
+	delta := func(path string, value any) ev {
+		return ev{"type": contract.EventStateDelta, "delta": []any{map[string]any{"op": "add", "path": path, "value": value}}}
+	}
+	snapshot := ev{"type": contract.EventStateSnapshot, "snapshot": map[string]any{}}
+	// First a delta puts 16 levels under /x (17 with the root); the
+	// second puts `more` levels at the bottom of them.
+	build := func(more int) []byte {
+		first, _ := nestedJSON(16)
+		_, bottom := nestedJSON(17)
+		second, _ := nestedJSON(more)
+		return lines(t, append([]ev{started(), snapshot, delta("/x", first), delta(bottom+"/x", second)}, ev{"type": contract.EventRunFinished, "threadId": "t", "runId": "r"})...)
+	}
+	atLimit, overLimit := build(limit-17), build(limit-17+1)
+	for _, p := range []string{stand, v11} {
+		r := accept(t, p, atLimit)
+		var got any
+		if err := json.Unmarshal(r.State, &got); err != nil {
+			t.Fatal(err)
+		}
+		if d := jsonDepth(got); d != limit {
+			t.Errorf("%s: state depth %d, want %d", p, d, limit)
+		}
+		if len(r.Warnings) != 0 {
+			t.Errorf("%s: warnings %v", p, r.Warnings)
+		}
+	}
+	reject(t, stand, overLimit, 3, "/delta/0", contract.RuleSequenceStateDepth)
+	// AG-UI 1.1 applies nothing of the delta, warns, and goes on.
+	r := accept(t, v11, overLimit)
+	if len(r.Warnings) != 1 || r.Warnings[0].Rule != contract.RuleSequenceStateDepth || r.Warnings[0].Event != 3 {
+		t.Errorf("warnings %v", r.Warnings)
+	}
+	var got any
+	if err := json.Unmarshal(r.State, &got); err != nil || jsonDepth(got) != 17 {
+		t.Errorf("state after the refused delta: depth %d (%v), want 17", jsonDepth(got), err)
+	}
+
+	// The case of the issue: five deltas, each within the event limit,
+	// each putting 17 levels at the bottom of the last.
+	events := []ev{started(), snapshot}
+	path := ""
+	for k := 0; k < 5; k++ {
+		v, inner := nestedJSON(17)
+		events = append(events, delta(path+"/x", v))
+		path += "/x" + inner
+	}
+	events = append(events, ev{"type": contract.EventRunFinished, "threadId": "t", "runId": "r"})
+	reject(t, stand, lines(t, events...), 3, "/delta/0", contract.RuleSequenceStateDepth)
+
+	// Within one delta, what goes too deep and is removed again leaves the
+	// state within the bound: the bound is on the state the delta leaves.
+	part, inner := nestedJSON(17)
+	for _, p := range []string{stand, v11} {
+		r := accept(t, p, lines(t, run(snapshot, ev{"type": contract.EventStateDelta, "delta": []any{
+			map[string]any{"op": "add", "path": "/d", "value": part},
+			map[string]any{"op": "add", "path": "/d" + inner + "/y", "value": part},
+			map[string]any{"op": "remove", "path": "/d"},
+		}})...))
+		if string(r.State) != "{}" || len(r.Warnings) != 0 {
+			t.Errorf("%s: state %s warnings %v", p, r.State, r.Warnings)
+		}
+	}
+	// A replace and, under AG-UI 1.1, a copy or a move are bounded alike
+	// (/a holds 15 levels; /b/c/d/e/f/g is six tokens deep).
+	fifteen, _ := nestedJSON(15)
+	seed := ev{"type": contract.EventStateSnapshot, "snapshot": map[string]any{"a": fifteen, "b": map[string]any{"c": map[string]any{"d": map[string]any{"e": map[string]any{"f": map[string]any{}}}}}}}
+	_, fifteenPath := nestedJSON(15)
+	for _, op := range []map[string]any{
+		{"op": "replace", "path": "/a" + fifteenPath, "value": fifteen},
+		{"op": "copy", "from": "/a", "path": "/b/c/d/e/f/g"},
+		{"op": "move", "from": "/a", "path": "/b/c/d/e/f/g"},
+	} {
+		r := accept(t, v11, lines(t, run(seed, ev{"type": contract.EventStateDelta, "delta": []any{op}})...))
+		if len(r.Warnings) != 1 || r.Warnings[0].Rule != contract.RuleSequenceStateDepth {
+			t.Errorf("%v: warnings %v", op, r.Warnings)
+		}
+	}
+
+	// An activity's content is bounded alike (AG-UI 1.1 only has them).
+	act := ev{"type": contract.EventActivitySnapshot, "messageId": "a", "activityType": "plan", "content": map[string]any{}}
+	actDelta := func(path string, value any) ev {
+		return ev{"type": contract.EventActivityDelta, "messageId": "a", "activityType": "plan", "patch": []any{map[string]any{"op": "add", "path": path, "value": value}}}
+	}
+	for _, more := range []int{limit - 17, limit - 17 + 1} {
+		first, _ := nestedJSON(16)
+		_, bottom := nestedJSON(17)
+		second, _ := nestedJSON(more)
+		r := accept(t, v11, lines(t, run(act, actDelta("/x", first), actDelta(bottom+"/x", second))...))
+		var content any
+		if err := json.Unmarshal(r.Messages[0].Data, &content); err != nil {
+			t.Fatal(err)
+		}
+		over := more > limit-17
+		if got := jsonDepth(content); (over && got != 17) || (!over && got != limit) {
+			t.Errorf("activity, %d more levels: depth %d", more, got)
+		}
+		if over != (len(r.Warnings) == 1 && r.Warnings[0].Rule == contract.RuleSequenceStateDepth) {
+			t.Errorf("activity, %d more levels: warnings %v", more, r.Warnings)
+		}
+	}
+
+	// The Go API: a state at the limit is taken, one past it is refused,
+	// and so is a patch that would take a state past it.
+	for _, over := range []bool{false, true} {
+		extra := map[bool]int{false: 0, true: 1}[over]
+		state, _ := nestedJSON(limit + extra)
+		_, err := ApplyPatch(state, []any{})
+		if over != (err != nil) {
+			t.Errorf("state of %d levels: %v", limit+extra, err)
+		}
+		base, inner := nestedJSON(limit - 2)
+		value, _ := nestedJSON(2 + extra)
+		out, err := ApplyPatch(base, []any{map[string]any{"op": "add", "path": inner + "/y", "value": value}})
+		if over != isRule(err, contract.RuleSequenceStateDepth) || (!over && (err != nil || jsonDepth(out) != limit)) {
+			t.Errorf("patch to %d levels: %v (depth %d)", limit+extra, err, jsonDepth(out))
+		}
+	}
+}
+
+// jsonDepth is the depth of a value decoded by encoding/json, counted as
+// the limit counts it: an array or object is one level more than its
+// deepest member, a scalar none.
+func jsonDepth(v any) int {
+	d := 0
+	switch x := v.(type) {
+	case map[string]any:
+		for _, m := range x {
+			d = max(d, jsonDepth(m))
+		}
+		return d + 1
+	case []any:
+		for _, e := range x {
+			d = max(d, jsonDepth(e))
+		}
+		return d + 1
+	}
+	return 0
 }

@@ -55,6 +55,7 @@ const (
 	faultRemoveRoot                  // remove of the whole document
 	faultCopyMove                    // copy or move where they are not allowed
 	faultUnknownOp                   // an operation RFC 6902 does not define
+	faultDepth                       // the patched document would nest deeper than maxDepth
 )
 
 func (f *patchFault) Error() string {
@@ -64,6 +65,9 @@ func (f *patchFault) Error() string {
 // patchOptions say which operations a caller allows.
 type patchOptions struct {
 	copyMove bool // RFC 6902 copy and move
+	// maxDepth, when not 0, bounds how deep the document may nest after a
+	// patch, counted from its root, which is level 1.
+	maxDepth int
 }
 
 // indexFrom is the member count from which an object gets a map from
@@ -82,6 +86,11 @@ type patcher struct {
 	// path and from hold the tokens of the pointers being applied, reused
 	// from one operation to the next.
 	path, from []string
+	// deepOp is the index of the last operation of the patch being applied
+	// that put a value deeper than maxDepth, or -1. Only then is the whole
+	// document measured: a value placed within the bound cannot take a
+	// document that was within it past it, so most patches cost nothing.
+	deepOp int
 }
 
 // undo is one change, and how to take it back.
@@ -114,6 +123,7 @@ func newPatcher(root *strictjson.Value, opt patchOptions) *patcher {
 // until commit or rollback.
 func (p *patcher) apply(ops []patchOp) *patchFault {
 	p.undo = p.undo[:0]
+	p.deepOp = -1
 	for _, op := range ops {
 		if f := p.op(op); f != nil {
 			p.rollback()
@@ -121,7 +131,49 @@ func (p *patcher) apply(ops []patchOp) *patchFault {
 			return f
 		}
 	}
+	// A later operation may have removed what went too deep: the bound
+	// holds for the document the whole patch leaves.
+	if p.deepOp >= 0 && !withinDepth(p.root, p.opt.maxDepth) {
+		p.rollback()
+		return &patchFault{Index: p.deepOp, Kind: faultDepth,
+			Msg: fmt.Sprintf("the patch would leave the document nesting more than %d levels deep, counted from its root", p.opt.maxDepth)}
+	}
 	return nil
+}
+
+// placed notes that an operation put v at a path of n tokens, where its
+// deepest level is n plus its own depth.
+func (p *patcher) placed(n int, v *strictjson.Value, index int) {
+	if p.opt.maxDepth > 0 && !withinDepth(v, p.opt.maxDepth-n) {
+		p.deepOp = index
+	}
+}
+
+// withinDepth reports whether v nests at most limit levels, v itself
+// being level 1 when it is an array or an object; a scalar has no level.
+// It stops as soon as the answer is known.
+func withinDepth(v *strictjson.Value, limit int) bool {
+	switch v.Kind {
+	case strictjson.Array:
+		if limit <= 0 {
+			return false
+		}
+		for _, e := range v.Elems {
+			if !withinDepth(e, limit-1) {
+				return false
+			}
+		}
+	case strictjson.Object:
+		if limit <= 0 {
+			return false
+		}
+		for _, m := range v.Members {
+			if !withinDepth(m.Value, limit-1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // commit keeps the changes of the last apply.
@@ -184,6 +236,7 @@ func (p *patcher) op(op patchOp) *patchFault {
 		if err := p.add(path, op.Value); err != nil {
 			return fault("path", faultApply, "add at %q: %v", op.Path, err)
 		}
+		p.placed(len(path), op.Value, op.Index)
 		return nil
 	case opRemove:
 		if len(path) == 0 {
@@ -197,6 +250,7 @@ func (p *patcher) op(op patchOp) *patchFault {
 		if err := p.replace(path, op.Value); err != nil {
 			return fault("path", faultApply, "replace at %q: %v", op.Path, err)
 		}
+		p.placed(len(path), op.Value, op.Index)
 		return nil
 	case opTest:
 		got, err := p.get(path)
@@ -241,6 +295,7 @@ func (p *patcher) op(op patchOp) *patchFault {
 		if err := p.add(path, v); err != nil {
 			return fault("path", faultApply, "%s to %q: %v", op.Op, op.Path, err)
 		}
+		p.placed(len(path), v, op.Index)
 		return nil
 	}
 	return fault("", faultUnknownOp, "unknown operation %q", op.Op)

@@ -76,7 +76,3 @@ func (p *Profile) Has(rule string) bool { return p.rules[rule] }
 
 // Accepts reports whether the profile accepts events of the given type.
 func (p *Profile) Accepts(eventType string) bool { return p.events[eventType] }
-
-// strict reports whether the profile rejects what AG-UI 1.1 would
-// tolerate: unknown members are refused rather than stripped.
-func (p *Profile) strict() bool { return p.Has(contract.RuleUnsupportedUnknownFields) }

@@ -153,7 +153,7 @@ func readArray(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 // budget is enforced while parsing here too.
 func readLines(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 	var rec record
-	used := 0
+	lr := lineReader{lim: lim}
 	for off := 0; off < len(data); {
 		end := bytes.IndexByte(data[off:], '\n')
 		if end < 0 {
@@ -163,35 +163,69 @@ func readLines(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 		}
 		line := data[off:end]
 		off = end + 1
-		if len(bytes.Trim(line, " \t\r")) == 0 {
-			continue
-		}
-		index := len(rec.events)
-		rec.read = index
-		if lim.events > 0 && index >= lim.events {
-			return rec, failf(index, "", contract.RuleReaderEvents, "the record holds more than %d events", lim.events)
-		}
-		opt := strictjson.Options{MaxDepth: lim.depth}
-		if lim.values > 0 {
-			opt.MaxValues = lim.values - used
-			if opt.MaxValues <= 0 {
-				return rec, failf(index, "", contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
-			}
-		}
-		v, err := strictjson.ParseIn(a, line, lim.options(opt))
+		rec.read = lr.index
+		v, err := lr.read(line, a)
 		if err != nil {
-			return rec, parseFailure(err, lim, func(ptr string) (int, string) { return index, ptr })
+			return rec, err
 		}
-		if v.Kind != strictjson.Object {
-			return rec, failf(index, "", contract.RuleReaderRecordShape, "an event is a JSON object; this line holds %s", describeKind(v.Kind))
+		if v == nil {
+			continue // a blank line
 		}
-		used += countValues(v)
 		rec.events = append(rec.events, v)
 		rec.srcs = append(rec.srcs, line)
 	}
 	rec.read = len(rec.events)
 	return rec, nil
 }
+
+// lineReader reads the lines of a record one by one, keeping the budgets
+// they share: the event count and the values (the text units are counted
+// down in lim). A live stream reads its events through one too, so that
+// its findings are those of the record it would be saved as.
+type lineReader struct {
+	lim   limits
+	used  int // values read so far
+	index int // the index the next event gets
+	// opt is the parser's options but for the value budget, made once:
+	// making them takes a method value, which costs an allocation.
+	opt    strictjson.Options
+	optSet bool
+}
+
+// read parses one line into a; a blank line gives nil and no error.
+func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value, error) {
+	if isBlank(line) {
+		return nil, nil
+	}
+	index, lim := lr.index, lr.lim
+	if lim.events > 0 && index >= lim.events {
+		return nil, failf(index, "", contract.RuleReaderEvents, "the record holds more than %d events", lim.events)
+	}
+	if !lr.optSet {
+		lr.opt, lr.optSet = lim.options(strictjson.Options{MaxDepth: lim.depth}), true
+	}
+	opt := lr.opt
+	if lim.values > 0 {
+		opt.MaxValues = lim.values - lr.used
+		if opt.MaxValues <= 0 {
+			return nil, failf(index, "", contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
+		}
+	}
+	v, err := strictjson.ParseIn(a, line, opt)
+	if err != nil {
+		return nil, parseFailure(err, lim, func(ptr string) (int, string) { return index, ptr })
+	}
+	if v.Kind != strictjson.Object {
+		return nil, failf(index, "", contract.RuleReaderRecordShape, "an event is a JSON object; this line holds %s", describeKind(v.Kind))
+	}
+	lr.used += countValues(v)
+	lr.index++
+	return v, nil
+}
+
+// isBlank reports whether a line holds only spaces, tabs and CRs, which
+// the line form skips.
+func isBlank(line []byte) bool { return len(bytes.Trim(line, " \t\r")) == 0 }
 
 // parseFailure maps a strictjson error to the rule it breaks. at turns the
 // error's pointer into an event index and a pointer inside that event.

@@ -203,6 +203,22 @@ func TestResultOwnsItsData(t *testing.T) {
 	}
 }
 
+// The copies the result holds share one block; appending to one value
+// must not write into the next.
+func TestResultValuesDoNotOverlap(t *testing.T) {
+	r := accept(t, v11, lines(t, run(
+		ev{"type": contract.EventToolCallStart, "toolCallId": "c", "toolCallName": "f"},
+		ev{"type": contract.EventToolCallEnd, "toolCallId": "c"},
+		ev{"type": contract.EventToolCallResult, "messageId": "t", "toolCallId": "c", "content": "done"},
+		ev{"type": contract.EventStateSnapshot, "snapshot": ev{"k": 1}},
+	)...))
+	state := string(r.State)
+	_ = append(r.ToolCalls[0].Result, "XXXXXXXXXXXXXXXX"...)
+	if string(r.State) != state || string(r.ToolCalls[0].Result) != `"done"` {
+		t.Errorf("result %s, state %s (was %s)", r.ToolCalls[0].Result, r.State, state)
+	}
+}
+
 // Checks running at once (a server checks records for several clients)
 // share the cached profiles and the pooled parse memory, and each gets
 // the result it would get alone.

@@ -1,7 +1,6 @@
 package agui
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -141,54 +140,92 @@ const UnfinishedRun = "run"
 
 // own makes the result hold copies of every string and byte slice it
 // keeps: while a record is checked its strings are the caller's bytes, and
-// the result must not change when the caller reuses them.
+// the result must not change when the caller reuses them. The copies share
+// one string and one byte block, made in one allocation each rather than
+// one per value: a large record's result holds thousands of them.
 func (r *Result) own() {
-	c := strings.Clone
-	raw := func(b json.RawMessage) json.RawMessage {
-		if b == nil {
-			return nil
+	for i := range r.Runs {
+		if e := r.Runs[i].Outcome.Error; e != nil {
+			copied := *e
+			r.Runs[i].Outcome.Error = &copied
 		}
-		return bytes.Clone(b)
 	}
+	textLen, rawLen := 0, 0
+	r.values(func(s *string) { textLen += len(*s) }, func(b *json.RawMessage) { rawLen += len(*b) })
+	var sb strings.Builder
+	sb.Grow(textLen)
+	r.values(func(s *string) { sb.WriteString(*s) }, func(*json.RawMessage) {})
+	text, off := sb.String(), 0
+	block := make([]byte, 0, rawLen)
+	r.values(func(s *string) {
+		n := len(*s)
+		*s, off = text[off:off+n], off+n
+	}, func(b *json.RawMessage) {
+		if *b == nil {
+			return
+		}
+		start := len(block)
+		block = append(block, *b...)
+		// Capped: appending to one value must not run into the next.
+		*b = block[start:len(block):len(block)]
+	})
+}
+
+// values calls str for every string the result holds and raw for every
+// byte slice, always in the same order.
+func (r *Result) values(str func(*string), raw func(*json.RawMessage)) {
 	findings := func(fs []Finding) {
 		for i := range fs {
-			fs[i].Pointer, fs[i].Message = c(fs[i].Pointer), c(fs[i].Message)
+			str(&fs[i].Pointer)
+			str(&fs[i].Message)
 		}
 	}
 	findings(r.Findings)
 	findings(r.Warnings)
 	for i := range r.Runs {
 		run := &r.Runs[i]
-		run.ThreadID, run.RunID = c(run.ThreadID), c(run.RunID)
+		str(&run.ThreadID)
+		str(&run.RunID)
 		oc := &run.Outcome
-		oc.Result = raw(oc.Result)
+		raw(&oc.Result)
 		for k := range oc.PendingToolCalls {
-			oc.PendingToolCalls[k] = c(oc.PendingToolCalls[k])
+			str(&oc.PendingToolCalls[k])
 		}
 		for k := range oc.Interrupts {
 			in := &oc.Interrupts[k]
-			in.ID, in.Reason, in.Message, in.ToolCallID = c(in.ID), c(in.Reason), c(in.Message), c(in.ToolCallID)
-			in.Metadata = raw(in.Metadata)
+			str(&in.ID)
+			str(&in.Reason)
+			str(&in.Message)
+			str(&in.ToolCallID)
+			raw(&in.Metadata)
 		}
 		if oc.Error != nil {
-			oc.Error = &RunError{Message: c(oc.Error.Message), Code: c(oc.Error.Code)}
+			str(&oc.Error.Message)
+			str(&oc.Error.Code)
 		}
 	}
 	for i := range r.Messages {
 		m := &r.Messages[i]
-		m.ID, m.Role, m.Content, m.Subagent = c(m.ID), c(m.Role), c(m.Content), c(m.Subagent)
-		m.Data = raw(m.Data)
+		str(&m.ID)
+		str(&m.Role)
+		str(&m.Content)
+		str(&m.Subagent)
+		raw(&m.Data)
 	}
 	for i := range r.ToolCalls {
 		t := &r.ToolCalls[i]
-		t.ID, t.Name, t.ParentMessageID, t.Arguments = c(t.ID), c(t.Name), c(t.ParentMessageID), c(t.Arguments)
-		t.Result = raw(t.Result)
+		str(&t.ID)
+		str(&t.Name)
+		str(&t.ParentMessageID)
+		str(&t.Arguments)
+		raw(&t.Result)
 	}
 	for i := range r.Steps {
-		r.Steps[i].Name, r.Steps[i].Subagent = c(r.Steps[i].Name), c(r.Steps[i].Subagent)
+		str(&r.Steps[i].Name)
+		str(&r.Steps[i].Subagent)
 	}
 	for i := range r.Unfinished {
-		r.Unfinished[i].ID = c(r.Unfinished[i].ID)
+		str(&r.Unfinished[i].ID)
 	}
-	r.State = raw(r.State)
+	raw(&r.State)
 }

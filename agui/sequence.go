@@ -60,12 +60,15 @@ type seq struct {
 	srcs     bool      // the trees come with the text they were parsed from
 	ops      []patchOp // the operations of the delta being applied, reused
 	msgIndex map[string]int
+	// msgName holds the name each text message was opened with, for the
+	// messages a TEXT_MESSAGE_START opened (a snapshot's are not known).
+	msgName  map[string]msgName
 	toolIdx  map[string]int
 	warnings []Finding
 }
 
 func newSeq(p *Profile, m *model, r *Result) *seq {
-	s := &seq{p: p, m: m, r: r, msgIndex: map[string]int{}, toolIdx: map[string]int{}, answered: map[string]bool{},
+	s := &seq{p: p, m: m, r: r, msgIndex: map[string]int{}, msgName: map[string]msgName{}, toolIdx: map[string]int{}, answered: map[string]bool{},
 		attrib: p.Has(contract.RuleSequenceAttribution)}
 	s.resetRun()
 	return s
@@ -125,6 +128,7 @@ func jsonName(st, f any) string {
 var (
 	nameThreadID, nameRunID, nameSnapshot, nameDelta, namePatch string
 	namePath, nameFrom, nameValue, nameInterrupts, nameID       string
+	nameRole                                                    string
 	// Pointers of the members that name an entity.
 	ptrMessageID, ptrToolCallID, ptrSubagentRunID, ptrDelta, ptrSnapshot string
 )
@@ -148,6 +152,7 @@ func init() {
 	nameID = jsonName(&it, &it.ID)
 	var ts contract.TextMessageStartEvent
 	ptrMessageID = member(&ts, &ts.MessageID)
+	nameRole = jsonName(&ts, &ts.Role)
 	var tc contract.ToolCallStartEvent
 	ptrToolCallID = member(&tc, &tc.ToolCallID)
 	var sf contract.SubagentFinishedEvent
@@ -171,7 +176,7 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 	case contract.RunErrorEvent:
 		return s.runErrorEvent(e)
 	case contract.TextMessageStartEvent:
-		return s.textMessageStart(i, e)
+		return s.textMessageStart(i, e, tree)
 	case contract.TextMessageContentEvent:
 		return s.textMessageContent(i, e)
 	case contract.TextMessageEndEvent:
@@ -248,16 +253,60 @@ func (s *seq) begin(i int, name string) error {
 	return nil
 }
 
-func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent) error {
+func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent, tree *strictjson.Value) error {
 	if err := s.open(i, ptrMessageID, e.MessageID, e.SubagentRunID, s.textOpen, s.textOwner, contract.RuleSequenceTextMessage, "text message"); err != nil {
 		return err
 	}
-	role := string(contract.TextMessageRoleAssistant)
-	if e.Role != nil {
-		role = string(*e.Role)
+	// The decoder gives an absent role its default; whether the event
+	// states one is read from its tree (a chunk's, when a chunk opened it).
+	if tree != nil && tree.Get(nameRole) == nil {
+		e.Role = nil
 	}
-	s.openMessage(e.MessageID, role, e.SubagentRunID)
+	if err := s.reopenedMessage(i, e); err != nil {
+		return err
+	}
+	s.openMessage(e.MessageID, string(e.RoleOrDefault()), e.SubagentRunID)
 	return nil
+}
+
+// msgName is the name a text message was opened with; known is false for
+// a message only a snapshot stated.
+type msgName struct {
+	name       string
+	set, known bool
+}
+
+// reopenedMessage checks a TEXT_MESSAGE_START that names a message the
+// record already holds. A closed message is closed, not sealed: the start
+// continues the same message, whose established role and name stand. A
+// member the start leaves out restates nothing; one it states must agree.
+// A start that disagrees is not a new message either (later content could
+// not say which one it extends), so it is refused: shown as one message,
+// it would put one speaker's text under another's role.
+func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent) error {
+	k, known := s.msgIndex[e.MessageID]
+	if !known {
+		n := msgName{known: true}
+		if e.Name != nil {
+			n.name, n.set = *e.Name, true
+		}
+		s.msgName[e.MessageID] = n
+		return nil
+	}
+	if was := s.r.Messages[k].Role; e.Role != nil && string(*e.Role) != was {
+		return s.fail(i, field(func(e *contract.TextMessageStartEvent) any { return &e.Role }), contract.RuleSequenceTextMessage,
+			"TEXT_MESSAGE_START reopens the message %q as %s, but it was opened as %s; a reopened message keeps its role", e.MessageID, quote(string(*e.Role)), quote(was))
+	}
+	n := s.msgName[e.MessageID]
+	if e.Name == nil || !n.known || (n.set && n.name == *e.Name) {
+		return nil
+	}
+	was := "without a name"
+	if n.set {
+		was = "as " + quote(n.name)
+	}
+	return s.fail(i, field(func(e *contract.TextMessageStartEvent) any { return &e.Name }), contract.RuleSequenceTextMessage,
+		"TEXT_MESSAGE_START reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", e.MessageID, quote(*e.Name), was)
 }
 
 func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
@@ -592,6 +641,9 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 	if s.toolOpen[id] {
 		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ToolCallID }), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
 	}
+	if err := s.reopenedToolCall(i, e); err != nil {
+		return err
+	}
 	if !s.attrib {
 		s.toolOpen[id] = true
 		s.recordToolCall(e)
@@ -626,6 +678,33 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 		}
 	}
 	s.recordToolCall(e)
+	return nil
+}
+
+// reopenedToolCall checks a TOOL_CALL_START that names a call the record
+// already holds. As with messages, a reopened call continues the same
+// call: it names the same tool, and a parent message, when it names one,
+// is the one the call was opened in. A start
+// that renames the call is refused rather than shown: shown as one
+// proposal, the arguments sent for one tool would appear under another.
+func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent) error {
+	k, known := s.toolIdx[e.ToolCallID]
+	if !known {
+		return nil
+	}
+	tc := s.r.ToolCalls[k]
+	if e.ToolCallName != tc.Name {
+		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ToolCallName }), contract.RuleSequenceToolCall,
+			"TOOL_CALL_START reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
+	}
+	if e.ParentMessageID != nil && *e.ParentMessageID != tc.ParentMessageID {
+		was := "outside any message"
+		if tc.ParentMessageID != "" {
+			was = "in the message " + quote(tc.ParentMessageID)
+		}
+		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ParentMessageID }), contract.RuleSequenceToolCall,
+			"TOOL_CALL_START reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", e.ToolCallID, *e.ParentMessageID, was)
+	}
 	return nil
 }
 
@@ -785,6 +864,7 @@ func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contr
 func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 	s.r.Messages = nil
 	s.msgIndex = map[string]int{}
+	clear(s.msgName)
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
 		id, tag, _ := messageInfo(msg)
@@ -860,10 +940,14 @@ func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjs
 	if err != nil {
 		return nil
 	}
-	p := newPatcher(doc, patchOptions{copyMove: true})
+	p := newPatcher(doc, patchOptions{copyMove: true, maxDepth: s.stateDepth()})
 	s.ops = treeOps(s.ops[:0], tree.Get(namePatch), s.m.patchTag, namePath, nameFrom, nameValue)
 	if f := p.apply(s.ops); f != nil {
-		s.warn(i, strictjson.AppendIndexPointer(field(func(e *contract.ActivityDeltaEvent) any { return &e.Patch }), f.Index), contract.RuleSequenceActivityDelta, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
+		rule := contract.RuleSequenceActivityDelta
+		if f.Kind == faultDepth {
+			rule = contract.RuleSequenceStateDepth
+		}
+		s.warn(i, strictjson.AppendIndexPointer(field(func(e *contract.ActivityDeltaEvent) any { return &e.Patch }), f.Index), rule, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
 		return nil
 	}
 	s.r.Messages[k].Data = p.root.AppendCompact(nil)
@@ -880,7 +964,16 @@ func (s *seq) size(v *strictjson.Value) int {
 }
 
 func (s *seq) patchOptions() patchOptions {
-	return patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove)}
+	return patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove), maxDepth: s.stateDepth()}
+}
+
+// stateDepth is the bound on the depth of the state and of activities
+// after a patch, or 0 when the profile sets none.
+func (s *seq) stateDepth() int {
+	if s.p.Has(contract.RuleSequenceStateDepth) {
+		return contract.LimitDepth
+	}
+	return 0
 }
 
 // stateSnapshot replaces the state with the snapshot's tree.
@@ -919,6 +1012,11 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 			ptr = strictjson.AppendPointer(ptr, f.Member)
 		}
 		switch {
+		case f.Kind == faultDepth && s.p.Has(contract.RuleStandStateAtomicity):
+			return failf(i, ptr, contract.RuleSequenceStateDepth, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
+		case f.Kind == faultDepth:
+			s.warn(i, ptr, contract.RuleSequenceStateDepth, "%s; nothing of this delta was applied", f.Msg)
+			return nil
 		case f.Kind == faultCopyMove && s.p.Has(contract.RuleUnsupportedCopyMove):
 			return failf(i, ptr, contract.RuleUnsupportedCopyMove, "%s", f.Msg)
 		case f.Kind == faultRemoveRoot && s.p.Has(contract.RuleUnsupportedRemoveRoot):

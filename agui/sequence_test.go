@@ -317,3 +317,70 @@ func TestNonNullValues(t *testing.T) {
 	// A null where the contract allows any value, state among them, is data.
 	accept(t, v11, lines(t, run(ev{"type": contract.EventStateSnapshot, "snapshot": nil}, ev{"type": contract.EventCustom, "name": "n", "value": nil})...))
 }
+
+// A closed message or tool call may be opened again, and the start
+// continues the same entity: what it states must agree with what the
+// entity was opened with; what it leaves out restates nothing. A start
+// that disagrees is refused, and what the result shows stops before it.
+//
+//contract:proves ag-ui.sequence.text-message ag-ui.sequence.tool-call
+func TestReopenedIdentity(t *testing.T) {
+	start, end := contract.EventTextMessageStart, contract.EventTextMessageEnd
+	content := contract.EventTextMessageContent
+	call := func(name string, more ...any) ev {
+		e := ev{"type": contract.EventToolCallStart, "toolCallId": "c", "toolCallName": name}
+		for i := 0; i+1 < len(more); i += 2 {
+			e[more[i].(string)] = more[i+1]
+		}
+		return e
+	}
+	args := func(d string) ev { return ev{"type": contract.EventToolCallArgs, "toolCallId": "c", "delta": d} }
+	endC := ev{"type": contract.EventToolCallEnd, "toolCallId": "c"}
+	for _, p := range []string{stand, v11} {
+		// The case of the issue: read_file reopened as delete_all.
+		r := reject(t, p, lines(t, run(call("read_file"), args(`{"p":1}`), endC, call("delete_all"), args(`{"x":2}`), endC)...), 4, "/toolCallName", contract.RuleSequenceToolCall)
+		if len(r.ToolCalls) != 1 || r.ToolCalls[0].Name != "read_file" || r.ToolCalls[0].Arguments != `{"p":1}` {
+			t.Errorf("%s: shown %+v; want read_file with only its own arguments", p, r.ToolCalls)
+		}
+		// The same tool again continues the call.
+		r = accept(t, p, lines(t, run(call("read_file"), args(`{"p":`), endC, call("read_file"), args(`1}`), endC)...))
+		if len(r.ToolCalls) != 1 || r.ToolCalls[0].Arguments != `{"p":1}` || !r.ToolCalls[0].Complete {
+			t.Errorf("%s: tool calls %+v", p, r.ToolCalls)
+		}
+		// The parent message: another one, or one where there was none, is
+		// refused; the same one, or none stated, continues the call.
+		m := []ev{text(start, "m"), text(end, "m")}
+		withParent := func(more ...ev) []byte {
+			return lines(t, run(append(append(append([]ev{}, m...), call("f", "parentMessageId", "m"), endC), more...)...)...)
+		}
+		reject(t, p, withParent(text(start, "n"), text(end, "n"), call("f", "parentMessageId", "n"), endC), 7, "/parentMessageId", contract.RuleSequenceToolCall)
+		reject(t, p, lines(t, run(call("f"), endC, text(start, "m"), text(end, "m"), call("f", "parentMessageId", "m"), endC)...), 5, "/parentMessageId", contract.RuleSequenceToolCall)
+		r = accept(t, p, withParent(call("f", "parentMessageId", "m"), endC, call("f"), endC))
+		if r.ToolCalls[0].ParentMessageID != "m" {
+			t.Errorf("%s: parent %q", p, r.ToolCalls[0].ParentMessageID)
+		}
+
+		// A message reopened under another role: user text must not be
+		// shown as assistant text, nor the other way round.
+		r = reject(t, p, lines(t, run(text(start, "m", "role", "assistant"), text(content, "m", "delta", "a"), text(end, "m"),
+			text(start, "m", "role", "user"), text(content, "m", "delta", "u"), text(end, "m"))...), 4, "/role", contract.RuleSequenceTextMessage)
+		if len(r.Messages) != 1 || r.Messages[0].Role != "assistant" || r.Messages[0].Content != "a" {
+			t.Errorf("%s: shown %+v", p, r.Messages)
+		}
+		reject(t, p, lines(t, run(text(start, "m", "role", "user"), text(end, "m"), text(start, "m", "role", "assistant"), text(end, "m"))...), 3, "/role", contract.RuleSequenceTextMessage)
+		accept(t, p, lines(t, run(text(start, "m", "role", "user"), text(end, "m"), text(start, "m", "role", "user"), text(end, "m"))...))
+		// The name: another one, or one where there was none, is refused.
+		reject(t, p, lines(t, run(text(start, "m", "name", "bot"), text(end, "m"), text(start, "m", "name", "other"), text(end, "m"))...), 3, "/name", contract.RuleSequenceTextMessage)
+		reject(t, p, lines(t, run(text(start, "m"), text(end, "m"), text(start, "m", "name", "bot"), text(end, "m"))...), 3, "/name", contract.RuleSequenceTextMessage)
+		accept(t, p, lines(t, run(text(start, "m", "name", "bot"), text(end, "m"), text(start, "m", "name", "bot"), text(end, "m"), text(start, "m"), text(end, "m"))...))
+	}
+	// A reasoning message's id reopened as a text message would show
+	// reasoning as conversation.
+	rm := contract.EventReasoningMessageStart
+	reject(t, v11, lines(t, run(text(rm, "x", "role", "reasoning"), text(contract.EventReasoningMessageEnd, "x"),
+		text(start, "x", "role", "assistant"), text(end, "x"))...), 3, "/role", contract.RuleSequenceTextMessage)
+	// A message restated by a snapshot keeps the snapshot's role.
+	snap := ev{"type": contract.EventMessagesSnapshot, "messages": []any{map[string]any{"id": "m", "role": "user", "content": "hi"}}}
+	reject(t, v11, lines(t, run(snap, text(start, "m", "role", "assistant"), text(end, "m"))...), 2, "/role", contract.RuleSequenceTextMessage)
+	accept(t, v11, lines(t, run(snap, text(start, "m", "role", "user"), text(end, "m"))...))
+}

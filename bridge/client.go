@@ -127,7 +127,9 @@ func Dial(ctx context.Context, cfg ClientConfig) (*Client, error) {
 	if timeout == 0 {
 		timeout = DefaultCallTimeout
 	}
-	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	// localhost is dialled as the loopback literal: the token must not
+	// follow a resolver's idea of the name off the machine.
+	addr := net.JoinHostPort(LiteralHost(host), strconv.Itoa(port))
 	conn, err := dialTCP(ctx, addr, timeout)
 	if err != nil {
 		return nil, err

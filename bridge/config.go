@@ -62,8 +62,17 @@ type Config struct {
 	MaxQueuedCommands int
 	// MaxEvents bounds the event history (0: the contract's default).
 	MaxEvents int
-	// MaxConnections bounds simultaneous connections (0: DefaultMaxConnections).
+	// MaxConnections bounds simultaneous authorized connections (0:
+	// DefaultMaxConnections). On a listener without a token every
+	// connection is authorized when it is accepted.
 	MaxConnections int
+	// MaxUnauthenticatedConnections bounds the connections of a
+	// token-protected listener that have not authorized yet, apart from
+	// MaxConnections (0: the contract's default). When one more arrives,
+	// the oldest of them is answered too-many-connections and closed: a
+	// client with the token always gets in while an authorized slot is
+	// free, however often strangers reconnect.
+	MaxUnauthenticatedConnections int
 	// IdleTimeout closes a connection idle for this long (0: DefaultIdleTimeout).
 	IdleTimeout time.Duration
 	// WriteTimeout bounds the write of one response (0: DefaultWriteTimeout).
@@ -87,6 +96,11 @@ type Config struct {
 	// ShutdownGrace bounds how long Close serves connections that follow
 	// events before it closes them (0: DefaultShutdownGrace).
 	ShutdownGrace time.Duration
+	// CloseDrain bounds how long a connection closed after an error
+	// answer has its bytes read and dropped, so that the close does not
+	// reset the connection before the peer has read the answer (0: the
+	// contract's default).
+	CloseDrain time.Duration
 }
 
 // Errors of configuration; Listen returns them before it binds anything.
@@ -110,6 +124,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxConnections == 0 {
 		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.MaxUnauthenticatedConnections == 0 {
+		c.MaxUnauthenticatedConnections = aicontrol.DefaultMaxUnauthenticatedConnections
+	}
+	if c.CloseDrain == 0 {
+		c.CloseDrain = millis(aicontrol.DefaultCloseDrainMs)
 	}
 	if c.IdleTimeout == 0 {
 		c.IdleTimeout = DefaultIdleTimeout
@@ -163,12 +183,12 @@ func (c Config) Validate() error {
 	for _, v := range []struct {
 		name string
 		n    int
-	}{{"MaxQueuedCommands", c.MaxQueuedCommands}, {"MaxEvents", c.MaxEvents}, {"MaxConnections", c.MaxConnections}} {
+	}{{"MaxQueuedCommands", c.MaxQueuedCommands}, {"MaxEvents", c.MaxEvents}, {"MaxConnections", c.MaxConnections}, {"MaxUnauthenticatedConnections", c.MaxUnauthenticatedConnections}} {
 		if v.n <= 0 {
 			return fmt.Errorf("bridge: %s must be positive, got %d", v.name, v.n)
 		}
 	}
-	for _, d := range []time.Duration{c.IdleTimeout, c.WriteTimeout, c.AuthDeadline, c.AuthFailureDelay, c.AuthFailureMaxDelay, c.AuthFailureWindow, c.ShutdownGrace} {
+	for _, d := range []time.Duration{c.IdleTimeout, c.WriteTimeout, c.AuthDeadline, c.AuthFailureDelay, c.AuthFailureMaxDelay, c.AuthFailureWindow, c.ShutdownGrace, c.CloseDrain} {
 		if d < 0 {
 			return fmt.Errorf("bridge: timeouts and delays must be positive")
 		}
@@ -211,14 +231,39 @@ func SplitAddr(addr string) (host string, port int, err error) {
 }
 
 // IsLoopback reports whether host names only this machine: "localhost",
-// an address in 127.0.0.0/8, or ::1. Other names are not resolved, so a
-// name that happens to point at loopback still counts as remote.
+// an address in 127.0.0.0/8, or ::1. No name is resolved, so a name that
+// happens to point at loopback still counts as remote; and "localhost" is
+// never resolved either, but bound and dialled as LiteralHost says.
 func IsLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
+}
+
+// LiteralHost is the host to bind or dial for host: "localhost" becomes
+// the loopback literal aicontrol.DefaultHost, since a resolver (a hosts
+// file, a DNS answer) may map the name anywhere, even to every interface;
+// any other host is returned as it is.
+func LiteralHost(host string) string {
+	if strings.EqualFold(host, "localhost") {
+		return aicontrol.DefaultHost
+	}
+	return host
+}
+
+// ErrNotLoopback means a socket meant for loopback was bound elsewhere.
+var ErrNotLoopback = errors.New("bound address is not loopback")
+
+// CheckLoopbackAddr refuses a bound address outside loopback, naming it:
+// a listener meant for this machine serves nothing until this passes.
+func CheckLoopbackAddr(a net.Addr) error {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok || ta.IP == nil || !ta.IP.IsLoopback() {
+		return fmt.Errorf("%w: %s; refusing to serve (an address outside loopback needs the explicit remote opt-in)", ErrNotLoopback, a)
+	}
+	return nil
 }
 
 // Command is an accepted act command, handed to the client loop by Drain.

@@ -3,6 +3,7 @@
 package bridge
 
 import (
+	"container/list"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
@@ -32,44 +33,64 @@ type Server struct {
 	state *state
 	auth  *authLimiter
 
-	// slots holds one token per open connection; a WaitWhenFull listener
-	// takes one before it accepts, so extra peers wait in the backlog.
-	slots chan struct{}
-	// turnedAway bounds the goroutines that answer refused connections.
-	turnedAway chan struct{}
-	done       chan struct{} // closed when Close starts
+	// lingering bounds the connections that are being closed gracefully
+	// (their answer written, their bytes read and dropped for a moment);
+	// past it, a closing connection is closed at once.
+	lingering chan struct{}
+	// slotFreed wakes a WaitWhenFull accept loop when an authorized slot frees.
+	slotFreed chan struct{}
+	done      chan struct{} // closed when Close starts
 
-	mu      sync.Mutex
-	conns   map[net.Conn]*connState
-	closing bool
-	wg      sync.WaitGroup
+	mu         sync.Mutex
+	conns      map[net.Conn]*connState
+	lingerers  map[net.Conn]struct{} // connections being closed gracefully, cut short by Close
+	authorized int                   // connections holding an authorized slot (pool.go)
+	strangers  *list.List            // connections not yet authorized, oldest first (pool.go)
+	closing    bool
+	wg         sync.WaitGroup
 }
+
+// listenTCP binds; tests replace it to see what would be resolved and to
+// fake a bound address.
+var listenTCP = net.Listen
 
 // Listen validates cfg, then binds and starts serving in the background.
 // Unsafe settings are refused before anything is bound; Config.Warnings
-// tells the risks of the settings it accepts.
+// tells the risks of the settings it accepts. The name localhost is never
+// resolved: it binds the loopback literal. After binding, a listener
+// without AllowRemote checks that the address it got is loopback, and
+// refuses to serve otherwise.
 func Listen(cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	ln, err := net.Listen("tcp", cfg.Addr)
+	host, port, _ := SplitAddr(cfg.Addr) // Validate has checked it
+	ln, err := listenTCP("tcp", net.JoinHostPort(LiteralHost(host), strconv.Itoa(port)))
 	if err != nil {
 		return nil, fmt.Errorf("bridge: listen: %w", err)
 	}
-	host, portStr, _ := net.SplitHostPort(ln.Addr().String())
-	port, _ := strconv.Atoi(portStr)
+	if !cfg.AllowRemote {
+		if err := CheckLoopbackAddr(ln.Addr()); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("bridge: listen on %s: %w", cfg.Addr, err)
+		}
+	}
+	boundHost, portStr, _ := net.SplitHostPort(ln.Addr().String())
+	boundPort, _ := strconv.Atoi(portStr)
 	s := &Server{
-		cfg:        cfg,
-		ln:         ln,
-		host:       host,
-		port:       port,
-		state:      newState(cfg.MaxQueuedCommands, cfg.MaxEvents),
-		auth:       newAuthLimiter(cfg),
-		slots:      make(chan struct{}, cfg.MaxConnections),
-		turnedAway: make(chan struct{}, cfg.MaxConnections),
-		done:       make(chan struct{}),
-		conns:      map[net.Conn]*connState{},
+		cfg:       cfg,
+		ln:        ln,
+		host:      boundHost,
+		port:      boundPort,
+		state:     newState(cfg.MaxQueuedCommands, cfg.MaxEvents),
+		auth:      newAuthLimiter(cfg),
+		lingering: make(chan struct{}, cfg.MaxConnections+cfg.MaxUnauthenticatedConnections),
+		slotFreed: make(chan struct{}, 1),
+		done:      make(chan struct{}),
+		conns:     map[net.Conn]*connState{},
+		lingerers: map[net.Conn]struct{}{},
+		strangers: list.New(),
 	}
 	s.wg.Add(1)
 	go s.accept()
@@ -82,20 +103,14 @@ func (s *Server) Addr() net.Addr { return s.ln.Addr() }
 func (s *Server) accept() {
 	defer s.wg.Done()
 	for {
-		if s.cfg.WaitWhenFull {
-			// Accept only with a free slot: until then the kernel keeps new
-			// connections in the backlog, unanswered.
-			select {
-			case s.slots <- struct{}{}:
-			case <-s.done:
-				return
-			}
+		// A WaitWhenFull listener accepts only while an authorized slot is
+		// free: until then the kernel keeps new connections in the
+		// backlog, unanswered.
+		if s.cfg.WaitWhenFull && !s.waitForSlot() {
+			return
 		}
 		c, err := s.ln.Accept()
 		if err != nil {
-			if s.cfg.WaitWhenFull {
-				<-s.slots
-			}
 			if s.isClosing() {
 				return
 			}
@@ -107,21 +122,31 @@ func (s *Server) accept() {
 			time.Sleep(10 * time.Millisecond) // e.g. out of file descriptors: do not spin
 			continue
 		}
-		if !s.cfg.WaitWhenFull {
-			select {
-			case s.slots <- struct{}{}:
-			default:
-				s.turnAway(c)
-				continue
-			}
-		}
-		cs := &connState{authorized: s.cfg.Token == ""}
+		cs := &connState{authorized: s.cfg.Token == "", kicked: make(chan struct{}), conn: c}
 		s.mu.Lock()
+		admitted := false
+		for !s.closing {
+			if admitted = s.admitLocked(cs); admitted || !s.cfg.WaitWhenFull {
+				break
+			}
+			// An authorized slot was taken while Accept waited: the
+			// connection waits, unanswered, as it would in the backlog.
+			s.mu.Unlock()
+			s.waitForSlot() // false when Close starts: closing is then set
+			s.mu.Lock()
+		}
 		if s.closing {
+			if admitted {
+				s.releaseLocked(cs)
+			}
 			s.mu.Unlock()
 			c.Close()
-			<-s.slots
 			return
+		}
+		if !admitted {
+			s.mu.Unlock()
+			s.turnAway(c)
+			continue
 		}
 		s.conns[c] = cs
 		s.wg.Add(1)
@@ -130,42 +155,24 @@ func (s *Server) accept() {
 	}
 }
 
-// turnAway answers a connection that found every slot taken with one
-// too-many-connections line, unasked, and closes it. The line is written
-// at once (a fresh socket's buffer takes it without waiting); then the
-// write side closes and the peer's request, if it sent one, is read and
-// dropped for a moment, so that the close does not reset the connection
-// before the peer has read the answer. Only as many refused connections
-// as there are slots linger that way at a time; the rest are closed
-// right after the line.
+// turnAway answers a connection that found every authorized slot taken
+// with one too-many-connections line, unasked, and closes it gracefully
+// (see farewell). The line is written at once: a fresh socket's buffer
+// takes it without waiting. A refused connection is nobody's action on
+// the listener, so it leaves status.lastError alone.
 func (s *Server) turnAway(c net.Conn) {
-	msg := fmt.Sprintf("all %d connection slots are taken", s.cfg.MaxConnections)
-	s.state.setError("connection refused: " + msg)
-	_ = c.SetDeadline(time.Now().Add(time.Second))
-	if _, err := c.Write(appendError(nil, newError(aicontrol.CodeTooManyConnections, msg, nil))); err != nil {
-		c.Close()
-		return
-	}
-	if tc, ok := c.(*net.TCPConn); ok {
-		_ = tc.CloseWrite()
-	}
-	select {
-	case s.turnedAway <- struct{}{}:
-	default:
+	line := appendError(nil, newError(aicontrol.CodeTooManyConnections, s.slotsTaken(), nil))
+	if !s.takeLinger() {
+		_ = c.SetWriteDeadline(time.Now().Add(s.cfg.CloseDrain))
+		_, _ = c.Write(line)
 		c.Close()
 		return
 	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		defer func() { <-s.turnedAway }()
-		defer c.Close()
-		buf := make([]byte, 512)
-		for {
-			if _, err := c.Read(buf); err != nil {
-				return
-			}
-		}
+		defer s.giveLinger()
+		s.farewell(c, line)
 	}()
 }
 
@@ -173,16 +180,22 @@ func (s *Server) turnAway(c net.Conn) {
 // this goroutine is the connection's only writer.
 func (s *Server) serve(c net.Conn, cs *connState) {
 	defer s.wg.Done()
+	graceful := false
 	defer func() {
 		s.mu.Lock()
 		delete(s.conns, c)
+		s.releaseLocked(cs)
 		s.mu.Unlock()
+		if graceful && s.takeLinger() {
+			s.linger(c)
+			s.giveLinger()
+			return
+		}
 		c.Close()
-		<-s.slots
 	}()
 	lr := newLineReader(c, maxLine)
 	if !cs.authorized {
-		s.startAuthDeadline(c)
+		s.startAuthDeadline(c, cs)
 	}
 	var out []byte
 	idle := lazyDeadline{set: c.SetReadDeadline, d: s.cfg.IdleTimeout}
@@ -195,48 +208,56 @@ func (s *Server) serve(c net.Conn, cs *connState) {
 			// A stranger may only send auth: a short line is enough.
 			lr.max = aicontrol.MaxUnauthenticatedLineBytes
 		}
+		// What a connection does is recorded in status.lastError only
+		// while it is authorized: strangers cannot overwrite the error the
+		// real client reads.
+		trusted := cs.authorized
 		line, err := lr.readLine()
 		closeAfter := false
 		switch {
 		case err == nil:
-			wasAuthorized := cs.authorized
 			out = s.handle(out[:0], cs, line)
 			switch {
-			case cs.authorized && !wasAuthorized:
+			case cs.authorized && !trusted:
 				idle.reset() // the auth deadline gives way to the idle timeout
-			case !cs.authorized && wasAuthorized:
-				s.startAuthDeadline(c)
+			case !cs.authorized && trusted:
+				s.startAuthDeadline(c, cs)
 			}
 			closeAfter = cs.closeAfter
 		case errors.Is(err, ErrLineTooLong), errors.Is(err, ErrUnterminated):
 			// Framing is lost: answer, then close.
-			s.state.setError(err.Error() + " from " + c.RemoteAddr().String())
+			if trusted {
+				s.state.setError(err.Error() + " from " + c.RemoteAddr().String())
+			}
 			out = appendError(out[:0], newError(aicontrol.CodeInvalidRequest, err.Error(), nil))
 			closeAfter = true
+		case cs.evicted():
+			out = appendError(out[:0], newError(aicontrol.CodeTooManyConnections, s.evictedMessage(), nil))
+			closeAfter = true
 		default:
-			if !errors.Is(err, io.EOF) && !s.isClosing() {
+			if !errors.Is(err, io.EOF) && !s.isClosing() && trusted {
 				var ne net.Error
-				switch {
-				case errors.As(err, &ne) && ne.Timeout() && !cs.authorized:
-					s.state.setError("auth deadline passed for " + c.RemoteAddr().String())
-				case errors.As(err, &ne) && ne.Timeout():
-				default:
+				if !errors.As(err, &ne) || !ne.Timeout() {
 					s.state.setError(c.RemoteAddr().String() + ": read: " + err.Error())
 				}
 			}
 			return
 		}
 		if cs.holdBack > 0 {
-			if !s.sleep(cs.holdBack) {
+			if !s.sleep(cs.holdBack, cs.kicked) {
 				return
 			}
 			cs.holdBack = 0
 		}
 		write.push()
 		if _, err := c.Write(out); err != nil {
-			if !s.isClosing() {
+			if trusted && !s.isClosing() {
 				s.state.setError(c.RemoteAddr().String() + ": write: " + err.Error())
 			}
+			// A peer that does not read its answers gets a reset: ending
+			// gracefully would leave the unsent bytes, and the socket,
+			// with the kernel until it gave up on the peer.
+			abort(c)
 			return
 		}
 		if cs.hasAnswering {
@@ -244,15 +265,82 @@ func (s *Server) serve(c net.Conn, cs *connState) {
 			cs.hasAnswering = false
 		}
 		if closeAfter {
+			graceful = true
 			return
 		}
 	}
 }
 
+// abort makes the coming close reset the connection at once, dropping
+// whatever is still unsent.
+func abort(c net.Conn) {
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+}
+
+// takeLinger reserves one graceful close; giveLinger returns it.
+func (s *Server) takeLinger() bool {
+	select {
+	case s.lingering <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s *Server) giveLinger() { <-s.lingering }
+
+// farewell writes one unasked line and closes the connection gracefully.
+func (s *Server) farewell(c net.Conn, line []byte) {
+	_ = c.SetWriteDeadline(time.Now().Add(s.cfg.CloseDrain))
+	if _, err := c.Write(line); err != nil {
+		abort(c)
+		c.Close()
+		return
+	}
+	s.linger(c)
+}
+
+// linger closes a connection whose last answer has been written without
+// throwing that answer away: closing a socket with unread bytes resets
+// it, and a reset makes the peer's kernel drop the answer before the peer
+// reads it. So the write side is closed first (the peer reads the answer,
+// then the end of the stream), and the peer's bytes are read and dropped,
+// at most one line limit of them and for at most CloseDrain, before the
+// socket is closed.
+func (s *Server) linger(c net.Conn) {
+	defer c.Close()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
+	_ = c.SetReadDeadline(time.Now().Add(s.cfg.CloseDrain))
+	// Registered after its deadline is set, so that Close, which moves
+	// the deadline of every registered connection into the past, wins.
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return
+	}
+	s.lingerers[c] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.lingerers, c)
+		s.mu.Unlock()
+	}()
+	_, _ = io.Copy(io.Discard, io.LimitReader(c, maxLine))
+}
+
 // startAuthDeadline gives an unauthorized connection AuthDeadline to
-// authorize, from now; no line it sends moves the deadline.
-func (s *Server) startAuthDeadline(c net.Conn) {
+// authorize, from now; no line it sends moves the deadline. A connection
+// evicted from the strangers' pool keeps the deadline the eviction set,
+// in the past.
+func (s *Server) startAuthDeadline(c net.Conn, cs *connState) {
 	_ = c.SetReadDeadline(time.Now().Add(s.cfg.AuthDeadline))
+	if cs.evicted() {
+		_ = c.SetReadDeadline(time.Unix(1, 0))
+	}
 }
 
 // lazyDeadline keeps a connection's read or write deadline at d from now,
@@ -285,14 +373,17 @@ func (l *lazyDeadline) push() {
 // (the auth deadline) has used the same timer.
 func (l *lazyDeadline) reset() { l.armed = time.Time{} }
 
-// sleep waits d, or less if Close starts; it reports whether it waited all of d.
-func (s *Server) sleep(d time.Duration) bool {
+// sleep waits d, or less if Close starts or kicked is closed; it reports
+// whether it waited all of d.
+func (s *Server) sleep(d time.Duration, kicked <-chan struct{}) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 		return true
 	case <-s.done:
+		return false
+	case <-kicked:
 		return false
 	}
 }
@@ -312,6 +403,17 @@ type connState struct {
 	holdBack   time.Duration
 	closeAfter bool
 
+	// The connection's place in the listener's pools (pool.go), under
+	// Server.mu: counted when it holds an authorized slot, elem when it
+	// waits among the strangers.
+	counted bool
+	elem    *list.Element
+	// kicked is closed when the connection is evicted from the strangers'
+	// pool; conn is what the eviction interrupts.
+	kicked   chan struct{}
+	kickOnce sync.Once
+	conn     net.Conn
+
 	// following is set once the connection asks for events, and seen is the
 	// newest event seq an events answer has covered: Close keeps serving a
 	// follower until it has seen the completions Close appended.
@@ -321,6 +423,28 @@ type connState struct {
 	// written: Close must not count it as seen while it is still in out.
 	answering    int64
 	hasAnswering bool
+}
+
+// kick marks the connection evicted and interrupts its read: a read
+// deadline in the past ends a blocked read at once, and startAuthDeadline
+// keeps it in the past.
+func (cs *connState) kick() {
+	cs.kickOnce.Do(func() {
+		close(cs.kicked)
+		if cs.conn != nil {
+			_ = cs.conn.SetReadDeadline(time.Unix(1, 0))
+		}
+	})
+}
+
+// evicted reports whether kick has run.
+func (cs *connState) evicted() bool {
+	select {
+	case <-cs.kicked:
+		return true
+	default:
+		return false
+	}
 }
 
 // trees hold the parsed request lines. A line's tree lives until its
@@ -338,9 +462,14 @@ func (s *Server) handle(out []byte, cs *connState, line []byte) []byte {
 		tree.Reset()
 		trees.Put(tree)
 	}()
+	// Only a connection authorized when its request came may write
+	// status.lastError: strangers' mistakes are not the client's news.
+	trusted := cs.authorized
 	req, rerr := decodeEnvelope(tree, line)
 	if rerr != nil {
-		s.state.setError(errorSummary(rerr.code, ""))
+		if trusted {
+			s.state.setError(errorSummary(rerr.code, ""))
+		}
 		return appendError(out, rerr)
 	}
 	result, rerr := s.dispatch(cs, req)
@@ -350,7 +479,9 @@ func (s *Server) handle(out []byte, cs *connState, line []byte) []byte {
 		if _, known := aicontrol.LookupMethod(method); !known {
 			method = "" // an unknown method name is the client's payload
 		}
-		s.state.setError(errorSummary(rerr.code, method))
+		if trusted {
+			s.state.setError(errorSummary(rerr.code, method))
+		}
 		return appendError(out, rerr)
 	}
 	return appendResult(out, req.id, result)
@@ -381,13 +512,26 @@ func (s *Server) dispatch(cs *connState, req request) (json.Marshaler, *rpcError
 		}
 		ok := s.cfg.Token == "" ||
 			subtle.ConstantTimeCompare([]byte(p.Token), []byte(s.cfg.Token)) == 1
+		if ok && !s.promote(cs) {
+			// Evicted from the strangers' pool meanwhile, or every
+			// authorized slot was taken since the connection was accepted.
+			cs.authorized, cs.closeAfter = false, true
+			msg := s.slotsTaken()
+			if cs.evicted() {
+				msg = s.evictedMessage()
+			}
+			return nil, newError(aicontrol.CodeTooManyConnections, msg, nil)
+		}
 		// A failed attempt also withdraws an earlier success: the
 		// connection is as authorized as the last token it presented.
+		if !ok && cs.authorized {
+			s.state.setError("authorization failed")
+			s.demote(cs)
+		}
 		cs.authorized = ok
 		if !ok {
 			cs.authFailures++
 			cs.holdBack, cs.closeAfter = s.auth.fail(time.Now(), cs.authFailures)
-			s.state.setError("authorization failed")
 		}
 		return aicontrol.AuthResult{Authorized: ok}, nil
 	}
@@ -543,6 +687,9 @@ func (s *Server) Close() ([]int64, error) {
 	s.closing = true
 	close(s.done)
 	err := s.ln.Close()
+	for c := range s.lingerers {
+		_ = c.SetReadDeadline(time.Unix(1, 0)) // their answers are written: stop draining
+	}
 	s.mu.Unlock()
 	failed := s.state.shutdown(ShutdownMessage)
 	final := s.state.latest()

@@ -592,8 +592,13 @@ func TestStatusAndLastError(t *testing.T) {
 	s := start(t, Config{Token: testToken, MaxQueuedCommands: 5, MaxEvents: 7})
 	w := dialRaw(t, s)
 	auth(w, "secret-guess-1234")
+	if got := s.Status().LastError; got != "" {
+		t.Errorf("lastError after a stranger's failed auth = %q, want it untouched", got)
+	}
+	auth(w, testToken)
+	auth(w, "secret-guess-5678") // an authorized connection fails: that is the client's news
 	if got := s.Status().LastError; got != "authorization failed" {
-		t.Errorf("lastError after a failed auth = %q", got)
+		t.Errorf("lastError after an authorized connection's failed auth = %q", got)
 	}
 	auth(w, testToken)
 	w.call(`{"jsonrpc":"2.0","id":1,"method":"PAYLOAD-METHOD-7","params":{}}`)

@@ -214,8 +214,8 @@ func (s *Server) granted(capability string) bool { return s.caps[capability] }
 // client whose minor has it. Support data (1.2, 1.3), picture previews
 // (1.4), property presentation (1.5) and, with the opt-in, property
 // editing (1.6-1.8), rename (1.9), linked edits (1.10) and unsigned
-// integers (1.11) are served; the separate update command is not built,
-// and a false capability keeps its method unavailable.
+// integers (1.11) are served, and the separate update command (1.1) is
+// there; a false capability keeps its method unavailable.
 func (s *Server) capabilities() gen.Capabilities {
 	c := gen.Capabilities{
 		DesignerXML: true, ReadOnly: true, DiskCache: true, Search: true, ClientFileEvents: true,
@@ -232,7 +232,10 @@ func (s *Server) capabilities() gen.Capabilities {
 		}
 		return nil
 	}
-	c.SelfUpdate = offer(gen.CapabilitySelfUpdate)
+	// The CLI has `eska update` (1.1); it grants nothing through this API.
+	if c.SelfUpdate = offer(gen.CapabilitySelfUpdate); c.SelfUpdate != nil {
+		*c.SelfUpdate = true
+	}
 	// Support data (1.2, 1.3) is served for every project: one without a
 	// support file has nothing under vendor support.
 	if c.SupportPolicy = offer(gen.CapabilitySupportPolicy); c.SupportPolicy != nil {

@@ -110,7 +110,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // The version is negotiated: same major, client minor not above 11.
 //
 //contract:proves eska-ide-api.lifecycle.initialize-first eska-ide-api.versions.negotiation eska-ide-api.limits.announced
-//contract:proves eska-ide-api.error-kind.unsupported-version eska-ide-api.method.initialize
+//contract:proves eska-ide-api.error-kind.unsupported-version eska-ide-api.method.initialize eska-ide-api.capability.self-update
 func TestVersionNegotiation(t *testing.T) {
 	for _, c := range []struct {
 		params string
@@ -151,6 +151,10 @@ func TestVersionNegotiation(t *testing.T) {
 			if present != want {
 				t.Errorf("minor %d: capability %s present=%v, since %s", minor, info.Name, present, info.Since)
 			}
+		}
+		// `eska update` exists: selfUpdate is true from 1.1 (issue 27).
+		if su := res.Capabilities.SelfUpdate; (minor == 0) != (su == nil) || su != nil && !*su {
+			t.Errorf("minor %d: selfUpdate %v", minor, su)
 		}
 	}
 }

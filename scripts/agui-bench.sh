@@ -34,6 +34,11 @@ END {
 		n = names[k]; mb = median(n, "MB/s")
 		printf "%-24s %10.1f %12.0f %12.2f %12.0f %10.2f %10.1f\n", n, mb, median(n, "events/s"), median(n, "allocs/event"), median(n, "B/event"), (valid ? mb / valid : 0), (node ? mb / node : 0)
 	}
+	split("LiveStand:CheckStand Live11:Check11", lives, " ")
+	for (k = 1; k <= 2; k++) {
+		split(lives[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, (valid ? mb / valid : 0), "", (file ? mb / file : 0)
+	}
 	printf "%-24s %10.1f %12.0f\n", "encoding/json.Valid", valid, median("JSONValidFloor", "events/s")
 	printf "%-24s %10.2f %12.0f\n", "@ag-ui/client on Node", node, median("NodeReference", "node-events/s")
 	printf "%-24s %10.1f ms per check (3,716 replaces on 15,000 members)\n", "PatchReplaces", median("PatchReplaces", "ns/op") / 1e6

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gen --check as users run it, on all specs of a tree that is up to date,
 # beside the anchor (ANCHOR_REF, default main) in the same run:
-#   anchor       ANCHOR_REF's built gen on ANCHOR_REF's tree (it has no cache)
+#   anchor       ANCHOR_REF's built gen on ANCHOR_REF's tree
+#   anchor-cold  the same with --no-cache: ANCHOR_REF's full generation
 #   cold         this tree's built gen with --no-cache: a full generation
 #   warm         this tree's built gen after a generation it can verify
 #   go run       `go run ./cmd/gen --check` with the build cached, warm
@@ -52,6 +53,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "$have_anchor" ]; then (cd "$tmp/tree" && go run ./cmd/gen --check --quiet >/dev/null 2>&1) || true; fi
 for _ in $(seq "$runs"); do
 	[ -n "$have_anchor" ] && one anchor "$tmp/anchor" --check --quiet --root "$tmp/tree"
+	[ -n "$have_anchor" ] && one anchor-cold "$tmp/anchor" --check --quiet --no-cache --root "$tmp/tree"
 	one cold "$tmp/gen" --check --quiet --no-cache --root "$root"
 	one warm "$tmp/gen" --check --quiet --root "$root"
 	one gorun go run ./cmd/gen --check --quiet
@@ -59,7 +61,7 @@ for _ in $(seq "$runs"); do
 done
 
 printf '%-14s %-44s %-44s %s\n' "run" "wall ms (median)" "cpu ms (median)" "peak RSS KB (median)"
-for kind in anchor cold warm gorun gorun-anchor; do
+for kind in anchor anchor-cold cold warm gorun gorun-anchor; do
 	[ -f "$tmp/r.$kind" ] || continue
 	printf '%-14s %-44s %-44s %s\n' "$kind" "$(col "$kind" 1 | tr '\n' ' ')($(col "$kind" 1 | median))" \
 		"$(col "$kind" 2 | tr '\n' ' ')($(col "$kind" 2 | median))" "$(col "$kind" 3 | median)"
@@ -70,6 +72,10 @@ if [ -f "$tmp/r.anchor" ]; then
 		awk -v k="$kind" -v w="$(col "$kind" 1 | median)" -v c="$(col "$kind" 2 | median)" -v a="$a" -v ac="$ac" -v an="$anchor" \
 			'BEGIN { printf "ratio %s/%s: wall %.2f, cpu %.2f\n", k, an, w / a, c / ac }'
 	done
+	# A full generation against the anchor's full generation: what this
+	# tree adds to the work (issue 24 budgets the bindings at 1.3).
+	awk -v w="$(col cold 1 | median)" -v c="$(col cold 2 | median)" -v a="$(col anchor-cold 1 | median)" -v ac="$(col anchor-cold 2 | median)" -v an="$anchor" \
+		'BEGIN { printf "ratio cold/%s cold (full generation): wall %.2f, cpu %.2f (budget 1.30)\n", an, w / a, c / ac }'
 	awk -v w="$(col gorun 1 | median)" -v a="$(col gorun-anchor 1 | median)" -v an="$anchor" \
 		'BEGIN { printf "ratio go run/%s go run: wall %.2f\n", an, w / a }'
 fi

@@ -1,6 +1,9 @@
-// Command agui checks recorded AG-UI event streams without a live agent.
+// Command agui checks AG-UI event streams: recorded ones, and those of a
+// live agent under AG-UI 1.1.
 //
 //	agui check [--profile stand|ag-ui-1.1] [--json] [FILE...]
+//	agui check --url URL [--input RUN.json] [--header 'K: V']... [--save FILE] [--idle-timeout D] [--json]
+//	agui tap --upstream URL [--listen 127.0.0.1:PORT] [--dir FOLDER]
 //	agui serve [--port N] [--host ADDRESS]
 //	agui --version
 //
@@ -19,6 +22,7 @@ import (
 	"github.com/contractkit/contractkit/agui/page"
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/internal/buildinfo"
+	"golang.org/x/term"
 )
 
 // Exit codes.
@@ -32,10 +36,13 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `agui checks recorded AG-UI event streams, without a live agent.
+const usage = `agui checks AG-UI event streams: recorded ones, and a live agent's.
 
 Usage:
   agui check [--profile NAME] [--json] [FILE...]
+  agui check --url URL [--input RUN.json] [--header 'K: V']... [--save FILE]
+             [--idle-timeout D] [--json]
+  agui tap --upstream URL [--listen 127.0.0.1:PORT] [--dir FOLDER]
   agui serve [--port N] [--host ADDRESS]
   agui help
   agui --version
@@ -44,8 +51,9 @@ A record is a local file of AG-UI events, either one JSON array of events
 or one event object per line. agui reads it strictly and within hard
 limits, checks every event and the order of events, applies state deltas,
 and shows what the record would show a user: messages, tool-call proposals,
-steps, the final state and the outcome the run declares. It never runs a
-tool, fetches a URL, connects to anything or decides an interrupt.
+steps, the final state and the outcome the run declares. Checking a record,
+it never runs a tool, fetches a URL, connects to anything or decides an
+interrupt; only --url and agui tap talk to an agent, and only as asked.
 
   FILE        a record to check; "-" reads standard input. Several files
               are checked one after another.
@@ -66,8 +74,24 @@ the rules are described in Docs/en/reference/ag-ui/ of the repository.
 Exit status:
   0  every record was accepted
   1  a record was rejected (it breaks a rule of the profile)
-  2  an input could not be checked at all (missing, unreadable, empty, a URL)
-     or the command line is wrong
+  2  an input could not be checked at all (missing, unreadable, empty, a URL
+     given as a file, an agent that could not be reached or read) or the
+     command line is wrong
+
+Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
+  --url URL          POST a run to the agent and check its event stream
+                     (text/event-stream) event by event as it arrives; each
+                     finding is printed on stderr when found, the report at
+                     the end is the one agui check gives for the saved record
+  --input RUN.json   the RunAgentInput to send (default: no messages, fresh ids)
+  --header 'K: V'    a request header; repeat for more
+  --save FILE        save the events as received, one per line, as a record
+  --idle-timeout D   give up when nothing arrives for D (default %s)
+  A connection problem (refused, TLS, an answer that is not 2xx or not an
+  event stream, silence) exits 2 with one line saying which.
+
+agui tap sits between a frontend and its agent, passes every byte on
+unchanged, and checks and saves each run's stream; run agui tap --help.
 
 agui serve shows the same checker as a page in your browser, served on
 this machine only; run agui serve --help for the details.
@@ -77,6 +101,7 @@ Examples:
   agui check run.ndjson               # a record, under the stand profile
   agui check --profile ag-ui-1.1 run.json
   recorder | agui check --json -      # a record on standard input, as JSON
+  agui check --url http://127.0.0.1:8000/agent --save run.ndjson
 `
 
 func printUsage(w io.Writer) {
@@ -89,7 +114,7 @@ func printUsage(w io.Writer) {
 		}
 		names.WriteString(line + "\n")
 	}
-	fmt.Fprintf(w, usage, agui.DefaultProfile, strings.TrimRight(names.String(), "\n"))
+	fmt.Fprintf(w, usage, agui.DefaultProfile, strings.TrimRight(names.String(), "\n"), defaultIdleTimeout)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -99,6 +124,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "check":
+		if wantsLive(args[1:]) {
+			return liveCheck(args[1:], stdout, stderr)
+		}
+	case "tap":
+		return tapCommand(args[1:], stdout, stderr, nil, nil)
 	case "serve":
 		return serveCommand(args[1:], stdout, stderr, page.Embedded, nil, nil)
 	case "help", "-h", "--help", "-help":
@@ -169,7 +199,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func readInput(name string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
 	for _, scheme := range []string{"http://", "https://", "ws://", "wss://", "ftp://"} {
 		if strings.HasPrefix(strings.ToLower(name), scheme) {
-			return nil, fmt.Errorf("a URL is not a record: agui reads local files only and opens no network connection [%s]", contract.RuleUnsupportedNetwork)
+			return nil, fmt.Errorf("a URL is not a record: to check a live agent, give its URL with --url (under %s) [%s]", contract.ProfileAgUI11, contract.RuleUnsupportedNetwork)
 		}
 	}
 	var r io.Reader = stdin
@@ -190,15 +220,12 @@ func readInput(name string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, contract.LimitInputBytes+1))
 }
 
-// isTerminal reports whether r is a character device, as a terminal is.
-// Pipes and files are not, so recorders piping into agui see no hint.
-func isTerminal(r io.Reader) bool {
-	st, ok := r.(interface{ Stat() (os.FileInfo, error) })
-	if !ok {
-		return false
-	}
-	info, err := st.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+// isTerminal reports whether r is a terminal. A character device is not
+// enough: /dev/null is one, and a recorder that redirects from it must not
+// be told to press Ctrl-D.
+func isTerminal(r any) bool {
+	f, ok := r.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func checkOne(data []byte, opt agui.Options, asJSON bool, stdout, stderr io.Writer) int {
@@ -207,6 +234,13 @@ func checkOne(data []byte, opt agui.Options, asJSON bool, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "agui check: %s: %v\n", opt.Source, err)
 		return exitUnusable
 	}
+	return renderResult(res, asJSON, stdout, stderr)
+}
+
+// renderResult prints a result for people or as JSON and returns the exit
+// code it calls for.
+func renderResult(res *agui.Result, asJSON bool, stdout, stderr io.Writer) int {
+	opt := agui.Options{Source: res.Source}
 	render := res.RenderText
 	if asJSON {
 		render = res.RenderJSON

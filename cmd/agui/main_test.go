@@ -173,33 +173,6 @@ func errorsAs(err error, ee **exec.ExitError) bool {
 	return ok
 }
 
-// terminal is standard input that says it is a terminal, as os.Stdin does
-// when a person runs agui check - without a pipe.
-type terminal struct{ *strings.Reader }
-
-func (terminal) Stat() (os.FileInfo, error) { return terminalInfo{}, nil }
-
-type terminalInfo struct{ os.FileInfo }
-
-func (terminalInfo) Mode() os.FileMode { return os.ModeDevice | os.ModeCharDevice | 0o620 }
-
-// agui check - on a terminal says what it waits for; through a pipe it is
-// silent, so a recorder's output is the only thing on stderr.
-func TestStdinHint(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := run([]string{"check", "-"}, terminal{strings.NewReader(good)}, &out, &errb)
-	if code != 0 || !strings.Contains(errb.String(), "Ctrl-D") {
-		t.Errorf("terminal: exit %d, stderr %q", code, errb.String())
-	}
-	code, _, stderr := runAgui(t, good, "check", "-")
-	if code != 0 || stderr != "" {
-		t.Errorf("pipe: exit %d, stderr %q", code, stderr)
-	}
-	if isTerminal(strings.NewReader("")) {
-		t.Error("a reader without Stat counts as a terminal")
-	}
-}
-
 // --version names the command and the toolchain that built it (the
 // details come from internal/buildinfo, tested there).
 func TestVersion(t *testing.T) {

@@ -34,6 +34,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -179,14 +180,34 @@ func run(ctx context.Context, args []string, stdio mcp.Transport, stdout, stderr
 	return 0
 }
 
-// serveHTTP serves streamable HTTP until ctx ends.
+// listen binds the HTTP endpoint; tests replace it to play a resolver
+// that maps names off the machine.
+var listen = net.Listen
+
+// serveHTTP serves streamable HTTP until ctx ends. localhost is bound as
+// the loopback literal, never resolved, and the bound address must be
+// loopback before anything is served. Requests whose Host is not local
+// are refused (the SDK's DNS-rebinding check), and so are cross-origin
+// requests from browsers (http.CrossOriginProtection: a page on another
+// origin must not drive the game through the user's browser).
 func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stdout io.Writer, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
+	host, port, err := bridge.SplitAddr(addr)
+	if err != nil {
+		return fmt.Errorf("--http: %v", err)
+	}
+	ln, err := listen("tcp", net.JoinHostPort(bridge.LiteralHost(host), strconv.Itoa(port)))
 	if err != nil {
 		return err
 	}
+	if err := bridge.CheckLoopbackAddr(ln.Addr()); err != nil {
+		ln.Close()
+		return fmt.Errorf("--http %s: %w", addr, err)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Logger: log}))
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Logger:                log,
+		CrossOriginProtection: http.NewCrossOriginProtection(),
+	}))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	ready, _ := json.Marshal(struct {

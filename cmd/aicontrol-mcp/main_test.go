@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -113,11 +115,69 @@ func TestStartRefused(t *testing.T) {
 	}
 }
 
-// Streamable HTTP serves the same tools on loopback; a request whose Host
-// is not local is refused.
+// hostileListen plays a resolver that maps every name to to: a name is
+// bound on loopback (no traffic leaves the machine) but reported bound at
+// to, as a listener that trusted the resolver would be. resolved counts
+// the names it was asked for.
+func hostileListen(t *testing.T, to string, resolved *atomic.Int32) {
+	saved := listen
+	listen = func(network, addr string) (net.Listener, error) {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		if net.ParseIP(host) != nil {
+			return net.Listen(network, addr)
+		}
+		resolved.Add(1)
+		ln, err := net.Listen(network, net.JoinHostPort("127.0.0.1", port))
+		if err != nil {
+			return nil, err
+		}
+		return fakeAddrListener{ln, &net.TCPAddr{IP: net.ParseIP(to), Port: ln.Addr().(*net.TCPAddr).Port}}, nil
+	}
+	t.Cleanup(func() { listen = saved })
+}
+
+type fakeAddrListener struct {
+	net.Listener
+	addr net.Addr
+}
+
+func (l fakeAddrListener) Addr() net.Addr { return l.addr }
+
+// A socket that ends up bound outside loopback is refused, naming the
+// address, before anything is served.
+//
+//contract:proves ai-control-protocol.integration.mcp-transports
+func TestHTTPBoundOutsideLoopback(t *testing.T) {
+	srv := startListener(t, map[string]any{"schemaVersion": 1, "availableActions": []string{"echo"}})
+	saved := listen
+	listen = func(network, addr string) (net.Listener, error) {
+		ln, err := net.Listen(network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return fakeAddrListener{ln, &net.TCPAddr{IP: net.ParseIP("192.0.2.10"), Port: 8080}}, nil
+	}
+	t.Cleanup(func() { listen = saved })
+	st, _ := mcp.NewInMemoryTransports()
+	stderr := &syncbuf.Buffer{}
+	code := run(context.Background(), []string{"--actions", sampleActions(t), "--port", portOf(srv), "--http", "127.0.0.1:0"}, st, io.Discard, stderr, noEnv)
+	if code != 1 || !strings.Contains(stderr.String(), "192.0.2.10:8080") || !strings.Contains(stderr.String(), "not loopback") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// Streamable HTTP serves the same tools on loopback. --http localhost is
+// bound as 127.0.0.1 even where the resolver maps the name elsewhere; a
+// request whose Host is not local is refused, and so is a browser's
+// cross-origin request.
 //
 //contract:proves ai-control-protocol.integration.mcp-transports
 func TestHTTPTransport(t *testing.T) {
+	var resolved atomic.Int32
+	hostileListen(t, "192.0.2.10", &resolved)
 	srv := startListener(t, map[string]any{"schemaVersion": 1, "availableActions": []string{"echo", "move"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -126,7 +186,7 @@ func TestHTTPTransport(t *testing.T) {
 	exit := make(chan int, 1)
 	go func() {
 		st, _ := mcp.NewInMemoryTransports()
-		exit <- run(ctx, []string{"--actions", sampleActions(t), "--port", portOf(srv), "--http", "127.0.0.1:0"}, st, pw, stderr, noEnv)
+		exit <- run(ctx, []string{"--actions", sampleActions(t), "--port", portOf(srv), "--http", "localhost:0"}, st, pw, stderr, noEnv)
 		pw.Close()
 	}()
 	line, err := readLine(pr)
@@ -164,12 +224,30 @@ func TestHTTPTransport(t *testing.T) {
 	}
 	cs.Close()
 
+	if n := resolved.Load(); n != 0 {
+		t.Errorf("--http localhost asked the resolver %d times", n)
+	}
 	local := strings.TrimPrefix(strings.TrimSuffix(ready.URL, "/mcp"), "http://")
-	if code := post(t, ctx, ready.URL, local); code == http.StatusForbidden {
+	if code := post(t, ctx, ready.URL, local, nil); code == http.StatusForbidden {
 		t.Errorf("a request for Host %s got 403", local)
 	}
-	if code := post(t, ctx, ready.URL, "attacker.example"); code != http.StatusForbidden {
+	if code := post(t, ctx, ready.URL, "attacker.example", nil); code != http.StatusForbidden {
 		t.Errorf("a request for Host attacker.example got %d, want 403", code)
+	}
+	// Cross-origin protection: what a browser sends from a page of another
+	// origin is refused; the same origin is served.
+	for _, c := range []struct {
+		headers map[string]string
+		refused bool
+	}{
+		{map[string]string{"Sec-Fetch-Site": "cross-site"}, true},
+		{map[string]string{"Origin": "http://attacker.example"}, true},
+		{map[string]string{"Sec-Fetch-Site": "same-origin"}, false},
+		{map[string]string{"Origin": "http://" + local}, false},
+	} {
+		if code := post(t, ctx, ready.URL, local, c.headers); (code == http.StatusForbidden) != c.refused {
+			t.Errorf("request with %v: HTTP %d, refused want %v", c.headers, code, c.refused)
+		}
 	}
 	cancel()
 	select {
@@ -184,7 +262,7 @@ func TestHTTPTransport(t *testing.T) {
 
 // post sends an initialize request with the given Host header and returns
 // the HTTP status.
-func post(t *testing.T, ctx context.Context, url, host string) int {
+func post(t *testing.T, ctx context.Context, url, host string, headers map[string]string) int {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
@@ -194,6 +272,9 @@ func post(t *testing.T, ctx context.Context, url, host string) int {
 	req.Host = host
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

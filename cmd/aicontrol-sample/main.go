@@ -7,7 +7,8 @@
 // Usage:
 //
 //	aicontrol-sample [--host 127.0.0.1] [--port 43011] [--token-env AICONTROL_TOKEN] [--allow-remote]
-//	                 [--max-connections 16] [--wait-when-full] [--auth-deadline 5s] [--stall]
+//	                 [--max-connections 16] [--max-unauthenticated 128] [--wait-when-full]
+//	                 [--auth-deadline 5s] [--write-timeout 30s] [--stall]
 //	aicontrol-sample --print-actions > actions.json
 //	aicontrol-sample --version
 //
@@ -103,6 +104,8 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	maxConns := fl.Int("max-connections", bridge.DefaultMaxConnections, "simultaneous connections; one more is answered too-many-connections and closed")
 	waitWhenFull := fl.Bool("wait-when-full", false, "when every connection slot is taken, leave new connections waiting in the backlog instead of refusing them")
 	authDeadline := fl.Duration("auth-deadline", time.Duration(aicontrol.DefaultAuthDeadlineMs)*time.Millisecond, "how long a connection may stay unauthorized")
+	maxStrangers := fl.Int("max-unauthenticated", aicontrol.DefaultMaxUnauthenticatedConnections, "connections waiting to authorize, apart from --max-connections; one more drops the oldest of them")
+	writeTimeout := fl.Duration("write-timeout", bridge.DefaultWriteTimeout, "how long one answer may wait for a peer that does not read; then the connection is reset")
 	stall := fl.Bool("stall", false, "accept commands but never run them, as a stalled game loop would (to try queue-full and shutdown)")
 	printActions := fl.Bool("print-actions", false, "print the sample's actions file (what aicontrol-mcp --actions reads) and exit")
 	version := fl.Bool("version", false, "print the version of this build and exit")
@@ -143,9 +146,12 @@ func run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		MaxConnections:    *maxConns,
 		WaitWhenFull:      *waitWhenFull,
 		AuthDeadline:      *authDeadline,
+
+		MaxUnauthenticatedConnections: *maxStrangers,
+		WriteTimeout:                  *writeTimeout,
 	}
-	if *maxConns <= 0 || *authDeadline <= 0 {
-		fmt.Fprintln(stderr, "aicontrol-sample: --max-connections and --auth-deadline must be positive")
+	if *maxConns <= 0 || *authDeadline <= 0 || *maxStrangers <= 0 || *writeTimeout <= 0 {
+		fmt.Fprintln(stderr, "aicontrol-sample: --max-connections, --max-unauthenticated, --auth-deadline and --write-timeout must be positive")
 		return 2
 	}
 	srv, err := bridge.Listen(cfg)

@@ -18,7 +18,7 @@ const historyDepth = 200
 // baseline is settled, not stale. Each commit that changed a domain's
 // spec file is compared with the one before it, newest first, until
 // every entry of that domain is found.
-func landed(repo string, base *baseline.Baseline, meta []byte, entries []*disposition.Entry) map[*disposition.Entry]disposition.Landing {
+func landed(l baseline.Layout, repo string, base *baseline.Baseline, meta []byte, entries []*disposition.Entry) map[*disposition.Entry]disposition.Landing {
 	out := map[*disposition.Entry]disposition.Landing{}
 	byDomain := map[string][]*disposition.Entry{}
 	var order []string
@@ -42,7 +42,7 @@ func landed(repo string, base *baseline.Baseline, meta []byte, entries []*dispos
 			continue
 		}
 		found := map[*disposition.Entry]disposition.Landing{}
-		walked, err := baseline.Walk(repo, base.Commit, file, meta, historyDepth, func(s baseline.Step) bool {
+		walked, err := baseline.WalkIn(l, repo, base.Commit, file, meta, historyDepth, func(s baseline.Step) bool {
 			for _, f := range contractdiff.Changes(s.Before, s.After) {
 				for _, e := range want {
 					if _, done := found[e]; !done && madeBy(e, f) {

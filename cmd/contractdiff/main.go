@@ -1,5 +1,5 @@
-// Command contractdiff compares the contract specs (spec/*.json) with a
-// baseline — by default the merge-base of HEAD and the main branch, or a
+// Command contractdiff compares the contract specs that contractkit.json
+// names with a baseline — by default the merge-base of HEAD and the main branch, or a
 // git revision or folder you name — and reports every change by the
 // catalog rule it matches, judged by who sends and who accepts the changed
 // value, with a witness message for each change of values. A breaking
@@ -28,11 +28,14 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/internal/buildinfo"
+	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/contractdiff"
 	"github.com/contractkit/contractkit/internal/contractdiff/baseline"
+	"github.com/contractkit/contractkit/internal/contractdiff/changelog"
 	"github.com/contractkit/contractkit/internal/contractdiff/disposition"
 	"github.com/contractkit/contractkit/internal/contractdiff/report"
 	"github.com/contractkit/contractkit/internal/spec"
+	specfiles "github.com/contractkit/contractkit/spec"
 )
 
 func main() {
@@ -41,15 +44,17 @@ func main() {
 
 const usage = `usage: contractdiff [--baseline-git-ref REF | --baseline-dir DIR] [flags]
 
-Compares the contract specs (spec/*.json) of the working tree with a
-baseline and reports every change by a catalog rule, judged by who sends
-and who accepts the changed value. A change that breaks peers blocks
-unless contract-change-dispositions.json has an entry for it that says
-why, who owns it and how peers migrate.
+Compares the contract specs of the working tree (those contractkit.json
+names) with a baseline and reports every change by a catalog rule, judged
+by who sends and who accepts the changed value. A change that breaks peers
+blocks unless the dispositions file (contract-change-dispositions.json
+unless contractkit.json names another) has an entry for it that says why,
+who owns it and how peers migrate.
 
-The default baseline is the merge-base of HEAD and origin/main (or main),
-so that every commit of a branch is compared; on the main branch itself it
-is the commit before HEAD.
+The default baseline is the merge-base of HEAD and origin/main (or main;
+contractkit.json's contractdiff.defaultBranch names another branch), so
+that every commit of a branch is compared; on that branch itself it is
+the commit before HEAD.
 
 Examples:
   # what this branch changes
@@ -60,6 +65,8 @@ Examples:
   contractdiff --baseline-git-ref HEAD~1
   # a markdown report for a pull request
   contractdiff --format markdown --output contract-diff.md
+  # the release notes of the change, in Russian, grouped by party
+  contractdiff --format changelog --lang ru
 
 When a disposition is missing, the report prints a ready-to-paste entry:
 paste it into the "dispositions" list and replace every TODO.
@@ -84,14 +91,15 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	fl := flag.NewFlagSet("contractdiff", flag.ContinueOnError)
 	fl.SetOutput(io.Discard) // usage is printed below, once
 	gitRef := fl.String("baseline-git-ref", "", "compare with the specs at this git `REF` (a branch, tag, commit or HEAD~1); an empty or all-zero ref means there is no baseline")
-	dir := fl.String("baseline-dir", "", "compare with the specs of this `DIR`, laid out like the repository (DIR/spec/*.json)")
+	dir := fl.String("baseline-dir", "", "compare with the specs of this `DIR`, laid out like the repository (the spec paths of contractkit.json)")
 	allowMissing := fl.Bool("allow-missing-baseline", false, "take a domain the baseline lacks, or an empty or all-zero ref (or a default baseline that does not exist, in a one-commit clone), as the starting point (bootstrap) instead of an error; an unknown ref is still an error")
-	dispPath := fl.String("dispositions", disposition.FileName, "the dispositions `FILE` (the default is looked up in the repository root)")
-	policyPath := fl.String("policy", contractdiff.PolicyFile, "the severity policy `FILE` (the default is looked up in the repository root and may be absent)")
-	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json or github (workflow annotations; with GITHUB_STEP_SUMMARY set, the markdown report is added to the job summary)")
+	dispPath := fl.String("dispositions", "", "the dispositions `FILE` (default: contractkit.json's contractdiff.dispositions, else "+config.DefaultDispositions+", in the repository root)")
+	policyPath := fl.String("policy", "", "the severity policy `FILE` (default: contractkit.json's contractdiff.policy, else "+config.DefaultPolicy+", in the repository root, which may be absent)")
+	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json, github (workflow annotations; with GITHUB_STEP_SUMMARY set, the markdown report is added to the job summary) or changelog (release notes of the change, grouped by party)")
+	lang := fl.String("lang", "en", "the `LANGUAGE` of --format changelog: en or ru")
 	output := fl.String("output", "", "write the report to `FILE` instead of stdout")
 	enforce := fl.Bool("enforce", false, "exit 1 when blocked: a breaking change without a disposition, or a stale, expired, unfinished or mismatched disposition")
-	root := fl.String("root", "", "repository `DIR` (default: the nearest folder above the working directory that holds spec/contract.schema.json)")
+	root := fl.String("root", "", "repository `DIR` (default: the nearest folder above the working directory that holds contractkit.json)")
 	version := fl.Bool("version", false, "print the version of this build and exit")
 	// The summary goes to stdout after the report, or to stderr when
 	// stdout holds a JSON document (set once the flags are parsed).
@@ -127,8 +135,12 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		return fail("unexpected argument %q; run contractdiff --help", fl.Arg(0))
 	case set["baseline-git-ref"] && set["baseline-dir"]:
 		return fail("give at most one of --baseline-git-ref and --baseline-dir; run contractdiff --help")
-	case formats[*format] == nil:
-		return fail("unknown --format %q: use text, markdown, json or github", *format)
+	case formats[*format] == nil && *format != "changelog":
+		return fail("unknown --format %q: use text, markdown, json, github or changelog", *format)
+	case set["lang"] && *format != "changelog":
+		return fail("--lang applies to --format changelog only")
+	case *lang != changelog.EN && *lang != changelog.RU:
+		return fail("unknown --lang %q: use en or ru", *lang)
 	}
 	repo := *root
 	if repo == "" {
@@ -138,25 +150,51 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		}
 	}
 	fsys := os.DirFS(repo)
-	meta, err := fs.ReadFile(fsys, spec.MetaSchemaPath)
+	cfg, err := config.Load(fsys)
 	if err != nil {
-		return fail("%s: %v", filepath.Join(repo, spec.MetaSchemaPath), err)
+		return fail("%v", err)
+	}
+	cd := cfg.Diff()
+	if !set["dispositions"] {
+		*dispPath = cd.Dispositions
+	}
+	if !set["policy"] {
+		*policyPath = cd.Policy
+	}
+	meta := specfiles.MetaSchema
+	if cfg.MetaSchema != "" {
+		if meta, err = fs.ReadFile(fsys, cfg.MetaSchema); err != nil {
+			return fail("%s:/metaSchema: %v", config.FileName, err)
+		}
+	}
+	layout := baseline.Layout{Lists: cfg.SpecFolders(), IsSpec: cfg.IsSpec, MetaSchema: cfg.MetaSchema, Dispositions: cd.Dispositions}
+	specFiles, err := cfg.SpecFiles(config.FileName, fsys)
+	if err != nil {
+		return fail("%v", err)
+	}
+	paths := make([]string, len(specFiles))
+	for i, f := range specFiles {
+		paths[i] = f.Path
 	}
 
 	// The working tree first: a baseline spec with the same bytes is the
 	// same spec, and in most changes most specs are the same.
-	cur, diags := spec.LoadWith(fsys, spec.LoadOptions{SkipDigest: true, SkipSources: true})
+	cur, diags := spec.LoadFilesWith(fsys, paths, spec.LoadOptions{SkipDigest: true, SkipSources: true, MetaSchema: meta})
 	if diags.HasErrors() {
 		for _, d := range diags.Errors() {
 			fmt.Fprintln(stderr, d.String())
 		}
 		return fail("the current specs are invalid (%s above); run go run ./cmd/gen --check", plural(len(diags.Errors()), "problem"))
 	}
-	base, label, err := loadBaseline(repo, meta, set, *gitRef, *dir, *allowMissing, cur.Domains)
+	base, label, err := loadBaseline(layout, cd.DefaultBranch, repo, meta, set, *gitRef, *dir, *allowMissing, cur.Domains)
 	if err != nil {
 		return fail("%v", err)
 	}
-	policy, err := readPolicy(repo, *policyPath, set["policy"])
+	policySchema, err := asset(fsys, specfiles.PolicySchema, "/contractdiff/policySchema", cd.PolicySchema)
+	if err != nil {
+		return fail("%v", err)
+	}
+	policy, err := readPolicy(repo, *policyPath, set["policy"], policySchema)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -165,9 +203,9 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		return fail("%v", err)
 	}
 
-	schemaData, err := fs.ReadFile(fsys, disposition.SchemaPath)
+	schemaData, err := asset(fsys, specfiles.DispositionsSchema, "/contractdiff/dispositionsSchema", cd.DispositionsSchema)
 	if err != nil {
-		return fail("%s: %v", filepath.Join(repo, disposition.SchemaPath), err)
+		return fail("%v", err)
 	}
 	schema, err := disposition.CompileSchema(schemaData)
 	if err != nil {
@@ -188,12 +226,12 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	// stale ones; one that does not parse is treated as absent.
 	var baseFile *disposition.File
 	if base.Dispositions != nil {
-		baseFile, _ = disposition.Parse(disposition.FileName, base.Dispositions, schema)
+		baseFile, _ = disposition.Parse(cd.Dispositions, base.Dispositions, schema)
 	}
 	in := disposition.Input{Diff: diff, File: file, Baseline: baseFile, NoBaseline: base.Missing, Today: now}
 	if base.Commit != "" {
 		in.Landed = func(entries []*disposition.Entry) map[*disposition.Entry]disposition.Landing {
-			return landed(repo, base, meta, entries)
+			return landed(layout, repo, base, meta, entries)
 		}
 	}
 	result := disposition.Apply(in)
@@ -208,7 +246,13 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		defer f.Close()
 		out = f
 	}
-	if err := formats[*format](out, rep); err != nil {
+	write := formats[*format]
+	if *format == "changelog" {
+		write = func(w io.Writer, rep *report.Report) error {
+			return changelog.Write(w, changelogDomains(base.Domains, cur.Domains, rep.Result), *lang)
+		}
+	}
+	if err := write(out, rep); err != nil {
 		return fail("write the report: %v", err)
 	}
 	if *format == "github" {
@@ -229,16 +273,16 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 // loadBaseline reads the baseline the flags name, or the default one:
 // the merge-base with the main branch (HEAD~1 on the main branch). It
 // returns the baseline and the label reports show for it.
-func loadBaseline(repo string, meta []byte, set map[string]bool, gitRef, dir string, allowMissing bool, cur []*spec.Domain) (*baseline.Baseline, string, error) {
+func loadBaseline(l baseline.Layout, branch, repo string, meta []byte, set map[string]bool, gitRef, dir string, allowMissing bool, cur []*spec.Domain) (*baseline.Baseline, string, error) {
 	switch {
 	case set["baseline-dir"]:
-		b, err := baseline.FromDir(dir, meta, cur...)
+		b, err := baseline.FromDirIn(l, dir, meta, cur...)
 		return b, dir, err
 	case set["baseline-git-ref"]:
-		b, err := baseline.FromGit(repo, gitRef, meta, allowMissing, cur...)
+		b, err := baseline.FromGitIn(l, repo, gitRef, meta, allowMissing, cur...)
 		return b, gitRef, err
 	}
-	commit, how, err := baseline.DefaultRef(repo)
+	commit, how, err := baseline.DefaultRefFor(repo, []string{"origin/" + branch, branch})
 	if err != nil {
 		return nil, "", err
 	}
@@ -246,10 +290,10 @@ func loadBaseline(repo string, meta []byte, set map[string]bool, gitRef, dir str
 		if !allowMissing {
 			return nil, "", &baseline.Error{Msg: "no baseline: " + how + "; pass --allow-missing-baseline to take the current specs as the starting point"}
 		}
-		b, err := baseline.FromGit(repo, "", meta, true)
+		b, err := baseline.FromGitIn(l, repo, "", meta, true)
 		return b, "", err
 	}
-	b, err := baseline.FromGit(repo, commit, meta, allowMissing, cur...)
+	b, err := baseline.FromGitIn(l, repo, commit, meta, allowMissing, cur...)
 	return b, how, err
 }
 
@@ -275,7 +319,7 @@ func stepSummary(rep *report.Report) error {
 // readPolicy reads the severity policy. The default path is looked up in
 // the repository root and may be absent; a path given on the command line
 // must exist.
-func readPolicy(repo, path string, explicit bool) (*contractdiff.SeverityPolicy, error) {
+func readPolicy(repo, path string, explicit bool, schema []byte) (*contractdiff.SeverityPolicy, error) {
 	full := path
 	if !explicit {
 		full = filepath.Join(repo, path)
@@ -285,10 +329,6 @@ func readPolicy(repo, path string, explicit bool) (*contractdiff.SeverityPolicy,
 	case errors.Is(err, fs.ErrNotExist) && !explicit:
 		return nil, nil
 	case err != nil:
-		return nil, err
-	}
-	schema, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(contractdiff.PolicySchemaPath)))
-	if err != nil {
 		return nil, err
 	}
 	return contractdiff.ParsePolicy(path, data, schema)
@@ -313,20 +353,33 @@ func readDispositions(repo, path string, explicit bool, schema *disposition.Sche
 	return f, label, err
 }
 
-// findRoot walks up from the working directory to the folder holding the
-// meta-schema of the specs.
+// asset returns the embedded copy of a schema, or the repository's own
+// when the config names an override at ptr.
+func asset(fsys fs.FS, embedded []byte, ptr, override string) ([]byte, error) {
+	if override == "" {
+		return embedded, nil
+	}
+	data, err := fs.ReadFile(fsys, override)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%s: %v", config.FileName, ptr, err)
+	}
+	return data, nil
+}
+
+// findRoot walks up from the working directory to the folder holding
+// contractkit.json.
 func findRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(spec.MetaSchemaPath))); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, config.FileName)); err == nil {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("no spec/contract.schema.json above the working directory; pass --root")
+			return "", errors.New("no contractkit.json above the working directory: pass --root, or run gen init")
 		}
 		dir = parent
 	}
@@ -342,4 +395,33 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// changelogDomains pairs each compared domain with its baseline, its
+// findings and the migrations of the dispositions that accept them.
+func changelogDomains(base, cur []*spec.Domain, res *disposition.Result) []changelog.Domain {
+	baseByID := map[string]*spec.Domain{}
+	for _, d := range base {
+		baseByID[d.Header.ID] = d
+	}
+	curByID := map[string]*spec.Domain{}
+	for _, d := range cur {
+		curByID[d.Header.ID] = d
+	}
+	var out []changelog.Domain
+	for _, dd := range res.Domains {
+		c := curByID[dd.Domain]
+		if c == nil {
+			continue // a removed domain has no new version to write notes for
+		}
+		d := changelog.Domain{Base: baseByID[dd.Domain], Cur: c, Migration: map[string]string{}}
+		for _, j := range dd.Findings {
+			d.Findings = append(d.Findings, j.Finding)
+			if j.Disposition != nil {
+				d.Migration[j.ChangeID] = j.Disposition.Migration
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }

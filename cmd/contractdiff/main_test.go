@@ -61,10 +61,15 @@ func demoRepo(t *testing.T) string {
 		copyFile(t, filepath.Join(root, src), filepath.Join(dir, dst))
 	}
 	writeFile(t, filepath.Join(dir, "contract-change-dispositions.json"), noDispositions)
+	writeFile(t, filepath.Join(dir, "contractkit.json"), demoConfig)
 	git(t, dir, "init", "-q")
 	commitAll(t, dir, "baseline")
 	return dir
 }
+
+// demoConfig names the demo repository's spec and, as an override, its
+// own meta-schema, which contractdiff then reads from each revision.
+var demoConfig = []byte(`{"version": 1, "specs": [{"path": "spec/*.json", "go": {"out": "generated/{package}"}}], "metaSchema": "spec/contract.schema.json"}` + "\n")
 
 func copyFile(t *testing.T, src, dst string) {
 	t.Helper()
@@ -266,7 +271,7 @@ func TestUnknownRef(t *testing.T) {
 	}
 	// Outside a git repository.
 	plain := t.TempDir()
-	for _, f := range []string{"spec/demo.json", "spec/contract.schema.json", "spec/dispositions.schema.json"} {
+	for _, f := range []string{"spec/demo.json", "spec/contract.schema.json", "spec/dispositions.schema.json", "contractkit.json"} {
 		copyFile(t, filepath.Join(dir, f), filepath.Join(plain, f))
 	}
 	if code, stdout, _ := runCLI(t, plain, "--baseline-git-ref", "HEAD"); code != 2 || !strings.Contains(stdout, "not in a git repository") {
@@ -288,7 +293,7 @@ func TestRemovalBlocksUntilDisposition(t *testing.T) {
 		"BREAKING      method-removed  demo.method.confirm",
 		"Missing dispositions: paste into the \"dispositions\" list of contract-change-dispositions.json",
 		`"rule": "method-removed"`,
-		`"reason": "TODO: why this narrowing is acceptable"`,
+		`"reason": "TODO: why removing it is acceptable to those who still use it"`,
 		"contractdiff: blocked: 1 breaking (1 without disposition), 0 warning, 0 additive, 3 policy, 0 documentation in 1 domain; baseline HEAD (",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -999,5 +1004,91 @@ func containsAll(t *testing.T, what, got string, wants ...string) {
 		if !strings.Contains(got, want) {
 			t.Errorf("%s lacks %q:\n%s", what, want, got)
 		}
+	}
+}
+
+// ---- a repository that names its own layout ----
+
+// A repository with none of the schema files, its spec under contracts/,
+// its dispositions under ci/ and "trunk" as its main branch: contractdiff
+// reads all of that from contractkit.json and the schemas it carries.
+func TestConfiguredRepository(t *testing.T) {
+	needGit(t)
+	dir := t.TempDir()
+	copyFile(t, filepath.Join(repotest.Root(t), "internal/contractdiff/testdata/base.json"), filepath.Join(dir, "contracts/demo.json"))
+	writeFile(t, filepath.Join(dir, "contractkit.json"), []byte(`{"version": 1,
+  "specs": [{"path": "contracts/demo.json", "docs": {"out": "docs/{lang}/{id}"}}],
+  "contractdiff": {"dispositions": "ci/dispositions.json", "defaultBranch": "trunk"}}`))
+	git(t, dir, "init", "-q", "-b", "trunk")
+	commitAll(t, dir, "baseline")
+	git(t, dir, "checkout", "-q", "-b", "feature")
+	editJSON(t, filepath.Join(dir, "contracts/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	commitAll(t, dir, "remove a method")
+	code, r, out := runJSON(t, dir, "--enforce")
+	if code != 1 || len(r.Missing) != 1 || r.Missing[0].Target != "demo.method.confirm" || !strings.Contains(out, "merge-base of HEAD and trunk") {
+		t.Fatalf("exit %d, missing %+v\n%s", code, r.Missing, out)
+	}
+	for i := range r.Missing {
+		r.Missing[i].Reason, r.Missing[i].Migration = "Nobody calls it.", "Nothing to do."
+		r.Missing[i].Owner, r.Missing[i].Issue = "@contracts", "#5"
+	}
+	data, err := json.Marshal(map[string]any{"dispositions": r.Missing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "ci/dispositions.json"), data)
+	if code, r, out := runJSON(t, dir, "--enforce"); code != 0 || r.Status != "pass" {
+		t.Errorf("with the disposition in ci/dispositions.json: exit %d, %+v\n%s", code, r, out)
+	}
+	// The spec folder is all the baseline lists: a spec elsewhere is not one.
+	for _, f := range []string{"spec/contract.schema.json", "spec/dispositions.schema.json", "contract-change-dispositions.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s exists; the test needs a repository without it", f)
+		}
+	}
+}
+
+// A config contractdiff cannot use stops it before any comparison, with
+// the config's pointer.
+func TestConfigRefused(t *testing.T) {
+	dir := demoRepo(t)
+	writeFile(t, filepath.Join(dir, "contractkit.json"), []byte(`{"version": 1, "specs": [{"path": "spec/*.json", "go": {"out": "generated/{package}"}}], "contractdiff": {"dispositon": "x.json"}}`))
+	code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD")
+	if code != 2 || !strings.Contains(stderr, `contractkit.json:/contractdiff/dispositon: unknown key "dispositon"`) {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// --format changelog writes the release notes of the change, grouped by
+// party, in the language --lang names (issue 30 §3).
+func TestChangelogFormat(t *testing.T) {
+	dir := demoRepo(t)
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["domain"].(map[string]any)["version"] = "1.3"
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	code, en, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "changelog")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"## Demo protocol 1.3", "Changes since 1.2.", "### For the client end (Client)", "### For the server end (Server)",
+		"#### Breaking changes", "**method removed**: method `confirm`", "(no disposition yet)"} {
+		if !strings.Contains(en, want) {
+			t.Errorf("the notes lack %q:\n%s", want, en)
+		}
+	}
+	_, ru, _ := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "changelog", "--lang", "ru")
+	for _, want := range []string{"## Демонстрационный протокол 1.3", "Изменения с версии 1.2.", "#### Ломающие изменения", "**метод удалён**: метод `confirm`"} {
+		if !strings.Contains(ru, want) {
+			t.Errorf("the Russian notes lack %q:\n%s", want, ru)
+		}
+	}
+	if code, _, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "changelog", "--lang", "de"); code != 2 || !strings.Contains(stderr, `unknown --lang "de"`) {
+		t.Errorf("--lang de: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--lang", "ru"); code != 2 || !strings.Contains(stderr, "--lang applies to --format changelog only") {
+		t.Errorf("--lang without changelog: exit %d, %s", code, stderr)
 	}
 }

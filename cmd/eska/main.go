@@ -7,6 +7,7 @@
 //	eska search <dir> <text>    index the project at dir and search its metadata
 //	eska property <command> ... show, preview, set and undo property edits
 //	eska rename <command> ...   preview and apply the rename of an object
+//	eska update [flags]         update eska from its signed release channel
 //	eska version, --version     print the version of this build and of the IDE server
 //
 // In --stdio mode stdout carries protocol frames only; short machine
@@ -28,9 +29,6 @@ import (
 	"github.com/contractkit/contractkit/ide/rpc"
 	"github.com/contractkit/contractkit/internal/buildinfo"
 )
-
-// version is this build of eska, reported by initialize.
-const version = "0.1.0"
 
 // memoryLimit is the Go runtime's soft memory limit for `eska ide --stdio`
 // (GOMEMLIMIT overrides it). With GOGC=200 the heap may grow to three times
@@ -60,6 +58,9 @@ Commands:
                        as the IDE API does (eska property for its usage)
   rename <command>     preview, apply: rename a top-level object and every
                        reference to it (eska rename for its usage)
+  update               update this binary from the signed release channel
+                       (--check, --to V, --allow-downgrade, --rollback,
+                       --json; eska update --help for more)
   version, --version   print the version of this build and of the IDE server
 
 `
@@ -113,6 +114,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runProperty(args[1:], stdout, stderr)
 	case len(args) >= 1 && args[0] == "rename":
 		return runRename(args[1:], stdout, stderr)
+	case len(args) >= 1 && args[0] == "update":
+		return runUpdate(args[1:], stdout, stderr)
 	case len(args) == 1 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
 		fmt.Fprintf(stdout, "%s; IDE server %s\n", buildinfo.Line(gen.ServerName), version)
 		return 0

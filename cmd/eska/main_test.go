@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/ide/rpc"
+	"github.com/contractkit/contractkit/internal/bindingcheck"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
 
@@ -318,35 +319,58 @@ func TestUsage(t *testing.T) {
 
 // An independent client, vscode-jsonrpc on Node, drives the real binary:
 // initialize with a Cyrillic client name, a cancelled request, shutdown
-// and exit, and checks the exit code. .ci/run installs the package
-// (make ide-node); without node or the package the test says so and skips.
+// and exit, and checks the exit code. The client is TypeScript on the
+// generated binding (generated/ide/ts: the vscode-jsonrpc descriptors,
+// constants and types), compiled here by tsc --strict before it runs, so
+// a type error in the binding or a contract change the client no longer
+// fits fails this test. .ci/run installs vscode-jsonrpc (make ide-node)
+// and tsc (make bindings-node); without them the test says so and skips.
 //
 //contract:proves eska-ide-api.cancellation.one-response eska-ide-api.cancellation.queued
 //contract:proves eska-ide-api.notification.cancel-request
 func TestVSCodeJSONRPCClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		repotest.MissingPart(t, "node is not installed: the vscode-jsonrpc client test needs it")
-	}
+	tools := bindingcheck.Find(t)
 	dir := filepath.Join(repotest.Root(t), "ide", "testdata", "node")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-jsonrpc")); err != nil {
+	mods := filepath.Join(dir, "node_modules")
+	if _, err := os.Stat(filepath.Join(mods, "vscode-jsonrpc")); err != nil {
 		repotest.MissingPart(t, "vscode-jsonrpc is not installed: run make ide-node")
 	}
-	bin := build(t)
-	cmd := exec.Command(node, "client.mjs", bin)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
+	// The build sits inside the client's folder, so that Node finds
+	// vscode-jsonrpc from every emitted module, the generated ones too;
+	// "type": "module" makes them ES modules as tsc wrote them.
+	out, err := os.MkdirTemp(dir, ".build-")
 	if err != nil {
-		t.Fatalf("client: %v\n%s", err, out)
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(out) })
+	if err := os.WriteFile(filepath.Join(out, "package.json"), []byte(`{"type": "module"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tsc, err := tools.TSC(t, out, bindingcheck.TSConfig{
+		Files:   []string{filepath.Join(dir, "client.ts")},
+		Paths:   map[string][]string{"vscode-jsonrpc": {bindingcheck.JSONRPCPath(mods)}},
+		OutDir:  out,
+		RootDir: repotest.Root(t),
+		Bundler: true,
+	})
+	if err != nil {
+		t.Fatalf("tsc --strict client.ts: %v\n%s", err, tsc)
+	}
+	bin := build(t)
+	cmd := exec.Command(tools.Node, filepath.Join(out, "ide", "testdata", "node", "client.js"), bin)
+	cmd.Dir = dir
+	output, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("client: %v\n%s", err, output)
 	}
 	var report struct {
 		Initialize, Cancelled, Shutdown string
 		ExitCode                        int
 	}
-	if err := json.Unmarshal(bytes.TrimSpace(out), &report); err != nil || report.Initialize != "ok" || report.Shutdown != "ok" || report.ExitCode != 0 {
-		t.Fatalf("client report %s: %v", out, err)
+	if err := json.Unmarshal(bytes.TrimSpace(output), &report); err != nil || report.Initialize != "ok" || report.Shutdown != "ok" || report.ExitCode != 0 {
+		t.Fatalf("client report %s: %v", output, err)
 	}
-	t.Logf("vscode-jsonrpc client: %s", bytes.TrimSpace(out))
+	t.Logf("vscode-jsonrpc client: %s", bytes.TrimSpace(output))
 }
 
 // The usage names the page and anchor that describe eska.toml; both must

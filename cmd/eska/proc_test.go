@@ -42,6 +42,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("XDG_CACHE_HOME", cacheHome)
 	code := m.Run()
+	removeReleases() // update_test.go
 	repotest.RemoveBuilds()
 	os.RemoveAll(cacheHome)
 	os.Exit(code)

@@ -1,10 +1,19 @@
 // Command gen regenerates everything that is derived from the specs under
-// spec/: the Go packages, JSON Schemas and canonical models under
-// generated/, and the reference pages under Docs/{en,ru}/reference/.
+// spec/: the Go packages, JSON Schemas, canonical models and the
+// TypeScript and Python bindings under generated/, and the reference pages
+// under Docs/{en,ru}/reference/.
 //
 // Usage:
 //
 //	gen [--write | --check] [--root DIR]
+//	gen init [--root DIR]
+//	gen config-schema
+//
+// gen reads contractkit.json at the repository root: the specs, and where
+// each one's Go package, JSON Schemas and reference pages go. gen init
+// writes a starter config, spec, dispositions file and //go:generate line
+// into a module (never overwriting a file); gen config-schema prints the
+// JSON Schema of contractkit.json, for editors.
 //
 // --write (the default, and what go generate runs) writes changed files and
 // removes files the specs no longer produce. --check writes nothing: it
@@ -37,6 +46,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/internal/buildinfo"
+	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/gen"
 	"github.com/contractkit/contractkit/internal/gencache"
 )
@@ -52,17 +62,34 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "init":
+			return runInit(args[1:], stdout, stderr)
+		case "config-schema":
+			if len(args) > 1 {
+				fmt.Fprintf(stderr, "gen config-schema: unexpected argument %q\n", args[1])
+				return 2
+			}
+			if _, err := stdout.Write(config.Schema); err != nil {
+				fmt.Fprintln(stderr, "gen:", err)
+				return 2
+			}
+			return 0
+		}
+	}
 	fl := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	write := fl.Bool("write", false, "write generated files (the default)")
 	check := fl.Bool("check", false, "regenerate in memory and fail with a diff if anything on disk differs")
-	root := fl.String("root", "", "repository root (default: the nearest folder above the working directory that holds go.mod)")
+	root := fl.String("root", "", "repository root (default: the nearest folder above the working directory that holds contractkit.json, else go.mod)")
 	quiet := fl.Bool("quiet", false, "print only problems and a count of warnings")
 	noCache := fl.Bool("no-cache", false, "generate even when the last generation's reads and outputs are unchanged")
 	version := fl.Bool("version", false, "print the version of this build and exit")
+	changelogSince := fl.String("changelog-since", "", "after writing, append release notes to changelog/<domain>.{en,ru}.md for every domain whose version differs from the one at git `REF`")
 	fl.Usage = func() {
-		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n\n")
-		fmt.Fprintf(stderr, "Regenerates generated/ and Docs/{en,ru}/reference/ from spec/*.json.\n\n")
+		fmt.Fprintf(stderr, "usage: gen [--write | --check] [--root DIR] [--quiet]\n       gen init [--root DIR]\n       gen config-schema\n\n")
+		fmt.Fprintf(stderr, "Regenerates what contractkit.json names (Go packages, JSON Schemas, reference pages) from its specs.\n\n")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -82,6 +109,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *write && *check {
 		fmt.Fprintln(stderr, "gen: --write and --check exclude each other")
+		return 2
+	}
+	if *check && *changelogSince != "" {
+		fmt.Fprintln(stderr, "gen: --changelog-since writes, so it excludes --check")
 		return 2
 	}
 	dir := *root
@@ -150,6 +181,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cache.store(dir, rec, out)
+	if *changelogSince != "" {
+		if err := appendChangelogs(dir, *changelogSince, stdout); err != nil {
+			fmt.Fprintln(stderr, "gen: changelog:", err)
+			return 2
+		}
+	}
 	if !*quiet {
 		for _, p := range written {
 			fmt.Fprintln(stdout, "wrote", p)
@@ -163,22 +200,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// findRoot walks up from the working directory to the folder holding go.mod.
+// findRoot walks up from the working directory to the nearest folder
+// holding contractkit.json, or, when there is none, go.mod (where gen then
+// says to run gen init).
 func findRoot() (string, error) {
-	dir, err := os.Getwd()
+	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
+	for _, marker := range []string{config.FileName, "go.mod"} {
+		for dir := wd; ; {
+			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+				return dir, nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory; pass --root")
-		}
-		dir = parent
 	}
+	return "", errors.New("no contractkit.json or go.mod above the working directory; pass --root")
 }
 
 func printWarnings(stderr io.Writer, warnings []string, quiet bool) {
@@ -221,5 +263,5 @@ func (c genCache) store(root string, rec *gencache.Recorder, out *gen.Output) {
 	if c.dir == "" {
 		return
 	}
-	_ = gencache.Store(c.dir, gencache.NewEntry(c.generator, root, rec, out.Files, gen.OwnedDirs, len(out.Set.Domains), out.Warnings))
+	_ = gencache.Store(c.dir, gencache.NewEntry(c.generator, root, rec, out.Files, out.Owned, len(out.Set.Domains), out.Warnings))
 }

@@ -233,8 +233,11 @@ func (t *Target) prose(text []byte, sp span, why string, ps *placeSet) {
 				ps.add(Place{Start: s, End: e, Why: why})
 			}
 		case bslquery.String:
+			// Quotes in a comment or a human text are still the
+			// comment's or the text's: the reason says where a person
+			// looks, not what the quotes would mean in code.
 			v, pos := bslquery.StringValue(text, q)
-			t.inString(v, bslquery.Tokenize(v), func(s, e int) (int, int) { return sp(pos[s], pos[e-1]+1) }, WhyString, ps)
+			t.inString(v, bslquery.Tokenize(v), func(s, e int) (int, int) { return sp(pos[s], pos[e-1]+1) }, why, ps)
 		case bslquery.Comment:
 			// The text of a comment after its slashes.
 			t.prose(text[int(q.Start)+2:int(q.End)], func(s, e int) (int, int) { return sp(int(q.Start)+2+s, int(q.Start)+2+e) }, why, ps)
@@ -293,10 +296,20 @@ func (t *Target) query(text []byte, qt []bslquery.Token, sp span, prose bool, ps
 				ps.add(Place{Start: s, End: e, Certain: true})
 			}
 		case bslquery.String:
+			// In a human text (prose) quotes are the text's, as the
+			// contract's reason text says; in a query, a string.
+			why := WhyString
+			if prose {
+				why = WhyText
+			}
 			v, pos := bslquery.StringValue(text, q)
-			t.inString(v, bslquery.Tokenize(v), func(s, e int) (int, int) { return sp(pos[s], pos[e-1]+1) }, WhyString, ps)
+			t.inString(v, bslquery.Tokenize(v), func(s, e int) (int, int) { return sp(pos[s], pos[e-1]+1) }, why, ps)
 		case bslquery.Comment:
-			t.prose(text[int(q.Start):int(q.End)], func(s, e int) (int, int) { return sp(int(q.Start)+s, int(q.Start)+e) }, WhyComment, ps)
+			why := WhyComment
+			if prose {
+				why = WhyText // "//" in a synonym is no comment
+			}
+			t.prose(text[int(q.Start):int(q.End)], func(s, e int) (int, int) { return sp(int(q.Start)+s, int(q.Start)+e) }, why, ps)
 		}
 	}
 }

@@ -68,6 +68,8 @@ func TestModuleCatalog(t *testing.T) {
 		// concatenation.
 		{`М = Метаданные.Справочники["Товары"]; Ф = ПолучитьФорму("Справочник.Товары.ФормаСписка");`, "?string:Товары ?string:Товары"},
 		{`Х = "Справочник." + "Товары";`, "?string:Товары"},
+		// Quotes in a comment are the comment's.
+		{`// см. "Товары" и Справочники.Товары`, "?comment:Товары ?comment:Товары"},
 		{"// Справочники.Товары устарел; Товары\nА = 1;", "?comment:Товары"},
 		{"Т = Справочник.Товары;", "?member:Товары"},
 		{"ТоварыИУслуги = Справочники.ТоварыИУслуги;", ""},
@@ -134,10 +136,11 @@ func TestXML(t *testing.T) {
 	own := `<?xml version="1.0"?><MetaDataObject><Catalog uuid="1"><InternalInfo><xr:GeneratedType name="CatalogObject.Товары" category="Object"/></InternalInfo>` +
 		`<Properties><Name>Товары</Name><Synonym><v8:item><v8:content>Справочник.Товары "Товары"</v8:content></v8:item></Synonym><Comment>см. Catalog.Товары</Comment></Properties>` +
 		`<ChildObjects><Attribute><Properties><Name>Товары</Name></Properties></Attribute></ChildObjects></Catalog></MetaDataObject>`
-	if got := xml(t, tg, own, XMLOwn); got != "+Товары +Товары ?text:Товары ?string:Товары ?text:Товары" {
+	// A quoted name in a synonym is still human text (reason text).
+	if got := xml(t, tg, own, XMLOwn); got != "+Товары +Товары ?text:Товары ?text:Товары ?text:Товары" {
 		t.Errorf("own: %q", got)
 	}
-	if got := xml(t, tg, own, XMLOther); got != "+Товары ?text:Товары ?string:Товары ?text:Товары" {
+	if got := xml(t, tg, own, XMLOther); got != "+Товары ?text:Товары ?text:Товары ?text:Товары" {
 		t.Errorf("not own: %q", got)
 	}
 	root := `<MetaDataObject><Configuration><ChildObjects><Catalog>Товары</Catalog><Enum>Товары</Enum></ChildObjects></Configuration></MetaDataObject>`
@@ -150,6 +153,17 @@ func TestXML(t *testing.T) {
 		`<Command name="Catalog.Товары.StandardCommand.OpenList"/><![CDATA[ИЗ Справочник.Товары]]><!-- Справочники.Товары --></Rights>`
 	if got := xml(t, tg, other, XMLOther); got != "+Товары +Товары ?member:Товары ?comment:Товары ?string:Товары +Товары +Товары +Товары ?comment:Товары" {
 		t.Errorf("other: %q", got)
+	}
+	// A form's dynamic list and a schema's data set: the table is certain;
+	// the alias and the fields through it are listed for review, as in a
+	// module's query string; a quoted name stays a string.
+	form := `<Form><Attributes><Attribute><Settings><QueryText>ВЫБРАТЬ Товары.Ссылка ИЗ Справочник.Товары КАК Товары ГДЕ Т.И = "Товары"</QueryText></Settings></Attribute></Attributes></Form>`
+	if got := xml(t, tg, form, XMLOther); got != "?query:Товары +Товары ?query:Товары ?string:Товары" {
+		t.Errorf("form QueryText: %q", got)
+	}
+	dcs := `<DataCompositionSchema><dataSet><name>Товары</name><query>ВЫБРАТЬ 1 ИЗ Справочник.Товары КАК Товары</query></dataSet></DataCompositionSchema>`
+	if got := xml(t, tg, dcs, XMLOther); got != "+Товары ?query:Товары" {
+		t.Errorf("schema query: %q", got)
 	}
 	for _, bad := range []string{"<a", "<a b>", "<a b=c>", `<a b="c>`, "<!-- x", "</a>", "<![CDATA[ x", "<? x", "<a/ >"} {
 		src := bad + "Товары"

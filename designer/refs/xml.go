@@ -142,6 +142,15 @@ func (t *Target) XML(src []byte, hits []int, role XMLRole) ([]Place, error) {
 		top := string(stack[len(stack)-1])
 		return top == "content" || top == "Comment"
 	}
+	// queryText: the element holds a query, a dynamic list's QueryText
+	// in a form or a data set's query in a data composition schema.
+	queryText := func() bool {
+		if len(stack) == 0 {
+			return false
+		}
+		top := string(stack[len(stack)-1])
+		return top == "QueryText" || top == "query"
+	}
 	run := func(from, to int, raw, text bool) {
 		if !t.hitIn(hits, from, to) {
 			return
@@ -158,6 +167,11 @@ func (t *Target) XML(src []byte, hits []int, role XMLRole) ([]Place, error) {
 		}
 		qt := bslquery.Tokenize(d.b)
 		t.query(d.b, qt, d.span, text && human(), &ps)
+		if text && queryText() {
+			// As in a module's query string: every other naming is an
+			// alias or a field named like the object, for a person.
+			t.inString(d.b, qt, d.span, WhyQuery, &ps)
+		}
 	}
 	i := 0
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {

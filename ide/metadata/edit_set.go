@@ -193,6 +193,9 @@ func (b *Backend) setWriteError(p *project, err error, symlink, exists func() er
 		return symlink()
 	case errors.Is(err, fs.ErrExist):
 		return exists()
+	case errors.As(err, new(*atomicfile.TooLargeError)):
+		// The change is too large for its journal: nothing was written.
+		return b.loadError(p, nil, &sourceError{path: p.srcDir, reason: gen.SourceErrorReasonTooLarge, err: err})
 	case errors.As(err, &se) && errors.Is(err, atomicfile.ErrChanged):
 		return derr(gen.DomainErrorKindSourceChanged, gen.SourceChangedDetails{Path: ToPath(se.Rel)}, p, b.s)
 	case errors.As(err, &se):

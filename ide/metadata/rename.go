@@ -209,6 +209,10 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 	switch {
 	case !identifierRE.MatchString(newName) || bsl.KeywordKey([]byte(newName)) != "":
 		issue(gen.RenameIssueCodeInvalidName, "")
+	case len(newName)+len(".xml") > gen.MaxFileNameBytes:
+		// The descriptor could not be created; found here, not by the
+		// apply's rename failing halfway.
+		issue(gen.RenameIssueCodeInvalidName, "")
 	case newName == o.name:
 		issue(gen.RenameIssueCodeSameName, "")
 	}

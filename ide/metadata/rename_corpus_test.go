@@ -77,6 +77,9 @@ var (
 	bslStringRE = regexp.MustCompile(`//[^\n]*|"(?:[^"\r\n]|""|\r?\n[ \t]*\|)*"?`)
 	xmlTagRE    = regexp.MustCompile(`<[^>]*>`)
 	xmlQuoteRE  = regexp.MustCompile(`"(?:[^"<]|"")*"`)
+	// A query held by an element: a form's dynamic list, a schema's data
+	// set. Like a module's query string, every naming inside counts.
+	xmlQueryRE = regexp.MustCompile(`(?s)<(?:QueryText|query)>(.*?)</(?:QueryText|query)>`)
 )
 
 // independentPlaces returns every place of the case's old name in the
@@ -136,6 +139,9 @@ func independentPlaces(t *testing.T, src string, c renameCase) map[string]bool {
 		} else {
 			stripped := xmlTagRE.ReplaceAllStringFunc(text, func(s string) string { return strings.Repeat(" ", len(s)) })
 			literals = xmlQuoteRE.FindAllStringIndex(stripped, -1)
+			for _, m := range xmlQueryRE.FindAllStringSubmatchIndex(text, -1) {
+				literals = append(literals, m[2:4])
+			}
 		}
 		for _, lit := range literals {
 			for _, m := range bare.FindAllStringIndex(text[lit[0]:lit[1]], -1) {

@@ -201,6 +201,10 @@ func TestRenameRefusals(t *testing.T) {
 		{name: "space", id: "catalog:Товары", newName: "Мои товары", issue: "invalid_name", kind: "rename_invalid_name"},
 		{name: "reserved word", id: "catalog:Товары", newName: "Если", issue: "invalid_name", kind: "rename_invalid_name"},
 		{name: "same name", id: "catalog:Товары", newName: "Товары", issue: "same_name", kind: "rename_invalid_name"},
+		// One byte past the file name limit: the descriptor would be
+		// Catalogs/<name>.xml of MaxFileNameBytes+1 bytes.
+		{name: "file name too long", id: "catalog:Товары", newName: "Т" + strings.Repeat("x", gen.MaxFileNameBytes-len(".xml")-len("Т")+1),
+			issue: "invalid_name", kind: "rename_invalid_name"},
 		{name: "collision in any case", id: "catalog:Товары", newName: "СКЛАДЫ", issue: "collision", kind: "rename_collision"},
 		{name: "folder exists", id: "catalog:Товары", newName: "Изделия", issue: "path_exists", kind: "rename_collision",
 			spoil: func(root string) { os.MkdirAll(filepath.Join(root, "src", "Catalogs", "Изделия"), 0o755) }},
@@ -270,6 +274,39 @@ func TestRenameRefusals(t *testing.T) {
 			t.Errorf("apply: %s", errText(err))
 		}
 	})
+}
+
+// A new name whose descriptor file name is exactly MaxFileNameBytes
+// long passes the preview and is applied and undone; one byte more is an
+// invalid_name issue of the preview (TestRenameRefusals), never a failure
+// of the apply.
+func TestRenameFileNameAtLimit(t *testing.T) {
+	h := openRename(t, 9)
+	name := "Т" + strings.Repeat("x", gen.MaxFileNameBytes-len(".xml")-len("Т"))
+	before := readSources(t, h.root)
+	p, err := h.preview("catalog:Товары", name)
+	if err != nil {
+		t.Fatal(errText(err))
+	}
+	if len(p.Plan.Issues) != 0 || !p.ApplyAvailable {
+		t.Fatalf("issues %+v", p.Plan.Issues)
+	}
+	if _, err := h.apply("catalog:Товары", name, p.Plan.Snapshot, true); err != nil {
+		t.Fatal(errText(err))
+	}
+	desc := filepath.Join(h.root, "src", "Catalogs", name+".xml")
+	if len(filepath.Base(desc)) != gen.MaxFileNameBytes {
+		t.Fatalf("the descriptor's name has %d bytes", len(filepath.Base(desc)))
+	}
+	if _, err := os.Stat(desc); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.undo("catalog:"+name, false); err != nil {
+		t.Fatal(errText(err))
+	}
+	if got := readSources(t, h.root); !reflect.DeepEqual(got, before) {
+		t.Error("undo did not restore the tree")
+	}
 }
 
 // A file the vendor's support rules lock blocks the rename, whether it

@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // Errors of a write; nothing was written when one of the first four is
@@ -80,8 +81,43 @@ type Writer struct {
 // tempPrefix starts the name of every temporary file a write makes.
 const tempPrefix = ".eska-write-"
 
+// nameLimit is the longest name of one path element, in bytes, on the
+// common file systems (ext4, XFS, tmpfs, APFS); the eska IDE API's
+// MaxFileNameBytes is the same bound for the names a rename gives.
+const nameLimit = 255
+
+// tempName is the name of a temporary file for the file named base: the
+// prefix, as much of base as fits nameLimit (cut at a character
+// boundary; it only helps a person see whose file it is) and the suffix
+// that makes it unique. A file whose name is at the limit still gets a
+// temporary file.
+func tempName(base, suffix string) string {
+	room := nameLimit - len(tempPrefix) - len(suffix)
+	if room < 0 {
+		room = 0
+	}
+	if len(base) > room {
+		base = base[:room]
+		for len(base) > 0 && !utf8.ValidString(base) {
+			base = base[:len(base)-1]
+		}
+	}
+	return tempPrefix + base + suffix
+}
+
 // journalName is the journal file in the state directory.
 const journalName = "write-journal.json"
+
+// The journals' bounds, on writing (a larger one is refused before
+// anything is written) and on reading (a larger file is not read into
+// memory: recovery then waits for a person). A write's journal names a
+// temporary file; a set's holds every file's replacements and its
+// caller's metadata (an undo step), so a rename of a few thousand places
+// takes about a megabyte.
+const (
+	maxWriteJournalBytes = 64 << 10
+	maxSetJournalBytes   = 32 << 20
+)
 
 // lockName is the lock file in the state directory.
 const lockName = "write.lock"
@@ -163,7 +199,7 @@ func (w *Writer) swap(path, rel string, mode fs.FileMode, want, data []byte) err
 	if _, err := rand.Read(suffix[:]); err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, tempPrefix+filepath.Base(path)+"-"+hex.EncodeToString(suffix[:]))
+	tmp := filepath.Join(dir, tempName(filepath.Base(path), "-"+hex.EncodeToString(suffix[:])))
 	tmpRel, _ := filepath.Rel(w.Root, tmp)
 	if err := w.record(journal{Temp: []string{tmpRel}}); err != nil {
 		return err
@@ -243,6 +279,9 @@ func (w *Writer) record(j journal) error {
 	if err != nil {
 		return err
 	}
+	if len(data) > maxWriteJournalBytes {
+		return &TooLargeError{Path: filepath.Join(w.State, journalName), Max: maxWriteJournalBytes, Size: int64(len(data))}
+	}
 	if err := StateFile(dir, w.State, journalName); err != nil {
 		return err
 	}
@@ -279,7 +318,7 @@ func (w *Writer) Recover() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := ReadStateFile(dir, w.State, journalName, -1)
+	data, err := ReadStateFile(dir, w.State, journalName, maxWriteJournalBytes)
 	dir.Close()
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func setup(t *testing.T) (*Writer, string) {
@@ -251,5 +253,33 @@ func TestReplaceVerifyUnrecoverable(t *testing.T) {
 	var ve *VerifyError
 	if !errors.As(err, &ve) || ve.Reverted || ve.Err == nil {
 		t.Fatalf("%v", err)
+	}
+}
+
+// A file whose name is at the file system's limit is replaced too: its
+// temporary file's name is cut to fit, at a character boundary.
+func TestReplaceNameAtLimit(t *testing.T) {
+	w, _ := setup(t)
+	// The temporary name's cut falls inside a two-byte letter.
+	name := strings.Repeat("ы", 100) + "К.xml"
+	name = strings.Repeat("x", nameLimit-len(name)) + name
+	if len(name) != nameLimit {
+		t.Fatalf("the name has %d bytes", len(name))
+	}
+	path := filepath.Join(w.Root, "Catalogs", name)
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Replace(Change{Rel: filepath.Join("Catalogs", name), Old: []byte("old"), New: []byte("new")}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "new" {
+		t.Fatalf("%q", data)
+	}
+	for _, base := range []string{name, strings.Repeat("ы", 200), "short"} {
+		tn := tempName(base, "-0123456789abcdef")
+		if len(tn) > nameLimit || !utf8.ValidString(tn) || !IsTemp(tn) {
+			t.Errorf("tempName(%d bytes) = %q (%d bytes)", len(base), tn, len(tn))
+		}
 	}
 }

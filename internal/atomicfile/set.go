@@ -213,7 +213,7 @@ func (w *Writer) ApplySet(s Set) error {
 			return &SetError{Rel: f.Rel, Err: err}
 		}
 		rel := filepath.Clean(f.Rel)
-		tmp := filepath.Join(filepath.Dir(rel), tempPrefix+filepath.Base(rel)+"-"+j.ID+"-"+strconv.Itoa(i))
+		tmp := filepath.Join(filepath.Dir(rel), tempName(filepath.Base(rel), "-"+j.ID+"-"+strconv.Itoa(i)))
 		j.Files = append(j.Files, journalFile{Rel: rel, Moved: moved(rel, s.Moves), Before: digest(f.Old), After: digest(nb),
 			Edits: f.Edits, Temp: tmp, mode: mode, newB: nb})
 	}
@@ -431,7 +431,7 @@ func (w *Writer) RecoverSet() (Recovered, error) {
 		return Recovered{}, fmt.Errorf("%w: %w", ErrRecoveryRequired, err)
 	}
 	dir.Remove(setJournalName + ".tmp")
-	data, err := ReadStateFile(dir, w.State, setJournalName, -1)
+	data, err := ReadStateFile(dir, w.State, setJournalName, maxSetJournalBytes)
 	dir.Close()
 	if errors.Is(err, fs.ErrNotExist) {
 		return Recovered{}, nil
@@ -484,6 +484,15 @@ func (w *Writer) writeSetJournal(j setJournal) error {
 	data, err := json.Marshal(j)
 	if err != nil {
 		return err
+	}
+	// Measured as committed (its longest form), so that a set refused
+	// is refused before the first write, never at its commit point.
+	size := len(data)
+	if j.Phase == phasePrepared {
+		size += len(phaseCommitted) - len(phasePrepared)
+	}
+	if size > maxSetJournalBytes {
+		return &TooLargeError{Path: filepath.Join(w.State, setJournalName), Max: maxSetJournalBytes, Size: int64(size)}
 	}
 	dir, err := w.stateDir(true)
 	if err != nil {

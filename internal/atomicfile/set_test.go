@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -300,4 +301,104 @@ func TestSetJournalForeign(t *testing.T) {
 			t.Errorf("%d: %v", i, err)
 		}
 	}
+}
+
+// A set's journal is bounded: a set whose journal (as committed) takes
+// maxSetJournalBytes is written; one byte more is refused before anything
+// is written. The caller's metadata pads the journal to the byte.
+func TestSetJournalBound(t *testing.T) {
+	withMeta := func(n int) Set {
+		w := setSetup(t)
+		s := renameSet(t, w)
+		s.Meta = []byte(`"` + strings.Repeat("x", n) + `"`)
+		return s
+	}
+	// Measure: a set far over the bound says how large its journal was.
+	probe := maxSetJournalBytes + 100
+	w := setSetup(t)
+	s := renameSet(t, w)
+	s.Meta = withMeta(probe).Meta
+	var tl *TooLargeError
+	if err := w.ApplySet(s); !errors.As(err, &tl) || tl.Max != maxSetJournalBytes {
+		t.Fatalf("an oversized set: %v", err)
+	}
+	fixed := int(tl.Size) - probe
+	for _, extra := range []int{0, 1} {
+		w := setSetup(t)
+		s := renameSet(t, w)
+		s.Meta = withMeta(maxSetJournalBytes - fixed + extra).Meta
+		before := readTree(t, w.Root)
+		err := w.ApplySet(s)
+		if extra == 0 {
+			if err != nil {
+				t.Fatalf("a journal of exactly %d bytes: %v", maxSetJournalBytes, err)
+			}
+			if got := readTree(t, w.Root); !sameTree(t, got, renamedTree()) {
+				t.Error("the set at the bound was not written")
+			}
+			continue
+		}
+		if !errors.As(err, &tl) || tl.Size != maxSetJournalBytes+1 {
+			t.Fatalf("a journal of %d bytes: %v", maxSetJournalBytes+1, err)
+		}
+		if got := readTree(t, w.Root); !sameTree(t, got, before) || w.Pending() || len(leftovers(t, w.Root)) > 0 {
+			t.Error("a refused set wrote something")
+		}
+	}
+}
+
+// Reading a journal is bounded too: a set journal (or a write's) of the
+// bound's size is read, one byte more is not read into memory and waits
+// for a person.
+func TestJournalReadBound(t *testing.T) {
+	w := setSetup(t)
+	dir := w.State
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pad := func(doc string, size int) []byte { return []byte(doc + strings.Repeat(" ", size-len(doc))) }
+	// A committed journal of no files and no moves: recovery goes forward.
+	committed := `{"id":"0123456789abcdef","phase":"committed","files":[],"moves":[]}`
+	for _, extra := range []int{0, 1} {
+		os.WriteFile(filepath.Join(dir, setJournalName), pad(committed, maxSetJournalBytes+extra), 0o644)
+		_, err := w.RecoverSet()
+		if extra == 0 && err != nil {
+			t.Fatalf("a set journal of %d bytes: %v", maxSetJournalBytes, err)
+		}
+		var tl *TooLargeError
+		if extra == 1 && (!errors.Is(err, ErrRecoveryRequired) || !errors.As(err, &tl)) {
+			t.Fatalf("a set journal of %d bytes: %v", maxSetJournalBytes+1, err)
+		}
+	}
+	os.Remove(filepath.Join(dir, setJournalName))
+	for _, extra := range []int{0, 1} {
+		os.WriteFile(filepath.Join(dir, journalName), pad(`{"temp":[]}`, maxWriteJournalBytes+extra), 0o644)
+		_, err := w.Recover()
+		if extra == 0 && err != nil {
+			t.Fatalf("a write journal of %d bytes: %v", maxWriteJournalBytes, err)
+		}
+		var tl *TooLargeError
+		if extra == 1 && !errors.As(err, &tl) {
+			t.Fatalf("a write journal of %d bytes: %v", maxWriteJournalBytes+1, err)
+		}
+	}
+}
+
+// A write's journal is bounded when it is written: at the bound it is
+// recorded, one byte more is refused.
+func TestWriteJournalBound(t *testing.T) {
+	w, _ := setup(t)
+	base, _ := json.Marshal(journal{Temp: []string{""}})
+	for _, extra := range []int{0, 1} {
+		name := strings.Repeat("t", maxWriteJournalBytes-len(base)+extra)
+		err := w.record(journal{Temp: []string{name}})
+		var tl *TooLargeError
+		if extra == 0 && err != nil {
+			t.Fatalf("a journal of %d bytes: %v", maxWriteJournalBytes, err)
+		}
+		if extra == 1 && (!errors.As(err, &tl) || tl.Size != maxWriteJournalBytes+1) {
+			t.Fatalf("a journal of %d bytes: %v", maxWriteJournalBytes+1, err)
+		}
+	}
+	w.clear()
 }

@@ -140,9 +140,13 @@ func ReadStateFile(dir *os.Root, dirPath, name string, max int64) ([]byte, error
 type TooLargeError struct {
 	Path string
 	Max  int64
+	Size int64 // when known (a journal refused before it was written)
 }
 
 func (e *TooLargeError) Error() string {
+	if e.Size > 0 {
+		return fmt.Sprintf("%s: %d bytes, longer than %d", e.Path, e.Size, e.Max)
+	}
 	return fmt.Sprintf("%s: longer than %d bytes", e.Path, e.Max)
 }
 

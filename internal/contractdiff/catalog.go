@@ -17,6 +17,9 @@ const (
 	RuleIDRenamed           = "id-renamed"
 	RuleRenamed             = "renamed"
 	RuleFieldRemoved        = "field-removed"
+	// RuleRequestMemberIgnored is a tolerated removal that changes what
+	// an answer means: see its catalog entry.
+	RuleRequestMemberIgnored = "request-member-ignored"
 
 	RuleRequiredFieldAdded    = "required-field-added"
 	RuleClosedTypeFieldAdded  = "closed-type-field-added"
@@ -55,6 +58,7 @@ const (
 	RuleProfileEventRemoved     = "profile-event-removed"
 	RuleProfileLimitLowered     = "profile-limit-lowered"
 	RuleProfileRuleAdded        = "profile-rule-added"
+	RuleProfileToleranceRemoved = "profile-tolerance-removed"
 	RuleReservedReused          = "reserved-reused"
 	RuleReservationRemoved      = "reservation-removed"
 
@@ -74,6 +78,7 @@ const (
 	RuleProfileEventAdded     = "profile-event-added"
 	RuleProfileLimitRaised    = "profile-limit-raised"
 	RuleProfileRuleRemoved    = "profile-rule-removed"
+	RuleProfileToleranceAdded = "profile-tolerance-added"
 
 	RuleStabilityChanged          = "stability-changed"
 	RuleSinceChanged              = "since-changed"

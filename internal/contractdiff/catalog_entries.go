@@ -69,7 +69,7 @@ var catalog = []*Rule{
 		Title:       text("error kind removed", "вид ошибки удалён"),
 		Description: text("Clients that handle the kind lose it, and its typed details disappear.", "Клиенты, обрабатывающие этот вид, его теряют, а вместе с ним и типизированные подробности."),
 		Why:         whyRemoval,
-		Trigger:     text("An error kind id of the baseline is missing and no added kind has the same content or shape.", "Идентификатора вида ошибки из базовой версии нет, и ни один добавленный вид не совпадает с ним по содержимому или форме."),
+		Trigger:     text("An error kind id of the baseline is missing and no added kind has the same content or shape. A kind that also leaves the enum its error data names kinds by is judged once, on that enum value, by who sends it (enum-value-removed, or compatible-change when only its sender is implemented here).", "Идентификатора вида ошибки из базовой версии нет, и ни один добавленный вид не совпадает с ним по содержимому или форме. Вид, который заодно уходит из перечисления, которым данные ошибки называют виды, оценивается один раз — на этом значении перечисления, по тому, кто его отправляет (enum-value-removed или compatible-change, если здесь реализован только отправитель)."),
 		Example: Example{
 			Context: text("Kind `not_found` is deleted from error `-32010`.", "Вид `not_found` удалён из ошибки `-32010`."),
 			Before:  `{"id": "demo.error-kind.not-found", "kind": "not_found", "details": "NotFoundDetails"}`,
@@ -99,18 +99,6 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.wire.frames", "stability": "stable"}`,
 		},
 		Resolution: text("Mark the rule `deprecated` and explain the replacement in its rationale before removing it; record a disposition if it goes now.", "Пометьте правило как `deprecated` и объясните замену в обосновании, прежде чем удалять; если оно уходит сразу, запишите решение."),
-	},
-	{
-		ID: RuleTypeRemoved, Severity: Breaking,
-		Title:       text("type removed", "тип удалён"),
-		Description: text("Generated code and schemas lose the type; values that used it no longer have a shape.", "Сгенерированный код и схемы теряют тип; у значений, которые его использовали, больше нет формы."),
-		Why:         text("Breaking whoever implements what: code that imports the generated package loses the type, and the change of every value that used it is reported where it is used.", "Ломающее независимо от того, кто что реализует: код, импортирующий сгенерированный пакет, теряет тип, а изменение каждого значения, которое его использовало, показывается там, где оно используется."),
-		Trigger:     text("A type id of the baseline is missing and no added type has the same content.", "Идентификатора типа из базовой версии нет, и ни один добавленный тип не совпадает с ним по содержимому."),
-		Example: Example{
-			Context: text("Type `Scratch` is deleted.", "Тип `Scratch` удалён."),
-			Before:  `{"id": "demo.type.scratch", "name": "Scratch", "kind": "object"}`,
-		},
-		Resolution: text("If the type was only renamed, keep its content identical so the change is reported as one rename; otherwise record a disposition.", "Если тип только переименован, сохраните содержимое без изменений, и изменение будет показано как одно переименование; иначе запишите решение."),
 	},
 	{
 		ID: RuleConstantRemoved, Severity: Breaking,
@@ -163,6 +151,19 @@ var catalog = []*Rule{
 		Resolution: text("Keep the member, optional and documented as ignored, and deprecate it; once removed, reserve its name. Otherwise record a disposition.", "Оставьте поле необязательным и описанным как игнорируемое, объявите устаревшим; после удаления зарезервируйте имя. Иначе запишите решение."),
 	},
 	// ---- values: narrowing what receivers accept ----
+	{
+		ID: RuleRequestMemberIgnored, Severity: Breaking,
+		Title:       text("request member now ignored", "поле запроса теперь игнорируется"),
+		Description: text("An optional member of a method's params was removed or renamed, and the party that answers, implemented here, ignores unknown members: a caller built from the baseline still sends it and is not rejected, but the answer no longer takes it into account (a filter that stops filtering).", "Необязательное поле параметров метода удалено или переименовано, а отвечающая сторона, реализованная здесь, игнорирует неизвестные поля: вызывающий по базовой версии всё ещё шлёт его и не получает отказа, но ответ больше его не учитывает (фильтр, который перестал фильтровать)."),
+		Why:         text("Breaking, although both revisions accept the same messages (the witness shows one): a member of a request is an input of its answer, and a caller cannot tell from the wire that the input is now ignored, so the meaning of its request changed silently. The same removal where no answer depends on it (a member of a result, an event) is tolerated-removal, a warning.", "Ломающее, хотя обе версии принимают одни и те же сообщения (свидетель показывает такое): поле запроса — входные данные ответа, и вызывающий не может узнать по проводу, что они теперь игнорируются, так что смысл его запроса молча изменился. То же удаление там, где от него не зависит ответ (поле результата, событие), — tolerated-removal, предупреждение."),
+		Trigger:     text("An optional member of a type carried in the params of a method whose answering party this repository implements is removed, or renamed (same type and constraints), and the type ignores or keeps unknown members.", "Удалено или переименовано (тот же тип и ограничения) необязательное поле типа, входящего в параметры метода, отвечающая сторона которого реализована в этом репозитории, и тип игнорирует или сохраняет неизвестные поля."),
+		Example: Example{
+			Context: text("`SearchParams` ignores unknown members; its optional filter `synonymLanguage` becomes `synonymLocale`.", "`SearchParams` игнорирует неизвестные поля; его необязательный фильтр `synonymLanguage` становится `synonymLocale`."),
+			Before:  `{"name": "synonymLanguage", "type": "string", "required": false}`,
+			After:   `{"name": "synonymLocale", "type": "string", "required": false}`,
+		},
+		Resolution: text("Keep the old member, deprecated, and honour it beside the new one until callers have moved; or record a disposition saying what old callers now get and how they migrate.", "Сохраните старое поле как устаревшее и учитывайте его наряду с новым, пока вызывающие не перейдут; или запишите решение о том, что теперь получают старые вызывающие и как им перейти."),
+	},
 	{
 		ID: RuleRequiredFieldAdded, Severity: Breaking,
 		Title:       text("required field added", "добавлено обязательное поле"),
@@ -243,7 +244,7 @@ var catalog = []*Rule{
 		ID: RuleTypeChanged, Severity: Breaking,
 		Title:       text("type changed", "тип изменён"),
 		Description: text("Values of the old type no longer decode as the new one, and values of the new type are unknown to peers built from the baseline.", "Значения старого типа не декодируются как новый, а значения нового незнакомы участникам по базовой версии."),
-		Why:         whyBoth,
+		Why:         text("Judged by the way the values move: a string that becomes a closed enum, a number that becomes an integer or any value that becomes a typed one only narrows, and is breaking when a receiver is implemented here (the witness is a value only the old type accepts); the reverse only widens, and is breaking when a sender is implemented here; a type replaced by an unrelated one does both, and is breaking when either is. Otherwise it is compatible-change.", "Оценивается по тому, куда сдвигаются значения: строка, ставшая закрытым перечислением, число, ставшее целым, или любое значение, ставшее типизированным, только сужает и ломает, когда здесь реализован получатель (свидетель — значение, которое принимает только старый тип); обратная смена только расширяет и ломает, когда здесь реализован отправитель; замена на несвязанный тип делает и то и другое и ломает в любом из этих случаев. Иначе это compatible-change."),
 		Trigger:     text("The type of a member or alias changes, or a named type changes its kind, enum base or union tag member; also (always breaking) the type named by method params or result, notification params, event payload, error data, error kind details or a capability, or a constant's type, kind or unit.", "Изменился тип поля или псевдонима, либо у именованного типа сменился вид, основа перечисления или поле-тег объединения; а также (всегда ломающее) тип параметров или результата метода, параметров уведомления, данных события, данных ошибки, подробностей вида ошибки или возможности, либо тип, вид или единица константы."),
 		Example: Example{
 			Context: text("Field `total` of `GetResult`.", "Поле `total` типа `GetResult`."),
@@ -322,7 +323,7 @@ var catalog = []*Rule{
 		Title:       text("maxLength lowered", "maxLength уменьшен"),
 		Description: text("Senders of longer strings are rejected.", "Отправители более длинных строк получают отказ."),
 		Why:         whyNarrowing,
-		Trigger:     text("`maxLength` is lowered or added on a string.", "У строки `maxLength` уменьшен или добавлен."),
+		Trigger:     text("`maxLength` is lowered or added on a string. A `maxLength` that names a limit constant on both sides moves with the constant and is reported once, on it (limit-narrowed).", "У строки `maxLength` уменьшен или добавлен. `maxLength`, который с обеих сторон называет константу-предел, движется вместе с ней и показывается один раз, на ней (limit-narrowed)."),
 		Example: Example{
 			Context: text("Field `name` of `GetParams`.", "Поле `name` типа `GetParams`."),
 			Before:  `{"maxLength": 8}`,
@@ -387,7 +388,7 @@ var catalog = []*Rule{
 		Title:       text("array bounds narrowed", "границы массива сужены"),
 		Description: text("Senders of more (or fewer) items are rejected.", "Отправители большего (или меньшего) числа элементов получают отказ."),
 		Why:         whyNarrowing,
-		Trigger:     text("`maxItems` is lowered or added, or `minItems` raised or added, on an array.", "У массива `maxItems` уменьшен или добавлен либо `minItems` увеличен или добавлен."),
+		Trigger:     text("`maxItems` is lowered or added, or `minItems` raised or added, on an array. A count that names a limit constant on both sides moves with the constant and is reported once, on it (limit-narrowed).", "У массива `maxItems` уменьшен или добавлен либо `minItems` увеличен или добавлен. Граница, которая с обеих сторон называет константу-предел, движется вместе с ней и показывается один раз, на ней (limit-narrowed)."),
 		Example: Example{
 			Context: text("`interrupts` of AG-UI's `RunFinishedInterrupt`, which the checker here accepts.", "`interrupts` в `RunFinishedInterrupt` AG-UI, которые принимает здешняя проверка."),
 			Before:  `{"minItems": 1}`,
@@ -477,7 +478,7 @@ var catalog = []*Rule{
 		Title:       text("limit narrowed", "предел сужен"),
 		Description: text("A limit on what a party accepts was lowered (or a minimum raised): what senders sized for the old limit send is now rejected.", "Предел того, что принимает сторона, уменьшен (или минимум увеличен): то, что шлют отправители, рассчитанные на старый предел, теперь отвергается."),
 		Why:         text("A limit states which flow it bounds (its `direction`). Breaking when this repository implements the receiving party of that flow; when only the sender is implemented here the sender just stays further below the limit, and the edit is compatible-change.", "Предел указывает, какой поток он ограничивает (`direction`). Ломающее, когда этот репозиторий реализует принимающую сторону этого потока; когда здесь реализован только отправитель, он просто держится дальше от предела, и правка — compatible-change."),
-		Trigger:     text("The value of a `limit` constant moves so that fewer values fit: a maximum lowered, a minimum (`\"bound\": \"min\"`) raised, or a non-numeric value changed.", "Значение константы вида `limit` сдвинуто так, что помещается меньше: максимум уменьшен, минимум (`\"bound\": \"min\"`) увеличен или изменено нечисловое значение."),
+		Trigger:     text("The value of a `limit` constant, or of a `protocol` constant that is a bound, moves so that fewer values fit: a maximum lowered, a minimum (`\"bound\": \"min\"`) raised, or a non-numeric value changed. A bound that names it (`maximum`, `maxItems`, `maxLength`, ...) is not reported again.", "Значение константы вида `limit` или константы `protocol`, являющейся границей, сдвинуто так, что помещается меньше: максимум уменьшен, минимум (`\"bound\": \"min\"`) увеличен или изменено нечисловое значение. Граница, которая её называет (`maximum`, `maxItems`, `maxLength`, ...), повторно не показывается."),
 		Example: Example{
 			Context: text("`demo.limit.items` bounds what the server accepts.", "`demo.limit.items` ограничивает то, что принимает сервер."),
 			Before:  `{"id": "demo.limit.items", "kind": "limit", "value": 10}`,
@@ -490,7 +491,7 @@ var catalog = []*Rule{
 		Title:       text("limit widened", "предел расширен"),
 		Description: text("A limit on what a party sends was raised (or a minimum lowered): receivers sized for the old limit now receive larger bodies, more items or more frequent messages.", "Предел того, что шлёт сторона, увеличен (или минимум уменьшен): получатели, рассчитанные на старый предел, получают большие тела, больше элементов или более частые сообщения."),
 		Why:         text("Breaking when this repository implements the sending party of the flow the limit bounds; when only the receiver is implemented here, it just accepts more, and the edit is compatible-change.", "Ломающее, когда этот репозиторий реализует отправляющую сторону потока, который ограничивает предел; когда здесь реализован только получатель, он просто принимает больше, и правка — compatible-change."),
-		Trigger:     text("The value of a `limit` constant moves so that more values fit: a maximum raised or a minimum lowered.", "Значение константы вида `limit` сдвинуто так, что помещается больше: максимум увеличен или минимум уменьшен."),
+		Trigger:     text("The value of a `limit` constant, or of a `protocol` constant that is a bound, moves so that more values fit: a maximum raised or a minimum lowered. A bound that names it (`maximum`, `maxItems`, `maxLength`, ...) is not reported again.", "Значение константы вида `limit` или константы `protocol`, являющейся границей, сдвинуто так, что помещается больше: максимум увеличен или минимум уменьшен. Граница, которая её называет (`maximum`, `maxItems`, `maxLength`, ...), повторно не показывается."),
 		Example: Example{
 			Context: text("`eska-ide-api.limit.response-bytes` bounds what the server here sends.", "`eska-ide-api.limit.response-bytes` ограничивает то, что шлёт здешний сервер."),
 			Before:  `{"id": "eska-ide-api.limit.response-bytes", "kind": "limit", "value": 67108864}`,
@@ -504,7 +505,7 @@ var catalog = []*Rule{
 		Title:       text("protocol constant changed", "константа протокола изменена"),
 		Description: text("A literal both sides must agree on (a version string, a magic value) changed.", "Изменился литерал, о котором обе стороны обязаны договориться (строка версии, магическое значение)."),
 		Why:         whyWire,
-		Trigger:     text("The value of a `protocol` constant changes.", "Изменилось значение константы вида `protocol`."),
+		Trigger:     text("The value of a `protocol` constant that both ends must agree on exactly changes: its `direction` says `\"bounds\": \"exact\"`, or it states no direction (a spec written before constants had one). A protocol constant that is a bound one party accepts (`\"bounds\": \"accepts\"`) is judged like a limit instead: limit-narrowed, limit-widened or compatible-change.", "Изменилось значение константы вида `protocol`, в котором обе стороны обязаны совпадать точно: её `direction` говорит `\"bounds\": \"exact\"` или направления нет вовсе (спецификация написана до того, как оно появилось у констант). Константа протокола, которая является границей того, что принимает одна сторона (`\"bounds\": \"accepts\"`), оценивается как предел: limit-narrowed, limit-widened или compatible-change."),
 		Example: Example{
 			Context: text("Constant `demo.protocol.version`.", "Константа `demo.protocol.version`."),
 			Before:  `{"value": 1}`,
@@ -617,16 +618,29 @@ var catalog = []*Rule{
 	},
 	{
 		ID: RuleProfileRuleAdded, Severity: Breaking,
-		Title:       text("rule added to a profile", "в профиль добавлено правило"),
-		Description: text("A rule now applies under the profile, so a record that satisfied the profile may break the new rule.", "В профиле теперь действует ещё одно правило, и запись, удовлетворявшая профилю, может его нарушить."),
-		Why:         text("Breaking: more rules reject more records, and producers had no way to know.", "Ломающее: больше правил отвергают больше записей, а отправители не могли этого знать."),
-		Trigger:     text("A rule id is added to a profile's `rules`.", "Идентификатор правила добавлен в список `rules` профиля."),
+		Title:       text("restricting rule added to a profile", "в профиль добавлено ограничивающее правило"),
+		Description: text("A rule that restricts now applies under the profile, so a record that satisfied the profile may break the new rule.", "В профиле теперь действует ещё одно ограничивающее правило, и запись, удовлетворявшая профилю, может его нарушить."),
+		Why:         text("Breaking: more restricting rules reject more records, and producers had no way to know. A rule that tolerates (its polarity is `tolerates`) joining a profile is profile-tolerance-added instead.", "Ломающее: больше ограничивающих правил отвергают больше записей, а отправители не могли этого знать. Когда в профиль добавляется терпимое правило (полярность `tolerates`), это profile-tolerance-added."),
+		Trigger:     text("The id of a rule whose polarity is `restricts` (the default) is added to a profile's `rules`.", "Идентификатор правила с полярностью `restricts` (по умолчанию) добавлен в список `rules` профиля."),
 		Example: Example{
 			Context: text("Profile `strict` now enforces `demo.wire.frames`.", "Профиль `strict` теперь соблюдает `demo.wire.frames`."),
 			Before:  `{"id": "demo.profile.strict", "rules": []}`,
 			After:   `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
 		},
 		Resolution: text("Record a disposition saying which records the rule now rejects and how their producers adapt.", "Запишите решение о том, какие записи правило теперь отвергает и как их отправителям приспособиться."),
+	},
+	{
+		ID: RuleProfileToleranceRemoved, Severity: Breaking,
+		Title:       text("tolerating rule removed from a profile", "терпимое правило убрано из профиля"),
+		Description: text("A rule that let the profile accept, with a warning, what it would otherwise reject (unknown members stripped, unknown events dropped) no longer applies: records that passed with a warning are now refused.", "Правило, по которому профиль принимал с предупреждением то, что иначе отверг бы (неизвестные поля удаляются, неизвестные события отбрасываются), больше не действует: записи, проходившие с предупреждением, теперь отвергаются."),
+		Why:         text("Breaking: a rule's polarity says which way it moves what the profile accepts. A rule that restricts narrows the profile when it joins; a rule that tolerates narrows it when it leaves, or when its polarity turns to `restricts` while the profile lists it.", "Ломающее: полярность правила говорит, в какую сторону оно сдвигает то, что принимает профиль. Ограничивающее правило сужает профиль, когда добавляется; терпимое — когда уходит или когда его полярность меняется на `restricts`, пока профиль его перечисляет."),
+		Trigger:     text("The id of a rule whose polarity is `tolerates` is dropped from a profile's `rules`, or such a rule that a profile lists changes its polarity to `restricts`.", "Идентификатор правила с полярностью `tolerates` убран из списка `rules` профиля, или такое правило, перечисленное профилем, меняет полярность на `restricts`."),
+		Example: Example{
+			Context: text("Profile `lenient` stops stripping unknown members: rule `demo.tolerance.unknown-members` says `\"polarity\": \"tolerates\"`.", "Профиль `lenient` перестаёт удалять неизвестные поля: у правила `demo.tolerance.unknown-members` указано `\"polarity\": \"tolerates\"`."),
+			Before:  `{"id": "demo.profile.lenient", "rules": ["demo.tolerance.unknown-members"]}`,
+			After:   `{"id": "demo.profile.lenient", "rules": []}`,
+		},
+		Resolution: text("Keep the rule in the profile, or record a disposition saying which records are now refused and how their producers adapt.", "Оставьте правило в профиле или запишите решение о том, какие записи теперь отвергаются и как их отправителям приспособиться."),
 	},
 	{
 		ID: RuleReservedReused, Severity: Breaking,
@@ -660,7 +674,7 @@ var catalog = []*Rule{
 		Title:       text("a party here sends a new kind of message", "здешняя сторона отправляет новый вид сообщения"),
 		Description: text("Receivers out there may get a method call, notification, event, error code or error kind they do not know.", "Внешние получатели могут получить незнакомые вызов метода, уведомление, событие, код или вид ошибки."),
 		Why:         text("A warning, not breaking: protocols tell receivers to ignore or answer what they do not know (method-not-found, ignored notifications), so nothing valid is rejected, but a receiver less tolerant than the contract asks may stumble. A new message that only a party implemented elsewhere sends is entry-added.", "Предупреждение, а не ломающее: протоколы велят получателям игнорировать незнакомое или отвечать на него (метод не найден, проигнорированное уведомление), поэтому ничего допустимого не отвергается, но менее терпимый получатель может споткнуться. Новое сообщение, которое шлёт только сторона, реализованная в другом месте, — это entry-added."),
-		Trigger:     text("A method, notification, event, error or error kind is added whose sender is a party this repository implements.", "Добавлены метод, уведомление, событие, ошибка или вид ошибки, которые отправляет сторона, реализованная в этом репозитории."),
+		Trigger:     text("A method, notification, event, error or error kind is added whose sender is a party this repository implements. An error kind that is also a new value of the enum its error data names kinds by is reported once, on that value, whose openness says whether receivers keep it (enum-value-added or compatible-change).", "Добавлены метод, уведомление, событие, ошибка или вид ошибки, которые отправляет сторона, реализованная в этом репозитории. Вид ошибки, который одновременно является новым значением перечисления, которым данные ошибки называют виды, показывается один раз — на этом значении, а его открытость говорит, сохраняют ли его получатели (enum-value-added или compatible-change)."),
 		Example: Example{
 			Context: text("A new server notification of the eska IDE API.", "Новое уведомление сервера eska IDE API."),
 			After:   `{"id": "demo.notification.log", "method": "log", "direction": "server-to-client"}`,
@@ -733,6 +747,18 @@ var catalog = []*Rule{
 		Resolution: text("Update the Go code that uses the old name in the same change.", "Обновите код на Go, использующий старое имя, в том же изменении."),
 	},
 	{
+		ID: RuleTypeRemoved, Severity: Warning,
+		Title:       text("type removed", "тип удалён"),
+		Description: text("Generated code and schemas lose the type. What goes on the wire is not changed by the removal itself: every value that used the type is reported where it was used (a removed variant, a field whose type changed).", "Сгенерированный код и схемы теряют тип. Само удаление не меняет того, что идёт по проводу: каждое значение, использовавшее тип, показывается там, где оно использовалось (удалённый вариант, поле со сменившимся типом)."),
+		Why:         text("A warning, like go-name-changed: what breaks is the Go API of the generated package, which the compiler shows at every use, so it cannot slip through; the wire change, if any, is judged at the use site with its own witness. Changes that touch only the Go API have one severity.", "Предупреждение, как go-name-changed: ломается API сгенерированного пакета на Go, а компилятор показывает каждое использование, поэтому ошибка не проскочит; изменение на проводе, если оно есть, оценивается в месте использования со своим свидетелем. У изменений, затрагивающих только API на Go, одна степень."),
+		Trigger:     text("A type id of the baseline is missing and no added type has the same content.", "Идентификатора типа из базовой версии нет, и ни один добавленный тип не совпадает с ним по содержимому."),
+		Example: Example{
+			Context: text("Type `Scratch` is deleted.", "Тип `Scratch` удалён."),
+			Before:  `{"id": "demo.type.scratch", "name": "Scratch", "kind": "object"}`,
+		},
+		Resolution: text("If the type was only renamed, keep its content identical so the change is reported as one rename; otherwise update the Go code that used it in the same change.", "Если тип только переименован, сохраните содержимое без изменений, и изменение будет показано как одно переименование; иначе обновите код на Go, использовавший его, в том же изменении."),
+	},
+	{
 		ID: RuleToleratedRemoval, Severity: Warning,
 		Title:       text("removal receivers tolerate", "удаление, которое получатели переносят"),
 		Description: text("An optional member of a type that ignores unknown members, a value of an open enum or a variant of an open union was removed: receivers still accept a message that carries it, but what it meant is lost.", "Удалено необязательное поле типа, игнорирующего неизвестные поля, значение открытого перечисления или вариант открытого объединения: получатели по-прежнему принимают сообщение с ним, но его смысл утрачен."),
@@ -775,7 +801,7 @@ var catalog = []*Rule{
 		Title:       text("field added", "поле добавлено"),
 		Description: text("Senders may send a new optional member, or receivers get one they may ignore.", "Отправители могут слать новое необязательное поле, или получатели получают поле, которое можно игнорировать."),
 		Why:         whyNever,
-		Trigger:     text("An optional member is added and neither a receiver nor a sender here breaks: the baseline type does not reject unknown members, or only receivers of it are implemented here.", "Добавлено необязательное поле, и не ломаются ни получатель, ни отправитель здесь: тип в базовой версии не отвергает неизвестные поля или здесь реализованы только его получатели."),
+		Trigger:     text("An optional member is added and neither a receiver nor a sender here breaks: the baseline type does not reject unknown members, or only receivers of it are implemented here. Where the baseline took unknown members, the witness shows the narrowing the addition makes for the new name (a value of another type, accepted before as an unknown member, rejected now); the contract never described the name, so it stays a minor change.", "Добавлено необязательное поле, и не ломаются ни получатель, ни отправитель здесь: тип в базовой версии не отвергает неизвестные поля или здесь реализованы только его получатели. Если базовая версия принимала неизвестные поля, свидетель показывает сужение, которое добавление вносит для нового имени (значение другого типа, раньше принимавшееся как неизвестное поле, теперь отвергается); контракт никогда не описывал это имя, поэтому изменение остаётся минорным."),
 		Example: Example{
 			Context: text("Field `cursor` added to `GetParams`.", "Поле `cursor` добавлено в `GetParams`."),
 			After:   `{"name": "cursor", "type": "string", "required": false}`,
@@ -836,14 +862,27 @@ var catalog = []*Rule{
 	},
 	{
 		ID: RuleProfileRuleRemoved, Severity: Additive,
-		Title:       text("rule removed from a profile", "правило убрано из профиля"),
+		Title:       text("restricting rule removed from a profile", "ограничивающее правило убрано из профиля"),
 		Description: text("The profile accepts records that the rule used to reject.", "Профиль принимает записи, которые правило раньше отвергало."),
-		Why:         whyNever,
-		Trigger:     text("A rule id is dropped from a profile's `rules`.", "Идентификатор правила убран из списка `rules` профиля."),
+		Why:         text("Never blocks: nothing a producer sends is rejected any more for this rule. A rule that tolerates leaving a profile is profile-tolerance-removed, which breaks.", "Никогда не блокирует: из-за этого правила больше ничего из отправленного не отвергается. Когда из профиля уходит терпимое правило, это profile-tolerance-removed, и оно ломающее."),
+		Trigger:     text("The id of a rule whose polarity is `restricts` (the default) is dropped from a profile's `rules`.", "Идентификатор правила с полярностью `restricts` (по умолчанию) убран из списка `rules` профиля."),
 		Example: Example{
 			Context: text("Profile `strict` stops enforcing `demo.wire.frames`.", "Профиль `strict` перестаёт соблюдать `demo.wire.frames`."),
 			Before:  `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
 			After:   `{"id": "demo.profile.strict", "rules": []}`,
+		},
+		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+	},
+	{
+		ID: RuleProfileToleranceAdded, Severity: Additive,
+		Title:       text("tolerating rule added to a profile", "в профиль добавлено терпимое правило"),
+		Description: text("The profile now accepts, with a warning, records that it rejected before.", "Профиль теперь принимает с предупреждением записи, которые раньше отвергал."),
+		Why:         text("Never blocks: a rule that tolerates only lets more records through.", "Никогда не блокирует: терпимое правило только пропускает больше записей."),
+		Trigger:     text("The id of a rule whose polarity is `tolerates` is added to a profile's `rules`, or a rule that a profile lists changes its polarity to `tolerates`.", "Идентификатор правила с полярностью `tolerates` добавлен в список `rules` профиля, или правило, перечисленное профилем, меняет полярность на `tolerates`."),
+		Example: Example{
+			Context: text("Profile `lenient` starts to strip unknown members.", "Профиль `lenient` начинает удалять неизвестные поля."),
+			Before:  `{"id": "demo.profile.lenient", "rules": []}`,
+			After:   `{"id": "demo.profile.lenient", "rules": ["demo.tolerance.unknown-members"]}`,
 		},
 		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
 	},

@@ -558,6 +558,14 @@ type section[T any] struct {
 	compare func(c *comparer, b, a T)
 	// renamed is told about each rename (types record their new names).
 	renamed func(c *comparer, b, a T)
+	// addedElsewhere reports an added element whose addition another
+	// finding already judges (an error kind whose name is a new value of
+	// the enum its error data carries): one change, one finding.
+	addedElsewhere func(c *comparer, x T) bool
+	// removedElsewhere is addedElsewhere for a removed element: its
+	// removal is judged by another finding, and only what the removal
+	// skipped (a deprecation, a reservation) is reported here.
+	removedElsewhere func(c *comparer, x T) bool
 }
 
 func run[T any](c *comparer, s section[T]) {
@@ -619,7 +627,9 @@ func run[T any](c *comparer, s section[T]) {
 	for _, id := range gone {
 		be := bview[id]
 		w := where{target: id, ptr: be.container, stab: be.stab, name: be.name, basePtr: be.ptr}
-		c.add(s.removed, w, 0, be.signature, "", "%s was removed", be.name)
+		if s.removedElsewhere == nil || !s.removedElsewhere(c, bByID[id]) {
+			c.add(s.removed, w, 0, be.signature, "", "%s was removed", be.name)
+		}
 		c.removal(w, be)
 	}
 	for _, id := range added {
@@ -627,6 +637,10 @@ func run[T any](c *comparer, s section[T]) {
 			continue
 		}
 		ae := aview[id]
+		if s.addedElsewhere != nil && s.addedElsewhere(c, aByID[id]) {
+			c.reuse(where{target: id, ptr: ae.ptr, name: ae.name}, ae)
+			continue
+		}
 		rule := RuleEntryAdded
 		if ae.sender != 0 && c.sides.wideningBreaks(ae.sender) {
 			rule = RuleMessageAdded

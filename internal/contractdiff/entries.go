@@ -125,7 +125,7 @@ func (c *comparer) constants() {
 			}
 			if b.Direction != nil && a.Direction != nil && *b.Direction != *a.Direction {
 				c.add(RulePartiesChanged, w.at("direction"), 0, canonical(b.Direction), canonical(a.Direction),
-					"limit %s now %s; it %s", a.ID, describeLimit(a.Direction), describeLimit(b.Direction))
+					"%s %s now %s; it %s", constantNoun(a), a.ID, describeLimit(a.Direction), describeLimit(b.Direction))
 			}
 			bv, av := canonicalRaw(b.Value), canonicalRaw(a.Value)
 			if bv == av {
@@ -138,7 +138,20 @@ func (c *comparer) constants() {
 			case spec.DefaultConstant:
 				c.add(RuleDefaultChanged, vw, 0, bv, av, "default %s changed from %s to %s", a.ID, bv, av)
 			default:
-				c.add(RuleProtocolConstantChanged, vw, 0, bv, av, "protocol constant %s changed from %s to %s", a.ID, bv, av)
+				// A protocol constant that bounds what a party accepts
+				// (the highest minor version a server speaks) moves like a
+				// limit; one both ends must agree on exactly breaks peers
+				// whichever way it moves. Its direction now decides, and
+				// without one (a spec from before directions) it is exact.
+				dirn := a.Direction
+				if dirn == nil {
+					dirn = b.Direction
+				}
+				if !dirn.Exact() {
+					c.limit(vw, b, a)
+					return
+				}
+				c.add(RuleProtocolConstantChanged, vw, 0, bv, av, "protocol constant %s changed from %s to %s; both ends must agree on it exactly", a.ID, bv, av)
 			}
 		},
 	})
@@ -308,6 +321,15 @@ func (c *comparer) errorKinds() {
 				sender: c.errorSender(k.err.ID), reserveKind: spec.ReservedErrorKind, reserveKey: k.Kind, deprecatable: true}
 		},
 		content: func(k kindRef) string { return entryContent(k.ErrorKind) + " " + strconv.FormatInt(k.err.Code, 10) },
+		// A new kind reaches receivers as a new value of the enum that
+		// the error's data names its kind by (DomainErrorData.kind), and
+		// that enum says whether receivers keep a kind they do not know
+		// (open) or reject it (closed): the enum's finding judges it.
+		addedElsewhere: func(c *comparer, k kindRef) bool { return c.kindEnumValueAdded(k) },
+		// A removed kind likewise leaves as a value of that enum, judged
+		// by who sends it: a server that stops sending a kind breaks no
+		// client.
+		removedElsewhere: func(c *comparer, k kindRef) bool { return c.kindEnumValueRemoved(k) },
 		shape: func(k kindRef) string {
 			return shapeOf(k.ErrorKind, "kind", "symbol") + " " + strconv.FormatInt(k.err.Code, 10)
 		},
@@ -370,7 +392,9 @@ func (c *comparer) rules() {
 		},
 		content: func(x *spec.Rule) string { return entryContent(x) },
 		compare: func(c *comparer, b, a *spec.Rule) {
-			c.entry(entryWhere(&b.Entry, &a.Entry, "rule "+a.ID), &b.Entry, &a.Entry)
+			w := entryWhere(&b.Entry, &a.Entry, "rule "+a.ID)
+			c.entry(w, &b.Entry, &a.Entry)
+			c.rulePolarity(w, b, a)
 		},
 	})
 }
@@ -403,4 +427,73 @@ func (c *comparer) direction(w where, b, a string) {
 	if b != a {
 		c.add(RuleDirectionChanged, w.at("direction"), 0, quote(b), quote(a), "%s changed direction from %s to %s", w.name, b, a)
 	}
+}
+
+// kindEnumValueAdded reports whether the added error kind k is also a new
+// value of the enum the current error data carries its kind in: a member
+// "kind" of the error's data type whose type is an enum.
+func (c *comparer) kindEnumValueAdded(k kindRef) bool {
+	enum := kindEnum(k.err)
+	if enum == nil {
+		return false
+	}
+	has := func(t *spec.Type) bool {
+		if t == nil {
+			return false
+		}
+		for _, v := range t.Values {
+			if compactKey(v.Value) == quote(k.Kind) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(enum) {
+		return false
+	}
+	if be := c.base.LookupError(k.err.ID); be != nil {
+		if bt := kindEnum(be); bt != nil && bt.ID == enum.ID && has(bt) {
+			return false
+		}
+	}
+	return true
+}
+
+// kindEnumValueRemoved reports whether the removed error kind k (of the
+// baseline) was a value of the enum its error data carried its kind in,
+// and the current enum of the same error no longer has it.
+func (c *comparer) kindEnumValueRemoved(k kindRef) bool {
+	be := kindEnum(k.err)
+	ce := c.cur.LookupError(k.err.ID)
+	if be == nil || ce == nil {
+		return false
+	}
+	cur := kindEnum(ce)
+	if cur == nil || cur.ID != be.ID {
+		return false
+	}
+	return enumHas(be, k.Kind) && !enumHas(cur, k.Kind)
+}
+
+func enumHas(t *spec.Type, value string) bool {
+	for _, v := range t.Values {
+		if compactKey(v.Value) == quote(value) {
+			return true
+		}
+	}
+	return false
+}
+
+// kindEnum returns the enum type of the member "kind" of an error's data
+// type, or nil.
+func kindEnum(e *spec.Error) *spec.Type {
+	if e == nil || e.DataType == nil {
+		return nil
+	}
+	for _, f := range e.DataType.Fields {
+		if f.Name == "kind" && f.Type.Named != nil && f.Type.Named.Kind == spec.EnumKind {
+			return f.Type.Named
+		}
+	}
+	return nil
 }

@@ -72,7 +72,7 @@ func (c *comparer) renamedElement(be, ae element) {
 		"%s was renamed to %s on the wire (same shape, new id %s): peers that use the old name lose it", be.name, ae.name, ae.id)
 	if e := be; e.reserveKind != "" && spec.Reserves(c.cur.Reserved, e.reserveKind, e.reserveKey) == nil {
 		c.add(RuleRemovedNotReserved, w, 0, quote(e.reserveKind+" "+e.reserveKey), "",
-			"%s was renamed but %s %s is not in the spec's reserved list", e.name, e.reserveKind, e.reserveKey)
+			"the old %s %s was removed by the rename to %s but is not in the spec's reserved list", e.reserveKind, e.reserveKey, ae.reserveKey)
 	}
 }
 
@@ -150,9 +150,36 @@ func (c *comparer) majorBump() {
 	if am > bm {
 		return
 	}
+	// The finding is about the version, but a pull request rarely
+	// touches the version line, so it is annotated at the first change
+	// that needs the bump, where the diff shows it.
+	first := c.firstBlocking()
 	w := where{target: c.dom + "/version", ptr: "/domain/version", stab: c.base.Header.Stability, name: "domain " + c.dom}
+	version := fmt.Sprintf("%s now, %s at the baseline", c.cur.Header.Version, c.base.Header.Version)
+	if c.cur.Header.Version == c.base.Header.Version {
+		version = "the version is " + c.cur.Header.Version + " at both"
+	}
+	still := fmt.Sprintf("the major version is still %d", am)
+	if am < bm {
+		still = fmt.Sprintf("the major version went down from %d to %d", bm, am)
+	}
 	c.add(RuleBreakingWithoutMajorBump, w, 0, quote(c.base.Header.Version), quote(c.cur.Header.Version),
-		"%s without a new major version: the version is %s, as at the baseline (%s)", plural(n, "breaking change"), c.cur.Header.Version, c.base.Header.Version)
+		"%s without a new major version: %s (%s); the first is %s at %s",
+		plural(n, "breaking change"), still, version, first.Rule, first.Target)
+	f := &c.out[len(c.out)-1]
+	f.Pointer, f.Line, f.BaselinePointer = first.Pointer, first.Line, first.BaselinePointer
+}
+
+// firstBlocking returns the blocking finding that reports list first.
+func (c *comparer) firstBlocking() Finding {
+	var bl []Finding
+	for _, f := range c.out {
+		if f.Blocking() {
+			bl = append(bl, f)
+		}
+	}
+	SortFindings(bl)
+	return bl[0]
 }
 
 // major is the first number of a version, or 0.

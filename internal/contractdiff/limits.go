@@ -52,7 +52,7 @@ func (c *comparer) limit(w where, b, a *spec.Constant) {
 		if dirn != nil {
 			party = dirn.Party
 		}
-		c.add(RuleInternalLimitChanged, w, 0, bv, av, "limit %s was %s from %s to %s; it bounds what %s keeps for itself, which no peer sees", a.ID, what, bv, av, party)
+		c.add(RuleInternalLimitChanged, w, 0, bv, av, "%s %s was %s from %s to %s; it bounds what %s keeps for itself, which no peer sees", constantNoun(a), a.ID, what, bv, av, party)
 		return
 	}
 	// The witness is a value at a bound that rejects: a limit only
@@ -62,11 +62,25 @@ func (c *comparer) limit(w where, b, a *spec.Constant) {
 	w.typ = ""
 	if len(uses) > 0 && !uses[0].clamped && okx && oky {
 		u := uses[0]
-		p = numbers(witness.Probe{Type: u.typ.ID, Field: u.field, Tag: u.alt, Constant: a.ID}, x, y, u.upper)
+		p = witness.Probe{Type: u.typ.ID, Field: u.field, Tag: u.alt, Constant: a.ID}
+		switch {
+		case u.count == "":
+			p = numbers(p, x, y, u.upper)
+		case x.IsInt() && y.IsInt():
+			// A length or a number of items between the two values.
+			bn, an := x.Num().Int64(), y.Num().Int64()
+			p.Op, p.Counts = witness.OpItems, positive(belowCounts(&bn, &an))
+			if u.upper {
+				p.Counts = positive(aboveCounts(&bn, &an))
+			}
+			if u.count == "maxLength" || u.count == "minLength" {
+				p.Op = witness.OpLength
+			}
+		}
 		w.typ = u.typ.ID
 	}
 	c.judge(w, dir, s, RuleLimitNarrowed, RuleLimitWidened, bv, av,
-		fmt.Sprintf("limit %s was %s from %s to %s (%s)", a.ID, what, bv, av, describeLimit(dirn)), p)
+		fmt.Sprintf("%s %s was %s from %s to %s (%s)", constantNoun(a), a.ID, what, bv, av, describeLimit(dirn)), p)
 	if i := len(c.out) - 1; i >= 0 {
 		// List every message a bound on the limit reaches.
 		msgs := map[string]bool{}
@@ -84,9 +98,20 @@ func (c *comparer) limit(w where, b, a *spec.Constant) {
 	}
 }
 
+// constantNoun names the kind of a constant judged as a bound.
+func constantNoun(k *spec.Constant) string {
+	if k.Kind == spec.ProtocolConstant {
+		return "protocol constant"
+	}
+	return "limit"
+}
+
 func describeLimit(l *spec.LimitDirection) string {
 	if l == nil {
 		return "no direction given"
+	}
+	if l.Bounds == spec.BoundsExact {
+		return "both ends must agree on it exactly"
 	}
 	out := "bounds what " + l.Party + " " + l.Bounds
 	if l.Bounds == spec.BoundsBoth {
@@ -106,6 +131,9 @@ type boundUse struct {
 	alt     string // the alternative's kind, for an alternatives type
 	upper   bool
 	clamped bool
+	// count names the count bound ("maxItems", "maxLength", ...) that
+	// names the limit, "" for a numeric minimum or maximum.
+	count string
 }
 
 // boundUses lists the constraints bounded by constant id, sorted by type id.
@@ -116,10 +144,21 @@ func (c *comparer) boundUses(id string) []boundUse {
 			return
 		}
 		if k.Maximum != nil && k.Maximum.Constant == id {
-			out = append(out, boundUse{t, field, alt, true, k.Clamp})
+			out = append(out, boundUse{t, field, alt, true, k.Clamp, ""})
 		}
 		if k.Minimum != nil && k.Minimum.Constant == id {
-			out = append(out, boundUse{t, field, alt, false, k.Clamp})
+			out = append(out, boundUse{t, field, alt, false, k.Clamp, ""})
+		}
+		// Counts are never clamped: a value beyond one is rejected.
+		for _, n := range []struct {
+			ref   string
+			name  string
+			upper bool
+		}{{k.MaxItemsConstant, "maxItems", true}, {k.MaxLengthConstant, "maxLength", true},
+			{k.MinItemsConstant, "minItems", false}, {k.MinLengthConstant, "minLength", false}} {
+			if n.ref == id {
+				out = append(out, boundUse{t, field, alt, n.upper, false, n.name})
+			}
 		}
 	}
 	for _, t := range c.cur.Types {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/contractkit/contractkit/internal/contractdiff/witness"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
@@ -136,3 +137,58 @@ func severityOf(id string) Severity {
 }
 
 func text(en, ru string) spec.Text { return spec.Text{EN: en, RU: ru} }
+
+// Way says which way a change moves the contract, for the words people
+// read about it: a disposition template asks why a narrowing is
+// acceptable to senders, a widening to receivers, a removal to its users.
+type Way uint8
+
+const (
+	// WayChange is a change that is none of the others (a replaced
+	// pattern, a changed code).
+	WayChange Way = iota
+	// WayNarrowing: fewer values or records are accepted.
+	WayNarrowing
+	// WayWidening: more values may be sent.
+	WayWidening
+	// WayRemoval: an element, member or name is gone.
+	WayRemoval
+)
+
+// Way returns which way the finding moves the contract: a removal by its
+// rule, otherwise the way its witness shows, otherwise the way its rule
+// always goes.
+func (f *Finding) Way() Way {
+	if removalRules[f.Rule] {
+		return WayRemoval
+	}
+	switch f.Probe.Want {
+	case witness.Narrows:
+		return WayNarrowing
+	case witness.Widens:
+		return WayWidening
+	}
+	return ruleWays[f.Rule]
+}
+
+var removalRules = map[string]bool{
+	RuleDomainRemoved: true, RuleMethodRemoved: true, RuleNotificationRemoved: true, RuleEventRemoved: true,
+	RuleErrorRemoved: true, RuleErrorKindRemoved: true, RuleCapabilityRemoved: true, RuleRuleRemoved: true,
+	RuleTypeRemoved: true, RuleConstantRemoved: true, RuleFieldRemoved: true, RuleRenamed: true, RuleIDRenamed: true,
+	RuleProfileRemoved: true, RuleToleratedRemoval: true, RuleRequestMemberIgnored: true, RuleReservationRemoved: true,
+}
+
+var ruleWays = map[string]Way{
+	RuleRequiredFieldAdded: WayNarrowing, RuleFieldNowRequired: WayNarrowing, RuleNullableRemoved: WayNarrowing,
+	RuleEnumValueRemoved: WayNarrowing, RuleVariantRemoved: WayNarrowing, RuleMaxLengthLowered: WayNarrowing,
+	RuleMinLengthRaised: WayNarrowing, RuleMaximumLowered: WayNarrowing, RuleMinimumRaised: WayNarrowing,
+	RuleItemBoundsNarrowed: WayNarrowing, RuleClampRemoved: WayNarrowing, RuleUnknownFieldsNarrowed: WayNarrowing,
+	RuleLimitNarrowed: WayNarrowing, RuleProfileEventRemoved: WayNarrowing, RuleProfileLimitLowered: WayNarrowing,
+	RuleProfileRuleAdded: WayNarrowing, RuleProfileToleranceRemoved: WayNarrowing, RuleCapabilityGateAdded: WayNarrowing,
+	RuleStabilityWithdrawn:   WayNarrowing,
+	RuleClosedTypeFieldAdded: WayWidening, RuleFieldNowOptional: WayWidening, RuleNullableAdded: WayWidening,
+	RuleEnumValueAdded: WayWidening, RuleVariantAdded: WayWidening, RuleBoundWidened: WayWidening,
+	RuleUnknownFieldsWidened: WayWidening, RuleLimitWidened: WayWidening, RuleMessageAdded: WayWidening,
+	RuleProfileToleranceAdded: WayWidening, RuleProfileRuleRemoved: WayWidening, RuleProfileEventAdded: WayWidening,
+	RuleProfileLimitRaised: WayWidening, RuleCapabilityGateRemoved: WayWidening,
+}

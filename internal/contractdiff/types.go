@@ -67,7 +67,7 @@ func (c *comparer) typeDef(b, a *spec.Type) {
 	case spec.UnionKind:
 		c.union(w, b, a, dir, parent)
 	case spec.AliasKind:
-		if !c.valueTypeChanged(w.at("type"), dir, c.typeRef(*b.Type), a.Type.String(), witness.Probe{Type: a.ID, Op: witness.OpType}) {
+		if !c.valueTypeShift(w.at("type"), dir, typeShift(b.Type, a.Type), c.typeRef(*b.Type), a.Type.String(), witness.Probe{Type: a.ID, Op: witness.OpType}) {
 			c.constraints(w, b.Constraints, a.Constraints, dir, witness.Probe{Type: a.ID})
 		}
 	case spec.AlternativesKind:
@@ -79,12 +79,100 @@ func (c *comparer) typeDef(b, a *spec.Type) {
 // old type are rejected and those of the new one were not allowed, so it
 // is judged as both a narrowing and a widening.
 func (c *comparer) valueTypeChanged(w where, dir Direction, before, after string, p witness.Probe) bool {
+	return c.valueTypeShift(w, dir, replaces, before, after, p)
+}
+
+// valueTypeShift is valueTypeChanged for a change whose shift is known:
+// a string that becomes a closed enum only narrows what is valid, an
+// integer that becomes a number only widens it.
+func (c *comparer) valueTypeShift(w where, dir Direction, s shift, before, after string, p witness.Probe) bool {
 	if before == after {
 		return false
 	}
-	c.judge(w, dir, replaces, RuleTypeChanged, RuleTypeChanged, quote(before), quote(after),
-		fmt.Sprintf("the type of %s changed from %s to %s", w.name, orNone(before), orNone(after)), p)
+	what := map[shift]string{narrows: " (narrower)", widens: " (wider)", 0: " (the same values)"}[s]
+	if p.Op == witness.OpType {
+		p.Values = append(p.Values, typeWitnessValues...)
+	}
+	c.judge(w, dir, s, RuleTypeChanged, RuleTypeChanged, quote(before), quote(after),
+		fmt.Sprintf("the type of %s changed from %s to %s%s", w.name, orNone(before), orNone(after), what), p)
 	return true
+}
+
+// typeShift classifies a change of a type expression by the values it
+// allows, coarsely: the JSON base of each side, and whether a side allows
+// only some values of its base (an enum, an alias with constraints, an
+// object type). Anything it cannot order replaces.
+func typeShift(b, a *spec.TypeRef) shift {
+	switch {
+	case b.Array != nil && a.Array != nil:
+		return typeShift(b.Array, a.Array)
+	case b.Map != nil && a.Map != nil:
+		return typeShift(b.Map, a.Map)
+	}
+	bb, br := valueBase(b)
+	ab, ar := valueBase(a)
+	switch {
+	case bb == "" || ab == "":
+		return replaces
+	case bb == ab && ab == spec.TAny:
+		return 0
+	case ab == spec.TAny:
+		return widens
+	case bb == spec.TAny:
+		return narrows
+	case bb == ab:
+		switch {
+		case !br && !ar:
+			return 0
+		case !br:
+			return narrows
+		case !ar:
+			return widens
+		}
+	case bb == spec.TNumber && ab == spec.TInteger && !br:
+		return narrows
+	case bb == spec.TInteger && ab == spec.TNumber && !ar:
+		return widens
+	}
+	return replaces
+}
+
+// valueBase returns the JSON base of a type expression ("string",
+// "integer", "number", "boolean", "object", "array", "any"; "" when it
+// cannot tell) and whether it allows only some values of that base.
+func valueBase(r *spec.TypeRef) (string, bool) {
+	switch {
+	case r.Array != nil:
+		return "array", true
+	case r.Map != nil:
+		return spec.TObject, true
+	}
+	switch r.Name {
+	case spec.TString, spec.TInteger, spec.TNumber, spec.TBoolean, spec.TAny, spec.TObject:
+		return r.Name, false
+	case spec.TDecimalU64:
+		return spec.TString, true
+	}
+	t := r.Named
+	if t == nil {
+		return "", false
+	}
+	switch t.Kind {
+	case spec.EnumKind:
+		if t.Base == "integer" {
+			return spec.TInteger, true
+		}
+		return spec.TString, true
+	case spec.ObjectKind, spec.UnionKind:
+		return spec.TObject, true
+	case spec.AliasKind:
+		if t.Type == nil {
+			return "", false
+		}
+		base, restricted := valueBase(t.Type)
+		return base, restricted || t.Constraints != nil
+	}
+	return "", false
 }
 
 // unknownOrder ranks additionalFields by how much of an unknown member
@@ -272,6 +360,9 @@ func (c *comparer) fieldRemoved(w where, b, a *spec.Type, f *spec.Field, dir Dir
 	p := c.presenceProbe(a, f.Name, s, dir, witness.Baseline, witness.Narrows)
 	why := ""
 	switch {
+	case s == 0 && c.answeredHere(a.ID) != "":
+		rule = RuleRequestMemberIgnored
+		why = fmt.Sprintf(" (receivers ignore unknown members, so a request that still carries it is accepted, but %s now ignores it: what old callers asked for with it silently stops shaping the result, a change of meaning)", c.answeredHere(a.ID))
 	case s == 0:
 		why = " (receivers ignore unknown members, so a value that still carries it is accepted, but what it said is lost)"
 	case rule == RuleCompatibleChange:
@@ -300,7 +391,18 @@ func (c *comparer) fieldAdded(w where, b, a *spec.Type, f *spec.Field, dir Direc
 		rule = RuleFieldAdded
 	}
 	p := c.presenceProbe(a, f.Name, s, dir, witness.Current, witness.Widens)
-	c.addProbe(rule, fw, dir, p, "", fieldSignature(f, f.Type.String()), "field %s was added%s; %s", fw.name, map[bool]string{true: " as required", false: ""}[f.Required], c.sides.phrase(dir))
+	note := ""
+	if s == 0 && b.AdditionalFields != "reject" && !anyValue(&f.Type) {
+		// The baseline accepted the name with any value, as an unknown
+		// member; now only values of its type pass. The contract never
+		// described the name, so a sender that used it was outside the
+		// contract and the addition stays a minor change (the eska seed:
+		// adding optional members is minor), but the witness shows the
+		// narrowing rather than a value both accept.
+		p = witness.Probe{Type: a.ID, Field: f.Name, Op: witness.OpSet, Want: witness.Narrows, Values: foreignValues(&f.Type)}
+		note = fmt.Sprintf(" (before, receivers took %s as an unknown member with any value; now a value that is not %s is rejected, which only a sender outside the contract used)", f.Name, f.Type.String())
+	}
+	c.addProbe(rule, fw, dir, p, "", fieldSignature(f, f.Type.String()), "field %s was added%s%s; %s", fw.name, map[bool]string{true: " as required", false: ""}[f.Required], note, c.sides.phrase(dir))
 	if r := spec.Reserves(b.Reserved, "", f.Name); r != nil {
 		c.add(RuleReservedReused, fw, 0, quote("reserved field "+f.Name), fieldSignature(f, f.Type.String()),
 			"field %s reuses a name reserved since %s: peers built before its removal still give it the old meaning", fw.name, r.Since)
@@ -349,6 +451,18 @@ func (c *comparer) fieldRenames(w where, b, a *spec.Type, dir Direction, gone, a
 			name: a.Name + "." + g.Name, typ: a.ID, basePtr: g.Ptr}
 		s := removalShift(g, a) | additionShift(match, b)
 		rule := c.verdict(s, dir, RuleRenamed, RuleRenamed, RuleToleratedRemoval)
+		msg := fmt.Sprintf("field %s was renamed to %s (same type and constraints); %s", fw.name, match.Name, c.sides.phrase(dir))
+		if s == 0 {
+			// Nothing is rejected, so the old name is simply gone: say it
+			// as the removal the rule id names.
+			msg = fmt.Sprintf("field %s was removed in favour of %s, of the same type and constraints (receivers ignore unknown members, so a value that still carries the old name is accepted, but what it said is lost); %s",
+				fw.name, match.Name, c.sides.phrase(dir))
+			if by := c.answeredHere(a.ID); by != "" {
+				rule = RuleRequestMemberIgnored
+				msg = fmt.Sprintf("field %s was removed in favour of %s, of the same type and constraints: a request that still carries the old name is accepted, but %s now ignores it, so what old callers asked for with it silently stops shaping the result (a change of meaning); %s",
+					fw.name, match.Name, by, c.sides.phrase(dir))
+			}
+		}
 		// The old name present shows what old senders send; the new name
 		// present shows what new senders send.
 		p := witness.Probe{Type: a.ID, Field: g.Name, Op: witness.OpMember, Side: witness.Baseline, Want: witness.Narrows}
@@ -359,11 +473,10 @@ func (c *comparer) fieldRenames(w where, b, a *spec.Type, dir Direction, gone, a
 			rule == RuleCompatibleChange && s&narrows == 0:
 			p = witness.Probe{Type: a.ID, Field: match.Name, Op: witness.OpMember, Side: witness.Current, Want: witness.Widens}
 		}
-		c.addProbe(rule, fw, dir, p, quote(g.Name), quote(match.Name), "field %s was renamed to %s (same type and constraints); %s",
-			fw.name, match.Name, c.sides.phrase(dir))
+		c.addProbe(rule, fw, dir, p, quote(g.Name), quote(match.Name), "%s", msg)
 		if spec.Reserves(a.Reserved, "", g.Name) == nil {
 			c.add(RuleRemovedNotReserved, fw, 0, quote("field "+g.Name), "",
-				"field %s was renamed but its old name is not in the reserved list of %s", fw.name, a.Name)
+				"the old name of field %s was removed by the rename to %s but is not in the reserved list of %s", fw.name, match.Name, a.Name)
 		}
 	}
 	var leftAdded []*spec.Field
@@ -411,7 +524,7 @@ func (c *comparer) field(tw where, b, a *spec.Field, owner *spec.Type, dir Direc
 		c.add(RuleEntryAdded, where{target: a.ID, ptr: a.Ptr + "/id", name: w.name}, 0, "", quote(a.ID), "field %s now carries rule %s", w.name, a.ID)
 	}
 	p := witness.Probe{Type: w.typ, Field: a.Name}
-	if c.valueTypeChanged(w.at("type"), dir, c.typeRef(b.Type), a.Type.String(), with(p, witness.OpType)) {
+	if c.valueTypeShift(w.at("type"), dir, typeShift(&b.Type, &a.Type), c.typeRef(b.Type), a.Type.String(), with(p, witness.OpType)) {
 		return
 	}
 	// Presence: absent, null and a value are three things. Absent coming
@@ -711,14 +824,26 @@ func (c *comparer) constraints(w where, b, a *spec.Constraints, dir Direction, p
 		q.Counts = positive(counts)
 		return q
 	}
-	// maxLength: lower is narrower; absent is the widest.
-	if s, ok := upperShift(intRat(b.MaxLength), intRat(a.MaxLength)); ok {
-		c.judge(cw("maxLength"), dir, s, RuleMaxLengthLowered, RuleBoundWidened, intJSON(b.MaxLength), intJSON(a.MaxLength),
-			describe("maxLength", w.name, intJSON(b.MaxLength), intJSON(a.MaxLength)), length(aboveCounts(b.MaxLength, a.MaxLength)...))
+	// A count bound that names the same limit constant on both sides
+	// moves with it: the change is judged once, on the constant.
+	count := func(bc, ac string, bv, av *int64) (*int64, *int64) {
+		if bc != "" && bc == ac {
+			return nil, nil
+		}
+		return bv, av
 	}
-	if s, ok := lowerShift(intRat(b.MinLength), intRat(a.MinLength)); ok {
-		c.judge(cw("minLength"), dir, s, RuleMinLengthRaised, RuleBoundWidened, intJSON(b.MinLength), intJSON(a.MinLength),
-			describe("minLength", w.name, intJSON(b.MinLength), intJSON(a.MinLength)), length(belowCounts(b.MinLength, a.MinLength)...))
+	bMaxLen, aMaxLen := count(b.MaxLengthConstant, a.MaxLengthConstant, b.MaxLength, a.MaxLength)
+	bMinLen, aMinLen := count(b.MinLengthConstant, a.MinLengthConstant, b.MinLength, a.MinLength)
+	bMinItems, aMinItems := count(b.MinItemsConstant, a.MinItemsConstant, b.MinItems, a.MinItems)
+	bMaxItems, aMaxItems := count(b.MaxItemsConstant, a.MaxItemsConstant, b.MaxItems, a.MaxItems)
+	// maxLength: lower is narrower; absent is the widest.
+	if s, ok := upperShift(intRat(bMaxLen), intRat(aMaxLen)); ok {
+		c.judge(cw("maxLength"), dir, s, RuleMaxLengthLowered, RuleBoundWidened, intJSON(bMaxLen), intJSON(aMaxLen),
+			describe("maxLength", w.name, intJSON(bMaxLen), intJSON(aMaxLen)), length(aboveCounts(bMaxLen, aMaxLen)...))
+	}
+	if s, ok := lowerShift(intRat(bMinLen), intRat(aMinLen)); ok {
+		c.judge(cw("minLength"), dir, s, RuleMinLengthRaised, RuleBoundWidened, intJSON(bMinLen), intJSON(aMinLen),
+			describe("minLength", w.name, intJSON(bMinLen), intJSON(aMinLen)), length(belowCounts(bMinLen, aMinLen)...))
 	}
 	if b.Pattern != a.Pattern {
 		s := replaces
@@ -753,13 +878,13 @@ func (c *comparer) constraints(w where, b, a *spec.Constraints, dir Direction, p
 				describe("maximum", w.name, boundJSON(b.Maximum), boundJSON(a.Maximum)), numbers(p, boundRat(b.Maximum), boundRat(a.Maximum), true))
 		}
 	}
-	if s, ok := lowerShift(intRat(b.MinItems), intRat(a.MinItems)); ok {
-		c.judge(cw("minItems"), dir, s, RuleItemBoundsNarrowed, RuleBoundWidened, intJSON(b.MinItems), intJSON(a.MinItems),
-			describe("minItems", w.name, intJSON(b.MinItems), intJSON(a.MinItems)), items(belowCounts(b.MinItems, a.MinItems)...))
+	if s, ok := lowerShift(intRat(bMinItems), intRat(aMinItems)); ok {
+		c.judge(cw("minItems"), dir, s, RuleItemBoundsNarrowed, RuleBoundWidened, intJSON(bMinItems), intJSON(aMinItems),
+			describe("minItems", w.name, intJSON(bMinItems), intJSON(aMinItems)), items(belowCounts(bMinItems, aMinItems)...))
 	}
-	if s, ok := upperShift(intRat(b.MaxItems), intRat(a.MaxItems)); ok {
-		c.judge(cw("maxItems"), dir, s, RuleItemBoundsNarrowed, RuleBoundWidened, intJSON(b.MaxItems), intJSON(a.MaxItems),
-			describe("maxItems", w.name, intJSON(b.MaxItems), intJSON(a.MaxItems)), items(aboveCounts(b.MaxItems, a.MaxItems)...))
+	if s, ok := upperShift(intRat(bMaxItems), intRat(aMaxItems)); ok {
+		c.judge(cw("maxItems"), dir, s, RuleItemBoundsNarrowed, RuleBoundWidened, intJSON(bMaxItems), intJSON(aMaxItems),
+			describe("maxItems", w.name, intJSON(bMaxItems), intJSON(aMaxItems)), items(aboveCounts(bMaxItems, aMaxItems)...))
 	}
 	if bc, ac := canonicalRaw(b.Const), canonicalRaw(a.Const); bc != ac {
 		s := replaces
@@ -1030,4 +1155,43 @@ func jsonNumber(raw json.RawMessage) (*big.Rat, bool) {
 		return nil, false
 	}
 	return new(big.Rat).SetString(s)
+}
+
+// answeredHere names the party implemented here that answers requests
+// whose params carry the type with the given id ("server"), or "" when no
+// such method exists. A member of such params that it starts to ignore
+// changes what the answer means for callers that still send it.
+func (c *comparer) answeredHere(typeID string) string {
+	r := c.reached[typeID]
+	if r == nil {
+		return ""
+	}
+	for _, d := range []*spec.Domain{c.cur, c.base} {
+		for _, m := range d.Methods {
+			if !r.messages["method "+m.Method+" params"] {
+				continue
+			}
+			if p := c.sides.at(endOf(spec.Other(spec.Sender(m.Direction)))); p.Implemented {
+				return p.Name
+			}
+		}
+	}
+	return ""
+}
+
+// foreignValues are JSON values, one of each kind, that a member of type
+// r may reject: the witness of a name that stops taking any value.
+func foreignValues(r *spec.TypeRef) []json.RawMessage {
+	out := []json.RawMessage{json.RawMessage(`"soon"`), json.RawMessage(`true`), json.RawMessage(`1.5`), json.RawMessage(`{}`), json.RawMessage(`[]`)}
+	if r.Array == nil && r.Map == nil && r.Name == spec.TString {
+		out = out[1:]
+	}
+	return out
+}
+
+// typeWitnessValues are values a changed type may accept on one side
+// only, tried after the valid values of each side's type.
+var typeWitnessValues = []json.RawMessage{
+	json.RawMessage(`"x-witness-value"`), json.RawMessage(`0.5`), json.RawMessage(`1`),
+	json.RawMessage(`true`), json.RawMessage(`{}`), json.RawMessage(`[]`), json.RawMessage(`null`),
 }

@@ -18,7 +18,7 @@ var witnessed = []string{
 	RulePatternChanged, RuleMaximumLowered, RuleMinimumRaised, RuleItemBoundsNarrowed,
 	RuleBoundWidened, RuleConstChanged, RuleClampRemoved, RuleUnknownFieldsNarrowed,
 	RuleUnknownFieldsWidened, RuleExactlyOneOfChanged, RuleLimitNarrowed, RuleLimitWidened,
-	RuleToleratedRemoval, RuleFieldAdded, RuleCompatibleChange,
+	RuleToleratedRemoval, RuleFieldAdded, RuleCompatibleChange, RuleRequestMemberIgnored,
 }
 
 // TestWitnessFreeRules: every catalog rule is either witness-free or

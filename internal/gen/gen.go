@@ -1,7 +1,7 @@
-// Package gen turns the specs of a repository into every generated file:
-// the Go package, JSON Schemas and canonical model of each domain under
-// generated/, and the reference pages under Docs/{en,ru}/reference/
-// (those of each domain, and the contractdiff rule catalog). It
+// Package gen turns the specs of a repository into every generated file,
+// where its contractkit.json says: the Go package, JSON Schemas and
+// canonical model of each domain, its reference pages, and optionally a
+// registry of the Go packages and the contractdiff rule catalog. It
 // computes the whole output in memory, so that writing and checking are
 // the same computation.
 package gen
@@ -9,6 +9,7 @@ package gen
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -19,6 +20,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/contractdiff/catalogdoc"
 	"github.com/contractkit/contractkit/internal/emit/docemit"
 	"github.com/contractkit/contractkit/internal/emit/goemit"
@@ -26,17 +28,19 @@ import (
 	"github.com/contractkit/contractkit/internal/emit/schemaemit"
 	"github.com/contractkit/contractkit/internal/spec"
 	"github.com/contractkit/contractkit/internal/trace"
+	specfiles "github.com/contractkit/contractkit/spec"
+	"github.com/contractkit/contractkit/templates"
 )
-
-// OwnedDirs are the folders gen owns entirely: any file in them that gen
-// does not produce is unexpected, and --write removes it.
-var OwnedDirs = []string{"generated", "Docs/en/reference", "Docs/ru/reference"}
 
 // Output is the complete generated tree.
 type Output struct {
 	Files    map[string][]byte // repository-relative path → content
 	Set      *spec.Set
 	Warnings []string
+	// Owned are the folders gen owns entirely (config.OwnedDirs): any
+	// file in them that gen does not produce is unexpected, and --write
+	// removes it.
+	Owned []string
 }
 
 // Paths returns the output paths sorted.
@@ -54,7 +58,8 @@ type Error struct{ Problems []string }
 
 func (e *Error) Error() string { return strings.Join(e.Problems, "\n") }
 
-// Generate loads every spec of the repository fsys and renders all output.
+// Generate reads the config of the repository fsys, loads every spec it
+// names and renders all output.
 //
 // The work runs side by side wherever it does not depend on other work:
 // the test directives and the contractdiff catalog are read while the
@@ -71,7 +76,78 @@ type options struct {
 	skipExamples bool
 }
 
+// plan is the config resolved in a repository, before the specs load.
+type plan struct {
+	cfg       *config.Config
+	module    string
+	idBase    string
+	templates fs.FS
+	// entryTemplates are the templates of entries that override them.
+	entryTemplates map[int]fs.FS
+	meta           []byte
+	files          []config.SpecFile
+}
+
+// newPlan reads the config and what it names besides the specs: the
+// overrides of the embedded templates and meta-schema.
+func newPlan(fsys fs.FS) (*plan, error) {
+	cfg, err := config.Load(fsys)
+	if err != nil {
+		return nil, configError(err)
+	}
+	p := &plan{cfg: cfg, module: config.ModulePath(fsys), templates: templates.FS, meta: specfiles.MetaSchema}
+	p.idBase = "https://contractkit.invalid/"
+	if p.module != "" {
+		p.idBase = "https://" + p.module + "/"
+	}
+	templateDir := func(ptr, dir string) (fs.FS, error) {
+		if st, err := fs.Stat(fsys, path.Clean(dir)); err != nil || !st.IsDir() {
+			return nil, &Error{[]string{fmt.Sprintf("%s:%s: %s is not a folder of the repository", config.FileName, ptr, dir)}}
+		}
+		return fs.Sub(fsys, path.Clean(dir))
+	}
+	if cfg.Templates != "" {
+		if p.templates, err = templateDir("/templates", cfg.Templates); err != nil {
+			return nil, err
+		}
+	}
+	p.entryTemplates = map[int]fs.FS{}
+	for i, s := range cfg.Specs {
+		if s.Templates != "" {
+			if p.entryTemplates[i], err = templateDir(fmt.Sprintf("/specs/%d/templates", i), s.Templates); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if cfg.MetaSchema != "" {
+		if p.meta, err = fs.ReadFile(fsys, path.Clean(cfg.MetaSchema)); err != nil {
+			return nil, &Error{[]string{fmt.Sprintf("%s:/metaSchema: %v", config.FileName, err)}}
+		}
+	}
+	if p.files, err = cfg.SpecFiles(config.FileName, fsys); err != nil {
+		return nil, configError(err)
+	}
+	return p, nil
+}
+
+// configError turns a config's problems into a generation's.
+func configError(err error) error {
+	var ce *config.Error
+	if !errors.As(err, &ce) {
+		return err
+	}
+	ps := make([]string, len(ce.Problems))
+	for i, p := range ce.Problems {
+		ps[i] = p.String()
+	}
+	return &Error{ps}
+}
+
 func generate(fsys fs.FS, opts options) (*Output, error) {
+	p, err := newPlan(fsys)
+	if err != nil {
+		return &Output{Files: map[string][]byte{}}, err
+	}
 	type scanned struct {
 		tests    map[string][]trace.Test
 		problems []trace.Problem
@@ -88,13 +164,26 @@ func generate(fsys fs.FS, opts options) (*Output, error) {
 	}
 	catalog := make(chan emitted, 1)
 	go func() {
-		files, err := catalogdoc.Emit(fsys)
+		rc := p.cfg.RuleCatalog
+		if rc == nil {
+			catalog <- emitted{}
+			return
+		}
+		dirs := map[string]string{}
+		for _, lang := range rc.Langs() {
+			dirs[lang] = path.Clean(strings.ReplaceAll(rc.Out, config.PlaceholderLang, lang))
+		}
+		files, err := catalogdoc.EmitTo(p.templates, dirs, rc.Langs())
 		catalog <- emitted{files, err}
 	}()
 
-	set, diags := spec.Load(fsys)
+	paths := make([]string, len(p.files))
+	for i, f := range p.files {
+		paths[i] = f.Path
+	}
+	set, diags := spec.LoadFilesWith(fsys, paths, spec.LoadOptions{MetaSchema: p.meta})
 	sc, cat := <-scan, <-catalog
-	out := &Output{Files: map[string][]byte{}, Set: set}
+	out := &Output{Files: map[string][]byte{}, Set: set, Owned: p.cfg.OwnedDirs()}
 	for _, w := range diags.Warnings() {
 		out.Warnings = append(out.Warnings, w.String())
 	}
@@ -124,11 +213,24 @@ func generate(fsys fs.FS, opts options) (*Output, error) {
 		return out, &Error{ps}
 	}
 
+	names := map[string]config.Names{}
+	for _, d := range set.Domains {
+		names[d.File] = config.Names{File: d.File, ID: d.Header.ID, Package: d.Header.Package}
+	}
+	targets, err := p.cfg.Resolve(config.FileName, p.files, names, p.module)
+	if err != nil {
+		return out, configError(err)
+	}
+	bySpec := map[string]config.Target{}
+	for _, t := range targets {
+		bySpec[t.Spec] = t
+	}
+
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	failures := make([][]string, len(set.Domains))
 	for i, d := range set.Domains {
-		for _, task := range domainTasks(fsys, d, sc.tests, opts) {
+		for _, task := range domainTasks(fsys, p, bySpec[d.File], d, sc.tests, opts) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -156,7 +258,9 @@ func generate(fsys fs.FS, opts options) (*Output, error) {
 	if len(all) > 0 {
 		return out, &Error{all}
 	}
-	out.registry(set)
+	if r := p.cfg.Registry; r != nil {
+		out.registry(p.cfg, set, path.Clean(r.Out), bySpec)
+	}
 	if cat.err != nil {
 		return out, cat.err
 	}
@@ -185,16 +289,23 @@ func files[F ~struct {
 	return out
 }
 
-// domainTasks are the independent parts of a domain's output.
-func domainTasks(fsys fs.FS, d *spec.Domain, tests map[string][]trace.Test, opts options) []func() ([]file, error) {
-	dir := goemit.Dir(d)
-	tasks := []func() ([]file, error){
-		func() ([]file, error) {
-			fs, err := goemit.Emit(d)
+// domainTasks are the independent parts of a domain's output, where its
+// target says.
+func domainTasks(fsys fs.FS, p *plan, t config.Target, d *spec.Domain, tests map[string][]trace.Test, opts options) []func() ([]file, error) {
+	modelDir := t.GoDir
+	if modelDir == "" {
+		modelDir = t.SchemaDir
+	}
+	var tasks []func() ([]file, error)
+	if t.GoDir != "" {
+		tasks = append(tasks, func() ([]file, error) {
+			fs, err := goemit.EmitTo(d, t.GoDir, p.cfg.RegenerateCommand())
 			return files(fs), err
-		},
-		func() ([]file, error) {
-			schemas, err := schemaemit.EmitAll(d, dir)
+		})
+	}
+	if t.SchemaDir != "" {
+		tasks = append(tasks, func() ([]file, error) {
+			schemas, err := schemaemit.EmitTo(d, p.idBase, t.SchemaDir)
 			if err != nil {
 				return nil, err
 			}
@@ -204,19 +315,30 @@ func domainTasks(fsys fs.FS, d *spec.Domain, tests map[string][]trace.Test, opts
 				}
 			}
 			return files(schemas.Files), nil
-		},
-		func() ([]file, error) {
-			model, err := Model(d)
-			return []file{{path.Join(dir, "model.json"), model}}, err
-		},
-		func() ([]file, error) {
-			fs, err := pageemit.Emit(d, fsys)
-			return files(fs), err
-		},
+		})
 	}
-	for _, lang := range docemit.Languages {
+	if modelDir != "" {
 		tasks = append(tasks, func() ([]file, error) {
-			pages, err := docemit.EmitLang(docemit.Input{Domain: d, Tests: tests, Templates: fsys}, lang)
+			model, err := Model(d)
+			return []file{{path.Join(modelDir, "model.json"), model}}, err
+		})
+	}
+	tasks = append(tasks, func() ([]file, error) {
+		fs, err := pageemit.Emit(d, fsys)
+		return files(fs), err
+	})
+	tasks = append(tasks, bindingTasks(d, Bindings{TypeScript: t.TypeScript, JSONRPC: t.JSONRPC, Python: t.Python})...)
+	tmpl := p.templates
+	if own, ok := p.entryTemplates[t.Entry]; ok {
+		tmpl = own
+	}
+	in := docemit.Input{Domain: d, Tests: tests, Templates: tmpl, Repo: fsys, Dirs: t.Docs, GoDir: t.GoDir, Regenerate: p.cfg.RegenerateCommand()}
+	if modelDir != "" {
+		in.ModelPath = path.Join(modelDir, "model.json")
+	}
+	for _, lang := range t.DocLangs {
+		tasks = append(tasks, func() ([]file, error) {
+			pages, err := docemit.EmitLang(in, lang)
 			return files(pages), err
 		})
 	}
@@ -314,12 +436,17 @@ func decodeAny(raw json.RawMessage) any {
 
 func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
-// registry renders generated/contracts.go, which lists every domain
-// package so that tools and tests can iterate over all contracts.
-func (o *Output) registry(set *spec.Set) {
-	f := jen.NewFile("generated")
-	f.HeaderComment("Code generated by cmd/gen from spec/*.json. DO NOT EDIT.")
-	f.PackageComment("Package generated lists every generated contract package, so that tools and tests can iterate over all domains.")
+// registry renders dir/contracts.go, which lists every domain's Go package
+// so that tools and tests can iterate over all contracts.
+func (o *Output) registry(cfg *config.Config, set *spec.Set, dir string, targets map[string]config.Target) {
+	pkgName := path.Base(dir)
+	specs := make([]string, len(cfg.Specs))
+	for i, s := range cfg.Specs {
+		specs[i] = s.Path
+	}
+	f := jen.NewFile(pkgName)
+	f.HeaderComment("Code generated by cmd/gen from " + strings.Join(specs, ", ") + ". DO NOT EDIT.")
+	f.PackageComment("Package " + pkgName + " lists every generated contract package, so that tools and tests can iterate over all domains.")
 	f.Comment("Contract is one generated domain package.")
 	f.Type().Id("Contract").Struct(
 		jen.Id("Domain").String().Comment("domain id"),
@@ -331,7 +458,10 @@ func (o *Output) registry(set *spec.Set) {
 	)
 	var items []jen.Code
 	for _, d := range set.Domains {
-		pkg := goemit.Module + "/" + goemit.Dir(d)
+		pkg := targets[d.File].GoImportPath
+		if pkg == "" {
+			continue
+		}
 		items = append(items, jen.Values(jen.Dict{
 			jen.Id("Domain"):   jen.Qual(pkg, "Domain"),
 			jen.Id("Package"):  jen.Lit(d.Header.Package),
@@ -347,5 +477,5 @@ func (o *Output) registry(set *spec.Set) {
 	if err := f.Render(&buf); err != nil {
 		panic(err) // static code; a failure here is a bug in this function
 	}
-	o.add("generated/contracts.go", buf.Bytes())
+	o.add(path.Join(dir, "contracts.go"), buf.Bytes())
 }

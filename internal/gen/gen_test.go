@@ -5,14 +5,18 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
 
+	"github.com/contractkit/contractkit/internal/emit/goemit"
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/spec"
 )
@@ -25,6 +29,7 @@ func TestGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkImports(t, out)
 	changes, err := Compare(os.DirFS(root), out)
 	if err != nil {
 		t.Fatal(err)
@@ -225,5 +230,42 @@ func TestDemoPackageCompiles(t *testing.T) {
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %v: %v\n%s", args, err, b)
 		}
+	}
+}
+
+// checkImports fails on a generated Go file that imports anything of
+// contractkit but its public runtime packages (and, in the registry, the
+// generated packages themselves): an internal/ package cannot be imported
+// from another module, so generated code that did would not build there.
+func checkImports(t *testing.T, out *Output) {
+	t.Helper()
+	allowed := map[string]bool{}
+	for _, p := range goemit.RuntimePackages {
+		allowed[p] = true
+	}
+	seen := 0
+	for _, p := range out.Paths() {
+		if !strings.HasSuffix(p, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, out.Files[p], parser.ImportsOnly)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, imp := range f.Imports {
+			ip, _ := strconv.Unquote(imp.Path.Value)
+			switch {
+			case allowed[ip]:
+				seen++
+			case strings.HasPrefix(ip, goemit.Module+"/generated/"):
+			case strings.Contains(ip, "/internal/") || strings.HasPrefix(ip, goemit.Module+"/"):
+				t.Errorf("%s imports %s: generated code may import only %v", p, ip, goemit.RuntimePackages)
+			case strings.Contains(strings.SplitN(ip, "/", 2)[0], "."):
+				t.Errorf("%s imports %s, outside the standard library and contractkit's runtime", p, ip)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no generated file imports the runtime packages: the check saw nothing")
 	}
 }

@@ -49,7 +49,7 @@ func Compare(fsys fs.FS, out *Output) ([]Change, error) {
 // unexpected lists files under the owned folders that are not in out.
 func unexpected(fsys fs.FS, out *Output) ([]string, error) {
 	var extra []string
-	for _, dir := range OwnedDirs {
+	for _, dir := range out.Owned {
 		err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
@@ -100,7 +100,7 @@ func Write(root string, out *Output) (written, removed []string, err error) {
 		}
 		removed = append(removed, p)
 		// Remove folders the removal emptied, up to the owned folder.
-		for dir := path.Dir(p); dir != "." && !isOwnedRoot(dir); dir = path.Dir(dir) {
+		for dir := path.Dir(p); dir != "." && !isOwnedRoot(out.Owned, dir); dir = path.Dir(dir) {
 			if os.Remove(filepath.Join(root, filepath.FromSlash(dir))) != nil {
 				break
 			}
@@ -109,8 +109,8 @@ func Write(root string, out *Output) (written, removed []string, err error) {
 	return written, removed, nil
 }
 
-func isOwnedRoot(dir string) bool {
-	for _, o := range OwnedDirs {
+func isOwnedRoot(owned []string, dir string) bool {
+	for _, o := range owned {
 		if dir == o {
 			return true
 		}

@@ -20,7 +20,7 @@ import (
 // AG-UI limit of 20 says nothing about a 20 in the bridge).
 var runtimes = map[string][]string{
 	"aicontrol": {"bridge/", "cmd/aictl/", "cmd/aicontrol-sample/", "cmd/aicontrol-mcp/"},
-	"ide":       {"ide/", "designer/", "cmd/eska/"},
+	"ide":       {"ide/", "designer/", "cmd/eska/", "internal/selfupdate/"},
 	"agui":      {"agui/", "cmd/agui/"},
 }
 

@@ -243,7 +243,7 @@ func (c *checker) constants() {
 		if err := checkScalarJSON(k.Value, k.Type); err != nil {
 			c.entryErrorf(k.Ptr+"/value", k.ID, "value: %v", err)
 		}
-		if k.Direction != nil && c.d.LookupParty(k.Direction.Party) == nil {
+		if k.Direction != nil && !k.Direction.Exact() && c.d.LookupParty(k.Direction.Party) == nil {
 			c.entryErrorf(k.Ptr+"/direction/party", k.ID, "unknown party %q: the domain's parties are %s", k.Direction.Party, c.partyNames())
 		}
 	}

@@ -83,6 +83,9 @@ type LoadOptions struct {
 	// SkipSources does not check that source anchors exist (gen --check
 	// does; a comparison of two revisions does not depend on them).
 	SkipSources bool
+	// MetaSchema is the meta-schema to check the specs against, in place
+	// of the one read from MetaSchemaPath of the repository.
+	MetaSchema []byte
 }
 
 // LoadWith is Load with options.
@@ -102,8 +105,19 @@ func LoadFiles(fsys fs.FS, files []string) (*Set, Diagnostics) {
 	return loadFiles(fsys, files, LoadOptions{})
 }
 
+// LoadFilesWith is LoadFiles with options.
+func LoadFilesWith(fsys fs.FS, files []string, opts LoadOptions) (*Set, Diagnostics) {
+	return loadFiles(fsys, files, opts)
+}
+
 func loadFiles(fsys fs.FS, files []string, opts LoadOptions) (*Set, Diagnostics) {
-	meta, err := compileMetaSchema(fsys)
+	var meta *jsonschema.Schema
+	var err error
+	if opts.MetaSchema != nil {
+		meta, err = compileMetaBytes(opts.MetaSchema)
+	} else {
+		meta, err = compileMetaSchema(fsys)
+	}
 	if err != nil {
 		return nil, Diagnostics{{File: MetaSchemaPath, Msg: err.Error()}}
 	}
@@ -200,6 +214,11 @@ func compileMetaSchema(fsys fs.FS) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("meta-schema: %w", err)
 	}
+	return compileMetaBytes(data)
+}
+
+// compileMetaBytes compiles a meta-schema, once per distinct content.
+func compileMetaBytes(data []byte) (*jsonschema.Schema, error) {
 	if s, ok := metaSchemas.Load(string(data)); ok {
 		return s.(*jsonschema.Schema), nil
 	}

@@ -170,7 +170,11 @@ type Constant struct {
 	Value  json.RawMessage `json:"value"`
 	Unit   string          `json:"unit,omitempty"`
 	// Direction says what a limit bounds: what a party sends, what it
-	// accepts, or what it keeps for itself. Every limit has one.
+	// accepts, or what it keeps for itself. Every limit has one, and so
+	// does every protocol constant of a current spec: BoundsExact for a
+	// value both ends must agree on, a bound like a limit's otherwise. A
+	// protocol constant without one (a spec written before they had it)
+	// is exact.
 	Direction *LimitDirection `json:"direction,omitempty"`
 }
 
@@ -254,7 +258,23 @@ type Capability struct {
 // Rule is a normative rule of one of the domain's rule kinds.
 type Rule struct {
 	Entry
+	// Polarity says which way the rule moves what a receiver accepts:
+	// PolarityRestricts (also "") or PolarityTolerates. contractdiff
+	// judges a profile that starts or stops listing the rule by it.
+	Polarity string `json:"polarity,omitempty"`
 }
+
+// Rule polarities.
+const (
+	// PolarityRestricts: the rule makes a receiver reject what breaks it.
+	PolarityRestricts = "restricts"
+	// PolarityTolerates: the rule makes a receiver accept, with a warning,
+	// what it would otherwise reject.
+	PolarityTolerates = "tolerates"
+)
+
+// Tolerates reports whether the rule's polarity is PolarityTolerates.
+func (r *Rule) Tolerates() bool { return r != nil && r.Polarity == PolarityTolerates }
 
 // Kind is the rule's kind, the middle segment of its id.
 func (r *Rule) Kind() string { return idKind(r.ID) }

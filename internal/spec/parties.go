@@ -90,6 +90,9 @@ const (
 	// line limit that holds for requests and responses alike.
 	BoundsBoth  = "sends-and-accepts"
 	BoundsKeeps = "keeps"
+	// BoundsExact: a protocol constant both ends must agree on exactly
+	// (a version string, a header name); it names no party.
+	BoundsExact = "exact"
 )
 
 // LimitDirection says which flow of values a limit bounds, and whether it
@@ -101,6 +104,10 @@ type LimitDirection struct {
 	// count); "" or "max" is an upper bound.
 	Bound string `json:"bound,omitempty"`
 }
+
+// Exact reports whether the constant is one both ends must agree on
+// exactly rather than a bound: BoundsExact, or no direction at all.
+func (l *LimitDirection) Exact() bool { return l == nil || l.Bounds == BoundsExact }
 
 // Minimum reports whether the limit is a lower bound.
 func (l *LimitDirection) Minimum() bool { return l != nil && l.Bound == "min" }
@@ -178,6 +185,26 @@ func Reserves(rs []*Reservation, kind, key string) *Reservation {
 	for _, r := range rs {
 		if (kind == "" || r.Kind == kind) && r.Key() == key {
 			return r
+		}
+	}
+	return nil
+}
+
+// LookupRule returns the rule with the given id, or nil.
+func (d *Domain) LookupRule(id string) *Rule {
+	for _, r := range d.Rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// LookupProfile returns the profile with the given id, or nil.
+func (d *Domain) LookupProfile(id string) *Profile {
+	for _, p := range d.Profiles {
+		if p.ID == id {
+			return p
 		}
 	}
 	return nil

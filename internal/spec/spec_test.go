@@ -237,6 +237,24 @@ func TestSpecErrors(t *testing.T) {
 		{"limit direction of an unknown party", func(t *testing.T, d map[string]any) {
 			set(t, d, "/constants/0/direction/party", "agent")
 		}, []string{`spec/demo.json:/constants/0/direction/party: unknown party "agent": the domain's parties are client and server`}},
+		{"limit that says exact", func(t *testing.T, d map[string]any) {
+			set(t, d, "/constants/0/direction", map[string]any{"bounds": "exact"})
+		}, []string{`spec/demo.json:/constants/0/direction/bounds: value must be one of "sends", "accepts", "sends-and-accepts", "keeps"`}},
+		{"protocol constant without a direction", func(t *testing.T, d map[string]any) {
+			appendTo(t, d, "/constants", protocolConstant(nil))
+		}, []string{`spec/demo.json:/constants/1: missing properties: 'direction'`}},
+		{"exact protocol constant that names a party", func(t *testing.T, d map[string]any) {
+			appendTo(t, d, "/constants", protocolConstant(map[string]any{"bounds": "exact", "party": "server"}))
+		}, []string{`spec/demo.json:/constants/1/direction/party: unknown member "party": the spec format does not define it here`}},
+		{"bound protocol constant without a party", func(t *testing.T, d map[string]any) {
+			appendTo(t, d, "/constants", protocolConstant(map[string]any{"bounds": "accepts"}))
+		}, []string{`spec/demo.json:/constants/1/direction: missing properties: 'party'`}},
+		{"protocol constant bound of an unknown party", func(t *testing.T, d map[string]any) {
+			appendTo(t, d, "/constants", protocolConstant(map[string]any{"bounds": "accepts", "party": "agent"}))
+		}, []string{`spec/demo.json:/constants/1/direction/party: unknown party "agent": the domain's parties are client and server`}},
+		{"rule of an unknown polarity", func(t *testing.T, d map[string]any) {
+			set(t, d, "/rules/0/polarity", "forgives")
+		}, []string{`spec/demo.json:/rules/0/polarity: value must be one of "restricts", "tolerates"`}},
 		{"parties at one end", func(t *testing.T, d map[string]any) {
 			set(t, d, "/domain/parties/1/end", "client")
 		}, []string{`spec/demo.json:/domain/parties/1/end: both parties sit at the client end`}},
@@ -529,4 +547,16 @@ func TestSpecErrorsEverySpecInOneRun(t *testing.T) {
 			t.Errorf("error %d = %q, want prefix %q", i, got[i].String(), w)
 		}
 	}
+}
+
+// protocolConstant is a protocol constant of the minimal spec with the
+// given direction (none when nil).
+func protocolConstant(direction map[string]any) map[string]any {
+	c := map[string]any{"id": "demo.protocol.version", "symbol": "ProtocolVersion", "kind": "protocol", "type": "integer", "value": 1,
+		"title": map[string]any{"en": "Version", "ru": "Версия"}, "description": map[string]any{"en": "The version.", "ru": "Версия."},
+		"stability": "stable", "since": "1.0"}
+	if direction != nil {
+		c["direction"] = direction
+	}
+	return c
 }

@@ -37,6 +37,13 @@ type Decoder struct {
 	// not (a required member). Each removal is a Note. Without Strip both
 	// are errors.
 	Strip bool
+	// RejectUnknownMembers and RejectUnknownVariants take one half of
+	// Strip back: under Strip, an unknown member (or an unrecognised
+	// variant) is still an error. A receiver keys each half off the rule
+	// that says it, so a profile that tolerates one does not tolerate the
+	// other by accident.
+	RejectUnknownMembers  bool
+	RejectUnknownVariants bool
 	// NullAbsent reads null in an optional member that is not nullable as
 	// if the member were absent, and notes it. A null in a required member
 	// is an error either way.
@@ -168,7 +175,7 @@ func (d *Decoder) Check(id int, name string, v *strictjson.Value) error {
 // not name: an error, or under Strip a note.
 func (d *Decoder) Unknown(v *strictjson.Value, i int, typ string) error {
 	m := &v.Members[i]
-	if !d.Strip {
+	if !d.Strip || d.RejectUnknownMembers {
 		return &ValidationError{Pointer: strictjson.AppendPointer("", m.Key),
 			Message: fmt.Sprintf("unknown member %q of %s", m.Key, typ), Kind: ErrUnknownMember, Type: typ}
 	}
@@ -197,7 +204,7 @@ func Unrecognised(err error) bool {
 // removed: under Strip, a value that was not recognised is. The notes its
 // decoding made are replaced by one for the removal.
 func (d *Decoder) Drop(err error, mark int, v *strictjson.Value, i int, typ string) bool {
-	if !d.Strip || !Unrecognised(err) {
+	if !d.Strip || d.RejectUnknownVariants || !Unrecognised(err) {
 		return false
 	}
 	m := &v.Members[i]
@@ -207,7 +214,7 @@ func (d *Decoder) Drop(err error, mark int, v *strictjson.Value, i int, typ stri
 
 // DropElem is Drop for element i of an array.
 func (d *Decoder) DropElem(err error, mark, i int, typ string) bool {
-	if !d.Strip || !Unrecognised(err) {
+	if !d.Strip || d.RejectUnknownVariants || !Unrecognised(err) {
 		return false
 	}
 	d.Notes = append(d.Notes[:mark], Note{Kind: NoteUnknownVariant, Pointer: "/" + strconv.Itoa(i), Type: typ})
@@ -216,7 +223,7 @@ func (d *Decoder) DropElem(err error, mark, i int, typ string) bool {
 
 // DropKey is Drop for the value under key of a map.
 func (d *Decoder) DropKey(err error, mark int, key, typ string) bool {
-	if !d.Strip || !Unrecognised(err) {
+	if !d.Strip || d.RejectUnknownVariants || !Unrecognised(err) {
 		return false
 	}
 	d.Notes = append(d.Notes[:mark], Note{Kind: NoteUnknownVariant, Pointer: strictjson.AppendPointer("", key), Type: typ, Name: key})

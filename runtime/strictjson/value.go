@@ -19,6 +19,12 @@
 // The writer half (AppendString, AppendFloat, ...) produces the same text as
 // encoding/json with HTML escaping disabled, so generated MarshalJSON methods
 // are byte-compatible with values marshalled by encoding/json.
+//
+// Compatibility: strictjson is one of the two packages (with
+// runtime/genrt) that generated contract code imports, so it keeps Go's
+// compatibility promise within a major version of the module: nothing
+// exported is removed or changed incompatibly (make test checks it
+// against the merge-base with scripts/apicheck.sh).
 package strictjson
 
 import (

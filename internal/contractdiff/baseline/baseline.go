@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,14 +63,43 @@ func IsEmptyRef(ref string) bool {
 	return strings.TrimSpace(ref) == "" || zeroRef.MatchString(ref)
 }
 
-// FromGit reads the baseline at ref of the git repository at dir. An empty
+// Layout says where a revision keeps what a baseline reads: its specs,
+// its own meta-schema and its dispositions file.
+type Layout struct {
+	// Lists are the folders whose files (recursively) may be specs.
+	Lists []string
+	// IsSpec reports whether a repository-relative file is a spec.
+	IsSpec func(p string) bool
+	// MetaSchema is the path of the revision's own meta-schema, read in
+	// place of the current one when the revision has it; "" reads none.
+	MetaSchema string
+	// Dispositions is the path of the dispositions file.
+	Dispositions string
+}
+
+// DefaultLayout is spec/*.json with spec/contract.schema.json and
+// contract-change-dispositions.json at the root.
+var DefaultLayout = Layout{
+	Lists:        []string{spec.SpecDir},
+	IsSpec:       isSpecFile,
+	MetaSchema:   spec.MetaSchemaPath,
+	Dispositions: dispositionsFile,
+}
+
+// FromGit reads the baseline at ref of the git repository at dir in the
+// default layout.
+func FromGit(dir, ref string, currentMeta []byte, allowMissing bool, reuse ...*spec.Domain) (*Baseline, error) {
+	return FromGitIn(DefaultLayout, dir, ref, currentMeta, allowMissing, reuse...)
+}
+
+// FromGitIn reads the baseline at ref of the git repository at dir. An empty
 // or all-zero ref is a missing baseline, allowed only with allowMissing; a
 // ref git cannot resolve is always an error. currentMeta is the
 // meta-schema used for a revision that has none of its own.
 //
 // reuse are the current specs: a baseline spec with the same bytes, read
 // with the same meta-schema, is that spec, and is not parsed again.
-func FromGit(dir, ref string, currentMeta []byte, allowMissing bool, reuse ...*spec.Domain) (*Baseline, error) {
+func FromGitIn(l Layout, dir, ref string, currentMeta []byte, allowMissing bool, reuse ...*spec.Domain) (*Baseline, error) {
 	if IsEmptyRef(ref) {
 		if !allowMissing {
 			return nil, &Error{Msg: fmt.Sprintf("baseline ref %q names no commit; pass --allow-missing-baseline to take the current specs as the starting point", ref)}
@@ -94,13 +124,20 @@ func FromGit(dir, ref string, currentMeta []byte, allowMissing bool, reuse ...*s
 	b := &Baseline{Label: ref, Commit: commit}
 	// One listing and one batch read for every file: a git process costs
 	// more than parsing the specs it reads.
-	files, err := g.blobs(commit, spec.SpecDir+"/", dispositionsFile)
+	pathspecs := append([]string{}, l.Lists...)
+	pathspecs = append(pathspecs, l.Dispositions)
+	if l.MetaSchema != "" {
+		pathspecs = append(pathspecs, l.MetaSchema)
+	}
+	files, err := g.blobs(commit, pathspecs...)
 	if err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("baseline %s: list %s/: %v", ref, spec.SpecDir, err)}
+		return nil, &Error{Msg: fmt.Sprintf("baseline %s: list %s: %v", ref, strings.Join(l.Lists, ", "), err)}
 	}
 	var want []string
+	seen := map[string]bool{}
 	for _, f := range files {
-		if f == spec.MetaSchemaPath || f == dispositionsFile || isSpecFile(f) {
+		if !seen[f] && ((l.MetaSchema != "" && f == l.MetaSchema) || f == l.Dispositions || l.IsSpec(f)) {
+			seen[f] = true
 			want = append(want, f)
 		}
 	}
@@ -112,9 +149,9 @@ func FromGit(dir, ref string, currentMeta []byte, allowMissing bool, reuse ...*s
 	var specs []string
 	for _, f := range want {
 		switch {
-		case f == spec.MetaSchemaPath:
+		case l.MetaSchema != "" && f == l.MetaSchema:
 			meta = blobs[f]
-		case f == dispositionsFile:
+		case f == l.Dispositions:
 			b.Dispositions = blobs[f]
 		default:
 			specs = append(specs, f)
@@ -135,6 +172,11 @@ const dispositionsFile = "contract-change-dispositions.json"
 // FromDir reads the baseline from a folder laid out like the repository
 // (spec/*.json, optionally spec/contract.schema.json).
 func FromDir(dir string, currentMeta []byte, reuse ...*spec.Domain) (*Baseline, error) {
+	return FromDirIn(DefaultLayout, dir, currentMeta, reuse...)
+}
+
+// FromDirIn reads the baseline from a folder laid out like the repository.
+func FromDirIn(l Layout, dir string, currentMeta []byte, reuse ...*spec.Domain) (*Baseline, error) {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil, &Error{Msg: fmt.Sprintf("baseline folder %s does not exist or is not a folder", dir)}
@@ -142,16 +184,32 @@ func FromDir(dir string, currentMeta []byte, reuse ...*spec.Domain) (*Baseline, 
 	fsys := os.DirFS(dir)
 	b := &Baseline{Label: dir}
 	var specs []string
-	if _, err := fs.Stat(fsys, spec.SpecDir); err == nil {
-		if specs, err = spec.SpecFiles(fsys); err != nil {
+	for _, root := range l.Lists {
+		err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && l.IsSpec(p) {
+				specs = append(specs, p)
+			}
+			return nil
+		})
+		if err != nil {
 			return nil, &Error{Msg: fmt.Sprintf("baseline %s: %v", dir, err)}
 		}
 	}
+	sort.Strings(specs)
+	specs = slices.Compact(specs)
 	meta := currentMeta
-	if data, err := fs.ReadFile(fsys, spec.MetaSchemaPath); err == nil {
-		meta = data
+	if l.MetaSchema != "" {
+		if data, err := fs.ReadFile(fsys, l.MetaSchema); err == nil {
+			meta = data
+		}
 	}
-	if data, err := fs.ReadFile(fsys, dispositionsFile); err == nil {
+	if data, err := fs.ReadFile(fsys, l.Dispositions); err == nil {
 		b.Dispositions = data
 	}
 	b.Domains, err = parse(dir, meta, specs, func(p string) ([]byte, error) { return fs.ReadFile(fsys, p) }, same(meta, currentMeta, reuse))
@@ -323,10 +381,10 @@ func (g git) catObjects(names []string) (map[string]blob, error) {
 	return out, nil
 }
 
-// blobs lists the files (blobs) at the pathspecs in commit: the files
-// directly in a folder when a pathspec ends with a slash.
+// blobs lists the files (blobs) at the pathspecs in commit, those in
+// folders recursively.
 func (g git) blobs(commit string, pathspecs ...string) ([]string, error) {
-	out, err := g.run(append([]string{"ls-tree", "-z", commit, "--"}, pathspecs...)...)
+	out, err := g.run(append([]string{"ls-tree", "-r", "-z", commit, "--"}, pathspecs...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,12 @@ var MainBranches = []string{"origin/main", "main"}
 // returns the commit and a label that says how it was found, or an empty
 // commit when there is none (a repository with one commit).
 func DefaultRef(dir string) (commit, label string, err error) {
+	return DefaultRefFor(dir, MainBranches)
+}
+
+// DefaultRefFor is DefaultRef with the main branch named by branches, in
+// order of preference.
+func DefaultRefFor(dir string, branches []string) (commit, label string, err error) {
 	g := git{dir: dir}
 	if _, err := g.run("rev-parse", "--git-dir"); err != nil {
 		return "", "", &Error{Msg: "no baseline given and " + dir + " is not in a git repository: pass --baseline-git-ref or --baseline-dir"}
@@ -23,7 +29,7 @@ func DefaultRef(dir string) (commit, label string, err error) {
 	if err != nil {
 		return "", "", &Error{Msg: "no baseline given and HEAD names no commit (an empty repository): pass --baseline-git-ref"}
 	}
-	for _, branch := range MainBranches {
+	for _, branch := range branches {
 		tip, err := g.revParse(branch)
 		if err != nil {
 			continue

@@ -32,6 +32,12 @@ type Walked struct {
 // created the file, or whose spec on either side does not parse, has no
 // change to show and is skipped (but counted).
 func Walk(dir, commit, file string, currentMeta []byte, max int, visit func(Step) bool) (Walked, error) {
+	return WalkIn(DefaultLayout, dir, commit, file, currentMeta, max, visit)
+}
+
+// WalkIn is Walk in a layout: each revision's own meta-schema is read from
+// l.MetaSchema (none when it is empty).
+func WalkIn(l Layout, dir, commit, file string, currentMeta []byte, max int, visit func(Step) bool) (Walked, error) {
 	var w Walked
 	g := git{dir: dir}
 	if out, err := g.run("rev-parse", "--is-shallow-repository"); err == nil {
@@ -63,7 +69,10 @@ func Walk(dir, commit, file string, currentMeta []byte, max int, visit func(Step
 	for _, p := range pairs {
 		for _, rev := range []string{p.c, p.p} {
 			if rev != "" {
-				names = append(names, rev+":"+file, rev+":"+spec.MetaSchemaPath)
+				names = append(names, rev+":"+file)
+				if l.MetaSchema != "" {
+					names = append(names, rev+":"+l.MetaSchema)
+				}
 			}
 		}
 	}
@@ -80,7 +89,7 @@ func Walk(dir, commit, file string, currentMeta []byte, max int, visit func(Step
 			return nil
 		}
 		meta := blob{sha: "current", data: currentMeta}
-		if m, ok := blobs[rev+":"+spec.MetaSchemaPath]; ok {
+		if m, ok := blobs[rev+":"+l.MetaSchema]; l.MetaSchema != "" && ok {
 			meta = m
 		}
 		key := [2]string{data.sha, meta.sha}

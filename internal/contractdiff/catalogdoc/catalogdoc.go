@@ -58,9 +58,18 @@ type NavItem struct {
 	Current bool
 }
 
-// Emit renders every page in every language. templates is the
-// repository, from which templates/<lang>/contract-diff/*.tmpl are read.
+// Emit renders every page in every language, into Dir(lang). templates
+// holds <lang>/contract-diff/*.tmpl.
 func Emit(templates fs.FS) ([]File, error) {
+	dirs := map[string]string{}
+	for _, lang := range Languages {
+		dirs[lang] = Dir(lang)
+	}
+	return EmitTo(templates, dirs, Languages)
+}
+
+// EmitTo renders every page in each of langs, into dirs[lang].
+func EmitTo(templates fs.FS, dirs map[string]string, langs []string) ([]File, error) {
 	rules := contractdiff.Rules()
 	var groups []Group
 	for _, s := range contractdiff.Severities {
@@ -73,8 +82,8 @@ func Emit(templates fs.FS) ([]File, error) {
 		groups = append(groups, g)
 	}
 	var files []File
-	for _, lang := range Languages {
-		t, err := docemit.LoadTemplates(templates, path.Join("templates", lang, "contract-diff"), funcs(lang))
+	for _, lang := range langs {
+		t, err := docemit.LoadTemplates(templates, path.Join(lang, "contract-diff"), funcs(lang))
 		if err != nil {
 			return nil, err
 		}
@@ -82,16 +91,20 @@ func Emit(templates fs.FS) ([]File, error) {
 		if lang == "ru" {
 			other = "en"
 		}
+		otherDir, ok := dirs[other]
+		if !ok {
+			otherDir = Dir(other)
+		}
 		for _, page := range Pages {
-			d := &Data{Lang: lang, File: page, Sibling: path.Join("../../..", other, "reference", "contract-diff", page), Groups: groups, Rules: rules}
+			d := &Data{Lang: lang, File: page, Sibling: path.Join(docemit.Rel(dirs[lang], otherDir), page), Groups: groups, Rules: rules}
 			for _, p := range Pages {
 				d.Nav = append(d.Nav, NavItem{File: p, Current: p == page})
 			}
 			var buf bytes.Buffer
 			if err := t.ExecuteTemplate(&buf, page+".tmpl", d); err != nil {
-				return nil, fmt.Errorf("templates/%s/contract-diff/%s.tmpl: %w", lang, page, err)
+				return nil, fmt.Errorf("%s/contract-diff/%s.tmpl: %w", lang, page, err)
 			}
-			files = append(files, File{Path: path.Join(Dir(lang), page), Data: docemit.Tidy(buf.Bytes())})
+			files = append(files, File{Path: path.Join(dirs[lang], page), Data: docemit.Tidy(buf.Bytes())})
 		}
 	}
 	return files, nil

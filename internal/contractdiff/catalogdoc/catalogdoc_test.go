@@ -1,19 +1,19 @@
 package catalogdoc
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/contractkit/contractkit/internal/contractdiff"
 	"github.com/contractkit/contractkit/internal/docscheck"
 	"github.com/contractkit/contractkit/internal/emit/docemit"
+	"github.com/contractkit/contractkit/templates"
 )
 
 // The pages parse cleanly, the Russian pages have the structure of the
 // English ones, and every rule has its anchored section with all its parts.
 func TestEmit(t *testing.T) {
-	files, err := Emit(os.DirFS("../../.."))
+	files, err := Emit(templates.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

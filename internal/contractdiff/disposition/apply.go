@@ -298,15 +298,32 @@ const TemplateValidity = 90 * 24 * time.Hour
 // Template returns a ready-to-paste entry for a finding. The texts a person
 // must write hold the Placeholder, so that a template pasted unread is
 // rejected, and the expiry date is TemplateValidity after today.
+// The texts to write follow the way the change goes: a widening asks
+// about receivers, a narrowing about senders, a removal about its users.
 func Template(f contractdiff.Finding, today time.Time) Entry {
+	reason, migration := templateTexts(f.Way())
 	return Entry{
 		Domain: f.Domain, ChangeID: f.ChangeID(), Rule: f.Rule, Target: f.Target,
-		Reason:    Placeholder + ": why this narrowing is acceptable",
-		Migration: Placeholder + ": what peers do to keep working",
+		Reason:    Placeholder + ": " + reason,
+		Migration: Placeholder + ": " + migration,
 		Owner:     Placeholder + ": the person or team answering for it",
 		Issue:     Placeholder + ": the issue that tracks it",
 		Expires:   today.UTC().Add(TemplateValidity).Format(DateLayout),
 	}
+}
+
+// templateTexts are the questions a template asks for a change that goes
+// the given way.
+func templateTexts(way contractdiff.Way) (reason, migration string) {
+	switch way {
+	case contractdiff.WayNarrowing:
+		return "why this narrowing is acceptable to the senders it now rejects", "what senders do to keep working"
+	case contractdiff.WayWidening:
+		return "why this widening is acceptable to receivers built from the baseline", "what receivers do to accept the new values"
+	case contractdiff.WayRemoval:
+		return "why removing it is acceptable to those who still use it", "what they use instead"
+	}
+	return "why this change is acceptable", "what peers do to keep working"
 }
 
 // JSON renders entries as an indented JSON array, ready to paste into the

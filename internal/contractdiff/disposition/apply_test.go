@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/internal/contractdiff"
+	"github.com/contractkit/contractkit/internal/contractdiff/witness"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
@@ -62,7 +63,7 @@ func TestApplyMissingPrintsTemplate(t *testing.T) {
 	}
 	// The template, as printed, parses once its placeholders are filled.
 	js := JSON(r.Templates)
-	filled := strings.NewReplacer("TODO: why this narrowing is acceptable", "x", "TODO: what peers do to keep working", "y",
+	filled := strings.NewReplacer("TODO: why removing it is acceptable to those who still use it", "x", "TODO: what they use instead", "y",
 		"TODO: the person or team answering for it", "z", "TODO: the issue that tracks it", "w").Replace(js)
 	pf, err := Parse("d.json", []byte(`{"dispositions": `+filled+`}`), schema(t))
 	if err != nil {
@@ -258,5 +259,30 @@ func TestApplyBootstrap(t *testing.T) {
 	old := entryFor(removal(), "2026-01-01", 0)
 	if r := Apply(Input{Diff: d, File: file(old), NoBaseline: true, Today: today}); r.Status != Blocked {
 		t.Errorf("expired entry at bootstrap: status %s", r.Status)
+	}
+}
+
+// The template asks the question of the way the change goes: a widening
+// is not called a narrowing (issue 30).
+func TestTemplateFollowsWay(t *testing.T) {
+	today := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		rule         string
+		want         witness.Want
+		reason, migr string
+	}{
+		{contractdiff.RuleLimitWidened, 0, "widening is acceptable to receivers", "receivers do to accept"},
+		{contractdiff.RuleNullableAdded, witness.Widens, "widening", "receivers"},
+		{contractdiff.RuleEnumValueAdded, witness.Widens, "widening", "receivers"},
+		{contractdiff.RuleFieldNowOptional, witness.Widens, "widening", "receivers"},
+		{contractdiff.RuleNullableRemoved, witness.Narrows, "narrowing is acceptable to the senders", "senders do to keep working"},
+		{contractdiff.RuleMethodRemoved, 0, "removing it", "use instead"},
+		{contractdiff.RuleTypeChanged, witness.Either, "this change is acceptable", "peers do"},
+	} {
+		f := contractdiff.Finding{Domain: "demo", Rule: c.rule, Target: "demo.x", Probe: witness.Probe{Op: witness.OpSet, Want: c.want}}
+		tm := Template(f, today)
+		if !strings.Contains(tm.Reason, c.reason) || !strings.Contains(tm.Migration, c.migr) || !strings.HasPrefix(tm.Reason, Placeholder) {
+			t.Errorf("%s: reason %q, migration %q; want %q, %q", c.rule, tm.Reason, tm.Migration, c.reason, c.migr)
+		}
 	}
 }

@@ -179,6 +179,14 @@ func (e *Engine) candidates(p Probe, inst found) []any {
 				value(x)
 			}
 		}
+		// Values of a changed type that the valid ones of either side may
+		// miss (a fraction between integer and number, a string outside
+		// a new enum).
+		for _, raw := range p.Values {
+			if x, err := decode(raw); err == nil {
+				value(x)
+			}
+		}
 	case OpUnknown:
 		member(func(m map[string]any) { m["xWitnessUnknown"] = json.Number("1") })
 	case OpSet:

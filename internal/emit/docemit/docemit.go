@@ -21,7 +21,8 @@ import (
 // Languages of the generated reference, in output order.
 var Languages = []string{"en", "ru"}
 
-// TemplateDir holds the page templates, one folder per language.
+// TemplateDir is where a repository keeps the page templates, one folder
+// per language, when it overrides the ones gen carries.
 const TemplateDir = "templates"
 
 // File is one generated page.
@@ -40,8 +41,29 @@ type Input struct {
 	Domain *spec.Domain
 	// Tests maps entry ids to the tests that name them (trace.Scan).
 	Tests map[string][]trace.Test
-	// Templates is the repository (templates/ is read from it).
+	// Templates holds <lang>/reference/*.tmpl (the embedded templates, or
+	// a repository's override).
 	Templates fs.FS
+	// Repo is the repository, where the hand-written guide of the domain
+	// is looked for (Docs/<lang>/how-to/<domain>.md); nil looks nowhere.
+	Repo fs.FS
+	// Dirs is the folder of the pages in each language (Dir by default);
+	// links between pages and to repository files are relative to it.
+	Dirs map[string]string
+	// GoDir and ModelPath are the domain's Go package folder and
+	// model.json, shown on the index; empty when not generated.
+	GoDir, ModelPath string
+	// Regenerate is the command the pages tell readers to run instead of
+	// editing them (config.DefaultRegenerate when empty).
+	Regenerate string
+}
+
+// dir returns the folder of the pages in a language.
+func (in Input) dir(lang string) string {
+	if d, ok := in.Dirs[lang]; ok {
+		return d
+	}
+	return Dir(lang, in.Domain)
 }
 
 // Emit renders every page of the domain in every language.
@@ -61,7 +83,7 @@ func Emit(in Input) ([]File, error) {
 func EmitLang(in Input, lang string) ([]File, error) {
 	var files []File
 	r := newRenderer(in, lang)
-	tmpl, err := LoadTemplates(in.Templates, path.Join(TemplateDir, lang, "reference"), r.funcs())
+	tmpl, err := LoadTemplates(in.Templates, path.Join(lang, "reference"), r.funcs())
 	if err != nil {
 		return nil, err
 	}
@@ -74,9 +96,9 @@ func EmitLang(in Input, lang string) ([]File, error) {
 		}
 		var buf bytes.Buffer
 		if err := tmpl.ExecuteTemplate(&buf, name, data); err != nil {
-			return nil, fmt.Errorf("%s/%s/reference/%s: %w", TemplateDir, lang, name, err)
+			return nil, fmt.Errorf("%s/reference/%s: %w", lang, name, err)
 		}
-		files = append(files, File{Path: path.Join(Dir(lang, in.Domain), data.File), Data: Tidy(buf.Bytes())})
+		files = append(files, File{Path: path.Join(in.dir(lang), data.File), Data: Tidy(buf.Bytes())})
 	}
 	return files, nil
 }
@@ -133,13 +155,18 @@ func Tidy(b []byte) []byte {
 
 // PageData is what a page template receives.
 type PageData struct {
-	Lang     string
-	Domain   *spec.Domain
-	Page     *spec.Page // nil on the index
-	File     string     // file name of this page
-	Sibling  string     // relative link to the same page in the other language
-	Nav      []NavItem
-	Sections []Section
+	Lang    string
+	Domain  *spec.Domain
+	Page    *spec.Page // nil on the index
+	File    string     // file name of this page
+	Sibling string     // relative link to the same page in the other language
+	// GoDir and ModelPath are the Go package folder and model.json, ""
+	// when the domain has none.
+	GoDir, ModelPath string
+	// Regenerate is the command that regenerates the page.
+	Regenerate string
+	Nav        []NavItem
+	Sections   []Section
 	// Index only:
 	Counts []CountRow
 }
@@ -198,7 +225,14 @@ func (r *renderer) pageData(p *spec.Page) *PageData {
 	if r.lang == "ru" {
 		other = "en"
 	}
-	data.Sibling = path.Join("../../..", other, "reference", d.Header.ID, data.File)
+	// A page rendered in one language only has no sibling to link.
+	if _, ok := r.in.Dirs[other]; ok || r.in.Dirs == nil {
+		data.Sibling = path.Join(Rel(r.in.dir(r.lang), r.in.dir(other)), data.File)
+	}
+	data.GoDir, data.ModelPath, data.Regenerate = r.in.GoDir, r.in.ModelPath, r.in.Regenerate
+	if data.Regenerate == "" {
+		data.Regenerate = "go generate ./..."
+	}
 	data.Nav = append(data.Nav, NavItem{File: "index.md", Title: d.Header.Title, Current: p == nil})
 	for _, q := range d.Docs.Pages {
 		data.Nav = append(data.Nav, NavItem{File: q.Slug + ".md", Title: q.Title, Current: q == p})
@@ -437,9 +471,39 @@ func (r *renderer) typeRef(t spec.TypeRef) string {
 	return Code(t.Name)
 }
 
-// repoLink links a repository file from a page three folders deep.
+// repoLink links a repository file from a page.
 func (r *renderer) repoLink(p string) string {
-	return "[" + Code(p) + "](" + path.Join("../../../..", p) + ")"
+	return "[" + Code(p) + "](" + r.fromPage(p) + ")"
+}
+
+// fromPage is the relative link from a page to the repository path p.
+func (r *renderer) fromPage(p string) string { return Rel(r.in.dir(r.lang), p) }
+
+// Rel returns the relative link from the folder from to the path to, both
+// slash-separated and relative to the repository root.
+func Rel(from, to string) string {
+	f, t := split(from), split(to)
+	i := 0
+	for i < len(f) && i < len(t) && f[i] == t[i] {
+		i++
+	}
+	parts := make([]string, 0, len(f)-i+len(t)-i)
+	for range f[i:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, t[i:]...)
+	if len(parts) == 0 {
+		return "."
+	}
+	return path.Join(parts...)
+}
+
+func split(p string) []string {
+	p = path.Clean(p)
+	if p == "." {
+		return nil
+	}
+	return strings.Split(p, "/")
 }
 
 // sources lists where an entry is implemented: each file and line, linked
@@ -455,13 +519,13 @@ func (r *renderer) sources(src []spec.SourceRef) string {
 	return strings.Join(parts, "<br>")
 }
 
-// lineLink links a repository file at a line from a page three folders
-// deep (the line is left out when it is not known).
+// lineLink links a repository file at a line from a page (the line is
+// left out when it is not known).
 func (r *renderer) lineLink(p string, line int) string {
 	if line <= 0 {
 		return r.repoLink(p)
 	}
-	return "[" + Code(fmt.Sprintf("%s:%d", p, line)) + "](" + path.Join("../../../..", p) + fmt.Sprintf("#L%d", line) + ")"
+	return "[" + Code(fmt.Sprintf("%s:%d", p, line)) + "](" + r.fromPage(p) + fmt.Sprintf("#L%d", line) + ")"
 }
 
 // tests lists the tests that name an entry, each linked to its function.
@@ -472,7 +536,7 @@ func (r *renderer) tests(id string) string {
 	}
 	var parts []string
 	for _, t := range ts {
-		parts = append(parts, "["+Code(t.Func)+"]("+path.Join("../../../..", t.Path)+fmt.Sprintf("#L%d", t.FuncLine)+")")
+		parts = append(parts, "["+Code(t.Func)+"]("+r.fromPage(t.Path)+fmt.Sprintf("#L%d", t.FuncLine)+")")
 	}
 	return strings.Join(parts, "<br>")
 }
@@ -615,8 +679,11 @@ func dict(kv ...any) (map[string]any, error) {
 // when the repository has one.
 func (r *renderer) guide() string {
 	p := path.Join("Docs", r.lang, "how-to", r.d.Header.ID+".md")
-	if _, err := fs.Stat(r.in.Templates, p); err != nil {
+	if r.in.Repo == nil {
 		return ""
 	}
-	return path.Join("../../how-to", r.d.Header.ID+".md")
+	if _, err := fs.Stat(r.in.Repo, p); err != nil {
+		return ""
+	}
+	return r.fromPage(p)
 }

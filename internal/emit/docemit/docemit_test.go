@@ -13,6 +13,7 @@ import (
 	"github.com/contractkit/contractkit/internal/emit/docemit"
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/spec"
+	"github.com/contractkit/contractkit/templates"
 )
 
 // TestDocsTree parses every page under Docs/ with goldmark and fails on a
@@ -62,7 +63,7 @@ func TestEscaping(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Errors().Error())
 	}
-	files, err := docemit.Emit(docemit.Input{Domain: set.Domain("demo"), Templates: fsys})
+	files, err := docemit.Emit(docemit.Input{Domain: set.Domain("demo"), Templates: templates.FS, Repo: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,8 +18,15 @@ import (
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
-// Module is the module path generated code imports from.
+// Module is contractkit's module path. Generated code imports only its
+// public runtime packages (runtime/strictjson, runtime/genrt), whose API
+// holds to the compatibility promise of runtime/doc.go, never an
+// internal/ package, so that it compiles in any module.
 const Module = "github.com/contractkit/contractkit"
+
+// RuntimePackages are the only packages of Module that generated code
+// imports.
+var RuntimePackages = []string{strictjsonPkg, genrtPkg}
 
 const (
 	strictjsonPkg = Module + "/runtime/strictjson"
@@ -32,16 +39,22 @@ type File struct {
 	Data []byte
 }
 
-// Dir returns the repository-relative directory of a domain's package.
+// Dir returns the directory of a domain's package in this repository's
+// default layout, generated/<package>; a config may name another.
 func Dir(d *spec.Domain) string { return path.Join("generated", d.Header.Package) }
 
 // SchemaFile returns the path, relative to the package directory, of the
 // JSON Schema of a named type.
 func SchemaFile(t *spec.Type) string { return "schema/" + t.Name + ".json" }
 
-// Emit returns the Go files of a domain's package. The files are built and
-// formatted side by side, each by a generator of its own.
-func Emit(d *spec.Domain) ([]File, error) {
+// Emit returns the Go files of a domain's package in Dir(d).
+func Emit(d *spec.Domain) ([]File, error) { return EmitTo(d, Dir(d), "make generate") }
+
+// EmitTo returns the Go files of a domain's package in the folder dir;
+// the package comment names regenerate as the command that regenerates
+// it. The files are built and formatted side by side, each by a generator
+// of its own.
+func EmitTo(d *spec.Domain, dir, regenerate string) ([]File, error) {
 	parts := []struct {
 		name  string
 		build func(*generator, *jen.File)
@@ -63,13 +76,13 @@ func Emit(d *spec.Domain) ([]File, error) {
 			f.HeaderComment("Spec digest: " + d.Digest)
 			f.ImportName(strictjsonPkg, "strictjson")
 			f.ImportName(genrtPkg, "genrt")
-			part.build(&generator{d: d}, f)
+			part.build(&generator{d: d, regenerate: regenerate}, f)
 			var buf bytes.Buffer
 			if err := f.Render(&buf); err != nil {
-				errs[i] = fmt.Errorf("%s/%s: %w", Dir(d), part.name, err)
+				errs[i] = fmt.Errorf("%s/%s: %w", dir, part.name, err)
 				return
 			}
-			files[i] = File{Path: path.Join(Dir(d), part.name), Data: buf.Bytes()}
+			files[i] = File{Path: path.Join(dir, part.name), Data: buf.Bytes()}
 		}()
 	}
 	wg.Wait()
@@ -83,6 +96,8 @@ func Emit(d *spec.Domain) ([]File, error) {
 
 type generator struct {
 	d *spec.Domain
+	// regenerate is the command that regenerates the package.
+	regenerate string
 	// patterns maps a pattern to the name of its compiled variable.
 	patterns    map[string]string
 	patternList []string
@@ -120,7 +135,7 @@ func (g *generator) contractFile(f *jen.File) {
 	h := d.Header
 	f.PackageComment(g.comment(fmt.Sprintf("Package %s is the generated contract of the %s (%s, version %s, %s). %s",
 		h.Package, h.Title.EN, h.ID, h.Version, h.Stability, h.Description.EN)) + "\n//\n" +
-		g.comment(fmt.Sprintf("Every name, code, limit and default here comes from %s; change the spec and run make generate instead of editing this package.", d.File)))
+		g.comment(fmt.Sprintf("Every name, code, limit and default here comes from %s; change the spec and run %s instead of editing this package.", d.File, g.regenerate)))
 
 	f.Comment("Identity of the contract this package was generated from.")
 	f.Const().Defs(

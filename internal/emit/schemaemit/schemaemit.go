@@ -52,14 +52,20 @@ type Output struct {
 // definition is rendered once and spliced into every document that
 // reaches it.
 func EmitAll(d *spec.Domain, dir string) (*Output, error) {
+	return EmitTo(d, IDBase, path.Join(dir, "schema"))
+}
+
+// EmitTo is EmitAll into the folder schemaDir, the $id of each schema
+// being idBase followed by its path.
+func EmitTo(d *spec.Domain, idBase, schemaDir string) (*Output, error) {
 	r := &renderer{d: d, defs: map[string][]byte{}}
-	out := &Output{BundleID: IDBase + path.Join(dir, "schema") + "/bundle.json"}
+	out := &Output{BundleID: idBase + schemaDir + "/bundle.json"}
 	for _, t := range d.Types {
-		doc, err := r.document(t, IDBase+path.Join(dir, "schema", t.Name+".json"))
+		doc, err := r.document(t, idBase+path.Join(schemaDir, t.Name+".json"))
 		if err != nil {
 			return nil, err
 		}
-		out.Files = append(out.Files, File{Path: path.Join(dir, "schema", t.Name+".json"), Data: doc})
+		out.Files = append(out.Files, File{Path: path.Join(schemaDir, t.Name+".json"), Data: doc})
 	}
 	var b bytes.Buffer
 	b.WriteString("{\n  \"$schema\": " + quote(Draft) + ",\n  \"$id\": " + quote(out.BundleID) + ",\n  \"$defs\": {\n")

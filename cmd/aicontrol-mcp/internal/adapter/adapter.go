@@ -33,7 +33,8 @@ const (
 	// the observation, and with it availableActions, has changed.
 	DefaultRefresh = 250 * time.Millisecond
 	// DefaultMaxInFlight bounds the commands whose completion the adapter
-	// waits for at once, abandoned waits included.
+	// waits for at once; a call that is cancelled or times out frees its
+	// place at once.
 	DefaultMaxInFlight = 64
 )
 
@@ -187,9 +188,7 @@ func (a *Adapter) close() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, w := range a.waiters {
-		if !w.abandoned {
-			w.done <- completion{err: errors.New("the adapter is shutting down")}
-		}
+		w.done <- completion{err: errors.New("the adapter is shutting down")}
 	}
 	clear(a.waiters)
 	if a.client != nil {

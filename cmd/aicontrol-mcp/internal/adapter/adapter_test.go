@@ -606,3 +606,59 @@ func TestRussianDescriptions(t *testing.T) {
 		t.Fatal("language de accepted")
 	}
 }
+
+// A call that times out or is cancelled frees its place among the calls
+// in flight at once, while the game still holds its command: with a limit
+// of two, two timed-out calls leave room for the next two; a cancelled
+// call leaves room for the next.
+//
+//contract:proves ai-control-protocol.integration.mcp-completion ai-control-protocol.integration.mcp-faults
+func TestAbandonedCallsFreeTheirPlace(t *testing.T) {
+	g := startGame(t, gameOptions{})
+	s := connect(t, g, sessionOptions{maxInFlight: 2, callTimeout: 50 * time.Millisecond})
+	for i := range 2 {
+		mustContain(t, "timeout", errorText(t, s.call(t, "slow", nil)), "did not complete within 50ms")
+		if n := len(g.waitHeld(i + 1)); n != i+1 {
+			t.Fatalf("the game holds %d commands", n)
+		}
+	}
+	// The game still holds both commands; their calls are gone.
+	var wg sync.WaitGroup
+	results := make([]*mcp.CallToolResult, 2)
+	for i := range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); results[i] = s.call(t, "echo", map[string]any{"stringArg": "after"}) }()
+	}
+	wg.Wait()
+	for i, r := range results {
+		if r.IsError {
+			t.Fatalf("call %d after two timed-out calls: %s", i, errorText(t, r))
+		}
+	}
+
+	long := connect(t, g, sessionOptions{maxInFlight: 1, callTimeout: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := long.cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow"})
+		done <- err
+	}()
+	g.waitHeld(3)
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("the cancelled call returned no error")
+	}
+	// The server learns of the cancellation by a notification: wait until
+	// the adapter has let the call go, without the command completing.
+	waitFor(t, "the cancelled call to give up its place", func() bool {
+		long.a.mu.Lock()
+		defer long.a.mu.Unlock()
+		return len(long.a.waiters) == 0
+	})
+	if r := long.call(t, "echo", map[string]any{"stringArg": "after-cancel"}); r.IsError {
+		t.Fatalf("call after a cancelled one: %s", errorText(t, r))
+	}
+	for _, seq := range g.waitHeld(3) {
+		g.release(seq)
+	}
+}

@@ -42,12 +42,12 @@ type completion struct {
 	err      error
 }
 
-// waiter is a call waiting for one command's completion. An abandoned
-// waiter (its call was cancelled or timed out) stays registered so that the
-// completion, when it comes, is consumed here and reaches nobody.
+// waiter is a call waiting for one command's completion. A call that is
+// cancelled or times out removes its waiter at once (abandon), so that it
+// stops counting against MaxInFlight; the completion, when it comes, is
+// then read like any other client's and reaches nobody.
 type waiter struct {
-	done      chan completion
-	abandoned bool
+	done chan completion
 }
 
 func (a *Adapter) addr() string {
@@ -129,9 +129,7 @@ func (a *Adapter) dropLocked(cause error) error {
 	a.client.Close()
 	a.client = nil
 	for seq, w := range a.waiters {
-		if !w.abandoned {
-			w.done <- completion{err: fmt.Errorf("command %d: %w; whether the game ran it is unknown, call %s to see its state", seq, err, a.cfg.Actions.ObserveTool())}
-		}
+		w.done <- completion{err: fmt.Errorf("command %d: %w; whether the game ran it is unknown, call %s to see its state", seq, err, a.cfg.Actions.ObserveTool())}
 	}
 	clear(a.waiters)
 	a.log.Warn("connection lost", "endpoint", a.addr(), "reason", cause.Error())
@@ -206,14 +204,13 @@ func (a *Adapter) act(ctx context.Context, cmd aicontrol.ActParams, available fu
 	return r.CommandSeq, w, nil
 }
 
-// abandon gives up waiting for a command: its completion will be consumed
-// and dropped by the follower, so no other call can receive it.
+// abandon gives up waiting for a command and frees its in-flight slot at
+// once: the follower will read its completion, find no waiter, and drop
+// it, so no other call can receive it.
 func (a *Adapter) abandon(seq int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if w, ok := a.waiters[seq]; ok {
-		w.abandoned = true
-	}
+	delete(a.waiters, seq)
 }
 
 // follow is the endpoint's follower: it reads events with the endpoint's
@@ -296,9 +293,7 @@ func (a *Adapter) pollEventsLocked(ctx context.Context) bool {
 				continue // another client's command, or one from before this connection
 			}
 			delete(a.waiters, cc.CommandSeq)
-			if !w.abandoned {
-				w.done <- completion{event: cc, eventSeq: r.Seq}
-			}
+			w.done <- completion{event: cc, eventSeq: r.Seq}
 		}
 		if missed > 0 {
 			a.missedLocked(missed)
@@ -315,9 +310,7 @@ func (a *Adapter) pollEventsLocked(ctx context.Context) bool {
 // unread: any of them may have been a completion the adapter waits for.
 func (a *Adapter) missedLocked(missed int64) {
 	for seq, w := range a.waiters {
-		if !w.abandoned {
-			w.done <- completion{err: fmt.Errorf("command %d: %w (%d events missed); call %s to see the game's state", seq, bridge.ErrCompletionMissed, missed, a.cfg.Actions.ObserveTool())}
-		}
+		w.done <- completion{err: fmt.Errorf("command %d: %w (%d events missed); call %s to see the game's state", seq, bridge.ErrCompletionMissed, missed, a.cfg.Actions.ObserveTool())}
 	}
 	clear(a.waiters)
 	a.log.Warn("event history rolled over before it was read", "endpoint", a.addr(), "missed", missed)

@@ -1,0 +1,197 @@
+package agui
+
+import (
+	"bytes"
+	"errors"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/runtime/strictjson"
+)
+
+// Stream checks the events of a live stream as they arrive, with the same
+// reader and checker as Check. Its result is the result Check gives for
+// the record the stream is saved as (one event per line, see Line):
+// the same verdict, findings, warnings and everything shown. So, as in
+// Check, a reading finding anywhere (a line that is not strict JSON, the
+// record's size, its event or value count) makes the whole result that
+// finding alone; and after a sequence finding the stream is still read,
+// because a reading finding later in it would take its place.
+//
+// What a Stream keeps is what the checker keeps for a record, so its
+// memory is bounded by the profile's limits, not by the stream's length:
+// once a limit is passed, later events are only counted.
+type Stream struct {
+	p   *Profile
+	opt Options
+	c   *checker
+	lr  lineReader
+	// live holds the trees the checker may keep (the state refers to
+	// them), taken from the pool Check uses; scratch holds one event's
+	// tree once checking has stopped.
+	live    *strictjson.Arena
+	scratch strictjson.Arena
+	// text holds the lines the trees borrow their strings from, in blocks;
+	// once checking has stopped, spare is reused for each line.
+	text, spare []byte
+
+	bytes    int  // the size of the record so far, newlines included
+	nonSpace bool // some event's text is not all white space
+	readErr  *fail
+	readAt   int // the event count the reading finding leaves
+	seqErr   error
+}
+
+// NewStream starts checking a stream under the profile opt names.
+func NewStream(opt Options) (*Stream, error) {
+	p, m, err := setup(opt)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stream{p: p, opt: opt, c: newChecker(p, m, opt), lr: lineReader{lim: readLimits(p)}, live: arenas.Get().(*strictjson.Arena)}
+	s.c.seq.srcs = true
+	return s, nil
+}
+
+// lineBlock is the size of the blocks Line copies lines into.
+const lineBlock = 64 << 10
+
+// Line returns the line a record holds for an event whose text is data: a
+// copy of data in which every line feed (data lines of a server-sent event
+// join with one) is a carriage return. JSON reads both as the same white
+// space, and a raw one inside a string is refused alike, so the event
+// means what it meant while the record keeps one event per line; the
+// length is unchanged, so every size limit measures the same.
+//
+// The copy is in memory the Stream keeps for as long as its trees may
+// refer to the line: lines share blocks rather than taking an allocation
+// each. Once checking has stopped nothing refers to a line after Event
+// returns, and Line reuses one buffer. A line is valid until the next
+// call of Line or End.
+func (s *Stream) Line(data []byte) []byte {
+	var line []byte
+	if s.Stopped() {
+		s.spare = append(s.spare[:0], data...)
+		line = s.spare
+	} else {
+		if cap(s.text)-len(s.text) < len(data) {
+			s.text = make([]byte, 0, max(lineBlock, len(data)))
+		}
+		start := len(s.text)
+		s.text = append(s.text, data...)
+		line = s.text[start:len(s.text):len(s.text)]
+	}
+	for i, b := range line {
+		if b == '\n' {
+			line[i] = '\r'
+		}
+	}
+	return line
+}
+
+// Event checks the next event, given as the line Line returned for it. It returns the findings and warnings this event
+// caused, in order: a finding stops the checking of the sequence, and a
+// reading finding ends all checking.
+func (s *Stream) Event(line []byte) []Finding {
+	s.bytes += len(line) + 1
+	if len(bytes.TrimSpace(line)) > 0 {
+		s.nonSpace = true
+	}
+	if s.readErr != nil && s.readErr.Rule == contract.RuleReaderInputBytes {
+		return nil
+	}
+	if s.p.Has(contract.RuleReaderInputBytes) && s.bytes > contract.LimitInputBytes {
+		// Check measures the record before reading any of it: this
+		// finding stands in place of any other.
+		s.readErr = failf(FileLevel, "", contract.RuleReaderInputBytes,
+			"the record has more than %d bytes (the limit); nothing of it was parsed", contract.LimitInputBytes)
+		s.readAt = 0
+		return []Finding{s.readErr.Finding}
+	}
+	if s.readErr != nil {
+		return nil
+	}
+	i := s.lr.index
+	arena := s.live
+	if s.seqErr != nil {
+		s.scratch.Reset()
+		arena = &s.scratch
+	}
+	v, err := s.lr.read(line, arena)
+	if err != nil {
+		s.readErr = asFail(err)
+		s.readAt = i
+		return []Finding{s.readErr.Finding}
+	}
+	if v == nil || s.seqErr != nil {
+		return nil
+	}
+	warns, seqWarns := len(s.c.warns), len(s.c.seq.warnings)
+	err = s.c.event(i, v, line)
+	found := append(append([]Finding{}, s.c.warns[warns:]...), s.c.seq.warnings[seqWarns:]...)
+	if err != nil {
+		s.seqErr = err
+		found = append(found, asFail(err).Finding)
+	}
+	return found
+}
+
+// asFail returns the finding an error of the checker carries.
+func asFail(err error) *fail {
+	var f *fail
+	if errors.As(err, &f) {
+		return f
+	}
+	return &fail{Finding{Event: FileLevel, Rule: contract.RuleReaderJSON, Message: err.Error()}}
+}
+
+// Events is the number of events read so far.
+func (s *Stream) Events() int { return s.lr.index }
+
+// Bytes is the size of the record so far, as Line writes it with a
+// newline after each event.
+func (s *Stream) Bytes() int { return s.bytes }
+
+// Stopped reports whether checking has stopped at a finding.
+func (s *Stream) Stopped() bool { return s.readErr != nil || s.seqErr != nil }
+
+// Open is the number of entities open now: messages, tool calls,
+// reasoning, steps and subagents.
+func (s *Stream) Open() int {
+	q := s.c.seq
+	n := len(q.textOpen) + len(q.toolOpen) + len(q.spanOpen) + len(q.reasoningOpen) + len(q.subActive)
+	for _, names := range q.steps {
+		n += len(names)
+	}
+	return n
+}
+
+// End ends the stream and returns its result, as Check returns it for the
+// saved record: an *InputError when there was nothing to check. The
+// Stream is not used after End.
+func (s *Stream) End() (*Result, error) {
+	defer func() {
+		// The result owns copies of what it shows: the trees and the
+		// lines go.
+		s.live.Reset()
+		arenas.Put(s.live)
+		s.live, s.text, s.spare = nil, nil, nil
+	}()
+	if !s.nonSpace {
+		return nil, &InputError{"the record is empty: there is no event to check"}
+	}
+	var r *Result
+	switch {
+	case s.readErr != nil:
+		fresh := newChecker(s.c.p, s.c.m, s.opt)
+		fresh.r.Events = s.readAt
+		r = fresh.stop(s.readErr)
+	case s.lr.index == 0:
+		fresh := newChecker(s.c.p, s.c.m, s.opt)
+		r = fresh.stop(failf(FileLevel, "", contract.RuleReaderRecordShape, "the record holds no event"))
+	default:
+		s.c.r.Events = s.lr.index
+		r = s.c.finish(s.lr.index, s.seqErr)
+	}
+	r.own()
+	return r, nil
+}

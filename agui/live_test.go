@@ -1,0 +1,271 @@
+package agui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/runtime/strictjson"
+)
+
+// streamed checks events (their texts, as a stream delivers them) through
+// a Stream and returns the result, the record they are saved as, and what
+// each event reported as it arrived; the findings End adds (those of the
+// record's end) come last.
+func streamed(t *testing.T, profile string, texts [][]byte) (*Result, []byte, [][]Finding, error) {
+	t.Helper()
+	s, err := NewStream(Options{Profile: profile, Source: "live"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec bytes.Buffer
+	var found [][]Finding
+	for _, text := range texts {
+		line := s.Line(text)
+		rec.Write(line)
+		rec.WriteByte('\n')
+		found = append(found, s.Event(line))
+	}
+	stopped := s.Stopped()
+	r, err := s.End()
+	if err == nil && !stopped {
+		found = append(found, r.Findings)
+	}
+	return r, rec.Bytes(), found, err
+}
+
+// sameAsFile fails unless checking texts live gives the result Check gives
+// for the record they are saved as: the same JSON report but for the
+// source, and the finding reported as it was found.
+func sameAsFile(t *testing.T, name, profile string, texts [][]byte) *Result {
+	t.Helper()
+	live, rec, found, liveErr := streamed(t, profile, texts)
+	file, fileErr := Check(rec, Options{Profile: profile, Source: "live"})
+	if (liveErr == nil) != (fileErr == nil) {
+		t.Fatalf("%s under %s: live error %v, file error %v", name, profile, liveErr, fileErr)
+	}
+	if liveErr != nil {
+		return nil
+	}
+	a, _ := live.RenderJSON()
+	b, _ := file.RenderJSON()
+	if !bytes.Equal(a, b) {
+		t.Fatalf("%s under %s: live and file reports differ\nlive: %s\nfile: %s", name, profile, a, b)
+	}
+	// Every finding of the report was reported when it was found.
+	var all []Finding
+	for _, f := range found {
+		all = append(all, f...)
+	}
+	for _, f := range live.Findings {
+		if !containsFinding(all, f) {
+			t.Errorf("%s under %s: finding %v was not reported as it was found (%v)", name, profile, f, all)
+		}
+	}
+	return live
+}
+
+func containsFinding(list []Finding, f Finding) bool {
+	for _, g := range list {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
+// eventTexts splits a record into the texts of its events: its lines, or
+// the elements of its array as written.
+func eventTexts(t testing.TB, data []byte) [][]byte {
+	t.Helper()
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '[' {
+		tree, err := strictjson.Parse(data, strictjson.Options{})
+		if err != nil {
+			return [][]byte{data} // not an array after all: one broken event
+		}
+		var out [][]byte
+		for _, e := range tree.Elems {
+			out = append(out, data[e.Start:e.End])
+		}
+		return out
+	}
+	var out [][]byte
+	for line := range bytes.SplitSeq(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		out = append(out, line)
+	}
+	return out
+}
+
+// Live checking agrees with file checking on every record of the
+// differential set, the conformance streams and hand-made cases, under
+// both profiles.
+func TestStreamMatchesFile(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "diff", "*"))
+	if len(files) == 0 {
+		t.Fatal("no records in testdata/diff")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{stand, v11} {
+			sameAsFile(t, f, p, eventTexts(t, data))
+		}
+	}
+	for _, cs := range loadConformance(t) {
+		var texts [][]byte
+		for _, e := range cs.Stream {
+			texts = append(texts, e)
+		}
+		for _, p := range []string{stand, v11} {
+			sameAsFile(t, cs.Name, p, texts)
+		}
+	}
+	b := func(s ...string) [][]byte {
+		var out [][]byte
+		for _, x := range s {
+			out = append(out, []byte(x))
+		}
+		return out
+	}
+	rs, rf := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	cases := map[string][][]byte{
+		"accepted":        b(rs, `{"type":"TEXT_MESSAGE_START","messageId":"m"}`, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"é€😀"}`, `{"type":"TEXT_MESSAGE_END","messageId":"m"}`, rf),
+		"multi-line data": b(rs, "{\"type\":\"STEP_STARTED\",\n\"stepName\":\"s\"}", `{"type":"STEP_FINISHED","stepName":"s"}`, rf),
+		// A raw line feed inside a string is refused, as a raw CR is.
+		"line feed in a string": b(rs, "{\"type\":\"STEP_STARTED\",\"stepName\":\"a\nb\"}", rf),
+		// A sequence finding, then a line that is not JSON: the reading
+		// finding takes its place, as it does in the file.
+		"sequence then syntax": b(rs, `{"type":"TEXT_MESSAGE_END","messageId":"m"}`, `{"type":`, rf),
+		"sequence only":        b(rs, `{"type":"TEXT_MESSAGE_END","messageId":"m"}`, rf),
+		"blank events":         b(rs, "  ", "\t", rf),
+		"cut run":              b(rs, `{"type":"STEP_STARTED","stepName":"s"}`),
+		"not an object":        b(rs, `[1]`, rf),
+		"only white space":     b(" ", "\r"),
+	}
+	for name, texts := range cases {
+		for _, p := range []string{stand, v11} {
+			sameAsFile(t, name, p, texts)
+		}
+	}
+	if _, _, _, err := streamed(t, v11, nil); err == nil {
+		t.Error("an empty stream was checked; want an input error")
+	}
+}
+
+// The reading limits count the record the stream is saved as: at the limit
+// of events and of bytes it is accepted, one past it rejected, and the
+// result is then that finding alone, as Check gives it.
+//
+//contract:proves ag-ui.reader.events ag-ui.reader.input-bytes
+func TestStreamLimits(t *testing.T) {
+	rs, rf := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	step := func(k int) []string {
+		n := strings.Repeat("s", 1+k%7)
+		return []string{`{"type":"STEP_STARTED","stepName":"` + n + `"}`, `{"type":"STEP_FINISHED","stepName":"` + n + `"}`}
+	}
+	for _, extra := range []int{0, 1} {
+		texts := [][]byte{[]byte(rs)}
+		for k := 0; len(texts) < contract.LimitEvents-1; k++ {
+			for _, s := range step(k) {
+				texts = append(texts, []byte(s))
+			}
+		}
+		texts = texts[:contract.LimitEvents-1]
+		if len(texts)%2 == 0 {
+			// The last step would stay open: end on an event that opens
+			// nothing instead.
+			texts[len(texts)-1] = []byte(`{"type":"STATE_SNAPSHOT","snapshot":{}}`)
+		}
+		for k := 0; k < extra; k++ {
+			texts = append(texts, []byte(`{"type":"STATE_SNAPSHOT","snapshot":{}}`))
+		}
+		texts = append(texts, []byte(rf))
+		r := sameAsFile(t, "events", v11, texts)
+		if over := extra > 0; over == r.Accepted || (over && (r.Findings[0].Rule != contract.RuleReaderEvents || r.Events != contract.LimitEvents)) {
+			t.Errorf("%d events: accepted %v, findings %v, %d events read", len(texts), r.Accepted, r.Findings, r.Events)
+		}
+	}
+	// Bytes: a padded last event brings the record to the limit, or one
+	// byte past it.
+	for _, extra := range []int{0, 1} {
+		texts := [][]byte{[]byte(rs)}
+		used := len(rs) + 1 + len(rf) + 1
+		pad := contract.LimitInputBytes - used + extra
+		texts = append(texts, []byte(rf[:len(rf)-1]+strings.Repeat(" ", pad)+"}"))
+		r := sameAsFile(t, "bytes", v11, texts)
+		if r.Accepted == (extra > 0) {
+			t.Errorf("record of %d bytes: accepted %v, findings %v", used+pad, r.Accepted, r.Findings)
+		}
+		if extra > 0 && (r.Findings[0].Rule != contract.RuleReaderInputBytes || r.Events != 0) {
+			t.Errorf("past the byte limit: %+v, %d events", r.Findings, r.Events)
+		}
+	}
+}
+
+// FuzzStream checks arbitrary lines both ways: as a live stream and as the
+// record they are saved as. The reports must be the same, and the stream
+// must never panic. A record whose first line opens an array is read by
+// Check in the array form, which no stream is saved as; those are left out.
+func FuzzStream(f *testing.F) {
+	f.Add([]byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n" + `{"type":"TEXT_MESSAGE_END","messageId":"m"}` + "\n" + `{"type":`))
+	f.Add([]byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n\n \n" + `{"type":"STEP_STARTED","stepName":"s"}`))
+	f.Add(TutorialExample())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+			return
+		}
+		texts := bytes.Split(data, []byte("\n"))
+		for _, p := range []string{stand, v11} {
+			live, rec, _, liveErr := streamed(t, p, texts)
+			file, fileErr := Check(rec, Options{Profile: p, Source: "live"})
+			if (liveErr == nil) != (fileErr == nil) {
+				t.Fatalf("%s: live error %v, file error %v", p, liveErr, fileErr)
+			}
+			if liveErr != nil {
+				continue
+			}
+			a, _ := live.RenderJSON()
+			b, _ := file.RenderJSON()
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%s: reports differ\nlive: %s\nfile: %s", p, a, b)
+			}
+		}
+	})
+}
+
+// Past the record's byte limit a Stream only counts: reading tens of
+// megabytes of events leaves no more memory in use than the limit allows.
+// (The heap is measured, not time: memory is the claim.)
+func TestStreamMemoryBounded(t *testing.T) {
+	s, err := NewStream(Options{Profile: v11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"` + strings.Repeat("x", 400) + `"}`)
+	s.Event(s.Line([]byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)))
+	s.Event(s.Line([]byte(`{"type":"TEXT_MESSAGE_START","messageId":"m"}`)))
+	var ms runtime.MemStats
+	peak := uint64(0)
+	const total = 48 << 20
+	for n := 0; n < total; n += len(event) + 1 {
+		s.Event(s.Line(event))
+		if n%(4<<20) < len(event)+1 {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+		}
+	}
+	r, err := s.End()
+	if err != nil || r.Accepted || r.Findings[0].Rule != contract.RuleReaderInputBytes {
+		t.Fatalf("%v %+v", err, r)
+	}
+	if peak > 24<<20 {
+		t.Errorf("the heap reached %d MiB while %d MiB of events streamed past a limit of %d KiB", peak>>20, total>>20, contract.LimitInputBytes>>10)
+	}
+}

@@ -1,0 +1,212 @@
+// Package sse reads a server-sent event stream (text/event-stream) the way
+// the WHATWG HTML standard's EventSource interprets it: lines end in CR,
+// LF or CRLF; one leading byte order mark is dropped; a line that starts
+// with a colon is a comment; a field name runs to the first colon and one
+// space after the colon is dropped; data lines join with LF; an empty line
+// dispatches the event unless it has no data; whatever is pending when the
+// stream ends is discarded.
+//
+// The parser is pushed: Write takes the stream in pieces of any size, split
+// anywhere (between CR and LF, inside a field name, inside a multibyte
+// character), and calls the handler once per event. It never decodes the
+// bytes: the standard decodes the stream as UTF-8 with replacement, but a
+// checker must see what was sent, so the data of an event is the bytes of
+// its data lines as they arrived, and invalid UTF-8 is left to whoever
+// reads the data. Memory is bounded by the largest event (MaxEvent), not by
+// the length of the stream.
+package sse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// Event is one dispatched event.
+type Event struct {
+	// Type is the event's type: the last event field, or "message".
+	Type string
+	// Data is the event's data lines joined with LF, as they arrived. It
+	// is valid only until the handler returns.
+	Data []byte
+	// LastEventID is the last event id the stream set, at this event.
+	LastEventID string
+}
+
+// ErrTooLarge reports an event, or a line, longer than the parser's bound.
+var ErrTooLarge = errors.New("event larger than the bound")
+
+// Parser reads one event stream. The zero Parser is not usable; make one
+// with New.
+type Parser struct {
+	handle   func(Event) error
+	maxEvent int
+
+	started bool   // the first bytes were seen (the BOM question is settled)
+	head    []byte // the stream's first bytes while they may still be a BOM
+	afterCR bool   // the last byte was CR: an LF right after it ends nothing
+	line    []byte // the line read so far
+	data    []byte // the data buffer of the event being built
+	hasData bool   // a data field was seen since the last dispatch
+	typ     []byte // the event type buffer
+	lastID  string
+	err     error // sticky: the first error stops the parser
+	// Retry is the reconnection time in milliseconds the stream last set,
+	// or -1. The standard leaves reconnecting to the client; this package
+	// only reports it.
+	Retry int
+}
+
+// New returns a parser that calls handle for each event. maxEvent bounds
+// the bytes of one line, and of the data gathered so far together with the
+// line being read; 0 means no bound. An
+// error from handle stops the parser and is returned by Write.
+func New(maxEvent int, handle func(Event) error) *Parser {
+	return &Parser{handle: handle, maxEvent: maxEvent, Retry: -1}
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Write parses the next piece of the stream. It returns the first error
+// the stream or the handler caused; after one, every Write returns it.
+func (p *Parser) Write(b []byte) (int, error) {
+	n := len(b)
+	if p.err != nil {
+		return 0, p.err
+	}
+	if !p.started {
+		// Hold the first bytes until they are known to be a BOM or not.
+		p.head = append(p.head, b...)
+		if len(p.head) < len(bom) && bytes.HasPrefix(bom, p.head) {
+			return n, nil
+		}
+		p.started = true
+		b = bytes.TrimPrefix(p.head, bom)
+		p.head = nil
+	}
+	for len(b) > 0 {
+		if p.afterCR {
+			p.afterCR = false
+			if b[0] == '\n' {
+				b = b[1:]
+				continue
+			}
+		}
+		end := lineEnd(b)
+		if end < 0 {
+			if err := p.grow(len(b)); err != nil {
+				return 0, err
+			}
+			p.line = append(p.line, b...)
+			break
+		}
+		if err := p.grow(end); err != nil {
+			return 0, err
+		}
+		p.line = append(p.line, b[:end]...)
+		p.afterCR = b[end] == '\r'
+		b = b[end+1:]
+		if err := p.processLine(p.line); err != nil {
+			p.err = err
+			return 0, err
+		}
+		p.line = p.line[:0]
+	}
+	return n, nil
+}
+
+// lineEnd returns the index of the first CR or LF in b, or -1. It looks
+// for each byte with IndexByte, which is much faster than IndexAny over a
+// set, and for CR only before the first LF, so a stream without CRs is
+// scanned once.
+func lineEnd(b []byte) int {
+	lf := bytes.IndexByte(b, '\n')
+	if lf < 0 {
+		return bytes.IndexByte(b, '\r')
+	}
+	if cr := bytes.IndexByte(b[:lf], '\r'); cr >= 0 {
+		return cr
+	}
+	return lf
+}
+
+// grow checks that the line and the data may take n more bytes.
+func (p *Parser) grow(n int) error {
+	if p.maxEvent > 0 && (len(p.line)+n > p.maxEvent || len(p.data)+len(p.line)+n > p.maxEvent) {
+		p.err = fmt.Errorf("%w: an event or line of more than %d bytes", ErrTooLarge, p.maxEvent)
+		return p.err
+	}
+	return nil
+}
+
+// Close ends the stream. An event not yet dispatched (no empty line after
+// it) is discarded, as the standard says; a stream that ended before its
+// first byte-order-mark question was settled had no events.
+func (p *Parser) Close() error {
+	p.line, p.data, p.typ, p.hasData = p.line[:0], p.data[:0], p.typ[:0], false
+	return p.err
+}
+
+func (p *Parser) processLine(line []byte) error {
+	if len(line) == 0 {
+		return p.dispatch()
+	}
+	if line[0] == ':' {
+		return nil // a comment
+	}
+	name, value := line, []byte(nil)
+	if i := bytes.IndexByte(line, ':'); i >= 0 {
+		name, value = line[:i], line[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	switch string(name) {
+	case "event":
+		p.typ = append(p.typ[:0], value...)
+	case "data":
+		p.data = append(p.data, value...)
+		p.data = append(p.data, '\n')
+		p.hasData = true
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			p.lastID = string(value)
+		}
+	case "retry":
+		if ms, ok := digits(value); ok {
+			p.Retry = ms
+		}
+	}
+	return nil // any other field is ignored
+}
+
+// digits reads a retry value: ASCII digits only, and not so many that they
+// overflow.
+func digits(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func (p *Parser) dispatch() error {
+	if !p.hasData {
+		// No data: the type buffer is reset and nothing is dispatched.
+		p.typ = p.typ[:0]
+		return nil
+	}
+	data := p.data[:len(p.data)-1] // the last LF
+	typ := "message"
+	if len(p.typ) > 0 {
+		typ = string(p.typ)
+	}
+	p.data, p.typ, p.hasData = p.data[:0], p.typ[:0], false
+	return p.handle(Event{Type: typ, Data: data, LastEventID: p.lastID})
+}

@@ -1,0 +1,243 @@
+package sse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// got is an event as the tests compare it.
+type got struct{ Type, Data, ID string }
+
+// parseAll parses stream written in the given pieces and returns the
+// events and the retry value it left.
+func parseAll(t testing.TB, max int, pieces ...[]byte) ([]got, int, error) {
+	t.Helper()
+	var out []got
+	p := New(max, func(e Event) error {
+		out = append(out, got{e.Type, string(e.Data), e.LastEventID})
+		return nil
+	})
+	for _, b := range pieces {
+		if _, err := p.Write(b); err != nil {
+			return out, p.Retry, err
+		}
+	}
+	return out, p.Retry, p.Close()
+}
+
+// everySplit parses stream whole, then split in two at every byte, then
+// in three at every pair of bytes, and fails unless every parse gives want.
+func everySplit(t *testing.T, stream string, want []got) {
+	t.Helper()
+	b := []byte(stream)
+	check := func(how string, pieces ...[]byte) {
+		t.Helper()
+		events, _, err := parseAll(t, 0, pieces...)
+		if err != nil || !reflect.DeepEqual(events, want) {
+			t.Fatalf("%q %s: %v, %+v; want %+v", stream, how, err, events, want)
+		}
+	}
+	check("whole", b)
+	for i := 0; i <= len(b); i++ {
+		check(fmt.Sprintf("split at %d", i), b[:i], b[i:])
+		for j := i; j <= len(b); j++ {
+			check(fmt.Sprintf("split at %d and %d", i, j), b[:i], b[i:j], b[j:])
+		}
+	}
+	// One byte at a time.
+	var pieces [][]byte
+	for i := range b {
+		pieces = append(pieces, b[i:i+1])
+	}
+	check("byte by byte", pieces...)
+}
+
+func TestLineEnds(t *testing.T) {
+	want := []got{{"message", "a", ""}, {"message", "b", ""}}
+	for _, end := range []string{"\n", "\r", "\r\n"} {
+		everySplit(t, "data: a"+end+end+"data: b"+end+end, want)
+	}
+	// Mixed in one stream; CR then LF across a split is one line end, not
+	// two (which would dispatch an event early).
+	everySplit(t, "data: a\r\ndata: b\r\rdata: c\n\r\n", []got{{"message", "a\nb", ""}, {"message", "c", ""}})
+	// LF then CR is two line ends.
+	everySplit(t, "data: a\n\rdata: b\n\n", []got{{"message", "a", ""}, {"message", "b", ""}})
+}
+
+func TestMultiLineDataAndFields(t *testing.T) {
+	everySplit(t, "data: one\ndata: two\ndata\ndata:three\ndata:  four\n\n",
+		[]got{{"message", "one\ntwo\n\nthree\n four", ""}})
+	// The event field names the type; it resets after each event.
+	everySplit(t, "event: patch\ndata: 1\n\ndata: 2\n\n", []got{{"patch", "1", ""}, {"message", "2", ""}})
+	// An event without data is not dispatched, and its type is dropped.
+	everySplit(t, "event: ping\n\ndata: x\n\n", []got{{"message", "x", ""}})
+	// An empty data field still makes an event, with empty data.
+	everySplit(t, "data:\n\n", []got{{"message", "", ""}})
+	// Comments and unknown fields are ignored; a field name without a
+	// colon is the whole line.
+	everySplit(t, ": keep-alive\n:\nfoo: bar\nbaz\ndata: x\n\n", []got{{"message", "x", ""}})
+	// The id persists across events; one holding NUL is ignored.
+	everySplit(t, "id: 7\ndata: a\n\ndata: b\n\nid: x\x00y\ndata: c\n\nid\ndata: d\n\n",
+		[]got{{"message", "a", "7"}, {"message", "b", "7"}, {"message", "c", "7"}, {"message", "d", ""}})
+	// What is pending when the stream ends is discarded.
+	everySplit(t, "data: a\n\ndata: cut", []got{{"message", "a", ""}})
+	everySplit(t, "data: a\n\ndata: cut\n", []got{{"message", "a", ""}})
+	// The field name is matched exactly: "Data" and "data " are others.
+	everySplit(t, "Data: a\ndata : b\ndata: c\n\n", []got{{"message", "c", ""}})
+}
+
+func TestRetry(t *testing.T) {
+	for stream, want := range map[string]int{
+		"retry: 1500\n": 1500, "retry: 15x\n": -1, "retry:\n": -1, "retry: -1\n": -1,
+		"retry: 1\nretry: oops\n": 1, "retry: 1234567890\n": -1,
+	} {
+		_, retry, err := parseAll(t, 0, []byte(stream))
+		if err != nil || retry != want {
+			t.Errorf("%q: retry %d (%v), want %d", stream, retry, err, want)
+		}
+	}
+}
+
+func TestByteOrderMark(t *testing.T) {
+	// One leading BOM is dropped, wherever the pieces split it.
+	everySplit(t, "\uFEFFdata: a\n\n", []got{{"message", "a", ""}})
+	// Without it, the first field name is "\uFEFFdata" and not data.
+	everySplit(t, "\uFEFF\uFEFFdata: a\n\ndata: b\n\n", []got{{"message", "b", ""}})
+	// A BOM later in the stream is data like any other bytes.
+	everySplit(t, "data: a\n\ndata: \uFEFFb\n\n", []got{{"message", "a", ""}, {"message", "\uFEFFb", ""}})
+	// A stream shorter than a BOM that begins like one has no event.
+	events, _, err := parseAll(t, 0, []byte{0xEF, 0xBB})
+	if err != nil || len(events) != 0 {
+		t.Errorf("two bytes of a BOM: %v %v", events, err)
+	}
+	// Bytes that begin like a BOM and are not one are kept.
+	events, _, err = parseAll(t, 0, []byte{0xEF}, []byte("x\ndata: a\n\n"))
+	if err != nil || len(events) != 1 {
+		t.Errorf("EF then x: %v %v", events, err)
+	}
+}
+
+func TestMultibyteSplits(t *testing.T) {
+	// Data with two-, three- and four-byte characters: every split,
+	// including inside a character, gives the same bytes.
+	everySplit(t, "data: {\"t\":\"é€😀\"}\n\nevent: ж\ndata: 😀\n\n",
+		[]got{{"message", `{"t":"é€😀"}`, ""}, {"ж", "😀", ""}})
+	// Invalid UTF-8 passes through unchanged, for the reader of the data
+	// to refuse.
+	everySplit(t, "data: \xff\xfe\n\n", []got{{"message", "\xff\xfe", ""}})
+}
+
+func TestBound(t *testing.T) {
+	// At the bound a line is taken, one byte past it is refused, wherever
+	// the stream is split; the bound also covers the data gathered so far
+	// together with the line being read.
+	for _, tc := range []struct {
+		stream string
+		ok     bool
+	}{
+		{"data:xxxxx\n\n", true},         // a line of 10 bytes
+		{"data:xxxxxx\n\n", false},       // 11
+		{"data:xx\ndata:x\n\n", true},    // data "xx\n" (3) and the line "data:x" (6)
+		{"data:xxx\ndata:xx\n\n", false}, // 4 and 7
+		{": cccccccc\n", true},
+		{": ccccccccc\n", false},
+	} {
+		for i := 0; i <= len(tc.stream); i++ {
+			_, _, err := parseAll(t, 10, []byte(tc.stream[:i]), []byte(tc.stream[i:]))
+			if tc.ok != (err == nil) || (err != nil && !errors.Is(err, ErrTooLarge)) {
+				t.Fatalf("%q split at %d: %v, want ok=%v", tc.stream, i, err, tc.ok)
+			}
+		}
+	}
+}
+
+func TestHandlerErrorStops(t *testing.T) {
+	stop := errors.New("stop")
+	n := 0
+	p := New(0, func(Event) error { n++; return stop })
+	if _, err := p.Write([]byte("data: a\n\ndata: b\n\n")); !errors.Is(err, stop) {
+		t.Fatalf("Write: %v", err)
+	}
+	if _, err := p.Write([]byte("data: c\n\n")); !errors.Is(err, stop) || n != 1 {
+		t.Fatalf("after the error: %v, %d events", err, n)
+	}
+}
+
+// reference parses a whole stream with a second, plainer reading of the
+// same rules: split into lines first, then read each line.
+func reference(stream []byte) []got {
+	stream = bytes.TrimPrefix(stream, bom)
+	var lines [][]byte
+	for len(stream) > 0 {
+		i := bytes.IndexAny(stream, "\r\n")
+		if i < 0 {
+			break // an unterminated last line never dispatches anything
+		}
+		lines = append(lines, stream[:i])
+		if stream[i] == '\r' && i+1 < len(stream) && stream[i+1] == '\n' {
+			i++
+		}
+		stream = stream[i+1:]
+	}
+	var out []got
+	var data []string
+	typ, id := "", ""
+	for _, l := range lines {
+		s := string(l)
+		switch {
+		case s == "":
+			if data != nil {
+				t := typ
+				if t == "" {
+					t = "message"
+				}
+				out = append(out, got{t, strings.Join(data, "\n"), id})
+			}
+			data, typ = nil, ""
+			continue
+		case strings.HasPrefix(s, ":"):
+			continue
+		}
+		name, value, found := strings.Cut(s, ":")
+		if found {
+			value = strings.TrimPrefix(value, " ")
+		}
+		switch name {
+		case "data":
+			data = append(data, value)
+		case "event":
+			typ = value
+		case "id":
+			if !strings.Contains(value, "\x00") {
+				id = value
+			}
+		}
+	}
+	return out
+}
+
+// FuzzParser checks the parser against the plainer reading on any stream,
+// written whole and in two pieces split at any byte.
+func FuzzParser(f *testing.F) {
+	for _, s := range []string{
+		"data: a\n\n", "\uFEFFdata: a\r\n\r\n", "event: e\rdata: é\r\r", ": c\ndata\n\n", "id: 1\ndata: x\n\nretry: 5\n",
+		"data: a\r", "data: 😀\n\n",
+	} {
+		f.Add([]byte(s), uint16(3))
+	}
+	f.Fuzz(func(t *testing.T, stream []byte, at uint16) {
+		want := reference(stream)
+		i := int(at) % (len(stream) + 1)
+		events, _, err := parseAll(t, 0, stream[:i], stream[i:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(events) != len(want) || (len(want) > 0 && !reflect.DeepEqual(events, want)) {
+			t.Fatalf("%q split at %d: %+v, want %+v", stream, i, events, want)
+		}
+	})
+}

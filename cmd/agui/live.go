@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/contractkit/contractkit/agui"
+	"github.com/contractkit/contractkit/agui/sse"
+	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/runtime/genrt"
+)
+
+// The live check: agui check --url URL runs one run of an agent and checks
+// its event stream as it arrives.
+
+// defaultIdleTimeout is how long agui waits for the next byte of an
+// answer before it gives up on the agent. Agents think before they
+// answer, so it is generous.
+const defaultIdleTimeout = 2 * time.Minute
+
+// Media types of the AG-UI HTTP encodings: the SSE one agui reads, and the
+// protobuf one it does not.
+const (
+	mediaSSE   = "text/event-stream"
+	mediaProto = "application/vnd.ag-ui.event+proto"
+)
+
+// standNoNetwork is the refusal of a live check under the stand, whose
+// document has no network transport.
+var standNoNetwork = fmt.Sprintf("the stand profile checks local records only: its document says "+
+	`"сетевой_транспорт": "Не реализован; разбираются только выбранные локальные записи". `+
+	"Check a live agent under --profile %s, or save its stream and check the file [%s]", contract.ProfileAgUI11, contract.RuleUnsupportedNetwork)
+
+// wantsLive reports whether the arguments of agui check ask for a live
+// check.
+func wantsLive(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "url" {
+			return true
+		}
+	}
+	return false
+}
+
+// headerList collects repeated --header 'Name: value' flags.
+type headerList []string
+
+func (h *headerList) String() string { return strings.Join(*h, ", ") }
+func (h *headerList) Set(v string) error {
+	name, _, ok := strings.Cut(v, ":")
+	if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t") {
+		return fmt.Errorf("%q is not a header: write it as 'Name: value'", v)
+	}
+	*h = append(*h, v)
+	return nil
+}
+
+// liveCheck is agui check --url.
+func liveCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("agui check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	target := fs.String("url", "", "")
+	input := fs.String("input", "", "")
+	save := fs.String("save", "", "")
+	idle := fs.Duration("idle-timeout", defaultIdleTimeout, "")
+	profile := fs.String("profile", contract.ProfileAgUI11, "")
+	asJSON := fs.Bool("json", false, "")
+	var headers headerList
+	fs.Var(&headers, "header", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout)
+			return exitAccepted
+		}
+		fmt.Fprintf(stderr, "agui check: %v; run agui --help\n", err)
+		return exitUnusable
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "agui check: "+format+"\n", a...)
+		return exitUnusable
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fail("--url checks one live agent; give record files in a separate agui check (got %q)", fs.Arg(0))
+	case *profile == contract.ProfileStand:
+		return fail("%s", standNoNetwork)
+	case *idle <= 0:
+		return fail("--idle-timeout must be positive, not %s", *idle)
+	}
+	if _, err := agui.LookupProfile(*profile); err != nil {
+		return fail("%v", err)
+	}
+	u, err := url.Parse(*target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fail("--url %q is not an http or https URL", *target)
+	}
+	// Messages and the report name the agent without a password the URL
+	// may carry.
+	shown := u.Redacted()
+	body, err := runInput(*input)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var rec *recordFile
+	if *save != "" {
+		if rec, err = createRecord(*save); err != nil {
+			return fail("--save: %v", err)
+		}
+		defer func() {
+			if rec != nil {
+				rec.discard()
+			}
+		}()
+	}
+
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	watch := newIdleWatch(*idle, cancel)
+	defer watch.stop()
+	resp, err := postRun(ctx, u.String(), body, headers)
+	if err != nil {
+		return fail("%s: %s", shown, connectionProblem(ctx, err, *idle))
+	}
+	defer resp.Body.Close()
+	if problem := answerProblem(resp); problem != "" {
+		return fail("%s: %s", shown, problem)
+	}
+
+	progress := newProgress(stderr)
+	report := func(f agui.Finding) {
+		progress.clear()
+		fmt.Fprintf(stderr, "agui check: live: %s\n", f)
+	}
+	run, err := newLiveRun(agui.Options{Profile: *profile, Source: shown}, rec, report)
+	if err != nil {
+		return fail("%v", err)
+	}
+	buf := make([]byte, 32<<10)
+	for {
+		n, rerr := resp.Body.Read(buf)
+		watch.touch()
+		if n > 0 {
+			if _, err := run.Write(buf[:n]); err != nil {
+				progress.clear()
+				return fail("%s: %v", shown, err)
+			}
+			progress.show(run.stream)
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			progress.clear()
+			return fail("%s: the stream broke after %d events (%d bytes): %s", shown, run.stream.Events(), run.stream.Bytes(), connectionProblem(ctx, rerr, *idle))
+		}
+	}
+	progress.clear()
+	res, err := run.end()
+	if err != nil {
+		return fail("%s: the agent answered with an event stream that holds no event", shown)
+	}
+	if rec != nil {
+		if err := rec.commit(); err != nil {
+			rec = nil
+			return fail("%v", err)
+		}
+		rec = nil
+	}
+	return renderResult(res, *asJSON, stdout, stderr)
+}
+
+// runInput returns the body of the run request: the RunAgentInput of the
+// file, checked against the contract, or a minimal one with fresh ids.
+func runInput(file string) ([]byte, error) {
+	if file == "" {
+		id := func() string {
+			b := make([]byte, 8)
+			rand.Read(b)
+			return hex.EncodeToString(b)
+		}
+		// The members the contract leaves optional, which agents built on
+		// the SDKs still expect, are there as empty values.
+		return fmt.Appendf(nil, `{"threadId":"agui-check-%s","runId":"agui-check-%s","messages":[],"state":{},"tools":[],"context":[],"forwardedProps":{}}`, id(), id()), nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("--input: %v", err)
+	}
+	if _, err := contract.DecodeRunAgentInput(data); err != nil {
+		var ve *genrt.ValidationError
+		if errors.As(err, &ve) {
+			return nil, fmt.Errorf("--input %s:%s: %s; it must be a RunAgentInput", file, ve.Pointer, ve.Message)
+		}
+		return nil, fmt.Errorf("--input %s: %v; it must be a RunAgentInput", file, err)
+	}
+	return data, nil
+}
+
+// postRun sends the run request.
+func postRun(ctx context.Context, target string, body []byte, headers headerList) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", mediaSSE)
+	for _, h := range headers {
+		name, value, _ := strings.Cut(h, ":")
+		req.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	return liveClient.Do(req)
+}
+
+// liveClient reads answers as they are sent: it asks for no compression
+// and decompresses nothing, so a compressed stream is reported, not read.
+var liveClient = func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DisableCompression = true
+	return &http.Client{Transport: t}
+}()
+
+// errIdle is the cause of a request given up for silence.
+var errIdle = errors.New("idle")
+
+// idleWatch cancels the request when no byte arrives for a while.
+type idleWatch struct {
+	d time.Duration
+	t *time.Timer
+}
+
+func newIdleWatch(d time.Duration, cancel context.CancelCauseFunc) *idleWatch {
+	return &idleWatch{d: d, t: time.AfterFunc(d, func() { cancel(errIdle) })}
+}
+
+func (w *idleWatch) touch() { w.t.Reset(w.d) }
+func (w *idleWatch) stop()  { w.t.Stop() }
+
+// connectionProblem says in one line why the agent could not be reached or
+// read.
+func connectionProblem(ctx context.Context, err error, idle time.Duration) string {
+	var (
+		unknown  x509.UnknownAuthorityError
+		hostname x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		verify   *tls.CertificateVerificationError
+		record   tls.RecordHeaderError
+	)
+	switch {
+	case errors.Is(context.Cause(ctx), errIdle):
+		return fmt.Sprintf("nothing arrived for %s (--idle-timeout); agui gave up on the agent", idle)
+	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid):
+		return fmt.Sprintf("TLS: the agent's certificate is not trusted: %v", err)
+	case errors.As(err, &record), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return "TLS: the agent did not answer in TLS (is its URL http rather than https?)"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused: nothing listens there"
+	}
+	return fmt.Sprintf("cannot reach the agent: %v", err)
+}
+
+// answerProblem says in one line why an answer is not an event stream
+// agui can check, or returns "".
+func answerProblem(resp *http.Response) string {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+		return fmt.Sprintf("the agent answered %s: %q", resp.Status, head)
+	}
+	ct := resp.Header.Get("Content-Type")
+	media, _, _ := mime.ParseMediaType(ct)
+	switch {
+	case media == mediaProto:
+		return fmt.Sprintf("the agent answered in the protobuf encoding (%s); agui checks the SSE encoding (%s)", mediaProto, mediaSSE)
+	case media != mediaSSE:
+		return fmt.Sprintf("the agent answered with the content type %q, not %s", ct, mediaSSE)
+	case resp.Header.Get("Content-Encoding") != "" && resp.Header.Get("Content-Encoding") != "identity":
+		return fmt.Sprintf("the event stream is compressed (Content-Encoding: %s); agui reads it as sent", resp.Header.Get("Content-Encoding"))
+	}
+	return ""
+}
+
+// liveRun is one run's event stream, checked and saved as it arrives.
+type liveRun struct {
+	stream *agui.Stream
+	parser *sse.Parser
+	rec    *recordFile
+	report func(agui.Finding)
+}
+
+// newLiveRun starts a run: report is called with each finding and warning
+// as it is found.
+func newLiveRun(opt agui.Options, rec *recordFile, report func(agui.Finding)) (*liveRun, error) {
+	s, err := agui.NewStream(opt)
+	if err != nil {
+		return nil, err
+	}
+	l := &liveRun{stream: s, rec: rec, report: report}
+	// One event larger than the record's byte limit could not be saved
+	// or checked whole; the parser holds no more than that.
+	l.parser = sse.New(contract.LimitInputBytes, func(e sse.Event) error {
+		line := s.Line(e.Data)
+		if l.rec != nil {
+			if err := l.rec.event(line); err != nil {
+				return fmt.Errorf("saving the record: %w", err)
+			}
+		}
+		for _, f := range s.Event(line) {
+			report(f)
+		}
+		return nil
+	})
+	return l, nil
+}
+
+// Write reads the next bytes of the stream.
+func (l *liveRun) Write(b []byte) (int, error) {
+	n, err := l.parser.Write(b)
+	if errors.Is(err, sse.ErrTooLarge) {
+		return n, fmt.Errorf("after %d events, an event of more than %d bytes, the record's limit: agui does not hold it", l.stream.Events(), contract.LimitInputBytes)
+	}
+	return n, err
+}
+
+// end ends the stream and returns its result. What the end of the stream
+// itself breaks (a run cut before it finished) is found now, and reported.
+func (l *liveRun) end() (*agui.Result, error) {
+	l.parser.Close()
+	stopped := l.stream.Stopped()
+	res, err := l.stream.End()
+	if err == nil && !stopped {
+		for _, f := range res.Findings {
+			l.report(f)
+		}
+	}
+	return res, err
+}
+
+// progress is the live line on a terminal: events, bytes and open
+// entities, redrawn at most ten times a second. On anything else it
+// prints nothing.
+type progress struct {
+	w     io.Writer
+	on    bool
+	mu    sync.Mutex
+	last  time.Time
+	shown bool
+}
+
+func newProgress(w io.Writer) *progress { return &progress{w: w, on: isTerminal(w)} }
+
+func (p *progress) show(s *agui.Stream) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = time.Now()
+	fmt.Fprintf(p.w, "\r\033[Kagui check: %d events, %d bytes, %d open", s.Events(), s.Bytes(), s.Open())
+	p.shown = true
+}
+
+func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+)
+
+// sseAgent serves body as an event stream to every POST, written in pieces
+// of the given sizes in turn (flushed one by one), and keeps the last
+// request body it got.
+type sseAgent struct {
+	body   []byte
+	pieces []int
+	got    chan []byte
+}
+
+func (a *sseAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req := new(bytes.Buffer)
+	req.ReadFrom(r.Body)
+	select {
+	case a.got <- req.Bytes():
+	default:
+	}
+	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	f := w.(http.Flusher)
+	for b, k := a.body, 0; len(b) > 0; k++ {
+		n := min(len(b), a.pieces[k%len(a.pieces)])
+		w.Write(b[:n])
+		f.Flush()
+		b = b[n:]
+	}
+}
+
+// encodings write a record's events as an event stream in several of the
+// ways the standard allows.
+var encodings = []struct {
+	name  string
+	write func(b *bytes.Buffer, events [][]byte)
+}{
+	{"plain", func(b *bytes.Buffer, events [][]byte) {
+		for _, e := range events {
+			fmt.Fprintf(b, "data: %s\n\n", e)
+		}
+	}},
+	{"BOM, CRLF, comments and event fields", func(b *bytes.Buffer, events [][]byte) {
+		b.WriteString("\uFEFF: a comment\r\n\r\n")
+		for _, e := range events {
+			fmt.Fprintf(b, "event: agui\r\nid: 1\r\ndata:%s\r\n\r\n", e)
+		}
+	}},
+	{"CR, multi-line data", func(b *bytes.Buffer, events [][]byte) {
+		for _, e := range events {
+			var pretty bytes.Buffer
+			if json.Indent(&pretty, e, "", " ") != nil {
+				pretty.Reset()
+				pretty.Write(e)
+			}
+			for line := range strings.SplitSeq(pretty.String(), "\n") {
+				fmt.Fprintf(b, "data: %s\r", line)
+			}
+			b.WriteString("\r")
+		}
+	}},
+}
+
+// recordEvents splits an NDJSON record into its events' texts.
+func recordEvents(data []byte) [][]byte {
+	var out [][]byte
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// withoutSource drops the source member of a JSON report, the one member
+// in which the live report and the saved record's report differ.
+func withoutSource(t *testing.T, report string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(report))
+	dec.UseNumber() // the report may show numbers beyond float64, as data
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, report)
+	}
+	delete(m, "source")
+	return m
+}
+
+// Checking a live stream gives the verdict and the JSON report of checking
+// the record it saves, whatever the encoding and wherever the stream is
+// cut into pieces, inside multibyte characters too; for the plain
+// encoding the saved record is the record the agent streamed.
+func TestLiveCheckMatchesFile(t *testing.T) {
+	records := map[string]string{
+		"accepted": good,
+		"multibyte": `{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+{"type":"TEXT_MESSAGE_START","messageId":"m"}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"é€😀 ж"}
+{"type":"TEXT_MESSAGE_END","messageId":"m"}
+{"type":"RUN_FINISHED","threadId":"t","runId":"r"}
+`,
+		"rejected": `{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"orphan"}
+{"type":"RUN_FINISHED","threadId":"t","runId":"r"}
+`,
+		"cut": `{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+{"type":"STEP_STARTED","stepName":"s"}
+`,
+	}
+	dir := t.TempDir()
+	for name, record := range records {
+		for _, enc := range encodings {
+			var stream bytes.Buffer
+			enc.write(&stream, recordEvents([]byte(record)))
+			for _, pieces := range [][]int{{1 << 20}, {1}, {2, 3}, {5, 7, 1}} {
+				agent := &sseAgent{body: stream.Bytes(), pieces: pieces, got: make(chan []byte, 1)}
+				srv := httptest.NewServer(agent)
+				saved := filepath.Join(dir, "saved.ndjson")
+				code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--json", "--save", saved)
+				srv.Close()
+				what := fmt.Sprintf("%s, %s, pieces %v", name, enc.name, pieces)
+				if code == exitUnusable {
+					t.Fatalf("%s: exit 2: %s", what, stderr)
+				}
+				fcode, fout, _ := runAgui(t, "", "check", "--json", "--profile", contract.ProfileAgUI11, saved)
+				if code != fcode || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
+					t.Fatalf("%s: live exit %d, file exit %d\nlive: %s\nfile: %s", what, code, fcode, out, fout)
+				}
+				if enc.name == "plain" {
+					savedBytes, _ := os.ReadFile(saved)
+					if string(savedBytes) != record {
+						t.Errorf("%s: saved record differs from the one streamed:\n%s", what, savedBytes)
+					}
+				}
+				// What the live check found, it said as it found it.
+				var rep struct{ Findings []struct{ Message string } }
+				json.Unmarshal([]byte(out), &rep)
+				for _, f := range rep.Findings {
+					if !strings.Contains(stderr, f.Message) {
+						t.Errorf("%s: finding %q not reported as found; stderr:\n%s", what, f.Message, stderr)
+					}
+				}
+				if strings.Contains(stderr, "\r") {
+					t.Errorf("%s: a progress line went to stderr that is not a terminal: %q", what, stderr)
+				}
+				req := <-agent.got
+				var in map[string]any
+				if err := json.Unmarshal(req, &in); err != nil || in["threadId"] == nil || in["runId"] == nil {
+					t.Errorf("%s: the run request %s is not a RunAgentInput", what, req)
+				}
+			}
+		}
+	}
+}
+
+// --input sends the given RunAgentInput, checked against the contract
+// first; --header adds headers.
+func TestLiveCheckInputAndHeaders(t *testing.T) {
+	var gotAuth string
+	got := make(chan []byte, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotAuth = r.Header.Get("Authorization")
+		var b bytes.Buffer
+		b.ReadFrom(r.Body)
+		got <- b.Bytes()
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"type\":\"RUN_ERROR\",\"message\":\"no\"}\n\n")
+	}))
+	defer srv.Close()
+	input := `{"threadId":"th","runId":"ru","messages":[{"id":"u1","role":"user","content":"hi"}]}`
+	in := write(t, "run.json", input)
+	code, _, stderr := runAgui(t, "", "check", "--url", srv.URL, "--input", in, "--header", "Authorization: Bearer x")
+	if code != exitAccepted || gotAuth != "Bearer x" || string(<-got) != input {
+		t.Errorf("exit %d, auth %q, stderr %s", code, gotAuth, stderr)
+	}
+	bad := write(t, "bad.json", `{"threadId":"th","messages":[]}`)
+	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--input", bad)
+	if code != exitUnusable || !strings.Contains(stderr, bad+":") || !strings.Contains(stderr, "runId") {
+		t.Errorf("bad input: exit %d, stderr %s", code, stderr)
+	}
+	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--header", "no colon")
+	if code != exitUnusable || !strings.Contains(stderr, "Name: value") {
+		t.Errorf("bad header: exit %d, stderr %s", code, stderr)
+	}
+}
+
+// Every connection problem exits 2 with one line that says what it was;
+// the stand profile, which has no network transport, is refused.
+//
+//contract:proves ag-ui.unsupported.network
+func TestLiveCheckConnectionProblems(t *testing.T) {
+	answer := func(status int, ctype, body string) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ctype)
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+		}))
+	}
+	// A port nothing listens on: taken, then given back.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + l.Addr().String()
+	l.Close()
+
+	notFound := answer(http.StatusNotFound, "text/plain", "no agent here "+strings.Repeat("x", 500))
+	defer notFound.Close()
+	html := answer(http.StatusOK, "text/html", "<html>")
+	defer html.Close()
+	proto := answer(http.StatusOK, "application/vnd.ag-ui.event+proto", "\x00")
+	defer proto.Close()
+	gz := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write([]byte{0x1f, 0x8b})
+	}))
+	defer gz.Close()
+	empty := answer(http.StatusOK, "text/event-stream", ": only a comment\n\n")
+	defer empty.Close()
+	release := make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer silent.Close()
+	defer close(release)
+	tlsAgent := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer tlsAgent.Close()
+	plain := answer(http.StatusOK, "text/event-stream", "")
+	defer plain.Close()
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"refused", []string{"--url", refused}, "connection refused"},
+		{"404", []string{"--url", notFound.URL}, `answered 404 Not Found: "no agent here xxx`},
+		{"html", []string{"--url", html.URL}, `content type "text/html"`},
+		{"protobuf", []string{"--url", proto.URL}, "protobuf encoding"},
+		{"compressed", []string{"--url", gz.URL}, "compressed (Content-Encoding: gzip)"},
+		{"no event", []string{"--url", empty.URL}, "holds no event"},
+		{"idle", []string{"--url", silent.URL, "--idle-timeout", "300ms"}, "nothing arrived for 300ms (--idle-timeout)"},
+		{"untrusted certificate", []string{"--url", tlsAgent.URL}, "TLS: the agent's certificate is not trusted"},
+		{"https to a plain server", []string{"--url", strings.Replace(plain.URL, "http:", "https:", 1)}, "TLS: the agent did not answer in TLS"},
+		{"not a URL", []string{"--url", "ftp://x"}, "not an http or https URL"},
+		{"stand", []string{"--url", plain.URL, "--profile", contract.ProfileStand}, `"сетевой_транспорт"`},
+		{"files too", []string{"--url", plain.URL, "run.ndjson"}, "separate agui check"},
+	} {
+		code, out, stderr := runAgui(t, "", append([]string{"check"}, tc.args...)...)
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if code != exitUnusable || !strings.Contains(stderr, tc.want) || len(lines) != 1 || out != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", tc.name, code, out, stderr, tc.want)
+		}
+	}
+	// The 404's body is shown only in its first bytes.
+	if _, _, stderr := runAgui(t, "", "check", "--url", notFound.URL); len(stderr) > 400 {
+		t.Errorf("the whole body of a failed answer was printed: %d bytes", len(stderr))
+	}
+}
+
+// A password in the URL is never printed, in an error or in the report.
+func TestLiveCheckHidesURLPassword(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"type\":\"RUN_ERROR\",\"message\":\"no\"}\n\n")
+	}))
+	withPassword := strings.Replace(srv.URL, "http://", "http://user:s3cret@", 1)
+	code, out, stderr := runAgui(t, "", "check", "--url", withPassword, "--json")
+	srv.Close()
+	if code != exitAccepted || strings.Contains(out+stderr, "s3cret") || !strings.Contains(out, "user:xxxxx@") {
+		t.Errorf("exit %d, stdout %s, stderr %s", code, out, stderr)
+	}
+	code, _, stderr = runAgui(t, "", "check", "--url", withPassword)
+	if code != exitUnusable || strings.Contains(stderr, "s3cret") {
+		t.Errorf("closed server: exit %d, stderr %s", code, stderr)
+	}
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/contractkit/contractkit/internal/repotest"
+)
+
+// The real peers of the live check: an agent served by Node's http module
+// that encodes with the official SDK's EventEncoder (@ag-ui/encoder), and
+// the SDK's HttpAgent (@ag-ui/client) as the frontend. Both are pinned in
+// agui/testdata/node and installed by make agui-node.
+
+// nodeDir returns the folder of the pinned Node packages, or skips.
+func nodeDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(repotest.Root(t), "agui", "testdata", "node")
+	if _, err := exec.LookPath("node"); err != nil {
+		repotest.MissingPart(t, "node is not on PATH: the Node peers of the live check cannot run")
+	}
+	for _, pkg := range []string{"encoder", "client"} {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "@ag-ui", pkg, "package.json")); err != nil {
+			repotest.MissingPart(t, "@ag-ui/%s is not installed in %s: run make agui-node", pkg, dir)
+		}
+	}
+	return dir
+}
+
+// conformanceDir returns the AG-UI conformance streams, or skips.
+func conformanceDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(repotest.Root(t), "..", "shared", "corpus", "ag-ui", "spec", "1.1", "conformance", "streams")
+	if _, err := os.Stat(dir); err != nil {
+		repotest.MissingPart(t, "the AG-UI conformance streams are not at %s (../shared is absent)", dir)
+	}
+	return dir
+}
+
+// startNodeAgent starts agent.mjs serving the records in dir and returns
+// its base URL. It stops when the test ends.
+func startNodeAgent(t *testing.T, node, dir string) string {
+	t.Helper()
+	cmd := exec.Command("node", "agent.mjs", dir)
+	cmd.Dir = node
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close() // the agent ends when its input closes
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	var hello struct{ Port int }
+	if err != nil || json.Unmarshal([]byte(line), &hello) != nil || hello.Port == 0 {
+		t.Fatalf("the Node agent did not start: %q %v", line, err)
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d", hello.Port)
+}
+
+// liveAndFile checks the agent's stream at url live (saving it), the saved
+// record, and the given record file, and returns the three exit codes and
+// whether the live and saved-record JSON reports agree.
+func liveAndFile(t *testing.T, url, record string) (live, saved, file int, same bool, liveOut, savedOut string) {
+	t.Helper()
+	savedFile := filepath.Join(t.TempDir(), "saved.ndjson")
+	live, liveOut, stderr := runAgui(t, "", "check", "--url", url, "--json", "--save", savedFile)
+	if live == exitUnusable {
+		t.Fatalf("%s: exit 2: %s", url, stderr)
+	}
+	saved, savedOut, _ = runAgui(t, "", "check", "--json", "--profile", "ag-ui-1.1", savedFile)
+	file, _, _ = runAgui(t, "", "check", "--json", "--profile", "ag-ui-1.1", record)
+	same = fmt.Sprint(withoutSource(t, liveOut)) == fmt.Sprint(withoutSource(t, savedOut))
+	return
+}
+
+// The conformance streams, encoded by EventEncoder and served by Node in
+// pieces that split multibyte characters, get the verdict live that their
+// files get; and the hostile records, sent as written, too.
+func TestNodeAgentLiveVerdicts(t *testing.T) {
+	node := nodeDir(t)
+	streams := conformanceDir(t)
+	dir := t.TempDir()
+	fixtures, _ := filepath.Glob(filepath.Join(streams, "*.json"))
+	if len(fixtures) == 0 {
+		t.Fatalf("no conformance streams in %s", streams)
+	}
+	records := map[string]string{} // name served -> record file with the same events
+	for _, f := range fixtures {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fx struct{ Stream []json.RawMessage }
+		if err := json.Unmarshal(data, &fx); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		stream, _ := json.Marshal(fx.Stream)
+		rec := filepath.Join(dir, "record-"+name)
+		os.WriteFile(rec, stream, 0o644)
+		records["encoder/"+name] = rec
+	}
+	hostile, _ := filepath.Glob(filepath.Join(repotest.Root(t), "agui", "testdata", "diff", "*.ndjson"))
+	for _, f := range hostile {
+		data, _ := os.ReadFile(f)
+		name := filepath.Base(f)
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		records["raw/"+name] = f
+	}
+	base := startNodeAgent(t, node, dir)
+	agree := 0
+	for path, rec := range records {
+		live, saved, file, same, liveOut, savedOut := liveAndFile(t, base+"/"+path, rec)
+		if !same || live != saved {
+			t.Errorf("%s: live exit %d, saved record exit %d; reports differ: %v\nlive:  %s\nsaved: %s", path, live, saved, !same, liveOut, savedOut)
+		}
+		if live != file {
+			t.Errorf("%s: live exit %d, file exit %d\nlive: %s", path, live, file, liveOut)
+			continue
+		}
+		agree++
+	}
+	t.Logf("%d streams from the Node agent (%d conformance streams encoded by EventEncoder, %d hostile records as written): %d live verdicts equal the file verdicts",
+		len(records), len(fixtures), len(hostile), agree)
+}
+
+// @ag-ui/client's HttpAgent runs a run through agui tap against the Node
+// agent: it completes, and the bytes it receives are the agent's bytes.
+func TestHttpAgentThroughTap(t *testing.T) {
+	node := nodeDir(t)
+	streams := conformanceDir(t)
+	dir := t.TempDir()
+	for _, name := range []string{"conformant-run-is-quiet.json", "chunk-expansion-assembles.json", "reasoning-span-and-message.json"} {
+		data, err := os.ReadFile(filepath.Join(streams, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	base := startNodeAgent(t, node, dir)
+	tapAddr, out, stop := startTap(t, base, t.TempDir())
+	defer stop()
+	for k, name := range []string{"conformant-run-is-quiet.json", "chunk-expansion-assembles.json", "reasoning-span-and-message.json"} {
+		// The agent's bytes, asked for directly.
+		resp, err := http.Post(base+"/encoder/"+name, "application/json", strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		sum := sha256.Sum256(direct)
+
+		cmd := exec.Command("node", "client.mjs", "http://"+tapAddr+"/encoder/"+name)
+		cmd.Dir = node
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := runBounded(cmd, 60*time.Second); err != nil {
+			t.Fatalf("%s: node client.mjs: %v\n%s", name, err, stderr.String())
+		}
+		var got struct {
+			Outcome, Error, ReadError, Sha256 string
+			Length                            int
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+			t.Fatalf("%s: client output %q: %v", name, stdout.String(), err)
+		}
+		if got.Outcome != "completed" || got.Length != len(direct) || got.Sha256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s: HttpAgent %+v; the agent sends %d bytes, sha256 %x", name, got, len(direct), sum)
+		}
+		m := waitFor(t, out, regexp.MustCompile(fmt.Sprintf(`run %d: (ACCEPTED|REJECTED), \d+ events, \d+ warnings; record (\S+)`, k+1)))
+		if m[1] != "ACCEPTED" {
+			t.Errorf("%s: the tap's verdict: %s\n%s", name, m[0], out.String())
+		}
+	}
+}
+
+// runBounded runs cmd, killing it after d.
+func runBounded(cmd *exec.Cmd, d time.Duration) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		cmd.Process.Kill()
+		<-done
+		return fmt.Errorf("still running after %s", d)
+	}
+}

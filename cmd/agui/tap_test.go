@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/contractkit/contractkit/internal/syncbuf"
+)
+
+// startTap runs agui tap in process in front of upstream and returns its
+// address, its output, and a function that stops it and returns its exit
+// code.
+func startTap(t *testing.T, upstream, dir string) (string, *syncbuf.Buffer, func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	out, errb := &syncbuf.Buffer{}, &syncbuf.Buffer{}
+	code := make(chan int, 1)
+	go func() {
+		code <- tapCommand([]string{"--listen", "127.0.0.1:0", "--upstream", upstream, "--dir", dir}, out, errb, ctx, func(a string) { addr <- a })
+	}()
+	select {
+	case a := <-addr:
+		return a, out, func() int { cancel(); return <-code }
+	case c := <-code:
+		t.Fatalf("agui tap exited %d: %s", c, errb.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("agui tap did not start")
+	}
+	return "", nil, nil
+}
+
+// waitFor waits until the output holds a line that matches re.
+func waitFor(t *testing.T, out *syncbuf.Buffer, re *regexp.Regexp) []string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			return m
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no line matching %s in:\n%s", re, out.String())
+	return nil
+}
+
+// A run through the tap: the frontend gets the agent's bytes unchanged,
+// the agent gets the frontend's request unchanged, and the tap prints the
+// verdict agui check gives for the record it saved.
+func TestTapPassesAndChecks(t *testing.T) {
+	var stream bytes.Buffer
+	encodings[1].write(&stream, recordEvents([]byte(good))) // BOM, CRLF, comments
+	rejected := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"é\"}\n\n"
+	var gotPath, gotQuery string
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotPath, gotQuery = r.URL.Path, r.URL.RawQuery
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		f := w.(http.Flusher)
+		out := stream.Bytes()
+		if bytes.Contains(body, []byte("reject")) {
+			out = []byte(rejected)
+		}
+		for len(out) > 0 { // three bytes at a time: multibyte characters split
+			n := min(3, len(out))
+			w.Write(out[:n])
+			f.Flush()
+			out = out[n:]
+		}
+	}))
+	defer agent.Close()
+	dir := t.TempDir()
+	addr, out, stop := startTap(t, agent.URL+"/agent?k=v", dir)
+
+	post := func(path, body string) []byte {
+		resp, err := http.Post("http://"+addr+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if got := post("/", `{"threadId":"t","runId":"r","messages":[]}`); !bytes.Equal(got, stream.Bytes()) {
+		t.Errorf("the frontend got other bytes than the agent sent:\n%q\n%q", got, stream.Bytes())
+	}
+	if gotPath != "/agent" || gotQuery != "k=v" {
+		t.Errorf("the agent was asked for %q?%q", gotPath, gotQuery)
+	}
+	m := waitFor(t, out, regexp.MustCompile(`run 1: (ACCEPTED|REJECTED), (\d+) events, \d+ warnings; record (\S+)`))
+	code, _, _ := runAgui(t, "", "check", "--profile", "ag-ui-1.1", m[3])
+	if m[1] != "ACCEPTED" || m[2] != "5" || code != exitAccepted {
+		t.Errorf("run 1: %v; agui check of the record exits %d", m, code)
+	}
+	if got := post("/sub", `"reject"`); string(got) != rejected {
+		t.Errorf("second run: got %q", got)
+	}
+	if gotPath != "/agent/sub" {
+		t.Errorf("the agent was asked for %q", gotPath)
+	}
+	m = waitFor(t, out, regexp.MustCompile(`run 2: (ACCEPTED|REJECTED), (\d+) events, \d+ warnings; record (\S+)`))
+	code, _, _ = runAgui(t, "", "check", "--profile", "ag-ui-1.1", m[3])
+	if m[1] != "REJECTED" || code != exitRejected || !strings.Contains(out.String(), `run 2: event 1 at /messageId`) {
+		t.Errorf("run 2: %v; agui check of the record exits %d\n%s", m, code, out.String())
+	}
+	saved, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
+	if len(saved) != 2 {
+		t.Errorf("records saved: %v", saved)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".agui-record-*"))
+	if len(leftovers) != 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+	if code := stop(); code != exitAccepted {
+		t.Errorf("agui tap exited %d", code)
+	}
+}
+
+// The tap listens on loopback only unless told otherwise, and checks
+// under AG-UI 1.1 only.
+//
+//contract:proves ag-ui.unsupported.network
+func TestTapRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--upstream", "http://127.0.0.1:1", "--listen", "0.0.0.0:0"}, "not a loopback address"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--listen", "192.0.2.1:80"}, "--allow-remote"},
+		{[]string{"--upstream", "http://127.0.0.1:1", "--profile", "stand"}, `"сетевой_транспорт"`},
+		{[]string{"--listen", "127.0.0.1:0"}, "--upstream URL is required"},
+		{[]string{"--upstream", "file:///x"}, "not an http or https URL"},
+	} {
+		code, _, stderr := runAgui(t, "", append([]string{"tap", "--dir", t.TempDir()}, tc.args...)...)
+		if code != exitUnusable || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat("agui-runs"); err == nil {
+		t.Error("a refused tap made its default folder")
+	}
+}

@@ -1,0 +1,24 @@
+package selfupdate
+
+import "testing"
+
+// Any two strings compare consistently: antisymmetric, equal to
+// themselves, and a version that parses sorts after one that does not.
+func FuzzCompareVersions(f *testing.F) {
+	for _, s := range []string{"0.1.0", "v1.2.3-rc.1", "1.2.3+build", "(devel)", "", "01.2.3", "1.2.3-"} {
+		f.Add(s, "0.2.0")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if compareVersions(a, a) != 0 {
+			t.Fatalf("%q differs from itself", a)
+		}
+		if ab, ba := compareVersions(a, b), compareVersions(b, a); ab != -ba {
+			t.Fatalf("compare(%q, %q) = %d but compare(%q, %q) = %d", a, b, ab, b, a, ba)
+		}
+		_, ea := parseVersion(a)
+		_, eb := parseVersion(b)
+		if ea == nil && eb != nil && compareVersions(a, b) != 1 {
+			t.Fatalf("%q parses, %q does not, yet it does not sort after", a, b)
+		}
+	})
+}
