@@ -1,7 +1,6 @@
 package gen
 
 import (
-
 	"github.com/contractkit/contractkit/internal/emit/pyemit"
 	"github.com/contractkit/contractkit/internal/emit/tsemit"
 	"github.com/contractkit/contractkit/internal/spec"
