@@ -24,9 +24,10 @@ gen-check:
 # deterministic tests (repeated generation of every spec, exhaustive parser
 # comparisons) live in files built without it (//go:build !race); a second
 # pass runs them and fails if any of them did not run and pass.
+# Its output is go test's without -v, and it ends with every skipped test
+# and the reason it gave (scripts/test.sh, internal/tools/testsummary).
 test: python3 minisign
-	$(GO) test -race -count=1 ./...
-	@./scripts/norace-tests.sh
+	@./scripts/test.sh
 
 ## python3: make sure python3 is on PATH; the AiControl interop tests run FOnline's reference peers with it
 python3:
@@ -95,7 +96,7 @@ vet:
 ## check: gofmt, go vet, gen --check and the tests — run before every commit
 check: fmt-check vet gen-check test
 
-## lint: check plus staticcheck (fetched through the module proxy)
+## lint: gofmt, go vet and staticcheck (fetched through the module proxy, pinned in STATICCHECK)
 lint: fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
 
@@ -203,7 +204,7 @@ browser-test: chromium
 	GOOS=js GOARCH=wasm $(GO) vet ./agui/page/wasm
 	cd agui/page/browsertest && $(GO) vet . && $(GO) test -count=1 .
 
-## page-screenshots: retake the screenshots of the page in Docs/{en,ru}/how-to/img (not part of browser-test, which writes them to a temporary folder)
+## page-screenshots: retake the screenshots of the page in Docs/{en,ru}/how-to/img (browser-test takes them into a temporary folder and fails when one differs from the guide's)
 page-screenshots: chromium
 	cd agui/page/browsertest && AGUI_SCREENSHOTS=write $(GO) test -count=1 -run '^TestScreenshots$$' .
 

@@ -64,11 +64,9 @@ func main() {
 	baseline := flag.String("baseline", "", "another aicontrol-sample binary (an older build) to measure beside it, latency and CPU only")
 	flag.Parse()
 	if *echo {
-		if err := echoServer(); err != nil {
-			fmt.Fprintln(os.Stderr, "bridgebench echo:", err)
-			os.Exit(1)
-		}
-		return
+		// It serves until killed: it returns only when it fails.
+		fmt.Fprintln(os.Stderr, "bridgebench echo:", echoServer())
+		os.Exit(1)
 	}
 	if err := run(*rounds, *n, *conns, *dur, *aggRounds, *withPython, *sampleBin, *baseline); err != nil {
 		fmt.Fprintln(os.Stderr, "bridgebench:", err)

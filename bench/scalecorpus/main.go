@@ -159,7 +159,7 @@ func replicateRoot(root []byte, n int) ([]topObject, []byte, error) {
 	start := bytes.Index(root, []byte("<ChildObjects>"))
 	end := bytes.LastIndex(root, []byte("</ChildObjects>"))
 	if start < 0 || end < start {
-		return nil, nil, errors.New("Configuration.xml has no ChildObjects")
+		return nil, nil, errors.New("the root descriptor Configuration.xml has no ChildObjects")
 	}
 	body := root[start:end]
 	var objects []topObject

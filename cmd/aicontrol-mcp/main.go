@@ -204,10 +204,11 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stdout io.Writ
 		return fmt.Errorf("--http %s: %w", addr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Logger:                log,
-		CrossOriginProtection: http.NewCrossOriginProtection(),
-	}))
+	// Cross-origin protection wraps the SDK's handler (its option for it is
+	// deprecated); its refusal is the same 403.
+	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Logger: log,
+	})))
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	url := "http://" + ln.Addr().String() + "/mcp"
 	ready, _ := json.Marshal(struct {

@@ -73,7 +73,7 @@ const speaks = `This build speaks IDE API %[1]d.0 to %[1]d.%[2]d and serves Desi
 read-only unless a client opts in to property editing (from %[3]s), rename
 (%[4]s), linked numerator edits (%[5]s) and unsigned 64-bit properties (%[6]s).
 workspace/open takes the absolute path of a directory with an eska.toml
-(or below one); see README.md for the manifest.
+(or below one); the manifest is described in Docs/en/how-to/eska-ide.md#manifest.
 `
 
 // since is the version that introduced a capability, as the spec says.

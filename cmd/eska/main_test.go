@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -370,4 +371,20 @@ func TestVSCodeJSONRPCClient(t *testing.T) {
 		t.Fatalf("client report %s: %v", output, err)
 	}
 	t.Logf("vscode-jsonrpc client: %s", bytes.TrimSpace(output))
+}
+
+// The usage names the page and anchor that describe eska.toml; both must
+// exist, or a reader who follows it lands nowhere.
+func TestUsageManifestPointer(t *testing.T) {
+	m := regexp.MustCompile(`described in (Docs/[^\s#]+\.md)#([a-z-]+)\.`).FindStringSubmatch(usage)
+	if m == nil {
+		t.Fatalf("the usage names no page for the manifest:\n%s", usage)
+	}
+	page, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(m[1])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `<a id="`+m[2]+`"></a>`) {
+		t.Errorf("%s has no anchor %q", m[1], m[2])
+	}
 }

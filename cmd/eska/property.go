@@ -126,6 +126,15 @@ func runProperty(args []string, stdout, stderr io.Writer) int {
 	case "preview", "set":
 		change, err := gen.DecodePropertyChange([]byte(rest[3]))
 		if err != nil {
+			if *asJSON {
+				// As the API answers a change it cannot decode: the
+				// pointer is the change's inside the request's params.
+				at := err.Error()
+				if strings.HasPrefix(at, "/:") {
+					at = at[1:] // the change itself
+				}
+				return fail(&gen.RPCError{Code: gen.CodeInvalidParams, Message: "Invalid params: /change" + at})
+			}
 			fmt.Fprintf(stderr, "eska property %s: the change %s: %v\n", cmd, rest[3], err)
 			return 2
 		}

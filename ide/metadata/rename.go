@@ -37,7 +37,6 @@ type renamePlan struct {
 	newDesc   string
 	oldDir    string // the object's folder before and after
 	newDir    string
-	writable  bool
 	blockedBy error // the error renameApply answers for the first issue
 }
 

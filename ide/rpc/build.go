@@ -135,18 +135,8 @@ func (r response) size(version string, id []byte, scratch *[]byte) int {
 
 var null = json.RawMessage("null")
 
-// appendResult and appendError write response bodies with the id as the
-// client wrote it.
-func appendResult(out []byte, version string, id []byte, result json.RawMessage) []byte {
-	out = appendHead(out, version, id)
-	out = append(out, `,"result":`...)
-	if len(result) == 0 {
-		result = null
-	}
-	out = append(out, result...)
-	return append(out, '}')
-}
-
+// appendError writes an error response body with the id as the client
+// wrote it.
 func appendError(out []byte, version string, id []byte, e *Error) []byte {
 	out = appendHead(out, version, id)
 	out = append(out, `,"error":{"code":`...)

@@ -66,12 +66,16 @@ func TestAdoption(t *testing.T) {
 	var sh []string
 	var spec, test string
 	for _, b := range codeBlocks(string(page)) {
+		// The language is the info string's first word; the docs test's
+		// mark after it (skip="...": this test runs those blocks) is not
+		// part of it.
+		lang, _, _ := strings.Cut(b.info, " ")
 		switch {
-		case b.info == "sh":
+		case lang == "sh":
 			sh = append(sh, b.text)
-		case b.info == "json" && strings.Contains(b.text, `"methods"`):
+		case lang == "json" && strings.Contains(b.text, `"methods"`):
 			spec = b.text
-		case b.info == "go":
+		case lang == "go":
 			test = b.text
 		}
 	}

@@ -16,11 +16,8 @@ import (
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
-// checkSet runs the semantic checks of every domain and those across domains.
-func checkSet(fsys fs.FS, set *Set) Diagnostics {
-	return checkSetWith(fsys, set, LoadOptions{})
-}
-
+// checkSetWith runs the semantic checks of every domain and those across
+// domains.
 func checkSetWith(fsys fs.FS, set *Set, opts LoadOptions) Diagnostics {
 	var out Diagnostics
 	ids := map[string]*Domain{}

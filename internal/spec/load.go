@@ -151,9 +151,10 @@ func loadFiles(fsys fs.FS, files []string, opts LoadOptions) (*Set, Diagnostics)
 		}
 	}
 	sort.Slice(set.Domains, func(i, j int) bool { return set.Domains[i].Header.ID < set.Domains[j].Header.ID })
-	if !all.HasErrors() {
-		all = append(all, checkSetWith(fsys, set, opts)...)
-	}
+	// The semantic checks run on every spec that parsed, whatever is
+	// wrong with the others: one run reports every problem of every spec.
+	// A spec that did not parse is not in the set; its own errors say why.
+	all = append(all, checkSetWith(fsys, set, opts)...)
 	sortDiagnostics(all)
 	if all.HasErrors() {
 		return nil, all
@@ -204,6 +205,10 @@ func ParseOne(fsys fs.FS, file string, data []byte) (*Domain, Diagnostics) {
 // most of the cost of loading a spec.
 var metaSchemas sync.Map
 
+// metaDocs holds each compiled meta-schema's decoded text, by the compiled
+// schema: the reader of a validation error looks up what it declares.
+var metaDocs sync.Map
+
 func compileMetaSchema(fsys fs.FS) (*jsonschema.Schema, error) {
 	data, err := fs.ReadFile(fsys, MetaSchemaPath)
 	if err != nil {
@@ -220,6 +225,10 @@ func compileMetaBytes(data []byte) (*jsonschema.Schema, error) {
 	s, err := compileMeta(data)
 	if err != nil {
 		return nil, err
+	}
+	var doc any
+	if json.Unmarshal(data, &doc) == nil {
+		metaDocs.Store(s, doc)
 	}
 	metaSchemas.Store(string(data), s)
 	return s, nil
@@ -264,14 +273,22 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 			return nil, r.out
 		}
 		seen := map[string]bool{}
+		leaves := make([]*jsonschema.ValidationError, 0, len(problems))
 		for _, p := range problems {
-			leaf := p.Leaf
+			if p.Leaf != nil {
+				leaves = append(leaves, p.Leaf)
+			}
+		}
+		for _, leaf := range leaves {
 			key := leaf.InstanceLocation + "\x00" + leaf.Message
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
 			msg := leaf.Message
+			if msg == "not allowed" && falseUnknown(meta, leaves, leaf) {
+				continue
+			}
 			if msg == "not allowed" {
 				// additionalProperties/unevaluatedProperties name the member only by its location.
 				name := leaf.InstanceLocation[strings.LastIndexByte(leaf.InstanceLocation, '/')+1:]
@@ -288,6 +305,99 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 	}
 	d.normalize()
 	return d, r.out
+}
+
+// falseUnknown reports whether an "unknown member" leaf names a member the
+// meta-schema does define where the leaf's keyword stands. That happens
+// when a subschema that declares the member fails for another reason (a
+// wrong value elsewhere in the same object): unevaluatedProperties counts
+// only the members of the subschemas that passed, so the member looks
+// unknown. The other leaf under the same object says what is really wrong.
+func falseUnknown(meta *jsonschema.Schema, leaves []*jsonschema.ValidationError, leaf *jsonschema.ValidationError) bool {
+	loc := leaf.InstanceLocation
+	cut := strings.LastIndexByte(loc, '/')
+	if cut < 0 {
+		return false
+	}
+	parent := loc[:cut]
+	name, _ := strictjson.UnescapePointerToken(loc[cut+1:])
+	other := false
+	for _, l := range leaves {
+		if l.Message != "not allowed" && (l.InstanceLocation == parent || strings.HasPrefix(l.InstanceLocation, parent+"/")) {
+			other = true
+			break
+		}
+	}
+	if !other {
+		return false
+	}
+	doc, ok := metaDocs.Load(meta)
+	if !ok {
+		return false
+	}
+	_, frag, _ := strings.Cut(leaf.AbsoluteKeywordLocation, "#")
+	at := frag[:max(strings.LastIndexByte(frag, '/'), 0)]
+	return declares(doc, resolvePointer(doc, at), name, map[string]bool{})
+}
+
+// declares reports whether the meta-schema node, or a subschema it
+// combines (allOf, anyOf, oneOf, if/then/else, a local $ref), declares the
+// member name under properties.
+func declares(doc, node any, name string, seen map[string]bool) bool {
+	m, ok := node.(map[string]any)
+	if !ok {
+		return false
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		if _, ok := props[name]; ok {
+			return true
+		}
+	}
+	if ref, ok := m["$ref"].(string); ok && strings.HasPrefix(ref, "#") && !seen[ref] {
+		seen[ref] = true
+		if declares(doc, resolvePointer(doc, ref[1:]), name, seen) {
+			return true
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		if list, ok := m[k].([]any); ok {
+			for _, sub := range list {
+				if declares(doc, sub, name, seen) {
+					return true
+				}
+			}
+		}
+	}
+	for _, k := range []string{"if", "then", "else"} {
+		if declares(doc, m[k], name, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolvePointer follows a JSON pointer into a decoded document; nil when
+// it leads nowhere.
+func resolvePointer(doc any, ptr string) any {
+	if ptr == "" {
+		return doc
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok, _ = strictjson.UnescapePointerToken(tok)
+		switch v := doc.(type) {
+		case map[string]any:
+			doc = v[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v) {
+				return nil
+			}
+			doc = v[i]
+		default:
+			return nil
+		}
+	}
+	return doc
 }
 
 func lineStarts(data []byte) []int {

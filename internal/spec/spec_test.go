@@ -517,6 +517,38 @@ func TestNumberBeyondFloat64(t *testing.T) {
 	}
 }
 
+// One run reports every problem of every spec: a meta-schema error in one
+// spec neither hides the semantic errors of another nor makes the members
+// of the object it sits in look unknown (a failing branch of the
+// meta-schema leaves them unevaluated); a member that really is unknown
+// beside it is still reported.
+func TestSpecErrorsEverySpecInOneRun(t *testing.T) {
+	broken := fixture(t, func(d map[string]any) {
+		set(t, d, "/types/0/fields/0/required", "yes")
+		set(t, d, "/types/1/bogus", 1)
+	})
+	other := fixture(t, func(d map[string]any) {
+		set(t, d, "/types/1/fields/2/type", "Shapes")
+	})
+	data := strings.ReplaceAll(string(other["spec/demo.json"].Data), "demo", "other")
+	broken["spec/other.json"] = &fstest.MapFile{Data: []byte(data)}
+	_, diags := Load(broken)
+	got := diags.Errors()
+	want := []string{
+		`spec/demo.json:/types/0/fields/0/required: expected boolean`,
+		`spec/demo.json:/types/1/bogus: unknown member "bogus"`,
+		`spec/other.json:/types/1/fields/2/type: unknown type "Shapes"`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d errors, want %d:\n%s", len(got), len(want), got.Error())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i].String(), w) {
+			t.Errorf("error %d = %q, want prefix %q", i, got[i].String(), w)
+		}
+	}
+}
+
 // protocolConstant is a protocol constant of the minimal spec with the
 // given direction (none when nil).
 func protocolConstant(direction map[string]any) map[string]any {

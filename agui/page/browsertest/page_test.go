@@ -318,3 +318,34 @@ func TestStaticFolder(t *testing.T) {
 		t.Errorf("without a policy header, a fetch from the page was %s", blocked)
 	}
 }
+
+// The language switch spells every text of the page again, the checker's
+// state and the status line included: an English page says nothing in
+// Russian, and back.
+func TestLanguageSwitchStatus(t *testing.T) {
+	tb := openTab(t)
+	if got := tb.text("#checker-state"); got != "Проверяющий готов." {
+		t.Fatalf("checker state before the switch: %q", got)
+	}
+	tb.do(clickTutorial())
+	tb.waitCards(1)
+	ru := tb.text("#status")
+	if !strings.Contains(ru, "ПРИНЯТА") {
+		t.Fatalf("status before the switch: %q", ru)
+	}
+	tb.do(chromedp.Click(chromedp.CSS("#lang")))
+	if got := tb.text("#checker-state"); got != "The checker is ready." {
+		t.Errorf("checker state in English: %q", got)
+	}
+	en := tb.text("#status")
+	if en == ru || !strings.Contains(en, "ACCEPTED") {
+		t.Errorf("status in English: %q (in Russian it was %q)", en, ru)
+	}
+	tb.do(chromedp.Click(chromedp.CSS("#lang")))
+	if got := tb.text("#checker-state"); got != "Проверяющий готов." {
+		t.Errorf("checker state back in Russian: %q", got)
+	}
+	if got := tb.text("#status"); got != ru {
+		t.Errorf("status back in Russian: %q, want %q", got, ru)
+	}
+}

@@ -115,7 +115,7 @@ func buildChecker(root string) (*built, error) {
 		return nil, err
 	}
 	if b.loader, err = os.ReadFile(filepath.Join(b.goroot, "lib", "wasm", "wasm_exec.js")); err != nil {
-		return nil, fmt.Errorf("Go's wasm_exec.js: %w", err)
+		return nil, fmt.Errorf("wasm_exec.js of the Go toolchain: %w", err)
 	}
 	b.stamp.Checker, b.stamp.Loader = digest(b.wasm), digest(b.loader)
 	return b, nil

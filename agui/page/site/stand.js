@@ -249,8 +249,22 @@
 
   // ---- the checker ------------------------------------------------------
 
-  function setStatus(text) {
-    $("status").textContent = text;
+  // The status line and the checker's state are kept as functions that
+  // spell them, so that switching the language spells them again.
+  let statusText = () => "";
+  let checkerText = () => "";
+
+  function setStatus(spell) {
+    statusText = spell;
+    $("status").textContent = spell();
+  }
+
+  function setCheckerState(spell, isError) {
+    checkerText = spell;
+    $("checker-state").textContent = spell();
+    if (isError) {
+      $("checker-state").className = "error";
+    }
   }
 
   function setControls(enabled) {
@@ -271,27 +285,25 @@
 
   function load() {
     setControls(false);
-    $("checker-state").textContent = t("loading");
+    setCheckerState(() => t("loading"));
     globalThis.aguiCheckerReady = (api) => {
       delete globalThis.aguiCheckerReady;
       // One checker: the catalog the page reads must describe the contract
       // the checker was built from, and carry the tutorial it embeds.
       if (api.digest !== catalog.digest || api.tutorial !== catalog.tutorial.record) {
-        $("checker-state").textContent = t("mismatch");
-        $("checker-state").className = "error";
+        setCheckerState(() => t("mismatch"), true);
         readyReject(new Error("catalog and checker differ"));
         return;
       }
       checker = api;
-      $("checker-state").textContent = t("ready");
+      setCheckerState(() => t("ready"));
       setControls(true);
       performance.mark("agui-ready");
       document.documentElement.dataset.ready = "true";
       readyResolve();
     };
     const fail = (err) => {
-      $("checker-state").textContent = t("loadFailed") + String(err);
-      $("checker-state").className = "error";
+      setCheckerState(() => t("loadFailed") + String(err), true);
       readyReject(err);
     };
     try {
@@ -540,13 +552,13 @@
   function announce(batch) {
     if (batch.length === 1) {
       const r = batch[0];
-      setStatus(fill(t("oneChecked"), { name: r.source, verdict: verdictWord(r.answer) }));
+      setStatus(() => fill(t("oneChecked"), { name: r.source, verdict: verdictWord(r.answer) }));
       return;
     }
     const n = batch.length;
     const a = batch.filter((r) => !r.answer.error && r.answer.accepted).length;
     const u = batch.filter((r) => r.answer.error).length;
-    setStatus(fill(t("checked"), { n: n, a: a, r: n - a - u, u: u }));
+    setStatus(() => fill(t("checked"), { n: n, a: a, r: n - a - u, u: u }));
   }
 
   function addRecords(batch) {
@@ -621,6 +633,8 @@
     $("revision").textContent = catalog.revision;
     $("digest").textContent = catalog.digest;
     $("domain-title").textContent = catalog.title[lang];
+    $("checker-state").textContent = checkerText();
+    $("status").textContent = statusText();
     renderHelp();
   }
 
@@ -681,7 +695,7 @@
     $("clear").addEventListener("click", () => {
       records = [];
       renderAll();
-      setStatus("");
+      setStatus(() => "");
     });
     const drop = $("drop");
     // A file dropped anywhere else must not make the browser navigate away.

@@ -229,9 +229,7 @@ func (e *Engine) candidates(p Probe, inst found) []any {
 		}
 	case OpVariant:
 		for _, side := range sides {
-			for _, x := range e.variantValues(side, p) {
-				out = append(out, x)
-			}
+			out = append(out, e.variantValues(side, p)...)
 		}
 	case OpExactly:
 		// None of the group, then each pair of it.
