@@ -278,6 +278,34 @@ var initialisms = map[string]bool{
 // GoName turns a wire name (camelCase, snake_case, kebab-case, path-like
 // such as "metadata/children" or "$/cancelRequest") into an exported Go name.
 func GoName(s string) string {
+	words := Words(s)
+	var out strings.Builder
+	for _, w := range words {
+		up := strings.ToUpper(w)
+		if initialisms[up] {
+			out.WriteString(up)
+			continue
+		}
+		rw := []rune(strings.ToLower(w))
+		rw[0] = unicode.ToUpper(rw[0])
+		out.WriteString(string(rw))
+	}
+	if out.Len() == 0 {
+		return "X"
+	}
+	name := out.String()
+	if unicode.IsDigit([]rune(name)[0]) {
+		name = "N" + name
+	}
+	return name
+}
+
+// Words splits a wire name (camelCase, snake_case, kebab-case, path-like
+// such as "metadata/children" or "$/cancelRequest", UPPER_SNAKE) into its
+// words, keeping their letters as written. Every generator names things
+// from these words, so the Go, TypeScript and Python names of one wire
+// name split it alike.
+func Words(s string) []string {
 	var words []string
 	var cur []rune
 	flush := func() {
@@ -308,23 +336,5 @@ func GoName(s string) string {
 		}
 	}
 	flush()
-	var out strings.Builder
-	for _, w := range words {
-		up := strings.ToUpper(w)
-		if initialisms[up] {
-			out.WriteString(up)
-			continue
-		}
-		rw := []rune(strings.ToLower(w))
-		rw[0] = unicode.ToUpper(rw[0])
-		out.WriteString(string(rw))
-	}
-	if out.Len() == 0 {
-		return "X"
-	}
-	name := out.String()
-	if unicode.IsDigit([]rune(name)[0]) {
-		name = "N" + name
-	}
-	return name
+	return words
 }

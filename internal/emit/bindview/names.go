@@ -14,44 +14,13 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/contractkit/contractkit/internal/spec"
 )
 
-// Words splits a wire name (camelCase, snake_case, kebab-case, path-like
-// such as "metadata/children" or "$/cancelRequest", UPPER_SNAKE) into its
-// words, keeping their letters as written.
-func Words(s string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, string(cur))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case unicode.IsUpper(r):
-			// A new word starts at an upper-case letter after a lower-case
-			// letter or a digit, or at the last capital of a run followed
-			// by lower case (XMLSource → XML Source).
-			if len(cur) > 0 {
-				prev := rs[i-1]
-				nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-				if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
-					flush()
-				}
-			}
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-	}
-	flush()
-	return words
-}
+// Words splits a wire name into its words, as spec.Words does for the Go
+// names, so that every language's names of one wire name agree.
+func Words(s string) []string { return spec.Words(s) }
 
 func capital(w string) string {
 	rs := []rune(strings.ToLower(w))
