@@ -112,3 +112,26 @@ func (n *Names) Err() error {
 	sort.Strings(dups)
 	return fmt.Errorf("%s", strings.Join(dups, "\n"))
 }
+
+// Wrap breaks text into lines of at most about width columns, at spaces;
+// a word longer than width stands on a line of its own.
+func Wrap(text string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, w := range strings.Fields(text) {
+		if cur != "" && len(cur)+1+len(w) > width {
+			lines = append(lines, cur)
+			cur = w
+			continue
+		}
+		if cur == "" {
+			cur = w
+		} else {
+			cur += " " + w
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}

@@ -129,7 +129,7 @@ func (g *generator) docstring(indent string, paragraphs []string, since string, 
 		if len(lines) > 0 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, wrap(par, 88-len(indent))...)
+		lines = append(lines, bindview.Wrap(par, 88-len(indent))...)
 	}
 	if since != "" {
 		lines = append(lines, "", "Since "+since+".")
@@ -156,27 +156,6 @@ func (g *generator) docstring(indent string, paragraphs []string, since string, 
 		g.p("%s%s", indent, l)
 	}
 	g.p(`%s"""`, indent)
-}
-
-func wrap(text string, width int) []string {
-	var lines []string
-	cur := ""
-	for _, w := range strings.Fields(text) {
-		if cur != "" && len(cur)+1+len(w) > width {
-			lines = append(lines, cur)
-			cur = w
-			continue
-		}
-		if cur == "" {
-			cur = w
-		} else {
-			cur += " " + w
-		}
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
 }
 
 // typeOf is the Python type of a type expression.
@@ -457,7 +436,7 @@ func (g *generator) typedDict(name string, t *spec.Type, base, tag, tagValue str
 		for _, f := range fields {
 			members = append(members, lit(f.Name)+": "+lit(g.memberType(f)))
 		}
-		for _, l := range wrap(strings.Join(doc, " "), 86) {
+		for _, l := range bindview.Wrap(strings.Join(doc, " "), 86) {
 			g.p("# %s", l)
 		}
 		if base != "" {

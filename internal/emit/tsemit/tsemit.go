@@ -143,7 +143,7 @@ func (g *generator) doc(indent string, paragraphs []string, since string, stabil
 		if len(lines) > 0 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, wrap(par, 96-len(indent))...)
+		lines = append(lines, bindview.Wrap(par, 96-len(indent))...)
 	}
 	if since != "" {
 		lines = append(lines, "@since "+since)
@@ -166,28 +166,6 @@ func (g *generator) doc(indent string, paragraphs []string, since string, stabil
 		g.p("%s * %s", indent, strings.ReplaceAll(l, "*/", "*\\/"))
 	}
 	g.p("%s */", indent)
-}
-
-// wrap breaks text into lines of about width columns.
-func wrap(text string, width int) []string {
-	var lines []string
-	cur := ""
-	for _, w := range strings.Fields(text) {
-		if cur != "" && len(cur)+1+len(w) > width {
-			lines = append(lines, cur)
-			cur = w
-			continue
-		}
-		if cur == "" {
-			cur = w
-		} else {
-			cur += " " + w
-		}
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
 }
 
 func (g *generator) en(t spec.Text) string { return g.d.Text(t, "en") }
