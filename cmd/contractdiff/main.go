@@ -161,11 +161,9 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	if !set["policy"] {
 		*policyPath = cd.Policy
 	}
-	meta := specfiles.MetaSchema
-	if cfg.MetaSchema != "" {
-		if meta, err = fs.ReadFile(fsys, cfg.MetaSchema); err != nil {
-			return fail("%s:/metaSchema: %v", config.FileName, err)
-		}
+	meta, err := config.Asset(fsys, specfiles.MetaSchema, "/metaSchema", cfg.MetaSchema)
+	if err != nil {
+		return fail("%v", err)
 	}
 	layout := baseline.Layout{Lists: cfg.SpecFolders(), IsSpec: cfg.IsSpec, MetaSchema: cfg.MetaSchema, Dispositions: cd.Dispositions}
 	specFiles, err := cfg.SpecFiles(config.FileName, fsys)
@@ -190,7 +188,7 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	policySchema, err := asset(fsys, specfiles.PolicySchema, "/contractdiff/policySchema", cd.PolicySchema)
+	policySchema, err := config.Asset(fsys, specfiles.PolicySchema, "/contractdiff/policySchema", cd.PolicySchema)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -203,7 +201,7 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		return fail("%v", err)
 	}
 
-	schemaData, err := asset(fsys, specfiles.DispositionsSchema, "/contractdiff/dispositionsSchema", cd.DispositionsSchema)
+	schemaData, err := config.Asset(fsys, specfiles.DispositionsSchema, "/contractdiff/dispositionsSchema", cd.DispositionsSchema)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -351,19 +349,6 @@ func readDispositions(repo, path string, explicit bool, schema *disposition.Sche
 	}
 	f, err := disposition.Parse(label, data, schema)
 	return f, label, err
-}
-
-// asset returns the embedded copy of a schema, or the repository's own
-// when the config names an override at ptr.
-func asset(fsys fs.FS, embedded []byte, ptr, override string) ([]byte, error) {
-	if override == "" {
-		return embedded, nil
-	}
-	data, err := fs.ReadFile(fsys, override)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%s: %v", config.FileName, ptr, err)
-	}
-	return data, nil
 }
 
 // findRoot walks up from the working directory to the folder holding

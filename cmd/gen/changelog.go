@@ -31,7 +31,7 @@ func appendChangelogs(root, since string, stdout io.Writer) error {
 		return err
 	}
 	cd := cfg.Diff()
-	meta, err := configAsset(fsys, specfiles.MetaSchema, "/metaSchema", cfg.MetaSchema)
+	meta, err := config.Asset(fsys, specfiles.MetaSchema, "/metaSchema", cfg.MetaSchema)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func appendChangelogs(root, since string, stdout io.Writer) error {
 	}
 	migration := map[string]string{}
 	if data, err := fs.ReadFile(fsys, cd.Dispositions); err == nil {
-		schemaData, err := configAsset(fsys, specfiles.DispositionsSchema, "/contractdiff/dispositionsSchema", cd.DispositionsSchema)
+		schemaData, err := config.Asset(fsys, specfiles.DispositionsSchema, "/contractdiff/dispositionsSchema", cd.DispositionsSchema)
 		if err != nil {
 			return err
 		}
@@ -94,17 +94,4 @@ func appendChangelogs(root, since string, stdout io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// configAsset returns the embedded copy of a schema, or the repository's
-// own when contractkit.json names an override at ptr.
-func configAsset(fsys fs.FS, embedded []byte, ptr, override string) ([]byte, error) {
-	if override == "" {
-		return embedded, nil
-	}
-	data, err := fs.ReadFile(fsys, override)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%s: %v", config.FileName, ptr, err)
-	}
-	return data, nil
 }

@@ -264,3 +264,17 @@ func worded(file string, p jsondoc.Problem) []Problem {
 	}
 	return []Problem{{file, loc, msg}}
 }
+
+// Asset returns a file the tools carry (a schema, the meta-schema):
+// embedded when the config names no override, else the repository's own
+// copy at override, whose read error names the config's pointer ptr.
+func Asset(fsys fs.FS, embedded []byte, ptr, override string) ([]byte, error) {
+	if override == "" {
+		return embedded, nil
+	}
+	data, err := fs.ReadFile(fsys, override)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%s: %v", FileName, ptr, err)
+	}
+	return data, nil
+}

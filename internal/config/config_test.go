@@ -287,3 +287,18 @@ func TestBindingsOwned(t *testing.T) {
 		t.Errorf("jsonrpc \"yes\": %v, want an error at /specs/0/typescript/jsonrpc", err)
 	}
 }
+
+// Asset gives the embedded copy without an override, the repository's own
+// with one, and names the config's pointer when that file is missing.
+func TestAsset(t *testing.T) {
+	fsys := fstest.MapFS{"own/meta.json": {Data: []byte(`{"own":true}`)}}
+	if got, err := Asset(fsys, []byte("embedded"), "/metaSchema", ""); err != nil || string(got) != "embedded" {
+		t.Errorf("no override: %q, %v", got, err)
+	}
+	if got, err := Asset(fsys, []byte("embedded"), "/metaSchema", "own/meta.json"); err != nil || string(got) != `{"own":true}` {
+		t.Errorf("override: %q, %v", got, err)
+	}
+	if _, err := Asset(fsys, []byte("embedded"), "/metaSchema", "own/gone.json"); err == nil || !strings.HasPrefix(err.Error(), "contractkit.json:/metaSchema: ") {
+		t.Errorf("missing override: %v", err)
+	}
+}
