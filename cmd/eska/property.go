@@ -275,21 +275,34 @@ func showEditing(w io.Writer, r gen.EditingResult) {
 	fmt.Fprintf(w, "read-only: %s\n", strings.Join(ro, ", "))
 }
 
-// editOutput prints what an editing command (eska property, eska rename)
-// answers: the API's JSON with -json, otherwise for a person; an error
-// as {"error":{...}} on stdout with -json, otherwise on stderr.
+// editOutput prints what a command that changes files (eska property,
+// eska rename, eska update) answers: the API's JSON with -json, otherwise
+// for a person; an error as {"error":{...}} on stdout with -json,
+// otherwise on stderr.
 type editOutput struct {
 	command        string
 	json           bool
 	stdout, stderr io.Writer
+	// errJSON and explain render an error for -json and for a person;
+	// nil means errorJSON and describe, the editing commands' own.
+	errJSON func(error) string
+	explain func(error) string
 }
 
 // fail prints err and returns the exit code of a refused command.
 func (o editOutput) fail(err error) int {
 	if o.json {
-		fmt.Fprintln(o.stdout, errorJSON(err))
+		render := errorJSON
+		if o.errJSON != nil {
+			render = o.errJSON
+		}
+		fmt.Fprintln(o.stdout, render(err))
 	} else {
-		fmt.Fprintln(o.stderr, "eska "+o.command+":", describe(err))
+		explain := describe
+		if o.explain != nil {
+			explain = o.explain
+		}
+		fmt.Fprintln(o.stderr, "eska "+o.command+":", explain(err))
 	}
 	return 1
 }

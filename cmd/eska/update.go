@@ -65,7 +65,8 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	out := updateOutput{json: *asJSON, stdout: stdout, stderr: stderr}
+	out := editOutput{command: "update", json: *asJSON, stdout: stdout, stderr: stderr,
+		errJSON: func(err error) string { return string(selfupdate.ErrorJSON(err)) }, explain: describeUpdate}
 	switch {
 	case *rollback:
 		r, err := selfupdate.Rollback(ctx, cfg)
@@ -115,35 +116,6 @@ func toFlag(to string) string {
 		return ""
 	}
 	return " --to " + to
-}
-
-// updateOutput prints a result as JSON with --json, else for a person; a
-// refusal as {"error":{...}} on stdout with --json, else on stderr.
-type updateOutput struct {
-	json           bool
-	stdout, stderr io.Writer
-}
-
-func (o updateOutput) fail(err error) int {
-	if o.json {
-		fmt.Fprintln(o.stdout, string(selfupdate.ErrorJSON(err)))
-	} else {
-		fmt.Fprintln(o.stderr, "eska update:", describeUpdate(err))
-	}
-	return 1
-}
-
-func (o updateOutput) print(v json.Marshaler, human func()) int {
-	if !o.json {
-		human()
-		return 0
-	}
-	raw, err := v.MarshalJSON()
-	if err != nil {
-		return o.fail(err)
-	}
-	fmt.Fprintln(o.stdout, string(raw))
-	return 0
 }
 
 // describeUpdate is a refusal for a person: its kind and details.
