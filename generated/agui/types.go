@@ -32,6 +32,17 @@ type ActivityDeltaEvent struct {
 	Patch []JSONPatchOperation `json:"patch"`
 }
 
+// Wire names of the members of ActivityDeltaEvent.
+const (
+	ActivityDeltaEventMemberTimestamp     = "timestamp"
+	ActivityDeltaEventMemberRawEvent      = "rawEvent"
+	ActivityDeltaEventMemberMetadata      = "metadata"
+	ActivityDeltaEventMemberSubagentRunID = "subagentRunId"
+	ActivityDeltaEventMemberMessageID     = "messageId"
+	ActivityDeltaEventMemberActivityType  = "activityType"
+	ActivityDeltaEventMemberPatch         = "patch"
+)
+
 func (ActivityDeltaEvent) isEvent() {}
 
 // MarshalJSON writes ActivityDeltaEvent exactly as the contract spells it.
@@ -112,6 +123,15 @@ type ActivityMessage struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
+// Wire names of the members of ActivityMessage.
+const (
+	ActivityMessageMemberSubagentRunID = "subagentRunId"
+	ActivityMessageMemberID            = "id"
+	ActivityMessageMemberActivityType  = "activityType"
+	ActivityMessageMemberContent       = "content"
+	ActivityMessageMemberMetadata      = "metadata"
+)
+
 func (ActivityMessage) isMessage() {}
 
 // MarshalJSON writes ActivityMessage exactly as the contract spells it.
@@ -190,6 +210,18 @@ type ActivitySnapshotEvent struct {
 	// Optional.
 	Replace *bool `json:"replace,omitempty"`
 }
+
+// Wire names of the members of ActivitySnapshotEvent.
+const (
+	ActivitySnapshotEventMemberTimestamp     = "timestamp"
+	ActivitySnapshotEventMemberRawEvent      = "rawEvent"
+	ActivitySnapshotEventMemberMetadata      = "metadata"
+	ActivitySnapshotEventMemberSubagentRunID = "subagentRunId"
+	ActivitySnapshotEventMemberMessageID     = "messageId"
+	ActivitySnapshotEventMemberActivityType  = "activityType"
+	ActivitySnapshotEventMemberContent       = "content"
+	ActivitySnapshotEventMemberReplace       = "replace"
+)
 
 // ReplaceOrDefault returns Replace, or its default true when it is absent.
 func (v ActivitySnapshotEvent) ReplaceOrDefault() bool {
@@ -278,6 +310,12 @@ type AddOperation struct {
 	Value json.RawMessage `json:"value"`
 }
 
+// Wire names of the members of AddOperation.
+const (
+	AddOperationMemberPath  = "path"
+	AddOperationMemberValue = "value"
+)
+
 func (AddOperation) isJSONPatchOperation() {}
 
 // MarshalJSON writes AddOperation exactly as the contract spells it.
@@ -335,6 +373,18 @@ type AssistantMessage struct {
 	// The tool calls this turn made. Optional.
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 }
+
+// Wire names of the members of AssistantMessage.
+const (
+	AssistantMessageMemberSubagentRunID      = "subagentRunId"
+	AssistantMessageMemberID                 = "id"
+	AssistantMessageMemberName               = "name"
+	AssistantMessageMemberEncryptedValue     = "encryptedValue"
+	AssistantMessageMemberEncryptedValueType = "encryptedValueType"
+	AssistantMessageMemberMetadata           = "metadata"
+	AssistantMessageMemberContent            = "content"
+	AssistantMessageMemberToolCalls          = "toolCalls"
+)
 
 func (AssistantMessage) isMessage() {}
 
@@ -419,6 +469,11 @@ type Attributable struct {
 	SubagentRunID *SubagentRunID `json:"subagentRunId,omitempty"`
 }
 
+// Wire names of the members of Attributable.
+const (
+	AttributableMemberSubagentRunID = "subagentRunId"
+)
+
 // MarshalJSON writes Attributable exactly as the contract spells it.
 func (v Attributable) MarshalJSON() ([]byte, error) {
 	return appendAttributable(nil, v)
@@ -462,6 +517,13 @@ type AudioPart struct {
 	// Extra information about the part, carried as data. Optional.
 	Metadata NonNullValue `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of AudioPart.
+const (
+	AudioPartMemberID       = "id"
+	AudioPartMemberSource   = "source"
+	AudioPartMemberMetadata = "metadata"
+)
 
 func (AudioPart) isContentPart() {}
 
@@ -522,6 +584,13 @@ type BaseEvent struct {
 	// Extra information attached to it, open by key; kept as data. Optional.
 	Metadata Metadata `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of BaseEvent.
+const (
+	BaseEventMemberTimestamp = "timestamp"
+	BaseEventMemberRawEvent  = "rawEvent"
+	BaseEventMemberMetadata  = "metadata"
+)
 
 // MarshalJSON writes BaseEvent exactly as the contract spells it.
 func (v BaseEvent) MarshalJSON() ([]byte, error) {
@@ -584,6 +653,16 @@ type BaseMessage struct {
 	// Extra information attached to it, open by key; kept as data. Optional.
 	Metadata Metadata `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of BaseMessage.
+const (
+	BaseMessageMemberSubagentRunID      = "subagentRunId"
+	BaseMessageMemberID                 = "id"
+	BaseMessageMemberName               = "name"
+	BaseMessageMemberEncryptedValue     = "encryptedValue"
+	BaseMessageMemberEncryptedValueType = "encryptedValueType"
+	BaseMessageMemberMetadata           = "metadata"
+)
 
 // MarshalJSON writes BaseMessage exactly as the contract spells it.
 func (v BaseMessage) MarshalJSON() ([]byte, error) {
@@ -728,6 +807,12 @@ type Context struct {
 	Value string `json:"value"`
 }
 
+// Wire names of the members of Context.
+const (
+	ContextMemberDescription = "description"
+	ContextMemberValue       = "value"
+)
+
 // MarshalJSON writes Context exactly as the contract spells it.
 func (v Context) MarshalJSON() ([]byte, error) {
 	return appendContext(nil, v)
@@ -772,6 +857,12 @@ type CopyOperation struct {
 	// Where to.
 	Path JSONPointer `json:"path"`
 }
+
+// Wire names of the members of CopyOperation.
+const (
+	CopyOperationMemberFrom = "from"
+	CopyOperationMemberPath = "path"
+)
 
 func (CopyOperation) isJSONPatchOperation() {}
 
@@ -829,6 +920,16 @@ type CustomEvent struct {
 	// Its payload, carried as data.
 	Value json.RawMessage `json:"value"`
 }
+
+// Wire names of the members of CustomEvent.
+const (
+	CustomEventMemberTimestamp     = "timestamp"
+	CustomEventMemberRawEvent      = "rawEvent"
+	CustomEventMemberMetadata      = "metadata"
+	CustomEventMemberSubagentRunID = "subagentRunId"
+	CustomEventMemberName          = "name"
+	CustomEventMemberValue         = "value"
+)
 
 func (CustomEvent) isEvent() {}
 
@@ -900,6 +1001,12 @@ type DataSource struct {
 	MIMEType string `json:"mimeType"`
 }
 
+// Wire names of the members of DataSource.
+const (
+	DataSourceMemberValue    = "value"
+	DataSourceMemberMIMEType = "mimeType"
+)
+
 func (DataSource) isPartSource() {}
 
 // MarshalJSON writes DataSource exactly as the contract spells it.
@@ -955,6 +1062,17 @@ type DeveloperMessage struct {
 	// The instructions.
 	Content string `json:"content"`
 }
+
+// Wire names of the members of DeveloperMessage.
+const (
+	DeveloperMessageMemberSubagentRunID      = "subagentRunId"
+	DeveloperMessageMemberID                 = "id"
+	DeveloperMessageMemberName               = "name"
+	DeveloperMessageMemberEncryptedValue     = "encryptedValue"
+	DeveloperMessageMemberEncryptedValueType = "encryptedValueType"
+	DeveloperMessageMemberMetadata           = "metadata"
+	DeveloperMessageMemberContent            = "content"
+)
 
 func (DeveloperMessage) isMessage() {}
 
@@ -1033,6 +1151,13 @@ type DocumentPart struct {
 	// Extra information about the part, carried as data. Optional.
 	Metadata NonNullValue `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of DocumentPart.
+const (
+	DocumentPartMemberID       = "id"
+	DocumentPartMemberSource   = "source"
+	DocumentPartMemberMetadata = "metadata"
+)
 
 func (DocumentPart) isContentPart() {}
 
@@ -1431,6 +1556,13 @@ type FileSource struct {
 	MIMEType *string `json:"mimeType,omitempty"`
 }
 
+// Wire names of the members of FileSource.
+const (
+	FileSourceMemberValue    = "value"
+	FileSourceMemberProvider = "provider"
+	FileSourceMemberMIMEType = "mimeType"
+)
+
 func (FileSource) isPartSource() {}
 
 // MarshalJSON writes FileSource exactly as the contract spells it.
@@ -1485,6 +1617,12 @@ type FunctionCall struct {
 	Arguments string `json:"arguments"`
 }
 
+// Wire names of the members of FunctionCall.
+const (
+	FunctionCallMemberName      = "name"
+	FunctionCallMemberArguments = "arguments"
+)
+
 // MarshalJSON writes FunctionCall exactly as the contract spells it.
 func (v FunctionCall) MarshalJSON() ([]byte, error) {
 	return appendFunctionCall(nil, v)
@@ -1530,6 +1668,13 @@ type ImagePart struct {
 	// Extra information about the part, carried as data. Optional.
 	Metadata NonNullValue `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of ImagePart.
+const (
+	ImagePartMemberID       = "id"
+	ImagePartMemberSource   = "source"
+	ImagePartMemberMetadata = "metadata"
+)
 
 func (ImagePart) isContentPart() {}
 
@@ -1597,6 +1742,18 @@ type Interrupt struct {
 	// Extra information attached to it, open by key; kept as data. Optional.
 	Metadata Metadata `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of Interrupt.
+const (
+	InterruptMemberSubagentRunID  = "subagentRunId"
+	InterruptMemberID             = "id"
+	InterruptMemberReason         = "reason"
+	InterruptMemberMessage        = "message"
+	InterruptMemberToolCallID     = "toolCallId"
+	InterruptMemberResponseSchema = "responseSchema"
+	InterruptMemberExpiresAt      = "expiresAt"
+	InterruptMemberMetadata       = "metadata"
+)
 
 // MarshalJSON writes Interrupt exactly as the contract spells it.
 func (v Interrupt) MarshalJSON() ([]byte, error) {
@@ -1837,6 +1994,13 @@ type MediaPart struct {
 	Metadata NonNullValue `json:"metadata,omitempty"`
 }
 
+// Wire names of the members of MediaPart.
+const (
+	MediaPartMemberID       = "id"
+	MediaPartMemberSource   = "source"
+	MediaPartMemberMetadata = "metadata"
+)
+
 // MarshalJSON writes MediaPart exactly as the contract spells it.
 func (v MediaPart) MarshalJSON() ([]byte, error) {
 	return appendMediaPart(nil, v)
@@ -2013,6 +2177,14 @@ type MessagesSnapshotEvent struct {
 	Messages []Message `json:"messages"`
 }
 
+// Wire names of the members of MessagesSnapshotEvent.
+const (
+	MessagesSnapshotEventMemberTimestamp = "timestamp"
+	MessagesSnapshotEventMemberRawEvent  = "rawEvent"
+	MessagesSnapshotEventMemberMetadata  = "metadata"
+	MessagesSnapshotEventMemberMessages  = "messages"
+)
+
 func (MessagesSnapshotEvent) isEvent() {}
 
 // MarshalJSON writes MessagesSnapshotEvent exactly as the contract spells it.
@@ -2096,6 +2268,12 @@ type MoveOperation struct {
 	// Where to.
 	Path JSONPointer `json:"path"`
 }
+
+// Wire names of the members of MoveOperation.
+const (
+	MoveOperationMemberFrom = "from"
+	MoveOperationMemberPath = "path"
+)
 
 func (MoveOperation) isJSONPatchOperation() {}
 
@@ -2231,6 +2409,16 @@ type RawEvent struct {
 	Source *string `json:"source,omitempty"`
 }
 
+// Wire names of the members of RawEvent.
+const (
+	RawEventMemberTimestamp     = "timestamp"
+	RawEventMemberRawEvent      = "rawEvent"
+	RawEventMemberMetadata      = "metadata"
+	RawEventMemberSubagentRunID = "subagentRunId"
+	RawEventMemberEvent         = "event"
+	RawEventMemberSource        = "source"
+)
+
 func (RawEvent) isEvent() {}
 
 // MarshalJSON writes RawEvent exactly as the contract spells it.
@@ -2318,6 +2506,18 @@ type ReasoningEncryptedValueEvent struct {
 	// The producer's name for the artefact's kind. Optional.
 	EncryptedValueType *string `json:"encryptedValueType,omitempty"`
 }
+
+// Wire names of the members of ReasoningEncryptedValueEvent.
+const (
+	ReasoningEncryptedValueEventMemberTimestamp          = "timestamp"
+	ReasoningEncryptedValueEventMemberRawEvent           = "rawEvent"
+	ReasoningEncryptedValueEventMemberMetadata           = "metadata"
+	ReasoningEncryptedValueEventMemberSubagentRunID      = "subagentRunId"
+	ReasoningEncryptedValueEventMemberSubtype            = "subtype"
+	ReasoningEncryptedValueEventMemberEntityID           = "entityId"
+	ReasoningEncryptedValueEventMemberEncryptedValue     = "encryptedValue"
+	ReasoningEncryptedValueEventMemberEncryptedValueType = "encryptedValueType"
+)
 
 func (ReasoningEncryptedValueEvent) isEvent() {}
 
@@ -2442,6 +2642,15 @@ type ReasoningEndEvent struct {
 	MessageID string `json:"messageId"`
 }
 
+// Wire names of the members of ReasoningEndEvent.
+const (
+	ReasoningEndEventMemberTimestamp     = "timestamp"
+	ReasoningEndEventMemberRawEvent      = "rawEvent"
+	ReasoningEndEventMemberMetadata      = "metadata"
+	ReasoningEndEventMemberSubagentRunID = "subagentRunId"
+	ReasoningEndEventMemberMessageID     = "messageId"
+)
+
 func (ReasoningEndEvent) isEvent() {}
 
 // MarshalJSON writes ReasoningEndEvent exactly as the contract spells it.
@@ -2515,6 +2724,16 @@ type ReasoningMessage struct {
 	// Extra information attached to it, open by key; kept as data. Optional.
 	Metadata Metadata `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of ReasoningMessage.
+const (
+	ReasoningMessageMemberSubagentRunID      = "subagentRunId"
+	ReasoningMessageMemberID                 = "id"
+	ReasoningMessageMemberContent            = "content"
+	ReasoningMessageMemberEncryptedValue     = "encryptedValue"
+	ReasoningMessageMemberEncryptedValueType = "encryptedValueType"
+	ReasoningMessageMemberMetadata           = "metadata"
+)
 
 func (ReasoningMessage) isMessage() {}
 
@@ -2597,6 +2816,16 @@ type ReasoningMessageChunkEvent struct {
 	// The fragment to append; may be empty. Optional.
 	Delta *string `json:"delta,omitempty"`
 }
+
+// Wire names of the members of ReasoningMessageChunkEvent.
+const (
+	ReasoningMessageChunkEventMemberTimestamp     = "timestamp"
+	ReasoningMessageChunkEventMemberRawEvent      = "rawEvent"
+	ReasoningMessageChunkEventMemberMetadata      = "metadata"
+	ReasoningMessageChunkEventMemberSubagentRunID = "subagentRunId"
+	ReasoningMessageChunkEventMemberMessageID     = "messageId"
+	ReasoningMessageChunkEventMemberDelta         = "delta"
+)
 
 func (ReasoningMessageChunkEvent) isEvent() {}
 
@@ -2684,6 +2913,16 @@ type ReasoningMessageContentEvent struct {
 	Delta string `json:"delta"`
 }
 
+// Wire names of the members of ReasoningMessageContentEvent.
+const (
+	ReasoningMessageContentEventMemberTimestamp     = "timestamp"
+	ReasoningMessageContentEventMemberRawEvent      = "rawEvent"
+	ReasoningMessageContentEventMemberMetadata      = "metadata"
+	ReasoningMessageContentEventMemberSubagentRunID = "subagentRunId"
+	ReasoningMessageContentEventMemberMessageID     = "messageId"
+	ReasoningMessageContentEventMemberDelta         = "delta"
+)
+
 func (ReasoningMessageContentEvent) isEvent() {}
 
 // MarshalJSON writes ReasoningMessageContentEvent exactly as the contract spells it.
@@ -2763,6 +3002,15 @@ type ReasoningMessageEndEvent struct {
 	MessageID string `json:"messageId"`
 }
 
+// Wire names of the members of ReasoningMessageEndEvent.
+const (
+	ReasoningMessageEndEventMemberTimestamp     = "timestamp"
+	ReasoningMessageEndEventMemberRawEvent      = "rawEvent"
+	ReasoningMessageEndEventMemberMetadata      = "metadata"
+	ReasoningMessageEndEventMemberSubagentRunID = "subagentRunId"
+	ReasoningMessageEndEventMemberMessageID     = "messageId"
+)
+
 func (ReasoningMessageEndEvent) isEvent() {}
 
 // MarshalJSON writes ReasoningMessageEndEvent exactly as the contract spells it.
@@ -2839,6 +3087,16 @@ type ReasoningMessageStartEvent struct {
 	// Always reasoning.
 	Role string `json:"role"`
 }
+
+// Wire names of the members of ReasoningMessageStartEvent.
+const (
+	ReasoningMessageStartEventMemberTimestamp     = "timestamp"
+	ReasoningMessageStartEventMemberRawEvent      = "rawEvent"
+	ReasoningMessageStartEventMemberMetadata      = "metadata"
+	ReasoningMessageStartEventMemberSubagentRunID = "subagentRunId"
+	ReasoningMessageStartEventMemberMessageID     = "messageId"
+	ReasoningMessageStartEventMemberRole          = "role"
+)
 
 func (ReasoningMessageStartEvent) isEvent() {}
 
@@ -2920,6 +3178,15 @@ type ReasoningStartEvent struct {
 	MessageID string `json:"messageId"`
 }
 
+// Wire names of the members of ReasoningStartEvent.
+const (
+	ReasoningStartEventMemberTimestamp     = "timestamp"
+	ReasoningStartEventMemberRawEvent      = "rawEvent"
+	ReasoningStartEventMemberMetadata      = "metadata"
+	ReasoningStartEventMemberSubagentRunID = "subagentRunId"
+	ReasoningStartEventMemberMessageID     = "messageId"
+)
+
 func (ReasoningStartEvent) isEvent() {}
 
 // MarshalJSON writes ReasoningStartEvent exactly as the contract spells it.
@@ -2985,6 +3252,11 @@ type RemoveOperation struct {
 	Path JSONPointer `json:"path"`
 }
 
+// Wire names of the members of RemoveOperation.
+const (
+	RemoveOperationMemberPath = "path"
+)
+
 func (RemoveOperation) isJSONPatchOperation() {}
 
 // MarshalJSON writes RemoveOperation exactly as the contract spells it.
@@ -3027,6 +3299,12 @@ type ReplaceOperation struct {
 	// The replacement.
 	Value json.RawMessage `json:"value"`
 }
+
+// Wire names of the members of ReplaceOperation.
+const (
+	ReplaceOperationMemberPath  = "path"
+	ReplaceOperationMemberValue = "value"
+)
 
 func (ReplaceOperation) isJSONPatchOperation() {}
 
@@ -3078,6 +3356,14 @@ type ResumeEntry struct {
 	// Extra information attached to it, open by key; kept as data. Optional.
 	Metadata Metadata `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of ResumeEntry.
+const (
+	ResumeEntryMemberInterruptID = "interruptId"
+	ResumeEntryMemberStatus      = "status"
+	ResumeEntryMemberPayload     = "payload"
+	ResumeEntryMemberMetadata    = "metadata"
+)
 
 // MarshalJSON writes ResumeEntry exactly as the contract spells it.
 func (v ResumeEntry) MarshalJSON() ([]byte, error) {
@@ -3185,6 +3471,20 @@ type RunAgentInput struct {
 	Resume []ResumeEntry `json:"resume,omitempty"`
 }
 
+// Wire names of the members of RunAgentInput.
+const (
+	RunAgentInputMemberThreadID        = "threadId"
+	RunAgentInputMemberRunID           = "runId"
+	RunAgentInputMemberProtocolVersion = "protocolVersion"
+	RunAgentInputMemberParentRunID     = "parentRunId"
+	RunAgentInputMemberState           = "state"
+	RunAgentInputMemberMessages        = "messages"
+	RunAgentInputMemberTools           = "tools"
+	RunAgentInputMemberContext         = "context"
+	RunAgentInputMemberForwardedProps  = "forwardedProps"
+	RunAgentInputMemberResume          = "resume"
+)
+
 // MarshalJSON writes RunAgentInput exactly as the contract spells it.
 func (v RunAgentInput) MarshalJSON() ([]byte, error) {
 	return appendRunAgentInput(nil, v)
@@ -3286,6 +3586,16 @@ type RunErrorEvent struct {
 	Usage []TokenUsage `json:"usage,omitempty"`
 }
 
+// Wire names of the members of RunErrorEvent.
+const (
+	RunErrorEventMemberTimestamp = "timestamp"
+	RunErrorEventMemberRawEvent  = "rawEvent"
+	RunErrorEventMemberMetadata  = "metadata"
+	RunErrorEventMemberMessage   = "message"
+	RunErrorEventMemberCode      = "code"
+	RunErrorEventMemberUsage     = "usage"
+)
+
 func (RunErrorEvent) isEvent() {}
 
 // MarshalJSON writes RunErrorEvent exactly as the contract spells it.
@@ -3373,6 +3683,18 @@ type RunFinishedEvent struct {
 	Usage []TokenUsage `json:"usage,omitempty"`
 }
 
+// Wire names of the members of RunFinishedEvent.
+const (
+	RunFinishedEventMemberTimestamp = "timestamp"
+	RunFinishedEventMemberRawEvent  = "rawEvent"
+	RunFinishedEventMemberMetadata  = "metadata"
+	RunFinishedEventMemberThreadID  = "threadId"
+	RunFinishedEventMemberRunID     = "runId"
+	RunFinishedEventMemberResult    = "result"
+	RunFinishedEventMemberOutcome   = "outcome"
+	RunFinishedEventMemberUsage     = "usage"
+)
+
 func (RunFinishedEvent) isEvent() {}
 
 // MarshalJSON writes RunFinishedEvent exactly as the contract spells it.
@@ -3452,6 +3774,11 @@ type RunFinishedInterrupt struct {
 	// What the run waits for; at least one.
 	Interrupts []Interrupt `json:"interrupts"`
 }
+
+// Wire names of the members of RunFinishedInterrupt.
+const (
+	RunFinishedInterruptMemberInterrupts = "interrupts"
+)
 
 func (RunFinishedInterrupt) isRunFinishedOutcome() {}
 
@@ -3554,6 +3881,11 @@ type RunFinishedSuccess struct {
 	PendingToolCallIds []string `json:"pendingToolCallIds,omitempty"`
 }
 
+// Wire names of the members of RunFinishedSuccess.
+const (
+	RunFinishedSuccessMemberPendingToolCallIds = "pendingToolCallIds"
+)
+
 func (RunFinishedSuccess) isRunFinishedOutcome() {}
 
 // MarshalJSON writes RunFinishedSuccess exactly as the contract spells it.
@@ -3612,6 +3944,18 @@ type RunStartedEvent struct {
 	// The request the run started from, echoed back. Optional.
 	Input *RunAgentInput `json:"input,omitempty"`
 }
+
+// Wire names of the members of RunStartedEvent.
+const (
+	RunStartedEventMemberTimestamp       = "timestamp"
+	RunStartedEventMemberRawEvent        = "rawEvent"
+	RunStartedEventMemberMetadata        = "metadata"
+	RunStartedEventMemberThreadID        = "threadId"
+	RunStartedEventMemberRunID           = "runId"
+	RunStartedEventMemberProtocolVersion = "protocolVersion"
+	RunStartedEventMemberParentRunID     = "parentRunId"
+	RunStartedEventMemberInput           = "input"
+)
 
 func (RunStartedEvent) isEvent() {}
 
@@ -3704,6 +4048,15 @@ type StateDeltaEvent struct {
 	Delta []JSONPatchOperation `json:"delta"`
 }
 
+// Wire names of the members of StateDeltaEvent.
+const (
+	StateDeltaEventMemberTimestamp     = "timestamp"
+	StateDeltaEventMemberRawEvent      = "rawEvent"
+	StateDeltaEventMemberMetadata      = "metadata"
+	StateDeltaEventMemberSubagentRunID = "subagentRunId"
+	StateDeltaEventMemberDelta         = "delta"
+)
+
 func (StateDeltaEvent) isEvent() {}
 
 // MarshalJSON writes StateDeltaEvent exactly as the contract spells it.
@@ -3778,6 +4131,15 @@ type StateSnapshotEvent struct {
 	// The complete new state: any JSON value in AG-UI 1.1, an object in the stand.
 	Snapshot json.RawMessage `json:"snapshot"`
 }
+
+// Wire names of the members of StateSnapshotEvent.
+const (
+	StateSnapshotEventMemberTimestamp     = "timestamp"
+	StateSnapshotEventMemberRawEvent      = "rawEvent"
+	StateSnapshotEventMemberMetadata      = "metadata"
+	StateSnapshotEventMemberSubagentRunID = "subagentRunId"
+	StateSnapshotEventMemberSnapshot      = "snapshot"
+)
 
 func (StateSnapshotEvent) isEvent() {}
 
@@ -3854,6 +4216,15 @@ type StepFinishedEvent struct {
 	StepName string `json:"stepName"`
 }
 
+// Wire names of the members of StepFinishedEvent.
+const (
+	StepFinishedEventMemberTimestamp     = "timestamp"
+	StepFinishedEventMemberRawEvent      = "rawEvent"
+	StepFinishedEventMemberMetadata      = "metadata"
+	StepFinishedEventMemberSubagentRunID = "subagentRunId"
+	StepFinishedEventMemberStepName      = "stepName"
+)
+
 func (StepFinishedEvent) isEvent() {}
 
 // MarshalJSON writes StepFinishedEvent exactly as the contract spells it.
@@ -3928,6 +4299,15 @@ type StepStartedEvent struct {
 	// The step's name.
 	StepName string `json:"stepName"`
 }
+
+// Wire names of the members of StepStartedEvent.
+const (
+	StepStartedEventMemberTimestamp     = "timestamp"
+	StepStartedEventMemberRawEvent      = "rawEvent"
+	StepStartedEventMemberMetadata      = "metadata"
+	StepStartedEventMemberSubagentRunID = "subagentRunId"
+	StepStartedEventMemberStepName      = "stepName"
+)
 
 func (StepStartedEvent) isEvent() {}
 
@@ -4005,6 +4385,16 @@ type SubagentErrorEvent struct {
 	// A machine-readable code of the producer's own. Optional.
 	Code *string `json:"code,omitempty"`
 }
+
+// Wire names of the members of SubagentErrorEvent.
+const (
+	SubagentErrorEventMemberTimestamp     = "timestamp"
+	SubagentErrorEventMemberRawEvent      = "rawEvent"
+	SubagentErrorEventMemberMetadata      = "metadata"
+	SubagentErrorEventMemberSubagentRunID = "subagentRunId"
+	SubagentErrorEventMemberMessage       = "message"
+	SubagentErrorEventMemberCode          = "code"
+)
 
 func (SubagentErrorEvent) isEvent() {}
 
@@ -4086,6 +4476,16 @@ type SubagentFinishedEvent struct {
 	// Why the segment ended; absent means success. Optional.
 	Outcome SubagentFinishedOutcome `json:"outcome,omitempty"`
 }
+
+// Wire names of the members of SubagentFinishedEvent.
+const (
+	SubagentFinishedEventMemberTimestamp     = "timestamp"
+	SubagentFinishedEventMemberRawEvent      = "rawEvent"
+	SubagentFinishedEventMemberMetadata      = "metadata"
+	SubagentFinishedEventMemberSubagentRunID = "subagentRunId"
+	SubagentFinishedEventMemberResult        = "result"
+	SubagentFinishedEventMemberOutcome       = "outcome"
+)
 
 func (SubagentFinishedEvent) isEvent() {}
 
@@ -4249,6 +4649,19 @@ type SubagentStartedEvent struct {
 	ParentMessageID *string `json:"parentMessageId,omitempty"`
 }
 
+// Wire names of the members of SubagentStartedEvent.
+const (
+	SubagentStartedEventMemberTimestamp           = "timestamp"
+	SubagentStartedEventMemberRawEvent            = "rawEvent"
+	SubagentStartedEventMemberMetadata            = "metadata"
+	SubagentStartedEventMemberSubagentRunID       = "subagentRunId"
+	SubagentStartedEventMemberName                = "name"
+	SubagentStartedEventMemberDescription         = "description"
+	SubagentStartedEventMemberParentSubagentRunID = "parentSubagentRunId"
+	SubagentStartedEventMemberParentToolCallID    = "parentToolCallId"
+	SubagentStartedEventMemberParentMessageID     = "parentMessageId"
+)
+
 func (SubagentStartedEvent) isEvent() {}
 
 // MarshalJSON writes SubagentStartedEvent exactly as the contract spells it.
@@ -4335,6 +4748,11 @@ type SubagentSuspended struct {
 	InterruptIds []string `json:"interruptIds,omitempty"`
 }
 
+// Wire names of the members of SubagentSuspended.
+const (
+	SubagentSuspendedMemberInterruptIds = "interruptIds"
+)
+
 func (SubagentSuspended) isSubagentFinishedOutcome() {}
 
 // MarshalJSON writes SubagentSuspended exactly as the contract spells it.
@@ -4388,6 +4806,17 @@ type SystemMessage struct {
 	// The instructions.
 	Content string `json:"content"`
 }
+
+// Wire names of the members of SystemMessage.
+const (
+	SystemMessageMemberSubagentRunID      = "subagentRunId"
+	SystemMessageMemberID                 = "id"
+	SystemMessageMemberName               = "name"
+	SystemMessageMemberEncryptedValue     = "encryptedValue"
+	SystemMessageMemberEncryptedValueType = "encryptedValueType"
+	SystemMessageMemberMetadata           = "metadata"
+	SystemMessageMemberContent            = "content"
+)
 
 func (SystemMessage) isMessage() {}
 
@@ -4466,6 +4895,12 @@ type TestOperation struct {
 	Value json.RawMessage `json:"value"`
 }
 
+// Wire names of the members of TestOperation.
+const (
+	TestOperationMemberPath  = "path"
+	TestOperationMemberValue = "value"
+)
+
 func (TestOperation) isJSONPatchOperation() {}
 
 // MarshalJSON writes TestOperation exactly as the contract spells it.
@@ -4527,6 +4962,18 @@ type TextMessageChunkEvent struct {
 	// Display name of the author. Optional.
 	Name *string `json:"name,omitempty"`
 }
+
+// Wire names of the members of TextMessageChunkEvent.
+const (
+	TextMessageChunkEventMemberTimestamp     = "timestamp"
+	TextMessageChunkEventMemberRawEvent      = "rawEvent"
+	TextMessageChunkEventMemberMetadata      = "metadata"
+	TextMessageChunkEventMemberSubagentRunID = "subagentRunId"
+	TextMessageChunkEventMemberMessageID     = "messageId"
+	TextMessageChunkEventMemberRole          = "role"
+	TextMessageChunkEventMemberDelta         = "delta"
+	TextMessageChunkEventMemberName          = "name"
+)
 
 func (TextMessageChunkEvent) isEvent() {}
 
@@ -4625,6 +5072,16 @@ type TextMessageContentEvent struct {
 	Delta string `json:"delta"`
 }
 
+// Wire names of the members of TextMessageContentEvent.
+const (
+	TextMessageContentEventMemberTimestamp     = "timestamp"
+	TextMessageContentEventMemberRawEvent      = "rawEvent"
+	TextMessageContentEventMemberMetadata      = "metadata"
+	TextMessageContentEventMemberSubagentRunID = "subagentRunId"
+	TextMessageContentEventMemberMessageID     = "messageId"
+	TextMessageContentEventMemberDelta         = "delta"
+)
+
 func (TextMessageContentEvent) isEvent() {}
 
 // MarshalJSON writes TextMessageContentEvent exactly as the contract spells it.
@@ -4703,6 +5160,15 @@ type TextMessageEndEvent struct {
 	// The message being closed.
 	MessageID string `json:"messageId"`
 }
+
+// Wire names of the members of TextMessageEndEvent.
+const (
+	TextMessageEndEventMemberTimestamp     = "timestamp"
+	TextMessageEndEventMemberRawEvent      = "rawEvent"
+	TextMessageEndEventMemberMetadata      = "metadata"
+	TextMessageEndEventMemberSubagentRunID = "subagentRunId"
+	TextMessageEndEventMemberMessageID     = "messageId"
+)
 
 func (TextMessageEndEvent) isEvent() {}
 
@@ -4822,6 +5288,17 @@ type TextMessageStartEvent struct {
 	Name *string `json:"name,omitempty"`
 }
 
+// Wire names of the members of TextMessageStartEvent.
+const (
+	TextMessageStartEventMemberTimestamp     = "timestamp"
+	TextMessageStartEventMemberRawEvent      = "rawEvent"
+	TextMessageStartEventMemberMetadata      = "metadata"
+	TextMessageStartEventMemberSubagentRunID = "subagentRunId"
+	TextMessageStartEventMemberMessageID     = "messageId"
+	TextMessageStartEventMemberRole          = "role"
+	TextMessageStartEventMemberName          = "name"
+)
+
 // RoleOrDefault returns Role, or its default "assistant" when it is absent.
 func (v TextMessageStartEvent) RoleOrDefault() TextMessageRole {
 	if v.Role != nil {
@@ -4908,6 +5385,13 @@ type TextPart struct {
 	Metadata NonNullValue `json:"metadata,omitempty"`
 }
 
+// Wire names of the members of TextPart.
+const (
+	TextPartMemberID       = "id"
+	TextPartMemberText     = "text"
+	TextPartMemberMetadata = "metadata"
+)
+
 func (TextPart) isContentPart() {}
 
 // MarshalJSON writes TextPart exactly as the contract spells it.
@@ -4973,6 +5457,18 @@ type TokenUsage struct {
 	// Input tokens written to a cache; part of inputTokens. Optional.
 	CacheWriteInputTokens *int64 `json:"cacheWriteInputTokens,omitempty"`
 }
+
+// Wire names of the members of TokenUsage.
+const (
+	TokenUsageMemberProvider              = "provider"
+	TokenUsageMemberModel                 = "model"
+	TokenUsageMemberInputTokens           = "inputTokens"
+	TokenUsageMemberOutputTokens          = "outputTokens"
+	TokenUsageMemberTotalTokens           = "totalTokens"
+	TokenUsageMemberReasoningTokens       = "reasoningTokens"
+	TokenUsageMemberCachedInputTokens     = "cachedInputTokens"
+	TokenUsageMemberCacheWriteInputTokens = "cacheWriteInputTokens"
+)
 
 // MarshalJSON writes TokenUsage exactly as the contract spells it.
 func (v TokenUsage) MarshalJSON() ([]byte, error) {
@@ -5062,6 +5558,14 @@ type Tool struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
+// Wire names of the members of Tool.
+const (
+	ToolMemberName        = "name"
+	ToolMemberDescription = "description"
+	ToolMemberParameters  = "parameters"
+	ToolMemberMetadata    = "metadata"
+)
+
 // MarshalJSON writes Tool exactly as the contract spells it.
 func (v Tool) MarshalJSON() ([]byte, error) {
 	return appendTool(nil, v)
@@ -5125,6 +5629,16 @@ type ToolCall struct {
 	// Extra information attached to it, open by key; kept as data. Optional.
 	Metadata Metadata `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of ToolCall.
+const (
+	ToolCallMemberID                 = "id"
+	ToolCallMemberType               = "type"
+	ToolCallMemberFunction           = "function"
+	ToolCallMemberEncryptedValue     = "encryptedValue"
+	ToolCallMemberEncryptedValueType = "encryptedValueType"
+	ToolCallMemberMetadata           = "metadata"
+)
 
 // MarshalJSON writes ToolCall exactly as the contract spells it.
 func (v ToolCall) MarshalJSON() ([]byte, error) {
@@ -5204,6 +5718,16 @@ type ToolCallArgsEvent struct {
 	// The fragment to append; may be empty.
 	Delta string `json:"delta"`
 }
+
+// Wire names of the members of ToolCallArgsEvent.
+const (
+	ToolCallArgsEventMemberTimestamp     = "timestamp"
+	ToolCallArgsEventMemberRawEvent      = "rawEvent"
+	ToolCallArgsEventMemberMetadata      = "metadata"
+	ToolCallArgsEventMemberSubagentRunID = "subagentRunId"
+	ToolCallArgsEventMemberToolCallID    = "toolCallId"
+	ToolCallArgsEventMemberDelta         = "delta"
+)
 
 func (ToolCallArgsEvent) isEvent() {}
 
@@ -5290,6 +5814,18 @@ type ToolCallChunkEvent struct {
 	// A fragment of the arguments; may be empty. Optional.
 	Delta *string `json:"delta,omitempty"`
 }
+
+// Wire names of the members of ToolCallChunkEvent.
+const (
+	ToolCallChunkEventMemberTimestamp       = "timestamp"
+	ToolCallChunkEventMemberRawEvent        = "rawEvent"
+	ToolCallChunkEventMemberMetadata        = "metadata"
+	ToolCallChunkEventMemberSubagentRunID   = "subagentRunId"
+	ToolCallChunkEventMemberToolCallID      = "toolCallId"
+	ToolCallChunkEventMemberToolCallName    = "toolCallName"
+	ToolCallChunkEventMemberParentMessageID = "parentMessageId"
+	ToolCallChunkEventMemberDelta           = "delta"
+)
 
 func (ToolCallChunkEvent) isEvent() {}
 
@@ -5386,6 +5922,15 @@ type ToolCallEndEvent struct {
 	ToolCallID string `json:"toolCallId"`
 }
 
+// Wire names of the members of ToolCallEndEvent.
+const (
+	ToolCallEndEventMemberTimestamp     = "timestamp"
+	ToolCallEndEventMemberRawEvent      = "rawEvent"
+	ToolCallEndEventMemberMetadata      = "metadata"
+	ToolCallEndEventMemberSubagentRunID = "subagentRunId"
+	ToolCallEndEventMemberToolCallID    = "toolCallId"
+)
+
 func (ToolCallEndEvent) isEvent() {}
 
 // MarshalJSON writes ToolCallEndEvent exactly as the contract spells it.
@@ -5467,6 +6012,18 @@ type ToolCallResultEvent struct {
 	// Always tool when present; producers may leave it out. Optional.
 	Role *string `json:"role,omitempty"`
 }
+
+// Wire names of the members of ToolCallResultEvent.
+const (
+	ToolCallResultEventMemberTimestamp     = "timestamp"
+	ToolCallResultEventMemberRawEvent      = "rawEvent"
+	ToolCallResultEventMemberMetadata      = "metadata"
+	ToolCallResultEventMemberSubagentRunID = "subagentRunId"
+	ToolCallResultEventMemberMessageID     = "messageId"
+	ToolCallResultEventMemberToolCallID    = "toolCallId"
+	ToolCallResultEventMemberContent       = "content"
+	ToolCallResultEventMemberRole          = "role"
+)
 
 func (ToolCallResultEvent) isEvent() {}
 
@@ -5562,6 +6119,17 @@ type ToolCallStartEvent struct {
 	ParentMessageID *string `json:"parentMessageId,omitempty"`
 }
 
+// Wire names of the members of ToolCallStartEvent.
+const (
+	ToolCallStartEventMemberTimestamp       = "timestamp"
+	ToolCallStartEventMemberRawEvent        = "rawEvent"
+	ToolCallStartEventMemberMetadata        = "metadata"
+	ToolCallStartEventMemberSubagentRunID   = "subagentRunId"
+	ToolCallStartEventMemberToolCallID      = "toolCallId"
+	ToolCallStartEventMemberToolCallName    = "toolCallName"
+	ToolCallStartEventMemberParentMessageID = "parentMessageId"
+)
+
 func (ToolCallStartEvent) isEvent() {}
 
 // MarshalJSON writes ToolCallStartEvent exactly as the contract spells it.
@@ -5650,6 +6218,18 @@ type ToolMessage struct {
 	Metadata Metadata `json:"metadata,omitempty"`
 }
 
+// Wire names of the members of ToolMessage.
+const (
+	ToolMessageMemberSubagentRunID      = "subagentRunId"
+	ToolMessageMemberID                 = "id"
+	ToolMessageMemberContent            = "content"
+	ToolMessageMemberToolCallID         = "toolCallId"
+	ToolMessageMemberError              = "error"
+	ToolMessageMemberEncryptedValue     = "encryptedValue"
+	ToolMessageMemberEncryptedValueType = "encryptedValueType"
+	ToolMessageMemberMetadata           = "metadata"
+)
+
 func (ToolMessage) isMessage() {}
 
 // MarshalJSON writes ToolMessage exactly as the contract spells it.
@@ -5730,6 +6310,12 @@ type URLSource struct {
 	MIMEType *string `json:"mimeType,omitempty"`
 }
 
+// Wire names of the members of URLSource.
+const (
+	URLSourceMemberValue    = "value"
+	URLSourceMemberMIMEType = "mimeType"
+)
+
 func (URLSource) isPartSource() {}
 
 // MarshalJSON writes URLSource exactly as the contract spells it.
@@ -5787,6 +6373,17 @@ type UserMessage struct {
 	// Text or a list of content parts.
 	Content MessageContent `json:"content"`
 }
+
+// Wire names of the members of UserMessage.
+const (
+	UserMessageMemberSubagentRunID      = "subagentRunId"
+	UserMessageMemberID                 = "id"
+	UserMessageMemberName               = "name"
+	UserMessageMemberEncryptedValue     = "encryptedValue"
+	UserMessageMemberEncryptedValueType = "encryptedValueType"
+	UserMessageMemberMetadata           = "metadata"
+	UserMessageMemberContent            = "content"
+)
 
 func (UserMessage) isMessage() {}
 
@@ -5865,6 +6462,13 @@ type VideoPart struct {
 	// Extra information about the part, carried as data. Optional.
 	Metadata NonNullValue `json:"metadata,omitempty"`
 }
+
+// Wire names of the members of VideoPart.
+const (
+	VideoPartMemberID       = "id"
+	VideoPartMemberSource   = "source"
+	VideoPartMemberMetadata = "metadata"
+)
 
 func (VideoPart) isContentPart() {}
 
