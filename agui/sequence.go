@@ -936,27 +936,31 @@ func (s *seq) size(v *strictjson.Value) int {
 	return compactSize(v)
 }
 
-func (s *seq) patchOptions() patchOptions {
-	return patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove), maxDepth: s.stateDepth()}
-}
+func (s *seq) patchOptions() patchOptions { return statePatchOptions(s.p) }
 
 // stateDepth is the bound on the depth of the state and of activities
 // after a patch, or 0 when the profile sets none.
-func (s *seq) stateDepth() int {
-	if s.p.Has(contract.RuleSequenceStateDepth) {
-		return contract.LimitDepth
+func (s *seq) stateDepth() int { return stateDepth(s.p) }
+
+// bounds checks the state or patch that the member at ptr of event i
+// holds, which messages call what.
+func (s *seq) bounds(i int, ptr, what string) stateBounds {
+	measure := asWritten
+	if !s.srcs {
+		measure = asCompact
 	}
-	return 0
+	return stateBounds{p: s.p, event: i, ptr: ptr, what: what, measure: measure}
 }
 
 // stateSnapshot replaces the state with the snapshot's tree.
 func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjson.Value) error {
 	v := tree.Get(nameSnapshot)
-	if s.p.Has(contract.RuleStandStateRoot) && v.Kind != strictjson.Object {
-		return failf(i, ptrSnapshot, contract.RuleStandStateRoot, "the state of the stand is an object; this snapshot is %s", describeKind(v.Kind))
+	b := s.bounds(i, ptrSnapshot, "the snapshot")
+	if err := b.root(v); err != nil {
+		return err
 	}
-	if n := s.size(v); s.p.Has(contract.RuleStandInitialStateBytes) && n > contract.LimitInitialStateBytes {
-		return failf(i, ptrSnapshot, contract.RuleStandInitialStateBytes, "the snapshot is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitInitialStateBytes)
+	if err := b.stateBytes(s.size(v)); err != nil {
+		return err
 	}
 	s.state = newPatcher(v, s.patchOptions())
 	return nil
@@ -967,12 +971,13 @@ func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjs
 // Either way the state stays as it was.
 func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Value) error {
 	deltaPtr := ptrDelta
-	if s.p.Has(contract.RuleStandPatchOperations) && len(e.Delta) > contract.LimitPatchOperations {
-		return failf(i, deltaPtr, contract.RuleStandPatchOperations, "the delta holds %d operations, more than the limit of %d", len(e.Delta), contract.LimitPatchOperations)
+	b := s.bounds(i, deltaPtr, "the delta")
+	if err := b.patchOperations(len(e.Delta)); err != nil {
+		return err
 	}
 	list := tree.Get(nameDelta)
-	if n := s.size(list); s.p.Has(contract.RuleStandPatchBytes) && n > contract.LimitPatchBytes {
-		return failf(i, deltaPtr, contract.RuleStandPatchBytes, "the delta is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitPatchBytes)
+	if err := b.patchBytes(s.size(list)); err != nil {
+		return err
 	}
 	if s.state == nil {
 		s.state = newPatcher(&strictjson.Value{Kind: strictjson.Object}, s.patchOptions())
@@ -980,29 +985,17 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 	s.ops = treeOps(s.ops[:0], list, s.m.patchTag, namePath, nameFrom, nameValue)
 	f := s.state.apply(s.ops)
 	if f != nil {
-		ptr := strictjson.AppendIndexPointer(deltaPtr, f.Index)
-		if f.Member != "" {
-			ptr = strictjson.AppendPointer(ptr, f.Member)
+		ptr := faultPointer(deltaPtr, f)
+		rule, reject := stateFault(s.p, f)
+		if reject {
+			return failf(i, ptr, rule, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
 		}
-		switch {
-		case f.Kind == faultDepth && s.p.Has(contract.RuleStandStateAtomicity):
-			return failf(i, ptr, contract.RuleSequenceStateDepth, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
-		case f.Kind == faultDepth:
-			s.warn(i, ptr, contract.RuleSequenceStateDepth, "%s; nothing of this delta was applied", f.Msg)
-			return nil
-		case f.Kind == faultCopyMove && s.p.Has(contract.RuleUnsupportedCopyMove):
-			return failf(i, ptr, contract.RuleUnsupportedCopyMove, "%s", f.Msg)
-		case f.Kind == faultRemoveRoot && s.p.Has(contract.RuleUnsupportedRemoveRoot):
-			return failf(i, ptr, contract.RuleUnsupportedRemoveRoot, "%s", f.Msg)
-		case s.p.Has(contract.RuleStandStateAtomicity):
-			return failf(i, ptr, contract.RuleStandStateAtomicity, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
-		}
-		s.warn(i, ptr, contract.RuleSequenceStateDelta, "%s; nothing of this delta was applied", f.Msg)
+		s.warn(i, ptr, rule, "%s; nothing of this delta was applied", f.Msg)
 		return nil
 	}
-	if root := s.state.root; s.p.Has(contract.RuleStandStateRoot) && root.Kind != strictjson.Object {
+	if err := b.patchedRoot(s.state.root); err != nil {
 		s.state.rollback()
-		return failf(i, deltaPtr, contract.RuleStandStateRoot, "the delta would leave a state root that is %s, not an object", describeKind(root.Kind))
+		return err
 	}
 	s.state.commit()
 	return nil
