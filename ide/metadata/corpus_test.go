@@ -196,7 +196,7 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 	}
 	c := b.s.projects[0].r.cache
 	if c != nil {
-		t.Logf("disk cache: %d hits, %d misses, %d writes, %d failures", c.hits, c.misses, c.writes, c.failures)
+		t.Logf("disk cache: %d hits, %d misses, %d writes, %d failures", c.Hits, c.Misses, c.Writes, c.Failures)
 	} else {
 		t.Log(summary)
 	}

@@ -8,6 +8,8 @@ package metadata
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +19,7 @@ import (
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/signedfile"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
@@ -44,6 +47,13 @@ type editor struct {
 // snapshotOf is the snapshot of a descriptor: the SHA-256 of its bytes.
 func snapshotOf(data []byte) string { return sha(data) }
 
+// sha is the hex SHA-256 of bytes, as snapshots and history steps name
+// them.
+func sha(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
 // editState is a project's edit history and writer.
 type editState struct {
 	hist *editHistory
@@ -54,7 +64,7 @@ func (p *project) editing(b *Backend) *editState {
 	if p.edits == nil {
 		p.edits = &editState{hist: newHistory(), w: &atomicfile.Writer{Root: p.r.src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir)), Base: p.rootDir}}
 		if b.HistoryDir != "" {
-			key, _ := loadKey(b.keyDir())
+			key, _ := signedfile.LoadKey(b.keyDir())
 			p.edits.hist = fileHistory(p.rootDir, filepath.FromSlash(b.HistoryDir), p.srcDir, key, b.stateDiag)
 		}
 	}

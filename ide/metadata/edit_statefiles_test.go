@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/signedfile"
 	"github.com/contractkit/contractkit/internal/byteedit"
 )
 
@@ -63,7 +64,7 @@ func (sh *stateHarness) historyPath(rel string) string {
 
 func (sh *stateHarness) key() []byte {
 	sh.t.Helper()
-	key, err := loadKey(sh.keyDir)
+	key, err := signedfile.LoadKey(sh.keyDir)
 	if err != nil {
 		sh.t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestHistoryVerified(t *testing.T) {
 				json.Unmarshal(body, &hf)
 				hf.Undo[0].Before = evil
 				nb, _ := json.Marshal(hf)
-				return signWith(bytes.Repeat([]byte{7}, keySize), historyFormat, nb)
+				return signWith(bytes.Repeat([]byte{7}, signedfile.KeySize), historyFormat, nb)
 			})
 		}},
 		{"another format", func(sh *stateHarness, path string) {
@@ -335,7 +336,7 @@ func TestHistorySizeLimit(t *testing.T) {
 // steps on disk: the oldest go, and the file stays within the bound.
 func TestHistorySaveTrims(t *testing.T) {
 	root := t.TempDir()
-	key := bytes.Repeat([]byte{1}, keySize)
+	key := bytes.Repeat([]byte{1}, signedfile.KeySize)
 	var diags []string
 	h := fileHistory(root, filepath.Join(".eska", "history"), filepath.Join(root, "src"), key, func(c string, _ error) { diags = append(diags, c) })
 	path := filepath.Join(root, "src", "big.xml")

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/contractkit/contractkit/designer"
+	"github.com/contractkit/contractkit/ide/metadata/diskcache"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
@@ -166,7 +167,7 @@ type reader struct {
 	srcDir string // the source directory as the manifest names it
 	limit  designer.Limits
 	dirs   map[string]string // directory → its real path, for the containment check
-	cache  *diskCache        // nil unless the session asked for the disk cache
+	cache  *diskcache.Cache  // nil unless the session asked for the disk cache
 	full   int               // whole descriptors parsed, for tests
 	buf    []byte            // readTemp's buffer; each copy of a reader needs its own
 }
@@ -355,14 +356,14 @@ func (r *reader) fetch(path string) fetched {
 	if err != nil {
 		return fetched{err: err}
 	}
-	f := fetched{sum: sha(data)}
+	f := fetched{sum: diskcache.Sum(data)}
 	f.rel, _ = filepath.Rel(r.srcDir, path)
-	d, res := r.cache.peek(f.rel, f.sum)
+	d, res := r.cache.Peek(f.rel, f.sum)
 	switch res {
-	case peekHit:
+	case diskcache.Hit:
 		f.d, f.hit = d, true
 		return f
-	case peekRejected:
+	case diskcache.Rejected:
 		f.rejected = true
 	}
 	f.d, f.err = r.parseBytes(path, data)
@@ -375,15 +376,15 @@ func (r *reader) fetch(path string) fetched {
 func (r *reader) settle(f fetched) (*designer.Descriptor, error) {
 	if r.cache != nil && f.sum != "" {
 		if f.hit {
-			r.cache.hits++
+			r.cache.Hits++
 		} else {
-			r.cache.misses++
+			r.cache.Misses++
 		}
 		if f.rejected {
-			r.cache.rejected++
+			r.cache.Rejected++
 		}
 		if f.store {
-			r.cache.store(f.rel, f.sum, f.d)
+			r.cache.Store(f.rel, f.sum, f.d)
 		}
 	}
 	return f.d, f.err

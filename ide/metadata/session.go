@@ -14,6 +14,8 @@ import (
 	"github.com/contractkit/contractkit/designer/picture"
 	manifest "github.com/contractkit/contractkit/designer/project"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/diskcache"
+	"github.com/contractkit/contractkit/ide/metadata/signedfile"
 )
 
 // Backend holds the one session a process may have open.
@@ -32,7 +34,7 @@ type Backend struct {
 	// progressEvery bounds how often counter changes are reported.
 	progressEvery time.Duration
 	// KeyDir is where the disk cache's signing key lives; empty means
-	// DefaultKeyDir.
+	// signedfile.DefaultKeyDir.
 	KeyDir string
 	// Diag receives short machine codes for stderr; nil drops them.
 	Diag func(code string)
@@ -60,7 +62,7 @@ func (b *Backend) keyDir() string {
 	if b.KeyDir != "" {
 		return b.KeyDir
 	}
-	return DefaultKeyDir()
+	return signedfile.DefaultKeyDir()
 }
 
 // diag reports a short machine code to the server's stderr.
@@ -173,7 +175,7 @@ func (b *Backend) Open(p gen.OpenParams, g gen.Grants) (gen.SessionInfo, error) 
 	if cache {
 		// The root descriptor is always parsed; the cache serves the rest.
 		for _, p := range s.projects {
-			p.r.cache = newDiskCache(p.rootDir, b.keyDir(), b.diag)
+			p.r.cache = diskcache.New(p.rootDir, b.keyDir(), b.diag)
 		}
 	}
 	b.s, b.grants = s, g
@@ -252,7 +254,7 @@ func (b *Backend) Shutdown() {
 		for _, p := range b.s.projects {
 			p.stopPrefetch()
 			if p.r.cache != nil {
-				p.r.cache.close()
+				p.r.cache.Close()
 			}
 		}
 	}

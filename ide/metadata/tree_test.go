@@ -467,7 +467,7 @@ func TestDiskCache(t *testing.T) {
 	h.open(h.root, gen.SelectionCurrent{}) // diskCache defaults to true
 	first := walkAll(h)
 	p := h.b.s.projects[0]
-	if p.r.cache == nil || p.r.cache.writes == 0 || p.r.cache.hits != 0 {
+	if p.r.cache == nil || p.r.cache.Writes == 0 || p.r.cache.Hits != 0 {
 		t.Fatalf("first session: %+v", p.r.cache)
 	}
 	after := snapshot(t, h.root)
@@ -485,7 +485,7 @@ func TestDiskCache(t *testing.T) {
 	h.open(h.root, gen.SelectionCurrent{})
 	second := walkAll(h)
 	p = h.b.s.projects[0]
-	if p.r.cache.hits == 0 {
+	if p.r.cache.Hits == 0 {
 		t.Errorf("second session had no cache hits: %+v", p.r.cache)
 	}
 	if strings.Join(first, "\n") != strings.Join(second, "\n") {
@@ -521,7 +521,7 @@ func TestDiskCache(t *testing.T) {
 			}
 		}
 	}
-	if h.b.s.projects[0].r.cache.writes == 0 {
+	if h.b.s.projects[0].r.cache.Writes == 0 {
 		t.Errorf("damaged entries were not rewritten")
 	}
 }
