@@ -19,6 +19,7 @@ import (
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/edithistory"
 	"github.com/contractkit/contractkit/ide/metadata/signedfile"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 )
@@ -56,16 +57,16 @@ func sha(data []byte) string {
 
 // editState is a project's edit history and writer.
 type editState struct {
-	hist *editHistory
+	hist *edithistory.History
 	w    *atomicfile.Writer
 }
 
 func (p *project) editing(b *Backend) *editState {
 	if p.edits == nil {
-		p.edits = &editState{hist: newHistory(), w: &atomicfile.Writer{Root: p.r.src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir)), Base: p.rootDir}}
+		p.edits = &editState{hist: edithistory.New(), w: &atomicfile.Writer{Root: p.r.src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir)), Base: p.rootDir}}
 		if b.HistoryDir != "" {
 			key, _ := signedfile.LoadKey(b.keyDir())
-			p.edits.hist = fileHistory(p.rootDir, filepath.FromSlash(b.HistoryDir), p.srcDir, key, b.stateDiag)
+			p.edits.hist = edithistory.OnDisk(p.rootDir, filepath.FromSlash(b.HistoryDir), p.srcDir, key, b.stateDiag)
 		}
 	}
 	return p.edits
@@ -277,8 +278,8 @@ func (e *editor) state() gen.EditingState {
 	}
 	ok, _ := e.writable()
 	h := e.p.editing(e.b).hist
-	_, undo := h.peek(e.desc, false)
-	_, redo := h.peek(e.desc, true)
+	_, undo := h.Peek(e.desc, false)
+	_, redo := h.Peek(e.desc, true)
 	rel, _ := e.p.rel(e.desc)
 	profile := "none"
 	if e.o.info != nil && len(rowsFor(e.o.info.Kind)) > 0 {
@@ -390,7 +391,7 @@ type planned struct {
 	f       *field
 	edits   []xmledit.Edit
 	newData []byte
-	linked  *setStep
+	linked  *edithistory.SetStep
 }
 
 // plan checks a change against the snapshot and the field and makes the
@@ -583,7 +584,7 @@ func (b *Backend) UpdateProperty(c gen.PropertyEditParams) (gen.PropertyWriteRes
 	if afterWrite != nil {
 		afterWrite()
 	}
-	if err := e.p.editing(b).hist.push(e.desc, editStep{Object: e.o.id, Before: e.data, After: pl.newData}); err != nil {
+	if err := e.p.editing(b).hist.Push(e.desc, edithistory.Step{Object: e.o.id, Before: e.data, After: pl.newData}); err != nil {
 		b.diag("edit-history")
 	}
 	b.committed(e.p, e.own)
@@ -609,7 +610,7 @@ func (b *Backend) UndoProperty(c gen.UndoPropertyParams) (gen.PropertyWriteResul
 	}
 	redo := c.Direction == gen.UndoDirectionRedo
 	hist := e.p.editing(b).hist
-	step, ok := hist.peek(e.desc, redo)
+	step, ok := hist.Peek(e.desc, redo)
 	if !ok {
 		return gen.PropertyWriteResult{}, invalidParams("/direction", fmt.Sprintf("nothing to %s for %s", c.Direction, c.ObjectID))
 	}
@@ -633,7 +634,7 @@ func (b *Backend) UndoProperty(c gen.UndoPropertyParams) (gen.PropertyWriteResul
 	if err := b.write(e, target); err != nil {
 		return gen.PropertyWriteResult{}, err
 	}
-	if err := hist.moved(e.desc, redo); err != nil {
+	if err := hist.Moved(e.desc, redo); err != nil {
 		b.diag("edit-history")
 	}
 	b.committed(e.p, e.own)
@@ -646,7 +647,7 @@ func (b *Backend) write(e *editor, data []byte) error {
 	unlock, err := w.Lock()
 	if err == nil {
 		// The step must be kept: its folder is checked before the write.
-		if err = e.p.editing(b).hist.ready(e.desc); err != nil {
+		if err = e.p.editing(b).hist.Ready(e.desc); err != nil {
 			unlock()
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/edithistory"
 	"github.com/contractkit/contractkit/internal/byteedit"
 	"github.com/contractkit/contractkit/runtime/genrt"
 )
@@ -246,7 +247,7 @@ func changeText(c gen.PropertyChange) string {
 
 // linkedPlan makes the step of a linked change: the replacements of
 // every file of the context. own are those of the object's descriptor.
-func (e *editor) linkedPlan(f *field, c gen.PropertyChange) (*setStep, []xmledit.Edit, error) {
+func (e *editor) linkedPlan(f *field, c gen.PropertyChange) (*edithistory.SetStep, []xmledit.Edit, error) {
 	lc := e.link()
 	if lc.err != nil {
 		return nil, nil, e.b.loadError(e.p, e.o, lc.err)
@@ -317,11 +318,11 @@ func (e *editor) linkedPlan(f *field, c gen.PropertyChange) (*setStep, []xmledit
 	default:
 		return nil, nil, invalid(f, "not a linked field")
 	}
-	step := &setStep{Linked: true}
+	step := &edithistory.SetStep{Linked: true}
 	var ownEdits []xmledit.Edit
 	for lf, eds := range edits {
 		rel, _ := e.p.rel(lf.path)
-		sf, err := newSetFile(filepath.ToSlash(rel), lf.data, eds)
+		sf, err := edithistory.NewSetFile(filepath.ToSlash(rel), lf.data, eds)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -344,7 +345,7 @@ func (e *editor) linkedPlan(f *field, c gen.PropertyChange) (*setStep, []xmledit
 // verifyLinked parses the new bytes of a file of a linked step: the
 // descriptor still defines its object, and only numbering parameters
 // and Numerator changed.
-func (e *editor) verifyLinked(lf *linkFile, sf setFile) error {
+func (e *editor) verifyLinked(lf *linkFile, sf edithistory.SetFile) error {
 	if sf.Before == sf.After {
 		return nil
 	}
@@ -417,7 +418,7 @@ func (e *editor) numeratorChoices() []gen.ReferenceChoice {
 
 // writeLinked writes a linked step, keeps it in the history of the
 // object edited and announces every object it changed.
-func (b *Backend) writeLinked(e *editor, step *setStep) (gen.PropertyWriteResult, error) {
+func (b *Backend) writeLinked(e *editor, step *edithistory.SetStep) (gen.PropertyWriteResult, error) {
 	if len(step.Files) == 0 {
 		return b.writeResult(e.p, e.o.id)
 	}
@@ -427,7 +428,7 @@ func (b *Backend) writeLinked(e *editor, step *setStep) (gen.PropertyWriteResult
 	if afterWrite != nil {
 		afterWrite()
 	}
-	if err := e.p.editing(b).hist.push(e.desc, editStep{Object: e.o.id, Set: step}); err != nil {
+	if err := e.p.editing(b).hist.Push(e.desc, edithistory.Step{Object: e.o.id, Set: step}); err != nil {
 		b.diag("edit-history")
 	}
 	b.linkedCommitted(e.p, step)
@@ -445,7 +446,7 @@ func (b *Backend) linkedWriteError(e *editor, err error) error {
 
 // linkedCommitted takes a written linked step in: the objects of its
 // files are read again on next use and announced together.
-func (b *Backend) linkedCommitted(p *project, s *setStep) {
+func (b *Backend) linkedCommitted(p *project, s *edithistory.SetStep) {
 	p.stopPrefetch()
 	if !p.advance(true) {
 		return

@@ -23,6 +23,7 @@ import (
 	"github.com/contractkit/contractkit/designer/bsl"
 	"github.com/contractkit/contractkit/designer/refs"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/edithistory"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/byteedit"
 )
@@ -31,7 +32,7 @@ import (
 type renamePlan struct {
 	o         *object
 	newName   string
-	step      setStep // the files with their bytes and replacements, the moves, renamed
+	step      edithistory.SetStep // the files with their bytes and replacements, the moves, renamed
 	wire      gen.RenamePlan
 	oldDesc   string // the descriptor's path before and after
 	newDesc   string
@@ -116,10 +117,10 @@ func (b *Backend) RenameApply(c gen.RenameApplyParams) (gen.RenameApplyResult, e
 		afterWrite()
 	}
 	hist := p.editing(b).hist
-	if err := hist.rekey(pl.keyMoves()); err != nil {
+	if err := hist.Rekey(pl.keyMoves()); err != nil {
 		b.diag("edit-history")
 	}
-	if err := hist.push(pl.newDesc, editStep{Object: string(pl.step.Renamed.To), Set: &pl.step}); err != nil {
+	if err := hist.Push(pl.newDesc, edithistory.Step{Object: string(pl.step.Renamed.To), Set: &pl.step}); err != nil {
 		b.diag("edit-history")
 	}
 	b.renameCommitted(p, *pl.step.Renamed)
@@ -220,9 +221,9 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 	newDirRel, _ := p.rel(pl.newDir)
 	rootRel, _ := p.rel(p.rootDesc)
 	if len(pl.wire.Issues) == 0 {
-		pl.step.Moves = append(pl.step.Moves, setMove{From: filepath.ToSlash(oldDescRel), To: filepath.ToSlash(newDescRel)})
+		pl.step.Moves = append(pl.step.Moves, edithistory.SetMove{From: filepath.ToSlash(oldDescRel), To: filepath.ToSlash(newDescRel)})
 		if p.exists(oldDirRel) {
-			pl.step.Moves = append(pl.step.Moves, setMove{From: filepath.ToSlash(oldDirRel), To: filepath.ToSlash(newDirRel)})
+			pl.step.Moves = append(pl.step.Moves, edithistory.SetMove{From: filepath.ToSlash(oldDirRel), To: filepath.ToSlash(newDirRel)})
 		}
 		for _, m := range pl.step.Moves {
 			// A case-only rename moves onto itself on a file system that
@@ -279,7 +280,7 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 		if locked(r.rel) && r.rel != filepath.ToSlash(oldDescRel) {
 			issue(gen.RenameIssueCodeSupportLocked, r.rel)
 		}
-		f, err := newSetFile(r.rel, r.data, edits)
+		f, err := edithistory.NewSetFile(r.rel, r.data, edits)
 		if err != nil {
 			issue(gen.RenameIssueCodeUnreadable, r.rel)
 			continue
