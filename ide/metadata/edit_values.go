@@ -160,10 +160,8 @@ func (e *editor) schema(f *field) gen.EditSchema {
 		name := lastSegment(r.Path)
 		for _, v := range r.Values {
 			c := gen.Caption{RuRU: v, EnUS: v}
-			if cc, ok := enumCaptions[name][v]; ok {
-				c = gen.Caption{RuRU: cc[0], EnUS: cc[1]}
-			} else if cc, ok := editCaptions[name][v]; ok {
-				c = gen.Caption{RuRU: cc[0], EnUS: cc[1]}
+			if ru, en, ok := designer.EditValueCaption(name, v); ok {
+				c = gen.Caption{RuRU: ru, EnUS: en}
 			}
 			opts = append(opts, gen.EnumOption{Value: v, Caption: c})
 		}
@@ -222,24 +220,6 @@ func (e *editor) schema(f *field) gen.EditSchema {
 		return s
 	}
 	return gen.TextSchema{}
-}
-
-// editCaptions name the values of enumerated fields the property
-// captions do not cover, in the Designer's words of both languages.
-var editCaptions = map[string]map[string][2]string{
-	"QuickChoice":           {"Auto": {"Авто", "Auto"}, "Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
-	"ChoiceFoldersAndItems": {"Items": {"Элементы", "Items"}, "Folders": {"Группы", "Folders"}, "FoldersAndItems": {"Группы и элементы", "Folders and items"}},
-	"Use":                   {"ForItem": {"Для элемента", "For item"}, "ForFolder": {"Для группы", "For folder"}, "ForFolderAndItem": {"Для группы и элемента", "For folder and item"}},
-	"RegisterRecordsDeletion": {"AutoDelete": {"Удалять автоматически", "Delete automatically"},
-		"AutoDeleteOnUnpost": {"Удалять автоматически при отмене проведения", "Delete automatically on unposting"},
-		"AutoDeleteOff":      {"Не удалять автоматически", "Do not delete automatically"}},
-	"RegisterRecordsWritingOnPost": {"WriteModified": {"Записывать модифицированные", "Write modified"},
-		"WriteSelected": {"Записывать выбранные", "Write selected"}, "WriteAll": {"Записывать все", "Write all"}},
-	"NumberType":          {"String": {"Строка", "String"}, "Number": {"Число", "Number"}},
-	"NumberAllowedLength": {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
-	"AllowedLength":       {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
-	"AllowedSign":         {"Any": {"Любой", "Any"}, "Nonnegative": {"Неотрицательный", "Nonnegative"}},
-	"DateFractions":       {"Date": {"Дата", "Date"}, "Time": {"Время", "Time"}, "DateTime": {"Дата и время", "Date and time"}},
 }
 
 func lastSegment(path string) string {
