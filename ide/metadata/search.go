@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/textindex"
 )
 
 // failure is one descriptor the index could not read.
@@ -22,8 +24,8 @@ type failure struct {
 // between requests. It never reads files on its own: the worker steps it.
 type index struct {
 	state    gen.ProgressState
-	text     *textIndex // the records: names and synonyms of the objects read
-	queue    []*object  // objects whose own descriptors wait to be read
+	text     *textindex.Index[*object] // the records: names and synonyms of the objects read
+	queue    []*object                 // objects whose own descriptors wait to be read
 	failures map[string]failure
 	paused   bool
 
@@ -167,11 +169,11 @@ func (p *project) stopPrefetch() {
 }
 
 func newIndex() *index {
-	return &index{state: gen.ProgressStateNotStarted, text: newTextIndex(), failures: map[string]failure{}}
+	return &index{state: gen.ProgressStateNotStarted, text: textindex.New[*object](), failures: map[string]failure{}}
 }
 
 func (ix *index) progress() gen.Progress {
-	return gen.Progress{State: ix.state, IndexedObjects: int64(ix.text.live),
+	return gen.Progress{State: ix.state, IndexedObjects: int64(ix.text.Len()),
 		PendingDescriptors: int64(len(ix.queue)), FailedDescriptors: int64(len(ix.failures))}
 }
 
@@ -180,7 +182,7 @@ func (ix *index) progress() gen.Progress {
 func (p *project) startIndex() {
 	p.stopPrefetch()
 	ix := p.idx
-	ix.text = newTextIndex()
+	ix.text = textindex.New[*object]()
 	ix.failures = map[string]failure{}
 	ix.queue = ix.queue[:0]
 	ix.paused = false
@@ -280,7 +282,14 @@ func (p *project) addTree(o *object) {
 	}
 }
 
-func (p *project) addRecord(o *object) { p.idx.text.add(o) }
+func (p *project) addRecord(o *object) { p.idx.text.Add(o) }
+
+// An object is a record of the text index: by its pointer, with its slot
+// for the record number, its name, synonyms and ObjectId.
+func (o *object) IndexSlot() *int32              { return &o.rec }
+func (o *object) IndexName() string              { return o.name }
+func (o *object) IndexSynonyms() []designer.Text { return o.synonyms }
+func (o *object) IndexID() string                { return o.id }
 
 // forgetRecords drops the records of o's subtree, which a change made
 // stale; they come back when the index reads the owner again.
@@ -288,7 +297,7 @@ func (p *project) forgetRecords(o *object) {
 	p.stopPrefetch()
 	ix := p.idx
 	prefix := o.id + "/"
-	ix.text.remove(func(r *object) bool { return r.id == o.id || strings.HasPrefix(r.id, prefix) })
+	ix.text.Remove(func(r *object) bool { return r.id == o.id || strings.HasPrefix(r.id, prefix) })
 	for id := range ix.failures {
 		if id == o.id || strings.HasPrefix(id, prefix) {
 			delete(ix.failures, id)
@@ -336,10 +345,10 @@ var rankNames = []gen.HitRank{gen.HitRankExactName, gen.HitRankExactSynonym, gen
 // search matches the ready records: a literal substring after Unicode
 // lower-casing, ranked exact → prefix → substring, names before
 // synonyms; ties by lower-cased name, then ObjectId.
-func (p *project) search(text string, limit int, lang *string) ([]hit, bool) {
+func (p *project) search(text string, limit int, lang *string) ([]textindex.Hit[*object], bool) {
 	q := strings.ToLower(strings.TrimSpace(text))
 	if q == "" {
 		return nil, false
 	}
-	return p.idx.text.search([]byte(q), limit, lang)
+	return p.idx.text.Search([]byte(q), limit, lang)
 }

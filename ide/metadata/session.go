@@ -570,11 +570,11 @@ func (b *Backend) Search(c gen.SearchParams) (gen.SearchResult, error) {
 	hits, truncated := p.search(c.Text, int(c.LimitOrDefault()), c.SynonymLanguage)
 	r := gen.SearchResult{Progress: p.idx.progress(), Hits: make([]gen.Hit, 0, len(hits)), Truncated: truncated}
 	for _, h := range hits {
-		o := h.obj
+		o := h.Record
 		r.Hits = append(r.Hits, gen.Hit{
 			ObjectID: gen.ObjectID(o.id), Node: gen.ObjectNodeID{ObjectID: gen.ObjectID(o.id)},
 			MetadataKind: gen.MetadataKind(o.info.Kind), Name: o.name, Synonyms: texts(o.synonyms),
-			Ancestry: p.ancestry(o), Rank: rankNames[h.rank],
+			Ancestry: p.ancestry(o), Rank: rankNames[h.Rank],
 		})
 	}
 	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)
