@@ -49,7 +49,7 @@ func (h *harness) cachedSession(query string) ([]string, []string, *diskcache.Ca
 	for _, hit := range r.Hits {
 		hits = append(hits, string(hit.ObjectID))
 	}
-	return walk, hits, h.b.s.projects[0].r.cache
+	return walk, hits, h.b.s.projects[0].r.Cache
 }
 
 func sameWalk(t *testing.T, what string, got, want []string) {

@@ -21,6 +21,7 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata/edithistory"
 	"github.com/contractkit/contractkit/ide/metadata/signedfile"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
@@ -63,7 +64,7 @@ type editState struct {
 
 func (p *project) editing(b *Backend) *editState {
 	if p.edits == nil {
-		p.edits = &editState{hist: edithistory.New(), w: &atomicfile.Writer{Root: p.r.src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir)), Base: p.rootDir}}
+		p.edits = &editState{hist: edithistory.New(), w: &atomicfile.Writer{Root: p.r.Src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir)), Base: p.rootDir}}
 		if b.HistoryDir != "" {
 			key, _ := signedfile.LoadKey(b.keyDir())
 			p.edits.hist = edithistory.OnDisk(p.rootDir, filepath.FromSlash(b.HistoryDir), p.srcDir, key, b.stateDiag)
@@ -102,7 +103,7 @@ func (b *Backend) stateError(p *project, o *object, err error) (_ error, ok bool
 		return nil, false
 	}
 	b.stateDiag(diagStateLink, err)
-	return b.loadError(p, o, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}), true
+	return b.loadError(p, o, &sourceread.Error{Path: path, Reason: gen.SourceErrorReasonIo, Err: err}), true
 }
 
 // recoverWrites removes what an interrupted write left behind and rolls
@@ -150,19 +151,19 @@ func (b *Backend) editor(c gen.ProjectContext, id gen.ObjectID) (*editor, error)
 	if o.kind() == designer.KindPredefinedItem {
 		e.desc = o.desc
 	}
-	if e.data, err = p.r.read(e.desc); err != nil {
+	if e.data, err = p.r.Read(e.desc); err != nil {
 		return nil, b.loadError(p, o, err)
 	}
 	e.snap = snapshotOf(e.data)
 	if o.kind() == designer.KindPredefinedItem {
 		return e, nil
 	}
-	d, err := designer.ParseDescriptor(e.desc, e.data, p.r.limit)
-	if _, err = p.r.interpret(e.desc, d, err); err != nil {
+	d, err := designer.ParseDescriptor(e.desc, e.data, p.r.Limit)
+	if _, err = p.r.Interpret(e.desc, d, err); err != nil {
 		return nil, b.loadError(p, o, err)
 	}
 	changed := func() error {
-		return b.loadError(p, o, &sourceError{path: e.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", o.id)})
+		return b.loadError(p, o, &sourceread.Error{Path: e.desc, Reason: reasonChanged, Err: fmt.Errorf("the descriptor no longer defines %s", o.id)})
 	}
 	if d.Object == nil || d.Object.Name != own.name || d.Object.Info != own.info {
 		return nil, changed()
@@ -446,7 +447,7 @@ func (e *editor) verify(newData []byte, f *field, c gen.PropertyChange) error {
 	if bytes.Equal(newData, e.data) {
 		return nil
 	}
-	d, err := designer.ParseDescriptor(e.desc, newData, e.p.r.limit)
+	d, err := designer.ParseDescriptor(e.desc, newData, e.p.r.Limit)
 	if err != nil {
 		return err
 	}
@@ -658,7 +659,7 @@ func (b *Backend) write(e *editor, data []byte) error {
 		if serr, ok := b.stateError(e.p, e.o, err); ok {
 			return serr
 		}
-		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonIo, err: err})
+		return b.loadError(e.p, e.o, &sourceread.Error{Path: e.desc, Reason: gen.SourceErrorReasonIo, Err: err})
 	}
 	defer unlock()
 	rel, _ := e.p.rel(e.desc)
@@ -680,9 +681,9 @@ func (b *Backend) write(e *editor, data []byte) error {
 	case errors.As(err, &ve), errors.Is(err, atomicfile.ErrRecoveryRequired):
 		return derr(gen.DomainErrorKindPropertyRecoveryRequired, gen.EmptyDetails{}, e.p, b.s)
 	case errors.Is(err, atomicfile.ErrNotRegular):
-		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonNotFile, err: err})
+		return b.loadError(e.p, e.o, &sourceread.Error{Path: e.desc, Reason: gen.SourceErrorReasonNotFile, Err: err})
 	}
-	return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonIo, err: err})
+	return b.loadError(e.p, e.o, &sourceread.Error{Path: e.desc, Reason: gen.SourceErrorReasonIo, Err: err})
 }
 
 // afterWrite lets the tests act between a write and the reading again

@@ -23,6 +23,7 @@ import (
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata/edithistory"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 	"github.com/contractkit/contractkit/internal/byteedit"
 	"github.com/contractkit/contractkit/runtime/genrt"
 )
@@ -91,16 +92,16 @@ func (e *editor) linkedField(f *field) bool {
 
 // readLink reads one descriptor of the context.
 func (e *editor) readLink(o *object) (*linkFile, error) {
-	data, err := e.p.r.read(o.desc)
+	data, err := e.p.r.Read(o.desc)
 	if err != nil {
 		return nil, err
 	}
-	d, err := designer.ParseDescriptor(o.desc, data, e.p.r.limit)
-	if _, err = e.p.r.interpret(o.desc, d, err); err != nil {
+	d, err := designer.ParseDescriptor(o.desc, data, e.p.r.Limit)
+	if _, err = e.p.r.Interpret(o.desc, d, err); err != nil {
 		return nil, err
 	}
 	if d.Object == nil || d.Object.Name != o.name {
-		return nil, &sourceError{path: o.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", o.id)}
+		return nil, &sourceread.Error{Path: o.desc, Reason: reasonChanged, Err: fmt.Errorf("the descriptor no longer defines %s", o.id)}
 	}
 	return &linkFile{o: o, path: o.desc, data: data, props: d.Object.El.Child("Properties")}, nil
 }
@@ -139,7 +140,7 @@ func (e *editor) link() *linkCtx {
 		if lc.numerator == nil {
 			n, ok := e.p.objs[designer.ObjectID("", kindNumerator, numName)]
 			if !ok || n.parent != e.p.root {
-				lc.err = &sourceError{path: e.desc, reason: gen.SourceErrorReasonInvalidMetadata, err: fmt.Errorf("the numerator %s is not declared", numName)}
+				lc.err = &sourceread.Error{Path: e.desc, Reason: gen.SourceErrorReasonInvalidMetadata, Err: fmt.Errorf("the numerator %s is not declared", numName)}
 				return lc
 			}
 			lf, err := e.readLink(n)
@@ -157,7 +158,7 @@ func (e *editor) link() *linkCtx {
 			}
 			lf := own
 			if c != e.o {
-				data, err := e.p.r.read(c.desc)
+				data, err := e.p.r.Read(c.desc)
 				if err != nil || !bytes.Contains(data, needle) {
 					continue
 				}
@@ -353,7 +354,7 @@ func (e *editor) verifyLinked(lf *linkFile, sf edithistory.SetFile) error {
 	if err != nil {
 		return err
 	}
-	d, err := designer.ParseDescriptor(lf.path, nb, e.p.r.limit)
+	d, err := designer.ParseDescriptor(lf.path, nb, e.p.r.Limit)
 	if err != nil {
 		return err
 	}
@@ -364,7 +365,7 @@ func (e *editor) verifyLinked(lf *linkFile, sf edithistory.SetFile) error {
 	for _, n := range numberingParameters {
 		allowed[n] = true
 	}
-	old, err := designer.ParseDescriptor(lf.path, lf.data, e.p.r.limit)
+	old, err := designer.ParseDescriptor(lf.path, lf.data, e.p.r.Limit)
 	if err != nil {
 		return err
 	}

@@ -13,13 +13,14 @@ import (
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata/edithistory"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
 // readRel reads a file of the sources by its path with /, refusing a
 // symbolic link on the way.
 func (p *project) readRel(rel string) ([]byte, error) {
-	return p.r.read(filepath.Join(p.srcDir, filepath.FromSlash(rel)))
+	return p.r.Read(filepath.Join(p.srcDir, filepath.FromSlash(rel)))
 }
 
 // writeSet writes a step through the project's journal under its lock.
@@ -65,14 +66,14 @@ func (b *Backend) setWriteError(p *project, err error, symlink, exists func() er
 		return exists()
 	case errors.As(err, new(*atomicfile.TooLargeError)):
 		// The change is too large for its journal: nothing was written.
-		return b.loadError(p, nil, &sourceError{path: p.srcDir, reason: gen.SourceErrorReasonTooLarge, err: err})
+		return b.loadError(p, nil, &sourceread.Error{Path: p.srcDir, Reason: gen.SourceErrorReasonTooLarge, Err: err})
 	case errors.As(err, &se) && errors.Is(err, atomicfile.ErrChanged):
 		return derr(gen.DomainErrorKindSourceChanged, gen.SourceChangedDetails{Path: ToPath(se.Rel)}, p, b.s)
 	case errors.As(err, &se):
 		path := filepath.Join(p.srcDir, se.Rel)
-		return b.loadError(p, nil, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err})
+		return b.loadError(p, nil, &sourceread.Error{Path: path, Reason: gen.SourceErrorReasonIo, Err: err})
 	}
-	return b.loadError(p, nil, &sourceError{path: p.srcDir, reason: gen.SourceErrorReasonIo, err: err})
+	return b.loadError(p, nil, &sourceread.Error{Path: p.srcDir, Reason: gen.SourceErrorReasonIo, Err: err})
 }
 
 // pendingRecovery reports a journal a crash left that could not be

@@ -5,6 +5,7 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 )
 
 // Presentation (API 1.5) tells a client how to show a raw value: empty,
@@ -256,7 +257,7 @@ func (p *project) refPresentation(target *object, kind designer.Kind, status gen
 // the other properties.
 func (p *project) readable(o *object) gen.ReferenceStatus {
 	if err := p.load(o); err != nil {
-		if se, ok := err.(*sourceError); ok && se.reason == gen.SourceErrorReasonMissing {
+		if se, ok := err.(*sourceread.Error); ok && se.Reason == gen.SourceErrorReasonMissing {
 			return gen.ReferenceStatusMissing
 		}
 		return gen.ReferenceStatusUnavailable

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/contractkit/contractkit/designer"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
@@ -21,7 +22,7 @@ type project struct {
 	srcDir   string
 	rootDesc string
 
-	r    reader
+	r    sourceread.Reader
 	root *object
 	objs map[string]*object // every object known so far, by ObjectId
 
@@ -46,10 +47,10 @@ type project struct {
 func openProject(id, member, typ, rootDir, srcDir, rootDesc string) (*project, error) {
 	real, err := filepath.EvalSymlinks(srcDir)
 	if err != nil {
-		return nil, &sourceError{path: srcDir, reason: gen.SourceErrorReasonMissing, err: err}
+		return nil, &sourceread.Error{Path: srcDir, Reason: gen.SourceErrorReasonMissing, Err: err}
 	}
 	p := &project{id: id, member: member, typ: gen.ProjectType(typ), rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
-		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees(TreeBudget)}
+		r: sourceread.Reader{Src: real, SrcDir: srcDir, Limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees(TreeBudget)}
 	if err := p.loadRoot(); err != nil {
 		return nil, err
 	}
@@ -59,27 +60,27 @@ func openProject(id, member, typ, rootDir, srcDir, rootDesc string) (*project, e
 
 // loadRoot (re)reads the root descriptor and forgets every other object.
 func (p *project) loadRoot() error {
-	p.r.forgetDirs()
+	p.r.ForgetDirs()
 	// The root is always parsed: its element tree decides the type.
-	d, err := p.r.parse(p.rootDesc)
+	d, err := p.r.Parse(p.rootDesc)
 	if err != nil {
 		return err
 	}
 	if d.Object == nil {
-		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("root: %v", diagList(d.Diagnostics))}
+		return &sourceread.Error{Path: p.rootDesc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("root: %v", diagList(d.Diagnostics))}
 	}
 	got := d.Object.Info.Kind
 	want := map[gen.ProjectType]designer.Kind{gen.ProjectTypeConfiguration: designer.KindConfiguration, gen.ProjectTypeExtension: designer.KindConfiguration,
 		gen.ProjectTypeProcessing: designer.KindDataProcessor, gen.ProjectTypeReport: designer.KindReport}[p.typ]
 	if got != want {
-		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
+		return &sourceread.Error{Path: p.rootDesc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
 	}
 	if (p.typ == gen.ProjectTypeExtension) != d.IsExtension() {
-		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s; ConfigurationExtensionPurpose is %s", p.typ, map[bool]string{true: "present", false: "absent"}[d.IsExtension()])}
+		return &sourceread.Error{Path: p.rootDesc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("the manifest says %s; ConfigurationExtensionPurpose is %s", p.typ, map[bool]string{true: "present", false: "absent"}[d.IsExtension()])}
 	}
 	external := p.typ == gen.ProjectTypeProcessing || p.typ == gen.ProjectTypeReport
 	if external && !strings.HasPrefix(d.Object.El.Local, "External") {
-		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
+		return &sourceread.Error{Path: p.rootDesc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
 	}
 	root := &object{info: d.Object.Info, tag: d.Object.El.Local, name: d.Object.Name, desc: p.rootDesc, own: true}
 	if external {
@@ -169,7 +170,7 @@ func (p *project) load(o *object) error {
 	if o.loaded || !o.own {
 		return o.err
 	}
-	d, err := p.r.descriptor(o.desc)
+	d, err := p.r.Descriptor(o.desc)
 	return p.accept(o, d, err)
 }
 
@@ -182,15 +183,15 @@ func (p *project) accept(o *object, d *designer.Descriptor, err error) error {
 	}
 	if d.Object == nil {
 		o.diags = d.Diagnostics
-		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonUnsupported, xml: true, err: fmt.Errorf("%v", diagList(d.Diagnostics))}
+		o.err = &sourceread.Error{Path: o.desc, Reason: gen.SourceErrorReasonUnsupported, XML: true, Err: fmt.Errorf("%v", diagList(d.Diagnostics))}
 		return o.err
 	}
 	if d.Object.Info != o.info {
-		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("declared as %s, the descriptor holds %s", o.tag, d.Object.El.Local)}
+		o.err = &sourceread.Error{Path: o.desc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("declared as %s, the descriptor holds %s", o.tag, d.Object.El.Local)}
 		return o.err
 	}
 	if d.Object.Name != o.name {
-		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonInvalidIdentity, err: fmt.Errorf("declared as %q, the descriptor names %q", o.name, d.Object.Name)}
+		o.err = &sourceread.Error{Path: o.desc, Reason: gen.SourceErrorReasonInvalidIdentity, Err: fmt.Errorf("declared as %q, the descriptor names %q", o.name, d.Object.Name)}
 		return o.err
 	}
 	p.fill(o, d)
@@ -344,12 +345,12 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		return o.el, nil
 	}
 	if cur.el == nil {
-		d, err := p.r.parseFull(cur.desc)
+		d, err := p.r.ParseFull(cur.desc)
 		if err != nil {
 			return nil, err
 		}
 		if d.Object == nil || d.Object.Name != cur.name {
-			return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
+			return nil, &sourceread.Error{Path: cur.desc, Reason: reasonChanged, Err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
 		}
 		cur.el = d.Object.El
 		cur.ns = p.scopeOf(d.Root)
@@ -372,7 +373,7 @@ func (p *project) element(o *object) (*designer.Element, error) {
 			}
 		}
 		if next == nil {
-			return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", c.id)}
+			return nil, &sourceread.Error{Path: cur.desc, Reason: reasonChanged, Err: fmt.Errorf("the descriptor no longer defines %s", c.id)}
 		}
 		c.el = next
 		el = next
@@ -397,19 +398,19 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 		return o.el, nil
 	}
 	path := p.predefinedPath(owner)
-	data, err := p.r.read(path)
+	data, err := p.r.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	items, _, err := designer.ParsePredefined(path, data, p.r.limit)
+	items, _, err := designer.ParsePredefined(path, data, p.r.Limit)
 	if err != nil {
 		var pe *designer.ParseError
 		if errors.As(err, &pe) {
-			return nil, &sourceError{path: path, reason: gen.SourceErrorReason(pe.Reason), xml: true, err: err}
+			return nil, &sourceread.Error{Path: path, Reason: gen.SourceErrorReason(pe.Reason), XML: true, Err: err}
 		}
 		return nil, err
 	}
-	changed := &sourceError{path: path, reason: reasonChanged, err: errors.New("the predefined items changed")}
+	changed := &sourceread.Error{Path: path, Reason: reasonChanged, Err: errors.New("the predefined items changed")}
 	var attach func(objs []*object, items []*designer.PredefinedItem) bool
 	attach = func(objs []*object, items []*designer.PredefinedItem) bool {
 		if len(objs) != len(items) {
@@ -447,26 +448,26 @@ func (p *project) loadPredefined(o *object) error {
 	m := o.rareForWrite()
 	m.predefLoaded = true
 	path := p.predefinedPath(o)
-	data, err := p.r.read(path)
+	data, err := p.r.Read(path)
 	if err != nil {
-		var se *sourceError
-		if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing {
+		var se *sourceread.Error
+		if errors.As(err, &se) && se.Reason == gen.SourceErrorReasonMissing {
 			return nil
 		}
 		m.predefErr = err
 		return err
 	}
-	items, diags, err := designer.ParsePredefined(path, data, p.r.limit)
+	items, diags, err := designer.ParsePredefined(path, data, p.r.Limit)
 	if err != nil {
 		var pe *designer.ParseError
 		if errors.As(err, &pe) {
-			err = &sourceError{path: path, reason: gen.SourceErrorReason(pe.Reason), xml: true, err: err}
+			err = &sourceread.Error{Path: path, Reason: gen.SourceErrorReason(pe.Reason), XML: true, Err: err}
 		}
 		m.predefErr = err
 		return err
 	}
 	if len(diags) > 0 && items == nil {
-		m.predefErr = &sourceError{path: path, reason: gen.SourceErrorReasonUnsupported, xml: true, err: fmt.Errorf("%v", diagList(diags))}
+		m.predefErr = &sourceread.Error{Path: path, Reason: gen.SourceErrorReasonUnsupported, XML: true, Err: fmt.Errorf("%v", diagList(diags))}
 		o.diags = append(o.diags, diags...)
 		return m.predefErr
 	}
@@ -535,7 +536,7 @@ func (p *project) moduleRoles(o *object) []designer.ModuleRole {
 		roles = []designer.ModuleRole{designer.RoleObject}
 	}
 	for _, role := range roles {
-		if p.r.exists(p.modulePath(o, role)) {
+		if p.r.Exists(p.modulePath(o, role)) {
 			m.modules = append(m.modules, role)
 		}
 	}

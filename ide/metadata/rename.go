@@ -24,6 +24,7 @@ import (
 	"github.com/contractkit/contractkit/designer/refs"
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata/edithistory"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/byteedit"
 )
@@ -233,14 +234,14 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 			}
 		}
 	}
-	files, links, err := sourceFiles(p.r.src)
+	files, links, err := sourceFiles(p.r.Src)
 	if err != nil {
-		return nil, b.loadError(p, o, &sourceError{path: p.srcDir, reason: gen.SourceErrorReasonIo, err: err})
+		return nil, b.loadError(p, o, &sourceread.Error{Path: p.srcDir, Reason: gen.SourceErrorReasonIo, Err: err})
 	}
 	for _, l := range links {
 		issue(gen.RenameIssueCodeSymlink, l)
 	}
-	results := scanAll(p.r.src, files, func(rel string) refs.XMLRole {
+	results := scanAll(p.r.Src, files, func(rel string) refs.XMLRole {
 		switch rel {
 		case filepath.ToSlash(rootRel):
 			return refs.XMLRoot

@@ -10,6 +10,7 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 	"github.com/contractkit/contractkit/ide/metadata/textindex"
 )
 
@@ -38,8 +39,8 @@ type index struct {
 	// current one. It shares nothing with the worker but the files; the
 	// worker still takes in one descriptor per step.
 	jobs     chan fetchJob
-	inflight map[string]chan fetched
-	ready    map[string]fetched // results taken from inflight before their step
+	inflight map[string]chan sourceread.Fetched
+	ready    map[string]sourceread.Fetched // results taken from inflight before their step
 }
 
 // prefetchDepth bounds the descriptors read ahead of the worker;
@@ -116,7 +117,7 @@ func (p *project) await(ctx context.Context) bool {
 
 type fetchJob struct {
 	path string
-	res  chan fetched
+	res  chan sourceread.Fetched
 }
 
 // prefetch hands the next queued descriptors to the prefetching
@@ -126,14 +127,13 @@ func (p *project) prefetch() {
 	ix := p.idx
 	if ix.jobs == nil {
 		ix.jobs = make(chan fetchJob, prefetchDepth)
-		ix.inflight = map[string]chan fetched{}
-		ix.ready = map[string]fetched{}
+		ix.inflight = map[string]chan sourceread.Fetched{}
+		ix.ready = map[string]sourceread.Fetched{}
 		for i := 0; i < prefetchWorkers; i++ {
-			r := p.r // a copy: its directory cache and buffer are the goroutine's own
-			r.dirs, r.buf = nil, nil
+			r := p.r.Fork() // a copy: its directory cache and buffer are the goroutine's own
 			go func(jobs <-chan fetchJob) {
 				for j := range jobs {
-					j.res <- r.fetch(j.path)
+					j.res <- r.Fetch(j.path)
 					// Both cores may be reading ahead; a request that has
 					// just arrived gets its reader scheduled now rather than
 					// at the next preemption.
@@ -152,7 +152,7 @@ func (p *project) prefetch() {
 		if _, ok := ix.inflight[o.desc]; ok {
 			continue
 		}
-		ch := make(chan fetched, 1)
+		ch := make(chan sourceread.Fetched, 1)
 		ix.inflight[o.desc] = ch
 		ix.jobs <- fetchJob{path: o.desc, res: ch}
 	}
@@ -216,7 +216,7 @@ func (p *project) step() {
 		} else {
 			f = <-ch
 		}
-		d, ferr := p.r.settle(f)
+		d, ferr := p.r.Settle(f)
 		err = p.accept(o, d, ferr)
 	} else {
 		err = p.load(o)
@@ -313,23 +313,23 @@ func (p *project) forgetRecords(o *object) {
 
 func indexFailure(o *object, err error) failure {
 	f := failure{objectID: o.id}
-	var se *sourceError
+	var se *sourceread.Error
 	if errors.As(err, &se) {
 		switch {
-		case se.reason == gen.SourceErrorReasonUnsupported:
+		case se.Reason == gen.SourceErrorReasonUnsupported:
 			f.code = "unsupported_metadata"
 			raw, _ := json.Marshal(map[string]any{"diagnostics": diagnostics(o.diags)})
 			f.details = raw
 			return f
-		case se.xml:
+		case se.XML:
 			f.code = string(gen.DomainErrorKindXMLInvalid)
-		case se.reason == gen.SourceErrorReasonMissing:
+		case se.Reason == gen.SourceErrorReasonMissing:
 			f.code = string(gen.DomainErrorKindSourceMissing)
 		default:
 			f.code = string(gen.DomainErrorKindSourceInvalid)
 		}
 		oid := gen.ObjectID(o.id)
-		d := gen.SourceErrorDetails{ObjectID: &oid, Reason: se.reason}
+		d := gen.SourceErrorDetails{ObjectID: &oid, Reason: se.Reason}
 		raw, _ := d.MarshalJSON()
 		f.details = raw
 		return f

@@ -16,6 +16,7 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata/diskcache"
 	"github.com/contractkit/contractkit/ide/metadata/signedfile"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 )
 
 // Backend holds the one session a process may have open.
@@ -163,8 +164,8 @@ func (b *Backend) Open(p gen.OpenParams, g gen.Grants) (gen.SessionInfo, error) 
 		p, err := openProject("p"+strconv.Itoa(i+1), f.Scope.Member, string(f.Type), f.Root, f.Source, f.Descriptor)
 		if err != nil {
 			// Nothing is published: the session is dropped whole.
-			var se *sourceError
-			if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing && se.path == f.Source {
+			var se *sourceread.Error
+			if errors.As(err, &se) && se.Reason == gen.SourceErrorReasonMissing && se.Path == f.Source {
 				return gen.SessionInfo{}, fail(gen.OpenFailureReasonSourceInvalid, f.Source)
 			}
 			return gen.SessionInfo{}, fail(gen.OpenFailureReasonRootInvalid, f.Descriptor)
@@ -175,7 +176,7 @@ func (b *Backend) Open(p gen.OpenParams, g gen.Grants) (gen.SessionInfo, error) 
 	if cache {
 		// The root descriptor is always parsed; the cache serves the rest.
 		for _, p := range s.projects {
-			p.r.cache = diskcache.New(p.rootDir, b.keyDir(), b.diag)
+			p.r.Cache = diskcache.New(p.rootDir, b.keyDir(), b.diag)
 		}
 	}
 	b.s, b.grants = s, g
@@ -253,8 +254,8 @@ func (b *Backend) Shutdown() {
 	if b.s != nil {
 		for _, p := range b.s.projects {
 			p.stopPrefetch()
-			if p.r.cache != nil {
-				p.r.cache.Close()
+			if p.r.Cache != nil {
+				p.r.Cache.Close()
 			}
 		}
 	}
@@ -349,23 +350,23 @@ func (b *Backend) resolveNode(p *project, id gen.NodeID) (entry, error) {
 
 // loadError maps a failure to read a file to the contract's error.
 func (b *Backend) loadError(p *project, o *object, err error) error {
-	var se *sourceError
+	var se *sourceread.Error
 	if !errors.As(err, &se) {
 		return gen.NewError(gen.CodeInternalError, nil)
 	}
-	if se.reason == reasonChanged {
-		rel, _ := p.rel(se.path)
+	if se.Reason == reasonChanged {
+		rel, _ := p.rel(se.Path)
 		return derr(gen.DomainErrorKindSourceChanged, gen.SourceChangedDetails{Path: ToPath(rel)}, p, b.s)
 	}
 	kind := gen.DomainErrorKindSourceInvalid
 	switch {
-	case se.xml || se.reason == gen.SourceErrorReasonUnsupported:
+	case se.XML || se.Reason == gen.SourceErrorReasonUnsupported:
 		kind = gen.DomainErrorKindXMLInvalid
-	case se.reason == gen.SourceErrorReasonMissing:
+	case se.Reason == gen.SourceErrorReasonMissing:
 		kind = gen.DomainErrorKindSourceMissing
 	}
-	d := gen.SourceErrorDetails{Reason: se.reason}
-	if rel, ok := p.rel(se.path); ok {
+	d := gen.SourceErrorDetails{Reason: se.Reason}
+	if rel, ok := p.rel(se.Path); ok {
 		pp := ToPath(rel)
 		d.Path = &pp
 	}
@@ -505,8 +506,8 @@ func (b *Backend) Source(c gen.NodeParams) (gen.SourceResult, error) {
 		}
 	default:
 		path := p.modulePath(e.owner, e.module)
-		if !p.r.exists(path) {
-			return gen.SourceResult{}, b.loadError(p, e.owner, &sourceError{path: path, reason: gen.SourceErrorReasonMissing, err: errors.New("no module file")})
+		if !p.r.Exists(path) {
+			return gen.SourceResult{}, b.loadError(p, e.owner, &sourceread.Error{Path: path, Reason: gen.SourceErrorReasonMissing, Err: errors.New("no module file")})
 		}
 		rel, _ := p.rel(path)
 		out = append(out, gen.Source{Path: ToPath(rel), Role: gen.ModuleSourceRole{Role: string(e.module)}, Inline: []gen.InlineItem{}})
@@ -537,7 +538,7 @@ func (p *project) payloads(o *object) []string {
 	}
 	var out []string
 	for _, n := range names {
-		if path := filepath.Join(ext, n); p.r.exists(path) {
+		if path := filepath.Join(ext, n); p.r.Exists(path) {
 			out = append(out, path)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 )
 
 // supportState is one project's support data in memory.
@@ -113,10 +114,10 @@ func (p *project) supportPath() string {
 // be read. A parse is reused while the bytes stay the same.
 func (st *supportState) rules(p *project) (*designer.Support, error) {
 	path := p.supportPath()
-	data, err := p.r.read(path)
+	data, err := p.r.Read(path)
 	if err != nil {
-		var se *sourceError
-		if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing {
+		var se *sourceread.Error
+		if errors.As(err, &se) && se.Reason == gen.SourceErrorReasonMissing {
 			st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, "", nil, true, nil, nil
 			return nil, nil
 		}
@@ -146,7 +147,7 @@ func (p *project) rulesDiagnostics(err error) []gen.Diagnostic {
 	rel, _ := p.rel(p.supportPath())
 	dg := designer.Diagnostic{Code: designer.DiagUnsupportedValue, Details: [][2]string{{"path", filepath.ToSlash(rel)}}}
 	var pe *designer.ParseError
-	var se *sourceError
+	var se *sourceread.Error
 	switch {
 	case errors.As(err, &pe):
 		dg.Details = append(dg.Details, [2]string{"reason", pe.Reason})
@@ -154,7 +155,7 @@ func (p *project) rulesDiagnostics(err error) []gen.Diagnostic {
 			dg.Range = &designer.Range{Start: pe.Offset, End: pe.Offset}
 		}
 	case errors.As(err, &se):
-		dg.Details = append(dg.Details, [2]string{"reason", string(se.reason)})
+		dg.Details = append(dg.Details, [2]string{"reason", string(se.Reason)})
 	}
 	return []gen.Diagnostic{diagnostic(dg)}
 }
@@ -369,7 +370,7 @@ func (st *supportState) inventory(p *project) *inventory {
 // ownFacts reads an object's own descriptor once for the inventory,
 // filling the tree from the same bytes when it was not read yet.
 func (st *supportState) ownFacts(p *project, o *object, inv *inventory) *descFacts {
-	data, err := p.r.read(o.desc)
+	data, err := p.r.Read(o.desc)
 	if err != nil {
 		if !o.loaded {
 			p.accept(o, nil, err)
@@ -381,7 +382,7 @@ func (st *supportState) ownFacts(p *project, o *object, inv *inventory) *descFac
 	if f := st.facts[o.desc]; f != nil && f.sum == sum && o.loaded {
 		return f
 	}
-	d, err := p.r.parseBytes(o.desc, data)
+	d, err := p.r.ParseBytes(o.desc, data)
 	if !o.loaded && o != p.root {
 		if aerr := p.accept(o, d, err); aerr != nil {
 			return nil
@@ -466,7 +467,7 @@ func (b *Backend) Support(c gen.SupportParams) (gen.SupportResult, error) {
 			if !ok {
 				continue
 			}
-			data, err := p.r.read(e.desc)
+			data, err := p.r.Read(e.desc)
 			changed[e.desc] = err != nil || sha(data) != want
 		}
 		dirs := map[string]bool{}
@@ -637,11 +638,11 @@ func (q *fileQuery) facts(path string) *descFacts {
 		return f
 	}
 	var out *descFacts
-	if data, err := q.p.r.read(path); err == nil {
+	if data, err := q.p.r.Read(path); err == nil {
 		sum := sha(data)
 		if f := q.st.facts[path]; f != nil && f.sum == sum {
 			out = f
-		} else if d, err := q.p.r.parseBytes(path, data); err == nil {
+		} else if d, err := q.p.r.ParseBytes(path, data); err == nil {
 			out = factsOf(sum, d)
 			q.st.facts[path] = out
 		}
@@ -800,7 +801,7 @@ func (st *supportState) unchanged(p *project, rels []string) (unchanged, quiet b
 		}
 		quiet = false
 		path := filepath.Join(p.srcDir, rel)
-		if !st.seen[rel] || !p.r.exists(path) || !contentOnly(rel) {
+		if !st.seen[rel] || !p.r.Exists(path) || !contentOnly(rel) {
 			unchanged = false
 		}
 	}
