@@ -9,6 +9,7 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/ide/metadata/treecache"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
@@ -35,10 +36,10 @@ type project struct {
 	resyncReason    string
 
 	idx    *index
-	sup    *supportState           // vendor support data, read on demand
-	edits  *editState              // edit history and writer, made on the first edit
-	trees  *trees                  // element trees kept for properties
-	scopes map[uint64][]scopeEntry // the namespace scopes of descriptor roots, one per distinct set
+	sup    *supportState             // vendor support data, read on demand
+	edits  *editState                // edit history and writer, made on the first edit
+	trees  *treecache.Cache[treeKey] // element trees kept for properties
+	scopes map[uint64][]scopeEntry   // the namespace scopes of descriptor roots, one per distinct set
 }
 
 // openProject reads the root descriptor and checks it against the type
@@ -50,7 +51,7 @@ func openProject(id, member, typ, rootDir, srcDir, rootDesc string) (*project, e
 		return nil, &sourceread.Error{Path: srcDir, Reason: gen.SourceErrorReasonMissing, Err: err}
 	}
 	p := &project{id: id, member: member, typ: gen.ProjectType(typ), rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
-		r: sourceread.Reader{Src: real, SrcDir: srcDir, Limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees(TreeBudget)}
+		r: sourceread.Reader{Src: real, SrcDir: srcDir, Limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees()}
 	if err := p.loadRoot(); err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func (p *project) loadRoot() error {
 	// Sized for the root's children, created next.
 	p.objs = make(map[string]*object, 1+len(d.Object.Children))
 	p.objs[root.id] = root
-	p.trees = newTrees(TreeBudget)
+	p.trees = newTrees()
 	p.fill(root, d)
 	return nil
 }
@@ -294,7 +295,7 @@ func plainName(s string) bool {
 // forget drops an object and everything below it from the id map.
 func (p *project) forget(o *object) {
 	delete(p.objs, o.id)
-	p.trees.dropOwner(o)
+	dropTrees(p.trees, o)
 	for _, c := range o.children {
 		p.forget(c)
 	}
@@ -316,7 +317,7 @@ func (p *project) invalidate(o *object) {
 		// external is the root's for good; the rest is read again.
 		*m = objectMore{external: m.external}
 	}
-	p.trees.dropOwner(o)
+	dropTrees(p.trees, o)
 	if o.own {
 		o.loaded, o.err, o.el, o.diags = false, nil, nil, nil
 	}
@@ -341,7 +342,7 @@ func (p *project) element(o *object) (*designer.Element, error) {
 	}
 	key := treeKey{owner: cur}
 	if o.el != nil {
-		p.trees.touch(key)
+		p.trees.Touch(key)
 		return o.el, nil
 	}
 	if cur.el == nil {
@@ -354,9 +355,9 @@ func (p *project) element(o *object) (*designer.Element, error) {
 		}
 		cur.el = d.Object.El
 		cur.ns = p.scopeOf(d.Root)
-		p.trees.add(key, treeBytes(d.Root))
+		p.trees.Add(key, treecache.Bytes(d.Root))
 	} else {
-		p.trees.touch(key)
+		p.trees.Touch(key)
 	}
 	el := cur.el
 	for i := len(chain) - 1; i >= 0; i-- {
@@ -394,7 +395,7 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 	}
 	key := treeKey{owner: owner, predef: true}
 	if o.el != nil {
-		p.trees.touch(key)
+		p.trees.Touch(key)
 		return o.el, nil
 	}
 	path := p.predefinedPath(owner)
@@ -428,14 +429,14 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 		return true
 	}
 	if !attach(owner.rare().predef, items) {
-		p.trees.evict(key)
+		p.trees.Evict(key)
 		return nil, changed
 	}
 	bytes := 0
 	for _, it := range items {
-		bytes += treeBytes(it.El)
+		bytes += treecache.Bytes(it.El)
 	}
-	p.trees.add(key, bytes)
+	p.trees.Add(key, bytes)
 	return o.el, nil
 }
 
@@ -497,9 +498,9 @@ func (p *project) loadPredefined(o *object) error {
 	o.diags = append(o.diags, diags...)
 	bytes := 0
 	for _, it := range items {
-		bytes += treeBytes(it.El)
+		bytes += treecache.Bytes(it.El)
 	}
-	p.trees.add(treeKey{owner: o, predef: true}, bytes)
+	p.trees.Add(treeKey{owner: o, predef: true}, bytes)
 	return nil
 }
 
@@ -556,4 +557,51 @@ func diagList(ds []designer.Diagnostic) string {
 		parts = append(parts, d.String())
 	}
 	return strings.Join(parts, "; ")
+}
+
+// TreeBudget is the most memory, in bytes as treecache.Bytes estimates
+// it, that a project keeps in parsed element trees: the whole descriptors
+// read for properties and the predefined data of their owners.
+const TreeBudget = 32 << 20
+
+// treeKey is a tree of the project's cache: an owner of a descriptor
+// file, whose own element and those of its inline descendants point into
+// one tree, or (predef) its predefined items, which point into the tree
+// of its Predefined.xml.
+type treeKey struct {
+	owner  *object
+	predef bool
+}
+
+func newTrees() *treecache.Cache[treeKey] { return treecache.New(TreeBudget, evictTree) }
+
+// dropTrees forgets both trees of an owner.
+func dropTrees(t *treecache.Cache[treeKey], o *object) {
+	t.Drop(treeKey{owner: o})
+	t.Drop(treeKey{owner: o, predef: true})
+}
+
+// evictTree drops every pointer into an evicted tree.
+func evictTree(k treeKey) {
+	if k.predef {
+		var clear func(items []*object)
+		clear = func(items []*object) {
+			for _, it := range items {
+				it.el = nil
+				clear(it.children)
+			}
+		}
+		clear(k.owner.rare().predef)
+		return
+	}
+	var clear func(o *object)
+	clear = func(o *object) {
+		o.el = nil
+		for _, c := range o.children {
+			if !c.own {
+				clear(c)
+			}
+		}
+	}
+	clear(k.owner)
 }
