@@ -132,8 +132,3 @@ func (o *object) collections() []designer.Kind {
 	}
 	return o.info.Collections
 }
-
-// reasonChanged marks a file that no longer says what the tree read from
-// it: it changed without a file event. The contract calls that
-// source_changed, and the client refreshes.
-const reasonChanged = "changed"

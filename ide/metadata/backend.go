@@ -1,14 +1,10 @@
 package metadata
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/designer/picture"
@@ -71,64 +67,6 @@ func (b *Backend) diag(code string) {
 	if b.Diag != nil {
 		b.Diag(code)
 	}
-}
-
-// derr builds the contract's domain error.
-func derr(kind gen.DomainErrorKind, details json.Marshaler, p *project, s *session) *gen.RPCError {
-	raw := json.RawMessage(`{}`)
-	if details != nil {
-		if b, err := details.MarshalJSON(); err == nil {
-			raw = b
-		}
-	}
-	data := gen.DomainErrorData{Kind: kind, Details: raw}
-	if s != nil {
-		sid := gen.SessionID(s.id)
-		data.SessionID = &sid
-	}
-	if p != nil {
-		pid, g := gen.ProjectID(p.id), gen.Generation(p.generation)
-		data.ProjectID, data.Generation = &pid, &g
-	}
-	return gen.NewError(gen.CodeRequestFailed, data)
-}
-
-// ToPath spells a native path as the contract's Path: UTF-8 as is,
-// otherwise every byte as %HH.
-func ToPath(p string) gen.Path {
-	if utf8.ValidString(p) {
-		return gen.Path{Value: p, Encoding: gen.PathEncodingUTF8}
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		fmt.Fprintf(&b, "%%%02X", p[i])
-	}
-	return gen.Path{Value: b.String(), Encoding: gen.PathEncodingPercent}
-}
-
-// FromPath decodes a Path; the UTF-16 spelling belongs to Windows and is
-// refused here.
-func FromPath(p gen.Path) (string, error) {
-	switch p.Encoding {
-	case gen.PathEncodingUTF8:
-		return p.Value, nil
-	case gen.PathEncodingPercent:
-		var out []byte
-		s := p.Value
-		for i := 0; i < len(s); i++ {
-			if s[i] != '%' || i+2 >= len(s) {
-				return "", fmt.Errorf("percent path: byte %d is not %%HH", i)
-			}
-			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return "", fmt.Errorf("percent path: byte %d is not %%HH", i)
-			}
-			out = append(out, byte(v))
-			i += 2
-		}
-		return string(out), nil
-	}
-	return "", fmt.Errorf("path encoding %s is not this system's", p.Encoding)
 }
 
 // Open opens the projects the selection names, all or none, for a client
@@ -214,22 +152,6 @@ func (b *Backend) session(id gen.SessionID) (*session, error) {
 		return nil, UnknownSession(id)
 	}
 	return b.s, nil
-}
-
-// DomainError builds the contract's domain error (code -32000) with its
-// kind and details; the IDE server's own errors are built here too.
-func DomainError(kind gen.DomainErrorKind, details json.Marshaler) *gen.RPCError {
-	return derr(kind, details, nil, nil)
-}
-
-// UnknownSession is the answer for a session this process does not have;
-// the error data names it.
-func UnknownSession(id gen.SessionID) *gen.RPCError {
-	e := derr(gen.DomainErrorKindUnknownSession, gen.UnknownSessionDetails{SessionID: string(id)}, nil, nil)
-	data := e.Data.(gen.DomainErrorData)
-	data.SessionID = &id
-	e.Data = data
-	return e
 }
 
 // Info answers project/info.
@@ -346,44 +268,6 @@ func (b *Backend) resolveNode(p *project, id gen.NodeID) (entry, error) {
 		return entry{}, unknown()
 	}
 	return entry{}, unknown()
-}
-
-// loadError maps a failure to read a file to the contract's error.
-func (b *Backend) loadError(p *project, o *object, err error) error {
-	var se *sourceread.Error
-	if !errors.As(err, &se) {
-		return gen.NewError(gen.CodeInternalError, nil)
-	}
-	if se.Reason == reasonChanged {
-		rel, _ := p.rel(se.Path)
-		return derr(gen.DomainErrorKindSourceChanged, gen.SourceChangedDetails{Path: ToPath(rel)}, p, b.s)
-	}
-	kind := gen.DomainErrorKindSourceInvalid
-	switch {
-	case se.XML || se.Reason == gen.SourceErrorReasonUnsupported:
-		kind = gen.DomainErrorKindXMLInvalid
-	case se.Reason == gen.SourceErrorReasonMissing:
-		kind = gen.DomainErrorKindSourceMissing
-	}
-	d := gen.SourceErrorDetails{Reason: se.Reason}
-	if rel, ok := p.rel(se.Path); ok {
-		pp := ToPath(rel)
-		d.Path = &pp
-	}
-	if o != nil {
-		oid := gen.ObjectID(o.id)
-		d.ObjectID = &oid
-	}
-	return derr(kind, d, p, b.s)
-}
-
-// rel returns a path relative to the sources.
-func (p *project) rel(path string) (string, bool) {
-	r, err := filepath.Rel(p.srcDir, path)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return r, true
 }
 
 // Children answers metadata/children.
