@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/designer"
+	"github.com/contractkit/contractkit/designer/bsl"
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
@@ -529,8 +530,6 @@ func (e *editor) formValues() []string {
 
 // ---- choice parameters ----
 
-var identifier = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
-
 // checkChoiceParameterName checks the name of a choice parameter: dotted
 // identifiers (Отбор.Владелец), not used by another item of the list.
 func checkChoiceParameterName(name string, others []string) error {
@@ -538,7 +537,7 @@ func checkChoiceParameterName(name string, others []string) error {
 		return errors.New("a choice parameter name may not be empty")
 	}
 	for _, part := range strings.Split(name, ".") {
-		if !identifier.MatchString(part) {
+		if !bsl.IsName(part) {
 			return fmt.Errorf("%q is not a name of identifiers joined by dots", name)
 		}
 	}

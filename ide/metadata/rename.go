@@ -42,10 +42,6 @@ type renamePlan struct {
 	blockedBy error // the error renameApply answers for the first issue
 }
 
-// identifierRE is a name of the language: a letter or _ first, then
-// letters, digits and _.
-var identifierRE = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
-
 // renameKindIssue says why an object cannot be renamed at all, or "".
 func (p *project) renameKindIssue(o *object) gen.RenameIssueCode {
 	if p.typ != gen.ProjectTypeConfiguration || o.parent != p.root || o.info == nil || !refs.Renamable(o.info.Kind) {
@@ -195,7 +191,7 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 		return pl, nil
 	}
 	switch {
-	case !identifierRE.MatchString(newName) || bsl.KeywordKey([]byte(newName)) != "":
+	case !bsl.IsName(newName) || bsl.KeywordKey([]byte(newName)) != "":
 		issue(gen.RenameIssueCodeInvalidName, "")
 	case len(newName)+len(".xml") > gen.MaxFileNameBytes:
 		// The descriptor could not be created; found here, not by the
