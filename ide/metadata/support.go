@@ -19,6 +19,7 @@ import (
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/internal/errdetail"
 )
 
 // supportState is one project's support data in memory.
@@ -853,5 +854,5 @@ func (p *project) supportDropped() {
 // invalidParams is the contract's Invalid params: the table's message,
 // and the failing pointer within params and the reason in its data.
 func invalidParams(pointer, msg string) *gen.RPCError {
-	return gen.NewError(gen.CodeInvalidParams, gen.ErrorDetail{Pointer: &pointer, Reason: msg})
+	return gen.NewError(gen.CodeInvalidParams, gen.ErrorDetail(errdetail.At(pointer, msg)))
 }
