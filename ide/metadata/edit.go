@@ -22,6 +22,7 @@ import (
 	"github.com/contractkit/contractkit/ide/metadata/edithistory"
 	"github.com/contractkit/contractkit/ide/metadata/signedfile"
 	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/ide/metadata/supportverdict"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
@@ -232,29 +233,29 @@ func (e *editor) readOnlyError(d gen.PropertyReadOnlyDetails) error {
 func (e *editor) writable() (bool, gen.PropertyReadOnlyDetails) {
 	st := e.p.supportState()
 	s, rerr := st.rules(e.p)
-	var chain []link
+	var chain []supportverdict.Link
 	for cur := e.o; cur != nil; cur = cur.parent {
-		l := link{id: cur.id, uuid: strings.ToLower(cur.uuid), predef: cur.kind() == designer.KindPredefinedItem,
-			top: cur == e.p.root || cur.parent == e.p.root}
+		l := supportverdict.Link{ID: cur.id, UUID: strings.ToLower(cur.uuid), Predef: cur.kind() == designer.KindPredefinedItem,
+			Top: cur == e.p.root || cur.parent == e.p.root}
 		switch {
 		case cur == e.o && e.el != nil:
 			u, _ := e.el.Attr("uuid")
-			l.uuid = strings.ToLower(u)
+			l.UUID = strings.ToLower(u)
 		case cur == e.own && e.ownEl != nil:
 			u, _ := e.ownEl.Attr("uuid")
-			l.uuid = strings.ToLower(u)
+			l.UUID = strings.ToLower(u)
 		}
 		chain = append(chain, l)
 	}
-	v := st.decide(s, rerr, chain)
+	v := supportverdict.Decide(s, rerr, chain)
 	oid := gen.ObjectID(e.o.id)
-	if v.readOnly {
+	if v.ReadOnly {
 		d := gen.PropertyReadOnlyDetails{Reason: ptrTo(gen.PropertyReadOnlyReasonSupport), ObjectID: &oid}
-		if !v.unknown {
-			d.Mode = ptrTo(v.mode)
+		if !v.Unknown {
+			d.Mode = ptrTo(v.Mode)
 		}
-		if v.reason != "" {
-			d.SupportReason = ptrTo(v.reason)
+		if v.Reason != "" {
+			d.SupportReason = ptrTo(v.Reason)
 		}
 		return false, d
 	}

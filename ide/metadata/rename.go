@@ -25,6 +25,7 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata/edithistory"
 	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/ide/metadata/supportverdict"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/byteedit"
 )
@@ -249,10 +250,10 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 	// The support rules of every file the rename writes or moves.
 	st := p.supportState()
 	rules, rerr := st.rules(p)
-	q := &fileQuery{p: p, st: st, sums: map[string]*descFacts{}, dirs: map[string]bool{}}
+	q := &fileQuery{p: p, st: st, sums: map[string]*supportverdict.Facts{}, dirs: map[string]bool{}}
 	locked := func(rel string) bool {
 		chain, _ := q.chainOf(filepath.FromSlash(rel))
-		return st.decide(rules, rerr, chain).readOnly
+		return supportverdict.Decide(rules, rerr, chain).ReadOnly
 	}
 	if locked(filepath.ToSlash(oldDescRel)) {
 		issue(gen.RenameIssueCodeSupportLocked, filepath.ToSlash(oldDescRel))
