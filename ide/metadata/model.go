@@ -8,6 +8,13 @@
 // not locked and changes only between requests; the goroutines a step
 // starts (indexing's read-ahead, rename's file scan) work on copies, and
 // the disk cache locks its own directory handle.
+//
+// What does not need a project or the Backend lives in packages below
+// this one, which never import it (internal/layering checks that):
+// sourceread reads the source tree, diskcache and edithistory keep the
+// derived cache and the undo history signed through signedfile,
+// textindex is the search index, treecache the budget of parsed trees,
+// supportverdict what the vendor's rules say of an object.
 package metadata
 
 import (
