@@ -47,9 +47,9 @@ func New() *History {
 	return &History{undo: map[string][]Step{}, redo: map[string][]Step{}}
 }
 
-// OnDisk keeps the history of each descriptor in the folder dir
-// below the project's directory base, paths relative to root, so that a
-// later process continues it. Without a key the history stays in the
+// OnDisk keeps the history of each descriptor in the folder dir below
+// the project's directory base, paths relative to root, so that a later
+// process continues it. Without a key the history stays in the
 // process: a file that cannot be signed cannot be trusted later.
 func OnDisk(base, dir, root string, key []byte, diag func(string, error)) *History {
 	h := New()
@@ -65,11 +65,11 @@ func OnDisk(base, dir, root string, key []byte, diag func(string, error)) *Histo
 
 // The history on disk is derived state in the user's project, where a
 // repository can plant one: it is read back only when it is a regular
-// file reached without a link, no longer than MaxFileBytes, of
-// this format, signed with this user's key (package signedfile), and about the descriptor it
-// is found for. Anything else is dropped with a diagnostic and never
-// replayed. Undo and redo then write only over the exact bytes the step
-// left (package metadata's edit.go and edit_set.go).
+// file reached without a link, no longer than MaxFileBytes, of this
+// format, signed with this user's key (package signedfile), and about
+// the descriptor it is found for. Anything else is dropped with a
+// diagnostic and never replayed. Undo and redo then write only over the
+// exact bytes the step left (package metadata's edit.go and edit_set.go).
 const (
 	Format = 1
 	Magic  = "eska-edit-history/"
