@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/errdetail"
 	"github.com/contractkit/contractkit/runtime/genrt"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
@@ -590,13 +591,12 @@ func (e encoded) MarshalJSON() ([]byte, error) { return e, nil }
 // invalidParams is the answer to params the contract's decoder refused:
 // the failing pointer within params and the reason go in the data.
 func invalidParams(err error) *rpcError {
-	e := newError(aicontrol.CodeInvalidParams, err.Error(), nil)
-	var ve *genrt.ValidationError
-	if errors.As(err, &ve) {
-		p := ve.Pointer
-		e.detail = &aicontrol.ErrorDetail{Pointer: &p, Reason: ve.Message}
+	d := errdetail.Of(err)
+	if d.Pointer == nil {
+		return newError(aicontrol.CodeInvalidParams, d.Reason, nil)
 	}
-	return e
+	ad := aicontrol.ErrorDetail(d)
+	return &rpcError{code: aicontrol.CodeInvalidParams, detail: &ad}
 }
 
 // Status reports the listener's state; lastError never holds a payload or a token.

@@ -195,6 +195,20 @@ func IsLetter(r rune) bool {
 // IsNameRune reports a rune that may continue a name.
 func IsNameRune(r rune) bool { return IsLetter(r) || '0' <= r && r <= '9' }
 
+// IsName reports whether s is one name of the language, the rule every
+// name a user gives an object or a parameter follows: a letter or _
+// first, then letters, digits and _ (the identifier rule the eska IDE
+// API states for renames). It is the rule NameAt reads names by, so a
+// name it accepts is read back from a module as one name.
+func IsName(s string) bool {
+	for i, r := range s {
+		if i == 0 && !IsLetter(r) || !IsNameRune(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // NameAt returns the end of the name that starts at i, or i when none
 // does.
 func NameAt(src []byte, i int) int {

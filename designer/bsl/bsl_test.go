@@ -170,3 +170,23 @@ func FuzzFoldInPlace(f *testing.F) {
 		}
 	})
 }
+
+// IsName accepts what NameAt reads as one whole name, and nothing else:
+// a letter or _ first, then letters, ASCII digits and _.
+func TestIsName(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"Товары", true}, {"_x1", true}, {"Ёлка_2", true}, {"a", true}, {"Ⅻ", false},
+		{"", false}, {"1Товары", false}, {"Мои товары", false}, {"Отбор.Владелец", false},
+		{"a٣", false}, {"x²", false}, {"a-b", false}, {"\xff", false},
+	} {
+		if got := IsName(c.s); got != c.want {
+			t.Errorf("IsName(%q) = %v, want %v", c.s, got, c.want)
+		}
+		if whole := c.s != "" && NameAt([]byte(c.s), 0) == len(c.s); whole != c.want {
+			t.Errorf("NameAt reads %q as one whole name: %v, IsName says %v", c.s, whole, c.want)
+		}
+	}
+}

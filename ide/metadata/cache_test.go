@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/diskcache"
+	"github.com/contractkit/contractkit/ide/metadata/signedfile"
 )
 
 // plain is the transcript of a walk without the disk cache: what every
@@ -28,7 +31,7 @@ func plain(t *testing.T, files map[string]string) []string {
 
 // session opens h's project with the disk cache, walks it, indexes it,
 // and returns the walk, the hits of a search and the cache.
-func (h *harness) cachedSession(query string) ([]string, []string, *diskCache) {
+func (h *harness) cachedSession(query string) ([]string, []string, *diskcache.Cache) {
 	h.t.Helper()
 	if h.b.s != nil {
 		h.b.Close(gen.SessionParams{SessionID: h.sid})
@@ -46,7 +49,7 @@ func (h *harness) cachedSession(query string) ([]string, []string, *diskCache) {
 	for _, hit := range r.Hits {
 		hits = append(hits, string(hit.ObjectID))
 	}
-	return walk, hits, h.b.s.projects[0].r.cache
+	return walk, hits, h.b.s.projects[0].r.Cache
 }
 
 func sameWalk(t *testing.T, what string, got, want []string) {
@@ -62,25 +65,25 @@ func sameWalk(t *testing.T, what string, got, want []string) {
 }
 
 func entryPath(root, rel string) string {
-	shard, name := entryName(rel)
-	return filepath.Join(root, filepath.FromSlash(CacheDir), shard, name)
+	shard, name := diskcache.EntryName(rel)
+	return filepath.Join(root, filepath.FromSlash(diskcache.Dir), shard, name)
 }
 
 // forged is an entry for rel whose content says what the forger wants,
 // framed as the cache frames entries, with the checksum sign computes.
 func forged(rel, sum, synonym string, sign func(body []byte) []byte) []byte {
-	e := cacheEntry{Format: cacheFormat, Path: rel, SHA256: sum, Version: "2.17",
-		Object: &cachedObj{Tag: "Catalog", Name: "Товары", UUID: "00000000-0000-0000-0000-000000000001",
+	e := diskcache.Entry{Format: diskcache.Format, Path: rel, SHA256: sum, Version: "2.17",
+		Object: &diskcache.Object{Tag: "Catalog", Name: "Товары", UUID: "00000000-0000-0000-0000-000000000001",
 			Synonyms: [][2]string{{"ru", synonym}}}}
 	body, _ := json.Marshal(e)
-	return []byte(entryMagic + formatString() + " " + hex.EncodeToString(sign(body)) + "\n" + string(body))
+	return []byte(diskcache.Magic + strconv.Itoa(diskcache.Format) + " " + hex.EncodeToString(sign(body)) + "\n" + string(body))
 }
 
 // keyed signs as the cache does, with key.
 func keyed(key []byte) func([]byte) []byte {
 	return func(body []byte) []byte {
 		m := hmac.New(sha256.New, key)
-		m.Write([]byte(entryMagic))
+		m.Write([]byte(diskcache.Magic))
 		m.Write(body)
 		return m.Sum(nil)
 	}
@@ -88,7 +91,7 @@ func keyed(key []byte) func([]byte) []byte {
 
 // unkeyed is a checksum anyone can compute.
 func unkeyed(body []byte) []byte {
-	s := sha256.Sum256(append([]byte(entryMagic), body...))
+	s := sha256.Sum256(append([]byte(diskcache.Magic), body...))
 	return s[:]
 }
 
@@ -103,15 +106,15 @@ func TestCacheEntriesVerified(t *testing.T) {
 	h := newHarness(t, files)
 	first, _, c := h.cachedSession("Товары")
 	sameWalk(t, "first session", first, want)
-	if c.writes == 0 || c.rejected != 0 {
-		t.Fatalf("first session: %d writes, %d rejected", c.writes, c.rejected)
+	if c.Writes == 0 || c.Rejected != 0 {
+		t.Fatalf("first session: %d writes, %d rejected", c.Writes, c.Rejected)
 	}
 	// A second session hits every entry; what it still misses has no
 	// entry at all (a descriptor that does not parse).
 	_, _, c = h.cachedSession("Товары")
-	unparsed := c.misses
-	if c.hits == 0 || c.rejected != 0 {
-		t.Fatalf("second session: %d hits, %d rejected", c.hits, c.rejected)
+	unparsed := c.Misses
+	if c.Hits == 0 || c.Rejected != 0 {
+		t.Fatalf("second session: %d hits, %d rejected", c.Hits, c.Rejected)
 	}
 	const catalog = "Catalogs/Товары.xml"
 	src, _ := os.ReadFile(filepath.Join(h.root, "src", filepath.FromSlash(catalog)))
@@ -128,16 +131,16 @@ func TestCacheEntriesVerified(t *testing.T) {
 		}
 		walk, hits, c := h.cachedSession("ВЫДУМАНО")
 		sameWalk(t, "a planted entry", walk, want)
-		if len(hits) != 0 || c.rejected != 1 {
-			t.Fatalf("planted entry %d: search hits %v, %d rejected", i, hits, c.rejected)
+		if len(hits) != 0 || c.Rejected != 1 {
+			t.Fatalf("planted entry %d: search hits %v, %d rejected", i, hits, c.Rejected)
 		}
 		// Discarded and rebuilt: the next session hits it.
-		if _, _, c := h.cachedSession("Товары"); c.rejected != 0 || c.misses != unparsed {
-			t.Fatalf("after the planted entry %d was rebuilt: %d rejected, %d misses", i, c.rejected, c.misses)
+		if _, _, c := h.cachedSession("Товары"); c.Rejected != 0 || c.Misses != unparsed {
+			t.Fatalf("after the planted entry %d was rebuilt: %d rejected, %d misses", i, c.Rejected, c.Misses)
 		}
 	}
 	// The real key, though, makes a valid entry: the check is the MAC.
-	key, err := os.ReadFile(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "eska", KeyFile))
+	key, err := os.ReadFile(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "eska", signedfile.KeyFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +152,7 @@ func TestCacheEntriesVerified(t *testing.T) {
 	os.Remove(entryPath(h.root, catalog))
 	h.cachedSession("Товары")
 
-	entries, _ := filepath.Glob(filepath.Join(h.root, filepath.FromSlash(CacheDir), "*", "*.entry"))
+	entries, _ := filepath.Glob(filepath.Join(h.root, filepath.FromSlash(diskcache.Dir), "*", "*.entry"))
 	if len(entries) < 5 {
 		t.Fatalf("%d entries", len(entries))
 	}
@@ -160,8 +163,8 @@ func TestCacheEntriesVerified(t *testing.T) {
 	}
 	walk, _, c := h.cachedSession("Товары")
 	sameWalk(t, "truncated entries", walk, want)
-	if c.rejected != len(entries) || c.hits != 0 {
-		t.Fatalf("truncated entries: %d rejected of %d, %d hits", c.rejected, len(entries), c.hits)
+	if c.Rejected != len(entries) || c.Hits != 0 {
+		t.Fatalf("truncated entries: %d rejected of %d, %d hits", c.Rejected, len(entries), c.Hits)
 	}
 	// Swapped: each entry moved to another file's place.
 	contents := make([][]byte, len(entries))
@@ -173,8 +176,8 @@ func TestCacheEntriesVerified(t *testing.T) {
 	}
 	walk, _, c = h.cachedSession("Товары")
 	sameWalk(t, "swapped entries", walk, want)
-	if c.rejected != len(entries) || c.hits != 0 {
-		t.Fatalf("swapped entries: %d rejected of %d, %d hits", c.rejected, len(entries), c.hits)
+	if c.Rejected != len(entries) || c.Hits != 0 {
+		t.Fatalf("swapped entries: %d rejected of %d, %d hits", c.Rejected, len(entries), c.Hits)
 	}
 	// A link in an entry's place, to another entry, is not followed.
 	os.Remove(entries[0])
@@ -183,8 +186,8 @@ func TestCacheEntriesVerified(t *testing.T) {
 	}
 	walk, _, c = h.cachedSession("Товары")
 	sameWalk(t, "an entry that is a link", walk, want)
-	if c.rejected != 1 {
-		t.Fatalf("a link in an entry's place: %d rejected", c.rejected)
+	if c.Rejected != 1 {
+		t.Fatalf("a link in an entry's place: %d rejected", c.Rejected)
 	}
 	if st, err := os.Lstat(entries[0]); err != nil || st.Mode()&os.ModeSymlink != 0 {
 		t.Errorf("the link was not replaced by a rebuilt entry")
@@ -212,13 +215,13 @@ func TestCacheNeverThroughALink(t *testing.T) {
 			}
 			walk, _, c := h.cachedSession("Товары")
 			sameWalk(t, "a linked cache directory", walk, want)
-			if c.writes != 0 || c.hits != 0 {
-				t.Errorf("%d writes, %d hits through the link", c.writes, c.hits)
+			if c.Writes != 0 || c.Hits != 0 {
+				t.Errorf("%d writes, %d hits through the link", c.Writes, c.Hits)
 			}
 			if left, _ := os.ReadDir(outside); len(left) != 0 {
 				t.Errorf("%d files written through the link", len(left))
 			}
-			if len(diags) != 1 || diags[0] != diagCacheOutside {
+			if len(diags) != 1 || diags[0] != diskcache.DiagLink {
 				t.Errorf("stderr: %q", diags)
 			}
 		})
@@ -239,7 +242,7 @@ func TestCacheWithoutKey(t *testing.T) {
 	before := snapshot(t, h.root)
 	walk, _, c := h.cachedSession("Товары")
 	sameWalk(t, "no key", walk, want)
-	if c != nil || len(diags) != 1 || diags[0] != diagCacheNoKey {
+	if c != nil || len(diags) != 1 || diags[0] != diskcache.DiagNoKey {
 		t.Errorf("cache %v, stderr %q", c, diags)
 	}
 	if !sameSnapshot(before, snapshot(t, h.root)) {

@@ -194,9 +194,9 @@ func runCorpusProject(t *testing.T, proj, src string, cp corpusProject, cache bo
 	if len(uncaptioned) > 0 {
 		t.Errorf("properties without a caption: %v", uncaptioned)
 	}
-	c := b.s.projects[0].r.cache
+	c := b.s.projects[0].r.Cache
 	if c != nil {
-		t.Logf("disk cache: %d hits, %d misses, %d writes, %d failures", c.hits, c.misses, c.writes, c.failures)
+		t.Logf("disk cache: %d hits, %d misses, %d writes, %d failures", c.Hits, c.Misses, c.Writes, c.Failures)
 	} else {
 		t.Log(summary)
 	}

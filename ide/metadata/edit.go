@@ -8,6 +8,8 @@ package metadata
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +19,10 @@ import (
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/edithistory"
+	"github.com/contractkit/contractkit/ide/metadata/signedfile"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/ide/metadata/supportverdict"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
@@ -44,18 +50,25 @@ type editor struct {
 // snapshotOf is the snapshot of a descriptor: the SHA-256 of its bytes.
 func snapshotOf(data []byte) string { return sha(data) }
 
+// sha is the hex SHA-256 of bytes, as snapshots and history steps name
+// them.
+func sha(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
 // editState is a project's edit history and writer.
 type editState struct {
-	hist *editHistory
+	hist *edithistory.History
 	w    *atomicfile.Writer
 }
 
 func (p *project) editing(b *Backend) *editState {
 	if p.edits == nil {
-		p.edits = &editState{hist: newHistory(), w: &atomicfile.Writer{Root: p.r.src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir)), Base: p.rootDir}}
+		p.edits = &editState{hist: edithistory.New(), w: &atomicfile.Writer{Root: p.r.Src, State: filepath.Join(p.rootDir, filepath.FromSlash(editStateDir)), Base: p.rootDir}}
 		if b.HistoryDir != "" {
-			key, _ := loadKey(b.keyDir())
-			p.edits.hist = fileHistory(p.rootDir, filepath.FromSlash(b.HistoryDir), p.srcDir, key, b.stateDiag)
+			key, _ := signedfile.LoadKey(b.keyDir())
+			p.edits.hist = edithistory.OnDisk(p.rootDir, filepath.FromSlash(b.HistoryDir), p.srcDir, key, b.stateDiag)
 		}
 	}
 	return p.edits
@@ -91,7 +104,7 @@ func (b *Backend) stateError(p *project, o *object, err error) (_ error, ok bool
 		return nil, false
 	}
 	b.stateDiag(diagStateLink, err)
-	return b.loadError(p, o, &sourceError{path: path, reason: gen.SourceErrorReasonIo, err: err}), true
+	return b.loadError(p, o, &sourceread.Error{Path: path, Reason: gen.SourceErrorReasonIo, Err: err}), true
 }
 
 // recoverWrites removes what an interrupted write left behind and rolls
@@ -139,19 +152,19 @@ func (b *Backend) editor(c gen.ProjectContext, id gen.ObjectID) (*editor, error)
 	if o.kind() == designer.KindPredefinedItem {
 		e.desc = o.desc
 	}
-	if e.data, err = p.r.read(e.desc); err != nil {
+	if e.data, err = p.r.Read(e.desc); err != nil {
 		return nil, b.loadError(p, o, err)
 	}
 	e.snap = snapshotOf(e.data)
 	if o.kind() == designer.KindPredefinedItem {
 		return e, nil
 	}
-	d, err := designer.ParseDescriptor(e.desc, e.data, p.r.limit)
-	if _, err = p.r.interpret(e.desc, d, err); err != nil {
+	d, err := designer.ParseDescriptor(e.desc, e.data, p.r.Limit)
+	if _, err = p.r.Interpret(e.desc, d, err); err != nil {
 		return nil, b.loadError(p, o, err)
 	}
 	changed := func() error {
-		return b.loadError(p, o, &sourceError{path: e.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", o.id)})
+		return b.loadError(p, o, &sourceread.Error{Path: e.desc, Reason: reasonChanged, Err: fmt.Errorf("the descriptor no longer defines %s", o.id)})
 	}
 	if d.Object == nil || d.Object.Name != own.name || d.Object.Info != own.info {
 		return nil, changed()
@@ -220,29 +233,29 @@ func (e *editor) readOnlyError(d gen.PropertyReadOnlyDetails) error {
 func (e *editor) writable() (bool, gen.PropertyReadOnlyDetails) {
 	st := e.p.supportState()
 	s, rerr := st.rules(e.p)
-	var chain []link
+	var chain []supportverdict.Link
 	for cur := e.o; cur != nil; cur = cur.parent {
-		l := link{id: cur.id, uuid: strings.ToLower(cur.uuid), predef: cur.kind() == designer.KindPredefinedItem,
-			top: cur == e.p.root || cur.parent == e.p.root}
+		l := supportverdict.Link{ID: cur.id, UUID: strings.ToLower(cur.uuid), Predef: cur.kind() == designer.KindPredefinedItem,
+			Top: cur == e.p.root || cur.parent == e.p.root}
 		switch {
 		case cur == e.o && e.el != nil:
 			u, _ := e.el.Attr("uuid")
-			l.uuid = strings.ToLower(u)
+			l.UUID = strings.ToLower(u)
 		case cur == e.own && e.ownEl != nil:
 			u, _ := e.ownEl.Attr("uuid")
-			l.uuid = strings.ToLower(u)
+			l.UUID = strings.ToLower(u)
 		}
 		chain = append(chain, l)
 	}
-	v := st.decide(s, rerr, chain)
+	v := supportverdict.Decide(s, rerr, chain)
 	oid := gen.ObjectID(e.o.id)
-	if v.readOnly {
+	if v.ReadOnly {
 		d := gen.PropertyReadOnlyDetails{Reason: ptrTo(gen.PropertyReadOnlyReasonSupport), ObjectID: &oid}
-		if !v.unknown {
-			d.Mode = ptrTo(v.mode)
+		if !v.Unknown {
+			d.Mode = ptrTo(v.Mode)
 		}
-		if v.reason != "" {
-			d.SupportReason = ptrTo(v.reason)
+		if v.Reason != "" {
+			d.SupportReason = ptrTo(v.Reason)
 		}
 		return false, d
 	}
@@ -267,8 +280,8 @@ func (e *editor) state() gen.EditingState {
 	}
 	ok, _ := e.writable()
 	h := e.p.editing(e.b).hist
-	_, undo := h.peek(e.desc, false)
-	_, redo := h.peek(e.desc, true)
+	_, undo := h.Peek(e.desc, false)
+	_, redo := h.Peek(e.desc, true)
 	rel, _ := e.p.rel(e.desc)
 	profile := "none"
 	if e.o.info != nil && len(rowsFor(e.o.info.Kind)) > 0 {
@@ -380,7 +393,7 @@ type planned struct {
 	f       *field
 	edits   []xmledit.Edit
 	newData []byte
-	linked  *setStep
+	linked  *edithistory.SetStep
 }
 
 // plan checks a change against the snapshot and the field and makes the
@@ -435,7 +448,7 @@ func (e *editor) verify(newData []byte, f *field, c gen.PropertyChange) error {
 	if bytes.Equal(newData, e.data) {
 		return nil
 	}
-	d, err := designer.ParseDescriptor(e.desc, newData, e.p.r.limit)
+	d, err := designer.ParseDescriptor(e.desc, newData, e.p.r.Limit)
 	if err != nil {
 		return err
 	}
@@ -573,7 +586,7 @@ func (b *Backend) UpdateProperty(c gen.PropertyEditParams) (gen.PropertyWriteRes
 	if afterWrite != nil {
 		afterWrite()
 	}
-	if err := e.p.editing(b).hist.push(e.desc, editStep{Object: e.o.id, Before: e.data, After: pl.newData}); err != nil {
+	if err := e.p.editing(b).hist.Push(e.desc, edithistory.Step{Object: e.o.id, Before: e.data, After: pl.newData}); err != nil {
 		b.diag("edit-history")
 	}
 	b.committed(e.p, e.own)
@@ -599,7 +612,7 @@ func (b *Backend) UndoProperty(c gen.UndoPropertyParams) (gen.PropertyWriteResul
 	}
 	redo := c.Direction == gen.UndoDirectionRedo
 	hist := e.p.editing(b).hist
-	step, ok := hist.peek(e.desc, redo)
+	step, ok := hist.Peek(e.desc, redo)
 	if !ok {
 		return gen.PropertyWriteResult{}, invalidParams("/direction", fmt.Sprintf("nothing to %s for %s", c.Direction, c.ObjectID))
 	}
@@ -623,7 +636,7 @@ func (b *Backend) UndoProperty(c gen.UndoPropertyParams) (gen.PropertyWriteResul
 	if err := b.write(e, target); err != nil {
 		return gen.PropertyWriteResult{}, err
 	}
-	if err := hist.moved(e.desc, redo); err != nil {
+	if err := hist.Moved(e.desc, redo); err != nil {
 		b.diag("edit-history")
 	}
 	b.committed(e.p, e.own)
@@ -636,7 +649,7 @@ func (b *Backend) write(e *editor, data []byte) error {
 	unlock, err := w.Lock()
 	if err == nil {
 		// The step must be kept: its folder is checked before the write.
-		if err = e.p.editing(b).hist.ready(e.desc); err != nil {
+		if err = e.p.editing(b).hist.Ready(e.desc); err != nil {
 			unlock()
 		}
 	}
@@ -647,7 +660,7 @@ func (b *Backend) write(e *editor, data []byte) error {
 		if serr, ok := b.stateError(e.p, e.o, err); ok {
 			return serr
 		}
-		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonIo, err: err})
+		return b.loadError(e.p, e.o, &sourceread.Error{Path: e.desc, Reason: gen.SourceErrorReasonIo, Err: err})
 	}
 	defer unlock()
 	rel, _ := e.p.rel(e.desc)
@@ -669,9 +682,9 @@ func (b *Backend) write(e *editor, data []byte) error {
 	case errors.As(err, &ve), errors.Is(err, atomicfile.ErrRecoveryRequired):
 		return derr(gen.DomainErrorKindPropertyRecoveryRequired, gen.EmptyDetails{}, e.p, b.s)
 	case errors.Is(err, atomicfile.ErrNotRegular):
-		return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonNotFile, err: err})
+		return b.loadError(e.p, e.o, &sourceread.Error{Path: e.desc, Reason: gen.SourceErrorReasonNotFile, Err: err})
 	}
-	return b.loadError(e.p, e.o, &sourceError{path: e.desc, reason: gen.SourceErrorReasonIo, err: err})
+	return b.loadError(e.p, e.o, &sourceread.Error{Path: e.desc, Reason: gen.SourceErrorReasonIo, Err: err})
 }
 
 // afterWrite lets the tests act between a write and the reading again

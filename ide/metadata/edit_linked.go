@@ -22,6 +22,8 @@ import (
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/edithistory"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 	"github.com/contractkit/contractkit/internal/byteedit"
 	"github.com/contractkit/contractkit/runtime/genrt"
 )
@@ -90,16 +92,16 @@ func (e *editor) linkedField(f *field) bool {
 
 // readLink reads one descriptor of the context.
 func (e *editor) readLink(o *object) (*linkFile, error) {
-	data, err := e.p.r.read(o.desc)
+	data, err := e.p.r.Read(o.desc)
 	if err != nil {
 		return nil, err
 	}
-	d, err := designer.ParseDescriptor(o.desc, data, e.p.r.limit)
-	if _, err = e.p.r.interpret(o.desc, d, err); err != nil {
+	d, err := designer.ParseDescriptor(o.desc, data, e.p.r.Limit)
+	if _, err = e.p.r.Interpret(o.desc, d, err); err != nil {
 		return nil, err
 	}
 	if d.Object == nil || d.Object.Name != o.name {
-		return nil, &sourceError{path: o.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", o.id)}
+		return nil, &sourceread.Error{Path: o.desc, Reason: reasonChanged, Err: fmt.Errorf("the descriptor no longer defines %s", o.id)}
 	}
 	return &linkFile{o: o, path: o.desc, data: data, props: d.Object.El.Child("Properties")}, nil
 }
@@ -138,7 +140,7 @@ func (e *editor) link() *linkCtx {
 		if lc.numerator == nil {
 			n, ok := e.p.objs[designer.ObjectID("", kindNumerator, numName)]
 			if !ok || n.parent != e.p.root {
-				lc.err = &sourceError{path: e.desc, reason: gen.SourceErrorReasonInvalidMetadata, err: fmt.Errorf("the numerator %s is not declared", numName)}
+				lc.err = &sourceread.Error{Path: e.desc, Reason: gen.SourceErrorReasonInvalidMetadata, Err: fmt.Errorf("the numerator %s is not declared", numName)}
 				return lc
 			}
 			lf, err := e.readLink(n)
@@ -156,7 +158,7 @@ func (e *editor) link() *linkCtx {
 			}
 			lf := own
 			if c != e.o {
-				data, err := e.p.r.read(c.desc)
+				data, err := e.p.r.Read(c.desc)
 				if err != nil || !bytes.Contains(data, needle) {
 					continue
 				}
@@ -246,7 +248,7 @@ func changeText(c gen.PropertyChange) string {
 
 // linkedPlan makes the step of a linked change: the replacements of
 // every file of the context. own are those of the object's descriptor.
-func (e *editor) linkedPlan(f *field, c gen.PropertyChange) (*setStep, []xmledit.Edit, error) {
+func (e *editor) linkedPlan(f *field, c gen.PropertyChange) (*edithistory.SetStep, []xmledit.Edit, error) {
 	lc := e.link()
 	if lc.err != nil {
 		return nil, nil, e.b.loadError(e.p, e.o, lc.err)
@@ -317,11 +319,11 @@ func (e *editor) linkedPlan(f *field, c gen.PropertyChange) (*setStep, []xmledit
 	default:
 		return nil, nil, invalid(f, "not a linked field")
 	}
-	step := &setStep{Linked: true}
+	step := &edithistory.SetStep{Linked: true}
 	var ownEdits []xmledit.Edit
 	for lf, eds := range edits {
 		rel, _ := e.p.rel(lf.path)
-		sf, err := newSetFile(filepath.ToSlash(rel), lf.data, eds)
+		sf, err := edithistory.NewSetFile(filepath.ToSlash(rel), lf.data, eds)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -344,7 +346,7 @@ func (e *editor) linkedPlan(f *field, c gen.PropertyChange) (*setStep, []xmledit
 // verifyLinked parses the new bytes of a file of a linked step: the
 // descriptor still defines its object, and only numbering parameters
 // and Numerator changed.
-func (e *editor) verifyLinked(lf *linkFile, sf setFile) error {
+func (e *editor) verifyLinked(lf *linkFile, sf edithistory.SetFile) error {
 	if sf.Before == sf.After {
 		return nil
 	}
@@ -352,7 +354,7 @@ func (e *editor) verifyLinked(lf *linkFile, sf setFile) error {
 	if err != nil {
 		return err
 	}
-	d, err := designer.ParseDescriptor(lf.path, nb, e.p.r.limit)
+	d, err := designer.ParseDescriptor(lf.path, nb, e.p.r.Limit)
 	if err != nil {
 		return err
 	}
@@ -363,7 +365,7 @@ func (e *editor) verifyLinked(lf *linkFile, sf setFile) error {
 	for _, n := range numberingParameters {
 		allowed[n] = true
 	}
-	old, err := designer.ParseDescriptor(lf.path, lf.data, e.p.r.limit)
+	old, err := designer.ParseDescriptor(lf.path, lf.data, e.p.r.Limit)
 	if err != nil {
 		return err
 	}
@@ -417,7 +419,7 @@ func (e *editor) numeratorChoices() []gen.ReferenceChoice {
 
 // writeLinked writes a linked step, keeps it in the history of the
 // object edited and announces every object it changed.
-func (b *Backend) writeLinked(e *editor, step *setStep) (gen.PropertyWriteResult, error) {
+func (b *Backend) writeLinked(e *editor, step *edithistory.SetStep) (gen.PropertyWriteResult, error) {
 	if len(step.Files) == 0 {
 		return b.writeResult(e.p, e.o.id)
 	}
@@ -427,7 +429,7 @@ func (b *Backend) writeLinked(e *editor, step *setStep) (gen.PropertyWriteResult
 	if afterWrite != nil {
 		afterWrite()
 	}
-	if err := e.p.editing(b).hist.push(e.desc, editStep{Object: e.o.id, Set: step}); err != nil {
+	if err := e.p.editing(b).hist.Push(e.desc, edithistory.Step{Object: e.o.id, Set: step}); err != nil {
 		b.diag("edit-history")
 	}
 	b.linkedCommitted(e.p, step)
@@ -445,7 +447,7 @@ func (b *Backend) linkedWriteError(e *editor, err error) error {
 
 // linkedCommitted takes a written linked step in: the objects of its
 // files are read again on next use and announced together.
-func (b *Backend) linkedCommitted(p *project, s *setStep) {
+func (b *Backend) linkedCommitted(p *project, s *edithistory.SetStep) {
 	p.stopPrefetch()
 	if !p.advance(true) {
 		return

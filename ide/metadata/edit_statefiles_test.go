@@ -2,7 +2,6 @@ package metadata
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,7 +12,8 @@ import (
 	"testing"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
-	"github.com/contractkit/contractkit/internal/byteedit"
+	"github.com/contractkit/contractkit/ide/metadata/edithistory"
+	"github.com/contractkit/contractkit/ide/metadata/signedfile"
 )
 
 // stateHarness is an editing harness that keeps its history on disk, as
@@ -57,13 +57,13 @@ func (sh *stateHarness) again() *stateHarness {
 
 // historyPath is the history file of a descriptor.
 func (sh *stateHarness) historyPath(rel string) string {
-	h := &editHistory{root: filepath.Join(sh.root, "src")}
-	return filepath.Join(sh.root, ".eska", "history", h.nameOf(filepath.Join(sh.root, "src", filepath.FromSlash(rel))))
+	src := filepath.Join(sh.root, "src")
+	return filepath.Join(sh.root, ".eska", "history", edithistory.FileName(src, filepath.Join(src, filepath.FromSlash(rel))))
 }
 
 func (sh *stateHarness) key() []byte {
 	sh.t.Helper()
-	key, err := loadKey(sh.keyDir)
+	key, err := signedfile.LoadKey(sh.keyDir)
 	if err != nil {
 		sh.t.Fatal(err)
 	}
@@ -94,8 +94,7 @@ func TestEditStateThroughLink(t *testing.T) {
 			writeTree(t, root, editFixture())
 			link := c.link
 			if strings.HasSuffix(link, "*") {
-				hh := &editHistory{root: filepath.Join(root, "src")}
-				link = ".eska/history/" + hh.nameOf(filepath.Join(root, "src", "Catalogs", "Товары.xml"))
+				link = ".eska/history/" + edithistory.FileName(filepath.Join(root, "src"), filepath.Join(root, "src", "Catalogs", "Товары.xml"))
 			}
 			outside := t.TempDir()
 			target := outside
@@ -193,10 +192,7 @@ func tamper(t *testing.T, path string, fn func(head, body []byte) []byte) {
 
 // signWith signs a history body with key, in the format given.
 func signWith(key []byte, format int, body []byte) []byte {
-	h := &editHistory{key: key}
-	out := fmt.Appendf(nil, "%s%d ", historyMagic, format)
-	out = hex.AppendEncode(out, h.mac(body))
-	return append(append(out, '\n'), body...)
+	return signedfile.Kind{Magic: edithistory.Magic, Key: key}.Frame(format, body)
 }
 
 // The history on disk is verified, never trusted: a file that was edited,
@@ -215,7 +211,7 @@ func TestHistoryVerified(t *testing.T) {
 	}{
 		{"edited", func(sh *stateHarness, path string) {
 			tamper(t, path, func(head, body []byte) []byte {
-				var hf historyFile
+				var hf edithistory.File
 				json.Unmarshal(body, &hf)
 				hf.Undo[0].Before = evil
 				nb, _ := json.Marshal(hf)
@@ -224,25 +220,25 @@ func TestHistoryVerified(t *testing.T) {
 		}},
 		{"another user's key", func(sh *stateHarness, path string) {
 			tamper(t, path, func(head, body []byte) []byte {
-				var hf historyFile
+				var hf edithistory.File
 				json.Unmarshal(body, &hf)
 				hf.Undo[0].Before = evil
 				nb, _ := json.Marshal(hf)
-				return signWith(bytes.Repeat([]byte{7}, keySize), historyFormat, nb)
+				return signWith(bytes.Repeat([]byte{7}, signedfile.KeySize), edithistory.Format, nb)
 			})
 		}},
 		{"another format", func(sh *stateHarness, path string) {
 			tamper(t, path, func(head, body []byte) []byte {
-				return signWith(sh.key(), historyFormat+1, body)
+				return signWith(sh.key(), edithistory.Format+1, body)
 			})
 		}},
 		{"another descriptor", func(sh *stateHarness, path string) {
 			tamper(t, path, func(head, body []byte) []byte {
-				var hf historyFile
+				var hf edithistory.File
 				json.Unmarshal(body, &hf)
 				hf.File = "Enums/Статусы.xml"
 				nb, _ := json.Marshal(hf)
-				return signWith(sh.key(), historyFormat, nb)
+				return signWith(sh.key(), edithistory.Format, nb)
 			})
 		}},
 		{"cut", func(sh *stateHarness, path string) {
@@ -267,7 +263,7 @@ func TestHistoryVerified(t *testing.T) {
 			v1 := sh.file(desc)
 			path := sh.historyPath(desc)
 			raw, err := os.ReadFile(path)
-			if err != nil || !bytes.HasPrefix(raw, []byte(historyMagic)) {
+			if err != nil || !bytes.HasPrefix(raw, []byte(edithistory.Magic)) {
 				t.Fatalf("the history file: %v %.40q", err, raw)
 			}
 			if c.bad != nil {
@@ -287,20 +283,20 @@ func TestHistoryVerified(t *testing.T) {
 			if next.file(desc) != v1 {
 				t.Errorf("the descriptor changed: %q", next.file(desc))
 			}
-			if !slices.Contains(next.diags, diagHistoryRejected) || len(next.words) == 0 {
+			if !slices.Contains(next.diags, edithistory.DiagRejected) || len(next.words) == 0 {
 				t.Errorf("diagnostics %v, words %v", next.diags, next.words)
 			}
 		})
 	}
 }
 
-// A history file is read up to maxHistoryFileBytes: a valid one of
+// A history file is read up to edithistory.MaxFileBytes: a valid one of
 // exactly that size is replayed, one byte more is dropped.
 //
 //contract:proves eska-ide-api.editing.history
 func TestHistorySizeLimit(t *testing.T) {
 	const desc = "Catalogs/Товары.xml"
-	for _, size := range []int{maxHistoryFileBytes, maxHistoryFileBytes + 1} {
+	for _, size := range []int{edithistory.MaxFileBytes, edithistory.MaxFileBytes + 1} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			sh := newStateProject(t)
 			v0 := sh.file(desc)
@@ -310,87 +306,23 @@ func TestHistorySizeLimit(t *testing.T) {
 			path := sh.historyPath(desc)
 			tamper(t, path, func(head, body []byte) []byte {
 				// JSON may end in spaces; the signature covers them.
-				pad := size - (len(signWith(sh.key(), historyFormat, body)))
-				return signWith(sh.key(), historyFormat, append(body, bytes.Repeat([]byte{' '}, pad)...))
+				pad := size - (len(signWith(sh.key(), edithistory.Format, body)))
+				return signWith(sh.key(), edithistory.Format, append(body, bytes.Repeat([]byte{' '}, pad)...))
 			})
 			if st, err := os.Stat(path); err != nil || st.Size() != int64(size) {
 				t.Fatalf("the file is %v bytes (%v), want %d", st.Size(), err, size)
 			}
 			next := sh.again()
 			_, err := next.undo("catalog:Товары", false)
-			if size <= maxHistoryFileBytes {
+			if size <= edithistory.MaxFileBytes {
 				if err != nil || next.file(desc) != v0 {
 					t.Errorf("at the limit: %s", errText(err))
 				}
 				return
 			}
-			if err == nil || !slices.Contains(next.diags, diagHistoryRejected) {
+			if err == nil || !slices.Contains(next.diags, edithistory.DiagRejected) {
 				t.Errorf("one past the limit: %s, %v", errText(err), next.diags)
 			}
 		})
 	}
-}
-
-// A history that would outgrow maxHistoryFileBytes keeps its newest
-// steps on disk: the oldest go, and the file stays within the bound.
-func TestHistorySaveTrims(t *testing.T) {
-	root := t.TempDir()
-	key := bytes.Repeat([]byte{1}, keySize)
-	var diags []string
-	h := fileHistory(root, filepath.Join(".eska", "history"), filepath.Join(root, "src"), key, func(c string, _ error) { diags = append(diags, c) })
-	path := filepath.Join(root, "src", "big.xml")
-	big := maxHistoryFileBytes / 4 // base64 makes each about a third of the bound
-	for i := range 3 {
-		step := editStep{Object: "o", Before: bytes.Repeat([]byte{'a' + byte(i)}, big), After: bytes.Repeat([]byte{'b' + byte(i)}, big)}
-		if err := h.push(path, step); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st, err := os.Stat(filepath.Join(root, ".eska", "history", h.nameOf(path)))
-	if err != nil || st.Size() > maxHistoryFileBytes {
-		t.Fatalf("%v %v", st, err)
-	}
-	fresh := fileHistory(root, filepath.Join(".eska", "history"), filepath.Join(root, "src"), key, func(string, error) {})
-	fresh.load(path)
-	got := fresh.undo[path]
-	if len(got) != 1 || got[0].Before[0] != 'c' || !slices.Contains(diags, diagHistoryTrimmed) {
-		t.Errorf("kept %d steps, diagnostics %v", len(got), diags)
-	}
-}
-
-// A step of several files whose replacements do not lead to the bytes it
-// recorded is refused by both directions before anything is written.
-func TestSetStepHoldsTogether(t *testing.T) {
-	before, after := []byte("Товары и Товары"), []byte("Изделия и Товары")
-	f, err := newSetFile("a.xml", before, []byteedit.Edit{{Start: 0, End: int64(len("Товары")), Text: "Изделия"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	good := setStep{Files: []setFile{f}}
-	read := func(content []byte) func(string) ([]byte, error) {
-		return func(string) ([]byte, error) { return content, nil }
-	}
-	if _, err := good.inverse(read(after)); err != nil {
-		t.Fatalf("a good step: %v", err)
-	}
-	if _, err := good.again(read(before)); err != nil {
-		t.Fatalf("a good step: %v", err)
-	}
-	bad := good
-	bad.Files = []setFile{f}
-	bad.Files[0].Undo = []byteedit.Edit{{Start: 0, End: int64(len("Изделия")), Text: "Чужое"}}
-	bad.Files[0].Edits = []byteedit.Edit{{Start: 0, End: int64(len("Товары")), Text: "Чужое"}}
-	var si *stepInvalid
-	if _, err := bad.inverse(read(after)); !asStepInvalid(err, &si) {
-		t.Errorf("undo of a bad step: %v", err)
-	}
-	if _, err := bad.again(read(before)); !asStepInvalid(err, &si) {
-		t.Errorf("redo of a bad step: %v", err)
-	}
-}
-
-func asStepInvalid(err error, si **stepInvalid) bool {
-	e, ok := err.(*stepInvalid)
-	*si = e
-	return ok
 }

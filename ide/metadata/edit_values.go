@@ -12,42 +12,24 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/contractkit/contractkit/designer"
+	"github.com/contractkit/contractkit/designer/bsl"
 	"github.com/contractkit/contractkit/designer/xmledit"
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
 
 // primitiveTypes are the four primitive types every type list starts
-// with, with the platform's names of them.
-var primitiveTypes = []struct {
-	key     string
-	caption gen.Caption
-}{
-	{"xs:string", gen.Caption{RuRU: "Строка", EnUS: "String"}},
-	{"xs:decimal", gen.Caption{RuRU: "Число", EnUS: "Number"}},
-	{"xs:boolean", gen.Caption{RuRU: "Булево", EnUS: "Boolean"}},
-	{"xs:dateTime", gen.Caption{RuRU: "Дата", EnUS: "Date"}},
-}
+// with; designer names them.
+var primitiveTypes = []string{"xs:string", "xs:decimal", "xs:boolean", "xs:dateTime"}
 
-// refTypes are the kinds whose objects make reference types: the type's
-// prefix, and its names in both languages.
-var refTypes = []struct {
-	kind       designer.Kind
-	prefix, ru string
-}{
-	{"catalog", "CatalogRef", "СправочникСсылка"},
-	{"document", "DocumentRef", "ДокументСсылка"},
-	{"enum", "EnumRef", "ПеречислениеСсылка"},
-	{"chart-of-characteristic-types", "ChartOfCharacteristicTypesRef", "ПланВидовХарактеристикСсылка"},
-	{"chart-of-accounts", "ChartOfAccountsRef", "ПланСчетовСсылка"},
-	{"chart-of-calculation-types", "ChartOfCalculationTypesRef", "ПланВидовРасчетаСсылка"},
-	{"exchange-plan", "ExchangePlanRef", "ПланОбменаСсылка"},
-	{"business-process", "BusinessProcessRef", "БизнесПроцессСсылка"},
-	{"task", "TaskRef", "ЗадачаСсылка"},
+func primitiveCaption(key string) gen.Caption {
+	c, _ := designer.PrimitiveTypeCaption(strings.TrimPrefix(key, "xs:"))
+	return caption(c)
 }
 
 // refObject finds the top-level object a reference type key names.
@@ -56,10 +38,10 @@ func (e *editor) refObject(key string) (*object, designer.Kind, bool) {
 	if !ok {
 		return nil, "", false
 	}
-	for _, rt := range refTypes {
-		if rt.prefix == prefix {
-			o, ok := e.p.objs[designer.ObjectID("", rt.kind, name)]
-			return o, rt.kind, ok && o.parent == e.p.root
+	for _, rt := range designer.RefTypes() {
+		if rt.Prefix == prefix {
+			o, ok := e.p.objs[designer.ObjectID("", rt.Kind, name)]
+			return o, rt.Kind, ok && o.parent == e.p.root
 		}
 	}
 	return nil, "", false
@@ -70,12 +52,12 @@ func (e *editor) refObject(key string) (*object, designer.Kind, bool) {
 func (e *editor) typeChoices() []gen.TypeChoice {
 	out := make([]gen.TypeChoice, 0, len(primitiveTypes))
 	for _, pt := range primitiveTypes {
-		out = append(out, gen.TypeChoice{Key: pt.key, Caption: pt.caption})
+		out = append(out, gen.TypeChoice{Key: pt, Caption: primitiveCaption(pt)})
 	}
-	for _, rt := range refTypes {
+	for _, rt := range designer.RefTypes() {
 		for _, c := range e.p.root.children {
-			if c.info != nil && c.info.Kind == rt.kind {
-				out = append(out, gen.TypeChoice{Key: rt.prefix + "." + c.name, Caption: gen.Caption{RuRU: rt.ru + "." + c.name, EnUS: rt.prefix + "." + c.name}})
+			if c.info != nil && c.info.Kind == rt.Kind {
+				out = append(out, gen.TypeChoice{Key: rt.Prefix + "." + c.name, Caption: gen.Caption{RuRU: rt.RU + "." + c.name, EnUS: rt.Prefix + "." + c.name}})
 			}
 		}
 	}
@@ -84,15 +66,13 @@ func (e *editor) typeChoices() []gen.TypeChoice {
 
 // typeCaption is the caption of one type key.
 func typeCaption(key string) gen.Caption {
-	for _, pt := range primitiveTypes {
-		if pt.key == key {
-			return pt.caption
-		}
+	if slices.Contains(primitiveTypes, key) {
+		return primitiveCaption(key)
 	}
 	prefix, name, _ := strings.Cut(key, ".")
-	for _, rt := range refTypes {
-		if rt.prefix == prefix {
-			return gen.Caption{RuRU: rt.ru + "." + name, EnUS: key}
+	for _, rt := range designer.RefTypes() {
+		if rt.Prefix == prefix {
+			return gen.Caption{RuRU: rt.RU + "." + name, EnUS: key}
 		}
 	}
 	return gen.Caption{RuRU: key, EnUS: key}
@@ -107,10 +87,8 @@ func (e *editor) typeKey(qname string) (string, bool) {
 	}
 	switch e.scope[prefix] {
 	case nsXS:
-		for _, pt := range primitiveTypes {
-			if pt.key == "xs:"+local {
-				return pt.key, true
-			}
+		if key := "xs:" + local; slices.Contains(primitiveTypes, key) {
+			return key, true
 		}
 	case nsConfig:
 		if _, _, ok := e.refObject(local); ok {
@@ -160,10 +138,8 @@ func (e *editor) schema(f *field) gen.EditSchema {
 		name := lastSegment(r.Path)
 		for _, v := range r.Values {
 			c := gen.Caption{RuRU: v, EnUS: v}
-			if cc, ok := enumCaptions[name][v]; ok {
-				c = gen.Caption{RuRU: cc[0], EnUS: cc[1]}
-			} else if cc, ok := editCaptions[name][v]; ok {
-				c = gen.Caption{RuRU: cc[0], EnUS: cc[1]}
+			if ru, en, ok := designer.EditValueCaption(name, v); ok {
+				c = gen.Caption{RuRU: ru, EnUS: en}
 			}
 			opts = append(opts, gen.EnumOption{Value: v, Caption: c})
 		}
@@ -183,7 +159,7 @@ func (e *editor) schema(f *field) gen.EditSchema {
 		cur, _ := e.typeOf(f.el)
 		opts := []gen.EnumOption{}
 		for _, pt := range primitiveTypes {
-			opts = append(opts, gen.EnumOption{Value: pt.key, Caption: pt.caption})
+			opts = append(opts, gen.EnumOption{Value: pt, Caption: primitiveCaption(pt)})
 		}
 		if !strings.HasPrefix(cur, "xs:") {
 			opts = append(opts, gen.EnumOption{Value: cur, Caption: typeCaption(cur)})
@@ -222,24 +198,6 @@ func (e *editor) schema(f *field) gen.EditSchema {
 		return s
 	}
 	return gen.TextSchema{}
-}
-
-// editCaptions name the values of enumerated fields the property
-// captions do not cover, in the Designer's words of both languages.
-var editCaptions = map[string]map[string][2]string{
-	"QuickChoice":           {"Auto": {"Авто", "Auto"}, "Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
-	"ChoiceFoldersAndItems": {"Items": {"Элементы", "Items"}, "Folders": {"Группы", "Folders"}, "FoldersAndItems": {"Группы и элементы", "Folders and items"}},
-	"Use":                   {"ForItem": {"Для элемента", "For item"}, "ForFolder": {"Для группы", "For folder"}, "ForFolderAndItem": {"Для группы и элемента", "For folder and item"}},
-	"RegisterRecordsDeletion": {"AutoDelete": {"Удалять автоматически", "Delete automatically"},
-		"AutoDeleteOnUnpost": {"Удалять автоматически при отмене проведения", "Delete automatically on unposting"},
-		"AutoDeleteOff":      {"Не удалять автоматически", "Do not delete automatically"}},
-	"RegisterRecordsWritingOnPost": {"WriteModified": {"Записывать модифицированные", "Write modified"},
-		"WriteSelected": {"Записывать выбранные", "Write selected"}, "WriteAll": {"Записывать все", "Write all"}},
-	"NumberType":          {"String": {"Строка", "String"}, "Number": {"Число", "Number"}},
-	"NumberAllowedLength": {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
-	"AllowedLength":       {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
-	"AllowedSign":         {"Any": {"Любой", "Any"}, "Nonnegative": {"Неотрицательный", "Nonnegative"}},
-	"DateFractions":       {"Date": {"Дата", "Date"}, "Time": {"Время", "Time"}, "DateTime": {"Дата и время", "Date and time"}},
 }
 
 func lastSegment(path string) string {
@@ -572,8 +530,6 @@ func (e *editor) formValues() []string {
 
 // ---- choice parameters ----
 
-var identifier = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
-
 // checkChoiceParameterName checks the name of a choice parameter: dotted
 // identifiers (Отбор.Владелец), not used by another item of the list.
 func checkChoiceParameterName(name string, others []string) error {
@@ -581,7 +537,7 @@ func checkChoiceParameterName(name string, others []string) error {
 		return errors.New("a choice parameter name may not be empty")
 	}
 	for _, part := range strings.Split(name, ".") {
-		if !identifier.MatchString(part) {
+		if !bsl.IsName(part) {
 			return fmt.Errorf("%q is not a name of identifiers joined by dots", name)
 		}
 	}
@@ -734,9 +690,9 @@ func refKeyOfValue(v string) (string, bool) {
 	if len(parts) < 3 {
 		return "", false
 	}
-	for _, rt := range refTypes {
-		if strings.TrimSuffix(rt.prefix, "Ref") == parts[0] {
-			return rt.prefix + "." + parts[1], true
+	for _, rt := range designer.RefTypes() {
+		if strings.TrimSuffix(rt.Prefix, "Ref") == parts[0] {
+			return rt.Prefix + "." + parts[1], true
 		}
 	}
 	return "", false
@@ -748,9 +704,7 @@ func refKeyOfValue(v string) (string, bool) {
 func (e *editor) valueTypes(f *field) []string {
 	if f.row.Domain == "choiceParameter" {
 		out := []string{}
-		for _, pt := range primitiveTypes {
-			out = append(out, pt.key)
-		}
+		out = append(out, primitiveTypes...)
 		if typ, _, ok := e.valueOf(f); ok && typ != "" && !strings.HasPrefix(typ, "xs:") {
 			out = append(out, typ)
 		}

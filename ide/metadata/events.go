@@ -158,7 +158,7 @@ func (b *Backend) DidChangeFiles(c gen.DidChangeFilesParams) error {
 		}
 		return nil
 	}
-	p.r.forgetDirs() // the batch may have renamed or relinked folders
+	p.r.ForgetDirs() // the batch may have renamed or relinked folders
 	p.stopPrefetch()
 	supportUnchanged, quiet := b.supportEvent(p, c)
 	if quiet {

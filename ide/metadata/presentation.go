@@ -5,6 +5,7 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 )
 
 // Presentation (API 1.5) tells a client how to show a raw value: empty,
@@ -256,7 +257,7 @@ func (p *project) refPresentation(target *object, kind designer.Kind, status gen
 // the other properties.
 func (p *project) readable(o *object) gen.ReferenceStatus {
 	if err := p.load(o); err != nil {
-		if se, ok := err.(*sourceError); ok && se.reason == gen.SourceErrorReasonMissing {
+		if se, ok := err.(*sourceread.Error); ok && se.Reason == gen.SourceErrorReasonMissing {
 			return gen.ReferenceStatusMissing
 		}
 		return gen.ReferenceStatusUnavailable
@@ -304,7 +305,10 @@ func (p *project) types(el *designer.Element, s scope) gen.Presentation {
 			}
 			items = append(items, it)
 		case "StringQualifiers", "NumberQualifiers", "DateQualifiers", "BinaryDataQualifiers":
-			detail = qualifierCaption(c)
+			detail = nil
+			if qc, ok := designer.QualifierCaption(c); ok {
+				detail = ptrTo(caption(qc))
+			}
 		default:
 			return nil
 		}
@@ -318,79 +322,25 @@ func (p *project) types(el *designer.Element, s scope) gen.Presentation {
 	return gen.TypesPresentation{Items: items}
 }
 
-var primitives = map[string]gen.Caption{
-	"string":       {RuRU: "Строка", EnUS: "String"},
-	"decimal":      {RuRU: "Число", EnUS: "Number"},
-	"boolean":      {RuRU: "Булево", EnUS: "Boolean"},
-	"dateTime":     {RuRU: "Дата", EnUS: "Date"},
-	"base64Binary": {RuRU: "Двоичные данные", EnUS: "Binary data"},
-}
-
-var platformTypes = map[string]gen.Caption{
-	"ValueStorage":    {RuRU: "Хранилище значения", EnUS: "Value storage"},
-	"UUID":            {RuRU: "Уникальный идентификатор", EnUS: "UUID"},
-	"StandardPeriod":  {RuRU: "Стандартный период", EnUS: "Standard period"},
-	"Null":            {RuRU: "Null", EnUS: "Null"},
-	"Undefined":       {RuRU: "Неопределено", EnUS: "Undefined"},
-	"TypeDescription": {RuRU: "Описание типов", EnUS: "Type description"},
-}
-
-// families are type names of the configuration namespace that stand for
-// every object of a kind; they have no target.
-var families = map[string]gen.Caption{
-	"AnyRef":                        {RuRU: "Любая ссылка", EnUS: "Any reference"},
-	"AnyIBRef":                      {RuRU: "Любая ссылка информационной базы", EnUS: "Any infobase reference"},
-	"CatalogRef":                    {RuRU: "Любая ссылка на справочник", EnUS: "Any catalog reference"},
-	"DocumentRef":                   {RuRU: "Любая ссылка на документ", EnUS: "Any document reference"},
-	"EnumRef":                       {RuRU: "Любая ссылка на перечисление", EnUS: "Any enum reference"},
-	"ChartOfCharacteristicTypesRef": {RuRU: "Любая ссылка на план видов характеристик", EnUS: "Any characteristic type reference"},
-	"ChartOfAccountsRef":            {RuRU: "Любая ссылка на план счетов", EnUS: "Any account reference"},
-	"ChartOfCalculationTypesRef":    {RuRU: "Любая ссылка на план видов расчета", EnUS: "Any calculation type reference"},
-	"ExchangePlanRef":               {RuRU: "Любая ссылка на план обмена", EnUS: "Any exchange plan reference"},
-	"BusinessProcessRef":            {RuRU: "Любая ссылка на бизнес-процесс", EnUS: "Any business process reference"},
-	"TaskRef":                       {RuRU: "Любая ссылка на задачу", EnUS: "Any task reference"},
-	"CatalogObject":                 {RuRU: "Любой объект справочника", EnUS: "Any catalog object"},
-	"DocumentObject":                {RuRU: "Любой объект документа", EnUS: "Any document object"},
-}
-
-// typeSuffixes map the configuration type names to kinds: CatalogRef.X
-// is a reference to catalog X.
-var typeSuffixes = []string{"Ref", "Object", "RecordSet", "RecordKey", "Manager", "ValueManager", "List", "Selection"}
-
 func (p *project) typeItem(ns, local string, set bool) (gen.PresentedItem, bool) {
 	switch ns {
 	case nsXS:
-		c, ok := primitives[local]
-		return gen.PresentedItem{Caption: c}, ok
+		c, ok := designer.PrimitiveTypeCaption(local)
+		return gen.PresentedItem{Caption: caption(c)}, ok
 	case nsCore:
-		c, ok := platformTypes[local]
-		return gen.PresentedItem{Caption: c}, ok
+		c, ok := designer.PlatformTypeCaption(local)
+		return gen.PresentedItem{Caption: caption(c)}, ok
 	case nsConfig:
 	default:
 		return gen.PresentedItem{}, false
 	}
 	typeName, name, dotted := strings.Cut(local, ".")
 	if !dotted {
-		c, ok := families[typeName]
-		return gen.PresentedItem{Caption: c}, ok
+		c, ok := designer.TypeFamilyCaption(typeName)
+		return gen.PresentedItem{Caption: caption(c)}, ok
 	}
-	var kind designer.Kind
-	switch typeName {
-	case "DefinedType":
-		kind = "defined-type"
-	case "Characteristic":
-		kind = "chart-of-characteristic-types"
-	default:
-		for _, suf := range typeSuffixes {
-			if base, ok := strings.CutSuffix(typeName, suf); ok {
-				if info, ok := designer.KindOfTag(base); ok {
-					kind = info.Kind
-					break
-				}
-			}
-		}
-	}
-	if kind == "" {
+	kind, ok := designer.KindOfTypeName(typeName)
+	if !ok {
 		return gen.PresentedItem{}, false
 	}
 	target, status := p.findTop(kind, name)
@@ -406,41 +356,6 @@ func (p *project) typeItem(ns, local string, set bool) (gen.PresentedItem, bool)
 		it.Caption = objectCaption(target)
 	}
 	return it, true
-}
-
-// qualifierCaption describes string length, number digits or date parts.
-func qualifierCaption(el *designer.Element) *gen.Caption {
-	get := func(name string) string {
-		if c := el.Child(name); c != nil {
-			return strings.TrimSpace(c.Text)
-		}
-		return ""
-	}
-	switch el.Local {
-	case "StringQualifiers":
-		n := get("Length")
-		if n == "" || n == "0" {
-			return &gen.Caption{RuRU: "неограниченной длины", EnUS: "unlimited length"}
-		}
-		return &gen.Caption{RuRU: "длина " + n, EnUS: "length " + n}
-	case "NumberQualifiers":
-		d, f := get("Digits"), get("FractionDigits")
-		c := gen.Caption{RuRU: "разрядность " + d + ", точность " + f, EnUS: d + " digits, " + f + " fractional"}
-		if get("AllowedSign") == "Nonnegative" {
-			c.RuRU += ", неотрицательное"
-			c.EnUS += ", nonnegative"
-		}
-		return &c
-	case "DateQualifiers":
-		switch get("DateFractions") {
-		case "Date":
-			return &gen.Caption{RuRU: "дата", EnUS: "date"}
-		case "Time":
-			return &gen.Caption{RuRU: "время", EnUS: "time"}
-		}
-		return &gen.Caption{RuRU: "дата и время", EnUS: "date and time"}
-	}
-	return nil
 }
 
 // singular is the name of one object of a kind, the category of a

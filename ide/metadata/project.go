@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/contractkit/contractkit/designer"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/ide/metadata/treecache"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 )
@@ -21,7 +23,7 @@ type project struct {
 	srcDir   string
 	rootDesc string
 
-	r    reader
+	r    sourceread.Reader
 	root *object
 	objs map[string]*object // every object known so far, by ObjectId
 
@@ -34,10 +36,10 @@ type project struct {
 	resyncReason    string
 
 	idx    *index
-	sup    *supportState           // vendor support data, read on demand
-	edits  *editState              // edit history and writer, made on the first edit
-	trees  *trees                  // element trees kept for properties
-	scopes map[uint64][]scopeEntry // the namespace scopes of descriptor roots, one per distinct set
+	sup    *supportState             // vendor support data, read on demand
+	edits  *editState                // edit history and writer, made on the first edit
+	trees  *treecache.Cache[treeKey] // element trees kept for properties
+	scopes map[uint64][]scopeEntry   // the namespace scopes of descriptor roots, one per distinct set
 }
 
 // openProject reads the root descriptor and checks it against the type
@@ -46,10 +48,10 @@ type project struct {
 func openProject(id, member, typ, rootDir, srcDir, rootDesc string) (*project, error) {
 	real, err := filepath.EvalSymlinks(srcDir)
 	if err != nil {
-		return nil, &sourceError{path: srcDir, reason: gen.SourceErrorReasonMissing, err: err}
+		return nil, &sourceread.Error{Path: srcDir, Reason: gen.SourceErrorReasonMissing, Err: err}
 	}
 	p := &project{id: id, member: member, typ: gen.ProjectType(typ), rootDir: rootDir, srcDir: srcDir, rootDesc: rootDesc,
-		r: reader{src: real, srcDir: srcDir, limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees(TreeBudget)}
+		r: sourceread.Reader{Src: real, SrcDir: srcDir, Limit: designer.DefaultLimits}, nextFileSeq: 1, trees: newTrees()}
 	if err := p.loadRoot(); err != nil {
 		return nil, err
 	}
@@ -59,27 +61,27 @@ func openProject(id, member, typ, rootDir, srcDir, rootDesc string) (*project, e
 
 // loadRoot (re)reads the root descriptor and forgets every other object.
 func (p *project) loadRoot() error {
-	p.r.forgetDirs()
+	p.r.ForgetDirs()
 	// The root is always parsed: its element tree decides the type.
-	d, err := p.r.parse(p.rootDesc)
+	d, err := p.r.Parse(p.rootDesc)
 	if err != nil {
 		return err
 	}
 	if d.Object == nil {
-		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("root: %v", diagList(d.Diagnostics))}
+		return &sourceread.Error{Path: p.rootDesc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("root: %v", diagList(d.Diagnostics))}
 	}
 	got := d.Object.Info.Kind
 	want := map[gen.ProjectType]designer.Kind{gen.ProjectTypeConfiguration: designer.KindConfiguration, gen.ProjectTypeExtension: designer.KindConfiguration,
 		gen.ProjectTypeProcessing: designer.KindDataProcessor, gen.ProjectTypeReport: designer.KindReport}[p.typ]
 	if got != want {
-		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
+		return &sourceread.Error{Path: p.rootDesc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
 	}
 	if (p.typ == gen.ProjectTypeExtension) != d.IsExtension() {
-		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s; ConfigurationExtensionPurpose is %s", p.typ, map[bool]string{true: "present", false: "absent"}[d.IsExtension()])}
+		return &sourceread.Error{Path: p.rootDesc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("the manifest says %s; ConfigurationExtensionPurpose is %s", p.typ, map[bool]string{true: "present", false: "absent"}[d.IsExtension()])}
 	}
 	external := p.typ == gen.ProjectTypeProcessing || p.typ == gen.ProjectTypeReport
 	if external && !strings.HasPrefix(d.Object.El.Local, "External") {
-		return &sourceError{path: p.rootDesc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
+		return &sourceread.Error{Path: p.rootDesc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("the manifest says %s, the root element is %s", p.typ, d.Object.El.Local)}
 	}
 	root := &object{info: d.Object.Info, tag: d.Object.El.Local, name: d.Object.Name, desc: p.rootDesc, own: true}
 	if external {
@@ -99,7 +101,7 @@ func (p *project) loadRoot() error {
 	// Sized for the root's children, created next.
 	p.objs = make(map[string]*object, 1+len(d.Object.Children))
 	p.objs[root.id] = root
-	p.trees = newTrees(TreeBudget)
+	p.trees = newTrees()
 	p.fill(root, d)
 	return nil
 }
@@ -169,7 +171,7 @@ func (p *project) load(o *object) error {
 	if o.loaded || !o.own {
 		return o.err
 	}
-	d, err := p.r.descriptor(o.desc)
+	d, err := p.r.Descriptor(o.desc)
 	return p.accept(o, d, err)
 }
 
@@ -182,15 +184,15 @@ func (p *project) accept(o *object, d *designer.Descriptor, err error) error {
 	}
 	if d.Object == nil {
 		o.diags = d.Diagnostics
-		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonUnsupported, xml: true, err: fmt.Errorf("%v", diagList(d.Diagnostics))}
+		o.err = &sourceread.Error{Path: o.desc, Reason: gen.SourceErrorReasonUnsupported, XML: true, Err: fmt.Errorf("%v", diagList(d.Diagnostics))}
 		return o.err
 	}
 	if d.Object.Info != o.info {
-		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonInvalidMetadata, xml: true, err: fmt.Errorf("declared as %s, the descriptor holds %s", o.tag, d.Object.El.Local)}
+		o.err = &sourceread.Error{Path: o.desc, Reason: gen.SourceErrorReasonInvalidMetadata, XML: true, Err: fmt.Errorf("declared as %s, the descriptor holds %s", o.tag, d.Object.El.Local)}
 		return o.err
 	}
 	if d.Object.Name != o.name {
-		o.err = &sourceError{path: o.desc, reason: gen.SourceErrorReasonInvalidIdentity, err: fmt.Errorf("declared as %q, the descriptor names %q", o.name, d.Object.Name)}
+		o.err = &sourceread.Error{Path: o.desc, Reason: gen.SourceErrorReasonInvalidIdentity, Err: fmt.Errorf("declared as %q, the descriptor names %q", o.name, d.Object.Name)}
 		return o.err
 	}
 	p.fill(o, d)
@@ -293,7 +295,7 @@ func plainName(s string) bool {
 // forget drops an object and everything below it from the id map.
 func (p *project) forget(o *object) {
 	delete(p.objs, o.id)
-	p.trees.dropOwner(o)
+	dropTrees(p.trees, o)
 	for _, c := range o.children {
 		p.forget(c)
 	}
@@ -315,7 +317,7 @@ func (p *project) invalidate(o *object) {
 		// external is the root's for good; the rest is read again.
 		*m = objectMore{external: m.external}
 	}
-	p.trees.dropOwner(o)
+	dropTrees(p.trees, o)
 	if o.own {
 		o.loaded, o.err, o.el, o.diags = false, nil, nil, nil
 	}
@@ -340,22 +342,22 @@ func (p *project) element(o *object) (*designer.Element, error) {
 	}
 	key := treeKey{owner: cur}
 	if o.el != nil {
-		p.trees.touch(key)
+		p.trees.Touch(key)
 		return o.el, nil
 	}
 	if cur.el == nil {
-		d, err := p.r.parseFull(cur.desc)
+		d, err := p.r.ParseFull(cur.desc)
 		if err != nil {
 			return nil, err
 		}
 		if d.Object == nil || d.Object.Name != cur.name {
-			return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
+			return nil, &sourceread.Error{Path: cur.desc, Reason: reasonChanged, Err: fmt.Errorf("the descriptor no longer defines %s", cur.id)}
 		}
 		cur.el = d.Object.El
 		cur.ns = p.scopeOf(d.Root)
-		p.trees.add(key, treeBytes(d.Root))
+		p.trees.Add(key, treecache.Bytes(d.Root))
 	} else {
-		p.trees.touch(key)
+		p.trees.Touch(key)
 	}
 	el := cur.el
 	for i := len(chain) - 1; i >= 0; i-- {
@@ -372,7 +374,7 @@ func (p *project) element(o *object) (*designer.Element, error) {
 			}
 		}
 		if next == nil {
-			return nil, &sourceError{path: cur.desc, reason: reasonChanged, err: fmt.Errorf("the descriptor no longer defines %s", c.id)}
+			return nil, &sourceread.Error{Path: cur.desc, Reason: reasonChanged, Err: fmt.Errorf("the descriptor no longer defines %s", c.id)}
 		}
 		c.el = next
 		el = next
@@ -393,23 +395,23 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 	}
 	key := treeKey{owner: owner, predef: true}
 	if o.el != nil {
-		p.trees.touch(key)
+		p.trees.Touch(key)
 		return o.el, nil
 	}
 	path := p.predefinedPath(owner)
-	data, err := p.r.read(path)
+	data, err := p.r.Read(path)
 	if err != nil {
 		return nil, err
 	}
-	items, _, err := designer.ParsePredefined(path, data, p.r.limit)
+	items, _, err := designer.ParsePredefined(path, data, p.r.Limit)
 	if err != nil {
 		var pe *designer.ParseError
 		if errors.As(err, &pe) {
-			return nil, &sourceError{path: path, reason: gen.SourceErrorReason(pe.Reason), xml: true, err: err}
+			return nil, &sourceread.Error{Path: path, Reason: gen.SourceErrorReason(pe.Reason), XML: true, Err: err}
 		}
 		return nil, err
 	}
-	changed := &sourceError{path: path, reason: reasonChanged, err: errors.New("the predefined items changed")}
+	changed := &sourceread.Error{Path: path, Reason: reasonChanged, Err: errors.New("the predefined items changed")}
 	var attach func(objs []*object, items []*designer.PredefinedItem) bool
 	attach = func(objs []*object, items []*designer.PredefinedItem) bool {
 		if len(objs) != len(items) {
@@ -427,14 +429,14 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 		return true
 	}
 	if !attach(owner.rare().predef, items) {
-		p.trees.evict(key)
+		p.trees.Evict(key)
 		return nil, changed
 	}
 	bytes := 0
 	for _, it := range items {
-		bytes += treeBytes(it.El)
+		bytes += treecache.Bytes(it.El)
 	}
-	p.trees.add(key, bytes)
+	p.trees.Add(key, bytes)
 	return o.el, nil
 }
 
@@ -447,26 +449,26 @@ func (p *project) loadPredefined(o *object) error {
 	m := o.rareForWrite()
 	m.predefLoaded = true
 	path := p.predefinedPath(o)
-	data, err := p.r.read(path)
+	data, err := p.r.Read(path)
 	if err != nil {
-		var se *sourceError
-		if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing {
+		var se *sourceread.Error
+		if errors.As(err, &se) && se.Reason == gen.SourceErrorReasonMissing {
 			return nil
 		}
 		m.predefErr = err
 		return err
 	}
-	items, diags, err := designer.ParsePredefined(path, data, p.r.limit)
+	items, diags, err := designer.ParsePredefined(path, data, p.r.Limit)
 	if err != nil {
 		var pe *designer.ParseError
 		if errors.As(err, &pe) {
-			err = &sourceError{path: path, reason: gen.SourceErrorReason(pe.Reason), xml: true, err: err}
+			err = &sourceread.Error{Path: path, Reason: gen.SourceErrorReason(pe.Reason), XML: true, Err: err}
 		}
 		m.predefErr = err
 		return err
 	}
 	if len(diags) > 0 && items == nil {
-		m.predefErr = &sourceError{path: path, reason: gen.SourceErrorReasonUnsupported, xml: true, err: fmt.Errorf("%v", diagList(diags))}
+		m.predefErr = &sourceread.Error{Path: path, Reason: gen.SourceErrorReasonUnsupported, XML: true, Err: fmt.Errorf("%v", diagList(diags))}
 		o.diags = append(o.diags, diags...)
 		return m.predefErr
 	}
@@ -496,9 +498,9 @@ func (p *project) loadPredefined(o *object) error {
 	o.diags = append(o.diags, diags...)
 	bytes := 0
 	for _, it := range items {
-		bytes += treeBytes(it.El)
+		bytes += treecache.Bytes(it.El)
 	}
-	p.trees.add(treeKey{owner: o, predef: true}, bytes)
+	p.trees.Add(treeKey{owner: o, predef: true}, bytes)
 	return nil
 }
 
@@ -535,7 +537,7 @@ func (p *project) moduleRoles(o *object) []designer.ModuleRole {
 		roles = []designer.ModuleRole{designer.RoleObject}
 	}
 	for _, role := range roles {
-		if p.r.exists(p.modulePath(o, role)) {
+		if p.r.Exists(p.modulePath(o, role)) {
 			m.modules = append(m.modules, role)
 		}
 	}
@@ -555,4 +557,51 @@ func diagList(ds []designer.Diagnostic) string {
 		parts = append(parts, d.String())
 	}
 	return strings.Join(parts, "; ")
+}
+
+// TreeBudget is the most memory, in bytes as treecache.Bytes estimates
+// it, that a project keeps in parsed element trees: the whole descriptors
+// read for properties and the predefined data of their owners.
+const TreeBudget = 32 << 20
+
+// treeKey is a tree of the project's cache: an owner of a descriptor
+// file, whose own element and those of its inline descendants point into
+// one tree, or (predef) its predefined items, which point into the tree
+// of its Predefined.xml.
+type treeKey struct {
+	owner  *object
+	predef bool
+}
+
+func newTrees() *treecache.Cache[treeKey] { return treecache.New(TreeBudget, evictTree) }
+
+// dropTrees forgets both trees of an owner.
+func dropTrees(t *treecache.Cache[treeKey], o *object) {
+	t.Drop(treeKey{owner: o})
+	t.Drop(treeKey{owner: o, predef: true})
+}
+
+// evictTree drops every pointer into an evicted tree.
+func evictTree(k treeKey) {
+	if k.predef {
+		var clear func(items []*object)
+		clear = func(items []*object) {
+			for _, it := range items {
+				it.el = nil
+				clear(it.children)
+			}
+		}
+		clear(k.owner.rare().predef)
+		return
+	}
+	var clear func(o *object)
+	clear = func(o *object) {
+		o.el = nil
+		for _, c := range o.children {
+			if !c.own {
+				clear(c)
+			}
+		}
+	}
+	clear(k.owner)
 }

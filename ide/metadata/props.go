@@ -37,9 +37,8 @@ func (p *project) properties(o *object, present bool) []gen.Property {
 			Value:      value,
 			Range:      gen.Range{Start: el.Start, End: el.End},
 		}
-		if c, ok := propertyCaptions[el.Local]; ok && knownNamespace(el.Space) {
-			cc := gen.Caption{RuRU: c[0], EnUS: c[1]}
-			prop.Caption = &cc
+		if ru, en, ok := designer.PropertyCaption(el.Local); ok && knownNamespace(el.Space) {
+			prop.Caption = &gen.Caption{RuRU: ru, EnUS: en}
 		}
 		if present {
 			prop.Presentation = p.present(el, ns.with(el))
@@ -107,8 +106,8 @@ func propertyValue(el *designer.Element, p *project, present bool, ns scope) (ge
 			st := gen.ScalarTypeBoolean
 			tv.ScalarType = &st
 		}
-		if c, ok := enumCaptions[el.Local][strings.TrimSpace(el.Text)]; ok && el.Space == designer.NamespaceMD {
-			tv.Caption = &gen.Caption{RuRU: c[0], EnUS: c[1]}
+		if ru, en, ok := designer.EnumCaption(el.Local, strings.TrimSpace(el.Text)); ok && el.Space == designer.NamespaceMD {
+			tv.Caption = &gen.Caption{RuRU: ru, EnUS: en}
 		}
 		return tv, qual
 	case isLocalized(el):
@@ -172,34 +171,6 @@ func texts(ts []designer.Text) []gen.Text {
 		out = append(out, gen.Text{Language: t.Lang, Content: t.Content})
 	}
 	return out
-}
-
-// enumCaptions name the values of the platform's enumerated properties,
-// by property, in both languages; the raw text stays the value.
-var enumCaptions = map[string]map[string][2]string{
-	"DefaultRunMode": {"ManagedApplication": {"Управляемое приложение", "Managed application"},
-		"OrdinaryApplication": {"Обычное приложение", "Ordinary application"}, "Auto": {"Авто", "Auto"}},
-	"CodeType":            {"String": {"Строка", "String"}, "Number": {"Число", "Number"}},
-	"CodeAllowedLength":   {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
-	"DataLockControlMode": {"Managed": {"Управляемый", "Managed"}, "Automatic": {"Автоматический", "Automatic"}, "AutomaticAndManaged": {"Автоматический и управляемый", "Automatic and managed"}},
-	"FullTextSearch":      {"Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
-	"Posting":             {"Allow": {"Разрешить", "Allow"}, "Deny": {"Запретить", "Deny"}},
-	"RealTimePosting":     {"Allow": {"Разрешить", "Allow"}, "Deny": {"Запретить", "Deny"}},
-	"ReturnValuesReuse": {"DontUse": {"Не использовать", "Don't use"}, "DuringRequest": {"На время вызова", "During request"},
-		"DuringSession": {"На время сеанса", "During session"}},
-	"FillChecking": {"DontCheck": {"Не проверять", "Don't check"}, "ShowError": {"Выдавать ошибку", "Show error"}},
-	"Indexing": {"DontIndex": {"Не индексировать", "Don't index"}, "Index": {"Индексировать", "Index"},
-		"IndexWithAdditionalOrder": {"Индексировать с доп. упорядочиванием", "Index with additional order"}},
-	"ObjectBelonging": {"Own": {"Собственный", "Own"}, "Adopted": {"Заимствованный", "Adopted"}},
-	"FormType":        {"Managed": {"Управляемая", "Managed"}, "Ordinary": {"Обычная", "Ordinary"}},
-	"HierarchyType": {"HierarchyFoldersAndItems": {"Иерархия групп и элементов", "Folders and items"},
-		"HierarchyOfItems": {"Иерархия элементов", "Items"}},
-	"EditType":             {"InDialog": {"В диалоге", "In dialog"}, "InList": {"В списке", "In list"}, "BothWays": {"Обоими способами", "Both ways"}},
-	"CreateOnInput":        {"Auto": {"Авто", "Auto"}, "Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
-	"WriteMode":            {"Independent": {"Независимый", "Independent"}, "RecorderSubordinate": {"Подчинение регистратору", "Subordinate to recorder"}},
-	"ChoiceHistoryOnInput": {"Auto": {"Авто", "Auto"}, "DontUse": {"Не использовать", "Don't use"}},
-	"DataHistory":          {"Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
-	"DefaultPresentation":  {"AsDescription": {"В виде наименования", "As description"}, "AsCode": {"В виде кода", "As code"}},
 }
 
 // booleanProperties are platform properties whose value is a boolean.

@@ -23,6 +23,9 @@ import (
 	"github.com/contractkit/contractkit/designer/bsl"
 	"github.com/contractkit/contractkit/designer/refs"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/edithistory"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/ide/metadata/supportverdict"
 	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/byteedit"
 )
@@ -31,7 +34,7 @@ import (
 type renamePlan struct {
 	o         *object
 	newName   string
-	step      setStep // the files with their bytes and replacements, the moves, renamed
+	step      edithistory.SetStep // the files with their bytes and replacements, the moves, renamed
 	wire      gen.RenamePlan
 	oldDesc   string // the descriptor's path before and after
 	newDesc   string
@@ -39,10 +42,6 @@ type renamePlan struct {
 	newDir    string
 	blockedBy error // the error renameApply answers for the first issue
 }
-
-// identifierRE is a name of the language: a letter or _ first, then
-// letters, digits and _.
-var identifierRE = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
 
 // renameKindIssue says why an object cannot be renamed at all, or "".
 func (p *project) renameKindIssue(o *object) gen.RenameIssueCode {
@@ -116,10 +115,10 @@ func (b *Backend) RenameApply(c gen.RenameApplyParams) (gen.RenameApplyResult, e
 		afterWrite()
 	}
 	hist := p.editing(b).hist
-	if err := hist.rekey(pl.keyMoves()); err != nil {
+	if err := hist.Rekey(pl.keyMoves()); err != nil {
 		b.diag("edit-history")
 	}
-	if err := hist.push(pl.newDesc, editStep{Object: string(pl.step.Renamed.To), Set: &pl.step}); err != nil {
+	if err := hist.Push(pl.newDesc, edithistory.Step{Object: string(pl.step.Renamed.To), Set: &pl.step}); err != nil {
 		b.diag("edit-history")
 	}
 	b.renameCommitted(p, *pl.step.Renamed)
@@ -193,7 +192,7 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 		return pl, nil
 	}
 	switch {
-	case !identifierRE.MatchString(newName) || bsl.KeywordKey([]byte(newName)) != "":
+	case !bsl.IsName(newName) || bsl.KeywordKey([]byte(newName)) != "":
 		issue(gen.RenameIssueCodeInvalidName, "")
 	case len(newName)+len(".xml") > gen.MaxFileNameBytes:
 		// The descriptor could not be created; found here, not by the
@@ -220,9 +219,9 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 	newDirRel, _ := p.rel(pl.newDir)
 	rootRel, _ := p.rel(p.rootDesc)
 	if len(pl.wire.Issues) == 0 {
-		pl.step.Moves = append(pl.step.Moves, setMove{From: filepath.ToSlash(oldDescRel), To: filepath.ToSlash(newDescRel)})
+		pl.step.Moves = append(pl.step.Moves, edithistory.SetMove{From: filepath.ToSlash(oldDescRel), To: filepath.ToSlash(newDescRel)})
 		if p.exists(oldDirRel) {
-			pl.step.Moves = append(pl.step.Moves, setMove{From: filepath.ToSlash(oldDirRel), To: filepath.ToSlash(newDirRel)})
+			pl.step.Moves = append(pl.step.Moves, edithistory.SetMove{From: filepath.ToSlash(oldDirRel), To: filepath.ToSlash(newDirRel)})
 		}
 		for _, m := range pl.step.Moves {
 			// A case-only rename moves onto itself on a file system that
@@ -232,14 +231,14 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 			}
 		}
 	}
-	files, links, err := sourceFiles(p.r.src)
+	files, links, err := sourceFiles(p.r.Src)
 	if err != nil {
-		return nil, b.loadError(p, o, &sourceError{path: p.srcDir, reason: gen.SourceErrorReasonIo, err: err})
+		return nil, b.loadError(p, o, &sourceread.Error{Path: p.srcDir, Reason: gen.SourceErrorReasonIo, Err: err})
 	}
 	for _, l := range links {
 		issue(gen.RenameIssueCodeSymlink, l)
 	}
-	results := scanAll(p.r.src, files, func(rel string) refs.XMLRole {
+	results := scanAll(p.r.Src, files, func(rel string) refs.XMLRole {
 		switch rel {
 		case filepath.ToSlash(rootRel):
 			return refs.XMLRoot
@@ -251,10 +250,10 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 	// The support rules of every file the rename writes or moves.
 	st := p.supportState()
 	rules, rerr := st.rules(p)
-	q := &fileQuery{p: p, st: st, sums: map[string]*descFacts{}, dirs: map[string]bool{}}
+	q := &fileQuery{p: p, st: st, sums: map[string]*supportverdict.Facts{}, dirs: map[string]bool{}}
 	locked := func(rel string) bool {
 		chain, _ := q.chainOf(filepath.FromSlash(rel))
-		return st.decide(rules, rerr, chain).readOnly
+		return supportverdict.Decide(rules, rerr, chain).ReadOnly
 	}
 	if locked(filepath.ToSlash(oldDescRel)) {
 		issue(gen.RenameIssueCodeSupportLocked, filepath.ToSlash(oldDescRel))
@@ -279,7 +278,7 @@ func (b *Backend) buildPlan(p *project, o *object, newName string) (*renamePlan,
 		if locked(r.rel) && r.rel != filepath.ToSlash(oldDescRel) {
 			issue(gen.RenameIssueCodeSupportLocked, r.rel)
 		}
-		f, err := newSetFile(r.rel, r.data, edits)
+		f, err := edithistory.NewSetFile(r.rel, r.data, edits)
 		if err != nil {
 			issue(gen.RenameIssueCodeUnreadable, r.rel)
 			continue

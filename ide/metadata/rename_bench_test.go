@@ -40,7 +40,7 @@ func renameBench(b *testing.B) (*Backend, gen.ProjectContext, *object) {
 // same run as the anchor of the two below.
 func BenchmarkRenameFloor(b *testing.B) {
 	be, _, _ := renameBench(b)
-	src := be.s.projects[0].r.src
+	src := be.s.projects[0].r.Src
 	files, _, err := sourceFiles(src)
 	if err != nil {
 		b.Fatal(err)

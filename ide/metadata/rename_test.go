@@ -535,8 +535,8 @@ func TestRenameSearchAndDiskCache(t *testing.T) {
 	if ids := h.searchIDs("Товары"); !namesObject(ids, "catalog:Товары") {
 		t.Fatalf("before the rename the search finds %v", ids)
 	}
-	if h.b.s.projects[0].r.cache == nil || h.b.s.projects[0].r.cache.writes == 0 {
-		t.Fatalf("the session wrote no cache entries: %+v", h.b.s.projects[0].r.cache)
+	if h.b.s.projects[0].r.Cache == nil || h.b.s.projects[0].r.Cache.Writes == 0 {
+		t.Fatalf("the session wrote no cache entries: %+v", h.b.s.projects[0].r.Cache)
 	}
 	p, _ := h.preview("catalog:Товары", "Изделия")
 	if _, err := h.apply("catalog:Товары", "Изделия", p.Plan.Snapshot, true); err != nil {
@@ -557,7 +557,7 @@ func TestRenameSearchAndDiskCache(t *testing.T) {
 		h2 := &harness{t: t, root: h.root}
 		h2.b = New(func(string, []byte) {})
 		walk, _, cache := h2.cachedSession("Изделия")
-		if cache == nil || cache.hits == 0 {
+		if cache == nil || cache.Hits == 0 {
 			t.Errorf("%s: the reopened session took nothing from the cache: %+v", what, cache)
 		}
 		sameWalk(t, what, walk, want)

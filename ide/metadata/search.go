@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/ide/metadata/textindex"
 )
 
 // failure is one descriptor the index could not read.
@@ -22,8 +25,8 @@ type failure struct {
 // between requests. It never reads files on its own: the worker steps it.
 type index struct {
 	state    gen.ProgressState
-	text     *textIndex // the records: names and synonyms of the objects read
-	queue    []*object  // objects whose own descriptors wait to be read
+	text     *textindex.Index[*object] // the records: names and synonyms of the objects read
+	queue    []*object                 // objects whose own descriptors wait to be read
 	failures map[string]failure
 	paused   bool
 
@@ -36,8 +39,8 @@ type index struct {
 	// current one. It shares nothing with the worker but the files; the
 	// worker still takes in one descriptor per step.
 	jobs     chan fetchJob
-	inflight map[string]chan fetched
-	ready    map[string]fetched // results taken from inflight before their step
+	inflight map[string]chan sourceread.Fetched
+	ready    map[string]sourceread.Fetched // results taken from inflight before their step
 }
 
 // prefetchDepth bounds the descriptors read ahead of the worker;
@@ -114,7 +117,7 @@ func (p *project) await(ctx context.Context) bool {
 
 type fetchJob struct {
 	path string
-	res  chan fetched
+	res  chan sourceread.Fetched
 }
 
 // prefetch hands the next queued descriptors to the prefetching
@@ -124,14 +127,13 @@ func (p *project) prefetch() {
 	ix := p.idx
 	if ix.jobs == nil {
 		ix.jobs = make(chan fetchJob, prefetchDepth)
-		ix.inflight = map[string]chan fetched{}
-		ix.ready = map[string]fetched{}
+		ix.inflight = map[string]chan sourceread.Fetched{}
+		ix.ready = map[string]sourceread.Fetched{}
 		for i := 0; i < prefetchWorkers; i++ {
-			r := p.r // a copy: its directory cache and buffer are the goroutine's own
-			r.dirs, r.buf = nil, nil
+			r := p.r.Fork() // a copy: its directory cache and buffer are the goroutine's own
 			go func(jobs <-chan fetchJob) {
 				for j := range jobs {
-					j.res <- r.fetch(j.path)
+					j.res <- r.Fetch(j.path)
 					// Both cores may be reading ahead; a request that has
 					// just arrived gets its reader scheduled now rather than
 					// at the next preemption.
@@ -150,7 +152,7 @@ func (p *project) prefetch() {
 		if _, ok := ix.inflight[o.desc]; ok {
 			continue
 		}
-		ch := make(chan fetched, 1)
+		ch := make(chan sourceread.Fetched, 1)
 		ix.inflight[o.desc] = ch
 		ix.jobs <- fetchJob{path: o.desc, res: ch}
 	}
@@ -167,11 +169,11 @@ func (p *project) stopPrefetch() {
 }
 
 func newIndex() *index {
-	return &index{state: gen.ProgressStateNotStarted, text: newTextIndex(), failures: map[string]failure{}}
+	return &index{state: gen.ProgressStateNotStarted, text: textindex.New[*object](), failures: map[string]failure{}}
 }
 
 func (ix *index) progress() gen.Progress {
-	return gen.Progress{State: ix.state, IndexedObjects: int64(ix.text.live),
+	return gen.Progress{State: ix.state, IndexedObjects: int64(ix.text.Len()),
 		PendingDescriptors: int64(len(ix.queue)), FailedDescriptors: int64(len(ix.failures))}
 }
 
@@ -180,7 +182,7 @@ func (ix *index) progress() gen.Progress {
 func (p *project) startIndex() {
 	p.stopPrefetch()
 	ix := p.idx
-	ix.text = newTextIndex()
+	ix.text = textindex.New[*object]()
 	ix.failures = map[string]failure{}
 	ix.queue = ix.queue[:0]
 	ix.paused = false
@@ -214,7 +216,7 @@ func (p *project) step() {
 		} else {
 			f = <-ch
 		}
-		d, ferr := p.r.settle(f)
+		d, ferr := p.r.Settle(f)
 		err = p.accept(o, d, ferr)
 	} else {
 		err = p.load(o)
@@ -280,7 +282,14 @@ func (p *project) addTree(o *object) {
 	}
 }
 
-func (p *project) addRecord(o *object) { p.idx.text.add(o) }
+func (p *project) addRecord(o *object) { p.idx.text.Add(o) }
+
+// An object is a record of the text index: by its pointer, with its slot
+// for the record number, its name, synonyms and ObjectId.
+func (o *object) IndexSlot() *int32              { return &o.rec }
+func (o *object) IndexName() string              { return o.name }
+func (o *object) IndexSynonyms() []designer.Text { return o.synonyms }
+func (o *object) IndexID() string                { return o.id }
 
 // forgetRecords drops the records of o's subtree, which a change made
 // stale; they come back when the index reads the owner again.
@@ -288,7 +297,7 @@ func (p *project) forgetRecords(o *object) {
 	p.stopPrefetch()
 	ix := p.idx
 	prefix := o.id + "/"
-	ix.text.remove(func(r *object) bool { return r.id == o.id || strings.HasPrefix(r.id, prefix) })
+	ix.text.Remove(func(r *object) bool { return r.id == o.id || strings.HasPrefix(r.id, prefix) })
 	for id := range ix.failures {
 		if id == o.id || strings.HasPrefix(id, prefix) {
 			delete(ix.failures, id)
@@ -304,23 +313,23 @@ func (p *project) forgetRecords(o *object) {
 
 func indexFailure(o *object, err error) failure {
 	f := failure{objectID: o.id}
-	var se *sourceError
+	var se *sourceread.Error
 	if errors.As(err, &se) {
 		switch {
-		case se.reason == gen.SourceErrorReasonUnsupported:
+		case se.Reason == gen.SourceErrorReasonUnsupported:
 			f.code = "unsupported_metadata"
 			raw, _ := json.Marshal(map[string]any{"diagnostics": diagnostics(o.diags)})
 			f.details = raw
 			return f
-		case se.xml:
+		case se.XML:
 			f.code = string(gen.DomainErrorKindXMLInvalid)
-		case se.reason == gen.SourceErrorReasonMissing:
+		case se.Reason == gen.SourceErrorReasonMissing:
 			f.code = string(gen.DomainErrorKindSourceMissing)
 		default:
 			f.code = string(gen.DomainErrorKindSourceInvalid)
 		}
 		oid := gen.ObjectID(o.id)
-		d := gen.SourceErrorDetails{ObjectID: &oid, Reason: se.reason}
+		d := gen.SourceErrorDetails{ObjectID: &oid, Reason: se.Reason}
 		raw, _ := d.MarshalJSON()
 		f.details = raw
 		return f
@@ -336,10 +345,10 @@ var rankNames = []gen.HitRank{gen.HitRankExactName, gen.HitRankExactSynonym, gen
 // search matches the ready records: a literal substring after Unicode
 // lower-casing, ranked exact → prefix → substring, names before
 // synonyms; ties by lower-cased name, then ObjectId.
-func (p *project) search(text string, limit int, lang *string) ([]hit, bool) {
+func (p *project) search(text string, limit int, lang *string) ([]textindex.Hit[*object], bool) {
 	q := strings.ToLower(strings.TrimSpace(text))
 	if q == "" {
 		return nil, false
 	}
-	return p.idx.text.search([]byte(q), limit, lang)
+	return p.idx.text.Search([]byte(q), limit, lang)
 }

@@ -18,6 +18,9 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
+	"github.com/contractkit/contractkit/ide/metadata/supportverdict"
+	"github.com/contractkit/contractkit/internal/errdetail"
 )
 
 // supportState is one project's support data in memory.
@@ -33,7 +36,7 @@ type supportState struct {
 
 	// facts of descriptors by path, valid for the bytes whose SHA-256
 	// they carry.
-	facts map[string]*descFacts
+	facts map[string]*supportverdict.Facts
 	// inv is the project's objects for metadata/support; nil until asked
 	// for, and again after a change that may have moved them.
 	inv *inventory
@@ -42,63 +45,9 @@ type supportState struct {
 	seen map[string]bool
 }
 
-// descFacts is what support needs of one descriptor: its own object and
-// the objects it declares.
-type descFacts struct {
-	sum      string
-	invalid  bool // not a descriptor of a known kind
-	kind     designer.Kind
-	name     string
-	uuid     string
-	declared map[string]bool   // "kind:name" of objects with descriptors of their own
-	inline   map[string]string // id relative to the descriptor's object → uuid
-	dups     map[string]bool   // "kind:name" declared more than once
-}
-
-func factsOf(sum string, d *designer.Descriptor) *descFacts {
-	f := &descFacts{sum: sum, declared: map[string]bool{}, inline: map[string]string{}, dups: map[string]bool{}}
-	if d == nil || d.Object == nil {
-		f.invalid = true
-		return f
-	}
-	f.kind, f.name, f.uuid = d.Object.Info.Kind, d.Object.Name, strings.ToLower(d.Object.UUID)
-	var walk func(prefix string, o *designer.Object)
-	walk = func(prefix string, o *designer.Object) {
-		for _, c := range o.Children {
-			if c.Info == nil {
-				continue
-			}
-			rel := designer.ObjectID(prefix, c.Info.Kind, c.Name)
-			if c.Inline != nil {
-				f.inline[rel] = strings.ToLower(c.Inline.UUID)
-				walk(rel, c.Inline)
-			} else if prefix == "" {
-				f.declared[rel] = true
-			}
-		}
-	}
-	walk("", d.Object)
-	for _, dg := range d.Diagnostics {
-		if dg.Code != designer.DiagDuplicateIdentity {
-			continue
-		}
-		var name, kind string
-		for _, kv := range dg.Details {
-			switch kv[0] {
-			case "name":
-				name = kv[1]
-			case "kind":
-				kind = kv[1]
-			}
-		}
-		f.dups[designer.ObjectID("", designer.Kind(kind), name)] = true
-	}
-	return f
-}
-
 func (p *project) supportState() *supportState {
 	if p.sup == nil {
-		p.sup = &supportState{facts: map[string]*descFacts{}, seen: map[string]bool{}}
+		p.sup = &supportState{facts: map[string]*supportverdict.Facts{}, seen: map[string]bool{}}
 	}
 	return p.sup
 }
@@ -113,10 +62,10 @@ func (p *project) supportPath() string {
 // be read. A parse is reused while the bytes stay the same.
 func (st *supportState) rules(p *project) (*designer.Support, error) {
 	path := p.supportPath()
-	data, err := p.r.read(path)
+	data, err := p.r.Read(path)
 	if err != nil {
-		var se *sourceError
-		if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing {
+		var se *sourceread.Error
+		if errors.As(err, &se) && se.Reason == gen.SourceErrorReasonMissing {
 			st.read, st.sum, st.raw, st.absent, st.parsed, st.readErr = true, "", nil, true, nil, nil
 			return nil, nil
 		}
@@ -146,7 +95,7 @@ func (p *project) rulesDiagnostics(err error) []gen.Diagnostic {
 	rel, _ := p.rel(p.supportPath())
 	dg := designer.Diagnostic{Code: designer.DiagUnsupportedValue, Details: [][2]string{{"path", filepath.ToSlash(rel)}}}
 	var pe *designer.ParseError
-	var se *sourceError
+	var se *sourceread.Error
 	switch {
 	case errors.As(err, &pe):
 		dg.Details = append(dg.Details, [2]string{"reason", pe.Reason})
@@ -154,84 +103,9 @@ func (p *project) rulesDiagnostics(err error) []gen.Diagnostic {
 			dg.Range = &designer.Range{Start: pe.Offset, End: pe.Offset}
 		}
 	case errors.As(err, &se):
-		dg.Details = append(dg.Details, [2]string{"reason", string(se.reason)})
+		dg.Details = append(dg.Details, [2]string{"reason", string(se.Reason)})
 	}
 	return []gen.Diagnostic{diagnostic(dg)}
-}
-
-// verdict is what support says of one object or file.
-type verdict struct {
-	mode      gen.SupportMode
-	unknown   bool
-	reason    gen.SupportReason
-	supplier  string
-	inherited string
-	readOnly  bool
-}
-
-func unknownEntry(reason gen.SupportReason) verdict {
-	return verdict{unknown: true, readOnly: true, reason: reason}
-}
-
-// link is one object of an owner chain, the object itself first.
-type link struct {
-	id        string
-	uuid      string // lower case; "" when it has none
-	predef    bool   // a predefined item: never a rule of its own
-	top       bool   // a top-level object, or the project's root
-	ambiguous bool
-	failure   gen.SupportReason // why this link's ownership is unknown
-}
-
-// decide gives the verdict for the chain's first object under the rules
-// s (nil: no support data) or the failure to read them.
-func (st *supportState) decide(s *designer.Support, rulesErr error, chain []link) verdict {
-	if rulesErr != nil {
-		return unknownEntry(gen.SupportReasonSupportUnreadable)
-	}
-	for _, l := range chain {
-		if l.failure != "" {
-			return unknownEntry(l.failure)
-		}
-	}
-	if s == nil || len(s.Vendors) == 0 {
-		return verdict{mode: gen.SupportModeNotSupported}
-	}
-	v := verdict{mode: gen.SupportModeNotSupported}
-	for i, l := range chain {
-		if l.predef {
-			continue
-		}
-		if l.ambiguous {
-			return unknownEntry(gen.SupportReasonAmbiguous)
-		}
-		if l.uuid == "" {
-			return unknownEntry(gen.SupportReasonNoUUID)
-		}
-		if mode, vi, ok := s.Rule(l.uuid); ok {
-			v.mode = map[designer.SupportMode]gen.SupportMode{designer.SupportNotEditable: gen.SupportModeNotEditable,
-				designer.SupportEditable: gen.SupportModeEditableWithSupport, designer.SupportRemoved: gen.SupportModeRemovedFromSupport}[mode]
-			v.supplier = s.Vendors[vi].ID
-			if i > 0 {
-				v.inherited = l.id
-			}
-			break
-		}
-		if l.top {
-			// The project's own object: no vendor's rule reaches it.
-			break
-		}
-	}
-	if !s.ChangesAllowed {
-		if v.mode != gen.SupportModeNotSupported {
-			v.mode = gen.SupportModeNotEditable
-		}
-		v.readOnly, v.reason = true, gen.SupportReasonChangesDisabled
-	}
-	if v.mode == gen.SupportModeNotEditable {
-		v.readOnly = true
-	}
-	return v
 }
 
 // symlinked reports whether a path below the sources, or a directory on
@@ -314,10 +188,10 @@ func (st *supportState) inventory(p *project) *inventory {
 		if o.own {
 			if f := st.ownFacts(p, o, inv); f == nil {
 				e.failure = gen.SupportReasonDescriptorUnreadable
-			} else if f.invalid || f.kind != o.kind() || f.name != o.name {
+			} else if f.Invalid || f.Kind != o.kind() || f.Name != o.name {
 				e.failure = gen.SupportReasonSourceChanged
 			} else {
-				e.uuid = f.uuid
+				e.uuid = f.UUID
 			}
 		} else if !e.predef && o.info != nil && o.parent != nil {
 			// An inline object: its uuid as its owner's descriptor says now.
@@ -325,8 +199,8 @@ func (st *supportState) inventory(p *project) *inventory {
 			for !owner.own && owner.parent != nil {
 				owner = owner.parent
 			}
-			if f := st.facts[owner.desc]; f != nil && inv.descOf[owner.desc] == f.sum {
-				u, ok := f.inline[strings.TrimPrefix(o.id, owner.id+"/")]
+			if f := st.facts[owner.desc]; f != nil && inv.descOf[owner.desc] == f.Sum {
+				u, ok := f.Inline[strings.TrimPrefix(o.id, owner.id+"/")]
 				if !ok {
 					e.failure = gen.SupportReasonSourceChanged
 				}
@@ -368,8 +242,8 @@ func (st *supportState) inventory(p *project) *inventory {
 
 // ownFacts reads an object's own descriptor once for the inventory,
 // filling the tree from the same bytes when it was not read yet.
-func (st *supportState) ownFacts(p *project, o *object, inv *inventory) *descFacts {
-	data, err := p.r.read(o.desc)
+func (st *supportState) ownFacts(p *project, o *object, inv *inventory) *supportverdict.Facts {
+	data, err := p.r.Read(o.desc)
 	if err != nil {
 		if !o.loaded {
 			p.accept(o, nil, err)
@@ -378,10 +252,10 @@ func (st *supportState) ownFacts(p *project, o *object, inv *inventory) *descFac
 	}
 	sum := sha(data)
 	inv.descOf[o.desc] = sum
-	if f := st.facts[o.desc]; f != nil && f.sum == sum && o.loaded {
+	if f := st.facts[o.desc]; f != nil && f.Sum == sum && o.loaded {
 		return f
 	}
-	d, err := p.r.parseBytes(o.desc, data)
+	d, err := p.r.ParseBytes(o.desc, data)
 	if !o.loaded && o != p.root {
 		if aerr := p.accept(o, d, err); aerr != nil {
 			return nil
@@ -390,7 +264,7 @@ func (st *supportState) ownFacts(p *project, o *object, inv *inventory) *descFac
 	if err != nil {
 		return nil
 	}
-	f := factsOf(sum, d)
+	f := supportverdict.FactsOf(sum, d)
 	st.facts[o.desc] = f
 	return f
 }
@@ -409,12 +283,12 @@ func (p *project) objectFiles(o *object) []string {
 }
 
 // chain builds the owner chain of an inventory entry.
-func (inv *inventory) chain(i int) []link {
-	var out []link
+func (inv *inventory) chain(i int) []supportverdict.Link {
+	var out []supportverdict.Link
 	for i >= 0 {
 		e := inv.entries[i]
-		out = append(out, link{id: e.id, uuid: e.uuid, predef: e.predef, top: e.top, failure: e.failure,
-			ambiguous: e.uuid != "" && inv.uuids[e.uuid] > 1})
+		out = append(out, supportverdict.Link{ID: e.id, UUID: e.uuid, Predef: e.predef, Top: e.top, Failure: e.failure,
+			Ambiguous: e.uuid != "" && inv.uuids[e.uuid] > 1})
 		if e.parent == "" {
 			break
 		}
@@ -466,7 +340,7 @@ func (b *Backend) Support(c gen.SupportParams) (gen.SupportResult, error) {
 			if !ok {
 				continue
 			}
-			data, err := p.r.read(e.desc)
+			data, err := p.r.Read(e.desc)
 			changed[e.desc] = err != nil || sha(data) != want
 		}
 		dirs := map[string]bool{}
@@ -474,13 +348,13 @@ func (b *Backend) Support(c gen.SupportParams) (gen.SupportResult, error) {
 			e := inv.entries[i]
 			chain := inv.chain(i)
 			for k, l := range chain {
-				if ce := inv.entries[inv.byID[l.id]]; changed[ce.desc] && !ce.predef {
-					chain[k].failure = gen.SupportReasonSourceChanged
+				if ce := inv.entries[inv.byID[l.ID]]; changed[ce.desc] && !ce.predef {
+					chain[k].Failure = gen.SupportReasonSourceChanged
 				}
 			}
-			v := st.decide(s, rerr, chain)
-			if !v.unknown && e.desc != "" && p.symlinked(e.desc, dirs) {
-				v.readOnly, v.reason = true, gen.SupportReasonSymlink
+			v := supportverdict.Decide(s, rerr, chain)
+			if !v.Unknown && e.desc != "" && p.symlinked(e.desc, dirs) {
+				v.ReadOnly, v.Reason = true, gen.SupportReasonSymlink
 			}
 			r.Objects = append(r.Objects, supportObject(e.id, v))
 			for _, f := range e.files {
@@ -488,12 +362,12 @@ func (b *Backend) Support(c gen.SupportParams) (gen.SupportResult, error) {
 				if rel, ok := p.rel(f); ok {
 					st.seen[rel] = true
 				}
-				if !v.readOnly && !linked {
+				if !v.ReadOnly && !linked {
 					continue
 				}
 				fv := v
-				if linked && !fv.unknown {
-					fv.readOnly, fv.reason = true, gen.SupportReasonSymlink
+				if linked && !fv.Unknown {
+					fv.ReadOnly, fv.Reason = true, gen.SupportReasonSymlink
 				}
 				r.Files = append(r.Files, p.supportFile(f, e.id, fv))
 			}
@@ -512,36 +386,36 @@ func diagKey(d gen.Diagnostic) string {
 	return string(b)
 }
 
-func supportObject(id string, v verdict) gen.SupportObject {
-	o := gen.SupportObject{ObjectID: gen.ObjectID(id), ReadOnly: v.readOnly, Unknown: v.unknown}
-	if !v.unknown {
-		m := v.mode
+func supportObject(id string, v supportverdict.Verdict) gen.SupportObject {
+	o := gen.SupportObject{ObjectID: gen.ObjectID(id), ReadOnly: v.ReadOnly, Unknown: v.Unknown}
+	if !v.Unknown {
+		m := v.Mode
 		o.Mode = &m
 	}
-	if v.supplier != "" {
-		s := v.supplier
+	if v.Supplier != "" {
+		s := v.Supplier
 		o.Supplier = &s
 	}
-	if v.inherited != "" {
-		in := gen.ObjectID(v.inherited)
+	if v.Inherited != "" {
+		in := gen.ObjectID(v.Inherited)
 		o.InheritedFrom = &in
 	}
-	if v.reason != "" {
-		r := v.reason
+	if v.Reason != "" {
+		r := v.Reason
 		o.Reason = &r
 	}
 	return o
 }
 
-func (p *project) supportFile(path, owner string, v verdict) gen.SupportFile {
+func (p *project) supportFile(path, owner string, v supportverdict.Verdict) gen.SupportFile {
 	rel, _ := p.rel(path)
-	f := gen.SupportFile{Path: ToPath(rel), ReadOnly: v.readOnly, Unknown: v.unknown}
+	f := gen.SupportFile{Path: ToPath(rel), ReadOnly: v.ReadOnly, Unknown: v.Unknown}
 	if owner != "" {
 		id := gen.ObjectID(owner)
 		f.ObjectID = &id
 	}
-	if v.reason != "" {
-		r := v.reason
+	if v.Reason != "" {
+		r := v.Reason
 		f.Reason = &r
 	}
 	return f
@@ -572,16 +446,16 @@ func (b *Backend) SupportFiles(c gen.SupportFilesParams) (gen.SupportFilesResult
 	s, rerr := st.rules(p)
 	r := gen.SupportFilesResult{Objects: []gen.SupportObject{}, Files: make([]gen.SupportFile, 0, len(rels)),
 		Diagnostics: p.rulesDiagnostics(rerr), Freshness: gen.FreshnessCurrent}
-	q := &fileQuery{p: p, st: st, sums: map[string]*descFacts{}, dirs: map[string]bool{}}
+	q := &fileQuery{p: p, st: st, sums: map[string]*supportverdict.Facts{}, dirs: map[string]bool{}}
 	owners := map[string]bool{}
 	for _, rel := range rels {
 		path := filepath.Join(p.srcDir, rel)
 		chain, desc := q.chainOf(rel)
-		v := st.decide(s, rerr, chain)
-		owner := chain[0].id
+		v := supportverdict.Decide(s, rerr, chain)
+		owner := chain[0].ID
 		linked, regular := p.pathState(path, q.dirs)
-		if !v.unknown && linked {
-			v.readOnly, v.reason = true, gen.SupportReasonSymlink
+		if !v.Unknown && linked {
+			v.ReadOnly, v.Reason = true, gen.SupportReasonSymlink
 		}
 		if regular {
 			st.seen[rel] = true
@@ -589,10 +463,10 @@ func (b *Backend) SupportFiles(c gen.SupportFilesParams) (gen.SupportFilesResult
 		r.Files = append(r.Files, p.supportFile(path, owner, v))
 		if owner != "" && !owners[owner] {
 			owners[owner] = true
-			ov := st.decide(s, rerr, chain)
-			if !ov.unknown {
+			ov := supportverdict.Decide(s, rerr, chain)
+			if !ov.Unknown {
 				if p.symlinked(desc, q.dirs) {
-					ov.readOnly, ov.reason = true, gen.SupportReasonSymlink
+					ov.ReadOnly, ov.Reason = true, gen.SupportReasonSymlink
 				}
 			}
 			r.Objects = append(r.Objects, supportObject(owner, ov))
@@ -626,23 +500,23 @@ func checkRelative(rel string) error {
 type fileQuery struct {
 	p    *project
 	st   *supportState
-	sums map[string]*descFacts // by path, for this request
+	sums map[string]*supportverdict.Facts // by path, for this request
 	dirs map[string]bool
 }
 
 // facts returns a descriptor's facts for its current bytes; nil when it
 // cannot be read.
-func (q *fileQuery) facts(path string) *descFacts {
+func (q *fileQuery) facts(path string) *supportverdict.Facts {
 	if f, ok := q.sums[path]; ok {
 		return f
 	}
-	var out *descFacts
-	if data, err := q.p.r.read(path); err == nil {
+	var out *supportverdict.Facts
+	if data, err := q.p.r.Read(path); err == nil {
 		sum := sha(data)
-		if f := q.st.facts[path]; f != nil && f.sum == sum {
+		if f := q.st.facts[path]; f != nil && f.Sum == sum {
 			out = f
-		} else if d, err := q.p.r.parseBytes(path, data); err == nil {
-			out = factsOf(sum, d)
+		} else if d, err := q.p.r.ParseBytes(path, data); err == nil {
+			out = supportverdict.FactsOf(sum, d)
 			q.st.facts[path] = out
 		}
 	}
@@ -655,32 +529,32 @@ func (q *fileQuery) facts(path string) *descFacts {
 // owner: the root for the root's files, a top-level object for its
 // descriptor and folder, a form or template for its own, a command for
 // its module, an owner for its Predefined.xml.
-func (q *fileQuery) chainOf(rel string) ([]link, string) {
+func (q *fileQuery) chainOf(rel string) ([]supportverdict.Link, string) {
 	p := q.p
 	parts := strings.Split(rel, string(filepath.Separator))
 	rootFacts := q.facts(p.rootDesc)
 	if rootFacts == nil {
-		return []link{{id: p.root.id, top: true, failure: gen.SupportReasonDescriptorUnreadable}}, p.rootDesc
+		return []supportverdict.Link{{ID: p.root.id, Top: true, Failure: gen.SupportReasonDescriptorUnreadable}}, p.rootDesc
 	}
-	rootLink := link{id: p.root.id, uuid: rootFacts.uuid, top: true}
-	if rootFacts.invalid {
-		rootLink.failure = gen.SupportReasonSourceChanged
+	rootLink := supportverdict.Link{ID: p.root.id, UUID: rootFacts.UUID, Top: true}
+	if rootFacts.Invalid {
+		rootLink.Failure = gen.SupportReasonSourceChanged
 	}
-	unknownAt := func() ([]link, string) {
-		return []link{{failure: gen.SupportReasonUnknownLocation}}, ""
+	unknownAt := func() ([]supportverdict.Link, string) {
+		return []supportverdict.Link{{Failure: gen.SupportReasonUnknownLocation}}, ""
 	}
 	if p.root.rare().external {
 		// An external object's files all belong to it.
-		return []link{rootLink}, p.rootDesc
+		return []supportverdict.Link{rootLink}, p.rootDesc
 	}
 	if len(parts) == 1 {
 		if rel == filepath.Base(p.rootDesc) {
-			return []link{rootLink}, p.rootDesc
+			return []supportverdict.Link{rootLink}, p.rootDesc
 		}
 		return unknownAt()
 	}
 	if parts[0] == "Ext" {
-		return []link{rootLink}, p.rootDesc
+		return []supportverdict.Link{rootLink}, p.rootDesc
 	}
 	info, ok := designer.KindOfRootDir(parts[0])
 	if !ok {
@@ -695,24 +569,24 @@ func (q *fileQuery) chainOf(rel string) ([]link, string) {
 	}
 	topID := designer.ObjectID("", info.Kind, name)
 	topDesc := filepath.Join(p.srcDir, parts[0], name+".xml")
-	top := link{id: topID, top: true}
+	top := supportverdict.Link{ID: topID, Top: true}
 	seg := designer.ObjectID("", info.Kind, name)
 	switch {
-	case rootFacts.dups[seg]:
-		top.ambiguous = true
-	case !rootFacts.declared[seg]:
-		top.failure = gen.SupportReasonNotDeclared
+	case rootFacts.Dups[seg]:
+		top.Ambiguous = true
+	case !rootFacts.Declared[seg]:
+		top.Failure = gen.SupportReasonNotDeclared
 	}
-	if top.failure == "" {
+	if top.Failure == "" {
 		if f := q.facts(topDesc); f == nil {
-			top.failure = gen.SupportReasonDescriptorUnreadable
-		} else if f.invalid || f.kind != info.Kind || f.name != name {
-			top.failure = gen.SupportReasonNotDeclared
+			top.Failure = gen.SupportReasonDescriptorUnreadable
+		} else if f.Invalid || f.Kind != info.Kind || f.Name != name {
+			top.Failure = gen.SupportReasonNotDeclared
 		} else {
-			top.uuid = f.uuid
+			top.UUID = f.UUID
 		}
 	}
-	chain := []link{top, rootLink}
+	chain := []supportverdict.Link{top, rootLink}
 	if len(parts) <= 2 || parts[2] == "Ext" {
 		// The descriptor, or a module, Predefined.xml or another data
 		// file of the top-level object.
@@ -743,37 +617,32 @@ func (q *fileQuery) chainOf(rel string) ([]link, string) {
 		return unknownAt()
 	}
 	cseg := designer.ObjectID("", child.Kind, cname)
-	nested := link{id: designer.ObjectID(topID, child.Kind, cname)}
+	nested := supportverdict.Link{ID: designer.ObjectID(topID, child.Kind, cname)}
 	tf := q.facts(topDesc)
 	switch {
-	case top.failure != "":
-		nested.failure = top.failure
-	case tf.dups[cseg]:
-		nested.ambiguous = true
-	case tf.inlineHas(cseg):
+	case top.Failure != "":
+		nested.Failure = top.Failure
+	case tf.Dups[cseg]:
+		nested.Ambiguous = true
+	case tf.InlineHas(cseg):
 		// An inline object (a command): its uuid is in the owner's
 		// descriptor; its folder holds only its module.
-		nested.uuid = tf.inline[cseg]
-		return append([]link{nested}, chain...), topDesc
-	case !tf.declared[cseg]:
-		nested.failure = gen.SupportReasonNotDeclared
+		nested.UUID = tf.Inline[cseg]
+		return append([]supportverdict.Link{nested}, chain...), topDesc
+	case !tf.Declared[cseg]:
+		nested.Failure = gen.SupportReasonNotDeclared
 	}
 	nestedDesc := filepath.Join(p.srcDir, parts[0], parts[1], parts[2], cname+".xml")
-	if nested.failure == "" && !nested.ambiguous {
+	if nested.Failure == "" && !nested.Ambiguous {
 		if f := q.facts(nestedDesc); f == nil {
-			nested.failure = gen.SupportReasonDescriptorUnreadable
-		} else if f.invalid || f.kind != child.Kind || f.name != cname {
-			nested.failure = gen.SupportReasonNotDeclared
+			nested.Failure = gen.SupportReasonDescriptorUnreadable
+		} else if f.Invalid || f.Kind != child.Kind || f.Name != cname {
+			nested.Failure = gen.SupportReasonNotDeclared
 		} else {
-			nested.uuid = f.uuid
+			nested.UUID = f.UUID
 		}
 	}
-	return append([]link{nested}, chain...), nestedDesc
-}
-
-func (f *descFacts) inlineHas(seg string) bool {
-	_, ok := f.inline[seg]
-	return ok
+	return append([]supportverdict.Link{nested}, chain...), nestedDesc
 }
 
 // ---- metadata/changed.supportUnchanged ----
@@ -800,7 +669,7 @@ func (st *supportState) unchanged(p *project, rels []string) (unchanged, quiet b
 		}
 		quiet = false
 		path := filepath.Join(p.srcDir, rel)
-		if !st.seen[rel] || !p.r.exists(path) || !contentOnly(rel) {
+		if !st.seen[rel] || !p.r.Exists(path) || !contentOnly(rel) {
 			unchanged = false
 		}
 	}
@@ -852,5 +721,5 @@ func (p *project) supportDropped() {
 // invalidParams is the contract's Invalid params: the table's message,
 // and the failing pointer within params and the reason in its data.
 func invalidParams(pointer, msg string) *gen.RPCError {
-	return gen.NewError(gen.CodeInvalidParams, gen.ErrorDetail{Pointer: &pointer, Reason: msg})
+	return gen.NewError(gen.CodeInvalidParams, gen.ErrorDetail(errdetail.At(pointer, msg)))
 }

@@ -467,8 +467,8 @@ func TestDiskCache(t *testing.T) {
 	h.open(h.root, gen.SelectionCurrent{}) // diskCache defaults to true
 	first := walkAll(h)
 	p := h.b.s.projects[0]
-	if p.r.cache == nil || p.r.cache.writes == 0 || p.r.cache.hits != 0 {
-		t.Fatalf("first session: %+v", p.r.cache)
+	if p.r.Cache == nil || p.r.Cache.Writes == 0 || p.r.Cache.Hits != 0 {
+		t.Fatalf("first session: %+v", p.r.Cache)
 	}
 	after := snapshot(t, h.root)
 	for k, v := range after {
@@ -485,8 +485,8 @@ func TestDiskCache(t *testing.T) {
 	h.open(h.root, gen.SelectionCurrent{})
 	second := walkAll(h)
 	p = h.b.s.projects[0]
-	if p.r.cache.hits == 0 {
-		t.Errorf("second session had no cache hits: %+v", p.r.cache)
+	if p.r.Cache.Hits == 0 {
+		t.Errorf("second session had no cache hits: %+v", p.r.Cache)
 	}
 	if strings.Join(first, "\n") != strings.Join(second, "\n") {
 		for i := range first {
@@ -521,7 +521,7 @@ func TestDiskCache(t *testing.T) {
 			}
 		}
 	}
-	if h.b.s.projects[0].r.cache.writes == 0 {
+	if h.b.s.projects[0].r.Cache.Writes == 0 {
 		t.Errorf("damaged entries were not rewritten")
 	}
 }

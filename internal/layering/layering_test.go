@@ -151,3 +151,92 @@ func TestRankRule(t *testing.T) {
 		}
 	}
 }
+
+// partsOf are packages split into parts: the packages below the folder
+// are parts of the one in it. The package imports its parts; a part never
+// imports the package, nor any other package of its top-level folder
+// outside the parts (which could import the package): so the parts stay
+// libraries of the package, usable and testable without it. Parts may
+// import one another and anything of a lower layer.
+var partsOf = []string{"ide/metadata"}
+
+// partImportPermitted says whether a part below parent may import the
+// package at to (a path relative to the module).
+func partImportPermitted(parent, to string) bool {
+	top, _, _ := strings.Cut(parent, "/")
+	if to == parent {
+		return false
+	}
+	if strings.HasPrefix(to, parent+"/") {
+		return true
+	}
+	return to != top && !strings.HasPrefix(to, top+"/")
+}
+
+func TestPartsImportDownward(t *testing.T) {
+	root := repotest.Root(t)
+	fsys := os.DirFS(root)
+	for _, parent := range partsOf {
+		files := 0
+		err := fs.WalkDir(fsys, parent, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if d.Name() == "testdata" {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(p, ".go") || path.Dir(p) == parent {
+				return nil
+			}
+			src, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				return err
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
+			if err != nil {
+				t.Errorf("%s: %v", p, err)
+				return nil
+			}
+			files++
+			for _, imp := range f.Imports {
+				ip, _ := strconv.Unquote(imp.Path.Value)
+				if rel, ok := strings.CutPrefix(ip, module); ok && !partImportPermitted(parent, rel) {
+					t.Errorf("%s imports %s: a part of %s may import its sibling parts and lower layers, never %s or what may import it", p, ip, parent, parent)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if files < 10 {
+			t.Errorf("read %d Go files below %s: the walk did not see its parts", files, parent)
+		}
+	}
+}
+
+// The rule for parts lets a part import its siblings and lower layers,
+// and stops it importing its package or a package beside it.
+func TestPartRule(t *testing.T) {
+	cases := []struct {
+		to string
+		ok bool
+	}{
+		{"ide/metadata/signedfile", true},
+		{"designer", true},
+		{"designer/bsl", true},
+		{"internal/atomicfile", true},
+		{"generated/ide", true},
+		{"ide/metadata", false},
+		{"ide", false},
+		{"ide/rpc", false},
+	}
+	for _, c := range cases {
+		if got := partImportPermitted("ide/metadata", c.to); got != c.ok {
+			t.Errorf("a part of ide/metadata importing %s: allowed = %v, want %v", c.to, got, c.ok)
+		}
+	}
+}

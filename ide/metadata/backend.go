@@ -1,19 +1,18 @@
 package metadata
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/designer/picture"
 	manifest "github.com/contractkit/contractkit/designer/project"
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/ide/metadata/diskcache"
+	"github.com/contractkit/contractkit/ide/metadata/signedfile"
+	"github.com/contractkit/contractkit/ide/metadata/sourceread"
 )
 
 // Backend holds the one session a process may have open.
@@ -32,7 +31,7 @@ type Backend struct {
 	// progressEvery bounds how often counter changes are reported.
 	progressEvery time.Duration
 	// KeyDir is where the disk cache's signing key lives; empty means
-	// DefaultKeyDir.
+	// signedfile.DefaultKeyDir.
 	KeyDir string
 	// Diag receives short machine codes for stderr; nil drops them.
 	Diag func(code string)
@@ -60,7 +59,7 @@ func (b *Backend) keyDir() string {
 	if b.KeyDir != "" {
 		return b.KeyDir
 	}
-	return DefaultKeyDir()
+	return signedfile.DefaultKeyDir()
 }
 
 // diag reports a short machine code to the server's stderr.
@@ -68,64 +67,6 @@ func (b *Backend) diag(code string) {
 	if b.Diag != nil {
 		b.Diag(code)
 	}
-}
-
-// derr builds the contract's domain error.
-func derr(kind gen.DomainErrorKind, details json.Marshaler, p *project, s *session) *gen.RPCError {
-	raw := json.RawMessage(`{}`)
-	if details != nil {
-		if b, err := details.MarshalJSON(); err == nil {
-			raw = b
-		}
-	}
-	data := gen.DomainErrorData{Kind: kind, Details: raw}
-	if s != nil {
-		sid := gen.SessionID(s.id)
-		data.SessionID = &sid
-	}
-	if p != nil {
-		pid, g := gen.ProjectID(p.id), gen.Generation(p.generation)
-		data.ProjectID, data.Generation = &pid, &g
-	}
-	return gen.NewError(gen.CodeRequestFailed, data)
-}
-
-// ToPath spells a native path as the contract's Path: UTF-8 as is,
-// otherwise every byte as %HH.
-func ToPath(p string) gen.Path {
-	if utf8.ValidString(p) {
-		return gen.Path{Value: p, Encoding: gen.PathEncodingUTF8}
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		fmt.Fprintf(&b, "%%%02X", p[i])
-	}
-	return gen.Path{Value: b.String(), Encoding: gen.PathEncodingPercent}
-}
-
-// FromPath decodes a Path; the UTF-16 spelling belongs to Windows and is
-// refused here.
-func FromPath(p gen.Path) (string, error) {
-	switch p.Encoding {
-	case gen.PathEncodingUTF8:
-		return p.Value, nil
-	case gen.PathEncodingPercent:
-		var out []byte
-		s := p.Value
-		for i := 0; i < len(s); i++ {
-			if s[i] != '%' || i+2 >= len(s) {
-				return "", fmt.Errorf("percent path: byte %d is not %%HH", i)
-			}
-			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return "", fmt.Errorf("percent path: byte %d is not %%HH", i)
-			}
-			out = append(out, byte(v))
-			i += 2
-		}
-		return string(out), nil
-	}
-	return "", fmt.Errorf("path encoding %s is not this system's", p.Encoding)
 }
 
 // Open opens the projects the selection names, all or none, for a client
@@ -161,8 +102,8 @@ func (b *Backend) Open(p gen.OpenParams, g gen.Grants) (gen.SessionInfo, error) 
 		p, err := openProject("p"+strconv.Itoa(i+1), f.Scope.Member, string(f.Type), f.Root, f.Source, f.Descriptor)
 		if err != nil {
 			// Nothing is published: the session is dropped whole.
-			var se *sourceError
-			if errors.As(err, &se) && se.reason == gen.SourceErrorReasonMissing && se.path == f.Source {
+			var se *sourceread.Error
+			if errors.As(err, &se) && se.Reason == gen.SourceErrorReasonMissing && se.Path == f.Source {
 				return gen.SessionInfo{}, fail(gen.OpenFailureReasonSourceInvalid, f.Source)
 			}
 			return gen.SessionInfo{}, fail(gen.OpenFailureReasonRootInvalid, f.Descriptor)
@@ -173,7 +114,7 @@ func (b *Backend) Open(p gen.OpenParams, g gen.Grants) (gen.SessionInfo, error) 
 	if cache {
 		// The root descriptor is always parsed; the cache serves the rest.
 		for _, p := range s.projects {
-			p.r.cache = newDiskCache(p.rootDir, b.keyDir(), b.diag)
+			p.r.Cache = diskcache.New(p.rootDir, b.keyDir(), b.diag)
 		}
 	}
 	b.s, b.grants = s, g
@@ -213,22 +154,6 @@ func (b *Backend) session(id gen.SessionID) (*session, error) {
 	return b.s, nil
 }
 
-// DomainError builds the contract's domain error (code -32000) with its
-// kind and details; the IDE server's own errors are built here too.
-func DomainError(kind gen.DomainErrorKind, details json.Marshaler) *gen.RPCError {
-	return derr(kind, details, nil, nil)
-}
-
-// UnknownSession is the answer for a session this process does not have;
-// the error data names it.
-func UnknownSession(id gen.SessionID) *gen.RPCError {
-	e := derr(gen.DomainErrorKindUnknownSession, gen.UnknownSessionDetails{SessionID: string(id)}, nil, nil)
-	data := e.Data.(gen.DomainErrorData)
-	data.SessionID = &id
-	e.Data = data
-	return e
-}
-
 // Info answers project/info.
 func (b *Backend) Info(p gen.SessionParams) (gen.SessionInfo, error) {
 	if _, err := b.session(p.SessionID); err != nil {
@@ -251,8 +176,8 @@ func (b *Backend) Shutdown() {
 	if b.s != nil {
 		for _, p := range b.s.projects {
 			p.stopPrefetch()
-			if p.r.cache != nil {
-				p.r.cache.close()
+			if p.r.Cache != nil {
+				p.r.Cache.Close()
 			}
 		}
 	}
@@ -343,44 +268,6 @@ func (b *Backend) resolveNode(p *project, id gen.NodeID) (entry, error) {
 		return entry{}, unknown()
 	}
 	return entry{}, unknown()
-}
-
-// loadError maps a failure to read a file to the contract's error.
-func (b *Backend) loadError(p *project, o *object, err error) error {
-	var se *sourceError
-	if !errors.As(err, &se) {
-		return gen.NewError(gen.CodeInternalError, nil)
-	}
-	if se.reason == reasonChanged {
-		rel, _ := p.rel(se.path)
-		return derr(gen.DomainErrorKindSourceChanged, gen.SourceChangedDetails{Path: ToPath(rel)}, p, b.s)
-	}
-	kind := gen.DomainErrorKindSourceInvalid
-	switch {
-	case se.xml || se.reason == gen.SourceErrorReasonUnsupported:
-		kind = gen.DomainErrorKindXMLInvalid
-	case se.reason == gen.SourceErrorReasonMissing:
-		kind = gen.DomainErrorKindSourceMissing
-	}
-	d := gen.SourceErrorDetails{Reason: se.reason}
-	if rel, ok := p.rel(se.path); ok {
-		pp := ToPath(rel)
-		d.Path = &pp
-	}
-	if o != nil {
-		oid := gen.ObjectID(o.id)
-		d.ObjectID = &oid
-	}
-	return derr(kind, d, p, b.s)
-}
-
-// rel returns a path relative to the sources.
-func (p *project) rel(path string) (string, bool) {
-	r, err := filepath.Rel(p.srcDir, path)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return r, true
 }
 
 // Children answers metadata/children.
@@ -503,8 +390,8 @@ func (b *Backend) Source(c gen.NodeParams) (gen.SourceResult, error) {
 		}
 	default:
 		path := p.modulePath(e.owner, e.module)
-		if !p.r.exists(path) {
-			return gen.SourceResult{}, b.loadError(p, e.owner, &sourceError{path: path, reason: gen.SourceErrorReasonMissing, err: errors.New("no module file")})
+		if !p.r.Exists(path) {
+			return gen.SourceResult{}, b.loadError(p, e.owner, &sourceread.Error{Path: path, Reason: gen.SourceErrorReasonMissing, Err: errors.New("no module file")})
 		}
 		rel, _ := p.rel(path)
 		out = append(out, gen.Source{Path: ToPath(rel), Role: gen.ModuleSourceRole{Role: string(e.module)}, Inline: []gen.InlineItem{}})
@@ -535,7 +422,7 @@ func (p *project) payloads(o *object) []string {
 	}
 	var out []string
 	for _, n := range names {
-		if path := filepath.Join(ext, n); p.r.exists(path) {
+		if path := filepath.Join(ext, n); p.r.Exists(path) {
 			out = append(out, path)
 		}
 	}
@@ -568,11 +455,11 @@ func (b *Backend) Search(c gen.SearchParams) (gen.SearchResult, error) {
 	hits, truncated := p.search(c.Text, int(c.LimitOrDefault()), c.SynonymLanguage)
 	r := gen.SearchResult{Progress: p.idx.progress(), Hits: make([]gen.Hit, 0, len(hits)), Truncated: truncated}
 	for _, h := range hits {
-		o := h.obj
+		o := h.Record
 		r.Hits = append(r.Hits, gen.Hit{
 			ObjectID: gen.ObjectID(o.id), Node: gen.ObjectNodeID{ObjectID: gen.ObjectID(o.id)},
 			MetadataKind: gen.MetadataKind(o.info.Kind), Name: o.name, Synonyms: texts(o.synonyms),
-			Ancestry: p.ancestry(o), Rank: rankNames[h.rank],
+			Ancestry: p.ancestry(o), Rank: rankNames[h.Rank],
 		})
 	}
 	r.SessionID, r.ProjectID, r.Generation, r.EventSequence = b.ctx(p)

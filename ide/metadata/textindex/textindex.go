@@ -1,13 +1,30 @@
-package metadata
+// Package textindex is the search index of the eska IDE backend over the
+// names and synonyms of metadata objects: exact, prefix and substring
+// matches, ranked, a page at a time.
+package textindex
 
 import (
 	"bytes"
 	"container/heap"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/contractkit/contractkit/designer"
 )
 
-// textIndex is the search structure over the indexed objects' names and
+// Record is what the index holds: a metadata object, by its pointer.
+type Record interface {
+	comparable
+	// IndexSlot is where the index keeps, in the record, its record
+	// number plus one (0 before it has one), so that Has is one look.
+	IndexSlot() *int32
+	IndexName() string
+	IndexSynonyms() []designer.Text
+	// IndexID orders hits of one rank and name (the ObjectId).
+	IndexID() string
+}
+
+// Index is the search structure over the indexed records' names and
 // synonyms. Their lower-cased texts (a zero byte in a text is dropped: it
 // separates texts, and cannot be typed) are packed one after another (each
 // followed by a zero byte) into blocks of about blockBytes; a block keeps
@@ -16,11 +33,11 @@ import (
 // characters of the query, and there with bytes.Index; a match is mapped
 // back to its text by binary search, and the best ranked hits are kept in
 // a heap of the page's size. Blocks are never reallocated as the index
-// grows. Removing an object only marks it; the index is rebuilt when
+// grows. Removing a record only marks it; the index is rebuilt when
 // removed texts make up half of it.
-type textIndex struct {
+type Index[R Record] struct {
 	blocks []*block
-	recs   []*object // by record number; nil once removed
+	recs   []R       // by record number; the zero R once removed
 	names  []textRef // aligned with recs: where the record's name is
 	live   int       // records present
 	bytes  int       // text bytes in all blocks
@@ -57,26 +74,28 @@ const (
 	pairBits   = 4096
 )
 
-func newTextIndex() *textIndex { return &textIndex{blockLimit: blockBytes} }
+// New returns an empty index.
+func New[R Record]() *Index[R] { return &Index[R]{blockLimit: blockBytes} }
 
-// add records an object under a new record number; one already present
-// is replaced, since its names may have been read again.
-func (t *textIndex) add(o *object) {
-	if t.has(o) {
-		t.recs[o.rec-1] = nil
+// Add records o under a new record number; one already present is
+// replaced, since its names may have been read again.
+func (t *Index[R]) Add(o R) {
+	if t.Has(o) {
+		var none R
+		t.recs[*o.IndexSlot()-1] = none
 		t.live--
 	}
 	rec := int32(len(t.recs))
 	t.recs = append(t.recs, o)
-	o.rec = rec + 1
+	*o.IndexSlot() = rec + 1
 	t.live++
-	t.names = append(t.names, t.addText(rec, -1, o.name))
-	for i, s := range o.synonyms {
+	t.names = append(t.names, t.addText(rec, -1, o.IndexName()))
+	for i, s := range o.IndexSynonyms() {
 		t.addText(rec, int32(i), s.Content)
 	}
 }
 
-func (t *textIndex) addText(rec, syn int32, s string) textRef {
+func (t *Index[R]) addText(rec, syn int32, s string) textRef {
 	if len(t.blocks) == 0 || len(t.blocks[len(t.blocks)-1].text) >= t.blockLimit {
 		t.blocks = append(t.blocks, &block{text: make([]byte, 0, t.blockLimit+t.blockLimit/8)})
 	}
@@ -135,23 +154,28 @@ func eachPair(text []byte, fn func(h uint32)) {
 // pairHash places a pair of adjacent characters in a block's bit set.
 func pairHash(a, b rune) uint32 { return (uint32(a)*0x9E3779B1 ^ uint32(b)) % pairBits }
 
-// has reports whether o has a record here.
-func (t *textIndex) has(o *object) bool {
-	return o.rec > 0 && int(o.rec) <= len(t.recs) && t.recs[o.rec-1] == o
+// Len is the number of records present.
+func (t *Index[R]) Len() int { return t.live }
+
+// Has reports whether o has a record here.
+func (t *Index[R]) Has(o R) bool {
+	rec := *o.IndexSlot()
+	return rec > 0 && int(rec) <= len(t.recs) && t.recs[rec-1] == o
 }
 
-// remove drops the records whose object matches.
-func (t *textIndex) remove(match func(o *object) bool) {
+// Remove drops the records that match.
+func (t *Index[R]) Remove(match func(o R) bool) {
+	var none R
 	for i, o := range t.recs {
-		if o != nil && match(o) {
-			t.recs[i] = nil
+		if o != none && match(o) {
+			t.recs[i] = none
 			t.live--
 		}
 	}
 	t.dead = 0
 	for _, b := range t.blocks {
 		for i, f := range b.fields {
-			if t.recs[f.rec] == nil {
+			if t.recs[f.rec] == none {
 				t.dead += int(b.end(i)-f.off) + 1
 			}
 		}
@@ -162,12 +186,13 @@ func (t *textIndex) remove(match func(o *object) bool) {
 }
 
 // compact rebuilds the index from the records still present.
-func (t *textIndex) compact() {
+func (t *Index[R]) compact() {
 	old := t.recs
-	*t = textIndex{blockLimit: t.blockLimit, epoch: t.epoch}
+	*t = Index[R]{blockLimit: t.blockLimit, epoch: t.epoch}
+	var none R
 	for _, o := range old {
-		if o != nil {
-			t.add(o)
+		if o != none {
+			t.Add(o)
 		}
 	}
 }
@@ -180,17 +205,18 @@ func (b *block) end(i int) int32 {
 	return int32(len(b.text) - 1)
 }
 
-// hit is a match with its rank.
-type hit struct {
-	obj  *object
-	rank int
-	name []byte // the lower-cased name, for ties
+// Hit is a match with its rank: 0 an exact name, 1 an exact synonym,
+// 2 and 3 a prefix of either, 4 and 5 a substring.
+type Hit[R Record] struct {
+	Record R
+	Rank   int
+	name   []byte // the lower-cased name, for ties
 }
 
-// search returns the best limit hits for the query q (already trimmed
+// Search returns the best limit hits for the query q (already trimmed
 // and lower-cased) and whether there were more. With lang, synonyms of
 // other languages do not match.
-func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
+func (t *Index[R]) Search(q []byte, limit int, lang *string) ([]Hit[R], bool) {
 	q = bytes.ReplaceAll(q, []byte{0}, nil) // texts never hold one
 	if len(q) == 0 {
 		return nil, false
@@ -207,6 +233,7 @@ func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
 		t.rank = append(t.rank, make([]int8, len(t.recs)-len(t.rank))...)
 	}
 	found := t.found[:0]
+	var none R
 	for _, b := range t.blocks {
 		if pairs > 0 && !covers(&b.pairs, &want) {
 			continue
@@ -234,7 +261,7 @@ func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
 			fend := int(b.end(fi))
 			pos = fend + 1 // the first match in a text decides its rank
 			o := t.recs[f.rec]
-			if o == nil || (f.syn >= 0 && lang != nil && o.synonyms[f.syn].Lang != *lang) {
+			if o == none || (f.syn >= 0 && lang != nil && o.IndexSynonyms()[f.syn].Lang != *lang) {
 				continue
 			}
 			base := 0
@@ -274,7 +301,7 @@ func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
 		}
 		better += n
 	}
-	h := &hitHeap{}
+	h := &hitHeap[R]{}
 	for _, rec := range found {
 		rank := int(t.rank[rec])
 		if rank > cut {
@@ -282,7 +309,7 @@ func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
 		}
 		ref := t.names[rec]
 		b := t.blocks[ref.block]
-		x := hit{obj: t.recs[rec], rank: rank, name: b.text[b.fields[ref.field].off:b.end(int(ref.field))]}
+		x := Hit[R]{Record: t.recs[rec], Rank: rank, name: b.text[b.fields[ref.field].off:b.end(int(ref.field))]}
 		if h.Len() < limit {
 			heap.Push(h, x)
 		} else if limit > 0 && before(x, (*h)[0]) {
@@ -290,9 +317,9 @@ func (t *textIndex) search(q []byte, limit int, lang *string) ([]hit, bool) {
 			heap.Fix(h, 0)
 		}
 	}
-	out := make([]hit, h.Len())
+	out := make([]Hit[R], h.Len())
 	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(hit)
+		out[i] = heap.Pop(h).(Hit[R])
 	}
 	return out, len(found) > limit
 }
@@ -307,24 +334,24 @@ func covers(have, want *[pairBits / 64]uint64) bool {
 }
 
 // before is the order of hits: rank, then lower-cased name, then ObjectId.
-func before(a, b hit) bool {
-	if a.rank != b.rank {
-		return a.rank < b.rank
+func before[R Record](a, b Hit[R]) bool {
+	if a.Rank != b.Rank {
+		return a.Rank < b.Rank
 	}
 	if c := bytes.Compare(a.name, b.name); c != 0 {
 		return c < 0
 	}
-	return a.obj.id < b.obj.id
+	return a.Record.IndexID() < b.Record.IndexID()
 }
 
 // hitHeap keeps the worst of the kept hits on top.
-type hitHeap []hit
+type hitHeap[R Record] []Hit[R]
 
-func (h hitHeap) Len() int           { return len(h) }
-func (h hitHeap) Less(i, j int) bool { return before(h[j], h[i]) }
-func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)        { *h = append(*h, x.(hit)) }
-func (h *hitHeap) Pop() any {
+func (h hitHeap[R]) Len() int           { return len(h) }
+func (h hitHeap[R]) Less(i, j int) bool { return before(h[j], h[i]) }
+func (h hitHeap[R]) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap[R]) Push(x any)        { *h = append(*h, x.(Hit[R])) }
+func (h *hitHeap[R]) Pop() any {
 	old := *h
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]

@@ -19,8 +19,8 @@ func TestOwnerParsedOnce(t *testing.T) {
 			t.Fatalf("%s: %s", id, errText(err))
 		}
 	}
-	if p.r.full != 1 {
-		t.Errorf("the catalog's descriptor was parsed %d times for its own properties and those of its inline objects", p.r.full)
+	if p.r.Full != 1 {
+		t.Errorf("the catalog's descriptor was parsed %d times for its own properties and those of its inline objects", p.r.Full)
 	}
 }
 
@@ -34,7 +34,7 @@ func TestTreeBudget(t *testing.T) {
 
 	tight := openConfiguration(t)
 	p := tight.b.s.projects[0]
-	p.trees.limit = 1
+	p.trees.SetLimit(1)
 	got := walkAll(tight)
 	got = append(got, walkAll(tight)...)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -44,14 +44,14 @@ func TestTreeBudget(t *testing.T) {
 			}
 		}
 	}
-	if n := p.trees.order.Len(); n != 1 {
+	if n := p.trees.Len(); n != 1 {
 		t.Errorf("%d trees kept with a budget of one byte", n)
 	}
-	if roomy.b.s.projects[0].r.full >= p.r.full {
-		t.Errorf("%d parses with room for every tree, %d with room for one", roomy.b.s.projects[0].r.full, p.r.full)
+	if roomy.b.s.projects[0].r.Full >= p.r.Full {
+		t.Errorf("%d parses with room for every tree, %d with room for one", roomy.b.s.projects[0].r.Full, p.r.Full)
 	}
-	if e := p.trees.order.Front().Value.(*treeEntry); p.trees.used != e.bytes || e.bytes == 0 {
-		t.Errorf("%d bytes counted for the one tree kept, which counts %d", p.trees.used, e.bytes)
+	if _, bytes, _ := p.trees.Newest(); p.trees.Used() != bytes || bytes == 0 {
+		t.Errorf("%d bytes counted for the one tree kept, which counts %d", p.trees.Used(), bytes)
 	}
 	// A predefined file that no longer holds the items the tree shows is
 	// a change without an event: source_changed, not another item's data.

@@ -1,4 +1,4 @@
-package metadata
+package textindex
 
 import (
 	"math/rand"
@@ -10,6 +10,19 @@ import (
 
 	"github.com/contractkit/contractkit/designer"
 )
+
+// object is a record as the backend's objects are: by pointer, with an
+// ObjectId, a name and synonyms.
+type object struct {
+	id, name string
+	synonyms []designer.Text
+	rec      int32
+}
+
+func (o *object) IndexSlot() *int32              { return &o.rec }
+func (o *object) IndexName() string              { return o.name }
+func (o *object) IndexSynonyms() []designer.Text { return o.synonyms }
+func (o *object) IndexID() string                { return o.id }
 
 // referenceSearch is the plain definition of search: every record's name
 // and synonyms lower-cased and compared with the query one by one.
@@ -71,11 +84,11 @@ func referenceSearch(objs []*object, q string, limit int, lang *string) ([]strin
 	return out, len(hits) > limit
 }
 
-func indexSearch(t *textIndex, q string, limit int, lang *string) ([]string, bool) {
-	hits, more := t.search([]byte(q), limit, lang)
+func indexSearch(t *Index[*object], q string, limit int, lang *string) ([]string, bool) {
+	hits, more := t.Search([]byte(q), limit, lang)
 	var out []string
 	for _, h := range hits {
-		out = append(out, h.obj.id+" "+strconv.Itoa(h.rank))
+		out = append(out, h.Record.id+" "+strconv.Itoa(h.Rank))
 	}
 	return out, more
 }
@@ -92,7 +105,7 @@ func randomText(r *rand.Rand, n int) string {
 
 // checkIndex compares the index with the reference on queries taken from
 // the texts and made up.
-func checkIndex(t *testing.T, r *rand.Rand, ix *textIndex, live []*object) {
+func checkIndex(t *testing.T, r *rand.Rand, ix *Index[*object], live []*object) {
 	t.Helper()
 	ru, en := "ru", "en"
 	for i := 0; i < 30; i++ {
@@ -127,7 +140,7 @@ func checkIndex(t *testing.T, r *rand.Rand, ix *textIndex, live []*object) {
 // records are added, replaced and removed (and the blob compacted).
 func TestTextIndexMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewSource(18))
-	ix := newTextIndex()
+	ix := New[*object]()
 	ix.blockLimit = 200 // many blocks of few texts
 	var all []*object
 	for round := 0; round < 6; round++ {
@@ -137,17 +150,17 @@ func TestTextIndexMatchesReference(t *testing.T) {
 				o.synonyms = append(o.synonyms, designer.Text{Lang: []string{"ru", "en", "und"}[r.Intn(3)], Content: randomText(r, r.Intn(20))})
 			}
 			all = append(all, o)
-			ix.add(o)
+			ix.Add(o)
 		}
 		// Some records are read again, some dropped by prefix.
 		for i := 0; i < 100; i++ {
-			ix.add(all[r.Intn(len(all))])
+			ix.Add(all[r.Intn(len(all))])
 		}
 		cut := "catalog:" + strconv.Itoa(r.Intn(10))
-		ix.remove(func(o *object) bool { return strings.HasPrefix(o.id, cut) })
+		ix.Remove(func(o *object) bool { return strings.HasPrefix(o.id, cut) })
 		var live []*object
 		for _, o := range all {
-			if ix.has(o) {
+			if ix.Has(o) {
 				live = append(live, o)
 			}
 		}
@@ -166,7 +179,7 @@ func FuzzTextIndex(f *testing.F) {
 	f.Add("ΣΊΣΥΦΟΣ", "İstanbul", "ς", uint8(1))
 	f.Add("a\x00b", "", "\x00", uint8(0))
 	f.Fuzz(func(t *testing.T, name, synonym, query string, limit uint8) {
-		ix := newTextIndex()
+		ix := New[*object]()
 		ix.blockLimit = 64 // many blocks of few texts
 		var objs []*object
 		for i := 0; i < 50; i++ {
@@ -175,7 +188,7 @@ func FuzzTextIndex(f *testing.F) {
 				o.synonyms = []designer.Text{{Lang: "ru", Content: synonym}}
 			}
 			objs = append(objs, o)
-			ix.add(o)
+			ix.Add(o)
 		}
 		q := strings.ToLower(strings.TrimSpace(query))
 		want, wantMore := referenceSearch(objs, q, int(limit), nil)

@@ -1,12 +1,43 @@
-package metadata
+package designer
+
+// The platform's names, in Russian and English, of what a Designer
+// descriptor holds: its properties and the values of its enumerated
+// properties. They are data: the IDE backend shows them beside the XML's
+// own names, which stay the values.
+
+// PropertyCaption is the platform's name of the property whose element
+// is called name in the MDClasses (or predefined data) namespace.
+func PropertyCaption(name string) (ru, en string, ok bool) {
+	c, ok := propertyCaptions[name]
+	return c[0], c[1], ok
+}
+
+// EnumCaption is the platform's name of a value of one of its enumerated
+// properties.
+func EnumCaption(property, value string) (ru, en string, ok bool) {
+	c, ok := enumCaptions[property][value]
+	return c[0], c[1], ok
+}
+
+// EditValueCaption is the name of a value an enumerated field of the
+// property-editing profile takes: the platform's (EnumCaption), else the
+// Designer's words for the fields the platform's captions do not cover.
+func EditValueCaption(field, value string) (ru, en string, ok bool) {
+	if ru, en, ok := EnumCaption(field, value); ok {
+		return ru, en, ok
+	}
+	c, ok := editCaptions[field][value]
+	return c[0], c[1], ok
+}
 
 // propertyCaptions are the platform's names of the properties a Designer
 // descriptor (or a predefined item) holds, in both languages, by the
 // property's element name in the MDClasses (or predefined data)
 // namespace. The catalog holds every property name that occurs in the
 // shared Designer corpora (SSL 3.1, mdclasses, bsl-language-server); the
-// corpus test fails on one it does not know. Values stay as the XML has
-// them: only the name of the property is captioned.
+// corpus test of ide/metadata (TestDesignerCorpus) fails on one it does
+// not know. Values stay as the XML has them: only the name of the
+// property is captioned.
 var propertyCaptions = map[string][2]string{
 	"AccountingFlag":                       {"Признак учета", "Accounting flag"},
 	"ActionPeriod":                         {"Период действия", "Action period"},
@@ -328,4 +359,50 @@ var propertyCaptions = map[string][2]string{
 	"XDTOPackages":                           {"Пакеты XDTO", "XDTO packages"},
 	"XDTOReturningValueType":                 {"Тип возвращаемого значения XDTO", "XDTO returning value type"},
 	"XDTOValueType":                          {"Тип значения XDTO", "XDTO value type"},
+}
+
+// enumCaptions name the values of the platform's enumerated properties,
+// by property, in both languages; the raw text stays the value.
+var enumCaptions = map[string]map[string][2]string{
+	"DefaultRunMode": {"ManagedApplication": {"Управляемое приложение", "Managed application"},
+		"OrdinaryApplication": {"Обычное приложение", "Ordinary application"}, "Auto": {"Авто", "Auto"}},
+	"CodeType":            {"String": {"Строка", "String"}, "Number": {"Число", "Number"}},
+	"CodeAllowedLength":   {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
+	"DataLockControlMode": {"Managed": {"Управляемый", "Managed"}, "Automatic": {"Автоматический", "Automatic"}, "AutomaticAndManaged": {"Автоматический и управляемый", "Automatic and managed"}},
+	"FullTextSearch":      {"Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
+	"Posting":             {"Allow": {"Разрешить", "Allow"}, "Deny": {"Запретить", "Deny"}},
+	"RealTimePosting":     {"Allow": {"Разрешить", "Allow"}, "Deny": {"Запретить", "Deny"}},
+	"ReturnValuesReuse": {"DontUse": {"Не использовать", "Don't use"}, "DuringRequest": {"На время вызова", "During request"},
+		"DuringSession": {"На время сеанса", "During session"}},
+	"FillChecking": {"DontCheck": {"Не проверять", "Don't check"}, "ShowError": {"Выдавать ошибку", "Show error"}},
+	"Indexing": {"DontIndex": {"Не индексировать", "Don't index"}, "Index": {"Индексировать", "Index"},
+		"IndexWithAdditionalOrder": {"Индексировать с доп. упорядочиванием", "Index with additional order"}},
+	"ObjectBelonging": {"Own": {"Собственный", "Own"}, "Adopted": {"Заимствованный", "Adopted"}},
+	"FormType":        {"Managed": {"Управляемая", "Managed"}, "Ordinary": {"Обычная", "Ordinary"}},
+	"HierarchyType": {"HierarchyFoldersAndItems": {"Иерархия групп и элементов", "Folders and items"},
+		"HierarchyOfItems": {"Иерархия элементов", "Items"}},
+	"EditType":             {"InDialog": {"В диалоге", "In dialog"}, "InList": {"В списке", "In list"}, "BothWays": {"Обоими способами", "Both ways"}},
+	"CreateOnInput":        {"Auto": {"Авто", "Auto"}, "Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
+	"WriteMode":            {"Independent": {"Независимый", "Independent"}, "RecorderSubordinate": {"Подчинение регистратору", "Subordinate to recorder"}},
+	"ChoiceHistoryOnInput": {"Auto": {"Авто", "Auto"}, "DontUse": {"Не использовать", "Don't use"}},
+	"DataHistory":          {"Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
+	"DefaultPresentation":  {"AsDescription": {"В виде наименования", "As description"}, "AsCode": {"В виде кода", "As code"}},
+}
+
+// editCaptions name the values of enumerated fields the property
+// captions do not cover, in the Designer's words of both languages.
+var editCaptions = map[string]map[string][2]string{
+	"QuickChoice":           {"Auto": {"Авто", "Auto"}, "Use": {"Использовать", "Use"}, "DontUse": {"Не использовать", "Don't use"}},
+	"ChoiceFoldersAndItems": {"Items": {"Элементы", "Items"}, "Folders": {"Группы", "Folders"}, "FoldersAndItems": {"Группы и элементы", "Folders and items"}},
+	"Use":                   {"ForItem": {"Для элемента", "For item"}, "ForFolder": {"Для группы", "For folder"}, "ForFolderAndItem": {"Для группы и элемента", "For folder and item"}},
+	"RegisterRecordsDeletion": {"AutoDelete": {"Удалять автоматически", "Delete automatically"},
+		"AutoDeleteOnUnpost": {"Удалять автоматически при отмене проведения", "Delete automatically on unposting"},
+		"AutoDeleteOff":      {"Не удалять автоматически", "Do not delete automatically"}},
+	"RegisterRecordsWritingOnPost": {"WriteModified": {"Записывать модифицированные", "Write modified"},
+		"WriteSelected": {"Записывать выбранные", "Write selected"}, "WriteAll": {"Записывать все", "Write all"}},
+	"NumberType":          {"String": {"Строка", "String"}, "Number": {"Число", "Number"}},
+	"NumberAllowedLength": {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
+	"AllowedLength":       {"Variable": {"Переменная", "Variable"}, "Fixed": {"Фиксированная", "Fixed"}},
+	"AllowedSign":         {"Any": {"Любой", "Any"}, "Nonnegative": {"Неотрицательный", "Nonnegative"}},
+	"DateFractions":       {"Date": {"Дата", "Date"}, "Time": {"Время", "Time"}, "DateTime": {"Дата и время", "Date and time"}},
 }

@@ -1,0 +1,91 @@
+package diskcache
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/contractkit/contractkit/designer"
+)
+
+const catalog = `<?xml version="1.0" encoding="UTF-8"?>
+<MetaDataObject xmlns="http://v8.1c.ru/8.3/MDClasses" xmlns:v8="http://v8.1c.ru/8.1/data/core" version="2.17">
+<Catalog uuid="00000000-0000-0000-0000-000000000001"><Properties><Name>Товары</Name>
+<Synonym><v8:item><v8:lang>ru</v8:lang><v8:content>Товары</v8:content></v8:item></Synonym></Properties>
+<ChildObjects><Attribute uuid="00000000-0000-0000-0000-000000000002"><Properties><Name>Артикул</Name></Properties></Attribute></ChildObjects>
+</Catalog></MetaDataObject>
+`
+
+// An entry stored for a file's bytes is found again for those bytes
+// only, by a cache with the same key; a changed entry is rejected.
+func TestStorePeek(t *testing.T) {
+	project, keys := t.TempDir(), t.TempDir()
+	var diags []string
+	c := New(project, keys, func(code string) { diags = append(diags, code) })
+	if c == nil {
+		t.Fatalf("no cache: %v", diags)
+	}
+	defer c.Close()
+	data := []byte(catalog)
+	d, err := designer.ParseDescriptorSummary("Catalogs/Товары.xml", data, designer.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, sum := filepath.Join("Catalogs", "Товары.xml"), Sum(data)
+	if _, res := c.Peek(rel, sum); res != Miss {
+		t.Fatalf("an empty cache: %v", res)
+	}
+	c.Store(rel, sum, d)
+	if c.Writes != 1 || c.Failures != 0 {
+		t.Fatalf("%d writes, %d failures", c.Writes, c.Failures)
+	}
+	got, res := c.Peek(rel, sum)
+	if res != Hit || got.Object == nil || got.Object.Name != "Товары" || len(got.Object.Children) != 1 || got.Object.Children[0].Name != "Артикул" || got.Version != "2.17" {
+		t.Fatalf("peek after store: %v %+v", res, got)
+	}
+	if _, res := c.Peek(rel, Sum([]byte("other bytes"))); res != Rejected {
+		t.Errorf("an entry for other bytes: %v", res)
+	}
+	again := New(project, keys, func(string) {})
+	defer again.Close()
+	if _, res := again.Peek(rel, sum); res != Hit {
+		t.Errorf("the next session with the same key: %v", res)
+	}
+	other := New(project, t.TempDir(), func(string) {})
+	defer other.Close()
+	if _, res := other.Peek(rel, sum); res != Rejected {
+		t.Errorf("another user's key: %v", res)
+	}
+	shard, name := EntryName(rel)
+	path := filepath.Join(project, filepath.FromSlash(Dir), shard, name)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw[len(raw)-3] ^= 1
+	os.WriteFile(path, raw, 0o644)
+	if _, res := c.Peek(rel, sum); res != Rejected {
+		t.Errorf("a changed entry: %v", res)
+	}
+	if len(diags) != 0 {
+		t.Errorf("diagnostics: %v", diags)
+	}
+}
+
+// A cache directory reached through a link is not used, and says so.
+func TestLinkTurnsOff(t *testing.T) {
+	project, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(project, ".eska")); err != nil {
+		t.Fatal(err)
+	}
+	var diags []string
+	c := New(project, t.TempDir(), func(code string) { diags = append(diags, code) })
+	defer c.Close()
+	c.Store("a.xml", Sum(nil), &designer.Descriptor{Path: "a.xml"})
+	if _, res := c.Peek("a.xml", Sum(nil)); res != Miss || c.Writes != 0 {
+		t.Errorf("through a link: %v, %d writes", res, c.Writes)
+	}
+	if left, _ := os.ReadDir(outside); len(left) != 0 || len(diags) != 1 || diags[0] != DiagLink {
+		t.Errorf("%d files written outside, diagnostics %v", len(left), diags)
+	}
+}
