@@ -5,6 +5,7 @@ package ide
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/contractkit/contractkit/runtime/genrt"
@@ -22,6 +23,31 @@ type RPCError struct {
 
 func (e *RPCError) Error() string {
 	return fmt.Sprintf("%d %s", e.Code, e.Message)
+}
+
+// MarshalJSON writes the error as the contract's error object: code, message and, when Data
+// is not nil, data (a generated DTO writes itself; any other value goes through encoding/json).
+func (e *RPCError) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
+	}{
+		Code:    e.Code,
+		Message: e.Message,
+	}
+	if e.Data != nil {
+		var err error
+		if m, ok := e.Data.(json.Marshaler); ok {
+			out.Data, err = m.MarshalJSON()
+		} else {
+			out.Data, err = json.Marshal(e.Data)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(out)
 }
 
 // NewError returns the error with the given code, its default message from the error table, and data.

@@ -26,6 +26,27 @@ func (g *generator) dispatchFile(f *jen.File) {
 	f.Func().Params(jen.Id("e").Op("*").Id("RPCError")).Id("Error").Params().String().Block(
 		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%d %s"), jen.Id("e").Dot("Code"), jen.Id("e").Dot("Message"))),
 	)
+	// The error object's shape is written here once, for every program
+	// that prints an RPCError as JSON (a CLI's -json output).
+	f.Comment("MarshalJSON writes the error as the contract's error object: code, message and, when Data")
+	f.Comment("is not nil, data (a generated DTO writes itself; any other value goes through encoding/json).")
+	f.Func().Params(jen.Id("e").Op("*").Id("RPCError")).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Id("out").Op(":=").Struct(
+			jen.Id("Code").Int64().Tag(map[string]string{"json": "code"}),
+			jen.Id("Message").String().Tag(map[string]string{"json": "message"}),
+			jen.Id("Data").Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "data,omitempty"}),
+		).Values(jen.Dict{jen.Id("Code"): jen.Id("e").Dot("Code"), jen.Id("Message"): jen.Id("e").Dot("Message")}),
+		jen.If(jen.Id("e").Dot("Data").Op("!=").Nil()).Block(
+			jen.Var().Err().Error(),
+			jen.If(jen.List(jen.Id("m"), jen.Id("ok")).Op(":=").Id("e").Dot("Data").Assert(jen.Qual("encoding/json", "Marshaler")), jen.Id("ok")).Block(
+				jen.List(jen.Id("out").Dot("Data"), jen.Err()).Op("=").Id("m").Dot("MarshalJSON").Call(),
+			).Else().Block(
+				jen.List(jen.Id("out").Dot("Data"), jen.Err()).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("e").Dot("Data")),
+			),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		),
+		jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("out"))),
+	)
 	f.Comment("NewError returns the error with the given code, its default message from the error table, and data.")
 	f.Func().Id("NewError").Params(jen.Id("code").Int64(), jen.Id("data").Any()).Op("*").Id("RPCError").Block(
 		jen.List(jen.Id("info"), jen.Id("_")).Op(":=").Id("LookupError").Call(jen.Id("code")),
