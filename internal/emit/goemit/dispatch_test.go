@@ -107,4 +107,14 @@ func TestRPCErrorJSON(t *testing.T) {
 	if got, err := (&ide.RPCError{Code: 1, Message: "m", Data: make(chan int)}).MarshalJSON(); err == nil {
 		t.Errorf("data that cannot be written: %s, want an error", got)
 	}
+	// DataJSON is the data member alone, as a transport's envelope takes it.
+	if data, err := ide.NewError(ide.CodeMethodNotFound, nil).DataJSON(); data != nil || err != nil {
+		t.Errorf("no data: %s %v", data, err)
+	}
+	if data, err := (&ide.RPCError{Data: json.RawMessage(`{"a": 1}`)}).DataJSON(); string(data) != `{"a": 1}` || err != nil {
+		t.Errorf("data that writes itself is kept as written: %s %v", data, err)
+	}
+	if data, err := (&ide.RPCError{Data: []int{1}}).DataJSON(); string(data) != `[1]` || err != nil {
+		t.Errorf("plain data: %s %v", data, err)
+	}
 }
