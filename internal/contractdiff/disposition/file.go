@@ -82,11 +82,7 @@ type Problem struct {
 
 // String renders the problem as file:/pointer: message.
 func (p Problem) String() string {
-	ptr := p.Pointer
-	if ptr == "" {
-		ptr = "/"
-	}
-	return p.File + ":" + ptr + ": " + p.Msg
+	return p.File + ":" + strictjson.DisplayPointer(p.Pointer) + ": " + p.Msg
 }
 
 // ParseError is a dispositions file that cannot be used: every problem found.

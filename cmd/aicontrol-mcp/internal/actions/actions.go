@@ -159,15 +159,8 @@ type parser struct {
 
 func (p *parser) failf(ptr, format string, args ...any) {
 	if p.err == nil {
-		p.err = fmt.Errorf("%s:%s: %s", p.path, pointerOrRoot(ptr), fmt.Sprintf(format, args...))
+		p.err = fmt.Errorf("%s:%s: %s", p.path, strictjson.DisplayPointer(ptr), fmt.Sprintf(format, args...))
 	}
-}
-
-func pointerOrRoot(ptr string) string {
-	if ptr == "" {
-		return "/"
-	}
-	return ptr
 }
 
 // members checks that v is an object whose member names are all in allowed
@@ -390,7 +383,7 @@ func schemaProblem(err error) string {
 		if errors.As(se.Err, &ve) {
 			var out []string
 			for _, leaf := range jsondoc.Leaves(ve) {
-				out = append(out, "at "+pointerOrRoot(leaf.InstanceLocation)+": "+leaf.Message)
+				out = append(out, "at "+strictjson.DisplayPointer(leaf.InstanceLocation)+": "+leaf.Message)
 			}
 			sort.Strings(out)
 			return strings.Join(out, "; ")
@@ -419,7 +412,7 @@ func argumentProblems(problems []jsondoc.Problem) []string {
 			}
 			continue
 		}
-		out = append(out, pointerOrRoot(p.Pointer)+": "+p.Msg)
+		out = append(out, strictjson.DisplayPointer(p.Pointer)+": "+p.Msg)
 	}
 	if problems[0].Stage == jsondoc.Schema {
 		sort.Strings(out)
