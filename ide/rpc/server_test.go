@@ -233,17 +233,6 @@ func (c *conv) next() string {
 	return ""
 }
 
-func (c *conv) expectNone(d time.Duration) {
-	c.t.Helper()
-	select {
-	case f, ok := <-c.frames:
-		if ok {
-			c.t.Fatalf("unexpected frame %s", f)
-		}
-	case <-time.After(d):
-	}
-}
-
 // readerCaughtUp waits until the reader has handled every frame sent so
 // far: it sends a $/cancelRequest without params, which the reader
 // diagnoses on stderr as it reads it, after the frames before it, and
