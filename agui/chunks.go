@@ -155,10 +155,10 @@ func (c *chunker) text(i int, e contract.TextMessageChunkEvent) ([]contract.Even
 	l := c.lanes[o]
 	if l != nil && l.kind == chunkText && (e.MessageID == nil || *e.MessageID == l.id) {
 		if e.Role != nil && string(*e.Role) != l.role {
-			return nil, c.s.fail(i, field(func(e *contract.TextMessageChunkEvent) any { return &e.Role }), contract.RuleSequenceChunks, "role %q does not match the role %q the message %q opened with", string(*e.Role), l.role, l.id)
+			return nil, c.s.fail(i, member(contract.TextMessageChunkEventMemberRole), contract.RuleSequenceChunks, "role %q does not match the role %q the message %q opened with", string(*e.Role), l.role, l.id)
 		}
 		if e.Name != nil && (l.name == nil || *e.Name != *l.name) {
-			return nil, c.s.fail(i, field(func(e *contract.TextMessageChunkEvent) any { return &e.Name }), contract.RuleSequenceChunks, "name %q does not match the name the message %q opened with", *e.Name, l.id)
+			return nil, c.s.fail(i, member(contract.TextMessageChunkEventMemberName), contract.RuleSequenceChunks, "name %q does not match the name the message %q opened with", *e.Name, l.id)
 		}
 	} else {
 		out = append(out, c.closeLane(o)...)
@@ -192,10 +192,10 @@ func (c *chunker) tool(i int, e contract.ToolCallChunkEvent) ([]contract.Event, 
 	l := c.lanes[o]
 	if l != nil && l.kind == chunkTool && (e.ToolCallID == nil || *e.ToolCallID == l.id) {
 		if e.ToolCallName != nil && *e.ToolCallName != l.toolName {
-			return nil, c.s.fail(i, field(func(e *contract.ToolCallChunkEvent) any { return &e.ToolCallName }), contract.RuleSequenceChunks, "toolCallName %q does not match %q, which the call %q opened with", *e.ToolCallName, l.toolName, l.id)
+			return nil, c.s.fail(i, member(contract.ToolCallChunkEventMemberToolCallName), contract.RuleSequenceChunks, "toolCallName %q does not match %q, which the call %q opened with", *e.ToolCallName, l.toolName, l.id)
 		}
 		if e.ParentMessageID != nil && (l.parent == nil || *e.ParentMessageID != *l.parent) {
-			return nil, c.s.fail(i, field(func(e *contract.ToolCallChunkEvent) any { return &e.ParentMessageID }), contract.RuleSequenceChunks, "parentMessageId %q does not match what the call %q opened with", *e.ParentMessageID, l.id)
+			return nil, c.s.fail(i, member(contract.ToolCallChunkEventMemberParentMessageID), contract.RuleSequenceChunks, "parentMessageId %q does not match what the call %q opened with", *e.ParentMessageID, l.id)
 		}
 	} else {
 		out = append(out, c.closeLane(o)...)

@@ -295,15 +295,16 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 	if err != nil {
 		return nil, wrap("state", err)
 	}
-	if doc.Kind != strictjson.Object {
-		return nil, wrap("state", failf(FileLevel, "", contract.RuleStandStateRoot, "the state is an object; this one is %s", describeKind(doc.Kind)))
-	}
 	stand, _ := LookupProfile(contract.ProfileStand)
+	stateLimits := stateBounds{p: stand, event: FileLevel, what: "the state", measure: asCompact}
+	if err := stateLimits.root(doc); err != nil {
+		return nil, wrap("state", err)
+	}
 	if err := checkTrees(stand, FileLevel, doc); err != nil {
 		return nil, wrap("state", err)
 	}
-	if n := compactSize(doc); n > contract.LimitInitialStateBytes {
-		return nil, wrap("state", failf(FileLevel, "", contract.RuleStandInitialStateBytes, "the state is %d bytes of compact JSON, more than the limit of %d", n, contract.LimitInitialStateBytes))
+	if err := stateLimits.stateBytes(compactSize(doc)); err != nil {
+		return nil, wrap("state", err)
 	}
 	g = &goCopy{event: FileLevel, limits: true}
 	list, err := g.value(reflect.ValueOf(patch), 1)
@@ -316,11 +317,12 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 	if err := checkTrees(stand, FileLevel, list); err != nil {
 		return nil, wrap("patch", err)
 	}
-	if len(list.Elems) > contract.LimitPatchOperations {
-		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandPatchOperations, "the patch holds %d operations, more than the limit of %d", len(list.Elems), contract.LimitPatchOperations))
+	patchLimits := stateBounds{p: stand, event: FileLevel, what: "the patch", measure: asCompact}
+	if err := patchLimits.patchOperations(len(list.Elems)); err != nil {
+		return nil, wrap("patch", err)
 	}
-	if n := compactSize(list); n > contract.LimitPatchBytes {
-		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandPatchBytes, "the patch is %d bytes of compact JSON, more than the limit of %d", n, contract.LimitPatchBytes))
+	if err := patchLimits.patchBytes(compactSize(list)); err != nil {
+		return nil, wrap("patch", err)
 	}
 	m, _ := loadModel()
 	for i, e := range list.Elems {
@@ -329,28 +331,15 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 			return nil, wrap("patch", decodeFailure(FileLevel, strictjson.AppendIndexPointer("", i), contract.RuleStructureEventSchema, err))
 		}
 	}
-	p := newPatcher(doc, patchOptions{maxDepth: contract.LimitDepth})
+	p := newPatcher(doc, statePatchOptions(stand))
 	if f := p.apply(treeOps(nil, list, m.patchTag, namePath, nameFrom, nameValue)); f != nil {
-		ptr := strictjson.AppendIndexPointer("", f.Index)
-		if f.Member != "" {
-			ptr = strictjson.AppendPointer(ptr, f.Member)
-		}
-		rule := contract.RuleStandStateAtomicity
-		switch f.Kind {
-		case faultCopyMove:
-			rule = contract.RuleUnsupportedCopyMove
-		case faultRemoveRoot:
-			rule = contract.RuleUnsupportedRemoveRoot
-		case faultDepth:
-			rule = contract.RuleSequenceStateDepth
-		}
-		return nil, wrap("patch", failf(FileLevel, ptr, rule, "%s; nothing was applied", f.Msg))
+		rule, _ := stateFault(stand, f) // the stand rejects every fault
+		return nil, wrap("patch", failf(FileLevel, faultPointer("", f), rule, "%s; nothing was applied", f.Msg))
 	}
-	out := p.root
-	if out.Kind != strictjson.Object {
-		return nil, wrap("patch", failf(FileLevel, "", contract.RuleStandStateRoot, "the patch would leave a state that is %s, not an object", describeKind(out.Kind)))
+	if err := patchLimits.patchedRoot(p.root); err != nil {
+		return nil, wrap("patch", err)
 	}
-	res, _ := toGo(out).(map[string]any)
+	res, _ := toGo(p.root).(map[string]any)
 	return res, nil
 }
 

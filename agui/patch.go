@@ -28,6 +28,14 @@ const (
 	opTest    = contract.JSONPatchOperationTagTest
 )
 
+// Members of a patch operation, named alike in every operation that has
+// them.
+const (
+	namePath  = contract.AddOperationMemberPath
+	nameFrom  = contract.MoveOperationMemberFrom
+	nameValue = contract.AddOperationMemberValue
+)
+
 // patchOp is one operation, its pointers still unparsed. Index is its
 // position in the patch as the record wrote it.
 type patchOp struct {
@@ -228,34 +236,34 @@ func (p *patcher) op(op patchOp) *patchFault {
 	}
 	path, err := parsePointer(p.path[:0], op.Path)
 	if err != nil {
-		return fault("path", faultApply, "%v", err)
+		return fault(namePath, faultApply, "%v", err)
 	}
 	p.path = path
 	switch op.Op {
 	case opAdd:
 		if err := p.add(path, op.Value); err != nil {
-			return fault("path", faultApply, "add at %q: %v", op.Path, err)
+			return fault(namePath, faultApply, "add at %q: %v", op.Path, err)
 		}
 		p.placed(len(path), op.Value, op.Index)
 		return nil
 	case opRemove:
 		if len(path) == 0 {
-			return fault("path", faultRemoveRoot, "remove cannot delete the whole document")
+			return fault(namePath, faultRemoveRoot, "remove cannot delete the whole document")
 		}
 		if _, err := p.remove(path); err != nil {
-			return fault("path", faultApply, "remove at %q: %v", op.Path, err)
+			return fault(namePath, faultApply, "remove at %q: %v", op.Path, err)
 		}
 		return nil
 	case opReplace:
 		if err := p.replace(path, op.Value); err != nil {
-			return fault("path", faultApply, "replace at %q: %v", op.Path, err)
+			return fault(namePath, faultApply, "replace at %q: %v", op.Path, err)
 		}
 		p.placed(len(path), op.Value, op.Index)
 		return nil
 	case opTest:
 		got, err := p.get(path)
 		if err != nil {
-			return fault("path", faultApply, "test at %q: %v", op.Path, err)
+			return fault(namePath, faultApply, "test at %q: %v", op.Path, err)
 		}
 		if !equalJSON(got, op.Value) {
 			return fault("", faultApply, "test at %q failed: the value there is %s, not %s", op.Path, compact(got), compact(op.Value))
@@ -267,25 +275,25 @@ func (p *patcher) op(op patchOp) *patchFault {
 		}
 		from, err := parsePointer(p.from[:0], op.From)
 		if err != nil {
-			return fault("from", faultApply, "%v", err)
+			return fault(nameFrom, faultApply, "%v", err)
 		}
 		p.from = from
 		v, err := p.get(from)
 		if err != nil {
-			return fault("from", faultApply, "%s from %q: %v", op.Op, op.From, err)
+			return fault(nameFrom, faultApply, "%s from %q: %v", op.Op, op.From, err)
 		}
 		if op.Op == opMove {
 			if op.From == op.Path {
 				return nil
 			}
 			if strings.HasPrefix(op.Path, op.From+"/") {
-				return fault("from", faultApply, "move from %q into its own child %q", op.From, op.Path)
+				return fault(nameFrom, faultApply, "move from %q into its own child %q", op.From, op.Path)
 			}
 			if len(from) == 0 {
-				return fault("from", faultApply, "move cannot take the whole document")
+				return fault(nameFrom, faultApply, "move cannot take the whole document")
 			}
 			if v, err = p.remove(from); err != nil {
-				return fault("from", faultApply, "move from %q: %v", op.From, err)
+				return fault(nameFrom, faultApply, "move from %q: %v", op.From, err)
 			}
 		} else {
 			// The copy is a value of its own: a later operation that
@@ -293,7 +301,7 @@ func (p *patcher) op(op patchOp) *patchFault {
 			v = cloneValue(v)
 		}
 		if err := p.add(path, v); err != nil {
-			return fault("path", faultApply, "%s to %q: %v", op.Op, op.Path, err)
+			return fault(namePath, faultApply, "%s to %q: %v", op.Op, op.Path, err)
 		}
 		p.placed(len(path), v, op.Index)
 		return nil

@@ -3,7 +3,6 @@ package agui
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,71 +114,31 @@ func (s *seq) fail(event int, ptr, rule, format string, args ...any) error {
 	return failf(event, ptr, rule, format, args...)
 }
 
-// member returns the JSON pointer of the field of the struct *st that f
-// points to, read from the generated json tag, so that no member name is
-// spelled here.
-func member(st, f any) string { return strictjson.AppendPointer("", jsonName(st, f)) }
+// member returns the JSON pointer of a member of an event, named by its
+// generated constant.
+func member(name string) string { return strictjson.AppendPointer("", name) }
 
-// field returns the JSON pointer of a field of T, which f names by taking
-// its address in a T: unlike member, it does not take the address of an
-// event the caller holds, which would move every event to the heap for the
-// sake of a message on a failure path.
-func field[T any](f func(*T) any) string {
-	var zero T
-	return member(&zero, f(&zero))
-}
-
-// jsonName returns the member name of the field of the struct *st that f
-// points to.
-func jsonName(st, f any) string {
-	sv := reflect.ValueOf(st).Elem()
-	addr := reflect.ValueOf(f).Pointer()
-	for i := 0; i < sv.NumField(); i++ {
-		if sv.Field(i).Addr().Pointer() == addr {
-			name, _, _ := strings.Cut(sv.Type().Field(i).Tag.Get("json"), ",")
-			return name
-		}
-	}
-	return ""
-}
-
-// Member names the checker looks up in event trees, read once from the
-// generated types.
-var (
-	nameThreadID, nameRunID, nameSnapshot, nameDelta, namePatch string
-	namePath, nameFrom, nameValue, nameInterrupts, nameID       string
-	nameRole                                                    string
-	// Pointers of the members that name an entity.
-	ptrMessageID, ptrToolCallID, ptrSubagentRunID, ptrDelta, ptrSnapshot string
+// Member names the checker looks up in event trees, from the generated
+// constants, so that no member name is spelled here.
+const (
+	nameThreadID   = contract.RunFinishedEventMemberThreadID
+	nameRunID      = contract.RunFinishedEventMemberRunID
+	nameSnapshot   = contract.StateSnapshotEventMemberSnapshot
+	nameDelta      = contract.StateDeltaEventMemberDelta
+	namePatch      = contract.ActivityDeltaEventMemberPatch
+	nameInterrupts = contract.RunFinishedInterruptMemberInterrupts
+	nameID         = contract.InterruptMemberID
+	nameRole       = contract.TextMessageStartEventMemberRole
 )
 
-func init() {
-	var rf contract.RunFinishedEvent
-	nameThreadID, nameRunID = jsonName(&rf, &rf.ThreadID), jsonName(&rf, &rf.RunID)
-	var ss contract.StateSnapshotEvent
-	nameSnapshot = jsonName(&ss, &ss.Snapshot)
-	var sd contract.StateDeltaEvent
-	nameDelta = jsonName(&sd, &sd.Delta)
-	var ad contract.ActivityDeltaEvent
-	namePatch = jsonName(&ad, &ad.Patch)
-	var add contract.AddOperation
-	namePath, nameValue = jsonName(&add, &add.Path), jsonName(&add, &add.Value)
-	var mv contract.MoveOperation
-	nameFrom = jsonName(&mv, &mv.From)
-	var in contract.RunFinishedInterrupt
-	nameInterrupts = jsonName(&in, &in.Interrupts)
-	var it contract.Interrupt
-	nameID = jsonName(&it, &it.ID)
-	var ts contract.TextMessageStartEvent
-	ptrMessageID = member(&ts, &ts.MessageID)
-	nameRole = jsonName(&ts, &ts.Role)
-	var tc contract.ToolCallStartEvent
-	ptrToolCallID = member(&tc, &tc.ToolCallID)
-	var sf contract.SubagentFinishedEvent
-	ptrSubagentRunID = member(&sf, &sf.SubagentRunID)
-	ptrDelta = member(&sd, &sd.Delta)
-	ptrSnapshot = member(&ss, &ss.Snapshot)
-}
+// Pointers of the members that name an entity.
+var (
+	ptrMessageID     = member(contract.TextMessageStartEventMemberMessageID)
+	ptrToolCallID    = member(contract.ToolCallStartEventMemberToolCallID)
+	ptrSubagentRunID = member(contract.SubagentFinishedEventMemberSubagentRunID)
+	ptrDelta         = member(nameDelta)
+	ptrSnapshot      = member(nameSnapshot)
+)
 
 // apply checks one event against the sequence so far and records what it
 // changes. i is the index of the event in the record (several expanded
@@ -314,7 +273,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent) error {
 		return nil
 	}
 	if was := s.r.Messages[k].Role; e.Role != nil && string(*e.Role) != was {
-		return s.fail(i, field(func(e *contract.TextMessageStartEvent) any { return &e.Role }), contract.RuleSequenceTextMessage,
+		return s.fail(i, member(contract.TextMessageStartEventMemberRole), contract.RuleSequenceTextMessage,
 			"TEXT_MESSAGE_START reopens the message %q as %s, but it was opened as %s; a reopened message keeps its role", e.MessageID, quote(string(*e.Role)), quote(was))
 	}
 	n := s.msgName[e.MessageID]
@@ -325,7 +284,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent) error {
 	if n.set {
 		was = "as " + quote(n.name)
 	}
-	return s.fail(i, field(func(e *contract.TextMessageStartEvent) any { return &e.Name }), contract.RuleSequenceTextMessage,
+	return s.fail(i, member(contract.TextMessageStartEventMemberName), contract.RuleSequenceTextMessage,
 		"TEXT_MESSAGE_START reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", e.MessageID, quote(*e.Name), was)
 }
 
@@ -487,7 +446,7 @@ func (s *seq) openMessage(id, role string, tag *contract.SubagentRunID) {
 
 func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 	if s.threadSet && e.ThreadID != s.thread && s.p.Has(contract.RuleSequenceOneThread) {
-		return failf(i, member(&e, &e.ThreadID), contract.RuleSequenceOneThread,
+		return failf(i, member(contract.RunStartedEventMemberThreadID), contract.RuleSequenceOneThread,
 			"RUN_STARTED opens a run on thread %q, but the record's runs belong to thread %q: a record is one thread", e.ThreadID, s.thread)
 	}
 	s.runs++
@@ -502,7 +461,7 @@ func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 	s.r.Runs = append(s.r.Runs, Run{ThreadID: e.ThreadID, RunID: e.RunID, Outcome: Outcome{Kind: OutcomeUnfinished}})
 	if e.ProtocolVersion != nil && s.p.Has(contract.RuleToleranceProtocolVersion) {
 		if newer, ok := newerVersion(*e.ProtocolVersion, contract.ProtocolVersion); !ok || newer {
-			s.warn(i, member(&e, &e.ProtocolVersion), contract.RuleToleranceProtocolVersion,
+			s.warn(i, member(contract.RunStartedEventMemberProtocolVersion), contract.RuleToleranceProtocolVersion,
 				"the producer declares protocol version %q; this checker reads AG-UI %s", *e.ProtocolVersion, contract.ProtocolVersion)
 		}
 	}
@@ -582,11 +541,11 @@ func newerVersion(v, base string) (newer, ok bool) {
 func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 	if s.active() && s.p.Has(contract.RuleSequenceRunIdentity) {
 		if e.ThreadID != s.thread {
-			return failf(i, member(&e, &e.ThreadID), contract.RuleSequenceRunIdentity,
+			return failf(i, member(contract.RunFinishedEventMemberThreadID), contract.RuleSequenceRunIdentity,
 				"RUN_FINISHED names thread %q, but the active run %q started on thread %q", e.ThreadID, s.runID, s.thread)
 		}
 		if e.RunID != s.runID {
-			return failf(i, member(&e, &e.RunID), contract.RuleSequenceRunIdentity,
+			return failf(i, member(contract.RunFinishedEventMemberRunID), contract.RuleSequenceRunIdentity,
 				"RUN_FINISHED names run %q, but the active run is %q", e.RunID, s.runID)
 		}
 	}
@@ -616,18 +575,18 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 		oc.PendingToolCalls = o.PendingToolCallIds
 	case contract.RunFinishedOutcomeCancelled:
 		if s.p.Has(contract.RuleStandOutcomes) {
-			return failf(i, member(&e, &e.Outcome), contract.RuleStandOutcomes, "the stand's runs end in success, an error or an interrupt; a cancelled outcome is not one of them")
+			return failf(i, member(contract.RunFinishedEventMemberOutcome), contract.RuleStandOutcomes, "the stand's runs end in success, an error or an interrupt; a cancelled outcome is not one of them")
 		}
 		oc.Kind = OutcomeCancelled
 	case contract.RunFinishedInterrupt:
 		if s.p.Has(contract.RuleStandInterrupts) && len(o.Interrupts) > contract.LimitInterrupts {
-			return failf(i, member(&e, &e.Outcome), contract.RuleStandInterrupts, "the outcome carries %d interrupts, more than the limit of %d", len(o.Interrupts), contract.LimitInterrupts)
+			return failf(i, member(contract.RunFinishedEventMemberOutcome), contract.RuleStandInterrupts, "the outcome carries %d interrupts, more than the limit of %d", len(o.Interrupts), contract.LimitInterrupts)
 		}
 		oc.Kind = OutcomeInterrupt
 		seen := make(map[string]int, len(o.Interrupts))
 		for k, in := range o.Interrupts {
 			if first, dup := seen[in.ID]; dup && s.p.Has(contract.RuleSequenceInterruptIds) {
-				ptr := member(&e, &e.Outcome) + strictjson.AppendIndexPointer(strictjson.AppendPointer("", nameInterrupts), k) + strictjson.AppendPointer("", nameID)
+				ptr := member(contract.RunFinishedEventMemberOutcome) + strictjson.AppendIndexPointer(strictjson.AppendPointer("", nameInterrupts), k) + strictjson.AppendPointer("", nameID)
 				return failf(i, ptr, contract.RuleSequenceInterruptIds, "interrupt id %q is used twice in this outcome (interrupts %d and %d); each interrupt of a run has its own id", in.ID, first, k)
 			}
 			seen[in.ID] = k
@@ -653,7 +612,7 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 	id := e.ToolCallID
 	if s.tool.open[id] {
-		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ToolCallID }), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
+		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallID), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
 	}
 	if err := s.reopenedToolCall(i, e); err != nil {
 		return err
@@ -677,7 +636,7 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 		return err
 	}
 	if known && e.SubagentRunID == nil && hasParent && inherited != existing {
-		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ParentMessageID }), contract.RuleSequenceAttribution,
+		return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceAttribution,
 			"the tool call %q belongs to %s but its parent message belongs to %s", id, existing, inherited)
 	}
 	s.tool.open[id] = true
@@ -708,7 +667,7 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent) error {
 	}
 	tc := s.r.ToolCalls[k]
 	if e.ToolCallName != tc.Name {
-		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ToolCallName }), contract.RuleSequenceToolCall,
+		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallName), contract.RuleSequenceToolCall,
 			"TOOL_CALL_START reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
 	}
 	if e.ParentMessageID != nil && *e.ParentMessageID != tc.ParentMessageID {
@@ -716,7 +675,7 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent) error {
 		if tc.ParentMessageID != "" {
 			was = "in the message " + quote(tc.ParentMessageID)
 		}
-		return s.fail(i, field(func(e *contract.ToolCallStartEvent) any { return &e.ParentMessageID }), contract.RuleSequenceToolCall,
+		return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
 			"TOOL_CALL_START reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", e.ToolCallID, *e.ParentMessageID, was)
 	}
 	return nil
@@ -742,11 +701,11 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	if s.p.Has(contract.RuleStandToolResult) {
 		switch {
 		case !started:
-			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "no tool call %q was started in this record", e.ToolCallID)
+			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "no tool call %q was started in this record", e.ToolCallID)
 		case !s.r.ToolCalls[k].Complete:
-			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
+			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
 		case s.answered[e.ToolCallID]:
-			return failf(i, field(func(e *contract.ToolCallResultEvent) any { return &e.ToolCallID }), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
+			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
 		}
 	}
 	s.answered[e.ToolCallID] = true
@@ -763,7 +722,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 func (s *seq) stepStarted(i int, e contract.StepStartedEvent) error {
 	o := ownerOf(e.SubagentRunID)
 	if s.steps[o][e.StepName] {
-		return s.fail(i, field(func(e *contract.StepStartedEvent) any { return &e.StepName }), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
+		return s.fail(i, member(contract.StepStartedEventMemberStepName), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
 	}
 	if s.steps[o] == nil {
 		s.steps[o] = map[string]bool{}
@@ -782,11 +741,11 @@ func (s *seq) stepFinished(i int, e contract.StepFinishedEvent) error {
 	if !s.steps[o][e.StepName] {
 		for other, names := range s.steps {
 			if names[e.StepName] {
-				return s.fail(i, field(func(e *contract.StepFinishedEvent) any { return &e.StepName }), contract.RuleSequenceStep,
+				return s.fail(i, member(contract.StepFinishedEventMemberStepName), contract.RuleSequenceStep,
 					"the step %q is open under %s, not %s; a step is finished by whoever started it", e.StepName, other, o)
 			}
 		}
-		return s.fail(i, field(func(e *contract.StepFinishedEvent) any { return &e.StepName }), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
+		return s.fail(i, member(contract.StepFinishedEventMemberStepName), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
 	}
 	delete(s.steps[o], e.StepName)
 	for k := len(s.r.Steps) - 1; k >= 0; k-- {
@@ -810,11 +769,11 @@ func (s *seq) subagentStarted(i int, e contract.SubagentStartedEvent) error {
 	id := string(e.SubagentRunID)
 	switch {
 	case s.subActive[id]:
-		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.SubagentRunID }), contract.RuleSequenceSubagent, "the subagent %q is already active", id)
+		return s.fail(i, member(contract.SubagentStartedEventMemberSubagentRunID), contract.RuleSequenceSubagent, "the subagent %q is already active", id)
 	case s.subClosed[id]:
-		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.SubagentRunID }), contract.RuleSequenceSubagent, "the subagent %q already finished in this run; an invocation id is used once", id)
+		return s.fail(i, member(contract.SubagentStartedEventMemberSubagentRunID), contract.RuleSequenceSubagent, "the subagent %q already finished in this run; an invocation id is used once", id)
 	case e.ParentSubagentRunID != nil && !s.subActive[string(*e.ParentSubagentRunID)] && !s.subClosed[string(*e.ParentSubagentRunID)]:
-		return s.fail(i, field(func(e *contract.SubagentStartedEvent) any { return &e.ParentSubagentRunID }), contract.RuleSequenceSubagent, "the parent subagent %q was not started in this run", string(*e.ParentSubagentRunID))
+		return s.fail(i, member(contract.SubagentStartedEventMemberParentSubagentRunID), contract.RuleSequenceSubagent, "the parent subagent %q was not started in this run", string(*e.ParentSubagentRunID))
 	}
 	s.subActive[id] = true
 	return nil
@@ -947,7 +906,7 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjson.Value) error {
 	k, exists := s.msgIndex[e.MessageID]
 	if !exists || s.r.Messages[k].Data == nil {
-		s.warn(i, field(func(e *contract.ActivityDeltaEvent) any { return &e.MessageID }), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
+		s.warn(i, member(contract.ActivityDeltaEventMemberMessageID), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
 		return nil
 	}
 	doc, err := strictjson.Parse(s.r.Messages[k].Data, strictjson.Options{})
@@ -961,7 +920,7 @@ func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjs
 		if f.Kind == faultDepth {
 			rule = contract.RuleSequenceStateDepth
 		}
-		s.warn(i, strictjson.AppendIndexPointer(field(func(e *contract.ActivityDeltaEvent) any { return &e.Patch }), f.Index), rule, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
+		s.warn(i, strictjson.AppendIndexPointer(member(contract.ActivityDeltaEventMemberPatch), f.Index), rule, "%s; the activity %q was left as it was", f.Msg, e.MessageID)
 		return nil
 	}
 	s.r.Messages[k].Data = p.root.AppendCompact(nil)
@@ -977,27 +936,31 @@ func (s *seq) size(v *strictjson.Value) int {
 	return compactSize(v)
 }
 
-func (s *seq) patchOptions() patchOptions {
-	return patchOptions{copyMove: !s.p.Has(contract.RuleUnsupportedCopyMove), maxDepth: s.stateDepth()}
-}
+func (s *seq) patchOptions() patchOptions { return statePatchOptions(s.p) }
 
 // stateDepth is the bound on the depth of the state and of activities
 // after a patch, or 0 when the profile sets none.
-func (s *seq) stateDepth() int {
-	if s.p.Has(contract.RuleSequenceStateDepth) {
-		return contract.LimitDepth
+func (s *seq) stateDepth() int { return stateDepth(s.p) }
+
+// bounds checks the state or patch that the member at ptr of event i
+// holds, which messages call what.
+func (s *seq) bounds(i int, ptr, what string) stateBounds {
+	measure := asWritten
+	if !s.srcs {
+		measure = asCompact
 	}
-	return 0
+	return stateBounds{p: s.p, event: i, ptr: ptr, what: what, measure: measure}
 }
 
 // stateSnapshot replaces the state with the snapshot's tree.
 func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjson.Value) error {
 	v := tree.Get(nameSnapshot)
-	if s.p.Has(contract.RuleStandStateRoot) && v.Kind != strictjson.Object {
-		return failf(i, ptrSnapshot, contract.RuleStandStateRoot, "the state of the stand is an object; this snapshot is %s", describeKind(v.Kind))
+	b := s.bounds(i, ptrSnapshot, "the snapshot")
+	if err := b.root(v); err != nil {
+		return err
 	}
-	if n := s.size(v); s.p.Has(contract.RuleStandInitialStateBytes) && n > contract.LimitInitialStateBytes {
-		return failf(i, ptrSnapshot, contract.RuleStandInitialStateBytes, "the snapshot is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitInitialStateBytes)
+	if err := b.stateBytes(s.size(v)); err != nil {
+		return err
 	}
 	s.state = newPatcher(v, s.patchOptions())
 	return nil
@@ -1008,12 +971,13 @@ func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjs
 // Either way the state stays as it was.
 func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Value) error {
 	deltaPtr := ptrDelta
-	if s.p.Has(contract.RuleStandPatchOperations) && len(e.Delta) > contract.LimitPatchOperations {
-		return failf(i, deltaPtr, contract.RuleStandPatchOperations, "the delta holds %d operations, more than the limit of %d", len(e.Delta), contract.LimitPatchOperations)
+	b := s.bounds(i, deltaPtr, "the delta")
+	if err := b.patchOperations(len(e.Delta)); err != nil {
+		return err
 	}
 	list := tree.Get(nameDelta)
-	if n := s.size(list); s.p.Has(contract.RuleStandPatchBytes) && n > contract.LimitPatchBytes {
-		return failf(i, deltaPtr, contract.RuleStandPatchBytes, "the delta is %d bytes as the record writes it, more than the limit of %d", n, contract.LimitPatchBytes)
+	if err := b.patchBytes(s.size(list)); err != nil {
+		return err
 	}
 	if s.state == nil {
 		s.state = newPatcher(&strictjson.Value{Kind: strictjson.Object}, s.patchOptions())
@@ -1021,29 +985,17 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 	s.ops = treeOps(s.ops[:0], list, s.m.patchTag, namePath, nameFrom, nameValue)
 	f := s.state.apply(s.ops)
 	if f != nil {
-		ptr := strictjson.AppendIndexPointer(deltaPtr, f.Index)
-		if f.Member != "" {
-			ptr = strictjson.AppendPointer(ptr, f.Member)
+		ptr := faultPointer(deltaPtr, f)
+		rule, reject := stateFault(s.p, f)
+		if reject {
+			return failf(i, ptr, rule, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
 		}
-		switch {
-		case f.Kind == faultDepth && s.p.Has(contract.RuleStandStateAtomicity):
-			return failf(i, ptr, contract.RuleSequenceStateDepth, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
-		case f.Kind == faultDepth:
-			s.warn(i, ptr, contract.RuleSequenceStateDepth, "%s; nothing of this delta was applied", f.Msg)
-			return nil
-		case f.Kind == faultCopyMove && s.p.Has(contract.RuleUnsupportedCopyMove):
-			return failf(i, ptr, contract.RuleUnsupportedCopyMove, "%s", f.Msg)
-		case f.Kind == faultRemoveRoot && s.p.Has(contract.RuleUnsupportedRemoveRoot):
-			return failf(i, ptr, contract.RuleUnsupportedRemoveRoot, "%s", f.Msg)
-		case s.p.Has(contract.RuleStandStateAtomicity):
-			return failf(i, ptr, contract.RuleStandStateAtomicity, "%s; the whole delta is rejected and the state is left as it was", f.Msg)
-		}
-		s.warn(i, ptr, contract.RuleSequenceStateDelta, "%s; nothing of this delta was applied", f.Msg)
+		s.warn(i, ptr, rule, "%s; nothing of this delta was applied", f.Msg)
 		return nil
 	}
-	if root := s.state.root; s.p.Has(contract.RuleStandStateRoot) && root.Kind != strictjson.Object {
+	if err := b.patchedRoot(s.state.root); err != nil {
 		s.state.rollback()
-		return failf(i, deltaPtr, contract.RuleStandStateRoot, "the delta would leave a state root that is %s, not an object", describeKind(root.Kind))
+		return err
 	}
 	s.state.commit()
 	return nil

@@ -42,6 +42,21 @@ type ActParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// Wire names of the members of ActParams.
+const (
+	ActParamsMemberType      = "type"
+	ActParamsMemberTargetID  = "targetId"
+	ActParamsMemberItemID    = "itemId"
+	ActParamsMemberAuxID     = "auxId"
+	ActParamsMemberX         = "x"
+	ActParamsMemberY         = "y"
+	ActParamsMemberScreenX   = "screenX"
+	ActParamsMemberScreenY   = "screenY"
+	ActParamsMemberIntArg    = "intArg"
+	ActParamsMemberStringArg = "stringArg"
+	ActParamsMemberAppend    = "append"
+)
+
 // MarshalJSON writes ActParams exactly as the contract spells it.
 func (v ActParams) MarshalJSON() ([]byte, error) {
 	return appendActParams(nil, v)
@@ -161,6 +176,12 @@ type ActResult struct {
 	CommandSeq int64 `json:"commandSeq"`
 }
 
+// Wire names of the members of ActResult.
+const (
+	ActResultMemberAccepted   = "accepted"
+	ActResultMemberCommandSeq = "commandSeq"
+)
+
 // MarshalJSON writes ActResult exactly as the contract spells it.
 func (v ActResult) MarshalJSON() ([]byte, error) {
 	return appendActResult(nil, v)
@@ -204,6 +225,11 @@ type AuthParams struct {
 	Token string `json:"token"`
 }
 
+// Wire names of the members of AuthParams.
+const (
+	AuthParamsMemberToken = "token"
+)
+
 // MarshalJSON writes AuthParams exactly as the contract spells it.
 func (v AuthParams) MarshalJSON() ([]byte, error) {
 	return appendAuthParams(nil, v)
@@ -242,6 +268,11 @@ type AuthResult struct {
 	// leaves the connection unauthorized.
 	Authorized bool `json:"authorized"`
 }
+
+// Wire names of the members of AuthResult.
+const (
+	AuthResultMemberAuthorized = "authorized"
+)
 
 // MarshalJSON writes AuthResult exactly as the contract spells it.
 func (v AuthResult) MarshalJSON() ([]byte, error) {
@@ -290,6 +321,14 @@ type CommandCompletedEvent struct {
 	// Extra holds members the contract does not name, carried unchanged (raw JSON by member name).
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// Wire names of the members of CommandCompletedEvent.
+const (
+	CommandCompletedEventMemberType       = "type"
+	CommandCompletedEventMemberCommandSeq = "commandSeq"
+	CommandCompletedEventMemberSuccess    = "success"
+	CommandCompletedEventMemberMessage    = "message"
+)
 
 // MarshalJSON writes CommandCompletedEvent exactly as the contract spells it.
 func (v CommandCompletedEvent) MarshalJSON() ([]byte, error) {
@@ -395,6 +434,12 @@ type ErrorDetail struct {
 	Reason string `json:"reason"`
 }
 
+// Wire names of the members of ErrorDetail.
+const (
+	ErrorDetailMemberPointer = "pointer"
+	ErrorDetailMemberReason  = "reason"
+)
+
 // MarshalJSON writes ErrorDetail exactly as the contract spells it.
 func (v ErrorDetail) MarshalJSON() ([]byte, error) {
 	return appendErrorDetail(nil, v)
@@ -447,6 +492,13 @@ type ErrorObject struct {
 	Data json.RawMessage `json:"data,omitempty"`
 }
 
+// Wire names of the members of ErrorObject.
+const (
+	ErrorObjectMemberCode    = "code"
+	ErrorObjectMemberMessage = "message"
+	ErrorObjectMemberData    = "data"
+)
+
 // MarshalJSON writes ErrorObject exactly as the contract spells it.
 func (v ErrorObject) MarshalJSON() ([]byte, error) {
 	return appendErrorObject(nil, v)
@@ -497,6 +549,11 @@ type Event struct {
 	// Extra holds members the contract does not name, carried unchanged (raw JSON by member name).
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// Wire names of the members of Event.
+const (
+	EventMemberType = "type"
+)
 
 // MarshalJSON writes Event exactly as the contract spells it.
 func (v Event) MarshalJSON() ([]byte, error) {
@@ -555,6 +612,12 @@ type EventRecord struct {
 	Event Event `json:"event"`
 }
 
+// Wire names of the members of EventRecord.
+const (
+	EventRecordMemberSeq   = "seq"
+	EventRecordMemberEvent = "event"
+)
+
 // MarshalJSON writes EventRecord exactly as the contract spells it.
 func (v EventRecord) MarshalJSON() ([]byte, error) {
 	return appendEventRecord(nil, v)
@@ -600,6 +663,12 @@ type EventsParams struct {
 	// The most events to return, clamped to 1..500; 100 when absent. Optional.
 	Limit *int64 `json:"limit,omitempty"`
 }
+
+// Wire names of the members of EventsParams.
+const (
+	EventsParamsMemberAfterSeq = "afterSeq"
+	EventsParamsMemberLimit    = "limit"
+)
 
 // AfterSeqOrDefault returns AfterSeq, or its default 0 when it is absent.
 func (v EventsParams) AfterSeqOrDefault() int64 {
@@ -669,6 +738,12 @@ type EventsResult struct {
 	Events []EventRecord `json:"events"`
 }
 
+// Wire names of the members of EventsResult.
+const (
+	EventsResultMemberLatestSeq = "latestSeq"
+	EventsResultMemberEvents    = "events"
+)
+
 // MarshalJSON writes EventsResult exactly as the contract spells it.
 func (v EventsResult) MarshalJSON() ([]byte, error) {
 	return appendEventsResult(nil, v)
@@ -716,6 +791,12 @@ type ObserveResult struct {
 	Observation json.RawMessage `json:"observation"`
 }
 
+// Wire names of the members of ObserveResult.
+const (
+	ObserveResultMemberObservationSeq = "observationSeq"
+	ObserveResultMemberObservation    = "observation"
+)
+
 // MarshalJSON writes ObserveResult exactly as the contract spells it.
 func (v ObserveResult) MarshalJSON() ([]byte, error) {
 	return appendObserveResult(nil, v)
@@ -758,6 +839,11 @@ type PingResult struct {
 	// result has no other members.
 	Ok bool `json:"ok"`
 }
+
+// Wire names of the members of PingResult.
+const (
+	PingResultMemberOk = "ok"
+)
 
 // MarshalJSON writes PingResult exactly as the contract spells it.
 func (v PingResult) MarshalJSON() ([]byte, error) {
@@ -849,6 +935,14 @@ type Request struct {
 	// Optional.
 	Params json.RawMessage `json:"params,omitempty"`
 }
+
+// Wire names of the members of Request.
+const (
+	RequestMemberJSONRPC = "jsonrpc"
+	RequestMemberID      = "id"
+	RequestMemberMethod  = "method"
+	RequestMemberParams  = "params"
+)
 
 // MarshalJSON writes Request exactly as the contract spells it.
 func (v Request) MarshalJSON() ([]byte, error) {
@@ -954,6 +1048,14 @@ type Response struct {
 	Error *ErrorObject `json:"error,omitempty"`
 }
 
+// Wire names of the members of Response.
+const (
+	ResponseMemberJSONRPC = "jsonrpc"
+	ResponseMemberID      = "id"
+	ResponseMemberResult  = "result"
+	ResponseMemberError   = "error"
+)
+
 // MarshalJSON writes Response exactly as the contract spells it.
 func (v Response) MarshalJSON() ([]byte, error) {
 	return appendResponse(nil, v)
@@ -1031,6 +1133,19 @@ type StatusResult struct {
 	// connection that has not authorized. It never contains a payload or a token.
 	LastError string `json:"lastError"`
 }
+
+// Wire names of the members of StatusResult.
+const (
+	StatusResultMemberRunning           = "running"
+	StatusResultMemberHost              = "host"
+	StatusResultMemberPort              = "port"
+	StatusResultMemberQueuedCommands    = "queuedCommands"
+	StatusResultMemberMaxQueuedCommands = "maxQueuedCommands"
+	StatusResultMemberEvents            = "events"
+	StatusResultMemberMaxEvents         = "maxEvents"
+	StatusResultMemberObservationSeq    = "observationSeq"
+	StatusResultMemberLastError         = "lastError"
+)
 
 // MarshalJSON writes StatusResult exactly as the contract spells it.
 func (v StatusResult) MarshalJSON() ([]byte, error) {

@@ -21,6 +21,12 @@ type APIVersion struct {
 	Minor int64 `json:"minor"`
 }
 
+// Wire names of the members of APIVersion.
+const (
+	APIVersionMemberMajor = "major"
+	APIVersionMemberMinor = "minor"
+)
+
 // MarshalJSON writes APIVersion exactly as the contract spells it.
 func (v APIVersion) MarshalJSON() ([]byte, error) {
 	return appendAPIVersion(nil, v)
@@ -62,6 +68,11 @@ type BooleanChange struct {
 	// The new value.
 	Value bool `json:"value"`
 }
+
+// Wire names of the members of BooleanChange.
+const (
+	BooleanChangeMemberValue = "value"
+)
 
 func (BooleanChange) isPropertyChange() {}
 
@@ -105,6 +116,12 @@ type ByteEdit struct {
 	Text string `json:"text"`
 }
 
+// Wire names of the members of ByteEdit.
+const (
+	ByteEditMemberRange = "range"
+	ByteEditMemberText  = "text"
+)
+
 // MarshalJSON writes ByteEdit exactly as the contract spells it.
 func (v ByteEdit) MarshalJSON() ([]byte, error) {
 	return appendByteEdit(nil, v)
@@ -146,6 +163,11 @@ type CancelParams struct {
 	// The id of the request, with its JSON type.
 	ID RequestID `json:"id"`
 }
+
+// Wire names of the members of CancelParams.
+const (
+	CancelParamsMemberID = "id"
+)
 
 // MarshalJSON writes CancelParams exactly as the contract spells it.
 func (v CancelParams) MarshalJSON() ([]byte, error) {
@@ -225,6 +247,27 @@ type Capabilities struct {
 	// into. Since 1.11. Optional.
 	UnsignedIntegerProperties *bool `json:"unsignedIntegerProperties,omitempty"`
 }
+
+// Wire names of the members of Capabilities.
+const (
+	CapabilitiesMemberDesignerXML               = "designerXml"
+	CapabilitiesMemberReadOnly                  = "readOnly"
+	CapabilitiesMemberDiskCache                 = "diskCache"
+	CapabilitiesMemberSearch                    = "search"
+	CapabilitiesMemberClientFileEvents          = "clientFileEvents"
+	CapabilitiesMemberBatch                     = "batch"
+	CapabilitiesMemberMultiContext              = "multiContext"
+	CapabilitiesMemberSupportedProjectTypes     = "supportedProjectTypes"
+	CapabilitiesMemberSelfUpdate                = "selfUpdate"
+	CapabilitiesMemberSupportPolicy             = "supportPolicy"
+	CapabilitiesMemberSupportFiles              = "supportFiles"
+	CapabilitiesMemberPicturePreview            = "picturePreview"
+	CapabilitiesMemberPropertyPresentation      = "propertyPresentation"
+	CapabilitiesMemberPropertyEditing           = "propertyEditing"
+	CapabilitiesMemberMetadataRename            = "metadataRename"
+	CapabilitiesMemberLinkedPropertyEdits       = "linkedPropertyEdits"
+	CapabilitiesMemberUnsignedIntegerProperties = "unsignedIntegerProperties"
+)
 
 // MarshalJSON writes Capabilities exactly as the contract spells it.
 func (v Capabilities) MarshalJSON() ([]byte, error) {
@@ -348,6 +391,12 @@ type Caption struct {
 	EnUS string `json:"en-US"`
 }
 
+// Wire names of the members of Caption.
+const (
+	CaptionMemberRuRU = "ru-RU"
+	CaptionMemberEnUS = "en-US"
+)
+
 // MarshalJSON writes Caption exactly as the contract spells it.
 func (v Caption) MarshalJSON() ([]byte, error) {
 	return appendCaption(nil, v)
@@ -413,6 +462,19 @@ type ChangedParams struct {
 	// The ids moved by a rename or its undo or redo. Since 1.9. Optional.
 	Renamed *Renamed `json:"renamed,omitempty"`
 }
+
+// Wire names of the members of ChangedParams.
+const (
+	ChangedParamsMemberSessionID        = "sessionId"
+	ChangedParamsMemberProjectID        = "projectId"
+	ChangedParamsMemberGeneration       = "generation"
+	ChangedParamsMemberEventSequence    = "eventSequence"
+	ChangedParamsMemberAffected         = "affected"
+	ChangedParamsMemberRequiresRefresh  = "requiresRefresh"
+	ChangedParamsMemberRequiresReopen   = "requiresReopen"
+	ChangedParamsMemberSupportUnchanged = "supportUnchanged"
+	ChangedParamsMemberRenamed          = "renamed"
+)
 
 // MarshalJSON writes ChangedParams exactly as the contract spells it.
 func (v ChangedParams) MarshalJSON() ([]byte, error) {
@@ -502,6 +564,15 @@ type ChildrenParams struct {
 	HideEmptyRootSections *bool `json:"hideEmptyRootSections,omitempty"`
 }
 
+// Wire names of the members of ChildrenParams.
+const (
+	ChildrenParamsMemberSessionID             = "sessionId"
+	ChildrenParamsMemberProjectID             = "projectId"
+	ChildrenParamsMemberGeneration            = "generation"
+	ChildrenParamsMemberNode                  = "node"
+	ChildrenParamsMemberHideEmptyRootSections = "hideEmptyRootSections"
+)
+
 // HideEmptyRootSectionsOrDefault returns HideEmptyRootSections, or its default
 // true when it is absent.
 func (v ChildrenParams) HideEmptyRootSectionsOrDefault() bool {
@@ -578,6 +649,15 @@ type ChildrenResult struct {
 	Nodes []Node `json:"nodes"`
 }
 
+// Wire names of the members of ChildrenResult.
+const (
+	ChildrenResultMemberSessionID     = "sessionId"
+	ChildrenResultMemberProjectID     = "projectId"
+	ChildrenResultMemberGeneration    = "generation"
+	ChildrenResultMemberEventSequence = "eventSequence"
+	ChildrenResultMemberNodes         = "nodes"
+)
+
 // MarshalJSON writes ChildrenResult exactly as the contract spells it.
 func (v ChildrenResult) MarshalJSON() ([]byte, error) {
 	return appendChildrenResult(nil, v)
@@ -634,6 +714,12 @@ type ClientInfo struct {
 	// The client's own version, free-form.
 	Version string `json:"version"`
 }
+
+// Wire names of the members of ClientInfo.
+const (
+	ClientInfoMemberName    = "name"
+	ClientInfoMemberVersion = "version"
+)
 
 // MarshalJSON writes ClientInfo exactly as the contract spells it.
 func (v ClientInfo) MarshalJSON() ([]byte, error) {
@@ -756,6 +842,12 @@ type CollectionNodeID struct {
 	Collection Collection `json:"collection"`
 }
 
+// Wire names of the members of CollectionNodeID.
+const (
+	CollectionNodeIDMemberOwner      = "owner"
+	CollectionNodeIDMemberCollection = "collection"
+)
+
 func (CollectionNodeID) isNodeID() {}
 
 // MarshalJSON writes CollectionNodeID exactly as the contract spells it.
@@ -805,6 +897,13 @@ type Diagnostic struct {
 	// object.
 	Details json.RawMessage `json:"details"`
 }
+
+// Wire names of the members of Diagnostic.
+const (
+	DiagnosticMemberCode    = "code"
+	DiagnosticMemberRange   = "range"
+	DiagnosticMemberDetails = "details"
+)
 
 // MarshalJSON writes Diagnostic exactly as the contract spells it.
 func (v Diagnostic) MarshalJSON() ([]byte, error) {
@@ -905,6 +1004,15 @@ type DidChangeFilesParams struct {
 	ManifestChanged *bool `json:"manifestChanged,omitempty"`
 }
 
+// Wire names of the members of DidChangeFilesParams.
+const (
+	DidChangeFilesParamsMemberSessionID       = "sessionId"
+	DidChangeFilesParamsMemberProjectID       = "projectId"
+	DidChangeFilesParamsMemberSequence        = "sequence"
+	DidChangeFilesParamsMemberPaths           = "paths"
+	DidChangeFilesParamsMemberManifestChanged = "manifestChanged"
+)
+
 // ManifestChangedOrDefault returns ManifestChanged, or its default false when
 // it is absent.
 func (v DidChangeFilesParams) ManifestChangedOrDefault() bool {
@@ -978,6 +1086,15 @@ type DomainErrorData struct {
 	// Structured details of the kind; paths are Path objects.
 	Details json.RawMessage `json:"details"`
 }
+
+// Wire names of the members of DomainErrorData.
+const (
+	DomainErrorDataMemberKind       = "kind"
+	DomainErrorDataMemberSessionID  = "sessionId"
+	DomainErrorDataMemberProjectID  = "projectId"
+	DomainErrorDataMemberGeneration = "generation"
+	DomainErrorDataMemberDetails    = "details"
+)
 
 // MarshalJSON writes DomainErrorData exactly as the contract spells it.
 func (v DomainErrorData) MarshalJSON() ([]byte, error) {
@@ -1263,6 +1380,14 @@ type EditableField struct {
 	Linked *bool `json:"linked,omitempty"`
 }
 
+// Wire names of the members of EditableField.
+const (
+	EditableFieldMemberPath   = "path"
+	EditableFieldMemberSchema = "schema"
+	EditableFieldMemberValue  = "value"
+	EditableFieldMemberLinked = "linked"
+)
+
 // MarshalJSON writes EditableField exactly as the contract spells it.
 func (v EditableField) MarshalJSON() ([]byte, error) {
 	return appendEditableField(nil, v)
@@ -1358,6 +1483,30 @@ type EditingResult struct {
 	// True when the next redo spans linked files. Since 1.10. Optional.
 	RedoLinked *bool `json:"redoLinked,omitempty"`
 }
+
+// Wire names of the members of EditingResult.
+const (
+	EditingResultMemberSessionID          = "sessionId"
+	EditingResultMemberProjectID          = "projectId"
+	EditingResultMemberGeneration         = "generation"
+	EditingResultMemberEventSequence      = "eventSequence"
+	EditingResultMemberSnapshot           = "snapshot"
+	EditingResultMemberSource             = "source"
+	EditingResultMemberProfile            = "profile"
+	EditingResultMemberWritable           = "writable"
+	EditingResultMemberFields             = "fields"
+	EditingResultMemberReadOnlyProperties = "readOnlyProperties"
+	EditingResultMemberUndo               = "undo"
+	EditingResultMemberRedo               = "redo"
+	EditingResultMemberAddRemove          = "addRemove"
+	EditingResultMemberRenameAvailable    = "renameAvailable"
+	EditingResultMemberUndoRename         = "undoRename"
+	EditingResultMemberRedoRename         = "redoRename"
+	EditingResultMemberContextSnapshot    = "contextSnapshot"
+	EditingResultMemberLinkedObjects      = "linkedObjects"
+	EditingResultMemberUndoLinked         = "undoLinked"
+	EditingResultMemberRedoLinked         = "redoLinked"
+)
 
 // MarshalJSON writes EditingResult exactly as the contract spells it.
 func (v EditingResult) MarshalJSON() ([]byte, error) {
@@ -1524,6 +1673,26 @@ type EditingState struct {
 	// True when the next redo spans linked files. Since 1.10. Optional.
 	RedoLinked *bool `json:"redoLinked,omitempty"`
 }
+
+// Wire names of the members of EditingState.
+const (
+	EditingStateMemberSnapshot           = "snapshot"
+	EditingStateMemberSource             = "source"
+	EditingStateMemberProfile            = "profile"
+	EditingStateMemberWritable           = "writable"
+	EditingStateMemberFields             = "fields"
+	EditingStateMemberReadOnlyProperties = "readOnlyProperties"
+	EditingStateMemberUndo               = "undo"
+	EditingStateMemberRedo               = "redo"
+	EditingStateMemberAddRemove          = "addRemove"
+	EditingStateMemberRenameAvailable    = "renameAvailable"
+	EditingStateMemberUndoRename         = "undoRename"
+	EditingStateMemberRedoRename         = "redoRename"
+	EditingStateMemberContextSnapshot    = "contextSnapshot"
+	EditingStateMemberLinkedObjects      = "linkedObjects"
+	EditingStateMemberUndoLinked         = "undoLinked"
+	EditingStateMemberRedoLinked         = "redoLinked"
+)
 
 // MarshalJSON writes EditingState exactly as the contract spells it.
 func (v EditingState) MarshalJSON() ([]byte, error) {
@@ -1704,6 +1873,11 @@ type EmptyPresentation struct {
 	Caption Caption `json:"caption"`
 }
 
+// Wire names of the members of EmptyPresentation.
+const (
+	EmptyPresentationMemberCaption = "caption"
+)
+
 func (EmptyPresentation) isPresentation() {}
 
 // MarshalJSON writes EmptyPresentation exactly as the contract spells it.
@@ -1743,6 +1917,11 @@ type EnumChange struct {
 	// One of the schema's values.
 	Value string `json:"value"`
 }
+
+// Wire names of the members of EnumChange.
+const (
+	EnumChangeMemberValue = "value"
+)
 
 func (EnumChange) isPropertyChange() {}
 
@@ -1787,6 +1966,12 @@ type EnumOption struct {
 	Caption Caption `json:"caption"`
 }
 
+// Wire names of the members of EnumOption.
+const (
+	EnumOptionMemberValue   = "value"
+	EnumOptionMemberCaption = "caption"
+)
+
 // MarshalJSON writes EnumOption exactly as the contract spells it.
 func (v EnumOption) MarshalJSON() ([]byte, error) {
 	return appendEnumOption(nil, v)
@@ -1828,6 +2013,11 @@ type EnumSchema struct {
 	// The allowed values.
 	Values []EnumOption `json:"values"`
 }
+
+// Wire names of the members of EnumSchema.
+const (
+	EnumSchemaMemberValues = "values"
+)
 
 func (EnumSchema) isEditSchema() {}
 
@@ -1876,6 +2066,12 @@ type ErrorDetail struct {
 	// not branch on it.
 	Reason string `json:"reason"`
 }
+
+// Wire names of the members of ErrorDetail.
+const (
+	ErrorDetailMemberPointer = "pointer"
+	ErrorDetailMemberReason  = "reason"
+)
 
 // MarshalJSON writes ErrorDetail exactly as the contract spells it.
 func (v ErrorDetail) MarshalJSON() ([]byte, error) {
@@ -1946,6 +2142,12 @@ type FileEdits struct {
 	// Its edits.
 	Changes []ByteEdit `json:"changes"`
 }
+
+// Wire names of the members of FileEdits.
+const (
+	FileEditsMemberPath    = "path"
+	FileEditsMemberChanges = "changes"
+)
 
 // MarshalJSON writes FileEdits exactly as the contract spells it.
 func (v FileEdits) MarshalJSON() ([]byte, error) {
@@ -2076,6 +2278,15 @@ type GetResult struct {
 	Object MetadataObject `json:"object"`
 }
 
+// Wire names of the members of GetResult.
+const (
+	GetResultMemberSessionID     = "sessionId"
+	GetResultMemberProjectID     = "projectId"
+	GetResultMemberGeneration    = "generation"
+	GetResultMemberEventSequence = "eventSequence"
+	GetResultMemberObject        = "object"
+)
+
 // MarshalJSON writes GetResult exactly as the contract spells it.
 func (v GetResult) MarshalJSON() ([]byte, error) {
 	return appendGetResult(nil, v)
@@ -2141,6 +2352,17 @@ type Hit struct {
 	// How it matched.
 	Rank HitRank `json:"rank"`
 }
+
+// Wire names of the members of Hit.
+const (
+	HitMemberObjectID     = "objectId"
+	HitMemberNode         = "node"
+	HitMemberMetadataKind = "metadataKind"
+	HitMemberName         = "name"
+	HitMemberSynonyms     = "synonyms"
+	HitMemberAncestry     = "ancestry"
+	HitMemberRank         = "rank"
+)
 
 // MarshalJSON writes Hit exactly as the contract spells it.
 func (v Hit) MarshalJSON() ([]byte, error) {
@@ -2289,6 +2511,13 @@ type IndexError struct {
 	Details json.RawMessage `json:"details"`
 }
 
+// Wire names of the members of IndexError.
+const (
+	IndexErrorMemberObjectID = "objectId"
+	IndexErrorMemberCode     = "code"
+	IndexErrorMemberDetails  = "details"
+)
+
 // MarshalJSON writes IndexError exactly as the contract spells it.
 func (v IndexError) MarshalJSON() ([]byte, error) {
 	return appendIndexError(nil, v)
@@ -2343,6 +2572,15 @@ type IndexErrorsParams struct {
 	// The page size; outside 1..500 the request is invalid. Optional.
 	Limit *int64 `json:"limit,omitempty"`
 }
+
+// Wire names of the members of IndexErrorsParams.
+const (
+	IndexErrorsParamsMemberSessionID  = "sessionId"
+	IndexErrorsParamsMemberProjectID  = "projectId"
+	IndexErrorsParamsMemberGeneration = "generation"
+	IndexErrorsParamsMemberOffset     = "offset"
+	IndexErrorsParamsMemberLimit      = "limit"
+)
 
 // OffsetOrDefault returns Offset, or its default 0 when it is absent.
 func (v IndexErrorsParams) OffsetOrDefault() int64 {
@@ -2433,6 +2671,16 @@ type IndexErrorsResult struct {
 	NextOffset *int64 `json:"nextOffset"`
 }
 
+// Wire names of the members of IndexErrorsResult.
+const (
+	IndexErrorsResultMemberSessionID     = "sessionId"
+	IndexErrorsResultMemberProjectID     = "projectId"
+	IndexErrorsResultMemberGeneration    = "generation"
+	IndexErrorsResultMemberEventSequence = "eventSequence"
+	IndexErrorsResultMemberErrors        = "errors"
+	IndexErrorsResultMemberNextOffset    = "nextOffset"
+)
+
 // MarshalJSON writes IndexErrorsResult exactly as the contract spells it.
 func (v IndexErrorsResult) MarshalJSON() ([]byte, error) {
 	return appendIndexErrorsResult(nil, v)
@@ -2502,6 +2750,14 @@ type IndexParams struct {
 	Action IndexAction `json:"action"`
 }
 
+// Wire names of the members of IndexParams.
+const (
+	IndexParamsMemberSessionID  = "sessionId"
+	IndexParamsMemberProjectID  = "projectId"
+	IndexParamsMemberGeneration = "generation"
+	IndexParamsMemberAction     = "action"
+)
+
 // MarshalJSON writes IndexParams exactly as the contract spells it.
 func (v IndexParams) MarshalJSON() ([]byte, error) {
 	return appendIndexParams(nil, v)
@@ -2558,6 +2814,14 @@ type IndexProgressParams struct {
 	// The progress.
 	Progress Progress `json:"progress"`
 }
+
+// Wire names of the members of IndexProgressParams.
+const (
+	IndexProgressParamsMemberSessionID  = "sessionId"
+	IndexProgressParamsMemberProjectID  = "projectId"
+	IndexProgressParamsMemberGeneration = "generation"
+	IndexProgressParamsMemberProgress   = "progress"
+)
 
 // MarshalJSON writes IndexProgressParams exactly as the contract spells it.
 func (v IndexProgressParams) MarshalJSON() ([]byte, error) {
@@ -2618,6 +2882,15 @@ type IndexResult struct {
 	// The progress.
 	Progress Progress `json:"progress"`
 }
+
+// Wire names of the members of IndexResult.
+const (
+	IndexResultMemberSessionID     = "sessionId"
+	IndexResultMemberProjectID     = "projectId"
+	IndexResultMemberGeneration    = "generation"
+	IndexResultMemberEventSequence = "eventSequence"
+	IndexResultMemberProgress      = "progress"
+)
 
 // MarshalJSON writes IndexResult exactly as the contract spells it.
 func (v IndexResult) MarshalJSON() ([]byte, error) {
@@ -2682,6 +2955,14 @@ type InitializeParams struct {
 	// Optional.
 	AllowPropertyEdits *bool `json:"allowPropertyEdits,omitempty"`
 }
+
+// Wire names of the members of InitializeParams.
+const (
+	InitializeParamsMemberAPIVersion         = "apiVersion"
+	InitializeParamsMemberClient             = "client"
+	InitializeParamsMemberLocale             = "locale"
+	InitializeParamsMemberAllowPropertyEdits = "allowPropertyEdits"
+)
 
 // LocaleOrDefault returns Locale, or its default DefaultLocale when it is
 // absent.
@@ -2761,6 +3042,14 @@ type InitializeResult struct {
 	Limits Limits `json:"limits"`
 }
 
+// Wire names of the members of InitializeResult.
+const (
+	InitializeResultMemberAPIVersion   = "apiVersion"
+	InitializeResultMemberServer       = "server"
+	InitializeResultMemberCapabilities = "capabilities"
+	InitializeResultMemberLimits       = "limits"
+)
+
 // MarshalJSON writes InitializeResult exactly as the contract spells it.
 func (v InitializeResult) MarshalJSON() ([]byte, error) {
 	return appendInitializeResult(nil, v)
@@ -2813,6 +3102,12 @@ type InlineItem struct {
 	Name string `json:"name"`
 }
 
+// Wire names of the members of InlineItem.
+const (
+	InlineItemMemberMetadataKind = "metadataKind"
+	InlineItemMemberName         = "name"
+)
+
 // MarshalJSON writes InlineItem exactly as the contract spells it.
 func (v InlineItem) MarshalJSON() ([]byte, error) {
 	return appendInlineItem(nil, v)
@@ -2855,6 +3150,11 @@ type IntegerChange struct {
 	Value int64 `json:"value"`
 }
 
+// Wire names of the members of IntegerChange.
+const (
+	IntegerChangeMemberValue = "value"
+)
+
 func (IntegerChange) isPropertyChange() {}
 
 // MarshalJSON writes IntegerChange exactly as the contract spells it.
@@ -2896,6 +3196,12 @@ type IntegerSchema struct {
 	// The largest allowed value. Optional.
 	Max *int64 `json:"max,omitempty"`
 }
+
+// Wire names of the members of IntegerSchema.
+const (
+	IntegerSchemaMemberMin = "min"
+	IntegerSchemaMemberMax = "max"
+)
 
 func (IntegerSchema) isEditSchema() {}
 
@@ -2945,6 +3251,11 @@ type InvalidStateDetails struct {
 	State LifecycleState `json:"state"`
 }
 
+// Wire names of the members of InvalidStateDetails.
+const (
+	InvalidStateDetailsMemberState = "state"
+)
+
 // MarshalJSON writes InvalidStateDetails exactly as the contract spells it.
 func (v InvalidStateDetails) MarshalJSON() ([]byte, error) {
 	return appendInvalidStateDetails(nil, v)
@@ -2984,6 +3295,12 @@ type KeyLabel struct {
 	// The label in both languages.
 	Translations Caption `json:"translations"`
 }
+
+// Wire names of the members of KeyLabel.
+const (
+	KeyLabelMemberKey          = "key"
+	KeyLabelMemberTranslations = "translations"
+)
 
 func (KeyLabel) isLabel() {}
 
@@ -3159,6 +3476,17 @@ type Limits struct {
 	MaxQueuedBytes int64 `json:"maxQueuedBytes"`
 }
 
+// Wire names of the members of Limits.
+const (
+	LimitsMemberMaxHeaderBytes     = "maxHeaderBytes"
+	LimitsMemberMaxRequestBytes    = "maxRequestBytes"
+	LimitsMemberMaxResponseBytes   = "maxResponseBytes"
+	LimitsMemberMaxDepth           = "maxDepth"
+	LimitsMemberMaxBatchItems      = "maxBatchItems"
+	LimitsMemberMaxPendingRequests = "maxPendingRequests"
+	LimitsMemberMaxQueuedBytes     = "maxQueuedBytes"
+)
+
 // MarshalJSON writes Limits exactly as the contract spells it.
 func (v Limits) MarshalJSON() ([]byte, error) {
 	return appendLimits(nil, v)
@@ -3255,6 +3583,11 @@ type LocalizedValue struct {
 	Items []Text `json:"items"`
 }
 
+// Wire names of the members of LocalizedValue.
+const (
+	LocalizedValueMemberItems = "items"
+)
+
 func (LocalizedValue) isPropertyValue() {}
 
 // MarshalJSON writes LocalizedValue exactly as the contract spells it.
@@ -3294,6 +3627,11 @@ type MemberScope struct {
 	// The member's name.
 	Name string `json:"name"`
 }
+
+// Wire names of the members of MemberScope.
+const (
+	MemberScopeMemberName = "name"
+)
 
 func (MemberScope) isScope() {}
 
@@ -3335,6 +3673,11 @@ type MetadataCollection struct {
 	// The kind of the objects in the group.
 	MetadataKind MetadataKind `json:"metadataKind"`
 }
+
+// Wire names of the members of MetadataCollection.
+const (
+	MetadataCollectionMemberMetadataKind = "metadataKind"
+)
 
 func (MetadataCollection) isCollection() {}
 
@@ -3412,6 +3755,16 @@ type MetadataObject struct {
 	Synonyms []Text `json:"synonyms"`
 }
 
+// Wire names of the members of MetadataObject.
+const (
+	MetadataObjectMemberObjectID     = "objectId"
+	MetadataObjectMemberMetadataKind = "metadataKind"
+	MetadataObjectMemberName         = "name"
+	MetadataObjectMemberParent       = "parent"
+	MetadataObjectMemberUUID         = "uuid"
+	MetadataObjectMemberSynonyms     = "synonyms"
+)
+
 // MarshalJSON writes MetadataObject exactly as the contract spells it.
 func (v MetadataObject) MarshalJSON() ([]byte, error) {
 	return appendMetadataObject(nil, v)
@@ -3482,6 +3835,12 @@ type ModuleNodeID struct {
 	Role string `json:"role"`
 }
 
+// Wire names of the members of ModuleNodeID.
+const (
+	ModuleNodeIDMemberOwner = "owner"
+	ModuleNodeIDMemberRole  = "role"
+)
+
 func (ModuleNodeID) isNodeID() {}
 
 // MarshalJSON writes ModuleNodeID exactly as the contract spells it.
@@ -3526,6 +3885,11 @@ type ModuleSourceRole struct {
 	Role string `json:"role"`
 }
 
+// Wire names of the members of ModuleSourceRole.
+const (
+	ModuleSourceRoleMemberRole = "role"
+)
+
 func (ModuleSourceRole) isSourceRole() {}
 
 // MarshalJSON writes ModuleSourceRole exactly as the contract spells it.
@@ -3565,6 +3929,11 @@ type NameLabel struct {
 	// The name.
 	Text string `json:"text"`
 }
+
+// Wire names of the members of NameLabel.
+const (
+	NameLabelMemberText = "text"
+)
 
 func (NameLabel) isLabel() {}
 
@@ -3606,6 +3975,11 @@ type NamedSelection struct {
 	// project_open_failed (selection_invalid).
 	Names []string `json:"names"`
 }
+
+// Wire names of the members of NamedSelection.
+const (
+	NamedSelectionMemberNames = "names"
+)
 
 func (NamedSelection) isSelection() {}
 
@@ -3666,6 +4040,18 @@ type Node struct {
 	// Recoverable problems of this node.
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
+
+// Wire names of the members of Node.
+const (
+	NodeMemberID                = "id"
+	NodeMemberParent            = "parent"
+	NodeMemberLabel             = "label"
+	NodeMemberState             = "state"
+	NodeMemberExpandedByDefault = "expandedByDefault"
+	NodeMemberRootSection       = "rootSection"
+	NodeMemberMetadataKind      = "metadataKind"
+	NodeMemberDiagnostics       = "diagnostics"
+)
 
 // MarshalJSON writes Node exactly as the contract spells it.
 func (v Node) MarshalJSON() ([]byte, error) {
@@ -3806,6 +4192,14 @@ type NodeParams struct {
 	Node NodeID `json:"node"`
 }
 
+// Wire names of the members of NodeParams.
+const (
+	NodeParamsMemberSessionID  = "sessionId"
+	NodeParamsMemberProjectID  = "projectId"
+	NodeParamsMemberGeneration = "generation"
+	NodeParamsMemberNode       = "node"
+)
+
 // MarshalJSON writes NodeParams exactly as the contract spells it.
 func (v NodeParams) MarshalJSON() ([]byte, error) {
 	return appendNodeParams(nil, v)
@@ -3919,6 +4313,11 @@ type ObjectNodeID struct {
 	ObjectID ObjectID `json:"objectId"`
 }
 
+// Wire names of the members of ObjectNodeID.
+const (
+	ObjectNodeIDMemberObjectID = "objectId"
+)
+
 func (ObjectNodeID) isNodeID() {}
 
 // MarshalJSON writes ObjectNodeID exactly as the contract spells it.
@@ -3965,6 +4364,14 @@ type ObjectParams struct {
 	// The object.
 	ObjectID ObjectID `json:"objectId"`
 }
+
+// Wire names of the members of ObjectParams.
+const (
+	ObjectParamsMemberSessionID  = "sessionId"
+	ObjectParamsMemberProjectID  = "projectId"
+	ObjectParamsMemberGeneration = "generation"
+	ObjectParamsMemberObjectID   = "objectId"
+)
 
 // MarshalJSON writes ObjectParams exactly as the contract spells it.
 func (v ObjectParams) MarshalJSON() ([]byte, error) {
@@ -4064,6 +4471,13 @@ type OpenParams struct {
 	DiskCache *bool `json:"diskCache,omitempty"`
 }
 
+// Wire names of the members of OpenParams.
+const (
+	OpenParamsMemberStart     = "start"
+	OpenParamsMemberSelection = "selection"
+	OpenParamsMemberDiskCache = "diskCache"
+)
+
 // DiskCacheOrDefault returns DiskCache, or its default true when it is absent.
 func (v OpenParams) DiskCacheOrDefault() bool {
 	if v.DiskCache != nil {
@@ -4125,6 +4539,12 @@ type Path struct {
 	// How value is spelled.
 	Encoding PathEncoding `json:"encoding"`
 }
+
+// Wire names of the members of Path.
+const (
+	PathMemberValue    = "value"
+	PathMemberEncoding = "encoding"
+)
 
 // MarshalJSON writes Path exactly as the contract spells it.
 func (v Path) MarshalJSON() ([]byte, error) {
@@ -4397,6 +4817,16 @@ type PresentedItem struct {
 	Target *ObjectID `json:"target,omitempty"`
 }
 
+// Wire names of the members of PresentedItem.
+const (
+	PresentedItemMemberCaption      = "caption"
+	PresentedItemMemberDetail       = "detail"
+	PresentedItemMemberCategory     = "category"
+	PresentedItemMemberMetadataKind = "metadataKind"
+	PresentedItemMemberStatus       = "status"
+	PresentedItemMemberTarget       = "target"
+)
+
 // MarshalJSON writes PresentedItem exactly as the contract spells it.
 func (v PresentedItem) MarshalJSON() ([]byte, error) {
 	return appendPresentedItem(nil, v)
@@ -4481,6 +4911,18 @@ type PreviewResult struct {
 	Files []FileEdits `json:"files,omitempty"`
 }
 
+// Wire names of the members of PreviewResult.
+const (
+	PreviewResultMemberSessionID     = "sessionId"
+	PreviewResultMemberProjectID     = "projectId"
+	PreviewResultMemberGeneration    = "generation"
+	PreviewResultMemberEventSequence = "eventSequence"
+	PreviewResultMemberValid         = "valid"
+	PreviewResultMemberChanged       = "changed"
+	PreviewResultMemberChanges       = "changes"
+	PreviewResultMemberFiles         = "files"
+)
+
 // MarshalJSON writes PreviewResult exactly as the contract spells it.
 func (v PreviewResult) MarshalJSON() ([]byte, error) {
 	return appendPreviewResult(nil, v)
@@ -4555,6 +4997,14 @@ type Progress struct {
 	// Descriptors that failed; see indexErrors.
 	FailedDescriptors int64 `json:"failedDescriptors"`
 }
+
+// Wire names of the members of Progress.
+const (
+	ProgressMemberState              = "state"
+	ProgressMemberIndexedObjects     = "indexedObjects"
+	ProgressMemberPendingDescriptors = "pendingDescriptors"
+	ProgressMemberFailedDescriptors  = "failedDescriptors"
+)
 
 // MarshalJSON writes Progress exactly as the contract spells it.
 func (v Progress) MarshalJSON() ([]byte, error) {
@@ -4652,6 +5102,13 @@ type ProjectContext struct {
 	Generation Generation `json:"generation"`
 }
 
+// Wire names of the members of ProjectContext.
+const (
+	ProjectContextMemberSessionID  = "sessionId"
+	ProjectContextMemberProjectID  = "projectId"
+	ProjectContextMemberGeneration = "generation"
+)
+
 // MarshalJSON writes ProjectContext exactly as the contract spells it.
 func (v ProjectContext) MarshalJSON() ([]byte, error) {
 	return appendProjectContext(nil, v)
@@ -4738,6 +5195,20 @@ type ProjectInfo struct {
 	RequiresReopen bool `json:"requiresReopen"`
 }
 
+// Wire names of the members of ProjectInfo.
+const (
+	ProjectInfoMemberProjectID       = "projectId"
+	ProjectInfoMemberScope           = "scope"
+	ProjectInfoMemberType            = "type"
+	ProjectInfoMemberRootPath        = "rootPath"
+	ProjectInfoMemberSourcePath      = "sourcePath"
+	ProjectInfoMemberRoot            = "root"
+	ProjectInfoMemberGeneration      = "generation"
+	ProjectInfoMemberEventSequence   = "eventSequence"
+	ProjectInfoMemberRequiresRefresh = "requiresRefresh"
+	ProjectInfoMemberRequiresReopen  = "requiresReopen"
+)
+
 // MarshalJSON writes ProjectInfo exactly as the contract spells it.
 func (v ProjectInfo) MarshalJSON() ([]byte, error) {
 	return appendProjectInfo(nil, v)
@@ -4814,6 +5285,12 @@ type ProjectOpenFailedDetails struct {
 	Path *Path `json:"path,omitempty"`
 }
 
+// Wire names of the members of ProjectOpenFailedDetails.
+const (
+	ProjectOpenFailedDetailsMemberReason = "reason"
+	ProjectOpenFailedDetailsMemberPath   = "path"
+)
+
 // MarshalJSON writes ProjectOpenFailedDetails exactly as the contract spells it.
 func (v ProjectOpenFailedDetails) MarshalJSON() ([]byte, error) {
 	return appendProjectOpenFailedDetails(nil, v)
@@ -4866,6 +5343,14 @@ type ProjectState struct {
 	// newest it has seen.
 	EventSequence EventSequence `json:"eventSequence"`
 }
+
+// Wire names of the members of ProjectState.
+const (
+	ProjectStateMemberSessionID     = "sessionId"
+	ProjectStateMemberProjectID     = "projectId"
+	ProjectStateMemberGeneration    = "generation"
+	ProjectStateMemberEventSequence = "eventSequence"
+)
 
 // MarshalJSON writes ProjectState exactly as the contract spells it.
 func (v ProjectState) MarshalJSON() ([]byte, error) {
@@ -4967,6 +5452,16 @@ type PropertiesResult struct {
 	Picture PicturePreview `json:"picture,omitempty"`
 }
 
+// Wire names of the members of PropertiesResult.
+const (
+	PropertiesResultMemberSessionID     = "sessionId"
+	PropertiesResultMemberProjectID     = "projectId"
+	PropertiesResultMemberGeneration    = "generation"
+	PropertiesResultMemberEventSequence = "eventSequence"
+	PropertiesResultMemberProperties    = "properties"
+	PropertiesResultMemberPicture       = "picture"
+)
+
 // MarshalJSON writes PropertiesResult exactly as the contract spells it.
 func (v PropertiesResult) MarshalJSON() ([]byte, error) {
 	return appendPropertiesResult(nil, v)
@@ -5039,6 +5534,16 @@ type Property struct {
 	// authoritative. Since 1.5. Optional.
 	Presentation Presentation `json:"presentation,omitempty"`
 }
+
+// Wire names of the members of Property.
+const (
+	PropertyMemberKey          = "key"
+	PropertyMemberQualifiers   = "qualifiers"
+	PropertyMemberValue        = "value"
+	PropertyMemberRange        = "range"
+	PropertyMemberCaption      = "caption"
+	PropertyMemberPresentation = "presentation"
+)
 
 // MarshalJSON writes Property exactly as the contract spells it.
 func (v Property) MarshalJSON() ([]byte, error) {
@@ -5218,6 +5723,18 @@ type PropertyEditParams struct {
 	ContextSnapshot genrt.Nullable[string] `json:"contextSnapshot,omitempty"`
 }
 
+// Wire names of the members of PropertyEditParams.
+const (
+	PropertyEditParamsMemberSessionID       = "sessionId"
+	PropertyEditParamsMemberProjectID       = "projectId"
+	PropertyEditParamsMemberGeneration      = "generation"
+	PropertyEditParamsMemberObjectID        = "objectId"
+	PropertyEditParamsMemberSnapshot        = "snapshot"
+	PropertyEditParamsMemberPath            = "path"
+	PropertyEditParamsMemberChange          = "change"
+	PropertyEditParamsMemberContextSnapshot = "contextSnapshot"
+)
+
 // MarshalJSON writes PropertyEditParams exactly as the contract spells it.
 func (v PropertyEditParams) MarshalJSON() ([]byte, error) {
 	return appendPropertyEditParams(nil, v)
@@ -5292,6 +5809,12 @@ type PropertyKey struct {
 	Name string `json:"name"`
 }
 
+// Wire names of the members of PropertyKey.
+const (
+	PropertyKeyMemberNamespace = "namespace"
+	PropertyKeyMemberName      = "name"
+)
+
 // MarshalJSON writes PropertyKey exactly as the contract spells it.
 func (v PropertyKey) MarshalJSON() ([]byte, error) {
 	return appendPropertyKey(nil, v)
@@ -5346,6 +5869,15 @@ type PropertyPathParams struct {
 	// A path from editing.fields.
 	Path string `json:"path"`
 }
+
+// Wire names of the members of PropertyPathParams.
+const (
+	PropertyPathParamsMemberSessionID  = "sessionId"
+	PropertyPathParamsMemberProjectID  = "projectId"
+	PropertyPathParamsMemberGeneration = "generation"
+	PropertyPathParamsMemberObjectID   = "objectId"
+	PropertyPathParamsMemberPath       = "path"
+)
 
 // MarshalJSON writes PropertyPathParams exactly as the contract spells it.
 func (v PropertyPathParams) MarshalJSON() ([]byte, error) {
@@ -5409,6 +5941,15 @@ type PropertyReadOnlyDetails struct {
 	// For reason support: the support reason, when there is one. Optional.
 	SupportReason *SupportReason `json:"supportReason,omitempty"`
 }
+
+// Wire names of the members of PropertyReadOnlyDetails.
+const (
+	PropertyReadOnlyDetailsMemberReason        = "reason"
+	PropertyReadOnlyDetailsMemberObjectID      = "objectId"
+	PropertyReadOnlyDetailsMemberPath          = "path"
+	PropertyReadOnlyDetailsMemberMode          = "mode"
+	PropertyReadOnlyDetailsMemberSupportReason = "supportReason"
+)
 
 // MarshalJSON writes PropertyReadOnlyDetails exactly as the contract spells it.
 func (v PropertyReadOnlyDetails) MarshalJSON() ([]byte, error) {
@@ -5595,6 +6136,18 @@ type PropertyWriteResult struct {
 	Renamed *Renamed `json:"renamed,omitempty"`
 }
 
+// Wire names of the members of PropertyWriteResult.
+const (
+	PropertyWriteResultMemberSessionID     = "sessionId"
+	PropertyWriteResultMemberProjectID     = "projectId"
+	PropertyWriteResultMemberGeneration    = "generation"
+	PropertyWriteResultMemberEventSequence = "eventSequence"
+	PropertyWriteResultMemberProperties    = "properties"
+	PropertyWriteResultMemberPicture       = "picture"
+	PropertyWriteResultMemberEditing       = "editing"
+	PropertyWriteResultMemberRenamed       = "renamed"
+)
+
 // MarshalJSON writes PropertyWriteResult exactly as the contract spells it.
 func (v PropertyWriteResult) MarshalJSON() ([]byte, error) {
 	return appendPropertyWriteResult(nil, v)
@@ -5670,6 +6223,13 @@ type Qualifier struct {
 	Caption *Caption `json:"caption,omitempty"`
 }
 
+// Wire names of the members of Qualifier.
+const (
+	QualifierMemberKey     = "key"
+	QualifierMemberValue   = "value"
+	QualifierMemberCaption = "caption"
+)
+
 // MarshalJSON writes Qualifier exactly as the contract spells it.
 func (v Qualifier) MarshalJSON() ([]byte, error) {
 	return appendQualifier(nil, v)
@@ -5721,6 +6281,12 @@ type Range struct {
 	End int64 `json:"end"`
 }
 
+// Wire names of the members of Range.
+const (
+	RangeMemberStart = "start"
+	RangeMemberEnd   = "end"
+)
+
 // MarshalJSON writes Range exactly as the contract spells it.
 func (v Range) MarshalJSON() ([]byte, error) {
 	return appendRange(nil, v)
@@ -5764,6 +6330,12 @@ type ReadOnlyProperty struct {
 	// Why it is read-only.
 	Reason ReadOnlyReason `json:"reason"`
 }
+
+// Wire names of the members of ReadOnlyProperty.
+const (
+	ReadOnlyPropertyMemberPath   = "path"
+	ReadOnlyPropertyMemberReason = "reason"
+)
 
 // MarshalJSON writes ReadOnlyProperty exactly as the contract spells it.
 func (v ReadOnlyProperty) MarshalJSON() ([]byte, error) {
@@ -5849,6 +6421,13 @@ type ReadyPicture struct {
 	FileName string `json:"fileName"`
 }
 
+// Wire names of the members of ReadyPicture.
+const (
+	ReadyPictureMemberMIMEType = "mimeType"
+	ReadyPictureMemberData     = "data"
+	ReadyPictureMemberFileName = "fileName"
+)
+
 func (ReadyPicture) isPicturePreview() {}
 
 // MarshalJSON writes ReadyPicture exactly as the contract spells it.
@@ -5904,6 +6483,15 @@ type RecordField struct {
 	// How to present the field, under propertyPresentation. Since 1.5. Optional.
 	Presentation Presentation `json:"presentation,omitempty"`
 }
+
+// Wire names of the members of RecordField.
+const (
+	RecordFieldMemberKey          = "key"
+	RecordFieldMemberQualifiers   = "qualifiers"
+	RecordFieldMemberValue        = "value"
+	RecordFieldMemberCaption      = "caption"
+	RecordFieldMemberPresentation = "presentation"
+)
 
 // MarshalJSON writes RecordField exactly as the contract spells it.
 func (v RecordField) MarshalJSON() ([]byte, error) {
@@ -5963,6 +6551,11 @@ type RecordValue struct {
 	Fields []RecordField `json:"fields"`
 }
 
+// Wire names of the members of RecordValue.
+const (
+	RecordValueMemberFields = "fields"
+)
+
 func (RecordValue) isPropertyValue() {}
 
 // MarshalJSON writes RecordValue exactly as the contract spells it.
@@ -6003,6 +6596,11 @@ type ReferenceChange struct {
 	// The value of a choice, or null to clear a nullable reference. Nullable.
 	Value *string `json:"value"`
 }
+
+// Wire names of the members of ReferenceChange.
+const (
+	ReferenceChangeMemberValue = "value"
+)
 
 func (ReferenceChange) isPropertyChange() {}
 
@@ -6055,6 +6653,15 @@ type ReferenceChoice struct {
 	// The standard attribute, which has no tree node of its own. Optional.
 	StandardAttribute *string `json:"standardAttribute,omitempty"`
 }
+
+// Wire names of the members of ReferenceChoice.
+const (
+	ReferenceChoiceMemberValue             = "value"
+	ReferenceChoiceMemberObjectID          = "objectId"
+	ReferenceChoiceMemberMetadataKind      = "metadataKind"
+	ReferenceChoiceMemberCaption           = "caption"
+	ReferenceChoiceMemberStandardAttribute = "standardAttribute"
+)
 
 // MarshalJSON writes ReferenceChoice exactly as the contract spells it.
 func (v ReferenceChoice) MarshalJSON() ([]byte, error) {
@@ -6123,6 +6730,15 @@ type ReferenceChoicesResult struct {
 	Choices []ReferenceChoice `json:"choices"`
 }
 
+// Wire names of the members of ReferenceChoicesResult.
+const (
+	ReferenceChoicesResultMemberSessionID     = "sessionId"
+	ReferenceChoicesResultMemberProjectID     = "projectId"
+	ReferenceChoicesResultMemberGeneration    = "generation"
+	ReferenceChoicesResultMemberEventSequence = "eventSequence"
+	ReferenceChoicesResultMemberChoices       = "choices"
+)
+
 // MarshalJSON writes ReferenceChoicesResult exactly as the contract spells it.
 func (v ReferenceChoicesResult) MarshalJSON() ([]byte, error) {
 	return appendReferenceChoicesResult(nil, v)
@@ -6186,6 +6802,16 @@ type ReferencePresentation struct {
 	// Captions of the target's ancestors for nested references. Optional.
 	Detail *Caption `json:"detail,omitempty"`
 }
+
+// Wire names of the members of ReferencePresentation.
+const (
+	ReferencePresentationMemberCaption      = "caption"
+	ReferencePresentationMemberCategory     = "category"
+	ReferencePresentationMemberMetadataKind = "metadataKind"
+	ReferencePresentationMemberStatus       = "status"
+	ReferencePresentationMemberTarget       = "target"
+	ReferencePresentationMemberDetail       = "detail"
+)
 
 func (ReferencePresentation) isPresentation() {}
 
@@ -6254,6 +6880,12 @@ type ReferenceSchema struct {
 	// True when the reference may be cleared.
 	Nullable bool `json:"nullable"`
 }
+
+// Wire names of the members of ReferenceSchema.
+const (
+	ReferenceSchemaMemberDomain   = "domain"
+	ReferenceSchemaMemberNullable = "nullable"
+)
 
 func (ReferenceSchema) isEditSchema() {}
 
@@ -6344,6 +6976,15 @@ type RefreshParams struct {
 	ResetFileSequence *bool `json:"resetFileSequence,omitempty"`
 }
 
+// Wire names of the members of RefreshParams.
+const (
+	RefreshParamsMemberSessionID         = "sessionId"
+	RefreshParamsMemberProjectID         = "projectId"
+	RefreshParamsMemberGeneration        = "generation"
+	RefreshParamsMemberNode              = "node"
+	RefreshParamsMemberResetFileSequence = "resetFileSequence"
+)
+
 // ResetFileSequenceOrDefault returns ResetFileSequence, or its default false
 // when it is absent.
 func (v RefreshParams) ResetFileSequenceOrDefault() bool {
@@ -6419,6 +7060,15 @@ type RefreshResult struct {
 	Affected []ObjectID `json:"affected"`
 }
 
+// Wire names of the members of RefreshResult.
+const (
+	RefreshResultMemberSessionID     = "sessionId"
+	RefreshResultMemberProjectID     = "projectId"
+	RefreshResultMemberGeneration    = "generation"
+	RefreshResultMemberEventSequence = "eventSequence"
+	RefreshResultMemberAffected      = "affected"
+)
+
 // MarshalJSON writes RefreshResult exactly as the contract spells it.
 func (v RefreshResult) MarshalJSON() ([]byte, error) {
 	return appendRefreshResult(nil, v)
@@ -6486,6 +7136,17 @@ type RenameApplyParams struct {
 	// True confirms that the uncertain places were reviewed.
 	ReviewedUncertain bool `json:"reviewedUncertain"`
 }
+
+// Wire names of the members of RenameApplyParams.
+const (
+	RenameApplyParamsMemberSessionID         = "sessionId"
+	RenameApplyParamsMemberProjectID         = "projectId"
+	RenameApplyParamsMemberGeneration        = "generation"
+	RenameApplyParamsMemberObjectID          = "objectId"
+	RenameApplyParamsMemberNewName           = "newName"
+	RenameApplyParamsMemberSnapshot          = "snapshot"
+	RenameApplyParamsMemberReviewedUncertain = "reviewedUncertain"
+)
 
 // MarshalJSON writes RenameApplyParams exactly as the contract spells it.
 func (v RenameApplyParams) MarshalJSON() ([]byte, error) {
@@ -6565,6 +7226,18 @@ type RenameApplyResult struct {
 	Renamed Renamed `json:"renamed"`
 }
 
+// Wire names of the members of RenameApplyResult.
+const (
+	RenameApplyResultMemberSessionID     = "sessionId"
+	RenameApplyResultMemberProjectID     = "projectId"
+	RenameApplyResultMemberGeneration    = "generation"
+	RenameApplyResultMemberEventSequence = "eventSequence"
+	RenameApplyResultMemberProperties    = "properties"
+	RenameApplyResultMemberPicture       = "picture"
+	RenameApplyResultMemberEditing       = "editing"
+	RenameApplyResultMemberRenamed       = "renamed"
+)
+
 // MarshalJSON writes RenameApplyResult exactly as the contract spells it.
 func (v RenameApplyResult) MarshalJSON() ([]byte, error) {
 	return appendRenameApplyResult(nil, v)
@@ -6637,6 +7310,13 @@ type RenameFile struct {
 	Edits []ByteEdit `json:"edits"`
 }
 
+// Wire names of the members of RenameFile.
+const (
+	RenameFileMemberPath   = "path"
+	RenameFileMemberSha256 = "sha256"
+	RenameFileMemberEdits  = "edits"
+)
+
 // MarshalJSON writes RenameFile exactly as the contract spells it.
 func (v RenameFile) MarshalJSON() ([]byte, error) {
 	return appendRenameFile(nil, v)
@@ -6686,6 +7366,13 @@ type RenameIssue struct {
 	// The bytes concerned. Optional.
 	Range *Range `json:"range,omitempty"`
 }
+
+// Wire names of the members of RenameIssue.
+const (
+	RenameIssueMemberCode  = "code"
+	RenameIssueMemberPath  = "path"
+	RenameIssueMemberRange = "range"
+)
 
 // MarshalJSON writes RenameIssue exactly as the contract spells it.
 func (v RenameIssue) MarshalJSON() ([]byte, error) {
@@ -6792,6 +7479,12 @@ type RenameMove struct {
 	To string `json:"to"`
 }
 
+// Wire names of the members of RenameMove.
+const (
+	RenameMoveMemberFrom = "from"
+	RenameMoveMemberTo   = "to"
+)
+
 // MarshalJSON writes RenameMove exactly as the contract spells it.
 func (v RenameMove) MarshalJSON() ([]byte, error) {
 	return appendRenameMove(nil, v)
@@ -6838,6 +7531,13 @@ type RenamePlace struct {
 	// Why the place is not changed.
 	Reason RenameUncertainReason `json:"reason"`
 }
+
+// Wire names of the members of RenamePlace.
+const (
+	RenamePlaceMemberPath   = "path"
+	RenamePlaceMemberRange  = "range"
+	RenamePlaceMemberReason = "reason"
+)
 
 // MarshalJSON writes RenamePlace exactly as the contract spells it.
 func (v RenamePlace) MarshalJSON() ([]byte, error) {
@@ -6898,6 +7598,15 @@ type RenamePlan struct {
 	// Places to review; they stay unchanged.
 	Uncertain []RenamePlace `json:"uncertain"`
 }
+
+// Wire names of the members of RenamePlan.
+const (
+	RenamePlanMemberSnapshot  = "snapshot"
+	RenamePlanMemberFiles     = "files"
+	RenamePlanMemberMoves     = "moves"
+	RenamePlanMemberIssues    = "issues"
+	RenamePlanMemberUncertain = "uncertain"
+)
 
 // MarshalJSON writes RenamePlan exactly as the contract spells it.
 func (v RenamePlan) MarshalJSON() ([]byte, error) {
@@ -6961,6 +7670,15 @@ type RenamePreviewParams struct {
 	// The new name.
 	NewName string `json:"newName"`
 }
+
+// Wire names of the members of RenamePreviewParams.
+const (
+	RenamePreviewParamsMemberSessionID  = "sessionId"
+	RenamePreviewParamsMemberProjectID  = "projectId"
+	RenamePreviewParamsMemberGeneration = "generation"
+	RenamePreviewParamsMemberObjectID   = "objectId"
+	RenamePreviewParamsMemberNewName    = "newName"
+)
 
 // MarshalJSON writes RenamePreviewParams exactly as the contract spells it.
 func (v RenamePreviewParams) MarshalJSON() ([]byte, error) {
@@ -7027,6 +7745,16 @@ type RenamePreviewResult struct {
 	// The plan.
 	Plan RenamePlan `json:"plan"`
 }
+
+// Wire names of the members of RenamePreviewResult.
+const (
+	RenamePreviewResultMemberSessionID      = "sessionId"
+	RenamePreviewResultMemberProjectID      = "projectId"
+	RenamePreviewResultMemberGeneration     = "generation"
+	RenamePreviewResultMemberEventSequence  = "eventSequence"
+	RenamePreviewResultMemberApplyAvailable = "applyAvailable"
+	RenamePreviewResultMemberPlan           = "plan"
+)
 
 // MarshalJSON writes RenamePreviewResult exactly as the contract spells it.
 func (v RenamePreviewResult) MarshalJSON() ([]byte, error) {
@@ -7142,6 +7870,14 @@ type Renamed struct {
 	DescendantTo string `json:"descendantTo"`
 }
 
+// Wire names of the members of Renamed.
+const (
+	RenamedMemberFrom           = "from"
+	RenamedMemberTo             = "to"
+	RenamedMemberDescendantFrom = "descendantFrom"
+	RenamedMemberDescendantTo   = "descendantTo"
+)
+
 // MarshalJSON writes Renamed exactly as the contract spells it.
 func (v Renamed) MarshalJSON() ([]byte, error) {
 	return appendRenamed(nil, v)
@@ -7239,6 +7975,12 @@ type ResourceLimitDetails struct {
 	Limit int64 `json:"limit"`
 }
 
+// Wire names of the members of ResourceLimitDetails.
+const (
+	ResourceLimitDetailsMemberResource = "resource"
+	ResourceLimitDetailsMemberLimit    = "limit"
+)
+
 // MarshalJSON writes ResourceLimitDetails exactly as the contract spells it.
 func (v ResourceLimitDetails) MarshalJSON() ([]byte, error) {
 	return appendResourceLimitDetails(nil, v)
@@ -7282,6 +8024,11 @@ type ResponseTooLargeDetails struct {
 	LimitBytes int64 `json:"limitBytes"`
 }
 
+// Wire names of the members of ResponseTooLargeDetails.
+const (
+	ResponseTooLargeDetailsMemberLimitBytes = "limitBytes"
+)
+
 // MarshalJSON writes ResponseTooLargeDetails exactly as the contract spells it.
 func (v ResponseTooLargeDetails) MarshalJSON() ([]byte, error) {
 	return appendResponseTooLargeDetails(nil, v)
@@ -7320,6 +8067,11 @@ type ResyncDetails struct {
 	// change. The sources do not list the codes, so this is an open string.
 	Reason string `json:"reason"`
 }
+
+// Wire names of the members of ResyncDetails.
+const (
+	ResyncDetailsMemberReason = "reason"
+)
 
 // MarshalJSON writes ResyncDetails exactly as the contract spells it.
 func (v ResyncDetails) MarshalJSON() ([]byte, error) {
@@ -7368,6 +8120,15 @@ type RevealResult struct {
 	// From the root to the object's node, groups included.
 	Ancestry []NodeID `json:"ancestry"`
 }
+
+// Wire names of the members of RevealResult.
+const (
+	RevealResultMemberSessionID     = "sessionId"
+	RevealResultMemberProjectID     = "projectId"
+	RevealResultMemberGeneration    = "generation"
+	RevealResultMemberEventSequence = "eventSequence"
+	RevealResultMemberAncestry      = "ancestry"
+)
 
 // MarshalJSON writes RevealResult exactly as the contract spells it.
 func (v RevealResult) MarshalJSON() ([]byte, error) {
@@ -7432,6 +8193,15 @@ type RootResult struct {
 	// The root node.
 	Node Node `json:"node"`
 }
+
+// Wire names of the members of RootResult.
+const (
+	RootResultMemberSessionID     = "sessionId"
+	RootResultMemberProjectID     = "projectId"
+	RootResultMemberGeneration    = "generation"
+	RootResultMemberEventSequence = "eventSequence"
+	RootResultMemberNode          = "node"
+)
 
 // MarshalJSON writes RootResult exactly as the contract spells it.
 func (v RootResult) MarshalJSON() ([]byte, error) {
@@ -7579,6 +8349,16 @@ type SearchParams struct {
 	SynonymLanguage *string `json:"synonymLanguage,omitempty"`
 }
 
+// Wire names of the members of SearchParams.
+const (
+	SearchParamsMemberSessionID       = "sessionId"
+	SearchParamsMemberProjectID       = "projectId"
+	SearchParamsMemberGeneration      = "generation"
+	SearchParamsMemberText            = "text"
+	SearchParamsMemberLimit           = "limit"
+	SearchParamsMemberSynonymLanguage = "synonymLanguage"
+)
+
 // LimitOrDefault returns Limit, or its default DefaultSearchLimit when it is
 // absent.
 func (v SearchParams) LimitOrDefault() int64 {
@@ -7663,6 +8443,17 @@ type SearchResult struct {
 	// True when more hits matched than the limit.
 	Truncated bool `json:"truncated"`
 }
+
+// Wire names of the members of SearchResult.
+const (
+	SearchResultMemberSessionID     = "sessionId"
+	SearchResultMemberProjectID     = "projectId"
+	SearchResultMemberGeneration    = "generation"
+	SearchResultMemberEventSequence = "eventSequence"
+	SearchResultMemberProgress      = "progress"
+	SearchResultMemberHits          = "hits"
+	SearchResultMemberTruncated     = "truncated"
+)
 
 // MarshalJSON writes SearchResult exactly as the contract spells it.
 func (v SearchResult) MarshalJSON() ([]byte, error) {
@@ -7789,6 +8580,12 @@ type ServerInfo struct {
 	Version string `json:"version"`
 }
 
+// Wire names of the members of ServerInfo.
+const (
+	ServerInfoMemberName    = "name"
+	ServerInfoMemberVersion = "version"
+)
+
 // MarshalJSON writes ServerInfo exactly as the contract spells it.
 func (v ServerInfo) MarshalJSON() ([]byte, error) {
 	return appendServerInfo(nil, v)
@@ -7855,6 +8652,12 @@ type SessionInfo struct {
 	Projects []ProjectInfo `json:"projects"`
 }
 
+// Wire names of the members of SessionInfo.
+const (
+	SessionInfoMemberSessionID = "sessionId"
+	SessionInfoMemberProjects  = "projects"
+)
+
 // MarshalJSON writes SessionInfo exactly as the contract spells it.
 func (v SessionInfo) MarshalJSON() ([]byte, error) {
 	return appendSessionInfo(nil, v)
@@ -7897,6 +8700,11 @@ type SessionParams struct {
 	SessionID SessionID `json:"sessionId"`
 }
 
+// Wire names of the members of SessionParams.
+const (
+	SessionParamsMemberSessionID = "sessionId"
+)
+
 // MarshalJSON writes SessionParams exactly as the contract spells it.
 func (v SessionParams) MarshalJSON() ([]byte, error) {
 	return appendSessionParams(nil, v)
@@ -7938,6 +8746,13 @@ type Source struct {
 	// Elements declared inside it.
 	Inline []InlineItem `json:"inline"`
 }
+
+// Wire names of the members of Source.
+const (
+	SourceMemberPath   = "path"
+	SourceMemberRole   = "role"
+	SourceMemberInline = "inline"
+)
 
 // MarshalJSON writes Source exactly as the contract spells it.
 func (v Source) MarshalJSON() ([]byte, error) {
@@ -7985,6 +8800,11 @@ type SourceChangedDetails struct {
 	Path Path `json:"path"`
 }
 
+// Wire names of the members of SourceChangedDetails.
+const (
+	SourceChangedDetailsMemberPath = "path"
+)
+
 // MarshalJSON writes SourceChangedDetails exactly as the contract spells it.
 func (v SourceChangedDetails) MarshalJSON() ([]byte, error) {
 	return appendSourceChangedDetails(nil, v)
@@ -8026,6 +8846,13 @@ type SourceErrorDetails struct {
 	// Why.
 	Reason SourceErrorReason `json:"reason"`
 }
+
+// Wire names of the members of SourceErrorDetails.
+const (
+	SourceErrorDetailsMemberPath     = "path"
+	SourceErrorDetailsMemberObjectID = "objectId"
+	SourceErrorDetailsMemberReason   = "reason"
+)
 
 // MarshalJSON writes SourceErrorDetails exactly as the contract spells it.
 func (v SourceErrorDetails) MarshalJSON() ([]byte, error) {
@@ -8140,6 +8967,15 @@ type SourceResult struct {
 	// The files.
 	Sources []Source `json:"sources"`
 }
+
+// Wire names of the members of SourceResult.
+const (
+	SourceResultMemberSessionID     = "sessionId"
+	SourceResultMemberProjectID     = "projectId"
+	SourceResultMemberGeneration    = "generation"
+	SourceResultMemberEventSequence = "eventSequence"
+	SourceResultMemberSources       = "sources"
+)
 
 // MarshalJSON writes SourceResult exactly as the contract spells it.
 func (v SourceResult) MarshalJSON() ([]byte, error) {
@@ -8262,6 +9098,12 @@ type StaleGenerationDetails struct {
 	Actual Generation `json:"actual"`
 }
 
+// Wire names of the members of StaleGenerationDetails.
+const (
+	StaleGenerationDetailsMemberExpected = "expected"
+	StaleGenerationDetailsMemberActual   = "actual"
+)
+
 // MarshalJSON writes StaleGenerationDetails exactly as the contract spells it.
 func (v StaleGenerationDetails) MarshalJSON() ([]byte, error) {
 	return appendStaleGenerationDetails(nil, v)
@@ -8316,6 +9158,15 @@ type SupportFile struct {
 	// unknown. Optional.
 	Reason *SupportReason `json:"reason,omitempty"`
 }
+
+// Wire names of the members of SupportFile.
+const (
+	SupportFileMemberPath     = "path"
+	SupportFileMemberObjectID = "objectId"
+	SupportFileMemberReadOnly = "readOnly"
+	SupportFileMemberUnknown  = "unknown"
+	SupportFileMemberReason   = "reason"
+)
 
 // MarshalJSON writes SupportFile exactly as the contract spells it.
 func (v SupportFile) MarshalJSON() ([]byte, error) {
@@ -8385,6 +9236,14 @@ type SupportFilesParams struct {
 	Paths []Path `json:"paths"`
 }
 
+// Wire names of the members of SupportFilesParams.
+const (
+	SupportFilesParamsMemberSessionID  = "sessionId"
+	SupportFilesParamsMemberProjectID  = "projectId"
+	SupportFilesParamsMemberGeneration = "generation"
+	SupportFilesParamsMemberPaths      = "paths"
+)
+
 // MarshalJSON writes SupportFilesParams exactly as the contract spells it.
 func (v SupportFilesParams) MarshalJSON() ([]byte, error) {
 	return appendSupportFilesParams(nil, v)
@@ -8453,6 +9312,18 @@ type SupportFilesResult struct {
 	// Always current.
 	Freshness Freshness `json:"freshness"`
 }
+
+// Wire names of the members of SupportFilesResult.
+const (
+	SupportFilesResultMemberSessionID     = "sessionId"
+	SupportFilesResultMemberProjectID     = "projectId"
+	SupportFilesResultMemberGeneration    = "generation"
+	SupportFilesResultMemberEventSequence = "eventSequence"
+	SupportFilesResultMemberObjects       = "objects"
+	SupportFilesResultMemberFiles         = "files"
+	SupportFilesResultMemberDiagnostics   = "diagnostics"
+	SupportFilesResultMemberFreshness     = "freshness"
+)
 
 // MarshalJSON writes SupportFilesResult exactly as the contract spells it.
 func (v SupportFilesResult) MarshalJSON() ([]byte, error) {
@@ -8580,6 +9451,17 @@ type SupportObject struct {
 	Reason *SupportReason `json:"reason,omitempty"`
 }
 
+// Wire names of the members of SupportObject.
+const (
+	SupportObjectMemberObjectID      = "objectId"
+	SupportObjectMemberReadOnly      = "readOnly"
+	SupportObjectMemberUnknown       = "unknown"
+	SupportObjectMemberMode          = "mode"
+	SupportObjectMemberSupplier      = "supplier"
+	SupportObjectMemberInheritedFrom = "inheritedFrom"
+	SupportObjectMemberReason        = "reason"
+)
+
 // MarshalJSON writes SupportObject exactly as the contract spells it.
 func (v SupportObject) MarshalJSON() ([]byte, error) {
 	return appendSupportObject(nil, v)
@@ -8658,6 +9540,15 @@ type SupportParams struct {
 	// The page size; outside 1..500 the request is invalid. Optional.
 	Limit *int64 `json:"limit,omitempty"`
 }
+
+// Wire names of the members of SupportParams.
+const (
+	SupportParamsMemberSessionID  = "sessionId"
+	SupportParamsMemberProjectID  = "projectId"
+	SupportParamsMemberGeneration = "generation"
+	SupportParamsMemberOffset     = "offset"
+	SupportParamsMemberLimit      = "limit"
+)
 
 // OffsetOrDefault returns Offset, or its default 0 when it is absent.
 func (v SupportParams) OffsetOrDefault() int64 {
@@ -8811,6 +9702,20 @@ type SupportResult struct {
 	Freshness Freshness `json:"freshness"`
 }
 
+// Wire names of the members of SupportResult.
+const (
+	SupportResultMemberSessionID     = "sessionId"
+	SupportResultMemberProjectID     = "projectId"
+	SupportResultMemberGeneration    = "generation"
+	SupportResultMemberEventSequence = "eventSequence"
+	SupportResultMemberObjects       = "objects"
+	SupportResultMemberFiles         = "files"
+	SupportResultMemberDiagnostics   = "diagnostics"
+	SupportResultMemberSuppliers     = "suppliers"
+	SupportResultMemberNextOffset    = "nextOffset"
+	SupportResultMemberFreshness     = "freshness"
+)
+
 // MarshalJSON writes SupportResult exactly as the contract spells it.
 func (v SupportResult) MarshalJSON() ([]byte, error) {
 	return appendSupportResult(nil, v)
@@ -8896,6 +9801,14 @@ type SupportSupplier struct {
 	Version string `json:"version"`
 }
 
+// Wire names of the members of SupportSupplier.
+const (
+	SupportSupplierMemberID      = "id"
+	SupportSupplierMemberName    = "name"
+	SupportSupplierMemberVendor  = "vendor"
+	SupportSupplierMemberVersion = "version"
+)
+
 // MarshalJSON writes SupportSupplier exactly as the contract spells it.
 func (v SupportSupplier) MarshalJSON() ([]byte, error) {
 	return appendSupportSupplier(nil, v)
@@ -8948,6 +9861,12 @@ type Text struct {
 	Content string `json:"content"`
 }
 
+// Wire names of the members of Text.
+const (
+	TextMemberLanguage = "language"
+	TextMemberContent  = "content"
+)
+
 // MarshalJSON writes Text exactly as the contract spells it.
 func (v Text) MarshalJSON() ([]byte, error) {
 	return appendText(nil, v)
@@ -8989,6 +9908,11 @@ type TextChange struct {
 	// The new text.
 	Value string `json:"value"`
 }
+
+// Wire names of the members of TextChange.
+const (
+	TextChangeMemberValue = "value"
+)
 
 func (TextChange) isPropertyChange() {}
 
@@ -9062,6 +9986,11 @@ type TextSchema struct {
 	Domain *TextDomain `json:"domain,omitempty"`
 }
 
+// Wire names of the members of TextSchema.
+const (
+	TextSchemaMemberDomain = "domain"
+)
+
 func (TextSchema) isEditSchema() {}
 
 // MarshalJSON writes TextSchema exactly as the contract spells it.
@@ -9107,6 +10036,13 @@ type TextValue struct {
 	// A type hint; without it the client shows plain text. Optional.
 	ScalarType *ScalarType `json:"scalarType,omitempty"`
 }
+
+// Wire names of the members of TextValue.
+const (
+	TextValueMemberText       = "text"
+	TextValueMemberCaption    = "caption"
+	TextValueMemberScalarType = "scalarType"
+)
 
 func (TextValue) isPropertyValue() {}
 
@@ -9162,6 +10098,12 @@ type TypeChoice struct {
 	Caption Caption `json:"caption"`
 }
 
+// Wire names of the members of TypeChoice.
+const (
+	TypeChoiceMemberKey     = "key"
+	TypeChoiceMemberCaption = "caption"
+)
+
 // MarshalJSON writes TypeChoice exactly as the contract spells it.
 func (v TypeChoice) MarshalJSON() ([]byte, error) {
 	return appendTypeChoice(nil, v)
@@ -9213,6 +10155,15 @@ type TypeChoicesResult struct {
 	// The types.
 	Choices []TypeChoice `json:"choices"`
 }
+
+// Wire names of the members of TypeChoicesResult.
+const (
+	TypeChoicesResultMemberSessionID     = "sessionId"
+	TypeChoicesResultMemberProjectID     = "projectId"
+	TypeChoicesResultMemberGeneration    = "generation"
+	TypeChoicesResultMemberEventSequence = "eventSequence"
+	TypeChoicesResultMemberChoices       = "choices"
+)
 
 // MarshalJSON writes TypeChoicesResult exactly as the contract spells it.
 func (v TypeChoicesResult) MarshalJSON() ([]byte, error) {
@@ -9267,6 +10218,11 @@ type TypesPresentation struct {
 	// The types.
 	Items []PresentedItem `json:"items"`
 }
+
+// Wire names of the members of TypesPresentation.
+const (
+	TypesPresentationMemberItems = "items"
+)
 
 func (TypesPresentation) isPresentation() {}
 
@@ -9355,6 +10311,17 @@ type UndoPropertyParams struct {
 	ContextSnapshot genrt.Nullable[string] `json:"contextSnapshot,omitempty"`
 }
 
+// Wire names of the members of UndoPropertyParams.
+const (
+	UndoPropertyParamsMemberSessionID       = "sessionId"
+	UndoPropertyParamsMemberProjectID       = "projectId"
+	UndoPropertyParamsMemberGeneration      = "generation"
+	UndoPropertyParamsMemberObjectID        = "objectId"
+	UndoPropertyParamsMemberSnapshot        = "snapshot"
+	UndoPropertyParamsMemberDirection       = "direction"
+	UndoPropertyParamsMemberContextSnapshot = "contextSnapshot"
+)
+
 // MarshalJSON writes UndoPropertyParams exactly as the contract spells it.
 func (v UndoPropertyParams) MarshalJSON() ([]byte, error) {
 	return appendUndoPropertyParams(nil, v)
@@ -9423,6 +10390,11 @@ type UnknownNodeDetails struct {
 	Node NodeID `json:"node"`
 }
 
+// Wire names of the members of UnknownNodeDetails.
+const (
+	UnknownNodeDetailsMemberNode = "node"
+)
+
 // MarshalJSON writes UnknownNodeDetails exactly as the contract spells it.
 func (v UnknownNodeDetails) MarshalJSON() ([]byte, error) {
 	return appendUnknownNodeDetails(nil, v)
@@ -9460,6 +10432,11 @@ type UnknownObjectDetails struct {
 	// The requested object.
 	ObjectID ObjectID `json:"objectId"`
 }
+
+// Wire names of the members of UnknownObjectDetails.
+const (
+	UnknownObjectDetailsMemberObjectID = "objectId"
+)
 
 // MarshalJSON writes UnknownObjectDetails exactly as the contract spells it.
 func (v UnknownObjectDetails) MarshalJSON() ([]byte, error) {
@@ -9499,6 +10476,11 @@ type UnknownProjectDetails struct {
 	ProjectID string `json:"projectId"`
 }
 
+// Wire names of the members of UnknownProjectDetails.
+const (
+	UnknownProjectDetailsMemberProjectID = "projectId"
+)
+
 // MarshalJSON writes UnknownProjectDetails exactly as the contract spells it.
 func (v UnknownProjectDetails) MarshalJSON() ([]byte, error) {
 	return appendUnknownProjectDetails(nil, v)
@@ -9537,6 +10519,11 @@ type UnknownSessionDetails struct {
 	SessionID string `json:"sessionId"`
 }
 
+// Wire names of the members of UnknownSessionDetails.
+const (
+	UnknownSessionDetailsMemberSessionID = "sessionId"
+)
+
 // MarshalJSON writes UnknownSessionDetails exactly as the contract spells it.
 func (v UnknownSessionDetails) MarshalJSON() ([]byte, error) {
 	return appendUnknownSessionDetails(nil, v)
@@ -9574,6 +10561,11 @@ type UnsignedIntegerChange struct {
 	// The value as a decimal string.
 	Value uint64 `json:"value"`
 }
+
+// Wire names of the members of UnsignedIntegerChange.
+const (
+	UnsignedIntegerChangeMemberValue = "value"
+)
 
 func (UnsignedIntegerChange) isPropertyChange() {}
 
@@ -9617,6 +10609,12 @@ type UnsignedIntegerSchema struct {
 	// The largest allowed value.
 	Max uint64 `json:"max"`
 }
+
+// Wire names of the members of UnsignedIntegerSchema.
+const (
+	UnsignedIntegerSchemaMemberMin = "min"
+	UnsignedIntegerSchemaMemberMax = "max"
+)
 
 func (UnsignedIntegerSchema) isEditSchema() {}
 
@@ -9695,6 +10693,11 @@ type UnsupportedValue struct {
 	Issue UnsupportedIssue `json:"issue"`
 }
 
+// Wire names of the members of UnsupportedValue.
+const (
+	UnsupportedValueMemberIssue = "issue"
+)
+
 func (UnsupportedValue) isPropertyValue() {}
 
 // MarshalJSON writes UnsupportedValue exactly as the contract spells it.
@@ -9736,6 +10739,12 @@ type UnsupportedVersionDetails struct {
 	// The highest version the server speaks.
 	Supported APIVersion `json:"supported"`
 }
+
+// Wire names of the members of UnsupportedVersionDetails.
+const (
+	UnsupportedVersionDetailsMemberRequested = "requested"
+	UnsupportedVersionDetailsMemberSupported = "supported"
+)
 
 // MarshalJSON writes UnsupportedVersionDetails exactly as the contract spells it.
 func (v UnsupportedVersionDetails) MarshalJSON() ([]byte, error) {
@@ -9783,6 +10792,13 @@ type UpdateArtifact struct {
 	// Its SHA-256, lowercase hex.
 	Sha256 string `json:"sha256"`
 }
+
+// Wire names of the members of UpdateArtifact.
+const (
+	UpdateArtifactMemberURL    = "url"
+	UpdateArtifactMemberSize   = "size"
+	UpdateArtifactMemberSha256 = "sha256"
+)
 
 // MarshalJSON writes UpdateArtifact exactly as the contract spells it.
 func (v UpdateArtifact) MarshalJSON() ([]byte, error) {
@@ -9848,6 +10864,19 @@ type UpdateCheckResult struct {
 	// The target's binary for this platform, with its URL resolved. Optional.
 	Artifact *UpdateArtifact `json:"artifact,omitempty"`
 }
+
+// Wire names of the members of UpdateCheckResult.
+const (
+	UpdateCheckResultMemberCurrent   = "current"
+	UpdateCheckResultMemberLatest    = "latest"
+	UpdateCheckResultMemberTarget    = "target"
+	UpdateCheckResultMemberAvailable = "available"
+	UpdateCheckResultMemberDowngrade = "downgrade"
+	UpdateCheckResultMemberPlatform  = "platform"
+	UpdateCheckResultMemberSerial    = "serial"
+	UpdateCheckResultMemberExpires   = "expires"
+	UpdateCheckResultMemberArtifact  = "artifact"
+)
 
 // MarshalJSON writes UpdateCheckResult exactly as the contract spells it.
 func (v UpdateCheckResult) MarshalJSON() ([]byte, error) {
@@ -9931,6 +10960,14 @@ type UpdateManifest struct {
 	Versions []UpdateRelease `json:"versions"`
 }
 
+// Wire names of the members of UpdateManifest.
+const (
+	UpdateManifestMemberFormat   = "format"
+	UpdateManifestMemberSerial   = "serial"
+	UpdateManifestMemberExpires  = "expires"
+	UpdateManifestMemberVersions = "versions"
+)
+
 // MarshalJSON writes UpdateManifest exactly as the contract spells it.
 func (v UpdateManifest) MarshalJSON() ([]byte, error) {
 	return appendUpdateManifest(nil, v)
@@ -9998,6 +11035,19 @@ type UpdateRefusalDetails struct {
 	// The HTTP status received. Optional.
 	Status *int64 `json:"status,omitempty"`
 }
+
+// Wire names of the members of UpdateRefusalDetails.
+const (
+	UpdateRefusalDetailsMemberReason   = "reason"
+	UpdateRefusalDetailsMemberURL      = "url"
+	UpdateRefusalDetailsMemberCurrent  = "current"
+	UpdateRefusalDetailsMemberVersion  = "version"
+	UpdateRefusalDetailsMemberPlatform = "platform"
+	UpdateRefusalDetailsMemberExpected = "expected"
+	UpdateRefusalDetailsMemberActual   = "actual"
+	UpdateRefusalDetailsMemberExpires  = "expires"
+	UpdateRefusalDetailsMemberStatus   = "status"
+)
 
 // MarshalJSON writes UpdateRefusalDetails exactly as the contract spells it.
 func (v UpdateRefusalDetails) MarshalJSON() ([]byte, error) {
@@ -10149,6 +11199,12 @@ type UpdateRelease struct {
 	Artifacts map[string]UpdateArtifact `json:"artifacts"`
 }
 
+// Wire names of the members of UpdateRelease.
+const (
+	UpdateReleaseMemberVersion   = "version"
+	UpdateReleaseMemberArtifacts = "artifacts"
+)
+
 // MarshalJSON writes UpdateRelease exactly as the contract spells it.
 func (v UpdateRelease) MarshalJSON() ([]byte, error) {
 	return appendUpdateRelease(nil, v)
@@ -10200,6 +11256,15 @@ type UpdateResult struct {
 	// True when the previous binary is kept for `eska update --rollback`.
 	RollbackAvailable bool `json:"rollbackAvailable"`
 }
+
+// Wire names of the members of UpdateResult.
+const (
+	UpdateResultMemberFrom              = "from"
+	UpdateResultMemberTo                = "to"
+	UpdateResultMemberUpdated           = "updated"
+	UpdateResultMemberSerial            = "serial"
+	UpdateResultMemberRollbackAvailable = "rollbackAvailable"
+)
 
 // MarshalJSON writes UpdateResult exactly as the contract spells it.
 func (v UpdateResult) MarshalJSON() ([]byte, error) {
@@ -10259,6 +11324,12 @@ type UpdateRollbackResult struct {
 	To string `json:"to"`
 }
 
+// Wire names of the members of UpdateRollbackResult.
+const (
+	UpdateRollbackResultMemberFrom = "from"
+	UpdateRollbackResultMemberTo   = "to"
+)
+
 // MarshalJSON writes UpdateRollbackResult exactly as the contract spells it.
 func (v UpdateRollbackResult) MarshalJSON() ([]byte, error) {
 	return appendUpdateRollbackResult(nil, v)
@@ -10302,6 +11373,12 @@ type ValueChange struct {
 	// The value as a string, such as a choice value or a decimal number.
 	Value string `json:"value"`
 }
+
+// Wire names of the members of ValueChange.
+const (
+	ValueChangeMemberType  = "type"
+	ValueChangeMemberValue = "value"
+)
 
 func (ValueChange) isPropertyChange() {}
 
@@ -10348,6 +11425,12 @@ type ValueChoice struct {
 	// Its caption.
 	Caption Caption `json:"caption"`
 }
+
+// Wire names of the members of ValueChoice.
+const (
+	ValueChoiceMemberValue   = "value"
+	ValueChoiceMemberCaption = "caption"
+)
 
 // MarshalJSON writes ValueChoice exactly as the contract spells it.
 func (v ValueChoice) MarshalJSON() ([]byte, error) {
@@ -10402,6 +11485,16 @@ type ValueChoicesParams struct {
 	// A type key from schema.types or propertyTypeChoices.
 	Key string `json:"key"`
 }
+
+// Wire names of the members of ValueChoicesParams.
+const (
+	ValueChoicesParamsMemberSessionID  = "sessionId"
+	ValueChoicesParamsMemberProjectID  = "projectId"
+	ValueChoicesParamsMemberGeneration = "generation"
+	ValueChoicesParamsMemberObjectID   = "objectId"
+	ValueChoicesParamsMemberPath       = "path"
+	ValueChoicesParamsMemberKey        = "key"
+)
 
 // MarshalJSON writes ValueChoicesParams exactly as the contract spells it.
 func (v ValueChoicesParams) MarshalJSON() ([]byte, error) {
@@ -10470,6 +11563,15 @@ type ValueChoicesResult struct {
 	// The values.
 	Choices []ValueChoice `json:"choices"`
 }
+
+// Wire names of the members of ValueChoicesResult.
+const (
+	ValueChoicesResultMemberSessionID     = "sessionId"
+	ValueChoicesResultMemberProjectID     = "projectId"
+	ValueChoicesResultMemberGeneration    = "generation"
+	ValueChoicesResultMemberEventSequence = "eventSequence"
+	ValueChoicesResultMemberChoices       = "choices"
+)
 
 // MarshalJSON writes ValueChoicesResult exactly as the contract spells it.
 func (v ValueChoicesResult) MarshalJSON() ([]byte, error) {
@@ -10558,6 +11660,12 @@ type ValueSchema struct {
 	// A special meaning; absent for ordinary fill values. Optional.
 	Domain *ValueDomain `json:"domain,omitempty"`
 }
+
+// Wire names of the members of ValueSchema.
+const (
+	ValueSchemaMemberTypes  = "types"
+	ValueSchemaMemberDomain = "domain"
+)
 
 func (ValueSchema) isEditSchema() {}
 

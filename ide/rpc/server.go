@@ -651,7 +651,7 @@ func (s *Server) cancel(params *strictjson.Value) {
 		s.diag("cancel-bad-params")
 		return
 	}
-	idv := params.Get("id")
+	idv := params.Get(gen.CancelParamsMemberID)
 	if idv == nil || !s.validID(idv) {
 		s.diag("cancel-bad-params")
 		return

@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"math/big"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,11 @@ type Constant struct {
 	// Words are the concept words of the name: its words, less those that
 	// spell the value itself (the value cannot vouch for itself).
 	Words []string
+	// Member is set for the wire name of an object's member
+	// (RunFinishedEventMemberThreadID = "threadId"), which counts as
+	// copied only where code uses a literal as a member name (see
+	// memberUse).
+	Member bool
 }
 
 // Qualified is the constant's package-qualified name.
@@ -105,6 +111,7 @@ func Constants(fsys fs.FS, dir string) ([]Constant, error) {
 						continue
 					}
 					c.Words = conceptWords(c)
+					c.Member = c.Str != nil && memberName(c)
 					out = append(out, c)
 				}
 			}
@@ -163,6 +170,42 @@ func conceptWords(c Constant) []string {
 		}
 	}
 	return out
+}
+
+// memberName reports whether a string constant names an object's member:
+// Member stands between the type's words and the member's, and is not a
+// word of the value (ScopeTagMember = "member" is a tag, not a member).
+func memberName(c Constant) bool {
+	words := Words(c.Name)
+	for i, w := range words {
+		if w == "member" && i > 0 && i < len(words)-1 {
+			return !slices.Contains(Words(*c.Str), "member")
+		}
+	}
+	return false
+}
+
+// memberUse reports whether a string literal is used as a member name: the
+// key looked up in a parsed tree (v.Get("id")), the token of a JSON
+// pointer (AppendPointer(p, "id")), or a value next to the word member.
+// Member names are short words of the wire ("id", "path", "type") that
+// code writes in many other meanings (flag names, log keys, diagnostic
+// details), so elsewhere a shared word of the type's name says nothing.
+func memberUse(lit, parent ast.Node, ctx []string) bool {
+	if call, ok := parent.(*ast.CallExpr); ok {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && slices.Contains(call.Args, lit.(ast.Expr)) {
+			switch sel.Sel.Name {
+			case "Get", "AppendPointer":
+				return true
+			}
+		}
+	}
+	for _, w := range ctx {
+		if w == "member" || w == "members" {
+			return true
+		}
+	}
+	return false
 }
 
 // stop words carry no concept of their own.
@@ -316,6 +359,9 @@ func scanFile(p string, src []byte, byInt, byStr map[string][]Constant) ([]Findi
 			pos := fset.Position(at.Pos())
 			line := lines[pos.Line-1]
 			ctx := contextWords(stack, line, fset.Position(at.Pos()).Column-1, fset.Position(at.End()).Column-1)
+			if c.Member && !memberUse(at, parent, ctx) {
+				return
+			}
 			words := shared(c.Words, append(ctx, extra...))
 			strong := false
 			for _, w := range words {

@@ -127,3 +127,49 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+const memberFixture = `package demo
+
+const (
+	CancelParamsMemberID = "id"
+	ScopeTagMember       = "member"
+)
+`
+
+func TestMemberNames(t *testing.T) {
+	fsys := fstest.MapFS{"generated/demo/types.go": {Data: []byte(memberFixture)}}
+	consts, err := Constants(fsys, "generated")
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := map[string]bool{}
+	for _, c := range consts {
+		member[c.Name] = c.Member
+	}
+	if !member["CancelParamsMemberID"] || member["ScopeTagMember"] {
+		t.Errorf("member names read as %v; want CancelParamsMemberID only (ScopeTagMember's value is the word member)", member)
+	}
+	cases := []struct {
+		code  string
+		found bool
+	}{
+		{`idv := params.Get("id")`, true},
+		{`ptr := strictjson.AppendPointer("", "id") // the cancel request's`, true},
+		{`cancelMember := "id"`, true},
+		{`ids := fs.String("id", "", "the request to cancel")`, false},
+		{`log.Warn("cancelled", "id", x)`, false},
+	}
+	for _, c := range cases {
+		fsys["rt/rt.go"] = &fstest.MapFile{Data: []byte("package rt\n\nfunc f() {\n\t" + c.code + "\n}\n")}
+		fs, err := Scan(fsys, func(p string) bool { return strings.HasPrefix(p, "rt/") || strings.HasPrefix("rt/", p) }, consts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case c.found && (len(fs) != 1 || fs[0].Const != "demo.CancelParamsMemberID" || fs[0].Line != 4):
+			t.Errorf("%s: %v, want one finding of demo.CancelParamsMemberID at rt/rt.go:4", c.code, fs)
+		case !c.found && len(fs) != 0:
+			t.Errorf("%s: %v, want nothing: the literal is not used as a member name", c.code, fs)
+		}
+	}
+}

@@ -47,6 +47,14 @@ func TagGoName(u *Type, v *Variant) string {
 	return u.GoName() + "Tag" + GoName(v.Tag)
 }
 
+// MemberGoName is the constant that holds the wire name of an object's
+// member: the object's name, Member and the member's
+// (RunFinishedEventMemberThreadID), so that a runtime names a member
+// through the type that has it and never spells or reflects it.
+func MemberGoName(t *Type, f *Field) string {
+	return t.GoName() + "Member" + f.GoName()
+}
+
 // HasDefaultAccessor reports whether an object member gets a
 // <Member>OrDefault method: it is optional, not nullable (absent and null
 // differ there) and has a default.
@@ -132,6 +140,9 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 			for _, a := range t.Alternatives {
 				add(t.GoName()+"From"+GoName(a.Type), "constructor of "+t.Name, t.Ptr)
 			}
+		}
+		for _, f := range t.Fields {
+			add(MemberGoName(t, f), "member name "+f.Name+" of "+t.Name, f.Ptr)
 		}
 		for _, v := range t.Values {
 			add(v.GoName(t), "enum value "+v.String()+" of "+t.Name, v.Ptr)

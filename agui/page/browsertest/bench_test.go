@@ -18,7 +18,7 @@ import (
 
 	"github.com/contractkit/contractkit/agui"
 	"github.com/contractkit/contractkit/agui/page"
-	"github.com/contractkit/contractkit/agui/page/bridge"
+	"github.com/contractkit/contractkit/agui/page/pagecheck"
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
@@ -148,7 +148,7 @@ func BenchmarkCheck512KiB(b *testing.B) {
 }
 
 // BenchmarkNativeCheck512KiB is the anchor: the same record through the
-// same code (package bridge, as the WebAssembly checker runs it), compiled
+// same code (package pagecheck, as the WebAssembly checker runs it), compiled
 // for this machine, in this process.
 func BenchmarkNativeCheck512KiB(b *testing.B) {
 	benchContext(b)
@@ -156,7 +156,7 @@ func BenchmarkNativeCheck512KiB(b *testing.B) {
 	var samples []float64
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		a := bridge.CheckBytes(rec, agui.Options{Source: "busy-run-512KiB.ndjson"})
+		a := pagecheck.CheckBytes(rec, agui.Options{Source: "busy-run-512KiB.ndjson"})
 		samples = append(samples, float64(time.Since(start).Microseconds())/1000)
 		if !a.Accepted {
 			b.Fatal("the 512 KiB record is rejected")

@@ -3,7 +3,7 @@
 // Command wasm is the stand page's checker: the Go package agui compiled to
 // WebAssembly. It hands the page an object of functions (see the page's
 // stand.js) and then waits for calls; everything it computes is done by
-// package bridge, the same code `agui check --json` runs.
+// package pagecheck, the same code `agui check --json` runs.
 package main
 
 import (
@@ -12,7 +12,7 @@ import (
 	"syscall/js"
 
 	"github.com/contractkit/contractkit/agui"
-	"github.com/contractkit/contractkit/agui/page/bridge"
+	"github.com/contractkit/contractkit/agui/page/pagecheck"
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
@@ -27,20 +27,20 @@ func main() {
 	// the checker for one comparison.
 	api.Set("tutorial", string(agui.TutorialExample()))
 	api.Set("tutorialSource", agui.TutorialSource)
-	api.Set("checkBytes", fn(func(args []js.Value) bridge.Answer {
+	api.Set("checkBytes", fn(func(args []js.Value) pagecheck.Answer {
 		data := make([]byte, args[0].Get("length").Int())
 		js.CopyBytesToGo(data, args[0])
-		return bridge.CheckBytes(data, agui.Options{Profile: args[1].String(), Source: args[2].String()})
+		return pagecheck.CheckBytes(data, agui.Options{Profile: args[1].String(), Source: args[2].String()})
 	}))
-	api.Set("checkTutorial", fn(func(args []js.Value) bridge.Answer {
-		return bridge.CheckTutorial(args[0].String())
+	api.Set("checkTutorial", fn(func(args []js.Value) pagecheck.Answer {
+		return pagecheck.CheckTutorial(args[0].String())
 	}))
-	api.Set("checkValues", fn(func(args []js.Value) bridge.Answer {
-		return bridge.CheckValues([]byte(args[0].String()), agui.Options{Profile: args[1].String(), Source: args[2].String()})
+	api.Set("checkValues", fn(func(args []js.Value) pagecheck.Answer {
+		return pagecheck.CheckValues([]byte(args[0].String()), agui.Options{Profile: args[1].String(), Source: args[2].String()})
 	}))
-	api.Set("reject", fn(func(args []js.Value) bridge.Answer {
+	api.Set("reject", fn(func(args []js.Value) pagecheck.Answer {
 		f := agui.Finding{Event: args[0].Int(), Pointer: args[1].String(), Rule: args[2].String(), Message: args[3].String()}
-		return bridge.Reject(f, agui.Options{Profile: args[4].String(), Source: args[5].String()})
+		return pagecheck.Reject(f, agui.Options{Profile: args[4].String(), Source: args[5].String()})
 	}))
 	js.Global().Call("aguiCheckerReady", api)
 	select {}
@@ -50,21 +50,22 @@ func main() {
 // collection, instead of Go's default of twice.
 const gcPercent = 400
 
-// fn wraps a bridge call as a JavaScript function returning a plain object.
-// A panic in the checker would be a bug; it is answered as an error rather
-// than ending the program, which would leave the page without a checker.
-func fn(call func(args []js.Value) bridge.Answer) js.Func {
+// fn wraps a call of package pagecheck as a JavaScript function returning
+// a plain object. A panic in the checker would be a bug; it is answered as
+// an error rather than ending the program, which would leave the page
+// without a checker.
+func fn(call func(args []js.Value) pagecheck.Answer) js.Func {
 	return js.FuncOf(func(this js.Value, args []js.Value) (out any) {
 		defer func() {
 			if p := recover(); p != nil {
-				out = toJS(bridge.Answer{Error: "the checker failed (a bug): " + fmt.Sprint(p)})
+				out = toJS(pagecheck.Answer{Error: "the checker failed (a bug): " + fmt.Sprint(p)})
 			}
 		}()
 		return toJS(call(args))
 	})
 }
 
-func toJS(a bridge.Answer) js.Value {
+func toJS(a pagecheck.Answer) js.Value {
 	o := js.Global().Get("Object").New()
 	o.Set("error", a.Error)
 	o.Set("json", string(a.JSON))

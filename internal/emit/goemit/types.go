@@ -226,6 +226,7 @@ func (g *generator) objectType(f *jen.File, t *spec.Type, unions []*spec.Type) {
 			jen.Id("Extra").Map(jen.String()).Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "-"}))
 	}
 	f.Type().Id(name).Struct(fields...)
+	memberNames(f, t)
 	g.defaultAccessors(f, t)
 	for _, u := range unions {
 		f.Func().Params(jen.Id(name)).Id("is" + u.GoName()).Params().Block()
@@ -273,6 +274,22 @@ func (g *generator) objectType(f *jen.File, t *spec.Type, unions []*spec.Type) {
 	}
 	body = append(body, jen.Return(jen.Id("b"), jen.Nil()))
 	f.Func().Id("append"+name+"Members").Params(jen.Id("b").Index().Byte(), jen.Id("start").Int(), jen.Id("v").Id(name)).Params(jen.Index().Byte(), jen.Error()).Block(body...)
+}
+
+// memberNames declares the wire name of every member of an object type
+// as a constant, so that a runtime that reads members from a parsed tree,
+// or points at one in a message, names them through the generated
+// package instead of spelling them or reading struct tags.
+func memberNames(f *jen.File, t *spec.Type) {
+	if len(t.Fields) == 0 {
+		return
+	}
+	var defs []jen.Code
+	for _, fl := range t.Fields {
+		defs = append(defs, jen.Id(spec.MemberGoName(t, fl)).Op("=").Lit(fl.Name))
+	}
+	f.Comment(fmt.Sprintf("Wire names of the members of %s.", t.GoName()))
+	f.Const().Defs(defs...)
 }
 
 // constOf returns the Go expression of a field's const constraint, or nil.

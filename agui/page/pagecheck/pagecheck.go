@@ -1,9 +1,9 @@
-// Package bridge is what the page's checker does, in plain Go: it checks a
+// Package pagecheck is what the page's checker does, in plain Go: it checks a
 // record as `agui check --json` does and answers with the exact JSON the
 // command prints, plus a view of the same result for the page to render.
 // The WebAssembly program (agui/page/wasm) only moves values between
 // JavaScript and this package, so everything here is tested natively.
-package bridge
+package pagecheck
 
 import (
 	"bytes"
@@ -111,7 +111,7 @@ func view(r *agui.Result, compact bool) []byte {
 	if err := enc.Encode(r); err != nil {
 		// r held JSON the checker wrote and now holds strings; failing to
 		// encode it is a bug of this package.
-		panic("bridge: encode view: " + err.Error())
+		panic("pagecheck: encode view: " + err.Error())
 	}
 	return bytes.TrimSpace(b.Bytes())
 }
