@@ -25,7 +25,7 @@ gen-check:
 # comparisons) live in files built without it (//go:build !race); a second
 # pass runs them and fails if any of them did not run and pass.
 # Its output is go test's without -v, and it ends with every skipped test
-# and the reason it gave (scripts/test.sh, internal/tools/testsummary).
+# and the reason it gave (scripts/test.sh, scripts/testsummary).
 test: python3 minisign
 	@./scripts/test.sh
 

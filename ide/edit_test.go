@@ -161,13 +161,13 @@ func TestUpdateCancellation(t *testing.T) {
 	// The hook holds each write of Большой, once it has started, until
 	// its own cancel has reached it.
 	started := make(chan struct{}, 1)
-	updateStarted = func(ctx context.Context, p gen.PropertyEditParams) {
-		if p.ObjectID == "catalog:Большой" {
+	writeStarted = func(ctx context.Context, objectID string) {
+		if objectID == "catalog:Большой" {
 			started <- struct{}{}
 			<-ctx.Done()
 		}
 	}
-	defer func() { updateStarted = nil }()
+	defer func() { writeStarted = nil }()
 	// The write of Большой runs and is held; the one of Малый waits
 	// behind it. The reader reads cancels in order, so the cancel of
 	// Малый is marked before the one of Большой lets it go on: Малый is

@@ -153,15 +153,16 @@ func (h handler) MetadataUndoProperty(ctx context.Context, p gen.UndoPropertyPar
 
 // MetadataUpdateProperty answers metadata/updateProperty (1.6-1.8).
 func (h handler) MetadataUpdateProperty(ctx context.Context, p gen.PropertyEditParams) (gen.PropertyWriteResult, error) {
-	if updateStarted != nil {
-		updateStarted(ctx, p)
+	if writeStarted != nil {
+		writeStarted(ctx, string(p.ObjectID))
 	}
 	return h.s.backend.UpdateProperty(p)
 }
 
-// updateStarted lets the tests hold a write that has started, so that a
-// cancel arrives exactly then.
-var updateStarted func(ctx context.Context, p gen.PropertyEditParams)
+// writeStarted lets the tests hold a write that has started (a property
+// update or a rename, named by the object it changes), so that a cancel
+// arrives exactly then.
+var writeStarted func(ctx context.Context, objectID string)
 
 // MetadataRenamePreview answers metadata/renamePreview (1.9).
 func (h handler) MetadataRenamePreview(ctx context.Context, p gen.RenamePreviewParams) (gen.RenamePreviewResult, error) {
@@ -170,5 +171,8 @@ func (h handler) MetadataRenamePreview(ctx context.Context, p gen.RenamePreviewP
 
 // MetadataRenameApply answers metadata/renameApply (1.9).
 func (h handler) MetadataRenameApply(ctx context.Context, p gen.RenameApplyParams) (gen.RenameApplyResult, error) {
+	if writeStarted != nil {
+		writeStarted(ctx, string(p.ObjectID))
+	}
 	return h.s.backend.RenameApply(p)
 }

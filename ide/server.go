@@ -189,23 +189,11 @@ func versionString(v gen.APIVersion) string {
 
 // wire turns a generated error into the transport's error response.
 func wire(e *gen.RPCError) *rpc.Error {
-	out := &rpc.Error{Code: e.Code, Message: e.Message}
-	if e.Data != nil {
-		// Generated DTOs write themselves exactly; encoding/json would only
-		// re-check and compact what they write.
-		var data []byte
-		var err error
-		if m, ok := e.Data.(json.Marshaler); ok {
-			data, err = m.MarshalJSON()
-		} else {
-			data, err = json.Marshal(e.Data)
-		}
-		if err != nil {
-			return &rpc.Error{Code: gen.CodeInternalError, Message: gen.NewError(gen.CodeInternalError, nil).Message}
-		}
-		out.Data = data
+	data, err := e.DataJSON()
+	if err != nil {
+		return &rpc.Error{Code: gen.CodeInternalError, Message: gen.NewError(gen.CodeInternalError, nil).Message}
 	}
-	return out
+	return &rpc.Error{Code: e.Code, Message: e.Message, Data: data}
 }
 
 // granted reports whether the client was granted the capability: the

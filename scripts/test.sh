@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make test: the whole suite under the race detector, printed as go test
-# prints it without -v (through internal/tools/testsummary, which reads its
+# prints it without -v (through scripts/testsummary, which reads its
 # -json stream), then the tests built only without the race detector
 # (scripts/norace-tests.sh), then the list of every skipped test with the
 # reason it gave. The exit status is go test's, the summarizer's or the
@@ -13,7 +13,7 @@ trap 'rm -f "$skips"' EXIT
 # mistaken for the suite's.
 summary=$(mktemp -d)/testsummary
 trap 'rm -f "$skips"; rm -rf "$(dirname "$summary")"' EXIT
-go build -o "$summary" ./internal/tools/testsummary || exit 1
+go build -o "$summary" ./scripts/testsummary || exit 1
 status=0
 go test -race -count=1 -json ./... | "$summary" -skips "$skips" || status=1
 ./scripts/norace-tests.sh || status=1

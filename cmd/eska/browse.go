@@ -13,6 +13,7 @@ import (
 	manifest "github.com/contractkit/contractkit/designer/project"
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // The tree and search commands run the same backend as `eska ide --stdio`
@@ -83,7 +84,7 @@ func describe(err error) string {
 			// Invalid params: the message is the bare literal; the place and
 			// the reason are in the data.
 			if d.Pointer != nil {
-				return re.Message + ": " + pointerOrRoot(*d.Pointer) + ": " + d.Reason
+				return re.Message + ": " + strictjson.DisplayPointer(*d.Pointer) + ": " + d.Reason
 			}
 			return re.Message + ": " + d.Reason
 		}
@@ -264,12 +265,4 @@ func configurationLanguage(b *metadata.Backend, ctx gen.ProjectContext, p gen.Pr
 		return pick(got.Object.Synonyms[0].Language)
 	}
 	return "ru"
-}
-
-// pointerOrRoot spells the empty JSON pointer (params themselves) as "/".
-func pointerOrRoot(p string) string {
-	if p == "" {
-		return "/"
-	}
-	return p
 }

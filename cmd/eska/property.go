@@ -239,23 +239,20 @@ func reveal(b *metadata.Backend, ctx gen.ProjectContext, id string) {
 	}
 }
 
-// errorJSON spells an error as the API would answer it.
+// errorJSON spells an error as the API would answer it: an RPCError as
+// the contract's error object (which the generated type writes), any
+// other error by its message alone.
 func errorJSON(err error) string {
 	re, ok := err.(*gen.RPCError)
 	if !ok {
 		raw, _ := json.Marshal(map[string]any{"error": map[string]any{"message": err.Error()}})
 		return string(raw)
 	}
-	// The members in the order of a JSON-RPC error.
-	out := struct {
-		Code    int64           `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data,omitempty"`
-	}{Code: re.Code, Message: re.Message}
-	if m, ok := re.Data.(json.Marshaler); ok {
-		out.Data, _ = m.MarshalJSON()
+	raw, merr := json.Marshal(map[string]any{"error": re})
+	if merr != nil {
+		// Data that cannot be written is left out; the error is still told.
+		raw, _ = json.Marshal(map[string]any{"error": &gen.RPCError{Code: re.Code, Message: re.Message}})
 	}
-	raw, _ := json.Marshal(map[string]any{"error": out})
 	return string(raw)
 }
 

@@ -66,7 +66,7 @@ func runUpdate(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 
 	out := editOutput{command: "update", json: *asJSON, stdout: stdout, stderr: stderr,
-		errJSON: func(err error) string { return string(selfupdate.ErrorJSON(err)) }, explain: describeUpdate}
+		errJSON: func(err error) string { return errorJSON(selfupdate.AsRPCError(err)) }, explain: describeUpdate}
 	switch {
 	case *rollback:
 		r, err := selfupdate.Rollback(ctx, cfg)

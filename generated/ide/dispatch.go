@@ -5,6 +5,7 @@ package ide
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/contractkit/contractkit/runtime/genrt"
@@ -22,6 +23,37 @@ type RPCError struct {
 
 func (e *RPCError) Error() string {
 	return fmt.Sprintf("%d %s", e.Code, e.Message)
+}
+
+// DataJSON is the error's data member as JSON, nil when Data is nil. A generated DTO writes
+// itself exactly (encoding/json would only check and compact it again); any other value goes
+// through encoding/json.
+func (e *RPCError) DataJSON() (json.RawMessage, error) {
+	if e.Data == nil {
+		return nil, nil
+	}
+	if m, ok := e.Data.(json.Marshaler); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(e.Data)
+}
+
+// MarshalJSON writes the error as the contract's error object: code, message and, when Data
+// is not nil, data (DataJSON); data that cannot be written is an error.
+func (e *RPCError) MarshalJSON() ([]byte, error) {
+	data, err := e.DataJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
+	}{
+		Code:    e.Code,
+		Data:    data,
+		Message: e.Message,
+	})
 }
 
 // NewError returns the error with the given code, its default message from the error table, and data.

@@ -64,11 +64,12 @@ type fakeHandler struct {
 	started  chan string
 	bgSteps  int
 	bgBudget int
+	bgDone   chan struct{} // closed by the step that uses up bgBudget
 	closed   bool
 }
 
 func newFake() *fakeHandler {
-	return &fakeHandler{release: make(chan struct{}), started: make(chan string, 16)}
+	return &fakeHandler{release: make(chan struct{}), started: make(chan string, 16), bgDone: make(chan struct{})}
 }
 
 func (h *fakeHandler) Kind(m string) Kind {
@@ -143,7 +144,9 @@ func (h *fakeHandler) Background(ctx context.Context) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.bgSteps < h.bgBudget {
-		h.bgSteps++
+		if h.bgSteps++; h.bgSteps == h.bgBudget {
+			close(h.bgDone)
+		}
 		return true
 	}
 	return false
@@ -158,18 +161,36 @@ func (h *fakeHandler) Close() {
 // conv is a conversation with a running transport over pipes.
 type conv struct {
 	t      *testing.T
+	srv    *Server
 	in     *io.PipeWriter
 	frames chan string
 	code   chan int
-	stderr *syncbuf.Buffer
+	stderr *stderrLines
+}
+
+// stderrLines is the transport's stderr in a test: kept whole, and each
+// diagnostic passed on as it is written (one Write per line), so that a
+// test can wait for one. The test limits allow three per conversation,
+// which the channel's buffer holds.
+type stderrLines struct {
+	syncbuf.Buffer
+	lines chan string
+}
+
+func (w *stderrLines) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	w.lines <- string(p)
+	return n, err
 }
 
 func start(t *testing.T, h Handler) *conv {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &conv{t: t, in: inW, frames: make(chan string, 64), code: make(chan int, 1), stderr: &syncbuf.Buffer{}}
+	c := &conv{t: t, in: inW, frames: make(chan string, 64), code: make(chan int, 1),
+		stderr: &stderrLines{lines: make(chan string, 2*testLimits.MaxStderrDiagnostics)}}
 	srv := NewServer(testConfig(h, c.stderr))
+	c.srv = srv
 	go func() {
 		c.code <- srv.Run(inR, outW)
 		outW.Close()
@@ -212,14 +233,59 @@ func (c *conv) next() string {
 	return ""
 }
 
-func (c *conv) expectNone(d time.Duration) {
+// readerCaughtUp waits until the reader has handled every frame sent so
+// far: it sends a $/cancelRequest without params, which the reader
+// diagnoses on stderr as it reads it, after the frames before it, and
+// waits for that line. It uses one of the conversation's diagnostics.
+func (c *conv) readerCaughtUp() {
 	c.t.Helper()
+	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest"}`)
 	select {
-	case f, ok := <-c.frames:
-		if ok {
-			c.t.Fatalf("unexpected frame %s", f)
+	case line := <-c.stderr.lines:
+		if !strings.Contains(line, "cancel-bad-params") {
+			c.t.Fatalf("stderr %q, want the marker's cancel-bad-params", line)
 		}
-	case <-time.After(d):
+	case <-time.After(5 * time.Second):
+		c.t.Fatal("the reader did not reach the marker")
+	}
+}
+
+// workerLetGo waits until no goroutine holds the worker role, as between
+// requests of an idle conversation: the goroutine that reads the next
+// frame then takes the role itself and runs the request at once.
+func (c *conv) workerLetGo() {
+	c.t.Helper()
+	idle := make(chan struct{})
+	go func() {
+		s := c.srv
+		s.mu.Lock()
+		for s.working {
+			s.workerIdle.Wait()
+		}
+		s.mu.Unlock()
+		close(idle)
+	}()
+	select {
+	case <-idle:
+	case <-time.After(5 * time.Second):
+		c.t.Fatal("the worker role was never let go")
+	}
+}
+
+// ended waits for the output to end (the transport has returned) and
+// fails on any frame before that end.
+func (c *conv) ended() {
+	c.t.Helper()
+	for {
+		select {
+		case f, ok := <-c.frames:
+			if !ok {
+				return
+			}
+			c.t.Fatalf("unexpected frame %s", f)
+		case <-time.After(5 * time.Second):
+			c.t.Fatal("the output did not end")
+		}
 	}
 }
 
@@ -355,14 +421,14 @@ func TestExitCodes(t *testing.T) {
 	if code := c.exit(); code != ExitFraming {
 		t.Errorf("EOF inside a frame: %d", code)
 	}
-	c.expectNone(100 * time.Millisecond)
+	c.ended()
 	c = start(t, newFake())
 	c.init()
 	c.write("Content-Length: 1\r\nContent-Length: 1\r\n\r\n{")
 	if code := c.exit(); code != ExitFraming {
 		t.Errorf("repeated Content-Length: %d", code)
 	}
-	c.expectNone(100 * time.Millisecond)
+	c.ended()
 }
 
 // A pending id used again is fatal; nothing more is written.
@@ -379,7 +445,7 @@ func TestDuplicatePendingID(t *testing.T) {
 		t.Errorf("duplicate pending id: %d", code)
 	}
 	close(h.release)
-	c.expectNone(200 * time.Millisecond)
+	c.ended()
 	// A finished id may be used again.
 	h = newFake()
 	c = start(t, h)
@@ -411,9 +477,13 @@ func TestBatches(t *testing.T) {
 	if got := c.next(); got != want {
 		t.Errorf("batch:\n got %s\nwant %s", got, want)
 	}
-	// Notifications only: no reply at all.
+	// Notifications only: no reply at all. Responses keep the order of
+	// the requests, so the next frame is the answer to the echo after it.
 	c.send(`[{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"2.0","method":"note"}]`)
-	c.expectNone(100 * time.Millisecond)
+	c.send(`{"jsonrpc":"2.0","id":"after","method":"echo"}`)
+	if got := c.next(); got != `{"jsonrpc":"2.0","id":"after","result":{}}` {
+		t.Errorf("after a batch of notifications: %s", got)
+	}
 	// A response that would not fit within the batch reserve is replaced.
 	c.send(`[{"jsonrpc":"2.0","id":1,"method":"big","params":{"N":1000}},{"jsonrpc":"2.0","id":2,"method":"big","params":{"N":1000}}]`)
 	got := c.next()
@@ -444,7 +514,7 @@ func TestCancellation(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"queued"}}`)
 	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"active"}}`)
 	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"never-sent"}}`)
-	time.Sleep(50 * time.Millisecond)
+	c.readerCaughtUp() // every cancel is marked before the active request ends
 	h.release <- struct{}{}
 	if got := c.next(); got != domainResp(`"active"`, "cancelled", `{}`) {
 		t.Errorf("active read-only request: %s", got)
@@ -456,7 +526,7 @@ func TestCancellation(t *testing.T) {
 	c.send(`{"jsonrpc":"2.0","id":"c","method":"commit"}`)
 	<-h.started
 	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"c"}}`)
-	time.Sleep(50 * time.Millisecond)
+	c.readerCaughtUp() // the cancel is marked while the request runs
 	h.release <- struct{}{}
 	if got := c.next(); got != `{"jsonrpc":"2.0","id":"c","result":"done"}` {
 		t.Errorf("committing request: %s", got)
@@ -539,15 +609,9 @@ func TestBackground(t *testing.T) {
 		c.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"echo"}`)
 		c.next()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		h.mu.Lock()
-		done := h.bgSteps == h.bgBudget
-		h.mu.Unlock()
-		if done || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(time.Millisecond)
+	select {
+	case <-h.bgDone:
+	case <-time.After(5 * time.Second):
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -564,10 +628,20 @@ func (brokenWriter) Write([]byte) (int, error) { return 0, errors.New("broken pi
 func TestBrokenStdout(t *testing.T) {
 	srv := NewServer(testConfig(newFake(), nil))
 	in := strings.NewReader(frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`) + frame(`{"jsonrpc":"2.0","id":2,"method":"echo"}`))
+	// The input stays open: the failed write alone must end the
+	// conversation (an end of input after initialize would exit 0).
 	pr, pw := io.Pipe()
-	go func() { io.Copy(pw, in); time.Sleep(time.Second); pw.Close() }()
-	if code := srv.Run(pr, brokenWriter{}); code != ExitNoShutdown {
-		t.Errorf("broken stdout: exit %d", code)
+	defer pw.Close()
+	go io.Copy(pw, in)
+	code := make(chan int, 1)
+	go func() { code <- srv.Run(pr, brokenWriter{}) }()
+	select {
+	case c := <-code:
+		if c != ExitNoShutdown {
+			t.Errorf("broken stdout: exit %d", c)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a broken stdout did not end the conversation")
 	}
 }
 
@@ -667,7 +741,7 @@ func TestCancelSeenWhileRunning(t *testing.T) {
 		if got := c.next(); got != domainResp(id, "cancelled", `{}`) {
 			t.Fatalf("round %d: %s", round, got)
 		}
-		time.Sleep(20 * time.Millisecond) // idle: the next request starts from a parked worker
+		c.workerLetGo() // idle: the next request starts from a parked worker
 	}
 	// The handler ended because it saw the cancellation, not by timing out.
 	h.mu.Lock()
@@ -750,11 +824,16 @@ func TestOversizeBatchAnsweredInOrder(t *testing.T) {
 type spinner struct {
 	*fakeHandler
 	spins atomic.Int64
+	spun  chan struct{} // holds a token once spins went up since it was last taken
 }
 
 func (h *spinner) Background(ctx context.Context) bool {
 	for ctx.Err() == nil {
 		h.spins.Add(1)
+		select {
+		case h.spun <- struct{}{}:
+		default:
+		}
 	}
 	return true
 }
@@ -764,13 +843,19 @@ func (h *spinner) Background(ctx context.Context) bool {
 //
 //contract:proves eska-ide-api.scheduling.indexing
 func TestBackgroundGivesWay(t *testing.T) {
-	h := &spinner{fakeHandler: newFake()}
+	h := &spinner{fakeHandler: newFake(), spun: make(chan struct{}, 1)}
 	c := start(t, h)
 	c.init()
 	for i := 0; i < 5; i++ {
-		before := h.spins.Load()
-		time.Sleep(20 * time.Millisecond)
-		if h.spins.Load() == before {
+		// A token left from before the last request is dropped: the one
+		// waited for is from work done after its answer.
+		select {
+		case <-h.spun:
+		default:
+		}
+		select {
+		case <-h.spun:
+		case <-time.After(5 * time.Second):
 			t.Fatal("no background work while idle")
 		}
 		c.send(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"echo"}`)

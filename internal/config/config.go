@@ -160,11 +160,7 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
-	ptr := p.Pointer
-	if ptr == "" {
-		ptr = "/"
-	}
-	return p.File + ":" + ptr + ": " + p.Msg
+	return p.File + ":" + strictjson.DisplayPointer(p.Pointer) + ": " + p.Msg
 }
 
 // Error is a config that cannot be used: every problem found.

@@ -55,11 +55,7 @@ func ParsePolicy(path string, data, schema []byte) (*SeverityPolicy, error) {
 		}
 		var msgs []string
 		for _, p := range problems {
-			ptr := p.Pointer
-			if ptr == "" && p.Stage == jsondoc.Schema {
-				ptr = "/"
-			}
-			msgs = append(msgs, path+":"+ptr+": "+p.Msg)
+			msgs = append(msgs, path+":"+strictjson.DisplayPointer(p.Pointer)+": "+p.Msg)
 		}
 		return nil, errors.New(strings.Join(msgs, "\n"))
 	}

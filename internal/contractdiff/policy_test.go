@@ -92,6 +92,8 @@ func TestPolicyProblems(t *testing.T) {
 		{"blank reason", policyJSON(override(RuleTextChanged, "warning", "  ")), "p.json:/severities/0/reason"},
 		{"twice", policyJSON(override(RuleTextChanged, "warning", "a"), override(RuleTextChanged, "policy", "b")), "p.json:/severities/1: rule text-changed is already set for * by /severities/0"},
 		{"unknown member", `{"severities": [], "extra": 1}`, "p.json:/: additionalProperties 'extra' not allowed"},
+		// The whole document is "/" whatever found the problem.
+		{"a number beyond float64", `1e400`, "p.json:/: the number 1e400 is outside the range of a 64-bit float"},
 	} {
 		_, err := ParsePolicy("p.json", []byte(c.data), s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -7,8 +7,11 @@
 package jsondoc
 
 import (
+	"bytes"
 	"errors"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -50,9 +53,66 @@ type Problem struct {
 
 // Doc is a document Check parsed: its tree and, once the numbers passed,
 // the generic value (maps, slices, json.Number) the schema was checked on.
+// It also finds where a pointer's value is in the text (Offset, Line) for
+// problems found after Check; that index is built on first use, since
+// most documents never need it, and a Doc is safe for concurrent use.
 type Doc struct {
 	Tree  *strictjson.Value
 	Value any
+
+	data      []byte
+	index     sync.Once
+	offsets   map[string]int
+	lineStart []int
+}
+
+// Offset returns the byte offset of the value at ptr, or of its nearest
+// enclosing value when ptr names none (a missing member is told where
+// its object is); 0 for a nil Doc.
+func (d *Doc) Offset(ptr string) int {
+	if d == nil {
+		return 0
+	}
+	d.index.Do(d.build)
+	for {
+		if off, ok := d.offsets[ptr]; ok {
+			return off
+		}
+		i := strings.LastIndexByte(ptr, '/')
+		if i < 0 {
+			return 0
+		}
+		ptr = ptr[:i]
+	}
+}
+
+// Line returns the 1-based line of the value at ptr, or of its nearest
+// enclosing value; 1 for a nil Doc.
+func (d *Doc) Line(ptr string) int {
+	off := d.Offset(ptr)
+	if d == nil {
+		return 1
+	}
+	return sort.Search(len(d.lineStart), func(i int) bool { return d.lineStart[i] > off })
+}
+
+func (d *Doc) build() {
+	if d.Tree != nil {
+		d.offsets = d.Tree.Offsets()
+	}
+	d.lineStart = []int{0}
+	for i, c := range d.data {
+		if c == '\n' {
+			d.lineStart = append(d.lineStart, i+1)
+		}
+	}
+}
+
+// LineAt returns the 1-based line of byte offset off in data (clamped to
+// the data), for a Syntax problem, which has an offset and no Doc.
+func LineAt(data []byte, off int) int {
+	off = min(max(off, 0), len(data))
+	return bytes.Count(data[:off], []byte{'\n'}) + 1
 }
 
 // Check parses data strictly with opt, then checks its numbers and, when
@@ -76,9 +136,9 @@ func Check(data []byte, opt strictjson.Options, schema *jsonschema.Schema) (*Doc
 		for i, n := range nums {
 			ps[i] = Problem{Stage: Number, Pointer: n.Pointer, Offset: -1, Msg: n.BeyondFloat64Message()}
 		}
-		return &Doc{Tree: tree}, ps
+		return &Doc{Tree: tree, data: data}, ps
 	}
-	d := &Doc{Tree: tree, Value: tree.Interface()}
+	d := &Doc{Tree: tree, Value: tree.Interface(), data: data}
 	if schema == nil {
 		return d, nil
 	}

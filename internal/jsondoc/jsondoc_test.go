@@ -1,6 +1,7 @@
 package jsondoc
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"strings"
@@ -178,4 +179,50 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("valid %q without a value", data)
 		}
 	})
+}
+
+// Offset and Line find a value by pointer in the text, or its nearest
+// enclosing value when the pointer names none; LineAt agrees with Line.
+func TestWhere(t *testing.T) {
+	data := []byte("{\n  \"name\": \"a\",\n  \"items\": [\n    {\"id\": \"x\"},\n    {\"a/b\": 1}\n  ]\n}\n")
+	doc, ps := Check(data, opts, nil)
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	for _, c := range []struct {
+		ptr  string
+		line int
+		text string // what the text holds at the offset
+	}{
+		{"", 1, "{"},
+		{"/name", 2, `"a"`},
+		{"/items", 3, "["},
+		{"/items/0/id", 4, `"x"`},
+		{"/items/1/a~1b", 5, "1"},
+		{"/items/1/missing", 5, "{"}, // a member that is not there: its object
+		{"/items/7/id", 3, "["},      // an element that is not there: its array
+		{"/nothing/deeper", 1, "{"},
+	} {
+		off := doc.Offset(c.ptr)
+		if got := doc.Line(c.ptr); got != c.line || !bytes.HasPrefix(data[off:], []byte(c.text)) {
+			t.Errorf("%q: line %d at %q, want line %d at %q", c.ptr, got, data[off:min(off+5, len(data))], c.line, c.text)
+		}
+		if got := LineAt(data, off); got != c.line {
+			t.Errorf("%q: LineAt %d, Line %d", c.ptr, got, c.line)
+		}
+	}
+	// LineAt clamps an offset outside the data.
+	if LineAt(data, -3) != 1 || LineAt(data, len(data)+10) != 8 {
+		t.Errorf("clamped: %d %d", LineAt(data, -3), LineAt(data, len(data)+10))
+	}
+	// A nil Doc (a document that was not JSON) is the first line.
+	var none *Doc
+	if none.Offset("/a") != 0 || none.Line("/a") != 1 {
+		t.Errorf("nil Doc: %d %d", none.Offset("/a"), none.Line("/a"))
+	}
+	// A document whose numbers stopped the check still finds its values.
+	doc, ps = Check([]byte("{\n\"size\":\n1e400}"), opts, nil)
+	if len(ps) != 1 || doc.Line(ps[0].Pointer) != 3 {
+		t.Errorf("number problem %+v at line %d, want 3", ps, doc.Line("/size"))
+	}
 }

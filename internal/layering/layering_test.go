@@ -33,6 +33,7 @@ var rank = map[string]int{
 	"agui":      4,
 	"cmd":       5,
 	"bench":     5,
+	"scripts":   5, // the tools the make targets' scripts build (testsummary)
 }
 
 // allowed are imports that break the rule today, each with its reason. An

@@ -17,7 +17,6 @@ package selfupdate
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -369,23 +368,14 @@ func checkCandidate(ctx context.Context, path, want string) error {
 	return nil
 }
 
-// ErrorJSON is err as the CLI prints it with --json: {"error":{code,
-// message, data}}, the JSON-RPC error shape.
-func ErrorJSON(err error) []byte {
+// AsRPCError is err as the API tells it (the CLI prints it with --json):
+// the refusal it carries, or install_failed for any other error.
+func AsRPCError(err error) *gen.RPCError {
 	var re *gen.RPCError
 	if !errors.As(err, &re) {
 		re = installFailed(err)
 	}
-	out := struct {
-		Code    int64           `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data,omitempty"`
-	}{Code: re.Code, Message: re.Message}
-	if m, ok := re.Data.(json.Marshaler); ok {
-		out.Data, _ = m.MarshalJSON()
-	}
-	raw, _ := json.Marshal(map[string]any{"error": out})
-	return raw
+	return re
 }
 
 // httpStatus is a non-200 answer.

@@ -258,18 +258,17 @@ func expectRefusal(t *testing.T, cfg Config, o Options, kind gen.DomainErrorKind
 		t.Fatalf("Update = %v (kind %q), want kind %q", err, got, kind)
 	}
 	var out struct {
-		Error struct {
-			Code int64
-			Data struct {
-				Kind    string
-				Details gen.UpdateRefusalDetails
-			}
+		Code int64
+		Data struct {
+			Kind    string
+			Details gen.UpdateRefusalDetails
 		}
 	}
-	if err := json.Unmarshal(ErrorJSON(err), &out); err != nil || out.Error.Code != gen.CodeRequestFailed || out.Error.Data.Kind != string(kind) {
-		t.Fatalf("ErrorJSON = %s (%v)", ErrorJSON(err), err)
+	raw, merr := json.Marshal(AsRPCError(err))
+	if merr != nil || json.Unmarshal(raw, &out) != nil || out.Code != gen.CodeRequestFailed || out.Data.Kind != string(kind) {
+		t.Fatalf("AsRPCError = %s (%v, %v)", raw, merr, err)
 	}
-	d := out.Error.Data.Details
+	d := out.Data.Details
 	if reason != "" && (d.Reason == nil || *d.Reason != reason) {
 		t.Fatalf("%s: reason %v, want %s", kind, d.Reason, reason)
 	}

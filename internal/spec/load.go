@@ -258,8 +258,7 @@ func parseDomain(meta *jsonschema.Schema, file string, data []byte) (*Domain, Di
 		r.errorf(problems[0].Pointer, "invalid JSON: %s", problems[0].Msg)
 		return nil, r.out
 	}
-	d := &Domain{File: file, raw: data, tree: parsed.Tree, doc: parsed.Value}
-	d.lineStart = lineStarts(data)
+	d := &Domain{File: file, raw: data, src: parsed, doc: parsed.Value}
 	r.d = d
 	if len(problems) > 0 && problems[0].Stage == jsondoc.Number {
 		for _, n := range problems {
@@ -400,48 +399,13 @@ func resolvePointer(doc any, ptr string) any {
 	return doc
 }
 
-func lineStarts(data []byte) []int {
-	starts := []int{0}
-	for i, c := range data {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
-// offsetMap returns the byte offset of every value of the file by JSON
-// pointer, computed on first use: most loads never need a line number.
-func (d *Domain) offsetMap() map[string]int {
-	d.offsetsOnce.Do(func() {
-		if d.tree != nil {
-			d.offsets = d.tree.Offsets()
-		}
-	})
-	return d.offsets
-}
-
 // offsetOf returns the byte offset of the value at ptr, or of its nearest
 // existing ancestor.
-func (d *Domain) offsetOf(ptr string) int {
-	for {
-		if off, ok := d.offsetMap()[ptr]; ok {
-			return off
-		}
-		i := strings.LastIndexByte(ptr, '/')
-		if i < 0 {
-			return 0
-		}
-		ptr = ptr[:i]
-	}
-}
+func (d *Domain) offsetOf(ptr string) int { return d.src.Offset(ptr) }
 
 // Line returns the 1-based line of the value at ptr in the spec file (or of
 // its nearest existing ancestor).
-func (d *Domain) Line(ptr string) int {
-	off := d.offsetOf(ptr)
-	return sort.Search(len(d.lineStart), func(i int) bool { return d.lineStart[i] > off })
-}
+func (d *Domain) Line(ptr string) int { return d.src.Line(ptr) }
 
 // Raw returns the spec file's bytes as loaded.
 func (d *Domain) Raw() []byte { return d.raw }

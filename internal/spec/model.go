@@ -13,7 +13,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/contractkit/contractkit/runtime/strictjson"
+	"github.com/contractkit/contractkit/internal/jsondoc"
 )
 
 // Format is the version of the spec format this package reads.
@@ -102,16 +102,13 @@ type Domain struct {
 	// Digest is "sha256:" and the hex digest of the canonical model.
 	Digest string `json:"-"`
 
-	raw         []byte
-	doc         any // the file as decoded JSON, for checks that walk it
-	lineStart   []int
-	tree        *strictjson.Value
-	offsetsOnce sync.Once
-	offsets     map[string]int
-	types       map[string]*Type
-	consts      map[string]*Constant
-	errorByID   map[string]*Error
-	capByName   map[string]*Capability
+	raw       []byte
+	doc       any          // the file as decoded JSON, for checks that walk it
+	src       *jsondoc.Doc // the file as read: where a pointer's value is
+	types     map[string]*Type
+	consts    map[string]*Constant
+	errorByID map[string]*Error
+	capByName map[string]*Capability
 
 	canonical       []byte
 	placeholderOnce sync.Once

@@ -56,11 +56,7 @@ type ValidationError struct {
 }
 
 func (e *ValidationError) Error() string {
-	p := e.Pointer
-	if p == "" {
-		p = "/"
-	}
-	return p + ": " + e.Message
+	return strictjson.DisplayPointer(e.Pointer) + ": " + e.Message
 }
 
 // Invalid builds a ValidationError without a code; Decode sets the code.

@@ -43,3 +43,14 @@ func UnescapePointerToken(token string) (s string, ok bool) {
 	}
 	return pointerUnescaper.Replace(token), ok
 }
+
+// DisplayPointer is ptr as a message shows it, in "file:pointer: message"
+// or "pointer: message": "/" for the whole document, whose pointer is
+// empty and would vanish from the message. It is the one place this module
+// decides that.
+func DisplayPointer(ptr string) string {
+	if ptr == "" {
+		return "/"
+	}
+	return ptr
+}

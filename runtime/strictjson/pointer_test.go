@@ -71,3 +71,12 @@ func FuzzPointerToken(f *testing.F) {
 		}
 	})
 }
+
+// A message names the whole document "/", any other pointer as it is.
+func TestDisplayPointer(t *testing.T) {
+	for ptr, want := range map[string]string{"": "/", "/": "/", "/a": "/a", "/a~1b/0": "/a~1b/0"} {
+		if got := DisplayPointer(ptr); got != want {
+			t.Errorf("DisplayPointer(%q) = %q, want %q", ptr, got, want)
+		}
+	}
+}

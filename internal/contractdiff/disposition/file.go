@@ -82,11 +82,7 @@ type Problem struct {
 
 // String renders the problem as file:/pointer: message.
 func (p Problem) String() string {
-	ptr := p.Pointer
-	if ptr == "" {
-		ptr = "/"
-	}
-	return p.File + ":" + ptr + ": " + p.Msg
+	return p.File + ":" + strictjson.DisplayPointer(p.Pointer) + ": " + p.Msg
 }
 
 // ParseError is a dispositions file that cannot be used: every problem found.
@@ -132,21 +128,9 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 		if p.Offset < 0 {
 			return fail(Problem{File: path, Msg: "invalid JSON: " + p.Msg})
 		}
-		return fail(Problem{File: path, Pointer: p.Pointer, Line: lineOf(data, p.Offset), Msg: "invalid JSON: " + p.Msg})
+		return fail(Problem{File: path, Pointer: p.Pointer, Line: jsondoc.LineAt(data, p.Offset), Msg: "invalid JSON: " + p.Msg})
 	}
-	offsets := parsed.Tree.Offsets()
-	at := func(ptr string) int {
-		for {
-			if off, ok := offsets[ptr]; ok {
-				return lineOf(data, off)
-			}
-			i := strings.LastIndexByte(ptr, '/')
-			if i < 0 {
-				return 0
-			}
-			ptr = ptr[:i]
-		}
-	}
+	at := parsed.Line
 	if len(problems) > 0 && problems[0].Stage == jsondoc.Number {
 		ps := make([]Problem, len(problems))
 		for i, n := range problems {
@@ -238,17 +222,6 @@ func schemaProblems(leaf *jsonschema.ValidationError) []located {
 		}
 	}
 	return []located{{loc, msg}}
-}
-
-// lineOf returns the 1-based line of a byte offset.
-func lineOf(data []byte, off int) int {
-	if off > len(data) {
-		off = len(data)
-	}
-	if off < 0 {
-		off = 0
-	}
-	return bytes.Count(data[:off], []byte{'\n'}) + 1
 }
 
 func sortProblems(ps []Problem) {

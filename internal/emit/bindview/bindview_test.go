@@ -168,3 +168,39 @@ func TestWithTag(t *testing.T) {
 		}
 	}
 }
+
+// MismatchPointer reads the place out of what Mismatch says: the member
+// or element at fault, "/" for the whole value.
+func TestMismatchPointer(t *testing.T) {
+	obj, _, _, _, _ := types()
+	d := &spec.Domain{}
+	for value, want := range map[string]string{
+		`[]`:                          "/",
+		`{}`:                          "/",
+		`{"name":"a","tags":["x",1]}`: "/tags/1",
+		`{"name":"a","extra":1}`:      "/extra",
+	} {
+		m := TypeScript.Mismatch(d, decode(t, value), obj)
+		if m == "" {
+			t.Fatalf("%s: no mismatch", value)
+		}
+		if got := MismatchPointer(m); got != want {
+			t.Errorf("%s: %q from %q, want %q", value, got, m, want)
+		}
+	}
+}
+
+// Compact prints a spec's JSON value on one line, and a text that is not
+// JSON as it is.
+func TestCompact(t *testing.T) {
+	for raw, want := range map[string]string{
+		"{\n  \"a\": [1, 2],\n  \"b\": \"x y\"\n}": `{"a":[1,2],"b":"x y"}`,
+		` "text" `: `"text"`,
+		`1.50`:     `1.50`,
+		`{"a": `:   `{"a": `,
+	} {
+		if got := Compact(json.RawMessage(raw)); got != want {
+			t.Errorf("%q: %q, want %q", raw, got, want)
+		}
+	}
+}

@@ -159,6 +159,17 @@ func Decode(raw json.RawMessage) (any, error) {
 	return v, nil
 }
 
+// MismatchPointer is the JSON Pointer part of a Mismatch reason
+// ("pointer: why"), "/" for the whole value, as an example file names the
+// place its types reject.
+func MismatchPointer(m string) string {
+	p, _, _ := strings.Cut(m, ": ")
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
 // Mismatch returns why the value v (decoded by Decode) is not a value of
 // the static type of t in the language, or "" when it is.
 func (l Lang) Mismatch(d *spec.Domain, v any, t *spec.Type) string {

@@ -26,6 +26,31 @@ func (g *generator) dispatchFile(f *jen.File) {
 	f.Func().Params(jen.Id("e").Op("*").Id("RPCError")).Id("Error").Params().String().Block(
 		jen.Return(jen.Qual("fmt", "Sprintf").Call(jen.Lit("%d %s"), jen.Id("e").Dot("Code"), jen.Id("e").Dot("Message"))),
 	)
+	// The error's data and the error object are written here once: for a
+	// transport that puts the data in its own envelope (DataJSON) and for
+	// a program that prints the error as JSON, such as a CLI's -json output
+	// (MarshalJSON).
+	f.Comment("DataJSON is the error's data member as JSON, nil when Data is nil. A generated DTO writes")
+	f.Comment("itself exactly (encoding/json would only check and compact it again); any other value goes")
+	f.Comment("through encoding/json.")
+	f.Func().Params(jen.Id("e").Op("*").Id("RPCError")).Id("DataJSON").Params().Params(jen.Qual("encoding/json", "RawMessage"), jen.Error()).Block(
+		jen.If(jen.Id("e").Dot("Data").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Nil())),
+		jen.If(jen.List(jen.Id("m"), jen.Id("ok")).Op(":=").Id("e").Dot("Data").Assert(jen.Qual("encoding/json", "Marshaler")), jen.Id("ok")).Block(
+			jen.Return(jen.Id("m").Dot("MarshalJSON").Call()),
+		),
+		jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("e").Dot("Data"))),
+	)
+	f.Comment("MarshalJSON writes the error as the contract's error object: code, message and, when Data")
+	f.Comment("is not nil, data (DataJSON); data that cannot be written is an error.")
+	f.Func().Params(jen.Id("e").Op("*").Id("RPCError")).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.List(jen.Id("data"), jen.Err()).Op(":=").Id("e").Dot("DataJSON").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Struct(
+			jen.Id("Code").Int64().Tag(map[string]string{"json": "code"}),
+			jen.Id("Message").String().Tag(map[string]string{"json": "message"}),
+			jen.Id("Data").Qual("encoding/json", "RawMessage").Tag(map[string]string{"json": "data,omitempty"}),
+		).Values(jen.Dict{jen.Id("Code"): jen.Id("e").Dot("Code"), jen.Id("Message"): jen.Id("e").Dot("Message"), jen.Id("Data"): jen.Id("data")}))),
+	)
 	f.Comment("NewError returns the error with the given code, its default message from the error table, and data.")
 	f.Func().Id("NewError").Params(jen.Id("code").Int64(), jen.Id("data").Any()).Op("*").Id("RPCError").Block(
 		jen.List(jen.Id("info"), jen.Id("_")).Op(":=").Id("LookupError").Call(jen.Id("code")),

@@ -2,12 +2,14 @@ package goemit_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/emit/goemit"
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/spec"
@@ -80,5 +82,39 @@ func TestInvalidParamsData(t *testing.T) {
 		if strings.Contains(src, `+ ": "`) || !strings.Contains(src, "Message: info.Message,") {
 			t.Errorf("the message is not the table's literal:\n%s", src[strings.Index(src, "func invalidParams("):])
 		}
+	}
+}
+
+// The generated RPCError writes itself as the contract's error object:
+// code, message and data in that order, data left out when nil, a value
+// that writes itself kept as it wrote it, any other value through
+// encoding/json, and a data value that cannot be written reported.
+func TestRPCErrorJSON(t *testing.T) {
+	for _, c := range []struct {
+		err  *ide.RPCError
+		want string
+	}{
+		{ide.NewError(ide.CodeMethodNotFound, nil), `{"code":-32601,"message":"Method not found"}`},
+		{&ide.RPCError{Code: -32000, Message: "Request failed", Data: json.RawMessage(`{"kind":"cancelled","details":{}}`)},
+			`{"code":-32000,"message":"Request failed","data":{"kind":"cancelled","details":{}}}`},
+		{&ide.RPCError{Code: 1, Message: "<m>", Data: map[string]int{"b": 2, "a": 1}}, `{"code":1,"message":"\u003cm\u003e","data":{"a":1,"b":2}}`},
+	} {
+		got, err := json.Marshal(c.err)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%+v: %s (%v), want %s", c.err, got, err, c.want)
+		}
+	}
+	if got, err := (&ide.RPCError{Code: 1, Message: "m", Data: make(chan int)}).MarshalJSON(); err == nil {
+		t.Errorf("data that cannot be written: %s, want an error", got)
+	}
+	// DataJSON is the data member alone, as a transport's envelope takes it.
+	if data, err := ide.NewError(ide.CodeMethodNotFound, nil).DataJSON(); data != nil || err != nil {
+		t.Errorf("no data: %s %v", data, err)
+	}
+	if data, err := (&ide.RPCError{Data: json.RawMessage(`{"a": 1}`)}).DataJSON(); string(data) != `{"a": 1}` || err != nil {
+		t.Errorf("data that writes itself is kept as written: %s %v", data, err)
+	}
+	if data, err := (&ide.RPCError{Data: []int{1}}).DataJSON(); string(data) != `[1]` || err != nil {
+		t.Errorf("plain data: %s %v", data, err)
 	}
 }

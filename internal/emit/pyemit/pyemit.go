@@ -329,7 +329,7 @@ func (g *generator) typeDecl(t *spec.Type) {
 	case spec.EnumKind:
 		var values []string
 		for _, v := range t.Values {
-			values = append(values, compact(v.Value))
+			values = append(values, bindview.Compact(v.Value))
 		}
 		alias := "Literal[" + strings.Join(values, ", ") + "]"
 		if t.Open {
@@ -342,7 +342,7 @@ func (g *generator) typeDecl(t *spec.Type) {
 		g.p("%s: TypeAlias = %s", g.declare(t.Name, "type "+t.Name), alias)
 		paras := g.typeDoc(t)
 		for _, v := range t.Values {
-			paras = append(paras, compact(v.Value)+": "+g.en(v.Description))
+			paras = append(paras, bindview.Compact(v.Value)+": "+g.en(v.Description))
 		}
 		if t.Open {
 			paras = append(paras, "The enum is open: a later version may add a value, so any other value is accepted too.")
@@ -368,14 +368,6 @@ func (g *generator) typeDecl(t *spec.Type) {
 		g.p("%s: TypeAlias = %s", g.declare(t.Name, "type "+t.Name), strings.Join(alts, " | "))
 		g.docstring("", g.typeDoc(t), t.Since, t.Stability)
 	}
-}
-
-func compact(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
 }
 
 // memberType is the annotation of an object member.
@@ -665,7 +657,7 @@ func (g *generator) examplesModule() ([]byte, error) {
 			g.p("%s: contract.%s = %s", name, ex.Type.Name, b.String())
 		case mismatch != "":
 			g.p("# %s: %s", ex.Label, oneLine(ex.Why))
-			g.p("# The types reject it at %s.", mismatchPtr(mismatch))
+			g.p("# The types reject it at %s.", bindview.MismatchPointer(mismatch))
 			g.p("%s: contract.%s = %s  # pyright: ignore[reportAssignmentType]", name, ex.Type.Name, b.String())
 		default:
 			g.p("# %s: %s", ex.Label, oneLine(ex.Why))
@@ -683,11 +675,3 @@ func (g *generator) examplesModule() ([]byte, error) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func mismatchPtr(m string) string {
-	p, _, _ := strings.Cut(m, ": ")
-	if p == "" {
-		return "/"
-	}
-	return p
-}

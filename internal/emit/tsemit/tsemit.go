@@ -284,7 +284,7 @@ func (g *generator) typesModule() []byte {
 				unit = " Unit: " + c.Unit + "."
 			}
 			g.doc("", []string{g.en(c.Title) + ". " + g.enp(c.Description) + unit, fmt.Sprintf("%s (%s).", c.ID, c.Kind)}, c.Since, c.Stability)
-			g.p("export const %s = %s;", g.declare(c.Symbol, "constant "+c.ID), compact(c.Value))
+			g.p("export const %s = %s;", g.declare(c.Symbol, "constant "+c.ID), bindview.Compact(c.Value))
 		}
 	}
 
@@ -298,14 +298,6 @@ func (g *generator) typesModule() []byte {
 	g.errors()
 	g.capabilities()
 	return append([]byte{}, g.b.Bytes()...)
-}
-
-func compact(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
 }
 
 func (g *generator) typeDoc(t *spec.Type) []string {
@@ -362,10 +354,10 @@ func (g *generator) members(t *spec.Type) {
 			paras = append(paras, n)
 		}
 		if f.Default != nil {
-			def := compact(f.Default)
+			def := bindview.Compact(f.Default)
 			if id := spec.ConstantRef(f.Default); id != "" {
 				if c := g.d.LookupConstant(id); c != nil {
-					def = c.Symbol + " (" + compact(c.Value) + ")"
+					def = c.Symbol + " (" + bindview.Compact(c.Value) + ")"
 				}
 			}
 			paras = append(paras, "@defaultValue "+def)
@@ -413,8 +405,8 @@ func (g *generator) enumDecl(t *spec.Type) {
 			since = v.Since
 		}
 		g.doc("  ", []string{g.en(v.Description)}, since, v.Stability)
-		g.p("  %s: %s,", key, compact(v.Value))
-		values = append(values, compact(v.Value))
+		g.p("  %s: %s,", key, bindview.Compact(v.Value))
+		values = append(values, bindview.Compact(v.Value))
 	}
 	g.p("} as const;")
 	if t.Open {
@@ -780,7 +772,7 @@ func (g *generator) examplesModule() ([]byte, error) {
 		}
 		name := "example" + bindview.Pascal(strings.Join(ex.Words, " "))
 		names.Add(name, ex.Label)
-		literal := compact(ex.Value)
+		literal := bindview.Compact(ex.Value)
 		var dropped []string
 		if ex.Valid {
 			v, dropped = bindview.TypeScript.Receivable(v, ex.Type)
@@ -802,12 +794,12 @@ func (g *generator) examplesModule() ([]byte, error) {
 			g.p("export const %s = %s satisfies contract.%s;", name, literal, ex.Type.Name)
 		case mismatch != "":
 			g.p("// %s: %s", ex.Label, oneLine(ex.Why))
-			g.p("// @ts-expect-error the types reject it at %s", mismatchPtr(mismatch))
-			g.p("export const %s = %s satisfies contract.%s;", name, compact(ex.Value), ex.Type.Name)
+			g.p("// @ts-expect-error the types reject it at %s", bindview.MismatchPointer(mismatch))
+			g.p("export const %s = %s satisfies contract.%s;", name, bindview.Compact(ex.Value), ex.Type.Name)
 		default:
 			g.p("// %s: %s", ex.Label, oneLine(ex.Why))
 			g.p("// The types accept it: its fault is a constraint beyond them, which the validators enforce.")
-			g.p("export const %s = %s satisfies contract.%s;", name, compact(ex.Value), ex.Type.Name)
+			g.p("export const %s = %s satisfies contract.%s;", name, bindview.Compact(ex.Value), ex.Type.Name)
 		}
 		catalog = append(catalog, fmt.Sprintf("  { label: %s, type: %s, valid: %v, value: %s },", lit(ex.Label), lit(ex.Type.Name), ex.Valid, name))
 	}
@@ -846,12 +838,3 @@ func jsonLiteral(v any) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// mismatchPtr is the pointer part of a Mismatch reason ("/" for the root).
-func mismatchPtr(m string) string {
-	p, _, _ := strings.Cut(m, ": ")
-	if p == "" {
-		return "/"
-	}
-	return p
-}

@@ -36,6 +36,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/jsondoc"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
@@ -128,12 +129,22 @@ func Parse(path string, data []byte) (*File, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("%s: larger than %d bytes", path, MaxFileBytes)
 	}
-	root, err := strictjson.Parse(data, strictjson.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
+	// Strict JSON, then the numbers a 64-bit float cannot hold: the schema
+	// compiler would read a bound of 1e400 as infinity and drop one with a
+	// huge exponent without a word. The catalog's own shape is checked
+	// member by member below rather than by a schema, so that its messages
+	// speak of actions and tools.
+	doc, problems := jsondoc.Check(data, strictjson.Options{}, nil)
 	p := parser{path: path}
-	f := p.file(root)
+	if len(problems) > 0 {
+		first := problems[0]
+		if first.Stage == jsondoc.Syntax {
+			return nil, fmt.Errorf("%s: %v", path, first.Err)
+		}
+		p.failf(first.Pointer, "%s", first.Msg)
+		return nil, p.err
+	}
+	f := p.file(doc.Tree)
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -148,15 +159,8 @@ type parser struct {
 
 func (p *parser) failf(ptr, format string, args ...any) {
 	if p.err == nil {
-		p.err = fmt.Errorf("%s:%s: %s", p.path, pointerOrRoot(ptr), fmt.Sprintf(format, args...))
+		p.err = fmt.Errorf("%s:%s: %s", p.path, strictjson.DisplayPointer(ptr), fmt.Sprintf(format, args...))
 	}
-}
-
-func pointerOrRoot(ptr string) string {
-	if ptr == "" {
-		return "/"
-	}
-	return ptr
 }
 
 // members checks that v is an object whose member names are all in allowed
@@ -377,7 +381,12 @@ func schemaProblem(err error) string {
 	if errors.As(err, &se) {
 		var ve *jsonschema.ValidationError
 		if errors.As(se.Err, &ve) {
-			return strings.Join(leafMessages(ve, "at "), "; ")
+			var out []string
+			for _, leaf := range jsondoc.Leaves(ve) {
+				out = append(out, "at "+strictjson.DisplayPointer(leaf.InstanceLocation)+": "+leaf.Message)
+			}
+			sort.Strings(out)
+			return strings.Join(out, "; ")
 		}
 		if se.Err != nil {
 			return se.Err.Error()
@@ -386,22 +395,28 @@ func schemaProblem(err error) string {
 	return err.Error()
 }
 
-// leafMessages lists the innermost causes of a validation error as
-// "pointer: message", sorted; where is put before each pointer.
-func leafMessages(ve *jsonschema.ValidationError, where string) []string {
+// argumentProblems words the problems of a tool call's arguments as
+// "pointer: message": numbers in document order, schema violations sorted.
+// An unknown member is named at its own pointer, as the catalog's own
+// problems are.
+func argumentProblems(problems []jsondoc.Problem) []string {
 	var out []string
-	var walk func(*jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			out = append(out, where+pointerOrRoot(e.InstanceLocation)+": "+e.Message)
-			return
+	for _, p := range problems {
+		if p.Stage == jsondoc.Schema && p.Leaf == nil {
+			out = append(out, p.Msg)
+			continue
 		}
-		for _, c := range e.Causes {
-			walk(c)
+		if names, ok := jsondoc.UnknownMembers(p.Msg); ok && p.Stage == jsondoc.Schema {
+			for _, n := range names {
+				out = append(out, strictjson.AppendPointer(p.Pointer, n)+fmt.Sprintf(": unknown member %q", n))
+			}
+			continue
 		}
+		out = append(out, strictjson.DisplayPointer(p.Pointer)+": "+p.Msg)
 	}
-	walk(ve)
-	sort.Strings(out)
+	if problems[0].Stage == jsondoc.Schema {
+		sort.Strings(out)
+	}
 	return out
 }
 
@@ -424,31 +439,23 @@ func (a *Action) Command(args json.RawMessage) (aicontrol.ActParams, error) {
 	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
 		args = json.RawMessage("{}")
 	}
-	root, err := strictjson.Parse(args, strictjson.Options{})
-	if err != nil {
-		return aicontrol.ActParams{}, &ArgumentError{a.Tool, []string{err.Error()}}
+	// Strict JSON, the numbers a 64-bit float cannot hold (no field of the
+	// act command holds one, and the schema validator would round it), then
+	// the action's schema. The shape of the call is told before either of
+	// the last two, which assume an object.
+	doc, problems := jsondoc.Check(args, strictjson.Options{}, a.schema)
+	if len(problems) > 0 && problems[0].Stage == jsondoc.Syntax {
+		return aicontrol.ActParams{}, &ArgumentError{a.Tool, []string{problems[0].Err.Error()}}
 	}
+	root := doc.Tree
 	if root.Kind != strictjson.Object {
 		return aicontrol.ActParams{}, &ArgumentError{a.Tool, []string{"arguments must be an object, got " + root.Kind.String()}}
 	}
 	if root.Get("type") != nil {
 		return aicontrol.ActParams{}, &ArgumentError{a.Tool, []string{`/type: "type" is the action's name and cannot be an argument`}}
 	}
-	// No field of the act command holds a number beyond a 64-bit float,
-	// and the schema validator cannot take one whose exponent is huge.
-	if nums := root.NumbersBeyondFloat64(); len(nums) > 0 {
-		problems := make([]string, len(nums))
-		for i, n := range nums {
-			problems[i] = n.Pointer + ": " + n.BeyondFloat64Message()
-		}
-		return aicontrol.ActParams{}, &ArgumentError{a.Tool, problems}
-	}
-	if err := a.schema.Validate(root.Interface()); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			return aicontrol.ActParams{}, &ArgumentError{a.Tool, leafMessages(ve, "")}
-		}
-		return aicontrol.ActParams{}, &ArgumentError{a.Tool, []string{err.Error()}}
+	if len(problems) > 0 {
+		return aicontrol.ActParams{}, &ArgumentError{a.Tool, argumentProblems(problems)}
 	}
 	// The command is the arguments with the action's name as its type; the
 	// generated decoder then applies the protocol's own field types, so a

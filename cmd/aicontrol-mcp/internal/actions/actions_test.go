@@ -47,6 +47,10 @@ func TestParseErrorsNameThePlace(t *testing.T) {
 		{"type argument", file(`{"name":"a","description":{"en":"e","ru":"р"},"arguments":{"type":"object","properties":{"type":{}}}}`), `a.json:/actions/0/arguments/properties/type: "type" is the action's name`},
 		{"invalid schema", file(`{"name":"a","description":{"en":"e","ru":"р"},"arguments":{"type":"object","minProperties":-1}}`), "a.json:/actions/0/arguments: not a valid JSON Schema"},
 		{"remote ref", file(`{"name":"a","description":{"en":"e","ru":"р"},"arguments":{"type":"object","$ref":"https://example.invalid/s.json"}}`), "only references inside the schema are allowed"},
+		// A bound a 64-bit float cannot hold would become infinity in the
+		// schema compiler, or be dropped without a word.
+		{"bound beyond float64", file(`{"name":"a","description":{"en":"e","ru":"р"},"arguments":{"type":"object","properties":{"x":{"minimum":1e400}}}}`), "a.json:/actions/0/arguments/properties/x/minimum: the number 1e400 is outside the range of a 64-bit float"},
+		{"huge exponent", file(`{"name":"a","description":{"en":"e","ru":"р"},"arguments":{"type":"object","properties":{"x":{"maximum":1e10000000}}}}`), "a.json:/actions/0/arguments/properties/x/maximum: the number 1e10000000 is outside"},
 		{"prefix breaks observe", `{"schemaVersion":1,"toolPrefix":"a b","actions":[` + action("x") + `]}`, `a.json:/actions/0/name: tool name "a bx"`},
 	}
 	for _, c := range cases {
@@ -114,12 +118,14 @@ func TestCommand(t *testing.T) {
 	f, err := Parse("a.json", []byte(file(
 		`{"name":"move","description":{"en":"e","ru":"р"},"arguments":{"type":"object","required":["x"],"properties":{"x":{"type":"integer","maximum":5},"note":{"type":"string"}}}}`,
 		`{"name":"free","description":{"en":"e","ru":"р"},"arguments":{"type":"object"}}`,
+		`{"name":"closed","description":{"en":"e","ru":"р"},"arguments":{"type":"object","additionalProperties":false,"properties":{"x":{},"in":{"type":"object","additionalProperties":false,"properties":{"y":{}}}}}}`,
 	)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	move, _ := f.Lookup("move")
 	free, _ := f.Lookup("free")
+	closed, _ := f.Lookup("closed")
 	cmd, err := move.Command(json.RawMessage(`{"x":5,"note":"тест","targetId":"door-1"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +144,9 @@ func TestCommand(t *testing.T) {
 		{move, `{"x":1,"x":2}`, "duplicate"},
 		{free, `{"type":"move"}`, `/type: "type" is the action's name`},
 		{free, `{"x":"a"}`, "does not fit the act command"},
+		// A member the schema does not allow is named at its own pointer.
+		{closed, `{"x":1,"zz":2,"a~b":3}`, `/a~0b: unknown member "a~b"; /zz: unknown member "zz"`},
+		{closed, `{"x":1,"in":{"y":1,"w":2}}`, `/in/w: unknown member "w"`},
 		{free, `{"append":1}`, "does not fit the act command"},
 	} {
 		_, err := c.act.Command(json.RawMessage(c.args))
