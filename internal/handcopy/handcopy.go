@@ -342,12 +342,7 @@ func scanFile(p string, src []byte, byInt, byStr map[string][]Constant) ([]Findi
 	lines := strings.Split(string(src), "\n")
 	var out []Finding
 	var stack []ast.Node
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		stack = append(stack, n)
+	visit := func(n ast.Node) bool {
 		var parent ast.Node
 		if len(stack) >= 2 {
 			parent = stack[len(stack)-2]
@@ -425,6 +420,22 @@ func scanFile(p string, src []byte, byInt, byStr map[string][]Constant) ([]Findi
 			}
 		}
 		return true
+	}
+	// Inspect calls back with nil after a node's children only when the
+	// node's visit returned true, so a node whose children are skipped is
+	// popped here; left on the stack it would lend its words to the
+	// literals that follow it.
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if visit(n) {
+			return true
+		}
+		stack = stack[:len(stack)-1]
+		return false
 	})
 	return out, nil
 }

@@ -112,6 +112,16 @@ func TestIgnoresOtherUses(t *testing.T) {
 	}
 }
 
+// A literal after a switch is not judged by what the switch was on, even
+// when a case held literals the scan skips (a make's sizes, indexes): three
+// of them once left the case on the scan's stack of enclosing nodes.
+func TestSwitchEndsItsContext(t *testing.T) {
+	code := "package rt\n\nfunc f(p patch, runs []int) {\n\tswitch p.Op {\n\tcase \"x\":\n\t\tbuf := make([]byte, 0, 500)\n\t\t_ = runs[3] + len(buf)\n\t\t_ = runs[4]\n\t}\n\tname := \"add\"\n\t_ = name\n}\n"
+	if fs := scanFixture(t, code); len(fs) != 0 {
+		t.Errorf("%v, want nothing", fs)
+	}
+}
+
 func TestWords(t *testing.T) {
 	for in, want := range map[string]string{
 		"MaxSearchLimit":         "max search limit",
