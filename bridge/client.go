@@ -72,11 +72,7 @@ func (e *RemoteError) Error() string {
 	s := fmt.Sprintf("remote error %d: %s", e.Code, e.Message)
 	if d, ok := e.Detail(); ok {
 		if d.Pointer != nil {
-			p := *d.Pointer
-			if p == "" {
-				p = "/"
-			}
-			s += ": " + p
+			s += ": " + strictjson.DisplayPointer(*d.Pointer)
 		}
 		s += ": " + d.Reason
 	}

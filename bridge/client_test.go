@@ -210,3 +210,19 @@ func TestClientRequestLines(t *testing.T) {
 		}
 	}
 }
+
+// A remote error names the pointer its detail carries, "/" for params
+// themselves (whose pointer is empty), and the reason.
+func TestRemoteErrorText(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{`{"pointer":"","reason":"expected an object"}`, "remote error -32602: Invalid params: /: expected an object"},
+		{`{"pointer":"/afterSeq","reason":"expected an integer"}`, "remote error -32602: Invalid params: /afterSeq: expected an integer"},
+		{`{"reason":"queue full"}`, "remote error -32602: Invalid params: queue full"},
+		{``, "remote error -32602: Invalid params"},
+	} {
+		e := &RemoteError{Code: -32602, Message: "Invalid params", Data: []byte(c.data)}
+		if got := e.Error(); got != c.want {
+			t.Errorf("data %s: %q, want %q", c.data, got, c.want)
+		}
+	}
+}
