@@ -48,6 +48,13 @@ type Parser struct {
 	line    []byte // the line read so far
 	data    []byte // the data buffer of the event being built
 	hasData bool   // a data field was seen since the last dispatch
+	// pend is the event's one data line so far, as a slice of the piece
+	// Write was given, while it has no other: an event of one data line
+	// (the common case) is then handed over without being copied twice,
+	// into line and into data. Write copies it into data before it
+	// returns, and before a second data line joins it.
+	pend    []byte
+	pending bool
 	typ     []byte // the event type buffer
 	lastID  string
 	err     error // sticky: the first error stops the parser
@@ -103,16 +110,40 @@ func (p *Parser) Write(b []byte) (int, error) {
 		if err := p.grow(end); err != nil {
 			return 0, err
 		}
-		p.line = append(p.line, b[:end]...)
+		// A line that lies whole in this piece is read where it is; one
+		// that began in an earlier piece is gathered in line.
+		line, inPiece := b[:end], len(p.line) == 0
+		if !inPiece {
+			p.line = append(p.line, line...)
+			line = p.line
+		}
 		p.afterCR = b[end] == '\r'
 		b = b[end+1:]
-		if err := p.processLine(p.line); err != nil {
+		if err := p.processLine(line, inPiece); err != nil {
 			p.err = err
 			return 0, err
 		}
 		p.line = p.line[:0]
 	}
+	// The piece belongs to the caller once Write returns.
+	p.settle()
 	return n, nil
+}
+
+// settle copies a pending data line into the data buffer.
+func (p *Parser) settle() {
+	if p.pending {
+		p.data = append(append(p.data, p.pend...), '\n')
+		p.pend, p.pending = nil, false
+	}
+}
+
+// dataLen is the length of the data buffer, with a pending line in it.
+func (p *Parser) dataLen() int {
+	if p.pending {
+		return len(p.data) + len(p.pend) + 1
+	}
+	return len(p.data)
 }
 
 // lineEnd returns the index of the first CR or LF in b, or -1. It looks
@@ -132,7 +163,7 @@ func lineEnd(b []byte) int {
 
 // grow checks that the line and the data may take n more bytes.
 func (p *Parser) grow(n int) error {
-	if p.maxEvent > 0 && (len(p.line)+n > p.maxEvent || len(p.data)+len(p.line)+n > p.maxEvent) {
+	if p.maxEvent > 0 && (len(p.line)+n > p.maxEvent || p.dataLen()+len(p.line)+n > p.maxEvent) {
 		p.err = fmt.Errorf("%w: an event or line of more than %d bytes", ErrTooLarge, p.maxEvent)
 		return p.err
 	}
@@ -144,10 +175,13 @@ func (p *Parser) grow(n int) error {
 // first byte-order-mark question was settled had no events.
 func (p *Parser) Close() error {
 	p.line, p.data, p.typ, p.hasData = p.line[:0], p.data[:0], p.typ[:0], false
+	p.pend, p.pending = nil, false
 	return p.err
 }
 
-func (p *Parser) processLine(line []byte) error {
+// processLine handles one line; inPiece says that it lies in the piece
+// being written, where a data line may stay until Write returns.
+func (p *Parser) processLine(line []byte, inPiece bool) error {
 	if len(line) == 0 {
 		return p.dispatch()
 	}
@@ -165,6 +199,11 @@ func (p *Parser) processLine(line []byte) error {
 	case "event":
 		p.typ = append(p.typ[:0], value...)
 	case "data":
+		if inPiece && !p.hasData {
+			p.pend, p.pending, p.hasData = value, true, true
+			break
+		}
+		p.settle()
 		p.data = append(p.data, value...)
 		p.data = append(p.data, '\n')
 		p.hasData = true
@@ -202,11 +241,17 @@ func (p *Parser) dispatch() error {
 		p.typ = p.typ[:0]
 		return nil
 	}
-	data := p.data[:len(p.data)-1] // the last LF
+	var data []byte
+	if p.pending {
+		data = p.pend
+	} else {
+		data = p.data[:len(p.data)-1] // the last LF
+	}
 	typ := "message"
 	if len(p.typ) > 0 {
 		typ = string(p.typ)
 	}
 	p.data, p.typ, p.hasData = p.data[:0], p.typ[:0], false
+	p.pend, p.pending = nil, false
 	return p.handle(Event{Type: typ, Data: data, LastEventID: p.lastID})
 }
