@@ -39,11 +39,13 @@ type Stream struct {
 	// End.
 	blocks []*[lineBlock]byte
 
-	bytes    int  // the size of the record so far, newlines included
-	nonSpace bool // some event's text is not all white space
-	readErr  *fail
-	readAt   int // the event count the reading finding leaves
-	seqErr   error
+	bytes int // the size of the record so far, newlines included
+	// inputLimit is set when the profile limits the record's size.
+	inputLimit bool
+	nonSpace   bool // some event's text is not all white space
+	readErr    *fail
+	readAt     int // the event count the reading finding leaves
+	seqErr     error
 }
 
 // NewStream starts checking a stream under the profile opt names.
@@ -54,6 +56,7 @@ func NewStream(opt Options) (*Stream, error) {
 	}
 	s := &Stream{p: p, opt: opt, c: newChecker(p, m, opt), lr: lineReader{lim: readLimits(p)}, live: arenas.Get().(*strictjson.Arena)}
 	s.c.seq.srcs = true
+	s.inputLimit = p.Has(contract.RuleReaderInputBytes)
 	return s, nil
 }
 
@@ -115,13 +118,13 @@ func (s *Stream) Line(data []byte) []byte {
 // reading finding ends all checking.
 func (s *Stream) Event(line []byte) []Finding {
 	s.bytes += len(line) + 1
-	if len(bytes.TrimSpace(line)) > 0 {
+	if !s.nonSpace && len(bytes.TrimSpace(line)) > 0 {
 		s.nonSpace = true
 	}
 	if s.readErr != nil && s.readErr.Rule == contract.RuleReaderInputBytes {
 		return nil
 	}
-	if s.p.Has(contract.RuleReaderInputBytes) && s.bytes > contract.LimitInputBytes {
+	if s.inputLimit && s.bytes > contract.LimitInputBytes {
 		// Check measures the record before reading any of it: this
 		// finding stands in place of any other.
 		s.readErr = failf(FileLevel, "", contract.RuleReaderInputBytes,
