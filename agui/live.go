@@ -38,6 +38,9 @@ type Stream struct {
 	// blocks are the blocks of text taken from lineBlocks, given back at
 	// End.
 	blocks []*[lineBlock]byte
+	// lists lend the result's lists their memory while the stream is
+	// checked; End gives the result copies of the lengths they reached.
+	lists *resultLists
 
 	bytes int // the size of the record so far, newlines included
 	// inputLimit is set when the profile limits the record's size.
@@ -56,8 +59,55 @@ func NewStream(opt Options) (*Stream, error) {
 	}
 	s := &Stream{p: p, opt: opt, c: newChecker(p, m, opt), lr: lineReader{lim: readLimits(p)}, live: arenas.Get().(*strictjson.Arena)}
 	s.c.seq.srcs = true
+	s.lists = listPool.Get().(*resultLists)
+	s.lists.lend(s.c.r)
 	s.inputLimit = p.Has(contract.RuleReaderInputBytes)
 	return s, nil
+}
+
+// resultLists are the memory of a result's lists of messages, tool calls
+// and steps while a stream is checked. Check counts what a record will put
+// in them before it checks it (presize); a stream cannot, and growing
+// fresh lists for each stream, copied at every doubling, made the
+// collector work for most of what live checking cost beyond a file.
+// Streams take them from listPool and give them back at End.
+type resultLists struct {
+	messages  []Message
+	toolCalls []ToolCall
+	steps     []Step
+}
+
+// maxPooledList bounds the entries of a list kept for the next stream:
+// a stream that made more gives its lists to the collector.
+const maxPooledList = 4096
+
+var listPool = sync.Pool{New: func() any { return new(resultLists) }}
+
+// lend gives r's lists the pooled memory.
+func (l *resultLists) lend(r *Result) {
+	r.Messages, r.ToolCalls, r.Steps = l.messages[:0], l.toolCalls[:0], l.steps[:0]
+}
+
+// settle gives r exact copies of its lists, which may use l's memory (or
+// memory they grew into), clears that memory of what r refers to, and
+// keeps it for the next stream.
+func (l *resultLists) settle(r *Result) {
+	l.messages, r.Messages = reclaim(r.Messages)
+	l.toolCalls, r.ToolCalls = reclaim(r.ToolCalls)
+	l.steps, r.Steps = reclaim(r.Steps)
+	listPool.Put(l)
+}
+
+// reclaim returns a copy of list, exactly as long, and list's memory
+// cleared for reuse (nil when it is too large to keep).
+func reclaim[T any](list []T) (spare, copied []T) {
+	copied = make([]T, len(list))
+	copy(copied, list)
+	clear(list)
+	if cap(list) > maxPooledList {
+		return nil, copied
+	}
+	return list[:0], copied
 }
 
 // lineBlock is the size of the blocks Line copies lines into.
@@ -231,6 +281,8 @@ func (s *Stream) End() (*Result, error) {
 		s.c.r.Events = s.lr.index
 		r = s.c.finish(s.lr.index, s.seqErr)
 	}
+	s.lists.settle(s.c.r)
+	s.lists = nil
 	r.own()
 	return r, nil
 }
