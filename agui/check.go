@@ -168,7 +168,7 @@ func (c *checker) finish(n int, err error) *Result {
 // presize gives the result's lists room for what the events will put in
 // them, counted from their types, so that they are not copied as they grow.
 func (c *checker) presize(events []*strictjson.Value) {
-	var messages, calls, steps int
+	var messages, calls, steps, results int
 	for _, ev := range events {
 		if tv := ev.Get(c.m.eventTag); tv != nil {
 			switch tv.Str {
@@ -178,14 +178,24 @@ func (c *checker) presize(events []*strictjson.Value) {
 				calls++
 			case contract.EventStepStarted:
 				steps++
+			case contract.EventToolCallResult:
+				results++
 			}
 		}
 	}
 	c.r.Messages = make([]Message, 0, messages)
 	c.r.ToolCalls = make([]ToolCall, 0, calls)
 	c.r.Steps = make([]Step, 0, steps)
-	c.seq.msgIndex = make(map[string]int, messages)
-	c.seq.toolIdx = make(map[string]int, calls)
+	q := c.seq
+	q.msgIndex = make(map[string]int, messages)
+	q.msgName = make(map[string]msgName, messages)
+	q.toolIdx = make(map[string]int, calls)
+	q.answered = make(map[string]bool, results)
+	if q.attrib {
+		// A result mints a tool message, whose owner is kept too.
+		q.text.owner = make(map[string]owner, messages+results)
+		q.tool.owner = make(map[string]owner, calls)
+	}
 }
 
 // stop ends the check at a finding.

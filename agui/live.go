@@ -41,6 +41,9 @@ type Stream struct {
 	// lists lend the result's lists their memory while the stream is
 	// checked; End gives the result copies of the lengths they reached.
 	lists *resultLists
+	// tables lend the sequence checker the maps it grows most, for the
+	// same reason.
+	tables *seqTables
 
 	bytes int // the size of the record so far, newlines included
 	// inputLimit is set when the profile limits the record's size.
@@ -61,6 +64,8 @@ func NewStream(opt Options) (*Stream, error) {
 	s.c.seq.srcs = true
 	s.lists = listPool.Get().(*resultLists)
 	s.lists.lend(s.c.r)
+	s.tables = tablePool.Get().(*seqTables)
+	s.tables.lend(s.c.seq)
 	s.inputLimit = p.Has(contract.RuleReaderInputBytes)
 	return s, nil
 }
@@ -108,6 +113,62 @@ func reclaim[T any](list []T) (spare, copied []T) {
 		return nil, copied
 	}
 	return list[:0], copied
+}
+
+// seqTables are the maps of a sequence checker that grow with the
+// entities of a stream: its messages and tool calls by id, and the open
+// ones and their owners in the first run. Check presizes the first of
+// them from the record; a stream takes them from tablePool, cleared, with
+// the room the streams before it made.
+type seqTables struct {
+	msgIndex, toolIdx    map[string]int
+	msgName              map[string]msgName
+	answered             map[string]bool
+	textOpen, toolOpen   map[string]bool
+	textOwner, toolOwner map[string]owner
+}
+
+var tablePool = sync.Pool{New: func() any {
+	return &seqTables{msgIndex: map[string]int{}, toolIdx: map[string]int{}, msgName: map[string]msgName{},
+		answered: map[string]bool{}, textOpen: map[string]bool{}, toolOpen: map[string]bool{},
+		textOwner: map[string]owner{}, toolOwner: map[string]owner{}}
+}}
+
+// lend gives q the pooled maps, which are empty.
+func (t *seqTables) lend(q *seq) {
+	q.msgIndex, q.toolIdx, q.msgName, q.answered = t.msgIndex, t.toolIdx, t.msgName, t.answered
+	q.text.open, q.tool.open, q.text.owner, q.tool.owner = t.textOpen, t.toolOpen, t.textOwner, t.toolOwner
+}
+
+// settle takes back the maps q holds now (a messages snapshot or a second
+// run replaces some of them with maps of its own, which are as good),
+// clears them and keeps them for the next stream, unless one grew past
+// what is worth keeping.
+func (t *seqTables) settle(q *seq) {
+	big := false
+	keep := func(n int) { big = big || n > maxPooledList }
+	keep(len(q.msgIndex))
+	keep(len(q.toolIdx))
+	keep(len(q.msgName))
+	keep(len(q.answered))
+	keep(len(q.text.owner))
+	keep(len(q.tool.owner))
+	keep(len(q.text.open))
+	keep(len(q.tool.open))
+	if big {
+		return
+	}
+	*t = seqTables{msgIndex: q.msgIndex, toolIdx: q.toolIdx, msgName: q.msgName, answered: q.answered,
+		textOpen: q.text.open, toolOpen: q.tool.open, textOwner: q.text.owner, toolOwner: q.tool.owner}
+	clear(t.msgIndex)
+	clear(t.toolIdx)
+	clear(t.msgName)
+	clear(t.answered)
+	clear(t.textOpen)
+	clear(t.toolOpen)
+	clear(t.textOwner)
+	clear(t.toolOwner)
+	tablePool.Put(t)
 }
 
 // lineBlock is the size of the blocks Line copies lines into.
@@ -282,7 +343,8 @@ func (s *Stream) End() (*Result, error) {
 		r = s.c.finish(s.lr.index, s.seqErr)
 	}
 	s.lists.settle(s.c.r)
-	s.lists = nil
+	s.tables.settle(s.c.seq)
+	s.lists, s.tables = nil, nil
 	r.own()
 	return r, nil
 }
