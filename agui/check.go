@@ -244,7 +244,8 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", c.m.eventTag)
 	}
 	name := tv.Str
-	if !c.p.Accepts(name) {
+	kind, known := eventKinds[name]
+	if !known || !c.p.accepts[kind] {
 		return c.notAccepted(i, name)
 	}
 	if name == contract.EventRunError {
@@ -258,7 +259,7 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 	c.dec.Src = src
 	c.dec.Notes = c.dec.Notes[:0]
 	c.edited = false
-	if h := c.handler(name); h != nil {
+	if h := c.handler(kind); h != nil {
 		return h(c, i, name, tree)
 	}
 	ev, err := contract.DecodeEventTree(tree, &c.dec)
@@ -319,6 +320,17 @@ var eventNames = func() map[string]bool {
 	m := map[string]bool{}
 	for _, e := range contract.Events {
 		m[e.Name] = true
+	}
+	return m
+}()
+
+// eventKinds numbers the events of the contract in its order: the kind of
+// an event indexes what a profile accepts and the direct handlers, so that
+// one lookup of its type name serves both.
+var eventKinds = func() map[string]int {
+	m := make(map[string]int, len(contract.Events))
+	for k, e := range contract.Events {
+		m[e.Name] = k
 	}
 	return m
 }()

@@ -16,6 +16,10 @@ type Profile struct {
 	info   contract.ProfileInfo
 	events map[string]bool
 	rules  map[string]bool
+	// accepts says, by event kind (see eventKinds), whether the profile
+	// accepts the event: the checker looks the kind up once per event
+	// and reads here and in kindDirects by it.
+	accepts []bool
 }
 
 // DefaultProfile is the profile Check uses when Options names none: the
@@ -44,9 +48,12 @@ func LookupProfile(name string) (*Profile, error) {
 var profiles = sync.OnceValue(func() map[string]*Profile {
 	out := map[string]*Profile{}
 	for _, info := range contract.Profiles {
-		p := &Profile{info: info, events: map[string]bool{}, rules: map[string]bool{}}
+		p := &Profile{info: info, events: map[string]bool{}, rules: map[string]bool{}, accepts: make([]bool, len(contract.Events))}
 		for _, e := range info.Events {
 			p.events[e] = true
+			if k, ok := eventKinds[e]; ok {
+				p.accepts[k] = true
+			}
 		}
 		for _, r := range info.Rules {
 			p.rules[r] = true

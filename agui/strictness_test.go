@@ -24,7 +24,7 @@ func TestStrictnessFollowsTheRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Profile{info: base.info, events: base.events, rules: maps.Clone(base.rules)}
+	p := &Profile{info: base.info, events: base.events, rules: maps.Clone(base.rules), accepts: base.accepts}
 	delete(p.rules, contract.RuleToleranceUnknownMembers)
 	opt := Options{Profile: v11, Source: t.Name()}
 	_, m, err := setup(opt)
