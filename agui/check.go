@@ -244,7 +244,7 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", c.m.eventTag)
 	}
 	name := tv.Str
-	kind, known := eventKinds[name]
+	kind, known := eventKinds.lookup(name)
 	if !known || !c.p.accepts[kind] {
 		return c.notAccepted(i, name)
 	}
@@ -327,13 +327,65 @@ var eventNames = func() map[string]bool {
 // eventKinds numbers the events of the contract in its order: the kind of
 // an event indexes what a profile accepts and the direct handlers, so that
 // one lookup of its type name serves both.
-var eventKinds = func() map[string]int {
-	m := make(map[string]int, len(contract.Events))
+var eventKinds = func() *kindTable {
+	t := &kindTable{}
 	for k, e := range contract.Events {
-		m[e.Name] = k
+		t.add(e.Name, k)
 	}
-	return m
+	return t
 }()
+
+// kindTable finds the kind of an event by its type name. It is an open
+// addressing table over a hash of the name's length and three of its
+// bytes: for the few dozen names of the contract that costs a few
+// instructions and one comparison, where a map hashed every byte of the
+// name and probed a group, once for every event of every record.
+type kindTable struct {
+	names []string          // by kind
+	slots [kindSlots]uint16 // kind+1 at a name's slot; 0 for none
+}
+
+// kindSlots is the size of the table: a power of two, several times the
+// number of events, so that it always has empty slots and probes are short.
+const kindSlots = 256
+
+func kindHash(name string) int {
+	if name == "" {
+		return 0
+	}
+	n := len(name)
+	return n*31 + int(name[0])*7 + int(name[n/2])*5 + int(name[n-1])
+}
+
+func (t *kindTable) add(name string, kind int) {
+	if len(t.names) >= kindSlots/2 {
+		panic("agui: too many event types for the kind table")
+	}
+	for h := kindHash(name); ; h++ {
+		if t.slots[h%kindSlots] == 0 {
+			t.slots[h%kindSlots] = uint16(kind + 1)
+			break
+		}
+	}
+	for len(t.names) <= kind {
+		t.names = append(t.names, "")
+	}
+	t.names[kind] = name
+}
+
+// lookup returns the kind of the event named name; ok is false for a name
+// that is not an event of the contract.
+func (t *kindTable) lookup(name string) (kind int, ok bool) {
+	for h := kindHash(name); ; h++ {
+		k := t.slots[h%kindSlots]
+		if k == 0 {
+			return 0, false
+		}
+		if t.names[k-1] == name {
+			return int(k - 1), true
+		}
+	}
+}
 
 func quote(s string) string { return string(strictjson.AppendString(nil, s)) }
 

@@ -74,7 +74,11 @@ var directs = map[string]direct{
 var kindDirects = func() []direct {
 	out := make([]direct, len(contract.Events))
 	for name, h := range directs {
-		out[eventKinds[name]] = h
+		k, ok := eventKinds.lookup(name)
+		if !ok {
+			panic("agui: a direct handler for " + name + ", which is not an event of the contract")
+		}
+		out[k] = h
 	}
 	return out
 }()

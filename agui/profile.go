@@ -51,7 +51,7 @@ var profiles = sync.OnceValue(func() map[string]*Profile {
 		p := &Profile{info: info, events: map[string]bool{}, rules: map[string]bool{}, accepts: make([]bool, len(contract.Events))}
 		for _, e := range info.Events {
 			p.events[e] = true
-			if k, ok := eventKinds[e]; ok {
+			if k, ok := eventKinds.lookup(e); ok {
 				p.accepts[k] = true
 			}
 		}
