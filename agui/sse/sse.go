@@ -91,15 +91,22 @@ func (p *Parser) Write(b []byte) (int, error) {
 		b = bytes.TrimPrefix(p.head, bom)
 		p.head = nil
 	}
+	// cr is the index in b of its first CR, or -1: looked for once, and
+	// again only after a line ends at it, so that a stream without CRs (the
+	// usual case) is scanned for them once per piece, not once per line.
+	cr := bytes.IndexByte(b, '\r')
 	for len(b) > 0 {
 		if p.afterCR {
 			p.afterCR = false
 			if b[0] == '\n' {
-				b = b[1:]
+				b, cr = b[1:], cr-1
 				continue
 			}
 		}
-		end := lineEnd(b)
+		end := bytes.IndexByte(b, '\n')
+		if cr >= 0 && (end < 0 || cr < end) {
+			end = cr
+		}
 		if end < 0 {
 			if err := p.grow(len(b)); err != nil {
 				return 0, err
@@ -118,7 +125,10 @@ func (p *Parser) Write(b []byte) (int, error) {
 			line = p.line
 		}
 		p.afterCR = b[end] == '\r'
-		b = b[end+1:]
+		b, cr = b[end+1:], cr-(end+1)
+		if p.afterCR {
+			cr = bytes.IndexByte(b, '\r')
+		}
 		if err := p.processLine(line, inPiece); err != nil {
 			p.err = err
 			return 0, err
@@ -144,21 +154,6 @@ func (p *Parser) dataLen() int {
 		return len(p.data) + len(p.pend) + 1
 	}
 	return len(p.data)
-}
-
-// lineEnd returns the index of the first CR or LF in b, or -1. It looks
-// for each byte with IndexByte, which is much faster than IndexAny over a
-// set, and for CR only before the first LF, so a stream without CRs is
-// scanned once.
-func lineEnd(b []byte) int {
-	lf := bytes.IndexByte(b, '\n')
-	if lf < 0 {
-		return bytes.IndexByte(b, '\r')
-	}
-	if cr := bytes.IndexByte(b[:lf], '\r'); cr >= 0 {
-		return cr
-	}
-	return lf
 }
 
 // grow checks that the line and the data may take n more bytes.
