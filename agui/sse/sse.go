@@ -82,14 +82,21 @@ func (p *Parser) Write(b []byte) (int, error) {
 		return 0, p.err
 	}
 	if !p.started {
-		// Hold the first bytes until they are known to be a BOM or not.
-		p.head = append(p.head, b...)
-		if len(p.head) < len(bom) && bytes.HasPrefix(bom, p.head) {
-			return n, nil
+		if len(p.head) == 0 && len(b) >= len(bom) {
+			// The first piece settles the question at once.
+			p.started = true
+			b = bytes.TrimPrefix(b, bom)
+		} else {
+			// Hold the first bytes until they are known to be a BOM or
+			// not.
+			p.head = append(p.head, b...)
+			if len(p.head) < len(bom) && bytes.HasPrefix(bom, p.head) {
+				return n, nil
+			}
+			p.started = true
+			b = bytes.TrimPrefix(p.head, bom)
+			p.head = nil
 		}
-		p.started = true
-		b = bytes.TrimPrefix(p.head, bom)
-		p.head = nil
 	}
 	// cr is the index in b of its first CR, or -1: looked for once, and
 	// again only after a line ends at it, so that a stream without CRs (the
