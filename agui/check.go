@@ -327,29 +327,40 @@ var eventNames = func() map[string]bool {
 // eventKinds numbers the events of the contract in its order: the kind of
 // an event indexes what a profile accepts and the direct handlers, so that
 // one lookup of its type name serves both.
-var eventKinds = func() *kindTable {
-	t := &kindTable{}
+var eventKinds = func() *nameTable {
+	t := &nameTable{}
 	for k, e := range contract.Events {
 		t.add(e.Name, k)
 	}
 	return t
 }()
 
-// kindTable finds the kind of an event by its type name. It is an open
-// addressing table over a hash of the name's length and three of its
-// bytes: for the few dozen names of the contract that costs a few
-// instructions and one comparison, where a map hashed every byte of the
-// name and probed a group, once for every event of every record.
-type kindTable struct {
-	names []string          // by kind
-	slots [kindSlots]uint16 // kind+1 at a name's slot; 0 for none
+// ruleNumbers numbers the rules of the contract in its order, for the
+// profiles' sets of rules (Profile.Has).
+var ruleNumbers = func() *nameTable {
+	t := &nameTable{}
+	for k, r := range contract.Rules {
+		t.add(r.ID, k)
+	}
+	return t
+}()
+
+// nameTable finds the number of a name of the contract (an event type, a
+// rule id). It is an open addressing table over a hash of the name's
+// length and three of its bytes: for the few dozen names of the contract
+// that costs a few instructions and one comparison, where a map hashed
+// every byte of the name and probed a group, for every event of every
+// record and for every rule a check asks about.
+type nameTable struct {
+	names []string          // by number
+	slots [nameSlots]uint16 // number+1 at a name's slot; 0 for none
 }
 
-// kindSlots is the size of the table: a power of two, several times the
-// number of events, so that it always has empty slots and probes are short.
-const kindSlots = 256
+// nameSlots is the size of the table: a power of two, at least twice the
+// number of names, so that it always has empty slots and probes are short.
+const nameSlots = 256
 
-func kindHash(name string) int {
+func nameHash(name string) int {
 	if name == "" {
 		return 0
 	}
@@ -357,27 +368,27 @@ func kindHash(name string) int {
 	return n*31 + int(name[0])*7 + int(name[n/2])*5 + int(name[n-1])
 }
 
-func (t *kindTable) add(name string, kind int) {
-	if len(t.names) >= kindSlots/2 {
-		panic("agui: too many event types for the kind table")
+func (t *nameTable) add(name string, number int) {
+	if len(t.names) >= nameSlots/2 {
+		panic("agui: too many names for a name table")
 	}
-	for h := kindHash(name); ; h++ {
-		if t.slots[h%kindSlots] == 0 {
-			t.slots[h%kindSlots] = uint16(kind + 1)
+	for h := nameHash(name); ; h++ {
+		if t.slots[h%nameSlots] == 0 {
+			t.slots[h%nameSlots] = uint16(number + 1)
 			break
 		}
 	}
-	for len(t.names) <= kind {
+	for len(t.names) <= number {
 		t.names = append(t.names, "")
 	}
-	t.names[kind] = name
+	t.names[number] = name
 }
 
-// lookup returns the kind of the event named name; ok is false for a name
-// that is not an event of the contract.
-func (t *kindTable) lookup(name string) (kind int, ok bool) {
-	for h := kindHash(name); ; h++ {
-		k := t.slots[h%kindSlots]
+// lookup returns the number of name; ok is false for a name the table
+// does not hold.
+func (t *nameTable) lookup(name string) (number int, ok bool) {
+	for h := nameHash(name); ; h++ {
+		k := t.slots[h%nameSlots]
 		if k == 0 {
 			return 0, false
 		}

@@ -42,3 +42,35 @@ func TestEventKinds(t *testing.T) {
 		}
 	}
 }
+
+// The rule table finds every rule of the contract at its index and no
+// near miss, and Has answers for every rule and profile what the profile's
+// list of rules says.
+func TestRuleNumbers(t *testing.T) {
+	t.Parallel()
+	for want, r := range contract.Rules {
+		if got, ok := ruleNumbers.lookup(r.ID); !ok || got != want {
+			t.Errorf("%s: number %d %v, want %d", r.ID, got, ok, want)
+		}
+		for _, near := range []string{r.ID + ".", r.ID[:len(r.ID)-1], strings.ToUpper(r.ID), r.ID[:len(r.ID)/2] + "~" + r.ID[len(r.ID)/2+1:]} {
+			if k, ok := ruleNumbers.lookup(near); ok {
+				t.Errorf("%q is found as rule %d (%s)", near, k, contract.Rules[k].ID)
+			}
+		}
+	}
+	for _, name := range ProfileNames() {
+		p, _ := LookupProfile(name)
+		listed := map[string]bool{}
+		for _, r := range p.Rules() {
+			listed[r] = true
+		}
+		for _, r := range contract.Rules {
+			if p.Has(r.ID) != listed[r.ID] {
+				t.Errorf("%s: Has(%s) is %v, the profile lists it: %v", name, r.ID, p.Has(r.ID), listed[r.ID])
+			}
+		}
+		if p.Has("") || p.Has("ag-ui.no-such-rule") {
+			t.Errorf("%s has a rule the contract does not", name)
+		}
+	}
+}
