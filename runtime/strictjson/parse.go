@@ -1,7 +1,6 @@
 package strictjson
 
 import (
-	"encoding/binary"
 	"fmt"
 	"sync"
 	"unicode/utf8"
@@ -631,12 +630,6 @@ func (p *parser) readString(decode bool) (a, b int, esc bool, units int, err *Er
 	bufStart := len(p.buf)
 	for {
 		plain := i
-		// Eight bytes at a time while none of them needs attention (a
-		// quote, a backslash, a control character or a byte of a
-		// multi-byte character); the loop below finds which one does.
-		for i+8 <= len(data) && plainWord(binary.LittleEndian.Uint64(data[i:])) {
-			i += 8
-		}
 		for i < len(data) && strClass[data[i]] == strPlain {
 			i++
 		}
@@ -680,19 +673,6 @@ func (p *parser) readString(decode bool) (a, b int, esc bool, units int, err *Er
 			units += utf16Units(r)
 		}
 	}
-}
-
-// plainWord reports whether none of the eight bytes of x is a quote, a
-// backslash, below U+0020 or above U+007F: every byte is strPlain. It
-// may report false for a word that is plain (the byte loop then reads it),
-// never true for one that is not: with no byte above 0x7F, the borrow
-// tests for a zero byte and for a byte below 0x20 are exact.
-func plainWord(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	quote := x ^ (ones * '"')
-	slash := x ^ (ones * '\\')
-	control := (x - ones*0x20) & ^x
-	return (x|control|(quote-ones)&^quote|(slash-ones)&^slash)&highs == 0
 }
 
 // utf16Units is the number of UTF-16 code units of r: two outside the

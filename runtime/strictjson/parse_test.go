@@ -1,9 +1,7 @@
 package strictjson
 
 import (
-	"encoding/binary"
 	"errors"
-	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -559,54 +557,5 @@ func TestConcurrentParse(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
-	}
-}
-
-// plainWord is true exactly for the words whose eight bytes are all plain
-// string bytes, for every byte at every position and for random words
-// drawn from the bytes next to the classes' edges; with a byte above 0x7F
-// it may only be false.
-func TestPlainWord(t *testing.T) {
-	word := func(b [8]byte) uint64 { return binary.LittleEndian.Uint64(b[:]) }
-	allPlain := func(b [8]byte) bool {
-		for _, c := range b {
-			if strClass[c] != strPlain {
-				return false
-			}
-		}
-		return true
-	}
-	highByte := func(b [8]byte) bool {
-		for _, c := range b {
-			if c >= 0x80 {
-				return true
-			}
-		}
-		return false
-	}
-	test := func(b [8]byte) {
-		got, want := plainWord(word(b)), allPlain(b)
-		if got && !want || !got && want && !highByte(b) {
-			t.Fatalf("% x: plainWord %v, all plain %v", b[:], got, want)
-		}
-	}
-	for c := 0; c < 256; c++ {
-		for k := 0; k < 8; k++ {
-			b := [8]byte{'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'}
-			b[k] = byte(c)
-			test(b)
-			b = [8]byte{0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x20, 0x21, 0x5D}
-			b[k] = byte(c)
-			test(b)
-		}
-	}
-	edges := []byte{0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0x81, 0xFF, 'a', 'Z', '0'}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for n := 0; n < 200000; n++ {
-		var b [8]byte
-		for k := range b {
-			b[k] = edges[rng.IntN(len(edges))]
-		}
-		test(b)
 	}
 }
