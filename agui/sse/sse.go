@@ -110,6 +110,15 @@ func (p *Parser) Write(b []byte) (int, error) {
 				continue
 			}
 		}
+		if b[0] == '\n' && len(p.line) == 0 {
+			// An empty line, which ends an event: no need to look for it.
+			b, cr = b[1:], cr-1
+			if err := p.dispatch(); err != nil {
+				p.err = err
+				return 0, err
+			}
+			continue
+		}
 		end := bytes.IndexByte(b, '\n')
 		if cr >= 0 && (end < 0 || cr < end) {
 			end = cr
@@ -121,8 +130,10 @@ func (p *Parser) Write(b []byte) (int, error) {
 			p.line = append(p.line, b...)
 			break
 		}
-		if err := p.grow(end); err != nil {
-			return 0, err
+		if p.maxEvent > 0 {
+			if err := p.grow(end); err != nil {
+				return 0, err
+			}
 		}
 		// A line that lies whole in this piece is read where it is; one
 		// that began in an earlier piece is gathered in line.
@@ -190,6 +201,16 @@ func (p *Parser) processLine(line []byte, inPiece bool) error {
 	if line[0] == ':' {
 		return nil // a comment
 	}
+	if len(line) >= 5 && string(line[:5]) == "data:" {
+		// The line nearly every event is: no need to look for its colon
+		// and compare its name with every field's.
+		value := line[5:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+		p.addData(value, inPiece)
+		return nil
+	}
 	name, value := line, []byte(nil)
 	if i := bytes.IndexByte(line, ':'); i >= 0 {
 		name, value = line[:i], line[i+1:]
@@ -201,14 +222,7 @@ func (p *Parser) processLine(line []byte, inPiece bool) error {
 	case "event":
 		p.typ = append(p.typ[:0], value...)
 	case "data":
-		if inPiece && !p.hasData {
-			p.pend, p.pending, p.hasData = value, true, true
-			break
-		}
-		p.settle()
-		p.data = append(p.data, value...)
-		p.data = append(p.data, '\n')
-		p.hasData = true
+		p.addData(value, inPiece)
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
 			p.lastID = string(value)
@@ -219,6 +233,20 @@ func (p *Parser) processLine(line []byte, inPiece bool) error {
 		}
 	}
 	return nil // any other field is ignored
+}
+
+// addData adds the value of a data line to the event's data; inPiece says
+// that it lies in the piece being written, where the event's first data
+// line may stay until Write returns.
+func (p *Parser) addData(value []byte, inPiece bool) {
+	if inPiece && !p.hasData {
+		p.pend, p.pending, p.hasData = value, true, true
+		return
+	}
+	p.settle()
+	p.data = append(p.data, value...)
+	p.data = append(p.data, '\n')
+	p.hasData = true
 }
 
 // digits reads a retry value: ASCII digits only, and not so many that they
