@@ -263,7 +263,11 @@ func (s *Stream) Event(line []byte) []Finding {
 	}
 	warns, seqWarns := len(s.c.warns), len(s.c.seq.warnings)
 	err = s.c.event(i, v, line)
-	found := append(append([]Finding{}, s.c.warns[warns:]...), s.c.seq.warnings[seqWarns:]...)
+	newWarns, newSeqWarns := s.c.warns[warns:], s.c.seq.warnings[seqWarns:]
+	if err == nil && len(newWarns) == 0 && len(newSeqWarns) == 0 {
+		return nil // the usual event: nothing to copy
+	}
+	found := append(append([]Finding{}, newWarns...), newSeqWarns...)
 	if err != nil {
 		s.seqErr = err
 		found = append(found, asFail(err).Finding)
