@@ -58,11 +58,17 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	}
 	c := newChecker(p, m, opt)
 	// The trees live in an arena only while the record is checked: the
-	// result keeps no part of them.
+	// result keeps no part of them. Nor does it keep the sequence
+	// checker's maps, which come from the pool streams take theirs from,
+	// with the room earlier records made.
 	a := arenas.Get().(*strictjson.Arena)
+	tables := tablePool.Get().(*seqTables)
+	tables.lend(c.seq)
+	c.pooledTables = true
 	defer func() {
 		a.Reset()
 		arenas.Put(a)
+		tables.settle(c.seq)
 	}()
 	rec, err := readRecord(data, p, inputLimit, a)
 	c.r.Events = rec.read
@@ -110,6 +116,9 @@ type checker struct {
 	// tree of the event being decoded, which is then decoded again so that
 	// what the result shows is what tolerance left.
 	edited bool
+	// pooledTables is set when the sequence checker's maps were lent from
+	// tablePool, so that presize leaves them.
+	pooledTables bool
 }
 
 func newChecker(p *Profile, m *model, opt Options) *checker {
@@ -166,7 +175,8 @@ func (c *checker) finish(n int, err error) *Result {
 }
 
 // presize gives the result's lists room for what the events will put in
-// them, counted from their types, so that they are not copied as they grow.
+// them, counted from their types, so that they are not copied as they
+// grow; and the sequence checker's maps, unless they come from the pool.
 func (c *checker) presize(events []*strictjson.Value) {
 	var messages, calls, steps, results int
 	for _, ev := range events {
@@ -187,6 +197,9 @@ func (c *checker) presize(events []*strictjson.Value) {
 	c.r.ToolCalls = make([]ToolCall, 0, calls)
 	c.r.Steps = make([]Step, 0, steps)
 	q := c.seq
+	if c.pooledTables {
+		return // the maps come with room already
+	}
 	q.msgIndex = make(map[string]int, messages)
 	q.msgName = make(map[string]msgName, messages)
 	q.toolIdx = make(map[string]int, calls)

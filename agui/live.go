@@ -116,10 +116,10 @@ func reclaim[T any](list []T) (spare, copied []T) {
 }
 
 // seqTables are the maps of a sequence checker that grow with the
-// entities of a stream: its messages and tool calls by id, and the open
-// ones and their owners in the first run. Check presizes the first of
-// them from the record; a stream takes them from tablePool, cleared, with
-// the room the streams before it made.
+// entities of a record or stream: its messages and tool calls by id, and
+// the open ones and their owners in the first run. Check and a Stream
+// take them from tablePool, cleared, with the room the checks before made,
+// and give them back at the end: the result keeps none of them.
 type seqTables struct {
 	msgIndex, toolIdx    map[string]int
 	msgName              map[string]msgName
