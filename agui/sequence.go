@@ -1096,7 +1096,10 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 // finish completes the result once the record ends.
 func (s *seq) finish() {
 	if s.state != nil {
-		s.r.State = s.state.root.AppendCompact(nil)
+		// Measured first: appending to a growing slice allocated twice
+		// the state's size, for a state of some kilobytes.
+		root := s.state.root
+		s.r.State = root.AppendCompact(make([]byte, 0, compactSize(root)))
 	}
 	if s.active() {
 		s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: UnfinishedRun, ID: s.runID})
