@@ -58,11 +58,17 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	}
 	c := newChecker(p, m, opt)
 	// The trees live in an arena only while the record is checked: the
-	// result keeps no part of them.
+	// result keeps no part of them. Nor does it keep the sequence
+	// checker's maps, which come from the pool streams take theirs from,
+	// with the room earlier records made.
 	a := arenas.Get().(*strictjson.Arena)
+	tables := tablePool.Get().(*seqTables)
+	tables.lend(c.seq)
+	c.pooledTables = true
 	defer func() {
 		a.Reset()
 		arenas.Put(a)
+		tables.settle(c.seq)
 	}()
 	rec, err := readRecord(data, p, inputLimit, a)
 	c.r.Events = rec.read
@@ -110,6 +116,9 @@ type checker struct {
 	// tree of the event being decoded, which is then decoded again so that
 	// what the result shows is what tolerance left.
 	edited bool
+	// pooledTables is set when the sequence checker's maps were lent from
+	// tablePool, so that presize leaves them.
+	pooledTables bool
 }
 
 func newChecker(p *Profile, m *model, opt Options) *checker {
@@ -166,9 +175,10 @@ func (c *checker) finish(n int, err error) *Result {
 }
 
 // presize gives the result's lists room for what the events will put in
-// them, counted from their types, so that they are not copied as they grow.
+// them, counted from their types, so that they are not copied as they
+// grow; and the sequence checker's maps, unless they come from the pool.
 func (c *checker) presize(events []*strictjson.Value) {
-	var messages, calls, steps int
+	var messages, calls, steps, results int
 	for _, ev := range events {
 		if tv := ev.Get(c.m.eventTag); tv != nil {
 			switch tv.Str {
@@ -178,14 +188,27 @@ func (c *checker) presize(events []*strictjson.Value) {
 				calls++
 			case contract.EventStepStarted:
 				steps++
+			case contract.EventToolCallResult:
+				results++
 			}
 		}
 	}
 	c.r.Messages = make([]Message, 0, messages)
 	c.r.ToolCalls = make([]ToolCall, 0, calls)
 	c.r.Steps = make([]Step, 0, steps)
-	c.seq.msgIndex = make(map[string]int, messages)
-	c.seq.toolIdx = make(map[string]int, calls)
+	q := c.seq
+	if c.pooledTables {
+		return // the maps come with room already
+	}
+	q.msgIndex = make(map[string]int, messages)
+	q.msgName = make(map[string]msgName, messages)
+	q.toolIdx = make(map[string]int, calls)
+	q.answered = make(map[string]bool, results)
+	if q.attrib {
+		// A result mints a tool message, whose owner is kept too.
+		q.text.owner = make(map[string]owner, messages+results)
+		q.tool.owner = make(map[string]owner, calls)
+	}
 }
 
 // stop ends the check at a finding.
@@ -234,7 +257,8 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", c.m.eventTag)
 	}
 	name := tv.Str
-	if !c.p.Accepts(name) {
+	kind, known := eventKinds.lookup(name)
+	if !known || !c.p.accepts[kind] {
 		return c.notAccepted(i, name)
 	}
 	if name == contract.EventRunError {
@@ -248,7 +272,7 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 	c.dec.Src = src
 	c.dec.Notes = c.dec.Notes[:0]
 	c.edited = false
-	if h := c.handler(name); h != nil {
+	if h := c.handler(kind); h != nil {
 		return h(c, i, name, tree)
 	}
 	ev, err := contract.DecodeEventTree(tree, &c.dec)
@@ -312,6 +336,80 @@ var eventNames = func() map[string]bool {
 	}
 	return m
 }()
+
+// eventKinds numbers the events of the contract in its order: the kind of
+// an event indexes what a profile accepts and the direct handlers, so that
+// one lookup of its type name serves both.
+var eventKinds = func() *nameTable {
+	t := &nameTable{}
+	for k, e := range contract.Events {
+		t.add(e.Name, k)
+	}
+	return t
+}()
+
+// ruleNumbers numbers the rules of the contract in its order, for the
+// profiles' sets of rules (Profile.Has).
+var ruleNumbers = func() *nameTable {
+	t := &nameTable{}
+	for k, r := range contract.Rules {
+		t.add(r.ID, k)
+	}
+	return t
+}()
+
+// nameTable finds the number of a name of the contract (an event type, a
+// rule id). It is an open addressing table over a hash of the name's
+// length and three of its bytes: for the few dozen names of the contract
+// that costs a few instructions and one comparison, where a map hashed
+// every byte of the name and probed a group, for every event of every
+// record and for every rule a check asks about.
+type nameTable struct {
+	names []string          // by number
+	slots [nameSlots]uint16 // number+1 at a name's slot; 0 for none
+}
+
+// nameSlots is the size of the table: a power of two, at least twice the
+// number of names, so that it always has empty slots and probes are short.
+const nameSlots = 256
+
+func nameHash(name string) int {
+	if name == "" {
+		return 0
+	}
+	n := len(name)
+	return n*31 + int(name[0])*7 + int(name[n/2])*5 + int(name[n-1])
+}
+
+func (t *nameTable) add(name string, number int) {
+	if len(t.names) >= nameSlots/2 {
+		panic("agui: too many names for a name table")
+	}
+	for h := nameHash(name); ; h++ {
+		if t.slots[h%nameSlots] == 0 {
+			t.slots[h%nameSlots] = uint16(number + 1)
+			break
+		}
+	}
+	for len(t.names) <= number {
+		t.names = append(t.names, "")
+	}
+	t.names[number] = name
+}
+
+// lookup returns the number of name; ok is false for a name the table
+// does not hold.
+func (t *nameTable) lookup(name string) (number int, ok bool) {
+	for h := nameHash(name); ; h++ {
+		k := t.slots[h%nameSlots]
+		if k == 0 {
+			return 0, false
+		}
+		if t.names[k-1] == name {
+			return int(k - 1), true
+		}
+	}
+}
 
 func quote(s string) string { return string(strictjson.AppendString(nil, s)) }
 

@@ -70,12 +70,25 @@ var directs = map[string]direct{
 	contract.EventReasoningEncryptedValue: typed(contract.DecodeReasoningEncryptedValueEventTree, noTree((*seq).reasoningEncryptedValue)),
 }
 
-// handler returns the direct handler for an event of type name, or nil
-// when it must go through the union: no direct handler, or a chunk stream
-// open that the event may close.
-func (c *checker) handler(name string) direct {
+// kindDirects are the direct handlers by event kind (see eventKinds).
+var kindDirects = func() []direct {
+	out := make([]direct, len(contract.Events))
+	for name, h := range directs {
+		k, ok := eventKinds.lookup(name)
+		if !ok {
+			panic("agui: a direct handler for " + name + ", which is not an event of the contract")
+		}
+		out[k] = h
+	}
+	return out
+}()
+
+// handler returns the direct handler for an event of the given kind, or
+// nil when it must go through the union: no direct handler, or a chunk
+// stream open that the event may close.
+func (c *checker) handler(kind int) direct {
 	if c.chunks != nil && len(c.chunks.lanes) > 0 {
 		return nil
 	}
-	return directs[name]
+	return kindDirects[kind]
 }

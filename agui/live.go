@@ -38,12 +38,20 @@ type Stream struct {
 	// blocks are the blocks of text taken from lineBlocks, given back at
 	// End.
 	blocks []*[lineBlock]byte
+	// lists lend the result's lists their memory while the stream is
+	// checked; End gives the result copies of the lengths they reached.
+	lists *resultLists
+	// tables lend the sequence checker the maps it grows most, for the
+	// same reason.
+	tables *seqTables
 
-	bytes    int  // the size of the record so far, newlines included
-	nonSpace bool // some event's text is not all white space
-	readErr  *fail
-	readAt   int // the event count the reading finding leaves
-	seqErr   error
+	bytes int // the size of the record so far, newlines included
+	// inputLimit is set when the profile limits the record's size.
+	inputLimit bool
+	nonSpace   bool // some event's text is not all white space
+	readErr    *fail
+	readAt     int // the event count the reading finding leaves
+	seqErr     error
 }
 
 // NewStream starts checking a stream under the profile opt names.
@@ -54,7 +62,113 @@ func NewStream(opt Options) (*Stream, error) {
 	}
 	s := &Stream{p: p, opt: opt, c: newChecker(p, m, opt), lr: lineReader{lim: readLimits(p)}, live: arenas.Get().(*strictjson.Arena)}
 	s.c.seq.srcs = true
+	s.lists = listPool.Get().(*resultLists)
+	s.lists.lend(s.c.r)
+	s.tables = tablePool.Get().(*seqTables)
+	s.tables.lend(s.c.seq)
+	s.inputLimit = p.Has(contract.RuleReaderInputBytes)
 	return s, nil
+}
+
+// resultLists are the memory of a result's lists of messages, tool calls
+// and steps while a stream is checked. Check counts what a record will put
+// in them before it checks it (presize); a stream cannot, and growing
+// fresh lists for each stream, copied at every doubling, made the
+// collector work for most of what live checking cost beyond a file.
+// Streams take them from listPool and give them back at End.
+type resultLists struct {
+	messages  []Message
+	toolCalls []ToolCall
+	steps     []Step
+}
+
+// maxPooledList bounds the entries of a list kept for the next stream:
+// a stream that made more gives its lists to the collector.
+const maxPooledList = 4096
+
+var listPool = sync.Pool{New: func() any { return new(resultLists) }}
+
+// lend gives r's lists the pooled memory.
+func (l *resultLists) lend(r *Result) {
+	r.Messages, r.ToolCalls, r.Steps = l.messages[:0], l.toolCalls[:0], l.steps[:0]
+}
+
+// settle gives r exact copies of its lists, which may use l's memory (or
+// memory they grew into), clears that memory of what r refers to, and
+// keeps it for the next stream.
+func (l *resultLists) settle(r *Result) {
+	l.messages, r.Messages = reclaim(r.Messages)
+	l.toolCalls, r.ToolCalls = reclaim(r.ToolCalls)
+	l.steps, r.Steps = reclaim(r.Steps)
+	listPool.Put(l)
+}
+
+// reclaim returns a copy of list, exactly as long, and list's memory
+// cleared for reuse (nil when it is too large to keep).
+func reclaim[T any](list []T) (spare, copied []T) {
+	copied = make([]T, len(list))
+	copy(copied, list)
+	clear(list)
+	if cap(list) > maxPooledList {
+		return nil, copied
+	}
+	return list[:0], copied
+}
+
+// seqTables are the maps of a sequence checker that grow with the
+// entities of a record or stream: its messages and tool calls by id, and
+// the open ones and their owners in the first run. Check and a Stream
+// take them from tablePool, cleared, with the room the checks before made,
+// and give them back at the end: the result keeps none of them.
+type seqTables struct {
+	msgIndex, toolIdx    map[string]int
+	msgName              map[string]msgName
+	answered             map[string]bool
+	textOpen, toolOpen   map[string]bool
+	textOwner, toolOwner map[string]owner
+}
+
+var tablePool = sync.Pool{New: func() any {
+	return &seqTables{msgIndex: map[string]int{}, toolIdx: map[string]int{}, msgName: map[string]msgName{},
+		answered: map[string]bool{}, textOpen: map[string]bool{}, toolOpen: map[string]bool{},
+		textOwner: map[string]owner{}, toolOwner: map[string]owner{}}
+}}
+
+// lend gives q the pooled maps, which are empty.
+func (t *seqTables) lend(q *seq) {
+	q.msgIndex, q.toolIdx, q.msgName, q.answered = t.msgIndex, t.toolIdx, t.msgName, t.answered
+	q.text.open, q.tool.open, q.text.owner, q.tool.owner = t.textOpen, t.toolOpen, t.textOwner, t.toolOwner
+}
+
+// settle takes back the maps q holds now (a messages snapshot or a second
+// run replaces some of them with maps of its own, which are as good),
+// clears them and keeps them for the next stream, unless one grew past
+// what is worth keeping.
+func (t *seqTables) settle(q *seq) {
+	big := false
+	keep := func(n int) { big = big || n > maxPooledList }
+	keep(len(q.msgIndex))
+	keep(len(q.toolIdx))
+	keep(len(q.msgName))
+	keep(len(q.answered))
+	keep(len(q.text.owner))
+	keep(len(q.tool.owner))
+	keep(len(q.text.open))
+	keep(len(q.tool.open))
+	if big {
+		return
+	}
+	*t = seqTables{msgIndex: q.msgIndex, toolIdx: q.toolIdx, msgName: q.msgName, answered: q.answered,
+		textOpen: q.text.open, toolOpen: q.tool.open, textOwner: q.text.owner, toolOwner: q.tool.owner}
+	clear(t.msgIndex)
+	clear(t.toolIdx)
+	clear(t.msgName)
+	clear(t.answered)
+	clear(t.textOpen)
+	clear(t.toolOpen)
+	clear(t.textOwner)
+	clear(t.toolOwner)
+	tablePool.Put(t)
 }
 
 // lineBlock is the size of the blocks Line copies lines into.
@@ -115,13 +229,13 @@ func (s *Stream) Line(data []byte) []byte {
 // reading finding ends all checking.
 func (s *Stream) Event(line []byte) []Finding {
 	s.bytes += len(line) + 1
-	if len(bytes.TrimSpace(line)) > 0 {
+	if !s.nonSpace && len(bytes.TrimSpace(line)) > 0 {
 		s.nonSpace = true
 	}
 	if s.readErr != nil && s.readErr.Rule == contract.RuleReaderInputBytes {
 		return nil
 	}
-	if s.p.Has(contract.RuleReaderInputBytes) && s.bytes > contract.LimitInputBytes {
+	if s.inputLimit && s.bytes > contract.LimitInputBytes {
 		// Check measures the record before reading any of it: this
 		// finding stands in place of any other.
 		s.readErr = failf(FileLevel, "", contract.RuleReaderInputBytes,
@@ -149,7 +263,11 @@ func (s *Stream) Event(line []byte) []Finding {
 	}
 	warns, seqWarns := len(s.c.warns), len(s.c.seq.warnings)
 	err = s.c.event(i, v, line)
-	found := append(append([]Finding{}, s.c.warns[warns:]...), s.c.seq.warnings[seqWarns:]...)
+	newWarns, newSeqWarns := s.c.warns[warns:], s.c.seq.warnings[seqWarns:]
+	if err == nil && len(newWarns) == 0 && len(newSeqWarns) == 0 {
+		return nil // the usual event: nothing to copy
+	}
+	found := append(append([]Finding{}, newWarns...), newSeqWarns...)
 	if err != nil {
 		s.seqErr = err
 		found = append(found, asFail(err).Finding)
@@ -228,6 +346,9 @@ func (s *Stream) End() (*Result, error) {
 		s.c.r.Events = s.lr.index
 		r = s.c.finish(s.lr.index, s.seqErr)
 	}
+	s.lists.settle(s.c.r)
+	s.tables.settle(s.c.seq)
+	s.lists, s.tables = nil, nil
 	r.own()
 	return r, nil
 }

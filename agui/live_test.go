@@ -316,3 +316,49 @@ func TestStreamFindingsOutliveIt(t *testing.T) {
 		}
 	}
 }
+
+// A result outlives the stream it came from: the lists, maps and line
+// blocks a Stream and Check take from their pools and give back are used
+// by the streams and records checked after, and the result shows what it
+// showed when it was made.
+func TestResultsOutliveThePools(t *testing.T) {
+	data := largeStream(t)
+	texts := eventTexts(t, data)
+	live := func(texts [][]byte) *Result {
+		s, err := NewStream(Options{Profile: v11})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range texts {
+			s.Event(s.Line(text))
+		}
+		r, err := s.End()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first := live(texts)
+	file := check(t, v11, data)
+	want, fileWant := encode(t, first), encode(t, file)
+	if len(first.Messages) == 0 || len(first.ToolCalls) == 0 || len(first.Steps) == 0 {
+		t.Fatalf("the large stream shows %d messages, %d calls, %d steps", len(first.Messages), len(first.ToolCalls), len(first.Steps))
+	}
+	// Other streams and records, with other ids and text, reuse the memory.
+	for k := range 3 {
+		var other [][]byte
+		for _, text := range texts {
+			other = append(other, bytes.ReplaceAll(bytes.ReplaceAll(text, []byte(`":"m`), []byte(fmt.Sprintf(`":"x%d`, k))), []byte("fox"), []byte("cat")))
+		}
+		if r := live(other); !r.Accepted {
+			t.Fatalf("another stream is rejected: %v", r.Findings)
+		}
+		check(t, v11, lines(t, run(text(contract.EventTextMessageStart, "y", "role", "assistant"), text(contract.EventTextMessageEnd, "y"))...))
+	}
+	if got := encode(t, first); !bytes.Equal(got, want) {
+		t.Errorf("the first stream's result changed after later streams")
+	}
+	if got := encode(t, file); !bytes.Equal(got, fileWant) {
+		t.Errorf("the record's result changed after later checks")
+	}
+}

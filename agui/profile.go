@@ -16,6 +16,13 @@ type Profile struct {
 	info   contract.ProfileInfo
 	events map[string]bool
 	rules  map[string]bool
+	// accepts says, by event kind (see eventKinds), whether the profile
+	// accepts the event: the checker looks the kind up once per event
+	// and reads here and in kindDirects by it.
+	accepts []bool
+	// applies says, by rule number (see ruleNumbers), whether the rule
+	// applies under the profile.
+	applies []bool
 }
 
 // DefaultProfile is the profile Check uses when Options names none: the
@@ -44,17 +51,29 @@ func LookupProfile(name string) (*Profile, error) {
 var profiles = sync.OnceValue(func() map[string]*Profile {
 	out := map[string]*Profile{}
 	for _, info := range contract.Profiles {
-		p := &Profile{info: info, events: map[string]bool{}, rules: map[string]bool{}}
-		for _, e := range info.Events {
-			p.events[e] = true
-		}
-		for _, r := range info.Rules {
-			p.rules[r] = true
-		}
-		out[info.Name] = p
+		out[info.Name] = newProfile(info)
 	}
 	return out
 })
+
+// newProfile makes the profile info describes.
+func newProfile(info contract.ProfileInfo) *Profile {
+	p := &Profile{info: info, events: map[string]bool{}, rules: map[string]bool{},
+		accepts: make([]bool, len(contract.Events)), applies: make([]bool, len(contract.Rules))}
+	for _, e := range info.Events {
+		p.events[e] = true
+		if k, ok := eventKinds.lookup(e); ok {
+			p.accepts[k] = true
+		}
+	}
+	for _, r := range info.Rules {
+		p.rules[r] = true
+		if k, ok := ruleNumbers.lookup(r); ok {
+			p.applies[k] = true
+		}
+	}
+	return p
+}
 
 // Name is the profile's name, as users select it.
 func (p *Profile) Name() string { return p.info.Name }
@@ -72,7 +91,12 @@ func (p *Profile) Events() []string { return slices.Clone(p.info.Events) }
 func (p *Profile) Rules() []string { return slices.Clone(p.info.Rules) }
 
 // Has reports whether the rule with the given id applies under the profile.
-func (p *Profile) Has(rule string) bool { return p.rules[rule] }
+func (p *Profile) Has(rule string) bool {
+	if k, ok := ruleNumbers.lookup(rule); ok {
+		return p.applies[k]
+	}
+	return p.rules[rule] // not a rule of the contract: a profile lists none
+}
 
 // Accepts reports whether the profile accepts events of the given type.
 func (p *Profile) Accepts(eventType string) bool { return p.events[eventType] }

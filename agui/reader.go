@@ -218,14 +218,21 @@ func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value,
 	if v.Kind != strictjson.Object {
 		return nil, failf(index, "", contract.RuleReaderRecordShape, "an event is a JSON object; this line holds %s", describeKind(v.Kind))
 	}
-	lr.used += countValues(v)
+	lr.used += a.Values()
 	lr.index++
 	return v, nil
 }
 
 // isBlank reports whether a line holds only spaces, tabs and CRs, which
-// the line form skips.
-func isBlank(line []byte) bool { return len(bytes.Trim(line, " \t\r")) == 0 }
+// the line form skips. An event's line ends at its first byte, '{'.
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
 
 // parseFailure maps a strictjson error to the rule it breaks. at turns the
 // error's pointer into an event index and a pointer inside that event.
@@ -271,17 +278,6 @@ func splitEventPointer(ptr string) (int, string) {
 		return FileLevel, ptr
 	}
 	return n, rest
-}
-
-func countValues(v *strictjson.Value) int {
-	n := 1
-	for _, e := range v.Elems {
-		n += countValues(e)
-	}
-	for _, m := range v.Members {
-		n += countValues(m.Value)
-	}
-	return n
 }
 
 func describeKind(k strictjson.Kind) string {

@@ -152,14 +152,16 @@ func (r *Result) own() {
 	}
 	textLen, rawLen := 0, 0
 	r.values(func(s *string) { textLen += len(*s) }, func(b *json.RawMessage) { rawLen += len(*b) })
+	// One walk copies and points: the builder has room for all the text,
+	// so it never moves what it holds, and each string is the part of it
+	// just written.
 	var sb strings.Builder
 	sb.Grow(textLen)
-	r.values(func(s *string) { sb.WriteString(*s) }, func(*json.RawMessage) {})
-	text, off := sb.String(), 0
 	block := make([]byte, 0, rawLen)
 	r.values(func(s *string) {
-		n := len(*s)
-		*s, off = text[off:off+n], off+n
+		start := sb.Len()
+		sb.WriteString(*s)
+		*s = sb.String()[start:]
 	}, func(b *json.RawMessage) {
 		if *b == nil {
 			return

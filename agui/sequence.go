@@ -64,8 +64,10 @@ type seq struct {
 	msgIndex map[string]int
 	// msgName holds the name each text message was opened with, for the
 	// messages a TEXT_MESSAGE_START opened (a snapshot's are not known).
-	msgName  map[string]msgName
-	toolIdx  map[string]int
+	msgName map[string]msgName
+	toolIdx map[string]int
+	// texts are the builders of the streamed texts that grew long.
+	texts    map[textKey]*strings.Builder
 	warnings []Finding
 }
 
@@ -291,7 +293,8 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent) error {
 func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
 	ok, err := s.cont(i, &s.text, e.MessageID, e.SubagentRunID, false)
 	if ok {
-		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
+		k := s.msgIndex[e.MessageID]
+		s.extend(&s.r.Messages[k].Content, textKey{k: k}, e.Delta)
 	}
 	return err
 }
@@ -307,7 +310,8 @@ func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
 func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
 	ok, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, false)
 	if ok {
-		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Arguments += e.Delta
+		k := s.toolIdx[e.ToolCallID]
+		s.extend(&s.r.ToolCalls[k].Arguments, textKey{tool: true, k: k}, e.Delta)
 	}
 	return err
 }
@@ -340,9 +344,49 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentEvent) error {
 	ok, err := s.cont(i, &s.reasoning, e.MessageID, e.SubagentRunID, false)
 	if ok {
-		s.r.Messages[s.msgIndex[e.MessageID]].Content += e.Delta
+		k := s.msgIndex[e.MessageID]
+		s.extend(&s.r.Messages[k].Content, textKey{k: k}, e.Delta)
 	}
 	return err
+}
+
+// textKey names a text that deltas extend: the content of message k, or
+// the arguments of tool call k.
+type textKey struct {
+	tool bool
+	k    int
+}
+
+// longText is the length from which a streamed text grows in a builder
+// rather than by concatenation: below it a copy per delta costs little,
+// and most texts of a record end below it; above it a copy per delta made
+// a long message streamed in small deltas cost the square of its length.
+const longText = 256
+
+// extend appends delta to the streamed text *text, key's.
+func (s *seq) extend(text *string, key textKey, delta string) {
+	switch {
+	case *text == "":
+		*text = delta // the delta's own memory: nothing to copy
+	case len(*text) < longText:
+		*text += delta
+	default:
+		b := s.texts[key]
+		// The builder goes on from the text only if it holds the text
+		// (the same memory, so the comparison is immediate): a messages
+		// snapshot may have put another message at k.
+		if b == nil || b.Len() != len(*text) || b.String() != *text {
+			if s.texts == nil {
+				s.texts = map[textKey]*strings.Builder{}
+			}
+			b = new(strings.Builder)
+			b.Grow(2 * (len(*text) + len(delta)))
+			b.WriteString(*text)
+			s.texts[key] = b
+		}
+		b.WriteString(delta)
+		*text = b.String()
+	}
 }
 
 func (s *seq) reasoningMessageEnd(i int, e contract.ReasoningMessageEndEvent) error {
@@ -1004,7 +1048,10 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 // finish completes the result once the record ends.
 func (s *seq) finish() {
 	if s.state != nil {
-		s.r.State = s.state.root.AppendCompact(nil)
+		// Measured first: appending to a growing slice allocated twice
+		// the state's size, for a state of some kilobytes.
+		root := s.state.root
+		s.r.State = root.AppendCompact(make([]byte, 0, compactSize(root)))
 	}
 	if s.active() {
 		s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: UnfinishedRun, ID: s.runID})

@@ -1,7 +1,7 @@
 package agui
 
 import (
-	"maps"
+	"slices"
 	"testing"
 
 	"github.com/contractkit/contractkit/runtime/strictjson"
@@ -24,8 +24,12 @@ func TestStrictnessFollowsTheRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Profile{info: base.info, events: base.events, rules: maps.Clone(base.rules)}
-	delete(p.rules, contract.RuleToleranceUnknownMembers)
+	info := base.info
+	info.Rules = slices.DeleteFunc(slices.Clone(info.Rules), func(r string) bool { return r == contract.RuleToleranceUnknownMembers })
+	p := newProfile(info)
+	if p.Has(contract.RuleToleranceUnknownMembers) || !p.Has(contract.RuleReaderJSON) {
+		t.Fatal("the profile made without the rule still has it, or lost another")
+	}
 	opt := Options{Profile: v11, Source: t.Name()}
 	_, m, err := setup(opt)
 	if err != nil {

@@ -48,6 +48,13 @@ type Parser struct {
 	line    []byte // the line read so far
 	data    []byte // the data buffer of the event being built
 	hasData bool   // a data field was seen since the last dispatch
+	// pend is the event's one data line so far, as a slice of the piece
+	// Write was given, while it has no other: an event of one data line
+	// (the common case) is then handed over without being copied twice,
+	// into line and into data. Write copies it into data before it
+	// returns, and before a second data line joins it.
+	pend    []byte
+	pending bool
 	typ     []byte // the event type buffer
 	lastID  string
 	err     error // sticky: the first error stops the parser
@@ -75,24 +82,47 @@ func (p *Parser) Write(b []byte) (int, error) {
 		return 0, p.err
 	}
 	if !p.started {
-		// Hold the first bytes until they are known to be a BOM or not.
-		p.head = append(p.head, b...)
-		if len(p.head) < len(bom) && bytes.HasPrefix(bom, p.head) {
-			return n, nil
+		if len(p.head) == 0 && len(b) >= len(bom) {
+			// The first piece settles the question at once.
+			p.started = true
+			b = bytes.TrimPrefix(b, bom)
+		} else {
+			// Hold the first bytes until they are known to be a BOM or
+			// not.
+			p.head = append(p.head, b...)
+			if len(p.head) < len(bom) && bytes.HasPrefix(bom, p.head) {
+				return n, nil
+			}
+			p.started = true
+			b = bytes.TrimPrefix(p.head, bom)
+			p.head = nil
 		}
-		p.started = true
-		b = bytes.TrimPrefix(p.head, bom)
-		p.head = nil
 	}
+	// cr is the index in b of its first CR, or -1: looked for once, and
+	// again only after a line ends at it, so that a stream without CRs (the
+	// usual case) is scanned for them once per piece, not once per line.
+	cr := bytes.IndexByte(b, '\r')
 	for len(b) > 0 {
 		if p.afterCR {
 			p.afterCR = false
 			if b[0] == '\n' {
-				b = b[1:]
+				b, cr = b[1:], cr-1
 				continue
 			}
 		}
-		end := lineEnd(b)
+		if b[0] == '\n' && len(p.line) == 0 {
+			// An empty line, which ends an event: no need to look for it.
+			b, cr = b[1:], cr-1
+			if err := p.dispatch(); err != nil {
+				p.err = err
+				return 0, err
+			}
+			continue
+		}
+		end := bytes.IndexByte(b, '\n')
+		if cr >= 0 && (end < 0 || cr < end) {
+			end = cr
+		}
 		if end < 0 {
 			if err := p.grow(len(b)); err != nil {
 				return 0, err
@@ -100,39 +130,53 @@ func (p *Parser) Write(b []byte) (int, error) {
 			p.line = append(p.line, b...)
 			break
 		}
-		if err := p.grow(end); err != nil {
-			return 0, err
+		if p.maxEvent > 0 {
+			if err := p.grow(end); err != nil {
+				return 0, err
+			}
 		}
-		p.line = append(p.line, b[:end]...)
+		// A line that lies whole in this piece is read where it is; one
+		// that began in an earlier piece is gathered in line.
+		line, inPiece := b[:end], len(p.line) == 0
+		if !inPiece {
+			p.line = append(p.line, line...)
+			line = p.line
+		}
 		p.afterCR = b[end] == '\r'
-		b = b[end+1:]
-		if err := p.processLine(p.line); err != nil {
+		b, cr = b[end+1:], cr-(end+1)
+		if p.afterCR {
+			cr = bytes.IndexByte(b, '\r')
+		}
+		if err := p.processLine(line, inPiece); err != nil {
 			p.err = err
 			return 0, err
 		}
 		p.line = p.line[:0]
 	}
+	// The piece belongs to the caller once Write returns.
+	p.settle()
 	return n, nil
 }
 
-// lineEnd returns the index of the first CR or LF in b, or -1. It looks
-// for each byte with IndexByte, which is much faster than IndexAny over a
-// set, and for CR only before the first LF, so a stream without CRs is
-// scanned once.
-func lineEnd(b []byte) int {
-	lf := bytes.IndexByte(b, '\n')
-	if lf < 0 {
-		return bytes.IndexByte(b, '\r')
+// settle copies a pending data line into the data buffer.
+func (p *Parser) settle() {
+	if p.pending {
+		p.data = append(append(p.data, p.pend...), '\n')
+		p.pend, p.pending = nil, false
 	}
-	if cr := bytes.IndexByte(b[:lf], '\r'); cr >= 0 {
-		return cr
+}
+
+// dataLen is the length of the data buffer, with a pending line in it.
+func (p *Parser) dataLen() int {
+	if p.pending {
+		return len(p.data) + len(p.pend) + 1
 	}
-	return lf
+	return len(p.data)
 }
 
 // grow checks that the line and the data may take n more bytes.
 func (p *Parser) grow(n int) error {
-	if p.maxEvent > 0 && (len(p.line)+n > p.maxEvent || len(p.data)+len(p.line)+n > p.maxEvent) {
+	if p.maxEvent > 0 && (len(p.line)+n > p.maxEvent || p.dataLen()+len(p.line)+n > p.maxEvent) {
 		p.err = fmt.Errorf("%w: an event or line of more than %d bytes", ErrTooLarge, p.maxEvent)
 		return p.err
 	}
@@ -144,15 +188,28 @@ func (p *Parser) grow(n int) error {
 // first byte-order-mark question was settled had no events.
 func (p *Parser) Close() error {
 	p.line, p.data, p.typ, p.hasData = p.line[:0], p.data[:0], p.typ[:0], false
+	p.pend, p.pending = nil, false
 	return p.err
 }
 
-func (p *Parser) processLine(line []byte) error {
+// processLine handles one line; inPiece says that it lies in the piece
+// being written, where a data line may stay until Write returns.
+func (p *Parser) processLine(line []byte, inPiece bool) error {
 	if len(line) == 0 {
 		return p.dispatch()
 	}
 	if line[0] == ':' {
 		return nil // a comment
+	}
+	if len(line) >= 5 && string(line[:5]) == "data:" {
+		// The line nearly every event is: no need to look for its colon
+		// and compare its name with every field's.
+		value := line[5:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+		p.addData(value, inPiece)
+		return nil
 	}
 	name, value := line, []byte(nil)
 	if i := bytes.IndexByte(line, ':'); i >= 0 {
@@ -165,9 +222,7 @@ func (p *Parser) processLine(line []byte) error {
 	case "event":
 		p.typ = append(p.typ[:0], value...)
 	case "data":
-		p.data = append(p.data, value...)
-		p.data = append(p.data, '\n')
-		p.hasData = true
+		p.addData(value, inPiece)
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
 			p.lastID = string(value)
@@ -178,6 +233,20 @@ func (p *Parser) processLine(line []byte) error {
 		}
 	}
 	return nil // any other field is ignored
+}
+
+// addData adds the value of a data line to the event's data; inPiece says
+// that it lies in the piece being written, where the event's first data
+// line may stay until Write returns.
+func (p *Parser) addData(value []byte, inPiece bool) {
+	if inPiece && !p.hasData {
+		p.pend, p.pending, p.hasData = value, true, true
+		return
+	}
+	p.settle()
+	p.data = append(p.data, value...)
+	p.data = append(p.data, '\n')
+	p.hasData = true
 }
 
 // digits reads a retry value: ASCII digits only, and not so many that they
@@ -202,11 +271,17 @@ func (p *Parser) dispatch() error {
 		p.typ = p.typ[:0]
 		return nil
 	}
-	data := p.data[:len(p.data)-1] // the last LF
+	var data []byte
+	if p.pending {
+		data = p.pend
+	} else {
+		data = p.data[:len(p.data)-1] // the last LF
+	}
 	typ := "message"
 	if len(p.typ) > 0 {
 		typ = string(p.typ)
 	}
 	p.data, p.typ, p.hasData = p.data[:0], p.typ[:0], false
+	p.pend, p.pending = nil, false
 	return p.handle(Event{Type: typ, Data: data, LastEventID: p.lastID})
 }

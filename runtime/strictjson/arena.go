@@ -29,6 +29,9 @@ type Arena struct {
 	// arena would otherwise take a parser from the pool and give it back,
 	// clearing its stacks, for every line.
 	p *parser
+	// values is the number of values of the last document parsed into
+	// the arena.
+	values int
 }
 
 // arenaChunk is the smallest block an arena allocates, in entries: large
@@ -80,6 +83,13 @@ func (a *Arena) Reset() {
 	a.mems.reset()
 }
 
+// Values is the number of values (every scalar, array and object, as
+// Options.MaxValues counts them) of the document the last ParseIn into a
+// parsed; 0 when that parse failed or none was made. A caller that keeps a
+// value budget across documents reads it here rather than walking the tree
+// again.
+func (a *Arena) Values() int { return a.values }
+
 // ParseIn is Parse with the tree's memory taken from a. The tree is valid
 // until a.Reset.
 func ParseIn(a *Arena, data []byte, opt Options) (*Value, error) {
@@ -100,9 +110,11 @@ func ParseIn(a *Arena, data []byte, opt Options) (*Value, error) {
 	a.ptrs.keep(p.ptrSlab)
 	a.mems.keep(p.memSlab)
 	if err != nil {
+		a.values = 0
 		putParser(p)
 		return nil, err
 	}
+	a.values = p.nvalues
 	if p.keepFor() {
 		a.p = p
 	} else {

@@ -217,3 +217,43 @@ func TestParseInKeepsNoState(t *testing.T) {
 		}
 	}
 }
+
+// Values counts every scalar, array and object of the last document, as
+// MaxValues counts them, and nothing after a failed parse.
+func TestArenaValues(t *testing.T) {
+	var a Arena
+	if a.Values() != 0 {
+		t.Fatalf("a fresh arena reports %d values", a.Values())
+	}
+	for _, c := range []struct {
+		doc  string
+		want int
+	}{
+		{`1`, 1},
+		{`[]`, 1},
+		{`{}`, 1},
+		{`{"a":[1,2,{"b":null}],"c":"x"}`, 7},
+		{` [[[]], {"k": true}, false, -0.5e3, "\u00e9"] `, 8},
+	} {
+		if _, err := ParseIn(&a, []byte(c.doc), Options{}); err != nil {
+			t.Fatalf("%s: %v", c.doc, err)
+		}
+		if a.Values() != c.want {
+			t.Errorf("%s: %d values, want %d", c.doc, a.Values(), c.want)
+		}
+		// The limit agrees: the document parses with MaxValues at its
+		// count and fails one below.
+		var b Arena
+		if _, err := ParseIn(&b, []byte(c.doc), Options{MaxValues: c.want}); err != nil {
+			t.Errorf("%s at MaxValues %d: %v", c.doc, c.want, err)
+		}
+		if c.want > 1 {
+			if _, err := ParseIn(&b, []byte(c.doc), Options{MaxValues: c.want - 1}); err == nil {
+				t.Errorf("%s parses at MaxValues %d", c.doc, c.want-1)
+			}
+		}
+	}
+	if _, err := ParseIn(&a, []byte(`[1,2,`), Options{}); err == nil || a.Values() != 0 {
+		t.Errorf("after a failed parse: %v, %d values", err, a.Values())
+	}
+}
