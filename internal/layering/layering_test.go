@@ -1,6 +1,7 @@
 package layering
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -43,6 +44,28 @@ var allowed = map[string]string{
 	"internal/cleanbuild -> bridge": "the clean-build test decodes the smoke report of the built aictl into bridge.SmokeReport (a test file)",
 }
 
+// importsOf reads the import paths of one Go file. A file that does not
+// parse fails the walk: the layers of its imports cannot be known.
+func importsOf(fsys fs.FS, p string) ([]string, error) {
+	src, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(f.Imports))
+	for _, imp := range f.Imports {
+		ip, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: import %s: %v", p, imp.Path.Value, err)
+		}
+		out = append(out, ip)
+	}
+	return out, nil
+}
+
 // permitted says whether a package in the top-level folder from may
 // import one in the folder to.
 func permitted(from, to string) bool {
@@ -81,18 +104,12 @@ func TestImportsRunDownward(t *testing.T) {
 			t.Errorf("%s: the folder %s/ has no layer: add it to rank", p, from)
 			return nil
 		}
-		src, err := fs.ReadFile(fsys, p)
+		imports, err := importsOf(fsys, p)
 		if err != nil {
 			return err
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
-		if err != nil {
-			t.Errorf("%s: %v", p, err)
-			return nil
-		}
 		files++
-		for _, imp := range f.Imports {
-			ip, _ := strconv.Unquote(imp.Path.Value)
+		for _, ip := range imports {
 			rel, ok := strings.CutPrefix(ip, module)
 			if !ok {
 				continue
@@ -192,18 +209,12 @@ func TestPartsImportDownward(t *testing.T) {
 			if !strings.HasSuffix(p, ".go") || path.Dir(p) == parent {
 				return nil
 			}
-			src, err := fs.ReadFile(fsys, p)
+			imports, err := importsOf(fsys, p)
 			if err != nil {
 				return err
 			}
-			f, err := parser.ParseFile(token.NewFileSet(), p, src, parser.ImportsOnly)
-			if err != nil {
-				t.Errorf("%s: %v", p, err)
-				return nil
-			}
 			files++
-			for _, imp := range f.Imports {
-				ip, _ := strconv.Unquote(imp.Path.Value)
+			for _, ip := range imports {
 				if rel, ok := strings.CutPrefix(ip, module); ok && !partImportPermitted(parent, rel) {
 					t.Errorf("%s imports %s: a part of %s may import its sibling parts and lower layers, never %s or what may import it", p, ip, parent, parent)
 				}
