@@ -91,8 +91,11 @@ const nameLimit = 255
 // boundary; it only helps a person see whose file it is) and the suffix
 // that makes it unique. A file whose name is at the limit still gets a
 // temporary file.
-func tempName(base, suffix string) string {
-	room := nameLimit - len(tempPrefix) - len(suffix)
+func tempName(base, suffix string) string { return tempNameWith(tempPrefix, base, suffix) }
+
+// tempNameWith is tempName under another prefix.
+func tempNameWith(prefix, base, suffix string) string {
+	room := nameLimit - len(prefix) - len(suffix)
 	if room < 0 {
 		room = 0
 	}
@@ -102,7 +105,7 @@ func tempName(base, suffix string) string {
 			base = base[:len(base)-1]
 		}
 	}
-	return tempPrefix + base + suffix
+	return prefix + base + suffix
 }
 
 // journalName is the journal file in the state directory.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/udiff"
 )
 
@@ -74,18 +75,18 @@ func unexpected(fsys fs.FS, out *Output) ([]string, error) {
 }
 
 // Write brings the tree under root in line with out: it writes files whose
-// content differs (leaving identical files untouched), removes unexpected
-// files in owned folders and any folders that leaves empty.
+// content differs (leaving identical files untouched), each atomically and
+// never through a symbolic link, removes unexpected files in owned folders
+// (among them what a killed write left) and any folders that leaves empty.
 func Write(root string, out *Output) (written, removed []string, err error) {
 	for _, p := range out.Paths() {
 		full := filepath.Join(root, filepath.FromSlash(p))
 		if have, err := os.ReadFile(full); err == nil && bytes.Equal(have, out.Files[p]) {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return written, removed, err
-		}
-		if err := os.WriteFile(full, out.Files[p], 0o644); err != nil {
+		// The repository is the user's: a killed gen leaves each file old or
+		// new, and a link in an owned folder is not followed out of it.
+		if err := atomicfile.WriteFile(root, filepath.FromSlash(p), out.Files[p], 0o644, nil); err != nil {
 			return written, removed, err
 		}
 		written = append(written, p)

@@ -34,6 +34,7 @@ import (
 
 	"github.com/contractkit/contractkit/agui/page"
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
 func main() {
@@ -83,27 +84,7 @@ func writeChecker(root string) error {
 // writeAtomic replaces a built file so that a concurrent build of agui
 // never embeds half of it.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".pagebuild-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; a committed file is readable.
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.WriteFile(filepath.Dir(path), filepath.Base(path), data, 0o644, nil)
 }
 
 func writeStatic(dir string) error {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
 // Dir is the folder, relative to a repository root, where each domain's
@@ -87,38 +89,16 @@ func noLinks(path string) error {
 }
 
 // replace writes data over path, which must still hold old (nothing for a
-// file that did not exist), through a synced temporary file in the same
-// folder and a rename, then syncs the folder.
+// file that did not exist), atomically: see atomicfile.WriteFile.
 func replace(path string, old, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".changelog-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		return err
-	}
-	now, err := readRegular(path)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(now, old) {
-		return fmt.Errorf("%s changed while the notes were written; nothing was written", path)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	serr = d.Sync()
-	return errors.Join(serr, d.Close())
+	return atomicfile.WriteFile(filepath.Dir(path), filepath.Base(path), data, 0o644, func() error {
+		now, err := readRegular(path)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(now, old) {
+			return fmt.Errorf("%s changed while the notes were written; nothing was written", path)
+		}
+		return nil
+	})
 }

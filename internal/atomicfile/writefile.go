@@ -1,0 +1,110 @@
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// putPrefix begins the names of WriteFile's temporary files. It differs
+// from tempPrefix because no journal names these: whoever owns the folder
+// removes what a killed write left (gen removes unexpected files in the
+// folders it owns).
+const putPrefix = ".contractkit-put-"
+
+// IsPutTemp reports a name WriteFile gives its temporary files.
+func IsPutTemp(name string) bool { return strings.HasPrefix(filepath.Base(name), putPrefix) }
+
+// WriteFile puts data in the file rel below root, creating it and the
+// folders on the way when they are missing: the bytes go to a temporary
+// file in the same folder, which is synced and renamed over the file, and
+// then the folder is synced, so a crash leaves the old file or the new one
+// whole, never a mix. A symbolic link at rel or on the way to it below
+// root is refused before anything is written (root itself may be reached
+// through links). A file that exists keeps its permissions; a new one gets
+// perm. before, when not nil, runs just before the rename: the caller's
+// last look at the snapshot it computed data from; its error stops the
+// write and is returned.
+func WriteFile(root, rel string, data []byte, perm fs.FileMode, before func() error) error {
+	if rel == "" || filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
+		return fmt.Errorf("%s: not a path below %s", rel, root)
+	}
+	full := filepath.Join(root, rel)
+	mode, err := noLinksBelow(root, rel)
+	if err != nil {
+		return err
+	}
+	if mode == 0 {
+		mode = perm
+	}
+	dir := filepath.Dir(full)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var suffix [8]byte
+	if _, err := rand.Read(suffix[:]); err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, tempNameWith(putPrefix, filepath.Base(full), "-"+hex.EncodeToString(suffix[:])))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode.Perm()) // OpenFile's mode passed through the umask
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	err = errors.Join(err, f.Close())
+	if err == nil && before != nil {
+		err = before()
+	}
+	if err == nil {
+		// The links are looked for again: one made while the bytes were
+		// written must not be replaced by the file it pointed from.
+		_, err = noLinksBelow(root, rel)
+	}
+	if err == nil {
+		err = os.Rename(tmp, full)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+// noLinksBelow refuses rel when a part of it below root is a symbolic
+// link, or when rel names something that is not a regular file. It returns
+// the permissions of the file rel names, 0 when there is none yet.
+func noLinksBelow(root, rel string) (fs.FileMode, error) {
+	parts := strings.Split(filepath.Clean(rel), string(filepath.Separator))
+	p := root
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return 0, fmt.Errorf("%s: %s is a symbolic link; nothing is written through one", filepath.Join(root, rel), p)
+		}
+		if i == len(parts)-1 {
+			if !st.Mode().IsRegular() {
+				return 0, fmt.Errorf("%s: not a regular file", p)
+			}
+			return st.Mode().Perm(), nil
+		}
+	}
+	return 0, nil
+}
