@@ -27,6 +27,9 @@ func TestAppendRelease(t *testing.T) {
 	if !strings.HasPrefix(string(first), "# Changes of Demo protocol\n\n## Demo protocol 1.3\n") {
 		t.Errorf("the new file starts:\n%.120s", first)
 	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Errorf("the notes are %v; a committed file is readable by all (0644)", st.Mode().Perm())
+	}
 	if wrote, err := AppendRelease(path, d, EN); err != nil || wrote {
 		t.Errorf("the same version again: %v, %v", wrote, err)
 	}
