@@ -28,6 +28,20 @@ func reading() bool {
 	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "livecheck.(*Run).ReadBody.func")
 }
 
+// lateEnd is a body whose reads take a while to return an error, as a
+// connection being torn down does: a ReadBody that returned without
+// waiting for its goroutine would leave it behind, and reading would see
+// it.
+type lateEnd struct{ r io.Reader }
+
+func (l lateEnd) Read(b []byte) (int, error) {
+	n, err := l.r.Read(b)
+	if err != nil {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return n, err
+}
+
 // newRun starts a run under AG-UI 1.1 that saves its lines in saved and
 // its findings in found.
 func newRun(t *testing.T, saved *bytes.Buffer, found *[]agui.Finding) *Run {
@@ -97,7 +111,7 @@ func TestReadBodyCut(t *testing.T) {
 	var saved bytes.Buffer
 	var found []agui.Finding
 	r := newRun(t, &saved, &found)
-	err := r.ReadBody(pr, Hooks{})
+	err := r.ReadBody(lateEnd{pr}, Hooks{})
 	var broke *BodyError
 	if !errors.As(err, &broke) || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("got %v, want a BodyError of the cut", err)
@@ -125,7 +139,7 @@ func TestReadBodyIdle(t *testing.T) {
 	var saved bytes.Buffer
 	var found []agui.Finding
 	r := newRun(t, &saved, &found)
-	err := r.ReadBody(pr, Hooks{Arrived: func() {
+	err := r.ReadBody(lateEnd{pr}, Hooks{Arrived: func() {
 		arrived++
 		watch.Reset(50 * time.Millisecond)
 	}})
@@ -155,7 +169,7 @@ func TestReadBodyCheckerStops(t *testing.T) {
 	var found []agui.Finding
 	r := newRun(t, &saved, &found)
 	interrupted := false
-	err := r.ReadBody(pr, Hooks{Interrupt: func() {
+	err := r.ReadBody(lateEnd{pr}, Hooks{Interrupt: func() {
 		interrupted = true
 		pr.CloseWithError(errors.New("interrupted"))
 	}})
