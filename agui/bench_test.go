@@ -2,20 +2,13 @@ package agui
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httptrace"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"testing"
-	"time"
 
 	"github.com/contractkit/contractkit/agui/sse"
 	contract "github.com/contractkit/contractkit/generated/agui"
@@ -156,99 +149,6 @@ func benchLive(b *testing.B, profile string) {
 // live, under each profile.
 func BenchmarkAGUILiveStand(b *testing.B) { benchLive(b, stand) }
 func BenchmarkAGUILive11(b *testing.B)    { benchLive(b, v11) }
-
-// loopbackRuns is the number of streams of the large record one operation
-// of benchLoopback checks: 600 × 167 KB, 100 MB of record bytes in all.
-const loopbackRuns = 600
-
-// benchLoopback checks 100 MB of live streams over one loopback connection:
-// a server on 127.0.0.1 sends the large record as server-sent events
-// (1,994 events, 204 KB framed) for each of loopbackRuns requests, which
-// one client makes in turn over the one kept-alive connection, reading
-// each body in pieces of 32 KiB into agui/sse and a Stream, as agui check
-// --url does. One stream cannot be 100 MB and still be checked: both
-// profiles reject a record past 524,288 bytes and only count what comes
-// after. Throughput is counted in the record's bytes, as for Check; the
-// largest live heap seen after a stream (heap-MB) shows the memory stays
-// flat over the 100 MB.
-func benchLoopback(b *testing.B, profile string) {
-	data := largeStream(b)
-	var body bytes.Buffer
-	for _, text := range eventTexts(b, data) {
-		body.WriteString("data: ")
-		body.Write(text)
-		body.WriteString("\n\n")
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write(body.Bytes())
-	}))
-	defer srv.Close()
-	transport := &http.Transport{MaxConnsPerHost: 1}
-	defer transport.CloseIdleConnections()
-	client := &http.Client{Transport: transport, Timeout: time.Minute}
-	buf := make([]byte, 32<<10)
-	conns := 0
-	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
-		if !info.Reused {
-			conns++
-		}
-	}}
-	ctx := httptrace.WithClientTrace(context.Background(), trace)
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	heap := uint64(0)
-	check := func() {
-		s, err := NewStream(Options{Profile: profile})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p := sse.New(contract.LimitInputBytes, func(e sse.Event) error {
-			s.Event(s.Line(e.Data))
-			return nil
-		})
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL, nil)
-		resp, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for {
-			n, err := resp.Body.Read(buf)
-			p.Write(buf[:n])
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		resp.Body.Close()
-		p.Close()
-		r, err := s.End()
-		if err != nil || !r.Accepted || r.Events != 1994 {
-			b.Fatalf("the stream is not accepted live: %v %v", err, r)
-		}
-		metrics.Read(sample)
-		heap = max(heap, sample[0].Value.Uint64())
-	}
-	b.SetBytes(int64(len(data)) * loopbackRuns)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for range loopbackRuns {
-			check()
-		}
-	}
-	b.StopTimer()
-	if conns != 1 {
-		b.Fatalf("the streams came over %d connections, not one", conns)
-	}
-	b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
-}
-
-// BenchmarkAGUILoopbackStand and BenchmarkAGUILoopback11 check 100 MB of
-// live streams over one loopback connection, under each profile.
-func BenchmarkAGUILoopbackStand(b *testing.B) { benchLoopback(b, stand) }
-func BenchmarkAGUILoopback11(b *testing.B)    { benchLoopback(b, v11) }
 
 // BenchmarkAGUIJSONValidFloor is encoding/json's Valid over the same bytes:
 // the floor no checker that reads every byte can beat.

@@ -120,6 +120,21 @@ func (p *Parser) Write(b []byte) (int, error) {
 			continue
 		}
 		end := bytes.IndexByte(b, '\n')
+		if len(p.line) == 0 && !p.hasData && end >= 0 && end+1 < len(b) && b[end+1] == '\n' &&
+			(cr < 0 || cr > end+1) && (p.maxEvent == 0 || end <= p.maxEvent) &&
+			len(b) >= 6 && string(b[:6]) == "data: " {
+			// The event nearly every stream is made of: "data: ", its
+			// data, and the empty line after it, all in this piece and
+			// within the bound. It is handed over at once, as the line
+			// machinery below would hand it over, without it.
+			data := b[6:end]
+			b, cr = b[end+2:], cr-(end+2)
+			if err := p.dispatchOne(data); err != nil {
+				p.err = err
+				return 0, err
+			}
+			continue
+		}
 		if cr >= 0 && (end < 0 || cr < end) {
 			end = cr
 		}
@@ -263,6 +278,17 @@ func digits(b []byte) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
+}
+
+// dispatchOne dispatches an event whose data is one data line, seen
+// with no event pending.
+func (p *Parser) dispatchOne(data []byte) error {
+	typ := "message"
+	if len(p.typ) > 0 {
+		typ = string(p.typ)
+		p.typ = p.typ[:0]
+	}
+	return p.handle(Event{Type: typ, Data: data, LastEventID: p.lastID})
 }
 
 func (p *Parser) dispatch() error {

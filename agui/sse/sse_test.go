@@ -131,6 +131,16 @@ func TestMultibyteSplits(t *testing.T) {
 	everySplit(t, "data: \xff\xfe\n\n", []got{{"message", "\xff\xfe", ""}})
 }
 
+// An event of one "data: " line and the empty line after it is handed
+// over whole from the piece; it keeps the type and id the fields before it
+// set, and a CR anywhere near it sends it the long way, with the same
+// result.
+func TestOneLineEvents(t *testing.T) {
+	everySplit(t, "event: e\ndata: a\n\nid: 7\ndata: b\n\ndata: c\r\n\ndata: d\n\r\ndata: \n\n", []got{
+		{"e", "a", ""}, {"message", "b", "7"}, {"message", "c", "7"}, {"message", "d", "7"}, {"message", "", "7"},
+	})
+}
+
 func TestBound(t *testing.T) {
 	// At the bound a line is taken, one byte past it is refused, wherever
 	// the stream is split; the bound also covers the data gathered so far
@@ -140,6 +150,8 @@ func TestBound(t *testing.T) {
 		ok     bool
 	}{
 		{"data:xxxxx\n\n", true},         // a line of 10 bytes
+		{"data: xxxx\n\n", true},         // 10, read whole from one piece when unsplit
+		{"data: xxxxx\n\n", false},       // 11, likewise
 		{"data:xxxxxx\n\n", false},       // 11
 		{"data:xx\ndata:x\n\n", true},    // data "xx\n" (3) and the line "data:x" (6)
 		{"data:xxx\ndata:xx\n\n", false}, // 4 and 7

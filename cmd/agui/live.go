@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -21,7 +20,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/agui"
-	"github.com/contractkit/contractkit/agui/sse"
+	"github.com/contractkit/contractkit/agui/livecheck"
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/runtime/genrt"
 )
@@ -37,7 +36,7 @@ const defaultIdleTimeout = 2 * time.Minute
 // Media types of the AG-UI HTTP encodings: the SSE one agui reads, and the
 // protobuf one it does not.
 const (
-	mediaSSE   = "text/event-stream"
+	mediaSSE   = livecheck.MediaSSE
 	mediaProto = "application/vnd.ag-ui.event+proto"
 )
 
@@ -137,7 +136,7 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	defer cancel(nil)
 	watch := newIdleWatch(*idle, cancel)
 	defer watch.stop()
-	resp, err := postRun(ctx, u.String(), body, headers)
+	resp, err := livecheck.Post(ctx, u.String(), body, headers)
 	if err != nil {
 		return fail("%s: %s", shown, connectionProblem(ctx, err, *idle))
 	}
@@ -151,31 +150,29 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		progress.clear()
 		fmt.Fprintf(stderr, "agui check: live: %s\n", f)
 	}
-	run, err := newLiveRun(agui.Options{Profile: *profile, Source: shown}, rec, report)
+	var saveLine func([]byte) error
+	if rec != nil {
+		saveLine = rec.event
+	}
+	run, err := livecheck.New(agui.Options{Profile: *profile, Source: shown}, saveLine, report)
 	if err != nil {
 		return fail("%v", err)
 	}
-	buf := make([]byte, 32<<10)
-	for {
-		n, rerr := resp.Body.Read(buf)
-		watch.touch()
-		if n > 0 {
-			if _, err := run.Write(buf[:n]); err != nil {
-				progress.clear()
-				return fail("%s: %v", shown, err)
-			}
-			progress.show(run.stream)
+	err = run.ReadBody(resp.Body, livecheck.Hooks{
+		Arrived:   watch.touch,
+		Checked:   func() { progress.show(run.Stream) },
+		Interrupt: func() { cancel(errStopped) },
+	})
+	if err != nil {
+		progress.clear()
+		var broke *livecheck.BodyError
+		if errors.As(err, &broke) {
+			return fail("%s: the stream broke after %d events (%d bytes): %s", shown, run.Stream.Events(), run.Stream.Bytes(), connectionProblem(ctx, broke.Err, *idle))
 		}
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			progress.clear()
-			return fail("%s: the stream broke after %d events (%d bytes): %s", shown, run.stream.Events(), run.stream.Bytes(), connectionProblem(ctx, rerr, *idle))
-		}
+		return fail("%s: %v", shown, err)
 	}
 	progress.clear()
-	res, err := run.end()
+	res, err := run.End()
 	if err != nil {
 		return fail("%s: the agent answered with an event stream that holds no event", shown)
 	}
@@ -216,31 +213,13 @@ func runInput(file string) ([]byte, error) {
 	return data, nil
 }
 
-// postRun sends the run request.
-func postRun(ctx context.Context, target string, body []byte, headers headerList) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", mediaSSE)
-	for _, h := range headers {
-		name, value, _ := strings.Cut(h, ":")
-		req.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
-	}
-	return liveClient.Do(req)
-}
-
-// liveClient reads answers as they are sent: it asks for no compression
-// and decompresses nothing, so a compressed stream is reported, not read.
-var liveClient = func() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DisableCompression = true
-	return &http.Client{Transport: t}
-}()
-
-// errIdle is the cause of a request given up for silence.
-var errIdle = errors.New("idle")
+// errIdle is the cause of a request given up for silence, errStopped of
+// one given up because checking stopped (an event too large to hold, a
+// record that could not be saved).
+var (
+	errIdle    = errors.New("idle")
+	errStopped = errors.New("checking stopped")
+)
 
 // idleWatch cancels the request when no byte arrives for a while.
 type idleWatch struct {
@@ -296,62 +275,6 @@ func answerProblem(resp *http.Response) string {
 		return fmt.Sprintf("the event stream is compressed (Content-Encoding: %s); agui reads it as sent", resp.Header.Get("Content-Encoding"))
 	}
 	return ""
-}
-
-// liveRun is one run's event stream, checked and saved as it arrives.
-type liveRun struct {
-	stream *agui.Stream
-	parser *sse.Parser
-	rec    *recordFile
-	report func(agui.Finding)
-}
-
-// newLiveRun starts a run: report is called with each finding and warning
-// as it is found.
-func newLiveRun(opt agui.Options, rec *recordFile, report func(agui.Finding)) (*liveRun, error) {
-	s, err := agui.NewStream(opt)
-	if err != nil {
-		return nil, err
-	}
-	l := &liveRun{stream: s, rec: rec, report: report}
-	// One event larger than the record's byte limit could not be saved
-	// or checked whole; the parser holds no more than that.
-	l.parser = sse.New(contract.LimitInputBytes, func(e sse.Event) error {
-		line := s.Line(e.Data)
-		if l.rec != nil {
-			if err := l.rec.event(line); err != nil {
-				return fmt.Errorf("saving the record: %w", err)
-			}
-		}
-		for _, f := range s.Event(line) {
-			report(f)
-		}
-		return nil
-	})
-	return l, nil
-}
-
-// Write reads the next bytes of the stream.
-func (l *liveRun) Write(b []byte) (int, error) {
-	n, err := l.parser.Write(b)
-	if errors.Is(err, sse.ErrTooLarge) {
-		return n, fmt.Errorf("after %d events, an event of more than %d bytes, the record's limit: agui does not hold it", l.stream.Events(), contract.LimitInputBytes)
-	}
-	return n, err
-}
-
-// end ends the stream and returns its result. What the end of the stream
-// itself breaks (a run cut before it finished) is found now, and reported.
-func (l *liveRun) end() (*agui.Result, error) {
-	l.parser.Close()
-	stopped := l.stream.Stopped()
-	res, err := l.stream.End()
-	if err == nil && !stopped {
-		for _, f := range res.Findings {
-			l.report(f)
-		}
-	}
-	return res, err
 }
 
 // progress is the live line on a terminal: events, bytes and open

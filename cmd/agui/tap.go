@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/agui"
+	"github.com/contractkit/contractkit/agui/livecheck"
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
@@ -192,7 +193,7 @@ func (t *tap) watch(resp *http.Response) error {
 		return nil
 	}
 	report := func(f agui.Finding) { fmt.Fprintf(t.out, "agui tap: %s: %s\n", name, f) }
-	run, err := newLiveRun(agui.Options{Profile: t.profile, Source: file}, rec, report)
+	run, err := livecheck.New(agui.Options{Profile: t.profile, Source: file}, rec.event, report)
 	if err != nil {
 		rec.discard()
 		return err
@@ -207,7 +208,7 @@ type tapBody struct {
 	io.ReadCloser
 	t          *tap
 	name, file string
-	run        *liveRun
+	run        *livecheck.Run
 	rec        *recordFile
 	broken     error // why checking stopped before the end, if it did
 	once       sync.Once
@@ -243,7 +244,7 @@ func (b *tapBody) finish(cut string) {
 			fmt.Fprintf(b.t.out, "agui tap: %s: not checked to its end: %v\n", b.name, b.broken)
 			return
 		}
-		res, err := b.run.end()
+		res, err := b.run.End()
 		if err != nil {
 			b.rec.discard()
 			fmt.Fprintf(b.t.out, "agui tap: %s: the event stream held no event\n", b.name)

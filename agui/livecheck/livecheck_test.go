@@ -1,0 +1,203 @@
+package livecheck
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"github.com/contractkit/contractkit/agui"
+	contract "github.com/contractkit/contractkit/generated/agui"
+)
+
+// events is a run of AG-UI 1.1 as server-sent events: started, one text
+// message, finished.
+const events = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n" +
+	"data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n\n" +
+	"data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"hi\"}\n\n" +
+	"data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n" +
+	"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+
+// reading reports whether a reading goroutine of ReadBody is alive.
+func reading() bool {
+	buf := make([]byte, 1<<20)
+	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "livecheck.(*Run).ReadBody.func")
+}
+
+// lateEnd is a body whose reads take a while to return an error, as a
+// connection being torn down does: a ReadBody that returned without
+// waiting for its goroutine would leave it behind, and reading would see
+// it.
+type lateEnd struct{ r io.Reader }
+
+func (l lateEnd) Read(b []byte) (int, error) {
+	n, err := l.r.Read(b)
+	if err != nil {
+		time.Sleep(50 * time.Millisecond)
+	}
+	return n, err
+}
+
+// newRun starts a run under AG-UI 1.1 that saves its lines in saved and
+// its findings in found.
+func newRun(t *testing.T, saved *bytes.Buffer, found *[]agui.Finding) *Run {
+	t.Helper()
+	r, err := New(agui.Options{Profile: contract.ProfileAgUI11}, func(line []byte) error {
+		saved.Write(line)
+		saved.WriteByte('\n')
+		return nil
+	}, func(f agui.Finding) { *found = append(*found, f) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// A body read a byte at a time, or in pieces larger than the ring's, is
+// checked and saved the same: every event, in order, and the same result
+// the record gives in file mode.
+func TestReadBodyWhole(t *testing.T) {
+	big := strings.Repeat(events, 2*PieceSize*Pieces/len(events)+1)
+	for name, body := range map[string]io.Reader{
+		"one byte a read": iotest.OneByteReader(strings.NewReader(events)),
+		"half a piece":    iotest.HalfReader(strings.NewReader(events)),
+		"many pieces":     strings.NewReader(big),
+	} {
+		t.Run(name, func(t *testing.T) {
+			var saved bytes.Buffer
+			var found []agui.Finding
+			r := newRun(t, &saved, &found)
+			checked := 0
+			if err := r.ReadBody(body, Hooks{Checked: func() { checked++ }}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := r.End()
+			if err != nil {
+				t.Fatal(err)
+			}
+			file, err := agui.Check(saved.Bytes(), agui.Options{Profile: contract.ProfileAgUI11})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Accepted != file.Accepted || res.Events != file.Events || len(res.Findings) != len(file.Findings) || len(found) != len(res.Findings) {
+				t.Errorf("live: accepted %v, %d events, %d findings (%d reported); file: %v, %d, %d", res.Accepted, res.Events, len(res.Findings), len(found), file.Accepted, file.Events, len(file.Findings))
+			}
+			if name != "many pieces" && (res.Events != 5 || !res.Accepted) {
+				t.Errorf("%d events, accepted %v: %v", res.Events, res.Accepted, res.Findings)
+			}
+			if checked == 0 {
+				t.Error("Checked was never called")
+			}
+			if reading() {
+				t.Error("the reading goroutine outlived ReadBody")
+			}
+		})
+	}
+}
+
+// A stream cut mid-way ends ReadBody with a BodyError that carries the
+// cause, after the events before the cut were checked, and no reading
+// goroutine is left.
+func TestReadBodyCut(t *testing.T) {
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte(events[:len(events)/2]))
+		pw.CloseWithError(io.ErrUnexpectedEOF)
+	}()
+	var saved bytes.Buffer
+	var found []agui.Finding
+	r := newRun(t, &saved, &found)
+	err := r.ReadBody(lateEnd{pr}, Hooks{})
+	var broke *BodyError
+	if !errors.As(err, &broke) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("got %v, want a BodyError of the cut", err)
+	}
+	if r.Stream.Events() != 2 {
+		t.Errorf("%d events checked before the cut, want 2", r.Stream.Events())
+	}
+	if reading() {
+		t.Error("the reading goroutine outlived ReadBody")
+	}
+}
+
+// A body that goes silent is given up by whoever watches it (the idle
+// timeout cancels the request): the blocked read returns, ReadBody returns
+// its BodyError, and no reading goroutine is left. Arrived is called for
+// each read, so the watch can tell silence from a slow stream.
+func TestReadBodyIdle(t *testing.T) {
+	pr, pw := io.Pipe()
+	errIdle := errors.New("idle")
+	go pw.Write([]byte(events[:len(events)/2]))
+	var watch *time.Timer
+	watch = time.AfterFunc(time.Hour, func() { pw.CloseWithError(errIdle) })
+	defer watch.Stop()
+	arrived := 0
+	var saved bytes.Buffer
+	var found []agui.Finding
+	r := newRun(t, &saved, &found)
+	err := r.ReadBody(lateEnd{pr}, Hooks{Arrived: func() {
+		arrived++
+		watch.Reset(50 * time.Millisecond)
+	}})
+	if !errors.Is(err, errIdle) {
+		t.Fatalf("got %v, want the idle cause", err)
+	}
+	if arrived < 2 {
+		t.Errorf("Arrived called %d times, want one for the data and one for the end", arrived)
+	}
+	if reading() {
+		t.Error("the reading goroutine outlived ReadBody")
+	}
+}
+
+// When checking stops before the body ends (an event larger than the
+// record's limit), ReadBody calls Interrupt so that the blocked read
+// returns, returns the checking error (not a BodyError), and leaves no
+// reading goroutine, although the agent never ended the stream.
+func TestReadBodyCheckerStops(t *testing.T) {
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte(events[:len(events)/2]))
+		pw.Write([]byte("data: \"" + strings.Repeat("x", contract.LimitInputBytes) + "\"\n\n"))
+		// The agent goes on sending nothing: only Interrupt ends the read.
+	}()
+	var saved bytes.Buffer
+	var found []agui.Finding
+	r := newRun(t, &saved, &found)
+	interrupted := false
+	err := r.ReadBody(lateEnd{pr}, Hooks{Interrupt: func() {
+		interrupted = true
+		pr.CloseWithError(errors.New("interrupted"))
+	}})
+	var broke *BodyError
+	if err == nil || errors.As(err, &broke) || !strings.Contains(err.Error(), "the record's limit") {
+		t.Fatalf("got %v, want the checker's error about the limit", err)
+	}
+	if !interrupted {
+		t.Error("Interrupt was not called")
+	}
+	if reading() {
+		t.Error("the reading goroutine outlived ReadBody")
+	}
+	pw.CloseWithError(io.ErrClosedPipe)
+}
+
+// An error of saving a line stops checking: ReadBody returns it, wrapped.
+func TestReadBodySaveFails(t *testing.T) {
+	full := errors.New("disk full")
+	r, err := New(agui.Options{Profile: contract.ProfileAgUI11}, func([]byte) error { return full }, func(agui.Finding) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.ReadBody(strings.NewReader(events), Hooks{Interrupt: func() {}})
+	if !errors.Is(err, full) || !strings.Contains(err.Error(), "saving the record") {
+		t.Fatalf("got %v", err)
+	}
+	if reading() {
+		t.Error("the reading goroutine outlived ReadBody")
+	}
+}
