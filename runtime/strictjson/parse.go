@@ -509,6 +509,16 @@ func (p *parser) seen(f *frame, key []byte) bool {
 }
 
 func (p *parser) skipSpace() {
+	// Most values in real documents follow one another with no space
+	// between them: the first byte decides without a loop or a call.
+	if p.pos < len(p.data) && p.data[p.pos] > ' ' {
+		return
+	}
+	p.skipSpaces()
+}
+
+// skipSpaces is skipSpace's loop for when a space does come.
+func (p *parser) skipSpaces() {
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
 		case ' ', '\t', '\n', '\r':
