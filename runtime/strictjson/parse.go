@@ -134,6 +134,7 @@ type parser struct {
 	// carved out of larger blocks to avoid one allocation per value. They
 	// belong to the returned tree and are never pooled.
 	vals     []Value
+	valsAt   int // vals[:valsAt] are handed out; an index rather than reslicing vals, which writes its pointer each time
 	allocd   int // values handed out so far
 	valsNext int // size of the next value slab
 	ptrSlab  []*Value
@@ -237,6 +238,7 @@ func (p *parser) keepFor() bool {
 	// What refers to the caller's input, its options and the arena goes.
 	p.data, p.src, p.opt = nil, "", Options{}
 	p.vals, p.ptrSlab, p.memSlab, p.arena = nil, nil, nil, nil
+	p.valsAt = 0
 	return true
 }
 
@@ -269,8 +271,7 @@ func (p *parser) run() (*Value, *Error) {
 			var cv *Value
 			if p.build {
 				cv = p.newValue()
-				cv.Kind = kind
-				cv.Start = start
+				*cv = Value{Kind: kind, Start: start} // Elems or Members and End when it closes
 			}
 			p.stack = append(p.stack, frame{
 				v: cv, kind: kind,
@@ -303,14 +304,15 @@ func (p *parser) run() (*Value, *Error) {
 				return nil, err
 			}
 			if p.build {
-				v = p.newValue()
-				v.Kind = String
+				var str string
 				if esc {
-					v.Str = string(p.buf[a:b])
+					str = string(p.buf[a:b])
 					p.buf = p.buf[:a]
 				} else {
-					v.Str = p.src[a:b]
+					str = p.src[a:b]
 				}
+				v = p.newValue()
+				*v = Value{Kind: String, Str: str, Start: start, End: p.pos}
 			} else if esc {
 				p.buf = p.buf[:a]
 			}
@@ -326,9 +328,10 @@ func (p *parser) run() (*Value, *Error) {
 			}
 			if p.build {
 				v = p.newValue()
-				if c != 'n' {
-					v.Kind = Bool
-					v.Bool = c == 't'
+				if c == 'n' {
+					*v = Value{Kind: Null, Start: start, End: p.pos}
+				} else {
+					*v = Value{Kind: Bool, Bool: c == 't', Start: start, End: p.pos}
 				}
 			}
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -342,14 +345,10 @@ func (p *parser) run() (*Value, *Error) {
 			}
 			if p.build {
 				v = p.newValue()
-				v.Kind = Number
-				v.Str = p.src[start:p.pos]
+				*v = Value{Kind: Number, Str: p.src[start:p.pos], Start: start, End: p.pos}
 			}
 		default:
 			return nil, p.unexpected(p.pos, "looking for beginning of value")
-		}
-		if v != nil && v.Kind != Array && v.Kind != Object {
-			v.Start, v.End = start, p.pos
 		}
 
 		// v is complete: hand it to its container and continue with the
@@ -790,10 +789,13 @@ func (p *parser) readHex4(i int) (rune, *Error) {
 	return r, nil
 }
 
-// newValue returns a zeroed Value from the current slab, allocating a new
-// slab (never larger than the remaining MaxValues budget) when it is empty.
+// newValue returns a Value from the current slab, allocating a new slab
+// (never larger than the remaining MaxValues budget) when it is used up.
+// The Value may hold what an earlier tree of an arena left in it: the
+// caller writes the whole of it, once, rather than clearing it first and
+// then setting fields.
 func (p *parser) newValue() *Value {
-	if len(p.vals) == 0 {
+	if p.valsAt == len(p.vals) {
 		n := p.valsNext
 		if p.opt.MaxValues > 0 {
 			n = min(n, p.opt.MaxValues-p.allocd)
@@ -803,13 +805,11 @@ func (p *parser) newValue() *Value {
 		} else {
 			p.vals = make([]Value, max(n, 1))
 		}
+		p.valsAt = 0
 		p.valsNext = min(2*p.valsNext, maxSlab)
 	}
-	v := &p.vals[0]
-	if p.arena != nil {
-		*v = Value{} // an arena's blocks are reused as they were left
-	}
-	p.vals = p.vals[1:]
+	v := &p.vals[p.valsAt]
+	p.valsAt++
 	p.allocd++
 	return v
 }
