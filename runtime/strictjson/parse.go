@@ -418,8 +418,10 @@ func (p *parser) closeContainer() *Value {
 		}
 	}
 	if f.kind == Object {
-		clear(p.keys[f.keyBase:])
-		p.keys = p.keys[:f.keyBase]
+		if len(p.keys) > f.keyBase { // validate mode only
+			clear(p.keys[f.keyBase:])
+			p.keys = p.keys[:f.keyBase]
+		}
 		p.buf = p.buf[:f.bufBase]
 	}
 	*f = frame{}
@@ -464,7 +466,7 @@ func (p *parser) readName(f *frame) *Error {
 		p.members = append(p.members, m)
 	}
 	if !p.opt.AllowDuplicateKeys {
-		if p.seen(f, key) {
+		if p.build && p.seenMember(f, key) || !p.build && p.seen(f, key) {
 			return p.fail(ErrDuplicateKey, keyStart, fmt.Sprintf("duplicate member name %q", key))
 		}
 	}
@@ -503,6 +505,33 @@ func (p *parser) seen(f *frame, key []byte) bool {
 		}
 		p.keysHigh = max(p.keysHigh, len(p.keys))
 		p.keys = p.keys[:f.keyBase] // the map owns the names from now on
+	}
+	return false
+}
+
+// seenMember is seen in build mode, where the names read so far are the
+// keys of the object's pending members (the last one is key itself): no
+// second stack of them is kept.
+func (p *parser) seenMember(f *frame, key []byte) bool {
+	if f.names != nil {
+		if _, dup := f.names[string(key)]; dup {
+			return true
+		}
+		f.names[p.members[len(p.members)-1].Key] = struct{}{}
+		return false
+	}
+	prev := p.members[f.base : len(p.members)-1]
+	for i := range prev {
+		if prev[i].Key == string(key) {
+			return true
+		}
+	}
+	if len(prev)+1 > mapThreshold {
+		all := p.members[f.base:]
+		f.names = make(map[string]struct{}, 2*len(prev))
+		for i := range all {
+			f.names[all[i].Key] = struct{}{}
+		}
 	}
 	return false
 }
