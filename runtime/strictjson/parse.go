@@ -300,8 +300,8 @@ func (p *parser) run() (*Value, *Error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := p.spend(units, start); err != nil {
-				return nil, err
+			if !p.spend(units) {
+				return nil, p.overspent(start)
 			}
 			if p.build {
 				var str string
@@ -453,8 +453,8 @@ func (p *parser) readName(f *frame) *Error {
 	f.count++
 	f.reading = true
 	f.key = key
-	if err := p.spend(units, keyStart); err != nil {
-		return err
+	if !p.spend(units) {
+		return p.overspent(keyStart)
 	}
 	if p.build {
 		m := Member{KeyStart: keyStart}
@@ -722,17 +722,23 @@ func utf16Units(r rune) int {
 	return 1
 }
 
-// spend takes the text units of a name or string that starts at off from
-// the budget of Options.TextUnits.
-func (p *parser) spend(units, off int) *Error {
-	if p.opt.TextUnits == nil {
-		return nil
+// spend takes the text units of a name or string from the budget of
+// Options.TextUnits and reports whether the budget holds; the caller
+// returns overspent's error when it does not (apart, so that spend
+// inlines).
+func (p *parser) spend(units int) bool {
+	t := p.opt.TextUnits
+	if t == nil {
+		return true
 	}
-	*p.opt.TextUnits -= units
-	if *p.opt.TextUnits < 0 {
-		return p.fail(ErrTextUnits, off, "the names and strings hold more UTF-16 code units than the limit allows")
-	}
-	return nil
+	*t -= units
+	return *t >= 0
+}
+
+// overspent is the error of a name or string, starting at off, that
+// spent more of Options.TextUnits than was left.
+func (p *parser) overspent(off int) *Error {
+	return p.fail(ErrTextUnits, off, "the names and strings hold more UTF-16 code units than the limit allows")
 }
 
 // readEscape decodes the escape sequence whose backslash is at i and returns
