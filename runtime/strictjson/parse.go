@@ -296,9 +296,19 @@ func (p *parser) run() (*Value, *Error) {
 			}
 			continue
 		case '"':
-			a, b, esc, units, err := p.readString(p.build)
-			if err != nil {
-				return nil, err
+			// Most strings are plain text up to their closing quote:
+			// those are read here, without a call; readString goes on
+			// from the first byte that needs attention.
+			var a, b, units int
+			var esc bool
+			if i := plainEnd(data, p.pos+1); i < len(data) && data[i] == '"' {
+				a, b, units = p.pos+1, i, i-p.pos-1
+				p.pos = i + 1
+			} else {
+				var err *Error
+				if a, b, esc, units, err = p.readString(i, p.build); err != nil {
+					return nil, err
+				}
 			}
 			if !p.spend(units) {
 				return nil, p.overspent(start)
@@ -440,9 +450,17 @@ func (p *parser) readName(f *frame) *Error {
 		return p.unexpected(p.pos, "looking for a member name")
 	}
 	keyStart := p.pos
-	a, b, esc, units, err := p.readString(true)
-	if err != nil {
-		return err
+	// A plain name is read here (see the same in run).
+	var a, b, units int
+	var esc bool
+	if i := plainEnd(data, p.pos+1); i < len(data) && data[i] == '"' {
+		a, b, units = p.pos+1, i, i-p.pos-1
+		p.pos = i + 1
+	} else {
+		var err *Error
+		if a, b, esc, units, err = p.readString(i, true); err != nil {
+			return err
+		}
 	}
 	var key []byte
 	if esc {
@@ -654,17 +672,28 @@ var strClass = func() (t [256]uint8) {
 	return t
 }()
 
+// plainEnd returns the index of the first byte from i on that is not
+// plain string text (a quote, a backslash, a control or a non-ASCII
+// byte), or len(data).
+func plainEnd(data []byte, i int) int {
+	for i < len(data) && strClass[data[i]] == strPlain {
+		i++
+	}
+	return i
+}
+
 // readString reads the string starting at p.pos (a '"') and leaves p.pos
-// after its closing quote. Without escapes it returns the content's bounds
+// after its closing quote; the bytes before from are known to be plain. Without escapes it returns the content's bounds
 // in p.data. With escapes it returns esc=true and, if decode is set, the
 // bounds of the decoded text appended to p.buf (the caller truncates buf
 // when done with it); if decode is false the escapes are only validated and
 // buf is untouched. units is the length of the decoded text in UTF-16 code
 // units.
-func (p *parser) readString(decode bool) (a, b int, esc bool, units int, err *Error) {
+func (p *parser) readString(from int, decode bool) (a, b int, esc bool, units int, err *Error) {
 	data := p.data
-	i := p.pos + 1
-	mark := i // start of the raw text not yet copied to buf
+	i := from
+	mark := p.pos + 1 // start of the raw text not yet copied to buf
+	units = from - mark
 	bufStart := len(p.buf)
 	for {
 		plain := i
