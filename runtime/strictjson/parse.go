@@ -484,7 +484,8 @@ func (p *parser) readName(f *frame) *Error {
 		p.members = append(p.members, m)
 	}
 	if !p.opt.AllowDuplicateKeys {
-		if p.build && p.seenMember(f, key) || !p.build && p.seen(f, key) {
+		// The first name of an object is new: no call for it in build mode.
+		if p.build && len(p.members)-1 > f.base && p.seenMember(f, key) || !p.build && p.seen(f, key) {
 			return p.fail(ErrDuplicateKey, keyStart, fmt.Sprintf("duplicate member name %q", key))
 		}
 	}
