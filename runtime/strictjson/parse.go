@@ -271,7 +271,7 @@ func (p *parser) run() (*Value, *Error) {
 			var cv *Value
 			if p.build {
 				cv = p.newValue()
-				*cv = Value{Kind: kind, Start: start} // Elems or Members and End when it closes
+				cv.set(kind, false, "", start, 0) // Elems or Members and End when it closes
 			}
 			p.stack = append(p.stack, frame{
 				v: cv, kind: kind,
@@ -322,7 +322,7 @@ func (p *parser) run() (*Value, *Error) {
 					str = p.src[a:b]
 				}
 				v = p.newValue()
-				*v = Value{Kind: String, Str: str, Start: start, End: p.pos}
+				v.set(String, false, str, start, p.pos)
 			} else if esc {
 				p.buf = p.buf[:a]
 			}
@@ -339,9 +339,9 @@ func (p *parser) run() (*Value, *Error) {
 			if p.build {
 				v = p.newValue()
 				if c == 'n' {
-					*v = Value{Kind: Null, Start: start, End: p.pos}
+					v.set(Null, false, "", start, p.pos)
 				} else {
-					*v = Value{Kind: Bool, Bool: c == 't', Start: start, End: p.pos}
+					v.set(Bool, c == 't', "", start, p.pos)
 				}
 			}
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -355,7 +355,7 @@ func (p *parser) run() (*Value, *Error) {
 			}
 			if p.build {
 				v = p.newValue()
-				*v = Value{Kind: Number, Str: p.src[start:p.pos], Start: start, End: p.pos}
+				v.set(Number, false, p.src[start:p.pos], start, p.pos)
 			}
 		default:
 			return nil, p.unexpected(p.pos, "looking for beginning of value")
@@ -857,8 +857,7 @@ func (p *parser) readHex4(i int) (rune, *Error) {
 // newValue returns a Value from the current slab, allocating a new slab
 // (never larger than the remaining MaxValues budget) when it is used up.
 // The Value may hold what an earlier tree of an arena left in it: the
-// caller writes the whole of it, once, rather than clearing it first and
-// then setting fields.
+// caller writes the whole of it with set.
 func (p *parser) newValue() *Value {
 	if p.valsAt == len(p.vals) {
 		n := p.valsNext
@@ -877,6 +876,24 @@ func (p *parser) newValue() *Value {
 	p.valsAt++
 	p.allocd++
 	return v
+}
+
+// set writes all of v, a Value newValue handed out, which may hold what
+// an earlier tree of an arena left in it. A pointer is written only where
+// it changes: while the collector marks, every pointer written costs a
+// write barrier, and most Values of a slab were scalars before and are
+// again (nil Elems and Members stay as they are).
+func (v *Value) set(kind Kind, b bool, str string, start, end int) {
+	v.Kind, v.Bool, v.Start, v.End = kind, b, start, end
+	if len(str) != 0 || len(v.Str) != 0 {
+		v.Str = str
+	}
+	if v.Elems != nil {
+		v.Elems = nil
+	}
+	if v.Members != nil {
+		v.Members = nil
+	}
 }
 
 // allocElems copies src into a slice carved from a shared block. The
