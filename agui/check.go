@@ -65,10 +65,18 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	tables := tablePool.Get().(*seqTables)
 	tables.lend(c.seq)
 	c.pooledTables = true
+	joined := joinBuffers.Get().(*[]byte)
+	c.seq.joined = joined
 	defer func() {
 		a.Reset()
 		arenas.Put(a)
 		tables.settle(c.seq)
+		// r.own has copied every text out of the buffer.
+		c.seq.joined = nil
+		if cap(*joined) <= maxJoined {
+			*joined = (*joined)[:0]
+			joinBuffers.Put(joined)
+		}
 	}()
 	rec, err := readRecord(data, p, inputLimit, a)
 	c.r.Events = rec.read
@@ -81,6 +89,12 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	r.own()
 	return r, nil
 }
+
+// joinBuffers hold the buffers Check lends the sequence checker to join
+// short streamed texts in (seq.join), up to maxJoined bytes each.
+var joinBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxJoined = 1 << 20
 
 // arenas hold the memory of parsed records for the next check, so that a
 // process checking record after record does not allocate and collect a
