@@ -677,11 +677,19 @@ var strClass = func() (t [256]uint8) {
 // plain string text (a quote, a backslash, a control or a non-ASCII
 // byte), or len(data).
 func plainEnd(data []byte, i int) int {
-	for i < len(data) && strClass[data[i]] == strPlain {
+	// The table through a pointer read before the loop: the compiler
+	// then keeps its address in a register rather than computing it again
+	// for every byte.
+	class := plainClass
+	_ = class[0] // checked for nil here, not per byte
+	for i < len(data) && class[data[i]] == strPlain {
 		i++
 	}
 	return i
 }
+
+// plainClass is strClass for plainEnd.
+var plainClass = &strClass
 
 // readString reads the string starting at p.pos (a '"') and leaves p.pos
 // after its closing quote; the bytes before from are known to be plain. Without escapes it returns the content's bounds
