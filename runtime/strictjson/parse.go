@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -116,8 +117,11 @@ type parser struct {
 	pos      int
 	opt      Options
 	maxDepth int
-	build    bool
-	nvalues  int
+	// maxValues is opt.MaxValues, or the largest int when there is no
+	// limit: one comparison per value.
+	maxValues int
+	build     bool
+	nvalues   int
 
 	// Scratch stacks, reused across parses through parserPool, or kept
 	// by the arena a document was parsed into (ParseIn).
@@ -172,6 +176,10 @@ func (p *parser) start(data []byte, opt Options, build bool) {
 	p.maxDepth = opt.MaxDepth
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
+	}
+	p.maxValues = opt.MaxValues
+	if p.maxValues <= 0 {
+		p.maxValues = math.MaxInt // no limit
 	}
 	if build {
 		if opt.Borrow {
@@ -254,7 +262,7 @@ func (p *parser) run() (*Value, *Error) {
 			return nil, p.fail(ErrSyntax, p.pos, "unexpected end of input, expected a value")
 		}
 		p.nvalues++
-		if p.opt.MaxValues > 0 && p.nvalues > p.opt.MaxValues {
+		if p.nvalues > p.maxValues {
 			return nil, p.fail(ErrValues, p.pos, fmt.Sprintf("number of values exceeds the limit of %d", p.opt.MaxValues))
 		}
 		start := p.pos
