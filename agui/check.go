@@ -65,10 +65,18 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	tables := tablePool.Get().(*seqTables)
 	tables.lend(c.seq)
 	c.pooledTables = true
+	joined := joinBuffers.Get().(*[]byte)
+	c.seq.joined = joined
 	defer func() {
 		a.Reset()
 		arenas.Put(a)
 		tables.settle(c.seq)
+		// r.own has copied every text out of the buffer.
+		c.seq.joined = nil
+		if cap(*joined) <= maxJoined {
+			*joined = (*joined)[:0]
+			joinBuffers.Put(joined)
+		}
 	}()
 	rec, err := readRecord(data, p, inputLimit, a)
 	c.r.Events = rec.read
@@ -81,6 +89,12 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	r.own()
 	return r, nil
 }
+
+// joinBuffers hold the buffers Check lends the sequence checker to join
+// short streamed texts in (seq.join), up to maxJoined bytes each.
+var joinBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxJoined = 1 << 20
 
 // arenas hold the memory of parsed records for the next check, so that a
 // process checking record after record does not allocate and collect a
@@ -119,7 +133,15 @@ type checker struct {
 	// pooledTables is set when the sequence checker's maps were lent from
 	// tablePool, so that presize leaves them.
 	pooledTables bool
+	// kinds holds, for each event of the record run checks, its kind+1
+	// as presize found it, 0 where its type is no string or no event's
+	// name: event takes it from here rather than looking the type up a
+	// second time. Stream, which has no presize, leaves it nil.
+	kinds *[]uint16
 }
+
+// kindLists lends run the kinds of a record's events.
+var kindLists = sync.Pool{New: func() any { return new([]uint16) }}
 
 func newChecker(p *Profile, m *model, opt Options) *checker {
 	r := &Result{Profile: p.Name(), Revision: p.Revision(), Source: opt.Source, Example: opt.Example,
@@ -141,6 +163,11 @@ func newChecker(p *Profile, m *model, opt Options) *checker {
 func (c *checker) run(events []*strictjson.Value, rec *record) *Result {
 	c.r.Events = len(events)
 	c.seq.srcs = rec != nil
+	c.kinds = kindLists.Get().(*[]uint16)
+	defer func() {
+		kindLists.Put(c.kinds)
+		c.kinds = nil
+	}()
 	c.presize(events)
 	for i, ev := range events {
 		var src []byte
@@ -179,20 +206,27 @@ func (c *checker) finish(n int, err error) *Result {
 // grow; and the sequence checker's maps, unless they come from the pool.
 func (c *checker) presize(events []*strictjson.Value) {
 	var messages, calls, steps, results int
+	kinds := (*c.kinds)[:0]
 	for _, ev := range events {
-		if tv := ev.Get(c.m.eventTag); tv != nil {
-			switch tv.Str {
-			case contract.EventTextMessageStart, contract.EventReasoningMessageStart:
-				messages++
-			case contract.EventToolCallStart:
-				calls++
-			case contract.EventStepStarted:
-				steps++
-			case contract.EventToolCallResult:
-				results++
+		var k uint16
+		if tv := ev.Get(c.m.eventTag); tv != nil && tv.Kind == strictjson.String {
+			if kind, ok := eventKinds.lookup(tv.Str); ok {
+				k = uint16(kind) + 1
+				switch kind {
+				case kindTextMessageStart, kindReasoningMessageStart:
+					messages++
+				case kindToolCallStart:
+					calls++
+				case kindStepStarted:
+					steps++
+				case kindToolCallResult:
+					results++
+				}
 			}
 		}
+		kinds = append(kinds, k)
 	}
+	*c.kinds = kinds
 	c.r.Messages = make([]Message, 0, messages)
 	c.r.ToolCalls = make([]ToolCall, 0, calls)
 	c.r.Steps = make([]Step, 0, steps)
@@ -251,13 +285,21 @@ func (c *checker) done() *Result {
 // decoding walk that checks its members against the contract and applies
 // the text, number and stand rules, and last its place in the sequence.
 func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
-	tagPtr := c.m.eventTagPtr
-	tv := tree.Get(c.m.eventTag)
-	if tv == nil || tv.Kind != strictjson.String {
-		return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", c.m.eventTag)
+	var name string
+	var kind int
+	var known bool
+	if c.kinds != nil && i < len(*c.kinds) && (*c.kinds)[i] != 0 {
+		kind, known = int((*c.kinds)[i])-1, true
+		name = contract.Events[kind].Name
+	} else {
+		tagPtr := c.m.eventTagPtr
+		tv := tree.Get(c.m.eventTag)
+		if tv == nil || tv.Kind != strictjson.String {
+			return failf(i, tagPtr, contract.RuleStructureEventType, "an event names its type in the string member %q", c.m.eventTag)
+		}
+		name = tv.Str
+		kind, known = eventKinds.lookup(name)
 	}
-	name := tv.Str
-	kind, known := eventKinds.lookup(name)
 	if !known || !c.p.accepts[kind] {
 		return c.notAccepted(i, name)
 	}
@@ -357,6 +399,23 @@ var ruleNumbers = func() *nameTable {
 	}
 	return t
 }()
+
+// The kinds presize counts.
+var (
+	kindTextMessageStart      = mustKind(contract.EventTextMessageStart)
+	kindReasoningMessageStart = mustKind(contract.EventReasoningMessageStart)
+	kindToolCallStart         = mustKind(contract.EventToolCallStart)
+	kindStepStarted           = mustKind(contract.EventStepStarted)
+	kindToolCallResult        = mustKind(contract.EventToolCallResult)
+)
+
+func mustKind(name string) int {
+	k, ok := eventKinds.lookup(name)
+	if !ok {
+		panic("agui: no event kind " + name)
+	}
+	return k
+}
 
 // nameTable finds the number of a name of the contract (an event type, a
 // rule id). It is an open addressing table over a hash of the name's

@@ -354,6 +354,11 @@ func TestResultsOutliveThePools(t *testing.T) {
 			t.Fatalf("another stream is rejected: %v", r.Findings)
 		}
 		check(t, v11, lines(t, run(text(contract.EventTextMessageStart, "y", "role", "assistant"), text(contract.EventTextMessageEnd, "y"))...))
+		// A record whose texts are joined from other deltas, in the
+		// memory Check joined the first record's in.
+		if r := check(t, v11, bytes.ReplaceAll(data, []byte("fox"), []byte("cat"))); !r.Accepted {
+			t.Fatalf("another record is rejected: %v", r.Findings)
+		}
 	}
 	if got := encode(t, first); !bytes.Equal(got, want) {
 		t.Errorf("the first stream's result changed after later streams")

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/runtime/genrt"
@@ -67,7 +68,12 @@ type seq struct {
 	msgName map[string]msgName
 	toolIdx map[string]int
 	// texts are the builders of the streamed texts that grew long.
-	texts    map[textKey]*strings.Builder
+	texts map[textKey]*strings.Builder
+	// joined, when set, is where short streamed texts are joined with
+	// their deltas (see join). Only Check lends one: its result owns
+	// every text before it is returned, and the buffer is reused only
+	// after that.
+	joined   *[]byte
 	warnings []Finding
 }
 
@@ -363,13 +369,35 @@ type textKey struct {
 // a long message streamed in small deltas cost the square of its length.
 const longText = 256
 
+// join returns text+delta. With a buffer lent (s.joined) the two are
+// written there rather than into a new string of their own, and when text
+// is what was written last, delta goes on after it without copying text
+// again: a record's short texts then cost no allocation and the collector
+// runs less often. Strings already taken from the buffer never change:
+// appending writes only past their end, and growing the buffer leaves
+// them in the old memory, which they keep alive.
+func (s *seq) join(text, delta string) string {
+	if s.joined == nil {
+		return text + delta
+	}
+	b := *s.joined
+	start := len(b) - len(text)
+	if len(text) == 0 || start < 0 || unsafe.StringData(text) != &b[start] {
+		start = len(b)
+		b = append(b, text...)
+	}
+	b = append(b, delta...)
+	*s.joined = b
+	return unsafe.String(&b[start], len(b)-start)
+}
+
 // extend appends delta to the streamed text *text, key's.
 func (s *seq) extend(text *string, key textKey, delta string) {
 	switch {
 	case *text == "":
 		*text = delta // the delta's own memory: nothing to copy
 	case len(*text) < longText:
-		*text += delta
+		*text = s.join(*text, delta)
 	default:
 		b := s.texts[key]
 		// The builder goes on from the text only if it holds the text

@@ -102,11 +102,12 @@ func ParseIn(a *Arena, data []byte, opt Options) (*Value, error) {
 	}
 	p.arena = a
 	p.vals, p.ptrSlab, p.memSlab = a.vals.rest, a.ptrs.rest, a.mems.rest
+	p.valsAt = 0
 	a.vals.rest, a.ptrs.rest, a.mems.rest = nil, nil, nil
 	v, err := p.run()
 	// The parser's slabs are the rests of the arena's current blocks: the
 	// next document goes on where this one ended.
-	a.vals.keep(p.vals)
+	a.vals.keep(p.vals[p.valsAt:])
 	a.ptrs.keep(p.ptrSlab)
 	a.mems.keep(p.memSlab)
 	if err != nil {

@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -116,8 +117,11 @@ type parser struct {
 	pos      int
 	opt      Options
 	maxDepth int
-	build    bool
-	nvalues  int
+	// maxValues is opt.MaxValues, or the largest int when there is no
+	// limit: one comparison per value.
+	maxValues int
+	build     bool
+	nvalues   int
 
 	// Scratch stacks, reused across parses through parserPool, or kept
 	// by the arena a document was parsed into (ParseIn).
@@ -134,6 +138,7 @@ type parser struct {
 	// carved out of larger blocks to avoid one allocation per value. They
 	// belong to the returned tree and are never pooled.
 	vals     []Value
+	valsAt   int // vals[:valsAt] are handed out; an index rather than reslicing vals, which writes its pointer each time
 	allocd   int // values handed out so far
 	valsNext int // size of the next value slab
 	ptrSlab  []*Value
@@ -171,6 +176,10 @@ func (p *parser) start(data []byte, opt Options, build bool) {
 	p.maxDepth = opt.MaxDepth
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
+	}
+	p.maxValues = opt.MaxValues
+	if p.maxValues <= 0 {
+		p.maxValues = math.MaxInt // no limit
 	}
 	if build {
 		if opt.Borrow {
@@ -237,6 +246,7 @@ func (p *parser) keepFor() bool {
 	// What refers to the caller's input, its options and the arena goes.
 	p.data, p.src, p.opt = nil, "", Options{}
 	p.vals, p.ptrSlab, p.memSlab, p.arena = nil, nil, nil, nil
+	p.valsAt = 0
 	return true
 }
 
@@ -252,7 +262,7 @@ func (p *parser) run() (*Value, *Error) {
 			return nil, p.fail(ErrSyntax, p.pos, "unexpected end of input, expected a value")
 		}
 		p.nvalues++
-		if p.opt.MaxValues > 0 && p.nvalues > p.opt.MaxValues {
+		if p.nvalues > p.maxValues {
 			return nil, p.fail(ErrValues, p.pos, fmt.Sprintf("number of values exceeds the limit of %d", p.opt.MaxValues))
 		}
 		start := p.pos
@@ -269,8 +279,7 @@ func (p *parser) run() (*Value, *Error) {
 			var cv *Value
 			if p.build {
 				cv = p.newValue()
-				cv.Kind = kind
-				cv.Start = start
+				cv.set(kind, false, "", start, 0) // Elems or Members and End when it closes
 			}
 			p.stack = append(p.stack, frame{
 				v: cv, kind: kind,
@@ -295,22 +304,33 @@ func (p *parser) run() (*Value, *Error) {
 			}
 			continue
 		case '"':
-			a, b, esc, units, err := p.readString(p.build)
-			if err != nil {
-				return nil, err
+			// Most strings are plain text up to their closing quote:
+			// those are read here, without a call; readString goes on
+			// from the first byte that needs attention.
+			var a, b, units int
+			var esc bool
+			if i := plainEnd(data, p.pos+1); i < len(data) && data[i] == '"' {
+				a, b, units = p.pos+1, i, i-p.pos-1
+				p.pos = i + 1
+			} else {
+				var err *Error
+				if a, b, esc, units, err = p.readString(i, p.build); err != nil {
+					return nil, err
+				}
 			}
-			if err := p.spend(units, start); err != nil {
-				return nil, err
+			if !p.spend(units) {
+				return nil, p.overspent(start)
 			}
 			if p.build {
-				v = p.newValue()
-				v.Kind = String
+				var str string
 				if esc {
-					v.Str = string(p.buf[a:b])
+					str = string(p.buf[a:b])
 					p.buf = p.buf[:a]
 				} else {
-					v.Str = p.src[a:b]
+					str = p.src[a:b]
 				}
+				v = p.newValue()
+				v.set(String, false, str, start, p.pos)
 			} else if esc {
 				p.buf = p.buf[:a]
 			}
@@ -326,9 +346,10 @@ func (p *parser) run() (*Value, *Error) {
 			}
 			if p.build {
 				v = p.newValue()
-				if c != 'n' {
-					v.Kind = Bool
-					v.Bool = c == 't'
+				if c == 'n' {
+					v.set(Null, false, "", start, p.pos)
+				} else {
+					v.set(Bool, c == 't', "", start, p.pos)
 				}
 			}
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -342,14 +363,10 @@ func (p *parser) run() (*Value, *Error) {
 			}
 			if p.build {
 				v = p.newValue()
-				v.Kind = Number
-				v.Str = p.src[start:p.pos]
+				v.set(Number, false, p.src[start:p.pos], start, p.pos)
 			}
 		default:
 			return nil, p.unexpected(p.pos, "looking for beginning of value")
-		}
-		if v != nil && v.Kind != Array && v.Kind != Object {
-			v.Start, v.End = start, p.pos
 		}
 
 		// v is complete: hand it to its container and continue with the
@@ -419,8 +436,10 @@ func (p *parser) closeContainer() *Value {
 		}
 	}
 	if f.kind == Object {
-		clear(p.keys[f.keyBase:])
-		p.keys = p.keys[:f.keyBase]
+		if len(p.keys) > f.keyBase { // validate mode only
+			clear(p.keys[f.keyBase:])
+			p.keys = p.keys[:f.keyBase]
+		}
 		p.buf = p.buf[:f.bufBase]
 	}
 	*f = frame{}
@@ -439,9 +458,17 @@ func (p *parser) readName(f *frame) *Error {
 		return p.unexpected(p.pos, "looking for a member name")
 	}
 	keyStart := p.pos
-	a, b, esc, units, err := p.readString(true)
-	if err != nil {
-		return err
+	// A plain name is read here (see the same in run).
+	var a, b, units int
+	var esc bool
+	if i := plainEnd(data, p.pos+1); i < len(data) && data[i] == '"' {
+		a, b, units = p.pos+1, i, i-p.pos-1
+		p.pos = i + 1
+	} else {
+		var err *Error
+		if a, b, esc, units, err = p.readString(i, true); err != nil {
+			return err
+		}
 	}
 	var key []byte
 	if esc {
@@ -452,8 +479,8 @@ func (p *parser) readName(f *frame) *Error {
 	f.count++
 	f.reading = true
 	f.key = key
-	if err := p.spend(units, keyStart); err != nil {
-		return err
+	if !p.spend(units) {
+		return p.overspent(keyStart)
 	}
 	if p.build {
 		m := Member{KeyStart: keyStart}
@@ -465,7 +492,8 @@ func (p *parser) readName(f *frame) *Error {
 		p.members = append(p.members, m)
 	}
 	if !p.opt.AllowDuplicateKeys {
-		if p.seen(f, key) {
+		// The first name of an object is new: no call for it in build mode.
+		if p.build && len(p.members)-1 > f.base && p.seenMember(f, key) || !p.build && p.seen(f, key) {
 			return p.fail(ErrDuplicateKey, keyStart, fmt.Sprintf("duplicate member name %q", key))
 		}
 	}
@@ -508,7 +536,44 @@ func (p *parser) seen(f *frame, key []byte) bool {
 	return false
 }
 
+// seenMember is seen in build mode, where the names read so far are the
+// keys of the object's pending members (the last one is key itself): no
+// second stack of them is kept.
+func (p *parser) seenMember(f *frame, key []byte) bool {
+	if f.names != nil {
+		if _, dup := f.names[string(key)]; dup {
+			return true
+		}
+		f.names[p.members[len(p.members)-1].Key] = struct{}{}
+		return false
+	}
+	prev := p.members[f.base : len(p.members)-1]
+	for i := range prev {
+		if prev[i].Key == string(key) {
+			return true
+		}
+	}
+	if len(prev)+1 > mapThreshold {
+		all := p.members[f.base:]
+		f.names = make(map[string]struct{}, 2*len(prev))
+		for i := range all {
+			f.names[all[i].Key] = struct{}{}
+		}
+	}
+	return false
+}
+
 func (p *parser) skipSpace() {
+	// Most values in real documents follow one another with no space
+	// between them: the first byte decides without a loop or a call.
+	if p.pos < len(p.data) && p.data[p.pos] > ' ' {
+		return
+	}
+	p.skipSpaces()
+}
+
+// skipSpaces is skipSpace's loop for when a space does come.
+func (p *parser) skipSpaces() {
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -616,17 +681,36 @@ var strClass = func() (t [256]uint8) {
 	return t
 }()
 
+// plainEnd returns the index of the first byte from i on that is not
+// plain string text (a quote, a backslash, a control or a non-ASCII
+// byte), or len(data).
+func plainEnd(data []byte, i int) int {
+	// The table through a pointer read before the loop: the compiler
+	// then keeps its address in a register rather than computing it again
+	// for every byte.
+	class := plainClass
+	_ = class[0] // checked for nil here, not per byte
+	for i < len(data) && class[data[i]] == strPlain {
+		i++
+	}
+	return i
+}
+
+// plainClass is strClass for plainEnd.
+var plainClass = &strClass
+
 // readString reads the string starting at p.pos (a '"') and leaves p.pos
-// after its closing quote. Without escapes it returns the content's bounds
+// after its closing quote; the bytes before from are known to be plain. Without escapes it returns the content's bounds
 // in p.data. With escapes it returns esc=true and, if decode is set, the
 // bounds of the decoded text appended to p.buf (the caller truncates buf
 // when done with it); if decode is false the escapes are only validated and
 // buf is untouched. units is the length of the decoded text in UTF-16 code
 // units.
-func (p *parser) readString(decode bool) (a, b int, esc bool, units int, err *Error) {
+func (p *parser) readString(from int, decode bool) (a, b int, esc bool, units int, err *Error) {
 	data := p.data
-	i := p.pos + 1
-	mark := i // start of the raw text not yet copied to buf
+	i := from
+	mark := p.pos + 1 // start of the raw text not yet copied to buf
+	units = from - mark
 	bufStart := len(p.buf)
 	for {
 		plain := i
@@ -684,17 +768,23 @@ func utf16Units(r rune) int {
 	return 1
 }
 
-// spend takes the text units of a name or string that starts at off from
-// the budget of Options.TextUnits.
-func (p *parser) spend(units, off int) *Error {
-	if p.opt.TextUnits == nil {
-		return nil
+// spend takes the text units of a name or string from the budget of
+// Options.TextUnits and reports whether the budget holds; the caller
+// returns overspent's error when it does not (apart, so that spend
+// inlines).
+func (p *parser) spend(units int) bool {
+	t := p.opt.TextUnits
+	if t == nil {
+		return true
 	}
-	*p.opt.TextUnits -= units
-	if *p.opt.TextUnits < 0 {
-		return p.fail(ErrTextUnits, off, "the names and strings hold more UTF-16 code units than the limit allows")
-	}
-	return nil
+	*t -= units
+	return *t >= 0
+}
+
+// overspent is the error of a name or string, starting at off, that
+// spent more of Options.TextUnits than was left.
+func (p *parser) overspent(off int) *Error {
+	return p.fail(ErrTextUnits, off, "the names and strings hold more UTF-16 code units than the limit allows")
 }
 
 // readEscape decodes the escape sequence whose backslash is at i and returns
@@ -780,10 +870,12 @@ func (p *parser) readHex4(i int) (rune, *Error) {
 	return r, nil
 }
 
-// newValue returns a zeroed Value from the current slab, allocating a new
-// slab (never larger than the remaining MaxValues budget) when it is empty.
+// newValue returns a Value from the current slab, allocating a new slab
+// (never larger than the remaining MaxValues budget) when it is used up.
+// The Value may hold what an earlier tree of an arena left in it: the
+// caller writes the whole of it with set.
 func (p *parser) newValue() *Value {
-	if len(p.vals) == 0 {
+	if p.valsAt == len(p.vals) {
 		n := p.valsNext
 		if p.opt.MaxValues > 0 {
 			n = min(n, p.opt.MaxValues-p.allocd)
@@ -793,15 +885,31 @@ func (p *parser) newValue() *Value {
 		} else {
 			p.vals = make([]Value, max(n, 1))
 		}
+		p.valsAt = 0
 		p.valsNext = min(2*p.valsNext, maxSlab)
 	}
-	v := &p.vals[0]
-	if p.arena != nil {
-		*v = Value{} // an arena's blocks are reused as they were left
-	}
-	p.vals = p.vals[1:]
+	v := &p.vals[p.valsAt]
+	p.valsAt++
 	p.allocd++
 	return v
+}
+
+// set writes all of v, a Value newValue handed out, which may hold what
+// an earlier tree of an arena left in it. A pointer is written only where
+// it changes: while the collector marks, every pointer written costs a
+// write barrier, and most Values of a slab were scalars before and are
+// again (nil Elems and Members stay as they are).
+func (v *Value) set(kind Kind, b bool, str string, start, end int) {
+	v.Kind, v.Bool, v.Start, v.End = kind, b, start, end
+	if len(str) != 0 || len(v.Str) != 0 {
+		v.Str = str
+	}
+	if v.Elems != nil {
+		v.Elems = nil
+	}
+	if v.Members != nil {
+		v.Members = nil
+	}
 }
 
 // allocElems copies src into a slice carved from a shared block. The
