@@ -132,8 +132,7 @@ func TestReadBodyIdle(t *testing.T) {
 	pr, pw := io.Pipe()
 	errIdle := errors.New("idle")
 	go pw.Write([]byte(events[:len(events)/2]))
-	var watch *time.Timer
-	watch = time.AfterFunc(time.Hour, func() { pw.CloseWithError(errIdle) })
+	watch := time.AfterFunc(time.Hour, func() { pw.CloseWithError(errIdle) })
 	defer watch.Stop()
 	arrived := 0
 	var saved bytes.Buffer
