@@ -1,6 +1,7 @@
 package contractdiff
 
-// Reasons shared by the rules judged by who sends and who accepts a value.
+// Reasons shared by the rules judged by who sends and who accepts a value,
+// and the resolution shared by the rules that never block.
 var (
 	whyNarrowing = text(
 		"Breaking when this repository implements a party that receives the value: its generated decoder now rejects what senders built from the baseline send. When only senders of the value are implemented here, the same edit is reported as compatible-change: they merely send less than they may.",
@@ -20,6 +21,8 @@ var (
 	whyNever = text(
 		"Never blocks: nothing a peer sends is rejected and nothing it receives is new to it.",
 		"Никогда не блокирует: ничего из отправленного участником не отвергается, и ничего полученного им не ново для него.")
+	// nothingToDo is the resolution of the rules that never block.
+	nothingToDo = text("Nothing to do.", "Ничего делать не нужно.")
 )
 
 // catalog is every rule. The reference pages under
@@ -816,7 +819,7 @@ var catalog = []*Rule{
 			Context: text("A new client method of the eska IDE API, whose server is implemented here.", "Новый метод клиента eska IDE API, сервер которого реализован здесь."),
 			After:   `{"id": "demo.method.list", "method": "list", "params": "ListParams", "result": "ListResult"}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleFieldAdded, Severity: Additive,
@@ -828,7 +831,7 @@ var catalog = []*Rule{
 			Context: text("Field `cursor` added to `GetParams`.", "Поле `cursor` добавлено в `GetParams`."),
 			After:   `{"name": "cursor", "type": "string", "required": false}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleCompatibleChange, Severity: Additive,
@@ -841,7 +844,7 @@ var catalog = []*Rule{
 			Before:  `{"maxLength": 8}`,
 			After:   `{"maxLength": 16}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleCapabilityGateRemoved, Severity: Additive, Way: WayWidening,
@@ -854,7 +857,7 @@ var catalog = []*Rule{
 			Before:  `{"name": "tags", "capability": "tags"}`,
 			After:   `{"name": "tags"}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleProfileEventAdded, Severity: Additive, Way: WayWidening,
@@ -867,7 +870,7 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.profile.strict", "events": []}`,
 			After:   `{"id": "demo.profile.strict", "events": ["demo.event.changed"]}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleProfileLimitRaised, Severity: Additive, Way: WayWidening,
@@ -880,7 +883,7 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.profile.strict", "constants": ["demo.limit.items"]}`,
 			After:   `{"id": "demo.profile.strict", "constants": []}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleProfileRuleRemoved, Severity: Additive, Way: WayWidening,
@@ -893,7 +896,7 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
 			After:   `{"id": "demo.profile.strict", "rules": []}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleProfileToleranceAdded, Severity: Additive, Way: WayWidening,
@@ -906,7 +909,7 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.profile.lenient", "rules": []}`,
 			After:   `{"id": "demo.profile.lenient", "rules": ["demo.tolerance.unknown-members"]}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	// ---- policy ----
 	{
