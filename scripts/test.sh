@@ -8,7 +8,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 skips=$(mktemp)
-trap 'rm -f "$skips"' EXIT
 # Built before the run, so that a compile error of the summarizer is not
 # mistaken for the suite's.
 summary=$(mktemp -d)/testsummary

@@ -152,27 +152,14 @@ func (c *Config) Diff() ContractDiff {
 	return d
 }
 
-// Problem is one thing wrong with the config, at a JSON pointer.
-type Problem struct {
-	File    string
-	Pointer string
-	Msg     string
-}
-
-func (p Problem) String() string {
-	return p.File + ":" + strictjson.DisplayPointer(p.Pointer) + ": " + p.Msg
-}
+// Problem is one thing wrong with the config, at a JSON pointer (Line is
+// not set: the config's problems name the pointer alone).
+type Problem = jsondoc.FileProblem
 
 // Error is a config that cannot be used: every problem found.
 type Error struct{ Problems []Problem }
 
-func (e *Error) Error() string {
-	lines := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		lines[i] = p.String()
-	}
-	return strings.Join(lines, "\n")
-}
+func (e *Error) Error() string { return jsondoc.JoinProblems(e.Problems) }
 
 func fail(ps ...Problem) error {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Pointer < ps[j].Pointer })
@@ -211,7 +198,7 @@ func Load(fsys fs.FS) (*Config, error) {
 // config in problems.
 func Parse(file string, data []byte) (*Config, error) {
 	if len(data) > maxFileBytes {
-		return nil, fail(Problem{file, "", fmt.Sprintf("the file is %d bytes; the limit is %d", len(data), maxFileBytes)})
+		return nil, fail(Problem{File: file, Msg: fmt.Sprintf("the file is %d bytes; the limit is %d", len(data), maxFileBytes)})
 	}
 	if _, problems := jsondoc.Check(data, strictjson.Options{MaxDepth: maxDepth}, compiled()); len(problems) > 0 {
 		var ps []Problem
@@ -230,7 +217,7 @@ func Parse(file string, data []byte) (*Config, error) {
 	dec.DisallowUnknownFields()
 	var c Config
 	if err := dec.Decode(&c); err != nil {
-		return nil, fail(Problem{file, "", "decode: " + err.Error()})
+		return nil, fail(Problem{File: file, Msg: "decode: " + err.Error()})
 	}
 	if ps := c.check(file); len(ps) > 0 {
 		return nil, fail(ps...)
@@ -244,21 +231,21 @@ func worded(file string, p jsondoc.Problem) []Problem {
 	loc, msg := p.Pointer, p.Msg
 	switch {
 	case p.Stage == jsondoc.Syntax:
-		return []Problem{{file, loc, "invalid JSON: " + msg}}
+		return []Problem{{File: file, Pointer: loc, Msg: "invalid JSON: " + msg}}
 	case p.Leaf == nil:
-		return []Problem{{file, loc, msg}}
+		return []Problem{{File: file, Pointer: loc, Msg: msg}}
 	}
 	if names, ok := jsondoc.UnknownMembers(msg); ok {
 		var out []Problem
 		for _, n := range names {
-			out = append(out, Problem{file, strictjson.AppendPointer(loc, n), fmt.Sprintf("unknown key %q", n)})
+			out = append(out, Problem{File: file, Pointer: strictjson.AppendPointer(loc, n), Msg: fmt.Sprintf("unknown key %q", n)})
 		}
 		return out
 	}
 	if strings.HasPrefix(msg, "expected ") && strings.Contains(msg, ", but got ") {
 		msg = "wrong type: " + msg
 	}
-	return []Problem{{file, loc, msg}}
+	return []Problem{{File: file, Pointer: loc, Msg: msg}}
 }
 
 // Asset returns a file the tools carry (a schema, the meta-schema):

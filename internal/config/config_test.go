@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -300,5 +301,33 @@ func TestAsset(t *testing.T) {
 	}
 	if _, err := Asset(fsys, []byte("embedded"), "/metaSchema", "own/gone.json"); err == nil || !strings.HasPrefix(err.Error(), "contractkit.json:/metaSchema: ") {
 		t.Errorf("missing override: %v", err)
+	}
+}
+
+// The config is read up to maxFileBytes bytes and maxDepth levels of
+// nesting; one byte or one level more is refused, each with its own
+// problem.
+func TestParseLimits(t *testing.T) {
+	valid := `{"version": 1, "specs": [` + spec0 + `]}`
+	pad := func(n int) []byte { return []byte(valid + strings.Repeat(" ", n-len(valid))) }
+	if _, err := Parse(FileName, pad(maxFileBytes)); err != nil {
+		t.Errorf("%d bytes: %v", maxFileBytes, err)
+	}
+	got := parseErr(t, string(pad(maxFileBytes+1)))
+	hasProblem(t, got, fmt.Sprintf("%s:/: the file is %d bytes; the limit is %d", FileName, maxFileBytes+1, maxFileBytes))
+
+	// Nesting: maxDepth levels reach the schema (which wants objects in
+	// specs), one more does not get past the JSON reader.
+	nest := func(n int) string {
+		return `{"version": 1, "specs": [` + strings.Repeat("[", n-2) + strings.Repeat("]", n-2) + `]}`
+	}
+	for _, p := range parseErr(t, nest(maxDepth)) {
+		if strings.Contains(p, "invalid JSON") {
+			t.Errorf("depth %d: %s, want a schema problem", maxDepth, p)
+		}
+	}
+	got = parseErr(t, nest(maxDepth+1))
+	if len(got) != 1 || !strings.Contains(got[0], "invalid JSON") {
+		t.Errorf("depth %d: %q, want one invalid JSON problem", maxDepth+1, got)
 	}
 }

@@ -22,7 +22,7 @@ const (
 func (c *Config) check(file string) []Problem {
 	var ps []Problem
 	bad := func(ptr, format string, args ...any) {
-		ps = append(ps, Problem{file, ptr, fmt.Sprintf(format, args...)})
+		ps = append(ps, Problem{File: file, Pointer: ptr, Msg: fmt.Sprintf(format, args...)})
 	}
 	inside := func(ptr, p string) bool {
 		if msg := outsideMsg(p); msg != "" {
@@ -161,7 +161,7 @@ func (c *Config) SpecFiles(file string, fsys fs.FS) ([]SpecFile, error) {
 		if strings.ContainsAny(p, "*?[") {
 			all, err := fs.Glob(fsys, p)
 			if err != nil {
-				ps = append(ps, Problem{file, ptr, err.Error()})
+				ps = append(ps, Problem{File: file, Pointer: ptr, Msg: err.Error()})
 				continue
 			}
 			for _, m := range all {
@@ -170,19 +170,19 @@ func (c *Config) SpecFiles(file string, fsys fs.FS) ([]SpecFile, error) {
 				}
 			}
 			if len(matches) == 0 {
-				ps = append(ps, Problem{file, ptr, fmt.Sprintf("%q matches no spec file", s.Path)})
+				ps = append(ps, Problem{File: file, Pointer: ptr, Msg: fmt.Sprintf("%q matches no spec file", s.Path)})
 				continue
 			}
 		} else {
 			if st, err := fs.Stat(fsys, p); err != nil || st.IsDir() {
-				ps = append(ps, Problem{file, ptr, fmt.Sprintf("%s: no such spec file", p)})
+				ps = append(ps, Problem{File: file, Pointer: ptr, Msg: fmt.Sprintf("%s: no such spec file", p)})
 				continue
 			}
 			matches = []string{p}
 		}
 		for _, m := range matches {
 			if j, dup := by[m]; dup {
-				ps = append(ps, Problem{file, ptr, fmt.Sprintf("spec %s is listed twice: /specs/%d/path names it too", m, j)})
+				ps = append(ps, Problem{File: file, Pointer: ptr, Msg: fmt.Sprintf("spec %s is listed twice: /specs/%d/path names it too", m, j)})
 				continue
 			}
 			by[m] = i
@@ -231,7 +231,7 @@ func (c *Config) Resolve(file string, specs []SpecFile, names map[string]Names, 
 	owner := map[string]string{} // folder → spec that writes it
 	claim := func(ptr, dir, spec string) {
 		if o, ok := owner[dir]; ok && o != spec {
-			ps = append(ps, Problem{file, ptr, fmt.Sprintf("%s would write folder %s, which %s writes too", spec, dir, o)})
+			ps = append(ps, Problem{File: file, Pointer: ptr, Msg: fmt.Sprintf("%s would write folder %s, which %s writes too", spec, dir, o)})
 			return
 		}
 		owner[dir] = spec
@@ -255,7 +255,7 @@ func (c *Config) Resolve(file string, specs []SpecFile, names map[string]Names, 
 			case module != "":
 				t.GoImportPath = module + "/" + t.GoDir
 			default:
-				ps = append(ps, Problem{file, ptr + "/go", "no go.mod with a module line at the repository root: set importPath"})
+				ps = append(ps, Problem{File: file, Pointer: ptr + "/go", Msg: "no go.mod with a module line at the repository root: set importPath"})
 			}
 			t.SchemaDir = path.Join(t.GoDir, "schema")
 		}

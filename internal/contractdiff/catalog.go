@@ -1,6 +1,7 @@
 package contractdiff
 
-// Reasons shared by the rules judged by who sends and who accepts a value.
+// Reasons shared by the rules judged by who sends and who accepts a value,
+// and the resolution shared by the rules that never block.
 var (
 	whyNarrowing = text(
 		"Breaking when this repository implements a party that receives the value: its generated decoder now rejects what senders built from the baseline send. When only senders of the value are implemented here, the same edit is reported as compatible-change: they merely send less than they may.",
@@ -20,6 +21,8 @@ var (
 	whyNever = text(
 		"Never blocks: nothing a peer sends is rejected and nothing it receives is new to it.",
 		"Никогда не блокирует: ничего из отправленного участником не отвергается, и ничего полученного им не ново для него.")
+	// nothingToDo is the resolution of the rules that never block.
+	nothingToDo = text("Nothing to do.", "Ничего делать не нужно.")
 )
 
 // catalog is every rule. The reference pages under
@@ -27,7 +30,7 @@ var (
 var catalog = []*Rule{
 	// ---- removals and renames ----
 	{
-		ID: RuleDomainRemoved, Severity: Breaking,
+		ID: RuleDomainRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("domain removed", "домен удалён"),
 		Description: text("A whole contract is gone: every peer that speaks the protocol loses it.", "Исчез целый контракт: все участники, говорящие на этом протоколе, его теряют."),
 		Why:         whyRemoval,
@@ -39,7 +42,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the spec while any peer still speaks the protocol. If it must go now, record a disposition that names the owner and how peers migrate.", "Сохраняйте спецификацию, пока протоколом кто-то пользуется. Если удалить её нужно сейчас, запишите решение с владельцем и способом миграции."),
 	},
 	{
-		ID: RuleMethodRemoved, Severity: Breaking,
+		ID: RuleMethodRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("method removed", "метод удалён"),
 		Description: text("Callers of the method now get method-not-found.", "Вызовы метода теперь получают ошибку «метод не найден»."),
 		Why:         whyRemoval,
@@ -51,7 +54,7 @@ var catalog = []*Rule{
 		Resolution: text("Mark the method `deprecated` first and remove it once callers have moved; reserve its name. When it has to go at once, record a disposition with the replacement callers should use.", "Сначала пометьте метод как `deprecated` и удалите его, когда вызывающие перейдут на другое; зарезервируйте имя. Если удалить нужно сразу, запишите решение с заменой для вызывающих."),
 	},
 	{
-		ID: RuleNotificationRemoved, Severity: Breaking,
+		ID: RuleNotificationRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("notification removed", "уведомление удалено"),
 		Description: text("Peers that send the notification send something the contract no longer knows; peers that wait for it wait forever.", "Отправители уведомления шлют то, чего контракт больше не знает; ожидающие его ждут вечно."),
 		Why:         whyRemoval,
@@ -63,7 +66,7 @@ var catalog = []*Rule{
 		Resolution: text("Deprecate it first, or keep sending it until receivers stop relying on it; otherwise record a disposition.", "Сначала объявите его устаревшим или продолжайте отправлять, пока получатели на него полагаются; иначе запишите решение."),
 	},
 	{
-		ID: RuleEventRemoved, Severity: Breaking,
+		ID: RuleEventRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("event removed", "событие удалено"),
 		Description: text("Receivers that wait for the event never see it again; a producer that still sends it is rejected by a checker built from the current spec.", "Получатели, ожидающие событие, его больше не увидят; источник, который всё ещё его шлёт, отвергается проверкой по текущей спецификации."),
 		Why:         whyRemoval,
@@ -75,7 +78,7 @@ var catalog = []*Rule{
 		Resolution: text("Deprecate the event and keep it while peers depend on it; record a disposition when removing it is deliberate.", "Объявите событие устаревшим и сохраняйте его, пока от него зависят участники; если удаление намеренное, запишите решение."),
 	},
 	{
-		ID: RuleErrorRemoved, Severity: Breaking,
+		ID: RuleErrorRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("error code removed", "код ошибки удалён"),
 		Description: text("Clients that branch on the code lose that branch, and servers built from the old contract still send it.", "Клиенты, ветвящиеся по коду, теряют эту ветку, а серверы по старому контракту продолжают его присылать."),
 		Why:         whyRemoval,
@@ -87,7 +90,7 @@ var catalog = []*Rule{
 		Resolution: text("Reserve the code in the spec's `reserved` list so it never comes back with another meaning; record a disposition if it really leaves the contract.", "Зарезервируйте код в списке `reserved`, чтобы он не вернулся с другим смыслом; если он действительно уходит из контракта, запишите решение."),
 	},
 	{
-		ID: RuleErrorKindRemoved, Severity: Breaking,
+		ID: RuleErrorKindRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("error kind removed", "вид ошибки удалён"),
 		Description: text("Clients that handle the kind lose it, and its typed details disappear.", "Клиенты, обрабатывающие этот вид, его теряют, а вместе с ним и типизированные подробности."),
 		Why:         whyRemoval,
@@ -99,7 +102,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the kind until clients no longer match on it, then reserve it; otherwise record a disposition.", "Сохраните вид, пока клиенты его различают, затем зарезервируйте; иначе запишите решение."),
 	},
 	{
-		ID: RuleCapabilityRemoved, Severity: Breaking,
+		ID: RuleCapabilityRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("capability removed", "возможность удалена"),
 		Description: text("Clients that negotiate the capability lose the features it gates.", "Клиенты, договаривающиеся об этой возможности, теряют то, что она открывает."),
 		Why:         whyRemoval,
@@ -111,7 +114,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep announcing the capability (it may stay `false`) until clients stop asking; record a disposition otherwise.", "Продолжайте объявлять возможность (пусть со значением `false`), пока клиенты о ней спрашивают; иначе запишите решение."),
 	},
 	{
-		ID: RuleRuleRemoved, Severity: Breaking,
+		ID: RuleRuleRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("rule removed", "правило удалено"),
 		Description: text("A normative promise is withdrawn; peers and tests that relied on it lose their ground.", "Нормативное обещание отозвано; участники и тесты, опиравшиеся на него, теряют основание."),
 		Why:         text("Breaking whoever implements what: a rule is a promise to every peer, and a peer cannot tell from the wire that it no longer holds.", "Ломающее независимо от того, кто что реализует: правило — обещание всем участникам, и по проводу участник не узнает, что оно больше не действует."),
@@ -123,7 +126,7 @@ var catalog = []*Rule{
 		Resolution: text("Mark the rule `deprecated` and explain the replacement in its rationale before removing it; record a disposition if it goes now.", "Пометьте правило как `deprecated` и объясните замену в обосновании, прежде чем удалять; если оно уходит сразу, запишите решение."),
 	},
 	{
-		ID: RuleConstantRemoved, Severity: Breaking,
+		ID: RuleConstantRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("constant removed", "константа удалена"),
 		Description: text("A limit, default or protocol literal disappears from the contract and from generated code.", "Предел, значение по умолчанию или литерал протокола исчезает из контракта и из сгенерированного кода."),
 		Why:         whyRemoval,
@@ -135,7 +138,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the constant while runtimes enforce it; record a disposition when the bound itself goes away.", "Сохраните константу, пока её соблюдают среды выполнения; если исчезает само ограничение, запишите решение."),
 	},
 	{
-		ID: RuleIDRenamed, Severity: Breaking,
+		ID: RuleIDRenamed, Severity: Breaking, Way: WayRemoval,
 		Title:       text("id renamed", "идентификатор переименован"),
 		Description: text("The entry is unchanged but its stable id is not: links, dispositions, tests that name it and generated names break.", "Запись не изменилась, но её стабильный идентификатор другой: ломаются ссылки, решения, тесты, которые его называют, и сгенерированные имена."),
 		Why:         text("Breaking although the wire is unchanged: ids are the contract's own promise to the people and tools that name them.", "Ломающее, хотя провод не изменился: идентификаторы — собственное обещание контракта людям и инструментам, которые на них ссылаются."),
@@ -148,7 +151,7 @@ var catalog = []*Rule{
 		Resolution: text("Ids are forever: keep the old id. If the rename is worth it, record a disposition and update every reference in the same change.", "Идентификаторы вечны: оставьте старый. Если переименование того стоит, запишите решение и обновите все ссылки в том же изменении."),
 	},
 	{
-		ID: RuleRenamed, Severity: Breaking,
+		ID: RuleRenamed, Severity: Breaking, Way: WayRemoval,
 		Title:       text("renamed on the wire", "переименовано на проводе"),
 		Description: text("A method, notification, event, error kind, capability or member keeps its shape but has another wire name: peers that use the old name lose it, and peers that know only the old name do not understand the new one.", "Метод, уведомление, событие, вид ошибки, возможность или поле сохранили форму, но получили другое имя на проводе: участники со старым именем его теряют, а знающие только старое не понимают новое."),
 		Why:         text("One finding for what would otherwise be a removal and an addition. An entry rename is breaking whoever implements what, like a removal. A member rename is judged as a change of values: breaking when this repository implements a receiver that now rejects the old name or requires the new one, or a sender whose new name receivers out there reject or miss; compatible-change when neither applies; tolerated-removal when receivers ignore unknown members and both names are optional.", "Одна находка вместо удаления и добавления. Переименование записи ломающее, кто бы что ни реализовывал, как удаление. Переименование поля оценивается как изменение значений: ломающее, если этот репозиторий реализует получателя, который теперь отвергает старое имя или требует новое, либо отправителя, чьё новое имя внешние получатели отвергнут или не найдут; compatible-change, если ни то, ни другое; tolerated-removal, если получатели игнорируют неизвестные поля и оба имени необязательны."),
@@ -161,7 +164,7 @@ var catalog = []*Rule{
 		Resolution: text("Add the new name beside the old one, deprecate the old one, and remove it in a later release; reserve the old name.", "Добавьте новое имя рядом со старым, объявите старое устаревшим и удалите его в следующем выпуске; зарезервируйте старое имя."),
 	},
 	{
-		ID: RuleFieldRemoved, Severity: Breaking,
+		ID: RuleFieldRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("field removed", "поле удалено"),
 		Description: text("A member is gone from an object type: receivers that reject unknown members now reject senders that still send it, and receivers that required it now get values without it.", "Поле исчезло из объектного типа: получатели, отвергающие неизвестные поля, теперь отвергают отправителей, которые его ещё шлют, а получатели, которым оно было обязательно, теперь получают значения без него."),
 		Why:         text("The removal both narrows (where receivers reject unknown members, a value that still carries it is rejected) and widens (a required member may now be missing), so it is breaking when this repository implements a receiver or a sender that it hurts. When it hurts none, it is tolerated-removal: no peer is rejected, but receivers lose what the member said.", "Удаление и сужает (где получатели отвергают неизвестные поля, значение, которое его ещё несёт, отвергается), и расширяет (обязательное поле может теперь отсутствовать), поэтому оно ломающее, если этот репозиторий реализует получателя или отправителя, которому оно вредит. Если не вредит никому, это tolerated-removal: никого не отвергают, но получатели теряют то, что сообщало поле."),
@@ -174,7 +177,7 @@ var catalog = []*Rule{
 	},
 	// ---- values: narrowing what receivers accept ----
 	{
-		ID: RuleRequestMemberIgnored, Severity: Breaking,
+		ID: RuleRequestMemberIgnored, Severity: Breaking, Way: WayRemoval,
 		Title:       text("request member now ignored", "поле запроса теперь игнорируется"),
 		Description: text("An optional member of a method's params was removed or renamed, and the party that answers, implemented here, ignores unknown members: a caller built from the baseline still sends it and is not rejected, but the answer no longer takes it into account (a filter that stops filtering).", "Необязательное поле параметров метода удалено или переименовано, а отвечающая сторона, реализованная здесь, игнорирует неизвестные поля: вызывающий по базовой версии всё ещё шлёт его и не получает отказа, но ответ больше его не учитывает (фильтр, который перестал фильтровать)."),
 		Why:         text("Breaking, although both revisions accept the same messages (the witness shows one): a member of a request is an input of its answer, and a caller cannot tell from the wire that the input is now ignored, so the meaning of its request changed silently. The same removal where no answer depends on it (a member of a result, an event) is tolerated-removal, a warning.", "Ломающее, хотя обе версии принимают одни и те же сообщения (свидетель показывает такое): поле запроса — входные данные ответа, и вызывающий не может узнать по проводу, что они теперь игнорируются, так что смысл его запроса молча изменился. То же удаление там, где от него не зависит ответ (поле результата, событие), — tolerated-removal, предупреждение."),
@@ -187,7 +190,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the old member, deprecated, and honour it beside the new one until callers have moved; or record a disposition saying what old callers now get and how they migrate.", "Сохраните старое поле как устаревшее и учитывайте его наряду с новым, пока вызывающие не перейдут; или запишите решение о том, что теперь получают старые вызывающие и как им перейти."),
 	},
 	{
-		ID: RuleRequiredFieldAdded, Severity: Breaking,
+		ID: RuleRequiredFieldAdded, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("required field added", "добавлено обязательное поле"),
 		Description: text("Every sender built from the baseline omits the new member, so a receiver built from the current spec rejects every value it sends.", "Каждый отправитель по базовой версии не передаёт новое поле, поэтому получатель по текущей спецификации отвергает каждое его значение."),
 		Why:         whyNarrowing,
@@ -199,7 +202,7 @@ var catalog = []*Rule{
 		Resolution: text("Add the member as optional with a default that keeps the old behaviour.", "Добавьте поле необязательным, со значением по умолчанию, сохраняющим прежнее поведение."),
 	},
 	{
-		ID: RuleClosedTypeFieldAdded, Severity: Breaking,
+		ID: RuleClosedTypeFieldAdded, Severity: Breaking, Way: WayWidening,
 		Title:       text("field added to a closed type", "в закрытый тип добавлено поле"),
 		Description: text("The type rejects unknown members, so receivers built from the baseline reject every value that carries the new member.", "Тип отвергает неизвестные поля, поэтому получатели по базовой версии отвергнут каждое значение с новым полем."),
 		Why:         whyWidening,
@@ -211,7 +214,7 @@ var catalog = []*Rule{
 		Resolution: text("Send the new data only after peers opt in (a capability), or open the type (`ignore`) in one release and add the member in a later one.", "Отправляйте новые данные только согласившимся участникам (через возможность) или сначала откройте тип (`ignore`), а поле добавьте в следующем выпуске."),
 	},
 	{
-		ID: RuleFieldNowRequired, Severity: Breaking,
+		ID: RuleFieldNowRequired, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("field made required", "поле стало обязательным"),
 		Description: text("Senders that omit the member now send invalid values.", "Отправители, не передающие поле, теперь шлют недопустимые значения."),
 		Why:         whyNarrowing,
@@ -224,7 +227,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the member optional and give it a default.", "Оставьте поле необязательным и задайте значение по умолчанию."),
 	},
 	{
-		ID: RuleFieldNowOptional, Severity: Breaking,
+		ID: RuleFieldNowOptional, Severity: Breaking, Way: WayWidening,
 		Title:       text("field made optional", "поле стало необязательным"),
 		Description: text("Receivers that read the member unconditionally fail when a sender leaves it out.", "Получатели, читающие поле безусловно, сломаются, когда отправитель его не пришлёт."),
 		Why:         whyWidening,
@@ -237,7 +240,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep sending the member; if there is no meaningful value, make it nullable in a new major version or define a value (zero, empty) instead of omitting it.", "Продолжайте отправлять поле; если осмысленного значения нет, определите его (ноль, пустая строка), а не опускайте поле."),
 	},
 	{
-		ID: RuleNullableRemoved, Severity: Breaking,
+		ID: RuleNullableRemoved, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("field no longer nullable", "поле больше не допускает null"),
 		Description: text("Senders that send `null` are now rejected.", "Отправители, передающие `null`, теперь получают отказ."),
 		Why:         whyNarrowing,
@@ -250,7 +253,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep accepting `null` and treat it as the absent value.", "Продолжайте принимать `null` и считайте его отсутствующим значением."),
 	},
 	{
-		ID: RuleNullableAdded, Severity: Breaking,
+		ID: RuleNullableAdded, Severity: Breaking, Way: WayWidening,
 		Title:       text("field made nullable", "поле стало допускать null"),
 		Description: text("Receivers that expect a value (or, for an optional member, its absence) get `null` and fail.", "Получатели, ожидающие значение (или, для необязательного поля, его отсутствие), получают `null` и ломаются."),
 		Why:         whyWidening,
@@ -276,7 +279,7 @@ var catalog = []*Rule{
 		Resolution: text("Add a new member (or method) with the new type and deprecate the old one.", "Добавьте новое поле (или метод) с новым типом, а старое объявите устаревшим."),
 	},
 	{
-		ID: RuleEnumValueRemoved, Severity: Breaking,
+		ID: RuleEnumValueRemoved, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("enum value removed from a closed enum", "из закрытого перечисления удалено значение"),
 		Description: text("Senders that send the value are rejected by receivers built from the current spec.", "Отправители этого значения получают отказ от получателей по текущей спецификации."),
 		Why:         whyNarrowing,
@@ -289,7 +292,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep accepting the value and map it to the closest remaining behaviour; mark it `deprecated`, and reserve it once removed.", "Продолжайте принимать значение, сопоставив его с ближайшим оставшимся поведением; пометьте как `deprecated`, а после удаления зарезервируйте."),
 	},
 	{
-		ID: RuleEnumValueAdded, Severity: Breaking,
+		ID: RuleEnumValueAdded, Severity: Breaking, Way: WayWidening,
 		Title:       text("enum value added to a closed enum", "в закрытое перечисление добавлено значение"),
 		Description: text("A closed enum is one receivers enforce: those built from the baseline reject the new value.", "Закрытое перечисление получатели проверяют строго: построенные по базовой версии отвергнут новое значение."),
 		Why:         whyWidening,
@@ -302,7 +305,7 @@ var catalog = []*Rule{
 		Resolution: text("Open the enum (`\"open\": true`) in one major version and add values in later ones, or send the new value only to peers that opt in.", "Откройте перечисление (`\"open\": true`) в одной мажорной версии и добавляйте значения в следующих или отправляйте новое значение только согласившимся участникам."),
 	},
 	{
-		ID: RuleVariantRemoved, Severity: Breaking,
+		ID: RuleVariantRemoved, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("variant removed", "вариант удалён"),
 		Description: text("Senders of the variant are rejected by receivers built from the current spec.", "Отправители варианта получают отказ от получателей по текущей спецификации."),
 		Why:         whyNarrowing,
@@ -315,7 +318,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep accepting the variant and mark it `deprecated`; reserve its tag once removed.", "Продолжайте принимать вариант и пометьте его как `deprecated`; после удаления зарезервируйте тег."),
 	},
 	{
-		ID: RuleVariantAdded, Severity: Breaking,
+		ID: RuleVariantAdded, Severity: Breaking, Way: WayWidening,
 		Title:       text("variant added", "вариант добавлен"),
 		Description: text("Receivers that decode the closed union strictly meet a tag they do not know and reject the value.", "Получатели, строго декодирующие закрытое объединение, встретят незнакомый тег и отвергнут значение."),
 		Why:         whyWidening,
@@ -341,7 +344,7 @@ var catalog = []*Rule{
 		Resolution: text("Open a type only in a new major version (receivers must learn to keep unknown values first); close one only when no sender out there sends values it does not list.", "Открывайте тип только в новой мажорной версии (получатели сначала должны научиться сохранять незнакомые значения); закрывайте, только когда никто не шлёт неперечисленных значений."),
 	},
 	{
-		ID: RuleMaxLengthLowered, Severity: Breaking,
+		ID: RuleMaxLengthLowered, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("maxLength lowered", "maxLength уменьшен"),
 		Description: text("Senders of longer strings are rejected.", "Отправители более длинных строк получают отказ."),
 		Why:         whyNarrowing,
@@ -354,7 +357,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the old bound; if the runtime cannot honour it, record a disposition that says what senders must change.", "Сохраните прежнюю границу; если среда выполнения не может её соблюдать, запишите решение о том, что должны изменить отправители."),
 	},
 	{
-		ID: RuleMinLengthRaised, Severity: Breaking,
+		ID: RuleMinLengthRaised, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("minLength raised", "minLength увеличен"),
 		Description: text("Senders of shorter strings are rejected.", "Отправители более коротких строк получают отказ."),
 		Why:         whyNarrowing,
@@ -380,7 +383,7 @@ var catalog = []*Rule{
 		Resolution: text("Only loosen patterns of values you receive; when one must get stricter, record a disposition.", "Ослабляйте шаблоны получаемых значений только в сторону расширения; если шаблон должен стать строже, запишите решение."),
 	},
 	{
-		ID: RuleMaximumLowered, Severity: Breaking,
+		ID: RuleMaximumLowered, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("maximum lowered", "maximum уменьшен"),
 		Description: text("Senders of larger numbers are rejected.", "Отправители бо́льших чисел получают отказ."),
 		Why:         whyNarrowing,
@@ -393,7 +396,7 @@ var catalog = []*Rule{
 		Resolution: text("Clamp larger values instead of rejecting them (`clamp`), or record a disposition.", "Вместо отказа ограничивайте большие значения (`clamp`) или запишите решение."),
 	},
 	{
-		ID: RuleMinimumRaised, Severity: Breaking,
+		ID: RuleMinimumRaised, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("minimum raised", "minimum увеличен"),
 		Description: text("Senders of smaller numbers are rejected.", "Отправители меньших чисел получают отказ."),
 		Why:         whyNarrowing,
@@ -406,7 +409,7 @@ var catalog = []*Rule{
 		Resolution: text("Clamp smaller values instead of rejecting them, or record a disposition.", "Вместо отказа ограничивайте меньшие значения или запишите решение."),
 	},
 	{
-		ID: RuleItemBoundsNarrowed, Severity: Breaking,
+		ID: RuleItemBoundsNarrowed, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("array bounds narrowed", "границы массива сужены"),
 		Description: text("Senders of more (or fewer) items are rejected.", "Отправители большего (или меньшего) числа элементов получают отказ."),
 		Why:         whyNarrowing,
@@ -419,7 +422,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the old bounds, or record a disposition with the migration.", "Сохраните прежние границы или запишите решение с описанием миграции."),
 	},
 	{
-		ID: RuleBoundWidened, Severity: Breaking,
+		ID: RuleBoundWidened, Severity: Breaking, Way: WayWidening,
 		Title:       text("bound widened", "граница расширена"),
 		Description: text("Receivers that sized buffers or checks for the old bound meet larger, smaller or differently shaped values, and reject them.", "Получатели, рассчитавшие буферы или проверки на старую границу, встречают большие, меньшие или иначе устроенные значения и отвергают их."),
 		Why:         whyWidening,
@@ -445,7 +448,7 @@ var catalog = []*Rule{
 		Resolution: text("Introduce a new member or protocol version instead of changing a fixed value.", "Вместо изменения закреплённого значения введите новое поле или новую версию протокола."),
 	},
 	{
-		ID: RuleClampRemoved, Severity: Breaking,
+		ID: RuleClampRemoved, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("clamp removed", "clamp убран"),
 		Description: text("Out-of-range values that used to be clamped are now rejected.", "Значения вне диапазона, которые раньше ограничивались, теперь отвергаются."),
 		Why:         whyNarrowing,
@@ -458,7 +461,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep clamping; record a disposition if strict rejection is required.", "Продолжайте ограничивать значения; если нужен строгий отказ, запишите решение."),
 	},
 	{
-		ID: RuleUnknownFieldsNarrowed, Severity: Breaking,
+		ID: RuleUnknownFieldsNarrowed, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("unknown members now rejected", "неизвестные поля теперь отвергаются"),
 		Description: text("Senders that send extra members are now rejected.", "Отправители с дополнительными полями теперь получают отказ."),
 		Why:         whyNarrowing,
@@ -471,7 +474,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the more tolerant setting, or record a disposition that lists the members senders must stop sending.", "Сохраните более терпимую настройку или запишите решение с перечнем полей, которые отправители должны перестать слать."),
 	},
 	{
-		ID: RuleUnknownFieldsWidened, Severity: Breaking,
+		ID: RuleUnknownFieldsWidened, Severity: Breaking, Way: WayWidening,
 		Title:       text("unknown members now accepted", "неизвестные поля теперь принимаются"),
 		Description: text("The type may now carry members it does not declare, and receivers built from the baseline reject them.", "Тип теперь может нести необъявленные поля, а получатели по базовой версии их отвергают."),
 		Why:         whyWidening,
@@ -496,7 +499,7 @@ var catalog = []*Rule{
 		Resolution: text("Add a new type or method with the new rule and deprecate the old one.", "Добавьте новый тип или метод с новым правилом, а старый объявите устаревшим."),
 	},
 	{
-		ID: RuleLimitNarrowed, Severity: Breaking,
+		ID: RuleLimitNarrowed, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("limit narrowed", "предел сужен"),
 		Description: text("A limit on what a party accepts was lowered (or a minimum raised): what senders sized for the old limit send is now rejected.", "Предел того, что принимает сторона, уменьшен (или минимум увеличен): то, что шлют отправители, рассчитанные на старый предел, теперь отвергается."),
 		Why:         text("A limit states which flow it bounds (its `direction`). Breaking when this repository implements the receiving party of that flow; when only the sender is implemented here the sender just stays further below the limit, and the edit is compatible-change.", "Предел указывает, какой поток он ограничивает (`direction`). Ломающее, когда этот репозиторий реализует принимающую сторону этого потока; когда здесь реализован только отправитель, он просто держится дальше от предела, и правка — compatible-change."),
@@ -509,7 +512,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the old limit, or record a disposition with the reason (memory, abuse) and how senders keep under it.", "Сохраните прежний предел или запишите решение с причиной (память, злоупотребления) и тем, как отправителям в него уложиться."),
 	},
 	{
-		ID: RuleLimitWidened, Severity: Breaking,
+		ID: RuleLimitWidened, Severity: Breaking, Way: WayWidening,
 		Title:       text("limit widened", "предел расширен"),
 		Description: text("A limit on what a party sends was raised (or a minimum lowered): receivers sized for the old limit now receive larger bodies, more items or more frequent messages.", "Предел того, что шлёт сторона, увеличен (или минимум уменьшен): получатели, рассчитанные на старый предел, получают большие тела, больше элементов или более частые сообщения."),
 		Why:         text("Breaking when this repository implements the sending party of the flow the limit bounds; when only the receiver is implemented here, it just accepts more, and the edit is compatible-change.", "Ломающее, когда этот репозиторий реализует отправляющую сторону потока, который ограничивает предел; когда здесь реализован только получатель, он просто принимает больше, и правка — compatible-change."),
@@ -575,7 +578,7 @@ var catalog = []*Rule{
 		Resolution: text("Add a new entry for the other direction.", "Добавьте новую запись для другого направления."),
 	},
 	{
-		ID: RuleCapabilityGateAdded, Severity: Breaking,
+		ID: RuleCapabilityGateAdded, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("capability gate added", "добавлено условие возможности"),
 		Description: text("Peers that do not negotiate the capability lose what used to be available to everyone.", "Участники, не договорившиеся о возможности, теряют то, что раньше было доступно всем."),
 		Why:         text("Breaking whoever implements what: a peer built from the baseline never asks for the capability, so it loses the element.", "Ломающее независимо от того, кто что реализует: участник по базовой версии не запрашивает возможность и теряет элемент."),
@@ -588,7 +591,7 @@ var catalog = []*Rule{
 		Resolution: text("Gate only what is new; keep existing behaviour available without the capability.", "Закрывайте условием только новое; прежнее поведение оставьте доступным без возможности."),
 	},
 	{
-		ID: RuleStabilityWithdrawn, Severity: Breaking,
+		ID: RuleStabilityWithdrawn, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("stability withdrawn", "стабильность отозвана"),
 		Description: text("A promise of stability is taken back: what peers were allowed to rely on may now change without notice.", "Обещание стабильности отозвано: то, на что участникам разрешалось полагаться, теперь может измениться без предупреждения."),
 		Why:         text("Breaking because the promise itself is the contract: peers planned on it.", "Ломающее, потому что само обещание и есть контракт: участники на него рассчитывали."),
@@ -601,7 +604,7 @@ var catalog = []*Rule{
 		Resolution: text("Deprecate instead: `deprecated` keeps the promise while announcing the end.", "Вместо этого объявите устаревшим: `deprecated` сохраняет обещание и объявляет о его конце."),
 	},
 	{
-		ID: RuleProfileRemoved, Severity: Breaking,
+		ID: RuleProfileRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("profile removed", "профиль удалён"),
 		Description: text("Users who select the profile by name can no longer do so, and runtimes that enforce it lose its definition.", "Пользователи, выбирающие профиль по имени, больше не смогут этого сделать, а среды выполнения, соблюдающие его, теряют его определение."),
 		Why:         whyRemoval,
@@ -613,7 +616,7 @@ var catalog = []*Rule{
 		Resolution: text("Mark the profile `deprecated` and keep it until its users have moved to another; otherwise record a disposition naming the replacement.", "Пометьте профиль как `deprecated` и сохраняйте его, пока пользователи не перейдут на другой; иначе запишите решение с указанием замены."),
 	},
 	{
-		ID: RuleProfileEventRemoved, Severity: Breaking,
+		ID: RuleProfileEventRemoved, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("event removed from a profile", "событие убрано из профиля"),
 		Description: text("Records that carry the event were accepted under the profile and are now rejected.", "Записи с этим событием принимались в профиле, а теперь отвергаются."),
 		Why:         text("Breaking: a profile is enforced by whoever checks records under it, and records that producers made for it yesterday are rejected today.", "Ломающее: профиль соблюдает тот, кто проверяет записи по нему, и записи, сделанные для него вчера, сегодня отвергаются."),
@@ -626,7 +629,7 @@ var catalog = []*Rule{
 		Resolution: text("Keep the event in the profile, or record a disposition saying why producers must stop sending it under this profile.", "Оставьте событие в профиле или запишите решение, объясняющее, почему отправители должны перестать посылать его в этом профиле."),
 	},
 	{
-		ID: RuleProfileLimitLowered, Severity: Breaking,
+		ID: RuleProfileLimitLowered, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("limit added to a profile", "в профиль добавлен предел"),
 		Description: text("The profile was unbounded in this respect and now rejects input above the limit: its limit was lowered from none to the constant's value.", "Профиль не был ограничен в этом отношении, а теперь отвергает данные сверх предела: его предел снижен от отсутствующего до значения константы."),
 		Why:         text("Breaking for the same reason as a narrowed limit: input that fit the profile yesterday is rejected today.", "Ломающее по той же причине, что и суженный предел: данные, подходившие профилю вчера, сегодня отвергаются."),
@@ -639,7 +642,7 @@ var catalog = []*Rule{
 		Resolution: text("Add the limit in a new profile instead, or record a disposition with the reason and how producers keep under it.", "Добавьте предел в новый профиль или запишите решение с причиной и тем, как отправителям в него уложиться."),
 	},
 	{
-		ID: RuleProfileRuleAdded, Severity: Breaking,
+		ID: RuleProfileRuleAdded, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("restricting rule added to a profile", "в профиль добавлено ограничивающее правило"),
 		Description: text("A rule that restricts now applies under the profile, so a record that satisfied the profile may break the new rule.", "В профиле теперь действует ещё одно ограничивающее правило, и запись, удовлетворявшая профилю, может его нарушить."),
 		Why:         text("Breaking: more restricting rules reject more records, and producers had no way to know. A rule that tolerates (its polarity is `tolerates`) joining a profile is profile-tolerance-added instead.", "Ломающее: больше ограничивающих правил отвергают больше записей, а отправители не могли этого знать. Когда в профиль добавляется терпимое правило (полярность `tolerates`), это profile-tolerance-added."),
@@ -652,7 +655,7 @@ var catalog = []*Rule{
 		Resolution: text("Record a disposition saying which records the rule now rejects and how their producers adapt.", "Запишите решение о том, какие записи правило теперь отвергает и как их отправителям приспособиться."),
 	},
 	{
-		ID: RuleProfileToleranceRemoved, Severity: Breaking,
+		ID: RuleProfileToleranceRemoved, Severity: Breaking, Way: WayNarrowing,
 		Title:       text("tolerating rule removed from a profile", "терпимое правило убрано из профиля"),
 		Description: text("A rule that let the profile accept, with a warning, what it would otherwise reject (unknown members stripped, unknown events dropped) no longer applies: records that passed with a warning are now refused.", "Правило, по которому профиль принимал с предупреждением то, что иначе отверг бы (неизвестные поля удаляются, неизвестные события отбрасываются), больше не действует: записи, проходившие с предупреждением, теперь отвергаются."),
 		Why:         text("Breaking: a rule's polarity says which way it moves what the profile accepts. A rule that restricts narrows the profile when it joins; a rule that tolerates narrows it when it leaves, or when its polarity turns to `restricts` while the profile lists it.", "Ломающее: полярность правила говорит, в какую сторону оно сдвигает то, что принимает профиль. Ограничивающее правило сужает профиль, когда добавляется; терпимое — когда уходит или когда его полярность меняется на `restricts`, пока профиль его перечисляет."),
@@ -678,7 +681,7 @@ var catalog = []*Rule{
 		Resolution: text("Pick a new name, code, value or tag.", "Выберите новое имя, код, значение или тег."),
 	},
 	{
-		ID: RuleReservationRemoved, Severity: Breaking,
+		ID: RuleReservationRemoved, Severity: Breaking, Way: WayRemoval,
 		Title:       text("reservation removed", "резервирование снято"),
 		Description: text("The promise that a removed name never comes back is withdrawn; a later change may reuse it with another meaning without being noticed.", "Обещание, что удалённое имя никогда не вернётся, отозвано; следующее изменение может незаметно использовать его с другим смыслом."),
 		Why:         text("Breaking because it is the first half of a reuse spread over two changes: the reservation is what makes the second half visible.", "Ломающее, потому что это первая половина повторного использования, разнесённого на два изменения: именно резервирование делает вторую половину видимой."),
@@ -692,7 +695,7 @@ var catalog = []*Rule{
 	},
 	// ---- warnings ----
 	{
-		ID: RuleMessageAdded, Severity: Warning,
+		ID: RuleMessageAdded, Severity: Warning, Way: WayWidening,
 		Title:       text("a party here sends a new kind of message", "здешняя сторона отправляет новый вид сообщения"),
 		Description: text("Receivers out there may get a method call, notification, event, error code or error kind they do not know.", "Внешние получатели могут получить незнакомые вызов метода, уведомление, событие, код или вид ошибки."),
 		Why:         text("A warning, not breaking: protocols tell receivers to ignore or answer what they do not know (method-not-found, ignored notifications), so nothing valid is rejected, but a receiver less tolerant than the contract asks may stumble. A new message that only a party implemented elsewhere sends is entry-added.", "Предупреждение, а не ломающее: протоколы велят получателям игнорировать незнакомое или отвечать на него (метод не найден, проигнорированное уведомление), поэтому ничего допустимого не отвергается, но менее терпимый получатель может споткнуться. Новое сообщение, которое шлёт только сторона, реализованная в другом месте, — это entry-added."),
@@ -769,7 +772,7 @@ var catalog = []*Rule{
 		Resolution: text("Update the Go code that uses the old name in the same change.", "Обновите код на Go, использующий старое имя, в том же изменении."),
 	},
 	{
-		ID: RuleTypeRemoved, Severity: Warning,
+		ID: RuleTypeRemoved, Severity: Warning, Way: WayRemoval,
 		Title:       text("type removed", "тип удалён"),
 		Description: text("Generated code and schemas lose the type. What goes on the wire is not changed by the removal itself: every value that used the type is reported where it was used (a removed variant, a field whose type changed).", "Сгенерированный код и схемы теряют тип. Само удаление не меняет того, что идёт по проводу: каждое значение, использовавшее тип, показывается там, где оно использовалось (удалённый вариант, поле со сменившимся типом)."),
 		Why:         text("A warning, like go-name-changed: what breaks is the Go API of the generated package, which the compiler shows at every use, so it cannot slip through; the wire change, if any, is judged at the use site with its own witness. Changes that touch only the Go API have one severity.", "Предупреждение, как go-name-changed: ломается API сгенерированного пакета на Go, а компилятор показывает каждое использование, поэтому ошибка не проскочит; изменение на проводе, если оно есть, оценивается в месте использования со своим свидетелем. У изменений, затрагивающих только API на Go, одна степень."),
@@ -781,7 +784,7 @@ var catalog = []*Rule{
 		Resolution: text("If the type was only renamed, keep its content identical so the change is reported as one rename; otherwise update the Go code that used it in the same change.", "Если тип только переименован, сохраните содержимое без изменений, и изменение будет показано как одно переименование; иначе обновите код на Go, использовавший его, в том же изменении."),
 	},
 	{
-		ID: RuleToleratedRemoval, Severity: Warning,
+		ID: RuleToleratedRemoval, Severity: Warning, Way: WayRemoval,
 		Title:       text("removal receivers tolerate", "удаление, которое получатели переносят"),
 		Description: text("An optional member of a type that ignores unknown members, a value of an open enum or a variant of an open union was removed: receivers still accept a message that carries it, but what it meant is lost.", "Удалено необязательное поле типа, игнорирующего неизвестные поля, значение открытого перечисления или вариант открытого объединения: получатели по-прежнему принимают сообщение с ним, но его смысл утрачен."),
 		Why:         text("A warning, not breaking: both revisions accept exactly the same messages (the witness shows one), so nobody is rejected; but a sender that still sends it is silently ignored, and a receiver that read it no longer gets it from new senders.", "Предупреждение, а не ломающее: обе версии принимают одни и те же сообщения (свидетель показывает такое), поэтому никого не отвергают; но отправителя, который его ещё шлёт, молча игнорируют, а получатель, читавший его, больше не получит его от новых отправителей."),
@@ -816,7 +819,7 @@ var catalog = []*Rule{
 			Context: text("A new client method of the eska IDE API, whose server is implemented here.", "Новый метод клиента eska IDE API, сервер которого реализован здесь."),
 			After:   `{"id": "demo.method.list", "method": "list", "params": "ListParams", "result": "ListResult"}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleFieldAdded, Severity: Additive,
@@ -828,7 +831,7 @@ var catalog = []*Rule{
 			Context: text("Field `cursor` added to `GetParams`.", "Поле `cursor` добавлено в `GetParams`."),
 			After:   `{"name": "cursor", "type": "string", "required": false}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
 		ID: RuleCompatibleChange, Severity: Additive,
@@ -841,10 +844,10 @@ var catalog = []*Rule{
 			Before:  `{"maxLength": 8}`,
 			After:   `{"maxLength": 16}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
-		ID: RuleCapabilityGateRemoved, Severity: Additive,
+		ID: RuleCapabilityGateRemoved, Severity: Additive, Way: WayWidening,
 		Title:       text("capability gate removed", "условие возможности снято"),
 		Description: text("What needed a negotiated capability is now available to everyone.", "То, что требовало договорённости о возможности, теперь доступно всем."),
 		Why:         whyNever,
@@ -854,10 +857,10 @@ var catalog = []*Rule{
 			Before:  `{"name": "tags", "capability": "tags"}`,
 			After:   `{"name": "tags"}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
-		ID: RuleProfileEventAdded, Severity: Additive,
+		ID: RuleProfileEventAdded, Severity: Additive, Way: WayWidening,
 		Title:       text("event added to a profile", "событие добавлено в профиль"),
 		Description: text("The profile accepts records it used to reject.", "Профиль принимает записи, которые раньше отвергал."),
 		Why:         whyNever,
@@ -867,10 +870,10 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.profile.strict", "events": []}`,
 			After:   `{"id": "demo.profile.strict", "events": ["demo.event.changed"]}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
-		ID: RuleProfileLimitRaised, Severity: Additive,
+		ID: RuleProfileLimitRaised, Severity: Additive, Way: WayWidening,
 		Title:       text("limit removed from a profile", "предел убран из профиля"),
 		Description: text("The profile no longer bounds input by the limit: its limit was raised to none.", "Профиль больше не ограничивает данные этим пределом: предел поднят до отсутствующего."),
 		Why:         whyNever,
@@ -880,10 +883,10 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.profile.strict", "constants": ["demo.limit.items"]}`,
 			After:   `{"id": "demo.profile.strict", "constants": []}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
-		ID: RuleProfileRuleRemoved, Severity: Additive,
+		ID: RuleProfileRuleRemoved, Severity: Additive, Way: WayWidening,
 		Title:       text("restricting rule removed from a profile", "ограничивающее правило убрано из профиля"),
 		Description: text("The profile accepts records that the rule used to reject.", "Профиль принимает записи, которые правило раньше отвергало."),
 		Why:         text("Never blocks: nothing a producer sends is rejected any more for this rule. A rule that tolerates leaving a profile is profile-tolerance-removed, which breaks.", "Никогда не блокирует: из-за этого правила больше ничего из отправленного не отвергается. Когда из профиля уходит терпимое правило, это profile-tolerance-removed, и оно ломающее."),
@@ -893,10 +896,10 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.profile.strict", "rules": ["demo.wire.frames"]}`,
 			After:   `{"id": "demo.profile.strict", "rules": []}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	{
-		ID: RuleProfileToleranceAdded, Severity: Additive,
+		ID: RuleProfileToleranceAdded, Severity: Additive, Way: WayWidening,
 		Title:       text("tolerating rule added to a profile", "в профиль добавлено терпимое правило"),
 		Description: text("The profile now accepts, with a warning, records that it rejected before.", "Профиль теперь принимает с предупреждением записи, которые раньше отвергал."),
 		Why:         text("Never blocks: a rule that tolerates only lets more records through.", "Никогда не блокирует: терпимое правило только пропускает больше записей."),
@@ -906,7 +909,7 @@ var catalog = []*Rule{
 			Before:  `{"id": "demo.profile.lenient", "rules": []}`,
 			After:   `{"id": "demo.profile.lenient", "rules": ["demo.tolerance.unknown-members"]}`,
 		},
-		Resolution: text("Nothing to do.", "Ничего делать не нужно."),
+		Resolution: nothingToDo,
 	},
 	// ---- policy ----
 	{

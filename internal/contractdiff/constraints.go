@@ -270,26 +270,16 @@ func describe(what, name, before, after string) string {
 }
 
 // upperShift classifies a change of an upper bound (nil is unbounded).
-func upperShift(b, a *big.Rat) (shift, bool) {
-	switch {
-	case b == nil && a == nil:
-		return 0, false
-	case b == nil:
-		return narrows, true
-	case a == nil:
-		return widens, true
-	}
-	switch a.Cmp(b) {
-	case -1:
-		return narrows, true
-	case 1:
-		return widens, true
-	}
-	return 0, false
-}
+func upperShift(b, a *big.Rat) (shift, bool) { return boundShift(b, a, -1) }
 
 // lowerShift classifies a change of a lower bound (nil is unbounded).
-func lowerShift(b, a *big.Rat) (shift, bool) {
+func lowerShift(b, a *big.Rat) (shift, bool) { return boundShift(b, a, 1) }
+
+// boundShift classifies a change of a bound from b to a (nil is
+// unbounded): tighter is the sign of a.Cmp(b) that admits fewer values,
+// -1 for an upper bound and 1 for a lower one. Gaining a bound narrows
+// and losing one widens whichever side it is on.
+func boundShift(b, a *big.Rat, tighter int) (shift, bool) {
 	switch {
 	case b == nil && a == nil:
 		return 0, false
@@ -299,9 +289,9 @@ func lowerShift(b, a *big.Rat) (shift, bool) {
 		return widens, true
 	}
 	switch a.Cmp(b) {
-	case 1:
+	case tighter:
 		return narrows, true
-	case -1:
+	case -tighter:
 		return widens, true
 	}
 	return 0, false

@@ -28,6 +28,9 @@ type Override struct {
 	Reason   string   `json:"reason"`
 }
 
+// maxPolicyDepth bounds nesting; the format needs four levels.
+const maxPolicyDepth = 16
+
 // SeverityPolicy is a repository's severity overrides.
 type SeverityPolicy struct {
 	Overrides []Override `json:"severities"`
@@ -46,7 +49,7 @@ func ParsePolicy(path string, data, schema []byte) (*SeverityPolicy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", PolicySchemaPath, err)
 	}
-	if _, problems := jsondoc.Check(data, strictjson.Options{MaxDepth: 16}, s); len(problems) > 0 {
+	if _, problems := jsondoc.Check(data, strictjson.Options{MaxDepth: maxPolicyDepth}, s); len(problems) > 0 {
 		switch p := problems[0]; {
 		case p.Stage == jsondoc.Syntax:
 			return nil, fmt.Errorf("%s: invalid JSON: %w", path, p.Err)

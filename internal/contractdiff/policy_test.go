@@ -148,3 +148,19 @@ func TestPolicyNumberBeyondFloat64(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// Nesting: maxPolicyDepth levels reach the schema (which wants objects in
+// severities), one more does not get past the JSON reader.
+func TestPolicyDepthLimit(t *testing.T) {
+	nest := func(n int) []byte {
+		return []byte(`{"severities": [` + strings.Repeat("[", n-2) + strings.Repeat("]", n-2) + `]}`)
+	}
+	_, err := ParsePolicy("p.json", nest(maxPolicyDepth), policySchema(t))
+	if err == nil || strings.Contains(err.Error(), "invalid JSON") || !strings.Contains(err.Error(), "p.json:/severities/0: ") {
+		t.Errorf("depth %d: err = %v, want a schema problem at /severities/0", maxPolicyDepth, err)
+	}
+	_, err = ParsePolicy("p.json", nest(maxPolicyDepth+1), policySchema(t))
+	if err == nil || !strings.HasPrefix(err.Error(), "p.json: invalid JSON: ") {
+		t.Errorf("depth %d: err = %v, want invalid JSON", maxPolicyDepth+1, err)
+	}
+}

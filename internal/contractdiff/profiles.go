@@ -41,14 +41,7 @@ func (c *comparer) profiles() {
 // accepts when it joins, a rule that tolerates (unknown members stripped
 // with a warning) narrows it when it leaves.
 func (c *comparer) profileRules(w where, profile string, before, after []string) {
-	in := func(list []string) map[string]bool {
-		m := map[string]bool{}
-		for _, id := range list {
-			m[id] = true
-		}
-		return m
-	}
-	b, a := in(before), in(after)
+	b, a := idSet(before), idSet(after)
 	for _, id := range before {
 		if a[id] {
 			continue
@@ -127,14 +120,7 @@ func contains(list []string, x string) bool {
 // profileList reports the ids that left (gone) and joined (joined) one
 // list of a profile.
 func (c *comparer) profileList(w where, profile, what string, before, after []string, gone, joined string) {
-	in := func(list []string) map[string]bool {
-		m := map[string]bool{}
-		for _, id := range list {
-			m[id] = true
-		}
-		return m
-	}
-	b, a := in(before), in(after)
+	b, a := idSet(before), idSet(after)
 	for _, id := range before {
 		if !a[id] {
 			iw := w
@@ -173,4 +159,13 @@ func (c *comparer) baseTolerates(id string) bool {
 		return r.Tolerates()
 	}
 	return c.base.LookupRule(id).Tolerates()
+}
+
+// idSet is the ids of one list of a profile, for asking which are in it.
+func idSet(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, id := range list {
+		m[id] = true
+	}
+	return m
 }

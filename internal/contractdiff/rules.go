@@ -85,6 +85,10 @@ type Rule struct {
 	// Resolution says how to make the change safely, or when to record a
 	// disposition.
 	Resolution spec.Text
+	// Way is the way the rule always moves the contract when no witness
+	// says otherwise: WayRemoval for the rules of removals and renames,
+	// WayChange for the rules whose direction depends on the edit.
+	Way Way
 }
 
 // Example shows one edit that triggers a rule. Before and After are JSON
@@ -159,7 +163,11 @@ const (
 // rule, otherwise the way its witness shows, otherwise the way its rule
 // always goes.
 func (f *Finding) Way() Way {
-	if removalRules[f.Rule] {
+	var way Way
+	if r := LookupRule(f.Rule); r != nil {
+		way = r.Way
+	}
+	if way == WayRemoval {
 		return WayRemoval
 	}
 	switch f.Probe.Want {
@@ -168,27 +176,5 @@ func (f *Finding) Way() Way {
 	case witness.Widens:
 		return WayWidening
 	}
-	return ruleWays[f.Rule]
-}
-
-var removalRules = map[string]bool{
-	RuleDomainRemoved: true, RuleMethodRemoved: true, RuleNotificationRemoved: true, RuleEventRemoved: true,
-	RuleErrorRemoved: true, RuleErrorKindRemoved: true, RuleCapabilityRemoved: true, RuleRuleRemoved: true,
-	RuleTypeRemoved: true, RuleConstantRemoved: true, RuleFieldRemoved: true, RuleRenamed: true, RuleIDRenamed: true,
-	RuleProfileRemoved: true, RuleToleratedRemoval: true, RuleRequestMemberIgnored: true, RuleReservationRemoved: true,
-}
-
-var ruleWays = map[string]Way{
-	RuleRequiredFieldAdded: WayNarrowing, RuleFieldNowRequired: WayNarrowing, RuleNullableRemoved: WayNarrowing,
-	RuleEnumValueRemoved: WayNarrowing, RuleVariantRemoved: WayNarrowing, RuleMaxLengthLowered: WayNarrowing,
-	RuleMinLengthRaised: WayNarrowing, RuleMaximumLowered: WayNarrowing, RuleMinimumRaised: WayNarrowing,
-	RuleItemBoundsNarrowed: WayNarrowing, RuleClampRemoved: WayNarrowing, RuleUnknownFieldsNarrowed: WayNarrowing,
-	RuleLimitNarrowed: WayNarrowing, RuleProfileEventRemoved: WayNarrowing, RuleProfileLimitLowered: WayNarrowing,
-	RuleProfileRuleAdded: WayNarrowing, RuleProfileToleranceRemoved: WayNarrowing, RuleCapabilityGateAdded: WayNarrowing,
-	RuleStabilityWithdrawn:   WayNarrowing,
-	RuleClosedTypeFieldAdded: WayWidening, RuleFieldNowOptional: WayWidening, RuleNullableAdded: WayWidening,
-	RuleEnumValueAdded: WayWidening, RuleVariantAdded: WayWidening, RuleBoundWidened: WayWidening,
-	RuleUnknownFieldsWidened: WayWidening, RuleLimitWidened: WayWidening, RuleMessageAdded: WayWidening,
-	RuleProfileToleranceAdded: WayWidening, RuleProfileRuleRemoved: WayWidening, RuleProfileEventAdded: WayWidening,
-	RuleProfileLimitRaised: WayWidening, RuleCapabilityGateRemoved: WayWidening,
+	return way
 }

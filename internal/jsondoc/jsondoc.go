@@ -51,6 +51,30 @@ type Problem struct {
 	Leaf *jsonschema.ValidationError
 }
 
+// FileProblem is a problem placed in the file a person edits, as every
+// reader of such a file (a config, a dispositions file) reports it after
+// wording a Problem in its own vocabulary: file:/pointer: message.
+type FileProblem struct {
+	File    string
+	Pointer string
+	Line    int // 0 when unknown
+	Msg     string
+}
+
+// String renders the problem as file:/pointer: message.
+func (p FileProblem) String() string {
+	return p.File + ":" + strictjson.DisplayPointer(p.Pointer) + ": " + p.Msg
+}
+
+// JoinProblems renders problems one a line, as an error's text.
+func JoinProblems(ps []FileProblem) string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Doc is a document Check parsed: its tree and, once the numbers passed,
 // the generic value (maps, slices, json.Number) the schema was checked on.
 // It also finds where a pointer's value is in the text (Offset, Line) for

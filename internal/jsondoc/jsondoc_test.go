@@ -226,3 +226,23 @@ func TestWhere(t *testing.T) {
 		t.Errorf("number problem %+v at line %d, want 3", ps, doc.Line("/size"))
 	}
 }
+
+// A placed problem names the file and the pointer ("/" for the whole
+// document) but never its line, which only some readers know; several
+// problems are one a line, none is the empty text.
+func TestFileProblemsRender(t *testing.T) {
+	ps := []FileProblem{
+		{File: "a.json", Msg: "the file is 9 bytes; the limit is 8"},
+		{File: "a.json", Pointer: "/specs/0/path", Line: 7, Msg: `unknown key "x"`},
+	}
+	if got, want := ps[0].String(), "a.json:/: the file is 9 bytes; the limit is 8"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	want := "a.json:/: the file is 9 bytes; the limit is 8\na.json:/specs/0/path: unknown key \"x\""
+	if got := JoinProblems(ps); got != want {
+		t.Errorf("JoinProblems = %q, want %q", got, want)
+	}
+	if got := JoinProblems(nil); got != "" {
+		t.Errorf("JoinProblems(nil) = %q, want empty", got)
+	}
+}

@@ -73,28 +73,12 @@ type File struct {
 }
 
 // Problem is something wrong with, or about, an entry of the file.
-type Problem struct {
-	File    string
-	Pointer string
-	Line    int // 0 when unknown
-	Msg     string
-}
-
-// String renders the problem as file:/pointer: message.
-func (p Problem) String() string {
-	return p.File + ":" + strictjson.DisplayPointer(p.Pointer) + ": " + p.Msg
-}
+type Problem = jsondoc.FileProblem
 
 // ParseError is a dispositions file that cannot be used: every problem found.
 type ParseError struct{ Problems []Problem }
 
-func (e *ParseError) Error() string {
-	var lines []string
-	for _, p := range e.Problems {
-		lines = append(lines, p.String())
-	}
-	return strings.Join(lines, "\n")
-}
+func (e *ParseError) Error() string { return jsondoc.JoinProblems(e.Problems) }
 
 // Schema is the compiled JSON Schema of the file.
 type Schema struct{ s *jsonschema.Schema }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/contractkit/contractkit/internal/emit/bindview"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
@@ -183,7 +184,7 @@ func (e *Engine) candidates(p Probe, inst found) []any {
 		// miss (a fraction between integer and number, a string outside
 		// a new enum).
 		for _, raw := range p.Values {
-			if x, err := decode(raw); err == nil {
+			if x, err := bindview.Decode(raw); err == nil {
 				value(x)
 			}
 		}
@@ -191,7 +192,7 @@ func (e *Engine) candidates(p Probe, inst found) []any {
 		member(func(m map[string]any) { m["xWitnessUnknown"] = json.Number("1") })
 	case OpSet:
 		for _, raw := range p.Values {
-			if x, err := decode(raw); err == nil {
+			if x, err := bindview.Decode(raw); err == nil {
 				value(x)
 			}
 		}

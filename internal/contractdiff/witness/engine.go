@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/contractkit/contractkit/internal/emit/bindview"
 	"github.com/contractkit/contractkit/internal/emit/schemaemit"
 	"github.com/contractkit/contractkit/internal/spec"
 )
@@ -182,7 +183,7 @@ func (e *Engine) pool(side Side) map[string][]found {
 			return
 		}
 		for _, raw := range raws {
-			v, err := decode(raw)
+			v, err := bindview.Decode(raw)
 			if err != nil {
 				continue
 			}
@@ -273,17 +274,6 @@ func walkRef(d *spec.Domain, r *spec.TypeRef, v any, path []any, depth int, visi
 	case r.Named != nil:
 		walk(d, r.Named, v, path, depth+1, visit)
 	}
-}
-
-// decode reads JSON with numbers kept exact.
-func decode(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
 }
 
 func marshal(v any) (string, error) {

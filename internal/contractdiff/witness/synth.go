@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/contractkit/contractkit/internal/emit/bindview"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
@@ -56,7 +57,7 @@ func (s *synth) named(t *spec.Type) (any, bool) {
 		if len(t.Values) == 0 {
 			return nil, false
 		}
-		v, err := decode(t.Values[0].Value)
+		v, err := bindview.Decode(t.Values[0].Value)
 		return v, err == nil
 	case spec.UnionKind:
 		for _, vr := range t.Variants {
@@ -159,7 +160,7 @@ func constValue(d *spec.Domain, raw json.RawMessage) (any, bool) {
 		}
 		raw = k.Value
 	}
-	v, err := decode(raw)
+	v, err := bindview.Decode(raw)
 	return v, err == nil
 }
 
