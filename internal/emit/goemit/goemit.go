@@ -15,6 +15,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/contractkit/contractkit/internal/emit/bindview"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
@@ -105,28 +106,10 @@ type generator struct {
 	typeIDs map[*spec.Type]int
 }
 
-// comment wraps text as a Go comment paragraph of about 76 columns.
+// comment wraps text as a Go comment paragraph of about 76 columns, by
+// the same wrapping the TypeScript and Python emitters use.
 func comment(text string) string {
-	words := strings.Fields(text)
-	var lines []string
-	cur := ""
-	for _, w := range words {
-		if cur != "" && len(cur)+1+len(w) > 76 {
-			lines = append(lines, cur)
-			cur = w
-			continue
-		}
-		if cur == "" {
-			cur = w
-		} else {
-			cur += " " + w
-		}
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	// A string that starts with // is rendered by jennifer as it is, which
-	// keeps long comments in line-comment style.
+	lines := bindview.Wrap(text, 76)
 	return "// " + strings.Join(lines, "\n// ")
 }
 
