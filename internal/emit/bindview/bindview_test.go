@@ -34,6 +34,20 @@ func TestNames(t *testing.T) {
 	}
 }
 
+// TestVariantNames pins the names both bindings give a union's variants:
+// the union's name, then the tag's words.
+func TestVariantNames(t *testing.T) {
+	u := &spec.Type{Name: "Event", Kind: spec.UnionKind, Tag: "type"}
+	for tag, want := range map[string]string{"RUN_STARTED": "EventRunStarted", "tool-call": "EventToolCall", "add": "EventAdd"} {
+		if got := VariantName(u, &spec.Variant{Tag: tag}); got != want {
+			t.Errorf("VariantName(Event, %q) = %q, want %q", tag, got, want)
+		}
+	}
+	if got := UnknownName(u); got != "EventUnknown" {
+		t.Errorf("UnknownName(Event) = %q, want EventUnknown", got)
+	}
+}
+
 func TestNamesCollisions(t *testing.T) {
 	n := NewNames("scope")
 	n.Add("A", "type A")

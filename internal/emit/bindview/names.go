@@ -135,3 +135,12 @@ func Wrap(text string, width int) []string {
 	}
 	return lines
 }
+
+// VariantName is the type of a union's variant in every binding language:
+// the union's name and the tag's words (EventRunStarted,
+// JSONPatchOperationAdd), so that the TypeScript interface and the Python
+// TypedDict of one variant have one name.
+func VariantName(u *spec.Type, v *spec.Variant) string { return u.Name + Pascal(v.Tag) }
+
+// UnknownName is the catch-all variant of an open union.
+func UnknownName(u *spec.Type) string { return u.Name + "Unknown" }

@@ -422,19 +422,12 @@ func (g *generator) enumDecl(t *spec.Type) {
 	g.p("export type %s = (typeof %s)[keyof typeof %s];", t.Name, t.Name, t.Name)
 }
 
-// VariantName is the interface of a union's variant: the union's name and
-// the tag's words (EventRunStarted, JSONPatchOperationAdd).
-func VariantName(u *spec.Type, v *spec.Variant) string { return u.Name + bindview.Pascal(v.Tag) }
-
 // TagObjectName is the const object of a union's tags (EventType,
 // JSONPatchOperationOp).
 func TagObjectName(u *spec.Type) string { return u.Name + bindview.Pascal(u.Tag) }
 
 // ByTagName is the map from a union's tags to its variants (EventByType).
 func ByTagName(u *spec.Type) string { return u.Name + "By" + bindview.Pascal(u.Tag) }
-
-// UnknownName is the catch-all variant of an open union.
-func UnknownName(u *spec.Type) string { return u.Name + "Unknown" }
 
 func (g *generator) unionDecl(t *spec.Type) {
 	tags := TagObjectName(t)
@@ -453,7 +446,7 @@ func (g *generator) unionDecl(t *spec.Type) {
 	var names []string
 	for _, v := range t.Variants {
 		g.p("")
-		vn := g.declare(VariantName(t, v), fmt.Sprintf("variant %s of %s", v.Tag, t.Name))
+		vn := g.declare(bindview.VariantName(t, v), fmt.Sprintf("variant %s of %s", v.Tag, t.Name))
 		names = append(names, vn)
 		since := ""
 		if v.Since != t.Since {
@@ -473,7 +466,7 @@ func (g *generator) unionDecl(t *spec.Type) {
 		g.p("}")
 	}
 	if t.Open {
-		un := g.declare(UnknownName(t), "unknown variant of open union "+t.Name)
+		un := g.declare(bindview.UnknownName(t), "unknown variant of open union "+t.Name)
 		g.p("")
 		g.doc("", []string{fmt.Sprintf("A %s whose %q the contract does not list: the union is open, so a later version may add a variant, and a receiver keeps it as it came.", t.Name, t.Tag)}, "", "")
 		g.p("export interface %s {", un)
@@ -486,7 +479,7 @@ func (g *generator) unionDecl(t *spec.Type) {
 	g.doc("", []string{fmt.Sprintf("The variants of %s, by their %q.", t.Name, t.Tag)}, "", "")
 	g.p("export interface %s {", g.declare(ByTagName(t), "variant map of union "+t.Name))
 	for _, v := range t.Variants {
-		g.p("  %s: %s;", propName(v.Tag), VariantName(t, v))
+		g.p("  %s: %s;", propName(v.Tag), bindview.VariantName(t, v))
 	}
 	g.p("}")
 	g.p("")
