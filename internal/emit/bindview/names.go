@@ -113,6 +113,23 @@ func (n *Names) Err() error {
 	return fmt.Errorf("%s", strings.Join(dups, "\n"))
 }
 
+// Paragraphs wraps each non-blank paragraph to width by Wrap, with an
+// empty line between paragraphs: the body of a doc comment in any binding.
+func Paragraphs(paragraphs []string, width int) []string {
+	var lines []string
+	for _, par := range paragraphs {
+		par = strings.TrimSpace(par)
+		if par == "" {
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, Wrap(par, width)...)
+	}
+	return lines
+}
+
 // Wrap breaks text into lines of at most about width columns, at spaces;
 // a word longer than width stands on a line of its own.
 func Wrap(text string, width int) []string {

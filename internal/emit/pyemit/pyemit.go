@@ -120,17 +120,7 @@ func lit(s string) string {
 
 // docstring writes a docstring at indent from paragraphs.
 func (g *generator) docstring(indent string, paragraphs []string, since string, stability spec.Stability) {
-	var lines []string
-	for _, par := range paragraphs {
-		par = strings.TrimSpace(par)
-		if par == "" {
-			continue
-		}
-		if len(lines) > 0 {
-			lines = append(lines, "")
-		}
-		lines = append(lines, bindview.Wrap(par, 88-len(indent))...)
-	}
+	lines := bindview.Paragraphs(paragraphs, 88-len(indent))
 	if since != "" {
 		lines = append(lines, "", "Since "+since+".")
 	}

@@ -134,17 +134,7 @@ func (g *generator) header() {
 // doc writes a TSDoc comment at indent from paragraphs, with @since and
 // @deprecated tags.
 func (g *generator) doc(indent string, paragraphs []string, since string, stability spec.Stability) {
-	var lines []string
-	for _, par := range paragraphs {
-		par = strings.TrimSpace(par)
-		if par == "" {
-			continue
-		}
-		if len(lines) > 0 {
-			lines = append(lines, "")
-		}
-		lines = append(lines, bindview.Wrap(par, 96-len(indent))...)
-	}
+	lines := bindview.Paragraphs(paragraphs, 96-len(indent))
 	if since != "" {
 		lines = append(lines, "@since "+since)
 	}
