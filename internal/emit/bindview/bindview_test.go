@@ -165,6 +165,27 @@ func TestReceivable(t *testing.T) {
 	}
 }
 
+// Judge strips only a valid example before judging it: the same extra
+// member is left out of a valid example and makes an invalid one a
+// mismatch; a value that is not JSON is an error naming file and pointer.
+func TestJudge(t *testing.T) {
+	obj, _, _, _, _ := types()
+	d := &spec.Domain{File: "spec/x.json"}
+	raw := json.RawMessage(`{"name":"a","later":true}`)
+	j, err := Python.Judge(d, Example{Type: obj, Valid: true, Value: raw, Ptr: "/types/0/examples/valid/0"})
+	if err != nil || j.Mismatch != "" || !reflect.DeepEqual(j.Dropped, []string{"/later"}) || !reflect.DeepEqual(j.Value, decode(t, `{"name":"a"}`)) {
+		t.Errorf("valid: %+v %v", j, err)
+	}
+	j, err = Python.Judge(d, Example{Type: obj, Value: raw, Ptr: "/types/0/examples/invalid/0"})
+	if err != nil || j.Mismatch == "" || j.Dropped != nil || MismatchPointer(j.Mismatch) != "/later" {
+		t.Errorf("invalid: %+v %v", j, err)
+	}
+	_, err = TypeScript.Judge(d, Example{Type: obj, Valid: true, Value: json.RawMessage(`{`), Ptr: "/types/0/examples/valid/1"})
+	if err == nil || !strings.HasPrefix(err.Error(), "spec/x.json:/types/0/examples/valid/1: ") {
+		t.Errorf("not JSON: %v", err)
+	}
+}
+
 func TestWithTag(t *testing.T) {
 	for _, c := range []struct {
 		in, out string

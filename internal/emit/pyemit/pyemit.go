@@ -614,19 +614,15 @@ func (g *generator) examplesModule() ([]byte, error) {
 	names := bindview.NewNames(d.File + ": Python module " + ExamplesModule(d))
 	var problems []string
 	for _, ex := range exs {
-		v, err := bindview.Decode(ex.Value)
+		j, err := bindview.Python.Judge(d, ex)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%s: %w", d.File, ex.Ptr, err)
+			return nil, err
 		}
 		name := bindview.UpperSnake("example " + strings.Join(ex.Words, " "))
 		names.Add(name, ex.Label)
-		var dropped []string
-		if ex.Valid {
-			v, dropped = bindview.Python.Receivable(v, ex.Type)
-		}
-		mismatch := bindview.Python.Mismatch(d, v, ex.Type)
+		dropped, mismatch := j.Dropped, j.Mismatch
 		var b strings.Builder
-		writeValue(&b, v)
+		writeValue(&b, j.Value)
 		g.p("")
 		switch {
 		case ex.Valid && mismatch != "":

@@ -749,21 +749,17 @@ func (g *generator) examplesModule() ([]byte, error) {
 	names := bindview.NewNames(d.File + ": TypeScript module " + ExamplesModule(d))
 	var problems, catalog []string
 	for _, ex := range exs {
-		v, err := bindview.Decode(ex.Value)
+		j, err := bindview.TypeScript.Judge(d, ex)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%s: %w", d.File, ex.Ptr, err)
+			return nil, err
 		}
 		name := "example" + bindview.Pascal(strings.Join(ex.Words, " "))
 		names.Add(name, ex.Label)
+		dropped, mismatch := j.Dropped, j.Mismatch
 		literal := bindview.Compact(ex.Value)
-		var dropped []string
-		if ex.Valid {
-			v, dropped = bindview.TypeScript.Receivable(v, ex.Type)
-			if len(dropped) > 0 {
-				literal = jsonLiteral(v)
-			}
+		if len(dropped) > 0 {
+			literal = jsonLiteral(j.Value)
 		}
-		mismatch := bindview.TypeScript.Mismatch(d, v, ex.Type)
 		g.p("")
 		switch {
 		case ex.Valid && mismatch != "":
