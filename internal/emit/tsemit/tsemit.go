@@ -18,6 +18,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/contractkit/contractkit/internal/emit/bindview"
@@ -506,6 +507,32 @@ func (g *generator) errorData(m *spec.Method) string {
 	return strings.Join(parts, " | ")
 }
 
+// constEntry is one key of an exported const object: its value (a
+// TypeScript literal), what declares it, and its doc.
+type constEntry struct {
+	key, what string
+	doc       []string
+	since     string
+	stability spec.Stability
+	value     string
+}
+
+// constObject writes an exported const object of names or codes under a
+// one-line doc, each entry under its own, its keys checked for collisions
+// in a scope of the object's name.
+func (g *generator) constObject(name, what, doc string, entries []constEntry) {
+	keys := g.scope(name)
+	g.p("")
+	g.p("/** %s */", doc)
+	g.p("export const %s = {", g.declare(name, what))
+	for _, e := range entries {
+		keys.Add(e.key, e.what)
+		g.doc("  ", e.doc, e.since, e.stability)
+		g.p("  %s: %s,", e.key, e.value)
+	}
+	g.p("} as const;")
+}
+
 // MethodKey is a method's key in the Method and Methods objects.
 func MethodKey(m *spec.Method) string { return bindview.Camel(m.Method) }
 
@@ -517,16 +544,11 @@ func (g *generator) methods() {
 	if len(d.Methods) == 0 {
 		return
 	}
-	keys := g.scope("Method")
-	g.p("")
-	g.p("/** Method names, by key. */")
-	g.p("export const %s = {", g.declare("Method", "method names"))
+	var entries []constEntry
 	for _, m := range d.Methods {
-		keys.Add(MethodKey(m), "method "+m.Method)
-		g.doc("  ", []string{g.en(m.Title) + ". " + g.enp(m.Requirement), m.ID + "."}, m.Since, m.Stability)
-		g.p("  %s: %s,", MethodKey(m), lit(m.Method))
+		entries = append(entries, constEntry{MethodKey(m), "method " + m.Method, []string{g.en(m.Title) + ". " + g.enp(m.Requirement), m.ID + "."}, m.Since, m.Stability, lit(m.Method)})
 	}
-	g.p("} as const;")
+	g.constObject("Method", "method names", "Method names, by key.", entries)
 	g.p("")
 	g.p("/** A method name. */")
 	g.p("export type %s = (typeof Method)[keyof typeof Method];", g.declare("MethodName", "method name type"))
@@ -548,16 +570,11 @@ func (g *generator) notifications() {
 	if len(d.Notifications) == 0 {
 		return
 	}
-	keys := g.scope("Notification")
-	g.p("")
-	g.p("/** Notification names, by key. */")
-	g.p("export const %s = {", g.declare("Notification", "notification names"))
+	var entries []constEntry
 	for _, n := range d.Notifications {
-		keys.Add(NotificationKey(n), "notification "+n.Method)
-		g.doc("  ", []string{g.en(n.Title) + " (" + n.Direction + "). " + g.enp(n.Requirement), n.ID + "."}, n.Since, n.Stability)
-		g.p("  %s: %s,", NotificationKey(n), lit(n.Method))
+		entries = append(entries, constEntry{NotificationKey(n), "notification " + n.Method, []string{g.en(n.Title) + " (" + n.Direction + "). " + g.enp(n.Requirement), n.ID + "."}, n.Since, n.Stability, lit(n.Method)})
 	}
-	g.p("} as const;")
+	g.constObject("Notification", "notification names", "Notification names, by key.", entries)
 	g.p("")
 	g.p("/** A notification name. */")
 	g.p("export type %s = (typeof Notification)[keyof typeof Notification];", g.declare("NotificationName", "notification name type"))
@@ -579,17 +596,11 @@ func (g *generator) events() {
 	if len(d.Events) == 0 {
 		return
 	}
-	keys := g.scope("EventName")
-	g.p("")
-	g.p("/** Event names, by key. */")
-	g.p("export const %s = {", g.declare("EventName", "event names"))
+	var entries []constEntry
 	for _, e := range d.Events {
-		key := bindview.Pascal(e.Name)
-		keys.Add(key, "event "+e.Name)
-		g.doc("  ", []string{g.en(e.Title) + ". " + g.enp(e.Requirement), e.ID + "."}, e.Since, e.Stability)
-		g.p("  %s: %s,", key, lit(e.Name))
+		entries = append(entries, constEntry{bindview.Pascal(e.Name), "event " + e.Name, []string{g.en(e.Title) + ". " + g.enp(e.Requirement), e.ID + "."}, e.Since, e.Stability, lit(e.Name)})
 	}
-	g.p("} as const;")
+	g.constObject("EventName", "event names", "Event names, by key.", entries)
 	g.p("")
 	g.p("/** Every event's payload type, by event name. */")
 	g.p("export interface %s {", g.declare("EventMap", "event map"))
@@ -604,38 +615,28 @@ func (g *generator) errors() {
 	if len(d.Errors) == 0 {
 		return
 	}
-	keys := g.scope("ErrorCode")
-	g.p("")
-	g.p("/** Error codes, by name. */")
-	g.p("export const %s = {", g.declare("ErrorCode", "error codes"))
+	var entries []constEntry
 	var kinds []*spec.ErrorKind
 	for _, e := range d.Errors {
-		keys.Add(e.Symbol, "error "+e.ID)
-		g.doc("  ", []string{g.en(e.Title) + ": " + lit(g.en(e.Message)) + ". " + g.enp(e.Requirement), e.ID + "."}, e.Since, e.Stability)
-		g.p("  %s: %d,", e.Symbol, e.Code)
+		entries = append(entries, constEntry{e.Symbol, "error " + e.ID, []string{g.en(e.Title) + ": " + lit(g.en(e.Message)) + ". " + g.enp(e.Requirement), e.ID + "."}, e.Since, e.Stability, strconv.FormatInt(e.Code, 10)})
 		kinds = append(kinds, e.Kinds...)
 	}
-	g.p("} as const;")
+	g.constObject("ErrorCode", "error codes", "Error codes, by name.", entries)
 	g.p("")
 	g.p("/** An error code of the contract. */")
 	g.p("export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];")
 	if len(kinds) == 0 {
 		return
 	}
-	kk := g.scope("ErrorKind")
-	g.p("")
-	g.p("/** Domain error kinds, carried in error.data.kind, by name. */")
-	g.p("export const %s = {", g.declare("ErrorKind", "error kinds"))
+	entries = nil
 	for _, k := range kinds {
 		key := k.Symbol
 		if key == "" {
 			key = bindview.Pascal(k.Kind)
 		}
-		kk.Add(key, "error kind "+k.Kind)
-		g.doc("  ", []string{g.en(k.Title) + ". " + g.enp(k.Requirement), k.ID + "."}, k.Since, k.Stability)
-		g.p("  %s: %s,", key, lit(k.Kind))
+		entries = append(entries, constEntry{key, "error kind " + k.Kind, []string{g.en(k.Title) + ". " + g.enp(k.Requirement), k.ID + "."}, k.Since, k.Stability, lit(k.Kind)})
 	}
-	g.p("} as const;")
+	g.constObject("ErrorKind", "error kinds", "Domain error kinds, carried in error.data.kind, by name.", entries)
 	g.p("")
 	g.p("/** A domain error kind. */")
 	g.p("export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];")
@@ -646,17 +647,11 @@ func (g *generator) capabilities() {
 	if len(d.Capabilities) == 0 {
 		return
 	}
-	keys := g.scope("Capability")
-	g.p("")
-	g.p("/** Capability names, by key. */")
-	g.p("export const %s = {", g.declare("Capability", "capability names"))
+	var entries []constEntry
 	for _, c := range d.Capabilities {
-		key := bindview.Camel(c.Name)
-		keys.Add(key, "capability "+c.Name)
-		g.doc("  ", []string{g.en(c.Title) + ". " + g.enp(c.Description), c.ID + "."}, c.Since, c.Stability)
-		g.p("  %s: %s,", key, lit(c.Name))
+		entries = append(entries, constEntry{bindview.Camel(c.Name), "capability " + c.Name, []string{g.en(c.Title) + ". " + g.enp(c.Description), c.ID + "."}, c.Since, c.Stability, lit(c.Name)})
 	}
-	g.p("} as const;")
+	g.constObject("Capability", "capability names", "Capability names, by key.", entries)
 }
 
 // jsonrpcModule writes the vscode-jsonrpc descriptors: a client writes
