@@ -110,6 +110,8 @@ type generator struct {
 // the same wrapping the TypeScript and Python emitters use.
 func comment(text string) string {
 	lines := bindview.Wrap(text, 76)
+	// A string that starts with // is rendered by jennifer as it is, which
+	// keeps long comments in line-comment style.
 	return "// " + strings.Join(lines, "\n// ")
 }
 
