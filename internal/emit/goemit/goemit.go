@@ -210,12 +210,8 @@ func (g *generator) contractFile(f *jen.File) {
 		}
 		f.Const().Defs(defs...)
 		var optIns []jen.Code
-		seen := map[string]bool{}
-		for _, c := range d.Capabilities {
-			if c.OptIn != "" && !seen[c.OptIn] {
-				seen[c.OptIn] = true
-				optIns = append(optIns, jen.Id(spec.OptInPrefix+spec.GoName(c.OptIn)).Op("=").Lit(c.OptIn))
-			}
+		for _, c := range d.OptInCapabilities() {
+			optIns = append(optIns, jen.Id(spec.OptInGoName(c.OptIn)).Op("=").Lit(c.OptIn))
 		}
 		if len(optIns) > 0 {
 			f.Comment("Client opt-in flags, named by the capabilities that need them.")
