@@ -1,35 +1,27 @@
 package gen
 
 import (
+	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/emit/pyemit"
 	"github.com/contractkit/contractkit/internal/emit/tsemit"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
-// Bindings are the outputs of a domain in the peers' languages, as its
-// contractkit.json entry names them: the folder of its TypeScript modules
-// and of its Python module, "" for none.
-type Bindings struct {
-	TypeScript string
-	// JSONRPC adds the vscode-jsonrpc descriptors to the TypeScript
-	// binding: for a domain carried over JSON-RPC 2.0 with Content-Length
-	// framing, which vscode-jsonrpc speaks.
-	JSONRPC bool
-	Python  string
-}
-
-// bindingTasks are the tasks that write a domain's bindings.
-func bindingTasks(d *spec.Domain, b Bindings) []func() ([]file, error) {
+// bindingTasks are the tasks that write a domain's bindings in the peers'
+// languages, where its resolved target puts them: the folder of its
+// TypeScript modules (with the vscode-jsonrpc descriptors when JSONRPC
+// asks) and of its Python module, "" for none.
+func bindingTasks(d *spec.Domain, t config.Target) []func() ([]file, error) {
 	var tasks []func() ([]file, error)
-	if b.TypeScript != "" {
+	if t.TypeScript != "" {
 		tasks = append(tasks, func() ([]file, error) {
-			fs, err := tsemit.Emit(d, tsemit.Options{Dir: b.TypeScript, JSONRPC: b.JSONRPC})
+			fs, err := tsemit.Emit(d, tsemit.Options{Dir: t.TypeScript, JSONRPC: t.JSONRPC})
 			return files(fs), err
 		})
 	}
-	if b.Python != "" {
+	if t.Python != "" {
 		tasks = append(tasks, func() ([]file, error) {
-			fs, err := pyemit.Emit(d, pyemit.Options{Dir: b.Python})
+			fs, err := pyemit.Emit(d, pyemit.Options{Dir: t.Python})
 			return files(fs), err
 		})
 	}

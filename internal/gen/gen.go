@@ -327,7 +327,7 @@ func domainTasks(fsys fs.FS, p *plan, t config.Target, d *spec.Domain, tests map
 		fs, err := pageemit.Emit(d, fsys)
 		return files(fs), err
 	})
-	tasks = append(tasks, bindingTasks(d, Bindings{TypeScript: t.TypeScript, JSONRPC: t.JSONRPC, Python: t.Python})...)
+	tasks = append(tasks, bindingTasks(d, t)...)
 	tmpl := p.templates
 	if own, ok := p.entryTemplates[t.Entry]; ok {
 		tmpl = own

@@ -69,6 +69,24 @@ func DefaultAccessorName(f *Field) string { return f.GoName() + "OrDefault" }
 // whose tag the spec does not list.
 func (t *Type) UnknownGoName() string { return t.GoName() + "Unknown" }
 
+// OptInGoName is the constant that holds a client opt-in flag.
+func OptInGoName(optIn string) string { return OptInPrefix + GoName(optIn) }
+
+// OptInCapabilities returns, for each distinct opt-in flag in the order
+// the capabilities first name it, the first capability that names it:
+// one constant per flag, declared where the spec first asks for it.
+func (d *Domain) OptInCapabilities() []*Capability {
+	var out []*Capability
+	seen := map[string]bool{}
+	for _, c := range d.Capabilities {
+		if c.OptIn != "" && !seen[c.OptIn] {
+			seen[c.OptIn] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func orGo(symbol, wire string) string {
 	if symbol != "" {
 		return symbol
@@ -174,13 +192,11 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 		add("Grants", "capability grants", "/capabilities")
 		add("GrantsFor", "capability grants", "/capabilities")
 	}
-	optIns := map[string]bool{}
 	for _, c := range d.Capabilities {
 		add(CapabilityPrefix+c.GoName(), "capability "+c.Name, c.Ptr)
-		if c.OptIn != "" && !optIns[c.OptIn] {
-			optIns[c.OptIn] = true
-			add(OptInPrefix+GoName(c.OptIn), "opt-in "+c.OptIn, c.Ptr+"/optIn")
-		}
+	}
+	for _, c := range d.OptInCapabilities() {
+		add(OptInGoName(c.OptIn), "opt-in "+c.OptIn, c.Ptr+"/optIn")
 	}
 	for _, c := range d.Constants {
 		add(c.Symbol, "constant "+c.ID, c.Ptr)

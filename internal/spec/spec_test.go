@@ -560,3 +560,28 @@ func protocolConstant(direction map[string]any) map[string]any {
 	}
 	return c
 }
+
+// One opt-in constant per distinct flag, at the first capability that
+// names it; the name the collision check lists is the emitted one.
+func TestOptInCapabilities(t *testing.T) {
+	a := &Capability{Entry: Entry{Ptr: "/capabilities/0"}, Name: "a", OptIn: "events"}
+	c := &Capability{Entry: Entry{Ptr: "/capabilities/2"}, Name: "c", OptIn: "events"}
+	e := &Capability{Entry: Entry{Ptr: "/capabilities/3"}, Name: "e", OptIn: "stream-log"}
+	d := &Domain{Capabilities: []*Capability{a, {Name: "b"}, c, e}}
+	got := d.OptInCapabilities()
+	if len(got) != 2 || got[0] != a || got[1] != e {
+		t.Fatalf("OptInCapabilities = %v, want capabilities a and e", got)
+	}
+	if n := OptInGoName("stream-log"); n != "OptInStreamLog" {
+		t.Errorf("OptInGoName(stream-log) = %q", n)
+	}
+	var optIns []string
+	for _, id := range d.GoIdentifiers() {
+		if strings.HasPrefix(id.What, "opt-in ") {
+			optIns = append(optIns, id.Name+" "+id.Ptr)
+		}
+	}
+	if want := "OptInEvents /capabilities/0/optIn,OptInStreamLog /capabilities/3/optIn"; strings.Join(optIns, ",") != want {
+		t.Errorf("opt-in identifiers %q, want %q", optIns, want)
+	}
+}

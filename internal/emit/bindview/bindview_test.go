@@ -34,6 +34,20 @@ func TestNames(t *testing.T) {
 	}
 }
 
+// TestVariantNames pins the names both bindings give a union's variants:
+// the union's name, then the tag's words.
+func TestVariantNames(t *testing.T) {
+	u := &spec.Type{Name: "Event", Kind: spec.UnionKind, Tag: "type"}
+	for tag, want := range map[string]string{"RUN_STARTED": "EventRunStarted", "tool-call": "EventToolCall", "add": "EventAdd"} {
+		if got := VariantName(u, &spec.Variant{Tag: tag}); got != want {
+			t.Errorf("VariantName(Event, %q) = %q, want %q", tag, got, want)
+		}
+	}
+	if got := UnknownName(u); got != "EventUnknown" {
+		t.Errorf("UnknownName(Event) = %q, want EventUnknown", got)
+	}
+}
+
 func TestNamesCollisions(t *testing.T) {
 	n := NewNames("scope")
 	n.Add("A", "type A")
@@ -148,6 +162,27 @@ func TestReceivable(t *testing.T) {
 	}
 	if _, dropped := Python.Receivable(decode(t, `{"id":"a","more":1}`), keep); !reflect.DeepEqual(dropped, []string{"/more"}) {
 		t.Errorf("Python cannot spell kept members: %v", dropped)
+	}
+}
+
+// Judge strips only a valid example before judging it: the same extra
+// member is left out of a valid example and makes an invalid one a
+// mismatch; a value that is not JSON is an error naming file and pointer.
+func TestJudge(t *testing.T) {
+	obj, _, _, _, _ := types()
+	d := &spec.Domain{File: "spec/x.json"}
+	raw := json.RawMessage(`{"name":"a","later":true}`)
+	j, err := Python.Judge(d, Example{Type: obj, Valid: true, Value: raw, Ptr: "/types/0/examples/valid/0"})
+	if err != nil || j.Mismatch != "" || !reflect.DeepEqual(j.Dropped, []string{"/later"}) || !reflect.DeepEqual(j.Value, decode(t, `{"name":"a"}`)) {
+		t.Errorf("valid: %+v %v", j, err)
+	}
+	j, err = Python.Judge(d, Example{Type: obj, Value: raw, Ptr: "/types/0/examples/invalid/0"})
+	if err != nil || j.Mismatch == "" || j.Dropped != nil || MismatchPointer(j.Mismatch) != "/later" {
+		t.Errorf("invalid: %+v %v", j, err)
+	}
+	_, err = TypeScript.Judge(d, Example{Type: obj, Valid: true, Value: json.RawMessage(`{`), Ptr: "/types/0/examples/valid/1"})
+	if err == nil || !strings.HasPrefix(err.Error(), "spec/x.json:/types/0/examples/valid/1: ") {
+		t.Errorf("not JSON: %v", err)
 	}
 }
 

@@ -159,6 +159,34 @@ func Decode(raw json.RawMessage) (any, error) {
 	return v, nil
 }
 
+// Judged is one example as the static types of a language see it.
+type Judged struct {
+	// Value is the decoded example; for a valid one, only its Receivable
+	// part, since a literal of the type cannot spell the rest.
+	Value any
+	// Dropped are the pointers of the members Receivable left out.
+	Dropped []string
+	// Mismatch is why the types reject Value ("" when they accept it).
+	Mismatch string
+}
+
+// Judge decodes ex and judges it against the language's types: a valid
+// example through its Receivable part, an invalid one as it is. It fails
+// only when the value is not JSON; what a mismatch means (a fault of a
+// valid example, the expected rejection of an invalid one) is the
+// emitter's to say.
+func (l Lang) Judge(d *spec.Domain, ex Example) (Judged, error) {
+	v, err := Decode(ex.Value)
+	if err != nil {
+		return Judged{}, fmt.Errorf("%s:%s: %w", d.File, ex.Ptr, err)
+	}
+	var dropped []string
+	if ex.Valid {
+		v, dropped = l.Receivable(v, ex.Type)
+	}
+	return Judged{Value: v, Dropped: dropped, Mismatch: l.Mismatch(d, v, ex.Type)}, nil
+}
+
 // MismatchPointer is the JSON Pointer part of a Mismatch reason
 // ("pointer: why"), "/" for the whole value, as an example file names the
 // place its types reject.

@@ -113,6 +113,23 @@ func (n *Names) Err() error {
 	return fmt.Errorf("%s", strings.Join(dups, "\n"))
 }
 
+// Paragraphs wraps each non-blank paragraph to width by Wrap, with an
+// empty line between paragraphs: the body of a doc comment in any binding.
+func Paragraphs(paragraphs []string, width int) []string {
+	var lines []string
+	for _, par := range paragraphs {
+		par = strings.TrimSpace(par)
+		if par == "" {
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, Wrap(par, width)...)
+	}
+	return lines
+}
+
 // Wrap breaks text into lines of at most about width columns, at spaces;
 // a word longer than width stands on a line of its own.
 func Wrap(text string, width int) []string {
@@ -135,3 +152,12 @@ func Wrap(text string, width int) []string {
 	}
 	return lines
 }
+
+// VariantName is the type of a union's variant in every binding language:
+// the union's name and the tag's words (EventRunStarted,
+// JSONPatchOperationAdd), so that the TypeScript interface and the Python
+// TypedDict of one variant have one name.
+func VariantName(u *spec.Type, v *spec.Variant) string { return u.Name + Pascal(v.Tag) }
+
+// UnknownName is the catch-all variant of an open union.
+func UnknownName(u *spec.Type) string { return u.Name + "Unknown" }

@@ -24,3 +24,15 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// Blank paragraphs vanish, and one empty line stands between the others.
+func TestParagraphs(t *testing.T) {
+	got := Paragraphs([]string{" ab cd ", "", "  ", "ef"}, 4)
+	want := []string{"ab", "cd", "", "ef"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Paragraphs = %q, want %q", got, want)
+	}
+	if got := Paragraphs([]string{"", " "}, 4); got != nil {
+		t.Errorf("Paragraphs of blanks = %q, want nil", got)
+	}
+}

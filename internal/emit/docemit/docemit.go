@@ -14,6 +14,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/spec"
 	"github.com/contractkit/contractkit/internal/trace"
 )
@@ -231,7 +232,7 @@ func (r *renderer) pageData(p *spec.Page) *PageData {
 	}
 	data.GoDir, data.ModelPath, data.Regenerate = r.in.GoDir, r.in.ModelPath, r.in.Regenerate
 	if data.Regenerate == "" {
-		data.Regenerate = "go generate ./..."
+		data.Regenerate = config.DefaultRegenerate
 	}
 	data.Nav = append(data.Nav, NavItem{File: "index.md", Title: d.Header.Title, Current: p == nil})
 	for _, q := range d.Docs.Pages {

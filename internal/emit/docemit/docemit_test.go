@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/docscheck"
 	"github.com/contractkit/contractkit/internal/emit/docemit"
 	"github.com/contractkit/contractkit/internal/repotest"
@@ -74,6 +75,10 @@ func TestEscaping(t *testing.T) {
 			t.Error(pr)
 		}
 		pages[f.Path] = p
+		// An input without a regenerate command names config's default.
+		if want := "run `" + config.DefaultRegenerate + "`"; strings.Contains(f.Path, "/en/") && !strings.Contains(string(f.Data), want) {
+			t.Errorf("%s does not name the default regenerate command %q", f.Path, want)
+		}
 		if strings.HasSuffix(f.Path, "en/reference/demo/wire.md") {
 			want := `a \| b \{c\} &lt;d&gt; \[e\](f) ` + "`x\\|y {z}`" + ` \*g\*`
 			if !strings.Contains(string(f.Data), want) {

@@ -156,18 +156,19 @@ func (g *generator) dispatchFile(f *jen.File) {
 		jen.Id("Message"): jen.Id("info").Dot("Message"),
 	}
 	var dataFunc []jen.Code
-	if t, ptrField, reasonField, ok := g.paramsDetail(); ok {
+	detail, ptrField, reasonField, ok := g.paramsDetail()
+	if ok {
 		info[jen.Id("Data")] = jen.Id("invalidParamsData").Call(jen.Err())
 		dataFunc = []jen.Code{
 			jen.Var().Id("ve").Op("*").Qual(genrtPkg, "ValidationError"),
 			jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ve"))).Block(
 				jen.Id("p").Op(":=").Id("ve").Dot("Pointer"),
-				jen.Return(jen.Id(t.GoName()).Values(jen.Dict{
+				jen.Return(jen.Id(detail.GoName()).Values(jen.Dict{
 					jen.Id(ptrField):    jen.Op("&").Id("p"),
 					jen.Id(reasonField): jen.Id("ve").Dot("Message"),
 				})),
 			),
-			jen.Return(jen.Id(t.GoName()).Values(jen.Dict{jen.Id(reasonField): jen.Err().Dot("Error").Call()})),
+			jen.Return(jen.Id(detail.GoName()).Values(jen.Dict{jen.Id(reasonField): jen.Err().Dot("Error").Call()})),
 		}
 	}
 	f.Comment("invalidParams is the invalid-params error of a params value the decoder refused.")
@@ -175,10 +176,9 @@ func (g *generator) dispatchFile(f *jen.File) {
 		jen.List(jen.Id("info"), jen.Id("_")).Op(":=").Id("LookupError").Call(g.invalidParamsCode()),
 		jen.Return(jen.Op("&").Id("RPCError").Values(info)),
 	)
-	if dataFunc != nil {
+	if ok {
 		f.Comment("invalidParamsData is the error's data: the failing pointer within params and the reason.")
-		t, _, _, _ := g.paramsDetail()
-		f.Func().Id("invalidParamsData").Params(jen.Err().Error()).Id(t.GoName()).Block(dataFunc...)
+		f.Func().Id("invalidParamsData").Params(jen.Err().Error()).Id(detail.GoName()).Block(dataFunc...)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/contractkit/contractkit/internal/emit/bindview"
 	"github.com/contractkit/contractkit/internal/spec"
 )
 
@@ -105,26 +106,10 @@ type generator struct {
 	typeIDs map[*spec.Type]int
 }
 
-// comment wraps text as a Go comment paragraph of about 76 columns.
+// comment wraps text as a Go comment paragraph of about 76 columns, by
+// the same wrapping the TypeScript and Python emitters use.
 func comment(text string) string {
-	words := strings.Fields(text)
-	var lines []string
-	cur := ""
-	for _, w := range words {
-		if cur != "" && len(cur)+1+len(w) > 76 {
-			lines = append(lines, cur)
-			cur = w
-			continue
-		}
-		if cur == "" {
-			cur = w
-		} else {
-			cur += " " + w
-		}
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
+	lines := bindview.Wrap(text, 76)
 	// A string that starts with // is rendered by jennifer as it is, which
 	// keeps long comments in line-comment style.
 	return "// " + strings.Join(lines, "\n// ")
@@ -225,12 +210,8 @@ func (g *generator) contractFile(f *jen.File) {
 		}
 		f.Const().Defs(defs...)
 		var optIns []jen.Code
-		seen := map[string]bool{}
-		for _, c := range d.Capabilities {
-			if c.OptIn != "" && !seen[c.OptIn] {
-				seen[c.OptIn] = true
-				optIns = append(optIns, jen.Id(spec.OptInPrefix+spec.GoName(c.OptIn)).Op("=").Lit(c.OptIn))
-			}
+		for _, c := range d.OptInCapabilities() {
+			optIns = append(optIns, jen.Id(spec.OptInGoName(c.OptIn)).Op("=").Lit(c.OptIn))
 		}
 		if len(optIns) > 0 {
 			f.Comment("Client opt-in flags, named by the capabilities that need them.")

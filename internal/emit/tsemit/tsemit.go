@@ -18,6 +18,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/contractkit/contractkit/internal/emit/bindview"
@@ -134,17 +135,7 @@ func (g *generator) header() {
 // doc writes a TSDoc comment at indent from paragraphs, with @since and
 // @deprecated tags.
 func (g *generator) doc(indent string, paragraphs []string, since string, stability spec.Stability) {
-	var lines []string
-	for _, par := range paragraphs {
-		par = strings.TrimSpace(par)
-		if par == "" {
-			continue
-		}
-		if len(lines) > 0 {
-			lines = append(lines, "")
-		}
-		lines = append(lines, bindview.Wrap(par, 96-len(indent))...)
-	}
+	lines := bindview.Paragraphs(paragraphs, 96-len(indent))
 	if since != "" {
 		lines = append(lines, "@since "+since)
 	}
@@ -422,19 +413,12 @@ func (g *generator) enumDecl(t *spec.Type) {
 	g.p("export type %s = (typeof %s)[keyof typeof %s];", t.Name, t.Name, t.Name)
 }
 
-// VariantName is the interface of a union's variant: the union's name and
-// the tag's words (EventRunStarted, JSONPatchOperationAdd).
-func VariantName(u *spec.Type, v *spec.Variant) string { return u.Name + bindview.Pascal(v.Tag) }
-
 // TagObjectName is the const object of a union's tags (EventType,
 // JSONPatchOperationOp).
 func TagObjectName(u *spec.Type) string { return u.Name + bindview.Pascal(u.Tag) }
 
 // ByTagName is the map from a union's tags to its variants (EventByType).
 func ByTagName(u *spec.Type) string { return u.Name + "By" + bindview.Pascal(u.Tag) }
-
-// UnknownName is the catch-all variant of an open union.
-func UnknownName(u *spec.Type) string { return u.Name + "Unknown" }
 
 func (g *generator) unionDecl(t *spec.Type) {
 	tags := TagObjectName(t)
@@ -453,7 +437,7 @@ func (g *generator) unionDecl(t *spec.Type) {
 	var names []string
 	for _, v := range t.Variants {
 		g.p("")
-		vn := g.declare(VariantName(t, v), fmt.Sprintf("variant %s of %s", v.Tag, t.Name))
+		vn := g.declare(bindview.VariantName(t, v), fmt.Sprintf("variant %s of %s", v.Tag, t.Name))
 		names = append(names, vn)
 		since := ""
 		if v.Since != t.Since {
@@ -473,7 +457,7 @@ func (g *generator) unionDecl(t *spec.Type) {
 		g.p("}")
 	}
 	if t.Open {
-		un := g.declare(UnknownName(t), "unknown variant of open union "+t.Name)
+		un := g.declare(bindview.UnknownName(t), "unknown variant of open union "+t.Name)
 		g.p("")
 		g.doc("", []string{fmt.Sprintf("A %s whose %q the contract does not list: the union is open, so a later version may add a variant, and a receiver keeps it as it came.", t.Name, t.Tag)}, "", "")
 		g.p("export interface %s {", un)
@@ -486,7 +470,7 @@ func (g *generator) unionDecl(t *spec.Type) {
 	g.doc("", []string{fmt.Sprintf("The variants of %s, by their %q.", t.Name, t.Tag)}, "", "")
 	g.p("export interface %s {", g.declare(ByTagName(t), "variant map of union "+t.Name))
 	for _, v := range t.Variants {
-		g.p("  %s: %s;", propName(v.Tag), VariantName(t, v))
+		g.p("  %s: %s;", propName(v.Tag), bindview.VariantName(t, v))
 	}
 	g.p("}")
 	g.p("")
@@ -523,6 +507,32 @@ func (g *generator) errorData(m *spec.Method) string {
 	return strings.Join(parts, " | ")
 }
 
+// constEntry is one key of an exported const object: its value (a
+// TypeScript literal), what declares it, and its doc.
+type constEntry struct {
+	key, what string
+	doc       []string
+	since     string
+	stability spec.Stability
+	value     string
+}
+
+// constObject writes an exported const object of names or codes under a
+// one-line doc, each entry under its own, its keys checked for collisions
+// in a scope of the object's name.
+func (g *generator) constObject(name, what, doc string, entries []constEntry) {
+	keys := g.scope(name)
+	g.p("")
+	g.p("/** %s */", doc)
+	g.p("export const %s = {", g.declare(name, what))
+	for _, e := range entries {
+		keys.Add(e.key, e.what)
+		g.doc("  ", e.doc, e.since, e.stability)
+		g.p("  %s: %s,", e.key, e.value)
+	}
+	g.p("} as const;")
+}
+
 // MethodKey is a method's key in the Method and Methods objects.
 func MethodKey(m *spec.Method) string { return bindview.Camel(m.Method) }
 
@@ -534,16 +544,11 @@ func (g *generator) methods() {
 	if len(d.Methods) == 0 {
 		return
 	}
-	keys := g.scope("Method")
-	g.p("")
-	g.p("/** Method names, by key. */")
-	g.p("export const %s = {", g.declare("Method", "method names"))
+	var entries []constEntry
 	for _, m := range d.Methods {
-		keys.Add(MethodKey(m), "method "+m.Method)
-		g.doc("  ", []string{g.en(m.Title) + ". " + g.enp(m.Requirement), m.ID + "."}, m.Since, m.Stability)
-		g.p("  %s: %s,", MethodKey(m), lit(m.Method))
+		entries = append(entries, constEntry{MethodKey(m), "method " + m.Method, []string{g.en(m.Title) + ". " + g.enp(m.Requirement), m.ID + "."}, m.Since, m.Stability, lit(m.Method)})
 	}
-	g.p("} as const;")
+	g.constObject("Method", "method names", "Method names, by key.", entries)
 	g.p("")
 	g.p("/** A method name. */")
 	g.p("export type %s = (typeof Method)[keyof typeof Method];", g.declare("MethodName", "method name type"))
@@ -565,16 +570,11 @@ func (g *generator) notifications() {
 	if len(d.Notifications) == 0 {
 		return
 	}
-	keys := g.scope("Notification")
-	g.p("")
-	g.p("/** Notification names, by key. */")
-	g.p("export const %s = {", g.declare("Notification", "notification names"))
+	var entries []constEntry
 	for _, n := range d.Notifications {
-		keys.Add(NotificationKey(n), "notification "+n.Method)
-		g.doc("  ", []string{g.en(n.Title) + " (" + n.Direction + "). " + g.enp(n.Requirement), n.ID + "."}, n.Since, n.Stability)
-		g.p("  %s: %s,", NotificationKey(n), lit(n.Method))
+		entries = append(entries, constEntry{NotificationKey(n), "notification " + n.Method, []string{g.en(n.Title) + " (" + n.Direction + "). " + g.enp(n.Requirement), n.ID + "."}, n.Since, n.Stability, lit(n.Method)})
 	}
-	g.p("} as const;")
+	g.constObject("Notification", "notification names", "Notification names, by key.", entries)
 	g.p("")
 	g.p("/** A notification name. */")
 	g.p("export type %s = (typeof Notification)[keyof typeof Notification];", g.declare("NotificationName", "notification name type"))
@@ -596,17 +596,11 @@ func (g *generator) events() {
 	if len(d.Events) == 0 {
 		return
 	}
-	keys := g.scope("EventName")
-	g.p("")
-	g.p("/** Event names, by key. */")
-	g.p("export const %s = {", g.declare("EventName", "event names"))
+	var entries []constEntry
 	for _, e := range d.Events {
-		key := bindview.Pascal(e.Name)
-		keys.Add(key, "event "+e.Name)
-		g.doc("  ", []string{g.en(e.Title) + ". " + g.enp(e.Requirement), e.ID + "."}, e.Since, e.Stability)
-		g.p("  %s: %s,", key, lit(e.Name))
+		entries = append(entries, constEntry{bindview.Pascal(e.Name), "event " + e.Name, []string{g.en(e.Title) + ". " + g.enp(e.Requirement), e.ID + "."}, e.Since, e.Stability, lit(e.Name)})
 	}
-	g.p("} as const;")
+	g.constObject("EventName", "event names", "Event names, by key.", entries)
 	g.p("")
 	g.p("/** Every event's payload type, by event name. */")
 	g.p("export interface %s {", g.declare("EventMap", "event map"))
@@ -621,38 +615,28 @@ func (g *generator) errors() {
 	if len(d.Errors) == 0 {
 		return
 	}
-	keys := g.scope("ErrorCode")
-	g.p("")
-	g.p("/** Error codes, by name. */")
-	g.p("export const %s = {", g.declare("ErrorCode", "error codes"))
+	var entries []constEntry
 	var kinds []*spec.ErrorKind
 	for _, e := range d.Errors {
-		keys.Add(e.Symbol, "error "+e.ID)
-		g.doc("  ", []string{g.en(e.Title) + ": " + lit(g.en(e.Message)) + ". " + g.enp(e.Requirement), e.ID + "."}, e.Since, e.Stability)
-		g.p("  %s: %d,", e.Symbol, e.Code)
+		entries = append(entries, constEntry{e.Symbol, "error " + e.ID, []string{g.en(e.Title) + ": " + lit(g.en(e.Message)) + ". " + g.enp(e.Requirement), e.ID + "."}, e.Since, e.Stability, strconv.FormatInt(e.Code, 10)})
 		kinds = append(kinds, e.Kinds...)
 	}
-	g.p("} as const;")
+	g.constObject("ErrorCode", "error codes", "Error codes, by name.", entries)
 	g.p("")
 	g.p("/** An error code of the contract. */")
 	g.p("export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];")
 	if len(kinds) == 0 {
 		return
 	}
-	kk := g.scope("ErrorKind")
-	g.p("")
-	g.p("/** Domain error kinds, carried in error.data.kind, by name. */")
-	g.p("export const %s = {", g.declare("ErrorKind", "error kinds"))
+	entries = nil
 	for _, k := range kinds {
 		key := k.Symbol
 		if key == "" {
 			key = bindview.Pascal(k.Kind)
 		}
-		kk.Add(key, "error kind "+k.Kind)
-		g.doc("  ", []string{g.en(k.Title) + ". " + g.enp(k.Requirement), k.ID + "."}, k.Since, k.Stability)
-		g.p("  %s: %s,", key, lit(k.Kind))
+		entries = append(entries, constEntry{key, "error kind " + k.Kind, []string{g.en(k.Title) + ". " + g.enp(k.Requirement), k.ID + "."}, k.Since, k.Stability, lit(k.Kind)})
 	}
-	g.p("} as const;")
+	g.constObject("ErrorKind", "error kinds", "Domain error kinds, carried in error.data.kind, by name.", entries)
 	g.p("")
 	g.p("/** A domain error kind. */")
 	g.p("export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];")
@@ -663,17 +647,11 @@ func (g *generator) capabilities() {
 	if len(d.Capabilities) == 0 {
 		return
 	}
-	keys := g.scope("Capability")
-	g.p("")
-	g.p("/** Capability names, by key. */")
-	g.p("export const %s = {", g.declare("Capability", "capability names"))
+	var entries []constEntry
 	for _, c := range d.Capabilities {
-		key := bindview.Camel(c.Name)
-		keys.Add(key, "capability "+c.Name)
-		g.doc("  ", []string{g.en(c.Title) + ". " + g.enp(c.Description), c.ID + "."}, c.Since, c.Stability)
-		g.p("  %s: %s,", key, lit(c.Name))
+		entries = append(entries, constEntry{bindview.Camel(c.Name), "capability " + c.Name, []string{g.en(c.Title) + ". " + g.enp(c.Description), c.ID + "."}, c.Since, c.Stability, lit(c.Name)})
 	}
-	g.p("} as const;")
+	g.constObject("Capability", "capability names", "Capability names, by key.", entries)
 }
 
 // jsonrpcModule writes the vscode-jsonrpc descriptors: a client writes
@@ -766,21 +744,17 @@ func (g *generator) examplesModule() ([]byte, error) {
 	names := bindview.NewNames(d.File + ": TypeScript module " + ExamplesModule(d))
 	var problems, catalog []string
 	for _, ex := range exs {
-		v, err := bindview.Decode(ex.Value)
+		j, err := bindview.TypeScript.Judge(d, ex)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%s: %w", d.File, ex.Ptr, err)
+			return nil, err
 		}
 		name := "example" + bindview.Pascal(strings.Join(ex.Words, " "))
 		names.Add(name, ex.Label)
+		dropped, mismatch := j.Dropped, j.Mismatch
 		literal := bindview.Compact(ex.Value)
-		var dropped []string
-		if ex.Valid {
-			v, dropped = bindview.TypeScript.Receivable(v, ex.Type)
-			if len(dropped) > 0 {
-				literal = jsonLiteral(v)
-			}
+		if len(dropped) > 0 {
+			literal = jsonLiteral(j.Value)
 		}
-		mismatch := bindview.TypeScript.Mismatch(d, v, ex.Type)
 		g.p("")
 		switch {
 		case ex.Valid && mismatch != "":

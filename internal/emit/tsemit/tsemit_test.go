@@ -3,6 +3,7 @@ package tsemit
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -73,6 +74,20 @@ func TestCollision(t *testing.T) {
 	_, err := Emit(d, Options{Dir: "out"})
 	if err == nil || !strings.Contains(err.Error(), "Digest is declared by the spec digest and type Digest") {
 		t.Fatalf("a type named Digest: %v", err)
+	}
+}
+
+// Two methods whose wire names differ only in case take one key of the
+// Method object: the keys of a const object are checked in their own
+// scope, named by the object.
+func TestKeyCollision(t *testing.T) {
+	d := domain(t, load(t), "aicontrol")
+	a, b := d.Methods[0], d.Methods[1]
+	b.Method = strings.ToUpper(a.Method)
+	_, err := Emit(d, Options{Dir: "out"})
+	want := fmt.Sprintf("TypeScript Method: %s is declared by method %s and method %s", MethodKey(a), a.Method, b.Method)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("two methods with one key: %v", err)
 	}
 }
 
