@@ -480,11 +480,15 @@ func TestManifestLimits(t *testing.T) {
 		c.sign(padded)
 		cfg := c.install("0.1.0")
 		_, err := Check(ctx, cfg, "")
-		if extra == 0 && err != nil {
+		if extra == 0 && (err != nil || len(padded) != gen.MaxUpdateManifestBytes) {
 			t.Fatalf("a manifest of %d bytes: %v", len(padded), err)
 		}
-		if extra == 1 && Kind(err) != gen.DomainErrorKindUpdateFetchFailed {
-			t.Fatalf("a manifest of %d bytes: %v", len(padded), err)
+		if extra == 1 {
+			// Refused for its size, not for any other failure of the fetch.
+			d := expectRefusal(t, cfg, Options{}, gen.DomainErrorKindUpdateFetchFailed, gen.UpdateRefusalReasonTooLarge)
+			if d.URL == nil || !strings.HasSuffix(*d.URL, "/manifest.json") {
+				t.Fatalf("a manifest of %d bytes: details %+v", len(padded), d)
+			}
 		}
 	}
 	for _, extra := range []int{0, 1} {
@@ -499,8 +503,11 @@ func TestManifestLimits(t *testing.T) {
 		if extra == 0 && (err != nil || len(sig) != gen.MaxUpdateSignatureBytes) {
 			t.Fatalf("a signature of %d bytes: %v", len(sig), err)
 		}
-		if extra == 1 && Kind(err) != gen.DomainErrorKindUpdateFetchFailed {
-			t.Fatalf("a signature of %d bytes: %v", len(sig), err)
+		if extra == 1 {
+			d := expectRefusal(t, cfg, Options{}, gen.DomainErrorKindUpdateFetchFailed, gen.UpdateRefusalReasonTooLarge)
+			if d.URL == nil || !strings.HasSuffix(*d.URL, "/manifest.json.minisig") {
+				t.Fatalf("a signature of %d bytes: details %+v", len(sig), d)
+			}
 		}
 	}
 }
