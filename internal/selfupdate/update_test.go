@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/minisign"
@@ -595,6 +596,13 @@ func TestReportedVersion(t *testing.T) {
 		if got, err := reportedVersion(line); err == nil {
 			t.Errorf("reportedVersion(%q) = %q, want an error", line, got)
 		}
+	}
+	// What the error quotes of a line is escaped, and cut between
+	// characters: a 2-byte character straddles byte 80 here.
+	line := "\x1b[2J!" + strings.Repeat("я", 40)
+	_, err := reportedVersion(line)
+	if err == nil || !utf8.ValidString(err.Error()) || strings.ContainsRune(err.Error(), 0x1b) || !strings.Contains(err.Error(), `"\x1b[2J`) {
+		t.Errorf("reportedVersion(%q): %v", line, err)
 	}
 }
 
