@@ -17,6 +17,7 @@ import (
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/ide/metadata"
 	"github.com/contractkit/contractkit/ide/rpc"
+	"github.com/contractkit/contractkit/internal/errdetail"
 	"github.com/contractkit/contractkit/runtime/genrt"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
@@ -78,7 +79,7 @@ func (s *Server) Config(stderr io.Writer) rpc.Config {
 			InvalidParams: gen.CodeInvalidParams, InternalError: gen.CodeInternalError,
 			Message: func(code int64) string { info, _ := gen.LookupError(code); return info.Message },
 			InvalidParamsData: func(pointer, reason string) []byte {
-				b, _ := gen.ErrorDetail{Pointer: &pointer, Reason: reason}.MarshalJSON() // strings always encode
+				b, _ := gen.ErrorDetail(errdetail.At(pointer, reason)).MarshalJSON() // strings always encode
 				return b
 			},
 		},

@@ -13,6 +13,7 @@ import (
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/selfupdate"
+	"golang.org/x/term"
 )
 
 // The update command replaces this binary with a release from the signed
@@ -156,14 +157,11 @@ func describeUpdate(err error) string {
 	return msg + "; the binary is unchanged"
 }
 
-// isTerminal reports whether w is a character device (a terminal).
+// isTerminal reports whether w is a terminal. A character device is not
+// enough: /dev/null is one, and a bar redrawn into it is work for nothing.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // progressBar draws the download's progress on one terminal line.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"testing"
 )
 
@@ -26,5 +27,14 @@ func TestProgressBar(t *testing.T) {
 	}
 	if isTerminal(&b) {
 		t.Fatal("a buffer is not a terminal")
+	}
+	// The null device is a character device, and still no terminal.
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Fatalf("%s is not a terminal", os.DevNull)
 	}
 }

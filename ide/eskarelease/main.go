@@ -27,6 +27,7 @@ import (
 	"time"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/minisign"
 )
 
@@ -132,10 +133,13 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(manifestPath, raw, 0o644); err != nil {
+	// The manifest is read back by the next release (it keeps the channel's
+	// versions), so each file is replaced whole or not at all, and never
+	// through a link.
+	if err := atomicfile.WriteFile(*out, "manifest.json", raw, 0o644, nil); err != nil {
 		return err
 	}
-	if err := os.WriteFile(manifestPath+".minisig", sig, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, "manifest.json.minisig", sig, 0o644, nil); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "eskarelease: %s serial %d, %d binaries in %s; check by hand with minisign -V -P %s -m %s\n",

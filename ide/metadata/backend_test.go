@@ -358,6 +358,27 @@ func TestPaths(t *testing.T) {
 	}
 }
 
+// FromPath takes any Path without a panic: a native path round-trips
+// through ToPath, and a percent path decodes only when it is all %HH, one
+// byte per three characters.
+func FuzzPath(f *testing.F) {
+	for _, s := range []string{"/tmp/проект/src", "/a%b", "/bad\xff\x00name", "%4", "%zz", "%41%ff", "%+1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if back, err := FromPath(ToPath(s)); err != nil || back != s {
+			t.Fatalf("%q → %+v → %q %v", s, ToPath(s), back, err)
+		}
+		out, err := FromPath(gen.Path{Value: s, Encoding: gen.PathEncodingPercent})
+		if err == nil && 3*len(out) != len(s) {
+			t.Fatalf("percent path %q decoded to %d bytes", s, len(out))
+		}
+		if _, err := FromPath(gen.Path{Value: s, Encoding: gen.PathEncodingUTF16Percent}); err == nil {
+			t.Fatalf("a UTF-16 path decoded here")
+		}
+	})
+}
+
 func scopeJSON(s gen.Scope) string { b, _ := gen.MarshalScope(s); return string(b) }
 
 // Counters never wrap: at the end of the range the project answers

@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // swap puts the synced file tmp in place of exe with one rename, then
@@ -80,9 +82,17 @@ func reportedVersion(line string) (string, error) {
 	return fields[1], nil
 }
 
+// strconvQuote quotes what a candidate printed for an error message: at
+// most 80 bytes of it, cut between characters, with control characters
+// escaped (strconv.Quote), so a line that is not a version line cannot
+// move the terminal's cursor or split a character.
 func strconvQuote(s string) string {
 	if len(s) > 80 {
-		s = s[:80] + "…"
+		n := 80
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
 	}
-	return `"` + s + `"`
+	return strconv.Quote(s)
 }

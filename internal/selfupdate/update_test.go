@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
 	"github.com/contractkit/contractkit/internal/minisign"
@@ -480,11 +481,15 @@ func TestManifestLimits(t *testing.T) {
 		c.sign(padded)
 		cfg := c.install("0.1.0")
 		_, err := Check(ctx, cfg, "")
-		if extra == 0 && err != nil {
+		if extra == 0 && (err != nil || len(padded) != gen.MaxUpdateManifestBytes) {
 			t.Fatalf("a manifest of %d bytes: %v", len(padded), err)
 		}
-		if extra == 1 && Kind(err) != gen.DomainErrorKindUpdateFetchFailed {
-			t.Fatalf("a manifest of %d bytes: %v", len(padded), err)
+		if extra == 1 {
+			// Refused for its size, not for any other failure of the fetch.
+			d := expectRefusal(t, cfg, Options{}, gen.DomainErrorKindUpdateFetchFailed, gen.UpdateRefusalReasonTooLarge)
+			if d.URL == nil || !strings.HasSuffix(*d.URL, "/manifest.json") {
+				t.Fatalf("a manifest of %d bytes: details %+v", len(padded), d)
+			}
 		}
 	}
 	for _, extra := range []int{0, 1} {
@@ -499,8 +504,11 @@ func TestManifestLimits(t *testing.T) {
 		if extra == 0 && (err != nil || len(sig) != gen.MaxUpdateSignatureBytes) {
 			t.Fatalf("a signature of %d bytes: %v", len(sig), err)
 		}
-		if extra == 1 && Kind(err) != gen.DomainErrorKindUpdateFetchFailed {
-			t.Fatalf("a signature of %d bytes: %v", len(sig), err)
+		if extra == 1 {
+			d := expectRefusal(t, cfg, Options{}, gen.DomainErrorKindUpdateFetchFailed, gen.UpdateRefusalReasonTooLarge)
+			if d.URL == nil || !strings.HasSuffix(*d.URL, "/manifest.json.minisig") {
+				t.Fatalf("a signature of %d bytes: details %+v", len(sig), d)
+			}
 		}
 	}
 }
@@ -588,6 +596,13 @@ func TestReportedVersion(t *testing.T) {
 		if got, err := reportedVersion(line); err == nil {
 			t.Errorf("reportedVersion(%q) = %q, want an error", line, got)
 		}
+	}
+	// What the error quotes of a line is escaped, and cut between
+	// characters: a 2-byte character straddles byte 80 here.
+	line := "\x1b[2J!" + strings.Repeat("я", 40)
+	_, err := reportedVersion(line)
+	if err == nil || !utf8.ValidString(err.Error()) || strings.ContainsRune(err.Error(), 0x1b) || !strings.Contains(err.Error(), `"\x1b[2J`) {
+		t.Errorf("reportedVersion(%q): %v", line, err)
 	}
 }
 

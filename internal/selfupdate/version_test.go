@@ -1,6 +1,11 @@
 package selfupdate
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
 
 // Any two strings compare consistently: antisymmetric, equal to
 // themselves, and a version that parses sorts after one that does not.
@@ -19,6 +24,23 @@ func FuzzCompareVersions(f *testing.F) {
 		_, eb := parseVersion(b)
 		if ea == nil && eb != nil && compareVersions(a, b) != 1 {
 			t.Fatalf("%q parses, %q does not, yet it does not sort after", a, b)
+		}
+	})
+}
+
+// Whatever the first line a candidate prints says, reportedVersion reads it
+// without a panic, and a version it reports is one word of that line.
+func FuzzReportedVersion(f *testing.F) {
+	for _, s := range []string{"eska 0.1.0", "eska x; IDE server v0.2.0", "eska x; IDE server ", "eska", "", "other 0.1.0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		v, err := reportedVersion(line)
+		if err != nil {
+			return
+		}
+		if v == "" || strings.ContainsFunc(v, unicode.IsSpace) || !slices.Contains(strings.Fields(line), v) {
+			t.Fatalf("reportedVersion(%q) = %q", line, v)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package diskcache
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -87,5 +88,49 @@ func TestLinkTurnsOff(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(outside); len(left) != 0 || len(diags) != 1 || diags[0] != DiagLink {
 		t.Errorf("%d files written outside, diagnostics %v", len(left), diags)
+	}
+}
+
+// An entry is read up to maxEntryBytes: a valid one of exactly that size
+// is a hit; one byte more is rejected, though its signature is good.
+func TestEntryLimit(t *testing.T) {
+	project := t.TempDir()
+	c := New(project, t.TempDir(), func(string) {})
+	if c == nil {
+		t.Fatal("no cache")
+	}
+	defer c.Close()
+	data := []byte(catalog)
+	d, err := designer.ParseDescriptorSummary("Catalogs/Товары.xml", data, designer.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, sum := filepath.Join("Catalogs", "Товары.xml"), Sum(data)
+	c.Store(rel, sum, d)
+	shard, name := EntryName(rel)
+	path := filepath.Join(project, filepath.FromSlash(Dir), shard, name)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := bytes.Cut(raw, []byte{'\n'})
+	head := len(raw) - len(body)
+	for _, size := range []int{maxEntryBytes, maxEntryBytes + 1} {
+		// Trailing blanks keep the body the same JSON; it is signed as is.
+		padded := append(bytes.Clone(body), bytes.Repeat([]byte{' '}, size-head-len(body))...)
+		entry := c.signed.Frame(Format, padded)
+		if len(entry) != size {
+			t.Fatalf("made an entry of %d bytes, want %d", len(entry), size)
+		}
+		if err := os.WriteFile(path, entry, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := Hit
+		if size > maxEntryBytes {
+			want = Rejected
+		}
+		if _, res := c.Peek(rel, sum); res != want {
+			t.Errorf("an entry of %d bytes (limit %d): %v, want %v", size, maxEntryBytes, res, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/contractkit/contractkit/ide/metadata/signedfile"
@@ -73,4 +74,45 @@ func asStepInvalid(err error, si **InvalidError) bool {
 	e, ok := err.(*InvalidError)
 	*si = e
 	return ok
+}
+
+// The bound on writing, at it and one past: a history whose file is
+// exactly MaxFileBytes is kept whole; one byte more and the oldest step
+// goes.
+func TestHistorySaveAtTheBound(t *testing.T) {
+	key := bytes.Repeat([]byte{1}, signedfile.KeySize)
+	for _, extra := range []int{0, 1} {
+		root := t.TempDir()
+		var diags []string
+		h := OnDisk(root, filepath.Join(".eska", "history"), filepath.Join(root, "src"), key, func(c string, _ error) { diags = append(diags, c) })
+		path := filepath.Join(root, "src", "big.xml")
+		old := Step{Object: "old", Before: []byte("a"), After: []byte("b")}
+		if err := h.Push(path, old); err != nil {
+			t.Fatal(err)
+		}
+		// The object name pads the newer step to the size wanted: one
+		// more byte of it is one more byte of the file.
+		step := Step{Object: "", Before: []byte("c"), After: []byte("d")}
+		unpadded, err := h.signed.Seal(File{Format: Format, File: h.relOf(path), Undo: []Step{old, step}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		step.Object = strings.Repeat("x", MaxFileBytes+extra-len(unpadded))
+		if err := h.Push(path, step); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(filepath.Join(root, ".eska", "history", h.fileName(path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := OnDisk(root, filepath.Join(".eska", "history"), filepath.Join(root, "src"), key, func(string, error) {})
+		fresh.load(path)
+		kept := len(fresh.undo[path])
+		switch trimmed := slices.Contains(diags, DiagTrimmed); {
+		case extra == 0 && (kept != 2 || trimmed || st.Size() != MaxFileBytes):
+			t.Errorf("a file of exactly MaxFileBytes: %d bytes written, %d steps kept, trimmed %v", st.Size(), kept, trimmed)
+		case extra == 1 && (kept != 1 || !trimmed || fresh.undo[path][0].Object != step.Object):
+			t.Errorf("a file one byte past MaxFileBytes: %d bytes written, %d steps kept, trimmed %v", st.Size(), kept, trimmed)
+		}
+	}
 }

@@ -2,6 +2,7 @@ package signedfile
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -85,4 +86,32 @@ func TestLoadKey(t *testing.T) {
 	if _, err := LoadKey(""); err == nil {
 		t.Error("LoadKey without a directory succeeded")
 	}
+}
+
+// Open takes any bytes without a panic. A file framed for this kind opens
+// exactly when its body is JSON; any other format is a FormatError; and a
+// file whose header was not made with this key never opens.
+func FuzzOpen(f *testing.F) {
+	k := Kind{Magic: "test-kind/", Format: 3, Key: bytes.Repeat([]byte{1}, KeySize)}
+	f.Add([]byte(`{"text":"x"}`), 3)
+	f.Add([]byte("not json"), 3)
+	f.Add([]byte("{}\n{}"), 4)
+	f.Add([]byte(""), -1)
+	f.Fuzz(func(t *testing.T, body []byte, format int) {
+		var v json.RawMessage
+		err := k.Open(k.Frame(format, body), &v)
+		var fe *FormatError
+		switch {
+		case format != k.Format:
+			if !errors.As(err, &fe) {
+				t.Fatalf("format %d: %v, want a FormatError", format, err)
+			}
+		case json.Valid(body) != (err == nil):
+			t.Fatalf("body %q (JSON %v): %v", body, json.Valid(body), err)
+		}
+		// The same bytes as a whole file: its header is not this key's.
+		if err := k.Open(body, &v); err == nil {
+			t.Fatalf("%q opened without a signature of this key", body)
+		}
+	})
 }
