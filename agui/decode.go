@@ -31,15 +31,12 @@ func (c *checker) watch() []bool {
 	return w
 }
 
-// checkTrees applies the text and number rules of a profile to values
-// handed over in process, which no reader has seen: the trees of events
-// (their index is the index of the finding) or a state or a patch (with
-// event FileLevel).
+// checkTrees applies the number rules of a profile to values handed over
+// in process, which no reader has seen: the trees of events (their index
+// is the index of the finding) or a state or a patch (with event
+// FileLevel). The text-unit budget is goCopy's, which made the trees.
 func checkTrees(p *Profile, event int, trees ...*strictjson.Value) error {
 	w := treeRules{numbers: p.Has(contract.RuleReaderIntegerRange)}
-	if p.Has(contract.RuleReaderTextUnits) {
-		w.budget = contract.LimitTextUnits
-	}
 	for i, v := range trees {
 		w.event = event
 		if event != FileLevel {
@@ -55,27 +52,11 @@ func checkTrees(p *Profile, event int, trees ...*strictjson.Value) error {
 // treeRules walks values for checkTrees.
 type treeRules struct {
 	numbers bool
-	budget  int // 0: no text limit
-	used    int
 	event   int
-}
-
-func (w *treeRules) text(s, ptr string) error {
-	if w.budget == 0 {
-		return nil
-	}
-	w.used += utf16Len(s)
-	if w.used > w.budget {
-		return failf(w.event, ptr, contract.RuleReaderTextUnits,
-			"the strings hold more than %d text units (UTF-16 code units) together", w.budget)
-	}
-	return nil
 }
 
 func (w *treeRules) walk(v *strictjson.Value, ptr string) error {
 	switch v.Kind {
-	case strictjson.String:
-		return w.text(v.Str, ptr)
 	case strictjson.Number:
 		if w.numbers {
 			if rule, why := checkNumber(v.Str); rule != "" {
@@ -90,11 +71,7 @@ func (w *treeRules) walk(v *strictjson.Value, ptr string) error {
 		}
 	case strictjson.Object:
 		for _, m := range v.Members {
-			p := strictjson.AppendPointer(ptr, m.Key)
-			if err := w.text(m.Key, p); err != nil {
-				return err
-			}
-			if err := w.walk(m.Value, p); err != nil {
+			if err := w.walk(m.Value, strictjson.AppendPointer(ptr, m.Key)); err != nil {
 				return err
 			}
 		}

@@ -43,14 +43,14 @@ var (
 
 // goCopy copies Go values into JSON trees, sharing its budgets across all
 // the values of one input, as the reader shares them across the events of
-// one record.
+// one record. Its limits are the reader's (readLimits), so the profile
+// decides on both paths which apply.
 type goCopy struct {
 	event   int
 	values  int // values copied so far
-	text    int // text units copied so far
 	path    []string
 	visited []visit // containers on the current path, for cycles
-	limits  bool
+	lim     limits
 }
 
 type visit struct {
@@ -206,8 +206,8 @@ func (g *goCopy) leave() { g.visited = g.visited[:len(g.visited)-1] }
 
 func (g *goCopy) count() error {
 	g.values++
-	if g.limits && g.values > contract.LimitValues {
-		return g.fail(contract.RuleReaderValues, "the input holds more than %d values", contract.LimitValues)
+	if g.lim.values > 0 && g.values > g.lim.values {
+		return g.fail(contract.RuleReaderValues, "the input holds more than %d values", g.lim.values)
 	}
 	return nil
 }
@@ -220,8 +220,8 @@ func (g *goCopy) scalar(v *strictjson.Value) (*strictjson.Value, error) {
 }
 
 func (g *goCopy) container(k strictjson.Kind, depth int) (*strictjson.Value, error) {
-	if g.limits && depth > contract.LimitDepth {
-		return nil, g.fail(contract.RuleReaderDepth, "arrays and objects nest deeper than %d levels", contract.LimitDepth)
+	if g.lim.depth > 0 && depth > g.lim.depth {
+		return nil, g.fail(contract.RuleReaderDepth, "arrays and objects nest deeper than %d levels", g.lim.depth)
 	}
 	if err := g.count(); err != nil {
 		return nil, err
@@ -233,9 +233,10 @@ func (g *goCopy) addText(s string) error {
 	if !utf8.ValidString(s) {
 		return g.fail(contract.RuleReaderUnpairedSurrogates, "the string is not valid UTF-8 (a broken or surrogate character)")
 	}
-	g.text += utf16Len(s)
-	if g.limits && g.text > contract.LimitTextUnits {
-		return g.fail(contract.RuleReaderTextUnits, "the strings hold more than %d text units (UTF-16 code units) together", contract.LimitTextUnits)
+	if g.lim.text != nil {
+		if *g.lim.text -= utf16Len(s); *g.lim.text < 0 {
+			return g.fail(contract.RuleReaderTextUnits, "the strings hold more than %d text units (UTF-16 code units) together", contract.LimitTextUnits)
+		}
 	}
 	return nil
 }
@@ -252,10 +253,10 @@ func CheckValues(events []any, opt Options) (*Result, error) {
 		return nil, &InputError{"no events were given: there is nothing to check"}
 	}
 	c := newChecker(p, m, opt)
-	if p.Has(contract.RuleReaderEvents) && len(events) > contract.LimitEvents {
-		return c.stop(failf(contract.LimitEvents, "", contract.RuleReaderEvents, "%d events, more than the limit of %d", len(events), contract.LimitEvents)), nil
+	g := &goCopy{lim: readLimits(p)}
+	if g.lim.events > 0 && len(events) > g.lim.events {
+		return c.stop(failf(g.lim.events, "", contract.RuleReaderEvents, "%d events, more than the limit of %d", len(events), g.lim.events)), nil
 	}
-	g := &goCopy{limits: true}
 	trees := make([]*strictjson.Value, 0, len(events))
 	for i, e := range events {
 		g.event = i
@@ -290,12 +291,12 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 		}
 		return err
 	}
-	g := &goCopy{event: FileLevel, limits: true}
+	stand, _ := LookupProfile(contract.ProfileStand)
+	g := &goCopy{event: FileLevel, lim: readLimits(stand)}
 	doc, err := g.value(reflect.ValueOf(state), 1)
 	if err != nil {
 		return nil, wrap("state", err)
 	}
-	stand, _ := LookupProfile(contract.ProfileStand)
 	stateLimits := stateBounds{p: stand, event: FileLevel, what: "the state", measure: asCompact}
 	if err := stateLimits.root(doc); err != nil {
 		return nil, wrap("state", err)
@@ -306,7 +307,7 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 	if err := stateLimits.stateBytes(compactSize(doc)); err != nil {
 		return nil, wrap("state", err)
 	}
-	g = &goCopy{event: FileLevel, limits: true}
+	g = &goCopy{event: FileLevel, lim: readLimits(stand)}
 	list, err := g.value(reflect.ValueOf(patch), 1)
 	if err != nil {
 		return nil, wrap("patch", err)

@@ -3,6 +3,7 @@ package agui
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -117,4 +118,58 @@ func deep(depth int) any {
 		v = []any{v}
 	}
 	return v
+}
+
+// ApplyPatch copies its state and its patch under the stand's reading
+// limits, each with budgets of its own: at each limit the input is
+// applied, one past it is refused with the reader's rule, where the count
+// crosses the limit.
+func TestApplyPatchReadingLimits(t *testing.T) {
+	zeros := func(n int) []any { return make([]any, n) } // nil elements: null values
+	add := func(value any) []any {
+		return []any{map[string]any{"op": "add", "path": "/p", "value": value}}
+	}
+	deepState, _ := nestedJSON(contract.LimitDepth)
+	deeperState, _ := nestedJSON(contract.LimitDepth + 1)
+	// The patch's strings besides the value: op, add, path, /p, value.
+	const patchText = 2 + 3 + 4 + 2 + 5
+	cases := []struct {
+		name         string
+		state, patch any // at the limit
+		overState    any
+		overPatch    any
+		in, ptr      string // where one past is refused
+		rule         string
+	}{
+		// The root object and the array are two values; each element one.
+		{"state values", map[string]any{"a": zeros(contract.LimitValues - 2)}, []any{},
+			map[string]any{"a": zeros(contract.LimitValues - 1)}, []any{},
+			"state", "/a/" + strconv.Itoa(contract.LimitValues-2), contract.RuleReaderValues},
+		// The list, the operation, its op and path, the value array: five.
+		{"patch values", map[string]any{}, add(zeros(contract.LimitValues - 5)),
+			map[string]any{}, add(zeros(contract.LimitValues - 4)),
+			"patch", "/0/value/" + strconv.Itoa(contract.LimitValues-5), contract.RuleReaderValues},
+		// The member name s is one text unit.
+		{"state text", map[string]any{"s": strings.Repeat("x", contract.LimitTextUnits-1)}, []any{},
+			map[string]any{"s": strings.Repeat("x", contract.LimitTextUnits)}, []any{},
+			"state", "/s", contract.RuleReaderTextUnits},
+		{"patch text", map[string]any{}, add(strings.Repeat("x", contract.LimitTextUnits-patchText)),
+			map[string]any{}, add(strings.Repeat("x", contract.LimitTextUnits-patchText+1)),
+			"patch", "/0/value", contract.RuleReaderTextUnits},
+		// A state is counted from its root, which is level 1.
+		{"state depth", deepState, []any{}, deeperState, []any{},
+			"state", strings.Repeat("/x", contract.LimitDepth), contract.RuleReaderDepth},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := ApplyPatch(c.state, c.patch); err != nil {
+				t.Fatalf("at the limit: %v", err)
+			}
+			_, err := ApplyPatch(c.overState, c.overPatch)
+			fe, ok := err.(*FindingError)
+			if !ok || fe.In != c.in || fe.Rule != c.rule || fe.Pointer != c.ptr {
+				t.Fatalf("one past the limit: %v; want %s: %s at %q", err, c.in, c.rule, c.ptr)
+			}
+		})
+	}
 }

@@ -84,3 +84,41 @@ const (
 	stand = contract.ProfileStand
 	v11   = contract.ProfileAgUI11
 )
+
+// checkDirect checks events as Go values, as CheckValues takes them, and
+// returns the result the way check does for a record's bytes: the reading
+// limits are the same on both paths, so the same events get the same
+// finding.
+func checkDirect(t testing.TB, profile string, events []ev) *Result {
+	t.Helper()
+	in := make([]any, len(events))
+	for i, e := range events {
+		in[i] = e
+	}
+	r, err := CheckValues(in, Options{Profile: profile, Source: t.Name()})
+	if err != nil {
+		t.Fatalf("CheckValues: %v", err)
+	}
+	return r
+}
+
+// acceptDirect fails unless CheckValues accepts the events.
+func acceptDirect(t testing.TB, profile string, events []ev) {
+	t.Helper()
+	if r := checkDirect(t, profile, events); !r.Accepted {
+		t.Fatalf("CheckValues rejected under %s: %v", profile, r.Findings)
+	}
+}
+
+// rejectDirect fails unless CheckValues rejects the events by rule, at the
+// given event and pointer.
+func rejectDirect(t testing.TB, profile string, events []ev, event int, ptr, rule string) {
+	t.Helper()
+	r := checkDirect(t, profile, events)
+	if r.Accepted {
+		t.Fatalf("CheckValues accepted under %s; want %s at event %d %q", profile, rule, event, ptr)
+	}
+	if f := r.Findings[0]; f.Rule != rule || f.Event != event || f.Pointer != ptr || strings.TrimSpace(f.Message) == "" {
+		t.Fatalf("CheckValues finding %v; want %s at event %d %q with a message", f, rule, event, ptr)
+	}
+}

@@ -72,5 +72,27 @@ func TestRuleNumbers(t *testing.T) {
 		if p.Has("") || p.Has("ag-ui.no-such-rule") {
 			t.Errorf("%s has a rule the contract does not", name)
 		}
+		// The tables are the profile's only record of what it lists, so
+		// every name it lists must be one they know.
+		for _, r := range p.Rules() {
+			if _, ok := ruleNumbers.lookup(r); !ok || !p.Has(r) {
+				t.Errorf("%s lists %s, which Has does not answer for", name, r)
+			}
+		}
+		accepted := map[string]bool{}
+		for _, e := range p.Events() {
+			accepted[e] = true
+			if _, ok := eventKinds.lookup(e); !ok {
+				t.Errorf("%s lists the event %s, which the contract has no kind for", name, e)
+			}
+		}
+		for _, e := range contract.Events {
+			if p.Accepts(e.Name) != accepted[e.Name] {
+				t.Errorf("%s: Accepts(%s) is %v, the profile lists it: %v", name, e.Name, p.Accepts(e.Name), accepted[e.Name])
+			}
+		}
+		if p.Accepts("") || p.Accepts("NO_SUCH_EVENT") {
+			t.Errorf("%s accepts an event the contract does not have", name)
+		}
 	}
 }

@@ -238,8 +238,7 @@ func (s *Stream) Event(line []byte) []Finding {
 	if s.inputLimit && s.bytes > contract.LimitInputBytes {
 		// Check measures the record before reading any of it: this
 		// finding stands in place of any other.
-		s.readErr = failf(FileLevel, "", contract.RuleReaderInputBytes,
-			"the record has more than %d bytes (the limit); nothing of it was parsed", contract.LimitInputBytes)
+		s.readErr = inputBytesFail()
 		s.readAt = 0
 		return owned([]Finding{s.readErr.Finding})
 	}

@@ -13,9 +13,7 @@ import (
 // rules that apply under it. A check enforces a rule only when its profile
 // lists it, so what a profile does is read from the spec, not from here.
 type Profile struct {
-	info   contract.ProfileInfo
-	events map[string]bool
-	rules  map[string]bool
+	info contract.ProfileInfo
 	// accepts says, by event kind (see eventKinds), whether the profile
 	// accepts the event: the checker looks the kind up once per event
 	// and reads here and in kindDirects by it.
@@ -58,16 +56,13 @@ var profiles = sync.OnceValue(func() map[string]*Profile {
 
 // newProfile makes the profile info describes.
 func newProfile(info contract.ProfileInfo) *Profile {
-	p := &Profile{info: info, events: map[string]bool{}, rules: map[string]bool{},
-		accepts: make([]bool, len(contract.Events)), applies: make([]bool, len(contract.Rules))}
+	p := &Profile{info: info, accepts: make([]bool, len(contract.Events)), applies: make([]bool, len(contract.Rules))}
 	for _, e := range info.Events {
-		p.events[e] = true
 		if k, ok := eventKinds.lookup(e); ok {
 			p.accepts[k] = true
 		}
 	}
 	for _, r := range info.Rules {
-		p.rules[r] = true
 		if k, ok := ruleNumbers.lookup(r); ok {
 			p.applies[k] = true
 		}
@@ -95,8 +90,11 @@ func (p *Profile) Has(rule string) bool {
 	if k, ok := ruleNumbers.lookup(rule); ok {
 		return p.applies[k]
 	}
-	return p.rules[rule] // not a rule of the contract: a profile lists none
+	return false // not a rule of the contract: a profile lists none
 }
 
 // Accepts reports whether the profile accepts events of the given type.
-func (p *Profile) Accepts(eventType string) bool { return p.events[eventType] }
+func (p *Profile) Accepts(eventType string) bool {
+	k, ok := eventKinds.lookup(eventType)
+	return ok && p.accepts[k]
+}

@@ -30,8 +30,7 @@ type record struct {
 // checker decodes them. It returns the first finding as a *fail.
 func readRecord(data []byte, p *Profile, inputLimit bool, a *strictjson.Arena) (record, error) {
 	if inputLimit && p.Has(contract.RuleReaderInputBytes) && len(data) > contract.LimitInputBytes {
-		return record{}, failf(FileLevel, "", contract.RuleReaderInputBytes,
-			"the record has more than %d bytes (the limit); nothing of it was parsed", contract.LimitInputBytes)
+		return record{}, inputBytesFail()
 	}
 	lim := readLimits(p)
 	start := bytes.TrimLeft(data, " \t\r\n")
@@ -49,6 +48,14 @@ func readRecord(data []byte, p *Profile, inputLimit bool, a *strictjson.Arena) (
 		return rec, failf(FileLevel, "", contract.RuleReaderRecordShape, "the record holds no event")
 	}
 	return rec, nil
+}
+
+// inputBytesFail is the finding of a record over the size limit: Check
+// measures a record before reading any of it, a Stream as its lines come,
+// and both say the same.
+func inputBytesFail() *fail {
+	return failf(FileLevel, "", contract.RuleReaderInputBytes,
+		"the record has more than %d bytes (the limit); nothing of it was parsed", contract.LimitInputBytes)
 }
 
 // srcOf returns the text event i's offsets refer to.

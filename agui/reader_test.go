@@ -71,6 +71,11 @@ func TestEventCountLimit(t *testing.T) {
 		reject(t, stand, data, contract.LimitEvents, "", contract.RuleReaderEvents)
 		reject(t, v11, data, contract.LimitEvents, "", contract.RuleReaderEvents)
 	})
+	// Events handed over as Go values meet the same limit.
+	acceptDirect(t, stand, events(contract.LimitEvents))
+	acceptDirect(t, v11, events(contract.LimitEvents))
+	rejectDirect(t, stand, events(contract.LimitEvents+1), contract.LimitEvents, "", contract.RuleReaderEvents)
+	rejectDirect(t, v11, events(contract.LimitEvents+1), contract.LimitEvents, "", contract.RuleReaderEvents)
 }
 
 // nest returns n arrays nested in one another: nest(1) is [].
@@ -95,6 +100,19 @@ func TestDepthLimit(t *testing.T) {
 		reject(t, stand, data, 1, ptr, contract.RuleReaderDepth)
 		reject(t, v11, data, 1, ptr, contract.RuleReaderDepth)
 	})
+	// The same events as Go values (CheckValues): the same limit, the same
+	// finding.
+	atGo := func(depth int) []ev {
+		var a any = []any{}
+		for i := 4; i <= depth; i++ {
+			a = []any{a}
+		}
+		return run(ev{"type": contract.EventStateSnapshot, "snapshot": ev{"a": a}})
+	}
+	acceptDirect(t, stand, atGo(contract.LimitDepth))
+	acceptDirect(t, v11, atGo(contract.LimitDepth))
+	rejectDirect(t, stand, atGo(contract.LimitDepth+1), 1, ptr, contract.RuleReaderDepth)
+	rejectDirect(t, v11, atGo(contract.LimitDepth+1), 1, ptr, contract.RuleReaderDepth)
 }
 
 //contract:proves ag-ui.reader.values ag-ui.limit.values
@@ -119,6 +137,12 @@ func TestValueCountLimit(t *testing.T) {
 		reject(t, stand, data, 2, "/type", contract.RuleReaderValues)
 		reject(t, v11, data, 2, "/type", contract.RuleReaderValues)
 	})
+	// The same events as Go values (CheckValues): CheckValues copies map
+	// members in name order too, so it stops at the same value.
+	acceptDirect(t, stand, at(contract.LimitValues))
+	acceptDirect(t, v11, at(contract.LimitValues))
+	rejectDirect(t, stand, at(contract.LimitValues+1), 2, "/type", contract.RuleReaderValues)
+	rejectDirect(t, v11, at(contract.LimitValues+1), 2, "/type", contract.RuleReaderValues)
 }
 
 // asciiText sums the lengths of the member names and string values of
@@ -165,6 +189,14 @@ func TestTextUnitsLimit(t *testing.T) {
 	twoShort := atLimit[2:]
 	accept(t, stand, lines(t, record(twoShort+"😀")...))
 	reject(t, stand, lines(t, record(twoShort+"x😀")...), 4, "/type", contract.RuleReaderTextUnits)
+	// The same events as Go values (CheckValues): the same budget, the
+	// same finding.
+	acceptDirect(t, stand, record(atLimit))
+	acceptDirect(t, v11, record(atLimit))
+	rejectDirect(t, stand, record(atLimit+"x"), 4, "/type", contract.RuleReaderTextUnits)
+	rejectDirect(t, v11, record(atLimit+"x"), 4, "/type", contract.RuleReaderTextUnits)
+	acceptDirect(t, stand, record(twoShort+"😀"))
+	rejectDirect(t, stand, record(twoShort+"x😀"), 4, "/type", contract.RuleReaderTextUnits)
 	if got := utf16Len("a😀é"); got != 4 {
 		t.Errorf("utf16Len = %d, want 4", got)
 	}

@@ -135,8 +135,17 @@ type Unfinished struct {
 	ID   string `json:"id"`
 }
 
-// UnfinishedRun is the Kind of the run a record ends inside.
-const UnfinishedRun = "run"
+// The Kinds of Unfinished: what the record opened and never closed.
+const (
+	// UnfinishedRun is the Kind of the run a record ends inside.
+	UnfinishedRun = "run"
+	// UnfinishedMessage is the Kind of a message without its end.
+	UnfinishedMessage = "message"
+	// UnfinishedToolCall is the Kind of a tool call without its end.
+	UnfinishedToolCall = "tool call"
+	// UnfinishedStep is the Kind of a step without its finish.
+	UnfinishedStep = "step"
+)
 
 // own makes the result hold copies of every string and byte slice it
 // keeps: while a record is checked its strings are the caller's bytes, and

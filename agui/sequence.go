@@ -1086,17 +1086,17 @@ func (s *seq) finish() {
 	}
 	for _, m := range s.r.Messages {
 		if !m.Complete {
-			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: "message", ID: m.ID})
+			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: UnfinishedMessage, ID: m.ID})
 		}
 	}
 	for _, t := range s.r.ToolCalls {
 		if !t.Complete {
-			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: "tool call", ID: t.ID})
+			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: UnfinishedToolCall, ID: t.ID})
 		}
 	}
 	for _, st := range s.r.Steps {
 		if !st.Complete {
-			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: "step", ID: st.Name})
+			s.r.Unfinished = append(s.r.Unfinished, Unfinished{Kind: UnfinishedStep, ID: st.Name})
 		}
 	}
 }

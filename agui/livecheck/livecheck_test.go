@@ -200,3 +200,35 @@ func TestReadBodySaveFails(t *testing.T) {
 		t.Error("the reading goroutine outlived ReadBody")
 	}
 }
+
+// A Run's parser holds an event line of the record's byte limit and
+// refuses one byte more, in one piece or cut anywhere.
+func TestEventLineBound(t *testing.T) {
+	for _, extra := range []int{0, 1} {
+		// JSON white space fills the event: it counts towards no limit
+		// but the bytes.
+		line := `data: {"n":1` + strings.Repeat(" ", contract.LimitInputBytes-len(`data: {"n":1}`)+extra) + `}`
+		if len(line) != contract.LimitInputBytes+extra {
+			t.Fatalf("the line is %d bytes", len(line))
+		}
+		stream := line + "\n\n"
+		for _, cut := range []int{len(stream), 1, len(line) / 2, len(line), len(line) + 1} {
+			r, err := New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(agui.Finding) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.Write([]byte(stream[:cut]))
+			if err == nil {
+				_, err = r.Write([]byte(stream[cut:]))
+			}
+			tooLarge := err != nil && strings.Contains(err.Error(), "the record's limit")
+			if tooLarge != (extra > 0) || (err != nil && !tooLarge) {
+				t.Errorf("a line of %d bytes cut at %d: %v", len(line), cut, err)
+			}
+			if extra == 0 && r.Stream.Events() != 1 {
+				t.Errorf("a line of %d bytes cut at %d: %d events read, want 1", len(line), cut, r.Stream.Events())
+			}
+			r.End()
+		}
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/contractkit/contractkit/agui/livecheck"
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/runtime/genrt"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // The live check: agui check --url URL runs one run of an agent and checks
@@ -206,7 +207,7 @@ func runInput(file string) ([]byte, error) {
 	if _, err := contract.DecodeRunAgentInput(data); err != nil {
 		var ve *genrt.ValidationError
 		if errors.As(err, &ve) {
-			return nil, fmt.Errorf("--input %s:%s: %s; it must be a RunAgentInput", file, ve.Pointer, ve.Message)
+			return nil, fmt.Errorf("--input %s:%s: %s; it must be a RunAgentInput", file, strictjson.DisplayPointer(ve.Pointer), ve.Message)
 		}
 		return nil, fmt.Errorf("--input %s: %v; it must be a RunAgentInput", file, err)
 	}

@@ -189,8 +189,15 @@ func TestLiveCheckInputAndHeaders(t *testing.T) {
 	}
 	bad := write(t, "bad.json", `{"threadId":"th","messages":[]}`)
 	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--input", bad)
-	if code != exitUnusable || !strings.Contains(stderr, bad+":") || !strings.Contains(stderr, "runId") {
+	if code != exitUnusable || !strings.Contains(stderr, bad+":/runId: ") {
 		t.Errorf("bad input: exit %d, stderr %s", code, stderr)
+	}
+	// A fault of the whole document is shown at "/", not as an empty
+	// pointer that leaves "file::" in the message.
+	notObject := write(t, "list.json", `[]`)
+	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--input", notObject)
+	if code != exitUnusable || !strings.Contains(stderr, notObject+":/: ") {
+		t.Errorf("input not an object: exit %d, stderr %s", code, stderr)
 	}
 	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--header", "no colon")
 	if code != exitUnusable || !strings.Contains(stderr, "Name: value") {

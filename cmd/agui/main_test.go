@@ -107,6 +107,16 @@ func TestCheckCommand(t *testing.T) {
 	if code, out, _ = runAgui(t, "", "check", big); code != exitRejected || !strings.Contains(out, contract.RuleReaderInputBytes) {
 		t.Errorf("oversized: exit %d\n%s", code, out)
 	}
+	// The file's reader stops one byte past the limit: a record of exactly
+	// the limit is read whole and accepted, one byte more is refused.
+	atLimit := write(t, "at-limit.ndjson", good+strings.Repeat(" ", contract.LimitInputBytes-len(good)))
+	if code, out, _ = runAgui(t, "", "check", atLimit); code != exitAccepted {
+		t.Errorf("a record of the limit: exit %d\n%s", code, out)
+	}
+	onePast := write(t, "one-past.ndjson", good+strings.Repeat(" ", contract.LimitInputBytes-len(good)+1))
+	if code, out, _ = runAgui(t, "", "check", onePast); code != exitRejected || !strings.Contains(out, contract.RuleReaderInputBytes) {
+		t.Errorf("a record one byte past the limit: exit %d\n%s", code, out)
+	}
 }
 
 //contract:proves ag-ui.unsupported.network
