@@ -24,6 +24,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 )
@@ -256,7 +257,16 @@ func (w *Writer) swap(path, rel string, mode fs.FileMode, want, data []byte) err
 // reading back.
 var afterRename func(path string)
 
-func syncDir(dir string) error {
+func syncDir(dir string) error { return SyncDir(dir) }
+
+// SyncDir makes a rename in dir durable. On Windows a directory cannot be
+// synced (FlushFileBuffers refuses a directory handle) and NTFS journals the
+// rename itself, so there it does nothing; failing there would report a
+// write that succeeded as failed.
+func SyncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

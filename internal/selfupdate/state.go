@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
 // stateDirName is the folder beside the binary where updates keep their
@@ -94,7 +95,7 @@ func (s *state) accept(serial uint64) error {
 	if err := os.Rename(f.Name(), filepath.Join(s.dir, stateName)); err != nil {
 		return err
 	}
-	return syncDir(s.dir)
+	return atomicfile.SyncDir(s.dir)
 }
 
 // create makes a new temporary file in the state directory.
@@ -156,7 +157,7 @@ func (s *state) keep(exe string) error {
 		os.Remove(tmp)
 		return err
 	}
-	return syncDir(s.dir)
+	return atomicfile.SyncDir(s.dir)
 }
 
 // lock takes the update lock without waiting, and then clears what a
@@ -177,16 +178,3 @@ func (s *state) lock() (unlock func(), err error) {
 }
 
 var errBusy = errors.New("another update holds the lock")
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil // directories cannot be synced there; renames are journaled
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
 // swap puts the synced file tmp in place of exe with one rename, then
@@ -34,7 +36,7 @@ func swap(tmp, exe, stateDir string) error {
 	if err := os.Rename(tmp, exe); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(exe))
+	return atomicfile.SyncDir(filepath.Dir(exe))
 }
 
 // modeOf is exe's permission bits, so the new binary is as executable as
