@@ -107,7 +107,7 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 		defer stop()
 	}
 	t := &tap{up: up, dir: *dir, profile: *profile, out: &lockedWriter{w: stdout}, errw: &lockedWriter{w: stderr}}
-	srv := &http.Server{Handler: t.proxy(), ErrorLog: log.New(io.Discard, "", 0), ReadHeaderTimeout: time.Minute}
+	srv := &http.Server{Handler: t.proxy(), ErrorLog: log.New(t.errw, "agui tap: ", 0), ReadHeaderTimeout: time.Minute}
 	fmt.Fprintf(t.out, "agui tap: listening on http://%s, passing runs on to %s; records go to %s\n", l.Addr(), up.Redacted(), *dir)
 	if ready != nil {
 		ready(l.Addr().String())
@@ -139,16 +139,29 @@ func (t *tap) proxy() http.Handler {
 	// The answer passes on as the agent sent it: nothing asks for or
 	// undoes a compression the frontend did not ask for.
 	transport.DisableCompression = true
-	return &httputil.ReverseProxy{
+	proxy := &httputil.ReverseProxy{
 		Rewrite:        t.rewrite,
 		Transport:      transport,
 		FlushInterval:  -1, // every piece of a stream goes on at once
 		ModifyResponse: t.watch,
+		ErrorLog:       log.New(t.errw, "agui tap: ", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			fmt.Fprintf(t.errw, "agui tap: %s %s: the agent could not be reached: %v\n", r.Method, r.URL.Path, err)
 			w.WriteHeader(http.StatusBadGateway)
 		},
 	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// An HTTP/1 server closes what is left of a request's body once
+		// its answer starts, and the answer starts when the agent's
+		// headers arrive. The agent may answer before the body has passed
+		// on (or before the transport has read its end), and the closed
+		// body then breaks the request to the agent and with it the
+		// stream. A proxy passes both directions at once.
+		if err := http.NewResponseController(w).EnableFullDuplex(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			fmt.Fprintf(t.errw, "agui tap: %s %s: %v\n", r.Method, r.URL.Path, err)
+		}
+		proxy.ServeHTTP(w, r)
+	})
 }
 
 // rewrite sends a request to the agent: the frontend's path below the

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -125,6 +126,81 @@ func TestTapPassesAndChecks(t *testing.T) {
 	}
 	if code := stop(); code != exitAccepted {
 		t.Errorf("agui tap exited %d", code)
+	}
+}
+
+// An agent may start its answer before the frontend's request has all
+// passed: the stream still arrives whole, and so does the request. (The
+// HTTP/1 server closes an unread request body once the answer starts; in
+// a proxy that broke the request to the agent and, with it, the stream
+// the frontend was reading. @ag-ui/client's HttpAgent met it as "other
+// side closed" whenever the agent answered faster than the tap read the
+// body's end.)
+func TestTapAnswerBeforeRequestEnds(t *testing.T) {
+	var stream bytes.Buffer
+	encodings[0].write(&stream, recordEvents([]byte(good)))
+	received := make(chan string, 1)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := http.NewResponseController(w).EnableFullDuplex(); err != nil {
+			t.Error(err)
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		half := stream.Len() / 2
+		w.Write(stream.Bytes()[:half])
+		w.(http.Flusher).Flush() // the answer starts; the request goes on
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			body = append(body, "; "+err.Error()...)
+		}
+		received <- string(body)
+		w.Write(stream.Bytes()[half:])
+	}))
+	defer agent.Close()
+	addr, out, stop := startTap(t, agent.URL, t.TempDir())
+	defer stop()
+
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/", pr)
+	req.Header.Set("Content-Type", "application/json")
+	go io.WriteString(pw, `{"threadId":"t",`)
+	answered := make(chan *http.Response, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req) // returns once the answer's headers arrive
+		if err != nil {
+			t.Error(err)
+		}
+		answered <- resp
+	}()
+	var resp *http.Response
+	select {
+	case resp = <-answered:
+	case <-time.After(10 * time.Second):
+		pw.CloseWithError(errors.New("no answer"))
+		<-answered
+		t.Fatal("no answer arrived while the request was still being sent")
+	}
+	if resp == nil {
+		t.FailNow()
+	}
+	defer resp.Body.Close()
+	io.WriteString(pw, `"runId":"r","messages":[]}`) // the rest of the request, after the answer began
+	pw.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil || !bytes.Equal(got, stream.Bytes()) {
+		t.Errorf("the frontend got %d bytes (%v); the agent sent %d", len(got), err, stream.Len())
+	}
+	select {
+	case body := <-received:
+		if want := `{"threadId":"t","runId":"r","messages":[]}`; body != want {
+			t.Errorf("the agent got the request %q, want %q", body, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the agent never had the request's end")
+	}
+	m := waitFor(t, out, regexp.MustCompile(`run 1: (ACCEPTED|REJECTED), (\d+) events`))
+	if m[1] != "ACCEPTED" || m[2] != "5" {
+		t.Errorf("the tap's verdict: %s\n%s", m[0], out.String())
 	}
 }
 
