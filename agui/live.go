@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/runtime/strictjson"
@@ -52,6 +53,12 @@ type Stream struct {
 	readErr    *fail
 	readAt     int // the event count the reading finding leaves
 	seqErr     error
+	// seqStopped is seqErr != nil, for Parse and Line, which may run on
+	// another goroutine than Check (see Parse).
+	seqStopped atomic.Bool
+	// checkedEvents and checkedBytes are Events and Bytes as of the last
+	// event checked.
+	checkedEvents, checkedBytes int
 }
 
 // NewStream starts checking a stream under the profile opt names.
@@ -194,7 +201,7 @@ var lineBlocks = sync.Pool{New: func() any { return new([lineBlock]byte) }}
 // call of Line or End.
 func (s *Stream) Line(data []byte) []byte {
 	var line []byte
-	if s.Stopped() {
+	if s.readErr != nil || s.seqStopped.Load() {
 		s.spare = append(s.spare[:0], data...)
 		line = s.spare
 	} else {
@@ -224,44 +231,86 @@ func (s *Stream) Line(data []byte) []byte {
 	return line
 }
 
-// Event checks the next event, given as the line Line returned for it. It returns the findings and warnings this event
-// caused, in order: a finding stops the checking of the sequence, and a
-// reading finding ends all checking.
-func (s *Stream) Event(line []byte) []Finding {
+// Event checks the next event, given as the line Line returned for it. It
+// returns the findings and warnings this event caused, in order: a finding
+// stops the checking of the sequence, and a reading finding ends all
+// checking. It is Check(Parse(line)).
+func (s *Stream) Event(line []byte) []Finding { return s.Check(s.Parse(line)) }
+
+// Parse is the first half of Event: it reads the event's line (as Line
+// returned it) into a tree, which Check then checks. The two halves may
+// run on two goroutines, so that a stream is read and parsed while the
+// events before are checked: Line and Parse on one, in the stream's order,
+// Check on the other, given what Parse returned in the same order, with
+// the hand-over between them ordering memory (a channel does). Nothing
+// else of the Stream is used while both run.
+func (s *Stream) Parse(line []byte) (r Parsed) {
 	s.bytes += len(line) + 1
+	r = Parsed{line: line, index: s.lr.index}
+	defer func() { r.events, r.bytes = s.lr.index, s.bytes }()
 	if !s.nonSpace && len(bytes.TrimSpace(line)) > 0 {
 		s.nonSpace = true
 	}
 	if s.readErr != nil && s.readErr.Rule == contract.RuleReaderInputBytes {
-		return nil
+		return r
 	}
 	if s.inputLimit && s.bytes > contract.LimitInputBytes {
 		// Check measures the record before reading any of it: this
 		// finding stands in place of any other.
 		s.readErr = inputBytesFail()
 		s.readAt = 0
-		return owned([]Finding{s.readErr.Finding})
+		r.found = owned([]Finding{s.readErr.Finding})
+		return r
 	}
 	if s.readErr != nil {
-		return nil
+		return r
 	}
-	i := s.lr.index
 	arena := s.live
-	if s.seqErr != nil {
+	if s.seqStopped.Load() {
+		// Checking has stopped: the tree is read for its reading
+		// findings alone, and nothing keeps it.
 		s.scratch.Reset()
 		arena = &s.scratch
 	}
 	v, err := s.lr.read(line, arena)
 	if err != nil {
 		s.readErr = asFail(err)
-		s.readAt = i
-		return owned([]Finding{s.readErr.Finding})
+		s.readAt = r.index
+		r.found = owned([]Finding{s.readErr.Finding})
+		return r
 	}
-	if v == nil || s.seqErr != nil {
+	r.tree = v
+	return r
+}
+
+// Parsed is an event Stream.Parse has read and Stream.Check has yet to
+// check.
+type Parsed struct {
+	line  []byte
+	tree  *strictjson.Value // nil when there is nothing to check
+	index int
+	found []Finding // the reading finding the event caused
+	// events and bytes are Stream.Events and Stream.Bytes once the event
+	// is read.
+	events, bytes int
+}
+
+// Events is the number of events read, this one included: what
+// Stream.Events will say once it is checked.
+func (r Parsed) Events() int { return r.events }
+
+// Check is the second half of Event: it checks an event Parse has read and
+// returns the findings and warnings it caused.
+func (s *Stream) Check(r Parsed) []Finding {
+	s.checkedEvents, s.checkedBytes = r.events, r.bytes
+	if r.found != nil {
+		return r.found
+	}
+	if r.tree == nil || s.seqErr != nil {
 		return nil
 	}
 	warns, seqWarns := len(s.c.warns), len(s.c.seq.warnings)
-	err = s.c.event(i, v, line)
+	err := s.c.event(r.index, r.tree, r.line)
 	newWarns, newSeqWarns := s.c.warns[warns:], s.c.seq.warnings[seqWarns:]
 	if err == nil && len(newWarns) == 0 && len(newSeqWarns) == 0 {
 		return nil // the usual event: nothing to copy
@@ -269,6 +318,7 @@ func (s *Stream) Event(line []byte) []Finding {
 	found := append(append([]Finding{}, newWarns...), newSeqWarns...)
 	if err != nil {
 		s.seqErr = err
+		s.seqStopped.Store(true)
 		found = append(found, asFail(err).Finding)
 	}
 	return owned(found)
@@ -294,12 +344,13 @@ func asFail(err error) *fail {
 	return &fail{Finding{Event: FileLevel, Rule: contract.RuleReaderJSON, Message: err.Error()}}
 }
 
-// Events is the number of events read so far.
-func (s *Stream) Events() int { return s.lr.index }
+// Events is the number of events checked so far (where Parse and
+// Check run apart, Parse may be ahead).
+func (s *Stream) Events() int { return s.checkedEvents }
 
 // Bytes is the size of the record so far, as Line writes it with a
-// newline after each event.
-func (s *Stream) Bytes() int { return s.bytes }
+// newline after each event, up to the last event checked.
+func (s *Stream) Bytes() int { return s.checkedBytes }
 
 // Stopped reports whether checking has stopped at a finding.
 func (s *Stream) Stopped() bool { return s.readErr != nil || s.seqErr != nil }

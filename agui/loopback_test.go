@@ -3,6 +3,7 @@ package agui_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
@@ -18,32 +19,45 @@ import (
 // of benchLoopback checks: 600 × 167 KB, 100 MB of record bytes in all.
 const loopbackRuns = 600
 
-// benchLoopback checks 100 MB of live streams over one loopback connection:
-// a server on 127.0.0.1 sends the large record as server-sent events
-// (1,994 events, 204 KB framed) for each of loopbackRuns run requests,
-// which one client makes in turn over the one kept-alive connection. Each
-// stream goes the way agui check --url takes it, through agui/livecheck:
-// its run request and client, its reading of the body (on a goroutine of
-// its own, into a ring of pieces), agui/sse and a Stream. One stream
-// cannot be 100 MB and still be checked: both profiles reject a record
-// past 524,288 bytes and only count what comes after. Throughput is
-// counted in the record's bytes, as for Check; the largest live heap seen
-// after a stream (heap-MB) shows the memory stays flat over the 100 MB.
-func benchLoopback(b *testing.B, profile string) {
-	data := agui.LargeStream(b)
-	var body bytes.Buffer
-	for _, text := range agui.EventTexts(b, data) {
-		body.WriteString("data: ")
-		body.Write(text)
-		body.WriteString("\n\n")
+// sseBody is the large record as server-sent events: 1,994 events,
+// 204 KB framed.
+func sseBody(b *testing.B) (record, body []byte) {
+	record = agui.LargeStream(b)
+	var out bytes.Buffer
+	for _, text := range agui.EventTexts(b, record) {
+		out.WriteString("data: ")
+		out.Write(text)
+		out.WriteString("\n\n")
 	}
+	return record, out.Bytes()
+}
+
+// loopback is a server on 127.0.0.1 that answers every run request with
+// body as an event stream, and the run request's body.
+func loopback(b *testing.B, body []byte) (*httptest.Server, []byte) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", livecheck.MediaSSE)
-		w.Write(body.Bytes())
+		w.Write(body)
 	}))
-	defer srv.Close()
-	defer livecheck.Client.CloseIdleConnections()
-	input := []byte(`{"threadId":"t","runId":"r","messages":[],"state":{},"tools":[],"context":[],"forwardedProps":{}}`)
+	b.Cleanup(srv.Close)
+	b.Cleanup(livecheck.Client.CloseIdleConnections)
+	return srv, []byte(`{"threadId":"t","runId":"r","messages":[],"state":{},"tools":[],"context":[],"forwardedProps":{}}`)
+}
+
+// benchLoopback checks 100 MB of live streams over one loopback connection:
+// the server sends the large record as server-sent events for each of
+// loopbackRuns run requests, which one client makes in turn over the one
+// kept-alive connection. Each stream goes the way agui check --url takes
+// it, through agui/livecheck: its run request and client, its reading of
+// the body (read, framed and parsed on a goroutine of its own while the
+// events before are checked), agui/sse and a Stream. One stream cannot be
+// 100 MB and still be checked: both profiles reject a record past 524,288
+// bytes and only count what comes after. Throughput is counted in the
+// record's bytes, as for Check; the largest live heap seen after a stream
+// (heap-MB) shows the memory stays flat over the 100 MB.
+func benchLoopback(b *testing.B, profile string) {
+	data, body := sseBody(b)
+	srv, input := loopback(b, body)
 	conns := 0
 	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
 		if !info.Reused {
@@ -94,3 +108,62 @@ func benchLoopback(b *testing.B, profile string) {
 // live streams over one loopback connection, under each profile.
 func BenchmarkAGUILoopbackStand(b *testing.B) { benchLoopback(b, contract.ProfileStand) }
 func BenchmarkAGUILoopback11(b *testing.B)    { benchLoopback(b, contract.ProfileAgUI11) }
+
+// BenchmarkAGUILoopbackFloor makes the same loopbackRuns run requests of
+// the same server as benchLoopback and reads each answer to its end in
+// pieces of livecheck.PieceSize, checking nothing: the exchange alone, the
+// floor of live checking over loopback. A stream checked live cannot take
+// less than the exchange and the check together, so the throughput it can
+// reach at most, for a checker of the file mode's speed, is
+// 1 / (1/file + 1/floor).
+func BenchmarkAGUILoopbackFloor(b *testing.B) {
+	data, body := sseBody(b)
+	srv, input := loopback(b, body)
+	buf := make([]byte, livecheck.PieceSize)
+	b.SetBytes(int64(len(data)) * loopbackRuns)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for range loopbackRuns {
+			resp, err := livecheck.Post(context.Background(), srv.URL, input, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{resp.Body}, buf)
+			resp.Body.Close()
+			if err != nil || n != int64(len(body)) {
+				b.Fatalf("read %d of %d bytes: %v", n, len(body), err)
+			}
+		}
+	}
+}
+
+// benchReadBody checks the large record as an event stream held in
+// memory, the way a live stream is read (livecheck's ReadBody: framed and
+// parsed on one goroutine, checked on the other) but without the network:
+// beside BenchmarkAGUILive11, which frames, parses and checks on one
+// goroutine (as the stand page does), it shows what the two halves
+// running side by side buy.
+func benchReadBody(b *testing.B, profile string) {
+	data, body := sseBody(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		run, err := livecheck.New(agui.Options{Profile: profile}, nil, func(f agui.Finding) { b.Fatalf("a finding in a valid stream: %v", f) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := run.ReadBody(bytes.NewReader(body), livecheck.Hooks{}); err != nil {
+			b.Fatal(err)
+		}
+		if r, err := run.End(); err != nil || !r.Accepted {
+			b.Fatalf("the stream is not accepted live: %v %v", err, r)
+		}
+	}
+}
+
+// BenchmarkAGUIReadBodyStand and BenchmarkAGUIReadBody11 check the large
+// stream held in memory through livecheck's ReadBody, under each profile.
+func BenchmarkAGUIReadBodyStand(b *testing.B) { benchReadBody(b, contract.ProfileStand) }
+func BenchmarkAGUIReadBody11(b *testing.B)    { benchReadBody(b, contract.ProfileAgUI11) }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the AG-UI benchmarks in COUNT rounds of one test binary — the
-# checker under both profiles, in file mode, live and live over loopback,
+# checker under both profiles, in file mode, live (on one goroutine, and
+# through livecheck's two), live over loopback beside the exchange alone,
 # encoding/json.Valid over the same bytes (the floor), the reference
 # verifier on Node over the same bytes, and the large patch — and prints
 # the ratios Docs/performance.md records, with the load average beside
@@ -44,6 +45,15 @@ function ratio(key, a, b,   n) { if (b > 0 && a > 0) { n = ++cnt[key, "x"]; val[
 	ratio("Live11/file", cur["Live11", "MB/s"], cur["Check11", "MB/s"])
 	ratio("LoopbackStand/file", cur["LoopbackStand", "MB/s"], cur["CheckStand", "MB/s"])
 	ratio("Loopback11/file", cur["Loopback11", "MB/s"], cur["Check11", "MB/s"])
+	ratio("ReadBodyStand/file", cur["ReadBodyStand", "MB/s"], cur["CheckStand", "MB/s"])
+	ratio("ReadBody11/file", cur["ReadBody11", "MB/s"], cur["Check11", "MB/s"])
+	# The most a checker of the file mode's speed reaches over loopback:
+	# the exchange (the floor) and the check, one after the other.
+	floor = cur["LoopbackFloor", "MB/s"]
+	if (floor > 0) {
+		ratio("CeilingStand/file", 1 / (1 / cur["CheckStand", "MB/s"] + 1 / floor), cur["CheckStand", "MB/s"])
+		ratio("Ceiling11/file", 1 / (1 / cur["Check11", "MB/s"] + 1 / floor), cur["Check11", "MB/s"])
+	}
 	ratio("CheckStand/Node", cur["CheckStand", "MB/s"], cur["NodeReference", "node-MB/s"])
 	ratio("Check11/Node", cur["Check11", "MB/s"], cur["NodeReference", "node-MB/s"])
 	delete cur
@@ -62,11 +72,21 @@ END {
 		split(lives[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
 		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
 	}
+	split("ReadBodyStand:CheckStand ReadBody11:Check11", bodies, " ")
+	for (k = 1; k <= 2; k++) {
+		split(bodies[k], pair, ":"); mb = median(pair[1], "MB/s")
+		if (!mb) continue
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file (live, in memory, read and checked side by side)\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
+	}
 	split("LoopbackStand:CheckStand Loopback11:Check11", loops, " ")
 	for (k = 1; k <= 2; k++) {
 		split(loops[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
 		if (!mb) continue
 		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file, heap %.1f MB (100 MB, 600 streams, one connection)\n", pair[1], mb, "", median(pair[1], "allocs/op") / (1994 * 600), median(pair[1], "B/op") / (1994 * 600), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x"), median(pair[1], "heap-MB")
+	}
+	floor = median("LoopbackFloor", "MB/s")
+	if (floor) {
+		printf "%-24s %10.1f %12s %12s %12s %10s %10s  the exchange alone: %.2f ms per stream; a checker of the file mode's speed reaches at most %.2f x file (stand), %.2f x file (1.1) over it\n", "LoopbackFloor", floor, "", "", "", "", "", median("LoopbackFloor", "ns/op") / 600 / 1e6, median("CeilingStand/file", "x"), median("Ceiling11/file", "x")
 	}
 	printf "%-24s %10.1f %12.0f\n", "encoding/json.Valid", valid, median("JSONValidFloor", "events/s")
 	printf "%-24s %10.2f %12.0f\n", "@ag-ui/client on Node", node, median("NodeReference", "node-events/s")

@@ -57,7 +57,14 @@ type Run struct {
 	// Stream is the checker of the run's events.
 	Stream *agui.Stream
 	parser *sse.Parser
+	save   func(line []byte) error
 	report func(agui.Finding)
+	// handoff, while ReadBody reads, takes the events read to the
+	// checking goroutine; nil, each event is checked as soon as it is
+	// read (Write).
+	handoff *handoff
+	// parsed is the number of events read so far.
+	parsed int
 }
 
 // New starts a run. save, when not nil, is given each event's line (the
@@ -68,29 +75,45 @@ func New(opt agui.Options, save func(line []byte) error, report func(agui.Findin
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{Stream: s, report: report}
+	r := &Run{Stream: s, save: save, report: report}
 	// One event larger than the record's byte limit could not be saved
 	// or checked whole; the parser holds no more than that.
-	r.parser = sse.New(contract.LimitInputBytes, func(e sse.Event) error {
-		line := s.Line(e.Data)
-		if save != nil {
-			if err := save(line); err != nil {
-				return fmt.Errorf("saving the record: %w", err)
-			}
-		}
-		for _, f := range s.Event(line) {
-			report(f)
-		}
-		return nil
-	})
+	r.parser = sse.New(contract.LimitInputBytes, r.event)
 	return r, nil
 }
 
-// Write reads the next bytes of the stream, as they came.
+// event takes one event as the parser framed it: saved, read, and
+// checked now or handed to the checking goroutine.
+func (r *Run) event(e sse.Event) error {
+	line := r.Stream.Line(e.Data)
+	if r.save != nil {
+		if err := r.save(line); err != nil {
+			return fmt.Errorf("saving the record: %w", err)
+		}
+	}
+	p := r.Stream.Parse(line)
+	r.parsed = p.Events()
+	if r.handoff != nil {
+		r.handoff.add(p)
+		return nil
+	}
+	r.check(p)
+	return nil
+}
+
+// check checks one event read and reports what it found.
+func (r *Run) check(p agui.Parsed) {
+	for _, f := range r.Stream.Check(p) {
+		r.report(f)
+	}
+}
+
+// Write reads the next bytes of the stream, as they came, and checks the
+// events they complete.
 func (r *Run) Write(b []byte) (int, error) {
 	n, err := r.parser.Write(b)
 	if errors.Is(err, sse.ErrTooLarge) {
-		return n, fmt.Errorf("after %d events, an event of more than %d bytes, the record's limit: agui does not hold it", r.Stream.Events(), contract.LimitInputBytes)
+		return n, fmt.Errorf("after %d events, an event of more than %d bytes, the record's limit: agui does not hold it", r.parsed, contract.LimitInputBytes)
 	}
 	return n, err
 }
@@ -109,21 +132,33 @@ func (r *Run) End() (*agui.Result, error) {
 	return res, err
 }
 
-// PieceSize is the size of the pieces ReadBody reads the body in, and
-// Pieces how many it holds at most: the memory it takes is fixed. Larger
-// pieces cost more, not less: a piece is checked after it was read, and
-// one of 64 or 128 KiB has left the cache by then (the loopback benchmark
-// spent 15% and 30% more CPU than with 32 KiB).
+// PieceSize is the size of the pieces ReadBody reads the body in. Larger
+// pieces cost more, not less: one of 64 or 128 KiB has left the cache by
+// the time its last bytes are framed (the loopback benchmark spent 15% and
+// 30% more CPU than with 32 KiB).
+const PieceSize = 32 << 10
+
+// Events read wait to be checked in batches of up to BatchEvents, at most
+// Batches of them: the memory this takes is bounded, however far the
+// network is ahead. A batch is handed over when it is full or a piece
+// ends, whichever comes first: in batches of a whole piece, the checking
+// goroutine waited for the first piece of every stream to be read and the
+// reading one for the last to be checked, and a 204 KB stream is only
+// seven pieces.
 const (
-	PieceSize = 32 << 10
-	Pieces    = 4
+	BatchEvents = 64
+	Batches     = 16
 )
 
-// piecePool keeps the rings of runs that ended for the next run: a
+// piecePool keeps the buffers of runs that ended for the next run: a
 // process that checks stream after stream (agui tap, a server, the
-// benchmark) would otherwise allocate 128 KiB a stream, which doubled the
-// bytes the loopback benchmark allocated and the collector's work.
+// benchmark) would otherwise allocate one a stream, and the collector
+// would have that to do.
 var piecePool = sync.Pool{New: func() any { return new([PieceSize]byte) }}
+
+// batchPool keeps the lists of events that waited to be checked, for the
+// same reason.
+var batchPool = sync.Pool{New: func() any { s := make([]agui.Parsed, 0, BatchEvents); return &s }}
 
 // BodyError is an error of reading the body (the connection broke, the
 // request was cancelled), as opposed to one of checking what was read.
@@ -137,87 +172,123 @@ type Hooks struct {
 	// Arrived is called after each read from the body, on the reading
 	// goroutine (an idle timer's reset).
 	Arrived func()
-	// Checked is called after each piece is checked, on the caller's
-	// goroutine (a progress line).
+	// Checked is called after the events of each piece are checked, on
+	// the caller's goroutine (a progress line).
 	Checked func()
-	// Interrupt is called when checking stops before the body ended: it
-	// must make a Read blocked on the body return (cancel the request's
-	// context), so that the reading goroutine ends.
+	// Interrupt is called when reading stops before the body ended (an
+	// event too large to hold, a line that could not be saved): it
+	// should give the connection up (cancel the request's context).
 	Interrupt func()
 }
 
+// batch is a list of events read, handed to the checking goroutine.
+type batch struct {
+	events *[]agui.Parsed
+	// pieceEnd is set on the last batch of a piece read.
+	pieceEnd bool
+	err      error // from the body, on the last batch
+	stopErr  error // from framing or saving, on the last batch
+}
+
+// handoff takes the events the reading goroutine reads to the checking
+// one.
+type handoff struct {
+	free chan *[]agui.Parsed
+	full chan batch
+	cur  *[]agui.Parsed // the batch being filled; nil until an event comes
+}
+
+// add adds an event to the batch being filled, handing it over once full.
+func (h *handoff) add(p agui.Parsed) {
+	if h.cur == nil {
+		h.cur = <-h.free
+	}
+	*h.cur = append(*h.cur, p)
+	if len(*h.cur) == BatchEvents {
+		h.full <- batch{events: h.cur}
+		h.cur = nil
+	}
+}
+
+// send hands over the batch being filled, empty as it may be, with b's
+// marks.
+func (h *handoff) send(b batch) {
+	if h.cur == nil {
+		h.cur = <-h.free
+	}
+	b.events = h.cur
+	h.full <- b
+	h.cur = nil
+}
+
 // ReadBody reads body to its end into the run and returns nil, a
-// *BodyError when reading it failed, or the error Write returned.
+// *BodyError when reading it failed, or the error Write would have
+// returned.
 //
-// The body is read on a goroutine of its own into a ring of Pieces
-// buffers while the run checks the piece read before: waiting for the
-// network, the system calls and the HTTP chunked decoding then overlap
-// with checking instead of adding to it. The goroutine has ended when
-// ReadBody returns, however the stream ended.
+// Reading and checking are two halves that run side by side: a goroutine
+// of its own reads the body a piece at a time, frames its events, saves
+// their lines and parses them (agui.Stream.Parse), while the caller's
+// goroutine checks the events read before, in order (agui.Stream.Check).
+// Waiting for the network, the system calls, the HTTP chunked decoding and
+// the parsing then overlap with checking instead of adding to it. The
+// goroutine has ended when ReadBody returns, however the stream ended.
 func (r *Run) ReadBody(body io.Reader, h Hooks) error {
-	type piece struct {
-		b   []byte
-		err error
+	ho := &handoff{free: make(chan *[]agui.Parsed, Batches), full: make(chan batch, Batches)}
+	for range Batches {
+		ho.free <- batchPool.Get().(*[]agui.Parsed)
 	}
-	free := make(chan []byte, Pieces)
-	full := make(chan piece, Pieces)
-	var ring [Pieces]*[PieceSize]byte
-	for i := range ring {
-		ring[i] = piecePool.Get().(*[PieceSize]byte)
-		free <- ring[i][:]
-	}
-	// Every return below waits for the goroutine first, and the parser
-	// keeps nothing of a piece after Write: the ring is free again.
-	defer func() {
-		for _, b := range ring {
-			piecePool.Put(b)
-		}
-	}()
-	quit := make(chan struct{})
+	r.handoff = ho
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		buf := piecePool.Get().(*[PieceSize]byte)
+		defer piecePool.Put(buf)
 		for {
-			var buf []byte
-			select {
-			case buf = <-free:
-			case <-quit:
-				return
-			}
-			n, err := body.Read(buf)
+			n, err := body.Read(buf[:])
 			if h.Arrived != nil {
 				h.Arrived()
 			}
-			// full has room for every buffer, so this never blocks.
-			full <- piece{buf[:n], err}
-			if err != nil {
+			var stopErr error
+			if n > 0 {
+				_, stopErr = r.Write(buf[:n])
+			}
+			// There is a list for every batch, so a send blocks only
+			// while the checking goroutine has all of them.
+			ho.send(batch{pieceEnd: n > 0, err: err, stopErr: stopErr})
+			if err != nil || stopErr != nil {
 				return
 			}
 		}
 	}()
+	// Every list comes back to free before the goroutine ends.
+	defer func() {
+		<-done
+		r.handoff = nil
+		for range Batches {
+			batchPool.Put(<-ho.free)
+		}
+	}()
 	for {
-		p := <-full
-		if len(p.b) > 0 {
-			if _, err := r.Write(p.b); err != nil {
-				close(quit)
-				if h.Interrupt != nil {
-					h.Interrupt()
-				}
-				<-done
-				return err
-			}
-			if h.Checked != nil {
-				h.Checked()
-			}
+		b := <-ho.full
+		for _, e := range *b.events {
+			r.check(e)
+		}
+		clear(*b.events) // what they refer to is the stream's to keep or free
+		*b.events = (*b.events)[:0]
+		ho.free <- b.events
+		if b.pieceEnd && h.Checked != nil {
+			h.Checked()
 		}
 		switch {
-		case p.err == io.EOF:
-			<-done
+		case b.stopErr != nil:
+			if h.Interrupt != nil {
+				h.Interrupt()
+			}
+			return b.stopErr
+		case b.err == io.EOF:
 			return nil
-		case p.err != nil:
-			<-done
-			return &BodyError{p.err}
+		case b.err != nil:
+			return &BodyError{b.err}
 		}
-		free <- p.b[:cap(p.b)]
 	}
 }

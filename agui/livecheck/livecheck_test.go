@@ -3,6 +3,7 @@ package livecheck
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -22,10 +23,21 @@ const events = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r
 	"data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n" +
 	"data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
 
-// reading reports whether a reading goroutine of ReadBody is alive.
+// reading reports whether a reading goroutine of ReadBody is still there
+// a moment after ReadBody returned. The goroutine hands over its last
+// piece just before it ends, and ReadBody returns after that piece; on a
+// loaded machine the goroutine may still be seen on its way out, so it is
+// looked for again for up to a second. One that is stuck stays.
 func reading() bool {
 	buf := make([]byte, 1<<20)
-	return strings.Contains(string(buf[:runtime.Stack(buf, true)]), "livecheck.(*Run).ReadBody.func")
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(time.Millisecond) {
+		if !strings.Contains(string(buf[:runtime.Stack(buf, true)]), "livecheck.(*Run).ReadBody.func") {
+			return false
+		}
+		if time.Now().After(deadline) {
+			return true
+		}
+	}
 }
 
 // lateEnd is a body whose reads take a while to return an error, as a
@@ -57,11 +69,11 @@ func newRun(t *testing.T, saved *bytes.Buffer, found *[]agui.Finding) *Run {
 	return r
 }
 
-// A body read a byte at a time, or in pieces larger than the ring's, is
-// checked and saved the same: every event, in order, and the same result
-// the record gives in file mode.
+// A body read a byte at a time, or in many pieces that make more batches
+// than wait at once, is checked and saved the same: every event, in order,
+// and the same result the record gives in file mode.
 func TestReadBodyWhole(t *testing.T) {
-	big := strings.Repeat(events, 2*PieceSize*Pieces/len(events)+1)
+	big := strings.Repeat(events, max(8*PieceSize/len(events), 2*Batches*BatchEvents/5)+1)
 	for name, body := range map[string]io.Reader{
 		"one byte a read": iotest.OneByteReader(strings.NewReader(events)),
 		"half a piece":    iotest.HalfReader(strings.NewReader(events)),
@@ -96,6 +108,64 @@ func TestReadBodyWhole(t *testing.T) {
 				t.Error("the reading goroutine outlived ReadBody")
 			}
 		})
+	}
+}
+
+// What the two goroutines of ReadBody find is what one finds, and what
+// the saved record gives in file mode: a sequence finding early on, many
+// events after it that are only read, then a reading finding that takes
+// its place; or the record's byte limit passed with the checker still
+// at work. The events are read a few bytes at a time and whole pieces at
+// a time, so that the hand-overs fall everywhere.
+func TestReadBodyMatchesFile(t *testing.T) {
+	filler := strings.Repeat("data: {\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}\n\n", Batches*BatchEvents+500) // more than wait at once, fewer than the event limit
+	for name, stream := range map[string]string{
+		"sequence, then reading": events[:len(events)/3] + "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"none\"}\n\n" + filler + "data: {\"a\":1,\"a\":2}\n\n",
+		"sequence only":          "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"none\"}\n\n" + filler,
+		"past the byte limit":    events[:len(events)/2] + strings.Repeat("data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\""+strings.Repeat("y", 1000)+"\"}\n\n", contract.LimitInputBytes/1000+1),
+	} {
+		for _, pieces := range []string{"small", "whole"} {
+			t.Run(name+"/"+pieces, func(t *testing.T) {
+				var body io.Reader = strings.NewReader(stream)
+				if pieces == "small" {
+					body = iotest.HalfReader(iotest.DataErrReader(strings.NewReader(stream)))
+				}
+				var saved bytes.Buffer
+				var found []agui.Finding
+				r := newRun(t, &saved, &found)
+				if err := r.ReadBody(body, Hooks{}); err != nil {
+					t.Fatal(err)
+				}
+				res, err := r.End()
+				if err != nil {
+					t.Fatal(err)
+				}
+				serial := newRun(t, new(bytes.Buffer), new([]agui.Finding))
+				serial.Write([]byte(stream))
+				one, err := serial.End()
+				if err != nil {
+					t.Fatal(err)
+				}
+				file, err := agui.Check(saved.Bytes(), agui.Options{Profile: contract.ProfileAgUI11})
+				if err != nil {
+					t.Fatal(err)
+				}
+				show := func(r *agui.Result) string { return fmt.Sprint(r.Accepted, r.Events, r.Findings, r.Warnings) }
+				if show(res) != show(file) || show(res) != show(one) {
+					t.Errorf("two goroutines: %s\none:          %s\nfile:         %s", show(res), show(one), show(file))
+				}
+				if len(res.Findings) == 0 {
+					t.Fatal("the stream was accepted; it is built to be rejected")
+				}
+				last := res.Findings[len(res.Findings)-1]
+				if len(found) == 0 || found[len(found)-1] != last {
+					t.Errorf("reported %v; the result ends with %v", found, last)
+				}
+				if res.Events != r.Stream.Events() && last.Rule != contract.RuleReaderInputBytes {
+					t.Errorf("the result counts %d events, the stream %d", res.Events, r.Stream.Events())
+				}
+			})
+		}
 	}
 }
 
