@@ -90,7 +90,7 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	return r, nil
 }
 
-// joinBuffers hold the buffers Check lends the sequence checker to join
+// joinBuffers hold the buffers Check and Stream lend the sequence checker to join
 // short streamed texts in (seq.join), up to maxJoined bytes each.
 var joinBuffers = sync.Pool{New: func() any { return new([]byte) }}
 

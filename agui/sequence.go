@@ -70,9 +70,9 @@ type seq struct {
 	// texts are the builders of the streamed texts that grew long.
 	texts map[textKey]*strings.Builder
 	// joined, when set, is where short streamed texts are joined with
-	// their deltas (see join). Only Check lends one: its result owns
-	// every text before it is returned, and the buffer is reused only
-	// after that.
+	// their deltas (see join). Check and Stream lend one: their result
+	// owns every text before it is returned, and the buffer is reused
+	// only after that.
 	joined   *[]byte
 	warnings []Finding
 }
