@@ -94,8 +94,7 @@ func (r *Run) event(e sse.Event) error {
 	p := r.Stream.Parse(line)
 	r.parsed = p.Events()
 	if r.handoff != nil {
-		r.handoff.add(p)
-		return nil
+		return r.handoff.add(p)
 	}
 	r.check(p)
 	return nil
@@ -176,8 +175,9 @@ type Hooks struct {
 	// the caller's goroutine (a progress line).
 	Checked func()
 	// Interrupt is called when reading stops before the body ended (an
-	// event too large to hold, a line that could not be saved): it
-	// should give the connection up (cancel the request's context).
+	// event too large to hold, a line that could not be saved, a panic
+	// in a hook or in report): it should give the connection up (cancel
+	// the request's context), so that a read waiting on it returns.
 	Interrupt func()
 }
 
@@ -196,29 +196,53 @@ type handoff struct {
 	free chan *[]agui.Parsed
 	full chan batch
 	cur  *[]agui.Parsed // the batch being filled; nil until an event comes
+	// quit is closed when the checking goroutine leaves ReadBody other
+	// than by its returns (a panic in a hook, a test's Fatal in report):
+	// nothing will give lists back, and the reader must not wait for one.
+	quit chan struct{}
+}
+
+// errQuit stops the reading goroutine once the checking one has left.
+var errQuit = errors.New("livecheck: the checking goroutine left ReadBody")
+
+// take makes sure there is a batch being filled, waiting for a free list
+// if need be; it is false once quit is closed.
+func (h *handoff) take() bool {
+	if h.cur != nil {
+		return true
+	}
+	select {
+	case h.cur = <-h.free:
+		return true
+	case <-h.quit:
+		return false
+	}
 }
 
 // add adds an event to the batch being filled, handing it over once full.
-func (h *handoff) add(p agui.Parsed) {
-	if h.cur == nil {
-		h.cur = <-h.free
+// full has room for every list, so handing over never waits.
+func (h *handoff) add(p agui.Parsed) error {
+	if !h.take() {
+		return errQuit
 	}
 	*h.cur = append(*h.cur, p)
 	if len(*h.cur) == BatchEvents {
 		h.full <- batch{events: h.cur}
 		h.cur = nil
 	}
+	return nil
 }
 
 // send hands over the batch being filled, empty as it may be, with b's
-// marks.
-func (h *handoff) send(b batch) {
-	if h.cur == nil {
-		h.cur = <-h.free
+// marks; it is false once quit is closed.
+func (h *handoff) send(b batch) bool {
+	if !h.take() {
+		return false
 	}
 	b.events = h.cur
 	h.full <- b
 	h.cur = nil
+	return true
 }
 
 // ReadBody reads body to its end into the run and returns nil, a
@@ -228,12 +252,15 @@ func (h *handoff) send(b batch) {
 // Reading and checking are two halves that run side by side: a goroutine
 // of its own reads the body a piece at a time, frames its events, saves
 // their lines and parses them (agui.Stream.Parse), while the caller's
-// goroutine checks the events read before, in order (agui.Stream.Check).
-// Waiting for the network, the system calls, the HTTP chunked decoding and
-// the parsing then overlap with checking instead of adding to it. The
-// goroutine has ended when ReadBody returns, however the stream ended.
+// goroutine checks the events read before, in order (agui.Stream.Check),
+// and calls report and the hooks. Waiting for the network, the system
+// calls, the HTTP chunked decoding and the parsing then overlap with
+// checking instead of adding to it. The goroutine has ended when ReadBody
+// returns, however the stream ended; if a hook or report panics, the
+// goroutine is stopped (with Interrupt, should it be reading) and waited
+// for before the panic goes on.
 func (r *Run) ReadBody(body io.Reader, h Hooks) error {
-	ho := &handoff{free: make(chan *[]agui.Parsed, Batches), full: make(chan batch, Batches)}
+	ho := &handoff{free: make(chan *[]agui.Parsed, Batches), full: make(chan batch, Batches), quit: make(chan struct{})}
 	for range Batches {
 		ho.free <- batchPool.Get().(*[]agui.Parsed)
 	}
@@ -252,22 +279,42 @@ func (r *Run) ReadBody(body io.Reader, h Hooks) error {
 			if n > 0 {
 				_, stopErr = r.Write(buf[:n])
 			}
-			// There is a list for every batch, so a send blocks only
-			// while the checking goroutine has all of them.
-			ho.send(batch{pieceEnd: n > 0, err: err, stopErr: stopErr})
+			if errors.Is(stopErr, errQuit) || !ho.send(batch{pieceEnd: n > 0, err: err, stopErr: stopErr}) {
+				return
+			}
 			if err != nil || stopErr != nil {
 				return
 			}
 		}
 	}()
-	// Every list comes back to free before the goroutine ends.
+	returned := false
 	defer func() {
+		if !returned {
+			// A panic or Goexit on this goroutine: the lists may be
+			// anywhere, and the collector has them.
+			close(ho.quit)
+			if h.Interrupt != nil {
+				h.Interrupt()
+			}
+			<-done
+			r.handoff = nil
+			return
+		}
+		// The last batch was the reader's last act: every list is back.
 		<-done
 		r.handoff = nil
 		for range Batches {
 			batchPool.Put(<-ho.free)
 		}
 	}()
+	err := r.checkBatches(ho, h)
+	returned = true
+	return err
+}
+
+// checkBatches checks the batches the reading goroutine hands over until
+// its last, and returns what ended the stream.
+func (r *Run) checkBatches(ho *handoff, h Hooks) error {
 	for {
 		b := <-ho.full
 		for _, e := range *b.events {
@@ -276,15 +323,16 @@ func (r *Run) ReadBody(body io.Reader, h Hooks) error {
 		clear(*b.events) // what they refer to is the stream's to keep or free
 		*b.events = (*b.events)[:0]
 		ho.free <- b.events
-		if b.pieceEnd && h.Checked != nil {
-			h.Checked()
-		}
-		switch {
-		case b.stopErr != nil:
+		if b.stopErr != nil {
 			if h.Interrupt != nil {
 				h.Interrupt()
 			}
 			return b.stopErr
+		}
+		if b.pieceEnd && h.Checked != nil {
+			h.Checked()
+		}
+		switch {
 		case b.err == io.EOF:
 			return nil
 		case b.err != nil:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -41,15 +42,19 @@ func reading() bool {
 }
 
 // lateEnd is a body whose reads take a while to return an error, as a
-// connection being torn down does: a ReadBody that returned without
-// waiting for its goroutine would leave it behind, and reading would see
-// it.
-type lateEnd struct{ r io.Reader }
+// connection being torn down does. returned is set when such a read has
+// returned: a ReadBody that left while its goroutine was still in one
+// would be seen.
+type lateEnd struct {
+	r        io.Reader
+	returned atomic.Bool
+}
 
-func (l lateEnd) Read(b []byte) (int, error) {
+func (l *lateEnd) Read(b []byte) (int, error) {
 	n, err := l.r.Read(b)
 	if err != nil {
 		time.Sleep(50 * time.Millisecond)
+		l.returned.Store(true)
 	}
 	return n, err
 }
@@ -181,7 +186,7 @@ func TestReadBodyCut(t *testing.T) {
 	var saved bytes.Buffer
 	var found []agui.Finding
 	r := newRun(t, &saved, &found)
-	err := r.ReadBody(lateEnd{pr}, Hooks{})
+	err := r.ReadBody(&lateEnd{r: pr}, Hooks{})
 	var broke *BodyError
 	if !errors.As(err, &broke) || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("got %v, want a BodyError of the cut", err)
@@ -208,7 +213,7 @@ func TestReadBodyIdle(t *testing.T) {
 	var saved bytes.Buffer
 	var found []agui.Finding
 	r := newRun(t, &saved, &found)
-	err := r.ReadBody(lateEnd{pr}, Hooks{Arrived: func() {
+	err := r.ReadBody(&lateEnd{r: pr}, Hooks{Arrived: func() {
 		arrived++
 		watch.Reset(50 * time.Millisecond)
 	}})
@@ -223,9 +228,9 @@ func TestReadBodyIdle(t *testing.T) {
 	}
 }
 
-// When checking stops before the body ends (an event larger than the
-// record's limit), ReadBody calls Interrupt so that the blocked read
-// returns, returns the checking error (not a BodyError), and leaves no
+// When reading stops before the body ends (an event larger than the
+// record's limit), ReadBody calls Interrupt so that the connection is
+// given up, returns the checking error (not a BodyError), and leaves no
 // reading goroutine, although the agent never ended the stream.
 func TestReadBodyCheckerStops(t *testing.T) {
 	pr, pw := io.Pipe()
@@ -238,7 +243,7 @@ func TestReadBodyCheckerStops(t *testing.T) {
 	var found []agui.Finding
 	r := newRun(t, &saved, &found)
 	interrupted := false
-	err := r.ReadBody(lateEnd{pr}, Hooks{Interrupt: func() {
+	err := r.ReadBody(&lateEnd{r: pr}, Hooks{Interrupt: func() {
 		interrupted = true
 		pr.CloseWithError(errors.New("interrupted"))
 	}})
@@ -253,6 +258,81 @@ func TestReadBodyCheckerStops(t *testing.T) {
 		t.Error("the reading goroutine outlived ReadBody")
 	}
 	pw.CloseWithError(io.ErrClosedPipe)
+}
+
+// A panic in report (or a test's Fatal in it, which ends the goroutine)
+// leaves ReadBody while the agent is still sending. The reading goroutine
+// is stopped and waited for before the panic goes on: whether it is
+// blocked on a read (given up through Interrupt) or waits for a list the
+// checking goroutine will never give back.
+func TestReadBodyReportPanics(t *testing.T) {
+	first := "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"none\"}\n\n"
+	for _, c := range []struct{ name, stream string }{
+		{"blocked read", first},
+		{"every list taken", first + strings.Repeat("data: {\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}\n\n", 2*Batches*BatchEvents)},
+	} {
+		for _, how := range []string{"panic", "Goexit"} {
+			t.Run(c.name+"/"+how, func(t *testing.T) {
+				pr, pw := io.Pipe()
+				go func() {
+					pw.Write([]byte(c.stream))
+					// The agent goes on sending nothing: only Interrupt
+					// ends the read.
+				}()
+				defer pw.CloseWithError(io.ErrClosedPipe)
+				body := &lateEnd{r: pr}
+				var interrupted atomic.Bool
+				hooks := Hooks{Interrupt: func() {
+					interrupted.Store(true)
+					pr.CloseWithError(errors.New("interrupted"))
+				}}
+				r, err := New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(agui.Finding) {
+					if how == "panic" {
+						panic("report failed")
+					}
+					runtime.Goexit()
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				left := make(chan any, 1)
+				go func() {
+					goexit := true
+					defer func() {
+						if goexit {
+							left <- "Goexit"
+						}
+					}()
+					defer func() {
+						if v := recover(); v != nil {
+							goexit = false
+							left <- v
+						}
+					}()
+					r.ReadBody(body, hooks)
+					goexit = false
+					left <- "returned"
+				}()
+				select {
+				case v := <-left:
+					if want := map[string]any{"panic": "report failed", "Goexit": "Goexit"}[how]; v != want {
+						t.Errorf("ReadBody left by %v, want %v", v, want)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatal("ReadBody did not leave after report's " + how)
+				}
+				if !interrupted.Load() {
+					t.Error("Interrupt was not called")
+				}
+				if c.name == "blocked read" && !body.returned.Load() {
+					t.Error("the " + how + " went on while the reading goroutine was still reading")
+				}
+				if reading() {
+					t.Error("the reading goroutine outlived ReadBody")
+				}
+			})
+		}
+	}
 }
 
 // An error of saving a line stops checking: ReadBody returns it, wrapped.
