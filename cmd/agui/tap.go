@@ -144,19 +144,22 @@ func (t *tap) proxy() http.Handler {
 		Transport:      transport,
 		FlushInterval:  -1, // every piece of a stream goes on at once
 		ModifyResponse: t.watch,
-		ErrorLog:       log.New(t.errw, "agui tap: ", 0),
+		// A stream cut by the agent is reported with the run's verdict;
+		// the proxy's own line about it would only say it twice.
+		ErrorLog: log.New(io.Discard, "", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			fmt.Fprintf(t.errw, "agui tap: %s %s: the agent could not be reached: %v\n", r.Method, r.URL.Path, err)
 			w.WriteHeader(http.StatusBadGateway)
 		},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// An HTTP/1 server closes what is left of a request's body once
-		// its answer starts, and the answer starts when the agent's
-		// headers arrive. The agent may answer before the body has passed
-		// on (or before the transport has read its end), and the closed
-		// body then breaks the request to the agent and with it the
-		// stream. A proxy passes both directions at once.
+		// Before an HTTP/1 server sends an answer's headers it reads what
+		// is left of the request's body (up to 256 KiB) to throw it away,
+		// and then closes the body; here the answer starts when the
+		// agent's headers arrive. The agent may answer before the body
+		// has passed on, or before the transport has read its end, and
+		// the request to the agent then breaks, and with it the stream.
+		// A proxy passes both directions at once.
 		if err := http.NewResponseController(w).EnableFullDuplex(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			fmt.Fprintf(t.errw, "agui tap: %s %s: %v\n", r.Method, r.URL.Path, err)
 		}

@@ -130,12 +130,14 @@ func TestTapPassesAndChecks(t *testing.T) {
 }
 
 // An agent may start its answer before the frontend's request has all
-// passed: the stream still arrives whole, and so does the request. (The
-// HTTP/1 server closes an unread request body once the answer starts; in
-// a proxy that broke the request to the agent and, with it, the stream
-// the frontend was reading. @ag-ui/client's HttpAgent met it as "other
-// side closed" whenever the agent answered faster than the tap read the
-// body's end.)
+// passed: the stream still arrives whole, and so does the request. (Before
+// it sends an answer's headers, an HTTP/1 server reads and throws away
+// what is left of the request's body, then closes it. Here, where the
+// frontend sends the rest of its request only once the answer has begun,
+// no answer would come; with @ag-ui/client's HttpAgent, whose request had
+// all been sent, the closed body broke the request to the agent whenever
+// the agent answered before the tap's transport had read the body's end,
+// and the frontend saw "other side closed".)
 func TestTapAnswerBeforeRequestEnds(t *testing.T) {
 	var stream bytes.Buffer
 	encodings[0].write(&stream, recordEvents([]byte(good)))
