@@ -248,8 +248,9 @@ func (s *Stream) Event(line []byte) []Finding { return s.Check(s.Parse(line)) }
 // run on two goroutines, so that a stream is read and parsed while the
 // events before are checked: Line and Parse on one, in the stream's order,
 // Check on the other, given what Parse returned in the same order, with
-// the hand-over between them ordering memory (a channel does). Nothing
-// else of the Stream is used while both run.
+// the hand-over between them ordering memory (a channel does). While both
+// run, Events, Bytes and Open may be called on Check's goroutine; nothing
+// else of the Stream is used (Stopped and End read both halves' state).
 func (s *Stream) Parse(line []byte) (r Parsed) {
 	s.bytes += len(line) + 1
 	r = Parsed{line: line, index: s.lr.index}

@@ -3,12 +3,14 @@ package agui_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httptrace"
 	"runtime/metrics"
 	"testing"
+	"testing/iotest"
 
 	"github.com/contractkit/contractkit/agui"
 	"github.com/contractkit/contractkit/agui/livecheck"
@@ -21,7 +23,7 @@ const loopbackRuns = 600
 
 // sseBody is the large record as server-sent events: 1,994 events,
 // 204 KB framed.
-func sseBody(b *testing.B) (record, body []byte) {
+func sseBody(b testing.TB) (record, body []byte) {
 	record = agui.LargeStream(b)
 	var out bytes.Buffer
 	for _, text := range agui.EventTexts(b, record) {
@@ -159,6 +161,42 @@ func benchReadBody(b *testing.B, profile string) {
 		}
 		if r, err := run.End(); err != nil || !r.Accepted {
 			b.Fatalf("the stream is not accepted live: %v %v", err, r)
+		}
+	}
+}
+
+// The large record, read through ReadBody a few bytes at a time (its
+// reading and checking halves on two goroutines, under the race detector
+// in make test), gives the result Check gives for the record ReadBody
+// saved, under each profile: tolerance edits, joined texts, patches and
+// all.
+func TestReadBodyLargeStream(t *testing.T) {
+	_, body := sseBody(t)
+	for _, profile := range []string{contract.ProfileStand, contract.ProfileAgUI11} {
+		var saved bytes.Buffer
+		run, err := livecheck.New(agui.Options{Profile: profile}, func(line []byte) error {
+			saved.Write(line)
+			saved.WriteByte('\n')
+			return nil
+		}, func(f agui.Finding) { t.Errorf("%s: a finding in a valid stream: %v", profile, f) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run.ReadBody(iotest.HalfReader(bytes.NewReader(body)), livecheck.Hooks{}); err != nil {
+			t.Fatal(err)
+		}
+		live, err := run.End()
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, err := agui.Check(saved.Bytes(), agui.Options{Profile: profile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(live)
+		want, _ := json.Marshal(file)
+		if !live.Accepted || live.Events != 1994 || !bytes.Equal(got, want) {
+			t.Errorf("%s: live accepted %v with %d events; the result equals the file's: %v", profile, live.Accepted, live.Events, bytes.Equal(got, want))
 		}
 	}
 }
