@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -251,11 +252,13 @@ func worded(file string, p jsondoc.Problem) []Problem {
 // Asset returns a file the tools carry (a schema, the meta-schema):
 // embedded when the config names no override, else the repository's own
 // copy at override, whose read error names the config's pointer ptr.
+// override is cleaned first: check lets any path inside the repository
+// through ("./own.json" too), and fs.FS opens clean paths alone.
 func Asset(fsys fs.FS, embedded []byte, ptr, override string) ([]byte, error) {
 	if override == "" {
 		return embedded, nil
 	}
-	data, err := fs.ReadFile(fsys, override)
+	data, err := fs.ReadFile(fsys, path.Clean(override))
 	if err != nil {
 		return nil, fmt.Errorf("%s:%s: %v", FileName, ptr, err)
 	}

@@ -299,6 +299,13 @@ func TestAsset(t *testing.T) {
 	if got, err := Asset(fsys, []byte("embedded"), "/metaSchema", "own/meta.json"); err != nil || string(got) != `{"own":true}` {
 		t.Errorf("override: %q, %v", got, err)
 	}
+	// The config's check takes any path that stays inside the repository,
+	// "./own/meta.json" too; fs.FS takes only clean paths.
+	for _, p := range []string{"./own/meta.json", "own/x/../meta.json", "own//meta.json"} {
+		if got, err := Asset(fsys, []byte("embedded"), "/metaSchema", p); err != nil || string(got) != `{"own":true}` {
+			t.Errorf("override %s: %q, %v", p, got, err)
+		}
+	}
 	if _, err := Asset(fsys, []byte("embedded"), "/metaSchema", "own/gone.json"); err == nil || !strings.HasPrefix(err.Error(), "contractkit.json:/metaSchema: ") {
 		t.Errorf("missing override: %v", err)
 	}

@@ -26,37 +26,28 @@ func (c *comparer) constraints(w where, b, a *spec.Constraints, dir Direction, p
 		a = &spec.Constraints{}
 	}
 	cw := func(name string) where { return w.at("constraints").at(name) }
-	length := func(counts ...int) witness.Probe {
-		q := with(p, witness.OpLength)
-		q.Counts = positive(counts)
-		return q
-	}
-	items := func(counts ...int) witness.Probe {
-		q := with(p, witness.OpItems)
-		q.Counts = positive(counts)
-		return q
-	}
-	// A count bound that names the same limit constant on both sides
-	// moves with it: the change is judged once, on the constant.
-	count := func(bc, ac string, bv, av *int64) (*int64, *int64) {
+	// count judges one bound on a length or an item count: an upper bound
+	// (maxLength, maxItems) narrows when lowered, a lower one when raised;
+	// absent is the widest. A bound that names the same limit constant on
+	// both sides moves with it: the change is judged once, on the constant.
+	count := func(name string, upper bool, bc, ac string, bv, av *int64, narrowRule string, op witness.Op) {
 		if bc != "" && bc == ac {
-			return nil, nil
+			return
 		}
-		return bv, av
+		classify, counts := lowerShift, belowCounts
+		if upper {
+			classify, counts = upperShift, aboveCounts
+		}
+		s, ok := classify(intRat(bv), intRat(av))
+		if !ok {
+			return
+		}
+		q := with(p, op)
+		q.Counts = positive(counts(bv, av))
+		c.judge(cw(name), dir, s, narrowRule, RuleBoundWidened, intJSON(bv), intJSON(av), describe(name, w.name, intJSON(bv), intJSON(av)), q)
 	}
-	bMaxLen, aMaxLen := count(b.MaxLengthConstant, a.MaxLengthConstant, b.MaxLength, a.MaxLength)
-	bMinLen, aMinLen := count(b.MinLengthConstant, a.MinLengthConstant, b.MinLength, a.MinLength)
-	bMinItems, aMinItems := count(b.MinItemsConstant, a.MinItemsConstant, b.MinItems, a.MinItems)
-	bMaxItems, aMaxItems := count(b.MaxItemsConstant, a.MaxItemsConstant, b.MaxItems, a.MaxItems)
-	// maxLength: lower is narrower; absent is the widest.
-	if s, ok := upperShift(intRat(bMaxLen), intRat(aMaxLen)); ok {
-		c.judge(cw("maxLength"), dir, s, RuleMaxLengthLowered, RuleBoundWidened, intJSON(bMaxLen), intJSON(aMaxLen),
-			describe("maxLength", w.name, intJSON(bMaxLen), intJSON(aMaxLen)), length(aboveCounts(bMaxLen, aMaxLen)...))
-	}
-	if s, ok := lowerShift(intRat(bMinLen), intRat(aMinLen)); ok {
-		c.judge(cw("minLength"), dir, s, RuleMinLengthRaised, RuleBoundWidened, intJSON(bMinLen), intJSON(aMinLen),
-			describe("minLength", w.name, intJSON(bMinLen), intJSON(aMinLen)), length(belowCounts(bMinLen, aMinLen)...))
-	}
+	count("maxLength", true, b.MaxLengthConstant, a.MaxLengthConstant, b.MaxLength, a.MaxLength, RuleMaxLengthLowered, witness.OpLength)
+	count("minLength", false, b.MinLengthConstant, a.MinLengthConstant, b.MinLength, a.MinLength, RuleMinLengthRaised, witness.OpLength)
 	if b.Pattern != a.Pattern {
 		s := replaces
 		switch {
@@ -90,14 +81,8 @@ func (c *comparer) constraints(w where, b, a *spec.Constraints, dir Direction, p
 				describe("maximum", w.name, boundJSON(b.Maximum), boundJSON(a.Maximum)), numbers(p, boundRat(b.Maximum), boundRat(a.Maximum), true))
 		}
 	}
-	if s, ok := lowerShift(intRat(bMinItems), intRat(aMinItems)); ok {
-		c.judge(cw("minItems"), dir, s, RuleItemBoundsNarrowed, RuleBoundWidened, intJSON(bMinItems), intJSON(aMinItems),
-			describe("minItems", w.name, intJSON(bMinItems), intJSON(aMinItems)), items(belowCounts(bMinItems, aMinItems)...))
-	}
-	if s, ok := upperShift(intRat(bMaxItems), intRat(aMaxItems)); ok {
-		c.judge(cw("maxItems"), dir, s, RuleItemBoundsNarrowed, RuleBoundWidened, intJSON(bMaxItems), intJSON(aMaxItems),
-			describe("maxItems", w.name, intJSON(bMaxItems), intJSON(aMaxItems)), items(aboveCounts(bMaxItems, aMaxItems)...))
-	}
+	count("minItems", false, b.MinItemsConstant, a.MinItemsConstant, b.MinItems, a.MinItems, RuleItemBoundsNarrowed, witness.OpItems)
+	count("maxItems", true, b.MaxItemsConstant, a.MaxItemsConstant, b.MaxItems, a.MaxItems, RuleItemBoundsNarrowed, witness.OpItems)
 	if bc, ac := canonicalRaw(b.Const), canonicalRaw(a.Const); bc != ac {
 		s := replaces
 		switch {

@@ -44,6 +44,35 @@ var allowed = map[string]string{
 	"internal/cleanbuild -> bridge": "the clean-build test decodes the smoke report of the built aictl into bridge.SmokeReport (a test file)",
 }
 
+// goFiles lists the Go files below dir that belong to this module: hidden
+// folders, testdata, node_modules and modules of their own (bench/jsonrpc)
+// are skipped.
+func goFiles(fsys fs.FS, dir string) ([]string, error) {
+	var out []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p == dir {
+				return nil
+			}
+			if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules" {
+				return fs.SkipDir
+			}
+			if _, err := fs.Stat(fsys, path.Join(p, "go.mod")); err == nil {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(p, ".go") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
 // importsOf reads the import paths of one Go file. A file that does not
 // parse fails the walk: the layers of its imports cannot be known.
 func importsOf(fsys fs.FS, p string) ([]string, error) {
@@ -78,35 +107,21 @@ func TestImportsRunDownward(t *testing.T) {
 	fsys := os.DirFS(root)
 	used := map[string]bool{}
 	files := 0
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p == "." {
-				return nil
-			}
-			if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || d.Name() == "node_modules" {
-				return fs.SkipDir
-			}
-			if _, err := fs.Stat(fsys, path.Join(p, "go.mod")); err == nil {
-				return fs.SkipDir // a module of its own (bench/jsonrpc)
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") {
-			return nil
-		}
+	paths, err := goFiles(fsys, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
 		dir := path.Dir(p)
 		from, _, _ := strings.Cut(dir, "/")
 		fromRank, ok := rank[from]
 		if !ok {
 			t.Errorf("%s: the folder %s/ has no layer: add it to rank", p, from)
-			return nil
+			continue
 		}
 		imports, err := importsOf(fsys, p)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		files++
 		for _, ip := range imports {
@@ -130,10 +145,6 @@ func TestImportsRunDownward(t *testing.T) {
 			}
 			t.Errorf("%s imports %s: %s/ (layer %d) may not import %s/ (layer %d)", p, ip, from, fromRank, to, toRank)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if files < 100 {
 		t.Fatalf("read %d Go files: the walk did not see the module", files)
@@ -196,22 +207,17 @@ func TestPartsImportDownward(t *testing.T) {
 	fsys := os.DirFS(root)
 	for _, parent := range partsOf {
 		files := 0
-		err := fs.WalkDir(fsys, parent, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if d.Name() == "testdata" {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if !strings.HasSuffix(p, ".go") || path.Dir(p) == parent {
-				return nil
+		paths, err := goFiles(fsys, parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if path.Dir(p) == parent {
+				continue
 			}
 			imports, err := importsOf(fsys, p)
 			if err != nil {
-				return err
+				t.Fatal(err)
 			}
 			files++
 			for _, ip := range imports {
@@ -219,10 +225,6 @@ func TestPartsImportDownward(t *testing.T) {
 					t.Errorf("%s imports %s: a part of %s may import its sibling parts and lower layers, never %s or what may import it", p, ip, parent, parent)
 				}
 			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
 		if files < 10 {
 			t.Errorf("read %d Go files below %s: the walk did not see its parts", files, parent)

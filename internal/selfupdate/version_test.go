@@ -44,3 +44,15 @@ func FuzzReportedVersion(f *testing.F) {
 		}
 	})
 }
+
+// What an error quotes of a candidate's line is cut at 80 bytes: a line of
+// 80 is quoted whole, one of 81 loses its last byte to the ellipsis.
+func TestQuoteCutAtLimit(t *testing.T) {
+	at := strings.Repeat("x", 80)
+	if got, want := strconvQuote(at), `"`+at+`"`; got != want {
+		t.Errorf("80 bytes: %s, want %s", got, want)
+	}
+	if got, want := strconvQuote(at+"y"), `"`+at+`…"`; got != want {
+		t.Errorf("81 bytes: %s, want %s", got, want)
+	}
+}

@@ -585,3 +585,21 @@ func TestOptInCapabilities(t *testing.T) {
 		t.Errorf("opt-in identifiers %q, want %q", optIns, want)
 	}
 }
+
+// A spec is read up to maxSpecDepth levels of nesting: at the limit the
+// document reaches the meta-schema (which refuses the made-up member), one
+// level more is refused by the JSON reader.
+func TestSpecDepthLimit(t *testing.T) {
+	nest := func(n int) []byte {
+		// The top object is one level, the array under "deep" the second.
+		return []byte(`{"format": 1, "deep": ` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + `}`)
+	}
+	_, diags := ParseOne(fixture(t, nil), "spec/demo.json", nest(maxSpecDepth))
+	if got := diags.Error(); got == "" || strings.Contains(got, "invalid JSON") {
+		t.Errorf("depth %d: %q, want meta-schema problems and no invalid JSON", maxSpecDepth, got)
+	}
+	_, diags = ParseOne(fixture(t, nil), "spec/demo.json", nest(maxSpecDepth+1))
+	if got := diags.Error(); !strings.Contains(got, "spec/demo.json:") || !strings.Contains(got, "invalid JSON") || !strings.Contains(got, "depth") {
+		t.Errorf("depth %d: %q, want an invalid JSON problem about depth", maxSpecDepth+1, got)
+	}
+}

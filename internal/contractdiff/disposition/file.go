@@ -80,8 +80,12 @@ type ParseError struct{ Problems []Problem }
 
 func (e *ParseError) Error() string { return jsondoc.JoinProblems(e.Problems) }
 
-// Schema is the compiled JSON Schema of the file.
-type Schema struct{ s *jsonschema.Schema }
+// Schema is the compiled JSON Schema of the file, with the members every
+// entry must have as it lists them (for the message naming them all).
+type Schema struct {
+	s     *jsonschema.Schema
+	entry []string
+}
 
 // CompileSchema compiles the schema from the bytes of SchemaPath.
 func CompileSchema(data []byte) (*Schema, error) {
@@ -94,7 +98,24 @@ func CompileSchema(data []byte) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", SchemaPath, err)
 	}
-	return &Schema{s}, nil
+	return &Schema{s: s, entry: entryRequired(s)}, nil
+}
+
+// entryRequired is the required list of one entry of /dispositions, or nil
+// when the schema (a repository's own override) is not shaped that way.
+func entryRequired(s *jsonschema.Schema) []string {
+	list := s.Properties["dispositions"]
+	if list == nil {
+		return nil
+	}
+	item := list.Items2020
+	for item != nil && len(item.Required) == 0 {
+		item = item.Ref
+	}
+	if item == nil {
+		return nil
+	}
+	return item.Required
 }
 
 // Parse reads a dispositions file: strict JSON, then the schema, then the
@@ -129,7 +150,7 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 		var ps []Problem
 		seen := map[string]bool{}
 		for _, leaf := range problems {
-			for _, p := range schemaProblems(leaf.Leaf) {
+			for _, p := range schemaProblems(leaf.Leaf, schema.entry) {
 				if seen[p.ptr+"\x00"+p.msg] {
 					continue
 				}
@@ -189,8 +210,9 @@ func Parse(path string, data []byte, schema *Schema) (*File, error) {
 type located struct{ ptr, msg string }
 
 // schemaProblems words a schema violation for a person editing the file,
-// naming an unknown member at its own pointer.
-func schemaProblems(leaf *jsonschema.ValidationError) []located {
+// naming an unknown member at its own pointer; entry is every member an
+// entry must have.
+func schemaProblems(leaf *jsonschema.ValidationError, entry []string) []located {
 	loc, msg := leaf.InstanceLocation, leaf.Message
 	if names, ok := jsondoc.UnknownMembers(msg); ok {
 		var out []located
@@ -200,9 +222,9 @@ func schemaProblems(leaf *jsonschema.ValidationError) []located {
 		return out
 	}
 	if names, ok := strings.CutPrefix(msg, "missing properties: "); ok {
-		msg = "missing " + strings.ReplaceAll(names, "'", "") + ": every entry needs domain, changeId, rule, target, reason, migration, owner, issue and expires"
-		if loc == "" {
-			msg = "missing " + strings.ReplaceAll(names, "'", "")
+		msg = "missing " + strings.ReplaceAll(names, "'", "")
+		if loc != "" && len(entry) > 0 {
+			msg += ": every entry needs " + andList(entry)
 		}
 	}
 	return []located{{loc, msg}}
@@ -218,4 +240,12 @@ func sortProblems(ps []Problem) {
 		}
 		return ps[i].Msg < ps[j].Msg
 	})
+}
+
+// andList joins names as a sentence does: "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -92,7 +92,7 @@ func TestParseProblems(t *testing.T) {
 		{"empty", ``, []string{"d.json:/: invalid JSON"}},
 		{"no list", `{}`, []string{"d.json:/: missing dispositions"}},
 		{"unknown member", fileJSON(entryJSON(map[string]string{"note": `"x"`})), []string{`d.json:/dispositions/0/note: unknown member "note"`}},
-		{"missing fields", fileJSON(entryJSON(map[string]string{"owner": "", "reason": ""})), []string{"d.json:/dispositions/0: missing reason, owner"}},
+		{"missing fields", fileJSON(entryJSON(map[string]string{"owner": "", "reason": ""})), []string{"d.json:/dispositions/0: missing reason, owner: every entry needs domain, changeId, rule, target, reason, migration, owner, issue and expires"}},
 		{"empty owner", fileJSON(entryJSON(map[string]string{"owner": `""`})), []string{"d.json:/dispositions/0/owner: length must be >= 1"}},
 		{"blank reason", fileJSON(entryJSON(map[string]string{"reason": `"   "`})), []string{"d.json:/dispositions/0/reason: does not match pattern"}},
 		{"bad change id", fileJSON(entryJSON(map[string]string{"changeId": `"XYZ"`})), []string{"d.json:/dispositions/0/changeId: does not match pattern"}},
@@ -213,5 +213,29 @@ func TestNumberBeyondFloat64(t *testing.T) {
 	_, err := Parse("d.json", []byte(`{"dispositions": [{"domain": 1e1000100}]}`), schema(t))
 	if err == nil || !strings.Contains(err.Error(), "/dispositions/0/domain") || !strings.Contains(err.Error(), "the number 1e1000100 is outside the range of a 64-bit float") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// The message for a missing member names every member an entry needs as
+// the schema in use lists them: a repository's own schema that requires
+// fewer is quoted, not the shipped list.
+func TestMissingNamesSchemaRequired(t *testing.T) {
+	data, err := os.ReadFile("../../../" + SchemaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := `"required": ["domain", "changeId", "rule", "target", "reason", "migration", "owner", "issue", "expires"]`
+	own := strings.Replace(string(data), shipped, `"required": ["domain", "owner", "expires"]`, 1)
+	if own == string(data) {
+		t.Fatalf("%s has no required list %s", SchemaPath, shipped)
+	}
+	s, err := CompileSchema([]byte(own))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Parse("d.json", []byte(fileJSON(entryJSON(map[string]string{"owner": ""}))), s)
+	want := "d.json:/dispositions/0: missing owner: every entry needs domain, owner and expires"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
 	}
 }

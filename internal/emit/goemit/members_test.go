@@ -1,16 +1,13 @@
 package goemit_test
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/contractkit/contractkit/internal/emit/goemit"
+	"github.com/contractkit/contractkit/internal/handcopy"
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/spec"
 )
@@ -30,30 +27,20 @@ func TestMemberNameConstants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]string{}
+		// The emitted files, read as handcopy reads a package: every
+		// exported constant with a literal value.
+		pkg := fstest.MapFS{}
 		for _, f := range files {
-			if filepath.Ext(f.Path) != ".go" {
-				continue
-			}
-			af, err := parser.ParseFile(token.NewFileSet(), f.Path, f.Data, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, decl := range af.Decls {
-				gd, ok := decl.(*ast.GenDecl)
-				if !ok || gd.Tok != token.CONST {
-					continue
-				}
-				for _, s := range gd.Specs {
-					vs := s.(*ast.ValueSpec)
-					for i, n := range vs.Names {
-						lit, ok := vs.Values[i].(*ast.BasicLit)
-						if !ok || !strings.Contains(n.Name, "Member") {
-							continue
-						}
-						got[n.Name], _ = strconv.Unquote(lit.Value)
-					}
-				}
+			pkg[f.Path] = &fstest.MapFile{Data: f.Data}
+		}
+		consts, err := handcopy.Constants(pkg, ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, c := range consts {
+			if c.Str != nil && strings.Contains(c.Name, "Member") {
+				got[c.Name] = *c.Str
 			}
 		}
 		want := 0

@@ -563,7 +563,9 @@ func (g *generator) names(prefix string, n int, at func(int) (name, id, title st
 	for i := 0; i < n; i++ {
 		name, id, title := at(i)
 		g.p("%s: Final = %s", g.declare(prefix+"_"+bindview.UpperSnake(name), strings.ToLower(prefix)+" "+name), lit(name))
-		g.p(`"""%s %s"""`, strings.ReplaceAll(title, `"`, `\"`), id+".")
+		// A backslash first, so the one written before each quote stays
+		// an escape of that quote.
+		g.p(`"""%s %s"""`, strings.ReplaceAll(strings.ReplaceAll(title, `\`, `\\`), `"`, `\"`), id+".")
 		all = append(all, lit(name))
 	}
 	tn := bindview.Pascal(strings.ToLower(prefix)) + "Name"

@@ -120,3 +120,23 @@ func TestDocTags(t *testing.T) {
 		}
 	}
 }
+
+// An event's title in its name constant's docstring keeps a backslash and
+// a quote as written: both are escaped, so Python reads back the title
+// and not an escape sequence.
+func TestNameDocstringEscapes(t *testing.T) {
+	d := domain(t, load(t), "aicontrol")
+	if len(d.Events) == 0 {
+		t.Fatal("the aicontrol spec has no event")
+	}
+	e := d.Events[0]
+	e.Title.EN = `Path C:\new "x"`
+	files, err := Emit(d, Options{Dir: "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"""Path C:\\new \"x\". ` + e.ID + `."""`
+	if !strings.Contains(string(files[0].Data), want) {
+		t.Errorf("the docstring of event %s is not %s", e.Name, want)
+	}
+}
