@@ -350,7 +350,7 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 // It returns nil for a dropped event.
 func (c *checker) notAccepted(i int, name string) error {
 	tagPtr := c.m.eventTagPtr
-	if !eventNames[name] {
+	if _, known := eventKinds.lookup(name); !known {
 		if c.p.Has(contract.RuleUnsupportedCustomEvents) {
 			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "%q is not an AG-UI event; the stand does not accept arbitrary or extended events", name)
 		}
@@ -369,15 +369,6 @@ func (c *checker) notAccepted(i int, name string) error {
 	}
 	return failf(i, tagPtr, contract.RuleStandEvents, "the profile %s does not accept %s", c.p.Name(), name)
 }
-
-// eventNames holds the wire names of every event of the contract.
-var eventNames = func() map[string]bool {
-	m := map[string]bool{}
-	for _, e := range contract.Events {
-		m[e.Name] = true
-	}
-	return m
-}()
 
 // eventKinds numbers the events of the contract in its order: the kind of
 // an event indexes what a profile accepts and the direct handlers, so that
