@@ -143,6 +143,16 @@ func TestValueCountLimit(t *testing.T) {
 	acceptDirect(t, v11, at(contract.LimitValues))
 	rejectDirect(t, stand, at(contract.LimitValues+1), 2, "/type", contract.RuleReaderValues)
 	rejectDirect(t, v11, at(contract.LimitValues+1), 2, "/type", contract.RuleReaderValues)
+	// The events before one spend the budget exactly: the line form
+	// refuses the next event before parsing it, the array form and
+	// CheckValues at its first value, and all at the event itself.
+	spent := append(at(contract.LimitValues), ev{"type": contract.EventStepStarted, "stepName": "s"})
+	forms(t, spent, func(t *testing.T, data []byte) {
+		reject(t, stand, data, 3, "", contract.RuleReaderValues)
+		reject(t, v11, data, 3, "", contract.RuleReaderValues)
+	})
+	rejectDirect(t, stand, spent, 3, "", contract.RuleReaderValues)
+	rejectDirect(t, v11, spent, 3, "", contract.RuleReaderValues)
 }
 
 // asciiText sums the lengths of the member names and string values of
