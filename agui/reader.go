@@ -215,7 +215,7 @@ func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value,
 	if lim.values > 0 {
 		opt.MaxValues = lim.values - lr.used
 		if opt.MaxValues <= 0 {
-			return nil, failf(index, "", contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
+			return nil, valuesFail(index, "", lim)
 		}
 	}
 	v, err := strictjson.ParseIn(a, line, opt)
@@ -253,7 +253,7 @@ func parseFailure(err error, lim limits, at func(ptr string) (int, string)) *fai
 	case strictjson.ErrDepth:
 		return failf(event, ptr, contract.RuleReaderDepth, "arrays and objects nest deeper than %d levels, counted from the event", lim.depth)
 	case strictjson.ErrValues:
-		return failf(event, ptr, contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
+		return valuesFail(event, ptr, lim)
 	case strictjson.ErrDuplicateKey:
 		return failf(event, ptr, contract.RuleReaderDuplicateNames, "%s", se.Msg)
 	case strictjson.ErrSurrogate:
@@ -268,6 +268,12 @@ func parseFailure(err error, lim limits, at func(ptr string) (int, string)) *fai
 		}
 	}
 	return failf(event, ptr, contract.RuleReaderJSON, "%s (byte %d of the event's text)", se.Msg, se.Offset)
+}
+
+// valuesFail is the finding of events over the value budget, found by the
+// parser or, when the lines before spent it all, before parsing a line.
+func valuesFail(event int, ptr string, lim limits) *fail {
+	return failf(event, ptr, contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
 }
 
 // splitEventPointer splits a pointer into the array form into the event
