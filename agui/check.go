@@ -65,18 +65,12 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	tables := tablePool.Get().(*seqTables)
 	tables.lend(c.seq)
 	c.pooledTables = true
-	joined := joinBuffers.Get().(*[]byte)
-	c.seq.joined = joined
+	c.seq.lendJoined()
 	defer func() {
 		a.Reset()
 		arenas.Put(a)
 		tables.settle(c.seq)
-		// r.own has copied every text out of the buffer.
-		c.seq.joined = nil
-		if cap(*joined) <= maxJoined {
-			*joined = (*joined)[:0]
-			joinBuffers.Put(joined)
-		}
+		c.seq.settleJoined() // r.own has copied every text out of the buffer
 	}()
 	rec, err := readRecord(data, p, inputLimit, a)
 	c.r.Events = rec.read
@@ -95,6 +89,20 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 var joinBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxJoined = 1 << 20
+
+// lendJoined lends q a buffer from joinBuffers.
+func (q *seq) lendJoined() { q.joined = joinBuffers.Get().(*[]byte) }
+
+// settleJoined takes q's buffer back, once the result owns copies of its
+// texts, and keeps it for the next check unless it grew past maxJoined.
+func (q *seq) settleJoined() {
+	j := q.joined
+	q.joined = nil
+	if cap(*j) <= maxJoined {
+		*j = (*j)[:0]
+		joinBuffers.Put(j)
+	}
+}
 
 // arenas hold the memory of parsed records for the next check, so that a
 // process checking record after record does not allocate and collect a
