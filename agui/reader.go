@@ -145,7 +145,7 @@ func readArray(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 		return record{}, failf(FileLevel, "", contract.RuleReaderRecordShape, "the record is not an array of events")
 	}
 	if lim.events > 0 && len(tree.Elems) > lim.events {
-		return record{read: lim.events}, failf(lim.events, "", contract.RuleReaderEvents, "the record holds %d events, more than the limit of %d", len(tree.Elems), lim.events)
+		return record{read: lim.events}, eventsFail(len(tree.Elems), lim.events)
 	}
 	for i, e := range tree.Elems {
 		if e.Kind != strictjson.Object {
@@ -268,6 +268,13 @@ func parseFailure(err error, lim limits, at func(ptr string) (int, string)) *fai
 		}
 	}
 	return failf(event, ptr, contract.RuleReaderJSON, "%s (byte %d of the event's text)", se.Msg, se.Offset)
+}
+
+// eventsFail is the finding of n events, more than the limit, where they
+// are counted before any is checked: a record in the array form, and the
+// events CheckValues is given.
+func eventsFail(n, limit int) *fail {
+	return failf(limit, "", contract.RuleReaderEvents, "the record holds %d events, more than the limit of %d", n, limit)
 }
 
 // valuesFail is the finding of events over the value budget, found by the

@@ -76,6 +76,12 @@ func TestEventCountLimit(t *testing.T) {
 	acceptDirect(t, v11, events(contract.LimitEvents))
 	rejectDirect(t, stand, events(contract.LimitEvents+1), contract.LimitEvents, "", contract.RuleReaderEvents)
 	rejectDirect(t, v11, events(contract.LimitEvents+1), contract.LimitEvents, "", contract.RuleReaderEvents)
+	// Both count the events before checking any, and say the same.
+	array := check(t, stand, asArray(t, events(contract.LimitEvents+1)...)).Findings[0]
+	direct := checkDirect(t, stand, events(contract.LimitEvents+1)).Findings[0]
+	if array != direct {
+		t.Errorf("the array form and CheckValues differ:\n%v\n%v", array, direct)
+	}
 }
 
 // nest returns n arrays nested in one another: nest(1) is [].
