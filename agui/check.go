@@ -65,18 +65,12 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	tables := tablePool.Get().(*seqTables)
 	tables.lend(c.seq)
 	c.pooledTables = true
-	joined := joinBuffers.Get().(*[]byte)
-	c.seq.joined = joined
+	c.seq.lendJoined()
 	defer func() {
 		a.Reset()
 		arenas.Put(a)
 		tables.settle(c.seq)
-		// r.own has copied every text out of the buffer.
-		c.seq.joined = nil
-		if cap(*joined) <= maxJoined {
-			*joined = (*joined)[:0]
-			joinBuffers.Put(joined)
-		}
+		c.seq.settleJoined() // r.own has copied every text out of the buffer
 	}()
 	rec, err := readRecord(data, p, inputLimit, a)
 	c.r.Events = rec.read
@@ -95,6 +89,20 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 var joinBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 const maxJoined = 1 << 20
+
+// lendJoined lends q a buffer from joinBuffers.
+func (q *seq) lendJoined() { q.joined = joinBuffers.Get().(*[]byte) }
+
+// settleJoined takes q's buffer back, once the result owns copies of its
+// texts, and keeps it for the next check unless it grew past maxJoined.
+func (q *seq) settleJoined() {
+	j := q.joined
+	q.joined = nil
+	if cap(*j) <= maxJoined {
+		*j = (*j)[:0]
+		joinBuffers.Put(j)
+	}
+}
 
 // arenas hold the memory of parsed records for the next check, so that a
 // process checking record after record does not allocate and collect a
@@ -350,7 +358,7 @@ func (c *checker) event(i int, tree *strictjson.Value, src []byte) error {
 // It returns nil for a dropped event.
 func (c *checker) notAccepted(i int, name string) error {
 	tagPtr := c.m.eventTagPtr
-	if !eventNames[name] {
+	if _, known := eventKinds.lookup(name); !known {
 		if c.p.Has(contract.RuleUnsupportedCustomEvents) {
 			return failf(i, tagPtr, contract.RuleUnsupportedCustomEvents, "%q is not an AG-UI event; the stand does not accept arbitrary or extended events", name)
 		}
@@ -369,15 +377,6 @@ func (c *checker) notAccepted(i int, name string) error {
 	}
 	return failf(i, tagPtr, contract.RuleStandEvents, "the profile %s does not accept %s", c.p.Name(), name)
 }
-
-// eventNames holds the wire names of every event of the contract.
-var eventNames = func() map[string]bool {
-	m := map[string]bool{}
-	for _, e := range contract.Events {
-		m[e.Name] = true
-	}
-	return m
-}()
 
 // eventKinds numbers the events of the contract in its order: the kind of
 // an event indexes what a profile accepts and the direct handlers, so that

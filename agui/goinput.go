@@ -255,7 +255,7 @@ func CheckValues(events []any, opt Options) (*Result, error) {
 	c := newChecker(p, m, opt)
 	g := &goCopy{lim: readLimits(p)}
 	if g.lim.events > 0 && len(events) > g.lim.events {
-		return c.stop(failf(g.lim.events, "", contract.RuleReaderEvents, "%d events, more than the limit of %d", len(events), g.lim.events)), nil
+		return c.stop(eventsFail(len(events), g.lim.events)), nil
 	}
 	trees := make([]*strictjson.Value, 0, len(events))
 	for i, e := range events {

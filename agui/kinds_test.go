@@ -1,6 +1,7 @@
 package agui
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +13,10 @@ import (
 // nor one that shares the bytes the table hashes.
 func TestEventKinds(t *testing.T) {
 	t.Parallel()
+	eventNames := map[string]bool{} // the names, known apart from the table
+	for _, e := range contract.Events {
+		eventNames[e.Name] = true
+	}
 	for want, e := range contract.Events {
 		if got, ok := eventKinds.lookup(e.Name); !ok || got != want {
 			t.Errorf("%s: kind %d %v, want %d", e.Name, got, ok, want)
@@ -95,4 +100,33 @@ func TestRuleNumbers(t *testing.T) {
 			t.Errorf("%s accepts an event the contract does not have", name)
 		}
 	}
+}
+
+// A name table holds at most half as many names as it has slots, so that a
+// lookup of a name it does not hold always meets an empty slot: at that
+// many it finds each of them and no other, one more is refused.
+func TestNameTableLimit(t *testing.T) {
+	t.Parallel()
+	const most = nameSlots / 2
+	table := &nameTable{}
+	name := func(i int) string { return "NAME_" + strconv.Itoa(i) }
+	for i := range most {
+		table.add(name(i), i)
+	}
+	for i := range most {
+		if got, ok := table.lookup(name(i)); !ok || got != i {
+			t.Errorf("%s: %d %v, want %d", name(i), got, ok, i)
+		}
+	}
+	for _, other := range []string{"", name(most), "NAME_", "name_0"} {
+		if got, ok := table.lookup(other); ok {
+			t.Errorf("%q is found as %d", other, got)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("a table of %d names took one more", most)
+		}
+	}()
+	table.add(name(most), most)
 }

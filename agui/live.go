@@ -45,10 +45,6 @@ type Stream struct {
 	// tables lend the sequence checker the maps it grows most, for the
 	// same reason.
 	tables *seqTables
-	// joined lends the sequence checker a buffer to join short streamed
-	// texts in, as Check does: End gives it back once the result owns
-	// its texts.
-	joined *[]byte
 
 	bytes int // the size of the record so far, newlines included
 	// inputLimit is set when the profile limits the record's size.
@@ -77,8 +73,9 @@ func NewStream(opt Options) (*Stream, error) {
 	s.lists.lend(s.c.r)
 	s.tables = tablePool.Get().(*seqTables)
 	s.tables.lend(s.c.seq)
-	s.joined = joinBuffers.Get().(*[]byte)
-	s.c.seq.joined = s.joined
+	// The sequence checker joins short streamed texts in a lent buffer,
+	// as under Check: End gives it back once the result owns its texts.
+	s.c.seq.lendJoined()
 	s.inputLimit = p.Has(contract.RuleReaderInputBytes)
 	return s, nil
 }
@@ -386,13 +383,7 @@ func (s *Stream) End() (*Result, error) {
 			lineBlocks.Put(b)
 		}
 		s.live, s.text, s.spare, s.blocks = nil, nil, nil, nil
-		// r.own has copied every text out of the buffer.
-		s.c.seq.joined = nil
-		if cap(*s.joined) <= maxJoined {
-			*s.joined = (*s.joined)[:0]
-			joinBuffers.Put(s.joined)
-		}
-		s.joined = nil
+		s.c.seq.settleJoined() // r.own has copied every text out of the buffer
 	}()
 	if !s.nonSpace {
 		return nil, &InputError{"the record is empty: there is no event to check"}

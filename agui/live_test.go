@@ -367,3 +367,26 @@ func TestResultsOutliveThePools(t *testing.T) {
 		t.Errorf("the record's result changed after later checks")
 	}
 }
+
+// reclaim gives the result an exact copy of a list and keeps the list's
+// memory, cleared, for the next stream while its capacity is at most
+// maxPooledList entries; one past it the memory goes to the collector.
+func TestReclaimBound(t *testing.T) {
+	for _, size := range []int{maxPooledList, maxPooledList + 1} {
+		list := make([]Step, 2, size)
+		list[0], list[1] = Step{Name: "a"}, Step{Name: "b"}
+		spare, copied := reclaim(list)
+		if len(copied) != 2 || cap(copied) != 2 || copied[0].Name != "a" || copied[1].Name != "b" {
+			t.Errorf("capacity %d: the copy is %v (capacity %d)", size, copied, cap(copied))
+		}
+		if list[0] != (Step{}) || list[1] != (Step{}) {
+			t.Errorf("capacity %d: the list's memory still refers to %v", size, list)
+		}
+		if kept := spare != nil; kept != (size <= maxPooledList) {
+			t.Errorf("capacity %d: kept %v (length %d, capacity %d)", size, kept, len(spare), cap(spare))
+		}
+		if spare != nil && (len(spare) != 0 || cap(spare) != size) {
+			t.Errorf("capacity %d: the spare has length %d and capacity %d", size, len(spare), cap(spare))
+		}
+	}
+}

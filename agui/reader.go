@@ -145,7 +145,7 @@ func readArray(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 		return record{}, failf(FileLevel, "", contract.RuleReaderRecordShape, "the record is not an array of events")
 	}
 	if lim.events > 0 && len(tree.Elems) > lim.events {
-		return record{read: lim.events}, failf(lim.events, "", contract.RuleReaderEvents, "the record holds %d events, more than the limit of %d", len(tree.Elems), lim.events)
+		return record{read: lim.events}, eventsFail(len(tree.Elems), lim.events)
 	}
 	for i, e := range tree.Elems {
 		if e.Kind != strictjson.Object {
@@ -215,7 +215,7 @@ func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value,
 	if lim.values > 0 {
 		opt.MaxValues = lim.values - lr.used
 		if opt.MaxValues <= 0 {
-			return nil, failf(index, "", contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
+			return nil, valuesFail(index, "", lim)
 		}
 	}
 	v, err := strictjson.ParseIn(a, line, opt)
@@ -253,7 +253,7 @@ func parseFailure(err error, lim limits, at func(ptr string) (int, string)) *fai
 	case strictjson.ErrDepth:
 		return failf(event, ptr, contract.RuleReaderDepth, "arrays and objects nest deeper than %d levels, counted from the event", lim.depth)
 	case strictjson.ErrValues:
-		return failf(event, ptr, contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
+		return valuesFail(event, ptr, lim)
 	case strictjson.ErrDuplicateKey:
 		return failf(event, ptr, contract.RuleReaderDuplicateNames, "%s", se.Msg)
 	case strictjson.ErrSurrogate:
@@ -268,6 +268,19 @@ func parseFailure(err error, lim limits, at func(ptr string) (int, string)) *fai
 		}
 	}
 	return failf(event, ptr, contract.RuleReaderJSON, "%s (byte %d of the event's text)", se.Msg, se.Offset)
+}
+
+// eventsFail is the finding of n events, more than the limit, where they
+// are counted before any is checked: a record in the array form, and the
+// events CheckValues is given.
+func eventsFail(n, limit int) *fail {
+	return failf(limit, "", contract.RuleReaderEvents, "the record holds %d events, more than the limit of %d", n, limit)
+}
+
+// valuesFail is the finding of events over the value budget, found by the
+// parser or, when the lines before spent it all, before parsing a line.
+func valuesFail(event int, ptr string, lim limits) *fail {
+	return failf(event, ptr, contract.RuleReaderValues, "the events hold more than %d values together", lim.values)
 }
 
 // splitEventPointer splits a pointer into the array form into the event

@@ -76,6 +76,12 @@ func TestEventCountLimit(t *testing.T) {
 	acceptDirect(t, v11, events(contract.LimitEvents))
 	rejectDirect(t, stand, events(contract.LimitEvents+1), contract.LimitEvents, "", contract.RuleReaderEvents)
 	rejectDirect(t, v11, events(contract.LimitEvents+1), contract.LimitEvents, "", contract.RuleReaderEvents)
+	// Both count the events before checking any, and say the same.
+	array := check(t, stand, asArray(t, events(contract.LimitEvents+1)...)).Findings[0]
+	direct := checkDirect(t, stand, events(contract.LimitEvents+1)).Findings[0]
+	if array != direct {
+		t.Errorf("the array form and CheckValues differ:\n%v\n%v", array, direct)
+	}
 }
 
 // nest returns n arrays nested in one another: nest(1) is [].
@@ -143,6 +149,16 @@ func TestValueCountLimit(t *testing.T) {
 	acceptDirect(t, v11, at(contract.LimitValues))
 	rejectDirect(t, stand, at(contract.LimitValues+1), 2, "/type", contract.RuleReaderValues)
 	rejectDirect(t, v11, at(contract.LimitValues+1), 2, "/type", contract.RuleReaderValues)
+	// The events before one spend the budget exactly: the line form
+	// refuses the next event before parsing it, the array form and
+	// CheckValues at its first value, and all at the event itself.
+	spent := append(at(contract.LimitValues), ev{"type": contract.EventStepStarted, "stepName": "s"})
+	forms(t, spent, func(t *testing.T, data []byte) {
+		reject(t, stand, data, 3, "", contract.RuleReaderValues)
+		reject(t, v11, data, 3, "", contract.RuleReaderValues)
+	})
+	rejectDirect(t, stand, spent, 3, "", contract.RuleReaderValues)
+	rejectDirect(t, v11, spent, 3, "", contract.RuleReaderValues)
 }
 
 // asciiText sums the lengths of the member names and string values of

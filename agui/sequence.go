@@ -985,7 +985,7 @@ func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjs
 	if err != nil {
 		return nil
 	}
-	p := newPatcher(doc, patchOptions{copyMove: true, maxDepth: s.stateDepth()})
+	p := newPatcher(doc, patchOptions{copyMove: true, maxDepth: stateDepth(s.p)})
 	s.ops = treeOps(s.ops[:0], tree.Get(namePatch), s.m.patchTag, namePath, nameFrom, nameValue)
 	if f := p.apply(s.ops); f != nil {
 		rule := contract.RuleSequenceActivityDelta
@@ -1008,12 +1008,6 @@ func (s *seq) size(v *strictjson.Value) int {
 	return compactSize(v)
 }
 
-func (s *seq) patchOptions() patchOptions { return statePatchOptions(s.p) }
-
-// stateDepth is the bound on the depth of the state and of activities
-// after a patch, or 0 when the profile sets none.
-func (s *seq) stateDepth() int { return stateDepth(s.p) }
-
 // bounds checks the state or patch that the member at ptr of event i
 // holds, which messages call what.
 func (s *seq) bounds(i int, ptr, what string) stateBounds {
@@ -1034,7 +1028,7 @@ func (s *seq) stateSnapshot(i int, e contract.StateSnapshotEvent, tree *strictjs
 	if err := b.stateBytes(s.size(v)); err != nil {
 		return err
 	}
-	s.state = newPatcher(v, s.patchOptions())
+	s.state = newPatcher(v, statePatchOptions(s.p))
 	return nil
 }
 
@@ -1052,7 +1046,7 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 		return err
 	}
 	if s.state == nil {
-		s.state = newPatcher(&strictjson.Value{Kind: strictjson.Object}, s.patchOptions())
+		s.state = newPatcher(&strictjson.Value{Kind: strictjson.Object}, statePatchOptions(s.p))
 	}
 	s.ops = treeOps(s.ops[:0], list, s.m.patchTag, namePath, nameFrom, nameValue)
 	f := s.state.apply(s.ops)

@@ -149,6 +149,10 @@ var errCases = []errCase{
 	{name: "duplicate in large object", in: largeObject(40, "k7"), kind: ErrDuplicateKey, off: len(largeObject(40, "")), ptr: "/k7"},
 	{name: "duplicate escaped in large object", in: largeObject(40, `k\u0033`), kind: ErrDuplicateKey, off: len(largeObject(40, "")), ptr: "/k3"},
 	{name: "duplicate first of large object", in: largeObject(17, "k0"), kind: ErrDuplicateKey, off: len(largeObject(17, "")), ptr: "/k0"},
+	// Around mapThreshold (16): the last name found by scanning, and the
+	// name whose arrival moved the names into a map, found in it.
+	{name: "duplicate of the last scanned name", in: largeObject(16, "k15"), kind: ErrDuplicateKey, off: len(largeObject(16, "")), ptr: "/k15"},
+	{name: "duplicate of the name that made the map", in: largeObject(17, "k16"), kind: ErrDuplicateKey, off: len(largeObject(17, "")), ptr: "/k16"},
 
 	// Surrogate escapes.
 	{name: "lone high surrogate", in: `"\uD800"`, kind: ErrSurrogate, off: 1, msgIn: "high surrogate"},
