@@ -57,6 +57,19 @@ func largeStream(tb testing.TB) []byte {
 	return b.Bytes()
 }
 
+// largeSSE is the large record and its events as server-sent events,
+// each on one data line: 1,994 events, 204 KB framed.
+func largeSSE(tb testing.TB) (record, body []byte) {
+	record = largeStream(tb)
+	var out bytes.Buffer
+	for _, text := range eventTexts(tb, record) {
+		out.WriteString("data: ")
+		out.Write(text)
+		out.WriteString("\n\n")
+	}
+	return record, out.Bytes()
+}
+
 func TestLargeStreamIsValid(t *testing.T) {
 	t.Parallel()
 	data := largeStream(t)
@@ -106,13 +119,7 @@ func BenchmarkAGUICheck11(b *testing.B) { benchCheck(b, v11) }
 // connection) by agui/sse and checked by a Stream. Throughput is counted
 // in the bytes of the record, as for Check, so the two compare directly.
 func benchLive(b *testing.B, profile string) {
-	data := largeStream(b)
-	var body bytes.Buffer
-	for _, text := range eventTexts(b, data) {
-		body.WriteString("data: ")
-		body.Write(text)
-		body.WriteString("\n\n")
-	}
+	data, body := largeSSE(b)
 	check := func() *Result {
 		s, err := NewStream(Options{Profile: profile})
 		if err != nil {
@@ -122,7 +129,7 @@ func benchLive(b *testing.B, profile string) {
 			s.Event(s.Line(e.Data))
 			return nil
 		})
-		for rest := body.Bytes(); len(rest) > 0; {
+		for rest := body; len(rest) > 0; {
 			n := min(len(rest), 32<<10)
 			p.Write(rest[:n])
 			rest = rest[n:]

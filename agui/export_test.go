@@ -4,6 +4,5 @@ package agui
 // with the internal ones: they import agui/livecheck, which imports agui,
 // so they cannot be in package agui.
 var (
-	LargeStream = largeStream
-	EventTexts  = eventTexts
+	LargeSSE = largeSSE
 )

@@ -21,19 +21,6 @@ import (
 // of benchLoopback checks: 600 × 167 KB, 100 MB of record bytes in all.
 const loopbackRuns = 600
 
-// sseBody is the large record as server-sent events: 1,994 events,
-// 204 KB framed.
-func sseBody(b testing.TB) (record, body []byte) {
-	record = agui.LargeStream(b)
-	var out bytes.Buffer
-	for _, text := range agui.EventTexts(b, record) {
-		out.WriteString("data: ")
-		out.Write(text)
-		out.WriteString("\n\n")
-	}
-	return record, out.Bytes()
-}
-
 // loopback is a server on 127.0.0.1 that answers every run request with
 // body as an event stream, and the run request's body.
 func loopback(b *testing.B, body []byte) (*httptest.Server, []byte) {
@@ -58,7 +45,7 @@ func loopback(b *testing.B, body []byte) (*httptest.Server, []byte) {
 // record's bytes, as for Check; the largest live heap seen after a stream
 // (heap-MB) shows the memory stays flat over the 100 MB.
 func benchLoopback(b *testing.B, profile string) {
-	data, body := sseBody(b)
+	data, body := agui.LargeSSE(b)
 	srv, input := loopback(b, body)
 	conns := 0
 	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
@@ -119,7 +106,7 @@ func BenchmarkAGUILoopback11(b *testing.B)    { benchLoopback(b, contract.Profil
 // reach at most, for a checker of the file mode's speed, is
 // 1 / (1/file + 1/floor).
 func BenchmarkAGUILoopbackFloor(b *testing.B) {
-	data, body := sseBody(b)
+	data, body := agui.LargeSSE(b)
 	srv, input := loopback(b, body)
 	buf := make([]byte, livecheck.PieceSize)
 	b.SetBytes(int64(len(data)) * loopbackRuns)
@@ -147,7 +134,7 @@ func BenchmarkAGUILoopbackFloor(b *testing.B) {
 // goroutine (as the stand page does), it shows what the two halves
 // running side by side buy.
 func benchReadBody(b *testing.B, profile string) {
-	data, body := sseBody(b)
+	data, body := agui.LargeSSE(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -171,7 +158,7 @@ func benchReadBody(b *testing.B, profile string) {
 // saved, under each profile: tolerance edits, joined texts, patches and
 // all.
 func TestReadBodyLargeStream(t *testing.T) {
-	_, body := sseBody(t)
+	_, body := agui.LargeSSE(t)
 	for _, profile := range []string{contract.ProfileStand, contract.ProfileAgUI11} {
 		var saved bytes.Buffer
 		run, err := livecheck.New(agui.Options{Profile: profile}, func(line []byte) error {
