@@ -17,6 +17,18 @@ const catalog = `<?xml version="1.0" encoding="UTF-8"?>
 </Catalog></MetaDataObject>
 `
 
+// parsedCatalog is the descriptor of catalog, with its path and the
+// sum of its bytes, as a session stores it.
+func parsedCatalog(t *testing.T) (rel, sum string, d *designer.Descriptor) {
+	t.Helper()
+	data := []byte(catalog)
+	d, err := designer.ParseDescriptorSummary("Catalogs/Товары.xml", data, designer.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join("Catalogs", "Товары.xml"), Sum(data), d
+}
+
 // An entry stored for a file's bytes is found again for those bytes
 // only, by a cache with the same key; a changed entry is rejected.
 func TestStorePeek(t *testing.T) {
@@ -27,12 +39,7 @@ func TestStorePeek(t *testing.T) {
 		t.Fatalf("no cache: %v", diags)
 	}
 	defer c.Close()
-	data := []byte(catalog)
-	d, err := designer.ParseDescriptorSummary("Catalogs/Товары.xml", data, designer.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, sum := filepath.Join("Catalogs", "Товары.xml"), Sum(data)
+	rel, sum, d := parsedCatalog(t)
 	if _, res := c.Peek(rel, sum); res != Miss {
 		t.Fatalf("an empty cache: %v", res)
 	}
@@ -100,12 +107,7 @@ func TestEntryLimit(t *testing.T) {
 		t.Fatal("no cache")
 	}
 	defer c.Close()
-	data := []byte(catalog)
-	d, err := designer.ParseDescriptorSummary("Catalogs/Товары.xml", data, designer.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, sum := filepath.Join("Catalogs", "Товары.xml"), Sum(data)
+	rel, sum, d := parsedCatalog(t)
 	c.Store(rel, sum, d)
 	shard, name := EntryName(rel)
 	path := filepath.Join(project, filepath.FromSlash(Dir), shard, name)
@@ -134,3 +136,4 @@ func TestEntryLimit(t *testing.T) {
 		}
 	}
 }
+
