@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/contractkit/contractkit/designer"
 )
@@ -137,3 +138,49 @@ func TestEntryLimit(t *testing.T) {
 	}
 }
 
+// The first Store into a shard removes the temporary entry files a killed
+// process left there (older than staleTemp); a younger one may be another
+// session's write in progress and stays, and so does a file not named as
+// a temporary entry.
+func TestStoreSweepsLeftTemps(t *testing.T) {
+	project := t.TempDir()
+	c := New(project, t.TempDir(), func(string) {})
+	if c == nil {
+		t.Fatal("no cache")
+	}
+	defer c.Close()
+	rel, sum, d := parsedCatalog(t)
+	shard, _ := EntryName(rel)
+	shardDir := filepath.Join(project, filepath.FromSlash(Dir), shard)
+	if err := os.MkdirAll(shardDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	ages := map[string]time.Duration{
+		tempPrefix + "killed":     staleTemp + time.Second,
+		tempPrefix + "in-flight":  staleTemp - 10*time.Second,
+		"not-a-temp-but-old.note": staleTemp + time.Hour,
+	}
+	for name, age := range ages {
+		p := filepath.Join(shardDir, name)
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Store(rel, sum, d)
+	if c.Writes != 1 {
+		t.Fatalf("%d writes, %d failures", c.Writes, c.Failures)
+	}
+	for name := range ages {
+		_, err := os.Lstat(filepath.Join(shardDir, name))
+		if gone, want := os.IsNotExist(err), name == tempPrefix+"killed"; gone != want {
+			t.Errorf("%s: removed %v, want %v (%v)", name, gone, want, err)
+		}
+	}
+	if _, res := c.Peek(rel, sum); res != Hit {
+		t.Errorf("the entry after the sweep: %v", res)
+	}
+}
