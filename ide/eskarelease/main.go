@@ -49,6 +49,10 @@ func main() {
 	}
 }
 
+// manifestName is the manifest's file in the output folder; its
+// signature is beside it, with ".minisig" added (as the client fetches it).
+const manifestName = "manifest.json"
+
 func run(args []string) error {
 	fs := flag.NewFlagSet("eskarelease", flag.ContinueOnError)
 	ver := fs.String("version", "", "the release's version (from the tag, e.g. v0.2.0)")
@@ -74,7 +78,7 @@ func run(args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	manifestPath := filepath.Join(*out, "manifest.json")
+	manifestPath := filepath.Join(*out, manifestName)
 	m := gen.UpdateManifest{Format: 1}
 	if raw, err := os.ReadFile(manifestPath); err == nil {
 		prev, err := gen.DecodeUpdateManifest(raw)
@@ -136,10 +140,10 @@ func run(args []string) error {
 	// The manifest is read back by the next release (it keeps the channel's
 	// versions), so each file is replaced whole or not at all, and never
 	// through a link.
-	if err := atomicfile.WriteFile(*out, "manifest.json", raw, 0o644, nil); err != nil {
+	if err := atomicfile.WriteFile(*out, manifestName, raw, 0o644, nil); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(*out, "manifest.json.minisig", sig, 0o644, nil); err != nil {
+	if err := atomicfile.WriteFile(*out, manifestName+".minisig", sig, 0o644, nil); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "eskarelease: %s serial %d, %d binaries in %s; check by hand with minisign -V -P %s -m %s\n",

@@ -432,11 +432,7 @@ func (p *project) predefinedElement(o *object) (*designer.Element, error) {
 		p.trees.Evict(key)
 		return nil, changed
 	}
-	bytes := 0
-	for _, it := range items {
-		bytes += treecache.Bytes(it.El)
-	}
-	p.trees.Add(key, bytes)
+	p.trees.Add(key, predefBytes(items))
 	return o.el, nil
 }
 
@@ -496,11 +492,7 @@ func (p *project) loadPredefined(o *object) error {
 	}
 	m.predef = add(o, o.id, items)
 	o.diags = append(o.diags, diags...)
-	bytes := 0
-	for _, it := range items {
-		bytes += treecache.Bytes(it.El)
-	}
-	p.trees.Add(treeKey{owner: o, predef: true}, bytes)
+	p.trees.Add(treeKey{owner: o, predef: true}, predefBytes(items))
 	return nil
 }
 
@@ -574,6 +566,16 @@ type treeKey struct {
 }
 
 func newTrees() *treecache.Cache[treeKey] { return treecache.New(TreeBudget, evictTree) }
+
+// predefBytes is what the tree of a Predefined.xml weighs in the budget:
+// the trees of its top-level items (each holds its children).
+func predefBytes(items []*designer.PredefinedItem) int {
+	n := 0
+	for _, it := range items {
+		n += treecache.Bytes(it.El)
+	}
+	return n
+}
 
 // dropTrees forgets both trees of an owner.
 func dropTrees(t *treecache.Cache[treeKey], o *object) {

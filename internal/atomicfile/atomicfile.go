@@ -245,7 +245,7 @@ func (w *Writer) swap(path, rel string, mode fs.FileMode, want, data []byte) err
 		cleanup()
 		return err
 	}
-	err = syncDir(dir)
+	err = SyncDir(dir)
 	w.clear()
 	if afterRename != nil {
 		afterRename(path)
@@ -256,8 +256,6 @@ func (w *Writer) swap(path, rel string, mode fs.FileMode, want, data []byte) err
 // afterRename lets the tests change a file between its write and its
 // reading back.
 var afterRename func(path string)
-
-func syncDir(dir string) error { return SyncDir(dir) }
 
 // SyncDir makes a rename in dir durable. On Windows a directory cannot be
 // synced (FlushFileBuffers refuses a directory handle) and NTFS journals the

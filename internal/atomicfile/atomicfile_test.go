@@ -230,7 +230,7 @@ func BenchmarkSyncRename(b *testing.B) {
 		f.Sync()
 		f.Close()
 		os.Rename(tmp, path)
-		syncDir(filepath.Dir(path))
+		SyncDir(filepath.Dir(path))
 		times = append(times, time.Since(start))
 	}
 	p95(b, times)

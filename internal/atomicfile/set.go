@@ -532,7 +532,7 @@ func syncDirs(dirs map[string]bool) error {
 	for d := range dirs {
 		list = append(list, d)
 	}
-	return parallel(len(list), func(i int) error { return syncDir(list[i]) })
+	return parallel(len(list), func(i int) error { return SyncDir(list[i]) })
 }
 
 // parallel runs fn for 0..n-1 on a few goroutines: fsyncs of different

@@ -78,7 +78,7 @@ func WriteFile(root, rel string, data []byte, perm fs.FileMode, before func() er
 		os.Remove(tmp)
 		return err
 	}
-	return syncDir(dir)
+	return SyncDir(dir)
 }
 
 // noLinksBelow refuses rel when a part of it below root is a symbolic

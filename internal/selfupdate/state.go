@@ -76,26 +76,9 @@ func (s *state) accept(serial uint64) error {
 		return nil
 	}
 	raw, _ := json.Marshal(record{Serial: strconv.FormatUint(serial, 10)})
-	f, err := s.create("state-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(append(raw, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), filepath.Join(s.dir, stateName)); err != nil {
-		return err
-	}
-	return atomicfile.SyncDir(s.dir)
+	// atomicfile.WriteFile owns the temporary file, sync, rename and
+	// folder sync; a temporary file a kill leaves is removed by cleanTemps.
+	return atomicfile.WriteFile(s.dir, stateName, append(raw, '\n'), 0o600, nil)
 }
 
 // create makes a new temporary file in the state directory.
@@ -106,12 +89,13 @@ func (s *state) create(prefix string) (*os.File, error) {
 	return os.CreateTemp(s.dir, prefix+tempMarker+"*")
 }
 
-// cleanTemps removes the temporary files a killed update left behind;
+// cleanTemps removes the temporary files a killed update left behind
+// (its own, and those of atomicfile.WriteFile writing state.json);
 // called with the lock held, so none of them is in use.
 func (s *state) cleanTemps() {
 	entries, _ := os.ReadDir(s.dir)
 	for _, e := range entries {
-		if strings.Contains(e.Name(), tempMarker) {
+		if strings.Contains(e.Name(), tempMarker) || atomicfile.IsPutTemp(e.Name()) {
 			os.Remove(filepath.Join(s.dir, e.Name()))
 		}
 	}

@@ -12,7 +12,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/contractkit/contractkit/designer"
 	"github.com/contractkit/contractkit/ide/metadata/signedfile"
@@ -34,6 +36,14 @@ const Magic = "eska-metadata-cache/"
 // maxEntryBytes bounds what is read of one entry: an entry is a summary
 // of a descriptor, far smaller than the descriptor limit.
 const maxEntryBytes = 4 << 20
+
+// tempPrefix begins the name of an entry being written (Store); no
+// reader looks at such a name.
+const tempPrefix = ".entry-"
+
+// staleTemp is the age past which a temporary entry file is one a killed
+// process left: a live Store renames its file within moments of making it.
+const staleTemp = time.Minute
 
 // Diagnostics on stderr when the cache cannot be used; the session goes on
 // without it.
@@ -64,6 +74,10 @@ type Cache struct {
 	dir    *os.Root // Dir, once opened
 	absent bool     // Dir did not exist when looked for; the first write makes it
 	off    bool     // the cache is not used any more this session
+
+	// swept holds the shards whose left temporary files Store has
+	// removed this session; the worker's alone, like Store.
+	swept map[string]bool
 
 	// Counters, for tests and the benchmark. Hits, Misses and Rejected
 	// are counted by the reader; all are the worker's alone.
@@ -321,9 +335,16 @@ func (c *Cache) Store(rel, sum string, d *designer.Descriptor) {
 		c.Failures++
 		return
 	}
+	if !c.swept[shard] {
+		sweepTemps(dir, shard, time.Now().Add(-staleTemp))
+		if c.swept == nil {
+			c.swept = map[string]bool{}
+		}
+		c.swept[shard] = true
+	}
 	var suffix [8]byte
 	rand.Read(suffix[:])
-	tmp := filepath.Join(shard, ".entry-"+hex.EncodeToString(suffix[:]))
+	tmp := filepath.Join(shard, tempPrefix+hex.EncodeToString(suffix[:]))
 	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		c.Failures++
@@ -337,6 +358,28 @@ func (c *Cache) Store(rel, sum string, d *designer.Descriptor) {
 		return
 	}
 	c.Writes++
+}
+
+// sweepTemps removes from a shard the temporary entry files older than
+// before: what a process killed between making one and renaming it left.
+// It runs once per shard and session, on the first Store there, so a
+// cache that is only read costs nothing; a failure only leaves the file.
+func sweepTemps(dir *os.Root, shard string, before time.Time) {
+	f, err := dir.Open(shard)
+	if err != nil {
+		return
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	for _, n := range names {
+		if !strings.HasPrefix(n, tempPrefix) {
+			continue
+		}
+		p := filepath.Join(shard, n)
+		if st, err := dir.Lstat(p); err == nil && st.Mode().IsRegular() && st.ModTime().Before(before) {
+			dir.Remove(p)
+		}
+	}
 }
 
 // Sum is the SHA-256 of a source file's bytes, as an entry names it.

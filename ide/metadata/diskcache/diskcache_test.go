@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/contractkit/contractkit/designer"
 )
@@ -17,6 +18,18 @@ const catalog = `<?xml version="1.0" encoding="UTF-8"?>
 </Catalog></MetaDataObject>
 `
 
+// parsedCatalog is the descriptor of catalog, with its path and the
+// sum of its bytes, as a session stores it.
+func parsedCatalog(t *testing.T) (rel, sum string, d *designer.Descriptor) {
+	t.Helper()
+	data := []byte(catalog)
+	d, err := designer.ParseDescriptorSummary("Catalogs/Товары.xml", data, designer.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join("Catalogs", "Товары.xml"), Sum(data), d
+}
+
 // An entry stored for a file's bytes is found again for those bytes
 // only, by a cache with the same key; a changed entry is rejected.
 func TestStorePeek(t *testing.T) {
@@ -27,12 +40,7 @@ func TestStorePeek(t *testing.T) {
 		t.Fatalf("no cache: %v", diags)
 	}
 	defer c.Close()
-	data := []byte(catalog)
-	d, err := designer.ParseDescriptorSummary("Catalogs/Товары.xml", data, designer.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, sum := filepath.Join("Catalogs", "Товары.xml"), Sum(data)
+	rel, sum, d := parsedCatalog(t)
 	if _, res := c.Peek(rel, sum); res != Miss {
 		t.Fatalf("an empty cache: %v", res)
 	}
@@ -100,12 +108,7 @@ func TestEntryLimit(t *testing.T) {
 		t.Fatal("no cache")
 	}
 	defer c.Close()
-	data := []byte(catalog)
-	d, err := designer.ParseDescriptorSummary("Catalogs/Товары.xml", data, designer.DefaultLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, sum := filepath.Join("Catalogs", "Товары.xml"), Sum(data)
+	rel, sum, d := parsedCatalog(t)
 	c.Store(rel, sum, d)
 	shard, name := EntryName(rel)
 	path := filepath.Join(project, filepath.FromSlash(Dir), shard, name)
@@ -132,5 +135,52 @@ func TestEntryLimit(t *testing.T) {
 		if _, res := c.Peek(rel, sum); res != want {
 			t.Errorf("an entry of %d bytes (limit %d): %v, want %v", size, maxEntryBytes, res, want)
 		}
+	}
+}
+
+// The first Store into a shard removes the temporary entry files a killed
+// process left there (older than staleTemp); a younger one may be another
+// session's write in progress and stays, and so does a file not named as
+// a temporary entry.
+func TestStoreSweepsLeftTemps(t *testing.T) {
+	project := t.TempDir()
+	c := New(project, t.TempDir(), func(string) {})
+	if c == nil {
+		t.Fatal("no cache")
+	}
+	defer c.Close()
+	rel, sum, d := parsedCatalog(t)
+	shard, _ := EntryName(rel)
+	shardDir := filepath.Join(project, filepath.FromSlash(Dir), shard)
+	if err := os.MkdirAll(shardDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	ages := map[string]time.Duration{
+		tempPrefix + "killed":     staleTemp + time.Second,
+		tempPrefix + "in-flight":  staleTemp - 10*time.Second,
+		"not-a-temp-but-old.note": staleTemp + time.Hour,
+	}
+	for name, age := range ages {
+		p := filepath.Join(shardDir, name)
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, now.Add(-age), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Store(rel, sum, d)
+	if c.Writes != 1 {
+		t.Fatalf("%d writes, %d failures", c.Writes, c.Failures)
+	}
+	for name := range ages {
+		_, err := os.Lstat(filepath.Join(shardDir, name))
+		if gone, want := os.IsNotExist(err), name == tempPrefix+"killed"; gone != want {
+			t.Errorf("%s: removed %v, want %v (%v)", name, gone, want, err)
+		}
+	}
+	if _, res := c.Peek(rel, sum); res != Hit {
+		t.Errorf("the entry after the sweep: %v", res)
 	}
 }

@@ -83,6 +83,19 @@ func TestLoadKey(t *testing.T) {
 	if on, _ := os.ReadFile(filepath.Join(dir, KeyFile)); !bytes.Equal(on, k3) {
 		t.Errorf("the key on disk is not the key returned")
 	}
+	// The size is exact: a key one byte longer is damaged too, and the
+	// KeySize bytes it begins with are not taken for a key.
+	long := append(bytes.Clone(k3), 0)
+	if err := os.WriteFile(filepath.Join(dir, KeyFile), long, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	k4, err := LoadKey(dir)
+	if err != nil || len(k4) != KeySize || bytes.Equal(k4, k3) {
+		t.Fatalf("a key of %d bytes was not replaced: %x, %v", KeySize+1, k4, err)
+	}
+	if on, _ := os.ReadFile(filepath.Join(dir, KeyFile)); !bytes.Equal(on, k4) {
+		t.Errorf("the key on disk is not the key returned after a long one")
+	}
 	if _, err := LoadKey(""); err == nil {
 		t.Error("LoadKey without a directory succeeded")
 	}

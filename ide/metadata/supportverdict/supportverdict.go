@@ -39,6 +39,14 @@ type Link struct {
 	Failure   gen.SupportReason // why this link's ownership is unknown
 }
 
+// contractModes spells designer's support modes as the contract does;
+// made once, not on every rule Decide finds.
+var contractModes = map[designer.SupportMode]gen.SupportMode{
+	designer.SupportNotEditable: gen.SupportModeNotEditable,
+	designer.SupportEditable:    gen.SupportModeEditableWithSupport,
+	designer.SupportRemoved:     gen.SupportModeRemovedFromSupport,
+}
+
 // Decide gives the verdict for the chain's first object under the rules
 // s (nil: no support data) or the failure to read them.
 func Decide(s *designer.Support, rulesErr error, chain []Link) Verdict {
@@ -65,8 +73,7 @@ func Decide(s *designer.Support, rulesErr error, chain []Link) Verdict {
 			return UnknownEntry(gen.SupportReasonNoUUID)
 		}
 		if mode, vi, ok := s.Rule(l.UUID); ok {
-			v.Mode = map[designer.SupportMode]gen.SupportMode{designer.SupportNotEditable: gen.SupportModeNotEditable,
-				designer.SupportEditable: gen.SupportModeEditableWithSupport, designer.SupportRemoved: gen.SupportModeRemovedFromSupport}[mode]
+			v.Mode = contractModes[mode]
 			v.Supplier = s.Vendors[vi].ID
 			if i > 0 {
 				v.Inherited = l.ID

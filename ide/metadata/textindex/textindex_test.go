@@ -210,3 +210,33 @@ func TestToLower(t *testing.T) {
 		}
 	}
 }
+
+// The index is rebuilt when removed texts make up more than half of its
+// bytes: at exactly half it is kept as it is, one byte past it rebuilt.
+// (Each text costs its bytes and one zero byte.)
+func TestCompactAtHalf(t *testing.T) {
+	for _, c := range []struct {
+		removed, kept string
+		compacted     bool
+	}{
+		{"ab", "cd", false}, // 3 of 6 bytes removed: half
+		{"abc", "d", true},  // 4 of 6 bytes: one past half
+	} {
+		ix := New[*object]()
+		gone, stays := &object{id: "catalog:1", name: c.removed}, &object{id: "catalog:2", name: c.kept}
+		ix.Add(gone)
+		ix.Add(stays)
+		if ix.bytes != 6 {
+			t.Fatalf("%q and %q make %d bytes, want 6", c.removed, c.kept, ix.bytes)
+		}
+		ix.Remove(func(o *object) bool { return o == gone })
+		compacted := ix.dead == 0 && ix.bytes == len(c.kept)+1
+		if compacted != c.compacted || ix.Len() != 1 {
+			t.Errorf("%d of 6 bytes removed: compacted %v (bytes %d, dead %d, %d records), want %v",
+				len(c.removed)+1, compacted, ix.bytes, ix.dead, ix.Len(), c.compacted)
+		}
+		if hits, _ := ix.Search([]byte(c.kept), 10, nil); len(hits) != 1 || hits[0].Record != stays {
+			t.Errorf("after removing %q, %q is found %d times", c.removed, c.kept, len(hits))
+		}
+	}
+}

@@ -50,3 +50,19 @@ func TestBytes(t *testing.T) {
 		t.Errorf("leaf %d bytes, parent %d", Bytes(leaf), Bytes(parent))
 	}
 }
+
+// The budget is a limit on the bytes kept: trees that fill it exactly all
+// stay; one byte past it evicts the least recently used.
+func TestBudgetAtTheLimit(t *testing.T) {
+	var evicted []string
+	c := New(10, func(k string) { evicted = append(evicted, k) })
+	c.Add("a", 4)
+	c.Add("b", 6) // 10 bytes: at the limit
+	if len(evicted) != 0 || c.Len() != 2 || c.Used() != 10 {
+		t.Fatalf("at the limit: evicted %v, %d trees of %d bytes", evicted, c.Len(), c.Used())
+	}
+	c.Add("b", 7) // 11 bytes: one past it
+	if !slices.Equal(evicted, []string{"a"}) || c.Len() != 1 || c.Used() != 7 {
+		t.Fatalf("one byte past the limit: evicted %v, %d trees of %d bytes", evicted, c.Len(), c.Used())
+	}
+}
