@@ -240,17 +240,11 @@ func (c *checker) presize(events []*strictjson.Value) {
 	c.r.Steps = make([]Step, 0, steps)
 	q := c.seq
 	if c.pooledTables {
-		return // the maps come with room already
+		return // the tables come with room already
 	}
-	q.msgIndex = make(map[string]int, messages)
-	q.msgName = make(map[string]msgName, messages)
-	q.toolIdx = make(map[string]int, calls)
-	q.answered = make(map[string]bool, results)
-	if q.attrib {
-		// A result mints a tool message, whose owner is kept too.
-		q.text.owner = make(map[string]owner, messages+results)
-		q.tool.owner = make(map[string]owner, calls)
-	}
+	// A result mints a tool message, whose owner is kept too.
+	q.msgs.size(messages + results)
+	q.tools.size(calls)
 }
 
 // stop ends the check at a finding.
