@@ -127,6 +127,18 @@ func DecodeActivityDeltaEventTree(v *strictjson.Value, d *genrt.Decoder) (Activi
 	}
 	return x, nil
 }
+
+// DecodeActivityDeltaEventBody is DecodeActivityDeltaEventTree for a caller
+// that has read v's tag already and found it "ACTIVITY_DELTA": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeActivityDeltaEventBody(v *strictjson.Value, d *genrt.Decoder) (ActivityDeltaEvent, error) {
+	x, err := decodeActivityDeltaEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeActivityDeltaEvent(v *strictjson.Value, d *genrt.Decoder) (ActivityDeltaEvent, error) {
 	return decodeActivityDeltaEventExcept(v, d, "")
 }
@@ -279,6 +291,18 @@ func DecodeActivityMessageTree(v *strictjson.Value, d *genrt.Decoder) (ActivityM
 	}
 	return x, nil
 }
+
+// DecodeActivityMessageBody is DecodeActivityMessageTree for a caller that has
+// read v's tag already and found it "activity": it does not read the member
+// "role" again, and skips it as the union's decoder does. v must be an object;
+// the policy of d applies as for any tree decoder.
+func DecodeActivityMessageBody(v *strictjson.Value, d *genrt.Decoder) (ActivityMessage, error) {
+	x, err := decodeActivityMessageExcept(v, d, "role")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeActivityMessage(v *strictjson.Value, d *genrt.Decoder) (ActivityMessage, error) {
 	return decodeActivityMessageExcept(v, d, "")
 }
@@ -397,6 +421,18 @@ func DecodeActivitySnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (Act
 	if err := genrt.Tag(v, "type", "ACTIVITY_SNAPSHOT"); err != nil {
 		return ActivitySnapshotEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeActivitySnapshotEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeActivitySnapshotEventBody is DecodeActivitySnapshotEventTree for a
+// caller that has read v's tag already and found it "ACTIVITY_SNAPSHOT": it
+// does not read the member "type" again, and skips it as the union's decoder
+// does. v must be an object; the policy of d applies as for any tree decoder.
+func DecodeActivitySnapshotEventBody(v *strictjson.Value, d *genrt.Decoder) (ActivitySnapshotEvent, error) {
 	x, err := decodeActivitySnapshotEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -574,6 +610,18 @@ func DecodeAddOperationTree(v *strictjson.Value, d *genrt.Decoder) (AddOperation
 	}
 	return x, nil
 }
+
+// DecodeAddOperationBody is DecodeAddOperationTree for a caller that has read
+// v's tag already and found it "add": it does not read the member "op" again,
+// and skips it as the union's decoder does. v must be an object; the policy of
+// d applies as for any tree decoder.
+func DecodeAddOperationBody(v *strictjson.Value, d *genrt.Decoder) (AddOperation, error) {
+	x, err := decodeAddOperationExcept(v, d, "op")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeAddOperation(v *strictjson.Value, d *genrt.Decoder) (AddOperation, error) {
 	return decodeAddOperationExcept(v, d, "")
 }
@@ -644,6 +692,18 @@ func DecodeAssistantMessageTree(v *strictjson.Value, d *genrt.Decoder) (Assistan
 	if err := genrt.Tag(v, "role", "assistant"); err != nil {
 		return AssistantMessage{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeAssistantMessageExcept(v, d, "role")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeAssistantMessageBody is DecodeAssistantMessageTree for a caller that
+// has read v's tag already and found it "assistant": it does not read the
+// member "role" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeAssistantMessageBody(v *strictjson.Value, d *genrt.Decoder) (AssistantMessage, error) {
 	x, err := decodeAssistantMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -875,6 +935,18 @@ func DecodeAudioPartTree(v *strictjson.Value, d *genrt.Decoder) (AudioPart, erro
 	if err := genrt.Tag(v, "type", "audio"); err != nil {
 		return AudioPart{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeAudioPartExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeAudioPartBody is DecodeAudioPartTree for a caller that has read v's
+// tag already and found it "audio": it does not read the member "type" again,
+// and skips it as the union's decoder does. v must be an object; the policy of
+// d applies as for any tree decoder.
+func DecodeAudioPartBody(v *strictjson.Value, d *genrt.Decoder) (AudioPart, error) {
 	x, err := decodeAudioPartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -1358,6 +1430,18 @@ func DecodeCopyOperationTree(v *strictjson.Value, d *genrt.Decoder) (CopyOperati
 	}
 	return x, nil
 }
+
+// DecodeCopyOperationBody is DecodeCopyOperationTree for a caller that has
+// read v's tag already and found it "copy": it does not read the member "op"
+// again, and skips it as the union's decoder does. v must be an object; the
+// policy of d applies as for any tree decoder.
+func DecodeCopyOperationBody(v *strictjson.Value, d *genrt.Decoder) (CopyOperation, error) {
+	x, err := decodeCopyOperationExcept(v, d, "op")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeCopyOperation(v *strictjson.Value, d *genrt.Decoder) (CopyOperation, error) {
 	return decodeCopyOperationExcept(v, d, "")
 }
@@ -1428,6 +1512,18 @@ func DecodeCustomEventTree(v *strictjson.Value, d *genrt.Decoder) (CustomEvent, 
 	if err := genrt.Tag(v, "type", "CUSTOM"); err != nil {
 		return CustomEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeCustomEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeCustomEventBody is DecodeCustomEventTree for a caller that has read
+// v's tag already and found it "CUSTOM": it does not read the member "type"
+// again, and skips it as the union's decoder does. v must be an object; the
+// policy of d applies as for any tree decoder.
+func DecodeCustomEventBody(v *strictjson.Value, d *genrt.Decoder) (CustomEvent, error) {
 	x, err := decodeCustomEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -1573,6 +1669,18 @@ func DecodeDataSourceTree(v *strictjson.Value, d *genrt.Decoder) (DataSource, er
 	}
 	return x, nil
 }
+
+// DecodeDataSourceBody is DecodeDataSourceTree for a caller that has read v's
+// tag already and found it "data": it does not read the member "type" again,
+// and skips it as the union's decoder does. v must be an object; the policy of
+// d applies as for any tree decoder.
+func DecodeDataSourceBody(v *strictjson.Value, d *genrt.Decoder) (DataSource, error) {
+	x, err := decodeDataSourceExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeDataSource(v *strictjson.Value, d *genrt.Decoder) (DataSource, error) {
 	return decodeDataSourceExcept(v, d, "")
 }
@@ -1650,6 +1758,18 @@ func DecodeDeveloperMessageTree(v *strictjson.Value, d *genrt.Decoder) (Develope
 	if err := genrt.Tag(v, "role", "developer"); err != nil {
 		return DeveloperMessage{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeDeveloperMessageExcept(v, d, "role")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeDeveloperMessageBody is DecodeDeveloperMessageTree for a caller that
+// has read v's tag already and found it "developer": it does not read the
+// member "role" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeDeveloperMessageBody(v *strictjson.Value, d *genrt.Decoder) (DeveloperMessage, error) {
 	x, err := decodeDeveloperMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -1803,6 +1923,18 @@ func DecodeDocumentPartTree(v *strictjson.Value, d *genrt.Decoder) (DocumentPart
 	if err := genrt.Tag(v, "type", "document"); err != nil {
 		return DocumentPart{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeDocumentPartExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeDocumentPartBody is DecodeDocumentPartTree for a caller that has read
+// v's tag already and found it "document": it does not read the member "type"
+// again, and skips it as the union's decoder does. v must be an object; the
+// policy of d applies as for any tree decoder.
+func DecodeDocumentPartBody(v *strictjson.Value, d *genrt.Decoder) (DocumentPart, error) {
 	x, err := decodeDocumentPartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -2144,6 +2276,18 @@ func DecodeFileSourceTree(v *strictjson.Value, d *genrt.Decoder) (FileSource, er
 	}
 	return x, nil
 }
+
+// DecodeFileSourceBody is DecodeFileSourceTree for a caller that has read v's
+// tag already and found it "file": it does not read the member "type" again,
+// and skips it as the union's decoder does. v must be an object; the policy of
+// d applies as for any tree decoder.
+func DecodeFileSourceBody(v *strictjson.Value, d *genrt.Decoder) (FileSource, error) {
+	x, err := decodeFileSourceExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeFileSource(v *strictjson.Value, d *genrt.Decoder) (FileSource, error) {
 	return decodeFileSourceExcept(v, d, "")
 }
@@ -2311,6 +2455,18 @@ func DecodeImagePartTree(v *strictjson.Value, d *genrt.Decoder) (ImagePart, erro
 	if err := genrt.Tag(v, "type", "image"); err != nil {
 		return ImagePart{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeImagePartExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeImagePartBody is DecodeImagePartTree for a caller that has read v's
+// tag already and found it "image": it does not read the member "type" again,
+// and skips it as the union's decoder does. v must be an object; the policy of
+// d applies as for any tree decoder.
+func DecodeImagePartBody(v *strictjson.Value, d *genrt.Decoder) (ImagePart, error) {
 	x, err := decodeImagePartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -3008,6 +3164,18 @@ func DecodeMessagesSnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (Mes
 	}
 	return x, nil
 }
+
+// DecodeMessagesSnapshotEventBody is DecodeMessagesSnapshotEventTree for a
+// caller that has read v's tag already and found it "MESSAGES_SNAPSHOT": it
+// does not read the member "type" again, and skips it as the union's decoder
+// does. v must be an object; the policy of d applies as for any tree decoder.
+func DecodeMessagesSnapshotEventBody(v *strictjson.Value, d *genrt.Decoder) (MessagesSnapshotEvent, error) {
+	x, err := decodeMessagesSnapshotEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeMessagesSnapshotEvent(v *strictjson.Value, d *genrt.Decoder) (MessagesSnapshotEvent, error) {
 	return decodeMessagesSnapshotEventExcept(v, d, "")
 }
@@ -3153,6 +3321,18 @@ func DecodeMoveOperationTree(v *strictjson.Value, d *genrt.Decoder) (MoveOperati
 	if err := genrt.Tag(v, "op", "move"); err != nil {
 		return MoveOperation{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeMoveOperationExcept(v, d, "op")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeMoveOperationBody is DecodeMoveOperationTree for a caller that has
+// read v's tag already and found it "move": it does not read the member "op"
+// again, and skips it as the union's decoder does. v must be an object; the
+// policy of d applies as for any tree decoder.
+func DecodeMoveOperationBody(v *strictjson.Value, d *genrt.Decoder) (MoveOperation, error) {
 	x, err := decodeMoveOperationExcept(v, d, "op")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -3345,6 +3525,18 @@ func DecodeRawEventTree(v *strictjson.Value, d *genrt.Decoder) (RawEvent, error)
 	}
 	return x, nil
 }
+
+// DecodeRawEventBody is DecodeRawEventTree for a caller that has read v's tag
+// already and found it "RAW": it does not read the member "type" again, and
+// skips it as the union's decoder does. v must be an object; the policy of d
+// applies as for any tree decoder.
+func DecodeRawEventBody(v *strictjson.Value, d *genrt.Decoder) (RawEvent, error) {
+	x, err := decodeRawEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeRawEvent(v *strictjson.Value, d *genrt.Decoder) (RawEvent, error) {
 	return decodeRawEventExcept(v, d, "")
 }
@@ -3480,6 +3672,19 @@ func DecodeReasoningEncryptedValueEventTree(v *strictjson.Value, d *genrt.Decode
 	if err := genrt.Tag(v, "type", "REASONING_ENCRYPTED_VALUE"); err != nil {
 		return ReasoningEncryptedValueEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeReasoningEncryptedValueEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeReasoningEncryptedValueEventBody is
+// DecodeReasoningEncryptedValueEventTree for a caller that has read v's tag
+// already and found it "REASONING_ENCRYPTED_VALUE": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeReasoningEncryptedValueEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningEncryptedValueEvent, error) {
 	x, err := decodeReasoningEncryptedValueEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -3696,6 +3901,18 @@ func DecodeReasoningEndEventTree(v *strictjson.Value, d *genrt.Decoder) (Reasoni
 	}
 	return x, nil
 }
+
+// DecodeReasoningEndEventBody is DecodeReasoningEndEventTree for a caller that
+// has read v's tag already and found it "REASONING_END": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeReasoningEndEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningEndEvent, error) {
+	x, err := decodeReasoningEndEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeReasoningEndEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningEndEvent, error) {
 	return decodeReasoningEndEventExcept(v, d, "")
 }
@@ -3816,6 +4033,18 @@ func DecodeReasoningMessageTree(v *strictjson.Value, d *genrt.Decoder) (Reasonin
 	if err := genrt.Tag(v, "role", "reasoning"); err != nil {
 		return ReasoningMessage{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeReasoningMessageExcept(v, d, "role")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeReasoningMessageBody is DecodeReasoningMessageTree for a caller that
+// has read v's tag already and found it "reasoning": it does not read the
+// member "role" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeReasoningMessageBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessage, error) {
 	x, err := decodeReasoningMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -3956,6 +4185,19 @@ func DecodeReasoningMessageChunkEventTree(v *strictjson.Value, d *genrt.Decoder)
 	if err := genrt.Tag(v, "type", "REASONING_MESSAGE_CHUNK"); err != nil {
 		return ReasoningMessageChunkEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeReasoningMessageChunkEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeReasoningMessageChunkEventBody is DecodeReasoningMessageChunkEventTree
+// for a caller that has read v's tag already and found it
+// "REASONING_MESSAGE_CHUNK": it does not read the member "type" again, and
+// skips it as the union's decoder does. v must be an object; the policy of d
+// applies as for any tree decoder.
+func DecodeReasoningMessageChunkEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageChunkEvent, error) {
 	x, err := decodeReasoningMessageChunkEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -4104,6 +4346,19 @@ func DecodeReasoningMessageContentEventTree(v *strictjson.Value, d *genrt.Decode
 	}
 	return x, nil
 }
+
+// DecodeReasoningMessageContentEventBody is
+// DecodeReasoningMessageContentEventTree for a caller that has read v's tag
+// already and found it "REASONING_MESSAGE_CONTENT": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeReasoningMessageContentEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageContentEvent, error) {
+	x, err := decodeReasoningMessageContentEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeReasoningMessageContentEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageContentEvent, error) {
 	return decodeReasoningMessageContentEventExcept(v, d, "")
 }
@@ -4244,6 +4499,19 @@ func DecodeReasoningMessageEndEventTree(v *strictjson.Value, d *genrt.Decoder) (
 	}
 	return x, nil
 }
+
+// DecodeReasoningMessageEndEventBody is DecodeReasoningMessageEndEventTree for
+// a caller that has read v's tag already and found it "REASONING_MESSAGE_END":
+// it does not read the member "type" again, and skips it as the union's
+// decoder does. v must be an object; the policy of d applies as for any tree
+// decoder.
+func DecodeReasoningMessageEndEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageEndEvent, error) {
+	x, err := decodeReasoningMessageEndEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeReasoningMessageEndEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageEndEvent, error) {
 	return decodeReasoningMessageEndEventExcept(v, d, "")
 }
@@ -4365,6 +4633,19 @@ func DecodeReasoningMessageStartEventTree(v *strictjson.Value, d *genrt.Decoder)
 	if err := genrt.Tag(v, "type", "REASONING_MESSAGE_START"); err != nil {
 		return ReasoningMessageStartEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeReasoningMessageStartEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeReasoningMessageStartEventBody is DecodeReasoningMessageStartEventTree
+// for a caller that has read v's tag already and found it
+// "REASONING_MESSAGE_START": it does not read the member "type" again, and
+// skips it as the union's decoder does. v must be an object; the policy of d
+// applies as for any tree decoder.
+func DecodeReasoningMessageStartEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageStartEvent, error) {
 	x, err := decodeReasoningMessageStartEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -4513,6 +4794,18 @@ func DecodeReasoningStartEventTree(v *strictjson.Value, d *genrt.Decoder) (Reaso
 	}
 	return x, nil
 }
+
+// DecodeReasoningStartEventBody is DecodeReasoningStartEventTree for a caller
+// that has read v's tag already and found it "REASONING_START": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeReasoningStartEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningStartEvent, error) {
+	x, err := decodeReasoningStartEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeReasoningStartEvent(v *strictjson.Value, d *genrt.Decoder) (ReasoningStartEvent, error) {
 	return decodeReasoningStartEventExcept(v, d, "")
 }
@@ -4639,6 +4932,18 @@ func DecodeRemoveOperationTree(v *strictjson.Value, d *genrt.Decoder) (RemoveOpe
 	}
 	return x, nil
 }
+
+// DecodeRemoveOperationBody is DecodeRemoveOperationTree for a caller that has
+// read v's tag already and found it "remove": it does not read the member "op"
+// again, and skips it as the union's decoder does. v must be an object; the
+// policy of d applies as for any tree decoder.
+func DecodeRemoveOperationBody(v *strictjson.Value, d *genrt.Decoder) (RemoveOperation, error) {
+	x, err := decodeRemoveOperationExcept(v, d, "op")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeRemoveOperation(v *strictjson.Value, d *genrt.Decoder) (RemoveOperation, error) {
 	return decodeRemoveOperationExcept(v, d, "")
 }
@@ -4696,6 +5001,18 @@ func DecodeReplaceOperationTree(v *strictjson.Value, d *genrt.Decoder) (ReplaceO
 	if err := genrt.Tag(v, "op", "replace"); err != nil {
 		return ReplaceOperation{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeReplaceOperationExcept(v, d, "op")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeReplaceOperationBody is DecodeReplaceOperationTree for a caller that
+// has read v's tag already and found it "replace": it does not read the member
+// "op" again, and skips it as the union's decoder does. v must be an object;
+// the policy of d applies as for any tree decoder.
+func DecodeReplaceOperationBody(v *strictjson.Value, d *genrt.Decoder) (ReplaceOperation, error) {
 	x, err := decodeReplaceOperationExcept(v, d, "op")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -5111,6 +5428,18 @@ func DecodeRunErrorEventTree(v *strictjson.Value, d *genrt.Decoder) (RunErrorEve
 	}
 	return x, nil
 }
+
+// DecodeRunErrorEventBody is DecodeRunErrorEventTree for a caller that has
+// read v's tag already and found it "RUN_ERROR": it does not read the member
+// "type" again, and skips it as the union's decoder does. v must be an object;
+// the policy of d applies as for any tree decoder.
+func DecodeRunErrorEventBody(v *strictjson.Value, d *genrt.Decoder) (RunErrorEvent, error) {
+	x, err := decodeRunErrorEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeRunErrorEvent(v *strictjson.Value, d *genrt.Decoder) (RunErrorEvent, error) {
 	return decodeRunErrorEventExcept(v, d, "")
 }
@@ -5245,6 +5574,18 @@ func DecodeRunFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (RunFinis
 	if err := genrt.Tag(v, "type", "RUN_FINISHED"); err != nil {
 		return RunFinishedEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeRunFinishedEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeRunFinishedEventBody is DecodeRunFinishedEventTree for a caller that
+// has read v's tag already and found it "RUN_FINISHED": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeRunFinishedEventBody(v *strictjson.Value, d *genrt.Decoder) (RunFinishedEvent, error) {
 	x, err := decodeRunFinishedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -5418,6 +5759,18 @@ func DecodeRunFinishedInterruptTree(v *strictjson.Value, d *genrt.Decoder) (RunF
 	}
 	return x, nil
 }
+
+// DecodeRunFinishedInterruptBody is DecodeRunFinishedInterruptTree for a
+// caller that has read v's tag already and found it "interrupt": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeRunFinishedInterruptBody(v *strictjson.Value, d *genrt.Decoder) (RunFinishedInterrupt, error) {
+	x, err := decodeRunFinishedInterruptExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeRunFinishedInterrupt(v *strictjson.Value, d *genrt.Decoder) (RunFinishedInterrupt, error) {
 	return decodeRunFinishedInterruptExcept(v, d, "")
 }
@@ -5560,6 +5913,18 @@ func DecodeRunFinishedSuccessTree(v *strictjson.Value, d *genrt.Decoder) (RunFin
 	}
 	return x, nil
 }
+
+// DecodeRunFinishedSuccessBody is DecodeRunFinishedSuccessTree for a caller
+// that has read v's tag already and found it "success": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeRunFinishedSuccessBody(v *strictjson.Value, d *genrt.Decoder) (RunFinishedSuccess, error) {
+	x, err := decodeRunFinishedSuccessExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeRunFinishedSuccess(v *strictjson.Value, d *genrt.Decoder) (RunFinishedSuccess, error) {
 	return decodeRunFinishedSuccessExcept(v, d, "")
 }
@@ -5625,6 +5990,18 @@ func DecodeRunStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (RunStarte
 	if err := genrt.Tag(v, "type", "RUN_STARTED"); err != nil {
 		return RunStartedEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeRunStartedEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeRunStartedEventBody is DecodeRunStartedEventTree for a caller that has
+// read v's tag already and found it "RUN_STARTED": it does not read the member
+// "type" again, and skips it as the union's decoder does. v must be an object;
+// the policy of d applies as for any tree decoder.
+func DecodeRunStartedEventBody(v *strictjson.Value, d *genrt.Decoder) (RunStartedEvent, error) {
 	x, err := decodeRunStartedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -5798,6 +6175,18 @@ func DecodeStateDeltaEventTree(v *strictjson.Value, d *genrt.Decoder) (StateDelt
 	}
 	return x, nil
 }
+
+// DecodeStateDeltaEventBody is DecodeStateDeltaEventTree for a caller that has
+// read v's tag already and found it "STATE_DELTA": it does not read the member
+// "type" again, and skips it as the union's decoder does. v must be an object;
+// the policy of d applies as for any tree decoder.
+func DecodeStateDeltaEventBody(v *strictjson.Value, d *genrt.Decoder) (StateDeltaEvent, error) {
+	x, err := decodeStateDeltaEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeStateDeltaEvent(v *strictjson.Value, d *genrt.Decoder) (StateDeltaEvent, error) {
 	return decodeStateDeltaEventExcept(v, d, "")
 }
@@ -5918,6 +6307,18 @@ func DecodeStateSnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (StateS
 	if err := genrt.Tag(v, "type", "STATE_SNAPSHOT"); err != nil {
 		return StateSnapshotEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeStateSnapshotEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeStateSnapshotEventBody is DecodeStateSnapshotEventTree for a caller
+// that has read v's tag already and found it "STATE_SNAPSHOT": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeStateSnapshotEventBody(v *strictjson.Value, d *genrt.Decoder) (StateSnapshotEvent, error) {
 	x, err := decodeStateSnapshotEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -6050,6 +6451,18 @@ func DecodeStepFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (StepFin
 	}
 	return x, nil
 }
+
+// DecodeStepFinishedEventBody is DecodeStepFinishedEventTree for a caller that
+// has read v's tag already and found it "STEP_FINISHED": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeStepFinishedEventBody(v *strictjson.Value, d *genrt.Decoder) (StepFinishedEvent, error) {
+	x, err := decodeStepFinishedEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeStepFinishedEvent(v *strictjson.Value, d *genrt.Decoder) (StepFinishedEvent, error) {
 	return decodeStepFinishedEventExcept(v, d, "")
 }
@@ -6176,6 +6589,18 @@ func DecodeStepStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (StepStar
 	}
 	return x, nil
 }
+
+// DecodeStepStartedEventBody is DecodeStepStartedEventTree for a caller that
+// has read v's tag already and found it "STEP_STARTED": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeStepStartedEventBody(v *strictjson.Value, d *genrt.Decoder) (StepStartedEvent, error) {
+	x, err := decodeStepStartedEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeStepStartedEvent(v *strictjson.Value, d *genrt.Decoder) (StepStartedEvent, error) {
 	return decodeStepStartedEventExcept(v, d, "")
 }
@@ -6296,6 +6721,18 @@ func DecodeSubagentErrorEventTree(v *strictjson.Value, d *genrt.Decoder) (Subage
 	if err := genrt.Tag(v, "type", "SUBAGENT_ERROR"); err != nil {
 		return SubagentErrorEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeSubagentErrorEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeSubagentErrorEventBody is DecodeSubagentErrorEventTree for a caller
+// that has read v's tag already and found it "SUBAGENT_ERROR": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeSubagentErrorEventBody(v *strictjson.Value, d *genrt.Decoder) (SubagentErrorEvent, error) {
 	x, err := decodeSubagentErrorEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -6435,6 +6872,18 @@ func DecodeSubagentFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (Sub
 	if err := genrt.Tag(v, "type", "SUBAGENT_FINISHED"); err != nil {
 		return SubagentFinishedEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeSubagentFinishedEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeSubagentFinishedEventBody is DecodeSubagentFinishedEventTree for a
+// caller that has read v's tag already and found it "SUBAGENT_FINISHED": it
+// does not read the member "type" again, and skips it as the union's decoder
+// does. v must be an object; the policy of d applies as for any tree decoder.
+func DecodeSubagentFinishedEventBody(v *strictjson.Value, d *genrt.Decoder) (SubagentFinishedEvent, error) {
 	x, err := decodeSubagentFinishedEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -6684,6 +7133,18 @@ func DecodeSubagentStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (Suba
 	}
 	return x, nil
 }
+
+// DecodeSubagentStartedEventBody is DecodeSubagentStartedEventTree for a
+// caller that has read v's tag already and found it "SUBAGENT_STARTED": it
+// does not read the member "type" again, and skips it as the union's decoder
+// does. v must be an object; the policy of d applies as for any tree decoder.
+func DecodeSubagentStartedEventBody(v *strictjson.Value, d *genrt.Decoder) (SubagentStartedEvent, error) {
+	x, err := decodeSubagentStartedEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeSubagentStartedEvent(v *strictjson.Value, d *genrt.Decoder) (SubagentStartedEvent, error) {
 	return decodeSubagentStartedEventExcept(v, d, "")
 }
@@ -6865,6 +7326,18 @@ func DecodeSubagentSuspendedTree(v *strictjson.Value, d *genrt.Decoder) (Subagen
 	}
 	return x, nil
 }
+
+// DecodeSubagentSuspendedBody is DecodeSubagentSuspendedTree for a caller that
+// has read v's tag already and found it "suspended": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeSubagentSuspendedBody(v *strictjson.Value, d *genrt.Decoder) (SubagentSuspended, error) {
+	x, err := decodeSubagentSuspendedExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeSubagentSuspended(v *strictjson.Value, d *genrt.Decoder) (SubagentSuspended, error) {
 	return decodeSubagentSuspendedExcept(v, d, "")
 }
@@ -6930,6 +7403,18 @@ func DecodeSystemMessageTree(v *strictjson.Value, d *genrt.Decoder) (SystemMessa
 	if err := genrt.Tag(v, "role", "system"); err != nil {
 		return SystemMessage{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeSystemMessageExcept(v, d, "role")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeSystemMessageBody is DecodeSystemMessageTree for a caller that has
+// read v's tag already and found it "system": it does not read the member
+// "role" again, and skips it as the union's decoder does. v must be an object;
+// the policy of d applies as for any tree decoder.
+func DecodeSystemMessageBody(v *strictjson.Value, d *genrt.Decoder) (SystemMessage, error) {
 	x, err := decodeSystemMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -7089,6 +7574,18 @@ func DecodeTestOperationTree(v *strictjson.Value, d *genrt.Decoder) (TestOperati
 	}
 	return x, nil
 }
+
+// DecodeTestOperationBody is DecodeTestOperationTree for a caller that has
+// read v's tag already and found it "test": it does not read the member "op"
+// again, and skips it as the union's decoder does. v must be an object; the
+// policy of d applies as for any tree decoder.
+func DecodeTestOperationBody(v *strictjson.Value, d *genrt.Decoder) (TestOperation, error) {
+	x, err := decodeTestOperationExcept(v, d, "op")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeTestOperation(v *strictjson.Value, d *genrt.Decoder) (TestOperation, error) {
 	return decodeTestOperationExcept(v, d, "")
 }
@@ -7159,6 +7656,18 @@ func DecodeTextMessageChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (Tex
 	if err := genrt.Tag(v, "type", "TEXT_MESSAGE_CHUNK"); err != nil {
 		return TextMessageChunkEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeTextMessageChunkEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeTextMessageChunkEventBody is DecodeTextMessageChunkEventTree for a
+// caller that has read v's tag already and found it "TEXT_MESSAGE_CHUNK": it
+// does not read the member "type" again, and skips it as the union's decoder
+// does. v must be an object; the policy of d applies as for any tree decoder.
+func DecodeTextMessageChunkEventBody(v *strictjson.Value, d *genrt.Decoder) (TextMessageChunkEvent, error) {
 	x, err := decodeTextMessageChunkEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -7335,6 +7844,18 @@ func DecodeTextMessageContentEventTree(v *strictjson.Value, d *genrt.Decoder) (T
 	}
 	return x, nil
 }
+
+// DecodeTextMessageContentEventBody is DecodeTextMessageContentEventTree for a
+// caller that has read v's tag already and found it "TEXT_MESSAGE_CONTENT": it
+// does not read the member "type" again, and skips it as the union's decoder
+// does. v must be an object; the policy of d applies as for any tree decoder.
+func DecodeTextMessageContentEventBody(v *strictjson.Value, d *genrt.Decoder) (TextMessageContentEvent, error) {
+	x, err := decodeTextMessageContentEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeTextMessageContentEvent(v *strictjson.Value, d *genrt.Decoder) (TextMessageContentEvent, error) {
 	return decodeTextMessageContentEventExcept(v, d, "")
 }
@@ -7468,6 +7989,18 @@ func DecodeTextMessageEndEventTree(v *strictjson.Value, d *genrt.Decoder) (TextM
 	if err := genrt.Tag(v, "type", "TEXT_MESSAGE_END"); err != nil {
 		return TextMessageEndEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeTextMessageEndEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeTextMessageEndEventBody is DecodeTextMessageEndEventTree for a caller
+// that has read v's tag already and found it "TEXT_MESSAGE_END": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeTextMessageEndEventBody(v *strictjson.Value, d *genrt.Decoder) (TextMessageEndEvent, error) {
 	x, err := decodeTextMessageEndEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -7644,6 +8177,18 @@ func DecodeTextMessageStartEventTree(v *strictjson.Value, d *genrt.Decoder) (Tex
 	}
 	return x, nil
 }
+
+// DecodeTextMessageStartEventBody is DecodeTextMessageStartEventTree for a
+// caller that has read v's tag already and found it "TEXT_MESSAGE_START": it
+// does not read the member "type" again, and skips it as the union's decoder
+// does. v must be an object; the policy of d applies as for any tree decoder.
+func DecodeTextMessageStartEventBody(v *strictjson.Value, d *genrt.Decoder) (TextMessageStartEvent, error) {
+	x, err := decodeTextMessageStartEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeTextMessageStartEvent(v *strictjson.Value, d *genrt.Decoder) (TextMessageStartEvent, error) {
 	return decodeTextMessageStartEventExcept(v, d, "")
 }
@@ -7797,6 +8342,18 @@ func DecodeTextPartTree(v *strictjson.Value, d *genrt.Decoder) (TextPart, error)
 	if err := genrt.Tag(v, "type", "text"); err != nil {
 		return TextPart{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeTextPartExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeTextPartBody is DecodeTextPartTree for a caller that has read v's tag
+// already and found it "text": it does not read the member "type" again, and
+// skips it as the union's decoder does. v must be an object; the policy of d
+// applies as for any tree decoder.
+func DecodeTextPartBody(v *strictjson.Value, d *genrt.Decoder) (TextPart, error) {
 	x, err := decodeTextPartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -8314,6 +8871,18 @@ func DecodeToolCallArgsEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCal
 	}
 	return x, nil
 }
+
+// DecodeToolCallArgsEventBody is DecodeToolCallArgsEventTree for a caller that
+// has read v's tag already and found it "TOOL_CALL_ARGS": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeToolCallArgsEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallArgsEvent, error) {
+	x, err := decodeToolCallArgsEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeToolCallArgsEvent(v *strictjson.Value, d *genrt.Decoder) (ToolCallArgsEvent, error) {
 	return decodeToolCallArgsEventExcept(v, d, "")
 }
@@ -8447,6 +9016,18 @@ func DecodeToolCallChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCa
 	if err := genrt.Tag(v, "type", "TOOL_CALL_CHUNK"); err != nil {
 		return ToolCallChunkEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeToolCallChunkEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeToolCallChunkEventBody is DecodeToolCallChunkEventTree for a caller
+// that has read v's tag already and found it "TOOL_CALL_CHUNK": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeToolCallChunkEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallChunkEvent, error) {
 	x, err := decodeToolCallChunkEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -8622,6 +9203,18 @@ func DecodeToolCallEndEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCall
 	}
 	return x, nil
 }
+
+// DecodeToolCallEndEventBody is DecodeToolCallEndEventTree for a caller that
+// has read v's tag already and found it "TOOL_CALL_END": it does not read the
+// member "type" again, and skips it as the union's decoder does. v must be an
+// object; the policy of d applies as for any tree decoder.
+func DecodeToolCallEndEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallEndEvent, error) {
+	x, err := decodeToolCallEndEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeToolCallEndEvent(v *strictjson.Value, d *genrt.Decoder) (ToolCallEndEvent, error) {
 	return decodeToolCallEndEventExcept(v, d, "")
 }
@@ -8742,6 +9335,18 @@ func DecodeToolCallResultEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolC
 	if err := genrt.Tag(v, "type", "TOOL_CALL_RESULT"); err != nil {
 		return ToolCallResultEvent{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeToolCallResultEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeToolCallResultEventBody is DecodeToolCallResultEventTree for a caller
+// that has read v's tag already and found it "TOOL_CALL_RESULT": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeToolCallResultEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallResultEvent, error) {
 	x, err := decodeToolCallResultEventExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -8917,6 +9522,18 @@ func DecodeToolCallStartEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCa
 	}
 	return x, nil
 }
+
+// DecodeToolCallStartEventBody is DecodeToolCallStartEventTree for a caller
+// that has read v's tag already and found it "TOOL_CALL_START": it does not
+// read the member "type" again, and skips it as the union's decoder does. v
+// must be an object; the policy of d applies as for any tree decoder.
+func DecodeToolCallStartEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallStartEvent, error) {
+	x, err := decodeToolCallStartEventExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeToolCallStartEvent(v *strictjson.Value, d *genrt.Decoder) (ToolCallStartEvent, error) {
 	return decodeToolCallStartEventExcept(v, d, "")
 }
@@ -9064,6 +9681,18 @@ func DecodeToolMessageTree(v *strictjson.Value, d *genrt.Decoder) (ToolMessage, 
 	if err := genrt.Tag(v, "role", "tool"); err != nil {
 		return ToolMessage{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeToolMessageExcept(v, d, "role")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeToolMessageBody is DecodeToolMessageTree for a caller that has read
+// v's tag already and found it "tool": it does not read the member "role"
+// again, and skips it as the union's decoder does. v must be an object; the
+// policy of d applies as for any tree decoder.
+func DecodeToolMessageBody(v *strictjson.Value, d *genrt.Decoder) (ToolMessage, error) {
 	x, err := decodeToolMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -9236,6 +9865,18 @@ func DecodeURLSourceTree(v *strictjson.Value, d *genrt.Decoder) (URLSource, erro
 	}
 	return x, nil
 }
+
+// DecodeURLSourceBody is DecodeURLSourceTree for a caller that has read v's
+// tag already and found it "url": it does not read the member "type" again,
+// and skips it as the union's decoder does. v must be an object; the policy of
+// d applies as for any tree decoder.
+func DecodeURLSourceBody(v *strictjson.Value, d *genrt.Decoder) (URLSource, error) {
+	x, err := decodeURLSourceExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
 func decodeURLSource(v *strictjson.Value, d *genrt.Decoder) (URLSource, error) {
 	return decodeURLSourceExcept(v, d, "")
 }
@@ -9314,6 +9955,18 @@ func DecodeUserMessageTree(v *strictjson.Value, d *genrt.Decoder) (UserMessage, 
 	if err := genrt.Tag(v, "role", "user"); err != nil {
 		return UserMessage{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeUserMessageExcept(v, d, "role")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeUserMessageBody is DecodeUserMessageTree for a caller that has read
+// v's tag already and found it "user": it does not read the member "role"
+// again, and skips it as the union's decoder does. v must be an object; the
+// policy of d applies as for any tree decoder.
+func DecodeUserMessageBody(v *strictjson.Value, d *genrt.Decoder) (UserMessage, error) {
 	x, err := decodeUserMessageExcept(v, d, "role")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
@@ -9467,6 +10120,18 @@ func DecodeVideoPartTree(v *strictjson.Value, d *genrt.Decoder) (VideoPart, erro
 	if err := genrt.Tag(v, "type", "video"); err != nil {
 		return VideoPart{}, genrt.WithCode(err, 0)
 	}
+	x, err := decodeVideoPartExcept(v, d, "type")
+	if err != nil {
+		return x, genrt.WithCode(err, 0)
+	}
+	return x, nil
+}
+
+// DecodeVideoPartBody is DecodeVideoPartTree for a caller that has read v's
+// tag already and found it "video": it does not read the member "type" again,
+// and skips it as the union's decoder does. v must be an object; the policy of
+// d applies as for any tree decoder.
+func DecodeVideoPartBody(v *strictjson.Value, d *genrt.Decoder) (VideoPart, error) {
 	x, err := decodeVideoPartExcept(v, d, "type")
 	if err != nil {
 		return x, genrt.WithCode(err, 0)
