@@ -337,9 +337,7 @@ func (s *Stream) Stopped() bool { return s.readErr != nil || s.seqErr != nil }
 func (s *Stream) Open() int {
 	q := s.c.seq
 	n := q.text.opened + q.tool.opened + q.span.opened + q.reasoning.opened + len(q.subActive)
-	for _, names := range q.steps {
-		n += len(names)
-	}
+	n += q.steps.count()
 	return n
 }
 

@@ -56,7 +56,7 @@ type seq struct {
 	msgs, tools, reasons        idTable
 	// owners of activity messages, which are not opened or closed.
 	activityOwner map[string]owner
-	steps         map[owner]map[string]bool
+	steps         openSteps
 	subActive     map[string]bool
 	subClosed     map[string]bool
 
@@ -105,7 +105,7 @@ func (s *seq) resetRun() {
 	s.reasons.newRun()
 	s.text.opened, s.tool.opened, s.span.opened, s.reasoning.opened = 0, 0, 0, 0
 	s.activityOwner = map[string]owner{}
-	s.steps = map[owner]map[string]bool{}
+	s.steps = openSteps{}
 	s.subActive, s.subClosed = map[string]bool{}, map[string]bool{}
 	s.runFinished, s.runError = false, false
 }
@@ -659,11 +659,11 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 		}
 	}
 	var open []string
-	for o, names := range s.steps {
+	s.steps.each(func(o owner, names map[string]bool) {
 		for n := range names {
 			open = append(open, fmt.Sprintf("step %q of %s", n, o))
 		}
-	}
+	})
 	for _, k := range []*entity{&s.text, &s.reasoning, &s.span, &s.tool} {
 		for _, id := range k.t.openIDs(k.bit) {
 			open = append(open, fmt.Sprintf("%s %q", k.noun, id))
@@ -833,13 +833,11 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 
 func (s *seq) stepStarted(i int, e contract.StepStartedEvent) error {
 	o := ownerOf(e.SubagentRunID)
-	if s.steps[o][e.StepName] {
+	names := s.steps.of(o, true)
+	if names[e.StepName] {
 		return s.fail(i, member(contract.StepStartedEventMemberStepName), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
 	}
-	if s.steps[o] == nil {
-		s.steps[o] = map[string]bool{}
-	}
-	s.steps[o][e.StepName] = true
+	names[e.StepName] = true
 	st := Step{Name: e.StepName}
 	if e.SubagentRunID != nil {
 		st.Subagent = string(*e.SubagentRunID)
@@ -850,16 +848,21 @@ func (s *seq) stepStarted(i int, e contract.StepStartedEvent) error {
 
 func (s *seq) stepFinished(i int, e contract.StepFinishedEvent) error {
 	o := ownerOf(e.SubagentRunID)
-	if !s.steps[o][e.StepName] {
-		for other, names := range s.steps {
-			if names[e.StepName] {
-				return s.fail(i, member(contract.StepFinishedEventMemberStepName), contract.RuleSequenceStep,
+	names := s.steps.of(o, false)
+	if !names[e.StepName] {
+		var err error
+		s.steps.each(func(other owner, open map[string]bool) {
+			if err == nil && open[e.StepName] {
+				err = s.fail(i, member(contract.StepFinishedEventMemberStepName), contract.RuleSequenceStep,
 					"the step %q is open under %s, not %s; a step is finished by whoever started it", e.StepName, other, o)
 			}
+		})
+		if err != nil {
+			return err
 		}
 		return s.fail(i, member(contract.StepFinishedEventMemberStepName), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
 	}
-	delete(s.steps[o], e.StepName)
+	delete(names, e.StepName)
 	for k := len(s.r.Steps) - 1; k >= 0; k-- {
 		st := &s.r.Steps[k]
 		if st.Name == e.StepName && !st.Complete && ownerOfName(st.Subagent) == o {
@@ -868,6 +871,49 @@ func (s *seq) stepFinished(i int, e contract.StepFinishedEvent) error {
 		}
 	}
 	return nil
+}
+
+// openSteps are the steps open in a run, by name, for each owner. The
+// parent agent's have a map of their own: most steps are its, and finding
+// them needs no hash of an owner.
+type openSteps struct {
+	parent map[string]bool
+	subs   map[string]map[string]bool
+}
+
+// of returns o's open steps; with create, a map to add them to, made if
+// there is none yet.
+func (st *openSteps) of(o owner, create bool) map[string]bool {
+	if !o.set {
+		if st.parent == nil && create {
+			st.parent = map[string]bool{}
+		}
+		return st.parent
+	}
+	names := st.subs[o.sub]
+	if names == nil && create {
+		if st.subs == nil {
+			st.subs = map[string]map[string]bool{}
+		}
+		names = map[string]bool{}
+		st.subs[o.sub] = names
+	}
+	return names
+}
+
+// each calls f with each owner's open steps, in no order.
+func (st *openSteps) each(f func(o owner, names map[string]bool)) {
+	f(owner{}, st.parent)
+	for sub, names := range st.subs {
+		f(owner{sub: sub, set: true}, names)
+	}
+}
+
+// count is the number of steps open.
+func (st *openSteps) count() int {
+	n := 0
+	st.each(func(_ owner, names map[string]bool) { n += len(names) })
+	return n
 }
 
 func ownerOfName(sub string) owner {
