@@ -17,6 +17,11 @@ type idTable struct {
 	entries []idEntry
 	run     uint32
 	gen     uint32
+	// last is the entry found or made last, plus one (0 for none): the
+	// events of an entity mostly follow one another (a start, its
+	// content, its end), and comparing a short id costs less than
+	// hashing it.
+	last int32
 }
 
 // idEntry is one id's facts; see idTable for when each holds.
@@ -36,7 +41,11 @@ type idEntry struct {
 
 // find returns the entry of id, nil when the table has none.
 func (t *idTable) find(id string) *idEntry {
+	if t.last > 0 && t.entries[t.last-1].id == id {
+		return &t.entries[t.last-1]
+	}
 	if k, ok := t.at[id]; ok {
+		t.last = k + 1
 		return &t.entries[k]
 	}
 	return nil
@@ -45,14 +54,15 @@ func (t *idTable) find(id string) *idEntry {
 // entry returns the entry of id, made when the table has none. The entry
 // moves when the next one is made: it is not kept past that.
 func (t *idTable) entry(id string) *idEntry {
-	if k, ok := t.at[id]; ok {
-		return &t.entries[k]
+	if e := t.find(id); e != nil {
+		return e
 	}
 	if t.at == nil {
 		t.at = map[string]int32{}
 	}
 	t.at[id] = int32(len(t.entries))
 	t.entries = append(t.entries, idEntry{id: id, run: t.run, gen: t.gen, index: -1})
+	t.last = int32(len(t.entries))
 	return &t.entries[len(t.entries)-1]
 }
 
@@ -145,11 +155,12 @@ func (t *idTable) reset() {
 	clear(t.at)
 	clear(t.entries)
 	t.entries = t.entries[:0]
-	t.run, t.gen = 0, 0
+	t.run, t.gen, t.last = 0, 0, 0
 }
 
 // size gives an empty table room for n ids.
 func (t *idTable) size(n int) {
 	t.at = make(map[string]int32, n)
 	t.entries = make([]idEntry, 0, n)
+	t.last = 0
 }
