@@ -189,3 +189,30 @@ func TestPooledTables(t *testing.T) {
 		t.Errorf("messages %+v", fresh.Messages)
 	}
 }
+
+// A profile that does not enforce text-message bracketing lets a start of
+// an open message through, as the continuation of that message: the start
+// is not refused, so it must not be dropped either (nor, with no entry to
+// record it under, panic).
+func TestUnenforcedReopen(t *testing.T) {
+	base, err := LookupProfile(v11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := base.info
+	info.Name = "test-no-text-message"
+	info.Rules = nil
+	for _, r := range base.info.Rules {
+		if r != contract.RuleSequenceTextMessage && r != contract.RuleSequenceFinishClosesAll {
+			info.Rules = append(info.Rules, r)
+		}
+	}
+	profiles()[info.Name] = newProfile(info)
+	defer delete(profiles(), info.Name)
+	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
+	r := accept(t, info.Name, lines(t, run(text(start, "m", "role", "assistant"), text(content, "m", "delta", "a"),
+		text(start, "m", "role", "assistant"), text(content, "m", "delta", "b"), text(end, "m"))...))
+	if len(r.Messages) != 1 || r.Messages[0].Content != "ab" || !r.Messages[0].Complete {
+		t.Errorf("messages %+v", r.Messages)
+	}
+}

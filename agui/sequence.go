@@ -482,11 +482,13 @@ func (s *seq) attributionPtr() string {
 
 // open handles an event that opens an entity of kind k: its id must not
 // be open, and a reopened id keeps its first owner. It returns the id's
-// entry in k's table when the entity is now open.
+// entry in k's table when the entity is now open. Where the profile does
+// not enforce k's rule, a second opener is let through as a continuation
+// of the open entity: its entry comes back with no error.
 func (s *seq) open(i int, k *entity, id string, tag *contract.SubagentRunID) (*idEntry, error) {
 	e := k.t.entry(id)
 	if k.t.isOpen(e, k.bit) {
-		return nil, s.fail(i, k.ptr, k.rule, "the %s %q is already open; close it before opening it again", k.noun, id)
+		return e, s.fail(i, k.ptr, k.rule, "the %s %q is already open; close it before opening it again", k.noun, id)
 	}
 	if s.attrib {
 		o, known := k.t.ownerOf(e)
