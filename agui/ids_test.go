@@ -2,6 +2,7 @@ package agui
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,5 +215,38 @@ func TestUnenforcedReopen(t *testing.T) {
 		text(start, "m", "role", "assistant"), text(content, "m", "delta", "b"), text(end, "m"))...))
 	if len(r.Messages) != 1 || r.Messages[0].Content != "ab" || !r.Messages[0].Complete {
 		t.Errorf("messages %+v", r.Messages)
+	}
+}
+
+// settle keeps a record's id tables for the next check while each holds at
+// most maxPooledList ids; one past it, in either table, they go to the
+// collector.
+func TestSeqTablesBound(t *testing.T) {
+	for _, tools := range []bool{false, true} {
+		for _, size := range []int{maxPooledList, maxPooledList + 1} {
+			q := &seq{}
+			tab := &q.msgs
+			if tools {
+				tab = &q.tools
+			}
+			for i := range size {
+				tab.entry(strconv.Itoa(i))
+			}
+			other := &q.tools // the other table holds an id too
+			if tools {
+				other = &q.msgs
+			}
+			other.entry("x")
+			var back seqTables
+			back.settle(q)
+			kept := back.msgs.entries != nil
+			if kept != (size <= maxPooledList) || (back.tools.entries != nil) != kept {
+				t.Errorf("tools %v, %d ids: kept %v, %v", tools, size, kept, back.tools.entries != nil)
+			}
+			if kept && (len(back.msgs.entries) != 0 || len(back.tools.entries) != 0 || q.msgs.entries != nil || q.tools.entries != nil) {
+				t.Errorf("tools %v, %d ids: kept tables hold %d and %d ids; the check's %d and %d", tools, size,
+					len(back.msgs.entries), len(back.tools.entries), len(q.msgs.entries), len(q.tools.entries))
+			}
+		}
 	}
 }
