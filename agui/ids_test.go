@@ -250,3 +250,34 @@ func TestSeqTablesBound(t *testing.T) {
 		}
 	}
 }
+
+// A step finished by an agent that did not start it is refused with the
+// name of the one that did, whether that is the parent agent or a
+// subagent; a step of a failed run is not open in the next.
+func TestOpenStepsOwners(t *testing.T) {
+	s := func(kind, name string, sub ...string) ev {
+		e := ev{"type": kind, "stepName": name}
+		if len(sub) > 0 {
+			e["subagentRunId"] = sub[0]
+		}
+		return e
+	}
+	st, fin := contract.EventStepStarted, contract.EventStepFinished
+	for _, c := range []struct {
+		events []ev
+		want   string
+	}{
+		{run(s(st, "a"), s(fin, "a", "s1")), `the step "a" is open under the parent agent, not subagent "s1"`},
+		{run(s(st, "a", "s1"), s(fin, "a")), `the step "a" is open under subagent "s1", not the parent agent`},
+		{run(s(st, "a", "s1"), s(fin, "a", "s2")), `the step "a" is open under subagent "s1", not subagent "s2"`},
+		{run(s(st, "b"), s(fin, "a")), `the step "a" of the parent agent was not started`},
+	} {
+		r := reject(t, v11, lines(t, c.events...), 2, "/stepName", contract.RuleSequenceStep)
+		if got := r.Findings[0].Message; !strings.HasPrefix(got, c.want) {
+			t.Errorf("finding %q; want %q", got, c.want)
+		}
+	}
+	reject(t, v11, lines(t, started(), s(st, "a"), ev{"type": contract.EventRunError, "message": "x"}, started(), s(fin, "a")),
+		4, "/stepName", contract.RuleSequenceStep)
+	accept(t, v11, lines(t, started(), s(st, "a"), ev{"type": contract.EventRunError, "message": "x"}, started(), s(st, "a"), s(fin, "a"), run()[1]))
+}
