@@ -240,9 +240,11 @@ func (p *parser) keepFor() bool {
 	// the rest, and each pointer written costs a write barrier while the
 	// collector marks, once per line of a stream. What refers to the
 	// document, its options and the arena's blocks stays until the next
-	// document replaces it: the arena's trees refer to the document
-	// anyway (see Arena), and clearing it was a tenth of the cost of
-	// parsing a short line.
+	// document replaces it: the arena's trees refer to the document's
+	// text anyway (see Arena), and clearing it was a tenth of the cost of
+	// parsing a short line. Without Options.Borrow that text is a copy,
+	// and the caller's data is kept beside it; start replaces every field
+	// that comes from the document or its options.
 	p.elemsHigh = max(len(p.elems), p.elemsHigh)
 	p.membersHigh = max(len(p.members), p.membersHigh)
 	p.elems, p.members, p.buf = p.elems[:0], p.members[:0], p.buf[:0]
