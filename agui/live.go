@@ -42,7 +42,7 @@ type Stream struct {
 	// lists lend the result's lists their memory while the stream is
 	// checked; End gives the result copies of the lengths they reached.
 	lists *resultLists
-	// tables lend the sequence checker the maps it grows most, for the
+	// tables lend the sequence checker the id tables it grows most, for the
 	// same reason.
 	tables *seqTables
 
