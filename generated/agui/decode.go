@@ -130,8 +130,9 @@ func DecodeActivityDeltaEventTree(v *strictjson.Value, d *genrt.Decoder) (Activi
 
 // DecodeActivityDeltaEventBody is DecodeActivityDeltaEventTree for a caller
 // that has read v's tag already and found it "ACTIVITY_DELTA": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeActivityDeltaEventTree refuses it;
+// the policy of d applies as for any tree decoder.
 func DecodeActivityDeltaEventBody(v *strictjson.Value, d *genrt.Decoder) (ActivityDeltaEvent, error) {
 	x, err := decodeActivityDeltaEventExcept(v, d, "type")
 	if err != nil {
@@ -294,8 +295,9 @@ func DecodeActivityMessageTree(v *strictjson.Value, d *genrt.Decoder) (ActivityM
 
 // DecodeActivityMessageBody is DecodeActivityMessageTree for a caller that has
 // read v's tag already and found it "activity": it does not read the member
-// "role" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "role" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeActivityMessageTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeActivityMessageBody(v *strictjson.Value, d *genrt.Decoder) (ActivityMessage, error) {
 	x, err := decodeActivityMessageExcept(v, d, "role")
 	if err != nil {
@@ -431,7 +433,9 @@ func DecodeActivitySnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (Act
 // DecodeActivitySnapshotEventBody is DecodeActivitySnapshotEventTree for a
 // caller that has read v's tag already and found it "ACTIVITY_SNAPSHOT": it
 // does not read the member "type" again, and skips it as the union's decoder
-// does. v must be an object; the policy of d applies as for any tree decoder.
+// does. A v that is not an object is refused as
+// DecodeActivitySnapshotEventTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeActivitySnapshotEventBody(v *strictjson.Value, d *genrt.Decoder) (ActivitySnapshotEvent, error) {
 	x, err := decodeActivitySnapshotEventExcept(v, d, "type")
 	if err != nil {
@@ -613,8 +617,9 @@ func DecodeAddOperationTree(v *strictjson.Value, d *genrt.Decoder) (AddOperation
 
 // DecodeAddOperationBody is DecodeAddOperationTree for a caller that has read
 // v's tag already and found it "add": it does not read the member "op" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeAddOperationTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeAddOperationBody(v *strictjson.Value, d *genrt.Decoder) (AddOperation, error) {
 	x, err := decodeAddOperationExcept(v, d, "op")
 	if err != nil {
@@ -701,8 +706,9 @@ func DecodeAssistantMessageTree(v *strictjson.Value, d *genrt.Decoder) (Assistan
 
 // DecodeAssistantMessageBody is DecodeAssistantMessageTree for a caller that
 // has read v's tag already and found it "assistant": it does not read the
-// member "role" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "role" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeAssistantMessageTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeAssistantMessageBody(v *strictjson.Value, d *genrt.Decoder) (AssistantMessage, error) {
 	x, err := decodeAssistantMessageExcept(v, d, "role")
 	if err != nil {
@@ -944,8 +950,9 @@ func DecodeAudioPartTree(v *strictjson.Value, d *genrt.Decoder) (AudioPart, erro
 
 // DecodeAudioPartBody is DecodeAudioPartTree for a caller that has read v's
 // tag already and found it "audio": it does not read the member "type" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeAudioPartTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeAudioPartBody(v *strictjson.Value, d *genrt.Decoder) (AudioPart, error) {
 	x, err := decodeAudioPartExcept(v, d, "type")
 	if err != nil {
@@ -1433,8 +1440,9 @@ func DecodeCopyOperationTree(v *strictjson.Value, d *genrt.Decoder) (CopyOperati
 
 // DecodeCopyOperationBody is DecodeCopyOperationTree for a caller that has
 // read v's tag already and found it "copy": it does not read the member "op"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeCopyOperationTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeCopyOperationBody(v *strictjson.Value, d *genrt.Decoder) (CopyOperation, error) {
 	x, err := decodeCopyOperationExcept(v, d, "op")
 	if err != nil {
@@ -1521,8 +1529,9 @@ func DecodeCustomEventTree(v *strictjson.Value, d *genrt.Decoder) (CustomEvent, 
 
 // DecodeCustomEventBody is DecodeCustomEventTree for a caller that has read
 // v's tag already and found it "CUSTOM": it does not read the member "type"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeCustomEventTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeCustomEventBody(v *strictjson.Value, d *genrt.Decoder) (CustomEvent, error) {
 	x, err := decodeCustomEventExcept(v, d, "type")
 	if err != nil {
@@ -1672,8 +1681,9 @@ func DecodeDataSourceTree(v *strictjson.Value, d *genrt.Decoder) (DataSource, er
 
 // DecodeDataSourceBody is DecodeDataSourceTree for a caller that has read v's
 // tag already and found it "data": it does not read the member "type" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeDataSourceTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeDataSourceBody(v *strictjson.Value, d *genrt.Decoder) (DataSource, error) {
 	x, err := decodeDataSourceExcept(v, d, "type")
 	if err != nil {
@@ -1767,8 +1777,9 @@ func DecodeDeveloperMessageTree(v *strictjson.Value, d *genrt.Decoder) (Develope
 
 // DecodeDeveloperMessageBody is DecodeDeveloperMessageTree for a caller that
 // has read v's tag already and found it "developer": it does not read the
-// member "role" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "role" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeDeveloperMessageTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeDeveloperMessageBody(v *strictjson.Value, d *genrt.Decoder) (DeveloperMessage, error) {
 	x, err := decodeDeveloperMessageExcept(v, d, "role")
 	if err != nil {
@@ -1932,8 +1943,9 @@ func DecodeDocumentPartTree(v *strictjson.Value, d *genrt.Decoder) (DocumentPart
 
 // DecodeDocumentPartBody is DecodeDocumentPartTree for a caller that has read
 // v's tag already and found it "document": it does not read the member "type"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeDocumentPartTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeDocumentPartBody(v *strictjson.Value, d *genrt.Decoder) (DocumentPart, error) {
 	x, err := decodeDocumentPartExcept(v, d, "type")
 	if err != nil {
@@ -2279,8 +2291,9 @@ func DecodeFileSourceTree(v *strictjson.Value, d *genrt.Decoder) (FileSource, er
 
 // DecodeFileSourceBody is DecodeFileSourceTree for a caller that has read v's
 // tag already and found it "file": it does not read the member "type" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeFileSourceTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeFileSourceBody(v *strictjson.Value, d *genrt.Decoder) (FileSource, error) {
 	x, err := decodeFileSourceExcept(v, d, "type")
 	if err != nil {
@@ -2464,8 +2477,9 @@ func DecodeImagePartTree(v *strictjson.Value, d *genrt.Decoder) (ImagePart, erro
 
 // DecodeImagePartBody is DecodeImagePartTree for a caller that has read v's
 // tag already and found it "image": it does not read the member "type" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeImagePartTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeImagePartBody(v *strictjson.Value, d *genrt.Decoder) (ImagePart, error) {
 	x, err := decodeImagePartExcept(v, d, "type")
 	if err != nil {
@@ -3168,7 +3182,9 @@ func DecodeMessagesSnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (Mes
 // DecodeMessagesSnapshotEventBody is DecodeMessagesSnapshotEventTree for a
 // caller that has read v's tag already and found it "MESSAGES_SNAPSHOT": it
 // does not read the member "type" again, and skips it as the union's decoder
-// does. v must be an object; the policy of d applies as for any tree decoder.
+// does. A v that is not an object is refused as
+// DecodeMessagesSnapshotEventTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeMessagesSnapshotEventBody(v *strictjson.Value, d *genrt.Decoder) (MessagesSnapshotEvent, error) {
 	x, err := decodeMessagesSnapshotEventExcept(v, d, "type")
 	if err != nil {
@@ -3330,8 +3346,9 @@ func DecodeMoveOperationTree(v *strictjson.Value, d *genrt.Decoder) (MoveOperati
 
 // DecodeMoveOperationBody is DecodeMoveOperationTree for a caller that has
 // read v's tag already and found it "move": it does not read the member "op"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeMoveOperationTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeMoveOperationBody(v *strictjson.Value, d *genrt.Decoder) (MoveOperation, error) {
 	x, err := decodeMoveOperationExcept(v, d, "op")
 	if err != nil {
@@ -3528,8 +3545,9 @@ func DecodeRawEventTree(v *strictjson.Value, d *genrt.Decoder) (RawEvent, error)
 
 // DecodeRawEventBody is DecodeRawEventTree for a caller that has read v's tag
 // already and found it "RAW": it does not read the member "type" again, and
-// skips it as the union's decoder does. v must be an object; the policy of d
-// applies as for any tree decoder.
+// skips it as the union's decoder does. A v that is not an object is refused
+// as DecodeRawEventTree refuses it; the policy of d applies as for any tree
+// decoder.
 func DecodeRawEventBody(v *strictjson.Value, d *genrt.Decoder) (RawEvent, error) {
 	x, err := decodeRawEventExcept(v, d, "type")
 	if err != nil {
@@ -3682,8 +3700,9 @@ func DecodeReasoningEncryptedValueEventTree(v *strictjson.Value, d *genrt.Decode
 // DecodeReasoningEncryptedValueEventBody is
 // DecodeReasoningEncryptedValueEventTree for a caller that has read v's tag
 // already and found it "REASONING_ENCRYPTED_VALUE": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeReasoningEncryptedValueEventTree refuses
+// it; the policy of d applies as for any tree decoder.
 func DecodeReasoningEncryptedValueEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningEncryptedValueEvent, error) {
 	x, err := decodeReasoningEncryptedValueEventExcept(v, d, "type")
 	if err != nil {
@@ -3904,8 +3923,9 @@ func DecodeReasoningEndEventTree(v *strictjson.Value, d *genrt.Decoder) (Reasoni
 
 // DecodeReasoningEndEventBody is DecodeReasoningEndEventTree for a caller that
 // has read v's tag already and found it "REASONING_END": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeReasoningEndEventTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeReasoningEndEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningEndEvent, error) {
 	x, err := decodeReasoningEndEventExcept(v, d, "type")
 	if err != nil {
@@ -4042,8 +4062,9 @@ func DecodeReasoningMessageTree(v *strictjson.Value, d *genrt.Decoder) (Reasonin
 
 // DecodeReasoningMessageBody is DecodeReasoningMessageTree for a caller that
 // has read v's tag already and found it "reasoning": it does not read the
-// member "role" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "role" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeReasoningMessageTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeReasoningMessageBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessage, error) {
 	x, err := decodeReasoningMessageExcept(v, d, "role")
 	if err != nil {
@@ -4195,8 +4216,9 @@ func DecodeReasoningMessageChunkEventTree(v *strictjson.Value, d *genrt.Decoder)
 // DecodeReasoningMessageChunkEventBody is DecodeReasoningMessageChunkEventTree
 // for a caller that has read v's tag already and found it
 // "REASONING_MESSAGE_CHUNK": it does not read the member "type" again, and
-// skips it as the union's decoder does. v must be an object; the policy of d
-// applies as for any tree decoder.
+// skips it as the union's decoder does. A v that is not an object is refused
+// as DecodeReasoningMessageChunkEventTree refuses it; the policy of d applies
+// as for any tree decoder.
 func DecodeReasoningMessageChunkEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageChunkEvent, error) {
 	x, err := decodeReasoningMessageChunkEventExcept(v, d, "type")
 	if err != nil {
@@ -4350,8 +4372,9 @@ func DecodeReasoningMessageContentEventTree(v *strictjson.Value, d *genrt.Decode
 // DecodeReasoningMessageContentEventBody is
 // DecodeReasoningMessageContentEventTree for a caller that has read v's tag
 // already and found it "REASONING_MESSAGE_CONTENT": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeReasoningMessageContentEventTree refuses
+// it; the policy of d applies as for any tree decoder.
 func DecodeReasoningMessageContentEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageContentEvent, error) {
 	x, err := decodeReasoningMessageContentEventExcept(v, d, "type")
 	if err != nil {
@@ -4503,8 +4526,9 @@ func DecodeReasoningMessageEndEventTree(v *strictjson.Value, d *genrt.Decoder) (
 // DecodeReasoningMessageEndEventBody is DecodeReasoningMessageEndEventTree for
 // a caller that has read v's tag already and found it "REASONING_MESSAGE_END":
 // it does not read the member "type" again, and skips it as the union's
-// decoder does. v must be an object; the policy of d applies as for any tree
-// decoder.
+// decoder does. A v that is not an object is refused as
+// DecodeReasoningMessageEndEventTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeReasoningMessageEndEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageEndEvent, error) {
 	x, err := decodeReasoningMessageEndEventExcept(v, d, "type")
 	if err != nil {
@@ -4643,8 +4667,9 @@ func DecodeReasoningMessageStartEventTree(v *strictjson.Value, d *genrt.Decoder)
 // DecodeReasoningMessageStartEventBody is DecodeReasoningMessageStartEventTree
 // for a caller that has read v's tag already and found it
 // "REASONING_MESSAGE_START": it does not read the member "type" again, and
-// skips it as the union's decoder does. v must be an object; the policy of d
-// applies as for any tree decoder.
+// skips it as the union's decoder does. A v that is not an object is refused
+// as DecodeReasoningMessageStartEventTree refuses it; the policy of d applies
+// as for any tree decoder.
 func DecodeReasoningMessageStartEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningMessageStartEvent, error) {
 	x, err := decodeReasoningMessageStartEventExcept(v, d, "type")
 	if err != nil {
@@ -4797,8 +4822,9 @@ func DecodeReasoningStartEventTree(v *strictjson.Value, d *genrt.Decoder) (Reaso
 
 // DecodeReasoningStartEventBody is DecodeReasoningStartEventTree for a caller
 // that has read v's tag already and found it "REASONING_START": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeReasoningStartEventTree refuses
+// it; the policy of d applies as for any tree decoder.
 func DecodeReasoningStartEventBody(v *strictjson.Value, d *genrt.Decoder) (ReasoningStartEvent, error) {
 	x, err := decodeReasoningStartEventExcept(v, d, "type")
 	if err != nil {
@@ -4935,8 +4961,9 @@ func DecodeRemoveOperationTree(v *strictjson.Value, d *genrt.Decoder) (RemoveOpe
 
 // DecodeRemoveOperationBody is DecodeRemoveOperationTree for a caller that has
 // read v's tag already and found it "remove": it does not read the member "op"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeRemoveOperationTree refuses it; the policy of d applies
+// as for any tree decoder.
 func DecodeRemoveOperationBody(v *strictjson.Value, d *genrt.Decoder) (RemoveOperation, error) {
 	x, err := decodeRemoveOperationExcept(v, d, "op")
 	if err != nil {
@@ -5010,8 +5037,9 @@ func DecodeReplaceOperationTree(v *strictjson.Value, d *genrt.Decoder) (ReplaceO
 
 // DecodeReplaceOperationBody is DecodeReplaceOperationTree for a caller that
 // has read v's tag already and found it "replace": it does not read the member
-// "op" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "op" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeReplaceOperationTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeReplaceOperationBody(v *strictjson.Value, d *genrt.Decoder) (ReplaceOperation, error) {
 	x, err := decodeReplaceOperationExcept(v, d, "op")
 	if err != nil {
@@ -5431,8 +5459,9 @@ func DecodeRunErrorEventTree(v *strictjson.Value, d *genrt.Decoder) (RunErrorEve
 
 // DecodeRunErrorEventBody is DecodeRunErrorEventTree for a caller that has
 // read v's tag already and found it "RUN_ERROR": it does not read the member
-// "type" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "type" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeRunErrorEventTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeRunErrorEventBody(v *strictjson.Value, d *genrt.Decoder) (RunErrorEvent, error) {
 	x, err := decodeRunErrorEventExcept(v, d, "type")
 	if err != nil {
@@ -5583,8 +5612,9 @@ func DecodeRunFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (RunFinis
 
 // DecodeRunFinishedEventBody is DecodeRunFinishedEventTree for a caller that
 // has read v's tag already and found it "RUN_FINISHED": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeRunFinishedEventTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeRunFinishedEventBody(v *strictjson.Value, d *genrt.Decoder) (RunFinishedEvent, error) {
 	x, err := decodeRunFinishedEventExcept(v, d, "type")
 	if err != nil {
@@ -5762,8 +5792,9 @@ func DecodeRunFinishedInterruptTree(v *strictjson.Value, d *genrt.Decoder) (RunF
 
 // DecodeRunFinishedInterruptBody is DecodeRunFinishedInterruptTree for a
 // caller that has read v's tag already and found it "interrupt": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeRunFinishedInterruptTree refuses
+// it; the policy of d applies as for any tree decoder.
 func DecodeRunFinishedInterruptBody(v *strictjson.Value, d *genrt.Decoder) (RunFinishedInterrupt, error) {
 	x, err := decodeRunFinishedInterruptExcept(v, d, "type")
 	if err != nil {
@@ -5916,8 +5947,9 @@ func DecodeRunFinishedSuccessTree(v *strictjson.Value, d *genrt.Decoder) (RunFin
 
 // DecodeRunFinishedSuccessBody is DecodeRunFinishedSuccessTree for a caller
 // that has read v's tag already and found it "success": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeRunFinishedSuccessTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeRunFinishedSuccessBody(v *strictjson.Value, d *genrt.Decoder) (RunFinishedSuccess, error) {
 	x, err := decodeRunFinishedSuccessExcept(v, d, "type")
 	if err != nil {
@@ -5999,8 +6031,9 @@ func DecodeRunStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (RunStarte
 
 // DecodeRunStartedEventBody is DecodeRunStartedEventTree for a caller that has
 // read v's tag already and found it "RUN_STARTED": it does not read the member
-// "type" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "type" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeRunStartedEventTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeRunStartedEventBody(v *strictjson.Value, d *genrt.Decoder) (RunStartedEvent, error) {
 	x, err := decodeRunStartedEventExcept(v, d, "type")
 	if err != nil {
@@ -6178,8 +6211,9 @@ func DecodeStateDeltaEventTree(v *strictjson.Value, d *genrt.Decoder) (StateDelt
 
 // DecodeStateDeltaEventBody is DecodeStateDeltaEventTree for a caller that has
 // read v's tag already and found it "STATE_DELTA": it does not read the member
-// "type" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "type" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeStateDeltaEventTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeStateDeltaEventBody(v *strictjson.Value, d *genrt.Decoder) (StateDeltaEvent, error) {
 	x, err := decodeStateDeltaEventExcept(v, d, "type")
 	if err != nil {
@@ -6316,8 +6350,9 @@ func DecodeStateSnapshotEventTree(v *strictjson.Value, d *genrt.Decoder) (StateS
 
 // DecodeStateSnapshotEventBody is DecodeStateSnapshotEventTree for a caller
 // that has read v's tag already and found it "STATE_SNAPSHOT": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeStateSnapshotEventTree refuses it;
+// the policy of d applies as for any tree decoder.
 func DecodeStateSnapshotEventBody(v *strictjson.Value, d *genrt.Decoder) (StateSnapshotEvent, error) {
 	x, err := decodeStateSnapshotEventExcept(v, d, "type")
 	if err != nil {
@@ -6454,8 +6489,9 @@ func DecodeStepFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (StepFin
 
 // DecodeStepFinishedEventBody is DecodeStepFinishedEventTree for a caller that
 // has read v's tag already and found it "STEP_FINISHED": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeStepFinishedEventTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeStepFinishedEventBody(v *strictjson.Value, d *genrt.Decoder) (StepFinishedEvent, error) {
 	x, err := decodeStepFinishedEventExcept(v, d, "type")
 	if err != nil {
@@ -6592,8 +6628,9 @@ func DecodeStepStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (StepStar
 
 // DecodeStepStartedEventBody is DecodeStepStartedEventTree for a caller that
 // has read v's tag already and found it "STEP_STARTED": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeStepStartedEventTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeStepStartedEventBody(v *strictjson.Value, d *genrt.Decoder) (StepStartedEvent, error) {
 	x, err := decodeStepStartedEventExcept(v, d, "type")
 	if err != nil {
@@ -6730,8 +6767,9 @@ func DecodeSubagentErrorEventTree(v *strictjson.Value, d *genrt.Decoder) (Subage
 
 // DecodeSubagentErrorEventBody is DecodeSubagentErrorEventTree for a caller
 // that has read v's tag already and found it "SUBAGENT_ERROR": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeSubagentErrorEventTree refuses it;
+// the policy of d applies as for any tree decoder.
 func DecodeSubagentErrorEventBody(v *strictjson.Value, d *genrt.Decoder) (SubagentErrorEvent, error) {
 	x, err := decodeSubagentErrorEventExcept(v, d, "type")
 	if err != nil {
@@ -6882,7 +6920,9 @@ func DecodeSubagentFinishedEventTree(v *strictjson.Value, d *genrt.Decoder) (Sub
 // DecodeSubagentFinishedEventBody is DecodeSubagentFinishedEventTree for a
 // caller that has read v's tag already and found it "SUBAGENT_FINISHED": it
 // does not read the member "type" again, and skips it as the union's decoder
-// does. v must be an object; the policy of d applies as for any tree decoder.
+// does. A v that is not an object is refused as
+// DecodeSubagentFinishedEventTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeSubagentFinishedEventBody(v *strictjson.Value, d *genrt.Decoder) (SubagentFinishedEvent, error) {
 	x, err := decodeSubagentFinishedEventExcept(v, d, "type")
 	if err != nil {
@@ -7137,7 +7177,8 @@ func DecodeSubagentStartedEventTree(v *strictjson.Value, d *genrt.Decoder) (Suba
 // DecodeSubagentStartedEventBody is DecodeSubagentStartedEventTree for a
 // caller that has read v's tag already and found it "SUBAGENT_STARTED": it
 // does not read the member "type" again, and skips it as the union's decoder
-// does. v must be an object; the policy of d applies as for any tree decoder.
+// does. A v that is not an object is refused as DecodeSubagentStartedEventTree
+// refuses it; the policy of d applies as for any tree decoder.
 func DecodeSubagentStartedEventBody(v *strictjson.Value, d *genrt.Decoder) (SubagentStartedEvent, error) {
 	x, err := decodeSubagentStartedEventExcept(v, d, "type")
 	if err != nil {
@@ -7329,8 +7370,9 @@ func DecodeSubagentSuspendedTree(v *strictjson.Value, d *genrt.Decoder) (Subagen
 
 // DecodeSubagentSuspendedBody is DecodeSubagentSuspendedTree for a caller that
 // has read v's tag already and found it "suspended": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeSubagentSuspendedTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeSubagentSuspendedBody(v *strictjson.Value, d *genrt.Decoder) (SubagentSuspended, error) {
 	x, err := decodeSubagentSuspendedExcept(v, d, "type")
 	if err != nil {
@@ -7412,8 +7454,9 @@ func DecodeSystemMessageTree(v *strictjson.Value, d *genrt.Decoder) (SystemMessa
 
 // DecodeSystemMessageBody is DecodeSystemMessageTree for a caller that has
 // read v's tag already and found it "system": it does not read the member
-// "role" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "role" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeSystemMessageTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeSystemMessageBody(v *strictjson.Value, d *genrt.Decoder) (SystemMessage, error) {
 	x, err := decodeSystemMessageExcept(v, d, "role")
 	if err != nil {
@@ -7577,8 +7620,9 @@ func DecodeTestOperationTree(v *strictjson.Value, d *genrt.Decoder) (TestOperati
 
 // DecodeTestOperationBody is DecodeTestOperationTree for a caller that has
 // read v's tag already and found it "test": it does not read the member "op"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeTestOperationTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeTestOperationBody(v *strictjson.Value, d *genrt.Decoder) (TestOperation, error) {
 	x, err := decodeTestOperationExcept(v, d, "op")
 	if err != nil {
@@ -7666,7 +7710,9 @@ func DecodeTextMessageChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (Tex
 // DecodeTextMessageChunkEventBody is DecodeTextMessageChunkEventTree for a
 // caller that has read v's tag already and found it "TEXT_MESSAGE_CHUNK": it
 // does not read the member "type" again, and skips it as the union's decoder
-// does. v must be an object; the policy of d applies as for any tree decoder.
+// does. A v that is not an object is refused as
+// DecodeTextMessageChunkEventTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeTextMessageChunkEventBody(v *strictjson.Value, d *genrt.Decoder) (TextMessageChunkEvent, error) {
 	x, err := decodeTextMessageChunkEventExcept(v, d, "type")
 	if err != nil {
@@ -7848,7 +7894,9 @@ func DecodeTextMessageContentEventTree(v *strictjson.Value, d *genrt.Decoder) (T
 // DecodeTextMessageContentEventBody is DecodeTextMessageContentEventTree for a
 // caller that has read v's tag already and found it "TEXT_MESSAGE_CONTENT": it
 // does not read the member "type" again, and skips it as the union's decoder
-// does. v must be an object; the policy of d applies as for any tree decoder.
+// does. A v that is not an object is refused as
+// DecodeTextMessageContentEventTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeTextMessageContentEventBody(v *strictjson.Value, d *genrt.Decoder) (TextMessageContentEvent, error) {
 	x, err := decodeTextMessageContentEventExcept(v, d, "type")
 	if err != nil {
@@ -7998,8 +8046,9 @@ func DecodeTextMessageEndEventTree(v *strictjson.Value, d *genrt.Decoder) (TextM
 
 // DecodeTextMessageEndEventBody is DecodeTextMessageEndEventTree for a caller
 // that has read v's tag already and found it "TEXT_MESSAGE_END": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeTextMessageEndEventTree refuses
+// it; the policy of d applies as for any tree decoder.
 func DecodeTextMessageEndEventBody(v *strictjson.Value, d *genrt.Decoder) (TextMessageEndEvent, error) {
 	x, err := decodeTextMessageEndEventExcept(v, d, "type")
 	if err != nil {
@@ -8181,7 +8230,9 @@ func DecodeTextMessageStartEventTree(v *strictjson.Value, d *genrt.Decoder) (Tex
 // DecodeTextMessageStartEventBody is DecodeTextMessageStartEventTree for a
 // caller that has read v's tag already and found it "TEXT_MESSAGE_START": it
 // does not read the member "type" again, and skips it as the union's decoder
-// does. v must be an object; the policy of d applies as for any tree decoder.
+// does. A v that is not an object is refused as
+// DecodeTextMessageStartEventTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeTextMessageStartEventBody(v *strictjson.Value, d *genrt.Decoder) (TextMessageStartEvent, error) {
 	x, err := decodeTextMessageStartEventExcept(v, d, "type")
 	if err != nil {
@@ -8351,8 +8402,9 @@ func DecodeTextPartTree(v *strictjson.Value, d *genrt.Decoder) (TextPart, error)
 
 // DecodeTextPartBody is DecodeTextPartTree for a caller that has read v's tag
 // already and found it "text": it does not read the member "type" again, and
-// skips it as the union's decoder does. v must be an object; the policy of d
-// applies as for any tree decoder.
+// skips it as the union's decoder does. A v that is not an object is refused
+// as DecodeTextPartTree refuses it; the policy of d applies as for any tree
+// decoder.
 func DecodeTextPartBody(v *strictjson.Value, d *genrt.Decoder) (TextPart, error) {
 	x, err := decodeTextPartExcept(v, d, "type")
 	if err != nil {
@@ -8874,8 +8926,9 @@ func DecodeToolCallArgsEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCal
 
 // DecodeToolCallArgsEventBody is DecodeToolCallArgsEventTree for a caller that
 // has read v's tag already and found it "TOOL_CALL_ARGS": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeToolCallArgsEventTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeToolCallArgsEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallArgsEvent, error) {
 	x, err := decodeToolCallArgsEventExcept(v, d, "type")
 	if err != nil {
@@ -9025,8 +9078,9 @@ func DecodeToolCallChunkEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCa
 
 // DecodeToolCallChunkEventBody is DecodeToolCallChunkEventTree for a caller
 // that has read v's tag already and found it "TOOL_CALL_CHUNK": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeToolCallChunkEventTree refuses it;
+// the policy of d applies as for any tree decoder.
 func DecodeToolCallChunkEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallChunkEvent, error) {
 	x, err := decodeToolCallChunkEventExcept(v, d, "type")
 	if err != nil {
@@ -9206,8 +9260,9 @@ func DecodeToolCallEndEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCall
 
 // DecodeToolCallEndEventBody is DecodeToolCallEndEventTree for a caller that
 // has read v's tag already and found it "TOOL_CALL_END": it does not read the
-// member "type" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "type" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeToolCallEndEventTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeToolCallEndEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallEndEvent, error) {
 	x, err := decodeToolCallEndEventExcept(v, d, "type")
 	if err != nil {
@@ -9344,8 +9399,9 @@ func DecodeToolCallResultEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolC
 
 // DecodeToolCallResultEventBody is DecodeToolCallResultEventTree for a caller
 // that has read v's tag already and found it "TOOL_CALL_RESULT": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeToolCallResultEventTree refuses
+// it; the policy of d applies as for any tree decoder.
 func DecodeToolCallResultEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallResultEvent, error) {
 	x, err := decodeToolCallResultEventExcept(v, d, "type")
 	if err != nil {
@@ -9525,8 +9581,9 @@ func DecodeToolCallStartEventTree(v *strictjson.Value, d *genrt.Decoder) (ToolCa
 
 // DecodeToolCallStartEventBody is DecodeToolCallStartEventTree for a caller
 // that has read v's tag already and found it "TOOL_CALL_START": it does not
-// read the member "type" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "type" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeToolCallStartEventTree refuses it;
+// the policy of d applies as for any tree decoder.
 func DecodeToolCallStartEventBody(v *strictjson.Value, d *genrt.Decoder) (ToolCallStartEvent, error) {
 	x, err := decodeToolCallStartEventExcept(v, d, "type")
 	if err != nil {
@@ -9690,8 +9747,9 @@ func DecodeToolMessageTree(v *strictjson.Value, d *genrt.Decoder) (ToolMessage, 
 
 // DecodeToolMessageBody is DecodeToolMessageTree for a caller that has read
 // v's tag already and found it "tool": it does not read the member "role"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeToolMessageTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeToolMessageBody(v *strictjson.Value, d *genrt.Decoder) (ToolMessage, error) {
 	x, err := decodeToolMessageExcept(v, d, "role")
 	if err != nil {
@@ -9868,8 +9926,9 @@ func DecodeURLSourceTree(v *strictjson.Value, d *genrt.Decoder) (URLSource, erro
 
 // DecodeURLSourceBody is DecodeURLSourceTree for a caller that has read v's
 // tag already and found it "url": it does not read the member "type" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeURLSourceTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeURLSourceBody(v *strictjson.Value, d *genrt.Decoder) (URLSource, error) {
 	x, err := decodeURLSourceExcept(v, d, "type")
 	if err != nil {
@@ -9964,8 +10023,9 @@ func DecodeUserMessageTree(v *strictjson.Value, d *genrt.Decoder) (UserMessage, 
 
 // DecodeUserMessageBody is DecodeUserMessageTree for a caller that has read
 // v's tag already and found it "user": it does not read the member "role"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeUserMessageTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeUserMessageBody(v *strictjson.Value, d *genrt.Decoder) (UserMessage, error) {
 	x, err := decodeUserMessageExcept(v, d, "role")
 	if err != nil {
@@ -10129,8 +10189,9 @@ func DecodeVideoPartTree(v *strictjson.Value, d *genrt.Decoder) (VideoPart, erro
 
 // DecodeVideoPartBody is DecodeVideoPartTree for a caller that has read v's
 // tag already and found it "video": it does not read the member "type" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeVideoPartTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeVideoPartBody(v *strictjson.Value, d *genrt.Decoder) (VideoPart, error) {
 	x, err := decodeVideoPartExcept(v, d, "type")
 	if err != nil {

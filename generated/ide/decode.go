@@ -311,8 +311,9 @@ func DecodeBooleanChangeTree(v *strictjson.Value, d *genrt.Decoder) (BooleanChan
 
 // DecodeBooleanChangeBody is DecodeBooleanChangeTree for a caller that has
 // read v's tag already and found it "boolean": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeBooleanChangeTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeBooleanChangeBody(v *strictjson.Value, d *genrt.Decoder) (BooleanChange, error) {
 	x, err := decodeBooleanChangeExcept(v, d, "kind")
 	if err != nil {
@@ -1397,8 +1398,9 @@ func DecodeCollectionNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (Collecti
 
 // DecodeCollectionNodeIDBody is DecodeCollectionNodeIDTree for a caller that
 // has read v's tag already and found it "collection": it does not read the
-// member "kind" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "kind" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeCollectionNodeIDTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeCollectionNodeIDBody(v *strictjson.Value, d *genrt.Decoder) (CollectionNodeID, error) {
 	x, err := decodeCollectionNodeIDExcept(v, d, "kind")
 	if err != nil {
@@ -2753,8 +2755,9 @@ func DecodeEmptyPresentationTree(v *strictjson.Value, d *genrt.Decoder) (EmptyPr
 
 // DecodeEmptyPresentationBody is DecodeEmptyPresentationTree for a caller that
 // has read v's tag already and found it "empty": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeEmptyPresentationTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeEmptyPresentationBody(v *strictjson.Value, d *genrt.Decoder) (EmptyPresentation, error) {
 	x, err := decodeEmptyPresentationExcept(v, d, "kind")
 	if err != nil {
@@ -2828,8 +2831,9 @@ func DecodeEnumChangeTree(v *strictjson.Value, d *genrt.Decoder) (EnumChange, er
 
 // DecodeEnumChangeBody is DecodeEnumChangeTree for a caller that has read v's
 // tag already and found it "enum": it does not read the member "kind" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeEnumChangeTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeEnumChangeBody(v *strictjson.Value, d *genrt.Decoder) (EnumChange, error) {
 	x, err := decodeEnumChangeExcept(v, d, "kind")
 	if err != nil {
@@ -2974,8 +2978,9 @@ func DecodeEnumSchemaTree(v *strictjson.Value, d *genrt.Decoder) (EnumSchema, er
 
 // DecodeEnumSchemaBody is DecodeEnumSchemaTree for a caller that has read v's
 // tag already and found it "enum": it does not read the member "kind" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeEnumSchemaTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeEnumSchemaBody(v *strictjson.Value, d *genrt.Decoder) (EnumSchema, error) {
 	x, err := decodeEnumSchemaExcept(v, d, "kind")
 	if err != nil {
@@ -4616,8 +4621,9 @@ func DecodeIntegerChangeTree(v *strictjson.Value, d *genrt.Decoder) (IntegerChan
 
 // DecodeIntegerChangeBody is DecodeIntegerChangeTree for a caller that has
 // read v's tag already and found it "integer": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeIntegerChangeTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeIntegerChangeBody(v *strictjson.Value, d *genrt.Decoder) (IntegerChange, error) {
 	x, err := decodeIntegerChangeExcept(v, d, "kind")
 	if err != nil {
@@ -4691,8 +4697,9 @@ func DecodeIntegerSchemaTree(v *strictjson.Value, d *genrt.Decoder) (IntegerSche
 
 // DecodeIntegerSchemaBody is DecodeIntegerSchemaTree for a caller that has
 // read v's tag already and found it "integer": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeIntegerSchemaTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeIntegerSchemaBody(v *strictjson.Value, d *genrt.Decoder) (IntegerSchema, error) {
 	x, err := decodeIntegerSchemaExcept(v, d, "kind")
 	if err != nil {
@@ -4839,8 +4846,9 @@ func DecodeKeyLabelTree(v *strictjson.Value, d *genrt.Decoder) (KeyLabel, error)
 
 // DecodeKeyLabelBody is DecodeKeyLabelTree for a caller that has read v's tag
 // already and found it "key": it does not read the member "kind" again, and
-// skips it as the union's decoder does. v must be an object; the policy of d
-// applies as for any tree decoder.
+// skips it as the union's decoder does. A v that is not an object is refused
+// as DecodeKeyLabelTree refuses it; the policy of d applies as for any tree
+// decoder.
 func DecodeKeyLabelBody(v *strictjson.Value, d *genrt.Decoder) (KeyLabel, error) {
 	x, err := decodeKeyLabelExcept(v, d, "kind")
 	if err != nil {
@@ -5277,8 +5285,9 @@ func DecodeLocalizedValueTree(v *strictjson.Value, d *genrt.Decoder) (LocalizedV
 
 // DecodeLocalizedValueBody is DecodeLocalizedValueTree for a caller that has
 // read v's tag already and found it "localized": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeLocalizedValueTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeLocalizedValueBody(v *strictjson.Value, d *genrt.Decoder) (LocalizedValue, error) {
 	x, err := decodeLocalizedValueExcept(v, d, "kind")
 	if err != nil {
@@ -5352,8 +5361,9 @@ func DecodeMemberScopeTree(v *strictjson.Value, d *genrt.Decoder) (MemberScope, 
 
 // DecodeMemberScopeBody is DecodeMemberScopeTree for a caller that has read
 // v's tag already and found it "member": it does not read the member "kind"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeMemberScopeTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeMemberScopeBody(v *strictjson.Value, d *genrt.Decoder) (MemberScope, error) {
 	x, err := decodeMemberScopeExcept(v, d, "kind")
 	if err != nil {
@@ -5427,8 +5437,9 @@ func DecodeMetadataCollectionTree(v *strictjson.Value, d *genrt.Decoder) (Metada
 
 // DecodeMetadataCollectionBody is DecodeMetadataCollectionTree for a caller
 // that has read v's tag already and found it "metadata": it does not read the
-// member "kind" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "kind" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeMetadataCollectionTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeMetadataCollectionBody(v *strictjson.Value, d *genrt.Decoder) (MetadataCollection, error) {
 	x, err := decodeMetadataCollectionExcept(v, d, "kind")
 	if err != nil {
@@ -5676,8 +5687,9 @@ func DecodeModuleNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (ModuleNodeID
 
 // DecodeModuleNodeIDBody is DecodeModuleNodeIDTree for a caller that has read
 // v's tag already and found it "module": it does not read the member "kind"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeModuleNodeIDTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeModuleNodeIDBody(v *strictjson.Value, d *genrt.Decoder) (ModuleNodeID, error) {
 	x, err := decodeModuleNodeIDExcept(v, d, "kind")
 	if err != nil {
@@ -5767,8 +5779,9 @@ func DecodeModuleSourceRoleTree(v *strictjson.Value, d *genrt.Decoder) (ModuleSo
 
 // DecodeModuleSourceRoleBody is DecodeModuleSourceRoleTree for a caller that
 // has read v's tag already and found it "module": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeModuleSourceRoleTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeModuleSourceRoleBody(v *strictjson.Value, d *genrt.Decoder) (ModuleSourceRole, error) {
 	x, err := decodeModuleSourceRoleExcept(v, d, "kind")
 	if err != nil {
@@ -5845,8 +5858,9 @@ func DecodeNameLabelTree(v *strictjson.Value, d *genrt.Decoder) (NameLabel, erro
 
 // DecodeNameLabelBody is DecodeNameLabelTree for a caller that has read v's
 // tag already and found it "name": it does not read the member "kind" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeNameLabelTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeNameLabelBody(v *strictjson.Value, d *genrt.Decoder) (NameLabel, error) {
 	x, err := decodeNameLabelExcept(v, d, "kind")
 	if err != nil {
@@ -5920,8 +5934,9 @@ func DecodeNamedSelectionTree(v *strictjson.Value, d *genrt.Decoder) (NamedSelec
 
 // DecodeNamedSelectionBody is DecodeNamedSelectionTree for a caller that has
 // read v's tag already and found it "named": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeNamedSelectionTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeNamedSelectionBody(v *strictjson.Value, d *genrt.Decoder) (NamedSelection, error) {
 	x, err := decodeNamedSelectionExcept(v, d, "kind")
 	if err != nil {
@@ -6403,8 +6418,9 @@ func DecodeObjectNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (ObjectNodeID
 
 // DecodeObjectNodeIDBody is DecodeObjectNodeIDTree for a caller that has read
 // v's tag already and found it "object": it does not read the member "kind"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeObjectNodeIDTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeObjectNodeIDBody(v *strictjson.Value, d *genrt.Decoder) (ObjectNodeID, error) {
 	x, err := decodeObjectNodeIDExcept(v, d, "kind")
 	if err != nil {
@@ -9272,8 +9288,9 @@ func DecodeReadyPictureTree(v *strictjson.Value, d *genrt.Decoder) (ReadyPicture
 
 // DecodeReadyPictureBody is DecodeReadyPictureTree for a caller that has read
 // v's tag already and found it "ready": it does not read the member "status"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeReadyPictureTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeReadyPictureBody(v *strictjson.Value, d *genrt.Decoder) (ReadyPicture, error) {
 	x, err := decodeReadyPictureExcept(v, d, "status")
 	if err != nil {
@@ -9485,8 +9502,9 @@ func DecodeRecordValueTree(v *strictjson.Value, d *genrt.Decoder) (RecordValue, 
 
 // DecodeRecordValueBody is DecodeRecordValueTree for a caller that has read
 // v's tag already and found it "record": it does not read the member "kind"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeRecordValueTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeRecordValueBody(v *strictjson.Value, d *genrt.Decoder) (RecordValue, error) {
 	x, err := decodeRecordValueExcept(v, d, "kind")
 	if err != nil {
@@ -9560,8 +9578,9 @@ func DecodeReferenceChangeTree(v *strictjson.Value, d *genrt.Decoder) (Reference
 
 // DecodeReferenceChangeBody is DecodeReferenceChangeTree for a caller that has
 // read v's tag already and found it "reference": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeReferenceChangeTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeReferenceChangeBody(v *strictjson.Value, d *genrt.Decoder) (ReferenceChange, error) {
 	x, err := decodeReferenceChangeExcept(v, d, "kind")
 	if err != nil {
@@ -9860,8 +9879,9 @@ func DecodeReferencePresentationTree(v *strictjson.Value, d *genrt.Decoder) (Ref
 
 // DecodeReferencePresentationBody is DecodeReferencePresentationTree for a
 // caller that has read v's tag already and found it "reference": it does not
-// read the member "kind" again, and skips it as the union's decoder does. v
-// must be an object; the policy of d applies as for any tree decoder.
+// read the member "kind" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeReferencePresentationTree refuses
+// it; the policy of d applies as for any tree decoder.
 func DecodeReferencePresentationBody(v *strictjson.Value, d *genrt.Decoder) (ReferencePresentation, error) {
 	x, err := decodeReferencePresentationExcept(v, d, "kind")
 	if err != nil {
@@ -10002,8 +10022,9 @@ func DecodeReferenceSchemaTree(v *strictjson.Value, d *genrt.Decoder) (Reference
 
 // DecodeReferenceSchemaBody is DecodeReferenceSchemaTree for a caller that has
 // read v's tag already and found it "reference": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeReferenceSchemaTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeReferenceSchemaBody(v *strictjson.Value, d *genrt.Decoder) (ReferenceSchema, error) {
 	x, err := decodeReferenceSchemaExcept(v, d, "kind")
 	if err != nil {
@@ -14301,8 +14322,9 @@ func DecodeTextChangeTree(v *strictjson.Value, d *genrt.Decoder) (TextChange, er
 
 // DecodeTextChangeBody is DecodeTextChangeTree for a caller that has read v's
 // tag already and found it "text": it does not read the member "kind" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeTextChangeTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeTextChangeBody(v *strictjson.Value, d *genrt.Decoder) (TextChange, error) {
 	x, err := decodeTextChangeExcept(v, d, "kind")
 	if err != nil {
@@ -14420,8 +14442,9 @@ func DecodeTextSchemaTree(v *strictjson.Value, d *genrt.Decoder) (TextSchema, er
 
 // DecodeTextSchemaBody is DecodeTextSchemaTree for a caller that has read v's
 // tag already and found it "text": it does not read the member "kind" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeTextSchemaTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeTextSchemaBody(v *strictjson.Value, d *genrt.Decoder) (TextSchema, error) {
 	x, err := decodeTextSchemaExcept(v, d, "kind")
 	if err != nil {
@@ -14496,8 +14519,9 @@ func DecodeTextValueTree(v *strictjson.Value, d *genrt.Decoder) (TextValue, erro
 
 // DecodeTextValueBody is DecodeTextValueTree for a caller that has read v's
 // tag already and found it "text": it does not read the member "kind" again,
-// and skips it as the union's decoder does. v must be an object; the policy of
-// d applies as for any tree decoder.
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeTextValueTree refuses it; the policy of d applies as for
+// any tree decoder.
 func DecodeTextValueBody(v *strictjson.Value, d *genrt.Decoder) (TextValue, error) {
 	x, err := decodeTextValueExcept(v, d, "kind")
 	if err != nil {
@@ -14783,8 +14807,9 @@ func DecodeTypesPresentationTree(v *strictjson.Value, d *genrt.Decoder) (TypesPr
 
 // DecodeTypesPresentationBody is DecodeTypesPresentationTree for a caller that
 // has read v's tag already and found it "types": it does not read the member
-// "kind" again, and skips it as the union's decoder does. v must be an object;
-// the policy of d applies as for any tree decoder.
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeTypesPresentationTree refuses it; the policy of d
+// applies as for any tree decoder.
 func DecodeTypesPresentationBody(v *strictjson.Value, d *genrt.Decoder) (TypesPresentation, error) {
 	x, err := decodeTypesPresentationExcept(v, d, "kind")
 	if err != nil {
@@ -15276,7 +15301,8 @@ func DecodeUnsignedIntegerChangeTree(v *strictjson.Value, d *genrt.Decoder) (Uns
 // DecodeUnsignedIntegerChangeBody is DecodeUnsignedIntegerChangeTree for a
 // caller that has read v's tag already and found it "unsignedInteger": it does
 // not read the member "kind" again, and skips it as the union's decoder does.
-// v must be an object; the policy of d applies as for any tree decoder.
+// A v that is not an object is refused as DecodeUnsignedIntegerChangeTree
+// refuses it; the policy of d applies as for any tree decoder.
 func DecodeUnsignedIntegerChangeBody(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerChange, error) {
 	x, err := decodeUnsignedIntegerChangeExcept(v, d, "kind")
 	if err != nil {
@@ -15351,7 +15377,8 @@ func DecodeUnsignedIntegerSchemaTree(v *strictjson.Value, d *genrt.Decoder) (Uns
 // DecodeUnsignedIntegerSchemaBody is DecodeUnsignedIntegerSchemaTree for a
 // caller that has read v's tag already and found it "unsignedInteger": it does
 // not read the member "kind" again, and skips it as the union's decoder does.
-// v must be an object; the policy of d applies as for any tree decoder.
+// A v that is not an object is refused as DecodeUnsignedIntegerSchemaTree
+// refuses it; the policy of d applies as for any tree decoder.
 func DecodeUnsignedIntegerSchemaBody(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerSchema, error) {
 	x, err := decodeUnsignedIntegerSchemaExcept(v, d, "kind")
 	if err != nil {
@@ -15482,8 +15509,9 @@ func DecodeUnsupportedValueTree(v *strictjson.Value, d *genrt.Decoder) (Unsuppor
 
 // DecodeUnsupportedValueBody is DecodeUnsupportedValueTree for a caller that
 // has read v's tag already and found it "unsupported": it does not read the
-// member "kind" again, and skips it as the union's decoder does. v must be an
-// object; the policy of d applies as for any tree decoder.
+// member "kind" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeUnsupportedValueTree refuses it; the
+// policy of d applies as for any tree decoder.
 func DecodeUnsupportedValueBody(v *strictjson.Value, d *genrt.Decoder) (UnsupportedValue, error) {
 	x, err := decodeUnsupportedValueExcept(v, d, "kind")
 	if err != nil {
@@ -16463,8 +16491,9 @@ func DecodeValueChangeTree(v *strictjson.Value, d *genrt.Decoder) (ValueChange, 
 
 // DecodeValueChangeBody is DecodeValueChangeTree for a caller that has read
 // v's tag already and found it "value": it does not read the member "kind"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeValueChangeTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeValueChangeBody(v *strictjson.Value, d *genrt.Decoder) (ValueChange, error) {
 	x, err := decodeValueChangeExcept(v, d, "kind")
 	if err != nil {
@@ -16908,8 +16937,9 @@ func DecodeValueSchemaTree(v *strictjson.Value, d *genrt.Decoder) (ValueSchema, 
 
 // DecodeValueSchemaBody is DecodeValueSchemaTree for a caller that has read
 // v's tag already and found it "value": it does not read the member "kind"
-// again, and skips it as the union's decoder does. v must be an object; the
-// policy of d applies as for any tree decoder.
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeValueSchemaTree refuses it; the policy of d applies as
+// for any tree decoder.
 func DecodeValueSchemaBody(v *strictjson.Value, d *genrt.Decoder) (ValueSchema, error) {
 	x, err := decodeValueSchemaExcept(v, d, "kind")
 	if err != nil {
