@@ -81,6 +81,7 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 		r = c.run(rec.events, &rec)
 	}
 	r.own()
+	rec.free() // the result refers to none of the record's lists
 	return r, nil
 }
 
