@@ -114,6 +114,43 @@ func BenchmarkAGUICheckStand(b *testing.B) { benchCheck(b, stand) }
 // BenchmarkAGUICheck11 checks it under AG-UI 1.1.
 func BenchmarkAGUICheck11(b *testing.B) { benchCheck(b, v11) }
 
+// largeLines is the large record as a live check saves it (--save): its
+// events one to a line, NDJSON.
+func largeLines(tb testing.TB) (record, lines []byte) {
+	record = largeStream(tb)
+	var out bytes.Buffer
+	for _, text := range eventTexts(tb, record) {
+		out.Write(text)
+		out.WriteByte('\n')
+	}
+	return record, out.Bytes()
+}
+
+// benchCheckLines checks the large record in the form a live stream's
+// record takes, an event to a line: the file mode a stream checked live
+// compares with event for event, each read on its own. Throughput is
+// counted in the bytes of the array form, as for every other benchmark
+// here, so that all compare directly.
+func benchCheckLines(b *testing.B, profile string) {
+	data, lines := largeLines(b)
+	if r, err := Check(lines, Options{Profile: profile}); err != nil || !r.Accepted || r.Events != 1994 {
+		b.Fatalf("the record as lines is not accepted: %v %v", err, r)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Check(lines, Options{Profile: profile}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAGUICheckLinesStand and BenchmarkAGUICheckLines11 check the
+// large record as NDJSON, under each profile.
+func BenchmarkAGUICheckLinesStand(b *testing.B) { benchCheckLines(b, stand) }
+func BenchmarkAGUICheckLines11(b *testing.B)    { benchCheckLines(b, v11) }
+
 // benchLive checks the large stream as a live stream: its events framed
 // as server-sent events, read in pieces of 32 KiB (as the command reads a
 // connection) by agui/sse and checked by a Stream. Throughput is counted

@@ -59,7 +59,7 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 	c := newChecker(p, m, opt)
 	// The trees live in an arena only while the record is checked: the
 	// result keeps no part of them. Nor does it keep the sequence
-	// checker's maps, which come from the pool streams take theirs from,
+	// checker's id tables, which come from the pool streams take theirs from,
 	// with the room earlier records made.
 	a := arenas.Get().(*strictjson.Arena)
 	tables := tablePool.Get().(*seqTables)
@@ -81,6 +81,7 @@ func checkRecord(data []byte, opt Options, inputLimit bool) (*Result, error) {
 		r = c.run(rec.events, &rec)
 	}
 	r.own()
+	rec.free() // the result refers to none of the record's lists
 	return r, nil
 }
 
@@ -138,7 +139,7 @@ type checker struct {
 	// tree of the event being decoded, which is then decoded again so that
 	// what the result shows is what tolerance left.
 	edited bool
-	// pooledTables is set when the sequence checker's maps were lent from
+	// pooledTables is set when the sequence checker's id tables were lent from
 	// tablePool, so that presize leaves them.
 	pooledTables bool
 	// kinds holds, for each event of the record run checks, its kind+1
@@ -211,7 +212,7 @@ func (c *checker) finish(n int, err error) *Result {
 
 // presize gives the result's lists room for what the events will put in
 // them, counted from their types, so that they are not copied as they
-// grow; and the sequence checker's maps, unless they come from the pool.
+// grow; and the sequence checker's id tables, unless they come from the pool.
 func (c *checker) presize(events []*strictjson.Value) {
 	var messages, calls, steps, results int
 	kinds := (*c.kinds)[:0]
@@ -240,17 +241,11 @@ func (c *checker) presize(events []*strictjson.Value) {
 	c.r.Steps = make([]Step, 0, steps)
 	q := c.seq
 	if c.pooledTables {
-		return // the maps come with room already
+		return // the tables come with room already
 	}
-	q.msgIndex = make(map[string]int, messages)
-	q.msgName = make(map[string]msgName, messages)
-	q.toolIdx = make(map[string]int, calls)
-	q.answered = make(map[string]bool, results)
-	if q.attrib {
-		// A result mints a tool message, whose owner is kept too.
-		q.text.owner = make(map[string]owner, messages+results)
-		q.tool.owner = make(map[string]owner, calls)
-	}
+	// A result mints a tool message, whose owner is kept too.
+	q.msgs.size(messages + results)
+	q.tools.size(calls)
 }
 
 // stop ends the check at a finding.

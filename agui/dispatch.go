@@ -16,8 +16,9 @@ import (
 // direct checks event i, of type name, from its tree.
 type direct func(c *checker, i int, name string, tree *strictjson.Value) error
 
-// typed makes the direct handler of an event type from its tree decoder
-// and the sequence checker's method for it.
+// typed makes the direct handler of an event type from its body decoder
+// (the tree decoder that does not read the type again: the checker has
+// read it to choose the handler) and the sequence checker's method for it.
 func typed[T any](decode func(*strictjson.Value, *genrt.Decoder) (T, error), apply func(s *seq, i int, e T, tree *strictjson.Value) error) direct {
 	return func(c *checker, i int, name string, tree *strictjson.Value) error {
 		e, err := decode(tree, &c.dec)
@@ -48,26 +49,26 @@ func noTree[T any](m func(s *seq, i int, e T) error) func(*seq, int, T, *strictj
 // directs are the direct handlers by event type. Events missing here (the
 // chunks, and RAW and CUSTOM, which carry data only) go through the union.
 var directs = map[string]direct{
-	contract.EventRunStarted:              typed(contract.DecodeRunStartedEventTree, noTree((*seq).runStartedEvent)),
-	contract.EventRunFinished:             typed(contract.DecodeRunFinishedEventTree, noTree((*seq).runFinishedEvent)),
-	contract.EventRunError:                typed(contract.DecodeRunErrorEventTree, noTree(func(s *seq, _ int, e contract.RunErrorEvent) error { return s.runErrorEvent(e) })),
-	contract.EventTextMessageStart:        typed(contract.DecodeTextMessageStartEventTree, (*seq).textMessageStart),
-	contract.EventTextMessageContent:      typed(contract.DecodeTextMessageContentEventTree, noTree((*seq).textMessageContent)),
-	contract.EventTextMessageEnd:          typed(contract.DecodeTextMessageEndEventTree, noTree((*seq).textMessageEnd)),
-	contract.EventToolCallStart:           typed(contract.DecodeToolCallStartEventTree, noTree((*seq).toolCallStart)),
-	contract.EventToolCallArgs:            typed(contract.DecodeToolCallArgsEventTree, noTree((*seq).toolCallArgs)),
-	contract.EventToolCallEnd:             typed(contract.DecodeToolCallEndEventTree, noTree((*seq).toolCallEnd)),
-	contract.EventToolCallResult:          typed(contract.DecodeToolCallResultEventTree, noTree((*seq).toolCallResult)),
-	contract.EventStateSnapshot:           typed(contract.DecodeStateSnapshotEventTree, (*seq).stateSnapshot),
-	contract.EventStateDelta:              typed(contract.DecodeStateDeltaEventTree, (*seq).stateDelta),
-	contract.EventStepStarted:             typed(contract.DecodeStepStartedEventTree, noTree((*seq).stepStarted)),
-	contract.EventStepFinished:            typed(contract.DecodeStepFinishedEventTree, noTree((*seq).stepFinished)),
-	contract.EventReasoningStart:          typed(contract.DecodeReasoningStartEventTree, noTree((*seq).reasoningStart)),
-	contract.EventReasoningEnd:            typed(contract.DecodeReasoningEndEventTree, noTree((*seq).reasoningEnd)),
-	contract.EventReasoningMessageStart:   typed(contract.DecodeReasoningMessageStartEventTree, noTree((*seq).reasoningMessageStart)),
-	contract.EventReasoningMessageContent: typed(contract.DecodeReasoningMessageContentEventTree, noTree((*seq).reasoningMessageContent)),
-	contract.EventReasoningMessageEnd:     typed(contract.DecodeReasoningMessageEndEventTree, noTree((*seq).reasoningMessageEnd)),
-	contract.EventReasoningEncryptedValue: typed(contract.DecodeReasoningEncryptedValueEventTree, noTree((*seq).reasoningEncryptedValue)),
+	contract.EventRunStarted:              typed(contract.DecodeRunStartedEventBody, noTree((*seq).runStartedEvent)),
+	contract.EventRunFinished:             typed(contract.DecodeRunFinishedEventBody, noTree((*seq).runFinishedEvent)),
+	contract.EventRunError:                typed(contract.DecodeRunErrorEventBody, noTree(func(s *seq, _ int, e contract.RunErrorEvent) error { return s.runErrorEvent(e) })),
+	contract.EventTextMessageStart:        typed(contract.DecodeTextMessageStartEventBody, (*seq).textMessageStart),
+	contract.EventTextMessageContent:      typed(contract.DecodeTextMessageContentEventBody, noTree((*seq).textMessageContent)),
+	contract.EventTextMessageEnd:          typed(contract.DecodeTextMessageEndEventBody, noTree((*seq).textMessageEnd)),
+	contract.EventToolCallStart:           typed(contract.DecodeToolCallStartEventBody, noTree((*seq).toolCallStart)),
+	contract.EventToolCallArgs:            typed(contract.DecodeToolCallArgsEventBody, noTree((*seq).toolCallArgs)),
+	contract.EventToolCallEnd:             typed(contract.DecodeToolCallEndEventBody, noTree((*seq).toolCallEnd)),
+	contract.EventToolCallResult:          typed(contract.DecodeToolCallResultEventBody, noTree((*seq).toolCallResult)),
+	contract.EventStateSnapshot:           typed(contract.DecodeStateSnapshotEventBody, (*seq).stateSnapshot),
+	contract.EventStateDelta:              typed(contract.DecodeStateDeltaEventBody, (*seq).stateDelta),
+	contract.EventStepStarted:             typed(contract.DecodeStepStartedEventBody, noTree((*seq).stepStarted)),
+	contract.EventStepFinished:            typed(contract.DecodeStepFinishedEventBody, noTree((*seq).stepFinished)),
+	contract.EventReasoningStart:          typed(contract.DecodeReasoningStartEventBody, noTree((*seq).reasoningStart)),
+	contract.EventReasoningEnd:            typed(contract.DecodeReasoningEndEventBody, noTree((*seq).reasoningEnd)),
+	contract.EventReasoningMessageStart:   typed(contract.DecodeReasoningMessageStartEventBody, noTree((*seq).reasoningMessageStart)),
+	contract.EventReasoningMessageContent: typed(contract.DecodeReasoningMessageContentEventBody, noTree((*seq).reasoningMessageContent)),
+	contract.EventReasoningMessageEnd:     typed(contract.DecodeReasoningMessageEndEventBody, noTree((*seq).reasoningMessageEnd)),
+	contract.EventReasoningEncryptedValue: typed(contract.DecodeReasoningEncryptedValueEventBody, noTree((*seq).reasoningEncryptedValue)),
 }
 
 // kindDirects are the direct handlers by event kind (see eventKinds).

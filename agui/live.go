@@ -42,7 +42,7 @@ type Stream struct {
 	// lists lend the result's lists their memory while the stream is
 	// checked; End gives the result copies of the lengths they reached.
 	lists *resultLists
-	// tables lend the sequence checker the maps it grows most, for the
+	// tables lend the sequence checker the id tables it grows most, for the
 	// same reason.
 	tables *seqTables
 
@@ -125,59 +125,32 @@ func reclaim[T any](list []T) (spare, copied []T) {
 	return list[:0], copied
 }
 
-// seqTables are the maps of a sequence checker that grow with the
-// entities of a record or stream: its messages and tool calls by id, and
-// the open ones and their owners in the first run. Check and a Stream
-// take them from tablePool, cleared, with the room the checks before made,
-// and give them back at the end: the result keeps none of them.
+// seqTables are the tables of a sequence checker that grow with the
+// entities of a record or stream: its message and tool call ids. Check and
+// a Stream take them from tablePool, empty, with the room the checks before
+// made, and give them back at the end: the result keeps none of them.
 type seqTables struct {
-	msgIndex, toolIdx    map[string]int
-	msgName              map[string]msgName
-	answered             map[string]bool
-	textOpen, toolOpen   map[string]bool
-	textOwner, toolOwner map[string]owner
+	msgs, tools idTable
 }
 
-var tablePool = sync.Pool{New: func() any {
-	return &seqTables{msgIndex: map[string]int{}, toolIdx: map[string]int{}, msgName: map[string]msgName{},
-		answered: map[string]bool{}, textOpen: map[string]bool{}, toolOpen: map[string]bool{},
-		textOwner: map[string]owner{}, toolOwner: map[string]owner{}}
-}}
+var tablePool = sync.Pool{New: func() any { return new(seqTables) }}
 
-// lend gives q the pooled maps, which are empty.
+// lend gives q the pooled tables, which are empty.
 func (t *seqTables) lend(q *seq) {
-	q.msgIndex, q.toolIdx, q.msgName, q.answered = t.msgIndex, t.toolIdx, t.msgName, t.answered
-	q.text.open, q.tool.open, q.text.owner, q.tool.owner = t.textOpen, t.toolOpen, t.textOwner, t.toolOwner
+	q.msgs, q.tools = t.msgs, t.tools
+	q.msgs.run, q.tools.run = 1, 1 // q's first run has begun
 }
 
-// settle takes back the maps q holds now (a messages snapshot or a second
-// run replaces some of them with maps of its own, which are as good),
-// clears them and keeps them for the next stream, unless one grew past
-// what is worth keeping.
+// settle takes back the tables q holds now, empties them and keeps them
+// for the next stream, unless one grew past what is worth keeping.
 func (t *seqTables) settle(q *seq) {
-	big := false
-	keep := func(n int) { big = big || n > maxPooledList }
-	keep(len(q.msgIndex))
-	keep(len(q.toolIdx))
-	keep(len(q.msgName))
-	keep(len(q.answered))
-	keep(len(q.text.owner))
-	keep(len(q.tool.owner))
-	keep(len(q.text.open))
-	keep(len(q.tool.open))
-	if big {
+	if len(q.msgs.entries) > maxPooledList || len(q.tools.entries) > maxPooledList {
 		return
 	}
-	*t = seqTables{msgIndex: q.msgIndex, toolIdx: q.toolIdx, msgName: q.msgName, answered: q.answered,
-		textOpen: q.text.open, toolOpen: q.tool.open, textOwner: q.text.owner, toolOwner: q.tool.owner}
-	clear(t.msgIndex)
-	clear(t.toolIdx)
-	clear(t.msgName)
-	clear(t.answered)
-	clear(t.textOpen)
-	clear(t.toolOpen)
-	clear(t.textOwner)
-	clear(t.toolOwner)
+	t.msgs, t.tools = q.msgs, q.tools
+	q.msgs, q.tools = idTable{}, idTable{}
+	t.msgs.reset()
+	t.tools.reset()
 	tablePool.Put(t)
 }
 
@@ -363,10 +336,8 @@ func (s *Stream) Stopped() bool { return s.readErr != nil || s.seqErr != nil }
 // reasoning, steps and subagents.
 func (s *Stream) Open() int {
 	q := s.c.seq
-	n := len(q.text.open) + len(q.tool.open) + len(q.span.open) + len(q.reasoning.open) + len(q.subActive)
-	for _, names := range q.steps {
-		n += len(names)
-	}
+	n := q.text.opened + q.tool.opened + q.span.opened + q.reasoning.opened + len(q.subActive)
+	n += q.steps.count()
 	return n
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
@@ -21,6 +22,53 @@ type record struct {
 	// read is the number of events read in full; when the reader rejects
 	// the record, those before the finding.
 	read int
+	// lists, in the line form, is where events and srcs came from; free
+	// gives them back once the record is checked.
+	lists *lineLists
+}
+
+// lineRoom is the room the lists of a record of lines need: an entry for
+// each line, but no more than the events the profile lets a record hold
+// (and the one past them that the reader refuses).
+func lineRoom(data []byte, lim limits) int {
+	n := bytes.Count(data, []byte{'\n'}) + 1
+	if lim.events > 0 {
+		n = min(n, lim.events+1)
+	}
+	return n
+}
+
+// lineLists are the lists of a record of lines, lent by lineListPool to
+// one check after another: the result keeps none of them.
+type lineLists struct {
+	events []*strictjson.Value
+	srcs   [][]byte
+}
+
+var lineListPool = sync.Pool{New: func() any { return new(lineLists) }}
+
+// free gives the record's lists back to lineListPool, emptied so that
+// the pool keeps neither the trees nor the record's bytes alive, unless
+// they grew past what is worth keeping.
+func (r *record) free() {
+	l := r.lists
+	if l == nil {
+		return
+	}
+	l.events, l.srcs = r.events[:cap(r.events)], r.srcs[:cap(r.srcs)]
+	r.lists, r.events, r.srcs = nil, nil, nil
+	if !l.worthKeeping() {
+		return
+	}
+	clear(l.events)
+	clear(l.srcs)
+	lineListPool.Put(l)
+}
+
+// worthKeeping reports whether the lists are small enough to keep for the
+// next record (see maxPooledList).
+func (l *lineLists) worthKeeping() bool {
+	return cap(l.events) <= maxPooledList && cap(l.srcs) <= maxPooledList
 }
 
 // readRecord turns the bytes of a record into its events, enforcing the
@@ -159,7 +207,16 @@ func readArray(data []byte, lim limits, a *strictjson.Arena) (record, error) {
 // its own, with what is left of the value budget as its limit, so the
 // budget is enforced while parsing here too.
 func readLines(data []byte, lim limits, a *strictjson.Arena) (record, error) {
-	var rec record
+	// Room for every line, counted first: appending an event at a time
+	// copied the lists as they grew, more than the events' own trees
+	// allocate. Past the event limit the reader stops anyway, and a
+	// record of blank lines must not make room for events it lacks.
+	n := lineRoom(data, lim)
+	l := lineListPool.Get().(*lineLists)
+	if cap(l.events) < n {
+		l.events, l.srcs = make([]*strictjson.Value, 0, n), make([][]byte, 0, n)
+	}
+	rec := record{events: l.events[:0], srcs: l.srcs[:0], lists: l}
 	lr := lineReader{lim: lim}
 	for off := 0; off < len(data); {
 		end := bytes.IndexByte(data[off:], '\n')

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/runtime/strictjson"
 )
 
 // asArray writes events as the array form of a record.
@@ -334,5 +335,58 @@ func TestRecordShapeAndSyntax(t *testing.T) {
 	}
 	if _, err := Check([]byte(start), Options{Profile: "loose"}); err == nil {
 		t.Error("an unknown profile was accepted")
+	}
+}
+
+// A record of lines takes its lists from lineListPool with room for every
+// line, and gives them back emptied: the pool keeps neither the trees nor
+// the record's bytes alive. Lists past maxPooledList entries are dropped.
+func TestLineListsPooled(t *testing.T) {
+	p, err := LookupProfile(v11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := lines(t, run(text(contract.EventTextMessageStart, "m"), text(contract.EventTextMessageEnd, "m"))...)
+	var a strictjson.Arena
+	rec, err := readRecord(data, p, true, &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.events) != 4 || rec.lists == nil || cap(rec.events) < 4 || cap(rec.srcs) < 4 {
+		t.Fatalf("events %d, lists %v, room %d/%d", len(rec.events), rec.lists != nil, cap(rec.events), cap(rec.srcs))
+	}
+	l := rec.lists
+	rec.free()
+	if rec.lists != nil || rec.events != nil || rec.srcs != nil {
+		t.Error("the record still holds its lists after free")
+	}
+	for i := range l.events {
+		if l.events[i] != nil || l.srcs[i] != nil {
+			t.Fatalf("the freed lists still refer to event %d", i)
+		}
+	}
+	for _, c := range []struct {
+		events, srcs int
+		keep         bool
+	}{{maxPooledList, maxPooledList, true}, {maxPooledList + 1, maxPooledList, false}, {maxPooledList, maxPooledList + 1, false}} {
+		l := lineLists{events: make([]*strictjson.Value, 0, c.events), srcs: make([][]byte, 0, c.srcs)}
+		if got := l.worthKeeping(); got != c.keep {
+			t.Errorf("lists of %d and %d entries kept: %v", c.events, c.srcs, got)
+		}
+	}
+	// Room for every line, up to the events a record may hold and the one
+	// past them that the reader refuses; none of it for lines a record
+	// does not have.
+	lim := limits{events: contract.LimitEvents}
+	for _, c := range []struct{ newlines, room int }{
+		{0, 1}, {3, 4}, {contract.LimitEvents - 1, contract.LimitEvents}, {contract.LimitEvents, contract.LimitEvents + 1},
+		{contract.LimitEvents + 1, contract.LimitEvents + 1}, {3 * contract.LimitEvents, contract.LimitEvents + 1},
+	} {
+		if got := lineRoom(bytes.Repeat([]byte("\n"), c.newlines), lim); got != c.room {
+			t.Errorf("%d newlines: room for %d, want %d", c.newlines, got, c.room)
+		}
+	}
+	if got := lineRoom(bytes.Repeat([]byte("\n"), 3*contract.LimitEvents), limits{}); got != 3*contract.LimitEvents+1 {
+		t.Errorf("without an event limit: room for %d", got)
 	}
 }

@@ -48,25 +48,22 @@ type seq struct {
 	thread, runID string
 	threadSet     bool
 
-	// The entities a run opens and closes by id, one table each (see
-	// entity); reasoning spans and messages share their owners.
+	// The entities a run opens and closes by id (see entity), over the
+	// tables of their ids: messages (text messages, and the index of
+	// every message in the result), tool calls, and reasoning, whose
+	// spans and messages share their owners.
 	text, tool, span, reasoning entity
+	msgs, tools, reasons        idTable
 	// owners of activity messages, which are not opened or closed.
 	activityOwner map[string]owner
-	steps         map[owner]map[string]bool
+	steps         openSteps
 	subActive     map[string]bool
 	subClosed     map[string]bool
-	answered      map[string]bool // tool calls a result answered (stand)
 
-	attrib   bool      // the profile checks attribution, so owners are kept
-	state    *patcher  // nil until a snapshot or delta sets it
-	srcs     bool      // the trees come with the text they were parsed from
-	ops      []patchOp // the operations of the delta being applied, reused
-	msgIndex map[string]int
-	// msgName holds the name each text message was opened with, for the
-	// messages a TEXT_MESSAGE_START opened (a snapshot's are not known).
-	msgName map[string]msgName
-	toolIdx map[string]int
+	attrib bool      // the profile checks attribution, so owners are kept
+	state  *patcher  // nil until a snapshot or delta sets it
+	srcs   bool      // the trees come with the text they were parsed from
+	ops    []patchOp // the operations of the delta being applied, reused
 	// texts are the builders of the streamed texts that grew long.
 	texts map[textKey]*strings.Builder
 	// joined, when set, is where short streamed texts are joined with
@@ -78,33 +75,37 @@ type seq struct {
 }
 
 func newSeq(p *Profile, m *model, r *Result) *seq {
-	s := &seq{p: p, m: m, r: r, msgIndex: map[string]int{}, msgName: map[string]msgName{}, toolIdx: map[string]int{}, answered: map[string]bool{},
-		attrib: p.Has(contract.RuleSequenceAttribution)}
+	s := &seq{p: p, m: m, r: r, attrib: p.Has(contract.RuleSequenceAttribution)}
+	s.text = entity{&s.msgs, 1, 0, contract.RuleSequenceTextMessage, "text message", ptrMessageID}
+	s.tool = entity{&s.tools, 1, 0, contract.RuleSequenceToolCall, "tool call", ptrToolCallID}
+	s.span = entity{&s.reasons, 1, 0, contract.RuleSequenceReasoning, "reasoning span", ptrMessageID}
+	s.reasoning = entity{&s.reasons, 2, 0, contract.RuleSequenceReasoning, "reasoning message", ptrMessageID}
 	s.resetRun()
 	return s
 }
 
 // entity is one kind of entity a run opens, continues and closes by its
-// id: the ids open now, the owner of every id seen in the run (kept after
-// the close: an id is unique only within its kind, and a continuation may
-// follow its entity's close), the rule that frames it, the noun messages
-// call it and the pointer of its id member in the events.
+// id: the table of its ids, which says which are open now (its bit) and
+// the owner of every id seen in the run (kept after the close: an id is
+// unique only within its kind, and a continuation may follow its
+// entity's close); how many are open; the rule that frames it, the noun
+// messages call it and the pointer of its id member in the events.
 type entity struct {
-	open  map[string]bool
-	owner map[string]owner
-	rule  string
-	noun  string
-	ptr   string
+	t      *idTable
+	bit    uint8
+	opened int
+	rule   string
+	noun   string
+	ptr    string
 }
 
 func (s *seq) resetRun() {
-	reasoningOwner := map[string]owner{}
-	s.text = entity{map[string]bool{}, map[string]owner{}, contract.RuleSequenceTextMessage, "text message", ptrMessageID}
-	s.tool = entity{map[string]bool{}, map[string]owner{}, contract.RuleSequenceToolCall, "tool call", ptrToolCallID}
-	s.span = entity{map[string]bool{}, reasoningOwner, contract.RuleSequenceReasoning, "reasoning span", ptrMessageID}
-	s.reasoning = entity{map[string]bool{}, reasoningOwner, contract.RuleSequenceReasoning, "reasoning message", ptrMessageID}
+	s.msgs.newRun()
+	s.tools.newRun()
+	s.reasons.newRun()
+	s.text.opened, s.tool.opened, s.span.opened, s.reasoning.opened = 0, 0, 0, 0
 	s.activityOwner = map[string]owner{}
-	s.steps = map[owner]map[string]bool{}
+	s.steps = openSteps{}
 	s.subActive, s.subClosed = map[string]bool{}, map[string]bool{}
 	s.runFinished, s.runError = false, false
 }
@@ -241,7 +242,8 @@ func (s *seq) begin(i int, name string) error {
 }
 
 func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent, tree *strictjson.Value) error {
-	if err := s.open(i, &s.text, e.MessageID, e.SubagentRunID); err != nil {
+	ent, err := s.open(i, &s.text, e.MessageID, e.SubagentRunID)
+	if err != nil {
 		return err
 	}
 	// The decoder gives an absent role its default; whether the event
@@ -249,10 +251,10 @@ func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent, tree *st
 	if tree != nil && tree.Get(nameRole) == nil {
 		e.Role = nil
 	}
-	if err := s.reopenedMessage(i, e); err != nil {
+	if err := s.reopenedMessage(i, e, ent); err != nil {
 		return err
 	}
-	s.openMessage(e.MessageID, string(e.RoleOrDefault()), e.SubagentRunID)
+	s.openMessage(ent, string(e.RoleOrDefault()), e.SubagentRunID)
 	return nil
 }
 
@@ -270,21 +272,22 @@ type msgName struct {
 // A start that disagrees is not a new message either (later content could
 // not say which one it extends), so it is refused: shown as one message,
 // it would put one speaker's text under another's role.
-func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent) error {
-	k, known := s.msgIndex[e.MessageID]
+func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEntry) error {
+	k, known := s.msgs.indexOf(ent)
 	if !known {
 		n := msgName{known: true}
 		if e.Name != nil {
 			n.name, n.set = *e.Name, true
 		}
-		s.msgName[e.MessageID] = n
+		s.msgs.recordFacts(ent)
+		ent.name = n
 		return nil
 	}
 	if was := s.r.Messages[k].Role; e.Role != nil && string(*e.Role) != was {
 		return s.fail(i, member(contract.TextMessageStartEventMemberRole), contract.RuleSequenceTextMessage,
 			"TEXT_MESSAGE_START reopens the message %q as %s, but it was opened as %s; a reopened message keeps its role", e.MessageID, quote(string(*e.Role)), quote(was))
 	}
-	n := s.msgName[e.MessageID]
+	n := s.msgs.nameOf(ent)
 	if e.Name == nil || !n.known || (n.set && n.name == *e.Name) {
 		return nil
 	}
@@ -297,41 +300,40 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent) error {
 }
 
 func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
-	ok, err := s.cont(i, &s.text, e.MessageID, e.SubagentRunID, false)
-	if ok {
-		k := s.msgIndex[e.MessageID]
+	ent, err := s.cont(i, &s.text, e.MessageID, e.SubagentRunID, false)
+	if k, ok := s.message(i, &s.text, ent, e.MessageID); ok {
 		s.extend(&s.r.Messages[k].Content, textKey{k: k}, e.Delta)
 	}
 	return err
 }
 
 func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
-	ok, err := s.cont(i, &s.text, e.MessageID, e.SubagentRunID, true)
-	if ok {
-		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
+	ent, err := s.cont(i, &s.text, e.MessageID, e.SubagentRunID, true)
+	if k, ok := s.msgs.indexOf(ent); ok {
+		s.r.Messages[k].Complete = true
 	}
 	return err
 }
 
 func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
-	ok, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, false)
-	if ok {
-		k := s.toolIdx[e.ToolCallID]
+	ent, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, false)
+	if k, ok := s.tools.indexOf(ent); ok {
 		s.extend(&s.r.ToolCalls[k].Arguments, textKey{tool: true, k: k}, e.Delta)
 	}
 	return err
 }
 
 func (s *seq) toolCallEnd(i int, e contract.ToolCallEndEvent) error {
-	ok, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, true)
-	if ok {
-		s.r.ToolCalls[s.toolIdx[e.ToolCallID]].Complete = true
+	ent, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, true)
+	if k, ok := s.tools.indexOf(ent); ok {
+		s.r.ToolCalls[k].Complete = true
 	}
 	return err
 }
 
 func (s *seq) reasoningStart(i int, e contract.ReasoningStartEvent) error {
-	return s.open(i, &s.span, e.MessageID, e.SubagentRunID)
+	_, err := s.open(i, &s.span, e.MessageID, e.SubagentRunID)
+	return err
 }
 
 func (s *seq) reasoningEnd(i int, e contract.ReasoningEndEvent) error {
@@ -340,17 +342,36 @@ func (s *seq) reasoningEnd(i int, e contract.ReasoningEndEvent) error {
 }
 
 func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent) error {
-	if err := s.open(i, &s.reasoning, e.MessageID, e.SubagentRunID); err != nil {
+	if _, err := s.open(i, &s.reasoning, e.MessageID, e.SubagentRunID); err != nil {
 		return err
 	}
-	s.openMessage(e.MessageID, e.Role, e.SubagentRunID)
+	s.openMessage(s.msgs.entry(e.MessageID), e.Role, e.SubagentRunID)
 	return nil
 }
 
+// message returns the place in the result of the message whose content
+// event i continues, when the message is open (ent, its entry in its
+// entity's table, is not nil). A messages snapshot that left the open
+// message out took it from the conversation: its content is not shown,
+// under another message or at all, and a warning says so, as the
+// reference client skips content for a message it no longer holds.
+func (s *seq) message(i int, k *entity, ent *idEntry, id string) (int, bool) {
+	if ent == nil {
+		return 0, false
+	}
+	if k.t != &s.msgs {
+		ent = s.msgs.find(id) // a reasoning message's entry is in s.reasons
+	}
+	at, ok := s.msgs.indexOf(ent)
+	if !ok {
+		s.warn(i, k.ptr, k.rule, "the %s %q is open, but a messages snapshot since it opened left it out of the conversation; this content is not shown", k.noun, id)
+	}
+	return at, ok
+}
+
 func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentEvent) error {
-	ok, err := s.cont(i, &s.reasoning, e.MessageID, e.SubagentRunID, false)
-	if ok {
-		k := s.msgIndex[e.MessageID]
+	ent, err := s.cont(i, &s.reasoning, e.MessageID, e.SubagentRunID, false)
+	if k, ok := s.message(i, &s.reasoning, ent, e.MessageID); ok {
 		s.extend(&s.r.Messages[k].Content, textKey{k: k}, e.Delta)
 	}
 	return err
@@ -418,9 +439,9 @@ func (s *seq) extend(text *string, key textKey, delta string) {
 }
 
 func (s *seq) reasoningMessageEnd(i int, e contract.ReasoningMessageEndEvent) error {
-	ok, err := s.cont(i, &s.reasoning, e.MessageID, e.SubagentRunID, true)
-	if ok {
-		s.r.Messages[s.msgIndex[e.MessageID]].Complete = true
+	ent, err := s.cont(i, &s.reasoning, e.MessageID, e.SubagentRunID, true)
+	if k, ok := s.msgs.indexOf(s.msgs.find(e.MessageID)); ent != nil && ok {
+		s.r.Messages[k].Complete = true
 	}
 	return err
 }
@@ -428,10 +449,10 @@ func (s *seq) reasoningMessageEnd(i int, e contract.ReasoningMessageEndEvent) er
 // reasoningEncryptedValue checks that the value's attribution agrees with
 // the entity it names, if that entity is known.
 func (s *seq) reasoningEncryptedValue(i int, e contract.ReasoningEncryptedValueEvent) error {
-	o, known := s.tool.owner[e.EntityID]
+	o, known := s.tools.ownerOf(s.tools.find(e.EntityID))
 	if e.Subtype == contract.ReasoningEncryptedValueSubtypeMessage {
-		if o, known = s.text.owner[e.EntityID]; !known {
-			o, known = s.reasoning.owner[e.EntityID]
+		if o, known = s.msgs.ownerOf(s.msgs.find(e.EntityID)); !known {
+			o, known = s.reasons.ownerOf(s.reasons.find(e.EntityID))
 		}
 	}
 	return s.agree(i, e.SubagentRunID, o, known, string(e.Subtype), e.EntityID)
@@ -460,59 +481,77 @@ func (s *seq) attributionPtr() string {
 }
 
 // open handles an event that opens an entity of kind k: its id must not
-// be open, and a reopened id keeps its first owner.
-func (s *seq) open(i int, k *entity, id string, tag *contract.SubagentRunID) error {
-	if k.open[id] {
-		return s.fail(i, k.ptr, k.rule, "the %s %q is already open; close it before opening it again", k.noun, id)
+// be open, and a reopened id keeps its first owner. It returns the id's
+// entry in k's table when the entity is now open. Where the profile does
+// not enforce k's rule, a second opener is let through as a continuation
+// of the open entity: its entry comes back with no error.
+func (s *seq) open(i int, k *entity, id string, tag *contract.SubagentRunID) (*idEntry, error) {
+	e := k.t.entry(id)
+	if k.t.isOpen(e, k.bit) {
+		return e, s.fail(i, k.ptr, k.rule, "the %s %q is already open; close it before opening it again", k.noun, id)
 	}
-	k.open[id] = true
-	if !s.attrib {
-		return nil // no profile rule reads owners: none are kept
+	if s.attrib {
+		o, known := k.t.ownerOf(e)
+		if err := s.agree(i, tag, o, known, k.noun, id); err != nil {
+			return nil, err
+		}
+		if !known {
+			k.t.setOwner(e, ownerOf(tag))
+		}
+	} // else no profile rule reads owners: none are kept
+	k.setOpen(e, true)
+	return e, nil
+}
+
+// setOpen marks e open or closed under k.
+func (k *entity) setOpen(e *idEntry, open bool) {
+	k.t.current(e)
+	switch was := e.open&k.bit != 0; {
+	case open && !was:
+		e.open |= k.bit
+		k.opened++
+	case !open && was:
+		e.open &^= k.bit
+		k.opened--
 	}
-	o, known := k.owner[id]
-	if err := s.agree(i, tag, o, known, k.noun, id); err != nil {
-		delete(k.open, id)
-		return err
-	}
-	if !known {
-		k.owner[id] = ownerOf(tag)
-	}
-	return nil
 }
 
 // cont handles an event that continues (or, with closes, ends) an open
-// entity. ok is false when there is nothing to record: the event breaks a
-// rule (err), or the entity is not open and the profile does not enforce
-// it.
-func (s *seq) cont(i int, k *entity, id string, tag *contract.SubagentRunID, closes bool) (ok bool, err error) {
-	if !k.open[id] {
+// entity. It returns the id's entry in k's table, or nil when there is
+// nothing to record: the event breaks a rule (err), or the entity is not
+// open and the profile does not enforce it.
+func (s *seq) cont(i int, k *entity, id string, tag *contract.SubagentRunID, closes bool) (*idEntry, error) {
+	e := k.t.find(id)
+	if !k.t.isOpen(e, k.bit) {
 		if !s.p.Has(k.rule) {
-			return false, nil // not enforced: nothing to attach the event to either
+			return nil, nil // not enforced: nothing to attach the event to either
 		}
-		return false, failf(i, k.ptr, k.rule, "no %s %q is open", k.noun, id)
+		return nil, failf(i, k.ptr, k.rule, "no %s %q is open", k.noun, id)
 	}
 	if s.attrib && tag != nil {
-		o, known := k.owner[id]
+		o, known := k.t.ownerOf(e)
 		if err := s.agree(i, tag, o, known, k.noun, id); err != nil {
-			return false, err
+			return nil, err
 		}
 	}
 	if closes {
-		delete(k.open, id)
+		k.setOpen(e, false)
 	}
-	return true, nil
+	return e, nil
 }
 
-func (s *seq) openMessage(id, role string, tag *contract.SubagentRunID) {
-	if k, ok := s.msgIndex[id]; ok {
+// openMessage records a message opened with the id of e, an entry of
+// s.msgs, or marks a reopened one unfinished again.
+func (s *seq) openMessage(e *idEntry, role string, tag *contract.SubagentRunID) {
+	if k, ok := s.msgs.indexOf(e); ok {
 		s.r.Messages[k].Complete = false
 		return
 	}
-	m := Message{ID: id, Role: role}
+	m := Message{ID: e.id, Role: role}
 	if tag != nil {
 		m.Subagent = string(*tag)
 	}
-	s.msgIndex[id] = len(s.r.Messages)
+	s.msgs.setIndex(e, len(s.r.Messages))
 	s.r.Messages = append(s.r.Messages, m)
 }
 
@@ -622,18 +661,18 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 		}
 	}
 	var open []string
-	for o, names := range s.steps {
+	s.steps.each(func(o owner, names map[string]bool) {
 		for n := range names {
 			open = append(open, fmt.Sprintf("step %q of %s", n, o))
 		}
-	}
-	for _, set := range []struct {
-		m    map[string]bool
-		kind string
-	}{{s.text.open, s.text.noun}, {s.reasoning.open, s.reasoning.noun}, {s.span.open, s.span.noun}, {s.tool.open, s.tool.noun}, {s.subActive, "subagent"}} {
-		for id := range set.m {
-			open = append(open, fmt.Sprintf("%s %q", set.kind, id))
+	})
+	for _, k := range []*entity{&s.text, &s.reasoning, &s.span, &s.tool} {
+		for _, id := range k.t.openIDs(k.bit) {
+			open = append(open, fmt.Sprintf("%s %q", k.noun, id))
 		}
+	}
+	for id := range s.subActive {
+		open = append(open, fmt.Sprintf("subagent %q", id))
 	}
 	if len(open) > 0 {
 		sort.Strings(open)
@@ -683,27 +722,28 @@ func (s *seq) runFinishedEvent(i int, e contract.RunFinishedEvent) error {
 
 func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 	id := e.ToolCallID
-	if s.tool.open[id] {
+	ent := s.tools.entry(id)
+	if s.tools.isOpen(ent, s.tool.bit) {
 		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallID), contract.RuleSequenceToolCall, "the tool call %q is already open; close it before opening it again", id)
 	}
-	if err := s.reopenedToolCall(i, e); err != nil {
+	if err := s.reopenedToolCall(i, e, ent); err != nil {
 		return err
 	}
 	if !s.attrib {
-		s.tool.open[id] = true
-		s.recordToolCall(e)
+		s.tool.setOpen(ent, true)
+		s.recordToolCall(e, ent)
 		return nil
 	}
 	// A call lives in its parent message: its attribution is that message's.
 	inherited, hasParent := owner{}, false
 	if e.ParentMessageID != nil {
-		inherited, hasParent = s.text.owner[*e.ParentMessageID]
+		inherited, hasParent = s.msgs.ownerOf(s.msgs.find(*e.ParentMessageID))
 		if hasParent && e.SubagentRunID != nil && inherited != ownerOf(e.SubagentRunID) {
 			return s.fail(i, s.attributionPtr(), contract.RuleSequenceAttribution,
 				"subagentRunId %q does not match the parent message %q, which belongs to %s", string(*e.SubagentRunID), *e.ParentMessageID, inherited)
 		}
 	}
-	existing, known := s.tool.owner[id]
+	existing, known := s.tools.ownerOf(ent)
 	if err := s.agree(i, e.SubagentRunID, existing, known, "tool call", id); err != nil {
 		return err
 	}
@@ -711,18 +751,18 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 		return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceAttribution,
 			"the tool call %q belongs to %s but its parent message belongs to %s", id, existing, inherited)
 	}
-	s.tool.open[id] = true
+	s.tool.setOpen(ent, true)
 	if !known {
 		switch {
 		case e.SubagentRunID != nil:
-			s.tool.owner[id] = ownerOf(e.SubagentRunID)
+			s.tools.setOwner(ent, ownerOf(e.SubagentRunID))
 		case hasParent:
-			s.tool.owner[id] = inherited
+			s.tools.setOwner(ent, inherited)
 		default:
-			s.tool.owner[id] = owner{}
+			s.tools.setOwner(ent, owner{})
 		}
 	}
-	s.recordToolCall(e)
+	s.recordToolCall(e, ent)
 	return nil
 }
 
@@ -732,8 +772,8 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 // is the one the call was opened in. A start
 // that renames the call is refused rather than shown: shown as one
 // proposal, the arguments sent for one tool would appear under another.
-func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent) error {
-	k, known := s.toolIdx[e.ToolCallID]
+func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntry) error {
+	k, known := s.tools.indexOf(ent)
 	if !known {
 		return nil
 	}
@@ -755,8 +795,8 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent) error {
 
 // recordToolCall adds an opened call to the result, or marks a reopened
 // one unfinished again.
-func (s *seq) recordToolCall(e contract.ToolCallStartEvent) {
-	if k, ok := s.toolIdx[e.ToolCallID]; ok {
+func (s *seq) recordToolCall(e contract.ToolCallStartEvent, ent *idEntry) {
+	if k, ok := s.tools.indexOf(ent); ok {
 		s.r.ToolCalls[k].Complete = false
 		return
 	}
@@ -764,26 +804,28 @@ func (s *seq) recordToolCall(e contract.ToolCallStartEvent) {
 	if e.ParentMessageID != nil {
 		tc.ParentMessageID = *e.ParentMessageID
 	}
-	s.toolIdx[e.ToolCallID] = len(s.r.ToolCalls)
+	s.tools.setIndex(ent, len(s.r.ToolCalls))
 	s.r.ToolCalls = append(s.r.ToolCalls, tc)
 }
 
 func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
-	k, started := s.toolIdx[e.ToolCallID]
+	ent := s.tools.entry(e.ToolCallID)
+	k, started := s.tools.indexOf(ent)
 	if s.p.Has(contract.RuleStandToolResult) {
 		switch {
 		case !started:
 			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "no tool call %q was started in this record", e.ToolCallID)
 		case !s.r.ToolCalls[k].Complete:
 			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
-		case s.answered[e.ToolCallID]:
+		case s.tools.isAnswered(ent):
 			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
 		}
 	}
-	s.answered[e.ToolCallID] = true
+	s.tools.recordFacts(ent)
+	ent.answered = true
 	if s.attrib {
 		// The result mints a tool message: its owner is the result's own.
-		s.text.owner[e.MessageID] = ownerOf(e.SubagentRunID)
+		s.msgs.setOwner(s.msgs.entry(e.MessageID), ownerOf(e.SubagentRunID))
 	}
 	if started {
 		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
@@ -793,13 +835,11 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 
 func (s *seq) stepStarted(i int, e contract.StepStartedEvent) error {
 	o := ownerOf(e.SubagentRunID)
-	if s.steps[o][e.StepName] {
+	names := s.steps.of(o, true)
+	if names[e.StepName] {
 		return s.fail(i, member(contract.StepStartedEventMemberStepName), contract.RuleSequenceStep, "the step %q of %s is already open", e.StepName, o)
 	}
-	if s.steps[o] == nil {
-		s.steps[o] = map[string]bool{}
-	}
-	s.steps[o][e.StepName] = true
+	names[e.StepName] = true
 	st := Step{Name: e.StepName}
 	if e.SubagentRunID != nil {
 		st.Subagent = string(*e.SubagentRunID)
@@ -810,16 +850,21 @@ func (s *seq) stepStarted(i int, e contract.StepStartedEvent) error {
 
 func (s *seq) stepFinished(i int, e contract.StepFinishedEvent) error {
 	o := ownerOf(e.SubagentRunID)
-	if !s.steps[o][e.StepName] {
-		for other, names := range s.steps {
-			if names[e.StepName] {
-				return s.fail(i, member(contract.StepFinishedEventMemberStepName), contract.RuleSequenceStep,
+	names := s.steps.of(o, false)
+	if !names[e.StepName] {
+		var err error
+		s.steps.each(func(other owner, open map[string]bool) {
+			if err == nil && open[e.StepName] {
+				err = s.fail(i, member(contract.StepFinishedEventMemberStepName), contract.RuleSequenceStep,
 					"the step %q is open under %s, not %s; a step is finished by whoever started it", e.StepName, other, o)
 			}
+		})
+		if err != nil {
+			return err
 		}
 		return s.fail(i, member(contract.StepFinishedEventMemberStepName), contract.RuleSequenceStep, "the step %q of %s was not started", e.StepName, o)
 	}
-	delete(s.steps[o], e.StepName)
+	delete(names, e.StepName)
 	for k := len(s.r.Steps) - 1; k >= 0; k-- {
 		st := &s.r.Steps[k]
 		if st.Name == e.StepName && !st.Complete && ownerOfName(st.Subagent) == o {
@@ -828,6 +873,49 @@ func (s *seq) stepFinished(i int, e contract.StepFinishedEvent) error {
 		}
 	}
 	return nil
+}
+
+// openSteps are the steps open in a run, by name, for each owner. The
+// parent agent's have a map of their own: most steps are its, and finding
+// them needs no hash of an owner.
+type openSteps struct {
+	parent map[string]bool
+	subs   map[string]map[string]bool
+}
+
+// of returns o's open steps; with create, a map to add them to, made if
+// there is none yet.
+func (st *openSteps) of(o owner, create bool) map[string]bool {
+	if !o.set {
+		if st.parent == nil && create {
+			st.parent = map[string]bool{}
+		}
+		return st.parent
+	}
+	names := st.subs[o.sub]
+	if names == nil && create {
+		if st.subs == nil {
+			st.subs = map[string]map[string]bool{}
+		}
+		names = map[string]bool{}
+		st.subs[o.sub] = names
+	}
+	return names
+}
+
+// each calls f with each owner's open steps, in no order.
+func (st *openSteps) each(f func(o owner, names map[string]bool)) {
+	f(owner{}, st.parent)
+	for sub, names := range st.subs {
+		f(owner{sub: sub, set: true}, names)
+	}
+}
+
+// count is the number of steps open.
+func (st *openSteps) count() int {
+	n := 0
+	st.each(func(_ owner, names map[string]bool) { n += len(names) })
+	return n
 }
 
 func ownerOfName(sub string) owner {
@@ -866,19 +954,23 @@ func (s *seq) subagentClosed(i int, name string, idv contract.SubagentRunID) err
 // and of its tool calls.
 func (s *seq) seedOwner(msg contract.Message, authoritative bool) {
 	id, tag, calls := messageInfo(msg)
-	bucket := s.text.owner
 	switch msg.(type) {
-	case contract.ReasoningMessage:
-		bucket = s.reasoning.owner
 	case contract.ActivityMessage:
-		bucket = s.activityOwner
-	}
-	if _, known := bucket[id]; authoritative || !known {
-		bucket[id] = ownerOf(tag)
+		if _, known := s.activityOwner[id]; authoritative || !known {
+			s.activityOwner[id] = ownerOf(tag)
+		}
+	default:
+		t := &s.msgs
+		if _, ok := msg.(contract.ReasoningMessage); ok {
+			t = &s.reasons
+		}
+		if e := t.entry(id); authoritative || !t.ownerKnown(e) {
+			t.setOwner(e, ownerOf(tag))
+		}
 	}
 	for _, c := range calls {
-		if _, known := s.tool.owner[c.ID]; authoritative || !known {
-			s.tool.owner[c.ID] = ownerOf(tag)
+		if e := s.tools.entry(c.ID); authoritative || !s.tools.ownerKnown(e) {
+			s.tools.setOwner(e, ownerOf(tag))
 		}
 	}
 }
@@ -908,8 +1000,7 @@ func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contr
 // the result holds, in its order.
 func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 	s.r.Messages = nil
-	s.msgIndex = map[string]int{}
-	clear(s.msgName)
+	s.msgs.newRecord()
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
 		id, tag, _ := messageInfo(msg)
@@ -935,7 +1026,7 @@ func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 		case contract.ActivityMessage:
 			m.Data = json.RawMessage(x.Content)
 		}
-		s.msgIndex[id] = len(s.r.Messages)
+		s.msgs.setIndex(s.msgs.entry(id), len(s.r.Messages))
 		s.r.Messages = append(s.r.Messages, m)
 	}
 	return nil
@@ -952,7 +1043,8 @@ func contentText(raw json.RawMessage) (string, json.RawMessage) {
 }
 
 func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
-	k, exists := s.msgIndex[e.MessageID]
+	ent := s.msgs.entry(e.MessageID)
+	k, exists := s.msgs.indexOf(ent)
 	if exists && !e.ReplaceOrDefault() {
 		return nil
 	}
@@ -967,7 +1059,7 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 		s.r.Messages[k] = m
 		return nil
 	}
-	s.msgIndex[e.MessageID] = len(s.r.Messages)
+	s.msgs.setIndex(ent, len(s.r.Messages))
 	s.r.Messages = append(s.r.Messages, m)
 	return nil
 }
@@ -976,7 +1068,7 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 // never created, or one that does not apply, changes nothing and is a
 // warning, as the draft of the protocol asks.
 func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjson.Value) error {
-	k, exists := s.msgIndex[e.MessageID]
+	k, exists := s.msgs.indexOf(s.msgs.find(e.MessageID))
 	if !exists || s.r.Messages[k].Data == nil {
 		s.warn(i, member(contract.ActivityDeltaEventMemberMessageID), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
 		return nil

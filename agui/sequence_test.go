@@ -384,3 +384,48 @@ func TestReopenedIdentity(t *testing.T) {
 	reject(t, v11, lines(t, run(snap, text(start, "m", "role", "assistant"), text(end, "m"))...), 2, "/role", contract.RuleSequenceTextMessage)
 	accept(t, v11, lines(t, run(snap, text(start, "m", "role", "user"), text(end, "m"))...))
 }
+
+// A messages snapshot that leaves out a message still streaming takes it
+// from the conversation: the content that follows is not shown at all,
+// neither under the message at its old place nor as a panic, and a warning
+// says so. Before, the content went to the first message of the snapshot,
+// or, after an empty snapshot, the check panicked.
+//
+//contract:proves ag-ui.sequence.text-message ag-ui.sequence.reasoning ag-ui.event.messages-snapshot
+func TestSnapshotDropsOpenMessage(t *testing.T) {
+	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
+	user := map[string]any{"id": "u", "role": "user", "content": "q"}
+	for _, c := range []struct {
+		name     string
+		snapshot []any
+		open     []ev
+		cont     []ev
+		rule     string
+	}{
+		{"text, empty snapshot", []any{}, []ev{text(start, "m", "role", "assistant")}, []ev{text(content, "m", "delta", "hi"), text(end, "m")}, contract.RuleSequenceTextMessage},
+		{"text", []any{user}, []ev{text(start, "m", "role", "assistant")}, []ev{text(content, "m", "delta", "hi"), text(end, "m")}, contract.RuleSequenceTextMessage},
+		{"reasoning", []any{user}, []ev{text(contract.EventReasoningMessageStart, "m", "role", "reasoning")},
+			[]ev{text(contract.EventReasoningMessageContent, "m", "delta", "hi"), text(contract.EventReasoningMessageEnd, "m")}, contract.RuleSequenceReasoning},
+	} {
+		snap := ev{"type": contract.EventMessagesSnapshot, "messages": c.snapshot}
+		events := append(append(append([]ev{}, c.open...), snap), c.cont...)
+		r := accept(t, v11, lines(t, run(events...)...))
+		if len(r.Messages) != len(c.snapshot) {
+			t.Errorf("%s: messages %+v; want the snapshot's alone", c.name, r.Messages)
+		}
+		for _, m := range r.Messages {
+			if m.Content != "q" {
+				t.Errorf("%s: %q shows %q; want only what the snapshot sent", c.name, m.ID, m.Content)
+			}
+		}
+		if len(r.Warnings) != 1 || r.Warnings[0].Rule != c.rule || r.Warnings[0].Event != 3 || r.Warnings[0].Pointer != "/messageId" {
+			t.Errorf("%s: warnings %+v; want one for the content at event 3", c.name, r.Warnings)
+		}
+	}
+	// A message the snapshot keeps goes on where the snapshot put it.
+	kept := ev{"type": contract.EventMessagesSnapshot, "messages": []any{user, map[string]any{"id": "m", "role": "assistant", "content": "a"}}}
+	r := accept(t, v11, lines(t, run(text(start, "m", "role", "assistant"), kept, text(content, "m", "delta", "b"), text(end, "m"))...))
+	if len(r.Messages) != 2 || r.Messages[1].Content != "ab" || r.Messages[0].Content != "q" || len(r.Warnings) != 0 {
+		t.Errorf("kept: messages %+v, warnings %+v", r.Messages, r.Warnings)
+	}
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the AG-UI benchmarks in COUNT rounds of one test binary — the
-# checker under both profiles, in file mode, live (on one goroutine, and
+# checker under both profiles, in file mode (the record as one JSON array,
+# and as NDJSON, the form a live stream's record takes), live (on one goroutine, and
 # through livecheck's two), live over loopback beside the exchange alone,
 # encoding/json.Valid over the same bytes (the floor), the reference
 # verifier on Node over the same bytes, and the large patch — and prints
@@ -39,14 +40,20 @@ function ratio(key, a, b,   n) { if (b > 0 && a > 0) { n = ++cnt[key, "x"]; val[
 	for (i = 3; i < NF; i += 2) { m = $(i + 1); k = ++cnt[name, m]; val[name, m, k] = $i; cur[name, m] = $i }
 }
 /^ROUND/ {
-	split("CheckStand Check11 LiveStand Live11 ReadBodyStand ReadBody11 LoopbackStand Loopback11", all, " ")
-	for (k = 1; k <= 8; k++) ratio(all[k] "/Valid", cur[all[k], "MB/s"], cur["JSONValidFloor", "MB/s"])
+	split("CheckStand Check11 CheckLinesStand CheckLines11 LiveStand Live11 ReadBodyStand ReadBody11 LoopbackStand Loopback11", all, " ")
+	for (k = 1; k <= 10; k++) ratio(all[k] "/Valid", cur[all[k], "MB/s"], cur["JSONValidFloor", "MB/s"])
 	ratio("LiveStand/file", cur["LiveStand", "MB/s"], cur["CheckStand", "MB/s"])
 	ratio("Live11/file", cur["Live11", "MB/s"], cur["Check11", "MB/s"])
 	ratio("LoopbackStand/file", cur["LoopbackStand", "MB/s"], cur["CheckStand", "MB/s"])
 	ratio("Loopback11/file", cur["Loopback11", "MB/s"], cur["Check11", "MB/s"])
 	ratio("ReadBodyStand/file", cur["ReadBodyStand", "MB/s"], cur["CheckStand", "MB/s"])
 	ratio("ReadBody11/file", cur["ReadBody11", "MB/s"], cur["Check11", "MB/s"])
+	# The same, against the file mode on the record as NDJSON: event for
+	# event what a live stream is, and what --save writes.
+	ratio("LoopbackStand/lines", cur["LoopbackStand", "MB/s"], cur["CheckLinesStand", "MB/s"])
+	ratio("Loopback11/lines", cur["Loopback11", "MB/s"], cur["CheckLines11", "MB/s"])
+	ratio("CheckLinesStand/file", cur["CheckLinesStand", "MB/s"], cur["CheckStand", "MB/s"])
+	ratio("CheckLines11/file", cur["CheckLines11", "MB/s"], cur["Check11", "MB/s"])
 	# The most a checker as fast as the file mode reaches over loopback:
 	# the exchange (the floor) and the check, one after the other.
 	floor = cur["LoopbackFloor", "MB/s"]
@@ -67,6 +74,12 @@ END {
 		n = names[k]; mb = median(n, "MB/s")
 		printf "%-24s %10.1f %12.0f %12.2f %12.0f %10.2f %10.1f\n", n, mb, median(n, "events/s"), median(n, "allocs/event"), median(n, "B/event"), median(n "/Valid", "x"), median(n "/Node", "x")
 	}
+	split("CheckLinesStand:CheckStand CheckLines11:Check11", forms, " ")
+	for (k = 1; k <= 2; k++) {
+		split(forms[k], pair, ":"); mb = median(pair[1], "MB/s")
+		if (!mb) continue
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file (the record as NDJSON, an event a line)\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
+	}
 	split("LiveStand:CheckStand Live11:Check11", lives, " ")
 	for (k = 1; k <= 2; k++) {
 		split(lives[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
@@ -82,7 +95,7 @@ END {
 	for (k = 1; k <= 2; k++) {
 		split(loops[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
 		if (!mb) continue
-		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file, heap %.1f MB (100 MB, 600 streams, one connection)\n", pair[1], mb, "", median(pair[1], "allocs/op") / (1994 * 600), median(pair[1], "B/op") / (1994 * 600), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x"), median(pair[1], "heap-MB")
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file, %.2f x file as NDJSON, heap %.1f MB (100 MB, 600 streams, one connection)\n", pair[1], mb, "", median(pair[1], "allocs/op") / (1994 * 600), median(pair[1], "B/op") / (1994 * 600), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x"), median(pair[1] "/lines", "x"), median(pair[1], "heap-MB")
 	}
 	floor = median("LoopbackFloor", "MB/s")
 	if (floor) {

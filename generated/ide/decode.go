@@ -308,6 +308,19 @@ func DecodeBooleanChangeTree(v *strictjson.Value, d *genrt.Decoder) (BooleanChan
 	}
 	return x, nil
 }
+
+// DecodeBooleanChangeBody is DecodeBooleanChangeTree for a caller that has
+// read v's tag already and found it "boolean": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeBooleanChangeTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeBooleanChangeBody(v *strictjson.Value, d *genrt.Decoder) (BooleanChange, error) {
+	x, err := decodeBooleanChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeBooleanChange(v *strictjson.Value, d *genrt.Decoder) (BooleanChange, error) {
 	return decodeBooleanChangeExcept(v, d, "")
 }
@@ -1376,6 +1389,19 @@ func DecodeCollectionNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (Collecti
 	if err := genrt.Tag(v, "kind", "collection"); err != nil {
 		return CollectionNodeID{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeCollectionNodeIDExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeCollectionNodeIDBody is DecodeCollectionNodeIDTree for a caller that
+// has read v's tag already and found it "collection": it does not read the
+// member "kind" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeCollectionNodeIDTree refuses it; the
+// policy of d applies as for any tree decoder.
+func DecodeCollectionNodeIDBody(v *strictjson.Value, d *genrt.Decoder) (CollectionNodeID, error) {
 	x, err := decodeCollectionNodeIDExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -2726,6 +2752,19 @@ func DecodeEmptyPresentationTree(v *strictjson.Value, d *genrt.Decoder) (EmptyPr
 	}
 	return x, nil
 }
+
+// DecodeEmptyPresentationBody is DecodeEmptyPresentationTree for a caller that
+// has read v's tag already and found it "empty": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeEmptyPresentationTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeEmptyPresentationBody(v *strictjson.Value, d *genrt.Decoder) (EmptyPresentation, error) {
+	x, err := decodeEmptyPresentationExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeEmptyPresentation(v *strictjson.Value, d *genrt.Decoder) (EmptyPresentation, error) {
 	return decodeEmptyPresentationExcept(v, d, "")
 }
@@ -2783,6 +2822,19 @@ func DecodeEnumChangeTree(v *strictjson.Value, d *genrt.Decoder) (EnumChange, er
 	if err := genrt.Tag(v, "kind", "enum"); err != nil {
 		return EnumChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeEnumChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeEnumChangeBody is DecodeEnumChangeTree for a caller that has read v's
+// tag already and found it "enum": it does not read the member "kind" again,
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeEnumChangeTree refuses it; the policy of d applies as for
+// any tree decoder.
+func DecodeEnumChangeBody(v *strictjson.Value, d *genrt.Decoder) (EnumChange, error) {
 	x, err := decodeEnumChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -2917,6 +2969,19 @@ func DecodeEnumSchemaTree(v *strictjson.Value, d *genrt.Decoder) (EnumSchema, er
 	if err := genrt.Tag(v, "kind", "enum"); err != nil {
 		return EnumSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeEnumSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeEnumSchemaBody is DecodeEnumSchemaTree for a caller that has read v's
+// tag already and found it "enum": it does not read the member "kind" again,
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeEnumSchemaTree refuses it; the policy of d applies as for
+// any tree decoder.
+func DecodeEnumSchemaBody(v *strictjson.Value, d *genrt.Decoder) (EnumSchema, error) {
 	x, err := decodeEnumSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -4553,6 +4618,19 @@ func DecodeIntegerChangeTree(v *strictjson.Value, d *genrt.Decoder) (IntegerChan
 	}
 	return x, nil
 }
+
+// DecodeIntegerChangeBody is DecodeIntegerChangeTree for a caller that has
+// read v's tag already and found it "integer": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeIntegerChangeTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeIntegerChangeBody(v *strictjson.Value, d *genrt.Decoder) (IntegerChange, error) {
+	x, err := decodeIntegerChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeIntegerChange(v *strictjson.Value, d *genrt.Decoder) (IntegerChange, error) {
 	return decodeIntegerChangeExcept(v, d, "")
 }
@@ -4610,6 +4688,19 @@ func DecodeIntegerSchemaTree(v *strictjson.Value, d *genrt.Decoder) (IntegerSche
 	if err := genrt.Tag(v, "kind", "integer"); err != nil {
 		return IntegerSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeIntegerSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeIntegerSchemaBody is DecodeIntegerSchemaTree for a caller that has
+// read v's tag already and found it "integer": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeIntegerSchemaTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeIntegerSchemaBody(v *strictjson.Value, d *genrt.Decoder) (IntegerSchema, error) {
 	x, err := decodeIntegerSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -4746,6 +4837,19 @@ func DecodeKeyLabelTree(v *strictjson.Value, d *genrt.Decoder) (KeyLabel, error)
 	if err := genrt.Tag(v, "kind", "key"); err != nil {
 		return KeyLabel{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeKeyLabelExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeKeyLabelBody is DecodeKeyLabelTree for a caller that has read v's tag
+// already and found it "key": it does not read the member "kind" again, and
+// skips it as the union's decoder does. A v that is not an object is refused
+// as DecodeKeyLabelTree refuses it; the policy of d applies as for any tree
+// decoder.
+func DecodeKeyLabelBody(v *strictjson.Value, d *genrt.Decoder) (KeyLabel, error) {
 	x, err := decodeKeyLabelExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -5178,6 +5282,19 @@ func DecodeLocalizedValueTree(v *strictjson.Value, d *genrt.Decoder) (LocalizedV
 	}
 	return x, nil
 }
+
+// DecodeLocalizedValueBody is DecodeLocalizedValueTree for a caller that has
+// read v's tag already and found it "localized": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeLocalizedValueTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeLocalizedValueBody(v *strictjson.Value, d *genrt.Decoder) (LocalizedValue, error) {
+	x, err := decodeLocalizedValueExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeLocalizedValue(v *strictjson.Value, d *genrt.Decoder) (LocalizedValue, error) {
 	return decodeLocalizedValueExcept(v, d, "")
 }
@@ -5241,6 +5358,19 @@ func DecodeMemberScopeTree(v *strictjson.Value, d *genrt.Decoder) (MemberScope, 
 	}
 	return x, nil
 }
+
+// DecodeMemberScopeBody is DecodeMemberScopeTree for a caller that has read
+// v's tag already and found it "member": it does not read the member "kind"
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeMemberScopeTree refuses it; the policy of d applies as
+// for any tree decoder.
+func DecodeMemberScopeBody(v *strictjson.Value, d *genrt.Decoder) (MemberScope, error) {
+	x, err := decodeMemberScopeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeMemberScope(v *strictjson.Value, d *genrt.Decoder) (MemberScope, error) {
 	return decodeMemberScopeExcept(v, d, "")
 }
@@ -5298,6 +5428,19 @@ func DecodeMetadataCollectionTree(v *strictjson.Value, d *genrt.Decoder) (Metada
 	if err := genrt.Tag(v, "kind", "metadata"); err != nil {
 		return MetadataCollection{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeMetadataCollectionExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeMetadataCollectionBody is DecodeMetadataCollectionTree for a caller
+// that has read v's tag already and found it "metadata": it does not read the
+// member "kind" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeMetadataCollectionTree refuses it; the
+// policy of d applies as for any tree decoder.
+func DecodeMetadataCollectionBody(v *strictjson.Value, d *genrt.Decoder) (MetadataCollection, error) {
 	x, err := decodeMetadataCollectionExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -5541,6 +5684,19 @@ func DecodeModuleNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (ModuleNodeID
 	}
 	return x, nil
 }
+
+// DecodeModuleNodeIDBody is DecodeModuleNodeIDTree for a caller that has read
+// v's tag already and found it "module": it does not read the member "kind"
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeModuleNodeIDTree refuses it; the policy of d applies as
+// for any tree decoder.
+func DecodeModuleNodeIDBody(v *strictjson.Value, d *genrt.Decoder) (ModuleNodeID, error) {
+	x, err := decodeModuleNodeIDExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeModuleNodeID(v *strictjson.Value, d *genrt.Decoder) (ModuleNodeID, error) {
 	return decodeModuleNodeIDExcept(v, d, "")
 }
@@ -5620,6 +5776,19 @@ func DecodeModuleSourceRoleTree(v *strictjson.Value, d *genrt.Decoder) (ModuleSo
 	}
 	return x, nil
 }
+
+// DecodeModuleSourceRoleBody is DecodeModuleSourceRoleTree for a caller that
+// has read v's tag already and found it "module": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeModuleSourceRoleTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeModuleSourceRoleBody(v *strictjson.Value, d *genrt.Decoder) (ModuleSourceRole, error) {
+	x, err := decodeModuleSourceRoleExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeModuleSourceRole(v *strictjson.Value, d *genrt.Decoder) (ModuleSourceRole, error) {
 	return decodeModuleSourceRoleExcept(v, d, "")
 }
@@ -5686,6 +5855,19 @@ func DecodeNameLabelTree(v *strictjson.Value, d *genrt.Decoder) (NameLabel, erro
 	}
 	return x, nil
 }
+
+// DecodeNameLabelBody is DecodeNameLabelTree for a caller that has read v's
+// tag already and found it "name": it does not read the member "kind" again,
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeNameLabelTree refuses it; the policy of d applies as for
+// any tree decoder.
+func DecodeNameLabelBody(v *strictjson.Value, d *genrt.Decoder) (NameLabel, error) {
+	x, err := decodeNameLabelExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeNameLabel(v *strictjson.Value, d *genrt.Decoder) (NameLabel, error) {
 	return decodeNameLabelExcept(v, d, "")
 }
@@ -5743,6 +5925,19 @@ func DecodeNamedSelectionTree(v *strictjson.Value, d *genrt.Decoder) (NamedSelec
 	if err := genrt.Tag(v, "kind", "named"); err != nil {
 		return NamedSelection{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeNamedSelectionExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeNamedSelectionBody is DecodeNamedSelectionTree for a caller that has
+// read v's tag already and found it "named": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeNamedSelectionTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeNamedSelectionBody(v *strictjson.Value, d *genrt.Decoder) (NamedSelection, error) {
 	x, err := decodeNamedSelectionExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -6214,6 +6409,19 @@ func DecodeObjectNodeIDTree(v *strictjson.Value, d *genrt.Decoder) (ObjectNodeID
 	if err := genrt.Tag(v, "kind", "object"); err != nil {
 		return ObjectNodeID{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeObjectNodeIDExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeObjectNodeIDBody is DecodeObjectNodeIDTree for a caller that has read
+// v's tag already and found it "object": it does not read the member "kind"
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeObjectNodeIDTree refuses it; the policy of d applies as
+// for any tree decoder.
+func DecodeObjectNodeIDBody(v *strictjson.Value, d *genrt.Decoder) (ObjectNodeID, error) {
 	x, err := decodeObjectNodeIDExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -9077,6 +9285,19 @@ func DecodeReadyPictureTree(v *strictjson.Value, d *genrt.Decoder) (ReadyPicture
 	}
 	return x, nil
 }
+
+// DecodeReadyPictureBody is DecodeReadyPictureTree for a caller that has read
+// v's tag already and found it "ready": it does not read the member "status"
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeReadyPictureTree refuses it; the policy of d applies as
+// for any tree decoder.
+func DecodeReadyPictureBody(v *strictjson.Value, d *genrt.Decoder) (ReadyPicture, error) {
+	x, err := decodeReadyPictureExcept(v, d, "status")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeReadyPicture(v *strictjson.Value, d *genrt.Decoder) (ReadyPicture, error) {
 	return decodeReadyPictureExcept(v, d, "")
 }
@@ -9278,6 +9499,19 @@ func DecodeRecordValueTree(v *strictjson.Value, d *genrt.Decoder) (RecordValue, 
 	}
 	return x, nil
 }
+
+// DecodeRecordValueBody is DecodeRecordValueTree for a caller that has read
+// v's tag already and found it "record": it does not read the member "kind"
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeRecordValueTree refuses it; the policy of d applies as
+// for any tree decoder.
+func DecodeRecordValueBody(v *strictjson.Value, d *genrt.Decoder) (RecordValue, error) {
+	x, err := decodeRecordValueExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeRecordValue(v *strictjson.Value, d *genrt.Decoder) (RecordValue, error) {
 	return decodeRecordValueExcept(v, d, "")
 }
@@ -9335,6 +9569,19 @@ func DecodeReferenceChangeTree(v *strictjson.Value, d *genrt.Decoder) (Reference
 	if err := genrt.Tag(v, "kind", "reference"); err != nil {
 		return ReferenceChange{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeReferenceChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeReferenceChangeBody is DecodeReferenceChangeTree for a caller that has
+// read v's tag already and found it "reference": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeReferenceChangeTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeReferenceChangeBody(v *strictjson.Value, d *genrt.Decoder) (ReferenceChange, error) {
 	x, err := decodeReferenceChangeExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -9629,6 +9876,19 @@ func DecodeReferencePresentationTree(v *strictjson.Value, d *genrt.Decoder) (Ref
 	}
 	return x, nil
 }
+
+// DecodeReferencePresentationBody is DecodeReferencePresentationTree for a
+// caller that has read v's tag already and found it "reference": it does not
+// read the member "kind" again, and skips it as the union's decoder does. A v
+// that is not an object is refused as DecodeReferencePresentationTree refuses
+// it; the policy of d applies as for any tree decoder.
+func DecodeReferencePresentationBody(v *strictjson.Value, d *genrt.Decoder) (ReferencePresentation, error) {
+	x, err := decodeReferencePresentationExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeReferencePresentation(v *strictjson.Value, d *genrt.Decoder) (ReferencePresentation, error) {
 	return decodeReferencePresentationExcept(v, d, "")
 }
@@ -9753,6 +10013,19 @@ func DecodeReferenceSchemaTree(v *strictjson.Value, d *genrt.Decoder) (Reference
 	if err := genrt.Tag(v, "kind", "reference"); err != nil {
 		return ReferenceSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeReferenceSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeReferenceSchemaBody is DecodeReferenceSchemaTree for a caller that has
+// read v's tag already and found it "reference": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeReferenceSchemaTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeReferenceSchemaBody(v *strictjson.Value, d *genrt.Decoder) (ReferenceSchema, error) {
 	x, err := decodeReferenceSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -14046,6 +14319,19 @@ func DecodeTextChangeTree(v *strictjson.Value, d *genrt.Decoder) (TextChange, er
 	}
 	return x, nil
 }
+
+// DecodeTextChangeBody is DecodeTextChangeTree for a caller that has read v's
+// tag already and found it "text": it does not read the member "kind" again,
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeTextChangeTree refuses it; the policy of d applies as for
+// any tree decoder.
+func DecodeTextChangeBody(v *strictjson.Value, d *genrt.Decoder) (TextChange, error) {
+	x, err := decodeTextChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeTextChange(v *strictjson.Value, d *genrt.Decoder) (TextChange, error) {
 	return decodeTextChangeExcept(v, d, "")
 }
@@ -14153,6 +14439,19 @@ func DecodeTextSchemaTree(v *strictjson.Value, d *genrt.Decoder) (TextSchema, er
 	}
 	return x, nil
 }
+
+// DecodeTextSchemaBody is DecodeTextSchemaTree for a caller that has read v's
+// tag already and found it "text": it does not read the member "kind" again,
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeTextSchemaTree refuses it; the policy of d applies as for
+// any tree decoder.
+func DecodeTextSchemaBody(v *strictjson.Value, d *genrt.Decoder) (TextSchema, error) {
+	x, err := decodeTextSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeTextSchema(v *strictjson.Value, d *genrt.Decoder) (TextSchema, error) {
 	return decodeTextSchemaExcept(v, d, "")
 }
@@ -14211,6 +14510,19 @@ func DecodeTextValueTree(v *strictjson.Value, d *genrt.Decoder) (TextValue, erro
 	if err := genrt.Tag(v, "kind", "text"); err != nil {
 		return TextValue{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeTextValueExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeTextValueBody is DecodeTextValueTree for a caller that has read v's
+// tag already and found it "text": it does not read the member "kind" again,
+// and skips it as the union's decoder does. A v that is not an object is
+// refused as DecodeTextValueTree refuses it; the policy of d applies as for
+// any tree decoder.
+func DecodeTextValueBody(v *strictjson.Value, d *genrt.Decoder) (TextValue, error) {
 	x, err := decodeTextValueExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -14486,6 +14798,19 @@ func DecodeTypesPresentationTree(v *strictjson.Value, d *genrt.Decoder) (TypesPr
 	if err := genrt.Tag(v, "kind", "types"); err != nil {
 		return TypesPresentation{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeTypesPresentationExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeTypesPresentationBody is DecodeTypesPresentationTree for a caller that
+// has read v's tag already and found it "types": it does not read the member
+// "kind" again, and skips it as the union's decoder does. A v that is not an
+// object is refused as DecodeTypesPresentationTree refuses it; the policy of d
+// applies as for any tree decoder.
+func DecodeTypesPresentationBody(v *strictjson.Value, d *genrt.Decoder) (TypesPresentation, error) {
 	x, err := decodeTypesPresentationExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -14972,6 +15297,19 @@ func DecodeUnsignedIntegerChangeTree(v *strictjson.Value, d *genrt.Decoder) (Uns
 	}
 	return x, nil
 }
+
+// DecodeUnsignedIntegerChangeBody is DecodeUnsignedIntegerChangeTree for a
+// caller that has read v's tag already and found it "unsignedInteger": it does
+// not read the member "kind" again, and skips it as the union's decoder does.
+// A v that is not an object is refused as DecodeUnsignedIntegerChangeTree
+// refuses it; the policy of d applies as for any tree decoder.
+func DecodeUnsignedIntegerChangeBody(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerChange, error) {
+	x, err := decodeUnsignedIntegerChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeUnsignedIntegerChange(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerChange, error) {
 	return decodeUnsignedIntegerChangeExcept(v, d, "")
 }
@@ -15029,6 +15367,19 @@ func DecodeUnsignedIntegerSchemaTree(v *strictjson.Value, d *genrt.Decoder) (Uns
 	if err := genrt.Tag(v, "kind", "unsignedInteger"); err != nil {
 		return UnsignedIntegerSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeUnsignedIntegerSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeUnsignedIntegerSchemaBody is DecodeUnsignedIntegerSchemaTree for a
+// caller that has read v's tag already and found it "unsignedInteger": it does
+// not read the member "kind" again, and skips it as the union's decoder does.
+// A v that is not an object is refused as DecodeUnsignedIntegerSchemaTree
+// refuses it; the policy of d applies as for any tree decoder.
+func DecodeUnsignedIntegerSchemaBody(v *strictjson.Value, d *genrt.Decoder) (UnsignedIntegerSchema, error) {
 	x, err := decodeUnsignedIntegerSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -15149,6 +15500,19 @@ func DecodeUnsupportedValueTree(v *strictjson.Value, d *genrt.Decoder) (Unsuppor
 	if err := genrt.Tag(v, "kind", "unsupported"); err != nil {
 		return UnsupportedValue{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeUnsupportedValueExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeUnsupportedValueBody is DecodeUnsupportedValueTree for a caller that
+// has read v's tag already and found it "unsupported": it does not read the
+// member "kind" again, and skips it as the union's decoder does. A v that is
+// not an object is refused as DecodeUnsupportedValueTree refuses it; the
+// policy of d applies as for any tree decoder.
+func DecodeUnsupportedValueBody(v *strictjson.Value, d *genrt.Decoder) (UnsupportedValue, error) {
 	x, err := decodeUnsupportedValueExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)
@@ -16124,6 +16488,19 @@ func DecodeValueChangeTree(v *strictjson.Value, d *genrt.Decoder) (ValueChange, 
 	}
 	return x, nil
 }
+
+// DecodeValueChangeBody is DecodeValueChangeTree for a caller that has read
+// v's tag already and found it "value": it does not read the member "kind"
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeValueChangeTree refuses it; the policy of d applies as
+// for any tree decoder.
+func DecodeValueChangeBody(v *strictjson.Value, d *genrt.Decoder) (ValueChange, error) {
+	x, err := decodeValueChangeExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
 func decodeValueChange(v *strictjson.Value, d *genrt.Decoder) (ValueChange, error) {
 	return decodeValueChangeExcept(v, d, "")
 }
@@ -16551,6 +16928,19 @@ func DecodeValueSchemaTree(v *strictjson.Value, d *genrt.Decoder) (ValueSchema, 
 	if err := genrt.Tag(v, "kind", "value"); err != nil {
 		return ValueSchema{}, genrt.WithCode(err, CodeInvalidParams)
 	}
+	x, err := decodeValueSchemaExcept(v, d, "kind")
+	if err != nil {
+		return x, genrt.WithCode(err, CodeInvalidParams)
+	}
+	return x, nil
+}
+
+// DecodeValueSchemaBody is DecodeValueSchemaTree for a caller that has read
+// v's tag already and found it "value": it does not read the member "kind"
+// again, and skips it as the union's decoder does. A v that is not an object
+// is refused as DecodeValueSchemaTree refuses it; the policy of d applies as
+// for any tree decoder.
+func DecodeValueSchemaBody(v *strictjson.Value, d *genrt.Decoder) (ValueSchema, error) {
 	x, err := decodeValueSchemaExcept(v, d, "kind")
 	if err != nil {
 		return x, genrt.WithCode(err, CodeInvalidParams)

@@ -112,6 +112,10 @@ const (
 // DecodeXTree.
 const TreeSuffix = "Tree"
 
+// BodySuffix ends the name of the decoder of a union variant's tree whose
+// tag the caller has read already: DecodeXBody.
+const BodySuffix = "Body"
+
 // RuleGoName is the name of the constant that holds the id of a rule (or
 // of an id'd field) of domain: Rule and the id without the domain, so
 // ai-control-protocol.wire.line-limit becomes RuleWireLineLimit.
@@ -148,6 +152,9 @@ func (d *Domain) GoIdentifiers() []GoIdentifier {
 		add(t.GoName(), "type "+t.Name, t.Ptr)
 		add(DecodePrefix+t.GoName(), "decoder of type "+t.Name, t.Ptr)
 		add(DecodePrefix+t.GoName()+TreeSuffix, "tree decoder of type "+t.Name, t.Ptr)
+		// Reserved for every type, though only a union's variants have one:
+		// which types are variants is the emitter's to decide.
+		add(DecodePrefix+t.GoName()+BodySuffix, "variant body decoder of type "+t.Name, t.Ptr)
 		switch t.Kind {
 		case UnionKind:
 			add("Marshal"+t.GoName(), "marshaler of union "+t.Name, t.Ptr)

@@ -15,7 +15,8 @@ package strictjson
 // Reset does not clear the memory (the parser writes each value whole
 // when it takes it), so an idle arena keeps its last trees, and what they
 // refer to, alive until it is reused or dropped; it also keeps the
-// parser's scratch for its next document. The strings of a tree do
+// parser's scratch for its next document, and with it the last document
+// and its options. The strings of a tree do
 // not live in the arena (they share the one copy of the input Parse makes,
 // or the input itself with Options.Borrow), so strings taken from a tree
 // stay valid. An Arena is not safe for concurrent use; the zero Arena is

@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 )
 
@@ -158,6 +159,22 @@ func TestBorrow(t *testing.T) {
 			t.Errorf("borrow %v: the string is %q after the input changed", borrow, name)
 		}
 	}
+	// An arena's parser that borrowed its last document copies the next
+	// one when that one's options ask it to.
+	var a Arena
+	if _, err := ParseIn(&a, []byte(`{"name":"first"}`), Options{Borrow: true}); err != nil {
+		t.Fatal(err)
+	}
+	data := []byte(`{"name":"again"}`)
+	v, err := ParseIn(&a, data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := v.Get("name").Str
+	copy(data[9:14], "xxxxx")
+	if name != "again" {
+		t.Errorf("the string of a copied document is %q after the input changed", name)
+	}
 }
 
 // An arena keeps its parser from one document to the next without a
@@ -194,6 +211,14 @@ func TestParseInKeepsNoState(t *testing.T) {
 		{`[1,2,3,4]`, Options{MaxValues: 4}},
 		{`[1,2,3]`, Options{MaxValues: 4}},
 		{many(40), Options{}},
+		// The options of one document do not carry into the next: the
+		// parser an arena keeps keeps the last ones until then.
+		{`{"a":1,"a":2}`, Options{AllowDuplicateKeys: true}},
+		{`{"a":1,"a":2}`, Options{}},
+		{`["\ud800"]`, Options{AllowUnpairedSurrogates: true}},
+		{`["\ud800"]`, Options{}},
+		{`[1,2]`, Options{Number: func([]byte) error { return errors.New("no numbers here") }}},
+		{`[1,2]`, Options{}},
 	}
 	for round := 0; round < 3; round++ {
 		for i, d := range docs {
