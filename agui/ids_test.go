@@ -255,13 +255,7 @@ func TestSeqTablesBound(t *testing.T) {
 // name of the one that did, whether that is the parent agent or a
 // subagent; a step of a failed run is not open in the next.
 func TestOpenStepsOwners(t *testing.T) {
-	s := func(kind, name string, sub ...string) ev {
-		e := ev{"type": kind, "stepName": name}
-		if len(sub) > 0 {
-			e["subagentRunId"] = sub[0]
-		}
-		return e
-	}
+	s := stepEvent
 	st, fin := contract.EventStepStarted, contract.EventStepFinished
 	for _, c := range []struct {
 		events []ev

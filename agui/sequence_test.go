@@ -84,15 +84,19 @@ func TestToolCalls(t *testing.T) {
 	}
 }
 
+// stepEvent is a step event of kind for the step name, attributed to the
+// subagent sub when one is given.
+func stepEvent(kind, name string, sub ...string) ev {
+	e := ev{"type": kind, "stepName": name}
+	if len(sub) > 0 {
+		e["subagentRunId"] = sub[0]
+	}
+	return e
+}
+
 //contract:proves ag-ui.sequence.step ag-ui.event.step-started ag-ui.event.step-finished
 func TestSteps(t *testing.T) {
-	s := func(kind, name string, sub ...string) ev {
-		e := ev{"type": kind, "stepName": name}
-		if len(sub) > 0 {
-			e["subagentRunId"] = sub[0]
-		}
-		return e
-	}
+	s := stepEvent
 	st, fin := contract.EventStepStarted, contract.EventStepFinished
 	for _, p := range []string{stand, v11} {
 		reject(t, p, lines(t, run(s(fin, "a"))...), 1, "/stepName", contract.RuleSequenceStep)
