@@ -30,6 +30,24 @@ func parsedCatalog(t *testing.T) (rel, sum string, d *designer.Descriptor) {
 	return filepath.Join("Catalogs", "Товары.xml"), Sum(data), d
 }
 
+// openCache opens a cache of project with a key of its own, closed when
+// the test ends.
+func openCache(t *testing.T, project string) *Cache {
+	t.Helper()
+	c := New(project, t.TempDir(), func(string) {})
+	if c == nil {
+		t.Fatal("no cache")
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// entryPath is where a cache of project keeps the entry of rel.
+func entryPath(project, rel string) string {
+	shard, name := EntryName(rel)
+	return filepath.Join(project, filepath.FromSlash(Dir), shard, name)
+}
+
 // An entry stored for a file's bytes is found again for those bytes
 // only, by a cache with the same key; a changed entry is rejected.
 func TestStorePeek(t *testing.T) {
@@ -65,8 +83,7 @@ func TestStorePeek(t *testing.T) {
 	if _, res := other.Peek(rel, sum); res != Rejected {
 		t.Errorf("another user's key: %v", res)
 	}
-	shard, name := EntryName(rel)
-	path := filepath.Join(project, filepath.FromSlash(Dir), shard, name)
+	path := entryPath(project, rel)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -103,15 +120,10 @@ func TestLinkTurnsOff(t *testing.T) {
 // is a hit; one byte more is rejected, though its signature is good.
 func TestEntryLimit(t *testing.T) {
 	project := t.TempDir()
-	c := New(project, t.TempDir(), func(string) {})
-	if c == nil {
-		t.Fatal("no cache")
-	}
-	defer c.Close()
+	c := openCache(t, project)
 	rel, sum, d := parsedCatalog(t)
 	c.Store(rel, sum, d)
-	shard, name := EntryName(rel)
-	path := filepath.Join(project, filepath.FromSlash(Dir), shard, name)
+	path := entryPath(project, rel)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -144,11 +156,7 @@ func TestEntryLimit(t *testing.T) {
 // a temporary entry.
 func TestStoreSweepsLeftTemps(t *testing.T) {
 	project := t.TempDir()
-	c := New(project, t.TempDir(), func(string) {})
-	if c == nil {
-		t.Fatal("no cache")
-	}
-	defer c.Close()
+	c := openCache(t, project)
 	rel, sum, d := parsedCatalog(t)
 	shard, _ := EntryName(rel)
 	shardDir := filepath.Join(project, filepath.FromSlash(Dir), shard)
