@@ -74,6 +74,29 @@ func newRun(t *testing.T, saved *bytes.Buffer, found *[]agui.Finding) *Run {
 	return r
 }
 
+// readWhole reads body through r with hooks and ends the run.
+func readWhole(t *testing.T, r *Run, body io.Reader, hooks Hooks) *agui.Result {
+	t.Helper()
+	if err := r.ReadBody(body, hooks); err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.End()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// checkSaved checks in file mode the record a run saved.
+func checkSaved(t *testing.T, saved *bytes.Buffer) *agui.Result {
+	t.Helper()
+	file, err := agui.Check(saved.Bytes(), agui.Options{Profile: contract.ProfileAgUI11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
 // A body read a byte at a time, or in many pieces that make more batches
 // than wait at once, is checked and saved the same: every event, in order,
 // and the same result the record gives in file mode.
@@ -89,17 +112,8 @@ func TestReadBodyWhole(t *testing.T) {
 			var found []agui.Finding
 			r := newRun(t, &saved, &found)
 			checked := 0
-			if err := r.ReadBody(body, Hooks{Checked: func() { checked++ }}); err != nil {
-				t.Fatal(err)
-			}
-			res, err := r.End()
-			if err != nil {
-				t.Fatal(err)
-			}
-			file, err := agui.Check(saved.Bytes(), agui.Options{Profile: contract.ProfileAgUI11})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := readWhole(t, r, body, Hooks{Checked: func() { checked++ }})
+			file := checkSaved(t, &saved)
 			if res.Accepted != file.Accepted || res.Events != file.Events || len(res.Findings) != len(file.Findings) || len(found) != len(res.Findings) {
 				t.Errorf("live: accepted %v, %d events, %d findings (%d reported); file: %v, %d, %d", res.Accepted, res.Events, len(res.Findings), len(found), file.Accepted, file.Events, len(file.Findings))
 			}
@@ -138,23 +152,14 @@ func TestReadBodyMatchesFile(t *testing.T) {
 				var saved bytes.Buffer
 				var found []agui.Finding
 				r := newRun(t, &saved, &found)
-				if err := r.ReadBody(body, Hooks{}); err != nil {
-					t.Fatal(err)
-				}
-				res, err := r.End()
-				if err != nil {
-					t.Fatal(err)
-				}
+				res := readWhole(t, r, body, Hooks{})
 				serial := newRun(t, new(bytes.Buffer), new([]agui.Finding))
 				serial.Write([]byte(stream))
 				one, err := serial.End()
 				if err != nil {
 					t.Fatal(err)
 				}
-				file, err := agui.Check(saved.Bytes(), agui.Options{Profile: contract.ProfileAgUI11})
-				if err != nil {
-					t.Fatal(err)
-				}
+				file := checkSaved(t, &saved)
 				show := func(r *agui.Result) string { return fmt.Sprint(r.Accepted, r.Events, r.Findings, r.Warnings) }
 				if show(res) != show(file) || show(res) != show(one) {
 					t.Errorf("two goroutines: %s\none:          %s\nfile:         %s", show(res), show(one), show(file))
