@@ -126,6 +126,18 @@ func (t *idTable) setIndex(e *idEntry, k int) {
 	e.index = k
 }
 
+// setName records n as the name e's message was opened with.
+func (t *idTable) setName(e *idEntry, n msgName) {
+	t.recordFacts(e)
+	e.name = n
+}
+
+// setAnswered records that a result answered e's tool call.
+func (t *idTable) setAnswered(e *idEntry) {
+	t.recordFacts(e)
+	e.answered = true
+}
+
 // nameOf returns the name e's message was opened with (see msgName).
 func (t *idTable) nameOf(e *idEntry) msgName {
 	if e == nil || e.gen != t.gen {

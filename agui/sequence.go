@@ -279,8 +279,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		if e.Name != nil {
 			n.name, n.set = *e.Name, true
 		}
-		s.msgs.recordFacts(ent)
-		ent.name = n
+		s.msgs.setName(ent, n)
 		return nil
 	}
 	if was := s.r.Messages[k].Role; e.Role != nil && string(*e.Role) != was {
@@ -309,7 +308,7 @@ func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) erro
 
 func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
 	ent, err := s.cont(i, &s.text, e.MessageID, e.SubagentRunID, true)
-	if k, ok := s.msgs.indexOf(ent); ok {
+	if k, ok := s.placeOf(&s.text, ent, e.MessageID); ok {
 		s.r.Messages[k].Complete = true
 	}
 	return err
@@ -359,14 +358,24 @@ func (s *seq) message(i int, k *entity, ent *idEntry, id string) (int, bool) {
 	if ent == nil {
 		return 0, false
 	}
-	if k.t != &s.msgs {
-		ent = s.msgs.find(id) // a reasoning message's entry is in s.reasons
-	}
-	at, ok := s.msgs.indexOf(ent)
+	at, ok := s.placeOf(k, ent, id)
 	if !ok {
 		s.warn(i, k.ptr, k.rule, "the %s %q is open, but a messages snapshot since it opened left it out of the conversation; this content is not shown", k.noun, id)
 	}
 	return at, ok
+}
+
+// placeOf returns the place in the result of the message id, which an
+// event of kind k continues; ent is the id's entry in k's table, nil when
+// the event found no open entity to continue.
+func (s *seq) placeOf(k *entity, ent *idEntry, id string) (int, bool) {
+	if ent == nil {
+		return 0, false
+	}
+	if k.t != &s.msgs {
+		ent = s.msgs.find(id) // a reasoning message's entry is in s.reasons
+	}
+	return s.msgs.indexOf(ent)
 }
 
 func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentEvent) error {
@@ -440,7 +449,7 @@ func (s *seq) extend(text *string, key textKey, delta string) {
 
 func (s *seq) reasoningMessageEnd(i int, e contract.ReasoningMessageEndEvent) error {
 	ent, err := s.cont(i, &s.reasoning, e.MessageID, e.SubagentRunID, true)
-	if k, ok := s.msgs.indexOf(s.msgs.find(e.MessageID)); ent != nil && ok {
+	if k, ok := s.placeOf(&s.reasoning, ent, e.MessageID); ok {
 		s.r.Messages[k].Complete = true
 	}
 	return err
@@ -821,8 +830,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
 		}
 	}
-	s.tools.recordFacts(ent)
-	ent.answered = true
+	s.tools.setAnswered(ent)
 	if s.attrib {
 		// The result mints a tool message: its owner is the result's own.
 		s.msgs.setOwner(s.msgs.entry(e.MessageID), ownerOf(e.SubagentRunID))
