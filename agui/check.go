@@ -174,7 +174,12 @@ func (c *checker) run(events []*strictjson.Value, rec *record) *Result {
 	c.seq.srcs = rec != nil
 	c.kinds = kindLists.Get().(*[]uint16)
 	defer func() {
-		kindLists.Put(c.kinds)
+		// Bounded as every pooled list is: a record without an event
+		// limit may be long.
+		if kinds := emptied(*c.kinds); kinds != nil {
+			*c.kinds = kinds
+			kindLists.Put(c.kinds)
+		}
 		c.kinds = nil
 	}()
 	c.presize(events)

@@ -118,11 +118,18 @@ func (l *resultLists) settle(r *Result) {
 func reclaim[T any](list []T) (spare, copied []T) {
 	copied = make([]T, len(list))
 	copy(copied, list)
+	return emptied(list), copied
+}
+
+// emptied clears list of what it refers to and returns it empty, for the
+// next check to append to, or nil when it grew past maxPooledList
+// entries: the one rule for every list a check lends from a pool.
+func emptied[T any](list []T) []T {
 	clear(list)
 	if cap(list) > maxPooledList {
-		return nil, copied
+		return nil
 	}
-	return list[:0], copied
+	return list[:0]
 }
 
 // seqTables are the tables of a sequence checker that grow with the

@@ -55,20 +55,13 @@ func (r *record) free() {
 	if l == nil {
 		return
 	}
-	l.events, l.srcs = r.events[:cap(r.events)], r.srcs[:cap(r.srcs)]
+	events, srcs := emptied(r.events), emptied(r.srcs)
 	r.lists, r.events, r.srcs = nil, nil, nil
-	if !l.worthKeeping() {
+	if events == nil || srcs == nil {
 		return
 	}
-	clear(l.events)
-	clear(l.srcs)
+	l.events, l.srcs = events, srcs
 	lineListPool.Put(l)
-}
-
-// worthKeeping reports whether the lists are small enough to keep for the
-// next record (see maxPooledList).
-func (l *lineLists) worthKeeping() bool {
-	return cap(l.events) <= maxPooledList && cap(l.srcs) <= maxPooledList
 }
 
 // readRecord turns the bytes of a record into its events, enforcing the

@@ -360,18 +360,25 @@ func TestLineListsPooled(t *testing.T) {
 	if rec.lists != nil || rec.events != nil || rec.srcs != nil {
 		t.Error("the record still holds its lists after free")
 	}
-	for i := range l.events {
-		if l.events[i] != nil || l.srcs[i] != nil {
+	if len(l.events) != 0 || cap(l.events) < 4 || len(l.srcs) != 0 || cap(l.srcs) < 4 {
+		t.Fatalf("the freed lists: length %d/%d, room %d/%d", len(l.events), len(l.srcs), cap(l.events), cap(l.srcs))
+	}
+	events, srcs := l.events[:cap(l.events)], l.srcs[:cap(l.srcs)]
+	for i := range events {
+		if events[i] != nil || srcs[i] != nil {
 			t.Fatalf("the freed lists still refer to event %d", i)
 		}
 	}
-	for _, c := range []struct {
-		events, srcs int
-		keep         bool
-	}{{maxPooledList, maxPooledList, true}, {maxPooledList + 1, maxPooledList, false}, {maxPooledList, maxPooledList + 1, false}} {
-		l := lineLists{events: make([]*strictjson.Value, 0, c.events), srcs: make([][]byte, 0, c.srcs)}
-		if got := l.worthKeeping(); got != c.keep {
-			t.Errorf("lists of %d and %d entries kept: %v", c.events, c.srcs, got)
+	// The lists are kept while they hold at most maxPooledList entries.
+	for _, size := range []int{maxPooledList, maxPooledList + 1} {
+		list := make([]*strictjson.Value, 1, size)
+		list[0] = new(strictjson.Value)
+		kept := emptied(list)
+		if list[0] != nil {
+			t.Errorf("%d entries: the list still refers to its value", size)
+		}
+		if (kept != nil) != (size <= maxPooledList) || kept != nil && (len(kept) != 0 || cap(kept) != size) {
+			t.Errorf("%d entries: kept %v, length %d, room %d", size, kept != nil, len(kept), cap(kept))
 		}
 	}
 	// Room for every line, up to the events a record may hold and the one
