@@ -227,8 +227,7 @@ func (h *handoff) add(p agui.Parsed) error {
 	}
 	*h.cur = append(*h.cur, p)
 	if len(*h.cur) == BatchEvents {
-		h.full <- batch{events: h.cur}
-		h.cur = nil
+		h.send(batch{}) // the batch is taken: send cannot wait for one
 	}
 	return nil
 }
