@@ -166,7 +166,7 @@ agui-node:
 agui-diff: agui-node
 	$(GO) test -count=1 -run 'TestDifferentialNode' -v ./agui/
 
-## agui-bench: the AG-UI checker beside encoding/json Valid and the reference verifier on Node, in one run, with the ratios and the load average (COUNT runs, default 3)
+## agui-bench: the AG-UI checker in file mode, live and live over loopback (with the cores it keeps busy and what a hand-over between its halves costs), beside encoding/json Valid (timed apart and in alternation) and the reference verifier on Node, in one run, with the ratios and the load average (COUNT runs, default 3)
 agui-bench: agui-node
 	BENCHTIME=$(BENCHTIME) COUNT=$(or $(COUNT),3) ./scripts/agui-bench.sh
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/contractkit/contractkit/agui/sse"
 	contract "github.com/contractkit/contractkit/generated/agui"
@@ -91,18 +92,28 @@ func benchCheck(b *testing.B, profile string) {
 		b.Fatalf("the stream is not accepted: %v %v", err, r.Findings)
 	}
 	b.SetBytes(int64(len(data)))
+	perEvent(b, r.Events, func() {
+		for i := 0; i < b.N; i++ {
+			if _, err := Check(data, Options{Profile: profile}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// perEvent times loop, which makes the b.N operations of a benchmark of
+// eventsPerOp events each, and reports the events checked a second and
+// what the loop allocated an event: agui-bench prints these figures for
+// every form of checking without counting the events itself.
+func perEvent(b *testing.B, eventsPerOp int, loop func()) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Check(data, Options{Profile: profile}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	loop()
 	b.StopTimer()
 	runtime.ReadMemStats(&after)
-	events := float64(r.Events) * float64(b.N)
+	events := float64(eventsPerOp) * float64(b.N)
 	b.ReportMetric(events/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/events, "allocs/event")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/events, "B/event")
@@ -133,17 +144,21 @@ func largeLines(tb testing.TB) (record, lines []byte) {
 // here, so that all compare directly.
 func benchCheckLines(b *testing.B, profile string) {
 	data, lines := largeLines(b)
-	if r, err := Check(lines, Options{Profile: profile}); err != nil || !r.Accepted || r.Events != 1994 {
-		b.Fatalf("the record as lines is not accepted: %v %v", err, r)
+	file, err := Check(data, Options{Profile: profile})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if r, err := Check(lines, Options{Profile: profile}); err != nil || !r.Accepted || r.Events != file.Events {
+		b.Fatalf("the record as lines is not accepted with the array's %d events: %v %v", file.Events, err, r)
 	}
 	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := Check(lines, Options{Profile: profile}); err != nil {
-			b.Fatal(err)
+	perEvent(b, file.Events, func() {
+		for i := 0; i < b.N; i++ {
+			if _, err := Check(lines, Options{Profile: profile}); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }
 
 // BenchmarkAGUICheckLinesStand and BenchmarkAGUICheckLines11 check the
@@ -178,15 +193,16 @@ func benchLive(b *testing.B, profile string) {
 		}
 		return r
 	}
-	if r := check(); !r.Accepted {
+	r := check()
+	if !r.Accepted {
 		b.Fatalf("the stream is not accepted live: %v", r.Findings)
 	}
 	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		check()
-	}
+	perEvent(b, r.Events, func() {
+		for i := 0; i < b.N; i++ {
+			check()
+		}
+	})
 }
 
 // BenchmarkAGUILiveStand and BenchmarkAGUILive11 check the large stream
@@ -207,6 +223,53 @@ func BenchmarkAGUIJSONValidFloor(b *testing.B) {
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// besideBlock is the number of checks, and then of Valid runs, in each
+// block benchBesideValid alternates: about 50 ms of each, long enough for
+// each to run with the caches its own repetitions leave, as in its own
+// benchmark, and short enough that a drift of the machine's speed reaches
+// both alike.
+const besideBlock = 64
+
+// benchBesideValid checks the large record and runs encoding/json.Valid
+// over the same bytes in alternating blocks, and reports Valid's time over
+// the check's (x-Valid): the file mode's throughput as a fraction of the
+// floor's, taken in one run. BenchmarkAGUICheck* and
+// BenchmarkAGUIJSONValidFloor give the same ratio from two benchmarks
+// seconds apart; on a shared machine whose speed drifts within minutes
+// (Valid's moved between 300 and 413 MB/s in one morning), the ratio in
+// alternation is the steadier of the two.
+func benchBesideValid(b *testing.B, profile string) {
+	data := largeStream(b)
+	if r, err := Check(data, Options{Profile: profile}); err != nil || !r.Accepted {
+		b.Fatalf("the stream is not accepted: %v %v", err, r)
+	}
+	var checking, valid time.Duration
+	for done := 0; done < b.N; {
+		n := min(besideBlock, b.N-done)
+		start := time.Now()
+		for range n {
+			if _, err := Check(data, Options{Profile: profile}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		mid := time.Now()
+		for range n {
+			if !json.Valid(data) {
+				b.Fatal("invalid")
+			}
+		}
+		valid += time.Since(mid)
+		checking += mid.Sub(start)
+		done += n
+	}
+	b.ReportMetric(valid.Seconds()/checking.Seconds(), "x-Valid")
+}
+
+// BenchmarkAGUICheckBesideValidStand and BenchmarkAGUICheckBesideValid11
+// take file mode ÷ Valid in alternation, under each profile.
+func BenchmarkAGUICheckBesideValidStand(b *testing.B) { benchBesideValid(b, stand) }
+func BenchmarkAGUICheckBesideValid11(b *testing.B)    { benchBesideValid(b, v11) }
 
 // replacesRecord is a record of AG-UI 1.1 whose snapshot holds a state of
 // 15,000 members and whose one delta replaces 3,716 of them: a patch that

@@ -5,4 +5,5 @@ package agui
 // so they cannot be in package agui.
 var (
 	LargeSSE = largeSSE
+	PerEvent = perEvent
 )

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the AG-UI benchmarks in COUNT rounds of one test binary — the
 # checker under both profiles, in file mode (the record as one JSON array,
-# and as NDJSON, the form a live stream's record takes), live (on one goroutine, and
-# through livecheck's two), live over loopback beside the exchange alone,
-# encoding/json.Valid over the same bytes (the floor), the reference
-# verifier on Node over the same bytes, and the large patch — and prints
-# the ratios Docs/performance.md records, with the load average beside
-# each round: the figures are only comparable within one round.
+# and as NDJSON, the form a live stream's record takes), live (on one
+# goroutine, and through livecheck's two), live over loopback beside the
+# exchange alone and the cost of waking one half from the other,
+# encoding/json.Valid over the same bytes (the floor, also taken in
+# alternation with the check), the reference verifier on Node over the
+# same bytes, and the large patch — and prints the ratios
+# Docs/performance.md records, with the load average beside each round:
+# the figures are only comparable within one round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 benchtime=${BENCHTIME:-1s}
@@ -74,32 +76,40 @@ END {
 		n = names[k]; mb = median(n, "MB/s")
 		printf "%-24s %10.1f %12.0f %12.2f %12.0f %10.2f %10.1f\n", n, mb, median(n, "events/s"), median(n, "allocs/event"), median(n, "B/event"), median(n "/Valid", "x"), median(n "/Node", "x")
 	}
+	beside = median("CheckBesideValidStand", "x-Valid")
+	if (beside) {
+		printf "%-24s %10s %12s %12s %12s %10.2f %10s  stand; ag-ui-1.1 %.2f: the same ratio taken in alternation, in one benchmark (blocks of 64 checks, then 64 Valid runs)\n", "Check beside Valid", "", "", "", "", beside, "", median("CheckBesideValid11", "x-Valid")
+	}
 	split("CheckLinesStand:CheckStand CheckLines11:Check11", forms, " ")
 	for (k = 1; k <= 2; k++) {
 		split(forms[k], pair, ":"); mb = median(pair[1], "MB/s")
 		if (!mb) continue
-		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file (the record as NDJSON, an event a line)\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file (the record as NDJSON, an event a line)\n", pair[1], mb, "", median(pair[1], "allocs/event"), median(pair[1], "B/event"), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
 	}
 	split("LiveStand:CheckStand Live11:Check11", lives, " ")
 	for (k = 1; k <= 2; k++) {
 		split(lives[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
-		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file\n", pair[1], mb, "", median(pair[1], "allocs/event"), median(pair[1], "B/event"), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
 	}
 	split("ReadBodyStand:CheckStand ReadBody11:Check11", bodies, " ")
 	for (k = 1; k <= 2; k++) {
 		split(bodies[k], pair, ":"); mb = median(pair[1], "MB/s")
 		if (!mb) continue
-		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file (live, in memory, read and checked side by side)\n", pair[1], mb, "", median(pair[1], "allocs/op") / 1994, median(pair[1], "B/op") / 1994, median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file (live, in memory, read and checked side by side)\n", pair[1], mb, "", median(pair[1], "allocs/event"), median(pair[1], "B/event"), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x")
 	}
 	split("LoopbackStand:CheckStand Loopback11:Check11", loops, " ")
 	for (k = 1; k <= 2; k++) {
 		split(loops[k], pair, ":"); mb = median(pair[1], "MB/s"); file = median(pair[2], "MB/s")
 		if (!mb) continue
-		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file, %.2f x file as NDJSON, heap %.1f MB (100 MB, 600 streams, one connection)\n", pair[1], mb, "", median(pair[1], "allocs/op") / (1994 * 600), median(pair[1], "B/op") / (1994 * 600), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x"), median(pair[1] "/lines", "x"), median(pair[1], "heap-MB")
+		printf "%-24s %10.1f %12s %12.2f %12.0f %10.2f %10s  %.2f x file, %.2f x file as NDJSON, heap %.1f MB, %.2f cores busy, %.0f µs a run request (100 MB, 600 streams, one connection)\n", pair[1], mb, "", median(pair[1], "allocs/event"), median(pair[1], "B/event"), median(pair[1] "/Valid", "x"), "", median(pair[1] "/file", "x"), median(pair[1] "/lines", "x"), median(pair[1], "heap-MB"), median(pair[1], "cpus"), median(pair[1], "request-µs")
 	}
 	floor = median("LoopbackFloor", "MB/s")
 	if (floor) {
 		printf "%-24s %10.1f %12s %12s %12s %10s %10s  the exchange alone: %.2f ms per stream; a checker as fast as the file mode reaches at most %.2f x file (stand), %.2f x file (1.1) over it\n", "LoopbackFloor", floor, "", "", "", "", "", median("LoopbackFloor", "ns/op") / 600 / 1e6, median("CeilingStand/file", "x"), median("Ceiling11/file", "x")
+	}
+	wake = median("HandoffWake", "wake-µs")
+	if (wake) {
+		printf "%-24s %10.0f µs for a goroutine woken by a hand-over to run while its waker works on (median; %.0f µs at the 90th percentile)\n", "HandoffWake", wake, median("HandoffWake", "wake-p90-µs")
 	}
 	printf "%-24s %10.1f %12.0f\n", "encoding/json.Valid", valid, median("JSONValidFloor", "events/s")
 	printf "%-24s %10.2f %12.0f\n", "@ag-ui/client on Node", node, median("NodeReference", "node-events/s")
