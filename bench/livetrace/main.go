@@ -5,9 +5,9 @@
 // core, or waited for the other, and what came between one stream's
 // reading half ending and the next one's starting.
 //
-// Usage:
+// Usage, from bench/livetrace (a module of its own):
 //
-//	go run ./bench/livetrace TRACE
+//	go run . TRACE
 //
 // make agui-trace takes such a trace of the loopback benchmark and reads
 // it. A stream is the life of one reading goroutine, the one
