@@ -6,7 +6,7 @@ FUZZTIME  ?= 2m
 BENCHTIME ?= 1s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: api-check bench-adopt all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bindings-node bindings-check bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff minisign eska-release
+.PHONY: agui-trace api-check bench-adopt all generate gen-check bench-gen test python3 bench-bridge ide-node mcp-node bindings-node bindings-check bench-mcp contract-diff check fmt-check vet lint bench fuzz help bench-compare corpus-test bench-ide page chromium browser-test page-screenshots page-bench bench-support bench-edit bench-rename crash-test contract-oracle bench-contractdiff minisign eska-release
 
 all: generate test
 
@@ -89,9 +89,10 @@ fmt-check:
 	@out=$$(gofmt -l .); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-## vet: go vet
+## vet: go vet, on the module and on bench/livetrace (a module of its own)
 vet:
 	$(GO) vet ./...
+	cd bench/livetrace && $(GO) vet ./...
 
 ## check: gofmt, go vet, gen --check and the tests — run before every commit
 check: fmt-check vet gen-check test
@@ -165,6 +166,13 @@ agui-node:
 ## agui-diff: compare package agui with the reference verifier on Node over the same records
 agui-diff: agui-node
 	$(GO) test -count=1 -run 'TestDifferentialNode' -v ./agui/
+
+## agui-trace: an execution trace of the loopback benchmark (ag-ui-1.1, 1,800 streams), read stream by stream by bench/livetrace: how long each half of the live path ran, waited for a core, or waited for the other
+agui-trace:
+	@t=$$(mktemp -d); trap 'rm -rf "$$t"' EXIT; \
+	$(GO) test -c -o "$$t/agui.test" ./agui/ && \
+	(cd agui && "$$t/agui.test" -test.run=NONE -test.bench='AGUILoopback11$$' -test.benchtime=2x -test.trace="$$t/loopback.trace") && \
+	cd bench/livetrace && $(GO) run . "$$t/loopback.trace"
 
 ## agui-bench: the AG-UI checker in file mode, live and live over loopback (with the cores it keeps busy and what a hand-over between its halves costs), beside encoding/json Valid (timed apart and in alternation) and the reference verifier on Node, in one run, with the ratios and the load average (COUNT runs, default 3)
 agui-bench: agui-node

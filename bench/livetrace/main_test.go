@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"runtime/trace"
+
+	xtrace "golang.org/x/exp/trace"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/contractkit/contractkit/agui"
+	"github.com/contractkit/contractkit/agui/livecheck"
+	contract "github.com/contractkit/contractkit/generated/agui"
+)
+
+// stream is a short valid run as server-sent events.
+func stream(messages int) []byte {
+	var b strings.Builder
+	event := func(s string) { fmt.Fprintf(&b, "data: %s\n\n", s) }
+	event(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)
+	for i := range messages {
+		event(fmt.Sprintf(`{"type":"TEXT_MESSAGE_START","messageId":"m%d","role":"assistant"}`, i))
+		event(fmt.Sprintf(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m%d","delta":"hello"}`, i))
+		event(fmt.Sprintf(`{"type":"TEXT_MESSAGE_END","messageId":"m%d"}`, i))
+	}
+	event(`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`)
+	return []byte(b.String())
+}
+
+// traced checks runs streams through livecheck's two halves under an
+// execution trace, with a pause between streams, and returns the trace.
+func traced(t *testing.T, runs int, pause time.Duration) []byte {
+	t.Helper()
+	body := stream(200)
+	var out bytes.Buffer
+	if err := trace.Start(&out); err != nil {
+		t.Skipf("an execution trace is already running (go test -trace): %v", err)
+	}
+	for range runs {
+		run, err := livecheck.New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(f agui.Finding) { t.Errorf("a finding in a valid stream: %v", f) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run.ReadBody(bytes.NewReader(body), livecheck.Hooks{}); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := run.End(); err != nil || !r.Accepted {
+			t.Fatalf("the stream is not accepted: %v %v", err, r)
+		}
+		time.Sleep(pause)
+	}
+	trace.Stop()
+	return out.Bytes()
+}
+
+// Every stream's reading half is found, its life and the gaps between
+// streams are split without remainder, and the checking half is seen
+// waiting in the gaps, where the test sleeps.
+func TestAnalyze(t *testing.T) {
+	const runs = 5
+	pause := 20 * time.Millisecond
+	rep, err := analyze(bytes.NewReader(traced(t, runs, pause)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Streams != runs {
+		t.Fatalf("%d streams found, want %d", rep.Streams, runs)
+	}
+	var lives, gaps time.Duration
+	for _, d := range rep.Lives {
+		lives += d
+	}
+	for _, d := range rep.Gaps {
+		gaps += d
+	}
+	if lives != rep.Life || gaps != rep.Gap {
+		t.Errorf("the parts do not add up: lives %v of %v, gaps %v of %v", lives, rep.Life, gaps, rep.Gap)
+	}
+	if rep.Life <= 0 {
+		t.Errorf("the reading halves lived %v", rep.Life)
+	}
+	// runs-1 gaps, each at least the pause, spent by the checking half
+	// asleep.
+	if min := time.Duration(runs-1) * pause; rep.Gap < min || rep.Gaps[xtrace.GoWaiting] < min {
+		t.Errorf("gaps %v, the checking half waiting %v of them; want at least %v", rep.Gap, rep.Gaps[xtrace.GoWaiting], min)
+	}
+	var out strings.Builder
+	rep.print(&out)
+	if !strings.HasPrefix(out.String(), fmt.Sprintf("%d streams; µs a stream\n", runs)) {
+		t.Errorf("report begins %q", out.String()[:min(len(out.String()), 40)])
+	}
+}
+
+// A trace with no live check in it has no stream.
+func TestAnalyzeNoStream(t *testing.T) {
+	var out bytes.Buffer
+	if err := trace.Start(&out); err != nil {
+		t.Skipf("an execution trace is already running (go test -trace): %v", err)
+	}
+	done := make(chan struct{})
+	go func() { close(done) }()
+	<-done
+	trace.Stop()
+	rep, err := analyze(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Streams != 0 || rep.Life != 0 || rep.Gap != 0 {
+		t.Errorf("streams %d, life %v, gap %v in a trace without a live check", rep.Streams, rep.Life, rep.Gap)
+	}
+}
+
+// Bytes that are not a trace are refused with an error, not a panic.
+func TestAnalyzeNotATrace(t *testing.T) {
+	for _, in := range []string{"", "go 1.26 tr", "not a trace at all", "go 1.26 trace\x00\xff\xff\xff\xff"} {
+		if _, err := analyze(strings.NewReader(in)); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+}
