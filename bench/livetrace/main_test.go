@@ -120,3 +120,57 @@ func TestAnalyzeNotATrace(t *testing.T) {
 		}
 	}
 }
+
+// The time before a stream whose checking half is another goroutine is
+// not a gap between streams (in the loopback benchmark it holds a run's
+// end and the next one's setup): two goroutines check two streams each,
+// one after the other, a short pause after each stream and a long one
+// between the goroutines; only the short pause between two streams of
+// one goroutine counts, twice.
+func TestAnalyzeGapsOfOneChecker(t *testing.T) {
+	const short, long = 20 * time.Millisecond, 300 * time.Millisecond
+	body := stream(200)
+	var out bytes.Buffer
+	if err := trace.Start(&out); err != nil {
+		t.Skipf("an execution trace is already running (go test -trace): %v", err)
+	}
+	for g := range 2 {
+		if g > 0 {
+			time.Sleep(long)
+		}
+		errs := make(chan error, 1)
+		go func() {
+			for range 2 {
+				run, err := livecheck.New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(f agui.Finding) { t.Errorf("a finding in a valid stream: %v", f) })
+				if err == nil {
+					err = run.ReadBody(bytes.NewReader(body), livecheck.Hooks{})
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				if r, err := run.End(); err != nil || !r.Accepted {
+					errs <- fmt.Errorf("the stream is not accepted: %v %v", err, r)
+					return
+				}
+				time.Sleep(short)
+			}
+			errs <- nil
+		}()
+		if err := <-errs; err != nil {
+			trace.Stop()
+			t.Fatal(err)
+		}
+	}
+	trace.Stop()
+	rep, err := analyze(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Streams != 4 || rep.Gapn != 2 {
+		t.Fatalf("%d streams and %d gaps found, want 4 and 2", rep.Streams, rep.Gapn)
+	}
+	if rep.Gap < 2*short || rep.Gap >= long {
+		t.Errorf("gaps %v; want the two short pauses (%v each), not the long one (%v)", rep.Gap, short, long)
+	}
+}
