@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"runtime/trace"
 
 	xtrace "golang.org/x/exp/trace"
@@ -172,5 +173,59 @@ func TestAnalyzeGapsOfOneChecker(t *testing.T) {
 	}
 	if rep.Gap < 2*short || rep.Gap >= long {
 		t.Errorf("gaps %v; want the two short pauses (%v each), not the long one (%v)", rep.Gap, short, long)
+	}
+}
+
+// busyReader works before every Read, on its own goroutine's time, and
+// hands out at most chunk bytes a Read: a body whose reading keeps the
+// reading half running while the checking half has nothing to check.
+type busyReader struct {
+	r     io.Reader
+	work  time.Duration
+	chunk int
+}
+
+func (b *busyReader) Read(p []byte) (int, error) {
+	for start := time.Now(); time.Since(start) < b.work; {
+	}
+	return b.r.Read(p[:min(len(p), b.chunk)])
+}
+
+// A stream's life is split by the state of each half, each in its place:
+// while the body's reads work, the reading half runs and the checking
+// half waits for a batch.
+func TestAnalyzeReaderRunsCheckerWaits(t *testing.T) {
+	const work = 5 * time.Millisecond
+	body := stream(200)
+	chunk := len(body)/8 + 1
+	var out bytes.Buffer
+	if err := trace.Start(&out); err != nil {
+		t.Skipf("an execution trace is already running (go test -trace): %v", err)
+	}
+	run, err := livecheck.New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(f agui.Finding) { t.Errorf("a finding in a valid stream: %v", f) })
+	if err == nil {
+		err = run.ReadBody(&busyReader{r: bytes.NewReader(body), work: work, chunk: chunk}, livecheck.Hooks{})
+	}
+	if err == nil {
+		if r, e := run.End(); e != nil || !r.Accepted {
+			err = fmt.Errorf("the stream is not accepted: %v %v", e, r)
+		}
+	}
+	trace.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := analyze(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Streams != 1 {
+		t.Fatalf("%d streams found, want 1", rep.Streams)
+	}
+	// Nine reads, each after the work: at least half of it must be seen
+	// as the reader running and the checker waiting.
+	want := 9 * work / 2
+	if got := rep.Lives[pair{xtrace.GoRunning, xtrace.GoWaiting}]; got < want {
+		t.Errorf("the reading half running and the checking half waiting for %v of the stream's %v; want at least %v (all: %v)", got, rep.Life, want, rep.Lives)
 	}
 }
