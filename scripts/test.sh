@@ -4,8 +4,8 @@
 # -json stream), then bench/livetrace's (a module of its own), then the
 # tests built only without the race detector
 # (scripts/norace-tests.sh), then the list of every skipped test with the
-# reason it gave. The exit status is go test's, the summarizer's or the
-# second pass's, whichever failed.
+# reason it gave. The exit status is go test's, the summarizer's,
+# bench/livetrace's or the last pass's, whichever failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 skips=$(mktemp)

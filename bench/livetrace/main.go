@@ -70,8 +70,13 @@ type report struct {
 	Life  time.Duration
 	Lives map[pair]time.Duration
 	// Gap is the time from a reading goroutine's end to the next one's
-	// creation; Gaps splits it by the checking half's state.
+	// creation by the same checking half, over Gapn such gaps; Gaps splits
+	// it by the checking half's state. The time before a stream whose
+	// checking half is another goroutine is left out: it is not between
+	// two streams of one live check (in a benchmark, it holds the end of
+	// one run of the function and the setup of the next).
 	Gap  time.Duration
+	Gapn int
 	Gaps map[trace.GoState]time.Duration
 }
 
@@ -120,18 +125,20 @@ func analyze(r io.Reader) (*report, error) {
 		id := st.Resource.Goroutine()
 		from, to := st.Goroutine()
 		if from == trace.GoNotExist && reader == none && startsIn(st, readerStart) {
-			if ended != 0 {
+			c := ev.Goroutine()
+			if ended != 0 && c == checker {
 				// The gap before this stream counts only now that a
-				// stream follows it: the time after the last one is not
-				// between streams.
+				// stream of the same checking half follows it: the time
+				// after the last one is not between streams.
 				rep.Gap += now.Sub(ended)
+				rep.Gapn++
 				for k, d := range gap {
 					rep.Gaps[k] += d
 				}
-				clear(gap)
 			}
+			clear(gap)
 			reader, readerState, started = id, to, now
-			if c := ev.Goroutine(); c != checker {
+			if c != checker {
 				// A checking half seen for the first time: its state
 				// is running, as it creates the reader.
 				checker, checkerState = c, trace.GoRunning
@@ -162,10 +169,18 @@ func startsIn(st trace.StateTransition, fn string) bool {
 	return false
 }
 
-// print writes the report, in microseconds a stream.
+// print writes the report, in microseconds a stream, and the gaps in
+// microseconds a gap.
 func (rep *report) print(w io.Writer) {
-	n := time.Duration(rep.Streams)
-	us := func(d time.Duration) string { return fmt.Sprintf("%8.1f", float64(d/n)/1e3) }
+	per := func(n int) func(time.Duration) string {
+		return func(d time.Duration) string {
+			if n == 0 {
+				return fmt.Sprintf("%8s", "-")
+			}
+			return fmt.Sprintf("%8.1f", float64(d/time.Duration(n))/1e3)
+		}
+	}
+	us := per(rep.Streams)
 	fmt.Fprintf(w, "%d streams; µs a stream\n", rep.Streams)
 	fmt.Fprintf(w, "%s  the reading half's life\n", us(rep.Life))
 	both := rep.Lives[pair{trace.GoRunning, trace.GoRunning}]
@@ -177,6 +192,8 @@ func (rep *report) print(w io.Writer) {
 	fmt.Fprintf(w, "%s    the checking half running, the reading half runnable (waiting for a core)\n", us(rep.Lives[pair{trace.GoRunnable, trace.GoRunning}]))
 	fmt.Fprintf(w, "%s    the checking half running, the reading half waiting (for the body or a free list)\n", us(rep.Lives[pair{trace.GoWaiting, trace.GoRunning}]))
 	fmt.Fprintf(w, "%s    the rest (system calls, both waiting or runnable)\n", us(rep.Life-both-readerOnly-checkerOnly))
+	us = per(rep.Gapn)
+	fmt.Fprintf(w, "%d gaps between two streams of one checking half; µs a gap\n", rep.Gapn)
 	fmt.Fprintf(w, "%s  from one reading half's end to the next one's start\n", us(rep.Gap))
 	fmt.Fprintf(w, "%s    the checking half running (its last batches, End, the next request)\n", us(rep.Gaps[trace.GoRunning]))
 	fmt.Fprintf(w, "%s    the checking half runnable (waiting for a core)\n", us(rep.Gaps[trace.GoRunnable]))

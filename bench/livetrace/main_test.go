@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"runtime/trace"
 
 	xtrace "golang.org/x/exp/trace"
@@ -118,5 +119,113 @@ func TestAnalyzeNotATrace(t *testing.T) {
 		if _, err := analyze(strings.NewReader(in)); err == nil {
 			t.Errorf("%q: no error", in)
 		}
+	}
+}
+
+// The time before a stream whose checking half is another goroutine is
+// not a gap between streams (in the loopback benchmark it holds a run's
+// end and the next one's setup): two goroutines check two streams each,
+// one after the other, a short pause after each stream and a long one
+// between the goroutines; only the short pause between two streams of
+// one goroutine counts, twice.
+func TestAnalyzeGapsOfOneChecker(t *testing.T) {
+	const short, long = 20 * time.Millisecond, 300 * time.Millisecond
+	body := stream(200)
+	var out bytes.Buffer
+	if err := trace.Start(&out); err != nil {
+		t.Skipf("an execution trace is already running (go test -trace): %v", err)
+	}
+	for g := range 2 {
+		if g > 0 {
+			time.Sleep(long)
+		}
+		errs := make(chan error, 1)
+		go func() {
+			for range 2 {
+				run, err := livecheck.New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(f agui.Finding) { t.Errorf("a finding in a valid stream: %v", f) })
+				if err == nil {
+					err = run.ReadBody(bytes.NewReader(body), livecheck.Hooks{})
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+				if r, err := run.End(); err != nil || !r.Accepted {
+					errs <- fmt.Errorf("the stream is not accepted: %v %v", err, r)
+					return
+				}
+				time.Sleep(short)
+			}
+			errs <- nil
+		}()
+		if err := <-errs; err != nil {
+			trace.Stop()
+			t.Fatal(err)
+		}
+	}
+	trace.Stop()
+	rep, err := analyze(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Streams != 4 || rep.Gapn != 2 {
+		t.Fatalf("%d streams and %d gaps found, want 4 and 2", rep.Streams, rep.Gapn)
+	}
+	if rep.Gap < 2*short || rep.Gap >= long {
+		t.Errorf("gaps %v; want the two short pauses (%v each), not the long one (%v)", rep.Gap, short, long)
+	}
+}
+
+// busyReader works before every Read, on its own goroutine's time, and
+// hands out at most chunk bytes a Read: a body whose reading keeps the
+// reading half running while the checking half has nothing to check.
+type busyReader struct {
+	r     io.Reader
+	work  time.Duration
+	chunk int
+}
+
+func (b *busyReader) Read(p []byte) (int, error) {
+	for start := time.Now(); time.Since(start) < b.work; {
+	}
+	return b.r.Read(p[:min(len(p), b.chunk)])
+}
+
+// A stream's life is split by the state of each half, each in its place:
+// while the body's reads work, the reading half runs and the checking
+// half waits for a batch.
+func TestAnalyzeReaderRunsCheckerWaits(t *testing.T) {
+	const work = 5 * time.Millisecond
+	body := stream(200)
+	chunk := len(body)/8 + 1
+	var out bytes.Buffer
+	if err := trace.Start(&out); err != nil {
+		t.Skipf("an execution trace is already running (go test -trace): %v", err)
+	}
+	run, err := livecheck.New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(f agui.Finding) { t.Errorf("a finding in a valid stream: %v", f) })
+	if err == nil {
+		err = run.ReadBody(&busyReader{r: bytes.NewReader(body), work: work, chunk: chunk}, livecheck.Hooks{})
+	}
+	if err == nil {
+		if r, e := run.End(); e != nil || !r.Accepted {
+			err = fmt.Errorf("the stream is not accepted: %v %v", e, r)
+		}
+	}
+	trace.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := analyze(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Streams != 1 {
+		t.Fatalf("%d streams found, want 1", rep.Streams)
+	}
+	// Nine reads, each after the work: at least half of it must be seen
+	// as the reader running and the checker waiting.
+	want := 9 * work / 2
+	if got := rep.Lives[pair{xtrace.GoRunning, xtrace.GoWaiting}]; got < want {
+		t.Errorf("the reading half running and the checking half waiting for %v of the stream's %v; want at least %v (all: %v)", got, rep.Life, want, rep.Lives)
 	}
 }
