@@ -58,18 +58,23 @@ func largeStream(tb testing.TB) []byte {
 	return b.Bytes()
 }
 
-// largeSSE is the large record and its events as server-sent events,
-// each on one data line: 1,994 events, 204 KB framed.
-func largeSSE(tb testing.TB) (record, body []byte) {
+// largeFramed is the large record and its events one after another, each
+// written between before and after: the forms a stream and its saved
+// record take.
+func largeFramed(tb testing.TB, before, after string) (record, framed []byte) {
 	record = largeStream(tb)
 	var out bytes.Buffer
 	for _, text := range eventTexts(tb, record) {
-		out.WriteString("data: ")
+		out.WriteString(before)
 		out.Write(text)
-		out.WriteString("\n\n")
+		out.WriteString(after)
 	}
 	return record, out.Bytes()
 }
+
+// largeSSE is the large record and its events as server-sent events,
+// each on one data line: 1,994 events, 204 KB framed.
+func largeSSE(tb testing.TB) (record, body []byte) { return largeFramed(tb, "data: ", "\n\n") }
 
 func TestLargeStreamIsValid(t *testing.T) {
 	t.Parallel()
@@ -127,15 +132,7 @@ func BenchmarkAGUICheck11(b *testing.B) { benchCheck(b, v11) }
 
 // largeLines is the large record as a live check saves it (--save): its
 // events one to a line, NDJSON.
-func largeLines(tb testing.TB) (record, lines []byte) {
-	record = largeStream(tb)
-	var out bytes.Buffer
-	for _, text := range eventTexts(tb, record) {
-		out.Write(text)
-		out.WriteByte('\n')
-	}
-	return record, out.Bytes()
-}
+func largeLines(tb testing.TB) (record, lines []byte) { return largeFramed(tb, "", "\n") }
 
 // benchCheckLines checks the large record in the form a live stream's
 // record takes, an event to a line: the file mode a stream checked live
