@@ -261,6 +261,13 @@ func connectionProblem(ctx context.Context, err error, idle time.Duration) strin
 // answerProblem says in one line why an answer is not an event stream
 // agui can check, or returns "".
 func answerProblem(resp *http.Response) string {
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		where := "no Location"
+		if loc, err := resp.Location(); err == nil {
+			where = "Location: " + loc.Redacted()
+		}
+		return fmt.Sprintf("the agent answered %s (%s); agui follows no redirect, which would send the run elsewhere or, after a 301, 302 or 303, as a GET without its RunAgentInput: give --url the address the agent answers at", resp.Status, where)
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 		return fmt.Sprintf("the agent answered %s: %q", resp.Status, head)

@@ -303,3 +303,34 @@ func TestLiveCheckHidesURLPassword(t *testing.T) {
 		t.Errorf("closed server: exit %d, stderr %s", code, stderr)
 	}
 }
+
+// A redirect is not followed: a 301, 302 or 303 would re-send the run as a
+// GET without its RunAgentInput, a 307 or 308 would check another agent
+// than the one named. Each exits 2 with one line naming the status and
+// the Location (its password hidden), and nothing reaches the target.
+func TestLiveCheckRedirectNotFollowed(t *testing.T) {
+	reached := make(chan string, 10)
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- r.Method
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, good)
+	}))
+	defer target.Close()
+	for _, status := range []int{301, 302, 303, 307, 308} {
+		loc := strings.Replace(target.URL, "http://", "http://u:s3cret@", 1) + "/next"
+		redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, loc, status)
+		}))
+		code, out, stderr := runAgui(t, "", "check", "--url", redirect.URL)
+		redirect.Close()
+		want := fmt.Sprintf("answered %d %s (Location: %s)", status, http.StatusText(status), strings.Replace(loc, "s3cret", "xxxxx", 1))
+		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) || strings.Contains(stderr, "s3cret") {
+			t.Errorf("%d: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", status, code, out, stderr, want)
+		}
+	}
+	select {
+	case m := <-reached:
+		t.Errorf("a redirect was followed: the target got a %s", m)
+	default:
+	}
+}
