@@ -267,6 +267,29 @@ func (s *Stream) Parse(line []byte) (r Parsed) {
 	return r
 }
 
+// Oversized takes the place of Line and Parse for an event of n bytes
+// whose text was not kept: one too large for the record to stay within the
+// profile's input limit, so that the record's verdict is that limit
+// whatever the event says (Check measures a record before it reads any of
+// it). nonSpace says whether the text holds anything but white space. It
+// is false, and nothing is counted, when the profile sets no input limit
+// or the record could stay within it: such an event must be read.
+func (s *Stream) Oversized(n int, nonSpace bool) (Parsed, bool) {
+	if !s.inputLimit || n < contract.LimitInputBytes {
+		return Parsed{}, false
+	}
+	s.bytes += n + 1
+	s.nonSpace = s.nonSpace || nonSpace
+	r := Parsed{index: s.lr.index}
+	if s.readErr == nil || s.readErr.Rule != contract.RuleReaderInputBytes {
+		s.readErr = inputBytesFail()
+		s.readAt = 0
+		r.found = owned([]Finding{s.readErr.Finding})
+	}
+	r.events, r.bytes = s.lr.index, s.bytes
+	return r, true
+}
+
 // Parsed is an event Stream.Parse has read and Stream.Check has yet to
 // check.
 type Parsed struct {

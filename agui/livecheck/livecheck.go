@@ -71,6 +71,71 @@ type Run struct {
 	handoff *handoff
 	// parsed is the number of events read so far.
 	parsed int
+	// Parts, when set beside save, saves the line of an event too large
+	// to hold as it arrives; without it such an event stops the run when
+	// there is a record to save.
+	Parts PartSaver
+	// spilled is the size of the event being spilled so far, nonSpace
+	// whether it holds anything but white space; crs is where its bytes
+	// become the record's.
+	spilled  int
+	nonSpace bool
+	crs      []byte
+}
+
+// A PartSaver saves the line of an event too large to hold, part by part:
+// its bytes as they arrive (line feeds already carriage returns, as Line
+// makes them), then its end.
+type PartSaver interface {
+	Part(b []byte) error
+	// EndPart ends the line: kept (its newline follows), or dropped when
+	// the stream ended before the event did, which was then never sent
+	// as an event.
+	EndPart(keep bool) error
+}
+
+// spill takes the data of an event too large to hold (sse.Spill): it is
+// saved as it arrives, and only its size is checked (agui.Stream.Oversized).
+type spill struct{ r *Run }
+
+func (sp spill) Data(b []byte) error {
+	r := sp.r
+	if r.save != nil {
+		if r.Parts == nil {
+			return r.tooLarge()
+		}
+		for rest := b; len(rest) > 0; {
+			n := min(len(rest), 32<<10)
+			r.crs = append(r.crs[:0], rest[:n]...)
+			for i, c := range r.crs {
+				if c == '\n' {
+					r.crs[i] = '\r'
+				}
+			}
+			if err := r.Parts.Part(r.crs); err != nil {
+				return fmt.Errorf("saving the record: %w", err)
+			}
+			rest = rest[n:]
+		}
+	}
+	r.spilled += len(b)
+	if !r.nonSpace && len(bytes.TrimSpace(b)) > 0 {
+		r.nonSpace = true
+	}
+	return nil
+}
+
+func (sp spill) Drop() {
+	r := sp.r
+	if r.save != nil && r.Parts != nil {
+		r.Parts.EndPart(false)
+	}
+	r.spilled, r.nonSpace = 0, false
+}
+
+// tooLarge is the error of an event the run cannot hold or save.
+func (r *Run) tooLarge() error {
+	return fmt.Errorf("after %d events, an event of more than %d bytes, the record's limit: agui does not hold it", r.parsed, contract.LimitInputBytes)
 }
 
 // New starts a run. save, when not nil, is given each event's line (the
@@ -82,15 +147,37 @@ func New(opt agui.Options, save func(line []byte) error, report func(agui.Findin
 		return nil, err
 	}
 	r := &Run{Stream: s, save: save, report: report}
-	// One event larger than the record's byte limit could not be saved
-	// or checked whole; the parser holds no more than that.
-	r.parser = sse.New(contract.LimitInputBytes, r.event)
+	// An event whose line fits in a record within the byte limit is held
+	// and checked; a larger one passes the limit whatever it says, so its
+	// bytes are saved as they arrive, not held, and only its size is
+	// checked. A comment or other line past the limit is dropped (the
+	// event needs none of it), so no line stops the run.
+	r.parser = sse.New(contract.LimitInputBytes-1, r.event)
+	r.parser.Spill = spill{r}
 	return r, nil
 }
 
 // event takes one event as the parser framed it: saved, read, and
 // checked now or handed to the checking goroutine.
 func (r *Run) event(e sse.Event) error {
+	if e.Spilled {
+		p, ok := r.Stream.Oversized(r.spilled, r.nonSpace)
+		r.spilled, r.nonSpace = 0, false
+		if !ok {
+			return r.tooLarge()
+		}
+		if r.save != nil {
+			if err := r.Parts.EndPart(true); err != nil {
+				return fmt.Errorf("saving the record: %w", err)
+			}
+		}
+		r.parsed = p.Events()
+		if r.handoff != nil {
+			return r.handoff.add(p)
+		}
+		r.check(p)
+		return nil
+	}
 	line := r.Stream.Line(e.Data)
 	if r.save != nil {
 		if err := r.save(line); err != nil {
@@ -118,7 +205,7 @@ func (r *Run) check(p agui.Parsed) {
 func (r *Run) Write(b []byte) (int, error) {
 	n, err := r.parser.Write(b)
 	if errors.Is(err, sse.ErrTooLarge) {
-		return n, fmt.Errorf("after %d events, an event of more than %d bytes, the record's limit: agui does not hold it", r.parsed, contract.LimitInputBytes)
+		return n, r.tooLarge()
 	}
 	return n, err
 }

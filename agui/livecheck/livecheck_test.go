@@ -356,34 +356,100 @@ func TestReadBodySaveFails(t *testing.T) {
 	}
 }
 
-// A Run's parser holds an event line of the record's byte limit and
-// refuses one byte more, in one piece or cut anywhere.
-func TestEventLineBound(t *testing.T) {
-	for _, extra := range []int{0, 1} {
-		// JSON white space fills the event: it counts towards no limit
-		// but the bytes.
-		line := `data: {"n":1` + strings.Repeat(" ", contract.LimitInputBytes-len(`data: {"n":1}`)+extra) + `}`
-		if len(line) != contract.LimitInputBytes+extra {
-			t.Fatalf("the line is %d bytes", len(line))
-		}
-		stream := line + "\n\n"
-		for _, cut := range []int{len(stream), 1, len(line) / 2, len(line), len(line) + 1} {
-			r, err := New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(agui.Finding) {})
-			if err != nil {
-				t.Fatal(err)
+// bufParts saves the parts of an event too large to hold into a buffer,
+// as the commands save them into a record file.
+type bufParts struct {
+	b     *bytes.Buffer
+	start int
+	open  bool
+}
+
+func (p *bufParts) Part(b []byte) error {
+	if !p.open {
+		p.start, p.open = p.b.Len(), true
+	}
+	p.b.Write(b)
+	return nil
+}
+
+func (p *bufParts) EndPart(keep bool) error {
+	switch {
+	case keep:
+		p.b.WriteByte('\n')
+	case p.open:
+		p.b.Truncate(p.start)
+	}
+	p.open = false
+	return nil
+}
+
+// An event whose record stays within the byte limit (its data one byte
+// shorter than the limit, with the newline the limit) is held and checked;
+// one byte more and the record passes the limit: the verdict is
+// ag-ui.reader.input-bytes as in file mode, the event's bytes are saved as
+// they came, not held, and the record saved gives the same result. A
+// comment or a field line past the limit is dropped, as the standard lets a
+// reader drop it, and stops nothing; an event the stream ends inside is
+// not an event, and the record loses its bytes again. Wherever the stream
+// is cut into pieces.
+func TestEventPastTheByteLimit(t *testing.T) {
+	const start = `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	const finish = `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	// JSON white space fills the event: it counts towards no limit but
+	// the bytes.
+	fill := func(n int) string {
+		return `{"type":"CUSTOM","name":"n","value":1` + strings.Repeat(" ", n-len(`{"type":"CUSTOM","name":"n","value":1}`)) + `}`
+	}
+	long := strings.Repeat("c", contract.LimitInputBytes+10)
+	for _, tc := range []struct {
+		name   string
+		stream string
+		record string // the record saved
+		rule   string // the one finding (reported as found), or "" for accepted
+	}{
+		{"data one under the limit", "data: " + fill(contract.LimitInputBytes-1) + "\n\n",
+			fill(contract.LimitInputBytes-1) + "\n", contract.RuleSequenceFirstEvent},
+		{"data at the limit", "data: " + start + "\n\ndata: " + fill(contract.LimitInputBytes) + "\n\ndata: " + finish + "\n\n",
+			start + "\n" + fill(contract.LimitInputBytes) + "\n" + finish + "\n", contract.RuleReaderInputBytes},
+		{"in two data lines", "data: " + start + "\n\ndata: " + fill(contract.LimitInputBytes/2) + "\ndata: " + fill(contract.LimitInputBytes/2) + "\n\n",
+			start + "\n" + fill(contract.LimitInputBytes/2) + "\r" + fill(contract.LimitInputBytes/2) + "\n", contract.RuleReaderInputBytes},
+		{"a long comment", ":" + long + "\r\ndata: " + start + "\n\n: " + long + "\ndata: " + finish + "\n\n",
+			start + "\n" + finish + "\n", ""},
+		{"a long event field", "data: " + start + "\n\nevent: " + long + "\nid: " + long + "\ndata: " + finish + "\n\n",
+			start + "\n" + finish + "\n", ""},
+		{"cut inside a large event", "data: " + start + "\n\ndata: " + fill(contract.LimitInputBytes+5),
+			start + "\n", contract.RuleSequenceRunComplete},
+	} {
+		for _, cut := range []int{len(tc.stream), 1, len(tc.stream) / 2, len(tc.stream) - 3} {
+			var saved bytes.Buffer
+			var found []agui.Finding
+			r := newRun(t, &saved, &found)
+			r.Parts = &bufParts{b: &saved}
+			res := readWhole(t, r, io.MultiReader(strings.NewReader(tc.stream[:cut]), strings.NewReader(tc.stream[cut:])), Hooks{})
+			what := fmt.Sprintf("%s, cut at %d", tc.name, cut)
+			if saved.String() != tc.record {
+				t.Fatalf("%s: saved %d bytes, want %d", what, saved.Len(), len(tc.record))
 			}
-			_, err = r.Write([]byte(stream[:cut]))
-			if err == nil {
-				_, err = r.Write([]byte(stream[cut:]))
+			if tc.rule == "" {
+				if !res.Accepted || len(found) != 0 {
+					t.Errorf("%s: accepted %v, found %v", what, res.Accepted, found)
+				}
+			} else if res.Accepted || len(res.Findings) != 1 || res.Findings[0].Rule != tc.rule || len(found) != 1 || found[0].Rule != tc.rule {
+				t.Errorf("%s: accepted %v, findings %v, reported %v; want %s", what, res.Accepted, res.Findings, found, tc.rule)
 			}
-			tooLarge := err != nil && strings.Contains(err.Error(), "the record's limit")
-			if tooLarge != (extra > 0) || (err != nil && !tooLarge) {
-				t.Errorf("a line of %d bytes cut at %d: %v", len(line), cut, err)
+			file := checkSaved(t, &saved)
+			if fmt.Sprint(file.Accepted, file.Findings, file.Events) != fmt.Sprint(res.Accepted, res.Findings, res.Events) {
+				t.Errorf("%s: live %v %v %d, file %v %v %d", what, res.Accepted, res.Findings, res.Events, file.Accepted, file.Findings, file.Events)
 			}
-			if extra == 0 && r.Stream.Events() != 1 {
-				t.Errorf("a line of %d bytes cut at %d: %d events read, want 1", len(line), cut, r.Stream.Events())
-			}
-			r.End()
 		}
 	}
+	// Without a PartSaver, a run that saves its record cannot save such
+	// an event, and says so.
+	var saved bytes.Buffer
+	var found []agui.Finding
+	r := newRun(t, &saved, &found)
+	if _, err := r.Write([]byte("data: " + fill(contract.LimitInputBytes) + "\n\n")); err == nil || !strings.Contains(err.Error(), "the record's limit") {
+		t.Errorf("no PartSaver: %v", err)
+	}
+	r.End()
 }

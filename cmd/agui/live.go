@@ -159,6 +159,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	if rec != nil {
+		run.Parts = &recordParts{rec: rec}
+	}
 	err = run.ReadBody(resp.Body, livecheck.Hooks{
 		Arrived:   watch.touch,
 		Checked:   func() { progress.show(run.Stream) },
@@ -316,4 +319,49 @@ func (p *progress) clear() {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.shown = false
 	}
+}
+
+// recordParts saves into a record the line of an event too large to hold,
+// as it arrives (livecheck.PartSaver); a line the stream ended inside is
+// cut off the record again.
+type recordParts struct {
+	rec   *recordFile
+	start int64 // where the line began in the file
+	open  bool
+}
+
+func (p *recordParts) Part(b []byte) error {
+	if !p.open {
+		if err := p.rec.w.Flush(); err != nil {
+			return err
+		}
+		at, err := p.rec.tmp.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return err
+		}
+		p.start, p.open = at, true
+	}
+	_, err := p.rec.w.Write(b)
+	return err
+}
+
+func (p *recordParts) EndPart(keep bool) error {
+	if !p.open {
+		if keep {
+			return p.rec.w.WriteByte('\n')
+		}
+		return nil
+	}
+	p.open = false
+	if keep {
+		return p.rec.w.WriteByte('\n')
+	}
+	if err := p.rec.w.Flush(); err != nil {
+		return err
+	}
+	if err := p.rec.tmp.Truncate(p.start); err != nil {
+		return err
+	}
+	_, err := p.rec.tmp.Seek(p.start, io.SeekStart)
+	return err
 }

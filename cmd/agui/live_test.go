@@ -334,3 +334,32 @@ func TestLiveCheckRedirectNotFollowed(t *testing.T) {
 	default:
 	}
 }
+
+// An event past the record's byte limit is checked as the record it is
+// saved as: ag-ui.reader.input-bytes, exit 1, the same JSON report as the
+// saved record gives; a comment line past the limit changes nothing.
+func TestLiveCheckPastTheByteLimit(t *testing.T) {
+	big := `{"type":"CUSTOM","name":"n","value":"` + strings.Repeat("x", contract.LimitInputBytes) + `"}`
+	start := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	for _, tc := range []struct {
+		name, stream string
+		code         int
+	}{
+		{"a large event", "data: " + start + "\n\ndata: " + big + "\n\n", exitRejected},
+		{"a large comment", ": " + big + "\n\n" + "data: " + start + "\n\n", exitRejected},
+		{"a large comment, then a whole run", ": " + big + "\n\n" + "data: " + start + "\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", exitAccepted},
+	} {
+		agent := &sseAgent{body: []byte(tc.stream), pieces: []int{1000, 7}, got: make(chan []byte, 1)}
+		srv := httptest.NewServer(agent)
+		saved := filepath.Join(t.TempDir(), "saved.ndjson")
+		code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--json", "--save", saved)
+		srv.Close()
+		fcode, fout, _ := runAgui(t, "", "check", "--json", "--profile", contract.ProfileAgUI11, saved)
+		if code != tc.code || code != fcode || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
+			t.Errorf("%s: live exit %d (stderr %q), file exit %d, want %d\nlive: %.300s\nfile: %.300s", tc.name, code, stderr, fcode, tc.code, out, fout)
+		}
+		if tc.name == "a large event" && !strings.Contains(out, contract.RuleReaderInputBytes) {
+			t.Errorf("%s: %.300s", tc.name, out)
+		}
+	}
+}

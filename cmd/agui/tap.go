@@ -214,6 +214,7 @@ func (t *tap) watch(resp *http.Response) error {
 		rec.discard()
 		return err
 	}
+	run.Parts = &recordParts{rec: rec}
 	fmt.Fprintf(t.out, "agui tap: %s: %s %s\n", name, req.Method, req.URL.Path)
 	resp.Body = &tapBody{ReadCloser: resp.Body, t: t, name: name, file: file, run: run, rec: rec}
 	return nil
