@@ -362,6 +362,10 @@ func (s *Stream) Bytes() int { return s.checkedBytes }
 // Stopped reports whether checking has stopped at a finding.
 func (s *Stream) Stopped() bool { return s.readErr != nil || s.seqErr != nil }
 
+// Finished reports whether a run has started and none is active now: as
+// far as the checked events tell, the stream may end here.
+func (s *Stream) Finished() bool { return s.c.seq.runStarted && !s.c.seq.active() }
+
 // Open is the number of entities open now: messages, tool calls,
 // reasoning, steps and subagents.
 func (s *Stream) Open() int {

@@ -167,15 +167,33 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		Checked:   func() { progress.show(run.Stream) },
 		Interrupt: func() { cancel(errStopped) },
 	})
-	if err != nil {
-		progress.clear()
-		var broke *livecheck.BodyError
-		if errors.As(err, &broke) {
-			return fail("%s: the stream broke after %d events (%d bytes): %s", shown, run.Stream.Events(), run.Stream.Bytes(), connectionProblem(ctx, broke.Err, *idle))
-		}
-		return fail("%s: %v", shown, err)
-	}
 	progress.clear()
+	// How the stream ended when the agent did not end it: a stream cut
+	// by the agent is a cut record, judged as the record saved; one left
+	// open after its run ended is judged once it falls silent; one that
+	// falls silent during its run is not judged.
+	cut := ""
+	if err != nil {
+		var broke *livecheck.BodyError
+		if !errors.As(err, &broke) || errors.Is(context.Cause(ctx), errStopped) {
+			return fail("%s: %v", shown, err)
+		}
+		events, bytes := run.Stream.Events(), run.Stream.Bytes()
+		switch {
+		case !errors.Is(context.Cause(ctx), errIdle):
+			cut = fmt.Sprintf("the agent's stream broke after %d events (%d bytes): %v; the verdict is that of what arrived", events, bytes, broke.Err)
+		case run.Stream.Finished() || run.Stream.Stopped():
+			cut = fmt.Sprintf("after %d events (%d bytes) the agent kept the stream open with nothing more for %s (--idle-timeout); the verdict is that of what arrived", events, bytes, *idle)
+		default:
+			return fail("%s: the stream stopped after %d events (%d bytes), its run unfinished: %s", shown, events, bytes, connectionProblem(ctx, broke.Err, *idle))
+		}
+	}
+	if cut != "" && run.Stream.Events() == 0 {
+		return fail("%s: %s", shown, strings.TrimSuffix(cut, "; the verdict is that of what arrived"))
+	}
+	if cut != "" {
+		fmt.Fprintf(stderr, "agui check: %s: %s\n", shown, cut)
+	}
 	res, err := run.End()
 	if err != nil {
 		return fail("%s: the agent answered with an event stream that holds no event", shown)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -360,6 +361,64 @@ func TestLiveCheckPastTheByteLimit(t *testing.T) {
 		}
 		if tc.name == "a large event" && !strings.Contains(out, contract.RuleReaderInputBytes) {
 			t.Errorf("%s: %.300s", tc.name, out)
+		}
+	}
+}
+
+// A stream the agent cuts is a cut record: REJECTED (exit 1), its record
+// saved and judged the same by agui check, with one line that says the
+// stream broke; a stream left open after its run ended is judged once
+// --idle-timeout passes; one silent in the middle of its run is not judged
+// (exit 2, nothing saved).
+func TestLiveCheckStreamEnds(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	finish := "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	release := make(chan struct{})
+	defer close(release)
+	serve := func(body string, how string) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, body)
+			w.(http.Flusher).Flush()
+			if how == "cut" {
+				conn, _, _ := http.NewResponseController(w).Hijack()
+				conn.Close()
+				return
+			}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+		}))
+	}
+	for _, tc := range []struct {
+		name, body, how string
+		code            int
+		line            string
+	}{
+		{"cut mid-run", start, "cut", exitRejected, "the agent's stream broke after 1 events (50 bytes): "},
+		{"cut after the run", start + finish, "cut", exitAccepted, "the agent's stream broke after 2 events (101 bytes): "},
+		{"open after the run", start + finish, "open", exitAccepted, "after 2 events (101 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
+		{"silent mid-run", start, "open", exitUnusable, "the stream stopped after 1 events (50 bytes), its run unfinished: nothing arrived for 300ms (--idle-timeout)"},
+	} {
+		srv := serve(tc.body, tc.how)
+		saved := filepath.Join(t.TempDir(), "saved.ndjson")
+		code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--json", "--idle-timeout", "300ms", "--save", saved)
+		srv.Close()
+		if code != tc.code || !strings.Contains(stderr, tc.line) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tc.name, code, stderr, tc.code, tc.line)
+			continue
+		}
+		if tc.code == exitUnusable {
+			if _, err := os.Stat(saved); err == nil || out != "" {
+				t.Errorf("%s: a record was saved or a report printed: %s", tc.name, out)
+			}
+			continue
+		}
+		fcode, fout, _ := runAgui(t, "", "check", "--json", "--profile", contract.ProfileAgUI11, saved)
+		if fcode != code || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
+			t.Errorf("%s: live exit %d, file exit %d\nlive: %s\nfile: %s", tc.name, code, fcode, out, fout)
 		}
 	}
 }

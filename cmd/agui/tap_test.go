@@ -230,3 +230,78 @@ func TestTapRefusals(t *testing.T) {
 		t.Error("a refused tap made its default folder")
 	}
 }
+
+// The three ways a stream through the tap ends early are told apart. A
+// frontend that leaves mid-run does not make the agent's run REJECTED:
+// the end's findings (a cut run) are not reported, and the run is "not
+// judged", its record kept. A frontend that leaves after a finding still
+// sees the finding's REJECTED. An agent whose stream breaks is REJECTED, as
+// agui check judges the record it leaves.
+func TestTapStreamCutEarly(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	bad := "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n"
+	release := make(chan struct{})
+	defer close(release)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, start)
+		if string(body) == "bad" {
+			io.WriteString(w, bad)
+		}
+		w.(http.Flusher).Flush()
+		if string(body) == "cut" {
+			// The agent's side breaks: the connection closes mid-stream.
+			conn, _, _ := http.NewResponseController(w).Hijack()
+			conn.Close()
+			return
+		}
+		select { // the agent thinks, and the frontend gives up
+		case <-release:
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer agent.Close()
+	dir := t.TempDir()
+	addr, out, stop := startTap(t, agent.URL, dir)
+	defer stop()
+	leave := func(body string) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+"/", strings.NewReader(body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 1)
+		resp.Body.Read(buf) // the stream has begun
+		cancel()
+		resp.Body.Close()
+	}
+
+	leave("")
+	m := waitFor(t, out, regexp.MustCompile(`run 1: not judged: the frontend closed the stream after (\d+) events.*, is (\S+)\n`))
+	if m[1] != "1" || strings.Contains(out.String(), "run 1: REJECTED") || strings.Contains(out.String(), "run-complete") {
+		t.Errorf("run 1, the frontend left:\n%s", out.String())
+	}
+	if _, err := os.Stat(m[2]); err != nil {
+		t.Errorf("run 1's record: %v", err)
+	}
+
+	leave("bad")
+	waitFor(t, out, regexp.MustCompile(`run 2: REJECTED, 2 events, 0 warnings; record \S+ \(the frontend closed the stream before the agent ended it\)\n`))
+	if !strings.Contains(out.String(), "run 2: event 1 at /messageId") {
+		t.Errorf("run 2's finding not reported:\n%s", out.String())
+	}
+
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("cut"))
+	if err == nil {
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	m = waitFor(t, out, regexp.MustCompile(`run 3: REJECTED, 1 events, 0 warnings; record (\S+) \(the agent's stream broke: [^)]+\)\n`))
+	if code, _, _ := runAgui(t, "", "check", "--profile", "ag-ui-1.1", m[1]); code != exitRejected || !strings.Contains(out.String(), "run 3: the record: the record ends while run") {
+		t.Errorf("run 3: agui check of the record exits %d\n%s", code, out.String())
+	}
+}
