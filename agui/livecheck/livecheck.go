@@ -43,7 +43,9 @@ var Client = func() *http.Client {
 }()
 
 // Post sends a run request, whose body is a RunAgentInput, asking for an
-// event stream; headers are 'Name: value' lines added to the request.
+// event stream; headers are 'Name: value' lines added to the request. A
+// header named there replaces Post's own of that name (Content-Type,
+// Accept), and Host names the host the request is for.
 func Post(ctx context.Context, target string, body []byte, headers []string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
@@ -51,9 +53,20 @@ func Post(ctx context.Context, target string, body []byte, headers []string) (*h
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", MediaSSE)
+	given := map[string]bool{}
 	for _, h := range headers {
 		name, value, _ := strings.Cut(h, ":")
-		req.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+		name, value = http.CanonicalHeaderKey(strings.TrimSpace(name)), strings.TrimSpace(value)
+		if name == "Host" {
+			// Go sends the Host of the request, not of its headers.
+			req.Host = value
+			continue
+		}
+		if !given[name] {
+			given[name] = true
+			req.Header.Del(name)
+		}
+		req.Header.Add(name, value)
 	}
 	return Client.Do(req)
 }

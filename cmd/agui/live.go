@@ -67,12 +67,29 @@ type headerList []string
 
 func (h *headerList) String() string { return strings.Join(*h, ", ") }
 func (h *headerList) Set(v string) error {
-	name, _, ok := strings.Cut(v, ":")
+	name, value, ok := strings.Cut(v, ":")
 	if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t") {
 		return fmt.Errorf("%q is not a header: write it as 'Name: value'", v)
 	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return !isTokenChar(r) }); i >= 0 {
+		return fmt.Errorf("%q is not a header: its name may not hold %q (letters, digits and !#$%%&'*+-.^_`|~ only)", v, name[i:i+1])
+	}
+	value = strings.TrimSpace(value)
+	if i := strings.IndexFunc(value, func(r rune) bool { return r != '\t' && (r < ' ' || r == 0x7f) }); i >= 0 {
+		return fmt.Errorf("%q is not a header: its value may not hold the control character %U", v, value[i])
+	}
+	switch http.CanonicalHeaderKey(name) {
+	case "Content-Length", "Transfer-Encoding", "Connection", "Upgrade", "Te", "Trailer", "Keep-Alive":
+		return fmt.Errorf("%q: agui sets %s itself, from the request it sends", v, name)
+	}
 	*h = append(*h, v)
 	return nil
+}
+
+// isTokenChar reports whether r may stand in a header's name (a token of
+// RFC 9110).
+func isTokenChar(r rune) bool {
+	return r < 0x7f && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r))
 }
 
 // liveCheck is agui check --url.

@@ -422,3 +422,41 @@ func TestLiveCheckStreamEnds(t *testing.T) {
 		}
 	}
 }
+
+// --header replaces agui's own header of the same name (one Content-Type,
+// one Accept); repeated, a name gets each value; Host is sent as the
+// request's host; a name or value HTTP does not allow, or a header agui
+// sets from the request itself, is refused at the flag with one line.
+func TestLiveCheckHeaders(t *testing.T) {
+	got := make(chan *http.Request, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"type\":\"RUN_ERROR\",\"message\":\"no\"}\n\n")
+	}))
+	defer srv.Close()
+	code, _, stderr := runAgui(t, "", "check", "--url", srv.URL,
+		"--header", "Content-Type: application/json; charset=utf-8", "--header", "accept: text/event-stream, */*",
+		"--header", "X-A: 1", "--header", "X-A: 2", "--header", "Host: agent.example")
+	r := <-got
+	if code != exitAccepted || fmt.Sprint(r.Header["Content-Type"]) != "[application/json; charset=utf-8]" ||
+		fmt.Sprint(r.Header["Accept"]) != "[text/event-stream, */*]" || fmt.Sprint(r.Header["X-A"]) != "[1 2]" || r.Host != "agent.example" {
+		t.Errorf("exit %d (%s): headers %v, host %q", code, stderr, r.Header, r.Host)
+	}
+	for _, h := range []string{"X(A): b", "X A: b", "Ж: b", "X: a\rb", "X: a\nb", "X: a\x00b", "Content-Length: 5", "transfer-encoding: chunked", "Connection: close"} {
+		code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--header", h)
+		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--header") && !strings.Contains(stderr, "-header") {
+			t.Errorf("%q: exit %d, stderr %q", h, code, stderr)
+		}
+		select {
+		case <-got:
+			t.Errorf("%q: the request was sent", h)
+		default:
+		}
+	}
+	// A tab inside a value is allowed.
+	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--header", "X-T: a\tb")
+	if r := <-got; code != exitAccepted || r.Header.Get("X-T") != "a\tb" {
+		t.Errorf("a tab in a value: exit %d, %s", code, stderr)
+	}
+}
