@@ -168,7 +168,10 @@ func (t *tap) proxy() http.Handler {
 }
 
 // rewrite sends a request to the agent: the frontend's path below the
-// agent's (the agent's own for the root), its query added to the agent's.
+// agent's (the agent's own for the root), escaped as the frontend sent it
+// (a %2F stays one, not a slash), its query added to the agent's. A user
+// and password in the agent's URL are sent as check --url sends them:
+// as Basic authorization, unless the frontend sends its own.
 func (t *tap) rewrite(pr *httputil.ProxyRequest) {
 	out := pr.Out.URL
 	out.Scheme, out.Host = t.up.Scheme, t.up.Host
@@ -176,7 +179,11 @@ func (t *tap) rewrite(pr *httputil.ProxyRequest) {
 		out.Path, out.RawPath = t.up.Path, t.up.RawPath
 	} else {
 		out.Path = strings.TrimSuffix(t.up.Path, "/") + p
-		out.RawPath = ""
+		out.RawPath = strings.TrimSuffix(t.up.EscapedPath(), "/") + pr.In.URL.EscapedPath()
+	}
+	if u := t.up.User; u != nil && pr.Out.Header.Get("Authorization") == "" {
+		password, _ := u.Password()
+		pr.Out.SetBasicAuth(u.Username(), password)
 	}
 	switch {
 	case t.up.RawQuery == "":

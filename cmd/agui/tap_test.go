@@ -305,3 +305,44 @@ func TestTapStreamCutEarly(t *testing.T) {
 		t.Errorf("run 3: agui check of the record exits %d\n%s", code, out.String())
 	}
 }
+
+// The tap keeps a request's path escaped as the frontend sent it (a %2F
+// is not a slash), below the agent's path escaped as given; a user and
+// password in --upstream go to the agent as Basic authorization, as
+// check --url sends them, unless the frontend sends its own, and are
+// never printed.
+func TestTapPathAndCredentials(t *testing.T) {
+	type seen struct{ path, auth string }
+	got := make(chan seen, 1)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- seen{r.URL.EscapedPath(), r.Header.Get("Authorization")}
+		w.Header().Set("Content-Type", "text/plain")
+	}))
+	defer agent.Close()
+	upstream := strings.Replace(agent.URL, "http://", "http://u:s3cret@", 1) + "/api%2Fv1"
+	addr, out, stop := startTap(t, upstream, t.TempDir())
+	basic := "Basic dTpzM2NyZXQ=" // u:s3cret
+	for _, tc := range []struct{ path, auth, wantPath, wantAuth string }{
+		{"/threads/a%2Fb/runs", "", "/api%2Fv1/threads/a%2Fb/runs", basic},
+		{"/x%20y/%C3%A9", "", "/api%2Fv1/x%20y/%C3%A9", basic},
+		{"/", "", "/api%2Fv1", basic},
+		{"/own", "Bearer f", "/api%2Fv1/own", "Bearer f"},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+tc.path, strings.NewReader("{}"))
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if s := <-got; s.path != tc.wantPath || s.auth != tc.wantAuth {
+			t.Errorf("%s: the agent got %q with %q; want %q with %q", tc.path, s.path, s.auth, tc.wantPath, tc.wantAuth)
+		}
+	}
+	stop()
+	if strings.Contains(out.String(), "s3cret") {
+		t.Errorf("the password was printed:\n%s", out.String())
+	}
+}
