@@ -453,3 +453,40 @@ func TestEventPastTheByteLimit(t *testing.T) {
 	}
 	r.End()
 }
+
+// A finding at a line feed that joins two data lines names the line feed
+// the agent sent, not the carriage return the record holds in its place;
+// checking the saved record names the carriage return it holds. The rest
+// of the result is the same.
+func TestFindingNamesTheCharacterSent(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	for _, tc := range []struct{ stream, live, file string }{
+		{start + "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\ndata: b\"}\n\n", "invalid control character U+000A in string (byte 36 ", "invalid control character U+000D in string (byte 36 "},
+		{start + "data: {\"type\":\"STEP_STARTED\",\"x\":tr\ndata: ue}\n\n", `invalid character '\n' in literal true`, `invalid character '\r' in literal true`},
+		// A line feed where JSON allows white space is no finding; one
+		// elsewhere in the event does not change the character named.
+		{start + "data: {\"type\":\ndata: \"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", "", ""},
+		{start + "data: {\"type\":\ndata: \"STEP_STARTED\",\"stepName\":\"a\x01\"}\n\n", "invalid control character U+0001 in string", "invalid control character U+0001 in string"},
+	} {
+		var saved bytes.Buffer
+		var found []agui.Finding
+		r := newRun(t, &saved, &found)
+		res := readWhole(t, r, strings.NewReader(tc.stream), Hooks{})
+		file := checkSaved(t, &saved)
+		if tc.live == "" {
+			if !res.Accepted || !file.Accepted {
+				t.Errorf("%q: live %v, file %v", tc.stream, res.Findings, file.Findings)
+			}
+			continue
+		}
+		if len(res.Findings) != 1 || len(file.Findings) != 1 || !strings.Contains(res.Findings[0].Message, tc.live) || !strings.Contains(found[0].Message, tc.live) || !strings.Contains(file.Findings[0].Message, tc.file) {
+			t.Errorf("%q: live %v, reported %v, file %v", tc.stream, res.Findings, found, file.Findings)
+			continue
+		}
+		lf, ff := res.Findings[0], file.Findings[0]
+		lf.Message, ff.Message = "", ""
+		if lf != ff || res.Accepted != file.Accepted || res.Events != file.Events {
+			t.Errorf("%q: live %v, file %v", tc.stream, res.Findings, file.Findings)
+		}
+	}
+}
