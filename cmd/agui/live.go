@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -62,6 +63,23 @@ func wantsLive(args []string) bool {
 	return false
 }
 
+// durationFlag is a flag holding a duration, which says what a value it
+// cannot read lacks.
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+func (d *durationFlag) Set(v string) error {
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(v, 64); nerr == nil {
+			return fmt.Errorf("%q has no unit: write it as %ss, %sm or %sh", v, v, v, v)
+		}
+		return fmt.Errorf("%q is not a duration: write it as 30s, 5m or 1h30m", v)
+	}
+	*d = durationFlag(t)
+	return nil
+}
+
 // headerList collects repeated --header 'Name: value' flags.
 type headerList []string
 
@@ -99,7 +117,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	target := fs.String("url", "", "")
 	input := fs.String("input", "", "")
 	save := fs.String("save", "", "")
-	idle := fs.Duration("idle-timeout", defaultIdleTimeout, "")
+	idle := new(time.Duration)
+	*idle = defaultIdleTimeout
+	fs.Var((*durationFlag)(idle), "idle-timeout", "")
 	profile := fs.String("profile", contract.ProfileAgUI11, "")
 	asJSON := fs.Bool("json", false, "")
 	var headers headerList

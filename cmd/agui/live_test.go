@@ -460,3 +460,20 @@ func TestLiveCheckHeaders(t *testing.T) {
 		t.Errorf("a tab in a value: exit %d, %s", code, stderr)
 	}
 }
+
+// --idle-timeout without a unit, or not a duration, is refused with one
+// line that says how to write it.
+func TestLiveCheckIdleTimeoutFlag(t *testing.T) {
+	for v, want := range map[string]string{
+		"5":   `"5" has no unit: write it as 5s, 5m or 5h`,
+		"1.5": `"1.5" has no unit`,
+		"5x":  `"5x" is not a duration: write it as 30s, 5m or 1h30m`,
+		"0":   "--idle-timeout must be positive",
+		"-1s": "--idle-timeout must be positive",
+	} {
+		code, out, stderr := runAgui(t, "", "check", "--url", "http://127.0.0.1:1/", "--idle-timeout", v)
+		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("--idle-timeout %s: exit %d, stderr %q; want %q", v, code, stderr, want)
+		}
+	}
+}

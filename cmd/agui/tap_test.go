@@ -346,3 +346,42 @@ func TestTapPathAndCredentials(t *testing.T) {
 		t.Errorf("the password was printed:\n%s", out.String())
 	}
 }
+
+// Every answer the tap passes on unchecked is a notice on stderr, the
+// compressed event stream as the answer that is not one; stdout carries
+// the runs it checks.
+func TestTapUncheckedNotices(t *testing.T) {
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/gz" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Content-Encoding", "gzip")
+		} else {
+			w.Header().Set("Content-Type", "text/html")
+		}
+		w.Write([]byte{0x1f, 0x8b})
+	}))
+	defer agent.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	out, errb := &syncbuf.Buffer{}, &syncbuf.Buffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- tapCommand([]string{"--listen", "127.0.0.1:0", "--upstream", agent.URL, "--dir", t.TempDir()}, out, errb, ctx, func(a string) { addr <- a })
+	}()
+	a := <-addr
+	for _, p := range []string{"/gz", "/page"} {
+		resp, err := http.Post("http://"+a+p, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	waitFor(t, errb, regexp.MustCompile(`passed on unchecked: the stream is compressed \(Content-Encoding: gzip\)`))
+	waitFor(t, errb, regexp.MustCompile(`POST /page: 200 OK text/html, not an event stream: passed on unchecked`))
+	cancel()
+	<-done
+	if strings.Contains(out.String(), "unchecked") {
+		t.Errorf("a notice on stdout:\n%s", out.String())
+	}
+}
