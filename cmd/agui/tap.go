@@ -39,8 +39,10 @@ Point the frontend at the address agui tap listens on instead of the agent.
 Every request and every answer passes through unchanged, byte for byte; an
 answer that is an event stream (text/event-stream) is also checked as it
 arrives, saved as a record in FOLDER (default agui-runs), and its verdict
-printed when the stream ends. Run agui check on a saved record to see its
-full report.
+printed when the stream ends. To see its full report, check the record
+under the profile it was checked under:
+  agui check --profile ag-ui-1.1 agui-runs/RECORD.ndjson
+(agui check reads a file under the stand profile unless told otherwise).
 
 Options:
   --upstream URL   the agent's URL

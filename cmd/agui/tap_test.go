@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
@@ -383,5 +384,18 @@ func TestTapUncheckedNotices(t *testing.T) {
 	<-done
 	if strings.Contains(out.String(), "unchecked") {
 		t.Errorf("a notice on stdout:\n%s", out.String())
+	}
+}
+
+// The help of agui tap and of agui check --url names the profile a saved
+// record must be checked under to get the verdict they printed: agui
+// check reads a file under the stand profile unless told otherwise, and a
+// record that passes AG-UI 1.1 may break the stand's rules.
+func TestHelpNamesTheRecordsProfile(t *testing.T) {
+	want := "agui check --profile " + contract.ProfileAgUI11
+	_, tapHelp, _ := runAgui(t, "", "tap", "--help")
+	_, help, _ := runAgui(t, "", "--help")
+	if !strings.Contains(tapHelp, want+" agui-runs/") || !strings.Contains(strings.Join(strings.Fields(help), " "), "the report at the end is the one "+want+" gives for the saved record") {
+		t.Errorf("the help does not say %q:\n%s\n%s", want, tapHelp, help)
 	}
 }
