@@ -191,6 +191,9 @@ func (r *Run) event(e sse.Event) error {
 		r.check(p)
 		return nil
 	}
+	if isBlank(e.Data) {
+		return fmt.Errorf("after %d events, an event whose data is empty or white space: it holds no JSON value, so a client's JSON parse fails on it and the run with it (@ag-ui/client's does); a record has no line for it (its line form skips blank lines), so agui cannot judge the stream as the record it would save", r.parsed)
+	}
 	line := r.Stream.Line(e.Data)
 	if r.save != nil {
 		if err := r.save(line); err != nil {
@@ -204,6 +207,17 @@ func (r *Run) event(e sse.Event) error {
 	}
 	r.check(p)
 	return nil
+}
+
+// isBlank reports whether an event's data is empty or JSON white space
+// (the data of a server-sent event holds no CR).
+func isBlank(data []byte) bool {
+	for _, c := range data {
+		if c != ' ' && c != '\t' && c != '\n' {
+			return false
+		}
+	}
+	return true
 }
 
 // check checks one event read and reports what it found.

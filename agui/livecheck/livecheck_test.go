@@ -490,3 +490,32 @@ func TestFindingNamesTheCharacterSent(t *testing.T) {
 		}
 	}
 }
+
+// An event whose data is empty or white space holds no JSON value: a
+// client fails the run on it, and a record has no line for it (the line
+// form skips blank lines), so the run stops there, saying so, rather than
+// skip it and accept the stream. An event with no data is no event, and a
+// comment is none either; data that is JSON but not an object is an event,
+// checked as one.
+func TestBlankEventStops(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	for _, blank := range []string{"data: \n\n", "data:\n\n", "data\n\n", "data:\ndata:\n\n", "data: \t\r\n\r\n", "data:  \rdata:\t\r\r"} {
+		var saved bytes.Buffer
+		var found []agui.Finding
+		r := newRun(t, &saved, &found)
+		_, err := r.Write([]byte(start + blank + start))
+		if err == nil || !strings.Contains(err.Error(), "after 1 events, an event whose data is empty or white space") {
+			t.Errorf("%q: %v", blank, err)
+		}
+		r.End()
+	}
+	for _, notBlank := range []string{"event: x\n\n", ": data\n\n", "id: 1\n\n", "data: 1\n\n", "data: \"\"\n\n"} {
+		var saved bytes.Buffer
+		var found []agui.Finding
+		r := newRun(t, &saved, &found)
+		if _, err := r.Write([]byte(start + notBlank)); err != nil {
+			t.Errorf("%q: %v", notBlank, err)
+		}
+		r.End()
+	}
+}

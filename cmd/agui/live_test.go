@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -476,4 +477,31 @@ func TestLiveCheckIdleTimeoutFlag(t *testing.T) {
 			t.Errorf("--idle-timeout %s: exit %d, stderr %q; want %q", v, code, stderr, want)
 		}
 	}
+}
+
+// A stream with an event whose data is white space exits 2 with one line
+// that says why agui cannot judge it, and saves nothing; the tap passes it
+// on unchanged and says the same.
+func TestLiveCheckBlankEvent(t *testing.T) {
+	stream := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: \n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	agent := &sseAgent{body: []byte(stream), pieces: []int{5}, got: make(chan []byte, 1)}
+	srv := httptest.NewServer(agent)
+	defer srv.Close()
+	saved := filepath.Join(t.TempDir(), "saved.ndjson")
+	code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--save", saved)
+	if _, err := os.Stat(saved); code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "after 1 events, an event whose data is empty or white space") || err == nil {
+		t.Errorf("exit %d, stdout %q, stderr %q, saved: %v", code, out, stderr, err)
+	}
+	addr, tout, stop := startTap(t, srv.URL, t.TempDir())
+	defer stop()
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != stream {
+		t.Errorf("the tap changed the stream: %q", got)
+	}
+	waitFor(t, tout, regexp.MustCompile(`run 1: not checked to its end: after 1 events, an event whose data is empty or white space`))
 }
