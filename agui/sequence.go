@@ -216,7 +216,8 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 
 // begin checks the place of an event of type name in the run's life
 // before its own rules: what may follow a closed run, what may come first,
-// and that runs do not nest. A new run after a closed one starts afresh.
+// and that runs do not nest. A new run after a closed one starts afresh,
+// once runStartedEvent has admitted it (see there).
 func (s *seq) begin(i int, name string) error {
 	isStart, isError := name == contract.EventRunStarted, name == contract.EventRunError
 	switch {
@@ -233,9 +234,6 @@ func (s *seq) begin(i int, name string) error {
 	} else if isStart {
 		if s.runStarted && !s.runFinished && !s.runError {
 			return s.fail(i, "", contract.RuleSequenceOneActiveRun, "RUN_STARTED while a run is still active; finish it with RUN_FINISHED first")
-		}
-		if s.runFinished || s.runError {
-			s.resetRun()
 		}
 	}
 	return nil
@@ -569,13 +567,19 @@ func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 		return failf(i, member(contract.RunStartedEventMemberThreadID), contract.RuleSequenceOneThread,
 			"RUN_STARTED opens a run on thread %q, but the record's runs belong to thread %q: a record is one thread", e.ThreadID, s.thread)
 	}
-	s.runs++
-	if s.p.Has(contract.RuleStandRuns) && s.runs > contract.LimitRuns {
+	if s.p.Has(contract.RuleStandRuns) && s.runs+1 > contract.LimitRuns {
 		if !s.threadSet {
 			return failf(i, "", contract.RuleStandRuns, "a second run starts after the run that failed before it started; a record of the stand holds at most %d", contract.LimitRuns)
 		}
 		return failf(i, "", contract.RuleStandRuns, "a second run starts; a record of the stand holds at most %d", contract.LimitRuns)
 	}
+	// Admitted: only now does the run before it (finished or failed) give
+	// way. A refused start changes nothing, so the result still shows the
+	// earlier run as it ended, not as unfinished.
+	if s.runFinished || s.runError {
+		s.resetRun()
+	}
+	s.runs++
 	s.thread, s.runID, s.threadSet = e.ThreadID, e.RunID, true
 	s.runStarted = true
 	s.r.Runs = append(s.r.Runs, Run{ThreadID: e.ThreadID, RunID: e.RunID, Outcome: Outcome{Kind: OutcomeUnfinished}})
