@@ -314,7 +314,14 @@ func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
 
 func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
 	ent, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, false)
-	if k, ok := s.tools.indexOf(ent); ok {
+	k, ok := s.tools.indexOf(ent)
+	if ok && s.r.ToolCalls[k].Result != nil {
+		// A result came before the call's end (AG-UI 1.1 lets it): what
+		// follows would be shown under a result that did not answer it.
+		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
+			"TOOL_CALL_ARGS continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", e.ToolCallID)
+	}
+	if ok {
 		s.extend(&s.r.ToolCalls[k].Arguments, textKey{tool: true, k: k}, e.Delta)
 	}
 	return err
@@ -780,9 +787,10 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 }
 
 // reopenedToolCall checks a TOOL_CALL_START that names a call the record
-// already holds. As with messages, a reopened call continues the same
-// call: it names the same tool, and a parent message, when it names one,
-// is the one the call was opened in. A start
+// already holds. A call a result has answered is not reopened: its
+// arguments are what the result answered. As with messages, a reopened
+// call continues the same call: it names the same tool, and a parent
+// message, when it names one, is the one the call was opened in. A start
 // that renames the call is refused rather than shown: shown as one
 // proposal, the arguments sent for one tool would appear under another.
 func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntry) error {
@@ -791,6 +799,10 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 		return nil
 	}
 	tc := s.r.ToolCalls[k]
+	if tc.Result != nil {
+		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
+			"TOOL_CALL_START reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", e.ToolCallID)
+	}
 	if e.ToolCallName != tc.Name {
 		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallName), contract.RuleSequenceToolCall,
 			"TOOL_CALL_START reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
@@ -839,9 +851,25 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 		// The result mints a tool message: its owner is the result's own.
 		s.msgs.setOwner(s.msgs.entry(e.MessageID), ownerOf(e.SubagentRunID))
 	}
-	if started {
+	if started && s.r.ToolCalls[k].Result == nil {
 		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
+		return nil
 	}
+	// No call to show it beside, or the call shows its first result: the
+	// result is shown as the tool message it is, as the reference client
+	// adds one for every result, and never in place of another.
+	ptr := member(contract.ToolCallResultEventMemberToolCallID)
+	if started {
+		s.warn(i, ptr, contract.RuleSequenceToolResult, "the tool call %q already has a result; this one is shown as a tool message of its own", e.ToolCallID)
+	} else {
+		s.warn(i, ptr, contract.RuleSequenceToolResult, "the record shows no start of the tool call %q; its result is shown as a tool message of its own", e.ToolCallID)
+	}
+	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ToolMessage]()), ToolCallID: e.ToolCallID, Complete: true}
+	m.Content, m.Data = contentText(json.RawMessage(e.Content))
+	if e.SubagentRunID != nil {
+		m.Subagent = string(*e.SubagentRunID)
+	}
+	s.r.Messages = append(s.r.Messages, m)
 	return nil
 }
 
