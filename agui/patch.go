@@ -144,7 +144,8 @@ func (p *patcher) apply(ops []patchOp) *patchFault {
 	if p.deepOp >= 0 && !withinDepth(p.root, p.opt.maxDepth) {
 		p.rollback()
 		return &patchFault{Index: p.deepOp, Kind: faultDepth,
-			Msg: fmt.Sprintf("the patch would leave the document nesting more than %d levels deep, counted from its root", p.opt.maxDepth)}
+			Msg: fmt.Sprintf("the patch would leave the document nesting more than %d levels deep, counted from its root; "+
+				"a snapshot of it would pass the depth limit of %d levels, counted from the event", p.opt.maxDepth, p.opt.maxDepth+memberLevel-1)}
 	}
 	return nil
 }
