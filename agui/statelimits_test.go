@@ -261,3 +261,68 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 		}
 	}
 }
+
+// A delta's path counts one level per token, whatever the token: an array
+// index, the "-" that appends, or a name written with ~1 and ~0 escapes.
+// Each reaches the state bound (LimitDepth-1 levels from the root) and is
+// refused one past it, under both profiles.
+//
+//contract:proves ag-ui.sequence.state-depth
+func TestStateDepthPathTokens(t *testing.T) {
+	t.Parallel()
+	limit := contract.LimitDepth - 1
+	arr := func(n int) any { // n nested arrays, the innermost empty
+		var v any = []any{}
+		for k := 1; k < n; k++ {
+			v = []any{v}
+		}
+		return v
+	}
+	for _, over := range []bool{false, true} {
+		extra := map[bool]int{false: 0, true: 1}[over]
+		cases := []struct {
+			name string
+			snap any
+			op   map[string]any
+		}{
+			// /x holds 9 arrays (10 levels with the root); appending
+			// under the 9th adds its own levels below level 10.
+			{"append", map[string]any{"x": arr(9)},
+				map[string]any{"op": "add", "path": "/x" + strings.Repeat("/0", 8) + "/-", "value": arr(limit - 10 + extra)}},
+			// "a/b" and "c~d" are two levels, then 7 more: 10 with the
+			// root; the value goes one token deeper.
+			{"escaped", map[string]any{"a/b": map[string]any{"c~d": nestedOf("a", 8)}},
+				map[string]any{"op": "add", "path": "/a~1b/c~0d" + strings.Repeat("/a", 7) + "/z", "value": nestedOf("a", limit-10+extra)}},
+		}
+		for _, c := range cases {
+			data := lines(t, run(snapshot(c.snap), delta(c.op))...)
+			for _, profile := range []string{stand, v11} {
+				r := check(t, profile, data)
+				var got any
+				if r.State != nil {
+					if err := json.Unmarshal(r.State, &got); err != nil {
+						t.Fatal(err)
+					}
+				}
+				switch {
+				case !over && (!r.Accepted || len(r.Warnings) != 0 || jsonDepth(got) != limit):
+					t.Errorf("%s, %s, at the limit: %v %v, depth %d", c.name, profile, r.Findings, r.Warnings, jsonDepth(got))
+				case over && profile == stand && (r.Accepted || r.Findings[0].Rule != contract.RuleSequenceStateDepth || r.Findings[0].Pointer != "/delta/0"):
+					t.Errorf("%s, stand, one past: %v", c.name, r.Findings)
+				case over && profile == v11 && (!r.Accepted || len(r.Warnings) != 1 || r.Warnings[0].Rule != contract.RuleSequenceStateDepth || jsonDepth(got) != 10):
+					t.Errorf("%s, ag-ui-1.1, one past: %v %v, depth %d", c.name, r.Findings, r.Warnings, jsonDepth(got))
+				}
+			}
+		}
+	}
+}
+
+// nestedOf is n nested objects, each the only member name of the one
+// above it, the innermost empty.
+func nestedOf(name string, n int) any {
+	var v any = map[string]any{}
+	for k := 1; k < n; k++ {
+		v = map[string]any{name: v}
+	}
+	return v
+}
