@@ -295,9 +295,10 @@ func CheckValues(events []any, opt Options) (*Result, error) {
 // removal of the root. Depth is counted as in the events that would carry
 // them, the state as a STATE_SNAPSHOT's and the patch as a STATE_DELTA's,
 // so the state given and the state returned nest at most LimitDepth-1
-// levels from their root: each could be sent as a snapshot. It returns the new state as map[string]any, []any,
-// string, bool, json.Number and nil values. The arguments are never
-// modified; on any error nothing is applied.
+// levels from their root: each could be sent as a snapshot. It returns
+// the new state as map[string]any, []any, string, bool, json.Number and
+// nil values. The arguments are never modified; on any error nothing is
+// applied.
 func ApplyPatch(state, patch any) (map[string]any, error) {
 	wrap := func(in string, err error) error {
 		if f, ok := err.(*fail); ok {
