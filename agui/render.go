@@ -191,7 +191,7 @@ func (r *Result) text(compact bool) []byte {
 		pf("\n")
 	}
 	if len(r.Warnings) > 0 {
-		pf("\nWarnings (%d): material AG-UI 1.1 tolerates was stripped or skipped\n", len(r.Warnings))
+		pf("\nWarnings (%d): what AG-UI 1.1 tolerates, and what was done with it\n", len(r.Warnings))
 		for _, w := range r.Warnings {
 			pf("  %s: %s [%s]\n", w.Where(), w.Message, w.Rule)
 		}
