@@ -55,7 +55,7 @@ func TestTextMessages(t *testing.T) {
 		// its new content appends.
 		r := accept(t, p, lines(t, run(
 			text(start, "m", "role", "user"), text(content, "m", "delta", "Hello, "), text(end, "m"),
-			text(start, "m"), text(content, "m", "delta", "world."), text(end, "m"))...))
+			text(start, "m", "role", "user"), text(content, "m", "delta", "world."), text(end, "m"))...))
 		if len(r.Messages) != 1 || r.Messages[0].Content != "Hello, world." || r.Messages[0].Role != "user" || !r.Messages[0].Complete {
 			t.Errorf("%s: messages %+v", p, r.Messages)
 		}
