@@ -216,7 +216,8 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 
 // begin checks the place of an event of type name in the run's life
 // before its own rules: what may follow a closed run, what may come first,
-// and that runs do not nest. A new run after a closed one starts afresh.
+// and that runs do not nest. A new run after a closed one starts afresh,
+// once runStartedEvent has admitted it (see there).
 func (s *seq) begin(i int, name string) error {
 	isStart, isError := name == contract.EventRunStarted, name == contract.EventRunError
 	switch {
@@ -233,9 +234,6 @@ func (s *seq) begin(i int, name string) error {
 	} else if isStart {
 		if s.runStarted && !s.runFinished && !s.runError {
 			return s.fail(i, "", contract.RuleSequenceOneActiveRun, "RUN_STARTED while a run is still active; finish it with RUN_FINISHED first")
-		}
-		if s.runFinished || s.runError {
-			s.resetRun()
 		}
 	}
 	return nil
@@ -336,7 +334,14 @@ func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
 
 func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
 	ent, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, false)
-	if k, ok := s.tools.indexOf(ent); ok {
+	k, ok := s.tools.indexOf(ent)
+	if ok && s.r.ToolCalls[k].Result != nil {
+		// A result came before the call's end (AG-UI 1.1 lets it): what
+		// follows would be shown under a result that did not answer it.
+		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
+			"TOOL_CALL_ARGS continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", e.ToolCallID)
+	}
+	if ok {
 		s.extend(&s.r.ToolCalls[k].Arguments, textKey{tool: true, k: k}, e.Delta)
 	}
 	return err
@@ -612,13 +617,19 @@ func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 		return failf(i, member(contract.RunStartedEventMemberThreadID), contract.RuleSequenceOneThread,
 			"RUN_STARTED opens a run on thread %q, but the record's runs belong to thread %q: a record is one thread", e.ThreadID, s.thread)
 	}
-	s.runs++
-	if s.p.Has(contract.RuleStandRuns) && s.runs > contract.LimitRuns {
+	if s.p.Has(contract.RuleStandRuns) && s.runs+1 > contract.LimitRuns {
 		if !s.threadSet {
 			return failf(i, "", contract.RuleStandRuns, "a second run starts after the run that failed before it started; a record of the stand holds at most %d", contract.LimitRuns)
 		}
 		return failf(i, "", contract.RuleStandRuns, "a second run starts; a record of the stand holds at most %d", contract.LimitRuns)
 	}
+	// Admitted: only now does the run before it (finished or failed) give
+	// way. A refused start changes nothing, so the result still shows the
+	// earlier run as it ended, not as unfinished.
+	if s.runFinished || s.runError {
+		s.resetRun()
+	}
+	s.runs++
 	s.thread, s.runID, s.threadSet = e.ThreadID, e.RunID, true
 	s.runStarted = true
 	s.r.Runs = append(s.r.Runs, Run{ThreadID: e.ThreadID, RunID: e.RunID, Outcome: Outcome{Kind: OutcomeUnfinished}})
@@ -819,9 +830,10 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 }
 
 // reopenedToolCall checks a TOOL_CALL_START that names a call the record
-// already holds. As with messages, a reopened call continues the same
-// call: it names the same tool, and a parent message, when it names one,
-// is the one the call was opened in. A start
+// already holds. A call a result has answered is not reopened: its
+// arguments are what the result answered. As with messages, a reopened
+// call continues the same call: it names the same tool, and a parent
+// message, when it names one, is the one the call was opened in. A start
 // that renames the call is refused rather than shown: shown as one
 // proposal, the arguments sent for one tool would appear under another.
 func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntry) error {
@@ -830,6 +842,10 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 		return nil
 	}
 	tc := s.r.ToolCalls[k]
+	if tc.Result != nil {
+		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
+			"TOOL_CALL_START reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", e.ToolCallID)
+	}
 	if e.ToolCallName != tc.Name {
 		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallName), contract.RuleSequenceToolCall,
 			"TOOL_CALL_START reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
@@ -878,9 +894,25 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 		// The result mints a tool message: its owner is the result's own.
 		s.msgs.setOwner(s.msgs.entry(e.MessageID), ownerOf(e.SubagentRunID))
 	}
-	if started {
+	if started && s.r.ToolCalls[k].Result == nil {
 		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
+		return nil
 	}
+	// No call to show it beside, or the call shows its first result: the
+	// result is shown as the tool message it is, as the reference client
+	// adds one for every result, and never in place of another.
+	ptr := member(contract.ToolCallResultEventMemberToolCallID)
+	if started {
+		s.warn(i, ptr, contract.RuleSequenceToolResult, "the tool call %q already has a result; this one is shown as a tool message of its own", e.ToolCallID)
+	} else {
+		s.warn(i, ptr, contract.RuleSequenceToolResult, "the record shows no start of the tool call %q; its result is shown as a tool message of its own", e.ToolCallID)
+	}
+	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ToolMessage]()), ToolCallID: e.ToolCallID, Complete: true}
+	m.Content, m.Data = contentText(json.RawMessage(e.Content))
+	if e.SubagentRunID != nil {
+		m.Subagent = string(*e.SubagentRunID)
+	}
+	s.r.Messages = append(s.r.Messages, m)
 	return nil
 }
 
