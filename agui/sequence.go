@@ -256,8 +256,9 @@ func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent, tree *st
 	return nil
 }
 
-// msgName is the name a text message was opened with; known is false for
-// a message only a snapshot stated.
+// msgName is the name a text message was opened with, or a messages
+// snapshot stated; known is false for a message that neither named, such
+// as one a reasoning start or an activity opened.
 type msgName struct {
 	name       string
 	set, known bool
@@ -265,11 +266,13 @@ type msgName struct {
 
 // reopenedMessage checks a TEXT_MESSAGE_START that names a message the
 // record already holds. A closed message is closed, not sealed: the start
-// continues the same message, whose established role and name stand. A
-// member the start leaves out restates nothing; one it states must agree.
-// A start that disagrees is not a new message either (later content could
-// not say which one it extends), so it is refused: shown as one message,
-// it would put one speaker's text under another's role.
+// continues the same message, whose established role and name stand. The
+// start always states a role, as the contract gives an absent one its
+// default (assistant), and it must be the message's; a name it leaves out
+// restates nothing, one it states must agree. A start that disagrees is
+// not a new message either (later content could not say which one it
+// extends), so it is refused: shown as one message, it would put one
+// speaker's text under another's role.
 func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEntry) error {
 	k, known := s.msgs.indexOf(ent)
 	if !known {
@@ -280,9 +283,8 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		s.msgs.setName(ent, n)
 		return nil
 	}
-	if was := s.r.Messages[k].Role; e.Role != nil && string(*e.Role) != was {
-		return s.fail(i, member(contract.TextMessageStartEventMemberRole), contract.RuleSequenceTextMessage,
-			"TEXT_MESSAGE_START reopens the message %q as %s, but it was opened as %s; a reopened message keeps its role", e.MessageID, quote(string(*e.Role)), quote(was))
+	if err := s.reopenedRole(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, k); err != nil {
+		return err
 	}
 	n := s.msgs.nameOf(ent)
 	if e.Name == nil || !n.known || (n.set && n.name == *e.Name) {
@@ -294,6 +296,24 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 	}
 	return s.fail(i, member(contract.TextMessageStartEventMemberName), contract.RuleSequenceTextMessage,
 		"TEXT_MESSAGE_START reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", e.MessageID, quote(*e.Name), was)
+}
+
+// reopenedRole checks the role that the start event of a message states
+// (stated is false when it takes the contract's default) against the role
+// of the message k of the conversation that its id names: an id names one
+// message, whatever kind of event streams it, and the reference client
+// appends the content of any start to the message of that id.
+func (s *seq) reopenedRole(i int, event, rule, id, role string, stated bool, k int) error {
+	was := s.r.Messages[k].Role
+	if role == was {
+		return nil
+	}
+	if !stated {
+		return s.fail(i, ptrMessageID, rule,
+			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s; an id names one message, which keeps its role: state it", event, id, quote(role), quote(was))
+	}
+	return s.fail(i, member(contract.TextMessageStartEventMemberRole), rule,
+		"%s opens the message %q as %s, but the conversation holds it as %s; an id names one message, which keeps its role", event, id, quote(role), quote(was))
 }
 
 func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
@@ -349,30 +369,46 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 	if _, err := s.open(i, &s.reasoning, e.MessageID, e.SubagentRunID); err != nil {
 		return err
 	}
-	s.openMessage(s.msgs.entry(e.MessageID), e.Role, e.SubagentRunID)
+	// A reasoning message is bracketed by ids of its own kind, but it is a
+	// message of the conversation, where its id names one message.
+	ent := s.msgs.entry(e.MessageID)
+	if k, known := s.msgs.indexOf(ent); known {
+		if err := s.reopenedRole(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, k); err != nil {
+			return err
+		}
+	}
+	s.openMessage(ent, e.Role, e.SubagentRunID)
 	return nil
 }
 
 // message returns the place in the result of the message whose content
 // event i continues, when the message is open (ent, its entry in its
 // entity's table, is not nil). A messages snapshot that left the open
-// message out took it from the conversation: its content is not shown,
-// under another message or at all, and a warning says so, as the
-// reference client skips content for a message it no longer holds.
+// message out took it from the conversation, and one that restated its id
+// under another role (an activity snapshot too) put another speaker's
+// message in its place: either
+// way its content is not shown, under another message or at all, and a
+// warning says so, as the reference client skips content for a message it
+// no longer holds.
 func (s *seq) message(i int, k *entity, ent *idEntry, id string) (int, bool) {
 	if ent == nil {
 		return 0, false
 	}
 	at, ok := s.placeOf(k, ent, id)
 	if !ok {
-		s.warn(i, k.ptr, k.rule, "the %s %q is open, but a messages snapshot since it opened left it out of the conversation; this content is not shown", k.noun, id)
+		if m, restated := s.msgs.indexOf(s.msgs.find(id)); restated {
+			s.warn(i, k.ptr, k.rule, "the %s %q is open as %s, but a snapshot since it opened restated its id as %s; this content is not shown", k.noun, id, quote(s.msgs.find(id).role), quote(s.r.Messages[m].Role))
+		} else {
+			s.warn(i, k.ptr, k.rule, "the %s %q is open, but a messages snapshot since it opened left it out of the conversation; this content is not shown", k.noun, id)
+		}
 	}
 	return at, ok
 }
 
 // placeOf returns the place in the result of the message id, which an
 // event of kind k continues; ent is the id's entry in k's table, nil when
-// the event found no open entity to continue.
+// the event found no open entity to continue. The message there must
+// still have the role it was opened with.
 func (s *seq) placeOf(k *entity, ent *idEntry, id string) (int, bool) {
 	if ent == nil {
 		return 0, false
@@ -380,7 +416,11 @@ func (s *seq) placeOf(k *entity, ent *idEntry, id string) (int, bool) {
 	if k.t != &s.msgs {
 		ent = s.msgs.find(id) // a reasoning message's entry is in s.reasons
 	}
-	return s.msgs.indexOf(ent)
+	at, ok := s.msgs.indexOf(ent)
+	if ok && s.r.Messages[at].Role != ent.role {
+		return 0, false
+	}
+	return at, ok
 }
 
 func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentEvent) error {
@@ -555,12 +595,15 @@ func (s *seq) cont(i int, k *entity, id string, tag *contract.SubagentRunID, clo
 }
 
 // openMessage records a message opened with the id of e, an entry of
-// s.msgs, or marks a reopened one unfinished again.
+// s.msgs, or marks a reopened one unfinished again, and notes the role it
+// is open as.
 func (s *seq) openMessage(e *idEntry, role string, tag *contract.SubagentRunID) {
 	if k, ok := s.msgs.indexOf(e); ok {
 		s.r.Messages[k].Complete = false
+		e.role = s.r.Messages[k].Role
 		return
 	}
+	e.role = role
 	m := Message{ID: e.id, Role: role}
 	if tag != nil {
 		m.Subagent = string(*tag)
@@ -1048,25 +1091,36 @@ func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 		if tag != nil {
 			m.Subagent = string(*tag)
 		}
+		// The snapshot states each message's name, or that it has none: a
+		// start that reopens the message keeps it.
+		var name *string
 		switch x := msg.(type) {
 		case contract.DeveloperMessage:
-			m.Content = x.Content
+			m.Content, name = x.Content, x.Name
 		case contract.SystemMessage:
-			m.Content = x.Content
+			m.Content, name = x.Content, x.Name
 		case contract.AssistantMessage:
 			if x.Content != nil {
 				m.Content = *x.Content
 			}
+			name = x.Name
 		case contract.ReasoningMessage:
 			m.Content = x.Content
 		case contract.UserMessage:
 			m.Content, m.Data = contentText(json.RawMessage(x.Content))
+			name = x.Name
 		case contract.ToolMessage:
 			m.Content, m.Data = contentText(json.RawMessage(x.Content))
 		case contract.ActivityMessage:
 			m.Data = json.RawMessage(x.Content)
 		}
-		s.msgs.setIndex(s.msgs.entry(id), len(s.r.Messages))
+		ent := s.msgs.entry(id)
+		n := msgName{known: true}
+		if name != nil {
+			n.name, n.set = *name, true
+		}
+		s.msgs.setName(ent, n)
+		s.msgs.setIndex(ent, len(s.r.Messages))
 		s.r.Messages = append(s.r.Messages, m)
 	}
 	return nil
@@ -1082,6 +1136,11 @@ func contentText(raw json.RawMessage) (string, json.RawMessage) {
 	return "", raw
 }
 
+// activityRole is the role of an activity message, from the model.
+func (s *seq) activityRole() string {
+	return s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]())
+}
+
 func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	ent := s.msgs.entry(e.MessageID)
 	k, exists := s.msgs.indexOf(ent)
@@ -1091,7 +1150,7 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	if !exists || e.ReplaceOrDefault() {
 		s.activityOwner[e.MessageID] = ownerOf(e.SubagentRunID)
 	}
-	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]()), Data: json.RawMessage(e.Content), Complete: true}
+	m := Message{ID: e.MessageID, Role: s.activityRole(), Data: json.RawMessage(e.Content), Complete: true}
 	if e.SubagentRunID != nil {
 		m.Subagent = string(*e.SubagentRunID)
 	}
@@ -1105,12 +1164,18 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 }
 
 // activityDelta patches an activity's content. A delta for an activity
-// never created, or one that does not apply, changes nothing and is a
-// warning, as the draft of the protocol asks.
+// never created, for a message that is not an activity (a user's or a
+// tool's content with parts is data too, and not the agent's to patch),
+// or one that does not apply, changes nothing and is a warning, as the
+// draft of the protocol asks and the reference client does.
 func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjson.Value) error {
 	k, exists := s.msgs.indexOf(s.msgs.find(e.MessageID))
-	if !exists || s.r.Messages[k].Data == nil {
+	if !exists {
 		s.warn(i, member(contract.ActivityDeltaEventMemberMessageID), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
+		return nil
+	}
+	if role := s.r.Messages[k].Role; role != s.activityRole() {
+		s.warn(i, member(contract.ActivityDeltaEventMemberMessageID), contract.RuleSequenceActivityDelta, "the message %q is a message of role %s, not an activity; the delta was skipped", e.MessageID, quote(role))
 		return nil
 	}
 	doc, err := strictjson.Parse(s.r.Messages[k].Data, strictjson.Options{})
