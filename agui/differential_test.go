@@ -29,6 +29,10 @@ var deliberate = map[string]string{
 	"second-thread.ndjson":           "a second run on another thread: a stream answers one run input, which names one thread; the reference does not compare threads across runs",
 	"reopen-renamed-call.ndjson":     "a closed tool call reopened under another tool's name: a reopened entity continues the one it reopens and must agree with it; the reference's verifier does not compare the names, so its reducer would show one call",
 	"reopen-other-role.ndjson":       "a closed assistant message reopened as a user message: a reopening start must agree with the message's role; the reference's verifier does not compare roles",
+	"reopen-without-role.ndjson":     "a closed user message reopened by a start with no role, which means assistant: a reopening start must agree with the message's role; the reference's reducer would append the agent's text to the user's message",
+	"reasoning-on-answer-id.ndjson":  "a reasoning message on the id of an answer: an id names one message of the conversation; the reference's reducer would append the reasoning to the answer",
+	"reopen-answered-call.ndjson":    "a tool call reopened after its result: the arguments sent then would be shown under a result that did not answer them; the reference's reducer appends them to the answered call",
+	"args-after-result.ndjson":       "arguments for a call after its result (AG-UI 1.1 lets a result come before the end): they would be shown under a result that did not answer them; the reference's reducer appends them to the answered call",
 }
 
 // nodeVerifier returns the folder of the Node script, or skips.

@@ -3,6 +3,7 @@ package agui
 import (
 	"encoding"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"sort"
@@ -33,7 +34,15 @@ type FindingError struct {
 	Finding
 }
 
-func (e *FindingError) Error() string { return e.In + ": " + e.Finding.String() }
+// Error names the argument and the place in it, not a record: a direct
+// input has none.
+func (e *FindingError) Error() string {
+	where := e.In
+	if e.Pointer != "" {
+		where += " at " + e.Pointer
+	}
+	return fmt.Sprintf("%s: %s [%s]", where, e.Message, e.Rule)
+}
 
 var (
 	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
@@ -51,6 +60,9 @@ type goCopy struct {
 	path    []string
 	visited []visit // containers on the current path, for cycles
 	lim     limits
+	// from says what depth is counted from, for the message: the event,
+	// or the event a value handed over on its own would stand in.
+	from string
 }
 
 type visit struct {
@@ -221,7 +233,7 @@ func (g *goCopy) scalar(v *strictjson.Value) (*strictjson.Value, error) {
 
 func (g *goCopy) container(k strictjson.Kind, depth int) (*strictjson.Value, error) {
 	if g.lim.depth > 0 && depth > g.lim.depth {
-		return nil, g.fail(contract.RuleReaderDepth, "arrays and objects nest deeper than %d levels", g.lim.depth)
+		return nil, g.fail(contract.RuleReaderDepth, "arrays and objects nest deeper than %d levels, counted from %s", g.lim.depth, g.from)
 	}
 	if err := g.count(); err != nil {
 		return nil, err
@@ -253,7 +265,7 @@ func CheckValues(events []any, opt Options) (*Result, error) {
 		return nil, &InputError{"no events were given: there is nothing to check"}
 	}
 	c := newChecker(p, m, opt)
-	g := &goCopy{lim: readLimits(p)}
+	g := &goCopy{lim: readLimits(p), from: "the event"}
 	if g.lim.events > 0 && len(events) > g.lim.events {
 		return c.stop(eventsFail(len(events), g.lim.events)), nil
 	}
@@ -280,9 +292,13 @@ func CheckValues(events []any, opt Options) (*Result, error) {
 // stand's rules: the state is an object of at most LimitInitialStateBytes
 // bytes, the patch at most LimitPatchOperations operations and
 // LimitPatchBytes bytes, only add, remove, replace and test, never the
-// removal of the root. It returns the new state as map[string]any, []any,
-// string, bool, json.Number and nil values. The arguments are never
-// modified; on any error nothing is applied.
+// removal of the root. Depth is counted as in the events that would carry
+// them, the state as a STATE_SNAPSHOT's and the patch as a STATE_DELTA's,
+// so the state given and the state returned nest at most LimitDepth-1
+// levels from their root: each could be sent as a snapshot. It returns
+// the new state as map[string]any, []any, string, bool, json.Number and
+// nil values. The arguments are never modified; on any error nothing is
+// applied.
 func ApplyPatch(state, patch any) (map[string]any, error) {
 	wrap := func(in string, err error) error {
 		if f, ok := err.(*fail); ok {
@@ -292,8 +308,11 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 		return err
 	}
 	stand, _ := LookupProfile(contract.ProfileStand)
-	g := &goCopy{event: FileLevel, lim: readLimits(stand)}
-	doc, err := g.value(reflect.ValueOf(state), 1)
+	// The state and the patch are counted as the events that would carry
+	// them count them, a STATE_SNAPSHOT and a STATE_DELTA, where each is a
+	// member of the event: what is taken here could be sent in a record.
+	g := &goCopy{event: FileLevel, lim: readLimits(stand), from: fmt.Sprintf("the STATE_SNAPSHOT event that would carry the state, whose root is level %d", memberLevel)}
+	doc, err := g.value(reflect.ValueOf(state), memberLevel)
 	if err != nil {
 		return nil, wrap("state", err)
 	}
@@ -307,8 +326,8 @@ func ApplyPatch(state, patch any) (map[string]any, error) {
 	if err := stateLimits.stateBytes(compactSize(doc)); err != nil {
 		return nil, wrap("state", err)
 	}
-	g = &goCopy{event: FileLevel, lim: readLimits(stand)}
-	list, err := g.value(reflect.ValueOf(patch), 1)
+	g = &goCopy{event: FileLevel, lim: readLimits(stand), from: fmt.Sprintf("the STATE_DELTA event that would carry the patch, whose list is level %d", memberLevel)}
+	list, err := g.value(reflect.ValueOf(patch), memberLevel)
 	if err != nil {
 		return nil, wrap("patch", err)
 	}

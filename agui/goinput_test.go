@@ -129,8 +129,10 @@ func TestApplyPatchReadingLimits(t *testing.T) {
 	add := func(value any) []any {
 		return []any{map[string]any{"op": "add", "path": "/p", "value": value}}
 	}
-	deepState, _ := nestedJSON(contract.LimitDepth)
-	deeperState, _ := nestedJSON(contract.LimitDepth + 1)
+	// A state is counted as its STATE_SNAPSHOT counts it, where its root
+	// is level 2: it may nest LimitDepth-1 levels from its root.
+	deepState, _ := nestedJSON(contract.LimitDepth - 1)
+	deeperState, _ := nestedJSON(contract.LimitDepth)
 	// The patch's strings besides the value: op, add, path, /p, value.
 	const patchText = 2 + 3 + 4 + 2 + 5
 	cases := []struct {
@@ -156,9 +158,8 @@ func TestApplyPatchReadingLimits(t *testing.T) {
 		{"patch text", map[string]any{}, add(strings.Repeat("x", contract.LimitTextUnits-patchText)),
 			map[string]any{}, add(strings.Repeat("x", contract.LimitTextUnits-patchText+1)),
 			"patch", "/0/value", contract.RuleReaderTextUnits},
-		// A state is counted from its root, which is level 1.
 		{"state depth", deepState, []any{}, deeperState, []any{},
-			"state", strings.Repeat("/x", contract.LimitDepth), contract.RuleReaderDepth},
+			"state", strings.Repeat("/x", contract.LimitDepth-1), contract.RuleReaderDepth},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -37,6 +37,9 @@ type idEntry struct {
 	index      int // the id's place in the result's list, or -1
 	name       msgName
 	answered   bool
+	// role is the role of the message as it was opened last, read while
+	// it is open: a messages snapshot may restate its id under another.
+	role string
 }
 
 // find returns the entry of id, nil when the table has none.

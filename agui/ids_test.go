@@ -52,16 +52,17 @@ func TestIDLifetimes(t *testing.T) {
 		t.Errorf("message across runs: %+v", r.Messages)
 	}
 
-	// A snapshot restates the messages: a name is forgotten with the place
-	// (a snapshot's names are not known), and an id it left out opens a
-	// message of its own at the end.
-	snap := ev{"type": contract.EventMessagesSnapshot, "messages": []any{map[string]any{"id": "m", "role": "assistant", "content": "a"}}}
+	// A snapshot restates the messages: the name a message was opened with
+	// gives way to the one the snapshot states, and an id it left out
+	// opens a message of its own at the end, under any name.
+	snap := ev{"type": contract.EventMessagesSnapshot, "messages": []any{map[string]any{"id": "m", "role": "assistant", "content": "a", "name": "other"}}}
 	r = accept(t, v11, runs(run(text(start, "n", "name", "x"), text(end, "n"), text(start, "m", "name", "bot"), text(end, "m"), snap,
 		text(start, "m", "name", "other"), text(content, "m", "delta", "b"), text(end, "m"),
 		text(start, "n", "name", "y"), text(content, "n", "delta", "c"), text(end, "n"))))
 	if len(r.Messages) != 2 || r.Messages[0].ID != "m" || r.Messages[0].Content != "ab" || r.Messages[1].ID != "n" || r.Messages[1].Content != "c" {
 		t.Errorf("after a snapshot: messages %+v", r.Messages)
 	}
+	reject(t, v11, runs(run(text(start, "m", "name", "bot"), text(end, "m"), snap, text(start, "m", "name", "bot"), text(end, "m"))), 4, "/name", contract.RuleSequenceTextMessage)
 	// A tool call's place holds for the record: a snapshot does not
 	// restate it, nor does a new run.
 	endC := ev{"type": contract.EventToolCallEnd, "toolCallId": "c"}
@@ -115,7 +116,7 @@ func TestStreamOpen(t *testing.T) {
 		{started(), 0},
 		{text(contract.EventTextMessageStart, "m"), 1},
 		{text(contract.EventReasoningStart, "m"), 2},
-		{text(contract.EventReasoningMessageStart, "m", "role", "reasoning"), 3},
+		{text(contract.EventReasoningMessageStart, "r", "role", "reasoning"), 3},
 		{ev{"type": contract.EventStepStarted, "stepName": "s"}, 4},
 		{ev{"type": contract.EventStepStarted, "stepName": "s", "subagentRunId": "s1"}, 5},
 		{sub, 6},

@@ -193,11 +193,12 @@ func nestedJSON(n int) (doc any, path string) {
 
 // The depth limit bounds the state after every patch, not only each event:
 // deltas that each stay within it must not build a deeper state. The state
-// is counted from its root, as ApplyPatch counts a state on its own.
+// may nest as deep as a STATE_SNAPSHOT can carry it: LimitDepth-1 levels
+// from its root, its snapshot being a member of its event.
 //
 //contract:proves ag-ui.sequence.state-depth
 func TestStateDepthAfterPatches(t *testing.T) {
-	limit := contract.LimitDepth
+	limit := contract.LimitDepth - 1
 	delta := func(path string, value any) ev {
 		return ev{"type": contract.EventStateDelta, "delta": []any{map[string]any{"op": "add", "path": path, "value": value}}}
 	}
@@ -260,19 +261,21 @@ func TestStateDepthAfterPatches(t *testing.T) {
 			t.Errorf("%s: state %s warnings %v", p, r.State, r.Warnings)
 		}
 	}
-	// A replace and, under AG-UI 1.1, a copy or a move are bounded alike
-	// (/a holds 15 levels; /b/c/d/e/f/g is six tokens deep).
+	// A replace and, under AG-UI 1.1, a copy or a move are bounded alike:
+	// /a holds 15 levels, put four tokens deep (19 levels) or five (20).
 	fifteen, _ := nestedJSON(15)
 	seed := ev{"type": contract.EventStateSnapshot, "snapshot": map[string]any{"a": fifteen, "b": map[string]any{"c": map[string]any{"d": map[string]any{"e": map[string]any{"f": map[string]any{}}}}}}}
-	_, fifteenPath := nestedJSON(15)
-	for _, op := range []map[string]any{
-		{"op": "replace", "path": "/a" + fifteenPath, "value": fifteen},
-		{"op": "copy", "from": "/a", "path": "/b/c/d/e/f/g"},
-		{"op": "move", "from": "/a", "path": "/b/c/d/e/f/g"},
-	} {
-		r := accept(t, v11, lines(t, run(seed, ev{"type": contract.EventStateDelta, "delta": []any{op}})...))
-		if len(r.Warnings) != 1 || r.Warnings[0].Rule != contract.RuleSequenceStateDepth {
-			t.Errorf("%v: warnings %v", op, r.Warnings)
+	for _, path := range []string{"/b/c/d/e", "/b/c/d/e/f"} {
+		over := path == "/b/c/d/e/f"
+		for _, op := range []map[string]any{
+			{"op": "replace", "path": path, "value": fifteen},
+			{"op": "copy", "from": "/a", "path": path},
+			{"op": "move", "from": "/a", "path": path},
+		} {
+			r := accept(t, v11, lines(t, run(seed, ev{"type": contract.EventStateDelta, "delta": []any{op}})...))
+			if over != (len(r.Warnings) == 1 && r.Warnings[0].Rule == contract.RuleSequenceStateDepth) || (!over && len(r.Warnings) != 0) {
+				t.Errorf("%v: warnings %v", op, r.Warnings)
+			}
 		}
 	}
 

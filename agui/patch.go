@@ -144,7 +144,8 @@ func (p *patcher) apply(ops []patchOp) *patchFault {
 	if p.deepOp >= 0 && !withinDepth(p.root, p.opt.maxDepth) {
 		p.rollback()
 		return &patchFault{Index: p.deepOp, Kind: faultDepth,
-			Msg: fmt.Sprintf("the patch would leave the document nesting more than %d levels deep, counted from its root", p.opt.maxDepth)}
+			Msg: fmt.Sprintf("the patch would leave the document nesting more than %d levels deep, counted from its root; "+
+				"a snapshot of it would pass the depth limit of %d levels, counted from the event", p.opt.maxDepth, p.opt.maxDepth+memberLevel-1)}
 	}
 	return nil
 }
@@ -331,9 +332,11 @@ func parsePointer(dst []string, p string) ([]string, error) {
 	}
 }
 
-// arrayIndex reads an array index token: decimal digits without leading
-// zeros, below limit.
-func arrayIndex(tok string, limit int) (int, error) {
+// arrayIndex reads an array index token for an array of n elements:
+// decimal digits without leading zeros, below n, or up to n when the
+// operation inserts (add, and the target of copy and move, may name the
+// place after the last element).
+func arrayIndex(tok string, n int, inserts bool) (int, error) {
 	if tok == "" || (len(tok) > 1 && tok[0] == '0') {
 		return 0, fmt.Errorf("%q is not an array index", tok)
 	}
@@ -342,11 +345,27 @@ func arrayIndex(tok string, limit int) (int, error) {
 			return 0, fmt.Errorf("%q is not an array index", tok)
 		}
 	}
-	n, err := strconv.Atoi(tok)
-	if err != nil || n >= limit {
-		return 0, fmt.Errorf("index %s is out of bounds (%d elements)", tok, limit)
+	last := n - 1
+	if inserts {
+		last = n
 	}
-	return n, nil
+	i, err := strconv.Atoi(tok)
+	if err != nil || i > last {
+		// The message says how many elements the array has, which is
+		// not the bound an insertion is held to.
+		elems := "elements"
+		if n == 1 {
+			elems = "element"
+		}
+		if inserts {
+			return 0, fmt.Errorf("index %s is out of bounds: the array has %d %s, so a value can be inserted at index %d at most", tok, n, elems, last)
+		}
+		if n == 0 {
+			return 0, fmt.Errorf("index %s is out of bounds: the array is empty", tok)
+		}
+		return 0, fmt.Errorf("index %s is out of bounds: the array has %d %s, the last at index %d", tok, n, elems, last)
+	}
+	return i, nil
 }
 
 // member returns the position of the member name in the object v, or -1.
@@ -402,7 +421,7 @@ func (p *patcher) child(v *strictjson.Value, tok string) (*strictjson.Value, err
 		}
 		return v.Members[i].Value, nil
 	case strictjson.Array:
-		i, err := arrayIndex(tok, len(v.Elems))
+		i, err := arrayIndex(tok, len(v.Elems), false)
 		if err != nil {
 			return nil, err
 		}
@@ -447,7 +466,7 @@ func (p *patcher) add(path []string, val *strictjson.Value) error {
 	case strictjson.Array:
 		i := len(c.Elems)
 		if last != "-" {
-			if i, err = arrayIndex(last, len(c.Elems)+1); err != nil {
+			if i, err = arrayIndex(last, len(c.Elems), true); err != nil {
 				return err
 			}
 		}
@@ -476,7 +495,7 @@ func (p *patcher) remove(path []string) (*strictjson.Value, error) {
 		p.undo = append(p.undo, undo{kind: undoRemoveMember, c: c, i: i, m: m})
 		return m.Value, nil
 	case strictjson.Array:
-		i, err := arrayIndex(last, len(c.Elems))
+		i, err := arrayIndex(last, len(c.Elems), false)
 		if err != nil {
 			return nil, err
 		}
@@ -507,7 +526,7 @@ func (p *patcher) replace(path []string, val *strictjson.Value) error {
 		c.Members[i].Value = val
 		return nil
 	case strictjson.Array:
-		i, err := arrayIndex(last, len(c.Elems))
+		i, err := arrayIndex(last, len(c.Elems), false)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
@@ -283,6 +284,76 @@ func TestApplyPatchDirect(t *testing.T) {
 	}
 	if _, err := ApplyPatch(map[string]any{}, patchAt(contract.LimitPatchBytes+1)); !isRule(err, contract.RuleStandPatchBytes) {
 		t.Errorf("patch one past the limit: %v", err)
+	}
+}
+
+// An index past an array's end is refused with the array's real length:
+// the bound an insertion is held to (the length itself) is not the count
+// of elements. Each place that reads an index is tried at its last good
+// index and one past it, in a record under both profiles and through
+// ApplyPatch.
+func TestIndexOutOfBoundsCounts(t *testing.T) {
+	t.Parallel()
+	state := map[string]any{"arr": []any{1, 2}, "one": []any{7}, "none": []any{}}
+	cases := []struct {
+		op   map[string]any
+		msg  string // "" when the operation applies
+		copy bool   // copy and move: AG-UI 1.1 only
+	}{
+		{map[string]any{"op": "add", "path": "/arr/2", "value": 3}, "", false},
+		{map[string]any{"op": "add", "path": "/arr/3", "value": 3}, "index 3 is out of bounds: the array has 2 elements, so a value can be inserted at index 2 at most", false},
+		{map[string]any{"op": "add", "path": "/one/2", "value": 3}, "index 2 is out of bounds: the array has 1 element, so a value can be inserted at index 1 at most", false},
+		{map[string]any{"op": "add", "path": "/none/1", "value": 3}, "index 1 is out of bounds: the array has 0 elements, so a value can be inserted at index 0 at most", false},
+		{map[string]any{"op": "replace", "path": "/arr/1", "value": 3}, "", false},
+		{map[string]any{"op": "replace", "path": "/arr/2", "value": 3}, "index 2 is out of bounds: the array has 2 elements, the last at index 1", false},
+		{map[string]any{"op": "remove", "path": "/arr/2"}, "index 2 is out of bounds: the array has 2 elements, the last at index 1", false},
+		{map[string]any{"op": "remove", "path": "/one/1"}, "index 1 is out of bounds: the array has 1 element, the last at index 0", false},
+		{map[string]any{"op": "remove", "path": "/none/0"}, "index 0 is out of bounds: the array is empty", false},
+		{map[string]any{"op": "test", "path": "/arr/1", "value": 2}, "", false},
+		{map[string]any{"op": "test", "path": "/arr/2", "value": 2}, "index 2 is out of bounds: the array has 2 elements, the last at index 1", false},
+		{map[string]any{"op": "test", "path": "/arr/99999999999999999999/x", "value": 2}, "index 99999999999999999999 is out of bounds: the array has 2 elements, the last at index 1", false},
+		{map[string]any{"op": "copy", "from": "/arr/1", "path": "/arr/2"}, "", true},
+		{map[string]any{"op": "copy", "from": "/arr/2", "path": "/arr/0"}, "index 2 is out of bounds: the array has 2 elements, the last at index 1", true},
+		{map[string]any{"op": "copy", "from": "/arr/0", "path": "/arr/3"}, "index 3 is out of bounds: the array has 2 elements, so a value can be inserted at index 2 at most", true},
+		{map[string]any{"op": "move", "from": "/one/0", "path": "/arr/3"}, "index 3 is out of bounds: the array has 2 elements, so a value can be inserted at index 2 at most", true},
+	}
+	for _, c := range cases {
+		data := lines(t, run(snapshot(state), delta(c.op))...)
+		for _, profile := range []string{stand, v11} {
+			if c.copy && profile == stand {
+				continue // the stand refuses copy and move before their paths
+			}
+			r := check(t, profile, data)
+			var found []Finding
+			found = append(found, r.Findings...)
+			found = append(found, r.Warnings...)
+			if c.msg == "" {
+				if !r.Accepted || len(found) != 0 {
+					t.Errorf("%s %v: %v", profile, c.op, found)
+				}
+				continue
+			}
+			wantRule := map[string]string{stand: contract.RuleStandStateAtomicity, v11: contract.RuleSequenceStateDelta}[profile]
+			if len(found) != 1 || found[0].Rule != wantRule || found[0].Event != 2 || !strings.Contains(found[0].Message, c.msg) {
+				t.Errorf("%s %v: %v; want %s saying %q", profile, c.op, found, wantRule, c.msg)
+			}
+			if profile == v11 && string(r.State) != `{"arr":[1,2],"none":[],"one":[7]}` {
+				t.Errorf("%s %v: the state became %s", profile, c.op, r.State)
+			}
+		}
+		if c.copy {
+			continue
+		}
+		_, err := ApplyPatch(state, []any{c.op})
+		if c.msg == "" {
+			if err != nil {
+				t.Errorf("ApplyPatch %v: %v", c.op, err)
+			}
+			continue
+		}
+		if !isRule(err, contract.RuleStandStateAtomicity) || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("ApplyPatch %v: %v; want %q", c.op, err, c.msg)
+		}
 	}
 }
 

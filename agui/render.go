@@ -191,7 +191,7 @@ func (r *Result) text(compact bool) []byte {
 		pf("\n")
 	}
 	if len(r.Warnings) > 0 {
-		pf("\nWarnings (%d): material AG-UI 1.1 tolerates was stripped or skipped\n", len(r.Warnings))
+		pf("\nWarnings (%d): what AG-UI 1.1 tolerates, and what was done with it\n", len(r.Warnings))
 		for _, w := range r.Warnings {
 			pf("  %s: %s [%s]\n", w.Where(), w.Message, w.Rule)
 		}
@@ -241,7 +241,7 @@ func (r *Result) text(compact bool) []byte {
 	if len(r.Messages) > 0 {
 		pf("\nMessages (%d):\n", len(r.Messages))
 		for _, m := range r.Messages {
-			pf("  %s %s%s%s: ", m.Role, lit(m.ID), sub(m.Subagent), done(m.Complete))
+			pf("  %s %s%s%s%s: ", m.Role, lit(m.ID), answers(m.ToolCallID), sub(m.Subagent), done(m.Complete))
 			if m.Data != nil {
 				pf("%s\n", data(m.Data, compact, "  "))
 			} else {
@@ -284,6 +284,14 @@ func (r *Result) text(compact bool) []byte {
 		pf("(State and outcome are shown compactly to stay within %d bytes; no value is cut.)\n", contract.LimitOutputBytes)
 	}
 	return b.Bytes()
+}
+
+// answers names the tool call a tool message shown on its own answers.
+func answers(id string) string {
+	if id == "" {
+		return ""
+	}
+	return " (result of tool call " + lit(id) + ")"
 }
 
 func sub(s string) string {

@@ -107,7 +107,11 @@ type Message struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 	// Subagent is the subagent invocation the message belongs to, if any.
 	Subagent string `json:"subagent,omitempty"`
-	Complete bool   `json:"complete"`
+	// ToolCallID is the call a tool message answers, for a result shown
+	// as a message of its own rather than beside its call (see
+	// ag-ui.sequence.tool-result).
+	ToolCallID string `json:"toolCallId,omitempty"`
+	Complete   bool   `json:"complete"`
 }
 
 // ToolCall is a tool call the agent proposed. It is never executed.
@@ -221,6 +225,7 @@ func (r *Result) values(str func(*string), raw func(*json.RawMessage)) {
 		str(&m.Role)
 		str(&m.Content)
 		str(&m.Subagent)
+		str(&m.ToolCallID)
 		raw(&m.Data)
 	}
 	for i := range r.ToolCalls {

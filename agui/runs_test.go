@@ -194,3 +194,83 @@ func TestActivityDeltaWarnings(t *testing.T) {
 		t.Errorf("messages %+v", r.Messages)
 	}
 }
+
+// A RUN_STARTED that is refused changes nothing of what the result shows
+// about the runs before it: a run that finished is shown finished, a run
+// that failed is shown failed, and neither is listed as unfinished. Before,
+// the refused start had already cleared the end of the run before it, and
+// the finished run was listed as unfinished beside its own outcome. What
+// the earlier run left open stays listed as it was.
+//
+//contract:proves ag-ui.stand.runs ag-ui.sequence.one-thread ag-ui.view.result
+func TestRefusedRunStartKeepsEarlierRuns(t *testing.T) {
+	other := ev{"type": contract.EventRunStarted, "threadId": "t2", "runId": "r2"}
+	again := ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r2"}
+	callC := ev{"type": contract.EventToolCallStart, "toolCallId": "c", "toolCallName": "a"}
+	stepS := stepEvent(contract.EventStepStarted, "s")
+	msgM := text(contract.EventTextMessageStart, "m")
+	type tc struct {
+		name, profile string
+		events        []ev
+		event         int
+		rule          string
+		outcome       string
+		unfinished    []Unfinished
+	}
+	var cases []tc
+	for _, p := range []string{stand, v11} {
+		// The tester's u2: a second run on another thread.
+		cases = append(cases, tc{"finished, other thread", p, append(run(), other), 2, contract.RuleSequenceOneThread, OutcomeSuccess, nil},
+			tc{"failed, other thread", p, []ev{started(), runError(), other}, 2, contract.RuleSequenceOneThread, OutcomeError, nil},
+			tc{"failed with a call open, other thread", p, []ev{started(), callC, runError(), other}, 3, contract.RuleSequenceOneThread, OutcomeError,
+				[]Unfinished{{Kind: UnfinishedToolCall, ID: "c"}}})
+	}
+	// The stand's one run: u1 (the same ids again), u4, u6, u8.
+	cases = append(cases,
+		tc{"finished, same ids", stand, append(run(), started()), 2, contract.RuleStandRuns, OutcomeSuccess, nil},
+		tc{"finished late failure", stand, append(run(), runError(), again), 3, contract.RuleStandRuns, OutcomeError, nil},
+		tc{"failed with a call open", stand, []ev{started(), callC, runError(), again}, 3, contract.RuleStandRuns, OutcomeError,
+			[]Unfinished{{Kind: UnfinishedToolCall, ID: "c"}}},
+		tc{"failed with a step open", stand, []ev{started(), stepS, runError(), again}, 3, contract.RuleStandRuns, OutcomeError,
+			[]Unfinished{{Kind: UnfinishedStep, ID: "s"}}},
+		tc{"failed with a message open", stand, []ev{started(), msgM, runError(), again}, 3, contract.RuleStandRuns, OutcomeError,
+			[]Unfinished{{Kind: UnfinishedMessage, ID: "m"}}},
+		tc{"failed before it started", stand, []ev{runError(), again}, 1, contract.RuleStandRuns, OutcomeError, nil},
+	)
+	for _, c := range cases {
+		ptr := ""
+		if c.rule == contract.RuleSequenceOneThread {
+			ptr = "/threadId"
+		}
+		r := reject(t, c.profile, lines(t, c.events...), c.event, ptr, c.rule)
+		if len(r.Runs) != 1 || r.Runs[0].Outcome.Kind != c.outcome {
+			t.Errorf("%s, %s: runs %+v; want the one run, %s", c.profile, c.name, r.Runs, c.outcome)
+		}
+		if len(r.Unfinished) != len(c.unfinished) {
+			t.Errorf("%s, %s: unfinished %+v; want %+v", c.profile, c.name, r.Unfinished, c.unfinished)
+			continue
+		}
+		for k := range c.unfinished {
+			if r.Unfinished[k] != c.unfinished[k] {
+				t.Errorf("%s, %s: unfinished %+v; want %+v", c.profile, c.name, r.Unfinished, c.unfinished)
+			}
+		}
+		out, err := r.RenderText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.unfinished == nil && strings.Contains(string(out), "Unfinished") {
+			t.Errorf("%s, %s: the report lists something unfinished:\n%s", c.profile, c.name, out)
+		}
+	}
+	// The neighbour: under AG-UI 1.1 the same second run on the record's
+	// thread is admitted; both runs are shown as they ended, none unfinished.
+	for _, events := range [][]ev{append(run(), again, finishedR2()), {started(), stepS, stepEvent(contract.EventStepFinished, "s"), runError(), again, finishedR2()}} {
+		r := accept(t, v11, lines(t, events...))
+		if len(r.Runs) != 2 || r.Runs[1].Outcome.Kind != OutcomeSuccess || len(r.Unfinished) != 0 {
+			t.Errorf("1.1: runs %+v unfinished %+v", r.Runs, r.Unfinished)
+		}
+	}
+}
+
+func finishedR2() ev { return ev{"type": contract.EventRunFinished, "threadId": "t", "runId": "r2"} }

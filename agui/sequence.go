@@ -216,7 +216,8 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 
 // begin checks the place of an event of type name in the run's life
 // before its own rules: what may follow a closed run, what may come first,
-// and that runs do not nest. A new run after a closed one starts afresh.
+// and that runs do not nest. A new run after a closed one starts afresh,
+// once runStartedEvent has admitted it (see there).
 func (s *seq) begin(i int, name string) error {
 	isStart, isError := name == contract.EventRunStarted, name == contract.EventRunError
 	switch {
@@ -233,9 +234,6 @@ func (s *seq) begin(i int, name string) error {
 	} else if isStart {
 		if s.runStarted && !s.runFinished && !s.runError {
 			return s.fail(i, "", contract.RuleSequenceOneActiveRun, "RUN_STARTED while a run is still active; finish it with RUN_FINISHED first")
-		}
-		if s.runFinished || s.runError {
-			s.resetRun()
 		}
 	}
 	return nil
@@ -258,8 +256,9 @@ func (s *seq) textMessageStart(i int, e contract.TextMessageStartEvent, tree *st
 	return nil
 }
 
-// msgName is the name a text message was opened with; known is false for
-// a message only a snapshot stated.
+// msgName is the name a text message was opened with, or a messages
+// snapshot stated; known is false for a message that neither named, such
+// as one a reasoning start or an activity opened.
 type msgName struct {
 	name       string
 	set, known bool
@@ -267,11 +266,13 @@ type msgName struct {
 
 // reopenedMessage checks a TEXT_MESSAGE_START that names a message the
 // record already holds. A closed message is closed, not sealed: the start
-// continues the same message, whose established role and name stand. A
-// member the start leaves out restates nothing; one it states must agree.
-// A start that disagrees is not a new message either (later content could
-// not say which one it extends), so it is refused: shown as one message,
-// it would put one speaker's text under another's role.
+// continues the same message, whose established role and name stand. The
+// start always states a role, as the contract gives an absent one its
+// default (assistant), and it must be the message's; a name it leaves out
+// restates nothing, one it states must agree. A start that disagrees is
+// not a new message either (later content could not say which one it
+// extends), so it is refused: shown as one message, it would put one
+// speaker's text under another's role.
 func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEntry) error {
 	k, known := s.msgs.indexOf(ent)
 	if !known {
@@ -282,9 +283,8 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		s.msgs.setName(ent, n)
 		return nil
 	}
-	if was := s.r.Messages[k].Role; e.Role != nil && string(*e.Role) != was {
-		return s.fail(i, member(contract.TextMessageStartEventMemberRole), contract.RuleSequenceTextMessage,
-			"TEXT_MESSAGE_START reopens the message %q as %s, but it was opened as %s; a reopened message keeps its role", e.MessageID, quote(string(*e.Role)), quote(was))
+	if err := s.reopenedRole(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, k); err != nil {
+		return err
 	}
 	n := s.msgs.nameOf(ent)
 	if e.Name == nil || !n.known || (n.set && n.name == *e.Name) {
@@ -296,6 +296,24 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 	}
 	return s.fail(i, member(contract.TextMessageStartEventMemberName), contract.RuleSequenceTextMessage,
 		"TEXT_MESSAGE_START reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", e.MessageID, quote(*e.Name), was)
+}
+
+// reopenedRole checks the role that the start event of a message states
+// (stated is false when it takes the contract's default) against the role
+// of the message k of the conversation that its id names: an id names one
+// message, whatever kind of event streams it, and the reference client
+// appends the content of any start to the message of that id.
+func (s *seq) reopenedRole(i int, event, rule, id, role string, stated bool, k int) error {
+	was := s.r.Messages[k].Role
+	if role == was {
+		return nil
+	}
+	if !stated {
+		return s.fail(i, ptrMessageID, rule,
+			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s; an id names one message, which keeps its role: state it", event, id, quote(role), quote(was))
+	}
+	return s.fail(i, member(contract.TextMessageStartEventMemberRole), rule,
+		"%s opens the message %q as %s, but the conversation holds it as %s; an id names one message, which keeps its role", event, id, quote(role), quote(was))
 }
 
 func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
@@ -316,7 +334,14 @@ func (s *seq) textMessageEnd(i int, e contract.TextMessageEndEvent) error {
 
 func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
 	ent, err := s.cont(i, &s.tool, e.ToolCallID, e.SubagentRunID, false)
-	if k, ok := s.tools.indexOf(ent); ok {
+	k, ok := s.tools.indexOf(ent)
+	if ok && s.r.ToolCalls[k].Result != nil {
+		// A result came before the call's end (AG-UI 1.1 lets it): what
+		// follows would be shown under a result that did not answer it.
+		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
+			"TOOL_CALL_ARGS continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", e.ToolCallID)
+	}
+	if ok {
 		s.extend(&s.r.ToolCalls[k].Arguments, textKey{tool: true, k: k}, e.Delta)
 	}
 	return err
@@ -344,30 +369,46 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 	if _, err := s.open(i, &s.reasoning, e.MessageID, e.SubagentRunID); err != nil {
 		return err
 	}
-	s.openMessage(s.msgs.entry(e.MessageID), e.Role, e.SubagentRunID)
+	// A reasoning message is bracketed by ids of its own kind, but it is a
+	// message of the conversation, where its id names one message.
+	ent := s.msgs.entry(e.MessageID)
+	if k, known := s.msgs.indexOf(ent); known {
+		if err := s.reopenedRole(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, k); err != nil {
+			return err
+		}
+	}
+	s.openMessage(ent, e.Role, e.SubagentRunID)
 	return nil
 }
 
 // message returns the place in the result of the message whose content
 // event i continues, when the message is open (ent, its entry in its
 // entity's table, is not nil). A messages snapshot that left the open
-// message out took it from the conversation: its content is not shown,
-// under another message or at all, and a warning says so, as the
-// reference client skips content for a message it no longer holds.
+// message out took it from the conversation, and one that restated its id
+// under another role (an activity snapshot too) put another speaker's
+// message in its place: either
+// way its content is not shown, under another message or at all, and a
+// warning says so, as the reference client skips content for a message it
+// no longer holds.
 func (s *seq) message(i int, k *entity, ent *idEntry, id string) (int, bool) {
 	if ent == nil {
 		return 0, false
 	}
 	at, ok := s.placeOf(k, ent, id)
 	if !ok {
-		s.warn(i, k.ptr, k.rule, "the %s %q is open, but a messages snapshot since it opened left it out of the conversation; this content is not shown", k.noun, id)
+		if m, restated := s.msgs.indexOf(s.msgs.find(id)); restated {
+			s.warn(i, k.ptr, k.rule, "the %s %q is open as %s, but a snapshot since it opened restated its id as %s; this content is not shown", k.noun, id, quote(s.msgs.find(id).role), quote(s.r.Messages[m].Role))
+		} else {
+			s.warn(i, k.ptr, k.rule, "the %s %q is open, but a messages snapshot since it opened left it out of the conversation; this content is not shown", k.noun, id)
+		}
 	}
 	return at, ok
 }
 
 // placeOf returns the place in the result of the message id, which an
 // event of kind k continues; ent is the id's entry in k's table, nil when
-// the event found no open entity to continue.
+// the event found no open entity to continue. The message there must
+// still have the role it was opened with.
 func (s *seq) placeOf(k *entity, ent *idEntry, id string) (int, bool) {
 	if ent == nil {
 		return 0, false
@@ -375,7 +416,11 @@ func (s *seq) placeOf(k *entity, ent *idEntry, id string) (int, bool) {
 	if k.t != &s.msgs {
 		ent = s.msgs.find(id) // a reasoning message's entry is in s.reasons
 	}
-	return s.msgs.indexOf(ent)
+	at, ok := s.msgs.indexOf(ent)
+	if ok && s.r.Messages[at].Role != ent.role {
+		return 0, false
+	}
+	return at, ok
 }
 
 func (s *seq) reasoningMessageContent(i int, e contract.ReasoningMessageContentEvent) error {
@@ -550,12 +595,15 @@ func (s *seq) cont(i int, k *entity, id string, tag *contract.SubagentRunID, clo
 }
 
 // openMessage records a message opened with the id of e, an entry of
-// s.msgs, or marks a reopened one unfinished again.
+// s.msgs, or marks a reopened one unfinished again, and notes the role it
+// is open as.
 func (s *seq) openMessage(e *idEntry, role string, tag *contract.SubagentRunID) {
 	if k, ok := s.msgs.indexOf(e); ok {
 		s.r.Messages[k].Complete = false
+		e.role = s.r.Messages[k].Role
 		return
 	}
+	e.role = role
 	m := Message{ID: e.id, Role: role}
 	if tag != nil {
 		m.Subagent = string(*tag)
@@ -569,13 +617,19 @@ func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 		return failf(i, member(contract.RunStartedEventMemberThreadID), contract.RuleSequenceOneThread,
 			"RUN_STARTED opens a run on thread %q, but the record's runs belong to thread %q: a record is one thread", e.ThreadID, s.thread)
 	}
-	s.runs++
-	if s.p.Has(contract.RuleStandRuns) && s.runs > contract.LimitRuns {
+	if s.p.Has(contract.RuleStandRuns) && s.runs+1 > contract.LimitRuns {
 		if !s.threadSet {
 			return failf(i, "", contract.RuleStandRuns, "a second run starts after the run that failed before it started; a record of the stand holds at most %d", contract.LimitRuns)
 		}
 		return failf(i, "", contract.RuleStandRuns, "a second run starts; a record of the stand holds at most %d", contract.LimitRuns)
 	}
+	// Admitted: only now does the run before it (finished or failed) give
+	// way. A refused start changes nothing, so the result still shows the
+	// earlier run as it ended, not as unfinished.
+	if s.runFinished || s.runError {
+		s.resetRun()
+	}
+	s.runs++
 	s.thread, s.runID, s.threadSet = e.ThreadID, e.RunID, true
 	s.runStarted = true
 	s.r.Runs = append(s.r.Runs, Run{ThreadID: e.ThreadID, RunID: e.RunID, Outcome: Outcome{Kind: OutcomeUnfinished}})
@@ -776,9 +830,10 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 }
 
 // reopenedToolCall checks a TOOL_CALL_START that names a call the record
-// already holds. As with messages, a reopened call continues the same
-// call: it names the same tool, and a parent message, when it names one,
-// is the one the call was opened in. A start
+// already holds. A call a result has answered is not reopened: its
+// arguments are what the result answered. As with messages, a reopened
+// call continues the same call: it names the same tool, and a parent
+// message, when it names one, is the one the call was opened in. A start
 // that renames the call is refused rather than shown: shown as one
 // proposal, the arguments sent for one tool would appear under another.
 func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntry) error {
@@ -787,6 +842,10 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 		return nil
 	}
 	tc := s.r.ToolCalls[k]
+	if tc.Result != nil {
+		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
+			"TOOL_CALL_START reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", e.ToolCallID)
+	}
 	if e.ToolCallName != tc.Name {
 		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallName), contract.RuleSequenceToolCall,
 			"TOOL_CALL_START reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
@@ -835,9 +894,25 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 		// The result mints a tool message: its owner is the result's own.
 		s.msgs.setOwner(s.msgs.entry(e.MessageID), ownerOf(e.SubagentRunID))
 	}
-	if started {
+	if started && s.r.ToolCalls[k].Result == nil {
 		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
+		return nil
 	}
+	// No call to show it beside, or the call shows its first result: the
+	// result is shown as the tool message it is, as the reference client
+	// adds one for every result, and never in place of another.
+	ptr := member(contract.ToolCallResultEventMemberToolCallID)
+	if started {
+		s.warn(i, ptr, contract.RuleSequenceToolResult, "the tool call %q already has a result; this one is shown as a tool message of its own", e.ToolCallID)
+	} else {
+		s.warn(i, ptr, contract.RuleSequenceToolResult, "the record shows no start of the tool call %q; its result is shown as a tool message of its own", e.ToolCallID)
+	}
+	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ToolMessage]()), ToolCallID: e.ToolCallID, Complete: true}
+	m.Content, m.Data = contentText(json.RawMessage(e.Content))
+	if e.SubagentRunID != nil {
+		m.Subagent = string(*e.SubagentRunID)
+	}
+	s.r.Messages = append(s.r.Messages, m)
 	return nil
 }
 
@@ -1016,25 +1091,36 @@ func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 		if tag != nil {
 			m.Subagent = string(*tag)
 		}
+		// The snapshot states each message's name, or that it has none: a
+		// start that reopens the message keeps it.
+		var name *string
 		switch x := msg.(type) {
 		case contract.DeveloperMessage:
-			m.Content = x.Content
+			m.Content, name = x.Content, x.Name
 		case contract.SystemMessage:
-			m.Content = x.Content
+			m.Content, name = x.Content, x.Name
 		case contract.AssistantMessage:
 			if x.Content != nil {
 				m.Content = *x.Content
 			}
+			name = x.Name
 		case contract.ReasoningMessage:
 			m.Content = x.Content
 		case contract.UserMessage:
 			m.Content, m.Data = contentText(json.RawMessage(x.Content))
+			name = x.Name
 		case contract.ToolMessage:
 			m.Content, m.Data = contentText(json.RawMessage(x.Content))
 		case contract.ActivityMessage:
 			m.Data = json.RawMessage(x.Content)
 		}
-		s.msgs.setIndex(s.msgs.entry(id), len(s.r.Messages))
+		ent := s.msgs.entry(id)
+		n := msgName{known: true}
+		if name != nil {
+			n.name, n.set = *name, true
+		}
+		s.msgs.setName(ent, n)
+		s.msgs.setIndex(ent, len(s.r.Messages))
 		s.r.Messages = append(s.r.Messages, m)
 	}
 	return nil
@@ -1050,6 +1136,11 @@ func contentText(raw json.RawMessage) (string, json.RawMessage) {
 	return "", raw
 }
 
+// activityRole is the role of an activity message, from the model.
+func (s *seq) activityRole() string {
+	return s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]())
+}
+
 func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	ent := s.msgs.entry(e.MessageID)
 	k, exists := s.msgs.indexOf(ent)
@@ -1059,7 +1150,7 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 	if !exists || e.ReplaceOrDefault() {
 		s.activityOwner[e.MessageID] = ownerOf(e.SubagentRunID)
 	}
-	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]()), Data: json.RawMessage(e.Content), Complete: true}
+	m := Message{ID: e.MessageID, Role: s.activityRole(), Data: json.RawMessage(e.Content), Complete: true}
 	if e.SubagentRunID != nil {
 		m.Subagent = string(*e.SubagentRunID)
 	}
@@ -1073,12 +1164,18 @@ func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
 }
 
 // activityDelta patches an activity's content. A delta for an activity
-// never created, or one that does not apply, changes nothing and is a
-// warning, as the draft of the protocol asks.
+// never created, for a message that is not an activity (a user's or a
+// tool's content with parts is data too, and not the agent's to patch),
+// or one that does not apply, changes nothing and is a warning, as the
+// draft of the protocol asks and the reference client does.
 func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjson.Value) error {
 	k, exists := s.msgs.indexOf(s.msgs.find(e.MessageID))
-	if !exists || s.r.Messages[k].Data == nil {
+	if !exists {
 		s.warn(i, member(contract.ActivityDeltaEventMemberMessageID), contract.RuleSequenceActivityDelta, "no activity message %q exists; the delta was skipped", e.MessageID)
+		return nil
+	}
+	if role := s.r.Messages[k].Role; role != s.activityRole() {
+		s.warn(i, member(contract.ActivityDeltaEventMemberMessageID), contract.RuleSequenceActivityDelta, "the message %q is a message of role %s, not an activity; the delta was skipped", e.MessageID, quote(role))
 		return nil
 	}
 	doc, err := strictjson.Parse(s.r.Messages[k].Data, strictjson.Options{})

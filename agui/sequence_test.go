@@ -55,7 +55,7 @@ func TestTextMessages(t *testing.T) {
 		// its new content appends.
 		r := accept(t, p, lines(t, run(
 			text(start, "m", "role", "user"), text(content, "m", "delta", "Hello, "), text(end, "m"),
-			text(start, "m"), text(content, "m", "delta", "world."), text(end, "m"))...))
+			text(start, "m", "role", "user"), text(content, "m", "delta", "world."), text(end, "m"))...))
 		if len(r.Messages) != 1 || r.Messages[0].Content != "Hello, world." || r.Messages[0].Role != "user" || !r.Messages[0].Complete {
 			t.Errorf("%s: messages %+v", p, r.Messages)
 		}
@@ -324,8 +324,10 @@ func TestNonNullValues(t *testing.T) {
 
 // A closed message or tool call may be opened again, and the start
 // continues the same entity: what it states must agree with what the
-// entity was opened with; what it leaves out restates nothing. A start
-// that disagrees is refused, and what the result shows stops before it.
+// entity was opened with; what it leaves out restates nothing, but for a
+// message's role, whose default is assistant (see TestReopenWithoutRole).
+// A start that disagrees is refused, and what the result shows stops
+// before it.
 //
 //contract:proves ag-ui.sequence.text-message ag-ui.sequence.tool-call
 func TestReopenedIdentity(t *testing.T) {

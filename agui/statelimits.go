@@ -77,11 +77,21 @@ func statePatchOptions(p *Profile) patchOptions {
 	return patchOptions{copyMove: !p.Has(contract.RuleUnsupportedCopyMove), maxDepth: stateDepth(p)}
 }
 
+// memberLevel is the level of a member of an event, which is level 1:
+// where a state stands in the STATE_SNAPSHOT that carries it, an
+// activity's content in its ACTIVITY_SNAPSHOT, and a patch's list in its
+// STATE_DELTA. The depth limit counts from the event, so a state that
+// nests more than LimitDepth-memberLevel+1 levels from its own root could
+// not be sent as a snapshot.
+const memberLevel = 2
+
 // stateDepth is the bound on the depth of the state, and of activities,
-// after a patch, or 0 when the profile sets none.
+// after a patch, counted from their root, or 0 when the profile sets none:
+// the most a snapshot of them could nest within the depth limit, so that
+// every state the checker accepts can be restated as a STATE_SNAPSHOT.
 func stateDepth(p *Profile) int {
 	if p.Has(contract.RuleSequenceStateDepth) {
-		return contract.LimitDepth
+		return contract.LimitDepth - memberLevel + 1
 	}
 	return 0
 }

@@ -1,6 +1,8 @@
 package agui
 
 import (
+	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,9 +48,11 @@ func TestStateLimitsEveryWayIn(t *testing.T) {
 			const wrap = len(`[{"op":"add","path":"/p","value":""}]`)
 			return map[string]any{}, []any{map[string]any{"op": "add", "path": "/p", "value": filler(wrap, n)}}
 		}},
-		{"state depth", contract.RuleSequenceStateDepth, contract.LimitDepth, func(n int) (any, []any) {
-			base, inner := nestedJSON(contract.LimitDepth - 2)
-			value, _ := nestedJSON(n - contract.LimitDepth + 2)
+		// The levels of the state, from its root: one fewer than its
+		// snapshot has, counted from the event.
+		{"state depth", contract.RuleSequenceStateDepth, contract.LimitDepth - 1, func(n int) (any, []any) {
+			base, inner := nestedJSON(contract.LimitDepth - 3)
+			value, _ := nestedJSON(n - contract.LimitDepth + 3)
 			return base, []any{map[string]any{"op": "add", "path": inner + "/y", "value": value}}
 		}},
 	}
@@ -92,4 +96,233 @@ func TestStateLimitsEveryWayIn(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The depth of a state is one rule on every way in: the state a snapshot
+// carries, the state a delta leaves and the state ApplyPatch takes and
+// returns nest at most LimitDepth-1 levels from their root, which is what
+// a STATE_SNAPSHOT can carry within the depth limit, counted from its
+// event. So every state the checker accepts can be sent again as a
+// snapshot; and a patch's values are counted as the STATE_DELTA that would
+// carry them counts them. Each case is checked at the limit and one past
+// it, as a record in both forms, as a live stream, through CheckValues
+// and through ApplyPatch, under both profiles where they apply.
+//
+//contract:proves ag-ui.sequence.state-depth ag-ui.reader.depth
+func TestStateDepthEveryWayIn(t *testing.T) {
+	t.Parallel()
+	limit := contract.LimitDepth - 1 // the levels of a state, from its root
+	xs := func(n int) string { return strings.Repeat("/x", n) }
+	type want struct {
+		rule         string // "" when accepted
+		event        int
+		ptr          string // in the event
+		in, inPtr    string // ApplyPatch's argument and pointer
+		depth        int    // the state's depth when accepted
+		warnedIn11   bool   // AG-UI 1.1 applies nothing and warns instead
+		depthIfWarns int
+	}
+	build := func(name string, over bool) (state any, patch []any, w want) {
+		extra := map[bool]int{false: 0, true: 1}[over]
+		switch name {
+		case "snapshot":
+			// The state's deepest object is at level limit+extra+1 of
+			// the event.
+			state, _ = nestedJSON(limit + extra)
+			w = want{depth: limit}
+			if over {
+				w = want{rule: contract.RuleReaderDepth, event: 1, ptr: "/snapshot" + xs(limit), in: "state", inPtr: xs(limit)}
+			}
+			return state, nil, w
+		case "delta leaves":
+			// 17 levels, then 2 (3) more at the bottom: 19 (20).
+			base, inner := nestedJSON(17)
+			value, _ := nestedJSON(limit - 17 + extra)
+			w = want{depth: limit}
+			if over {
+				w = want{rule: contract.RuleSequenceStateDepth, event: 2, ptr: "/delta/0", in: "patch", inPtr: "/0", warnedIn11: true, depthIfWarns: 17}
+			}
+			return base, []any{map[string]any{"op": "add", "path": inner + "/y", "value": value}}, w
+		}
+		// The value of an add is level 4 of its STATE_DELTA: the event,
+		// the list, the operation. 17 levels reach the limit of 20.
+		value, _ := nestedJSON(contract.LimitDepth - 3 + extra)
+		w = want{depth: contract.LimitDepth - 3 + 1}
+		if over {
+			p := "/0/value" + xs(contract.LimitDepth-3)
+			w = want{rule: contract.RuleReaderDepth, event: 2, ptr: "/delta" + p, in: "patch", inPtr: p}
+		}
+		return map[string]any{}, []any{map[string]any{"op": "add", "path": "/x", "value": value}}, w
+	}
+	// restated checks that a state shown as accepted is accepted again as
+	// the snapshot of a record of its own.
+	restated := func(t *testing.T, profile string, state []byte) {
+		t.Helper()
+		var s any
+		if err := json.Unmarshal(state, &s); err != nil {
+			t.Fatal(err)
+		}
+		if r := check(t, profile, lines(t, run(snapshot(s))...)); !r.Accepted {
+			t.Errorf("the accepted state, sent as a snapshot, is rejected: %v", r.Findings)
+		}
+	}
+	stream := func(t *testing.T, profile string, data []byte) *Result {
+		s, err := NewStream(Options{Profile: profile})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			s.Event(s.Line([]byte(line)))
+		}
+		r, err := s.End()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, name := range []string{"snapshot", "delta leaves", "delta value"} {
+		for _, over := range []bool{false, true} {
+			state, patch, w := build(name, over)
+			events := []ev{snapshot(state)}
+			if patch != nil {
+				events = append(events, delta(patch...))
+			}
+			events = run(events...)
+			for _, profile := range []string{stand, v11} {
+				data := lines(t, events...)
+				ways := map[string]*Result{
+					"NDJSON":      check(t, profile, data),
+					"array":       check(t, profile, asArray(t, events...)),
+					"stream":      stream(t, profile, data),
+					"CheckValues": checkDirect(t, profile, events),
+				}
+				for way, r := range ways {
+					label := fmt.Sprintf("%s, %s, %s, one past %v", name, profile, way, over)
+					switch {
+					case w.rule == "" || (w.warnedIn11 && profile == v11):
+						if !r.Accepted {
+							t.Errorf("%s: rejected: %v", label, r.Findings)
+							continue
+						}
+						var got any
+						if err := json.Unmarshal(r.State, &got); err != nil {
+							t.Fatalf("%s: %v", label, err)
+						}
+						wantDepth, wantWarn := w.depth, 0
+						if w.rule != "" {
+							wantDepth, wantWarn = w.depthIfWarns, 1
+						}
+						if d := jsonDepth(got); d != wantDepth {
+							t.Errorf("%s: state depth %d, want %d", label, d, wantDepth)
+						}
+						if len(r.Warnings) != wantWarn || (wantWarn == 1 && (r.Warnings[0].Rule != w.rule || r.Warnings[0].Event != w.event || r.Warnings[0].Pointer != w.ptr)) {
+							t.Errorf("%s: warnings %v, want %d of %s", label, r.Warnings, wantWarn, w.rule)
+						}
+						restated(t, profile, r.State)
+					default:
+						if r.Accepted || len(r.Findings) != 1 {
+							t.Errorf("%s: accepted or not one finding: %v; want %s", label, r.Findings, w.rule)
+							continue
+						}
+						if f := r.Findings[0]; f.Rule != w.rule || f.Event != w.event || f.Pointer != w.ptr {
+							t.Errorf("%s: %v; want %s at event %d %s", label, f, w.rule, w.event, w.ptr)
+						}
+					}
+				}
+			}
+			// ApplyPatch holds the stand's rules.
+			label := fmt.Sprintf("%s, ApplyPatch, one past %v", name, over)
+			if patch == nil {
+				patch = []any{}
+			}
+			out, err := ApplyPatch(state, patch)
+			if w.rule == "" {
+				if err != nil {
+					t.Errorf("%s: %v", label, err)
+					continue
+				}
+				if d := jsonDepth(out); d != w.depth {
+					t.Errorf("%s: state depth %d, want %d", label, d, w.depth)
+				}
+				b, _ := json.Marshal(out)
+				restated(t, stand, b)
+				continue
+			}
+			fe, ok := err.(*FindingError)
+			if !ok || fe.In != w.in || fe.Rule != w.rule || fe.Pointer != w.inPtr {
+				t.Errorf("%s: %v; want %s: %s at %s", label, err, w.in, w.rule, w.inPtr)
+				continue
+			}
+			// The error names the argument, not a record ApplyPatch was
+			// never given.
+			if msg := err.Error(); !strings.HasPrefix(msg, w.in+" at "+w.inPtr+": ") || strings.Contains(msg, "record") {
+				t.Errorf("%s: the error reads %q", label, msg)
+			}
+		}
+	}
+}
+
+// A delta's path counts one level per token, whatever the token: an array
+// index, the "-" that appends, or a name written with ~1 and ~0 escapes.
+// Each reaches the state bound (LimitDepth-1 levels from the root) and is
+// refused one past it, under both profiles.
+//
+//contract:proves ag-ui.sequence.state-depth
+func TestStateDepthPathTokens(t *testing.T) {
+	t.Parallel()
+	limit := contract.LimitDepth - 1
+	arr := func(n int) any { // n nested arrays, the innermost empty
+		var v any = []any{}
+		for k := 1; k < n; k++ {
+			v = []any{v}
+		}
+		return v
+	}
+	for _, over := range []bool{false, true} {
+		extra := map[bool]int{false: 0, true: 1}[over]
+		cases := []struct {
+			name string
+			snap any
+			op   map[string]any
+		}{
+			// /x holds 9 arrays (10 levels with the root); appending
+			// under the 9th adds its own levels below level 10.
+			{"append", map[string]any{"x": arr(9)},
+				map[string]any{"op": "add", "path": "/x" + strings.Repeat("/0", 8) + "/-", "value": arr(limit - 10 + extra)}},
+			// "a/b" and "c~d" are two levels, then 7 more: 10 with the
+			// root; the value goes one token deeper.
+			{"escaped", map[string]any{"a/b": map[string]any{"c~d": nestedOf("a", 8)}},
+				map[string]any{"op": "add", "path": "/a~1b/c~0d" + strings.Repeat("/a", 7) + "/z", "value": nestedOf("a", limit-10+extra)}},
+		}
+		for _, c := range cases {
+			data := lines(t, run(snapshot(c.snap), delta(c.op))...)
+			for _, profile := range []string{stand, v11} {
+				r := check(t, profile, data)
+				var got any
+				if r.State != nil {
+					if err := json.Unmarshal(r.State, &got); err != nil {
+						t.Fatal(err)
+					}
+				}
+				switch {
+				case !over && (!r.Accepted || len(r.Warnings) != 0 || jsonDepth(got) != limit):
+					t.Errorf("%s, %s, at the limit: %v %v, depth %d", c.name, profile, r.Findings, r.Warnings, jsonDepth(got))
+				case over && profile == stand && (r.Accepted || r.Findings[0].Rule != contract.RuleSequenceStateDepth || r.Findings[0].Pointer != "/delta/0"):
+					t.Errorf("%s, stand, one past: %v", c.name, r.Findings)
+				case over && profile == v11 && (!r.Accepted || len(r.Warnings) != 1 || r.Warnings[0].Rule != contract.RuleSequenceStateDepth || jsonDepth(got) != 10):
+					t.Errorf("%s, ag-ui-1.1, one past: %v %v, depth %d", c.name, r.Findings, r.Warnings, jsonDepth(got))
+				}
+			}
+		}
+	}
+}
+
+// nestedOf is n nested objects, each the only member name of the one
+// above it, the innermost empty.
+func nestedOf(name string, n int) any {
+	var v any = map[string]any{}
+	for k := 1; k < n; k++ {
+		v = map[string]any{name: v}
+	}
+	return v
 }

@@ -181,7 +181,7 @@
     }
     if (depth > 0) {
       if (depth > this.maxDepth) {
-        this.refuse(pointer, R.RuleReaderDepth, "arrays and objects nest deeper than " + this.maxDepth + " levels");
+        this.refuse(pointer, R.RuleReaderDepth, "arrays and objects nest deeper than " + this.maxDepth + " levels, counted from the event");
       }
       this.count(pointer);
     }

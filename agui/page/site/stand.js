@@ -75,6 +75,7 @@
       toolCalls: "Вызовы инструментов — только предложения, ни один инструмент не запускался",
       arguments: "аргументы (как переданы)",
       parent: "в сообщении",
+      resultOf: "результат вызова",
       steps: "Шаги",
       state: "Итоговое состояние (показано, нигде не применено)",
       noState: "Запись не задала состояния.",
@@ -161,6 +162,7 @@
       toolCalls: "Tool calls — proposals only, no tool was run",
       arguments: "arguments (as streamed)",
       parent: "in message",
+      resultOf: "result of tool call",
       steps: "Steps",
       state: "Final state (shown, not applied anywhere)",
       noState: "The record set no state.",
@@ -445,8 +447,13 @@
     if (view.messages.length > 0) {
       const ul = el("ul", { class: "messages" });
       for (const m of view.messages) {
-        ul.append(el("li", { class: "message" }, el("span", { class: "role" }, m.role), " ", dataNode(m.id), unfinishedMark(m.complete),
-          m.data !== undefined ? dataNode(m.data, true) : dataNode(m.content, true)));
+        const li = el("li", { class: "message" }, el("span", { class: "role" }, m.role), " ", dataNode(m.id), unfinishedMark(m.complete));
+        if (m.toolCallId) {
+          // A tool result shown on its own names the call it answers.
+          li.append(" (" + t("resultOf") + " ", dataNode(m.toolCallId), ")");
+        }
+        li.append(m.data !== undefined ? dataNode(m.data, true) : dataNode(m.content, true));
+        ul.append(li);
       }
       box.append(section("messages-section", t("messages"), ul));
     }

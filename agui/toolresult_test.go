@@ -1,0 +1,167 @@
+package agui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	contract "github.com/contractkit/contractkit/generated/agui"
+)
+
+// Tool results: every result a record sends is shown, and a call's
+// arguments are only those its result answered.
+
+func toolStart(id, name string) ev {
+	return ev{"type": contract.EventToolCallStart, "toolCallId": id, "toolCallName": name}
+}
+
+func toolArgs(id, delta string) ev {
+	return ev{"type": contract.EventToolCallArgs, "toolCallId": id, "delta": delta}
+}
+
+func toolEnd(id string) ev { return ev{"type": contract.EventToolCallEnd, "toolCallId": id} }
+
+func toolResult(msg, id string, content any) ev {
+	return ev{"type": contract.EventToolCallResult, "messageId": msg, "toolCallId": id, "content": content}
+}
+
+// Under AG-UI 1.1 a result that cannot be shown beside its call (no start
+// of the call in the record, or the call shows its first result already)
+// is shown as the tool message it is, with a warning; under the stand it
+// rejects the record. Before, the first kind was dropped and the second
+// replaced the first result, both silently.
+//
+//contract:proves ag-ui.sequence.tool-result ag-ui.stand.tool-result ag-ui.view.result
+func TestEveryToolResultShown(t *testing.T) {
+	call := []ev{toolStart("c", "read_file"), toolEnd("c")}
+	withCall := func(more ...ev) []byte { return lines(t, run(append(append([]ev{}, call...), more...)...)...) }
+	tool := func(id, content, answers string) Message {
+		return Message{ID: id, Role: "tool", Content: content, ToolCallID: answers, Complete: true}
+	}
+	warned := func(r *Result, events ...int) {
+		t.Helper()
+		if len(r.Warnings) != len(events) {
+			t.Fatalf("warnings %v; want %d", r.Warnings, len(events))
+		}
+		for k, w := range r.Warnings {
+			if w.Event != events[k] || w.Pointer != "/toolCallId" || w.Rule != contract.RuleSequenceToolResult {
+				t.Errorf("warning %v; want %s at event %d /toolCallId", w, contract.RuleSequenceToolResult, events[k])
+			}
+		}
+	}
+	messages := func(r *Result, want ...Message) {
+		t.Helper()
+		if len(r.Messages) != len(want) {
+			t.Fatalf("messages %+v; want %+v", r.Messages, want)
+		}
+		for k := range want {
+			if got := r.Messages[k]; got.ID != want[k].ID || got.Role != want[k].Role || got.Content != want[k].Content ||
+				got.ToolCallID != want[k].ToolCallID || got.Complete != want[k].Complete || string(got.Data) != string(want[k].Data) {
+				t.Errorf("message %d: %+v; want %+v", k, got, want[k])
+			}
+		}
+	}
+
+	// t1: a result for a call the record never started.
+	orphan := lines(t, run(toolResult("tm", "zz", "orphan result"))...)
+	r := accept(t, v11, orphan)
+	warned(r, 1)
+	messages(r, tool("tm", "orphan result", "zz"))
+	if len(r.ToolCalls) != 0 {
+		t.Errorf("a proposal was invented: %+v", r.ToolCalls)
+	}
+	out, err := r.RenderText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `tool "tm" (result of tool call "zz"): "orphan result"`) {
+		t.Errorf("the report does not show the result:\n%s", out)
+	}
+	js, err := r.RenderJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(js), `"toolCallId": "zz"`) || !strings.Contains(string(js), `"orphan result"`) {
+		t.Errorf("the JSON does not show the result:\n%s", js)
+	}
+	reject(t, stand, orphan, 1, "/toolCallId", contract.RuleStandToolResult)
+
+	// r7: two results for one call; and a third.
+	twice := withCall(toolResult("tm", "c", "first"), toolResult("tm2", "c", "second"))
+	r = accept(t, v11, twice)
+	warned(r, 4)
+	if string(r.ToolCalls[0].Result) != `"first"` {
+		t.Errorf("the first result was replaced: %+v", r.ToolCalls[0])
+	}
+	messages(r, tool("tm2", "second", "c"))
+	r = accept(t, v11, withCall(toolResult("tm", "c", "first"), toolResult("tm2", "c", "second"), toolResult("tm3", "c", "third")))
+	warned(r, 4, 5)
+	messages(r, tool("tm2", "second", "c"), tool("tm3", "third", "c"))
+	r = reject(t, stand, twice, 4, "/toolCallId", contract.RuleStandToolResult)
+	if string(r.ToolCalls[0].Result) != `"first"` || len(r.Messages) != 0 {
+		t.Errorf("stand: shown %+v %+v", r.ToolCalls, r.Messages)
+	}
+
+	// Content parts stay data, as in a messages snapshot.
+	parts := []any{ev{"type": "text", "text": "a"}}
+	r = accept(t, v11, lines(t, run(toolResult("tm", "zz", parts))...))
+	want := tool("tm", "", "zz")
+	want.Data = json.RawMessage(`[{"text":"a","type":"text"}]`)
+	messages(r, want)
+
+	// The neighbours: one result per call is shown with its call, in both
+	// profiles, with no message and no warning.
+	for _, p := range []string{stand, v11} {
+		r = accept(t, p, withCall(toolResult("tm", "c", "ok")))
+		if string(r.ToolCalls[0].Result) != `"ok"` || len(r.Messages) != 0 || len(r.Warnings) != 0 {
+			t.Errorf("%s: shown %+v %+v, warnings %v", p, r.ToolCalls, r.Messages, r.Warnings)
+		}
+	}
+	// Under AG-UI 1.1 a result may come before the call's end.
+	r = accept(t, v11, lines(t, run(toolStart("c", "f"), toolArgs("c", "{}"), toolResult("tm", "c", "ok"), toolEnd("c"))...))
+	if tc := r.ToolCalls[0]; tc.Arguments != "{}" || string(tc.Result) != `"ok"` || !tc.Complete || len(r.Warnings) != 0 {
+		t.Errorf("result before the end: %+v, warnings %v", tc, r.Warnings)
+	}
+	// A result before its call's start answers no call shown; the call that
+	// starts after it is a call of its own, without a result.
+	r = accept(t, v11, lines(t, run(toolResult("tm", "c", "early"), toolStart("c", "f"), toolEnd("c"))...))
+	warned(r, 1)
+	messages(r, tool("tm", "early", "c"))
+	if r.ToolCalls[0].Result != nil {
+		t.Errorf("the early result was put under the later call: %+v", r.ToolCalls[0])
+	}
+}
+
+// A call a result has answered takes no more arguments: reopening it, or
+// continuing it under AG-UI 1.1, where a result may come before the end,
+// is refused, and what the result shows stops before it. Before, r6's
+// reopened call was shown with the arguments {"p":1}{"p":2} under the
+// result "ok", which answered only the first.
+//
+//contract:proves ag-ui.sequence.tool-call
+func TestAnsweredCallTakesNoMoreArguments(t *testing.T) {
+	for _, p := range []string{stand, v11} {
+		r := reject(t, p, lines(t, run(toolStart("c", "read_file"), toolArgs("c", `{"p":1}`), toolEnd("c"), toolResult("tm", "c", "ok"),
+			toolStart("c", "read_file"), toolArgs("c", `{"p":2}`), toolEnd("c"))...), 5, "/toolCallId", contract.RuleSequenceToolCall)
+		if len(r.ToolCalls) != 1 || r.ToolCalls[0].Arguments != `{"p":1}` || string(r.ToolCalls[0].Result) != `"ok"` {
+			t.Errorf("%s: shown %+v; want the call with the arguments its result answered", p, r.ToolCalls)
+		}
+		// The neighbour: reopened before its result, the call continues, and
+		// the result answers all its arguments.
+		r = accept(t, p, lines(t, run(toolStart("c", "read_file"), toolArgs("c", `{"p":`), toolEnd("c"),
+			toolStart("c", "read_file"), toolArgs("c", `1}`), toolEnd("c"), toolResult("tm", "c", "ok"))...))
+		if tc := r.ToolCalls[0]; len(r.ToolCalls) != 1 || tc.Arguments != `{"p":1}` || string(tc.Result) != `"ok"` || !tc.Complete {
+			t.Errorf("%s: shown %+v", p, r.ToolCalls)
+		}
+	}
+	// AG-UI 1.1 lets a result come before the end; arguments after it are
+	// refused, the end is not.
+	r := reject(t, v11, lines(t, run(toolStart("c", "f"), toolArgs("c", `{"p":1}`), toolResult("tm", "c", "ok"), toolArgs("c", `{"p":2}`), toolEnd("c"))...),
+		4, "/toolCallId", contract.RuleSequenceToolCall)
+	if r.ToolCalls[0].Arguments != `{"p":1}` {
+		t.Errorf("arguments %q", r.ToolCalls[0].Arguments)
+	}
+	// A result for a call the record did not start answers no call shown:
+	// starting that call afterwards is not a reopening of an answered call.
+	accept(t, v11, lines(t, run(toolResult("tm", "c", "early"), toolStart("c", "f"), toolArgs("c", "{}"), toolEnd("c"))...))
+}
