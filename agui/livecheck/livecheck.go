@@ -132,7 +132,7 @@ func (sp spill) Data(b []byte) error {
 		}
 	}
 	r.spilled += len(b)
-	if !r.nonSpace && len(bytes.TrimSpace(b)) > 0 {
+	if !r.nonSpace && !isBlank(b) {
 		r.nonSpace = true
 	}
 	return nil
@@ -144,6 +144,11 @@ func (sp spill) Drop() {
 		r.Parts.EndPart(false)
 	}
 	r.spilled, r.nonSpace = 0, false
+}
+
+// blank is the error of an event whose data holds no JSON value.
+func (r *Run) blank() error {
+	return fmt.Errorf("after %d events, an event whose data is empty or white space: it holds no JSON value, so a client's JSON parse fails on it and the run with it (@ag-ui/client's does); a record has no line for it (its line form skips blank lines), so agui cannot judge the stream as the record it would save", r.parsed)
 }
 
 // tooLarge is the error of an event the run cannot hold or save.
@@ -174,7 +179,10 @@ func New(opt agui.Options, save func(line []byte) error, report func(agui.Findin
 // checked now or handed to the checking goroutine.
 func (r *Run) event(e sse.Event) error {
 	if e.Spilled {
-		p, ok := r.Stream.Oversized(r.spilled, r.nonSpace)
+		if !r.nonSpace {
+			return r.blank()
+		}
+		p, ok := r.Stream.Oversized(r.spilled, true)
 		r.spilled, r.nonSpace = 0, false
 		if !ok {
 			return r.tooLarge()
@@ -192,7 +200,7 @@ func (r *Run) event(e sse.Event) error {
 		return nil
 	}
 	if isBlank(e.Data) {
-		return fmt.Errorf("after %d events, an event whose data is empty or white space: it holds no JSON value, so a client's JSON parse fails on it and the run with it (@ag-ui/client's does); a record has no line for it (its line form skips blank lines), so agui cannot judge the stream as the record it would save", r.parsed)
+		return r.blank()
 	}
 	line := r.Stream.Line(e.Data)
 	if r.save != nil {

@@ -509,6 +509,15 @@ func TestBlankEventStops(t *testing.T) {
 		}
 		r.End()
 	}
+	// One too large to hold is no different.
+	var saved bytes.Buffer
+	var found []agui.Finding
+	r := newRun(t, &saved, &found)
+	r.Parts = &bufParts{b: &saved}
+	if _, err := r.Write([]byte(start + "data: " + strings.Repeat(" ", contract.LimitInputBytes+10) + "\ndata:\t\n\n")); err == nil || !strings.Contains(err.Error(), "after 1 events, an event whose data is empty or white space") {
+		t.Errorf("a blank event past the byte limit: %v", err)
+	}
+	r.End()
 	for _, notBlank := range []string{"event: x\n\n", ": data\n\n", "id: 1\n\n", "data: 1\n\n", "data: \"\"\n\n"} {
 		var saved bytes.Buffer
 		var found []agui.Finding

@@ -312,6 +312,10 @@ func connectionProblem(ctx context.Context, err error, idle time.Duration) strin
 		return "TLS: the agent did not answer in TLS (is its URL http rather than https?)"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection refused: nothing listens there"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the agent closed the connection before it answered"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "the agent reset the connection before it answered"
 	}
 	return fmt.Sprintf("cannot reach the agent: %v", err)
 }

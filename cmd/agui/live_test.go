@@ -505,3 +505,17 @@ func TestLiveCheckBlankEvent(t *testing.T) {
 	}
 	waitFor(t, tout, regexp.MustCompile(`run 1: not checked to its end: after 1 events, an event whose data is empty or white space`))
 }
+
+// An agent that closes the connection before it answers is a connection
+// problem that says so, not "cannot reach the agent: EOF".
+func TestLiveCheckClosedBeforeAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, _ := http.NewResponseController(w).Hijack()
+		conn.Close()
+	}))
+	defer srv.Close()
+	code, out, stderr := runAgui(t, "", "check", "--url", srv.URL)
+	if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "the agent closed the connection before it answered") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
