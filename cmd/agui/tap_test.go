@@ -399,3 +399,31 @@ func TestHelpNamesTheRecordsProfile(t *testing.T) {
 		t.Errorf("the help does not say %q:\n%s\n%s", want, tapHelp, help)
 	}
 }
+
+// An event past the record's byte limit passes the tap unchanged and is
+// saved as it came; the tap's verdict is the one agui check gives for the
+// record, ag-ui.reader.input-bytes.
+func TestTapEventPastTheByteLimit(t *testing.T) {
+	big := `{"type":"CUSTOM","name":"n","value":"` + strings.Repeat("x", contract.LimitInputBytes) + `"}`
+	start := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	stream := "data: " + start + "\n\ndata: " + big + "\n\n"
+	agent := httptest.NewServer(&sseAgent{body: []byte(stream), pieces: []int{4096, 3}})
+	defer agent.Close()
+	addr, out, stop := startTap(t, agent.URL, t.TempDir())
+	defer stop()
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != stream {
+		t.Errorf("the frontend got %d bytes, not the %d the agent sent", len(got), len(stream))
+	}
+	m := waitFor(t, out, regexp.MustCompile(`run 1: (ACCEPTED|REJECTED), \d+ events, \d+ warnings; record (\S+)\n`))
+	saved, _ := os.ReadFile(m[2])
+	code, report, _ := runAgui(t, "", "check", "--profile", contract.ProfileAgUI11, m[2])
+	if m[1] != "REJECTED" || code != exitRejected || !strings.Contains(report, contract.RuleReaderInputBytes) || string(saved) != start+"\n"+big+"\n" {
+		t.Errorf("run 1: %s, agui check exits %d: %s; saved %d bytes", m[1], code, report, len(saved))
+	}
+}
