@@ -401,6 +401,7 @@ func TestLiveCheckStreamEnds(t *testing.T) {
 		{"cut mid-run", start, "cut", exitRejected, "the agent's stream broke after 1 events (50 bytes): "},
 		{"cut after the run", start + finish, "cut", exitAccepted, "the agent's stream broke after 2 events (101 bytes): "},
 		{"open after the run", start + finish, "open", exitAccepted, "after 2 events (101 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
+		{"open after a finding", start + "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n", "open", exitRejected, "after 2 events (94 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
 		{"silent mid-run", start, "open", exitUnusable, "the stream stopped after 1 events (50 bytes), its run unfinished: nothing arrived for 300ms (--idle-timeout)"},
 	} {
 		srv := serve(tc.body, tc.how)
