@@ -299,7 +299,14 @@ func (b *tapBody) finish(how int, cutErr error) {
 		res, err := b.run.End()
 		if err != nil {
 			b.rec.discard()
-			fmt.Fprintf(b.t.out, "agui tap: %s: the event stream held no event\n", b.name)
+			switch how {
+			case frontendLeft:
+				fmt.Fprintf(b.t.out, "agui tap: %s: not judged: the frontend closed the stream before its first event\n", b.name)
+			case agentCut:
+				fmt.Fprintf(b.t.out, "agui tap: %s: the agent's stream broke before its first event: %v\n", b.name, cutErr)
+			default:
+				fmt.Fprintf(b.t.out, "agui tap: %s: the event stream held no event\n", b.name)
+			}
 			return
 		}
 		if err := b.rec.commit(); err != nil {

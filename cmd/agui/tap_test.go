@@ -237,7 +237,8 @@ func TestTapRefusals(t *testing.T) {
 // the end's findings (a cut run) are not reported, and the run is "not
 // judged", its record kept. A frontend that leaves after a finding still
 // sees the finding's REJECTED. An agent whose stream breaks is REJECTED, as
-// agui check judges the record it leaves.
+// agui check judges the record it leaves. Before the first event there is
+// nothing to judge, and each says which side ended it.
 func TestTapStreamCutEarly(t *testing.T) {
 	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
 	bad := "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n"
@@ -246,12 +247,17 @@ func TestTapStreamCutEarly(t *testing.T) {
 	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, start)
+		switch string(body) {
+		case "wait", "cut-first":
+			io.WriteString(w, ": thinking\n\n")
+		default:
+			io.WriteString(w, start)
+		}
 		if string(body) == "bad" {
 			io.WriteString(w, bad)
 		}
 		w.(http.Flusher).Flush()
-		if string(body) == "cut" {
+		if string(body) == "cut" || string(body) == "cut-first" {
 			// The agent's side breaks: the connection closes mid-stream.
 			conn, _, _ := http.NewResponseController(w).Hijack()
 			conn.Close()
@@ -296,14 +302,24 @@ func TestTapStreamCutEarly(t *testing.T) {
 		t.Errorf("run 2's finding not reported:\n%s", out.String())
 	}
 
-	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("cut"))
+	// Before the first event, neither is judged.
+	leave("wait")
+	waitFor(t, out, regexp.MustCompile(`run 3: not judged: the frontend closed the stream before its first event\n`))
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("cut-first"))
 	if err == nil {
 		io.ReadAll(resp.Body)
 		resp.Body.Close()
 	}
-	m = waitFor(t, out, regexp.MustCompile(`run 3: REJECTED, 1 events, 0 warnings; record (\S+) \(the agent's stream broke: [^)]+\)\n`))
-	if code, _, _ := runAgui(t, "", "check", "--profile", "ag-ui-1.1", m[1]); code != exitRejected || !strings.Contains(out.String(), "run 3: the record: the record ends while run") {
-		t.Errorf("run 3: agui check of the record exits %d\n%s", code, out.String())
+	waitFor(t, out, regexp.MustCompile(`run 4: the agent's stream broke before its first event: .+\n`))
+
+	resp, err = http.Post("http://"+addr+"/", "application/json", strings.NewReader("cut"))
+	if err == nil {
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	m = waitFor(t, out, regexp.MustCompile(`run 5: REJECTED, 1 events, 0 warnings; record (\S+) \(the agent's stream broke: [^)]+\)\n`))
+	if code, _, _ := runAgui(t, "", "check", "--profile", "ag-ui-1.1", m[1]); code != exitRejected || !strings.Contains(out.String(), "run 5: the record: the record ends while run") {
+		t.Errorf("run 5: agui check of the record exits %d\n%s", code, out.String())
 	}
 }
 
