@@ -294,7 +294,7 @@ func (b *tapBody) finish(how int, cutErr error) {
 		}
 		// Findings before the end were the events' own; when the frontend
 		// cut the stream, those of the end are the cut's.
-		stopped := b.run.Stream.Stopped()
+		stopped, events := b.run.Stream.Stopped(), b.run.Stream.Events()
 		b.quiet = how == frontendLeft && !stopped
 		res, err := b.run.End()
 		if err != nil {
@@ -317,7 +317,7 @@ func (b *tapBody) finish(how int, cutErr error) {
 			verdict = "REJECTED"
 		}
 		if b.quiet && !res.Accepted {
-			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: the frontend closed the stream after %d events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is %s\n", b.name, b.run.Stream.Events(), b.file)
+			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: the frontend closed the stream after %d events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is %s\n", b.name, events, b.file)
 			return
 		}
 		line := fmt.Sprintf("agui tap: %s: %s, %d events, %d warnings; record %s", b.name, verdict, res.Events, len(res.Warnings), b.file)
