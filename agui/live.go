@@ -3,6 +3,7 @@ package agui
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,6 +60,9 @@ type Stream struct {
 	// checkedEvents and checkedBytes are Events and Bytes as of the last
 	// event checked.
 	checkedEvents, checkedBytes int
+	// lfs are the offsets in the line Line returned last where the event
+	// had a line feed, which the line holds as a carriage return.
+	lfs []int
 }
 
 // NewStream starts checking a stream under the profile opt names.
@@ -203,15 +207,45 @@ func (s *Stream) Line(data []byte) []byte {
 	}
 	// Events rarely span data lines: look for the line feeds rather than
 	// visit every byte.
-	for rest := line; ; {
-		i := bytes.IndexByte(rest, '\n')
+	s.lfs = s.lfs[:0]
+	for off := 0; ; {
+		i := bytes.IndexByte(line[off:], '\n')
 		if i < 0 {
 			break
 		}
-		rest[i] = '\r'
-		rest = rest[i+1:]
+		line[off+i] = '\r'
+		s.lfs = append(s.lfs, off+i)
+		off += i + 1
 	}
 	return line
+}
+
+// sentChar makes a reading finding of the line Line returned last name the
+// character the event held: where the parser stopped at a carriage return
+// that was a line feed (one joining two data lines inside a string), the
+// finding names the line feed. The saved record holds the carriage return,
+// and checking it names that.
+func (s *Stream) sentChar(f *fail) {
+	if len(s.lfs) == 0 {
+		return
+	}
+	msg := f.Message
+	i := strings.LastIndex(msg, "(byte ")
+	if i < 0 {
+		return
+	}
+	var off int
+	if _, err := fmt.Sscanf(msg[i:], "(byte %d ", &off); err != nil {
+		return
+	}
+	for _, lf := range s.lfs {
+		if lf == off {
+			head := strings.Replace(msg[:i], "U+000D", "U+000A", 1)
+			head = strings.Replace(head, `'\r'`, `'\n'`, 1)
+			f.Message = head + msg[i:]
+			return
+		}
+	}
 }
 
 // Event checks the next event, given as the line Line returned for it. It
@@ -259,12 +293,36 @@ func (s *Stream) Parse(line []byte) (r Parsed) {
 	v, err := s.lr.read(line, arena)
 	if err != nil {
 		s.readErr = asFail(err)
+		s.sentChar(s.readErr)
 		s.readAt = r.index
 		r.found = owned([]Finding{s.readErr.Finding})
 		return r
 	}
 	r.tree = v
 	return r
+}
+
+// Oversized takes the place of Line and Parse for an event of n bytes
+// whose text was not kept: one too large for the record to stay within the
+// profile's input limit, so that the record's verdict is that limit
+// whatever the event says (Check measures a record before it reads any of
+// it). nonSpace says whether the text holds anything but white space. It
+// is false, and nothing is counted, when the profile sets no input limit
+// or the record could stay within it: such an event must be read.
+func (s *Stream) Oversized(n int, nonSpace bool) (Parsed, bool) {
+	if !s.inputLimit || n < contract.LimitInputBytes {
+		return Parsed{}, false
+	}
+	s.bytes += n + 1
+	s.nonSpace = s.nonSpace || nonSpace
+	r := Parsed{index: s.lr.index}
+	if s.readErr == nil || s.readErr.Rule != contract.RuleReaderInputBytes {
+		s.readErr = inputBytesFail()
+		s.readAt = 0
+		r.found = owned([]Finding{s.readErr.Finding})
+	}
+	r.events, r.bytes = s.lr.index, s.bytes
+	return r, true
 }
 
 // Parsed is an event Stream.Parse has read and Stream.Check has yet to
@@ -338,6 +396,10 @@ func (s *Stream) Bytes() int { return s.checkedBytes }
 
 // Stopped reports whether checking has stopped at a finding.
 func (s *Stream) Stopped() bool { return s.readErr != nil || s.seqErr != nil }
+
+// Finished reports whether a run has started and none is active now: as
+// far as the checked events tell, the stream may end here.
+func (s *Stream) Finished() bool { return s.c.seq.runStarted && !s.c.seq.active() }
 
 // Open is the number of entities open now: messages, tool calls,
 // reasoning, steps and subagents.

@@ -356,34 +356,175 @@ func TestReadBodySaveFails(t *testing.T) {
 	}
 }
 
-// A Run's parser holds an event line of the record's byte limit and
-// refuses one byte more, in one piece or cut anywhere.
-func TestEventLineBound(t *testing.T) {
-	for _, extra := range []int{0, 1} {
-		// JSON white space fills the event: it counts towards no limit
-		// but the bytes.
-		line := `data: {"n":1` + strings.Repeat(" ", contract.LimitInputBytes-len(`data: {"n":1}`)+extra) + `}`
-		if len(line) != contract.LimitInputBytes+extra {
-			t.Fatalf("the line is %d bytes", len(line))
+// bufParts saves the parts of an event too large to hold into a buffer,
+// as the commands save them into a record file.
+type bufParts struct {
+	b     *bytes.Buffer
+	start int
+	open  bool
+}
+
+func (p *bufParts) Part(b []byte) error {
+	if !p.open {
+		p.start, p.open = p.b.Len(), true
+	}
+	p.b.Write(b)
+	return nil
+}
+
+func (p *bufParts) EndPart(keep bool) error {
+	switch {
+	case keep:
+		p.b.WriteByte('\n')
+	case p.open:
+		p.b.Truncate(p.start)
+	}
+	p.open = false
+	return nil
+}
+
+// An event whose record stays within the byte limit (its data one byte
+// shorter than the limit, with the newline the limit) is held and checked;
+// one byte more and the record passes the limit: the verdict is
+// ag-ui.reader.input-bytes as in file mode, the event's bytes are saved as
+// they came, not held, and the record saved gives the same result. A
+// comment or a field line past the limit is dropped, as the standard lets a
+// reader drop it, and stops nothing; an event the stream ends inside is
+// not an event, and the record loses its bytes again. Wherever the stream
+// is cut into pieces.
+func TestEventPastTheByteLimit(t *testing.T) {
+	const start = `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	const finish = `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	// JSON white space fills the event: it counts towards no limit but
+	// the bytes.
+	fill := func(n int) string {
+		return `{"type":"CUSTOM","name":"n","value":1` + strings.Repeat(" ", n-len(`{"type":"CUSTOM","name":"n","value":1}`)) + `}`
+	}
+	long := strings.Repeat("c", contract.LimitInputBytes+10)
+	for _, tc := range []struct {
+		name   string
+		stream string
+		record string // the record saved
+		rule   string // the one finding (reported as found), or "" for accepted
+	}{
+		{"data one under the limit", "data: " + fill(contract.LimitInputBytes-1) + "\n\n",
+			fill(contract.LimitInputBytes-1) + "\n", contract.RuleSequenceFirstEvent},
+		{"data at the limit", "data: " + start + "\n\ndata: " + fill(contract.LimitInputBytes) + "\n\ndata: " + finish + "\n\n",
+			start + "\n" + fill(contract.LimitInputBytes) + "\n" + finish + "\n", contract.RuleReaderInputBytes},
+		{"in two data lines", "data: " + start + "\n\ndata: " + fill(contract.LimitInputBytes/2) + "\ndata: " + fill(contract.LimitInputBytes/2) + "\n\n",
+			start + "\n" + fill(contract.LimitInputBytes/2) + "\r" + fill(contract.LimitInputBytes/2) + "\n", contract.RuleReaderInputBytes},
+		{"a long comment", ":" + long + "\r\ndata: " + start + "\n\n: " + long + "\ndata: " + finish + "\n\n",
+			start + "\n" + finish + "\n", ""},
+		{"a long event field", "data: " + start + "\n\nevent: " + long + "\nid: " + long + "\ndata: " + finish + "\n\n",
+			start + "\n" + finish + "\n", ""},
+		{"cut inside a large event", "data: " + start + "\n\ndata: " + fill(contract.LimitInputBytes+5),
+			start + "\n", contract.RuleSequenceRunComplete},
+	} {
+		for _, cut := range []int{len(tc.stream), 1, len(tc.stream) / 2, len(tc.stream) - 3} {
+			var saved bytes.Buffer
+			var found []agui.Finding
+			r := newRun(t, &saved, &found)
+			r.Parts = &bufParts{b: &saved}
+			res := readWhole(t, r, io.MultiReader(strings.NewReader(tc.stream[:cut]), strings.NewReader(tc.stream[cut:])), Hooks{})
+			what := fmt.Sprintf("%s, cut at %d", tc.name, cut)
+			if saved.String() != tc.record {
+				t.Fatalf("%s: saved %d bytes, want %d", what, saved.Len(), len(tc.record))
+			}
+			if tc.rule == "" {
+				if !res.Accepted || len(found) != 0 {
+					t.Errorf("%s: accepted %v, found %v", what, res.Accepted, found)
+				}
+			} else if res.Accepted || len(res.Findings) != 1 || res.Findings[0].Rule != tc.rule || len(found) != 1 || found[0].Rule != tc.rule {
+				t.Errorf("%s: accepted %v, findings %v, reported %v; want %s", what, res.Accepted, res.Findings, found, tc.rule)
+			}
+			file := checkSaved(t, &saved)
+			if fmt.Sprint(file.Accepted, file.Findings, file.Events) != fmt.Sprint(res.Accepted, res.Findings, res.Events) {
+				t.Errorf("%s: live %v %v %d, file %v %v %d", what, res.Accepted, res.Findings, res.Events, file.Accepted, file.Findings, file.Events)
+			}
 		}
-		stream := line + "\n\n"
-		for _, cut := range []int{len(stream), 1, len(line) / 2, len(line), len(line) + 1} {
-			r, err := New(agui.Options{Profile: contract.ProfileAgUI11}, nil, func(agui.Finding) {})
-			if err != nil {
-				t.Fatal(err)
+	}
+	// Without a PartSaver, a run that saves its record cannot save such
+	// an event, and says so.
+	var saved bytes.Buffer
+	var found []agui.Finding
+	r := newRun(t, &saved, &found)
+	if _, err := r.Write([]byte("data: " + fill(contract.LimitInputBytes) + "\n\n")); err == nil || !strings.Contains(err.Error(), "the record's limit") {
+		t.Errorf("no PartSaver: %v", err)
+	}
+	r.End()
+}
+
+// A finding at a line feed that joins two data lines names the line feed
+// the agent sent, not the carriage return the record holds in its place;
+// checking the saved record names the carriage return it holds. The rest
+// of the result is the same.
+func TestFindingNamesTheCharacterSent(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	for _, tc := range []struct{ stream, live, file string }{
+		{start + "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\ndata: b\"}\n\n", "invalid control character U+000A in string (byte 36 ", "invalid control character U+000D in string (byte 36 "},
+		{start + "data: {\"type\":\"STEP_STARTED\",\"x\":tr\ndata: ue}\n\n", `invalid character '\n' in literal true`, `invalid character '\r' in literal true`},
+		// A line feed where JSON allows white space is no finding; one
+		// elsewhere in the event does not change the character named.
+		{start + "data: {\"type\":\ndata: \"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", "", ""},
+		{start + "data: {\"type\":\ndata: \"STEP_STARTED\",\"stepName\":\"a\x01\"}\n\n", "invalid control character U+0001 in string", "invalid control character U+0001 in string"},
+	} {
+		var saved bytes.Buffer
+		var found []agui.Finding
+		r := newRun(t, &saved, &found)
+		res := readWhole(t, r, strings.NewReader(tc.stream), Hooks{})
+		file := checkSaved(t, &saved)
+		if tc.live == "" {
+			if !res.Accepted || !file.Accepted {
+				t.Errorf("%q: live %v, file %v", tc.stream, res.Findings, file.Findings)
 			}
-			_, err = r.Write([]byte(stream[:cut]))
-			if err == nil {
-				_, err = r.Write([]byte(stream[cut:]))
-			}
-			tooLarge := err != nil && strings.Contains(err.Error(), "the record's limit")
-			if tooLarge != (extra > 0) || (err != nil && !tooLarge) {
-				t.Errorf("a line of %d bytes cut at %d: %v", len(line), cut, err)
-			}
-			if extra == 0 && r.Stream.Events() != 1 {
-				t.Errorf("a line of %d bytes cut at %d: %d events read, want 1", len(line), cut, r.Stream.Events())
-			}
-			r.End()
+			continue
 		}
+		if len(res.Findings) != 1 || len(file.Findings) != 1 || !strings.Contains(res.Findings[0].Message, tc.live) || !strings.Contains(found[0].Message, tc.live) || !strings.Contains(file.Findings[0].Message, tc.file) {
+			t.Errorf("%q: live %v, reported %v, file %v", tc.stream, res.Findings, found, file.Findings)
+			continue
+		}
+		lf, ff := res.Findings[0], file.Findings[0]
+		lf.Message, ff.Message = "", ""
+		if lf != ff || res.Accepted != file.Accepted || res.Events != file.Events {
+			t.Errorf("%q: live %v, file %v", tc.stream, res.Findings, file.Findings)
+		}
+	}
+}
+
+// An event whose data is empty or white space holds no JSON value: a
+// client fails the run on it, and a record has no line for it (the line
+// form skips blank lines), so the run stops there, saying so, rather than
+// skip it and accept the stream. An event with no data is no event, and a
+// comment is none either; data that is JSON but not an object is an event,
+// checked as one.
+func TestBlankEventStops(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	for _, blank := range []string{"data: \n\n", "data:\n\n", "data\n\n", "data:\ndata:\n\n", "data: \t\r\n\r\n", "data:  \rdata:\t\r\r"} {
+		var saved bytes.Buffer
+		var found []agui.Finding
+		r := newRun(t, &saved, &found)
+		_, err := r.Write([]byte(start + blank + start))
+		if err == nil || !strings.Contains(err.Error(), "after 1 events, an event whose data is empty or white space") {
+			t.Errorf("%q: %v", blank, err)
+		}
+		r.End()
+	}
+	// One too large to hold is no different.
+	var saved bytes.Buffer
+	var found []agui.Finding
+	r := newRun(t, &saved, &found)
+	r.Parts = &bufParts{b: &saved}
+	if _, err := r.Write([]byte(start + "data: " + strings.Repeat(" ", contract.LimitInputBytes+10) + "\ndata:\t\n\n")); err == nil || !strings.Contains(err.Error(), "after 1 events, an event whose data is empty or white space") {
+		t.Errorf("a blank event past the byte limit: %v", err)
+	}
+	r.End()
+	for _, notBlank := range []string{"event: x\n\n", ": data\n\n", "id: 1\n\n", "data: 1\n\n", "data: \"\"\n\n"} {
+		var saved bytes.Buffer
+		var found []agui.Finding
+		r := newRun(t, &saved, &found)
+		if _, err := r.Write([]byte(start + notBlank)); err != nil {
+			t.Errorf("%q: %v", notBlank, err)
+		}
+		r.End()
 	}
 }

@@ -31,6 +31,21 @@ type Event struct {
 	Data []byte
 	// LastEventID is the last event id the stream set, at this event.
 	LastEventID string
+	// Spilled is set on an event whose data went to the parser's Spill
+	// (Data is then nil).
+	Spilled bool
+}
+
+// A Spill takes the data of an event that grows past a parser's bound,
+// as it arrives, instead of the parser holding it: memory stays bounded
+// by the bound however large an event is.
+type Spill interface {
+	// Data takes the next bytes of the event's data, in order; the LF
+	// that joins two data lines comes as data too.
+	Data(b []byte) error
+	// Drop says that the stream ended before the event was dispatched:
+	// as the standard discards such an event, it was never an event.
+	Drop()
 }
 
 // ErrTooLarge reports an event, or a line, longer than the parser's bound.
@@ -58,6 +73,19 @@ type Parser struct {
 	typ     []byte // the event type buffer
 	lastID  string
 	err     error // sticky: the first error stops the parser
+	// Spill, when set before the first Write, takes the data of an event
+	// that passes the bound, which is then dispatched with Spilled set,
+	// and a line that passes it but is not a data line (a comment, an
+	// event type or id, a field the standard ignores) is dropped: with a
+	// Spill nothing is too large. The bound then covers the data of an
+	// event, joined, and each line that is not a data line.
+	Spill Spill
+	// spilling says the event's data goes to Spill; spillLine that the
+	// rest of the line being read is a data line's, to go to Spill too;
+	// spillJoin that a data line ended since, so the next data line's
+	// bytes follow an LF. skip says the rest of the line being read is
+	// dropped.
+	spilling, spillLine, spillJoin, skip bool
 	// Retry is the reconnection time in milliseconds the stream last set,
 	// or -1. The standard leaves reconnecting to the client; this package
 	// only reports it.
@@ -110,6 +138,14 @@ func (p *Parser) Write(b []byte) (int, error) {
 				continue
 			}
 		}
+		if p.skip || p.spillLine {
+			if err := p.lineRest(&b); err != nil {
+				p.err = err
+				return 0, err
+			}
+			cr = bytes.IndexByte(b, '\r')
+			continue
+		}
 		if b[0] == '\n' && len(p.line) == 0 {
 			// An empty line, which ends an event: no need to look for it.
 			b, cr = b[1:], cr-1
@@ -139,13 +175,32 @@ func (p *Parser) Write(b []byte) (int, error) {
 			end = cr
 		}
 		if end < 0 {
-			if err := p.grow(len(b)); err != nil {
+			if p.Spill != nil {
+				taken, err := p.overflow(b, false)
+				if err != nil {
+					return 0, err
+				}
+				if taken {
+					break
+				}
+			} else if err := p.grow(len(b)); err != nil {
 				return 0, err
 			}
 			p.line = append(p.line, b...)
 			break
 		}
-		if p.maxEvent > 0 {
+		if p.Spill != nil {
+			taken, err := p.overflow(b[:end], true)
+			if err != nil {
+				return 0, err
+			}
+			if taken {
+				p.afterCR = b[end] == '\r'
+				b = b[end+1:]
+				cr = bytes.IndexByte(b, '\r')
+				continue
+			}
+		} else if p.maxEvent > 0 {
 			if err := p.grow(end); err != nil {
 				return 0, err
 			}
@@ -198,12 +253,107 @@ func (p *Parser) grow(n int) error {
 	return nil
 }
 
+// lineRest reads the rest of a line that is dropped or spilled, up to
+// its end, from *b.
+func (p *Parser) lineRest(b *[]byte) error {
+	end := bytes.IndexAny(*b, "\r\n")
+	part := *b
+	if end >= 0 {
+		part = part[:end]
+	}
+	if p.spillLine && len(part) > 0 {
+		if err := p.Spill.Data(part); err != nil {
+			return err
+		}
+	}
+	if end < 0 {
+		*b = nil
+		return nil
+	}
+	p.afterCR = (*b)[end] == '\r'
+	*b = (*b)[end+1:]
+	if p.spillLine {
+		p.spillJoin = true
+	}
+	p.skip, p.spillLine = false, false
+	return nil
+}
+
+// overflow is the bound's check when a Spill is set, given the next
+// bytes of the line being read (p.line holds those before); whole says
+// they end it. It returns true when it took them: a line past the bound
+// that is not a data line is dropped, and a data line goes to the Spill
+// once the event's data passes the bound (or already has).
+func (p *Parser) overflow(next []byte, whole bool) (bool, error) {
+	total := len(p.line) + len(next)
+	// The line's first bytes, enough to tell a data line.
+	var head [6]byte
+	h := copy(head[:], p.line)
+	h += copy(head[h:], next)
+	isData := h >= 5 && string(head[:5]) == "data:"
+	if !isData {
+		if total <= p.maxEvent || (!whole && h < 5 && string(head[:h]) == "data:"[:h]) {
+			return false, nil
+		}
+		// Past the bound, and not data: nothing the event needs.
+		p.line = p.line[:0]
+		p.skip = !whole
+		return true, nil
+	}
+	prefix := 5
+	if h == 6 && head[5] == ' ' {
+		prefix = 6
+	} else if h == 5 && !whole {
+		// The space that may follow the colon has yet to come.
+		return false, nil
+	}
+	if !p.spilling && p.dataLen()+total-prefix <= p.maxEvent {
+		return false, nil
+	}
+	if !p.spilling {
+		// The data so far, each line with the LF after it, which joins it
+		// to this one.
+		p.settle()
+		if err := p.Spill.Data(p.data); err != nil {
+			p.err = err
+			return false, err
+		}
+		p.data, p.hasData, p.spilling = p.data[:0], true, true
+	} else if p.spillJoin {
+		if err := p.Spill.Data([]byte{'\n'}); err != nil {
+			p.err = err
+			return false, err
+		}
+	}
+	var err error
+	if prefix <= len(p.line) {
+		if err = p.Spill.Data(p.line[prefix:]); err == nil {
+			err = p.Spill.Data(next)
+		}
+	} else {
+		err = p.Spill.Data(next[prefix-len(p.line):])
+	}
+	if err != nil {
+		p.err = err
+		return false, err
+	}
+	p.line = p.line[:0]
+	p.spillJoin = whole
+	p.spillLine = !whole
+	return true, nil
+}
+
 // Close ends the stream. An event not yet dispatched (no empty line after
-// it) is discarded, as the standard says; a stream that ended before its
-// first byte-order-mark question was settled had no events.
+// it) is discarded, as the standard says, and a Spill told so; a stream
+// that ended before its first byte-order-mark question was settled had no
+// events.
 func (p *Parser) Close() error {
+	if p.spilling && p.err == nil {
+		p.Spill.Drop()
+	}
 	p.line, p.data, p.typ, p.hasData = p.line[:0], p.data[:0], p.typ[:0], false
 	p.pend, p.pending = nil, false
+	p.spilling, p.spillLine, p.spillJoin, p.skip = false, false, false, false
 	return p.err
 }
 
@@ -237,6 +387,16 @@ func (p *Parser) processLine(line []byte, inPiece bool) error {
 	case "event":
 		p.typ = append(p.typ[:0], value...)
 	case "data":
+		if p.spilling {
+			// A data line with no colon: its value, empty, joins the
+			// spilled data.
+			var err error
+			if p.spillJoin {
+				err = p.Spill.Data([]byte{'\n'})
+			}
+			p.spillJoin = true
+			return err
+		}
 		p.addData(value, inPiece)
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
@@ -296,6 +456,14 @@ func (p *Parser) dispatch() error {
 		// No data: the type buffer is reset and nothing is dispatched.
 		p.typ = p.typ[:0]
 		return nil
+	}
+	if p.spilling {
+		typ := "message"
+		if len(p.typ) > 0 {
+			typ = string(p.typ)
+		}
+		p.typ, p.hasData, p.spilling, p.spillJoin = p.typ[:0], false, false, false
+		return p.handle(Event{Type: typ, LastEventID: p.lastID, Spilled: true})
 	}
 	var data []byte
 	if p.pending {

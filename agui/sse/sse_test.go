@@ -253,3 +253,116 @@ func FuzzParser(f *testing.F) {
 		}
 	})
 }
+
+// spiller collects what a Parser spills.
+type spiller struct {
+	cur   []byte
+	drops int
+}
+
+func (s *spiller) Data(b []byte) error { s.cur = append(s.cur, b...); return nil }
+func (s *spiller) Drop()               { s.drops++; s.cur = nil }
+
+// spilledEvent is an event as parseSpilling sees it.
+type spilledEvent struct {
+	Data    string
+	Spilled bool
+}
+
+// parseSpilling parses stream in the given pieces with a Spill set and
+// returns each event's data, held or spilled, and the drops.
+func parseSpilling(t testing.TB, max int, pieces ...[]byte) ([]spilledEvent, int) {
+	t.Helper()
+	s := &spiller{}
+	var out []spilledEvent
+	p := New(max, func(e Event) error {
+		if e.Spilled {
+			if e.Data != nil {
+				t.Fatalf("a spilled event with data %q", e.Data)
+			}
+			out = append(out, spilledEvent{string(s.cur), true})
+			s.cur = nil
+			return nil
+		}
+		if len(e.Data) > max {
+			t.Fatalf("an event of %d bytes held, past the bound %d", len(e.Data), max)
+		}
+		out = append(out, spilledEvent{string(e.Data), false})
+		return nil
+	})
+	p.Spill = s
+	for _, b := range pieces {
+		if _, err := p.Write(b); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	return out, s.drops
+}
+
+// With a Spill, nothing is too large: the data of an event up to the
+// bound is held, one byte more goes to the Spill, whole and in order
+// (joining LFs included), wherever the stream is split; a comment or
+// another field past the bound is dropped and changes nothing; an event
+// the stream ends inside is dropped.
+func TestSpill(t *testing.T) {
+	for _, tc := range []struct {
+		stream string
+		want   []spilledEvent
+		drops  int
+	}{
+		{"data: xxxxxxxxxx\n\n", []spilledEvent{{"xxxxxxxxxx", false}}, 0},         // 10, the bound
+		{"data:xxxxxxxxxxx\n\n", []spilledEvent{{"xxxxxxxxxxx", true}}, 0},         // 11
+		{"data: xxxxx\ndata: xxxx\n\n", []spilledEvent{{"xxxxx\nxxxx", false}}, 0}, // 5+1+4
+		{"data: xxxxx\ndata: xxxxx\ndata\ndata: y\n\ndata: z\n\n", []spilledEvent{{"xxxxx\nxxxxx\n\ny", true}, {"z", false}}, 0},
+		{"data: xxxxxxxxxxxxxxxxxxxx\r\n\r\ndata: a\r\rdata: b\n\n", []spilledEvent{{"xxxxxxxxxxxxxxxxxxxx", true}, {"a", false}, {"b", false}}, 0},
+		{": " + strings.Repeat("c", 40) + "\ndata: a\n\n", []spilledEvent{{"a", false}}, 0},
+		{"data: a\n: " + strings.Repeat("c", 40) + "\rid: " + strings.Repeat("9", 40) + "\r\ndata: b\n\n", []spilledEvent{{"a\nb", false}}, 0},
+		{"data: a\nevent: " + strings.Repeat("e", 40) + "\n\n", []spilledEvent{{"a", false}}, 0},
+		{"data: a\n\ndata: " + strings.Repeat("x", 30) + "\n", []spilledEvent{{"a", false}}, 1},
+		{"data: a\n\ndata: " + strings.Repeat("x", 30), []spilledEvent{{"a", false}}, 1},
+	} {
+		b := []byte(tc.stream)
+		check := func(how string, pieces ...[]byte) {
+			t.Helper()
+			events, drops := parseSpilling(t, 10, pieces...)
+			if !reflect.DeepEqual(events, tc.want) || drops != tc.drops {
+				t.Fatalf("%q %s: %+v, %d drops; want %+v, %d", tc.stream, how, events, drops, tc.want, tc.drops)
+			}
+		}
+		check("whole", b)
+		for i := 0; i <= len(b); i++ {
+			check(fmt.Sprintf("split at %d", i), b[:i], b[i:])
+			for j := i; j <= len(b); j++ {
+				check(fmt.Sprintf("split at %d and %d", i, j), b[:i], b[i:j], b[j:])
+			}
+		}
+	}
+}
+
+// FuzzSpill checks the data a Parser with a Spill and a small bound
+// gives, held or spilled, against the plainer reading.
+func FuzzSpill(f *testing.F) {
+	for _, s := range []string{
+		"data: a\n\n", "data: aaaaaaaa\ndata: b\n\n", ": cccccccccc\ndata\n\n", "event: eeeeeeeeeeee\rdata: é\r\r", "data:xxxxxxxxx\r\n\r\ndata\n\n",
+	} {
+		f.Add([]byte(s), uint16(3))
+	}
+	f.Fuzz(func(t *testing.T, stream []byte, at uint16) {
+		var want []string
+		for _, e := range reference(stream) {
+			want = append(want, e.Data)
+		}
+		i := int(at) % (len(stream) + 1)
+		events, _ := parseSpilling(t, 6, stream[:i], stream[i:])
+		var data []string
+		for _, e := range events {
+			data = append(data, e.Data)
+		}
+		if !reflect.DeepEqual(data, want) {
+			t.Fatalf("%q split at %d: %q, want %q", stream, i, data, want)
+		}
+	})
+}

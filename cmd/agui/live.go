@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -62,17 +63,51 @@ func wantsLive(args []string) bool {
 	return false
 }
 
+// durationFlag is a flag holding a duration, which says what a value it
+// cannot read lacks.
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+func (d *durationFlag) Set(v string) error {
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(v, 64); nerr == nil {
+			return fmt.Errorf("%q has no unit: write it as %ss, %sm or %sh", v, v, v, v)
+		}
+		return fmt.Errorf("%q is not a duration: write it as 30s, 5m or 1h30m", v)
+	}
+	*d = durationFlag(t)
+	return nil
+}
+
 // headerList collects repeated --header 'Name: value' flags.
 type headerList []string
 
 func (h *headerList) String() string { return strings.Join(*h, ", ") }
 func (h *headerList) Set(v string) error {
-	name, _, ok := strings.Cut(v, ":")
+	name, value, ok := strings.Cut(v, ":")
 	if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t") {
 		return fmt.Errorf("%q is not a header: write it as 'Name: value'", v)
 	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return !isTokenChar(r) }); i >= 0 {
+		return fmt.Errorf("%q is not a header: its name may not hold %q (letters, digits and !#$%%&'*+-.^_`|~ only)", v, name[i:i+1])
+	}
+	value = strings.TrimSpace(value)
+	if i := strings.IndexFunc(value, func(r rune) bool { return r != '\t' && (r < ' ' || r == 0x7f) }); i >= 0 {
+		return fmt.Errorf("%q is not a header: its value may not hold the control character %U", v, value[i])
+	}
+	switch http.CanonicalHeaderKey(name) {
+	case "Content-Length", "Transfer-Encoding", "Connection", "Upgrade", "Te", "Trailer", "Keep-Alive":
+		return fmt.Errorf("%q: agui sets %s itself, from the request it sends", v, name)
+	}
 	*h = append(*h, v)
 	return nil
+}
+
+// isTokenChar reports whether r may stand in a header's name (a token of
+// RFC 9110).
+func isTokenChar(r rune) bool {
+	return r < 0x7f && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r))
 }
 
 // liveCheck is agui check --url.
@@ -82,7 +117,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	target := fs.String("url", "", "")
 	input := fs.String("input", "", "")
 	save := fs.String("save", "", "")
-	idle := fs.Duration("idle-timeout", defaultIdleTimeout, "")
+	idle := new(time.Duration)
+	*idle = defaultIdleTimeout
+	fs.Var((*durationFlag)(idle), "idle-timeout", "")
 	profile := fs.String("profile", contract.ProfileAgUI11, "")
 	asJSON := fs.Bool("json", false, "")
 	var headers headerList
@@ -159,20 +196,41 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	if rec != nil {
+		run.Parts = &recordParts{rec: rec}
+	}
 	err = run.ReadBody(resp.Body, livecheck.Hooks{
 		Arrived:   watch.touch,
 		Checked:   func() { progress.show(run.Stream) },
 		Interrupt: func() { cancel(errStopped) },
 	})
-	if err != nil {
-		progress.clear()
-		var broke *livecheck.BodyError
-		if errors.As(err, &broke) {
-			return fail("%s: the stream broke after %d events (%d bytes): %s", shown, run.Stream.Events(), run.Stream.Bytes(), connectionProblem(ctx, broke.Err, *idle))
-		}
-		return fail("%s: %v", shown, err)
-	}
 	progress.clear()
+	// How the stream ended when the agent did not end it: a stream cut
+	// by the agent is a cut record, judged as the record saved; one left
+	// open after its run ended is judged once it falls silent; one that
+	// falls silent during its run is not judged.
+	cut := ""
+	if err != nil {
+		var broke *livecheck.BodyError
+		if !errors.As(err, &broke) || errors.Is(context.Cause(ctx), errStopped) {
+			return fail("%s: %v", shown, err)
+		}
+		events, bytes := run.Stream.Events(), run.Stream.Bytes()
+		switch {
+		case !errors.Is(context.Cause(ctx), errIdle):
+			cut = fmt.Sprintf("the agent's stream broke after %d events (%d bytes): %v; the verdict is that of what arrived", events, bytes, broke.Err)
+		case run.Stream.Finished() || run.Stream.Stopped():
+			cut = fmt.Sprintf("after %d events (%d bytes) the agent kept the stream open with nothing more for %s (--idle-timeout); the verdict is that of what arrived", events, bytes, *idle)
+		default:
+			return fail("%s: the stream stopped after %d events (%d bytes), its run unfinished: %s", shown, events, bytes, connectionProblem(ctx, broke.Err, *idle))
+		}
+	}
+	if cut != "" && run.Stream.Events() == 0 {
+		return fail("%s: %s", shown, strings.TrimSuffix(cut, "; the verdict is that of what arrived"))
+	}
+	if cut != "" {
+		fmt.Fprintf(stderr, "agui check: %s: %s\n", shown, cut)
+	}
 	res, err := run.End()
 	if err != nil {
 		return fail("%s: the agent answered with an event stream that holds no event", shown)
@@ -254,6 +312,10 @@ func connectionProblem(ctx context.Context, err error, idle time.Duration) strin
 		return "TLS: the agent did not answer in TLS (is its URL http rather than https?)"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection refused: nothing listens there"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the agent closed the connection before it answered"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "the agent reset the connection before it answered"
 	}
 	return fmt.Sprintf("cannot reach the agent: %v", err)
 }
@@ -261,6 +323,13 @@ func connectionProblem(ctx context.Context, err error, idle time.Duration) strin
 // answerProblem says in one line why an answer is not an event stream
 // agui can check, or returns "".
 func answerProblem(resp *http.Response) string {
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		where := "no Location"
+		if loc, err := resp.Location(); err == nil {
+			where = "Location: " + loc.Redacted()
+		}
+		return fmt.Sprintf("the agent answered %s (%s); agui follows no redirect, which would send the run elsewhere or, after a 301, 302 or 303, as a GET without its RunAgentInput: give --url the address the agent answers at", resp.Status, where)
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		head, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 		return fmt.Sprintf("the agent answered %s: %q", resp.Status, head)
@@ -309,4 +378,49 @@ func (p *progress) clear() {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.shown = false
 	}
+}
+
+// recordParts saves into a record the line of an event too large to hold,
+// as it arrives (livecheck.PartSaver); a line the stream ended inside is
+// cut off the record again.
+type recordParts struct {
+	rec   *recordFile
+	start int64 // where the line began in the file
+	open  bool
+}
+
+func (p *recordParts) Part(b []byte) error {
+	if !p.open {
+		if err := p.rec.w.Flush(); err != nil {
+			return err
+		}
+		at, err := p.rec.tmp.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return err
+		}
+		p.start, p.open = at, true
+	}
+	_, err := p.rec.w.Write(b)
+	return err
+}
+
+func (p *recordParts) EndPart(keep bool) error {
+	if !p.open {
+		if keep {
+			return p.rec.w.WriteByte('\n')
+		}
+		return nil
+	}
+	p.open = false
+	if keep {
+		return p.rec.w.WriteByte('\n')
+	}
+	if err := p.rec.w.Flush(); err != nil {
+		return err
+	}
+	if err := p.rec.tmp.Truncate(p.start); err != nil {
+		return err
+	}
+	_, err := p.rec.tmp.Seek(p.start, io.SeekStart)
+	return err
 }

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -301,5 +303,220 @@ func TestLiveCheckHidesURLPassword(t *testing.T) {
 	code, _, stderr = runAgui(t, "", "check", "--url", withPassword)
 	if code != exitUnusable || strings.Contains(stderr, "s3cret") {
 		t.Errorf("closed server: exit %d, stderr %s", code, stderr)
+	}
+}
+
+// A redirect is not followed: a 301, 302 or 303 would re-send the run as a
+// GET without its RunAgentInput, a 307 or 308 would check another agent
+// than the one named. Each exits 2 with one line naming the status and
+// the Location (its password hidden), and nothing reaches the target.
+func TestLiveCheckRedirectNotFollowed(t *testing.T) {
+	reached := make(chan string, 10)
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- r.Method
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, good)
+	}))
+	defer target.Close()
+	for _, status := range []int{301, 302, 303, 307, 308} {
+		loc := strings.Replace(target.URL, "http://", "http://u:s3cret@", 1) + "/next"
+		redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, loc, status)
+		}))
+		code, out, stderr := runAgui(t, "", "check", "--url", redirect.URL)
+		redirect.Close()
+		want := fmt.Sprintf("answered %d %s (Location: %s)", status, http.StatusText(status), strings.Replace(loc, "s3cret", "xxxxx", 1))
+		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) || strings.Contains(stderr, "s3cret") {
+			t.Errorf("%d: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", status, code, out, stderr, want)
+		}
+	}
+	select {
+	case m := <-reached:
+		t.Errorf("a redirect was followed: the target got a %s", m)
+	default:
+	}
+}
+
+// An event past the record's byte limit is checked as the record it is
+// saved as: ag-ui.reader.input-bytes, exit 1, the same JSON report as the
+// saved record gives; a comment line past the limit changes nothing.
+func TestLiveCheckPastTheByteLimit(t *testing.T) {
+	big := `{"type":"CUSTOM","name":"n","value":"` + strings.Repeat("x", contract.LimitInputBytes) + `"}`
+	start := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	for _, tc := range []struct {
+		name, stream string
+		code         int
+	}{
+		{"a large event", "data: " + start + "\n\ndata: " + big + "\n\n", exitRejected},
+		{"a large comment", ": " + big + "\n\n" + "data: " + start + "\n\n", exitRejected},
+		{"a large comment, then a whole run", ": " + big + "\n\n" + "data: " + start + "\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", exitAccepted},
+	} {
+		agent := &sseAgent{body: []byte(tc.stream), pieces: []int{1000, 7}, got: make(chan []byte, 1)}
+		srv := httptest.NewServer(agent)
+		saved := filepath.Join(t.TempDir(), "saved.ndjson")
+		code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--json", "--save", saved)
+		srv.Close()
+		fcode, fout, _ := runAgui(t, "", "check", "--json", "--profile", contract.ProfileAgUI11, saved)
+		if code != tc.code || code != fcode || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
+			t.Errorf("%s: live exit %d (stderr %q), file exit %d, want %d\nlive: %.300s\nfile: %.300s", tc.name, code, stderr, fcode, tc.code, out, fout)
+		}
+		if tc.name == "a large event" && !strings.Contains(out, contract.RuleReaderInputBytes) {
+			t.Errorf("%s: %.300s", tc.name, out)
+		}
+	}
+}
+
+// A stream the agent cuts is a cut record: REJECTED (exit 1), its record
+// saved and judged the same by agui check, with one line that says the
+// stream broke; a stream left open after its run ended is judged once
+// --idle-timeout passes; one silent in the middle of its run is not judged
+// (exit 2, nothing saved).
+func TestLiveCheckStreamEnds(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	finish := "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	release := make(chan struct{})
+	defer close(release)
+	serve := func(body string, how string) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, body)
+			w.(http.Flusher).Flush()
+			if how == "cut" {
+				conn, _, _ := http.NewResponseController(w).Hijack()
+				conn.Close()
+				return
+			}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+		}))
+	}
+	for _, tc := range []struct {
+		name, body, how string
+		code            int
+		line            string
+	}{
+		{"cut mid-run", start, "cut", exitRejected, "the agent's stream broke after 1 events (50 bytes): "},
+		{"cut after the run", start + finish, "cut", exitAccepted, "the agent's stream broke after 2 events (101 bytes): "},
+		{"open after the run", start + finish, "open", exitAccepted, "after 2 events (101 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
+		{"open after a finding", start + "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n", "open", exitRejected, "after 2 events (94 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
+		{"silent mid-run", start, "open", exitUnusable, "the stream stopped after 1 events (50 bytes), its run unfinished: nothing arrived for 300ms (--idle-timeout)"},
+	} {
+		srv := serve(tc.body, tc.how)
+		saved := filepath.Join(t.TempDir(), "saved.ndjson")
+		code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--json", "--idle-timeout", "300ms", "--save", saved)
+		srv.Close()
+		if code != tc.code || !strings.Contains(stderr, tc.line) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tc.name, code, stderr, tc.code, tc.line)
+			continue
+		}
+		if tc.code == exitUnusable {
+			if _, err := os.Stat(saved); err == nil || out != "" {
+				t.Errorf("%s: a record was saved or a report printed: %s", tc.name, out)
+			}
+			continue
+		}
+		fcode, fout, _ := runAgui(t, "", "check", "--json", "--profile", contract.ProfileAgUI11, saved)
+		if fcode != code || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
+			t.Errorf("%s: live exit %d, file exit %d\nlive: %s\nfile: %s", tc.name, code, fcode, out, fout)
+		}
+	}
+}
+
+// --header replaces agui's own header of the same name (one Content-Type,
+// one Accept); repeated, a name gets each value; Host is sent as the
+// request's host; a name or value HTTP does not allow, or a header agui
+// sets from the request itself, is refused at the flag with one line.
+func TestLiveCheckHeaders(t *testing.T) {
+	got := make(chan *http.Request, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"type\":\"RUN_ERROR\",\"message\":\"no\"}\n\n")
+	}))
+	defer srv.Close()
+	code, _, stderr := runAgui(t, "", "check", "--url", srv.URL,
+		"--header", "Content-Type: application/json; charset=utf-8", "--header", "accept: text/event-stream, */*",
+		"--header", "X-A: 1", "--header", "X-A: 2", "--header", "Host: agent.example")
+	r := <-got
+	if code != exitAccepted || fmt.Sprint(r.Header["Content-Type"]) != "[application/json; charset=utf-8]" ||
+		fmt.Sprint(r.Header["Accept"]) != "[text/event-stream, */*]" || fmt.Sprint(r.Header["X-A"]) != "[1 2]" || r.Host != "agent.example" {
+		t.Errorf("exit %d (%s): headers %v, host %q", code, stderr, r.Header, r.Host)
+	}
+	for _, h := range []string{"X(A): b", "X A: b", "Ж: b", "X: a\rb", "X: a\nb", "X: a\x00b", "Content-Length: 5", "transfer-encoding: chunked", "Connection: close"} {
+		code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--header", h)
+		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--header") && !strings.Contains(stderr, "-header") {
+			t.Errorf("%q: exit %d, stderr %q", h, code, stderr)
+		}
+		select {
+		case <-got:
+			t.Errorf("%q: the request was sent", h)
+		default:
+		}
+	}
+	// A tab inside a value is allowed.
+	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--header", "X-T: a\tb")
+	if r := <-got; code != exitAccepted || r.Header.Get("X-T") != "a\tb" {
+		t.Errorf("a tab in a value: exit %d, %s", code, stderr)
+	}
+}
+
+// --idle-timeout without a unit, or not a duration, is refused with one
+// line that says how to write it.
+func TestLiveCheckIdleTimeoutFlag(t *testing.T) {
+	for v, want := range map[string]string{
+		"5":   `"5" has no unit: write it as 5s, 5m or 5h`,
+		"1.5": `"1.5" has no unit`,
+		"5x":  `"5x" is not a duration: write it as 30s, 5m or 1h30m`,
+		"0":   "--idle-timeout must be positive",
+		"-1s": "--idle-timeout must be positive",
+	} {
+		code, out, stderr := runAgui(t, "", "check", "--url", "http://127.0.0.1:1/", "--idle-timeout", v)
+		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("--idle-timeout %s: exit %d, stderr %q; want %q", v, code, stderr, want)
+		}
+	}
+}
+
+// A stream with an event whose data is white space exits 2 with one line
+// that says why agui cannot judge it, and saves nothing; the tap passes it
+// on unchanged and says the same.
+func TestLiveCheckBlankEvent(t *testing.T) {
+	stream := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: \n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	agent := &sseAgent{body: []byte(stream), pieces: []int{5}, got: make(chan []byte, 1)}
+	srv := httptest.NewServer(agent)
+	defer srv.Close()
+	saved := filepath.Join(t.TempDir(), "saved.ndjson")
+	code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--save", saved)
+	if _, err := os.Stat(saved); code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "after 1 events, an event whose data is empty or white space") || err == nil {
+		t.Errorf("exit %d, stdout %q, stderr %q, saved: %v", code, out, stderr, err)
+	}
+	addr, tout, stop := startTap(t, srv.URL, t.TempDir())
+	defer stop()
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != stream {
+		t.Errorf("the tap changed the stream: %q", got)
+	}
+	waitFor(t, tout, regexp.MustCompile(`run 1: not checked to its end: after 1 events, an event whose data is empty or white space`))
+}
+
+// An agent that closes the connection before it answers is a connection
+// problem that says so, not "cannot reach the agent: EOF".
+func TestLiveCheckClosedBeforeAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, _ := http.NewResponseController(w).Hijack()
+		conn.Close()
+	}))
+	defer srv.Close()
+	code, out, stderr := runAgui(t, "", "check", "--url", srv.URL)
+	if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "the agent closed the connection before it answered") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

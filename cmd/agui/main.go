@@ -82,13 +82,20 @@ Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
   --url URL          POST a run to the agent and check its event stream
                      (text/event-stream) event by event as it arrives; each
                      finding is printed on stderr when found, the report at
-                     the end is the one agui check gives for the saved record
+                     the end is the one agui check --profile ag-ui-1.1 gives
+                     for the saved record
   --input RUN.json   the RunAgentInput to send (default: no messages, fresh ids)
-  --header 'K: V'    a request header; repeat for more
+  --header 'K: V'    a request header, in place of agui's own of that name
+                     (Content-Type, Accept; Host names the host); repeat
+                     for more
   --save FILE        save the events as received, one per line, as a record
-  --idle-timeout D   give up when nothing arrives for D (default %s)
-  A connection problem (refused, TLS, an answer that is not 2xx or not an
-  event stream, silence) exits 2 with one line saying which.
+  --idle-timeout D   give up when nothing arrives for D, a duration with its
+                     unit such as 30s or 5m (default %s); a stream
+                     left open after its run ended is then judged
+  A connection problem (refused, TLS, a redirect, an answer that is not 2xx
+  or not an event stream, silence during the run) exits 2 with one line
+  saying which. A stream the agent cuts is judged as the cut record it
+  leaves.
 
 agui tap sits between a frontend and its agent, passes every byte on
 unchanged, and checks and saves each run's stream; run agui tap --help.

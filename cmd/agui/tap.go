@@ -39,8 +39,10 @@ Point the frontend at the address agui tap listens on instead of the agent.
 Every request and every answer passes through unchanged, byte for byte; an
 answer that is an event stream (text/event-stream) is also checked as it
 arrives, saved as a record in FOLDER (default agui-runs), and its verdict
-printed when the stream ends. Run agui check on a saved record to see its
-full report.
+printed when the stream ends. To see its full report, check the record
+under the profile it was checked under:
+  agui check --profile ag-ui-1.1 agui-runs/RECORD.ndjson
+(agui check reads a file under the stand profile unless told otherwise).
 
 Options:
   --upstream URL   the agent's URL
@@ -168,7 +170,10 @@ func (t *tap) proxy() http.Handler {
 }
 
 // rewrite sends a request to the agent: the frontend's path below the
-// agent's (the agent's own for the root), its query added to the agent's.
+// agent's (the agent's own for the root), escaped as the frontend sent it
+// (a %2F stays one, not a slash), its query added to the agent's. A user
+// and password in the agent's URL are sent as check --url sends them:
+// as Basic authorization, unless the frontend sends its own.
 func (t *tap) rewrite(pr *httputil.ProxyRequest) {
 	out := pr.Out.URL
 	out.Scheme, out.Host = t.up.Scheme, t.up.Host
@@ -176,7 +181,11 @@ func (t *tap) rewrite(pr *httputil.ProxyRequest) {
 		out.Path, out.RawPath = t.up.Path, t.up.RawPath
 	} else {
 		out.Path = strings.TrimSuffix(t.up.Path, "/") + p
-		out.RawPath = ""
+		out.RawPath = strings.TrimSuffix(t.up.EscapedPath(), "/") + pr.In.URL.EscapedPath()
+	}
+	if u := t.up.User; u != nil && pr.Out.Header.Get("Authorization") == "" {
+		password, _ := u.Password()
+		pr.Out.SetBasicAuth(u.Username(), password)
 	}
 	switch {
 	case t.up.RawQuery == "":
@@ -199,23 +208,30 @@ func (t *tap) watch(resp *http.Response) error {
 	n := t.served.Add(1)
 	name := fmt.Sprintf("run %d", n)
 	if enc := resp.Header.Get("Content-Encoding"); enc != "" && enc != "identity" {
-		fmt.Fprintf(t.out, "agui tap: %s: passed on unchecked: the stream is compressed (Content-Encoding: %s)\n", name, enc)
+		fmt.Fprintf(t.errw, "agui tap: %s: passed on unchecked: the stream is compressed (Content-Encoding: %s)\n", name, enc)
 		return nil
 	}
 	file := filepath.Join(t.dir, fmt.Sprintf("run-%s-%03d.ndjson", time.Now().UTC().Format("20060102-150405"), n))
 	rec, err := createRecord(file)
 	if err != nil {
-		fmt.Fprintf(t.out, "agui tap: %s: passed on unchecked: %v\n", name, err)
+		fmt.Fprintf(t.errw, "agui tap: %s: passed on unchecked: %v\n", name, err)
 		return nil
 	}
-	report := func(f agui.Finding) { fmt.Fprintf(t.out, "agui tap: %s: %s\n", name, f) }
+	body := &tapBody{ReadCloser: resp.Body, t: t, name: name, file: file, rec: rec, front: req.Context()}
+	report := func(f agui.Finding) {
+		if !body.quiet {
+			fmt.Fprintf(t.out, "agui tap: %s: %s\n", name, f)
+		}
+	}
 	run, err := livecheck.New(agui.Options{Profile: t.profile, Source: file}, rec.event, report)
 	if err != nil {
 		rec.discard()
 		return err
 	}
+	run.Parts = &recordParts{rec: rec}
 	fmt.Fprintf(t.out, "agui tap: %s: %s %s\n", name, req.Method, req.URL.Path)
-	resp.Body = &tapBody{ReadCloser: resp.Body, t: t, name: name, file: file, run: run, rec: rec}
+	body.run = run
+	resp.Body = body
 	return nil
 }
 
@@ -228,7 +244,20 @@ type tapBody struct {
 	rec        *recordFile
 	broken     error // why checking stopped before the end, if it did
 	once       sync.Once
+	// front is the frontend's request's context: done once the frontend
+	// has gone.
+	front context.Context
+	// quiet stops the findings of the stream's end being reported when
+	// the frontend cut it: they would blame the agent for its cut.
+	quiet bool
 }
+
+// How a stream passing the tap ended.
+const (
+	streamEnded  = iota // the agent ended it
+	agentCut            // the agent's side broke
+	frontendLeft        // the frontend closed it
+)
 
 func (b *tapBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
@@ -239,31 +268,45 @@ func (b *tapBody) Read(p []byte) (int, error) {
 	}
 	switch {
 	case err == io.EOF:
-		b.finish("")
+		b.finish(streamEnded, nil)
+	case err != nil && b.front.Err() != nil:
+		// The frontend's going cancels the request to the agent.
+		b.finish(frontendLeft, nil)
 	case err != nil:
-		b.finish(fmt.Sprintf("the stream broke: %v", err))
+		b.finish(agentCut, err)
 	}
 	return n, err
 }
 
 func (b *tapBody) Close() error {
-	b.finish("the frontend closed the stream before it ended")
+	b.finish(frontendLeft, nil)
 	return b.ReadCloser.Close()
 }
 
-// finish prints the run's verdict once; cut says why the stream ended
-// early, or is empty.
-func (b *tapBody) finish(cut string) {
+// finish prints the run's verdict once: how says how the stream ended,
+// err why the agent's side broke.
+func (b *tapBody) finish(how int, cutErr error) {
 	b.once.Do(func() {
 		if b.broken != nil {
 			b.rec.discard()
 			fmt.Fprintf(b.t.out, "agui tap: %s: not checked to its end: %v\n", b.name, b.broken)
 			return
 		}
+		// Findings before the end were the events' own; when the frontend
+		// cut the stream, those of the end are the cut's.
+		stopped, events := b.run.Stream.Stopped(), b.run.Stream.Events()
+		b.quiet = how == frontendLeft && !stopped
 		res, err := b.run.End()
 		if err != nil {
 			b.rec.discard()
-			fmt.Fprintf(b.t.out, "agui tap: %s: the event stream held no event\n", b.name)
+			switch how {
+			case frontendLeft:
+				fmt.Fprintf(b.t.out, "agui tap: %s: not judged: the frontend closed the stream before its first event\n", b.name)
+			case agentCut:
+				fmt.Fprintf(b.t.out, "agui tap: %s: the agent's stream broke before its first event: %v\n", b.name, cutErr)
+			default:
+				fmt.Fprintf(b.t.out, "agui tap: %s: the event stream held no event\n", b.name)
+			}
 			return
 		}
 		if err := b.rec.commit(); err != nil {
@@ -273,9 +316,16 @@ func (b *tapBody) finish(cut string) {
 		if !res.Accepted {
 			verdict = "REJECTED"
 		}
+		if b.quiet && !res.Accepted {
+			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: the frontend closed the stream after %d events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is %s\n", b.name, events, b.file)
+			return
+		}
 		line := fmt.Sprintf("agui tap: %s: %s, %d events, %d warnings; record %s", b.name, verdict, res.Events, len(res.Warnings), b.file)
-		if cut != "" {
-			line += " (" + cut + ")"
+		switch how {
+		case frontendLeft:
+			line += " (the frontend closed the stream before the agent ended it)"
+		case agentCut:
+			line += fmt.Sprintf(" (the agent's stream broke: %v)", cutErr)
 		}
 		fmt.Fprintln(b.t.out, line)
 	})

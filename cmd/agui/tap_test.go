@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
@@ -228,5 +229,217 @@ func TestTapRefusals(t *testing.T) {
 	}
 	if _, err := os.Stat("agui-runs"); err == nil {
 		t.Error("a refused tap made its default folder")
+	}
+}
+
+// The three ways a stream through the tap ends early are told apart. A
+// frontend that leaves mid-run does not make the agent's run REJECTED:
+// the end's findings (a cut run) are not reported, and the run is "not
+// judged", its record kept. A frontend that leaves after a finding still
+// sees the finding's REJECTED. An agent whose stream breaks is REJECTED, as
+// agui check judges the record it leaves. Before the first event there is
+// nothing to judge, and each says which side ended it.
+func TestTapStreamCutEarly(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	bad := "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n"
+	release := make(chan struct{})
+	defer close(release)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		switch string(body) {
+		case "wait", "cut-first":
+			io.WriteString(w, ": thinking\n\n")
+		default:
+			io.WriteString(w, start)
+		}
+		if string(body) == "bad" {
+			io.WriteString(w, bad)
+		}
+		w.(http.Flusher).Flush()
+		if string(body) == "cut" || string(body) == "cut-first" {
+			// The agent's side breaks: the connection closes mid-stream.
+			conn, _, _ := http.NewResponseController(w).Hijack()
+			conn.Close()
+			return
+		}
+		select { // the agent thinks, and the frontend gives up
+		case <-release:
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer agent.Close()
+	dir := t.TempDir()
+	addr, out, stop := startTap(t, agent.URL, dir)
+	defer stop()
+	leave := func(body string) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+"/", strings.NewReader(body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 1)
+		resp.Body.Read(buf) // the stream has begun
+		cancel()
+		resp.Body.Close()
+	}
+
+	leave("")
+	m := waitFor(t, out, regexp.MustCompile(`run 1: not judged: the frontend closed the stream after (\d+) events.*, is (\S+)\n`))
+	if m[1] != "1" || strings.Contains(out.String(), "run 1: REJECTED") || strings.Contains(out.String(), "run-complete") {
+		t.Errorf("run 1, the frontend left:\n%s", out.String())
+	}
+	if _, err := os.Stat(m[2]); err != nil {
+		t.Errorf("run 1's record: %v", err)
+	}
+
+	leave("bad")
+	waitFor(t, out, regexp.MustCompile(`run 2: REJECTED, 2 events, 0 warnings; record \S+ \(the frontend closed the stream before the agent ended it\)\n`))
+	if !strings.Contains(out.String(), "run 2: event 1 at /messageId") {
+		t.Errorf("run 2's finding not reported:\n%s", out.String())
+	}
+
+	// Before the first event, neither is judged.
+	leave("wait")
+	waitFor(t, out, regexp.MustCompile(`run 3: not judged: the frontend closed the stream before its first event\n`))
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("cut-first"))
+	if err == nil {
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	waitFor(t, out, regexp.MustCompile(`run 4: the agent's stream broke before its first event: .+\n`))
+
+	resp, err = http.Post("http://"+addr+"/", "application/json", strings.NewReader("cut"))
+	if err == nil {
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	m = waitFor(t, out, regexp.MustCompile(`run 5: REJECTED, 1 events, 0 warnings; record (\S+) \(the agent's stream broke: [^)]+\)\n`))
+	if code, _, _ := runAgui(t, "", "check", "--profile", "ag-ui-1.1", m[1]); code != exitRejected || !strings.Contains(out.String(), "run 5: the record: the record ends while run") {
+		t.Errorf("run 5: agui check of the record exits %d\n%s", code, out.String())
+	}
+}
+
+// The tap keeps a request's path escaped as the frontend sent it (a %2F
+// is not a slash), below the agent's path escaped as given; a user and
+// password in --upstream go to the agent as Basic authorization, as
+// check --url sends them, unless the frontend sends its own, and are
+// never printed.
+func TestTapPathAndCredentials(t *testing.T) {
+	type seen struct{ path, auth string }
+	got := make(chan seen, 1)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- seen{r.URL.EscapedPath(), r.Header.Get("Authorization")}
+		w.Header().Set("Content-Type", "text/plain")
+	}))
+	defer agent.Close()
+	upstream := strings.Replace(agent.URL, "http://", "http://u:s3cret@", 1) + "/api%2Fv1"
+	addr, out, stop := startTap(t, upstream, t.TempDir())
+	basic := "Basic dTpzM2NyZXQ=" // u:s3cret
+	for _, tc := range []struct{ path, auth, wantPath, wantAuth string }{
+		{"/threads/a%2Fb/runs", "", "/api%2Fv1/threads/a%2Fb/runs", basic},
+		{"/x%20y/%C3%A9", "", "/api%2Fv1/x%20y/%C3%A9", basic},
+		{"/", "", "/api%2Fv1", basic},
+		{"/own", "Bearer f", "/api%2Fv1/own", "Bearer f"},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+tc.path, strings.NewReader("{}"))
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if s := <-got; s.path != tc.wantPath || s.auth != tc.wantAuth {
+			t.Errorf("%s: the agent got %q with %q; want %q with %q", tc.path, s.path, s.auth, tc.wantPath, tc.wantAuth)
+		}
+	}
+	stop()
+	if strings.Contains(out.String(), "s3cret") {
+		t.Errorf("the password was printed:\n%s", out.String())
+	}
+}
+
+// Every answer the tap passes on unchecked is a notice on stderr, the
+// compressed event stream as the answer that is not one; stdout carries
+// the runs it checks.
+func TestTapUncheckedNotices(t *testing.T) {
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/gz" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Header().Set("Content-Encoding", "gzip")
+		} else {
+			w.Header().Set("Content-Type", "text/html")
+		}
+		w.Write([]byte{0x1f, 0x8b})
+	}))
+	defer agent.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	out, errb := &syncbuf.Buffer{}, &syncbuf.Buffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- tapCommand([]string{"--listen", "127.0.0.1:0", "--upstream", agent.URL, "--dir", t.TempDir()}, out, errb, ctx, func(a string) { addr <- a })
+	}()
+	a := <-addr
+	for _, p := range []string{"/gz", "/page"} {
+		resp, err := http.Post("http://"+a+p, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	waitFor(t, errb, regexp.MustCompile(`passed on unchecked: the stream is compressed \(Content-Encoding: gzip\)`))
+	waitFor(t, errb, regexp.MustCompile(`POST /page: 200 OK text/html, not an event stream: passed on unchecked`))
+	cancel()
+	<-done
+	if strings.Contains(out.String(), "unchecked") {
+		t.Errorf("a notice on stdout:\n%s", out.String())
+	}
+}
+
+// The help of agui tap and of agui check --url names the profile a saved
+// record must be checked under to get the verdict they printed: agui
+// check reads a file under the stand profile unless told otherwise, and a
+// record that passes AG-UI 1.1 may break the stand's rules.
+func TestHelpNamesTheRecordsProfile(t *testing.T) {
+	want := "agui check --profile " + contract.ProfileAgUI11
+	_, tapHelp, _ := runAgui(t, "", "tap", "--help")
+	_, help, _ := runAgui(t, "", "--help")
+	if !strings.Contains(tapHelp, want+" agui-runs/") || !strings.Contains(strings.Join(strings.Fields(help), " "), "the report at the end is the one "+want+" gives for the saved record") {
+		t.Errorf("the help does not say %q:\n%s\n%s", want, tapHelp, help)
+	}
+}
+
+// An event past the record's byte limit passes the tap unchanged and is
+// saved as it came; the tap's verdict is the one agui check gives for the
+// record, ag-ui.reader.input-bytes.
+func TestTapEventPastTheByteLimit(t *testing.T) {
+	big := `{"type":"CUSTOM","name":"n","value":"` + strings.Repeat("x", contract.LimitInputBytes) + `"}`
+	start := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	stream := "data: " + start + "\n\ndata: " + big + "\n\n"
+	agent := httptest.NewServer(&sseAgent{body: []byte(stream), pieces: []int{4096, 3}})
+	defer agent.Close()
+	addr, out, stop := startTap(t, agent.URL, t.TempDir())
+	defer stop()
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != stream {
+		t.Errorf("the frontend got %d bytes, not the %d the agent sent", len(got), len(stream))
+	}
+	m := waitFor(t, out, regexp.MustCompile(`run 1: (ACCEPTED|REJECTED), \d+ events, \d+ warnings; record (\S+)\n`))
+	saved, _ := os.ReadFile(m[2])
+	code, report, _ := runAgui(t, "", "check", "--profile", contract.ProfileAgUI11, m[2])
+	if m[1] != "REJECTED" || code != exitRejected || !strings.Contains(report, contract.RuleReaderInputBytes) || string(saved) != start+"\n"+big+"\n" {
+		t.Errorf("run 1: %s, agui check exits %d: %s; saved %d bytes", m[1], code, report, len(saved))
 	}
 }
