@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -144,6 +145,22 @@ func TestPageShowsResults(t *testing.T) {
 		if !strings.Contains(cards[2].Text, lit) {
 			t.Errorf("the state does not show the number %s as written: %.400s", lit, cards[2].Text)
 		}
+	}
+
+	// A tool result that answers no call the record started is shown as
+	// a message of its own, naming the call it answers, as the command
+	// line shows it.
+	orphan := filepath.Join(dir, "orphan-result.ndjson")
+	if err := os.WriteFile(orphan, []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+{"type":"TOOL_CALL_RESULT","messageId":"tm","toolCallId":"zz","content":"orphan result"}
+{"type":"RUN_FINISHED","threadId":"t","runId":"r"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb.choose(orphan)
+	msgs := eval[[]string](tb, `Array.from(document.querySelectorAll('#results article.record li.message')).map(li => li.textContent)`)
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "result of tool call") || !strings.Contains(msgs[0], "zz") || !strings.Contains(msgs[0], "orphan result") {
+		t.Errorf("the tool result of no started call is shown as %q, want one message naming the call zz and its content", msgs)
 	}
 }
 
