@@ -121,10 +121,20 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	progress := newProgress(stderr)
+	// Ctrl-C or SIGTERM cuts the run: the temporary record is removed
+	// and one line says what was cut (caught before the record exists).
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	defer cancelOnSignal(cancel)()
 	var rec *recordFile
 	if *save != "" {
 		if rec, err = createRecord(*save); err != nil {
 			return fail("--save: %v", err)
+		}
+		rec.onLost = func(err error) {
+			progress.clear()
+			fmt.Fprintf(stderr, "agui check: --save %s: the record could not be kept: %v; the run is checked on without it\n", *save, err)
 		}
 		defer func() {
 			if rec != nil {
@@ -133,8 +143,6 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		}()
 	}
 
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
 	watch := newIdleWatch(*idle, cancel)
 	defer watch.stop()
 	resp, err := livecheck.Post(ctx, u.String(), body, headers)
@@ -146,14 +154,13 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		return fail("%s: %s", shown, problem)
 	}
 
-	progress := newProgress(stderr)
 	report := func(f agui.Finding) {
 		progress.clear()
 		fmt.Fprintf(stderr, "agui check: live: %s\n", f)
 	}
 	var saveLine func([]byte) error
 	if rec != nil {
-		saveLine = rec.event
+		saveLine = rec.save
 	}
 	run, err := livecheck.New(agui.Options{Profile: *profile, Source: shown}, saveLine, report)
 	if err != nil {
@@ -167,6 +174,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		progress.clear()
 		var broke *livecheck.BodyError
+		if cut := interrupted(ctx); cut != nil {
+			return fail("%s: %v after %d events (%d bytes): the run was cut%s", shown, cut, run.Stream.Events(), run.Stream.Bytes(), notSaved(*save))
+		}
 		if errors.As(err, &broke) {
 			return fail("%s: the stream broke after %d events (%d bytes): %s", shown, run.Stream.Events(), run.Stream.Bytes(), connectionProblem(ctx, broke.Err, *idle))
 		}
@@ -177,14 +187,27 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%s: the agent answered with an event stream that holds no event", shown)
 	}
+	code := exitAccepted
 	if rec != nil {
-		if err := rec.commit(); err != nil {
-			rec = nil
-			return fail("%v", err)
+		// A record that could not be kept does not hide the verdict; the
+		// exit status says that what --save asked for was not done.
+		if _, err := rec.commit(); err != nil {
+			if rec.lost == nil {
+				fmt.Fprintf(stderr, "agui check: --save: the record could not be kept: %v\n", err)
+			}
+			code = exitUnusable
 		}
 		rec = nil
 	}
-	return renderResult(res, *asJSON, stdout, stderr)
+	return max(code, renderResult(res, *asJSON, stdout, stderr))
+}
+
+// notSaved says, for a run cut short, that --save kept nothing.
+func notSaved(save string) string {
+	if save == "" {
+		return ""
+	}
+	return fmt.Sprintf("; nothing was saved, %s is as it was", save)
 }
 
 // runInput returns the body of the run request: the RunAgentInput of the
@@ -246,6 +269,8 @@ func connectionProblem(ctx context.Context, err error, idle time.Duration) strin
 		record   tls.RecordHeaderError
 	)
 	switch {
+	case interrupted(ctx) != nil:
+		return fmt.Sprintf("%v before the agent answered; the run was not checked", interrupted(ctx))
 	case errors.Is(context.Cause(ctx), errIdle):
 		return fmt.Sprintf("nothing arrived for %s (--idle-timeout); agui gave up on the agent", idle)
 	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid):

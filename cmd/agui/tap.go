@@ -13,12 +13,10 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/contractkit/contractkit/agui"
@@ -41,6 +39,20 @@ answer that is an event stream (text/event-stream) is also checked as it
 arrives, saved as a record in FOLDER (default agui-runs), and its verdict
 printed when the stream ends. Run agui check on a saved record to see its
 full report.
+
+Records are named run-<UTC date and time>-<run number>.ndjson; a record
+never replaces a file: should its name be taken (another tap in the same
+folder, a tap started again within the second), it gets the next free one
+(…-001-2.ndjson) and its verdict line says which. A folder the records
+cannot be written in is refused at the start; should a record still fail
+(the folder removed, a full disk), its run is checked all the same and a
+line says the record could not be kept.
+
+Ctrl-C or SIGTERM stops the tap: a run in flight is cut (the frontend's
+stream ends there), its record keeps what passed and its verdict is printed
+marked as cut. The tap then exits 0, since stopping is how a tap ends; the
+verdicts are in its lines, never in its exit status, which is 2 only when
+it cannot start.
 
 Options:
   --upstream URL   the agent's URL
@@ -97,17 +109,26 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fail("--dir: %v", err)
 	}
+	if err := checkFolder(*dir); err != nil {
+		return fail("--dir %s: the records could not be kept: %v", *dir, err)
+	}
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail("%v", err)
 	}
 	if ctx == nil {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
+		c, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		defer cancelOnSignal(cancel)()
+		ctx = c
 	}
 	t := &tap{up: up, dir: *dir, profile: *profile, out: &lockedWriter{w: stdout}, errw: &lockedWriter{w: stderr}}
-	srv := &http.Server{Handler: t.proxy(), ErrorLog: log.New(t.errw, "agui tap: ", 0), ReadHeaderTimeout: time.Minute}
+	// Every request's context comes from runs: stopping the tap cancels
+	// it, which cuts the runs in flight.
+	runs, cutRuns := context.WithCancelCause(context.Background())
+	defer cutRuns(nil)
+	srv := &http.Server{Handler: t.proxy(), ErrorLog: log.New(t.errw, "agui tap: ", 0), ReadHeaderTimeout: time.Minute,
+		BaseContext: func(net.Listener) context.Context { return runs }}
 	fmt.Fprintf(t.out, "agui tap: listening on http://%s, passing runs on to %s; records go to %s\n", l.Addr(), up.Redacted(), *dir)
 	if ready != nil {
 		ready(l.Addr().String())
@@ -116,9 +137,29 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	go func() { done <- srv.Serve(l) }()
 	select {
 	case <-ctx.Done():
+		// Stopping is how a tap ends: the runs in flight are cut, each
+		// saved and its verdict printed as cut, and the tap exits 0 (its
+		// verdicts are in its lines, never in its exit status).
+		why := "the tap was stopped"
+		if i := interrupted(ctx); i != nil {
+			why += " by " + i.name()
+		}
+		t.stopped.Store(&why)
+		cutRuns(errors.New(why))
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		srv.Shutdown(shutdown)
+		if srv.Shutdown(shutdown) != nil {
+			srv.Close()
+		}
+		// The verdicts of the runs cut are printed before the tap's last
+		// line (a stream that will not end is not waited for long).
+		printed := make(chan struct{})
+		go func() { t.inflight.Wait(); close(printed) }()
+		select {
+		case <-printed:
+		case <-time.After(5 * time.Second):
+		}
+		fmt.Fprintf(t.out, "agui tap: %s\n", why)
 		return exitAccepted
 	case err := <-done:
 		return fail("%v", err)
@@ -132,6 +173,11 @@ type tap struct {
 	profile   string
 	served    atomic.Int64 // event streams seen so far, for the runs' names
 	out, errw io.Writer
+	// stopped says why the tap stopped, once it did: the runs it cut
+	// say it.
+	stopped atomic.Pointer[string]
+	// inflight counts the runs whose verdict is not printed yet.
+	inflight sync.WaitGroup
 }
 
 func (t *tap) proxy() http.Handler {
@@ -148,8 +194,15 @@ func (t *tap) proxy() http.Handler {
 		// the proxy's own line about it would only say it twice.
 		ErrorLog: log.New(io.Discard, "", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			fmt.Fprintf(t.errw, "agui tap: %s %s: the agent could not be reached: %v\n", r.Method, r.URL.Path, err)
+			problem := fmt.Sprintf("the agent could not be reached: %v", err)
+			if why := t.stopped.Load(); why != nil {
+				problem = "cut before the agent answered: " + *why
+			}
+			fmt.Fprintf(t.errw, "agui tap: %s %s: %s\n", r.Method, r.URL.Path, problem)
+			// The frontend is told too, in the answer's body.
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusBadGateway)
+			fmt.Fprintf(w, "agui tap: %s\n", problem)
 		},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -163,6 +216,14 @@ func (t *tap) proxy() http.Handler {
 		if err := http.NewResponseController(w).EnableFullDuplex(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			fmt.Fprintf(t.errw, "agui tap: %s %s: %v\n", r.Method, r.URL.Path, err)
 		}
+		// In full duplex the server does not read the request's body to
+		// its end before the answer; should nobody else have (the agent
+		// could not be reached), the server would close it after the
+		// handler, and the end of the body found then starts a read of
+		// the connection beside the one that waits for the next request:
+		// a panic (golang/go#68560). Closed here, in the handler, that
+		// read is stopped before the next request is read.
+		defer r.Body.Close()
 		proxy.ServeHTTP(w, r)
 	})
 }
@@ -203,18 +264,26 @@ func (t *tap) watch(resp *http.Response) error {
 		return nil
 	}
 	file := filepath.Join(t.dir, fmt.Sprintf("run-%s-%03d.ndjson", time.Now().UTC().Format("20060102-150405"), n))
-	rec, err := createRecord(file)
-	if err != nil {
-		fmt.Fprintf(t.out, "agui tap: %s: passed on unchecked: %v\n", name, err)
-		return nil
+	// A run whose record cannot be written is checked all the same.
+	lost := func(err error) { fmt.Fprintf(t.out, "agui tap: %s: the record could not be kept: %v\n", name, err) }
+	var save func([]byte) error
+	rec, recErr := createRunRecord(file)
+	if recErr == nil {
+		rec.onLost, save = lost, rec.save
 	}
 	report := func(f agui.Finding) { fmt.Fprintf(t.out, "agui tap: %s: %s\n", name, f) }
-	run, err := livecheck.New(agui.Options{Profile: t.profile, Source: file}, rec.event, report)
+	run, err := livecheck.New(agui.Options{Profile: t.profile, Source: file}, save, report)
 	if err != nil {
-		rec.discard()
+		if rec != nil {
+			rec.discard()
+		}
 		return err
 	}
+	t.inflight.Add(1)
 	fmt.Fprintf(t.out, "agui tap: %s: %s %s\n", name, req.Method, req.URL.Path)
+	if recErr != nil {
+		lost(recErr)
+	}
 	resp.Body = &tapBody{ReadCloser: resp.Body, t: t, name: name, file: file, run: run, rec: rec}
 	return nil
 }
@@ -255,30 +324,46 @@ func (b *tapBody) Close() error {
 // early, or is empty.
 func (b *tapBody) finish(cut string) {
 	b.once.Do(func() {
+		defer b.t.inflight.Done()
+		if why := b.t.stopped.Load(); why != nil && cut != "" {
+			cut = "cut: " + *why
+		}
 		if b.broken != nil {
-			b.rec.discard()
+			b.discard()
 			fmt.Fprintf(b.t.out, "agui tap: %s: not checked to its end: %v\n", b.name, b.broken)
 			return
 		}
 		res, err := b.run.End()
 		if err != nil {
-			b.rec.discard()
+			b.discard()
 			fmt.Fprintf(b.t.out, "agui tap: %s: the event stream held no event\n", b.name)
 			return
 		}
-		if err := b.rec.commit(); err != nil {
-			fmt.Fprintf(b.t.out, "agui tap: %s: %v\n", b.name, err)
+		record := "no record"
+		if b.rec != nil {
+			if name, err := b.rec.commit(); err == nil {
+				record = "record " + name
+			} else if b.rec.lost == nil {
+				fmt.Fprintf(b.t.out, "agui tap: %s: the record could not be kept: %v\n", b.name, err)
+			}
 		}
 		verdict := "ACCEPTED"
 		if !res.Accepted {
 			verdict = "REJECTED"
 		}
-		line := fmt.Sprintf("agui tap: %s: %s, %d events, %d warnings; record %s", b.name, verdict, res.Events, len(res.Warnings), b.file)
+		line := fmt.Sprintf("agui tap: %s: %s, %d events, %d warnings; %s", b.name, verdict, res.Events, len(res.Warnings), record)
 		if cut != "" {
 			line += " (" + cut + ")"
 		}
 		fmt.Fprintln(b.t.out, line)
 	})
+}
+
+// discard drops the run's record, if it has one.
+func (b *tapBody) discard() {
+	if b.rec != nil {
+		b.rec.discard()
+	}
 }
 
 // lockedWriter serialises the lines of concurrent runs.
