@@ -123,6 +123,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	progress := newProgress(stderr)
+	// Findings are printed as they are checked, a lost record as it is
+	// written: on two goroutines, one line at a time.
+	var lines sync.Mutex
 	// Ctrl-C or SIGTERM cuts the run: the temporary record is removed
 	// and one line says what was cut (caught before the record exists).
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -134,6 +137,8 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 			return fail("--save: %v", err)
 		}
 		rec.onLost = func(err error) {
+			lines.Lock()
+			defer lines.Unlock()
 			progress.clear()
 			fmt.Fprintf(stderr, "agui check: --save %s: the record could not be kept: %v; the run is checked on without it\n", *save, err)
 		}
@@ -156,6 +161,8 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	}
 
 	report := func(f agui.Finding) {
+		lines.Lock()
+		defer lines.Unlock()
 		progress.clear()
 		fmt.Fprintf(stderr, "agui check: live: %s\n", f)
 	}

@@ -88,9 +88,10 @@ Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
   --header 'K: V'    a request header; repeat for more
   --save FILE        save the events as received, one per line, as a record
                      when the run ends; FILE is a new file, or a regular file
-                     that is replaced and keeps its permissions (a link, a
-                     folder, a device or a pipe is refused before the run is
-                     asked for, and so is a folder agui cannot write in). A
+                     that is replaced and keeps its permissions (a
+                     read-only file, a link, a folder, a device or a pipe
+                     is refused before the run is asked for, and so is a
+                     folder agui cannot write in). A
                      run cut short (a broken stream, Ctrl-C) leaves FILE as
                      it was, and so does a FILE changed during the run
   --idle-timeout D   give up when nothing arrives for D (default %s)

@@ -57,6 +57,10 @@ func targetProblem(path string) (fs.FileInfo, error) {
 		return nil, fmt.Errorf("%s is a directory, not a record file", path)
 	case !st.Mode().IsRegular():
 		return nil, fmt.Errorf("%s is %s, not a regular file; agui saves a record only as a regular file, which it replaces", path, fileKind(st.Mode()))
+	case st.Mode().Perm()&0o200 == 0:
+		// A file made read-only is one someone means to keep; a rename
+		// would replace it all the same.
+		return nil, fmt.Errorf("%s is read-only; agui does not replace it", path)
 	}
 	return st, nil
 }

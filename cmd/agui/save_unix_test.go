@@ -40,7 +40,8 @@ func countingAgent(t *testing.T) (*httptest.Server, *atomic.Int32) {
 
 // --save takes a regular file or a free name, nothing else: a device, a
 // named pipe, a socket, a folder or a link is refused with one line and
-// exit 2 before the run is asked for, and is left as it was.
+// exit 2 before the run is asked for, and is left as it was; so is a
+// read-only file, which someone means to keep.
 func TestSaveRefusesWhatIsNotARegularFile(t *testing.T) {
 	agent, asked := countingAgent(t)
 	dir := t.TempDir()
@@ -59,7 +60,10 @@ func TestSaveRefusesWhatIsNotARegularFile(t *testing.T) {
 	link := filepath.Join(dir, "link")
 	os.WriteFile(filepath.Join(dir, "target"), []byte("t"), 0o644)
 	os.Symlink("target", link)
+	readOnly := filepath.Join(dir, "kept.ndjson")
+	os.WriteFile(readOnly, []byte("kept\n"), 0o444)
 	cases := []struct{ path, want string }{
+		{readOnly, "is read-only; agui does not replace it"},
 		{fifo, "is a named pipe (FIFO), not a regular file"},
 		{sock, "is a socket, not a regular file"},
 		{folder, "is a directory"},
@@ -81,7 +85,7 @@ func TestSaveRefusesWhatIsNotARegularFile(t *testing.T) {
 		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "agui check: --save: "+tc.path+" "+tc.want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line saying it %s", tc.path, code, out, stderr, tc.want)
 		}
-		if after, err := os.Lstat(tc.path); err != nil || after.Mode() != before.Mode() || !os.SameFile(before, after) {
+		if after, err := os.Lstat(tc.path); err != nil || after.Mode() != before.Mode() || !os.SameFile(before, after) || after.Size() != before.Size() {
 			t.Errorf("%s was changed: %v, %v", tc.path, after.Mode(), err)
 		}
 	}
@@ -392,6 +396,45 @@ func TestTapTerminated(t *testing.T) {
 	}
 	if !regexp.MustCompile(`run 1: REJECTED, 1 events, 0 warnings; record \S+ \(cut: the tap was stopped by SIGTERM\)\nagui tap: the tap was stopped by SIGTERM\n$`).MatchString(out.String()) {
 		t.Errorf("stdout:\n%s", out)
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// A record that can no longer be written in the middle of a run (here the
+// process may write no file larger than a few KiB: the write fails, as on
+// a full disk) does not stop the run: one line says the record could not
+// be kept, the run is checked to its end and its report printed, the file
+// --save named is left as it was, no temporary file stays, and the exit
+// status is 2.
+func TestCheckRecordLostMidRun(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to limit the file size with ulimit")
+	}
+	long := strings.Repeat("é", 100<<10)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range recordEvents([]byte(strings.Replace(good, `"delta":"hi"`, `"delta":"`+long+`"`, 1))) {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+	}))
+	defer agent.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.ndjson")
+	os.WriteFile(path, []byte("before\n"), 0o644)
+	cmd := exec.Command("sh", "-c", `ulimit -f 16 && exec "$0" "$@"`, os.Args[0], "check", "--url", agent.URL, "--save", path)
+	cmd.Env = append(os.Environ(), "AGUI_TEST_AS_COMMAND=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Run()
+	code := cmd.ProcessState.ExitCode()
+	want := regexp.MustCompile(`^agui check: --save ` + regexp.QuoteMeta(path) + `: the record could not be kept: .*file too large; the run is checked on without it\n$`)
+	if code != exitUnusable || !want.MatchString(errb.String()) || !strings.Contains(out.String(), "Verdict: ACCEPTED") || !strings.Contains(out.String(), "Events:  5") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if got, _ := os.ReadFile(path); string(got) != "before\n" {
+		t.Errorf("%s holds %d bytes", path, len(got))
 	}
 	if left := temporaries(t, dir); len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)

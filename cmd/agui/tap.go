@@ -153,10 +153,8 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 		}
 		// The verdicts of the runs cut are printed before the tap's last
 		// line (a stream that will not end is not waited for long).
-		printed := make(chan struct{})
-		go func() { t.inflight.Wait(); close(printed) }()
 		select {
-		case <-printed:
+		case <-t.inflight.none():
 		case <-time.After(5 * time.Second):
 		}
 		fmt.Fprintf(t.out, "agui tap: %s\n", why)
@@ -177,7 +175,46 @@ type tap struct {
 	// say it.
 	stopped atomic.Pointer[string]
 	// inflight counts the runs whose verdict is not printed yet.
-	inflight sync.WaitGroup
+	inflight runsInFlight
+}
+
+// runsInFlight counts runs; unlike a WaitGroup's, its count may rise
+// while someone waits for it to fall to zero (a run that starts as the
+// tap stops).
+type runsInFlight struct {
+	mu   sync.Mutex
+	n    int
+	zero []chan struct{} // closed when n falls to zero
+}
+
+func (c *runsInFlight) add() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *runsInFlight) done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n == 0 {
+		for _, ch := range c.zero {
+			close(ch)
+		}
+		c.zero = nil
+	}
+}
+
+// none is closed once no run is in flight.
+func (c *runsInFlight) none() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan struct{})
+	if c.n == 0 {
+		close(ch)
+	} else {
+		c.zero = append(c.zero, ch)
+	}
+	return ch
 }
 
 func (t *tap) proxy() http.Handler {
@@ -279,7 +316,7 @@ func (t *tap) watch(resp *http.Response) error {
 		}
 		return err
 	}
-	t.inflight.Add(1)
+	t.inflight.add()
 	fmt.Fprintf(t.out, "agui tap: %s: %s %s\n", name, req.Method, req.URL.Path)
 	if recErr != nil {
 		lost(recErr)
@@ -324,7 +361,7 @@ func (b *tapBody) Close() error {
 // early, or is empty.
 func (b *tapBody) finish(cut string) {
 	b.once.Do(func() {
-		defer b.t.inflight.Done()
+		defer b.t.inflight.done()
 		if why := b.t.stopped.Load(); why != nil && cut != "" {
 			cut = "cut: " + *why
 		}
