@@ -56,7 +56,7 @@ func targetProblem(path string) (fs.FileInfo, error) {
 	case st.IsDir():
 		return nil, fmt.Errorf("%s is a directory, not a record file", path)
 	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is %s, not a regular file; agui saves a record only as a regular file, which it replaces", path, fileKind(st.Mode()))
+		return nil, fmt.Errorf("%s is %s, not a regular file; agui saves a record as a new file or in place of a regular one", path, fileKind(st.Mode()))
 	case st.Mode().Perm()&0o200 == 0:
 		// A file made read-only is one someone means to keep; a rename
 		// would replace it all the same.
