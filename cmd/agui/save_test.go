@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -134,6 +135,37 @@ func TestTapAgentDown(t *testing.T) {
 	if !strings.Contains(tr.out.String(), "listening on") || strings.Contains(tr.out.String(), "run 1") {
 		t.Errorf("stdout:\n%s", tr.out.String())
 	}
+
+	// A frontend that sends its body only once told to continue gets
+	// the 502 at once, and its body is never asked for.
+	expecting := &http.Client{Transport: &http.Transport{ExpectContinueTimeout: 10 * time.Second}}
+	defer expecting.CloseIdleConnections()
+	body := &watchedReader{r: strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`)}
+	req, _ := http.NewRequest(http.MethodPost, "http://"+tr.addr+"/run", body)
+	req.ContentLength = body.r.Size()
+	req.Header.Set("Expect", "100-continue")
+	resp, err := expecting.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway || body.read.Load() {
+		t.Errorf("Expect: 100-continue: %s; the body was sent: %v (the answer waited for it)", resp.Status, body.read.Load())
+	}
+	if strings.Contains(tr.errb.String(), "panic") {
+		t.Errorf("stderr:\n%s", tr.errb.String())
+	}
+}
+
+// watchedReader tells whether anything read it.
+type watchedReader struct {
+	r    *strings.Reader
+	read atomic.Bool
+}
+
+func (w *watchedReader) Read(p []byte) (int, error) {
+	w.read.Store(true)
+	return w.r.Read(p)
 }
 
 // echoAgent streams a record whose run id is the request's body, so that

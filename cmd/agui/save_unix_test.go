@@ -355,7 +355,7 @@ func TestCheckInterrupted(t *testing.T) {
 			}
 			continue
 		}
-		wantLine := regexp.MustCompile(`^agui check: http://127\.0\.0\.1:\d+: ` + regexp.QuoteMeta(tc.want) + ` after 1 events \(\d+ bytes\): the run was cut`)
+		wantLine := regexp.MustCompile(`^agui check: http://127\.0\.0\.1:\d+: ` + regexp.QuoteMeta(tc.want) + ` after \d+ events \(\d+ bytes\): the run was cut`)
 		if code != exitUnusable || len(left) != 0 || out.String() != "" || strings.Count(errb.String(), "\n") != 1 || !wantLine.MatchString(errb.String()) {
 			t.Errorf("%s: exit %d, left %v, stdout %q, stderr %q", what, code, left, out, errb)
 		}
@@ -381,15 +381,16 @@ func TestTapTerminated(t *testing.T) {
 	if addr == "" {
 		t.Fatalf("the tap did not start: %s", errb)
 	}
-	go func() {
-		resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
-		if err == nil {
-			io.Copy(io.Discard, resp.Body) // until the tap cuts it
-			resp.Body.Close()
-		}
-	}()
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
 	<-started
-	time.Sleep(100 * time.Millisecond)
+	// The frontend has the first event: the tap has read and checked it.
+	if _, err := io.ReadFull(resp.Body, make([]byte, len("data: \n\n")+len(recordEvents([]byte(good))[0]))); err != nil {
+		t.Fatal(err)
+	}
 	cmd.Process.Signal(syscall.SIGTERM)
 	if code := waitExit(t, cmd); code != exitAccepted {
 		t.Errorf("exit %d; stderr %s", code, errb)

@@ -259,8 +259,13 @@ func (t *tap) proxy() http.Handler {
 		// handler, and the end of the body found then starts a read of
 		// the connection beside the one that waits for the next request:
 		// a panic (golang/go#68560). Closed here, in the handler, that
-		// read is stopped before the next request is read.
-		defer r.Body.Close()
+		// read is stopped before the next request is read. Not so a body
+		// the frontend sends only once told to continue: closing it would
+		// wait for it before the answer went out, and the server does not
+		// keep such a connection anyway.
+		if !strings.Contains(strings.ToLower(r.Header.Get("Expect")), "100-continue") {
+			defer r.Body.Close()
+		}
 		proxy.ServeHTTP(w, r)
 	})
 }
