@@ -170,10 +170,10 @@ func (r *recordFile) save(line []byte) error {
 
 // lose drops the record for err.
 func (r *recordFile) lose(err error) {
-	r.lost = err
+	r.lost = r.writing(err)
 	r.discard()
 	if r.onLost != nil {
-		r.onLost(err)
+		r.onLost(r.lost)
 	}
 }
 
@@ -201,7 +201,7 @@ func (r *recordFile) commit() (string, error) {
 	}
 	if err != nil {
 		os.Remove(r.tmp.Name())
-		return "", fmt.Errorf("saving the record as %s: %w", r.path, err)
+		return "", r.writing(err)
 	}
 	if d, err := os.Open(filepath.Dir(name)); err == nil {
 		d.Sync()
@@ -251,6 +251,20 @@ func placeNew(tmp, name string) error {
 		return lerr
 	}
 	return os.Rename(tmp, name)
+}
+
+// writing says that writing the record failed, naming the file the user
+// knows of, not the temporary one the system names.
+func (r *recordFile) writing(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("writing %s: %w", r.path, pe.Err)
+	case errors.As(err, &le):
+		return fmt.Errorf("writing %s: %w", r.path, le.Err)
+	}
+	return err
 }
 
 // discard drops the record.

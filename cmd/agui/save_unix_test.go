@@ -430,7 +430,7 @@ func TestCheckRecordLostMidRun(t *testing.T) {
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.Run()
 	code := cmd.ProcessState.ExitCode()
-	want := regexp.MustCompile(`^agui check: --save ` + regexp.QuoteMeta(path) + `: the record could not be kept: .*file too large; the run is checked on without it\n$`)
+	want := regexp.MustCompile(`^agui check: --save ` + regexp.QuoteMeta(path) + `: the record could not be kept: writing ` + regexp.QuoteMeta(path) + `: file too large; the run is checked on without it\n$`)
 	if code != exitUnusable || !want.MatchString(errb.String()) || !strings.Contains(out.String(), "Verdict: ACCEPTED") || !strings.Contains(out.String(), "Events:  5") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
