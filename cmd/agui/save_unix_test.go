@@ -441,3 +441,57 @@ func TestCheckRecordLostMidRun(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// SIGKILL to agui tap, which no program can answer, with one run saved
+// and another in flight: the saved record is whole, the run in flight has
+// no record under a final name, torn or not (its temporary file is all
+// that stays).
+func TestTapKilled(t *testing.T) {
+	agent, started := slowAgent(t)
+	whole := echoAgent(t)
+	dir := t.TempDir()
+	start := func(upstream string) (*exec.Cmd, string) {
+		cmd, out, errb := aguiProcess(t, "tap", "--upstream", upstream, "--listen", "127.0.0.1:0", "--dir", dir)
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if m := regexp.MustCompile(`listening on http://(\S+),`).FindStringSubmatch(out.String()); m != nil {
+				return cmd, m[1]
+			}
+		}
+		t.Fatalf("the tap did not start: %s", errb)
+		return nil, ""
+	}
+	// One run saved by a first tap, then a tap killed mid-run in the same
+	// folder.
+	cmd, addr := start(whole.URL)
+	post(t, addr, "a")
+	cmd.Process.Signal(syscall.SIGTERM)
+	waitExit(t, cmd)
+	saved, _ := filepath.Glob(filepath.Join(dir, "run-*.ndjson"))
+	if len(saved) != 1 {
+		t.Fatalf("records: %v", saved)
+	}
+	cmd, addr = start(agent.URL)
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-started
+	if _, err := io.ReadFull(resp.Body, make([]byte, len("data: \n\n")+len(recordEvents([]byte(good))[0]))); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Kill()
+	if code := waitExit(t, cmd); code != -1 {
+		t.Errorf("exit %d", code)
+	}
+	after, _ := filepath.Glob(filepath.Join(dir, "run-*.ndjson"))
+	if len(after) != 1 || after[0] != saved[0] {
+		t.Errorf("records after the kill: %v", after)
+	}
+	if got, _ := os.ReadFile(saved[0]); string(got) != recordOf("a") {
+		t.Errorf("the saved record holds %q", got)
+	}
+	if left := temporaries(t, dir); len(left) > 1 {
+		t.Errorf("temporary files: %v", left)
+	}
+}
