@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
@@ -158,10 +159,25 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	progress := newProgress(stderr)
+	// Findings are printed as they are checked, a lost record as it is
+	// written: on two goroutines, one line at a time.
+	var lines sync.Mutex
+	// Ctrl-C or SIGTERM cuts the run: the temporary record is removed
+	// and one line says what was cut (caught before the record exists).
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	defer cancelOnSignal(cancel)()
 	var rec *recordFile
 	if *save != "" {
 		if rec, err = createRecord(*save); err != nil {
 			return fail("--save: %v", err)
+		}
+		rec.onLost = func(err error) {
+			lines.Lock()
+			defer lines.Unlock()
+			progress.clear()
+			fmt.Fprintf(stderr, "agui check: --save %s: the record could not be kept: %v; the run is checked on without it\n", *save, err)
 		}
 		defer func() {
 			if rec != nil {
@@ -170,8 +186,6 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		}()
 	}
 
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
 	watch := newIdleWatch(*idle, cancel)
 	defer watch.stop()
 	resp, err := livecheck.Post(ctx, u.String(), body, headers)
@@ -183,14 +197,15 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		return fail("%s: %s", shown, problem)
 	}
 
-	progress := newProgress(stderr)
 	report := func(f agui.Finding) {
+		lines.Lock()
+		defer lines.Unlock()
 		progress.clear()
 		fmt.Fprintf(stderr, "agui check: live: %s\n", f)
 	}
 	var saveLine func([]byte) error
 	if rec != nil {
-		saveLine = rec.event
+		saveLine = rec.save
 	}
 	run, err := livecheck.New(agui.Options{Profile: *profile, Source: shown}, saveLine, report)
 	if err != nil {
@@ -204,6 +219,10 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		Checked:   func() { progress.show(run.Stream) },
 		Interrupt: func() { cancel(errStopped) },
 	})
+	if cut := interrupted(ctx); err != nil && cut != nil {
+		progress.clear()
+		return fail("%s: %v after %d events (%d bytes): the run was cut%s", shown, cut, run.Stream.Events(), run.Stream.Bytes(), notSaved(*save))
+	}
 	progress.clear()
 	// How the stream ended when the agent did not end it: a stream cut
 	// by the agent is a cut record, judged as the record saved; one left
@@ -235,14 +254,27 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%s: the agent answered with an event stream that holds no event", shown)
 	}
+	code := exitAccepted
 	if rec != nil {
-		if err := rec.commit(); err != nil {
-			rec = nil
-			return fail("%v", err)
+		// A record that could not be kept does not hide the verdict; the
+		// exit status says that what --save asked for was not done.
+		if _, err := rec.commit(); err != nil {
+			if rec.lost == nil {
+				fmt.Fprintf(stderr, "agui check: --save: the record could not be kept: %v\n", err)
+			}
+			code = exitUnusable
 		}
 		rec = nil
 	}
-	return renderResult(res, *asJSON, stdout, stderr)
+	return max(code, renderResult(res, *asJSON, stdout, stderr))
+}
+
+// notSaved says, for a run cut short, that --save kept nothing.
+func notSaved(save string) string {
+	if save == "" {
+		return ""
+	}
+	return fmt.Sprintf("; nothing was saved, %s is as it was", save)
 }
 
 // runInput returns the body of the run request: the RunAgentInput of the
@@ -304,6 +336,8 @@ func connectionProblem(ctx context.Context, err error, idle time.Duration) strin
 		record   tls.RecordHeaderError
 	)
 	switch {
+	case interrupted(ctx) != nil:
+		return fmt.Sprintf("%v before the agent answered; the run was not checked", interrupted(ctx))
 	case errors.Is(context.Cause(ctx), errIdle):
 		return fmt.Sprintf("nothing arrived for %s (--idle-timeout); agui gave up on the agent", idle)
 	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid):
@@ -382,7 +416,8 @@ func (p *progress) clear() {
 
 // recordParts saves into a record the line of an event too large to hold,
 // as it arrives (livecheck.PartSaver); a line the stream ended inside is
-// cut off the record again.
+// cut off the record again. A write that fails loses the record as a
+// line's would (recordFile.save): the run is checked on without it.
 type recordParts struct {
 	rec   *recordFile
 	start int64 // where the line began in the file
@@ -390,6 +425,16 @@ type recordParts struct {
 }
 
 func (p *recordParts) Part(b []byte) error {
+	if p.rec.lost != nil {
+		return nil
+	}
+	if err := p.part(b); err != nil {
+		p.rec.lose(err)
+	}
+	return nil
+}
+
+func (p *recordParts) part(b []byte) error {
 	if !p.open {
 		if err := p.rec.w.Flush(); err != nil {
 			return err
@@ -405,15 +450,24 @@ func (p *recordParts) Part(b []byte) error {
 }
 
 func (p *recordParts) EndPart(keep bool) error {
-	if !p.open {
-		if keep {
-			return p.rec.w.WriteByte('\n')
-		}
+	if p.rec.lost != nil {
+		p.open = false
 		return nil
 	}
+	if err := p.endPart(keep); err != nil {
+		p.rec.lose(err)
+	}
+	return nil
+}
+
+func (p *recordParts) endPart(keep bool) error {
+	was := p.open
 	p.open = false
 	if keep {
 		return p.rec.w.WriteByte('\n')
+	}
+	if !was {
+		return nil
 	}
 	if err := p.rec.w.Flush(); err != nil {
 		return err
@@ -423,4 +477,55 @@ func (p *recordParts) EndPart(keep bool) error {
 	}
 	_, err := p.rec.tmp.Seek(p.start, io.SeekStart)
 	return err
+}
+
+// interruption is the cause of a run cut because the process was told to
+// stop (Ctrl-C, SIGTERM).
+type interruption struct{ sig os.Signal }
+
+func (i *interruption) Error() string { return "interrupted by " + i.name() }
+
+// name names the signal as people know it.
+func (i *interruption) name() string {
+	switch i.sig {
+	case os.Interrupt:
+		return "SIGINT (Ctrl-C)"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return i.sig.String()
+}
+
+// interrupted returns the interruption that ended ctx, or nil.
+func interrupted(ctx context.Context) *interruption {
+	var i *interruption
+	if errors.As(context.Cause(ctx), &i) {
+		return i
+	}
+	return nil
+}
+
+// cancelOnSignal cancels with an *interruption when the process gets
+// SIGINT or SIGTERM, until stop is called. The signal is caught once: a
+// second one ends the process the usual way, should the first not be
+// enough.
+func cancelOnSignal(cancel context.CancelCauseFunc) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Stop(ch)
+			cancel(&interruption{s})
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+		})
+	}
 }

@@ -75,8 +75,9 @@ Exit status:
   0  every record was accepted
   1  a record was rejected (it breaks a rule of the profile)
   2  an input could not be checked at all (missing, unreadable, empty, a URL
-     given as a file, an agent that could not be reached or read) or the
-     command line is wrong
+     given as a file, an agent that could not be reached or read, a live
+     run cut by Ctrl-C), a record --save could not keep, or the command
+     line is wrong
 
 Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
   --url URL          POST a run to the agent and check its event stream
@@ -89,13 +90,23 @@ Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
                      (Content-Type, Accept; Host names the host); repeat
                      for more
   --save FILE        save the events as received, one per line, as a record
+                     when the run ends; FILE is a new file, or a regular file
+                     that is replaced and keeps its permissions (a
+                     read-only file, a link, a folder, a device or a pipe
+                     is refused before the run is asked for, and so is a
+                     folder agui cannot write in). A run the agent cuts is
+                     saved as the cut record it leaves; a run interrupted
+                     (Ctrl-C) leaves FILE as it was, and so does a FILE
+                     changed during the run
   --idle-timeout D   give up when nothing arrives for D, a duration with its
                      unit such as 30s or 5m (default %s); a stream
                      left open after its run ended is then judged
   A connection problem (refused, TLS, a redirect, an answer that is not 2xx
   or not an event stream, silence during the run) exits 2 with one line
   saying which. A stream the agent cuts is judged as the cut record it
-  leaves.
+  leaves. Ctrl-C or SIGTERM cuts the run: nothing is saved, one line says
+  what was cut, exit 2. A record --save could not keep is said in one line
+  after the report, and the exit status is 2.
 
 agui tap sits between a frontend and its agent, passes every byte on
 unchanged, and checks and saves each run's stream; run agui tap --help.

@@ -13,12 +13,10 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/contractkit/contractkit/agui"
@@ -43,6 +41,20 @@ printed when the stream ends. To see its full report, check the record
 under the profile it was checked under:
   agui check --profile ag-ui-1.1 agui-runs/RECORD.ndjson
 (agui check reads a file under the stand profile unless told otherwise).
+
+Records are named run-<UTC date and time>-<run number>.ndjson; a record
+never replaces a file: should its name be taken (another tap in the same
+folder, a tap started again within the second), it gets the next free one
+(…-001-2.ndjson) and its verdict line says which. A folder the records
+cannot be written in is refused at the start; should a record still fail
+(the folder removed, a full disk), its run is checked all the same and a
+line says the record could not be kept.
+
+Ctrl-C or SIGTERM stops the tap: a run in flight is cut (the frontend's
+stream ends there), its record keeps what passed, and it is not judged, as
+when the frontend closes it (after a finding it is REJECTED, marked as cut). The tap then exits 0, since stopping is how a tap ends; the
+verdicts are in its lines, never in its exit status, which is 2 only when
+it cannot start.
 
 Options:
   --upstream URL   the agent's URL
@@ -99,17 +111,26 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fail("--dir: %v", err)
 	}
+	if err := checkFolder(*dir); err != nil {
+		return fail("--dir %s: the records could not be kept: %v", *dir, err)
+	}
 	l, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail("%v", err)
 	}
 	if ctx == nil {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
+		c, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		defer cancelOnSignal(cancel)()
+		ctx = c
 	}
 	t := &tap{up: up, dir: *dir, profile: *profile, out: &lockedWriter{w: stdout}, errw: &lockedWriter{w: stderr}}
-	srv := &http.Server{Handler: t.proxy(), ErrorLog: log.New(t.errw, "agui tap: ", 0), ReadHeaderTimeout: time.Minute}
+	// Every request's context comes from runs: stopping the tap cancels
+	// it, which cuts the runs in flight.
+	runs, cutRuns := context.WithCancelCause(context.Background())
+	defer cutRuns(nil)
+	srv := &http.Server{Handler: t.proxy(), ErrorLog: log.New(t.errw, "agui tap: ", 0), ReadHeaderTimeout: time.Minute,
+		BaseContext: func(net.Listener) context.Context { return runs }}
 	fmt.Fprintf(t.out, "agui tap: listening on http://%s, passing runs on to %s; records go to %s\n", l.Addr(), up.Redacted(), *dir)
 	if ready != nil {
 		ready(l.Addr().String())
@@ -118,9 +139,27 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	go func() { done <- srv.Serve(l) }()
 	select {
 	case <-ctx.Done():
+		// Stopping is how a tap ends: the runs in flight are cut, each
+		// saved and its verdict printed as cut, and the tap exits 0 (its
+		// verdicts are in its lines, never in its exit status).
+		why := "the tap was stopped"
+		if i := interrupted(ctx); i != nil {
+			why += " by " + i.name()
+		}
+		t.stopped.Store(&why)
+		cutRuns(errors.New(why))
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		srv.Shutdown(shutdown)
+		if srv.Shutdown(shutdown) != nil {
+			srv.Close()
+		}
+		// The verdicts of the runs cut are printed before the tap's last
+		// line (a stream that will not end is not waited for long).
+		select {
+		case <-t.inflight.none():
+		case <-time.After(5 * time.Second):
+		}
+		fmt.Fprintf(t.out, "agui tap: %s\n", why)
 		return exitAccepted
 	case err := <-done:
 		return fail("%v", err)
@@ -134,6 +173,50 @@ type tap struct {
 	profile   string
 	served    atomic.Int64 // event streams seen so far, for the runs' names
 	out, errw io.Writer
+	// stopped says why the tap stopped, once it did: the runs it cut
+	// say it.
+	stopped atomic.Pointer[string]
+	// inflight counts the runs whose verdict is not printed yet.
+	inflight runsInFlight
+}
+
+// runsInFlight counts runs; unlike a WaitGroup's, its count may rise
+// while someone waits for it to fall to zero (a run that starts as the
+// tap stops).
+type runsInFlight struct {
+	mu   sync.Mutex
+	n    int
+	zero []chan struct{} // closed when n falls to zero
+}
+
+func (c *runsInFlight) add() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *runsInFlight) done() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n == 0 {
+		for _, ch := range c.zero {
+			close(ch)
+		}
+		c.zero = nil
+	}
+}
+
+// none is closed once no run is in flight.
+func (c *runsInFlight) none() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan struct{})
+	if c.n == 0 {
+		close(ch)
+	} else {
+		c.zero = append(c.zero, ch)
+	}
+	return ch
 }
 
 func (t *tap) proxy() http.Handler {
@@ -150,8 +233,15 @@ func (t *tap) proxy() http.Handler {
 		// the proxy's own line about it would only say it twice.
 		ErrorLog: log.New(io.Discard, "", 0),
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			fmt.Fprintf(t.errw, "agui tap: %s %s: the agent could not be reached: %v\n", r.Method, r.URL.Path, err)
+			problem := fmt.Sprintf("the agent could not be reached: %v", err)
+			if why := t.stopped.Load(); why != nil {
+				problem = "cut before the agent answered: " + *why
+			}
+			fmt.Fprintf(t.errw, "agui tap: %s %s: %s\n", r.Method, r.URL.Path, problem)
+			// The frontend is told too, in the answer's body.
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusBadGateway)
+			fmt.Fprintf(w, "agui tap: %s\n", problem)
 		},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -164,6 +254,19 @@ func (t *tap) proxy() http.Handler {
 		// A proxy passes both directions at once.
 		if err := http.NewResponseController(w).EnableFullDuplex(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			fmt.Fprintf(t.errw, "agui tap: %s %s: %v\n", r.Method, r.URL.Path, err)
+		}
+		// In full duplex the server does not read the request's body to
+		// its end before the answer; should nobody else have (the agent
+		// could not be reached), the server would close it after the
+		// handler, and the end of the body found then starts a read of
+		// the connection beside the one that waits for the next request:
+		// a panic (golang/go#68560). Closed here, in the handler, that
+		// read is stopped before the next request is read. Not so a body
+		// the frontend sends only once told to continue: closing it would
+		// wait for it before the answer went out, and the server does not
+		// keep such a connection anyway.
+		if !strings.Contains(strings.ToLower(r.Header.Get("Expect")), "100-continue") {
+			defer r.Body.Close()
 		}
 		proxy.ServeHTTP(w, r)
 	})
@@ -212,24 +315,35 @@ func (t *tap) watch(resp *http.Response) error {
 		return nil
 	}
 	file := filepath.Join(t.dir, fmt.Sprintf("run-%s-%03d.ndjson", time.Now().UTC().Format("20060102-150405"), n))
-	rec, err := createRecord(file)
-	if err != nil {
-		fmt.Fprintf(t.errw, "agui tap: %s: passed on unchecked: %v\n", name, err)
-		return nil
+	// A run whose record cannot be written is checked all the same.
+	lost := func(err error) { fmt.Fprintf(t.out, "agui tap: %s: the record could not be kept: %v\n", name, err) }
+	var save func([]byte) error
+	rec, recErr := createRunRecord(file)
+	if recErr == nil {
+		rec.onLost, save = lost, rec.save
 	}
-	body := &tapBody{ReadCloser: resp.Body, t: t, name: name, file: file, rec: rec, front: req.Context()}
+	body := &tapBody{ReadCloser: resp.Body, t: t, name: name, file: file, front: req.Context()}
 	report := func(f agui.Finding) {
 		if !body.quiet {
 			fmt.Fprintf(t.out, "agui tap: %s: %s\n", name, f)
 		}
 	}
-	run, err := livecheck.New(agui.Options{Profile: t.profile, Source: file}, rec.event, report)
+	run, err := livecheck.New(agui.Options{Profile: t.profile, Source: file}, save, report)
 	if err != nil {
-		rec.discard()
+		if rec != nil {
+			rec.discard()
+		}
 		return err
 	}
-	run.Parts = &recordParts{rec: rec}
+	if recErr == nil {
+		run.Parts = &recordParts{rec: rec}
+		body.rec = rec
+	}
+	t.inflight.add()
 	fmt.Fprintf(t.out, "agui tap: %s: %s %s\n", name, req.Method, req.URL.Path)
+	if recErr != nil {
+		lost(recErr)
+	}
 	body.run = run
 	resp.Body = body
 	return nil
@@ -287,48 +401,84 @@ func (b *tapBody) Close() error {
 // err why the agent's side broke.
 func (b *tapBody) finish(how int, cutErr error) {
 	b.once.Do(func() {
+		defer b.t.inflight.done()
+		// A stream the tap's own stop cut is no more the agent's doing
+		// than one the frontend closed.
+		tapStop := ""
+		if why := b.t.stopped.Load(); why != nil && how != streamEnded {
+			tapStop = *why
+		}
 		if b.broken != nil {
-			b.rec.discard()
+			b.discard()
 			fmt.Fprintf(b.t.out, "agui tap: %s: not checked to its end: %v\n", b.name, b.broken)
 			return
 		}
 		// Findings before the end were the events' own; when the frontend
-		// cut the stream, those of the end are the cut's.
+		// or the tap's stop cut the stream, those of the end are the cut's.
 		stopped, events := b.run.Stream.Stopped(), b.run.Stream.Events()
-		b.quiet = how == frontendLeft && !stopped
+		b.quiet = (how == frontendLeft || tapStop != "") && !stopped
 		res, err := b.run.End()
 		if err != nil {
-			b.rec.discard()
-			switch how {
-			case frontendLeft:
+			b.discard()
+			switch {
+			case tapStop != "":
+				fmt.Fprintf(b.t.out, "agui tap: %s: not judged: %s before the stream's first event\n", b.name, tapStop)
+			case how == frontendLeft:
 				fmt.Fprintf(b.t.out, "agui tap: %s: not judged: the frontend closed the stream before its first event\n", b.name)
-			case agentCut:
+			case how == agentCut:
 				fmt.Fprintf(b.t.out, "agui tap: %s: the agent's stream broke before its first event: %v\n", b.name, cutErr)
 			default:
 				fmt.Fprintf(b.t.out, "agui tap: %s: the event stream held no event\n", b.name)
 			}
 			return
 		}
-		if err := b.rec.commit(); err != nil {
-			fmt.Fprintf(b.t.out, "agui tap: %s: %v\n", b.name, err)
+		record := "no record"
+		if b.rec != nil {
+			if name, err := b.rec.commit(); err == nil {
+				record = "record " + name
+			} else if b.rec.lost == nil {
+				fmt.Fprintf(b.t.out, "agui tap: %s: the record could not be kept: %v\n", b.name, err)
+			}
 		}
 		verdict := "ACCEPTED"
 		if !res.Accepted {
 			verdict = "REJECTED"
 		}
 		if b.quiet && !res.Accepted {
-			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: the frontend closed the stream after %d events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is %s\n", b.name, events, b.file)
+			by := "the frontend closed the stream"
+			if tapStop != "" {
+				by = tapStop
+			}
+			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: %s after %d events, before the agent ended it, and nothing in them breaks a rule; %s\n", b.name, by, events, cutRecord(record))
 			return
 		}
-		line := fmt.Sprintf("agui tap: %s: %s, %d events, %d warnings; record %s", b.name, verdict, res.Events, len(res.Warnings), b.file)
-		switch how {
-		case frontendLeft:
+		line := fmt.Sprintf("agui tap: %s: %s, %d events, %d warnings; %s", b.name, verdict, res.Events, len(res.Warnings), record)
+		switch {
+		case tapStop != "":
+			line += " (cut: " + tapStop + ")"
+		case how == frontendLeft:
 			line += " (the frontend closed the stream before the agent ended it)"
-		case agentCut:
+		case how == agentCut:
 			line += fmt.Sprintf(" (the agent's stream broke: %v)", cutErr)
 		}
 		fmt.Fprintln(b.t.out, line)
 	})
+}
+
+// cutRecord says where the record of a cut run is, given the record part
+// of a verdict line ("record NAME" or "no record").
+func cutRecord(record string) string {
+	if name, ok := strings.CutPrefix(record, "record "); ok {
+		return "the record of what arrived, a cut run, is " + name
+	}
+	return "what arrived could not be kept as a record"
+}
+
+// discard drops the run's record, if it has one.
+func (b *tapBody) discard() {
+	if b.rec != nil {
+		b.rec.discard()
+	}
 }
 
 // lockedWriter serialises the lines of concurrent runs.

@@ -1,0 +1,497 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/contractkit/contractkit/internal/syncbuf"
+)
+
+// countingAgent streams good to every POST and counts the requests.
+func countingAgent(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range recordEvents([]byte(good)) {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+// --save takes a regular file or a free name, nothing else: a device, a
+// named pipe, a socket, a folder or a link is refused with one line and
+// exit 2 before the run is asked for, and is left as it was; so is a
+// read-only file, which someone means to keep.
+func TestSaveRefusesWhatIsNotARegularFile(t *testing.T) {
+	agent, asked := countingAgent(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	folder := filepath.Join(dir, "folder")
+	os.Mkdir(folder, 0o755)
+	link := filepath.Join(dir, "link")
+	os.WriteFile(filepath.Join(dir, "target"), []byte("t"), 0o644)
+	os.Symlink("target", link)
+	readOnly := filepath.Join(dir, "kept.ndjson")
+	os.WriteFile(readOnly, []byte("kept\n"), 0o444)
+	cases := []struct{ path, want string }{
+		{readOnly, "is read-only; agui does not replace it"},
+		{fifo, "is a named pipe (FIFO), not a regular file"},
+		{sock, "is a socket, not a regular file"},
+		{folder, "is a directory"},
+		{link, "is a symbolic link"},
+	}
+	if os.Geteuid() == 0 {
+		// Root may make a device: one as /dev/null is, here.
+		null := filepath.Join(dir, "null")
+		if err := syscall.Mknod(null, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct{ path, want string }{null, "is a character device, not a regular file"})
+	} else {
+		t.Log("not root: no character device made (the pipe and the socket are the other kinds)")
+	}
+	for _, tc := range cases {
+		before, _ := os.Lstat(tc.path)
+		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", tc.path)
+		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "agui check: --save: "+tc.path+" "+tc.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line saying it %s", tc.path, code, out, stderr, tc.want)
+		}
+		if after, err := os.Lstat(tc.path); err != nil || after.Mode() != before.Mode() || !os.SameFile(before, after) || after.Size() != before.Size() {
+			t.Errorf("%s was changed: %v, %v", tc.path, after.Mode(), err)
+		}
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the agent was asked %d times", n)
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	// The neighbours: a free name and a regular file take the record.
+	for _, path := range []string{filepath.Join(dir, "new.ndjson"), filepath.Join(dir, "target")} {
+		if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted {
+			t.Errorf("%s: exit %d: %s", path, code, stderr)
+		}
+		if got, _ := os.ReadFile(path); string(got) != good {
+			t.Errorf("%s holds %q", path, got)
+		}
+	}
+}
+
+// umask returns the process's umask.
+func umask() fs.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return fs.FileMode(m)
+}
+
+// --save replaces a regular file, keeping its permissions; a new record
+// is made as any new file is (0666 less the umask). A file changed while
+// the run was recorded is left as it was, and so is one made meanwhile
+// under a name that was free: the run's verdict is printed all the same,
+// one line says the record was not kept, and the exit status is 2.
+func TestSaveReplacesOnlyTheFileItFound(t *testing.T) {
+	dir := t.TempDir()
+	var during func()
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i, e := range recordEvents([]byte(good)) {
+			if i == 2 && during != nil {
+				during()
+			}
+			fmt.Fprintf(w, "data: %s\n\n", e)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer agent.Close()
+	save := func(path string) (int, string, string) {
+		return runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	}
+	for _, mode := range []fs.FileMode{0o600, 0o640, 0o604, 0o777} {
+		path := filepath.Join(dir, fmt.Sprintf("kept-%o.ndjson", mode))
+		os.WriteFile(path, []byte("old\n"), 0)
+		os.Chmod(path, mode)
+		if code, _, stderr := save(path); code != exitAccepted {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		st, _ := os.Stat(path)
+		if got, _ := os.ReadFile(path); string(got) != good || st.Mode().Perm() != mode {
+			t.Errorf("%s: mode %v, want %v; holds %q", path, st.Mode().Perm(), mode, got)
+		}
+	}
+	fresh := filepath.Join(dir, "fresh.ndjson")
+	if code, _, stderr := save(fresh); code != exitAccepted {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if st, _ := os.Stat(fresh); st.Mode().Perm() != 0o666&^umask() {
+		t.Errorf("a new record has mode %v, want %v", st.Mode().Perm(), 0o666&^umask())
+	}
+
+	changed := filepath.Join(dir, "changed.ndjson")
+	os.WriteFile(changed, []byte("old\n"), 0o644)
+	during = func() { os.WriteFile(changed, []byte("another program's\n"), 0o644) }
+	code, out, stderr := save(changed)
+	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, changed+" changed while the run was recorded; it is left as it is") {
+		t.Errorf("changed meanwhile: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if got, _ := os.ReadFile(changed); string(got) != "another program's\n" {
+		t.Errorf("%s holds %q", changed, got)
+	}
+	made := filepath.Join(dir, "made.ndjson")
+	during = func() { os.WriteFile(made, []byte("another program's\n"), 0o644) }
+	code, out, stderr = save(made)
+	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || !strings.Contains(stderr, "agui does not replace it") {
+		t.Errorf("made meanwhile: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if got, _ := os.ReadFile(made); string(got) != "another program's\n" {
+		t.Errorf("%s holds %q", made, got)
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// unwritableFolder returns a folder no file can be made in, even by root
+// (immutable, where chattr can make it so).
+func unwritableFolder(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "locked")
+	os.Mkdir(dir, 0o755)
+	if os.Geteuid() != 0 {
+		os.Chmod(dir, 0o555)
+		t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		return dir
+	}
+	if b, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
+		t.Skipf("as root, a folder is made unwritable with chattr +i, which failed here: %v %s", err, b)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
+	return dir
+}
+
+// A folder the records cannot be written in is found at the start, named
+// in one line, exit 2, before anything is sent: --dir of the tap, the
+// folder of --save (unwritable, or missing).
+func TestRecordFolderCheckedAtStart(t *testing.T) {
+	agent, asked := countingAgent(t)
+	locked := unwritableFolder(t)
+	// A tap that starts is stopped at once: the test fails, and ends.
+	ctx, started := context.WithCancel(context.Background())
+	var outb, errb bytes.Buffer
+	code := tapCommand([]string{"--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", locked}, &outb, &errb, ctx, func(string) { started() })
+	started()
+	out, stderr := outb.String(), errb.String()
+	if code != exitUnusable || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "agui tap: --dir "+locked+": the records could not be kept: cannot write a file in the folder "+locked+": ") || strings.Contains(stderr, recordTempPrefix) || out != "" {
+		t.Errorf("tap: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	missing := filepath.Join(t.TempDir(), "nodir")
+	for _, folder := range []string{locked, missing} {
+		code, out, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", filepath.Join(folder, "run.ndjson"))
+		if code != exitUnusable || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "agui check: --save: cannot write a file in the folder "+folder+": ") || strings.Contains(stderr, recordTempPrefix) || out != "" {
+			t.Errorf("--save in %s: exit %d, stdout %q, stderr %q", folder, code, out, stderr)
+		}
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the agent was asked %d times", n)
+	}
+}
+
+// A run whose record cannot be written (the folder went away after the
+// tap started) is checked all the same: its findings and verdict are
+// printed, with one line that the record could not be kept.
+func TestTapRunCheckedWithoutItsRecord(t *testing.T) {
+	agent := echoAgent(t)
+	dir := filepath.Join(t.TempDir(), "runs")
+	tr := runTap(t, agent.URL, "--dir", dir)
+	post(t, tr.addr, "a")
+	waitFor(t, tr.out, regexp.MustCompile(`run 1: ACCEPTED, 2 events, 0 warnings; record `))
+	os.RemoveAll(dir)
+	post(t, tr.addr, "b")
+	waitFor(t, tr.out, regexp.MustCompile(`run 2: ACCEPTED, 2 events, 0 warnings; no record\n`))
+	lines := regexp.MustCompile(`(?m)^agui tap: run 2: .*$`).FindAllString(tr.out.String(), -1)
+	want := []string{
+		"agui tap: run 2: POST ",
+		"agui tap: run 2: the record could not be kept: cannot write a file in the folder " + dir + ": no such file or directory",
+		"agui tap: run 2: ACCEPTED, 2 events, 0 warnings; no record",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("run 2's lines:\n%s", strings.Join(lines, "\n"))
+	}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, want[i]) {
+			t.Errorf("run 2's line %d: %q, want %q", i, l, want[i])
+		}
+	}
+}
+
+// slowAgent sends the first event of good at once and the rest only
+// when released; started tells when the first event went.
+func slowAgent(t *testing.T) (srv *httptest.Server, started <-chan struct{}) {
+	first := make(chan struct{}, 1)
+	release := make(chan struct{})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		events := recordEvents([]byte(good))
+		fmt.Fprintf(w, "data: %s\n\n", events[0])
+		w.(http.Flusher).Flush()
+		first <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		case <-time.After(20 * time.Second):
+		}
+		for _, e := range events[1:] {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	return srv, first
+}
+
+// aguiProcess starts the test binary as agui with args.
+func aguiProcess(t *testing.T, args ...string) (*exec.Cmd, *syncbuf.Buffer, *syncbuf.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "AGUI_TEST_AS_COMMAND=1")
+	var out, errb syncbuf.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, &out, &errb
+}
+
+// waitExit waits for a process to end and returns its exit code (-1 when
+// a signal ended it).
+func waitExit(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		return cmd.ProcessState.ExitCode()
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("agui did not end")
+	}
+	return 0
+}
+
+// Ctrl-C or SIGTERM during agui check --url cuts the run: the temporary
+// record is removed, the file --save named is left exactly as it was, one
+// line says what was cut, and the exit status is 2. SIGKILL, which no
+// program can answer, leaves the file as it was too (the temporary file
+// beside it is all that stays).
+func TestCheckInterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		save bool
+		want string
+	}{
+		{syscall.SIGTERM, true, "interrupted by SIGTERM"},
+		{syscall.SIGINT, true, "interrupted by SIGINT (Ctrl-C)"},
+		{syscall.SIGTERM, false, "interrupted by SIGTERM"},
+		{syscall.SIGKILL, true, ""},
+	} {
+		agent, started := slowAgent(t)
+		dir := t.TempDir()
+		path := filepath.Join(dir, "run.ndjson")
+		old := []byte("the record before\n")
+		os.WriteFile(path, old, 0o600)
+		os.Chmod(path, 0o600)
+		args := []string{"check", "--url", agent.URL}
+		if tc.save {
+			args = append(args, "--save", path)
+		}
+		cmd, out, errb := aguiProcess(t, args...)
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%v: the run was never asked for: %s", tc.sig, errb)
+		}
+		time.Sleep(100 * time.Millisecond) // the first event read and saved
+		cmd.Process.Signal(tc.sig)
+		code := waitExit(t, cmd)
+		what := fmt.Sprintf("%v, --save %v", tc.sig, tc.save)
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, old) {
+			t.Errorf("%s: %s holds %q", what, path, got)
+		}
+		if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %s has mode %v", what, path, st.Mode().Perm())
+		}
+		left := temporaries(t, dir)
+		if tc.sig == syscall.SIGKILL {
+			if code != -1 || len(left) > 1 {
+				t.Errorf("%s: exit %d, left %v", what, code, left)
+			}
+			continue
+		}
+		wantLine := regexp.MustCompile(`^agui check: http://127\.0\.0\.1:\d+: ` + regexp.QuoteMeta(tc.want) + ` after \d+ events \(\d+ bytes\): the run was cut`)
+		if code != exitUnusable || len(left) != 0 || out.String() != "" || strings.Count(errb.String(), "\n") != 1 || !wantLine.MatchString(errb.String()) {
+			t.Errorf("%s: exit %d, left %v, stdout %q, stderr %q", what, code, left, out, errb)
+		}
+		if tc.save && !strings.HasSuffix(errb.String(), "; nothing was saved, "+path+" is as it was\n") {
+			t.Errorf("%s: stderr %q", what, errb)
+		}
+	}
+}
+
+// SIGTERM to agui tap with a run in flight: the run is cut and not judged
+// (the cut is the tap's), its record kept, no temporary file stays, and
+// the tap exits 0.
+func TestTapTerminated(t *testing.T) {
+	agent, started := slowAgent(t)
+	dir := t.TempDir()
+	cmd, out, errb := aguiProcess(t, "tap", "--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", dir)
+	var addr string
+	for deadline := time.Now().Add(20 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := regexp.MustCompile(`listening on http://(\S+),`).FindStringSubmatch(out.String()); m != nil {
+			addr = m[1]
+		}
+	}
+	if addr == "" {
+		t.Fatalf("the tap did not start: %s", errb)
+	}
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-started
+	// The frontend has the first event: the tap has read and checked it.
+	if _, err := io.ReadFull(resp.Body, make([]byte, len("data: \n\n")+len(recordEvents([]byte(good))[0]))); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code := waitExit(t, cmd); code != exitAccepted {
+		t.Errorf("exit %d; stderr %s", code, errb)
+	}
+	if !regexp.MustCompile(`run 1: not judged: the tap was stopped by SIGTERM after 1 events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is \S+\nagui tap: the tap was stopped by SIGTERM\n$`).MatchString(out.String()) {
+		t.Errorf("stdout:\n%s", out)
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// A record that can no longer be written in the middle of a run (here the
+// process may write no file larger than a few KiB: the write fails, as on
+// a full disk) does not stop the run: one line says the record could not
+// be kept, the run is checked to its end and its report printed, the file
+// --save named is left as it was, no temporary file stays, and the exit
+// status is 2.
+func TestCheckRecordLostMidRun(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to limit the file size with ulimit")
+	}
+	long := strings.Repeat("é", 100<<10)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range recordEvents([]byte(strings.Replace(good, `"delta":"hi"`, `"delta":"`+long+`"`, 1))) {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+	}))
+	defer agent.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.ndjson")
+	os.WriteFile(path, []byte("before\n"), 0o644)
+	cmd := exec.Command("sh", "-c", `ulimit -f 16 && exec "$0" "$@"`, os.Args[0], "check", "--url", agent.URL, "--save", path)
+	cmd.Env = append(os.Environ(), "AGUI_TEST_AS_COMMAND=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Run()
+	code := cmd.ProcessState.ExitCode()
+	want := regexp.MustCompile(`^agui check: --save ` + regexp.QuoteMeta(path) + `: the record could not be kept: writing ` + regexp.QuoteMeta(path) + `: file too large; the run is checked on without it\n$`)
+	if code != exitUnusable || !want.MatchString(errb.String()) || !strings.Contains(out.String(), "Verdict: ACCEPTED") || !strings.Contains(out.String(), "Events:  5") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if got, _ := os.ReadFile(path); string(got) != "before\n" {
+		t.Errorf("%s holds %d bytes", path, len(got))
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// SIGKILL to agui tap, which no program can answer, with one run saved
+// and another in flight: the saved record is whole, the run in flight has
+// no record under a final name, torn or not (its temporary file is all
+// that stays).
+func TestTapKilled(t *testing.T) {
+	agent, started := slowAgent(t)
+	whole := echoAgent(t)
+	dir := t.TempDir()
+	start := func(upstream string) (*exec.Cmd, string) {
+		cmd, out, errb := aguiProcess(t, "tap", "--upstream", upstream, "--listen", "127.0.0.1:0", "--dir", dir)
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if m := regexp.MustCompile(`listening on http://(\S+),`).FindStringSubmatch(out.String()); m != nil {
+				return cmd, m[1]
+			}
+		}
+		t.Fatalf("the tap did not start: %s", errb)
+		return nil, ""
+	}
+	// One run saved by a first tap, then a tap killed mid-run in the same
+	// folder.
+	cmd, addr := start(whole.URL)
+	post(t, addr, "a")
+	cmd.Process.Signal(syscall.SIGTERM)
+	waitExit(t, cmd)
+	saved, _ := filepath.Glob(filepath.Join(dir, "run-*.ndjson"))
+	if len(saved) != 1 {
+		t.Fatalf("records: %v", saved)
+	}
+	cmd, addr = start(agent.URL)
+	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-started
+	if _, err := io.ReadFull(resp.Body, make([]byte, len("data: \n\n")+len(recordEvents([]byte(good))[0]))); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Kill()
+	if code := waitExit(t, cmd); code != -1 {
+		t.Errorf("exit %d", code)
+	}
+	after, _ := filepath.Glob(filepath.Join(dir, "run-*.ndjson"))
+	if len(after) != 1 || after[0] != saved[0] {
+		t.Errorf("records after the kill: %v", after)
+	}
+	if got, _ := os.ReadFile(saved[0]); string(got) != recordOf("a") {
+		t.Errorf("the saved record holds %q", got)
+	}
+	if left := temporaries(t, dir); len(left) > 1 {
+		t.Errorf("temporary files: %v", left)
+	}
+}
