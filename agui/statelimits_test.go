@@ -166,20 +166,6 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 			t.Errorf("the accepted state, sent as a snapshot, is rejected: %v", r.Findings)
 		}
 	}
-	stream := func(t *testing.T, profile string, data []byte) *Result {
-		s, err := NewStream(Options{Profile: profile})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-			s.Event(s.Line([]byte(line)))
-		}
-		r, err := s.End()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
 	for _, name := range []string{"snapshot", "delta leaves", "delta value"} {
 		for _, over := range []bool{false, true} {
 			state, patch, w := build(name, over)
@@ -193,7 +179,7 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 				ways := map[string]*Result{
 					"NDJSON":      check(t, profile, data),
 					"array":       check(t, profile, asArray(t, events...)),
-					"stream":      stream(t, profile, data),
+					"stream":      streamLines(t, profile, data),
 					"CheckValues": checkDirect(t, profile, events),
 				}
 				for way, r := range ways {

@@ -76,9 +76,9 @@ func TestLongStreamedTexts(t *testing.T) {
 
 func prefix(s string) string { return s[:min(len(s), 40)] }
 
-// checkLive checks data as a live stream, line by line, and fails unless
-// the result shows the messages and tool calls file shows.
-func checkLive(t *testing.T, profile string, data []byte, file *Result) {
+// streamLines checks data, a record's lines, as a live stream, one line
+// an event, and returns the stream's result.
+func streamLines(t *testing.T, profile string, data []byte) *Result {
 	t.Helper()
 	s, err := NewStream(Options{Profile: profile})
 	if err != nil {
@@ -88,8 +88,19 @@ func checkLive(t *testing.T, profile string, data []byte, file *Result) {
 		s.Event(s.Line([]byte(line)))
 	}
 	r, err := s.End()
-	if err != nil || !r.Accepted {
-		t.Fatalf("live: %v %v", err, r)
+	if err != nil {
+		t.Fatalf("live: %v", err)
+	}
+	return r
+}
+
+// checkLive checks data as a live stream, line by line, and fails unless
+// the result shows the messages and tool calls file shows.
+func checkLive(t *testing.T, profile string, data []byte, file *Result) {
+	t.Helper()
+	r := streamLines(t, profile, data)
+	if !r.Accepted {
+		t.Fatalf("live: %v", r)
 	}
 	if fmt.Sprint(r.Messages) != fmt.Sprint(file.Messages) || fmt.Sprint(r.ToolCalls) != fmt.Sprint(file.ToolCalls) {
 		t.Errorf("live shows other messages or tool calls than the file")

@@ -495,13 +495,7 @@ func TestLiveCheckBlankEvent(t *testing.T) {
 	}
 	addr, tout, stop := startTap(t, srv.URL, t.TempDir())
 	defer stop()
-	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if string(got) != stream {
+	if got := post(t, addr, "/", "{}"); string(got) != stream {
 		t.Errorf("the tap changed the stream: %q", got)
 	}
 	waitFor(t, tout, regexp.MustCompile(`run 1: not checked to its end: after 1 events, an event whose data is empty or white space`))

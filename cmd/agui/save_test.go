@@ -185,15 +185,34 @@ func recordOf(id string) string {
 	return fmt.Sprintf("{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":%q}\n{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":%q}\n", id, id)
 }
 
-// post sends body to a tap and reads the answer.
-func post(t *testing.T, addr, body string) {
+// postRun sends body to path at addr, as a frontend starts a run, and
+// returns the answer, whose body the caller reads and closes; an error
+// ends the test, so only the test's own goroutine calls it.
+func postRun(t *testing.T, addr, path, body string) *http.Response {
 	t.Helper()
-	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader(body))
+	resp, err := http.Post("http://"+addr+path, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	return resp
+}
+
+// post sends body to path at addr and returns the whole answer. It
+// reports a failure with Error, not Fatal, so that any goroutine of a test
+// may call it.
+func post(t *testing.T, addr, path, body string) []byte {
+	t.Helper()
+	resp, err := http.Post("http://"+addr+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Error(err)
+	}
+	return b
 }
 
 var verdictLine = regexp.MustCompile(`run \d+: ACCEPTED, 2 events, 0 warnings; record (\S+)`)
@@ -218,8 +237,8 @@ func TestTapRecordsNeverReplaceOneAnother(t *testing.T) {
 	a := runTap(t, agent.URL, "--dir", dir)
 	b := runTap(t, agent.URL, "--dir", dir)
 	done := make(chan bool, 2)
-	go func() { post(t, a.addr, "a"); done <- true }()
-	go func() { post(t, b.addr, "b"); done <- true }()
+	go func() { post(t, a.addr, "/", "a"); done <- true }()
+	go func() { post(t, b.addr, "/", "b"); done <- true }()
 	<-done
 	<-done
 	ra := waitFor(t, a.out, verdictLine)[1]
@@ -227,7 +246,7 @@ func TestTapRecordsNeverReplaceOneAnother(t *testing.T) {
 	a.stop(nil)
 	// The same tap again, within the same second as like as not.
 	c := runTap(t, agent.URL, "--dir", dir)
-	post(t, c.addr, "c")
+	post(t, c.addr, "/", "c")
 	rc := waitFor(t, c.out, verdictLine)[1]
 	c.stop(nil)
 	for id, name := range map[string]string{"a": ra, "b": rb, "c": rc} {
@@ -343,18 +362,10 @@ func TestTapStopCutsRunsInFlight(t *testing.T) {
 	defer agent.Close()
 	dir := t.TempDir()
 	tr := runTap(t, agent.URL, "--dir", dir)
-	resp, err := http.Post("http://"+tr.addr+"/whole", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	post(t, tr.addr, "/whole", "{}")
 	waitFor(t, tr.out, regexp.MustCompile(`run 1: ACCEPTED`))
 
-	resp, err = http.Post("http://"+tr.addr+"/held", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := postRun(t, tr.addr, "/held", "{}")
 	defer resp.Body.Close()
 	got := make([]byte, len(first))
 	if _, err := io.ReadFull(resp.Body, got); err != nil || string(got) != first {

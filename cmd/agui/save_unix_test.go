@@ -230,10 +230,10 @@ func TestTapRunCheckedWithoutItsRecord(t *testing.T) {
 	agent := echoAgent(t)
 	dir := filepath.Join(t.TempDir(), "runs")
 	tr := runTap(t, agent.URL, "--dir", dir)
-	post(t, tr.addr, "a")
+	post(t, tr.addr, "/", "a")
 	waitFor(t, tr.out, regexp.MustCompile(`run 1: ACCEPTED, 2 events, 0 warnings; record `))
 	os.RemoveAll(dir)
-	post(t, tr.addr, "b")
+	post(t, tr.addr, "/", "b")
 	waitFor(t, tr.out, regexp.MustCompile(`run 2: ACCEPTED, 2 events, 0 warnings; no record\n`))
 	lines := regexp.MustCompile(`(?m)^agui tap: run 2: .*$`).FindAllString(tr.out.String(), -1)
 	want := []string{
@@ -381,16 +381,10 @@ func TestTapTerminated(t *testing.T) {
 	if addr == "" {
 		t.Fatalf("the tap did not start: %s", errb)
 	}
-	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := postRun(t, addr, "/", "{}")
 	defer resp.Body.Close()
 	<-started
-	// The frontend has the first event: the tap has read and checked it.
-	if _, err := io.ReadFull(resp.Body, make([]byte, len("data: \n\n")+len(recordEvents([]byte(good))[0]))); err != nil {
-		t.Fatal(err)
-	}
+	readFirstEvent(t, resp)
 	cmd.Process.Signal(syscall.SIGTERM)
 	if code := waitExit(t, cmd); code != exitAccepted {
 		t.Errorf("exit %d; stderr %s", code, errb)
@@ -463,7 +457,7 @@ func TestTapKilled(t *testing.T) {
 	// One run saved by a first tap, then a tap killed mid-run in the same
 	// folder.
 	cmd, addr := start(whole.URL)
-	post(t, addr, "a")
+	post(t, addr, "/", "a")
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitExit(t, cmd)
 	saved, _ := filepath.Glob(filepath.Join(dir, "run-*.ndjson"))
@@ -471,15 +465,10 @@ func TestTapKilled(t *testing.T) {
 		t.Fatalf("records: %v", saved)
 	}
 	cmd, addr = start(agent.URL)
-	resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := postRun(t, addr, "/", "{}")
 	defer resp.Body.Close()
 	<-started
-	if _, err := io.ReadFull(resp.Body, make([]byte, len("data: \n\n")+len(recordEvents([]byte(good))[0]))); err != nil {
-		t.Fatal(err)
-	}
+	readFirstEvent(t, resp)
 	cmd.Process.Kill()
 	if code := waitExit(t, cmd); code != -1 {
 		t.Errorf("exit %d", code)
@@ -493,5 +482,14 @@ func TestTapKilled(t *testing.T) {
 	}
 	if left := temporaries(t, dir); len(left) > 1 {
 		t.Errorf("temporary files: %v", left)
+	}
+}
+
+// readFirstEvent reads the first event of good from a frontend's stream:
+// once the frontend has it, the tap has read and checked it.
+func readFirstEvent(t *testing.T, resp *http.Response) {
+	t.Helper()
+	if _, err := io.ReadFull(resp.Body, make([]byte, len("data: \n\n")+len(recordEvents([]byte(good))[0]))); err != nil {
+		t.Fatal(err)
 	}
 }
