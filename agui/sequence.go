@@ -1110,7 +1110,10 @@ func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 			m.Content, m.Data = contentText(json.RawMessage(x.Content))
 			name = x.Name
 		case contract.ToolMessage:
+			// A tool message answers a call: shown without it, a
+			// result would not say what it is the result of.
 			m.Content, m.Data = contentText(json.RawMessage(x.Content))
+			m.ToolCallID = x.ToolCallID
 		case contract.ActivityMessage:
 			m.Data = json.RawMessage(x.Content)
 		}

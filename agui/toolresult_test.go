@@ -165,3 +165,42 @@ func TestAnsweredCallTakesNoMoreArguments(t *testing.T) {
 	// starting that call afterwards is not a reopening of an answered call.
 	accept(t, v11, lines(t, run(toolResult("tm", "c", "early"), toolStart("c", "f"), toolArgs("c", "{}"), toolEnd("c"))...))
 }
+
+// A tool message a MESSAGES_SNAPSHOT restates keeps the call it answers,
+// in the result, the text report and the JSON, as a TOOL_CALL_RESULT's
+// does: before, the snapshot's toolCallId was dropped.
+//
+//contract:proves ag-ui.view.result
+func TestSnapshotToolMessageNamesItsCall(t *testing.T) {
+	snap := ev{"type": contract.EventMessagesSnapshot, "messages": []any{
+		map[string]any{"id": "a", "role": "assistant", "content": "", "toolCalls": []any{map[string]any{"id": "c", "type": "function", "function": map[string]any{"name": "read_file", "arguments": "{}"}}}},
+		map[string]any{"id": "t", "role": "tool", "content": "12 lines", "toolCallId": "c"},
+		map[string]any{"id": "u", "role": "user", "content": "thanks"},
+	}}
+	r := check(t, contract.ProfileAgUI11, lines(t, run(snap)...))
+	if !r.Accepted || len(r.Messages) != 3 {
+		t.Fatalf("accepted %v, messages %+v", r.Accepted, r.Messages)
+	}
+	for k, want := range []string{"", "c", ""} {
+		if got := r.Messages[k].ToolCallID; got != want {
+			t.Errorf("message %q answers %q; want %q", r.Messages[k].ID, got, want)
+		}
+	}
+	out, err := r.RenderText()
+	if err != nil || !strings.Contains(string(out), `tool "t" (result of tool call "c")`) {
+		t.Errorf("the text report does not name the call the tool message answers (%v):\n%s", err, out)
+	}
+	js, err := r.RenderJSON()
+	var report struct {
+		Messages []struct {
+			ID         string `json:"id"`
+			ToolCallID string `json:"toolCallId"`
+		} `json:"messages"`
+	}
+	if err == nil {
+		err = json.Unmarshal(js, &report)
+	}
+	if err != nil || len(report.Messages) != 3 || report.Messages[1].ToolCallID != "c" || report.Messages[0].ToolCallID != "" {
+		t.Errorf("the JSON report does not name the call the tool message answers: %v %s", err, js)
+	}
+}
