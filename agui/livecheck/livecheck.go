@@ -245,6 +245,11 @@ func (r *Run) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// SawCR reports whether a line of the stream so far ended with CR, alone
+// or before LF (sse.Parser.SawCR). It is read once the body is read: after
+// ReadBody, or on the goroutine that calls Write.
+func (r *Run) SawCR() bool { return r.parser.SawCR() }
+
 // End ends the stream and returns its result. What the end of the stream
 // itself breaks (a run cut before it finished) is found now, and reported.
 func (r *Run) End() (*agui.Result, error) {

@@ -86,6 +86,8 @@ type Parser struct {
 	// bytes follow an LF. skip says the rest of the line being read is
 	// dropped.
 	spilling, spillLine, spillJoin, skip bool
+	// sawCR says a line of the stream ended with CR, alone or before LF.
+	sawCR bool
 	// Retry is the reconnection time in milliseconds the stream last set,
 	// or -1. The standard leaves reconnecting to the client; this package
 	// only reports it.
@@ -130,6 +132,8 @@ func (p *Parser) Write(b []byte) (int, error) {
 	// again only after a line ends at it, so that a stream without CRs (the
 	// usual case) is scanned for them once per piece, not once per line.
 	cr := bytes.IndexByte(b, '\r')
+	// Every CR of a stream ends a line: a line holds none.
+	p.sawCR = p.sawCR || cr >= 0
 	for len(b) > 0 {
 		if p.afterCR {
 			p.afterCR = false
@@ -227,6 +231,11 @@ func (p *Parser) Write(b []byte) (int, error) {
 	p.settle()
 	return n, nil
 }
+
+// SawCR reports whether a line of the stream so far ended with CR, alone
+// or before LF. The standard allows CR, LF and CRLF alike, and so does
+// this parser; not every client does.
+func (p *Parser) SawCR() bool { return p.sawCR }
 
 // settle copies a pending data line into the data buffer.
 func (p *Parser) settle() {

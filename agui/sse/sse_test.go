@@ -68,6 +68,36 @@ func TestLineEnds(t *testing.T) {
 	everySplit(t, "data: a\n\rdata: b\n\n", []got{{"message", "a", ""}, {"message", "b", ""}})
 }
 
+// SawCR says whether any line so far ended with CR, alone or before LF,
+// wherever the pieces split the stream; a CR before the first line's end,
+// and one held with a BOM, count too.
+func TestSawCR(t *testing.T) {
+	for stream, want := range map[string]bool{
+		"data: a\n\n":                 false,
+		"\uFEFFdata: a\n\n":           false,
+		": c\ndata: a\n\ndata: b\n\n": false,
+		"data: a\r\n\r\n":             true,
+		"data: a\r\r":                 true,
+		"data: a\n\ndata: b\r\n\r\n":  true,
+		"\uFEFF\r":                    true,
+		"data: a\n\r\n":               true,
+	} {
+		b := []byte(stream)
+		for i := 0; i <= len(b); i++ {
+			p := New(0, func(Event) error { return nil })
+			p.Write(b[:i])
+			before := p.SawCR()
+			p.Write(b[i:])
+			if p.SawCR() != want {
+				t.Errorf("%q split at %d: SawCR %v; want %v", stream, i, p.SawCR(), want)
+			}
+			if before && !bytes.ContainsRune(b[:i], '\r') {
+				t.Errorf("%q split at %d: SawCR before any CR came", stream, i)
+			}
+		}
+	}
+}
+
 func TestMultiLineDataAndFields(t *testing.T) {
 	everySplit(t, "data: one\ndata: two\ndata\ndata:three\ndata:  four\n\n",
 		[]got{{"message", "one\ntwo\n\nthree\n four", ""}})

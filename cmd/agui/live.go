@@ -254,6 +254,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%s: the agent answered with an event stream that holds no event", shown)
 	}
+	if run.SawCR() {
+		fmt.Fprintf(stderr, "agui check: %s: %s\n", shown, crNote)
+	}
 	code := exitAccepted
 	if rec != nil {
 		// A record that could not be kept does not hide the verdict; the
@@ -268,6 +271,12 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	return max(code, renderResult(res, *asJSON, stdout, stderr))
 }
+
+// crNote is said of a stream whose lines end with CR or CRLF. agui reads
+// them, as the SSE rules say, and the record it saves no longer holds
+// them, so it is a note beside the verdict, never a finding:
+// TestCRLineEndsFailHttpAgent runs the client it names on such a stream.
+const crNote = "note: the stream ends its lines with CR or CRLF; the SSE rules allow it and agui reads it, but @ag-ui/client 1.0.0 (its HttpAgent) fails a run sent so"
 
 // notSaved says, for a run cut short, that --save kept nothing.
 func notSaved(save string) string {

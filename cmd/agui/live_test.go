@@ -159,6 +159,11 @@ func TestLiveCheckMatchesFile(t *testing.T) {
 				if strings.Contains(stderr, "\r") {
 					t.Errorf("%s: a progress line went to stderr that is not a terminal: %q", what, stderr)
 				}
+				// Lines ended with CR are read, and noted once beside the
+				// verdict: the reference client fails on them.
+				if cr := bytes.ContainsRune(stream.Bytes(), '\r'); strings.Count(stderr, crNote) != map[bool]int{false: 0, true: 1}[cr] {
+					t.Errorf("%s: CR line ends %v, stderr:\n%s", what, cr, stderr)
+				}
 				req := <-agent.got
 				var in map[string]any
 				if err := json.Unmarshal(req, &in); err != nil || in["threadId"] == nil || in["runId"] == nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -219,5 +220,38 @@ func runBounded(cmd *exec.Cmd, d time.Duration) error {
 		cmd.Process.Kill()
 		<-done
 		return fmt.Errorf("still running after %s", d)
+	}
+}
+
+// The note agui gives a stream whose lines end with CR or CRLF (crNote)
+// holds for the pinned client: @ag-ui/client's HttpAgent completes the run
+// sent with LF line ends, and fails the same run sent with CRLF or CR,
+// which agui reads. Should a new version read them, this test says the
+// note is out of date.
+func TestCRLineEndsFailHttpAgent(t *testing.T) {
+	node := nodeDir(t)
+	events := recordEvents([]byte(good))
+	for _, tc := range []struct {
+		end  string
+		want string
+	}{{"\n", "completed"}, {"\r\n", "failed"}, {"\r", "failed"}} {
+		var stream bytes.Buffer
+		for _, e := range events {
+			stream.WriteString("data: " + string(e) + tc.end + tc.end)
+		}
+		agent := httptest.NewServer(&sseAgent{body: stream.Bytes(), pieces: []int{1 << 20}})
+		cmd := exec.Command("node", "client.mjs", agent.URL)
+		cmd.Dir = node
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := runBounded(cmd, 60*time.Second)
+		agent.Close()
+		if err != nil {
+			t.Fatalf("line end %q: node client.mjs: %v\n%s", tc.end, err, stderr.String())
+		}
+		var got struct{ Outcome, Error string }
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || got.Outcome != tc.want {
+			t.Errorf("line end %q: HttpAgent %+v (%v); want the run %s", tc.end, got, err, tc.want)
+		}
 	}
 }

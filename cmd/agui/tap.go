@@ -432,6 +432,9 @@ func (b *tapBody) finish(how int, cutErr error) {
 			}
 			return
 		}
+		if b.run.SawCR() {
+			fmt.Fprintf(b.t.out, "agui tap: %s: %s\n", b.name, crNote)
+		}
 		record := "no record"
 		if b.rec != nil {
 			if name, err := b.rec.commit(); err == nil {

@@ -101,6 +101,10 @@ func TestTapPassesAndChecks(t *testing.T) {
 		t.Errorf("the agent was asked for %q", gotPath)
 	}
 	m = waitFor(t, out, regexp.MustCompile(`run 2: (ACCEPTED|REJECTED), (\d+) events, \d+ warnings; record (\S+)`))
+	// Run 1 came with CRLF line ends, run 2 with LF: only run 1 is noted.
+	if !strings.Contains(out.String(), "run 1: "+crNote+"\n") || strings.Contains(out.String(), "run 2: "+crNote) {
+		t.Errorf("the note on CR line ends is not on run 1 alone:\n%s", out.String())
+	}
 	code, _, _ = runAgui(t, "", "check", "--profile", "ag-ui-1.1", m[3])
 	if m[1] != "REJECTED" || code != exitRejected || !strings.Contains(out.String(), `run 2: event 1 at /messageId`) {
 		t.Errorf("run 2: %v; agui check of the record exits %d\n%s", m, code, out.String())
