@@ -440,3 +440,64 @@ func TestTapStopAfterAFindingAndBeforeAnEvent(t *testing.T) {
 		t.Errorf("records %v, temporaries %v", records, temporaries(t, dir))
 	}
 }
+
+// The line of an event too large to hold goes into the record part by
+// part (recordParts): kept, it is a line of the record; dropped (the
+// stream ended inside the event), it is cut off again and the next line
+// takes its place. A part that cannot be written loses the record as a
+// line's write does: said once, the run goes on, nothing is committed.
+func TestRecordParts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.ndjson")
+	r, err := createRecord(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &recordParts{rec: r}
+	r.save([]byte("first"))
+	for _, part := range []string{"kept ", "part"} {
+		if err := p.Part([]byte(part)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.EndPart(true)
+	p.Part(bytes.Repeat([]byte("d"), 100<<10))
+	p.EndPart(false)
+	r.save([]byte("last"))
+	if name, err := r.commit(); err != nil || name != path {
+		t.Fatalf("commit: %q, %v", name, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first\nkept part\nlast\n" {
+		t.Errorf("the record holds %.200q", got)
+	}
+
+	r, err = createRecord(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []error
+	r.onLost = func(err error) { said = append(said, err) }
+	p = &recordParts{rec: r}
+	r.save([]byte("first"))
+	r.tmp.Close() // the next write to the file fails
+	for range 3 {
+		if err := p.Part(bytes.Repeat([]byte("x"), 100<<10)); err != nil {
+			t.Fatalf("Part returned %v: the run would stop", err)
+		}
+	}
+	if err := p.EndPart(true); err != nil {
+		t.Fatalf("EndPart returned %v: the run would stop", err)
+	}
+	if err := r.save([]byte("last")); err != nil {
+		t.Fatalf("save returned %v: the run would stop", err)
+	}
+	if len(said) != 1 || !strings.Contains(fmt.Sprint(said[0]), "writing "+path+": ") {
+		t.Errorf("the loss was said %d times: %v", len(said), said)
+	}
+	if _, err := r.commit(); err == nil {
+		t.Error("a lost record was committed")
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first\nkept part\nlast\n" || len(temporaries(t, dir)) != 0 {
+		t.Errorf("%s holds %.200q, temporaries %v", path, got, temporaries(t, dir))
+	}
+}
