@@ -159,10 +159,10 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	progress := newProgress(stderr)
 	// Findings are printed as they are checked, a lost record as it is
-	// written: on two goroutines, one line at a time.
-	var lines sync.Mutex
+	// written: on two goroutines, each line in place of the progress line
+	// (progress.say).
+	progress := newProgress(stderr)
 	// Ctrl-C or SIGTERM cuts the run: the temporary record is removed
 	// and one line says what was cut (caught before the record exists).
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -174,10 +174,7 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 			return fail("--save: %v", err)
 		}
 		rec.onLost = func(err error) {
-			lines.Lock()
-			defer lines.Unlock()
-			progress.clear()
-			fmt.Fprintf(stderr, "agui check: --save %s: the record could not be kept: %v; the run is checked on without it\n", *save, err)
+			progress.say("agui check: --save %s: the record could not be kept: %v; the run is checked on without it\n", *save, err)
 		}
 		defer func() {
 			if rec != nil {
@@ -197,12 +194,7 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		return fail("%s: %s", shown, problem)
 	}
 
-	report := func(f agui.Finding) {
-		lines.Lock()
-		defer lines.Unlock()
-		progress.clear()
-		fmt.Fprintf(stderr, "agui check: live: %s\n", f)
-	}
+	report := func(f agui.Finding) { progress.say("agui check: live: %s\n", f) }
 	var saveLine func([]byte) error
 	if rec != nil {
 		saveLine = rec.save
@@ -417,6 +409,20 @@ func (p *progress) show(s *agui.Stream) {
 func (p *progress) clear() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.clearLocked()
+}
+
+// say prints a line in place of the progress line. The line is cleared
+// and written under one lock: a progress line drawn from another
+// goroutine between the two would run into the line.
+func (p *progress) say(format string, a ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearLocked()
+	fmt.Fprintf(p.w, format, a...)
+}
+
+func (p *progress) clearLocked() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.shown = false

@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/contractkit/contractkit/agui"
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
 
@@ -518,4 +520,64 @@ func TestLiveCheckClosedBeforeAnswer(t *testing.T) {
 	if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "the agent closed the connection before it answered") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
+}
+
+// A line check --url prints while its progress line is shown takes the
+// progress line's place, even when the progress line is drawn again from
+// the other goroutine at that moment (findings are printed on the
+// checking goroutine, a lost record's line on the reading one): the line
+// never runs on from a progress line.
+func TestProgressLineGivesWay(t *testing.T) {
+	stream, err := agui.NewStream(agui.Options{Profile: contract.ProfileAgUI11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &lineHookWriter{}
+	p := &progress{w: w, on: true}
+	p.show(stream)
+	drawn := make(chan struct{})
+	w.before = func() {
+		// The progress line is due again, and drawn from another
+		// goroutine as the line is being written.
+		p.last = time.Time{}
+		go func() { p.show(stream); close(drawn) }()
+		select {
+		case <-drawn:
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	p.say("agui check: live: %s\n", "a finding")
+	<-drawn
+	if out := w.String(); !strings.Contains(out, "\r\033[Kagui check: live: a finding\n") {
+		t.Errorf("the line ran on from a progress line: %q", out)
+	}
+}
+
+// lineHookWriter records what is written; before it records the first
+// write that is not the progress line's, it calls before.
+type lineHookWriter struct {
+	mu     sync.Mutex
+	b      strings.Builder
+	before func()
+}
+
+func (w *lineHookWriter) Write(p []byte) (int, error) {
+	if !bytes.HasPrefix(p, []byte("\r\033[K")) {
+		w.mu.Lock()
+		hook := w.before
+		w.before = nil
+		w.mu.Unlock()
+		if hook != nil {
+			hook()
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *lineHookWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }

@@ -106,7 +106,7 @@ Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
   saying which. A stream the agent cuts is judged as the cut record it
   leaves. Ctrl-C or SIGTERM cuts the run: nothing is saved, one line says
   what was cut, exit 2. A record --save could not keep is said in one line
-  after the report, and the exit status is 2.
+  when it is lost, the report printed all the same, and the exit status is 2.
 
 agui tap sits between a frontend and its agent, passes every byte on
 unchanged, and checks and saves each run's stream; run agui tap --help.

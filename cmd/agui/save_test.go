@@ -389,3 +389,115 @@ func TestTapStopCutsRunsInFlight(t *testing.T) {
 		t.Error("the frontend's stream ended cleanly; it was cut")
 	}
 }
+
+// Stopping the tap cuts a run that a finding has already decided, and one
+// that has sent no event yet: the first is REJECTED, marked as cut by the
+// tap, with its record kept; the second is not judged and leaves no
+// record.
+func TestTapStopAfterAFindingAndBeforeAnEvent(t *testing.T) {
+	decided := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n"
+	thinking := ": thinking\n\n"
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if r.URL.Path == "/decided" {
+			fmt.Fprint(w, decided)
+		} else {
+			fmt.Fprint(w, thinking)
+		}
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+	}))
+	defer agent.Close()
+	dir := t.TempDir()
+	tr := runTap(t, agent.URL, "--dir", dir)
+	for _, run := range []struct{ path, first string }{{"/decided", decided}, {"/thinking", thinking}} {
+		resp := postRun(t, tr.addr, run.path, "{}")
+		defer resp.Body.Close()
+		// Once the frontend has the bytes, the tap has checked them.
+		got := make([]byte, len(run.first))
+		if _, err := io.ReadFull(resp.Body, got); err != nil || string(got) != run.first {
+			t.Fatalf("%s: the frontend got %q, %v", run.path, got, err)
+		}
+	}
+	if code := tr.stop(&interruption{syscall.SIGTERM}); code != exitAccepted {
+		t.Errorf("the tap exited %d", code)
+	}
+	out := tr.out.String()
+	m := regexp.MustCompile(`\nagui tap: run 1: REJECTED, 2 events, 0 warnings; record (\S+) \(cut: the tap was stopped by SIGTERM\)\n`).FindStringSubmatch(out)
+	if m == nil || !strings.Contains(out, "\nagui tap: run 2: not judged: the tap was stopped by SIGTERM before the stream's first event\n") {
+		t.Fatalf("output:\n%s", out)
+	}
+	if !regexp.MustCompile(`\nagui tap: run 1: event 1 at /messageId`).MatchString(out) || strings.Contains(out, "run-complete") {
+		t.Errorf("run 1's finding, and only it, should be reported:\n%s", out)
+	}
+	if rec, _ := os.ReadFile(m[1]); string(rec) != "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n" {
+		t.Errorf("run 1's record holds %q", rec)
+	}
+	if records, _ := filepath.Glob(filepath.Join(dir, "run-*.ndjson")); len(records) != 1 || len(temporaries(t, dir)) != 0 {
+		t.Errorf("records %v, temporaries %v", records, temporaries(t, dir))
+	}
+}
+
+// The line of an event too large to hold goes into the record part by
+// part (recordParts): kept, it is a line of the record; dropped (the
+// stream ended inside the event), it is cut off again and the next line
+// takes its place. A part that cannot be written loses the record as a
+// line's write does: said once, the run goes on, nothing is committed.
+func TestRecordParts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.ndjson")
+	r, err := createRecord(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &recordParts{rec: r}
+	r.save([]byte("first"))
+	for _, part := range []string{"kept ", "part"} {
+		if err := p.Part([]byte(part)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.EndPart(true)
+	p.Part(bytes.Repeat([]byte("d"), 100<<10))
+	p.EndPart(false)
+	r.save([]byte("last"))
+	if name, err := r.commit(); err != nil || name != path {
+		t.Fatalf("commit: %q, %v", name, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first\nkept part\nlast\n" {
+		t.Errorf("the record holds %.200q", got)
+	}
+
+	r, err = createRecord(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []error
+	r.onLost = func(err error) { said = append(said, err) }
+	p = &recordParts{rec: r}
+	r.save([]byte("first"))
+	r.tmp.Close() // the next write to the file fails
+	for range 3 {
+		if err := p.Part(bytes.Repeat([]byte("x"), 100<<10)); err != nil {
+			t.Fatalf("Part returned %v: the run would stop", err)
+		}
+	}
+	if err := p.EndPart(true); err != nil {
+		t.Fatalf("EndPart returned %v: the run would stop", err)
+	}
+	if err := r.save([]byte("last")); err != nil {
+		t.Fatalf("save returned %v: the run would stop", err)
+	}
+	if len(said) != 1 || !strings.Contains(fmt.Sprint(said[0]), "writing "+path+": ") {
+		t.Errorf("the loss was said %d times: %v", len(said), said)
+	}
+	if _, err := r.commit(); err == nil {
+		t.Error("a lost record was committed")
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first\nkept part\nlast\n" || len(temporaries(t, dir)) != 0 {
+		t.Errorf("%s holds %.200q, temporaries %v", path, got, temporaries(t, dir))
+	}
+}

@@ -493,3 +493,37 @@ func readFirstEvent(t *testing.T, resp *http.Response) {
 		t.Fatal(err)
 	}
 }
+
+// Ctrl-C while agui check --url waits for the agent's answer: one line
+// says the run was cut before it, the exit status is 2, the file --save
+// named is as it was and no temporary file stays.
+func TestCheckInterruptedBeforeTheAnswer(t *testing.T) {
+	asked := make(chan struct{}, 1)
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body) // read to its end, the request's context ends when agui goes
+		asked <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-time.After(20 * time.Second):
+		}
+	}))
+	defer agent.Close()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.ndjson")
+	os.WriteFile(path, []byte("the record before\n"), 0o644)
+	cmd, out, errb := aguiProcess(t, "check", "--url", agent.URL, "--save", path)
+	select {
+	case <-asked:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the run was never asked for: %s", errb)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	code := waitExit(t, cmd)
+	want := regexp.MustCompile(`^agui check: http://127\.0\.0\.1:\d+: interrupted by SIGINT \(Ctrl-C\) before the agent answered; the run was not checked\n$`)
+	if code != exitUnusable || out.String() != "" || !want.MatchString(errb.String()) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errb)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "the record before\n" || len(temporaries(t, dir)) != 0 {
+		t.Errorf("%s holds %q, temporaries %v", path, got, temporaries(t, dir))
+	}
+}
