@@ -247,6 +247,9 @@ func (r *Result) text(compact bool) []byte {
 			} else {
 				pf("%s\n", lit(m.Content))
 			}
+			if m.Error != "" {
+				pf("    the tool failed: %s\n", lit(m.Error))
+			}
 		}
 	}
 	if len(r.ToolCalls) > 0 {

@@ -111,7 +111,10 @@ type Message struct {
 	// as a message of its own rather than beside its call (see
 	// ag-ui.sequence.tool-result).
 	ToolCallID string `json:"toolCallId,omitempty"`
-	Complete   bool   `json:"complete"`
+	// Error is why the tool failed, as a tool message a MESSAGES_SNAPSHOT
+	// restates says it; empty when it does not.
+	Error    string `json:"error,omitempty"`
+	Complete bool   `json:"complete"`
 }
 
 // ToolCall is a tool call the agent proposed. It is never executed.
@@ -226,6 +229,7 @@ func (r *Result) values(str func(*string), raw func(*json.RawMessage)) {
 		str(&m.Content)
 		str(&m.Subagent)
 		str(&m.ToolCallID)
+		str(&m.Error)
 		raw(&m.Data)
 	}
 	for i := range r.ToolCalls {

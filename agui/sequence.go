@@ -1114,6 +1114,9 @@ func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 			// result would not say what it is the result of.
 			m.Content, m.Data = contentText(json.RawMessage(x.Content))
 			m.ToolCallID = x.ToolCallID
+			if x.Error != nil {
+				m.Error = *x.Error
+			}
 		case contract.ActivityMessage:
 			m.Data = json.RawMessage(x.Content)
 		}

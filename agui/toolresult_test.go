@@ -166,15 +166,16 @@ func TestAnsweredCallTakesNoMoreArguments(t *testing.T) {
 	accept(t, v11, lines(t, run(toolResult("tm", "c", "early"), toolStart("c", "f"), toolArgs("c", "{}"), toolEnd("c"))...))
 }
 
-// A tool message a MESSAGES_SNAPSHOT restates keeps the call it answers,
-// in the result, the text report and the JSON, as a TOOL_CALL_RESULT's
-// does: before, the snapshot's toolCallId was dropped.
+// A tool message a MESSAGES_SNAPSHOT restates keeps the call it answers
+// and why the tool failed, in the result, the text report and the JSON, as
+// a TOOL_CALL_RESULT's does: before, the snapshot's toolCallId and error
+// were dropped.
 //
 //contract:proves ag-ui.view.result
 func TestSnapshotToolMessageNamesItsCall(t *testing.T) {
 	snap := ev{"type": contract.EventMessagesSnapshot, "messages": []any{
 		map[string]any{"id": "a", "role": "assistant", "content": "", "toolCalls": []any{map[string]any{"id": "c", "type": "function", "function": map[string]any{"name": "read_file", "arguments": "{}"}}}},
-		map[string]any{"id": "t", "role": "tool", "content": "12 lines", "toolCallId": "c"},
+		map[string]any{"id": "t", "role": "tool", "content": "12 lines", "toolCallId": "c", "error": "line 13 unreadable"},
 		map[string]any{"id": "u", "role": "user", "content": "thanks"},
 	}}
 	r := check(t, contract.ProfileAgUI11, lines(t, run(snap)...))
@@ -186,21 +187,25 @@ func TestSnapshotToolMessageNamesItsCall(t *testing.T) {
 			t.Errorf("message %q answers %q; want %q", r.Messages[k].ID, got, want)
 		}
 	}
+	if r.Messages[1].Error != "line 13 unreadable" || r.Messages[0].Error != "" || r.Messages[2].Error != "" {
+		t.Errorf("the tool's failure is shown as %q, %q, %q; want it on the tool message alone", r.Messages[0].Error, r.Messages[1].Error, r.Messages[2].Error)
+	}
 	out, err := r.RenderText()
-	if err != nil || !strings.Contains(string(out), `tool "t" (result of tool call "c")`) {
-		t.Errorf("the text report does not name the call the tool message answers (%v):\n%s", err, out)
+	if err != nil || !strings.Contains(string(out), `tool "t" (result of tool call "c"): "12 lines"`+"\n"+`    the tool failed: "line 13 unreadable"`) {
+		t.Errorf("the text report does not name the call the tool message answers and why it failed (%v):\n%s", err, out)
 	}
 	js, err := r.RenderJSON()
 	var report struct {
 		Messages []struct {
 			ID         string `json:"id"`
 			ToolCallID string `json:"toolCallId"`
+			Error      string `json:"error"`
 		} `json:"messages"`
 	}
 	if err == nil {
 		err = json.Unmarshal(js, &report)
 	}
-	if err != nil || len(report.Messages) != 3 || report.Messages[1].ToolCallID != "c" || report.Messages[0].ToolCallID != "" {
+	if err != nil || len(report.Messages) != 3 || report.Messages[1].ToolCallID != "c" || report.Messages[0].ToolCallID != "" || report.Messages[1].Error != "line 13 unreadable" {
 		t.Errorf("the JSON report does not name the call the tool message answers: %v %s", err, js)
 	}
 }

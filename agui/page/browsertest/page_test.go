@@ -157,10 +157,21 @@ func TestPageShowsResults(t *testing.T) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tb.choose(orphan)
+	// A tool message a snapshot restates says why the tool failed.
+	failed := filepath.Join(dir, "failed-tool.ndjson")
+	if err := os.WriteFile(failed, []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"tm","role":"tool","content":"","toolCallId":"c1","error":"disk full"}]}
+{"type":"RUN_FINISHED","threadId":"t","runId":"r"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb.choose(orphan, failed)
 	msgs := eval[[]string](tb, `Array.from(document.querySelectorAll('#results article.record li.message')).map(li => li.textContent)`)
-	if len(msgs) != 1 || !strings.Contains(msgs[0], "result of tool call") || !strings.Contains(msgs[0], "zz") || !strings.Contains(msgs[0], "orphan result") {
+	if len(msgs) != 2 || !strings.Contains(msgs[0], "result of tool call") || !strings.Contains(msgs[0], "zz") || !strings.Contains(msgs[0], "orphan result") {
 		t.Errorf("the tool result of no started call is shown as %q, want one message naming the call zz and its content", msgs)
+	}
+	if len(msgs) == 2 && (!strings.Contains(msgs[1], "c1") || !strings.Contains(msgs[1], "the tool failed") || !strings.Contains(msgs[1], "disk full")) {
+		t.Errorf("the failed tool's message is shown as %q, want the call c1 and why it failed", msgs[1])
 	}
 }
 

@@ -76,6 +76,7 @@
       arguments: "аргументы (как переданы)",
       parent: "в сообщении",
       resultOf: "результат вызова",
+      toolFailed: "инструмент не сработал",
       steps: "Шаги",
       state: "Итоговое состояние (показано, нигде не применено)",
       noState: "Запись не задала состояния.",
@@ -163,6 +164,7 @@
       arguments: "arguments (as streamed)",
       parent: "in message",
       resultOf: "result of tool call",
+      toolFailed: "the tool failed",
       steps: "Steps",
       state: "Final state (shown, not applied anywhere)",
       noState: "The record set no state.",
@@ -453,6 +455,9 @@
           li.append(" (" + t("resultOf") + " ", dataNode(m.toolCallId), ")");
         }
         li.append(m.data !== undefined ? dataNode(m.data, true) : dataNode(m.content, true));
+        if (m.error) {
+          li.append(field(t("toolFailed"), dataNode(m.error)));
+        }
         ul.append(li);
       }
       box.append(section("messages-section", t("messages"), ul));
