@@ -187,6 +187,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	defer watch.stop()
 	resp, err := livecheck.Post(ctx, u.String(), body, headers)
 	if err != nil {
+		if interrupted(ctx) != nil {
+			return fail("%s: %s%s", shown, connectionProblem(ctx, err, *idle), notSaved(*save))
+		}
 		return fail("%s: %s", shown, connectionProblem(ctx, err, *idle))
 	}
 	defer resp.Body.Close()

@@ -519,7 +519,7 @@ func TestCheckInterruptedBeforeTheAnswer(t *testing.T) {
 	}
 	cmd.Process.Signal(os.Interrupt)
 	code := waitExit(t, cmd)
-	want := regexp.MustCompile(`^agui check: http://127\.0\.0\.1:\d+: interrupted by SIGINT \(Ctrl-C\) before the agent answered; the run was not checked\n$`)
+	want := regexp.MustCompile(`^agui check: http://127\.0\.0\.1:\d+: interrupted by SIGINT \(Ctrl-C\) before the agent answered; the run was not checked; nothing was saved, \S+/run\.ndjson is as it was\n$`)
 	if code != exitUnusable || out.String() != "" || !want.MatchString(errb.String()) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errb)
 	}
