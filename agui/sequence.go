@@ -912,6 +912,17 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	if e.SubagentRunID != nil {
 		m.Subagent = string(*e.SubagentRunID)
 	}
+	// The message takes its id, as any message of the conversation does:
+	// a start that later names it reopens a tool message, and is refused
+	// for its role. An id that names a message already is not taken from
+	// it; the result is shown all the same, and said to share it.
+	msg := s.msgs.entry(e.MessageID)
+	if k, held := s.msgs.indexOf(msg); held {
+		s.warn(i, member(contract.ToolCallResultEventMemberMessageID), contract.RuleSequenceToolResult, "the messageId %q names the %s message shown already; the result is shown beside it under the same id", e.MessageID, s.r.Messages[k].Role)
+	} else {
+		s.msgs.setIndex(msg, len(s.r.Messages))
+		s.msgs.setName(msg, msgName{known: true})
+	}
 	s.r.Messages = append(s.r.Messages, m)
 	return nil
 }

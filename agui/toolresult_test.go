@@ -209,3 +209,50 @@ func TestSnapshotToolMessageNamesItsCall(t *testing.T) {
 		t.Errorf("the JSON report does not name the call the tool message answers: %v %s", err, js)
 	}
 }
+
+// A tool result shown as its own message takes its messageId, as every
+// message of the conversation does: a start that later names the id
+// reopens a tool message and is refused for its role, and a result whose
+// id names a message shown already says so. Before, both gave two
+// messages of one id, the second accepted silently.
+//
+//contract:proves ag-ui.sequence.tool-result
+func TestToolResultMessageTakesItsID(t *testing.T) {
+	startM1 := ev{"type": contract.EventTextMessageStart, "messageId": "m1"}
+	contentM1 := ev{"type": contract.EventTextMessageContent, "messageId": "m1", "delta": "x"}
+	endM1 := ev{"type": contract.EventTextMessageEnd, "messageId": "m1"}
+
+	// The result first: the start on its id is refused.
+	r := check(t, contract.ProfileAgUI11, lines(t, run(toolResult("m1", "zz", "orphan"), startM1, contentM1, endM1)...))
+	if r.Accepted || len(r.Findings) != 1 || r.Findings[0].Event != 2 || r.Findings[0].Rule != contract.RuleSequenceTextMessage || r.Findings[0].Pointer != "/messageId" {
+		t.Errorf("a start on the id of a tool result's message: accepted %v, findings %v; want %s at event 2 /messageId", r.Accepted, r.Findings, contract.RuleSequenceTextMessage)
+	}
+	if len(r.Messages) != 1 || r.Messages[0].Role != "tool" || r.Messages[0].Content != "orphan" {
+		t.Errorf("messages %+v; want the tool message alone", r.Messages)
+	}
+
+	// The message first, then results on its id: each is shown, each
+	// draws the warning that the id is shared.
+	r = check(t, contract.ProfileAgUI11, lines(t, run(startM1, contentM1, endM1, toolResult("m1", "zz", "one"), toolResult("m1", "yy", "two"))...))
+	if !r.Accepted || len(r.Messages) != 3 {
+		t.Fatalf("accepted %v, messages %+v", r.Accepted, r.Messages)
+	}
+	var shared []int
+	for _, w := range r.Warnings {
+		if w.Pointer == "/messageId" && w.Rule == contract.RuleSequenceToolResult {
+			shared = append(shared, w.Event)
+		}
+	}
+	if len(shared) != 2 || shared[0] != 4 || shared[1] != 5 {
+		t.Errorf("warnings %v; want the shared id said at events 4 and 5", r.Warnings)
+	}
+	if !strings.Contains(r.Warnings[1].Message, `"m1" names the assistant message`) {
+		t.Errorf("the warning %q does not name the message the id names", r.Warnings[1].Message)
+	}
+
+	// Neighbour: a result with an id of its own takes no other's.
+	r = check(t, contract.ProfileAgUI11, lines(t, run(startM1, contentM1, endM1, toolResult("m2", "zz", "one"))...))
+	if !r.Accepted || len(r.Warnings) != 1 || r.Warnings[0].Pointer != "/toolCallId" {
+		t.Errorf("a result with its own id: accepted %v, warnings %v; want the one warning of its call", r.Accepted, r.Warnings)
+	}
+}
