@@ -2,6 +2,7 @@ package agui
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
@@ -123,7 +124,11 @@ func TestSnapshotRestatesOpenMessage(t *testing.T) {
 	activity := ev{"type": contract.EventActivitySnapshot, "messageId": "m", "activityType": "PLAN", "content": map[string]any{"x": 1}}
 	r = accept(t, v11, lines(t, run(text(start, "m", "role", "assistant"), activity, text(content, "m", "delta", "X"), text(end, "m"))...))
 	wantMessages(t, "assistant replaced by an activity", r, shown{"m", "activity", "", `{"x":1}`})
-	wantWarnings(t, "assistant replaced by an activity", r, "/messageId", contract.RuleSequenceTextMessage, 3)
+	// The replacement is said (ag-ui.sequence.activity-snapshot), and so
+	// is the content that no longer has a message to go to.
+	if w := r.Warnings; len(w) != 2 || w[0].Event != 2 || w[0].Rule != contract.RuleSequenceActivitySnapshot || w[1].Event != 3 || w[1].Rule != contract.RuleSequenceTextMessage || w[1].Pointer != "/messageId" {
+		t.Errorf("assistant replaced by an activity: warnings %v; want %s at event 2, %s at event 3", w, contract.RuleSequenceActivitySnapshot, contract.RuleSequenceTextMessage)
+	}
 	// Restated under its own role, the message goes on.
 	r = accept(t, v11, lines(t, run(text(start, "m", "role", "user"), snapshot("user"), text(content, "m", "delta", "X"), text(end, "m"))...))
 	wantMessages(t, "user restated as user", r, shown{"m", "user", "hiX", ""})
@@ -271,4 +276,43 @@ func TestActivityDeltaTargetsActivities(t *testing.T) {
 	r = accept(t, v11, lines(t, run(ev{"type": contract.EventActivitySnapshot, "messageId": "a", "activityType": "PLAN", "content": map[string]any{"step": "pay 10"}}, delta("a", "/step"))...))
 	wantMessages(t, "activity", r, shown{"a", "activity", "", `{"step":"pay 1000"}`})
 	wantWarnings(t, "activity", r, "", "")
+}
+
+// An ACTIVITY_SNAPSHOT on the id of a message that is not an activity
+// puts the activity in its place, as the reference client does, and says
+// which message it replaced; with replace false it changes nothing and
+// says the activity is not shown. On an activity, neither warns. Before,
+// a user's or the agent's message turned into an activity in silence.
+//
+//contract:proves ag-ui.sequence.activity-snapshot
+func TestActivitySnapshotOverAMessage(t *testing.T) {
+	activity := func(id string, replace any) ev {
+		e := ev{"type": contract.EventActivitySnapshot, "messageId": id, "activityType": "PLAN", "content": map[string]any{"x": 1}}
+		if replace != nil {
+			e["replace"] = replace
+		}
+		return e
+	}
+	user := ev{"type": contract.EventMessagesSnapshot, "messages": []any{map[string]any{"id": "u", "role": "user", "content": "pay 10"}}}
+	assistant := []ev{text(contract.EventTextMessageStart, "m"), text(contract.EventTextMessageContent, "m", "delta", "hello"), text(contract.EventTextMessageEnd, "m")}
+
+	// The tester's a1: the agent's message, replaced (replace absent).
+	r := accept(t, v11, lines(t, run(append(assistant, activity("m", nil))...)...))
+	wantMessages(t, "assistant's message", r, shown{"m", "activity", "", `{"x":1}`})
+	wantWarnings(t, "assistant's message", r, "/messageId", contract.RuleSequenceActivitySnapshot, 4)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `of role "assistant"`) {
+		t.Errorf("the warning %q does not name the role of the message it replaced", r.Warnings[0].Message)
+	}
+	// A user's message, replace true, then replace false.
+	r = accept(t, v11, lines(t, run(user, activity("u", true))...))
+	wantMessages(t, "user's message", r, shown{"u", "activity", "", `{"x":1}`})
+	wantWarnings(t, "user's message", r, "/messageId", contract.RuleSequenceActivitySnapshot, 2)
+	r = accept(t, v11, lines(t, run(user, activity("u", false))...))
+	wantMessages(t, "user's message, replace false", r, shown{"u", "user", "pay 10", ""})
+	wantWarnings(t, "user's message, replace false", r, "/messageId", contract.RuleSequenceActivitySnapshot, 2)
+	// Neighbours: a new activity, and an activity replaced by another,
+	// draw no warning.
+	r = accept(t, v11, lines(t, run(activity("a", nil), activity("a", true), activity("a", false))...))
+	wantMessages(t, "an activity", r, shown{"a", "activity", "", `{"x":1}`})
+	wantWarnings(t, "an activity", r, "/messageId", contract.RuleSequenceActivitySnapshot)
 }

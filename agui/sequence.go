@@ -188,7 +188,7 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 	case contract.MessagesSnapshotEvent:
 		return s.messagesSnapshot(e)
 	case contract.ActivitySnapshotEvent:
-		return s.activitySnapshot(e)
+		return s.activitySnapshot(i, e)
 	case contract.ActivityDeltaEvent:
 		return s.activityDelta(i, e, tree)
 	case contract.ReasoningStartEvent:
@@ -1158,9 +1158,22 @@ func (s *seq) activityRole() string {
 	return s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]())
 }
 
-func (s *seq) activitySnapshot(e contract.ActivitySnapshotEvent) error {
+func (s *seq) activitySnapshot(i int, e contract.ActivitySnapshotEvent) error {
 	ent := s.msgs.entry(e.MessageID)
 	k, exists := s.msgs.indexOf(ent)
+	// A message of the conversation the snapshot names is replaced, as
+	// the reference client replaces it, but not in silence: the person
+	// reading the run would no longer see it.
+	if exists {
+		if role := s.r.Messages[k].Role; role != s.activityRole() {
+			ptr := member(contract.ActivitySnapshotEventMemberMessageID)
+			if e.ReplaceOrDefault() {
+				s.warn(i, ptr, contract.RuleSequenceActivitySnapshot, "the activity replaces the message %q of role %s, which is no longer shown", e.MessageID, quote(role))
+			} else {
+				s.warn(i, ptr, contract.RuleSequenceActivitySnapshot, "the message %q is a message of role %s, not an activity, and replace is false: the activity is not shown", e.MessageID, quote(role))
+			}
+		}
+	}
 	if exists && !e.ReplaceOrDefault() {
 		return nil
 	}
