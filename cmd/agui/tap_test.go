@@ -18,27 +18,13 @@ import (
 	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
-// startTap runs agui tap in process in front of upstream and returns its
-// address, its output, and a function that stops it and returns its exit
-// code.
+// startTap runs agui tap in process in front of upstream, its records in
+// dir, and returns its address, its output, and a function that stops it
+// and returns its exit code (runTap, for the tests that need no more).
 func startTap(t *testing.T, upstream, dir string) (string, *syncbuf.Buffer, func() int) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	out, errb := &syncbuf.Buffer{}, &syncbuf.Buffer{}
-	code := make(chan int, 1)
-	go func() {
-		code <- tapCommand([]string{"--listen", "127.0.0.1:0", "--upstream", upstream, "--dir", dir}, out, errb, ctx, func(a string) { addr <- a })
-	}()
-	select {
-	case a := <-addr:
-		return a, out, func() int { cancel(); return <-code }
-	case c := <-code:
-		t.Fatalf("agui tap exited %d: %s", c, errb.String())
-	case <-time.After(10 * time.Second):
-		t.Fatal("agui tap did not start")
-	}
-	return "", nil, nil
+	tr := runTap(t, upstream, "--dir", dir)
+	return tr.addr, tr.out, func() int { return tr.stop(nil) }
 }
 
 // waitFor waits until the output holds a line that matches re.
