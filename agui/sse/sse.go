@@ -299,7 +299,9 @@ func (p *Parser) overflow(next []byte, whole bool) (bool, error) {
 	var head [6]byte
 	h := copy(head[:], p.line)
 	h += copy(head[h:], next)
-	isData := h >= 5 && string(head[:5]) == "data:"
+	// A line that is "data" alone is a data line too, its value empty.
+	bare := whole && total == 4 && string(head[:4]) == "data"
+	isData := bare || h >= 5 && string(head[:5]) == "data:"
 	if !isData {
 		if total <= p.maxEvent || (!whole && h < 5 && string(head[:h]) == "data:"[:h]) {
 			return false, nil
@@ -310,7 +312,9 @@ func (p *Parser) overflow(next []byte, whole bool) (bool, error) {
 		return true, nil
 	}
 	prefix := 5
-	if h == 6 && head[5] == ' ' {
+	if bare {
+		prefix = 4
+	} else if h == 6 && head[5] == ' ' {
 		prefix = 6
 	} else if h == 5 && !whole {
 		// The space that may follow the colon has yet to come.
@@ -396,16 +400,6 @@ func (p *Parser) processLine(line []byte, inPiece bool) error {
 	case "event":
 		p.typ = append(p.typ[:0], value...)
 	case "data":
-		if p.spilling {
-			// A data line with no colon: its value, empty, joins the
-			// spilled data.
-			var err error
-			if p.spillJoin {
-				err = p.Spill.Data([]byte{'\n'})
-			}
-			p.spillJoin = true
-			return err
-		}
 		p.addData(value, inPiece)
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {

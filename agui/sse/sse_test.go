@@ -347,6 +347,8 @@ func TestSpill(t *testing.T) {
 		{"data:xxxxxxxxxxx\n\n", []spilledEvent{{"xxxxxxxxxxx", true}}, 0},         // 11
 		{"data: xxxxx\ndata: xxxx\n\n", []spilledEvent{{"xxxxx\nxxxx", false}}, 0}, // 5+1+4
 		{"data: xxxxx\ndata: xxxxx\ndata\ndata: y\n\ndata: z\n\n", []spilledEvent{{"xxxxx\nxxxxx\n\ny", true}, {"z", false}}, 0},
+		{"data: xxxxxxxxx\ndata\n\n", []spilledEvent{{"xxxxxxxxx\n", false}}, 0},        // 9+1+0: a data line with no colon at the bound
+		{"data: xxxxxxxxx\ndata\ndata\n\n", []spilledEvent{{"xxxxxxxxx\n\n", true}}, 0}, // and one past it
 		{"data: xxxxxxxxxxxxxxxxxxxx\r\n\r\ndata: a\r\rdata: b\n\n", []spilledEvent{{"xxxxxxxxxxxxxxxxxxxx", true}, {"a", false}, {"b", false}}, 0},
 		{": " + strings.Repeat("c", 40) + "\ndata: a\n\n", []spilledEvent{{"a", false}}, 0},
 		{"data: a\n: " + strings.Repeat("c", 40) + "\rid: " + strings.Repeat("9", 40) + "\r\ndata: b\n\n", []spilledEvent{{"a\nb", false}}, 0},
@@ -377,6 +379,7 @@ func TestSpill(t *testing.T) {
 func FuzzSpill(f *testing.F) {
 	for _, s := range []string{
 		"data: a\n\n", "data: aaaaaaaa\ndata: b\n\n", ": cccccccccc\ndata\n\n", "event: eeeeeeeeeeee\rdata: é\r\r", "data:xxxxxxxxx\r\n\r\ndata\n\n",
+		"data: xxxxx\ndata\ndata\n\n",
 	} {
 		f.Add([]byte(s), uint16(3))
 	}
