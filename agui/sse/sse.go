@@ -78,7 +78,8 @@ type Parser struct {
 	// and a line that passes it but is not a data line (a comment, an
 	// event type or id, a field the standard ignores) is dropped: with a
 	// Spill nothing is too large. The bound then covers the data of an
-	// event, joined, and each line that is not a data line.
+	// event, joined, and each line that is not a data line; with no bound
+	// (0) a Spill takes nothing.
 	Spill Spill
 	// spilling says the event's data goes to Spill; spillLine that the
 	// rest of the line being read is a data line's, to go to Spill too;
@@ -295,6 +296,11 @@ func (p *Parser) lineRest(b *[]byte) error {
 // once the event's data passes the bound (or already has).
 func (p *Parser) overflow(next []byte, whole bool) (bool, error) {
 	total := len(p.line) + len(next)
+	if !p.spilling && (p.maxEvent == 0 || p.dataLen()+total <= p.maxEvent) {
+		// Within the bound, or with none: the line is read as it would
+		// be without a Spill, whatever it is.
+		return false, nil
+	}
 	// The line's first bytes, enough to tell a data line.
 	var head [6]byte
 	h := copy(head[:], p.line)

@@ -374,6 +374,31 @@ func TestSpill(t *testing.T) {
 	}
 }
 
+// A Spill given to a parser with no bound takes nothing: every event is
+// held, and every field read, as without it, wherever the stream is split.
+func TestSpillNoBound(t *testing.T) {
+	long := strings.Repeat("x", 40)
+	stream := "event: e\nid: 1\ndata: " + long + "\ndata\ndata: " + long + "\n\n: " + long + "\ndata: a\n\n"
+	want := []got{{"e", long + "\n\n" + long, "1"}, {"message", "a", "1"}}
+	for i := 0; i <= len(stream); i++ {
+		var events []got
+		s := &spiller{}
+		p := New(0, func(e Event) error {
+			if e.Spilled || len(s.cur) > 0 {
+				t.Fatalf("split at %d: an event spilled", i)
+			}
+			events = append(events, got{e.Type, string(e.Data), e.LastEventID})
+			return nil
+		})
+		p.Spill = s
+		p.Write([]byte(stream[:i]))
+		p.Write([]byte(stream[i:]))
+		if err := p.Close(); err != nil || !reflect.DeepEqual(events, want) || s.drops != 0 {
+			t.Fatalf("split at %d: %v, %+v, %d drops; want %+v", i, err, events, s.drops, want)
+		}
+	}
+}
+
 // FuzzSpill checks the data a Parser with a Spill and a small bound
 // gives, held or spilled, against the plainer reading.
 func FuzzSpill(f *testing.F) {
