@@ -374,6 +374,29 @@ func TestSpill(t *testing.T) {
 	}
 }
 
+// With a Spill, a field line at the bound is read and one a byte past it
+// dropped, before the event's data or after it: an event type and an id
+// of 10 bytes set the event's type and the last event id; of 11, neither
+// changes. Wherever the stream is split.
+func TestSpillFieldAtBound(t *testing.T) {
+	stream := "event: abc\nid: 123456\ndata: a\n\nevent: abcd\nid: 1234567\ndata: b\n\n" +
+		"data: c\nevent: xyz\nid: 654321\n\ndata: d\nevent: wxyz\nid: 7654321\n\n"
+	want := []got{{"abc", "a", "123456"}, {"message", "b", "123456"}, {"xyz", "c", "654321"}, {"message", "d", "654321"}}
+	for i := 0; i <= len(stream); i++ {
+		var events []got
+		p := New(10, func(e Event) error {
+			events = append(events, got{e.Type, string(e.Data), e.LastEventID})
+			return nil
+		})
+		p.Spill = &spiller{}
+		p.Write([]byte(stream[:i]))
+		p.Write([]byte(stream[i:]))
+		if err := p.Close(); err != nil || !reflect.DeepEqual(events, want) {
+			t.Fatalf("split at %d: %v, %+v; want %+v", i, err, events, want)
+		}
+	}
+}
+
 // A Spill given to a parser with no bound takes nothing: every event is
 // held, and every field read, as without it, wherever the stream is split.
 func TestSpillNoBound(t *testing.T) {
