@@ -283,9 +283,9 @@ const (
 )
 
 // piecePool keeps the buffers of runs that ended for the next run: a
-// process that checks stream after stream (agui tap, a server, the
-// benchmark) would otherwise allocate one a stream, and the collector
-// would have that to do.
+// process that reads stream after stream through ReadBody (a server, the
+// benchmark; agui tap gives its streams to Write) would otherwise
+// allocate one a stream, and the collector would have that to do.
 var piecePool = sync.Pool{New: func() any { return new([PieceSize]byte) }}
 
 // batchPool keeps the lists of events that waited to be checked, for the
