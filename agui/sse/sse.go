@@ -144,11 +144,22 @@ func (p *Parser) Write(b []byte) (int, error) {
 			}
 		}
 		if p.skip || p.spillLine {
-			if err := p.lineRest(&b); err != nil {
+			end := bytes.IndexByte(b, '\n')
+			if cr >= 0 && (end < 0 || cr < end) {
+				end = cr
+			}
+			if err := p.lineRest(b, end); err != nil {
 				p.err = err
 				return 0, err
 			}
-			cr = bytes.IndexByte(b, '\r')
+			if end < 0 {
+				break
+			}
+			p.afterCR = b[end] == '\r'
+			b, cr = b[end+1:], cr-(end+1)
+			if p.afterCR {
+				cr = bytes.IndexByte(b, '\r')
+			}
 			continue
 		}
 		if b[0] == '\n' && len(p.line) == 0 {
@@ -201,8 +212,10 @@ func (p *Parser) Write(b []byte) (int, error) {
 			}
 			if taken {
 				p.afterCR = b[end] == '\r'
-				b = b[end+1:]
-				cr = bytes.IndexByte(b, '\r')
+				b, cr = b[end+1:], cr-(end+1)
+				if p.afterCR {
+					cr = bytes.IndexByte(b, '\r')
+				}
 				continue
 			}
 		} else if p.maxEvent > 0 {
@@ -263,29 +276,24 @@ func (p *Parser) grow(n int) error {
 	return nil
 }
 
-// lineRest reads the rest of a line that is dropped or spilled, up to
-// its end, from *b.
-func (p *Parser) lineRest(b *[]byte) error {
-	end := bytes.IndexAny(*b, "\r\n")
-	part := *b
+// lineRest takes the rest of a line that is dropped or spilled from b: up
+// to end, where the line ends, or all of b when end is -1.
+func (p *Parser) lineRest(b []byte, end int) error {
+	part := b
 	if end >= 0 {
-		part = part[:end]
+		part = b[:end]
 	}
 	if p.spillLine && len(part) > 0 {
 		if err := p.Spill.Data(part); err != nil {
 			return err
 		}
 	}
-	if end < 0 {
-		*b = nil
-		return nil
+	if end >= 0 {
+		if p.spillLine {
+			p.spillJoin = true
+		}
+		p.skip, p.spillLine = false, false
 	}
-	p.afterCR = (*b)[end] == '\r'
-	*b = (*b)[end+1:]
-	if p.spillLine {
-		p.spillJoin = true
-	}
-	p.skip, p.spillLine = false, false
 	return nil
 }
 
