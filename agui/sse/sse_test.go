@@ -404,6 +404,25 @@ func TestSpillFieldAtBound(t *testing.T) {
 		[]got{{"abc", "a", "123456"}, {"message", "b", "123456"}, {"xyz", "c", "654321"}, {"message", "d", "654321"}})
 }
 
+// A spilled event has the type and the last event id a held one would:
+// the event field's value, or "message" when the event had none.
+func TestSpilledEventType(t *testing.T) {
+	long := strings.Repeat("x", 20)
+	stream := "event: e\nid: 7\ndata: " + long + "\n\ndata: " + long + "\n\n"
+	want := []Event{{Type: "e", LastEventID: "7", Spilled: true}, {Type: "message", LastEventID: "7", Spilled: true}}
+	eachSplit(stream, func(how string, pieces ...[]byte) {
+		var events []Event
+		p := New(10, func(e Event) error { events = append(events, e); return nil })
+		p.Spill = &spiller{}
+		for _, b := range pieces {
+			p.Write(b)
+		}
+		if err := p.Close(); err != nil || !reflect.DeepEqual(events, want) {
+			t.Fatalf("%s: %v, %+v; want %+v", how, err, events, want)
+		}
+	})
+}
+
 // A Spill given to a parser with no bound takes nothing: every event is
 // held, and every field read, as without it, wherever the stream is split.
 func TestSpillNoBound(t *testing.T) {
