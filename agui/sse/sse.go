@@ -474,12 +474,13 @@ func (p *Parser) dispatch() error {
 		p.typ = p.typ[:0]
 		return nil
 	}
+	typ := "message"
+	if len(p.typ) > 0 {
+		typ = string(p.typ)
+	}
+	p.typ, p.hasData = p.typ[:0], false
 	if p.spilling {
-		typ := "message"
-		if len(p.typ) > 0 {
-			typ = string(p.typ)
-		}
-		p.typ, p.hasData, p.spilling, p.spillJoin = p.typ[:0], false, false, false
+		p.spilling, p.spillJoin = false, false
 		return p.handle(Event{Type: typ, LastEventID: p.lastID, Spilled: true})
 	}
 	var data []byte
@@ -488,11 +489,7 @@ func (p *Parser) dispatch() error {
 	} else {
 		data = p.data[:len(p.data)-1] // the last LF
 	}
-	typ := "message"
-	if len(p.typ) > 0 {
-		typ = string(p.typ)
-	}
-	p.data, p.typ, p.hasData = p.data[:0], p.typ[:0], false
+	p.data = p.data[:0]
 	p.pend, p.pending = nil, false
 	return p.handle(Event{Type: typ, Data: data, LastEventID: p.lastID})
 }
