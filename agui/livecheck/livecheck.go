@@ -236,14 +236,10 @@ func (r *Run) check(p agui.Parsed) {
 }
 
 // Write reads the next bytes of the stream, as they came, and checks the
-// events they complete.
-func (r *Run) Write(b []byte) (int, error) {
-	n, err := r.parser.Write(b)
-	if errors.Is(err, sse.ErrTooLarge) {
-		return n, r.tooLarge()
-	}
-	return n, err
-}
+// events they complete. (The parser has a Spill: no event or line is too
+// large for it, and an event the run cannot take stops it in spill or
+// event, with tooLarge.)
+func (r *Run) Write(b []byte) (int, error) { return r.parser.Write(b) }
 
 // SawCR reports whether a line of the stream so far ended with CR, alone
 // or before LF (sse.Parser.SawCR). It is read once the body is read: after
