@@ -236,14 +236,10 @@ func (r *Run) check(p agui.Parsed) {
 }
 
 // Write reads the next bytes of the stream, as they came, and checks the
-// events they complete.
-func (r *Run) Write(b []byte) (int, error) {
-	n, err := r.parser.Write(b)
-	if errors.Is(err, sse.ErrTooLarge) {
-		return n, r.tooLarge()
-	}
-	return n, err
-}
+// events they complete. (The parser has a Spill: no event or line is too
+// large for it, and an event the run cannot take stops it in spill or
+// event, with tooLarge.)
+func (r *Run) Write(b []byte) (int, error) { return r.parser.Write(b) }
 
 // SawCR reports whether a line of the stream so far ended with CR, alone
 // or before LF (sse.Parser.SawCR). It is read once the body is read: after
@@ -283,9 +279,9 @@ const (
 )
 
 // piecePool keeps the buffers of runs that ended for the next run: a
-// process that checks stream after stream (agui tap, a server, the
-// benchmark) would otherwise allocate one a stream, and the collector
-// would have that to do.
+// process that reads stream after stream through ReadBody (a server, the
+// benchmark; agui tap gives its streams to Write) would otherwise
+// allocate one a stream, and the collector would have that to do.
 var piecePool = sync.Pool{New: func() any { return new([PieceSize]byte) }}
 
 // batchPool keeps the lists of events that waited to be checked, for the

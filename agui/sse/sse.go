@@ -78,7 +78,8 @@ type Parser struct {
 	// and a line that passes it but is not a data line (a comment, an
 	// event type or id, a field the standard ignores) is dropped: with a
 	// Spill nothing is too large. The bound then covers the data of an
-	// event, joined, and each line that is not a data line.
+	// event, joined, and each line that is not a data line; with no bound
+	// (0) a Spill takes nothing.
 	Spill Spill
 	// spilling says the event's data goes to Spill; spillLine that the
 	// rest of the line being read is a data line's, to go to Spill too;
@@ -143,11 +144,22 @@ func (p *Parser) Write(b []byte) (int, error) {
 			}
 		}
 		if p.skip || p.spillLine {
-			if err := p.lineRest(&b); err != nil {
+			end := bytes.IndexByte(b, '\n')
+			if cr >= 0 && (end < 0 || cr < end) {
+				end = cr
+			}
+			if err := p.lineRest(b, end); err != nil {
 				p.err = err
 				return 0, err
 			}
-			cr = bytes.IndexByte(b, '\r')
+			if end < 0 {
+				break
+			}
+			p.afterCR = b[end] == '\r'
+			b, cr = b[end+1:], cr-(end+1)
+			if p.afterCR {
+				cr = bytes.IndexByte(b, '\r')
+			}
 			continue
 		}
 		if b[0] == '\n' && len(p.line) == 0 {
@@ -200,8 +212,10 @@ func (p *Parser) Write(b []byte) (int, error) {
 			}
 			if taken {
 				p.afterCR = b[end] == '\r'
-				b = b[end+1:]
-				cr = bytes.IndexByte(b, '\r')
+				b, cr = b[end+1:], cr-(end+1)
+				if p.afterCR {
+					cr = bytes.IndexByte(b, '\r')
+				}
 				continue
 			}
 		} else if p.maxEvent > 0 {
@@ -262,29 +276,24 @@ func (p *Parser) grow(n int) error {
 	return nil
 }
 
-// lineRest reads the rest of a line that is dropped or spilled, up to
-// its end, from *b.
-func (p *Parser) lineRest(b *[]byte) error {
-	end := bytes.IndexAny(*b, "\r\n")
-	part := *b
+// lineRest takes the rest of a line that is dropped or spilled from b: up
+// to end, where the line ends, or all of b when end is -1.
+func (p *Parser) lineRest(b []byte, end int) error {
+	part := b
 	if end >= 0 {
-		part = part[:end]
+		part = b[:end]
 	}
 	if p.spillLine && len(part) > 0 {
 		if err := p.Spill.Data(part); err != nil {
 			return err
 		}
 	}
-	if end < 0 {
-		*b = nil
-		return nil
+	if end >= 0 {
+		if p.spillLine {
+			p.spillJoin = true
+		}
+		p.skip, p.spillLine = false, false
 	}
-	p.afterCR = (*b)[end] == '\r'
-	*b = (*b)[end+1:]
-	if p.spillLine {
-		p.spillJoin = true
-	}
-	p.skip, p.spillLine = false, false
 	return nil
 }
 
@@ -295,11 +304,18 @@ func (p *Parser) lineRest(b *[]byte) error {
 // once the event's data passes the bound (or already has).
 func (p *Parser) overflow(next []byte, whole bool) (bool, error) {
 	total := len(p.line) + len(next)
+	if !p.spilling && (p.maxEvent == 0 || p.dataLen()+total <= p.maxEvent) {
+		// Within the bound, or with none: the line is read as it would
+		// be without a Spill, whatever it is.
+		return false, nil
+	}
 	// The line's first bytes, enough to tell a data line.
 	var head [6]byte
 	h := copy(head[:], p.line)
 	h += copy(head[h:], next)
-	isData := h >= 5 && string(head[:5]) == "data:"
+	// A line that is "data" alone is a data line too, its value empty.
+	bare := whole && total == 4 && string(head[:4]) == "data"
+	isData := bare || h >= 5 && string(head[:5]) == "data:"
 	if !isData {
 		if total <= p.maxEvent || (!whole && h < 5 && string(head[:h]) == "data:"[:h]) {
 			return false, nil
@@ -310,7 +326,9 @@ func (p *Parser) overflow(next []byte, whole bool) (bool, error) {
 		return true, nil
 	}
 	prefix := 5
-	if h == 6 && head[5] == ' ' {
+	if bare {
+		prefix = 4
+	} else if h == 6 && head[5] == ' ' {
 		prefix = 6
 	} else if h == 5 && !whole {
 		// The space that may follow the colon has yet to come.
@@ -396,16 +414,6 @@ func (p *Parser) processLine(line []byte, inPiece bool) error {
 	case "event":
 		p.typ = append(p.typ[:0], value...)
 	case "data":
-		if p.spilling {
-			// A data line with no colon: its value, empty, joins the
-			// spilled data.
-			var err error
-			if p.spillJoin {
-				err = p.Spill.Data([]byte{'\n'})
-			}
-			p.spillJoin = true
-			return err
-		}
 		p.addData(value, inPiece)
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
@@ -466,12 +474,13 @@ func (p *Parser) dispatch() error {
 		p.typ = p.typ[:0]
 		return nil
 	}
+	typ := "message"
+	if len(p.typ) > 0 {
+		typ = string(p.typ)
+	}
+	p.typ, p.hasData = p.typ[:0], false
 	if p.spilling {
-		typ := "message"
-		if len(p.typ) > 0 {
-			typ = string(p.typ)
-		}
-		p.typ, p.hasData, p.spilling, p.spillJoin = p.typ[:0], false, false, false
+		p.spilling, p.spillJoin = false, false
 		return p.handle(Event{Type: typ, LastEventID: p.lastID, Spilled: true})
 	}
 	var data []byte
@@ -480,11 +489,7 @@ func (p *Parser) dispatch() error {
 	} else {
 		data = p.data[:len(p.data)-1] // the last LF
 	}
-	typ := "message"
-	if len(p.typ) > 0 {
-		typ = string(p.typ)
-	}
-	p.data, p.typ, p.hasData = p.data[:0], p.typ[:0], false
+	p.data = p.data[:0]
 	p.pend, p.pending = nil, false
 	return p.handle(Event{Type: typ, Data: data, LastEventID: p.lastID})
 }

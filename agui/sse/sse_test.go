@@ -16,11 +16,18 @@ type got struct{ Type, Data, ID string }
 // events and the retry value it left.
 func parseAll(t testing.TB, max int, pieces ...[]byte) ([]got, int, error) {
 	t.Helper()
+	return parseWith(t, max, nil, pieces...)
+}
+
+// parseWith is parseAll with spill, when not nil, as the parser's Spill.
+func parseWith(t testing.TB, max int, spill Spill, pieces ...[]byte) ([]got, int, error) {
+	t.Helper()
 	var out []got
 	p := New(max, func(e Event) error {
 		out = append(out, got{e.Type, string(e.Data), e.LastEventID})
 		return nil
 	})
+	p.Spill = spill
 	for _, b := range pieces {
 		if _, err := p.Write(b); err != nil {
 			return out, p.Retry, err
@@ -30,17 +37,39 @@ func parseAll(t testing.TB, max int, pieces ...[]byte) ([]got, int, error) {
 }
 
 // everySplit parses stream whole, then split in two at every byte, then
-// in three at every pair of bytes, and fails unless every parse gives want.
+// in three at every pair of bytes, then a byte at a time, and fails unless
+// every parse gives want.
 func everySplit(t *testing.T, stream string, want []got) {
 	t.Helper()
-	b := []byte(stream)
-	check := func(how string, pieces ...[]byte) {
+	everySplitSpill(t, 0, false, stream, want)
+}
+
+// everySplitSpill is everySplit with a parser bounded at max, given a
+// Spill when spill is set, which must take nothing.
+func everySplitSpill(t *testing.T, max int, spill bool, stream string, want []got) {
+	t.Helper()
+	eachSplit(stream, func(how string, pieces ...[]byte) {
 		t.Helper()
-		events, _, err := parseAll(t, 0, pieces...)
+		var s *spiller
+		var sp Spill
+		if spill {
+			s = &spiller{}
+			sp = s
+		}
+		events, _, err := parseWith(t, max, sp, pieces...)
 		if err != nil || !reflect.DeepEqual(events, want) {
 			t.Fatalf("%q %s: %v, %+v; want %+v", stream, how, err, events, want)
 		}
-	}
+		if s != nil && (len(s.cur) > 0 || s.drops > 0) {
+			t.Fatalf("%q %s: %q spilled, %d drops", stream, how, s.cur, s.drops)
+		}
+	})
+}
+
+// eachSplit calls check with stream whole, split in two at every byte, in
+// three at every pair of bytes, and a byte at a time.
+func eachSplit(stream string, check func(how string, pieces ...[]byte)) {
+	b := []byte(stream)
 	check("whole", b)
 	for i := 0; i <= len(b); i++ {
 		check(fmt.Sprintf("split at %d", i), b[:i], b[i:])
@@ -48,7 +77,6 @@ func everySplit(t *testing.T, stream string, want []got) {
 			check(fmt.Sprintf("split at %d and %d", i, j), b[:i], b[i:j], b[j:])
 		}
 	}
-	// One byte at a time.
 	var pieces [][]byte
 	for i := range b {
 		pieces = append(pieces, b[i:i+1])
@@ -347,6 +375,8 @@ func TestSpill(t *testing.T) {
 		{"data:xxxxxxxxxxx\n\n", []spilledEvent{{"xxxxxxxxxxx", true}}, 0},         // 11
 		{"data: xxxxx\ndata: xxxx\n\n", []spilledEvent{{"xxxxx\nxxxx", false}}, 0}, // 5+1+4
 		{"data: xxxxx\ndata: xxxxx\ndata\ndata: y\n\ndata: z\n\n", []spilledEvent{{"xxxxx\nxxxxx\n\ny", true}, {"z", false}}, 0},
+		{"data: xxxxxxxxx\ndata\n\n", []spilledEvent{{"xxxxxxxxx\n", false}}, 0},        // 9+1+0: a data line with no colon at the bound
+		{"data: xxxxxxxxx\ndata\ndata\n\n", []spilledEvent{{"xxxxxxxxx\n\n", true}}, 0}, // and one past it
 		{"data: xxxxxxxxxxxxxxxxxxxx\r\n\r\ndata: a\r\rdata: b\n\n", []spilledEvent{{"xxxxxxxxxxxxxxxxxxxx", true}, {"a", false}, {"b", false}}, 0},
 		{": " + strings.Repeat("c", 40) + "\ndata: a\n\n", []spilledEvent{{"a", false}}, 0},
 		{"data: a\n: " + strings.Repeat("c", 40) + "\rid: " + strings.Repeat("9", 40) + "\r\ndata: b\n\n", []spilledEvent{{"a\nb", false}}, 0},
@@ -354,22 +384,51 @@ func TestSpill(t *testing.T) {
 		{"data: a\n\ndata: " + strings.Repeat("x", 30) + "\n", []spilledEvent{{"a", false}}, 1},
 		{"data: a\n\ndata: " + strings.Repeat("x", 30), []spilledEvent{{"a", false}}, 1},
 	} {
-		b := []byte(tc.stream)
-		check := func(how string, pieces ...[]byte) {
+		eachSplit(tc.stream, func(how string, pieces ...[]byte) {
 			t.Helper()
 			events, drops := parseSpilling(t, 10, pieces...)
 			if !reflect.DeepEqual(events, tc.want) || drops != tc.drops {
 				t.Fatalf("%q %s: %+v, %d drops; want %+v, %d", tc.stream, how, events, drops, tc.want, tc.drops)
 			}
-		}
-		check("whole", b)
-		for i := 0; i <= len(b); i++ {
-			check(fmt.Sprintf("split at %d", i), b[:i], b[i:])
-			for j := i; j <= len(b); j++ {
-				check(fmt.Sprintf("split at %d and %d", i, j), b[:i], b[i:j], b[j:])
-			}
-		}
+		})
 	}
+}
+
+// With a Spill, a field line at the bound is read and one a byte past it
+// dropped, before the event's data or after it: an event type and an id
+// of 10 bytes set the event's type and the last event id; of 11, neither
+// changes. Wherever the stream is split.
+func TestSpillFieldAtBound(t *testing.T) {
+	everySplitSpill(t, 10, true, "event: abc\nid: 123456\ndata: a\n\nevent: abcd\nid: 1234567\ndata: b\n\n"+
+		"data: c\nevent: xyz\nid: 654321\n\ndata: d\nevent: wxyz\nid: 7654321\n\n",
+		[]got{{"abc", "a", "123456"}, {"message", "b", "123456"}, {"xyz", "c", "654321"}, {"message", "d", "654321"}})
+}
+
+// A spilled event has the type and the last event id a held one would:
+// the event field's value, or "message" when the event had none.
+func TestSpilledEventType(t *testing.T) {
+	long := strings.Repeat("x", 20)
+	stream := "event: e\nid: 7\ndata: " + long + "\n\ndata: " + long + "\n\n"
+	want := []Event{{Type: "e", LastEventID: "7", Spilled: true}, {Type: "message", LastEventID: "7", Spilled: true}}
+	eachSplit(stream, func(how string, pieces ...[]byte) {
+		var events []Event
+		p := New(10, func(e Event) error { events = append(events, e); return nil })
+		p.Spill = &spiller{}
+		for _, b := range pieces {
+			p.Write(b)
+		}
+		if err := p.Close(); err != nil || !reflect.DeepEqual(events, want) {
+			t.Fatalf("%s: %v, %+v; want %+v", how, err, events, want)
+		}
+	})
+}
+
+// A Spill given to a parser with no bound takes nothing: every event is
+// held, and every field read, as without it, wherever the stream is split.
+func TestSpillNoBound(t *testing.T) {
+	long := strings.Repeat("x", 40)
+	everySplitSpill(t, 0, true, "event: e\nid: 1\ndata: "+long+"\ndata\ndata: "+long+"\n\n: "+long+"\ndata: a\n\n",
+		[]got{{"e", long + "\n\n" + long, "1"}, {"message", "a", "1"}})
 }
 
 // FuzzSpill checks the data a Parser with a Spill and a small bound
@@ -377,6 +436,7 @@ func TestSpill(t *testing.T) {
 func FuzzSpill(f *testing.F) {
 	for _, s := range []string{
 		"data: a\n\n", "data: aaaaaaaa\ndata: b\n\n", ": cccccccccc\ndata\n\n", "event: eeeeeeeeeeee\rdata: é\r\r", "data:xxxxxxxxx\r\n\r\ndata\n\n",
+		"data: xxxxx\ndata\ndata\n\n",
 	} {
 		f.Add([]byte(s), uint16(3))
 	}

@@ -1,9 +1,11 @@
-// Command livetrace reads an execution trace of live checks (agui
-// check --url, agui tap, the loopback benchmark) stream by stream, and
-// prints where a stream's time goes: how long its two halves (livecheck's
-// reading goroutine and the goroutine that checks) each ran, waited for a
-// core, or waited for the other, and what came between one stream's
-// reading half ending and the next one's starting.
+// Command livetrace reads an execution trace of live checks made through
+// livecheck's ReadBody, as agui check --url and the loopback benchmark
+// make them (agui tap reads a stream on one goroutine: it has no two
+// halves), stream by stream, and prints where a stream's time goes: how
+// long its two halves (livecheck's reading goroutine and the goroutine
+// that checks) each ran, waited for a core, or waited for the other, and
+// what came between one stream's reading half ending and the next one's
+// starting.
 //
 // Usage, from bench/livetrace (a module of its own):
 //

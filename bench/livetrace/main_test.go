@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"runtime/trace"
-
-	xtrace "golang.org/x/exp/trace"
 	"strings"
 	"testing"
 	"time"
+
+	xtrace "golang.org/x/exp/trace"
 
 	"github.com/contractkit/contractkit/agui"
 	"github.com/contractkit/contractkit/agui/livecheck"

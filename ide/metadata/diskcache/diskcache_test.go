@@ -158,8 +158,7 @@ func TestStoreSweepsLeftTemps(t *testing.T) {
 	project := t.TempDir()
 	c := openCache(t, project)
 	rel, sum, d := parsedCatalog(t)
-	shard, _ := EntryName(rel)
-	shardDir := filepath.Join(project, filepath.FromSlash(Dir), shard)
+	shardDir := filepath.Dir(entryPath(project, rel))
 	if err := os.MkdirAll(shardDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
