@@ -921,7 +921,6 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 		s.warn(i, member(contract.ToolCallResultEventMemberMessageID), contract.RuleSequenceToolResult, "the messageId %q names the %s message shown already; the result is shown beside it under the same id", e.MessageID, s.r.Messages[k].Role)
 	} else {
 		s.msgs.setIndex(msg, len(s.r.Messages))
-		s.msgs.setName(msg, msgName{known: true})
 	}
 	s.r.Messages = append(s.r.Messages, m)
 	return nil
