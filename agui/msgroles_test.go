@@ -307,9 +307,15 @@ func TestActivitySnapshotOverAMessage(t *testing.T) {
 	r = accept(t, v11, lines(t, run(user, activity("u", true))...))
 	wantMessages(t, "user's message", r, shown{"u", "activity", "", `{"x":1}`})
 	wantWarnings(t, "user's message", r, "/messageId", contract.RuleSequenceActivitySnapshot, 2)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `of role "user", which is no longer shown`) {
+		t.Errorf("the warning %q does not say the user's message is no longer shown", r.Warnings[0].Message)
+	}
 	r = accept(t, v11, lines(t, run(user, activity("u", false))...))
 	wantMessages(t, "user's message, replace false", r, shown{"u", "user", "pay 10", ""})
 	wantWarnings(t, "user's message, replace false", r, "/messageId", contract.RuleSequenceActivitySnapshot, 2)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `of role "user", not an activity, and replace is false: the activity is not shown`) {
+		t.Errorf("the warning %q does not say the activity is not shown", r.Warnings[0].Message)
+	}
 	// Neighbours: a new activity, and an activity replaced by another,
 	// draw no warning.
 	r = accept(t, v11, lines(t, run(activity("a", nil), activity("a", true), activity("a", false))...))

@@ -95,6 +95,15 @@ func TestEveryToolResultShown(t *testing.T) {
 		t.Errorf("stand: shown %+v %+v", r.ToolCalls, r.Messages)
 	}
 
+	// A subagent's result keeps its subagent, as its call would.
+	subStarted := ev{"type": contract.EventSubagentStarted, "subagentRunId": "s1", "name": "n"}
+	subResult := toolResult("tm", "zz", "sub result")
+	subResult["subagentRunId"] = "s1"
+	r = accept(t, v11, lines(t, run(subStarted, subResult, ev{"type": contract.EventSubagentFinished, "subagentRunId": "s1"})...))
+	if len(r.Messages) != 1 || r.Messages[0].Subagent != "s1" || r.Messages[0].ToolCallID != "zz" {
+		t.Errorf("a subagent's result: %+v; want its tool message under subagent s1", r.Messages)
+	}
+
 	// Content parts stay data, as in a messages snapshot.
 	parts := []any{ev{"type": "text", "text": "a"}}
 	r = accept(t, v11, lines(t, run(toolResult("tm", "zz", parts))...))
