@@ -67,7 +67,7 @@ func TestEveryToolResultShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(out), `tool "tm" (result of tool call "zz"): "orphan result"`) {
+	if !strings.Contains(string(out), `tool "tm" (result of tool call "zz"): "orphan result"`) || !strings.Contains(string(out), "Warnings (1): what AG-UI 1.1 tolerates, and what was done with it\n") {
 		t.Errorf("the report does not show the result:\n%s", out)
 	}
 	js, err := r.RenderJSON()
