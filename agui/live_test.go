@@ -154,23 +154,34 @@ func TestStreamMatchesFile(t *testing.T) {
 	}
 	// A raw line feed inside a string is refused, as a raw CR is, with the
 	// same result but for the character the message names: the line feed
-	// sent live, the carriage return the record holds in its place.
-	for _, p := range []string{stand, v11} {
-		live, rec, _, err := streamed(t, p, b(rs, "{\"type\":\"STEP_STARTED\",\"stepName\":\"a\nb\"}", rf))
-		file, ferr := Check(rec, Options{Profile: p, Source: "live"})
-		if err != nil || ferr != nil {
-			t.Fatal(err, ferr)
-		}
-		const at = " in string (byte 36 of the event's text)"
-		if len(live.Findings) != 1 || live.Findings[0].Message != "invalid control character U+000A"+at || file.Findings[0].Message != "invalid control character U+000D"+at {
-			t.Errorf("line feed in a string under %s: live %v, file %v", p, live.Findings, file.Findings)
-			continue
-		}
-		live.Findings[0].Message = file.Findings[0].Message
-		a, _ := live.RenderJSON()
-		c, _ := file.RenderJSON()
-		if !bytes.Equal(a, c) {
-			t.Errorf("line feed in a string under %s: live and file reports differ but for the message\nlive: %s\nfile: %s", p, a, c)
+	// sent live, the carriage return the record holds in its place. A
+	// carriage return sent as one is named as one, line feeds beside it or
+	// not.
+	lfCases := []struct{ text, live, file string }{
+		{"{\"type\":\"STEP_STARTED\",\"stepName\":\"a\nb\"}",
+			"invalid control character U+000A in string (byte 36 of the event's text)", "invalid control character U+000D in string (byte 36 of the event's text)"},
+		{"{\"type\":\"STEP_STARTED\",\"stepName\":\"\\u00\n41\"}",
+			"invalid character '\\n' in \\u escape, expected a hex digit (byte 39 of the event's text)", "invalid character '\\r' in \\u escape, expected a hex digit (byte 39 of the event's text)"},
+		{"{\"type\":\"STEP_STARTED\",\n\"stepName\":\"a\rb\"}",
+			"invalid control character U+000D in string (byte 37 of the event's text)", "invalid control character U+000D in string (byte 37 of the event's text)"},
+	}
+	for _, lc := range lfCases {
+		for _, p := range []string{stand, v11} {
+			live, rec, _, err := streamed(t, p, b(rs, lc.text, rf))
+			file, ferr := Check(rec, Options{Profile: p, Source: "live"})
+			if err != nil || ferr != nil {
+				t.Fatal(err, ferr)
+			}
+			if len(live.Findings) != 1 || len(file.Findings) != 1 || live.Findings[0].Message != lc.live || file.Findings[0].Message != lc.file {
+				t.Errorf("%q under %s: live %v, file %v", lc.text, p, live.Findings, file.Findings)
+				continue
+			}
+			live.Findings[0].Message = file.Findings[0].Message
+			a, _ := live.RenderJSON()
+			c, _ := file.RenderJSON()
+			if !bytes.Equal(a, c) {
+				t.Errorf("%q under %s: live and file reports differ but for the message\nlive: %s\nfile: %s", lc.text, p, a, c)
+			}
 		}
 	}
 	if _, _, _, err := streamed(t, v11, nil); err == nil {

@@ -65,6 +65,9 @@ func TestReopenWithoutRole(t *testing.T) {
 		// The tester's s1: the agent's text would be shown as the user's.
 		r := reject(t, p, lines(t, reopened("user")...), 4, "/messageId", contract.RuleSequenceTextMessage)
 		wantMessages(t, p+": user reopened with no role", r, shown{"m", "user", "question", ""})
+		if msg := r.Findings[0].Message; !strings.Contains(msg, `no role, which means "assistant", but the conversation holds it as "user"`) || !strings.HasSuffix(msg, "state it") {
+			t.Errorf("%s: the finding %q does not say the absent role means assistant, nor to state it", p, msg)
+		}
 		rejectDirect(t, p, reopened("user"), 4, "/messageId", contract.RuleSequenceTextMessage)
 		for _, role := range []string{"developer", "system"} {
 			r = reject(t, p, lines(t, reopened(role)...), 4, "/messageId", contract.RuleSequenceTextMessage)
@@ -111,6 +114,9 @@ func TestSnapshotRestatesOpenMessage(t *testing.T) {
 	r := accept(t, v11, lines(t, run(text(start, "m", "role", "assistant"), snapshot("user"), text(content, "m", "delta", "X"), text(end, "m"))...))
 	wantMessages(t, "assistant restated as user", r, shown{"m", "user", "hi", ""})
 	wantWarnings(t, "assistant restated as user", r, "/messageId", contract.RuleSequenceTextMessage, 3)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `"m" is open as "assistant", but a snapshot since it opened restated its id as "user"`) {
+		t.Errorf("the warning %q does not name both roles", r.Warnings[0].Message)
+	}
 	// A user's message restated as the assistant's, and a reasoning
 	// message restated as an answer.
 	r = accept(t, v11, lines(t, run(text(start, "m", "role", "user"), snapshot("assistant"), text(content, "m", "delta", "X"), text(end, "m"))...))
@@ -307,9 +313,15 @@ func TestActivitySnapshotOverAMessage(t *testing.T) {
 	r = accept(t, v11, lines(t, run(user, activity("u", true))...))
 	wantMessages(t, "user's message", r, shown{"u", "activity", "", `{"x":1}`})
 	wantWarnings(t, "user's message", r, "/messageId", contract.RuleSequenceActivitySnapshot, 2)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `of role "user", which is no longer shown`) {
+		t.Errorf("the warning %q does not say the user's message is no longer shown", r.Warnings[0].Message)
+	}
 	r = accept(t, v11, lines(t, run(user, activity("u", false))...))
 	wantMessages(t, "user's message, replace false", r, shown{"u", "user", "pay 10", ""})
 	wantWarnings(t, "user's message, replace false", r, "/messageId", contract.RuleSequenceActivitySnapshot, 2)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `of role "user", not an activity, and replace is false: the activity is not shown`) {
+		t.Errorf("the warning %q does not say the activity is not shown", r.Warnings[0].Message)
+	}
 	// Neighbours: a new activity, and an activity replaced by another,
 	// draw no warning.
 	r = accept(t, v11, lines(t, run(activity("a", nil), activity("a", true), activity("a", false))...))

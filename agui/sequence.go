@@ -386,23 +386,23 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 // entity's table, is not nil). A messages snapshot that left the open
 // message out took it from the conversation, and one that restated its id
 // under another role (an activity snapshot too) put another speaker's
-// message in its place: either
-// way its content is not shown, under another message or at all, and a
-// warning says so, as the reference client skips content for a message it
-// no longer holds.
+// message in its place: either way its content is not shown, under
+// another message or at all, and a warning says so, as the reference
+// client skips content for a message it no longer holds.
 func (s *seq) message(i int, k *entity, ent *idEntry, id string) (int, bool) {
 	if ent == nil {
 		return 0, false
 	}
-	at, ok := s.placeOf(k, ent, id)
-	if !ok {
-		if m, restated := s.msgs.indexOf(s.msgs.find(id)); restated {
-			s.warn(i, k.ptr, k.rule, "the %s %q is open as %s, but a snapshot since it opened restated its id as %s; this content is not shown", k.noun, id, quote(s.msgs.find(id).role), quote(s.r.Messages[m].Role))
-		} else {
-			s.warn(i, k.ptr, k.rule, "the %s %q is open, but a messages snapshot since it opened left it out of the conversation; this content is not shown", k.noun, id)
-		}
+	if at, ok := s.placeOf(k, ent, id); ok {
+		return at, true
 	}
-	return at, ok
+	held := s.msgs.find(id) // ent itself for a text message
+	if m, restated := s.msgs.indexOf(held); restated {
+		s.warn(i, k.ptr, k.rule, "the %s %q is open as %s, but a snapshot since it opened restated its id as %s; this content is not shown", k.noun, id, quote(held.role), quote(s.r.Messages[m].Role))
+	} else {
+		s.warn(i, k.ptr, k.rule, "the %s %q is open, but a messages snapshot since it opened left it out of the conversation; this content is not shown", k.noun, id)
+	}
+	return 0, false
 }
 
 // placeOf returns the place in the result of the message id, which an
@@ -921,7 +921,6 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 		s.warn(i, member(contract.ToolCallResultEventMemberMessageID), contract.RuleSequenceToolResult, "the messageId %q names the %s message shown already; the result is shown beside it under the same id", e.MessageID, s.r.Messages[k].Role)
 	} else {
 		s.msgs.setIndex(msg, len(s.r.Messages))
-		s.msgs.setName(msg, msgName{known: true})
 	}
 	s.r.Messages = append(s.r.Messages, m)
 	return nil

@@ -121,7 +121,12 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 		depth        int    // the state's depth when accepted
 		warnedIn11   bool   // AG-UI 1.1 applies nothing and warns instead
 		depthIfWarns int
+		// msg and applyMsg are what the finding (or warning) in a record
+		// and ApplyPatch's error say the depth is counted from.
+		msg, applyMsg string
 	}
+	fromEvent := fmt.Sprintf("nest deeper than %d levels, counted from the event", contract.LimitDepth)
+	asSnapshot := fmt.Sprintf("more than %d levels deep, counted from its root; a snapshot of it would pass the depth limit of %d levels, counted from the event", limit, contract.LimitDepth)
 	build := func(name string, over bool) (state any, patch []any, w want) {
 		extra := map[bool]int{false: 0, true: 1}[over]
 		switch name {
@@ -131,7 +136,8 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 			state, _ = nestedJSON(limit + extra)
 			w = want{depth: limit}
 			if over {
-				w = want{rule: contract.RuleReaderDepth, event: 1, ptr: "/snapshot" + xs(limit), in: "state", inPtr: xs(limit)}
+				w = want{rule: contract.RuleReaderDepth, event: 1, ptr: "/snapshot" + xs(limit), in: "state", inPtr: xs(limit),
+					msg: fromEvent, applyMsg: fmt.Sprintf("nest deeper than %d levels, counted from the STATE_SNAPSHOT event that would carry the state, whose root is level 2", contract.LimitDepth)}
 			}
 			return state, nil, w
 		case "delta leaves":
@@ -140,7 +146,8 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 			value, _ := nestedJSON(limit - 17 + extra)
 			w = want{depth: limit}
 			if over {
-				w = want{rule: contract.RuleSequenceStateDepth, event: 2, ptr: "/delta/0", in: "patch", inPtr: "/0", warnedIn11: true, depthIfWarns: 17}
+				w = want{rule: contract.RuleSequenceStateDepth, event: 2, ptr: "/delta/0", in: "patch", inPtr: "/0", warnedIn11: true, depthIfWarns: 17,
+					msg: asSnapshot, applyMsg: asSnapshot}
 			}
 			return base, []any{map[string]any{"op": "add", "path": inner + "/y", "value": value}}, w
 		}
@@ -150,7 +157,8 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 		w = want{depth: contract.LimitDepth - 3 + 1}
 		if over {
 			p := "/0/value" + xs(contract.LimitDepth-3)
-			w = want{rule: contract.RuleReaderDepth, event: 2, ptr: "/delta" + p, in: "patch", inPtr: p}
+			w = want{rule: contract.RuleReaderDepth, event: 2, ptr: "/delta" + p, in: "patch", inPtr: p,
+				msg: fromEvent, applyMsg: fmt.Sprintf("nest deeper than %d levels, counted from the STATE_DELTA event that would carry the patch, whose list is level 2", contract.LimitDepth)}
 		}
 		return map[string]any{}, []any{map[string]any{"op": "add", "path": "/x", "value": value}}, w
 	}
@@ -201,7 +209,7 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 						if d := jsonDepth(got); d != wantDepth {
 							t.Errorf("%s: state depth %d, want %d", label, d, wantDepth)
 						}
-						if len(r.Warnings) != wantWarn || (wantWarn == 1 && (r.Warnings[0].Rule != w.rule || r.Warnings[0].Event != w.event || r.Warnings[0].Pointer != w.ptr)) {
+						if len(r.Warnings) != wantWarn || (wantWarn == 1 && (r.Warnings[0].Rule != w.rule || r.Warnings[0].Event != w.event || r.Warnings[0].Pointer != w.ptr || !strings.Contains(r.Warnings[0].Message, w.msg))) {
 							t.Errorf("%s: warnings %v, want %d of %s", label, r.Warnings, wantWarn, w.rule)
 						}
 						restated(t, profile, r.State)
@@ -210,8 +218,8 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 							t.Errorf("%s: accepted or not one finding: %v; want %s", label, r.Findings, w.rule)
 							continue
 						}
-						if f := r.Findings[0]; f.Rule != w.rule || f.Event != w.event || f.Pointer != w.ptr {
-							t.Errorf("%s: %v; want %s at event %d %s", label, f, w.rule, w.event, w.ptr)
+						if f := r.Findings[0]; f.Rule != w.rule || f.Event != w.event || f.Pointer != w.ptr || !strings.Contains(f.Message, w.msg) {
+							t.Errorf("%s: %v; want %s at event %d %s saying %q", label, f, w.rule, w.event, w.ptr, w.msg)
 						}
 					}
 				}
@@ -241,7 +249,7 @@ func TestStateDepthEveryWayIn(t *testing.T) {
 			}
 			// The error names the argument, not a record ApplyPatch was
 			// never given.
-			if msg := err.Error(); !strings.HasPrefix(msg, w.in+" at "+w.inPtr+": ") || strings.Contains(msg, "record") {
+			if msg := err.Error(); !strings.HasPrefix(msg, w.in+" at "+w.inPtr+": ") || strings.Contains(msg, "record") || !strings.Contains(msg, w.applyMsg) {
 				t.Errorf("%s: the error reads %q", label, msg)
 			}
 		}

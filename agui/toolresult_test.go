@@ -38,16 +38,9 @@ func TestEveryToolResultShown(t *testing.T) {
 	tool := func(id, content, answers string) Message {
 		return Message{ID: id, Role: "tool", Content: content, ToolCallID: answers, Complete: true}
 	}
-	warned := func(r *Result, events ...int) {
+	warned := func(what string, r *Result, events ...int) {
 		t.Helper()
-		if len(r.Warnings) != len(events) {
-			t.Fatalf("warnings %v; want %d", r.Warnings, len(events))
-		}
-		for k, w := range r.Warnings {
-			if w.Event != events[k] || w.Pointer != "/toolCallId" || w.Rule != contract.RuleSequenceToolResult {
-				t.Errorf("warning %v; want %s at event %d /toolCallId", w, contract.RuleSequenceToolResult, events[k])
-			}
-		}
+		wantWarnings(t, what, r, "/toolCallId", contract.RuleSequenceToolResult, events...)
 	}
 	messages := func(r *Result, want ...Message) {
 		t.Helper()
@@ -65,7 +58,7 @@ func TestEveryToolResultShown(t *testing.T) {
 	// t1: a result for a call the record never started.
 	orphan := lines(t, run(toolResult("tm", "zz", "orphan result"))...)
 	r := accept(t, v11, orphan)
-	warned(r, 1)
+	warned("a result for a call never started", r, 1)
 	messages(r, tool("tm", "orphan result", "zz"))
 	if len(r.ToolCalls) != 0 {
 		t.Errorf("a proposal was invented: %+v", r.ToolCalls)
@@ -74,7 +67,7 @@ func TestEveryToolResultShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(out), `tool "tm" (result of tool call "zz"): "orphan result"`) {
+	if !strings.Contains(string(out), `tool "tm" (result of tool call "zz"): "orphan result"`) || !strings.Contains(string(out), "Warnings (1): what AG-UI 1.1 tolerates, and what was done with it\n") {
 		t.Errorf("the report does not show the result:\n%s", out)
 	}
 	js, err := r.RenderJSON()
@@ -89,17 +82,26 @@ func TestEveryToolResultShown(t *testing.T) {
 	// r7: two results for one call; and a third.
 	twice := withCall(toolResult("tm", "c", "first"), toolResult("tm2", "c", "second"))
 	r = accept(t, v11, twice)
-	warned(r, 4)
+	warned("two results", r, 4)
 	if string(r.ToolCalls[0].Result) != `"first"` {
 		t.Errorf("the first result was replaced: %+v", r.ToolCalls[0])
 	}
 	messages(r, tool("tm2", "second", "c"))
 	r = accept(t, v11, withCall(toolResult("tm", "c", "first"), toolResult("tm2", "c", "second"), toolResult("tm3", "c", "third")))
-	warned(r, 4, 5)
+	warned("three results", r, 4, 5)
 	messages(r, tool("tm2", "second", "c"), tool("tm3", "third", "c"))
 	r = reject(t, stand, twice, 4, "/toolCallId", contract.RuleStandToolResult)
 	if string(r.ToolCalls[0].Result) != `"first"` || len(r.Messages) != 0 {
 		t.Errorf("stand: shown %+v %+v", r.ToolCalls, r.Messages)
+	}
+
+	// A subagent's result keeps its subagent, as its call would.
+	subStarted := ev{"type": contract.EventSubagentStarted, "subagentRunId": "s1", "name": "n"}
+	subResult := toolResult("tm", "zz", "sub result")
+	subResult["subagentRunId"] = "s1"
+	r = accept(t, v11, lines(t, run(subStarted, subResult, ev{"type": contract.EventSubagentFinished, "subagentRunId": "s1"})...))
+	if len(r.Messages) != 1 || r.Messages[0].Subagent != "s1" || r.Messages[0].ToolCallID != "zz" {
+		t.Errorf("a subagent's result: %+v; want its tool message under subagent s1", r.Messages)
 	}
 
 	// Content parts stay data, as in a messages snapshot.
@@ -125,7 +127,7 @@ func TestEveryToolResultShown(t *testing.T) {
 	// A result before its call's start answers no call shown; the call that
 	// starts after it is a call of its own, without a result.
 	r = accept(t, v11, lines(t, run(toolResult("tm", "c", "early"), toolStart("c", "f"), toolEnd("c"))...))
-	warned(r, 1)
+	warned("a result before its call", r, 1)
 	messages(r, tool("tm", "early", "c"))
 	if r.ToolCalls[0].Result != nil {
 		t.Errorf("the early result was put under the later call: %+v", r.ToolCalls[0])
