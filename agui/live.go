@@ -397,9 +397,11 @@ func (s *Stream) Bytes() int { return s.checkedBytes }
 // Stopped reports whether checking has stopped at a finding.
 func (s *Stream) Stopped() bool { return s.readErr != nil || s.seqErr != nil }
 
-// Finished reports whether a run has started and none is active now: as
-// far as the checked events tell, the stream may end here.
-func (s *Stream) Finished() bool { return s.c.seq.runStarted && !s.c.seq.active() }
+// Finished reports whether the last run has ended (RUN_FINISHED, or
+// RUN_ERROR, which may also be a run that failed before it started) and
+// none is active now: as far as the checked events tell, the stream may
+// end here.
+func (s *Stream) Finished() bool { return s.c.seq.runFinished || s.c.seq.runError }
 
 // Open is the number of entities open now: messages, tool calls,
 // reasoning, steps and subagents.

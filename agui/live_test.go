@@ -420,3 +420,39 @@ func TestReclaimBound(t *testing.T) {
 		}
 	}
 }
+
+// Finished says the stream may end: after its run finished or failed,
+// a run that failed before it started included, and not while a run is
+// active or before any run.
+func TestStreamFinished(t *testing.T) {
+	done := ev{"type": contract.EventRunFinished, "threadId": "t", "runId": "r"}
+	failed := ev{"type": contract.EventRunError, "message": "m"}
+	both := []string{stand, v11}
+	for _, tc := range []struct {
+		name     string
+		events   []ev
+		profiles []string
+		want     bool
+	}{
+		{"nothing yet", nil, both, false},
+		{"a run started", []ev{started()}, both, false},
+		{"a run finished", []ev{started(), done}, both, true},
+		{"a run failed", []ev{started(), failed}, both, true},
+		{"a run failed before it started", []ev{failed}, both, true},
+		// The stand holds one run: a second is AG-UI 1.1's.
+		{"a second run started", []ev{started(), done, {"type": contract.EventRunStarted, "threadId": "t", "runId": "r2"}}, []string{v11}, false},
+	} {
+		for _, profile := range tc.profiles {
+			s, err := NewStream(Options{Profile: profile})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range tc.events {
+				s.Event(s.Line(encode(t, e)))
+			}
+			if s.Finished() != tc.want || s.Stopped() {
+				t.Errorf("%s, %s: Finished %v, Stopped %v; want Finished %v", tc.name, profile, s.Finished(), s.Stopped(), tc.want)
+			}
+		}
+	}
+}
