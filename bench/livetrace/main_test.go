@@ -222,10 +222,20 @@ func TestAnalyzeReaderRunsCheckerWaits(t *testing.T) {
 	if rep.Streams != 1 {
 		t.Fatalf("%d streams found, want 1", rep.Streams)
 	}
-	// Nine reads, each after the work: at least half of it must be seen
-	// as the reader running and the checker waiting.
-	want := 9 * work / 2
-	if got := rep.Lives[pair{xtrace.GoRunning, xtrace.GoWaiting}]; got < want {
-		t.Errorf("the reading half running and the checking half waiting for %v of the stream's %v; want at least %v (all: %v)", got, rep.Life, want, rep.Lives)
+	// Nine reads, each after the work. On a loaded machine the reading
+	// half may wait for a core for much of it, so what is held to is the
+	// time it was seen running: some of the work at least, and for most
+	// of that time the checking half waiting, as it has nothing to check.
+	var running time.Duration
+	for p, d := range rep.Lives {
+		if p.reader == xtrace.GoRunning {
+			running += d
+		}
+	}
+	if min := 9 * work / 8; running < min {
+		t.Errorf("the reading half seen running for %v of the stream's %v; want at least %v (all: %v)", running, rep.Life, min, rep.Lives)
+	}
+	if got := rep.Lives[pair{xtrace.GoRunning, xtrace.GoWaiting}]; got < running/2 {
+		t.Errorf("the reading half running and the checking half waiting for %v of the %v the reading half ran; want at least half (all: %v)", got, running, rep.Lives)
 	}
 }
