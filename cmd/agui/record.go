@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
 // recordFile writes the events of a live stream into a record file as they
@@ -203,10 +205,9 @@ func (r *recordFile) commit() (string, error) {
 		os.Remove(r.tmp.Name())
 		return "", r.writing(err)
 	}
-	if d, err := os.Open(filepath.Dir(name)); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	// The record is in place: a folder that cannot be synced does not
+	// undo that.
+	atomicfile.SyncDir(filepath.Dir(name))
 	return name, nil
 }
 
