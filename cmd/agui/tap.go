@@ -435,25 +435,33 @@ func (b *tapBody) finish(how int, cutErr error) {
 		if b.run.SawCR() {
 			fmt.Fprintf(b.t.out, "agui tap: %s: %s\n", b.name, crNote)
 		}
-		record := "no record"
+		saved := "" // the record's name, once it is kept
 		if b.rec != nil {
 			if name, err := b.rec.commit(); err == nil {
-				record = "record " + name
+				saved = name
 			} else if b.rec.lost == nil {
 				fmt.Fprintf(b.t.out, "agui tap: %s: the record could not be kept: %v\n", b.name, err)
 			}
-		}
-		verdict := "ACCEPTED"
-		if !res.Accepted {
-			verdict = "REJECTED"
 		}
 		if b.quiet && !res.Accepted {
 			by := "the frontend closed the stream"
 			if tapStop != "" {
 				by = tapStop
 			}
-			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: %s after %d events, before the agent ended it, and nothing in them breaks a rule; %s\n", b.name, by, events, cutRecord(record))
+			where := "what arrived could not be kept as a record"
+			if saved != "" {
+				where = "the record of what arrived, a cut run, is " + saved
+			}
+			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: %s after %d events, before the agent ended it, and nothing in them breaks a rule; %s\n", b.name, by, events, where)
 			return
+		}
+		verdict := "ACCEPTED"
+		if !res.Accepted {
+			verdict = "REJECTED"
+		}
+		record := "no record"
+		if saved != "" {
+			record = "record " + saved
 		}
 		line := fmt.Sprintf("agui tap: %s: %s, %d events, %d warnings; %s", b.name, verdict, res.Events, len(res.Warnings), record)
 		switch {
@@ -466,15 +474,6 @@ func (b *tapBody) finish(how int, cutErr error) {
 		}
 		fmt.Fprintln(b.t.out, line)
 	})
-}
-
-// cutRecord says where the record of a cut run is, given the record part
-// of a verdict line ("record NAME" or "no record").
-func cutRecord(record string) string {
-	if name, ok := strings.CutPrefix(record, "record "); ok {
-		return "the record of what arrived, a cut run, is " + name
-	}
-	return "what arrived could not be kept as a record"
 }
 
 // discard drops the run's record, if it has one.
