@@ -452,7 +452,7 @@ func TestLiveCheckHeaders(t *testing.T) {
 		fmt.Sprint(r.Header["Accept"]) != "[text/event-stream, */*]" || fmt.Sprint(r.Header["X-A"]) != "[1 2]" || r.Host != "agent.example" {
 		t.Errorf("exit %d (%s): headers %v, host %q", code, stderr, r.Header, r.Host)
 	}
-	for _, h := range []string{"X(A): b", "X A: b", "Ж: b", "X: a\rb", "X: a\nb", "X: a\x00b", "Content-Length: 5", "transfer-encoding: chunked", "Connection: close"} {
+	for _, h := range []string{"X(A): b", "X A: b", "Ж: b", "X: a\rb", "X: a\nb", "X: a\x00b", "Content-Length: 5", "transfer-encoding: chunked", "Connection: close", "Upgrade: h2c", "TE: trailers", "Trailer: X-A", "Keep-Alive: timeout=5"} {
 		code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--header", h)
 		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--header") && !strings.Contains(stderr, "-header") {
 			t.Errorf("%q: exit %d, stderr %q", h, code, stderr)
