@@ -108,7 +108,7 @@ func (h *headerList) Set(v string) error {
 // isTokenChar reports whether r may stand in a header's name (a token of
 // RFC 9110).
 func isTokenChar(r rune) bool {
-	return r < 0x7f && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r))
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)
 }
 
 // liveCheck is agui check --url.
