@@ -18,6 +18,7 @@ import (
 
 	"github.com/contractkit/contractkit/agui"
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
 // sseAgent serves body as an event stream to every POST, written in pieces
@@ -556,8 +557,8 @@ func TestProgressLineGivesWay(t *testing.T) {
 // lineHookWriter records what is written; before it records the first
 // write that is not the progress line's, it calls before.
 type lineHookWriter struct {
+	syncbuf.Buffer
 	mu     sync.Mutex
-	b      strings.Builder
 	before func()
 }
 
@@ -571,13 +572,5 @@ func (w *lineHookWriter) Write(p []byte) (int, error) {
 			hook()
 		}
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lineHookWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
+	return w.Buffer.Write(p)
 }
