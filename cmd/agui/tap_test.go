@@ -356,27 +356,19 @@ func TestTapUncheckedNotices(t *testing.T) {
 		w.Write([]byte{0x1f, 0x8b})
 	}))
 	defer agent.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	out, errb := &syncbuf.Buffer{}, &syncbuf.Buffer{}
-	done := make(chan int, 1)
-	go func() {
-		done <- tapCommand([]string{"--listen", "127.0.0.1:0", "--upstream", agent.URL, "--dir", t.TempDir()}, out, errb, ctx, func(a string) { addr <- a })
-	}()
-	a := <-addr
+	tr := runTap(t, agent.URL, "--dir", t.TempDir())
 	for _, p := range []string{"/gz", "/page"} {
 		// The answers may end short (a stream passed on unchecked); only
 		// the notices are under test.
-		resp := postRun(t, a, p, "{}")
+		resp := postRun(t, tr.addr, p, "{}")
 		io.ReadAll(resp.Body)
 		resp.Body.Close()
 	}
-	waitFor(t, errb, regexp.MustCompile(`passed on unchecked: the stream is compressed \(Content-Encoding: gzip\)`))
-	waitFor(t, errb, regexp.MustCompile(`POST /page: 200 OK text/html, not an event stream: passed on unchecked`))
-	cancel()
-	<-done
-	if strings.Contains(out.String(), "unchecked") {
-		t.Errorf("a notice on stdout:\n%s", out.String())
+	waitFor(t, tr.errb, regexp.MustCompile(`passed on unchecked: the stream is compressed \(Content-Encoding: gzip\)`))
+	waitFor(t, tr.errb, regexp.MustCompile(`POST /page: 200 OK text/html, not an event stream: passed on unchecked`))
+	tr.stop(nil)
+	if strings.Contains(tr.out.String(), "unchecked") {
+		t.Errorf("a notice on stdout:\n%s", tr.out.String())
 	}
 }
 
