@@ -411,6 +411,7 @@ func TestLiveCheckStreamEnds(t *testing.T) {
 		{"open after the run", start + finish, "open", exitAccepted, "after 2 events (101 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
 		{"open after a finding", start + "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n", "open", exitRejected, "after 2 events (94 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
 		{"silent mid-run", start, "open", exitUnusable, "the stream stopped after 1 events (50 bytes), its run unfinished: nothing arrived for 300ms (--idle-timeout)"},
+		{"cut before an event", ": thinking\n\n", "cut", exitUnusable, "the agent's stream broke after 0 events (0 bytes): "},
 	} {
 		srv := serve(tc.body, tc.how)
 		saved := filepath.Join(t.TempDir(), "saved.ndjson")
@@ -421,10 +422,13 @@ func TestLiveCheckStreamEnds(t *testing.T) {
 			continue
 		}
 		if tc.code == exitUnusable {
-			if _, err := os.Stat(saved); err == nil || out != "" {
-				t.Errorf("%s: a record was saved or a report printed: %s", tc.name, out)
+			if _, err := os.Stat(saved); err == nil || out != "" || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "verdict") {
+				t.Errorf("%s: a record was saved, a report printed, or more than one line said: %s\nstderr: %s", tc.name, out, stderr)
 			}
 			continue
+		}
+		if !regexp.MustCompile(`(?m)^agui check: http://\S+: ` + regexp.QuoteMeta(tc.line) + `.*; the verdict is that of what arrived$`).MatchString(stderr) {
+			t.Errorf("%s: stderr %q does not say the verdict is that of what arrived", tc.name, stderr)
 		}
 		fcode, fout, _ := runAgui(t, "", "check", "--json", "--profile", contract.ProfileAgUI11, saved)
 		if fcode != code || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
