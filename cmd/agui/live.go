@@ -232,18 +232,18 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		events, bytes := run.Stream.Events(), run.Stream.Bytes()
 		switch {
 		case !errors.Is(context.Cause(ctx), errIdle):
-			cut = fmt.Sprintf("the agent's stream broke after %d events (%d bytes): %v; the verdict is that of what arrived", events, bytes, broke.Err)
+			cut = fmt.Sprintf("the agent's stream broke after %d events (%d bytes): %v", events, bytes, broke.Err)
 		case run.Stream.Finished() || run.Stream.Stopped():
-			cut = fmt.Sprintf("after %d events (%d bytes) the agent kept the stream open with nothing more for %s (--idle-timeout); the verdict is that of what arrived", events, bytes, *idle)
+			cut = fmt.Sprintf("after %d events (%d bytes) the agent kept the stream open with nothing more for %s (--idle-timeout)", events, bytes, *idle)
 		default:
 			return fail("%s: the stream stopped after %d events (%d bytes), its run unfinished: %s", shown, events, bytes, connectionProblem(ctx, broke.Err, *idle))
 		}
 	}
-	if cut != "" && run.Stream.Events() == 0 {
-		return fail("%s: %s", shown, strings.TrimSuffix(cut, "; the verdict is that of what arrived"))
-	}
 	if cut != "" {
-		fmt.Fprintf(stderr, "agui check: %s: %s\n", shown, cut)
+		if run.Stream.Events() == 0 {
+			return fail("%s: %s", shown, cut)
+		}
+		fmt.Fprintf(stderr, "agui check: %s: %s; the verdict is that of what arrived\n", shown, cut)
 	}
 	res, err := run.End()
 	if err != nil {
