@@ -52,9 +52,10 @@ line says the record could not be kept.
 
 Ctrl-C or SIGTERM stops the tap: a run in flight is cut (the frontend's
 stream ends there), its record keeps what passed, and it is not judged, as
-when the frontend closes it (after a finding it is REJECTED, marked as cut). The tap then exits 0, since stopping is how a tap ends; the
-verdicts are in its lines, never in its exit status, which is 2 only when
-it cannot start.
+when the frontend closes it (after a finding it is REJECTED, marked as
+cut). The tap then exits 0, since stopping is how a tap ends; the verdicts
+are in its lines, never in its exit status, which is 2 only when it cannot
+start.
 
 Options:
   --upstream URL   the agent's URL
