@@ -347,17 +347,30 @@ func TestLiveCheckRedirectNotFollowed(t *testing.T) {
 
 // An event past the record's byte limit is checked as the record it is
 // saved as: ag-ui.reader.input-bytes, exit 1, the same JSON report as the
-// saved record gives; a comment line past the limit changes nothing.
+// saved record gives; a comment line past the limit changes nothing. A
+// run whose record is the limit exactly is accepted, one byte more is
+// the limit's finding, live as from the file saved.
 func TestLiveCheckPastTheByteLimit(t *testing.T) {
 	big := `{"type":"CUSTOM","name":"n","value":"` + strings.Repeat("x", contract.LimitInputBytes) + `"}`
 	start := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	finish := `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	// run is a whole run whose record is size bytes: JSON white space
+	// fills its first event, so that no other limit is met.
+	run := func(size int) string {
+		pad := strings.Repeat(" ", size-len(start)-len(finish)-2)
+		return "data: " + strings.TrimSuffix(start, "}") + pad + "}\n\ndata: " + finish + "\n\n"
+	}
 	for _, tc := range []struct {
 		name, stream string
 		code         int
+		limit        bool // the report is the limit's finding
+		size         int  // the saved record's size, when it is checked
 	}{
-		{"a large event", "data: " + start + "\n\ndata: " + big + "\n\n", exitRejected},
-		{"a large comment", ": " + big + "\n\n" + "data: " + start + "\n\n", exitRejected},
-		{"a large comment, then a whole run", ": " + big + "\n\n" + "data: " + start + "\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", exitAccepted},
+		{"a large event", "data: " + start + "\n\ndata: " + big + "\n\n", exitRejected, true, 0},
+		{"a large comment", ": " + big + "\n\n" + "data: " + start + "\n\n", exitRejected, false, 0},
+		{"a large comment, then a whole run", ": " + big + "\n\n" + "data: " + start + "\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", exitAccepted, false, 0},
+		{"a run whose record is the limit", run(contract.LimitInputBytes), exitAccepted, false, contract.LimitInputBytes},
+		{"a run whose record is one byte past the limit", run(contract.LimitInputBytes + 1), exitRejected, true, contract.LimitInputBytes + 1},
 	} {
 		agent := &sseAgent{body: []byte(tc.stream), pieces: []int{1000, 7}, got: make(chan []byte, 1)}
 		srv := httptest.NewServer(agent)
@@ -368,8 +381,11 @@ func TestLiveCheckPastTheByteLimit(t *testing.T) {
 		if code != tc.code || code != fcode || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
 			t.Errorf("%s: live exit %d (stderr %q), file exit %d, want %d\nlive: %.300s\nfile: %.300s", tc.name, code, stderr, fcode, tc.code, out, fout)
 		}
-		if tc.name == "a large event" && !strings.Contains(out, contract.RuleReaderInputBytes) {
-			t.Errorf("%s: %.300s", tc.name, out)
+		if tc.limit != strings.Contains(out, contract.RuleReaderInputBytes) {
+			t.Errorf("%s: the limit's finding %v: %.300s", tc.name, tc.limit, out)
+		}
+		if st, err := os.Stat(saved); tc.size != 0 && (err != nil || st.Size() != int64(tc.size)) {
+			t.Errorf("%s: the saved record: %v, want %d bytes", tc.name, err, tc.size)
 		}
 	}
 }
