@@ -405,4 +405,27 @@ func TestTapEventPastTheByteLimit(t *testing.T) {
 	if m[1] != "REJECTED" || code != exitRejected || !strings.Contains(report, contract.RuleReaderInputBytes) || string(saved) != start+"\n"+big+"\n" {
 		t.Errorf("run 1: %s, agui check exits %d: %s; saved %d bytes", m[1], code, report, len(saved))
 	}
+
+	// A whole run whose record is the limit exactly is ACCEPTED, one byte
+	// more is the limit's finding (JSON white space fills its first event,
+	// so that no other limit is met).
+	finish := `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	for _, tc := range []struct {
+		size    int
+		verdict string
+		code    int
+	}{{contract.LimitInputBytes, "ACCEPTED", exitAccepted}, {contract.LimitInputBytes + 1, "REJECTED", exitRejected}} {
+		first := strings.TrimSuffix(start, "}") + strings.Repeat(" ", tc.size-len(start)-len(finish)-2) + "}"
+		agent := httptest.NewServer(&sseAgent{body: []byte("data: " + first + "\n\ndata: " + finish + "\n\n"), pieces: []int{4096, 3}})
+		defer agent.Close()
+		tr := runTap(t, agent.URL, "--dir", t.TempDir())
+		post(t, tr.addr, "/", "{}")
+		m := waitFor(t, tr.out, regexp.MustCompile(`run 1: (ACCEPTED|REJECTED), \d+ events, \d+ warnings; record (\S+)\n`))
+		tr.stop(nil)
+		saved, _ := os.ReadFile(m[2])
+		code, report, _ := runAgui(t, "", "check", "--profile", contract.ProfileAgUI11, m[2])
+		if m[1] != tc.verdict || code != tc.code || strings.Contains(report, contract.RuleReaderInputBytes) != (tc.code == exitRejected) || len(saved) != tc.size {
+			t.Errorf("a record of %d bytes: %s, agui check exits %d: %s; saved %d bytes", tc.size, m[1], code, report, len(saved))
+		}
+	}
 }
