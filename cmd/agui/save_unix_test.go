@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
@@ -190,7 +191,7 @@ func unwritableFolder(t *testing.T) string {
 		return dir
 	}
 	if b, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
-		t.Skipf("as root, a folder is made unwritable with chattr +i, which failed here: %v %s", err, b)
+		repotest.MissingPart(t, "as root, a folder is made unwritable with chattr +i (e2fsprogs), which failed here: %v %s", err, b)
 	}
 	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
 	return dir
@@ -412,7 +413,7 @@ func TestTapTerminated(t *testing.T) {
 // status is 2.
 func TestCheckRecordLostMidRun(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh to limit the file size with ulimit")
+		repotest.MissingPart(t, "no sh to limit the file size with ulimit")
 	}
 	long := strings.Repeat("é", 100<<10)
 	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
