@@ -323,7 +323,7 @@ func (t *tap) watch(resp *http.Response) error {
 	if recErr == nil {
 		rec.onLost, save = lost, rec.save
 	}
-	body := &tapBody{ReadCloser: resp.Body, t: t, name: name, file: file, front: req.Context()}
+	body := &tapBody{ReadCloser: resp.Body, t: t, name: name, front: req.Context()}
 	report := func(f agui.Finding) {
 		if !body.quiet {
 			fmt.Fprintf(t.out, "agui tap: %s: %s\n", name, f)
@@ -353,12 +353,12 @@ func (t *tap) watch(resp *http.Response) error {
 // tapBody passes an event stream on and checks it on the way.
 type tapBody struct {
 	io.ReadCloser
-	t          *tap
-	name, file string
-	run        *livecheck.Run
-	rec        *recordFile
-	broken     error // why checking stopped before the end, if it did
-	once       sync.Once
+	t      *tap
+	name   string
+	run    *livecheck.Run
+	rec    *recordFile
+	broken error // why checking stopped before the end, if it did
+	once   sync.Once
 	// front is the frontend's request's context: done once the frontend
 	// has gone.
 	front context.Context
