@@ -187,8 +187,8 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	defer watch.stop()
 	resp, err := livecheck.Post(ctx, u.String(), body, headers)
 	if err != nil {
-		if interrupted(ctx) != nil {
-			return fail("%s: %s%s", shown, connectionProblem(ctx, err, *idle), notSaved(*save))
+		if cut := interrupted(ctx); cut != nil {
+			return fail("%s: %v before the agent answered; the run was not checked%s", shown, cut, notSaved(*save))
 		}
 		return fail("%s: %s", shown, connectionProblem(ctx, err, *idle))
 	}
@@ -340,8 +340,6 @@ func connectionProblem(ctx context.Context, err error, idle time.Duration) strin
 		record   tls.RecordHeaderError
 	)
 	switch {
-	case interrupted(ctx) != nil:
-		return fmt.Sprintf("%v before the agent answered; the run was not checked", interrupted(ctx))
 	case errors.Is(context.Cause(ctx), errIdle):
 		return fmt.Sprintf("nothing arrived for %s (--idle-timeout); agui gave up on the agent", idle)
 	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid):
