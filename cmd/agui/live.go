@@ -90,8 +90,10 @@ func (h *headerList) Set(v string) error {
 	if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t") {
 		return fmt.Errorf("%q is not a header: write it as 'Name: value'", v)
 	}
-	if i := strings.IndexFunc(name, func(r rune) bool { return !isTokenChar(r) }); i >= 0 {
-		return fmt.Errorf("%q is not a header: its name may not hold %q (letters, digits and !#$%%&'*+-.^_`|~ only)", v, name[i:i+1])
+	for _, r := range name {
+		if !isTokenChar(r) {
+			return fmt.Errorf("%q is not a header: its name may not hold %q (letters, digits and !#$%%&'*+-.^_`|~ only)", v, string(r))
+		}
 	}
 	value = strings.TrimSpace(value)
 	if i := strings.IndexFunc(value, func(r rune) bool { return r != '\t' && (r < ' ' || r == 0x7f) }); i >= 0 {

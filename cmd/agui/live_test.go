@@ -484,6 +484,10 @@ func TestLiveCheckHeaders(t *testing.T) {
 		default:
 		}
 	}
+	// The character refused is named whole, not as its first byte.
+	if _, _, stderr := runAgui(t, "", "check", "--url", srv.URL, "--header", "Xé: b"); !strings.Contains(stderr, `its name may not hold "é"`) {
+		t.Errorf("Xé: stderr %q", stderr)
+	}
 	// A tab inside a value is allowed.
 	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--header", "X-T: a\tb")
 	if r := <-got; code != exitAccepted || r.Header.Get("X-T") != "a\tb" {
