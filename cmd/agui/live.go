@@ -90,8 +90,10 @@ func (h *headerList) Set(v string) error {
 	if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(name, " \t") {
 		return fmt.Errorf("%q is not a header: write it as 'Name: value'", v)
 	}
-	if i := strings.IndexFunc(name, func(r rune) bool { return !isTokenChar(r) }); i >= 0 {
-		return fmt.Errorf("%q is not a header: its name may not hold %q (letters, digits and !#$%%&'*+-.^_`|~ only)", v, name[i:i+1])
+	for _, r := range name {
+		if !isTokenChar(r) {
+			return fmt.Errorf("%q is not a header: its name may not hold %q (letters, digits and !#$%%&'*+-.^_`|~ only)", v, string(r))
+		}
 	}
 	value = strings.TrimSpace(value)
 	if i := strings.IndexFunc(value, func(r rune) bool { return r != '\t' && (r < ' ' || r == 0x7f) }); i >= 0 {
@@ -108,7 +110,7 @@ func (h *headerList) Set(v string) error {
 // isTokenChar reports whether r may stand in a header's name (a token of
 // RFC 9110).
 func isTokenChar(r rune) bool {
-	return r < 0x7f && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r))
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)
 }
 
 // liveCheck is agui check --url.
@@ -187,8 +189,8 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	defer watch.stop()
 	resp, err := livecheck.Post(ctx, u.String(), body, headers)
 	if err != nil {
-		if interrupted(ctx) != nil {
-			return fail("%s: %s%s", shown, connectionProblem(ctx, err, *idle), notSaved(*save))
+		if cut := interrupted(ctx); cut != nil {
+			return fail("%s: %v before the agent answered; the run was not checked%s", shown, cut, notSaved(*save))
 		}
 		return fail("%s: %s", shown, connectionProblem(ctx, err, *idle))
 	}
@@ -232,18 +234,18 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 		events, bytes := run.Stream.Events(), run.Stream.Bytes()
 		switch {
 		case !errors.Is(context.Cause(ctx), errIdle):
-			cut = fmt.Sprintf("the agent's stream broke after %d events (%d bytes): %v; the verdict is that of what arrived", events, bytes, broke.Err)
+			cut = fmt.Sprintf("the agent's stream broke after %d events (%d bytes): %v", events, bytes, broke.Err)
 		case run.Stream.Finished() || run.Stream.Stopped():
-			cut = fmt.Sprintf("after %d events (%d bytes) the agent kept the stream open with nothing more for %s (--idle-timeout); the verdict is that of what arrived", events, bytes, *idle)
+			cut = fmt.Sprintf("after %d events (%d bytes) the agent kept the stream open with nothing more for %s (--idle-timeout)", events, bytes, *idle)
 		default:
 			return fail("%s: the stream stopped after %d events (%d bytes), its run unfinished: %s", shown, events, bytes, connectionProblem(ctx, broke.Err, *idle))
 		}
 	}
-	if cut != "" && run.Stream.Events() == 0 {
-		return fail("%s: %s", shown, strings.TrimSuffix(cut, "; the verdict is that of what arrived"))
-	}
 	if cut != "" {
-		fmt.Fprintf(stderr, "agui check: %s: %s\n", shown, cut)
+		if run.Stream.Events() == 0 {
+			return fail("%s: %s", shown, cut)
+		}
+		fmt.Fprintf(stderr, "agui check: %s: %s; the verdict is that of what arrived\n", shown, cut)
 	}
 	res, err := run.End()
 	if err != nil {
@@ -340,8 +342,6 @@ func connectionProblem(ctx context.Context, err error, idle time.Duration) strin
 		record   tls.RecordHeaderError
 	)
 	switch {
-	case interrupted(ctx) != nil:
-		return fmt.Sprintf("%v before the agent answered; the run was not checked", interrupted(ctx))
 	case errors.Is(context.Cause(ctx), errIdle):
 		return fmt.Sprintf("nothing arrived for %s (--idle-timeout); agui gave up on the agent", idle)
 	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &hostname), errors.As(err, &invalid):
@@ -430,71 +430,6 @@ func (p *progress) clearLocked() {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.shown = false
 	}
-}
-
-// recordParts saves into a record the line of an event too large to hold,
-// as it arrives (livecheck.PartSaver); a line the stream ended inside is
-// cut off the record again. A write that fails loses the record as a
-// line's would (recordFile.save): the run is checked on without it.
-type recordParts struct {
-	rec   *recordFile
-	start int64 // where the line began in the file
-	open  bool
-}
-
-func (p *recordParts) Part(b []byte) error {
-	if p.rec.lost != nil {
-		return nil
-	}
-	if err := p.part(b); err != nil {
-		p.rec.lose(err)
-	}
-	return nil
-}
-
-func (p *recordParts) part(b []byte) error {
-	if !p.open {
-		if err := p.rec.w.Flush(); err != nil {
-			return err
-		}
-		at, err := p.rec.tmp.Seek(0, io.SeekCurrent)
-		if err != nil {
-			return err
-		}
-		p.start, p.open = at, true
-	}
-	_, err := p.rec.w.Write(b)
-	return err
-}
-
-func (p *recordParts) EndPart(keep bool) error {
-	if p.rec.lost != nil {
-		p.open = false
-		return nil
-	}
-	if err := p.endPart(keep); err != nil {
-		p.rec.lose(err)
-	}
-	return nil
-}
-
-func (p *recordParts) endPart(keep bool) error {
-	was := p.open
-	p.open = false
-	if keep {
-		return p.rec.w.WriteByte('\n')
-	}
-	if !was {
-		return nil
-	}
-	if err := p.rec.w.Flush(); err != nil {
-		return err
-	}
-	if err := p.rec.tmp.Truncate(p.start); err != nil {
-		return err
-	}
-	_, err := p.rec.tmp.Seek(p.start, io.SeekStart)
-	return err
 }
 
 // interruption is the cause of a run cut because the process was told to

@@ -18,6 +18,7 @@ import (
 
 	"github.com/contractkit/contractkit/agui"
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
 // sseAgent serves body as an event stream to every POST, written in pieces
@@ -346,17 +347,30 @@ func TestLiveCheckRedirectNotFollowed(t *testing.T) {
 
 // An event past the record's byte limit is checked as the record it is
 // saved as: ag-ui.reader.input-bytes, exit 1, the same JSON report as the
-// saved record gives; a comment line past the limit changes nothing.
+// saved record gives; a comment line past the limit changes nothing. A
+// run whose record is the limit exactly is accepted, one byte more is
+// the limit's finding, live as from the file saved.
 func TestLiveCheckPastTheByteLimit(t *testing.T) {
 	big := `{"type":"CUSTOM","name":"n","value":"` + strings.Repeat("x", contract.LimitInputBytes) + `"}`
 	start := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`
+	finish := `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	// run is a whole run whose record is size bytes: JSON white space
+	// fills its first event, so that no other limit is met.
+	run := func(size int) string {
+		pad := strings.Repeat(" ", size-len(start)-len(finish)-2)
+		return "data: " + strings.TrimSuffix(start, "}") + pad + "}\n\ndata: " + finish + "\n\n"
+	}
 	for _, tc := range []struct {
 		name, stream string
 		code         int
+		limit        bool // the report is the limit's finding
+		size         int  // the saved record's size, when it is checked
 	}{
-		{"a large event", "data: " + start + "\n\ndata: " + big + "\n\n", exitRejected},
-		{"a large comment", ": " + big + "\n\n" + "data: " + start + "\n\n", exitRejected},
-		{"a large comment, then a whole run", ": " + big + "\n\n" + "data: " + start + "\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", exitAccepted},
+		{"a large event", "data: " + start + "\n\ndata: " + big + "\n\n", exitRejected, true, 0},
+		{"a large comment", ": " + big + "\n\n" + "data: " + start + "\n\n", exitRejected, false, 0},
+		{"a large comment, then a whole run", ": " + big + "\n\n" + "data: " + start + "\n\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", exitAccepted, false, 0},
+		{"a run whose record is the limit", run(contract.LimitInputBytes), exitAccepted, false, contract.LimitInputBytes},
+		{"a run whose record is one byte past the limit", run(contract.LimitInputBytes + 1), exitRejected, true, contract.LimitInputBytes + 1},
 	} {
 		agent := &sseAgent{body: []byte(tc.stream), pieces: []int{1000, 7}, got: make(chan []byte, 1)}
 		srv := httptest.NewServer(agent)
@@ -367,8 +381,11 @@ func TestLiveCheckPastTheByteLimit(t *testing.T) {
 		if code != tc.code || code != fcode || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
 			t.Errorf("%s: live exit %d (stderr %q), file exit %d, want %d\nlive: %.300s\nfile: %.300s", tc.name, code, stderr, fcode, tc.code, out, fout)
 		}
-		if tc.name == "a large event" && !strings.Contains(out, contract.RuleReaderInputBytes) {
-			t.Errorf("%s: %.300s", tc.name, out)
+		if tc.limit != strings.Contains(out, contract.RuleReaderInputBytes) {
+			t.Errorf("%s: the limit's finding %v: %.300s", tc.name, tc.limit, out)
+		}
+		if st, err := os.Stat(saved); tc.size != 0 && (err != nil || st.Size() != int64(tc.size)) {
+			t.Errorf("%s: the saved record: %v, want %d bytes", tc.name, err, tc.size)
 		}
 	}
 }
@@ -410,6 +427,7 @@ func TestLiveCheckStreamEnds(t *testing.T) {
 		{"open after the run", start + finish, "open", exitAccepted, "after 2 events (101 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
 		{"open after a finding", start + "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n", "open", exitRejected, "after 2 events (94 bytes) the agent kept the stream open with nothing more for 300ms (--idle-timeout)"},
 		{"silent mid-run", start, "open", exitUnusable, "the stream stopped after 1 events (50 bytes), its run unfinished: nothing arrived for 300ms (--idle-timeout)"},
+		{"cut before an event", ": thinking\n\n", "cut", exitUnusable, "the agent's stream broke after 0 events (0 bytes): "},
 	} {
 		srv := serve(tc.body, tc.how)
 		saved := filepath.Join(t.TempDir(), "saved.ndjson")
@@ -420,10 +438,13 @@ func TestLiveCheckStreamEnds(t *testing.T) {
 			continue
 		}
 		if tc.code == exitUnusable {
-			if _, err := os.Stat(saved); err == nil || out != "" {
-				t.Errorf("%s: a record was saved or a report printed: %s", tc.name, out)
+			if _, err := os.Stat(saved); err == nil || out != "" || strings.Count(stderr, "\n") != 1 || strings.Contains(stderr, "verdict") {
+				t.Errorf("%s: a record was saved, a report printed, or more than one line said: %s\nstderr: %s", tc.name, out, stderr)
 			}
 			continue
+		}
+		if !regexp.MustCompile(`(?m)^agui check: http://\S+: ` + regexp.QuoteMeta(tc.line) + `.*; the verdict is that of what arrived$`).MatchString(stderr) {
+			t.Errorf("%s: stderr %q does not say the verdict is that of what arrived", tc.name, stderr)
 		}
 		fcode, fout, _ := runAgui(t, "", "check", "--json", "--profile", contract.ProfileAgUI11, saved)
 		if fcode != code || fmt.Sprint(withoutSource(t, out)) != fmt.Sprint(withoutSource(t, fout)) {
@@ -444,15 +465,25 @@ func TestLiveCheckHeaders(t *testing.T) {
 		fmt.Fprint(w, "data: {\"type\":\"RUN_ERROR\",\"message\":\"no\"}\n\n")
 	}))
 	defer srv.Close()
+	// arrived is the request the agent got; none ends the test, not hangs it.
+	arrived := func() *http.Request {
+		select {
+		case r := <-got:
+			return r
+		case <-time.After(10 * time.Second):
+			t.Fatal("no request reached the agent")
+			return nil
+		}
+	}
 	code, _, stderr := runAgui(t, "", "check", "--url", srv.URL,
 		"--header", "Content-Type: application/json; charset=utf-8", "--header", "accept: text/event-stream, */*",
 		"--header", "X-A: 1", "--header", "X-A: 2", "--header", "Host: agent.example")
-	r := <-got
+	r := arrived()
 	if code != exitAccepted || fmt.Sprint(r.Header["Content-Type"]) != "[application/json; charset=utf-8]" ||
 		fmt.Sprint(r.Header["Accept"]) != "[text/event-stream, */*]" || fmt.Sprint(r.Header["X-A"]) != "[1 2]" || r.Host != "agent.example" {
 		t.Errorf("exit %d (%s): headers %v, host %q", code, stderr, r.Header, r.Host)
 	}
-	for _, h := range []string{"X(A): b", "X A: b", "Ж: b", "X: a\rb", "X: a\nb", "X: a\x00b", "Content-Length: 5", "transfer-encoding: chunked", "Connection: close"} {
+	for _, h := range []string{"X(A): b", "X A: b", "Ж: b", "X: a\rb", "X: a\nb", "X: a\x00b", "X: a\x1fb", "X: a\x7fb", "Content-Length: 5", "transfer-encoding: chunked", "Connection: close", "Upgrade: h2c", "TE: trailers", "Trailer: X-A", "Keep-Alive: timeout=5"} {
 		code, out, stderr := runAgui(t, "", "check", "--url", srv.URL, "--header", h)
 		if code != exitUnusable || out != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--header") && !strings.Contains(stderr, "-header") {
 			t.Errorf("%q: exit %d, stderr %q", h, code, stderr)
@@ -463,10 +494,18 @@ func TestLiveCheckHeaders(t *testing.T) {
 		default:
 		}
 	}
-	// A tab inside a value is allowed.
-	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--header", "X-T: a\tb")
-	if r := <-got; code != exitAccepted || r.Header.Get("X-T") != "a\tb" {
-		t.Errorf("a tab in a value: exit %d, %s", code, stderr)
+	// The character refused is named whole, not as its first byte.
+	if _, _, stderr := runAgui(t, "", "check", "--url", srv.URL, "--header", "Xé: b"); !strings.Contains(stderr, `its name may not hold "é"`) {
+		t.Errorf("Xé: stderr %q", stderr)
+	}
+	// A tab inside a value is allowed, and so are the printable
+	// characters next to the control ones refused (space and ~).
+	code, _, stderr = runAgui(t, "", "check", "--url", srv.URL, "--header", "X-T: a\tb", "--header", "X-U: a b~")
+	if code != exitAccepted {
+		t.Fatalf("a tab, a space and ~ in a value: exit %d, %s", code, stderr)
+	}
+	if r := arrived(); r.Header.Get("X-T") != "a\tb" || r.Header.Get("X-U") != "a b~" {
+		t.Errorf("a tab, a space and ~ in a value: exit %d, %s", code, stderr)
 	}
 }
 
@@ -556,8 +595,8 @@ func TestProgressLineGivesWay(t *testing.T) {
 // lineHookWriter records what is written; before it records the first
 // write that is not the progress line's, it calls before.
 type lineHookWriter struct {
+	syncbuf.Buffer
 	mu     sync.Mutex
-	b      strings.Builder
 	before func()
 }
 
@@ -571,13 +610,5 @@ func (w *lineHookWriter) Write(p []byte) (int, error) {
 			hook()
 		}
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lineHookWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
+	return w.Buffer.Write(p)
 }

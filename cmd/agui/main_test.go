@@ -155,6 +155,21 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// Every line of the help fits a terminal of 80 columns.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"tap", "--help"}, {"serve", "--help"}} {
+		_, out, stderr := runAgui(t, "", args...)
+		if out+stderr == "" {
+			t.Errorf("%v: no help", args)
+		}
+		for _, line := range strings.Split(out+stderr, "\n") {
+			if n := len([]rune(line)); n > 80 {
+				t.Errorf("%v: a line of %d columns: %q", args, n, line)
+			}
+		}
+	}
+}
+
 // The built command, run as a process: what a user runs.
 func TestCommandProcess(t *testing.T) {
 	if testing.Short() {

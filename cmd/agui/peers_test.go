@@ -230,6 +230,14 @@ func runBounded(cmd *exec.Cmd, d time.Duration) error {
 // note is out of date.
 func TestCRLineEndsFailHttpAgent(t *testing.T) {
 	node := nodeDir(t)
+	// The note names the client it was tried with: the one installed.
+	var client struct{ Version string }
+	if data, err := os.ReadFile(filepath.Join(node, "node_modules", "@ag-ui", "client", "package.json")); err != nil || json.Unmarshal(data, &client) != nil || client.Version == "" {
+		t.Fatalf("the installed @ag-ui/client has no version: %v", err)
+	}
+	if !strings.Contains(crNote, "@ag-ui/client "+client.Version+" ") {
+		t.Errorf("the note names another client than the installed @ag-ui/client %s: %q", client.Version, crNote)
+	}
 	events := recordEvents([]byte(good))
 	for _, tc := range []struct {
 		end  string

@@ -6,10 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/contractkit/contractkit/internal/atomicfile"
 )
 
 // recordFile writes the events of a live stream into a record file as they
@@ -177,6 +180,71 @@ func (r *recordFile) lose(err error) {
 	}
 }
 
+// recordParts saves into a record the line of an event too large to hold,
+// as it arrives (livecheck.PartSaver); a line the stream ended inside is
+// cut off the record again. A write that fails loses the record as a
+// line's would (recordFile.save): the run is checked on without it.
+type recordParts struct {
+	rec   *recordFile
+	start int64 // where the line began in the file
+	open  bool
+}
+
+func (p *recordParts) Part(b []byte) error {
+	if p.rec.lost != nil {
+		return nil
+	}
+	if err := p.part(b); err != nil {
+		p.rec.lose(err)
+	}
+	return nil
+}
+
+func (p *recordParts) part(b []byte) error {
+	if !p.open {
+		if err := p.rec.w.Flush(); err != nil {
+			return err
+		}
+		at, err := p.rec.tmp.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return err
+		}
+		p.start, p.open = at, true
+	}
+	_, err := p.rec.w.Write(b)
+	return err
+}
+
+func (p *recordParts) EndPart(keep bool) error {
+	if p.rec.lost != nil {
+		p.open = false
+		return nil
+	}
+	if err := p.endPart(keep); err != nil {
+		p.rec.lose(err)
+	}
+	return nil
+}
+
+func (p *recordParts) endPart(keep bool) error {
+	was := p.open
+	p.open = false
+	if keep {
+		return p.rec.w.WriteByte('\n')
+	}
+	if !was {
+		return nil
+	}
+	if err := p.rec.w.Flush(); err != nil {
+		return err
+	}
+	if err := p.rec.tmp.Truncate(p.start); err != nil {
+		return err
+	}
+	_, err := p.rec.tmp.Seek(p.start, io.SeekStart)
+	return err
+}
+
 // commit puts the record in place and returns the name it has; it fails,
 // removing the temporary file, when the record was lost or the target is
 // no longer what it was when the record began.
@@ -203,10 +271,9 @@ func (r *recordFile) commit() (string, error) {
 		os.Remove(r.tmp.Name())
 		return "", r.writing(err)
 	}
-	if d, err := os.Open(filepath.Dir(name)); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	// The record is in place: a folder that cannot be synced does not
+	// undo that.
+	atomicfile.SyncDir(filepath.Dir(name))
 	return name, nil
 }
 

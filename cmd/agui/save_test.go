@@ -307,6 +307,51 @@ func TestRecordTakesTheNextFreeName(t *testing.T) {
 	}
 }
 
+// A run's record looks for a free name up to run-999: with every name
+// before it taken it is saved there, with that one taken too it is not
+// saved, and no file is replaced nor temporary file left.
+func TestRecordNextFreeNameLimit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.ndjson")
+	taken := func(n int) string {
+		if n == 1 {
+			return path
+		}
+		return filepath.Join(dir, fmt.Sprintf("run-%d.ndjson", n))
+	}
+	for n := 1; n <= 998; n++ {
+		if err := os.WriteFile(taken(n), []byte("theirs\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save := func() (string, error) {
+		r, err := createRunRecord(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.save([]byte("mine"))
+		return r.commit()
+	}
+	if name, err := save(); err != nil || name != taken(999) {
+		t.Fatalf("with run … run-998 taken: saved as %q, %v; want %s", name, err, taken(999))
+	}
+	if got, _ := os.ReadFile(taken(999)); string(got) != "mine\n" {
+		t.Errorf("%s holds %q", taken(999), got)
+	}
+	if name, err := save(); err == nil || !strings.Contains(err.Error(), taken(999)+" was made by another program") {
+		t.Errorf("with run … run-999 taken: saved as %q, %v; want it not saved", name, err)
+	}
+	all, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if _, err := os.Stat(taken(1000)); err == nil || len(all) != 999 || len(temporaries(t, dir)) != 0 {
+		t.Errorf("the folder holds %d files, temporaries %v", len(all), temporaries(t, dir))
+	}
+	for n := 1; n <= 998; n++ {
+		if got, _ := os.ReadFile(taken(n)); string(got) != "theirs\n" {
+			t.Fatalf("%s was replaced: %q", taken(n), got)
+		}
+	}
+}
+
 // A record that cannot be written any more is dropped, said once, and the
 // run goes on: save never stops it.
 func TestRecordLostMidRun(t *testing.T) {

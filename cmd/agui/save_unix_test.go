@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/syncbuf"
 )
 
@@ -190,7 +191,7 @@ func unwritableFolder(t *testing.T) string {
 		return dir
 	}
 	if b, err := exec.Command("chattr", "+i", dir).CombinedOutput(); err != nil {
-		t.Skipf("as root, a folder is made unwritable with chattr +i, which failed here: %v %s", err, b)
+		repotest.MissingPart(t, "as root, a folder is made unwritable with chattr +i (e2fsprogs), which failed here: %v %s", err, b)
 	}
 	t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
 	return dir
@@ -290,6 +291,22 @@ func aguiProcess(t *testing.T, args ...string) (*exec.Cmd, *syncbuf.Buffer, *syn
 	return cmd, &out, &errb
 }
 
+// tapProcess starts the test binary as agui tap in front of upstream,
+// its records in dir, and returns it once it listens, with its address
+// and its output.
+func tapProcess(t *testing.T, upstream, dir string) (*exec.Cmd, string, *syncbuf.Buffer, *syncbuf.Buffer) {
+	t.Helper()
+	cmd, out, errb := aguiProcess(t, "tap", "--upstream", upstream, "--listen", "127.0.0.1:0", "--dir", dir)
+	listening := regexp.MustCompile(`listening on http://(\S+),`)
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := listening.FindStringSubmatch(out.String()); m != nil {
+			return cmd, m[1], out, errb
+		}
+	}
+	t.Fatalf("the tap did not start: %s", errb)
+	return nil, "", nil, nil
+}
+
 // waitExit waits for a process to end and returns its exit code (-1 when
 // a signal ended it).
 func waitExit(t *testing.T, cmd *exec.Cmd) int {
@@ -371,16 +388,7 @@ func TestCheckInterrupted(t *testing.T) {
 func TestTapTerminated(t *testing.T) {
 	agent, started := slowAgent(t)
 	dir := t.TempDir()
-	cmd, out, errb := aguiProcess(t, "tap", "--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", dir)
-	var addr string
-	for deadline := time.Now().Add(20 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := regexp.MustCompile(`listening on http://(\S+),`).FindStringSubmatch(out.String()); m != nil {
-			addr = m[1]
-		}
-	}
-	if addr == "" {
-		t.Fatalf("the tap did not start: %s", errb)
-	}
+	cmd, addr, out, errb := tapProcess(t, agent.URL, dir)
 	resp := postRun(t, addr, "/", "{}")
 	defer resp.Body.Close()
 	<-started
@@ -405,7 +413,7 @@ func TestTapTerminated(t *testing.T) {
 // status is 2.
 func TestCheckRecordLostMidRun(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh to limit the file size with ulimit")
+		repotest.MissingPart(t, "no sh to limit the file size with ulimit")
 	}
 	long := strings.Repeat("é", 100<<10)
 	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -444,19 +452,9 @@ func TestTapKilled(t *testing.T) {
 	agent, started := slowAgent(t)
 	whole := echoAgent(t)
 	dir := t.TempDir()
-	start := func(upstream string) (*exec.Cmd, string) {
-		cmd, out, errb := aguiProcess(t, "tap", "--upstream", upstream, "--listen", "127.0.0.1:0", "--dir", dir)
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if m := regexp.MustCompile(`listening on http://(\S+),`).FindStringSubmatch(out.String()); m != nil {
-				return cmd, m[1]
-			}
-		}
-		t.Fatalf("the tap did not start: %s", errb)
-		return nil, ""
-	}
 	// One run saved by a first tap, then a tap killed mid-run in the same
 	// folder.
-	cmd, addr := start(whole.URL)
+	cmd, addr, _, _ := tapProcess(t, whole.URL, dir)
 	post(t, addr, "/", "a")
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitExit(t, cmd)
@@ -464,7 +462,7 @@ func TestTapKilled(t *testing.T) {
 	if len(saved) != 1 {
 		t.Fatalf("records: %v", saved)
 	}
-	cmd, addr = start(agent.URL)
+	cmd, addr, _, _ = tapProcess(t, agent.URL, dir)
 	resp := postRun(t, addr, "/", "{}")
 	defer resp.Body.Close()
 	<-started

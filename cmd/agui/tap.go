@@ -52,9 +52,10 @@ line says the record could not be kept.
 
 Ctrl-C or SIGTERM stops the tap: a run in flight is cut (the frontend's
 stream ends there), its record keeps what passed, and it is not judged, as
-when the frontend closes it (after a finding it is REJECTED, marked as cut). The tap then exits 0, since stopping is how a tap ends; the
-verdicts are in its lines, never in its exit status, which is 2 only when
-it cannot start.
+when the frontend closes it (after a finding it is REJECTED, marked as
+cut). The tap then exits 0, since stopping is how a tap ends; the verdicts
+are in its lines, never in its exit status, which is 2 only when it cannot
+start.
 
 Options:
   --upstream URL   the agent's URL
@@ -322,7 +323,7 @@ func (t *tap) watch(resp *http.Response) error {
 	if recErr == nil {
 		rec.onLost, save = lost, rec.save
 	}
-	body := &tapBody{ReadCloser: resp.Body, t: t, name: name, file: file, front: req.Context()}
+	body := &tapBody{ReadCloser: resp.Body, t: t, name: name, front: req.Context()}
 	report := func(f agui.Finding) {
 		if !body.quiet {
 			fmt.Fprintf(t.out, "agui tap: %s: %s\n", name, f)
@@ -352,12 +353,12 @@ func (t *tap) watch(resp *http.Response) error {
 // tapBody passes an event stream on and checks it on the way.
 type tapBody struct {
 	io.ReadCloser
-	t          *tap
-	name, file string
-	run        *livecheck.Run
-	rec        *recordFile
-	broken     error // why checking stopped before the end, if it did
-	once       sync.Once
+	t      *tap
+	name   string
+	run    *livecheck.Run
+	rec    *recordFile
+	broken error // why checking stopped before the end, if it did
+	once   sync.Once
 	// front is the frontend's request's context: done once the frontend
 	// has gone.
 	front context.Context
@@ -435,25 +436,33 @@ func (b *tapBody) finish(how int, cutErr error) {
 		if b.run.SawCR() {
 			fmt.Fprintf(b.t.out, "agui tap: %s: %s\n", b.name, crNote)
 		}
-		record := "no record"
+		saved := "" // the record's name, once it is kept
 		if b.rec != nil {
 			if name, err := b.rec.commit(); err == nil {
-				record = "record " + name
+				saved = name
 			} else if b.rec.lost == nil {
 				fmt.Fprintf(b.t.out, "agui tap: %s: the record could not be kept: %v\n", b.name, err)
 			}
-		}
-		verdict := "ACCEPTED"
-		if !res.Accepted {
-			verdict = "REJECTED"
 		}
 		if b.quiet && !res.Accepted {
 			by := "the frontend closed the stream"
 			if tapStop != "" {
 				by = tapStop
 			}
-			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: %s after %d events, before the agent ended it, and nothing in them breaks a rule; %s\n", b.name, by, events, cutRecord(record))
+			where := "what arrived could not be kept as a record"
+			if saved != "" {
+				where = "the record of what arrived, a cut run, is " + saved
+			}
+			fmt.Fprintf(b.t.out, "agui tap: %s: not judged: %s after %d events, before the agent ended it, and nothing in them breaks a rule; %s\n", b.name, by, events, where)
 			return
+		}
+		verdict := "ACCEPTED"
+		if !res.Accepted {
+			verdict = "REJECTED"
+		}
+		record := "no record"
+		if saved != "" {
+			record = "record " + saved
 		}
 		line := fmt.Sprintf("agui tap: %s: %s, %d events, %d warnings; %s", b.name, verdict, res.Events, len(res.Warnings), record)
 		switch {
@@ -466,15 +475,6 @@ func (b *tapBody) finish(how int, cutErr error) {
 		}
 		fmt.Fprintln(b.t.out, line)
 	})
-}
-
-// cutRecord says where the record of a cut run is, given the record part
-// of a verdict line ("record NAME" or "no record").
-func cutRecord(record string) string {
-	if name, ok := strings.CutPrefix(record, "record "); ok {
-		return "the record of what arrived, a cut run, is " + name
-	}
-	return "what arrived could not be kept as a record"
 }
 
 // discard drops the run's record, if it has one.

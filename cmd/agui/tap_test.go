@@ -356,27 +356,19 @@ func TestTapUncheckedNotices(t *testing.T) {
 		w.Write([]byte{0x1f, 0x8b})
 	}))
 	defer agent.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	out, errb := &syncbuf.Buffer{}, &syncbuf.Buffer{}
-	done := make(chan int, 1)
-	go func() {
-		done <- tapCommand([]string{"--listen", "127.0.0.1:0", "--upstream", agent.URL, "--dir", t.TempDir()}, out, errb, ctx, func(a string) { addr <- a })
-	}()
-	a := <-addr
+	tr := runTap(t, agent.URL, "--dir", t.TempDir())
 	for _, p := range []string{"/gz", "/page"} {
 		// The answers may end short (a stream passed on unchecked); only
 		// the notices are under test.
-		resp := postRun(t, a, p, "{}")
+		resp := postRun(t, tr.addr, p, "{}")
 		io.ReadAll(resp.Body)
 		resp.Body.Close()
 	}
-	waitFor(t, errb, regexp.MustCompile(`passed on unchecked: the stream is compressed \(Content-Encoding: gzip\)`))
-	waitFor(t, errb, regexp.MustCompile(`POST /page: 200 OK text/html, not an event stream: passed on unchecked`))
-	cancel()
-	<-done
-	if strings.Contains(out.String(), "unchecked") {
-		t.Errorf("a notice on stdout:\n%s", out.String())
+	waitFor(t, tr.errb, regexp.MustCompile(`passed on unchecked: the stream is compressed \(Content-Encoding: gzip\)`))
+	waitFor(t, tr.errb, regexp.MustCompile(`POST /page: 200 OK text/html, not an event stream: passed on unchecked`))
+	tr.stop(nil)
+	if strings.Contains(tr.out.String(), "unchecked") {
+		t.Errorf("a notice on stdout:\n%s", tr.out.String())
 	}
 }
 
@@ -412,5 +404,28 @@ func TestTapEventPastTheByteLimit(t *testing.T) {
 	code, report, _ := runAgui(t, "", "check", "--profile", contract.ProfileAgUI11, m[2])
 	if m[1] != "REJECTED" || code != exitRejected || !strings.Contains(report, contract.RuleReaderInputBytes) || string(saved) != start+"\n"+big+"\n" {
 		t.Errorf("run 1: %s, agui check exits %d: %s; saved %d bytes", m[1], code, report, len(saved))
+	}
+
+	// A whole run whose record is the limit exactly is ACCEPTED, one byte
+	// more is the limit's finding (JSON white space fills its first event,
+	// so that no other limit is met).
+	finish := `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`
+	for _, tc := range []struct {
+		size    int
+		verdict string
+		code    int
+	}{{contract.LimitInputBytes, "ACCEPTED", exitAccepted}, {contract.LimitInputBytes + 1, "REJECTED", exitRejected}} {
+		first := strings.TrimSuffix(start, "}") + strings.Repeat(" ", tc.size-len(start)-len(finish)-2) + "}"
+		agent := httptest.NewServer(&sseAgent{body: []byte("data: " + first + "\n\ndata: " + finish + "\n\n"), pieces: []int{4096, 3}})
+		defer agent.Close()
+		tr := runTap(t, agent.URL, "--dir", t.TempDir())
+		post(t, tr.addr, "/", "{}")
+		m := waitFor(t, tr.out, regexp.MustCompile(`run 1: (ACCEPTED|REJECTED), \d+ events, \d+ warnings; record (\S+)\n`))
+		tr.stop(nil)
+		saved, _ := os.ReadFile(m[2])
+		code, report, _ := runAgui(t, "", "check", "--profile", contract.ProfileAgUI11, m[2])
+		if m[1] != tc.verdict || code != tc.code || strings.Contains(report, contract.RuleReaderInputBytes) != (tc.code == exitRejected) || len(saved) != tc.size {
+			t.Errorf("a record of %d bytes: %s, agui check exits %d: %s; saved %d bytes", tc.size, m[1], code, report, len(saved))
+		}
 	}
 }
