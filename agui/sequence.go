@@ -1239,7 +1239,19 @@ func (s *seq) activitySnapshot(i int, e contract.ActivitySnapshotEvent) error {
 			}
 		}
 	}
-	if exists && !e.ReplaceOrDefault() {
+	// So is one the result does not list (a tool result shown beside its
+	// call, a message of the run's input): the reference client holds it
+	// under its id all the same.
+	u, held := s.msgs.unlistedOf(ent)
+	if held = held && !exists; held && u.role != s.activityRole() {
+		ptr := member(contract.ActivitySnapshotEventMemberMessageID)
+		if e.ReplaceOrDefault() {
+			s.warn(i, ptr, contract.RuleSequenceActivitySnapshot, "the activity takes the id of the message %q of role %s%s: the reference client puts the activity in its place", e.MessageID, quote(u.role), u.note())
+		} else {
+			s.warn(i, ptr, contract.RuleSequenceActivitySnapshot, "the message %q is a message of role %s%s, not an activity, and replace is false: the activity is not shown", e.MessageID, quote(u.role), u.note())
+		}
+	}
+	if (exists || held) && !e.ReplaceOrDefault() {
 		return nil
 	}
 	if !exists || e.ReplaceOrDefault() {

@@ -431,3 +431,62 @@ func TestInputMessagesNameTheirIDs(t *testing.T) {
 	wantMessages(t, "a start on an id a snapshot left out", r, shown{"a", "assistant", "which account?", ""}, shown{"u", "assistant", "x", ""})
 	wantWarnings(t, "a start on an id a snapshot left out", r, "", "")
 }
+
+// An ACTIVITY_SNAPSHOT on the id of a message the result does not list (a
+// tool result shown beside its call, a message of the run's input) is
+// said as one on a message shown is: the reference client puts the
+// activity in that message's place, or, with replace false, changes
+// nothing, and the activity is not shown. Before, it was shown as a new
+// activity in silence either way.
+//
+//contract:proves ag-ui.sequence.activity-snapshot
+func TestActivitySnapshotOnUnlistedIDs(t *testing.T) {
+	activity := func(id string, replace any) ev {
+		e := ev{"type": contract.EventActivitySnapshot, "messageId": id, "activityType": "PLAN", "content": map[string]any{"x": 1}}
+		if replace != nil {
+			e["replace"] = replace
+		}
+		return e
+	}
+	withInput := func(events ...ev) []byte {
+		in := ev{"threadId": "t", "runId": "r", "messages": []any{
+			map[string]any{"id": "u", "role": "user", "content": "pay 10"},
+			map[string]any{"id": "p", "role": "activity", "activityType": "PLAN", "content": map[string]any{"x": 0}},
+		}}
+		all := run(events...)
+		all[0] = ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "input": in}
+		return lines(t, all...)
+	}
+	answered := []ev{toolStart("c", "read_file"), toolEnd("c"), toolResult("tm", "c", "ok")}
+	planned := shown{"tm", "activity", "", `{"x":1}`}
+
+	r := accept(t, v11, lines(t, run(append(answered, activity("tm", nil))...)...))
+	wantMessages(t, "a result's id, replaced", r, planned)
+	wantWarnings(t, "a result's id, replaced", r, "/messageId", contract.RuleSequenceActivitySnapshot, 4)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `of role "tool" (the result of the tool call "c", shown beside the call)`) {
+		t.Errorf("the warning %q does not name the result", r.Warnings[0].Message)
+	}
+	r = accept(t, v11, lines(t, run(append(answered, activity("tm", false))...)...))
+	wantMessages(t, "a result's id, replace false", r)
+	wantWarnings(t, "a result's id, replace false", r, "/messageId", contract.RuleSequenceActivitySnapshot, 4)
+
+	r = accept(t, v11, withInput(activity("u", true)))
+	wantMessages(t, "a user's input id, replaced", r, shown{"u", "activity", "", `{"x":1}`})
+	wantWarnings(t, "a user's input id, replaced", r, "/messageId", contract.RuleSequenceActivitySnapshot, 1)
+	r = accept(t, v11, withInput(activity("u", false)))
+	wantMessages(t, "a user's input id, replace false", r)
+	wantWarnings(t, "a user's input id, replace false", r, "/messageId", contract.RuleSequenceActivitySnapshot, 1)
+
+	// Neighbours: an activity of the input is replaced, or left as it is
+	// with replace false, in silence, as one shown is; a new id is a new
+	// activity.
+	r = accept(t, v11, withInput(activity("p", nil)))
+	wantMessages(t, "an input's activity, replaced", r, shown{"p", "activity", "", `{"x":1}`})
+	wantWarnings(t, "an input's activity, replaced", r, "", "")
+	r = accept(t, v11, withInput(activity("p", false)))
+	wantMessages(t, "an input's activity, replace false", r)
+	wantWarnings(t, "an input's activity, replace false", r, "", "")
+	r = accept(t, v11, withInput(activity("n", false)))
+	wantMessages(t, "a new activity", r, shown{"n", "activity", "", `{"x":1}`})
+	wantWarnings(t, "a new activity", r, "", "")
+}
