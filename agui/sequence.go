@@ -147,6 +147,8 @@ var (
 	ptrSubagentRunID = member(contract.SubagentFinishedEventMemberSubagentRunID)
 	ptrDelta         = member(nameDelta)
 	ptrSnapshot      = member(nameSnapshot)
+	// the messageId of a TOOL_CALL_RESULT, made once: results are many.
+	ptrResultMessageID = member(contract.ToolCallResultEventMemberMessageID)
 )
 
 // apply checks one event against the sequence so far and records what it
@@ -933,7 +935,6 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	k, started := s.tools.indexOf(ent)
 	msg := s.msgs.entry(e.MessageID)
 	was, note, named := s.namedMessage(msg)
-	msgPtr := member(contract.ToolCallResultEventMemberMessageID)
 	if s.p.Has(contract.RuleStandToolResult) {
 		switch {
 		case !started:
@@ -943,7 +944,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 		case s.tools.isAnswered(ent):
 			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
 		case named:
-			return failf(i, msgPtr, contract.RuleStandToolResult, "the messageId %q names the %s message%s; a result is a tool message of its own, with an id of its own", e.MessageID, was, note)
+			return failf(i, ptrResultMessageID, contract.RuleStandToolResult, "the messageId %q names the %s message%s; a result is a tool message of its own, with an id of its own", e.MessageID, was, note)
 		}
 	}
 	s.tools.setAnswered(ent)
@@ -953,7 +954,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	}
 	if started && s.r.ToolCalls[k].Result == nil {
 		if named {
-			s.warn(i, msgPtr, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown beside its call all the same", e.MessageID, was, note)
+			s.warn(i, ptrResultMessageID, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown beside its call all the same", e.MessageID, was, note)
 		} else {
 			s.msgs.setUnlisted(msg, unlisted{role: s.toolRole(), call: e.ToolCallID})
 		}
@@ -979,7 +980,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	// for its role. An id that names a message already is not taken from
 	// it; the result is shown all the same, and said to share it.
 	if named {
-		s.warn(i, msgPtr, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown beside it under the same id", e.MessageID, was, note)
+		s.warn(i, ptrResultMessageID, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown beside it under the same id", e.MessageID, was, note)
 	} else {
 		s.msgs.setIndex(msg, len(s.r.Messages))
 	}
