@@ -315,8 +315,14 @@ func (s *seq) reopenedRole(i int, event, rule, id, role string, stated bool, was
 		return nil
 	}
 	if !stated {
+		// Stating the role is the way out only for a role a start can state.
+		fix := ""
+		switch contract.TextMessageRole(was) {
+		case contract.TextMessageRoleDeveloper, contract.TextMessageRoleSystem, contract.TextMessageRoleUser:
+			fix = ": state it"
+		}
 		return s.fail(i, ptrMessageID, rule,
-			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s%s; an id names one message, which keeps its role: state it", event, id, quote(role), quote(was), note)
+			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s%s; an id names one message, which keeps its role%s", event, id, quote(role), quote(was), note, fix)
 	}
 	return s.fail(i, member(contract.TextMessageStartEventMemberRole), rule,
 		"%s opens the message %q as %s, but the conversation holds it as %s%s; an id names one message, which keeps its role", event, id, quote(role), quote(was), note)

@@ -285,8 +285,8 @@ func TestResultBesideItsCallNamesAToolMessage(t *testing.T) {
 		// The case that failed: a start with no role, then one with a role.
 		r := reject(t, p, then(answered, text(start, "tm"), text(content, "tm", "delta", "hi"), text(end, "tm")), 4, "/messageId", contract.RuleSequenceTextMessage)
 		besideOnly(p+": a start with no role on the result's id", r)
-		if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "tool" (the result of the tool call "c", shown beside the call)`) {
-			t.Errorf("%s: the finding %q does not say the id names the result shown beside its call", p, msg)
+		if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "tool" (the result of the tool call "c", shown beside the call)`) || strings.Contains(msg, "state it") {
+			t.Errorf("%s: the finding %q does not say the id names the result shown beside its call, or asks for a role no start can state", p, msg)
 		}
 		for _, role := range []string{"assistant", "user", "system", "developer"} {
 			r = reject(t, p, then(answered, text(start, "tm", "role", role), text(end, "tm")), 4, "/role", contract.RuleSequenceTextMessage)
@@ -380,7 +380,7 @@ func TestInputMessagesNameTheirIDs(t *testing.T) {
 	// The case that failed: the agent's text on the user's id.
 	r := reject(t, v11, withInput(text(start, "u"), text(content, "u", "delta", " to mallory"), text(end, "u")), 1, "/messageId", contract.RuleSequenceTextMessage)
 	wantMessages(t, "a start with no role on a user's input id", r)
-	if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "user" (a message of the run's input, which the result does not show)`) {
+	if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "user" (a message of the run's input, which the result does not show)`) || !strings.HasSuffix(msg, "state it") {
 		t.Errorf("the finding %q does not say the id names a message of the input", msg)
 	}
 	reject(t, v11, withInput(text(start, "u", "role", "assistant"), text(end, "u")), 1, "/role", contract.RuleSequenceTextMessage)
