@@ -33,6 +33,8 @@ var deliberate = map[string]string{
 	"reasoning-on-answer-id.ndjson":  "a reasoning message on the id of an answer: an id names one message of the conversation; the reference's reducer would append the reasoning to the answer",
 	"reopen-answered-call.ndjson":    "a tool call reopened after its result: the arguments sent then would be shown under a result that did not answer them; the reference's reducer appends them to the answered call",
 	"args-after-result.ndjson":       "arguments for a call after its result (AG-UI 1.1 lets a result come before the end): they would be shown under a result that did not answer them; the reference's reducer appends them to the answered call",
+	"start-on-result-id.ndjson":      "a text start with no role (assistant) on the messageId of a result shown beside its call: the id names a tool message; the reference's reducer would append the agent's text to the tool's result",
+	"start-on-input-id.ndjson":       "a text start with no role (assistant) on the id of a user's message of the run input: the id names that message; the reference's reducer would append the agent's text to the user's message",
 }
 
 // nodeVerifier returns the folder of the Node script, or skips.

@@ -40,6 +40,26 @@ type idEntry struct {
 	// role is the role of the message as it was opened last, read while
 	// it is open: a messages snapshot may restate its id under another.
 	role string
+	// unlisted is the message of the conversation the id names that the
+	// result's list of messages does not hold (see unlisted).
+	unlisted unlisted
+}
+
+// unlisted is a message of the conversation that the result does not list
+// among its messages, though the reference client holds it under its id:
+// a tool result shown beside the call it answers (call is that call's id),
+// or a message of a run's input (call is empty). role is "" for none.
+type unlisted struct {
+	role, call string
+}
+
+// note says, for the messages of findings, where the result shows the
+// message, if anywhere.
+func (u unlisted) note() string {
+	if u.call != "" {
+		return " (the result of the tool call " + quote(u.call) + ", shown beside the call)"
+	}
+	return " (a message of the run's input, which the result does not show)"
 }
 
 // find returns the entry of id, nil when the table has none.
@@ -87,7 +107,7 @@ func (t *idTable) current(e *idEntry) {
 // forgetting older ones.
 func (t *idTable) recordFacts(e *idEntry) {
 	if e.gen != t.gen {
-		e.gen, e.index, e.name, e.answered = t.gen, -1, msgName{}, false
+		e.gen, e.index, e.name, e.answered, e.unlisted = t.gen, -1, msgName{}, false, unlisted{}
 	}
 }
 
@@ -147,6 +167,30 @@ func (t *idTable) nameOf(e *idEntry) msgName {
 		return msgName{}
 	}
 	return e.name
+}
+
+// unlistedOf returns the message e's id names that the result does not
+// list, if there is one.
+func (t *idTable) unlistedOf(e *idEntry) (unlisted, bool) {
+	if e == nil || e.gen != t.gen || e.unlisted.role == "" {
+		return unlisted{}, false
+	}
+	return e.unlisted, true
+}
+
+// named reports whether e's id names a message, listed in the result or
+// not.
+func (t *idTable) named(e *idEntry) bool {
+	_, listed := t.indexOf(e)
+	_, held := t.unlistedOf(e)
+	return listed || held
+}
+
+// setUnlisted records u as the message e's id names that the result does
+// not list.
+func (t *idTable) setUnlisted(e *idEntry, u unlisted) {
+	t.recordFacts(e)
+	e.unlisted = u
 }
 
 func (t *idTable) isAnswered(e *idEntry) bool {

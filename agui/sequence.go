@@ -147,6 +147,8 @@ var (
 	ptrSubagentRunID = member(contract.SubagentFinishedEventMemberSubagentRunID)
 	ptrDelta         = member(nameDelta)
 	ptrSnapshot      = member(nameSnapshot)
+	// the messageId of a TOOL_CALL_RESULT, made once: results are many.
+	ptrResultMessageID = member(contract.ToolCallResultEventMemberMessageID)
 )
 
 // apply checks one event against the sequence so far and records what it
@@ -272,10 +274,14 @@ type msgName struct {
 // restates nothing, one it states must agree. A start that disagrees is
 // not a new message either (later content could not say which one it
 // extends), so it is refused: shown as one message, it would put one
-// speaker's text under another's role.
+// speaker's text under another's role. So is one on the id of a message
+// the result does not list (see unlistedMessage).
 func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEntry) error {
 	k, known := s.msgs.indexOf(ent)
 	if !known {
+		if err := s.unlistedMessage(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, ent); err != nil {
+			return err
+		}
 		n := msgName{known: true}
 		if e.Name != nil {
 			n.name, n.set = *e.Name, true
@@ -283,7 +289,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		s.msgs.setName(ent, n)
 		return nil
 	}
-	if err := s.reopenedRole(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, k); err != nil {
+	if err := s.reopenedRole(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, s.r.Messages[k].Role, ""); err != nil {
 		return err
 	}
 	n := s.msgs.nameOf(ent)
@@ -300,20 +306,58 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 
 // reopenedRole checks the role that the start event of a message states
 // (stated is false when it takes the contract's default) against the role
-// of the message k of the conversation that its id names: an id names one
+// was of the message of the conversation that its id names (note says
+// where the result shows it, when not in its list): an id names one
 // message, whatever kind of event streams it, and the reference client
 // appends the content of any start to the message of that id.
-func (s *seq) reopenedRole(i int, event, rule, id, role string, stated bool, k int) error {
-	was := s.r.Messages[k].Role
+func (s *seq) reopenedRole(i int, event, rule, id, role string, stated bool, was, note string) error {
 	if role == was {
 		return nil
 	}
 	if !stated {
+		// Stating the role is the way out only for a role a start can state.
+		fix := ""
+		switch contract.TextMessageRole(was) {
+		case contract.TextMessageRoleDeveloper, contract.TextMessageRoleSystem, contract.TextMessageRoleUser:
+			fix = ": state it"
+		}
 		return s.fail(i, ptrMessageID, rule,
-			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s; an id names one message, which keeps its role: state it", event, id, quote(role), quote(was))
+			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s%s; an id names one message, which keeps its role%s", event, id, quote(role), quote(was), note, fix)
 	}
 	return s.fail(i, member(contract.TextMessageStartEventMemberRole), rule,
-		"%s opens the message %q as %s, but the conversation holds it as %s; an id names one message, which keeps its role", event, id, quote(role), quote(was))
+		"%s opens the message %q as %s, but the conversation holds it as %s%s; an id names one message, which keeps its role", event, id, quote(role), quote(was), note)
+}
+
+// unlistedMessage checks the start of a message on the id of a message of
+// the conversation that the result does not list: a tool result shown
+// beside its call, or a message of a run's input. The reference client
+// holds that message under the id and appends the start's content to it,
+// so a start under another role is refused, as for a message the result
+// lists; one under its role is shown as a message of its own, with what
+// the record sends from here on alone, and a warning says so.
+func (s *seq) unlistedMessage(i int, event, rule, id, role string, stated bool, ent *idEntry) error {
+	u, ok := s.msgs.unlistedOf(ent)
+	if !ok {
+		return nil
+	}
+	if err := s.reopenedRole(i, event, rule, id, role, stated, u.role, u.note()); err != nil || role != u.role {
+		return err
+	}
+	s.warn(i, ptrMessageID, rule, "%s continues the message %q%s; only what the record sends for it from here on is shown", event, id, u.note())
+	return nil
+}
+
+// namedMessage returns the role of the message of the conversation that
+// e's id names (e an entry of s.msgs), if any, and a note that says where
+// the result shows it, for the messages of findings.
+func (s *seq) namedMessage(e *idEntry) (role, note string, ok bool) {
+	if k, listed := s.msgs.indexOf(e); listed {
+		return s.r.Messages[k].Role, " shown already", true
+	}
+	if u, held := s.msgs.unlistedOf(e); held {
+		return u.role, u.note(), true
+	}
+	return "", "", false
 }
 
 func (s *seq) textMessageContent(i int, e contract.TextMessageContentEvent) error {
@@ -373,9 +417,11 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 	// message of the conversation, where its id names one message.
 	ent := s.msgs.entry(e.MessageID)
 	if k, known := s.msgs.indexOf(ent); known {
-		if err := s.reopenedRole(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, k); err != nil {
+		if err := s.reopenedRole(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, s.r.Messages[k].Role, ""); err != nil {
 			return err
 		}
+	} else if err := s.unlistedMessage(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, ent); err != nil {
+		return err
 	}
 	s.openMessage(ent, e.Role, e.SubagentRunID)
 	return nil
@@ -642,6 +688,13 @@ func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 	if e.Input != nil {
 		for _, m := range e.Input.Messages {
 			s.seedOwner(m, false)
+			// The input is the conversation so far: the reference client
+			// holds its messages under their ids, which the result lists
+			// only if the record streams them.
+			id, _, _ := messageInfo(m)
+			if ent := s.msgs.entry(id); !s.msgs.named(ent) {
+				s.msgs.setUnlisted(ent, unlisted{role: s.m.variantTag(s.m.message, m)})
+			}
 		}
 	}
 	return nil
@@ -876,9 +929,18 @@ func (s *seq) recordToolCall(e contract.ToolCallStartEvent, ent *idEntry) {
 	s.r.ToolCalls = append(s.r.ToolCalls, tc)
 }
 
+// toolCallResult records a result. Every result is a tool message of the
+// conversation under its messageId, as the reference client adds one for
+// each, whether the result shows it beside its call or as a message of
+// its own: a start that later names the id reopens a tool message, and a
+// messageId that names a message the conversation holds already is refused
+// by the stand and said under AG-UI 1.1, where the result is shown all the
+// same and the id keeps naming the message it named first.
 func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	ent := s.tools.entry(e.ToolCallID)
 	k, started := s.tools.indexOf(ent)
+	msg := s.msgs.entry(e.MessageID)
+	was, note, named := s.namedMessage(msg)
 	if s.p.Has(contract.RuleStandToolResult) {
 		switch {
 		case !started:
@@ -887,14 +949,21 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "the tool call %q has not ended; its result may only follow TOOL_CALL_END", e.ToolCallID)
 		case s.tools.isAnswered(ent):
 			return failf(i, member(contract.ToolCallResultEventMemberToolCallID), contract.RuleStandToolResult, "the tool call %q already has a result", e.ToolCallID)
+		case named:
+			return failf(i, ptrResultMessageID, contract.RuleStandToolResult, "the messageId %q names the %s message%s; a result is a tool message of its own, with an id of its own", e.MessageID, was, note)
 		}
 	}
 	s.tools.setAnswered(ent)
 	if s.attrib {
 		// The result mints a tool message: its owner is the result's own.
-		s.msgs.setOwner(s.msgs.entry(e.MessageID), ownerOf(e.SubagentRunID))
+		s.msgs.setOwner(msg, ownerOf(e.SubagentRunID))
 	}
 	if started && s.r.ToolCalls[k].Result == nil {
+		if named {
+			s.warn(i, ptrResultMessageID, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown beside its call all the same", e.MessageID, was, note)
+		} else {
+			s.msgs.setUnlisted(msg, unlisted{role: s.toolRole(), call: e.ToolCallID})
+		}
 		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
 		return nil
 	}
@@ -907,7 +976,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	} else {
 		s.warn(i, ptr, contract.RuleSequenceToolResult, "the record shows no start of the tool call %q; its result is shown as a tool message of its own", e.ToolCallID)
 	}
-	m := Message{ID: e.MessageID, Role: s.m.variantTagOf(s.m.message, goTypeName[contract.ToolMessage]()), ToolCallID: e.ToolCallID, Complete: true}
+	m := Message{ID: e.MessageID, Role: s.toolRole(), ToolCallID: e.ToolCallID, Complete: true}
 	m.Content, m.Data = contentText(json.RawMessage(e.Content))
 	if e.SubagentRunID != nil {
 		m.Subagent = string(*e.SubagentRunID)
@@ -916,9 +985,8 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	// a start that later names it reopens a tool message, and is refused
 	// for its role. An id that names a message already is not taken from
 	// it; the result is shown all the same, and said to share it.
-	msg := s.msgs.entry(e.MessageID)
-	if k, held := s.msgs.indexOf(msg); held {
-		s.warn(i, member(contract.ToolCallResultEventMemberMessageID), contract.RuleSequenceToolResult, "the messageId %q names the %s message shown already; the result is shown beside it under the same id", e.MessageID, s.r.Messages[k].Role)
+	if named {
+		s.warn(i, ptrResultMessageID, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown beside it under the same id", e.MessageID, was, note)
 	} else {
 		s.msgs.setIndex(msg, len(s.r.Messages))
 	}
@@ -1152,6 +1220,11 @@ func contentText(raw json.RawMessage) (string, json.RawMessage) {
 	return "", raw
 }
 
+// toolRole is the role of a tool message, from the model.
+func (s *seq) toolRole() string {
+	return s.m.variantTagOf(s.m.message, goTypeName[contract.ToolMessage]())
+}
+
 // activityRole is the role of an activity message, from the model.
 func (s *seq) activityRole() string {
 	return s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]())
@@ -1173,7 +1246,19 @@ func (s *seq) activitySnapshot(i int, e contract.ActivitySnapshotEvent) error {
 			}
 		}
 	}
-	if exists && !e.ReplaceOrDefault() {
+	// So is one the result does not list (a tool result shown beside its
+	// call, a message of the run's input): the reference client holds it
+	// under its id all the same.
+	u, held := s.msgs.unlistedOf(ent)
+	if held = held && !exists; held && u.role != s.activityRole() {
+		ptr := member(contract.ActivitySnapshotEventMemberMessageID)
+		if e.ReplaceOrDefault() {
+			s.warn(i, ptr, contract.RuleSequenceActivitySnapshot, "the activity takes the id of the message %q of role %s%s: the reference client puts the activity in its place", e.MessageID, quote(u.role), u.note())
+		} else {
+			s.warn(i, ptr, contract.RuleSequenceActivitySnapshot, "the message %q is a message of role %s%s, not an activity, and replace is false: the activity is not shown", e.MessageID, quote(u.role), u.note())
+		}
+	}
+	if (exists || held) && !e.ReplaceOrDefault() {
 		return nil
 	}
 	if !exists || e.ReplaceOrDefault() {

@@ -258,3 +258,235 @@ func TestToolResultMessageTakesItsID(t *testing.T) {
 		t.Errorf("a result with its own id: accepted %v, warnings %v; want the one warning of its call", r.Accepted, r.Warnings)
 	}
 }
+
+// The messageId of a result shown beside its call names a tool message of
+// the conversation all the same, as the reference client adds one for
+// every result: a start that later names it is refused for its role, in
+// both profiles, rather than shown as an assistant's message that the
+// reference would append to the tool's. And a result beside its call whose
+// messageId names a message held already is refused by the stand and said
+// under AG-UI 1.1. Before, both passed in silence.
+//
+//contract:proves ag-ui.sequence.text-message ag-ui.sequence.reasoning ag-ui.sequence.tool-result ag-ui.stand.tool-result
+func TestResultBesideItsCallNamesAToolMessage(t *testing.T) {
+	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
+	answered := []ev{toolStart("c", "read_file"), toolEnd("c"), toolResult("tm", "c", "ok")}
+	then := func(first []ev, more ...ev) []byte {
+		return lines(t, run(append(append([]ev{}, first...), more...)...)...)
+	}
+	besideOnly := func(what string, r *Result) {
+		t.Helper()
+		if len(r.ToolCalls) != 1 || string(r.ToolCalls[0].Result) != `"ok"` {
+			t.Errorf("%s: tool calls %+v; want the call with its result", what, r.ToolCalls)
+		}
+		wantMessages(t, what, r)
+	}
+	for _, p := range []string{stand, v11} {
+		// The case that failed: a start with no role, then one with a role.
+		r := reject(t, p, then(answered, text(start, "tm"), text(content, "tm", "delta", "hi"), text(end, "tm")), 4, "/messageId", contract.RuleSequenceTextMessage)
+		besideOnly(p+": a start with no role on the result's id", r)
+		if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "tool" (the result of the tool call "c", shown beside the call)`) || strings.Contains(msg, "state it") {
+			t.Errorf("%s: the finding %q does not say the id names the result shown beside its call, or asks for a role no start can state", p, msg)
+		}
+		for _, role := range []string{"assistant", "user", "system", "developer"} {
+			r = reject(t, p, then(answered, text(start, "tm", "role", role), text(end, "tm")), 4, "/role", contract.RuleSequenceTextMessage)
+			besideOnly(p+": a start as "+role+" on the result's id", r)
+		}
+		// Neighbours: a start on an id of its own is a message of its own;
+		// a result whose id names no message draws no warning.
+		r = accept(t, p, then(answered, text(start, "m"), text(content, "m", "delta", "hi"), text(end, "m")))
+		wantMessages(t, p+": a start on another id", r, shown{"m", "assistant", "hi", ""})
+		if len(r.Warnings) != 0 || string(r.ToolCalls[0].Result) != `"ok"` {
+			t.Errorf("%s: a start on another id: warnings %v, calls %+v", p, r.Warnings, r.ToolCalls)
+		}
+
+		// A result beside its call on the id of a message shown already:
+		// an assistant's, a user's, another result's.
+		answer := []ev{text(start, "m"), text(content, "m", "delta", "hello"), text(end, "m")}
+		user := []ev{text(start, "u", "role", "user"), text(content, "u", "delta", "read it"), text(end, "u")}
+		for _, c := range []struct {
+			what   string
+			before []ev
+			id     string
+			event  int
+			shown  []shown
+			names  string
+		}{
+			{"an assistant's id", answer, "m", 6, []shown{{"m", "assistant", "hello", ""}}, `"m" names the assistant message shown already`},
+			{"a user's id", user, "u", 6, []shown{{"u", "user", "read it", ""}}, `"u" names the user message shown already`},
+			{"another result's id", []ev{toolStart("b", "list"), toolEnd("b"), toolResult("x", "b", "first")}, "x", 6, nil, `"x" names the tool message (the result of the tool call "b", shown beside the call)`},
+		} {
+			events := append(append(append([]ev{}, c.before...), toolStart("c", "read_file"), toolEnd("c")), toolResult(c.id, "c", "ok"))
+			if p == stand {
+				r = reject(t, p, lines(t, run(events...)...), c.event, "/messageId", contract.RuleStandToolResult)
+				if k := len(r.ToolCalls) - 1; r.ToolCalls[k].ID != "c" || r.ToolCalls[k].Result != nil {
+					t.Errorf("stand: %s: the refused result is shown: %+v", c.what, r.ToolCalls)
+				}
+			} else {
+				r = accept(t, p, lines(t, run(events...)...))
+				wantWarnings(t, c.what, r, "/messageId", contract.RuleSequenceToolResult, c.event)
+				if k := len(r.ToolCalls) - 1; r.ToolCalls[k].ID != "c" || string(r.ToolCalls[k].Result) != `"ok"` {
+					t.Errorf("%s: the result is not shown beside its call: %+v", c.what, r.ToolCalls)
+				}
+			}
+			wantMessages(t, p+": "+c.what, r, c.shown...)
+			if msg := r.Warnings; p == v11 && len(msg) == 1 && !strings.Contains(msg[0].Message, c.names) {
+				t.Errorf("%s: the warning %q does not name the message the id names", c.what, msg[0].Message)
+			}
+			if p == stand && !strings.Contains(r.Findings[0].Message, c.names) {
+				t.Errorf("stand: %s: the finding %q does not name the message the id names", c.what, r.Findings[0].Message)
+			}
+		}
+	}
+
+	// AG-UI 1.1: a reasoning message and a chunk on the result's id are
+	// refused as well.
+	r := reject(t, v11, then(answered, text(contract.EventReasoningMessageStart, "tm", "role", "reasoning"), text(contract.EventReasoningMessageEnd, "tm")), 4, "/role", contract.RuleSequenceReasoning)
+	besideOnly("a reasoning message on the result's id", r)
+	r = reject(t, v11, then(answered, text(contract.EventTextMessageChunk, "tm", "delta", "hi")), 4, "/messageId", contract.RuleSequenceTextMessage)
+	besideOnly("a chunk on the result's id", r)
+	// The shared id keeps naming the message it named first: the answer
+	// it names goes on.
+	r = accept(t, v11, then([]ev{text(start, "m"), text(content, "m", "delta", "hello"), text(end, "m"), toolStart("c", "f"), toolEnd("c"), toolResult("m", "c", "ok")},
+		text(start, "m"), text(content, "m", "delta", " again"), text(end, "m")))
+	wantMessages(t, "the answer after a result on its id", r, shown{"m", "assistant", "hello again", ""})
+	// A messages snapshot restates the conversation: one that leaves the
+	// result out leaves its id free.
+	snap := ev{"type": contract.EventMessagesSnapshot, "messages": []any{map[string]any{"id": "u", "role": "user", "content": "hi"}}}
+	r = accept(t, v11, then(answered, snap, text(start, "tm"), text(content, "tm", "delta", "x"), text(end, "tm")))
+	wantMessages(t, "a start on the result's id after a snapshot left it out", r, shown{"u", "user", "hi", ""}, shown{"tm", "assistant", "x", ""})
+}
+
+// The messages of a run's input are messages of the conversation, which
+// the reference client holds under their ids though the result does not
+// show them: a start on such an id under another role is refused, rather
+// than shown as a message of its own that the reference would append to
+// the input's; one under the message's role is shown with what the record
+// sends, and a warning says the message began in the input. A result on
+// such an id says so too. Before, all passed in silence.
+//
+//contract:proves ag-ui.sequence.text-message ag-ui.sequence.reasoning ag-ui.sequence.tool-result
+func TestInputMessagesNameTheirIDs(t *testing.T) {
+	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
+	withInput := func(events ...ev) []byte {
+		in := ev{"threadId": "t", "runId": "r", "messages": []any{
+			map[string]any{"id": "u", "role": "user", "content": "transfer 10"},
+			map[string]any{"id": "a", "role": "assistant", "content": "which account?"},
+		}}
+		all := run(events...)
+		all[0] = ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "input": in}
+		return lines(t, all...)
+	}
+	// The case that failed: the agent's text on the user's id.
+	r := reject(t, v11, withInput(text(start, "u"), text(content, "u", "delta", " to mallory"), text(end, "u")), 1, "/messageId", contract.RuleSequenceTextMessage)
+	wantMessages(t, "a start with no role on a user's input id", r)
+	if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "user" (a message of the run's input, which the result does not show)`) || !strings.HasSuffix(msg, "state it") {
+		t.Errorf("the finding %q does not say the id names a message of the input", msg)
+	}
+	reject(t, v11, withInput(text(start, "u", "role", "assistant"), text(end, "u")), 1, "/role", contract.RuleSequenceTextMessage)
+	reject(t, v11, withInput(text(start, "a", "role", "user"), text(end, "a")), 1, "/role", contract.RuleSequenceTextMessage)
+	reject(t, v11, withInput(text(contract.EventTextMessageChunk, "u", "delta", "x")), 1, "/messageId", contract.RuleSequenceTextMessage)
+	r = reject(t, v11, withInput(text(contract.EventReasoningMessageStart, "u", "role", "reasoning"), text(contract.EventReasoningMessageEnd, "u")), 1, "/role", contract.RuleSequenceReasoning)
+	wantMessages(t, "reasoning on a user's input id", r)
+
+	// Under the message's role the start goes on, and a warning says that
+	// what the input held is not shown: the assistant's, with no role or
+	// with it, and the user's with its role stated.
+	for _, c := range []struct {
+		what  string
+		start ev
+		want  shown
+	}{
+		{"the assistant's, no role", text(start, "a"), shown{"a", "assistant", " the first", ""}},
+		{"the assistant's, as assistant", text(start, "a", "role", "assistant"), shown{"a", "assistant", " the first", ""}},
+		{"the user's, as user", text(start, "u", "role", "user"), shown{"u", "user", " the first", ""}},
+	} {
+		r = accept(t, v11, withInput(c.start, text(content, c.want.id, "delta", " the first"), text(end, c.want.id)))
+		wantMessages(t, c.what, r, c.want)
+		wantWarnings(t, c.what, r, "/messageId", contract.RuleSequenceTextMessage, 1)
+		if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, "a message of the run's input") {
+			t.Errorf("%s: the warning %q does not say the message began in the input", c.what, r.Warnings[0].Message)
+		}
+	}
+
+	// A result on an input message's id, beside its call or on its own.
+	r = accept(t, v11, withInput(toolStart("c", "f"), toolEnd("c"), toolResult("u", "c", "ok")))
+	wantWarnings(t, "a result beside its call on a user's input id", r, "/messageId", contract.RuleSequenceToolResult, 3)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `"u" names the user message (a message of the run's input`) {
+		t.Errorf("the warning %q does not name the input's message", r.Warnings[0].Message)
+	}
+	r = accept(t, v11, withInput(toolResult("u", "zz", "ok")))
+	if len(r.Warnings) != 2 || r.Warnings[1].Pointer != "/messageId" || r.Warnings[1].Rule != contract.RuleSequenceToolResult {
+		t.Errorf("a result on its own on a user's input id: warnings %v; want the call's, then the id's", r.Warnings)
+	}
+
+	// Neighbours: an id the input does not hold is a message of its own,
+	// with no warning; a messages snapshot that leaves the input's message
+	// out leaves its id free.
+	r = accept(t, v11, withInput(text(start, "m"), text(content, "m", "delta", "done"), text(end, "m")))
+	wantMessages(t, "a start on a new id", r, shown{"m", "assistant", "done", ""})
+	wantWarnings(t, "a start on a new id", r, "", "")
+	snap := ev{"type": contract.EventMessagesSnapshot, "messages": []any{map[string]any{"id": "a", "role": "assistant", "content": "which account?"}}}
+	r = accept(t, v11, withInput(snap, text(start, "u"), text(content, "u", "delta", "x"), text(end, "u")))
+	wantMessages(t, "a start on an id a snapshot left out", r, shown{"a", "assistant", "which account?", ""}, shown{"u", "assistant", "x", ""})
+	wantWarnings(t, "a start on an id a snapshot left out", r, "", "")
+}
+
+// An ACTIVITY_SNAPSHOT on the id of a message the result does not list (a
+// tool result shown beside its call, a message of the run's input) is
+// said as one on a message shown is: the reference client puts the
+// activity in that message's place, or, with replace false, changes
+// nothing, and the activity is not shown. Before, it was shown as a new
+// activity in silence either way.
+//
+//contract:proves ag-ui.sequence.activity-snapshot
+func TestActivitySnapshotOnUnlistedIDs(t *testing.T) {
+	activity := func(id string, replace any) ev {
+		e := ev{"type": contract.EventActivitySnapshot, "messageId": id, "activityType": "PLAN", "content": map[string]any{"x": 1}}
+		if replace != nil {
+			e["replace"] = replace
+		}
+		return e
+	}
+	withInput := func(events ...ev) []byte {
+		in := ev{"threadId": "t", "runId": "r", "messages": []any{
+			map[string]any{"id": "u", "role": "user", "content": "pay 10"},
+			map[string]any{"id": "p", "role": "activity", "activityType": "PLAN", "content": map[string]any{"x": 0}},
+		}}
+		all := run(events...)
+		all[0] = ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "input": in}
+		return lines(t, all...)
+	}
+	answered := []ev{toolStart("c", "read_file"), toolEnd("c"), toolResult("tm", "c", "ok")}
+	planned := shown{"tm", "activity", "", `{"x":1}`}
+
+	r := accept(t, v11, lines(t, run(append(answered, activity("tm", nil))...)...))
+	wantMessages(t, "a result's id, replaced", r, planned)
+	wantWarnings(t, "a result's id, replaced", r, "/messageId", contract.RuleSequenceActivitySnapshot, 4)
+	if len(r.Warnings) == 1 && !strings.Contains(r.Warnings[0].Message, `of role "tool" (the result of the tool call "c", shown beside the call)`) {
+		t.Errorf("the warning %q does not name the result", r.Warnings[0].Message)
+	}
+	r = accept(t, v11, lines(t, run(append(answered, activity("tm", false))...)...))
+	wantMessages(t, "a result's id, replace false", r)
+	wantWarnings(t, "a result's id, replace false", r, "/messageId", contract.RuleSequenceActivitySnapshot, 4)
+
+	r = accept(t, v11, withInput(activity("u", true)))
+	wantMessages(t, "a user's input id, replaced", r, shown{"u", "activity", "", `{"x":1}`})
+	wantWarnings(t, "a user's input id, replaced", r, "/messageId", contract.RuleSequenceActivitySnapshot, 1)
+	r = accept(t, v11, withInput(activity("u", false)))
+	wantMessages(t, "a user's input id, replace false", r)
+	wantWarnings(t, "a user's input id, replace false", r, "/messageId", contract.RuleSequenceActivitySnapshot, 1)
+
+	// Neighbours: an activity of the input is replaced, or left as it is
+	// with replace false, in silence, as one shown is; a new id is a new
+	// activity.
+	r = accept(t, v11, withInput(activity("p", nil)))
+	wantMessages(t, "an input's activity, replaced", r, shown{"p", "activity", "", `{"x":1}`})
+	wantWarnings(t, "an input's activity, replaced", r, "", "")
+	r = accept(t, v11, withInput(activity("p", false)))
+	wantMessages(t, "an input's activity, replace false", r)
+	wantWarnings(t, "an input's activity, replace false", r, "", "")
+	r = accept(t, v11, withInput(activity("n", false)))
+	wantMessages(t, "a new activity", r, shown{"n", "activity", "", `{"x":1}`})
+	wantWarnings(t, "a new activity", r, "", "")
+}
