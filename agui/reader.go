@@ -247,6 +247,10 @@ type lineReader struct {
 	// making them takes a method value, which costs an allocation.
 	opt    strictjson.Options
 	optSet bool
+	// sentLF are the offsets in the line being read where it holds a
+	// carriage return for a line feed that was sent (Stream.Line): a
+	// finding there names the line feed.
+	sentLF []int
 }
 
 // read parses one line into a; a blank line gives nil and no error.
@@ -270,6 +274,7 @@ func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value,
 	}
 	v, err := strictjson.ParseIn(a, line, opt)
 	if err != nil {
+		err = lr.asSent(line, err)
 		return nil, parseFailure(err, lim, func(ptr string) (int, string) { return index, ptr })
 	}
 	if v.Kind != strictjson.Object {

@@ -202,7 +202,7 @@ func (r *Run) event(e sse.Event) error {
 	if isBlank(e.Data) {
 		return r.blank()
 	}
-	line := r.Stream.Line(e.Data)
+	line := r.Stream.LineWithCRs(e.Data, e.CRs)
 	if r.save != nil {
 		if err := r.save(line); err != nil {
 			return fmt.Errorf("saving the record: %w", err)
