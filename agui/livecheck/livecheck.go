@@ -119,12 +119,7 @@ func (sp spill) Data(b []byte) error {
 		}
 		for rest := b; len(rest) > 0; {
 			n := min(len(rest), 32<<10)
-			r.crs = append(r.crs[:0], rest[:n]...)
-			for i, c := range r.crs {
-				if c == '\n' {
-					r.crs[i] = '\r'
-				}
-			}
+			r.crs = agui.AppendRecordText(r.crs[:0], rest[:n])
 			if err := r.Parts.Part(r.crs); err != nil {
 				return fmt.Errorf("saving the record: %w", err)
 			}
