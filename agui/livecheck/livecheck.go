@@ -94,6 +94,9 @@ type Run struct {
 	spilled  int
 	nonSpace bool
 	crs      []byte
+	// dropErr is why the saved bytes of an event the stream ended inside
+	// could not be dropped (spill.Drop).
+	dropErr error
 }
 
 // A PartSaver saves the line of an event too large to hold, part by part:
@@ -133,12 +136,20 @@ func (sp spill) Data(b []byte) error {
 	return nil
 }
 
-func (sp spill) Drop() {
+// Drop drops the saved bytes of an event the stream ended inside. When the
+// PartSaver cannot, the record holds them as a line of its own, which no
+// event sent: it must not be kept as the record of the run, so End says
+// so (dropErr) instead of giving a verdict.
+func (sp spill) Drop() error {
 	r := sp.r
-	if r.save != nil && r.Parts != nil {
-		r.Parts.EndPart(false)
-	}
 	r.spilled, r.nonSpace = 0, false
+	if r.save != nil && r.Parts != nil {
+		if err := r.Parts.EndPart(false); err != nil {
+			r.dropErr = fmt.Errorf("saving the record: the stream ended inside an event of more than %d bytes, whose bytes saved so far could not be dropped: %w", contract.LimitInputBytes, err)
+			return r.dropErr
+		}
+	}
+	return nil
 }
 
 // blank is the error of an event whose data holds no JSON value.
@@ -243,10 +254,17 @@ func (r *Run) SawCR() bool { return r.parser.SawCR() }
 
 // End ends the stream and returns its result. What the end of the stream
 // itself breaks (a run cut before it finished) is found now, and reported.
+// It returns an *agui.InputError when the stream held no event, and an
+// error that says so when the record being saved could not be ended as
+// the stream was (the saved bytes of an event the stream ended inside
+// could not be dropped).
 func (r *Run) End() (*agui.Result, error) {
 	r.parser.Close()
 	stopped := r.Stream.Stopped()
 	res, err := r.Stream.End()
+	if r.dropErr != nil {
+		return nil, r.dropErr
+	}
 	if err == nil && !stopped {
 		for _, f := range res.Findings {
 			r.report(f)

@@ -383,6 +383,65 @@ func (p *bufParts) EndPart(keep bool) error {
 	return nil
 }
 
+// failingParts is a PartSaver whose EndPart fails for the ending named.
+type failingParts struct {
+	bufParts
+	failKeep, failDrop bool
+}
+
+var errPartsFailed = errors.New("the parts could not be ended")
+
+func (p *failingParts) EndPart(keep bool) error {
+	if (keep && p.failKeep) || (!keep && p.failDrop) {
+		return errPartsFailed
+	}
+	return p.bufParts.EndPart(keep)
+}
+
+// When a stream ends inside an event too large to hold and the PartSaver
+// cannot drop the bytes it saved of it, the record holds a line no event
+// sent: End gives no verdict but says so, wrapping the saver's error, and
+// so the record is not kept as the run's. Its neighbours: the same cut with
+// a saver that drops the bytes gives the verdict of the record saved; the
+// event ended instead, a saver that cannot keep it stops the run while it
+// is read; and a run saving nothing has nothing to drop.
+func TestDropThatFailsIsNotSilent(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	big := "data: {\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":1" + strings.Repeat(" ", contract.LimitInputBytes) + "}"
+	run := func(parts PartSaver, save bool, stream string) (*agui.Result, error, error) {
+		var saved bytes.Buffer
+		var found []agui.Finding
+		r := newRun(t, &saved, &found)
+		if !save {
+			r.save = nil
+		}
+		r.Parts = parts
+		readErr := r.ReadBody(strings.NewReader(stream), Hooks{})
+		res, err := r.End()
+		return res, err, readErr
+	}
+	// Cut inside the event: the drop fails.
+	res, err, readErr := run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failDrop: true}, true, start+big)
+	if readErr != nil || res != nil || !errors.Is(err, errPartsFailed) || !strings.Contains(err.Error(), "saving the record: the stream ended inside an event of more than") {
+		t.Errorf("a drop that fails: read %v, result %v, End %v", readErr, res, err)
+	}
+	// The drop succeeds: the verdict is that of the run cut.
+	res, err, readErr = run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failKeep: true}, true, start+big)
+	if readErr != nil || err != nil || res.Accepted || res.Findings[0].Rule != contract.RuleSequenceRunComplete {
+		t.Errorf("a drop that succeeds: read %v, End %v, result %v", readErr, err, res)
+	}
+	// The event ends: keeping it fails while the stream is read.
+	res, err, readErr = run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failKeep: true}, true, start+big+"\n\n")
+	if !errors.Is(readErr, errPartsFailed) || !strings.Contains(readErr.Error(), "saving the record") {
+		t.Errorf("a keep that fails: read %v, End %v", readErr, err)
+	}
+	// Nothing saved: the same cut has nothing to drop.
+	res, err, readErr = run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failDrop: true}, false, start+big)
+	if readErr != nil || err != nil || res.Accepted || res.Findings[0].Rule != contract.RuleSequenceRunComplete {
+		t.Errorf("nothing saved: read %v, End %v, result %v", readErr, err, res)
+	}
+}
+
 // An event whose record stays within the byte limit (its data one byte
 // shorter than the limit, with the newline the limit) is held and checked;
 // one byte more and the record passes the limit: the verdict is

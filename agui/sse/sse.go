@@ -51,8 +51,10 @@ type Spill interface {
 	// that joins two data lines comes as data too.
 	Data(b []byte) error
 	// Drop says that the stream ended before the event was dispatched:
-	// as the standard discards such an event, it was never an event.
-	Drop()
+	// as the standard discards such an event, it was never an event. An
+	// error means the Spill could not let go of what it took: Close
+	// returns it.
+	Drop() error
 }
 
 // ErrTooLarge reports an event, or a line, longer than the parser's bound.
@@ -381,12 +383,12 @@ func (p *Parser) overflow(next []byte, whole bool) (bool, error) {
 }
 
 // Close ends the stream. An event not yet dispatched (no empty line after
-// it) is discarded, as the standard says, and a Spill told so; a stream
-// that ended before its first byte-order-mark question was settled had no
-// events.
+// it) is discarded, as the standard says, and a Spill told so (its error,
+// if it fails to drop the event, is Close's); a stream that ended before
+// its first byte-order-mark question was settled had no events.
 func (p *Parser) Close() error {
 	if p.spilling && p.err == nil {
-		p.Spill.Drop()
+		p.err = p.Spill.Drop()
 	}
 	p.line, p.data, p.typ, p.hasData = p.line[:0], p.data[:0], p.typ[:0], false
 	p.pend, p.pending, p.crs = nil, false, p.crs[:0]

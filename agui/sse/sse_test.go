@@ -393,12 +393,13 @@ func FuzzParser(f *testing.F) {
 
 // spiller collects what a Parser spills.
 type spiller struct {
-	cur   []byte
-	drops int
+	cur     []byte
+	drops   int
+	dropErr error // what Drop returns
 }
 
 func (s *spiller) Data(b []byte) error { s.cur = append(s.cur, b...); return nil }
-func (s *spiller) Drop()               { s.drops++; s.cur = nil }
+func (s *spiller) Drop() error         { s.drops++; s.cur = nil; return s.dropErr }
 
 // spilledEvent is an event as parseSpilling sees it.
 type spilledEvent struct {
@@ -535,4 +536,45 @@ func FuzzSpill(f *testing.F) {
 			t.Fatalf("%q split at %d: %q, want %q", stream, i, data, want)
 		}
 	})
+}
+
+// A Spill that cannot drop the event the stream ended inside says so, and
+// Close returns what it said: the spilled bytes are not let go of
+// silently. A Spill that dropped nothing, or did so without an error,
+// leaves Close's nil.
+func TestSpillDropError(t *testing.T) {
+	failed := errors.New("the spilled bytes could not be dropped")
+	for _, tc := range []struct {
+		stream string
+		want   error
+		drops  int
+	}{
+		{"data: a\n\ndata: " + strings.Repeat("x", 30) + "\n", failed, 1}, // cut after a spilled line
+		{"data: a\n\ndata: " + strings.Repeat("x", 30), failed, 1},        // cut inside it
+		{"data: a\n\ndata: " + strings.Repeat("x", 30) + "\n\n", nil, 0},  // dispatched: nothing to drop
+		{"data: a\n\ndata: xxxxxxxxxx\n", nil, 0},                         // cut, but held at the bound, not spilled
+		{"data: a\n\n: " + strings.Repeat("c", 30) + "\ndata: b", nil, 0}, // a long comment dropped, a short event cut
+	} {
+		eachSplit(tc.stream, func(how string, pieces ...[]byte) {
+			s := &spiller{dropErr: failed}
+			p := New(10, func(Event) error { return nil })
+			p.Spill = s
+			for _, b := range pieces {
+				if _, err := p.Write(b); err != nil {
+					t.Fatalf("%q %s: Write: %v", tc.stream, how, err)
+				}
+			}
+			if err := p.Close(); err != tc.want || s.drops != tc.drops {
+				t.Fatalf("%q %s: Close %v after %d drops; want %v after %d", tc.stream, how, err, s.drops, tc.want, tc.drops)
+			}
+		})
+	}
+	// Without an error, the same cut drops the event and Close is nil.
+	s := &spiller{}
+	p := New(10, func(Event) error { return nil })
+	p.Spill = s
+	p.Write([]byte("data: " + strings.Repeat("x", 30)))
+	if err := p.Close(); err != nil || s.drops != 1 {
+		t.Errorf("a Drop without error: Close %v after %d drops", err, s.drops)
+	}
 }
