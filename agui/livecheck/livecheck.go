@@ -130,7 +130,7 @@ func (sp spill) Data(b []byte) error {
 		}
 	}
 	r.spilled += len(b)
-	if !r.nonSpace && !isBlank(b) {
+	if !r.nonSpace && !agui.IsBlank(b) {
 		r.nonSpace = true
 	}
 	return nil
@@ -205,7 +205,7 @@ func (r *Run) event(e sse.Event) error {
 		r.check(p)
 		return nil
 	}
-	if isBlank(e.Data) {
+	if agui.IsBlank(e.Data) {
 		return r.blank()
 	}
 	line := r.Stream.LineWithCRs(e.Data, e.CRs)
@@ -221,17 +221,6 @@ func (r *Run) event(e sse.Event) error {
 	}
 	r.check(p)
 	return nil
-}
-
-// isBlank reports whether an event's data is empty or JSON white space
-// (the data of a server-sent event holds no CR).
-func isBlank(data []byte) bool {
-	for _, c := range data {
-		if c != ' ' && c != '\t' && c != '\n' {
-			return false
-		}
-	}
-	return true
 }
 
 // check checks one event read and reports what it found.
