@@ -3,7 +3,7 @@ package agui
 import (
 	"bytes"
 	"errors"
-	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,9 +60,6 @@ type Stream struct {
 	// checkedEvents and checkedBytes are Events and Bytes as of the last
 	// event checked.
 	checkedEvents, checkedBytes int
-	// lfs are the offsets in the line Line returned last where the event
-	// had a line feed, which the line holds as a carriage return.
-	lfs []int
 }
 
 // NewStream starts checking a stream under the profile opt names.
@@ -181,12 +178,23 @@ var lineBlocks = sync.Pool{New: func() any { return new([lineBlock]byte) }}
 // means what it meant while the record keeps one event per line; the
 // length is unchanged, so every size limit measures the same.
 //
+// A finding at one of those line feeds names the character the event was
+// sent with there: a line feed, or a carriage return for those LineWithCRs
+// is told of. (The saved record holds a carriage return, and checking it
+// names that.)
+//
 // The copy is in memory the Stream keeps for as long as its trees may
 // refer to the line: lines share blocks rather than taking an allocation
 // each. Once checking has stopped nothing refers to a line after Event
 // returns, and Line reuses one buffer. A line is valid until the next
 // call of Line or End.
-func (s *Stream) Line(data []byte) []byte {
+func (s *Stream) Line(data []byte) []byte { return s.LineWithCRs(data, nil) }
+
+// LineWithCRs is Line for data some of whose line feeds stand for a
+// carriage return the stream sent: crs are their offsets, in order (the
+// data lines of a server-sent event that ended with CR or CRLF, joined
+// with a line feed all the same; sse.Event.CRs).
+func (s *Stream) LineWithCRs(data []byte, crs []int) []byte {
 	var line []byte
 	if s.readErr != nil || s.seqStopped.Load() {
 		s.spare = append(s.spare[:0], data...)
@@ -205,46 +213,45 @@ func (s *Stream) Line(data []byte) []byte {
 		s.text = append(s.text, data...)
 		line = s.text[start:len(s.text):len(s.text)]
 	}
-	// Events rarely span data lines: look for the line feeds rather than
-	// visit every byte.
-	s.lfs = s.lfs[:0]
-	for off := 0; ; {
-		i := bytes.IndexByte(line[off:], '\n')
-		if i < 0 {
-			break
-		}
-		line[off+i] = '\r'
-		s.lfs = append(s.lfs, off+i)
-		off += i + 1
+	// The reader is told where the line holds a carriage return for a line
+	// feed that was sent: all the line feeds but those crs names.
+	lfs := s.lr.sentLF[:0]
+	crForLF(line, &lfs)
+	if len(crs) > 0 {
+		lfs = slices.DeleteFunc(lfs, func(off int) bool {
+			_, cr := slices.BinarySearch(crs, off)
+			return cr
+		})
 	}
+	s.lr.sentLF = lfs
 	return line
 }
 
-// sentChar makes a reading finding of the line Line returned last name the
-// character the event held: where the parser stopped at a carriage return
-// that was a line feed (one joining two data lines inside a string), the
-// finding names the line feed. The saved record holds the carriage return,
-// and checking it names that.
-func (s *Stream) sentChar(f *fail) {
-	if len(s.lfs) == 0 {
-		return
-	}
-	msg := f.Message
-	i := strings.LastIndex(msg, "(byte ")
-	if i < 0 {
-		return
-	}
-	var off int
-	if _, err := fmt.Sscanf(msg[i:], "(byte %d ", &off); err != nil {
-		return
-	}
-	for _, lf := range s.lfs {
-		if lf == off {
-			head := strings.Replace(msg[:i], "U+000D", "U+000A", 1)
-			head = strings.Replace(head, `'\r'`, `'\n'`, 1)
-			f.Message = head + msg[i:]
+// AppendRecordText appends text to dst as a record's line holds it, every
+// line feed a carriage return (see Stream.Line), and returns the result:
+// for the bytes of an event too large for a Stream to hold, saved as they
+// arrive.
+func AppendRecordText(dst, text []byte) []byte {
+	start := len(dst)
+	dst = append(dst, text...)
+	crForLF(dst[start:], nil)
+	return dst
+}
+
+// crForLF turns every line feed of b into a carriage return, and appends
+// their offsets to lfs when it is not nil. Events rarely span data lines:
+// the line feeds are looked for, not every byte visited.
+func crForLF(b []byte, lfs *[]int) {
+	for off := 0; ; {
+		i := bytes.IndexByte(b[off:], '\n')
+		if i < 0 {
 			return
 		}
+		b[off+i] = '\r'
+		if lfs != nil {
+			*lfs = append(*lfs, off+i)
+		}
+		off += i + 1
 	}
 }
 
@@ -293,7 +300,6 @@ func (s *Stream) Parse(line []byte) (r Parsed) {
 	v, err := s.lr.read(line, arena)
 	if err != nil {
 		s.readErr = asFail(err)
-		s.sentChar(s.readErr)
 		s.readAt = r.index
 		r.found = owned([]Finding{s.readErr.Finding})
 		return r
@@ -448,4 +454,33 @@ func (s *Stream) End() (*Result, error) {
 	s.lists, s.tables = nil, nil
 	r.own()
 	return r, nil
+}
+
+// asSent returns err, the JSON reader's error on line, naming the byte
+// that was sent where the line holds another: where the reader stopped at
+// a carriage return that stands for a line feed (lr.sentLF), the reader
+// is asked again of the line up to that byte with the line feed in its
+// place. JSON reads the two alike wherever it reads either (as white
+// space, or as a control character a string refuses, or as a byte no
+// literal holds), so it stops there again for the same reason, and its
+// message names the line feed. Only the syntax is read again: the bytes
+// before passed every limit the first time.
+func (lr *lineReader) asSent(line []byte, err error) error {
+	var se *strictjson.Error
+	if len(lr.sentLF) == 0 || !errors.As(err, &se) || se.Kind != strictjson.ErrSyntax {
+		return err
+	}
+	if _, lf := slices.BinarySearch(lr.sentLF, se.Offset); !lf || se.Offset >= len(line) {
+		return err
+	}
+	text := append([]byte(nil), line[:se.Offset+1]...)
+	text[se.Offset] = '\n'
+	_, again := strictjson.Parse(text, strictjson.Options{MaxDepth: lr.lim.depth})
+	var sent *strictjson.Error
+	if !errors.As(again, &sent) || sent.Kind != se.Kind || sent.Offset != se.Offset {
+		return err
+	}
+	named := *se
+	named.Msg = sent.Msg
+	return &named
 }

@@ -456,3 +456,26 @@ func TestStreamFinished(t *testing.T) {
 		}
 	}
 }
+
+// AppendRecordText, which saves the bytes of an event too large to hold,
+// and Stream.Line write the same bytes for the same text: each line feed a
+// carriage return, anything else (a carriage return too) as it was. It
+// appends after what dst held and leaves text as it was.
+func TestAppendRecordTextIsLine(t *testing.T) {
+	s, err := NewStream(Options{Profile: contract.ProfileAgUI11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.End()
+	for _, text := range []string{"", "{}", "\n", "\n\n", "{\n\"a\":\r1\n}", "\n{}", "{}\n", "é\n😀\n\n\r\n"} {
+		src := []byte(text)
+		got := AppendRecordText([]byte("kept"), src)
+		want := "kept" + strings.ReplaceAll(text, "\n", "\r")
+		if string(got) != want || string(src) != text {
+			t.Errorf("%q: appended %q, text now %q; want %q", text, got, src, want)
+		}
+		if line := s.Line(src); string(line) != want[len("kept"):] {
+			t.Errorf("%q: Line %q; want %q", text, line, want[len("kept"):])
+		}
+	}
+}

@@ -247,11 +247,15 @@ type lineReader struct {
 	// making them takes a method value, which costs an allocation.
 	opt    strictjson.Options
 	optSet bool
+	// sentLF are the offsets in the line being read where it holds a
+	// carriage return for a line feed that was sent (Stream.Line): a
+	// finding there names the line feed.
+	sentLF []int
 }
 
 // read parses one line into a; a blank line gives nil and no error.
 func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value, error) {
-	if isBlank(line) {
+	if IsBlank(line) {
 		return nil, nil
 	}
 	index, lim := lr.index, lr.lim
@@ -270,6 +274,7 @@ func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value,
 	}
 	v, err := strictjson.ParseIn(a, line, opt)
 	if err != nil {
+		err = lr.asSent(line, err)
 		return nil, parseFailure(err, lim, func(ptr string) (int, string) { return index, ptr })
 	}
 	if v.Kind != strictjson.Object {
@@ -280,11 +285,13 @@ func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value,
 	return v, nil
 }
 
-// isBlank reports whether a line holds only spaces, tabs and CRs, which
-// the line form skips. An event's line ends at its first byte, '{'.
-func isBlank(line []byte) bool {
-	for _, c := range line {
-		if c != ' ' && c != '\t' && c != '\r' {
+// IsBlank reports whether text holds nothing but JSON white space (space,
+// tab, LF, CR), and so no JSON value: a line the line form skips (it holds
+// no LF, its end), or the data of a server-sent event that no record line
+// could hold. An event's text ends the loop at its first byte, '{'.
+func IsBlank(text []byte) bool {
+	for _, c := range text {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
 			return false
 		}
 	}

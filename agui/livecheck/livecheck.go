@@ -94,6 +94,9 @@ type Run struct {
 	spilled  int
 	nonSpace bool
 	crs      []byte
+	// dropErr is why the saved bytes of an event the stream ended inside
+	// could not be dropped (spill.Drop).
+	dropErr error
 }
 
 // A PartSaver saves the line of an event too large to hold, part by part:
@@ -119,12 +122,7 @@ func (sp spill) Data(b []byte) error {
 		}
 		for rest := b; len(rest) > 0; {
 			n := min(len(rest), 32<<10)
-			r.crs = append(r.crs[:0], rest[:n]...)
-			for i, c := range r.crs {
-				if c == '\n' {
-					r.crs[i] = '\r'
-				}
-			}
+			r.crs = agui.AppendRecordText(r.crs[:0], rest[:n])
 			if err := r.Parts.Part(r.crs); err != nil {
 				return fmt.Errorf("saving the record: %w", err)
 			}
@@ -132,18 +130,26 @@ func (sp spill) Data(b []byte) error {
 		}
 	}
 	r.spilled += len(b)
-	if !r.nonSpace && !isBlank(b) {
+	if !r.nonSpace && !agui.IsBlank(b) {
 		r.nonSpace = true
 	}
 	return nil
 }
 
-func (sp spill) Drop() {
+// Drop drops the saved bytes of an event the stream ended inside. When the
+// PartSaver cannot, the record holds them as a line of its own, which no
+// event sent: it must not be kept as the record of the run, so End says
+// so (dropErr) instead of giving a verdict.
+func (sp spill) Drop() error {
 	r := sp.r
-	if r.save != nil && r.Parts != nil {
-		r.Parts.EndPart(false)
-	}
 	r.spilled, r.nonSpace = 0, false
+	if r.save != nil && r.Parts != nil {
+		if err := r.Parts.EndPart(false); err != nil {
+			r.dropErr = fmt.Errorf("saving the record: the stream ended inside an event of more than %d bytes, whose bytes saved so far could not be dropped: %w", contract.LimitInputBytes, err)
+			return r.dropErr
+		}
+	}
+	return nil
 }
 
 // blank is the error of an event whose data holds no JSON value.
@@ -199,10 +205,10 @@ func (r *Run) event(e sse.Event) error {
 		r.check(p)
 		return nil
 	}
-	if isBlank(e.Data) {
+	if agui.IsBlank(e.Data) {
 		return r.blank()
 	}
-	line := r.Stream.Line(e.Data)
+	line := r.Stream.LineWithCRs(e.Data, e.CRs)
 	if r.save != nil {
 		if err := r.save(line); err != nil {
 			return fmt.Errorf("saving the record: %w", err)
@@ -215,17 +221,6 @@ func (r *Run) event(e sse.Event) error {
 	}
 	r.check(p)
 	return nil
-}
-
-// isBlank reports whether an event's data is empty or JSON white space
-// (the data of a server-sent event holds no CR).
-func isBlank(data []byte) bool {
-	for _, c := range data {
-		if c != ' ' && c != '\t' && c != '\n' {
-			return false
-		}
-	}
-	return true
 }
 
 // check checks one event read and reports what it found.
@@ -248,10 +243,17 @@ func (r *Run) SawCR() bool { return r.parser.SawCR() }
 
 // End ends the stream and returns its result. What the end of the stream
 // itself breaks (a run cut before it finished) is found now, and reported.
+// It returns an *agui.InputError when the stream held no event, and an
+// error that says so when the record being saved could not be ended as
+// the stream was (the saved bytes of an event the stream ended inside
+// could not be dropped).
 func (r *Run) End() (*agui.Result, error) {
 	r.parser.Close()
 	stopped := r.Stream.Stopped()
 	res, err := r.Stream.End()
+	if r.dropErr != nil {
+		return nil, r.dropErr
+	}
 	if err == nil && !stopped {
 		for _, f := range res.Findings {
 			r.report(f)

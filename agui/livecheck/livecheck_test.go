@@ -383,6 +383,65 @@ func (p *bufParts) EndPart(keep bool) error {
 	return nil
 }
 
+// failingParts is a PartSaver whose EndPart fails for the ending named.
+type failingParts struct {
+	bufParts
+	failKeep, failDrop bool
+}
+
+var errPartsFailed = errors.New("the parts could not be ended")
+
+func (p *failingParts) EndPart(keep bool) error {
+	if (keep && p.failKeep) || (!keep && p.failDrop) {
+		return errPartsFailed
+	}
+	return p.bufParts.EndPart(keep)
+}
+
+// When a stream ends inside an event too large to hold and the PartSaver
+// cannot drop the bytes it saved of it, the record holds a line no event
+// sent: End gives no verdict but says so, wrapping the saver's error, and
+// so the record is not kept as the run's. Its neighbours: the same cut with
+// a saver that drops the bytes gives the verdict of the record saved; the
+// event ended instead, a saver that cannot keep it stops the run while it
+// is read; and a run saving nothing has nothing to drop.
+func TestDropThatFailsIsNotSilent(t *testing.T) {
+	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	big := "data: {\"type\":\"CUSTOM\",\"name\":\"n\",\"value\":1" + strings.Repeat(" ", contract.LimitInputBytes) + "}"
+	run := func(parts PartSaver, save bool, stream string) (*agui.Result, error, error) {
+		var saved bytes.Buffer
+		var found []agui.Finding
+		r := newRun(t, &saved, &found)
+		if !save {
+			r.save = nil
+		}
+		r.Parts = parts
+		readErr := r.ReadBody(strings.NewReader(stream), Hooks{})
+		res, err := r.End()
+		return res, err, readErr
+	}
+	// Cut inside the event: the drop fails.
+	res, err, readErr := run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failDrop: true}, true, start+big)
+	if readErr != nil || res != nil || !errors.Is(err, errPartsFailed) || !strings.Contains(err.Error(), "saving the record: the stream ended inside an event of more than") {
+		t.Errorf("a drop that fails: read %v, result %v, End %v", readErr, res, err)
+	}
+	// The drop succeeds: the verdict is that of the run cut.
+	res, err, readErr = run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failKeep: true}, true, start+big)
+	if readErr != nil || err != nil || res.Accepted || res.Findings[0].Rule != contract.RuleSequenceRunComplete {
+		t.Errorf("a drop that succeeds: read %v, End %v, result %v", readErr, err, res)
+	}
+	// The event ends: keeping it fails while the stream is read.
+	res, err, readErr = run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failKeep: true}, true, start+big+"\n\n")
+	if !errors.Is(readErr, errPartsFailed) || !strings.Contains(readErr.Error(), "saving the record") {
+		t.Errorf("a keep that fails: read %v, End %v", readErr, err)
+	}
+	// Nothing saved: the same cut has nothing to drop.
+	res, err, readErr = run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failDrop: true}, false, start+big)
+	if readErr != nil || err != nil || res.Accepted || res.Findings[0].Rule != contract.RuleSequenceRunComplete {
+		t.Errorf("nothing saved: read %v, End %v, result %v", readErr, err, res)
+	}
+}
+
 // An event whose record stays within the byte limit (its data one byte
 // shorter than the limit, with the newline the limit) is held and checked;
 // one byte more and the record passes the limit: the verdict is
@@ -454,39 +513,67 @@ func TestEventPastTheByteLimit(t *testing.T) {
 	r.End()
 }
 
-// A finding at a line feed that joins two data lines names the line feed
-// the agent sent, not the carriage return the record holds in its place;
-// checking the saved record names the carriage return it holds. The rest
-// of the result is the same.
+// A finding at the end of a data line names the character the agent ended
+// the line with (the line feed the data lines join with stands for it): a
+// line feed, or a carriage return for a line ended with CR or CRLF. The
+// saved record holds a carriage return there, and checking it names that.
+// It holds after a BOM, which the offsets do not count, and wherever the
+// pieces split the stream, the CR of a CRLF in one piece and its LF in the
+// next among them. The rest of the result is the same.
 func TestFindingNamesTheCharacterSent(t *testing.T) {
+	const (
+		lfInString = "invalid control character U+000A in string (byte 36 "
+		crInString = "invalid control character U+000D in string (byte 36 "
+		lfInTrue   = `invalid character '\n' in literal true`
+		crInTrue   = `invalid character '\r' in literal true`
+	)
 	start := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
 	for _, tc := range []struct{ stream, live, file string }{
-		{start + "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\ndata: b\"}\n\n", "invalid control character U+000A in string (byte 36 ", "invalid control character U+000D in string (byte 36 "},
-		{start + "data: {\"type\":\"STEP_STARTED\",\"x\":tr\ndata: ue}\n\n", `invalid character '\n' in literal true`, `invalid character '\r' in literal true`},
+		{start + "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\ndata: b\"}\n\n", lfInString, crInString},
+		{start + "data: {\"type\":\"STEP_STARTED\",\"x\":tr\ndata: ue}\n\n", lfInTrue, crInTrue},
+		// Sent as CR, alone or before LF, it is named CR, live as in
+		// the file.
+		{start + "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\rdata: b\"}\n\n", crInString, crInString},
+		{start + "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\r\ndata: b\"}\r\n\r\n", crInString, crInString},
+		{start + "data: {\"type\":\"STEP_STARTED\",\"x\":tr\r\ndata: ue}\n\n", crInTrue, crInTrue},
+		// Each line of one event is named by its own end.
+		{start + "data: {\"type\":\"STEP_STARTED\",\r\ndata: \"stepName\":\"a\ndata: b\"}\n\n", "invalid control character U+000A in string (byte 37 ", "invalid control character U+000D in string (byte 37 "},
+		{start + "data: {\"type\":\"STEP_STARTED\",\ndata: \"stepName\":\"a\rdata: b\"}\n\n", "invalid control character U+000D in string (byte 37 ", "invalid control character U+000D in string (byte 37 "},
+		// A BOM before the stream moves no offset.
+		{"\uFEFF" + start + "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\ndata: b\"}\n\n", lfInString, crInString},
+		{"\uFEFF" + strings.ReplaceAll(start, "\n", "\r\n") + "data: {\"type\":\"STEP_STARTED\",\"stepName\":\"a\r\ndata: b\"}\r\n\r\n", crInString, crInString},
 		// A line feed where JSON allows white space is no finding; one
 		// elsewhere in the event does not change the character named.
 		{start + "data: {\"type\":\ndata: \"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n", "", ""},
+		{start + "data: {\"type\":\r\ndata: \"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n", "", ""},
 		{start + "data: {\"type\":\ndata: \"STEP_STARTED\",\"stepName\":\"a\x01\"}\n\n", "invalid control character U+0001 in string", "invalid control character U+0001 in string"},
+		{start + "data: {\"type\":\rdata: \"STEP_STARTED\",\"stepName\":\"a\x01\"}\n\n", "invalid control character U+0001 in string", "invalid control character U+0001 in string"},
 	} {
-		var saved bytes.Buffer
-		var found []agui.Finding
-		r := newRun(t, &saved, &found)
-		res := readWhole(t, r, strings.NewReader(tc.stream), Hooks{})
-		file := checkSaved(t, &saved)
-		if tc.live == "" {
-			if !res.Accepted || !file.Accepted {
-				t.Errorf("%q: live %v, file %v", tc.stream, res.Findings, file.Findings)
+		// Whole, inside the BOM, and around the last data line's start
+		// (between CR and LF for a CRLF before it).
+		j := strings.LastIndex(tc.stream, "data: ")
+		for _, cut := range []int{len(tc.stream), 1, 2, j - 2, j - 1, j} {
+			what := fmt.Sprintf("%q cut at %d", tc.stream, cut)
+			var saved bytes.Buffer
+			var found []agui.Finding
+			r := newRun(t, &saved, &found)
+			res := readWhole(t, r, io.MultiReader(strings.NewReader(tc.stream[:cut]), strings.NewReader(tc.stream[cut:])), Hooks{})
+			file := checkSaved(t, &saved)
+			if tc.live == "" {
+				if !res.Accepted || !file.Accepted {
+					t.Errorf("%s: live %v, file %v", what, res.Findings, file.Findings)
+				}
+				continue
 			}
-			continue
-		}
-		if len(res.Findings) != 1 || len(file.Findings) != 1 || !strings.Contains(res.Findings[0].Message, tc.live) || !strings.Contains(found[0].Message, tc.live) || !strings.Contains(file.Findings[0].Message, tc.file) {
-			t.Errorf("%q: live %v, reported %v, file %v", tc.stream, res.Findings, found, file.Findings)
-			continue
-		}
-		lf, ff := res.Findings[0], file.Findings[0]
-		lf.Message, ff.Message = "", ""
-		if lf != ff || res.Accepted != file.Accepted || res.Events != file.Events {
-			t.Errorf("%q: live %v, file %v", tc.stream, res.Findings, file.Findings)
+			if len(res.Findings) != 1 || len(file.Findings) != 1 || len(found) != 1 || !strings.Contains(res.Findings[0].Message, tc.live) || !strings.Contains(found[0].Message, tc.live) || !strings.Contains(file.Findings[0].Message, tc.file) {
+				t.Errorf("%s: live %v, reported %v, file %v", what, res.Findings, found, file.Findings)
+				continue
+			}
+			lf, ff := res.Findings[0], file.Findings[0]
+			lf.Message, ff.Message = "", ""
+			if lf != ff || res.Accepted != file.Accepted || res.Events != file.Events {
+				t.Errorf("%s: live %v, file %v", what, res.Findings, file.Findings)
+			}
 		}
 	}
 }

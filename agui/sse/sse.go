@@ -34,6 +34,13 @@ type Event struct {
 	// Spilled is set on an event whose data went to the parser's Spill
 	// (Data is then nil).
 	Spilled bool
+	// CRs are the offsets in Data, in order, of the line feeds that join
+	// two data lines where the stream ended the first with CR (alone or
+	// before LF): the standard joins data lines with LF whatever ended
+	// them, and a checker that names a character must name the one that
+	// was sent. Nil when every such line ended with LF alone; valid only
+	// until the handler returns.
+	CRs []int
 }
 
 // A Spill takes the data of an event that grows past a parser's bound,
@@ -44,8 +51,10 @@ type Spill interface {
 	// that joins two data lines comes as data too.
 	Data(b []byte) error
 	// Drop says that the stream ended before the event was dispatched:
-	// as the standard discards such an event, it was never an event.
-	Drop()
+	// as the standard discards such an event, it was never an event. An
+	// error means the Spill could not let go of what it took: Close
+	// returns it.
+	Drop() error
 }
 
 // ErrTooLarge reports an event, or a line, longer than the parser's bound.
@@ -89,6 +98,9 @@ type Parser struct {
 	spilling, spillLine, spillJoin, skip bool
 	// sawCR says a line of the stream ended with CR, alone or before LF.
 	sawCR bool
+	// crs are the offsets in the event's data of the line feeds after
+	// data lines that ended with CR (Event.CRs).
+	crs []int
 	// Retry is the reconnection time in milliseconds the stream last set,
 	// or -1. The standard leaves reconnecting to the client; this package
 	// only reports it.
@@ -371,15 +383,15 @@ func (p *Parser) overflow(next []byte, whole bool) (bool, error) {
 }
 
 // Close ends the stream. An event not yet dispatched (no empty line after
-// it) is discarded, as the standard says, and a Spill told so; a stream
-// that ended before its first byte-order-mark question was settled had no
-// events.
+// it) is discarded, as the standard says, and a Spill told so (its error,
+// if it fails to drop the event, is Close's); a stream that ended before
+// its first byte-order-mark question was settled had no events.
 func (p *Parser) Close() error {
 	if p.spilling && p.err == nil {
-		p.Spill.Drop()
+		p.err = p.Spill.Drop()
 	}
 	p.line, p.data, p.typ, p.hasData = p.line[:0], p.data[:0], p.typ[:0], false
-	p.pend, p.pending = nil, false
+	p.pend, p.pending, p.crs = nil, false, p.crs[:0]
 	p.spilling, p.spillLine, p.spillJoin, p.skip = false, false, false, false
 	return p.err
 }
@@ -431,6 +443,11 @@ func (p *Parser) processLine(line []byte, inPiece bool) error {
 // that it lies in the piece being written, where the event's first data
 // line may stay until Write returns.
 func (p *Parser) addData(value []byte, inPiece bool) {
+	if p.afterCR {
+		// The line ended with CR: the line feed that follows its value
+		// in the data stands for it.
+		p.crs = append(p.crs, p.dataLen()+len(value))
+	}
 	if inPiece && !p.hasData {
 		p.pend, p.pending, p.hasData = value, true, true
 		return
@@ -481,6 +498,7 @@ func (p *Parser) dispatch() error {
 	p.typ, p.hasData = p.typ[:0], false
 	if p.spilling {
 		p.spilling, p.spillJoin = false, false
+		p.crs = p.crs[:0]
 		return p.handle(Event{Type: typ, LastEventID: p.lastID, Spilled: true})
 	}
 	var data []byte
@@ -491,5 +509,13 @@ func (p *Parser) dispatch() error {
 	}
 	p.data = p.data[:0]
 	p.pend, p.pending = nil, false
-	return p.handle(Event{Type: typ, Data: data, LastEventID: p.lastID})
+	crs := p.crs
+	if n := len(crs); n > 0 && crs[n-1] == len(data) {
+		crs = crs[:n-1] // the last line's, which joins nothing
+	}
+	p.crs = p.crs[:0]
+	if len(crs) == 0 {
+		crs = nil
+	}
+	return p.handle(Event{Type: typ, Data: data, LastEventID: p.lastID, CRs: crs})
 }

@@ -238,25 +238,30 @@ func TestHandlerErrorStops(t *testing.T) {
 }
 
 // reference parses a whole stream with a second, plainer reading of the
-// same rules: split into lines first, then read each line.
-func reference(stream []byte) []got {
+// same rules: split into lines first, then read each line. It returns
+// too, for each event, its data as sent: each data line followed by the
+// first byte of its line end, but the last (see sentData).
+func reference(stream []byte) ([]got, []string) {
 	stream = bytes.TrimPrefix(stream, bom)
 	var lines [][]byte
+	var ends []byte
 	for len(stream) > 0 {
 		i := bytes.IndexAny(stream, "\r\n")
 		if i < 0 {
 			break // an unterminated last line never dispatches anything
 		}
-		lines = append(lines, stream[:i])
+		lines, ends = append(lines, stream[:i]), append(ends, stream[i])
 		if stream[i] == '\r' && i+1 < len(stream) && stream[i+1] == '\n' {
 			i++
 		}
 		stream = stream[i+1:]
 	}
 	var out []got
+	var sent []string
 	var data []string
+	asSent := ""
 	typ, id := "", ""
-	for _, l := range lines {
+	for n, l := range lines {
 		s := string(l)
 		switch {
 		case s == "":
@@ -266,8 +271,9 @@ func reference(stream []byte) []got {
 					t = "message"
 				}
 				out = append(out, got{t, strings.Join(data, "\n"), id})
+				sent = append(sent, asSent[:len(asSent)-1])
 			}
-			data, typ = nil, ""
+			data, typ, asSent = nil, "", ""
 			continue
 		case strings.HasPrefix(s, ":"):
 			continue
@@ -279,6 +285,7 @@ func reference(stream []byte) []got {
 		switch name {
 		case "data":
 			data = append(data, value)
+			asSent += value + string(ends[n])
 		case "event":
 			typ = value
 		case "id":
@@ -287,7 +294,76 @@ func reference(stream []byte) []got {
 			}
 		}
 	}
+	return out, sent
+}
+
+// sentData is an event's data with each line feed that stands for a CR
+// the stream sent (Event.CRs) shown as that CR; an offset in CRs that is
+// not a line feed's shows as '!'.
+func sentData(e Event) string {
+	b := []byte(string(e.Data))
+	for _, i := range e.CRs {
+		if i < 0 || i >= len(b) || b[i] != '\n' {
+			return "!" + string(b)
+		}
+		b[i] = '\r'
+	}
+	return string(b)
+}
+
+// parseSent parses stream in the given pieces and returns each event's
+// data as sent (sentData).
+func parseSent(pieces ...[]byte) []string {
+	var out []string
+	p := New(0, func(e Event) error {
+		out = append(out, sentData(e))
+		return nil
+	})
+	for _, b := range pieces {
+		p.Write(b)
+	}
+	p.Close()
 	return out
+}
+
+// Event.CRs names the data lines the stream ended with CR, alone or
+// before LF, wherever the pieces split the stream (the CR of a CRLF in
+// one piece and its LF in the next, a BOM split off); lines ended with LF
+// are not named, nor is the last data line, whose line end joins nothing.
+func TestJoinsSentAsCR(t *testing.T) {
+	for stream, want := range map[string][]string{
+		"data: a\ndata: b\n\n":                    {"a\nb"},
+		"data: a\rdata: b\r\r":                    {"a\rb"},
+		"data: a\r\ndata: b\r\n\r\n":              {"a\rb"},
+		"\uFEFFdata: a\r\ndata: b\ndata: c\r\n\n": {"a\rb\nc"},
+		"data: a\ndata: b\rdata\r\ndata: d\n\n":   {"a\nb\r\rd"},
+		// The first event's CRs are not the second's.
+		"data: a\rdata: b\r\rdata: c\ndata: d\n\n": {"a\rb", "c\nd"},
+		// One data line, whatever ends it, joins nothing.
+		"data: a\r\rdata: b\r\n\r\ndata: c\n\n": {"a", "b", "c"},
+		// An event cut by the end of the stream is none.
+		"data: a\r\n\r\ndata: b\rdata: c\r": {"a"},
+	} {
+		eachSplit(stream, func(how string, pieces ...[]byte) {
+			if got := parseSent(pieces...); !reflect.DeepEqual(got, want) {
+				t.Errorf("%q %s: %q; want %q", stream, how, got, want)
+			}
+		})
+		if _, ref := reference([]byte(stream)); !reflect.DeepEqual(ref, want) {
+			t.Errorf("%q: the reference reads %q; want %q", stream, ref, want)
+		}
+	}
+	// A parser used again after Close does not lend the cut event's CRs
+	// to the next.
+	p := New(0, func(e Event) error {
+		if e.CRs != nil {
+			t.Errorf("%q: CRs %v after a cut event", e.Data, e.CRs)
+		}
+		return nil
+	})
+	p.Write([]byte("data: a\rdata: b\r"))
+	p.Close()
+	p.Write([]byte("data: c\ndata: d\n\n"))
 }
 
 // FuzzParser checks the parser against the plainer reading on any stream,
@@ -295,12 +371,12 @@ func reference(stream []byte) []got {
 func FuzzParser(f *testing.F) {
 	for _, s := range []string{
 		"data: a\n\n", "\uFEFFdata: a\r\n\r\n", "event: e\rdata: é\r\r", ": c\ndata\n\n", "id: 1\ndata: x\n\nretry: 5\n",
-		"data: a\r", "data: 😀\n\n",
+		"data: a\r", "data: 😀\n\n", "data: a\r\ndata: b\ndata: c\rdata\n\n",
 	} {
 		f.Add([]byte(s), uint16(3))
 	}
 	f.Fuzz(func(t *testing.T, stream []byte, at uint16) {
-		want := reference(stream)
+		want, wantSent := reference(stream)
 		i := int(at) % (len(stream) + 1)
 		events, _, err := parseAll(t, 0, stream[:i], stream[i:])
 		if err != nil {
@@ -309,17 +385,21 @@ func FuzzParser(f *testing.F) {
 		if len(events) != len(want) || (len(want) > 0 && !reflect.DeepEqual(events, want)) {
 			t.Fatalf("%q split at %d: %+v, want %+v", stream, i, events, want)
 		}
+		if sent := parseSent(stream[:i], stream[i:]); !reflect.DeepEqual(sent, wantSent) {
+			t.Fatalf("%q split at %d: sent as %q, want %q", stream, i, sent, wantSent)
+		}
 	})
 }
 
 // spiller collects what a Parser spills.
 type spiller struct {
-	cur   []byte
-	drops int
+	cur     []byte
+	drops   int
+	dropErr error // what Drop returns
 }
 
 func (s *spiller) Data(b []byte) error { s.cur = append(s.cur, b...); return nil }
-func (s *spiller) Drop()               { s.drops++; s.cur = nil }
+func (s *spiller) Drop() error         { s.drops++; s.cur = nil; return s.dropErr }
 
 // spilledEvent is an event as parseSpilling sees it.
 type spilledEvent struct {
@@ -442,7 +522,8 @@ func FuzzSpill(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, stream []byte, at uint16) {
 		var want []string
-		for _, e := range reference(stream) {
+		ref, _ := reference(stream)
+		for _, e := range ref {
 			want = append(want, e.Data)
 		}
 		i := int(at) % (len(stream) + 1)
@@ -455,4 +536,45 @@ func FuzzSpill(f *testing.F) {
 			t.Fatalf("%q split at %d: %q, want %q", stream, i, data, want)
 		}
 	})
+}
+
+// A Spill that cannot drop the event the stream ended inside says so, and
+// Close returns what it said: the spilled bytes are not let go of
+// silently. A Spill that dropped nothing, or did so without an error,
+// leaves Close's nil.
+func TestSpillDropError(t *testing.T) {
+	failed := errors.New("the spilled bytes could not be dropped")
+	for _, tc := range []struct {
+		stream string
+		want   error
+		drops  int
+	}{
+		{"data: a\n\ndata: " + strings.Repeat("x", 30) + "\n", failed, 1}, // cut after a spilled line
+		{"data: a\n\ndata: " + strings.Repeat("x", 30), failed, 1},        // cut inside it
+		{"data: a\n\ndata: " + strings.Repeat("x", 30) + "\n\n", nil, 0},  // dispatched: nothing to drop
+		{"data: a\n\ndata: xxxxxxxxxx\n", nil, 0},                         // cut, but held at the bound, not spilled
+		{"data: a\n\n: " + strings.Repeat("c", 30) + "\ndata: b", nil, 0}, // a long comment dropped, a short event cut
+	} {
+		eachSplit(tc.stream, func(how string, pieces ...[]byte) {
+			s := &spiller{dropErr: failed}
+			p := New(10, func(Event) error { return nil })
+			p.Spill = s
+			for _, b := range pieces {
+				if _, err := p.Write(b); err != nil {
+					t.Fatalf("%q %s: Write: %v", tc.stream, how, err)
+				}
+			}
+			if err := p.Close(); err != tc.want || s.drops != tc.drops {
+				t.Fatalf("%q %s: Close %v after %d drops; want %v after %d", tc.stream, how, err, s.drops, tc.want, tc.drops)
+			}
+		})
+	}
+	// Without an error, the same cut drops the event and Close is nil.
+	s := &spiller{}
+	p := New(10, func(Event) error { return nil })
+	p.Spill = s
+	p.Write([]byte("data: " + strings.Repeat("x", 30)))
+	if err := p.Close(); err != nil || s.drops != 1 {
+		t.Errorf("a Drop without error: Close %v after %d drops", err, s.drops)
+	}
 }

@@ -249,6 +249,9 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := run.End()
 	if err != nil {
+		if !errors.As(err, new(*agui.InputError)) {
+			return fail("%s: %v", shown, err)
+		}
 		return fail("%s: the agent answered with an event stream that holds no event", shown)
 	}
 	if run.SawCR() {

@@ -81,10 +81,12 @@ Exit status:
 
 Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
   --url URL          POST a run to the agent and check its event stream
-                     (text/event-stream) event by event as it arrives; each
-                     finding is printed on stderr when found, the report at
-                     the end is the one agui check --profile ag-ui-1.1 gives
-                     for the saved record
+                     (text/event-stream) event by event as it arrives,
+                     whatever type an event's event: field names (the
+                     reference client, @ag-ui/client's HttpAgent, reads them
+                     all); each finding is printed on stderr when found, the
+                     report at the end is the one agui check --profile
+                     ag-ui-1.1 gives for the saved record
   --input RUN.json   the RunAgentInput to send (default: no messages, fresh ids)
   --header 'K: V'    a request header, in place of agui's own of that name
                      (Content-Type, Accept; Host names the host); repeat

@@ -263,3 +263,73 @@ func TestCRLineEndsFailHttpAgent(t *testing.T) {
 		}
 	}
 }
+
+// An event whose event field names a type other than message is an event
+// to @ag-ui/client's HttpAgent, as to agui: the client reads the data of
+// every event and ignores the field (an EventSource would give such an
+// event to its listeners of that type, not to onmessage, but HttpAgent is
+// no EventSource). So agui checks it; the help and the how-to say so.
+// The client and agui agree on each stream: a run whose events all carry
+// other types completes, its message applied, and agui accepts all its
+// events; one such event that breaks the sequence, or is not JSON, fails
+// the run in the client and is a finding of agui.
+func TestEventTypesReachHttpAgent(t *testing.T) {
+	node := nodeDir(t)
+	events := recordEvents([]byte(good))
+	types := []string{"ping", "update", "error", "message", "RUN_FINISHED"}
+	for _, tc := range []struct {
+		name    string
+		replace [2]string // in the stream: old, new
+		outcome string    // HttpAgent's
+		rule    string    // agui's one finding; "" accepted
+	}{
+		{"every event typed", [2]string{}, "completed", ""},
+		{"content for no message", [2]string{`"messageId":"m","delta"`, `"messageId":"nobody","delta"`}, "failed", "ag-ui.sequence.text-message"},
+		{"data that is not JSON", [2]string{`{"type":"TEXT_MESSAGE_END","messageId":"m"}`, `{"type":"TEXT_MESSAGE_END",}`}, "failed", "ag-ui.reader.json"},
+	} {
+		var stream bytes.Buffer
+		for i, e := range events {
+			fmt.Fprintf(&stream, "event: %s\ndata: %s\n\n", types[i%len(types)], e)
+		}
+		body := stream.Bytes()
+		if tc.replace[0] != "" {
+			if !bytes.Contains(body, []byte(tc.replace[0])) {
+				t.Fatalf("%s: %q is not in the stream", tc.name, tc.replace[0])
+			}
+			body = bytes.Replace(body, []byte(tc.replace[0]), []byte(tc.replace[1]), 1)
+		}
+		agent := httptest.NewServer(&sseAgent{body: body, pieces: []int{1 << 20}})
+		cmd := exec.Command("node", "client.mjs", agent.URL)
+		cmd.Dir = node
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := runBounded(cmd, 60*time.Second)
+		code, out, errs := runAgui(t, "", "check", "--url", agent.URL, "--json")
+		agent.Close()
+		if err != nil {
+			t.Fatalf("%s: node client.mjs: %v\n%s", tc.name, err, stderr.String())
+		}
+		var got struct {
+			Outcome, Error string
+			Messages       int
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || got.Outcome != tc.outcome || (tc.outcome == "completed" && got.Messages != 1) {
+			t.Errorf("%s: HttpAgent %+v (%v); want the run %s", tc.name, got, err, tc.outcome)
+		}
+		var rep struct {
+			Accepted bool
+			Events   int
+			Findings []struct{ Rule string }
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%s: agui check exit %d: %v\n%s%s", tc.name, code, err, out, errs)
+		}
+		if tc.rule == "" {
+			if code != exitAccepted || !rep.Accepted || rep.Events != len(events) {
+				t.Errorf("%s: agui exit %d, %+v; want all %d events accepted", tc.name, code, rep, len(events))
+			}
+		} else if code != exitRejected || rep.Accepted || len(rep.Findings) != 1 || rep.Findings[0].Rule != tc.rule {
+			t.Errorf("%s: agui exit %d, %+v; want %s", tc.name, code, rep, tc.rule)
+		}
+	}
+}

@@ -422,6 +422,8 @@ func (b *tapBody) finish(how int, cutErr error) {
 		if err != nil {
 			b.discard()
 			switch {
+			case !errors.As(err, new(*agui.InputError)):
+				fmt.Fprintf(b.t.out, "agui tap: %s: not judged: %v\n", b.name, err)
 			case tapStop != "":
 				fmt.Fprintf(b.t.out, "agui tap: %s: not judged: %s before the stream's first event\n", b.name, tapStop)
 			case how == frontendLeft:
