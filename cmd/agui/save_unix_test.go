@@ -525,3 +525,222 @@ func TestCheckInterruptedBeforeTheAnswer(t *testing.T) {
 		t.Errorf("%s holds %q, temporaries %v", path, got, temporaries(t, dir))
 	}
 }
+
+// duringAgent streams good, calling during (when set) before its third
+// event: what another program does to a file while the run is recorded.
+func duringAgent(t *testing.T, during *func()) *httptest.Server {
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i, e := range recordEvents([]byte(good)) {
+			if i == 2 && *during != nil {
+				(*during)()
+			}
+			fmt.Fprintf(w, "data: %s\n\n", e)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	t.Cleanup(agent.Close)
+	return agent
+}
+
+// The snapshot --save replaces against is the target's bytes, not only
+// its metadata: a file rewritten during the run with other bytes of the
+// same size, its time set back (os.Chtimes), is left as it is, as is one
+// whose mode changed; one rewritten with its own bytes and time, or
+// touched and set back, is still the snapshot and is replaced.
+func TestSaveComparesTheTargetsBytes(t *testing.T) {
+	dir := t.TempDir()
+	var during func()
+	agent := duringAgent(t, &during)
+	old := []byte("the old record\n")
+	for _, tc := range []struct {
+		name    string
+		change  func(path string)
+		replace bool
+	}{
+		{"same size, time set back", func(path string) { os.WriteFile(path, []byte("THE OLD RECORD\n"), 0) }, false},
+		{"mode changed", func(path string) { os.Chmod(path, 0o600) }, false},
+		{"the same bytes again, time set back", func(path string) { os.WriteFile(path, old, 0) }, true},
+		{"untouched", func(string) {}, true},
+	} {
+		path := filepath.Join(dir, "run.ndjson")
+		os.Remove(path)
+		os.WriteFile(path, old, 0o644)
+		os.Chmod(path, 0o644)
+		mtime := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+		os.Chtimes(path, mtime, mtime)
+		var after []byte
+		during = func() {
+			tc.change(path)
+			os.Chtimes(path, mtime, mtime)
+			after, _ = os.ReadFile(path)
+		}
+		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		got, _ := os.ReadFile(path)
+		if tc.replace {
+			if code != exitAccepted || stderr != "" || string(got) != good {
+				t.Errorf("%s: exit %d, stderr %q; the file holds %q", tc.name, code, stderr, got)
+			}
+			continue
+		}
+		if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != "agui check: --save: the record could not be kept: "+path+" changed while the run was recorded; it is left as it is\n" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.name, code, out, stderr)
+		}
+		if !bytes.Equal(got, after) {
+			t.Errorf("%s: the file holds %q, want %q", tc.name, got, after)
+		}
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// The bytes compared are bounded: a target of maxCompared bytes is
+// replaced, one a byte larger is refused before the run is asked for,
+// with one line that says why and what to do, and is left as it was.
+func TestSaveComparedBytesLimit(t *testing.T) {
+	agent, asked := countingAgent(t)
+	defer func(was int64) { maxCompared = was }(maxCompared)
+	maxCompared = 1000
+	dir := t.TempDir()
+	for _, size := range []int64{maxCompared, maxCompared + 1} {
+		path := filepath.Join(dir, fmt.Sprintf("run-%d.ndjson", size))
+		was := bytes.Repeat([]byte("x"), int(size))
+		os.WriteFile(path, was, 0o644)
+		n := asked.Load()
+		code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		got, _ := os.ReadFile(path)
+		if size <= maxCompared {
+			if code != exitAccepted || string(got) != good {
+				t.Errorf("%d bytes: exit %d, stderr %q", size, code, stderr)
+			}
+			continue
+		}
+		want := fmt.Sprintf("agui check: --save: %s holds 1001 bytes, more than the 1000 agui compares before it replaces a file; save under another name, or move it away\n", path)
+		if code != exitUnusable || stderr != want || !bytes.Equal(got, was) || asked.Load() != n {
+			t.Errorf("%d bytes: exit %d, stderr %q, the agent asked %d times", size, code, stderr, asked.Load()-n)
+		}
+	}
+}
+
+// A symbolic link anywhere on the way to --save's file or to the tap's
+// --dir is refused before the run is asked for, with one line naming the
+// link, and nothing is written where it points; a file where a folder
+// belongs is said plainly, not as the system's "not a directory". The
+// neighbours: the same paths through the real folder, and a relative path
+// from a working folder that is itself reached through a link, take the
+// record.
+func TestRecordRefusesLinksOnTheWay(t *testing.T) {
+	agent, asked := countingAgent(t)
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
+	os.WriteFile(filepath.Join(real, "sub", "old.ndjson"), []byte("old\n"), 0o644)
+	os.Symlink("real", filepath.Join(base, "link"))
+	os.WriteFile(filepath.Join(base, "file"), []byte("a file\n"), 0o644)
+	link := filepath.Join(base, "link")
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(link, "sub", "old.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(link, "sub", "new.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(link, "new.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(base, "file", "new.ndjson"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
+		{filepath.Join(base, "file", "a", "new.ndjson"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
+	} {
+		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", tc.path)
+		if want := "agui check: --save: " + tc.path + ": " + tc.want + "\n"; code != exitUnusable || out != "" || stderr != want {
+			t.Errorf("--save %s: exit %d, stdout %q, stderr %q, want %q", tc.path, code, out, stderr, want)
+		}
+	}
+	for _, tc := range []struct{ dir, want string }{
+		{filepath.Join(link, "runs"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(link, "sub"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(base, "file", "runs"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
+	} {
+		var outb, errb bytes.Buffer
+		ctx, cancel := context.WithCancel(context.Background())
+		code := tapCommand([]string{"--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", tc.dir}, &outb, &errb, ctx, func(string) { cancel() })
+		cancel()
+		if want := "agui tap: --dir " + tc.dir + ": " + tc.want + "\n"; code != exitUnusable || outb.String() != "" || errb.String() != want {
+			t.Errorf("--dir %s: exit %d, stdout %q, stderr %q, want %q", tc.dir, code, outb.String(), errb.String(), want)
+		}
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the agent was asked %d times", n)
+	}
+	entries, _ := os.ReadDir(filepath.Join(real, "sub"))
+	if got, _ := os.ReadFile(filepath.Join(real, "sub", "old.ndjson")); string(got) != "old\n" || len(entries) != 1 {
+		t.Errorf("written through the link: %v, old.ndjson holds %q", entries, got)
+	}
+	if _, err := os.Stat(filepath.Join(real, "runs")); err == nil {
+		t.Error("--dir made a folder through the link")
+	}
+	// The neighbours: the real folder, and a relative path from a working
+	// folder reached through the link.
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", filepath.Join(real, "sub", "old.ndjson")); code != exitAccepted {
+		t.Errorf("the real folder: exit %d, %s", code, stderr)
+	}
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(link)
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", filepath.Join("sub", "rel.ndjson")); code != exitAccepted {
+		t.Errorf("a relative path below a working folder reached through a link: exit %d, %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(real, "sub", "rel.ndjson")); string(got) != good {
+		t.Errorf("rel.ndjson holds %q", got)
+	}
+}
+
+// A link put on the way while the run is recorded (the target's folder
+// swapped for a link to another) is found at the last look before the
+// rename: the record is not kept, and nothing is written where the link
+// points; so for a tap whose --dir is swapped for a link.
+func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
+	base := t.TempDir()
+	runs, elsewhere := filepath.Join(base, "runs"), filepath.Join(base, "elsewhere")
+	os.Mkdir(runs, 0o755)
+	os.Mkdir(elsewhere, 0o755)
+	swap := func() {
+		os.Rename(runs, filepath.Join(base, "runs-was"))
+		os.Symlink("elsewhere", runs)
+	}
+	during := swap
+	agent := duringAgent(t, &during)
+	path := filepath.Join(runs, "run.ndjson")
+	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	want := "agui check: --save: the record could not be kept: " + path + ": " + runs + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)\n"
+	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("written through the link: %v", entries)
+	}
+	if left := temporaries(t, filepath.Join(base, "runs-was")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	// The folder moved and another made in its place: the record would
+	// land in the moved one, which is not where the user named.
+	os.Remove(runs)
+	os.Mkdir(runs, 0o755)
+	during = func() {
+		os.Rename(runs, filepath.Join(base, "runs-moved"))
+		os.Mkdir(runs, 0o755)
+	}
+	code, out, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	want = "agui check: --save: the record could not be kept: " + path + ": the folder " + runs + " was moved or replaced while the run was recorded; the record is not put in its place\n"
+	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+		t.Errorf("moved: exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	for _, d := range []string{runs, filepath.Join(base, "runs-moved")} {
+		if entries, _ := os.ReadDir(d); len(entries) != 0 {
+			t.Errorf("moved: %s holds %v", d, entries)
+		}
+	}
+	// The neighbour: the folder left alone takes the record.
+	during = nil
+	if code, _, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted {
+		t.Errorf("untouched: exit %d, %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(path); string(got) != good {
+		t.Errorf("untouched: %s holds %q", path, got)
+	}
+}

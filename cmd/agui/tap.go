@@ -109,8 +109,16 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	if ip := net.ParseIP(host); !*allowRemote && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return fail("--listen %s is not a loopback address: the tap hands an agent's answers to whoever connects, so it listens on this machine only unless --allow-remote is given", *listen)
 	}
+	// No link on the way to the folder, before it is made (MkdirAll
+	// would follow one) and after.
+	if _, err := onTheWay(*dir); err != nil {
+		return fail("--dir %v", err)
+	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fail("--dir: %v", err)
+	}
+	if _, err := onTheWay(*dir); err != nil {
+		return fail("--dir %v", err)
 	}
 	if err := checkFolder(*dir); err != nil {
 		return fail("--dir %s: the records could not be kept: %v", *dir, err)
