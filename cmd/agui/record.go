@@ -224,7 +224,11 @@ func createRecord(path string) (*recordFile, error) {
 		if sum, err = digest(path, had); errors.Is(err, errTargetChanged) {
 			return nil, fmt.Errorf("%s changed while agui looked at it; it is left as it is", path)
 		} else if err != nil {
-			return nil, err
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("%s cannot be read (%v), and agui replaces a file only once it has read it; it is left as it is", path, err)
 		}
 	}
 	r, err := newRecord(path, had)

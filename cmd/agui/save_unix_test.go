@@ -744,3 +744,108 @@ func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
 		t.Errorf("untouched: %s holds %q", path, got)
 	}
 }
+
+// asNobody runs the test binary as agui with args under the user nobody
+// (uid and gid 65534), from a copy every user may run; root only.
+func asNobody(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	bin := filepath.Join(nobodyDir(t), "agui")
+	if _, err := os.Stat(bin); err != nil {
+		data, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "AGUI_TEST_AS_COMMAND=1")
+	cmd.Dir = filepath.Dir(bin)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, NoSetGroups: true}}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+}
+
+// nobodyDir is a folder of the test's that every user may enter and write
+// in (t.TempDir's are its owner's only).
+func nobodyDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "agui-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o777)
+	return dir
+}
+
+// Whether --save may replace a file is judged as the system judges a
+// write by this process, not by the owner's write bit: run as another
+// user (nobody), agui refuses root's 0644 file in a folder it may write
+// in (which a rename would replace all the same), root's 0666 file in a
+// sticky folder (where the rename would fail at the end), and a 0622 one
+// it may write but not read (its bytes are the snapshot), and replaces
+// root's 0666 and 0646 files, and a 0466 one whose owner alone may not
+// write it. Run as root, which may write any file, it replaces nobody's
+// 0644 file, and still refuses a file nobody may write (0444). Only root
+// can make files of another user, so the test needs root.
+func TestSaveJudgesWritabilityAsTheSystemDoes(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the cases are files of another user, which only root can make (run as root, the test runs agui as nobody); the owner's own read-only file is TestSaveRefusesWhatIsNotARegularFile's")
+	}
+	agent, _ := countingAgent(t)
+	dir := nobodyDir(t)
+	sticky := filepath.Join(dir, "sticky")
+	os.Mkdir(sticky, 0o777)
+	os.Chmod(sticky, 0o777|fs.ModeSticky)
+	for _, tc := range []struct {
+		path    string
+		mode    fs.FileMode
+		replace bool
+		want    string
+	}{
+		{filepath.Join(dir, "root-0644.ndjson"), 0o644, false, "is read-only to this user (permission denied); agui does not replace it"},
+		{filepath.Join(dir, "root-0600.ndjson"), 0o600, false, "is read-only to this user (permission denied); agui does not replace it"},
+		{filepath.Join(sticky, "root-0666.ndjson"), 0o666, false, "belongs to another user in a sticky folder, where only its owner may replace it; agui does not replace it"},
+		{filepath.Join(dir, "root-0622.ndjson"), 0o622, false, "cannot be read (permission denied), and agui replaces a file only once it has read it; it is left as it is"},
+		{filepath.Join(dir, "root-0666.ndjson"), 0o666, true, ""},
+		{filepath.Join(dir, "root-0646.ndjson"), 0o646, true, ""},
+		{filepath.Join(dir, "root-0466.ndjson"), 0o466, true, ""},
+	} {
+		os.WriteFile(tc.path, []byte("root's\n"), 0)
+		os.Chmod(tc.path, tc.mode)
+		code, out, stderr := asNobody(t, "check", "--url", agent.URL, "--save", tc.path)
+		got, _ := os.ReadFile(tc.path)
+		if tc.replace {
+			if code != exitAccepted || string(got) != good {
+				t.Errorf("%s: exit %d, stderr %q; holds %q", tc.path, code, stderr, got)
+			}
+			continue
+		}
+		if want := "agui check: --save: " + tc.path + " " + tc.want + "\n"; code != exitUnusable || out != "" || stderr != want || string(got) != "root's\n" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q, want %q; holds %q", tc.path, code, out, stderr, want, got)
+		}
+	}
+	// As root: another user's 0644 file is replaced, a file nobody may
+	// write is not.
+	theirs := filepath.Join(dir, "nobody-0644.ndjson")
+	os.WriteFile(theirs, []byte("nobody's\n"), 0o644)
+	os.Chown(theirs, 65534, 65534)
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", theirs); code != exitAccepted {
+		t.Errorf("as root, %s: exit %d, %s", theirs, code, stderr)
+	}
+	kept := filepath.Join(dir, "nobody-0444.ndjson")
+	os.WriteFile(kept, []byte("nobody's\n"), 0o444)
+	os.Chown(kept, 65534, 65534)
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", kept); code != exitUnusable || stderr != "agui check: --save: "+kept+" is read-only; agui does not replace it\n" {
+		t.Errorf("as root, %s: exit %d, %s", kept, code, stderr)
+	}
+	if left := append(temporaries(t, dir), temporaries(t, sticky)...); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
