@@ -849,3 +849,26 @@ func TestSaveJudgesWritabilityAsTheSystemDoes(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// The record is a new file that takes the target's name, as the help
+// and the how-to say: a target with another hard link is separated from
+// it, and the other name keeps the old bytes, whole.
+func TestSaveSeparatesHardLinks(t *testing.T) {
+	agent, _ := countingAgent(t)
+	dir := t.TempDir()
+	path, other := filepath.Join(dir, "run.ndjson"), filepath.Join(dir, "other.ndjson")
+	os.WriteFile(path, []byte("old\n"), 0o644)
+	if err := os.Link(path, other); err != nil {
+		repotest.MissingPart(t, "no hard links in the temporary folder: %v", err)
+	}
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got, _ := os.ReadFile(path)
+	kept, _ := os.ReadFile(other)
+	a, _ := os.Stat(path)
+	b, _ := os.Stat(other)
+	if string(got) != good || string(kept) != "old\n" || os.SameFile(a, b) {
+		t.Errorf("%s holds %q, %s holds %q, same file %v", path, got, other, kept, os.SameFile(a, b))
+	}
+}

@@ -46,9 +46,10 @@ Records are named run-<UTC date and time>-<run number>.ndjson; a record
 never replaces a file: should its name be taken (another tap in the same
 folder, a tap started again within the second), it gets the next free one
 (…-001-2.ndjson) and its verdict line says which. A folder the records
-cannot be written in is refused at the start; should a record still fail
-(the folder removed, a full disk), its run is checked all the same and a
-line says the record could not be kept.
+cannot be written in, or reached through a symbolic link, is refused at
+the start; should a record still fail (the folder removed, a full disk),
+its run is checked all the same and a line says the record could not be
+kept.
 
 Ctrl-C or SIGTERM stops the tap: a run in flight is cut (the frontend's
 stream ends there), its record keeps what passed, and it is not judged, as
