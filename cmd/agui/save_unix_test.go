@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -382,9 +383,10 @@ func TestCheckInterrupted(t *testing.T) {
 	}
 }
 
-// SIGTERM to agui tap with a run in flight: the run is cut and not judged
-// (the cut is the tap's), its record kept, no temporary file stays, and
-// the tap exits 0.
+// SIGTERM to agui tap with a run in flight that does not end within the
+// grace (the tap's own, 5 s): the tap says it waits, then the run is cut
+// and not judged (the cut is the tap's), its record kept, no temporary
+// file stays, and the tap exits 0.
 func TestTapTerminated(t *testing.T) {
 	agent, started := slowAgent(t)
 	dir := t.TempDir()
@@ -397,7 +399,7 @@ func TestTapTerminated(t *testing.T) {
 	if code := waitExit(t, cmd); code != exitAccepted {
 		t.Errorf("exit %d; stderr %s", code, errb)
 	}
-	if !regexp.MustCompile(`run 1: not judged: the tap was stopped by SIGTERM after 1 events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is \S+\nagui tap: the tap was stopped by SIGTERM\n$`).MatchString(out.String()) {
+	if !regexp.MustCompile(`\nagui tap: the tap was stopped by SIGTERM: waiting up to 5s for the run in flight to end; stop the tap again to cut it now\nagui tap: run 1: not judged: the tap was stopped by SIGTERM after 1 events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is \S+\nagui tap: the tap was stopped by SIGTERM\n$`).MatchString(out.String()) {
 		t.Errorf("stdout:\n%s", out)
 	}
 	if left := temporaries(t, dir); len(left) != 0 {
@@ -870,5 +872,165 @@ func TestSaveSeparatesHardLinks(t *testing.T) {
 	b, _ := os.Stat(other)
 	if string(got) != good || string(kept) != "old\n" || os.SameFile(a, b) {
 		t.Errorf("%s holds %q, %s holds %q, same file %v", path, got, other, kept, os.SameFile(a, b))
+	}
+}
+
+// heldAgent streams good on / and a record that breaks a rule (a text
+// message ended that never started) on /bad: the first event at once,
+// the rest once release is closed (or the frontend goes). sent tells when
+// a first event went.
+func heldAgent(t *testing.T) (srv *httptest.Server, sent <-chan struct{}, release func()) {
+	first := make(chan struct{}, 4)
+	held := make(chan struct{})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		events := recordEvents([]byte(good))
+		if r.URL.Path == "/bad" {
+			events = [][]byte{events[0], []byte(`{"type":"TEXT_MESSAGE_END","messageId":"x"}`), events[len(events)-1]}
+		}
+		fmt.Fprintf(w, "data: %s\n\n", events[0])
+		w.(http.Flusher).Flush()
+		first <- struct{}{}
+		select {
+		case <-held:
+		case <-r.Context().Done():
+			return
+		case <-time.After(20 * time.Second):
+		}
+		for _, e := range events[1:] {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+	}))
+	var once sync.Once
+	release = func() { once.Do(func() { close(held) }) }
+	t.Cleanup(func() { release(); srv.Close() })
+	return srv, first, release
+}
+
+// tapWithGrace starts agui tap as a process, as tapProcess does, with the
+// grace a stop gives the runs in flight.
+func tapWithGrace(t *testing.T, upstream, dir string, grace time.Duration) (*exec.Cmd, string, *syncbuf.Buffer, *syncbuf.Buffer) {
+	t.Helper()
+	t.Setenv("AGUI_TEST_STOP_GRACE", grace.String())
+	return tapProcess(t, upstream, dir)
+}
+
+// waitOut waits (bounded) until out matches re.
+func waitOut(t *testing.T, out *syncbuf.Buffer, re *regexp.Regexp) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if re.MatchString(out.String()) {
+			return
+		}
+	}
+	t.Fatalf("never matched %s:\n%s", re, out)
+}
+
+// Ctrl-C to agui tap with runs in flight: the tap takes no new run and
+// waits for those in flight (here with a grace far longer than the test
+// may last, so the tap ending at all shows it did not wait the grace
+// out); they end by themselves, each judged as any run (ACCEPTED, and a
+// REJECTED one, neither marked as cut) and saved, the frontends get every
+// byte, the tap's last line comes after their verdicts, no temporary file
+// stays, and the exit status is 0.
+func TestTapStopWaitsForRunsInFlight(t *testing.T) {
+	agent, sent, release := heldAgent(t)
+	dir := t.TempDir()
+	cmd, addr, out, errb := tapWithGrace(t, agent.URL, dir, 10*time.Minute)
+	var fronts []*http.Response
+	for _, path := range []string{"/", "/bad"} {
+		resp := postRun(t, addr, path, "{}")
+		defer resp.Body.Close()
+		<-sent
+		readFirstEvent(t, resp)
+		fronts = append(fronts, resp)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the 2 runs in flight to end; stop the tap again to cut them now\n`))
+	// No new run is taken once the tap is stopping.
+	refused := false
+	for deadline := time.Now().Add(10 * time.Second); !refused && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		c, err := net.Dial("tcp", addr)
+		if refused = err != nil; c != nil {
+			c.Close()
+		}
+	}
+	if !refused {
+		t.Error("the stopping tap still takes connections")
+	}
+	release()
+	for i, resp := range fronts {
+		rest, err := io.ReadAll(resp.Body)
+		want := recordEvents([]byte(good))[1:]
+		if i == 1 {
+			want = [][]byte{[]byte(`{"type":"TEXT_MESSAGE_END","messageId":"x"}`), want[len(want)-1]}
+		}
+		var wantBytes []byte
+		for _, e := range want {
+			wantBytes = append(wantBytes, fmt.Sprintf("data: %s\n\n", e)...)
+		}
+		if err != nil || !bytes.Equal(rest, wantBytes) {
+			t.Errorf("frontend %d got %q, %v; want %q", i, rest, err, wantBytes)
+		}
+	}
+	if code := waitExit(t, cmd); code != exitAccepted {
+		t.Errorf("exit %d; stderr %s", code, errb)
+	}
+	o := out.String()
+	good1 := regexp.MustCompile(`\nagui tap: run 1: ACCEPTED, 5 events, 0 warnings; record (\S+)\n`).FindStringSubmatch(o)
+	bad2 := regexp.MustCompile(`\nagui tap: run 2: REJECTED, 3 events, 0 warnings; record (\S+)\n`).FindStringSubmatch(o)
+	if good1 == nil || bad2 == nil || !strings.HasSuffix(o, "\nagui tap: the tap was stopped by SIGINT (Ctrl-C)\n") || strings.Contains(o, "(cut:") || strings.Contains(o, "not judged") {
+		t.Fatalf("stdout:\n%s", o)
+	}
+	if got, _ := os.ReadFile(good1[1]); string(got) != good {
+		t.Errorf("run 1's record holds %q", got)
+	}
+	if got, _ := os.ReadFile(bad2[1]); !strings.HasPrefix(string(got), `{"type":"RUN_STARTED"`) || !strings.Contains(string(got), `{"type":"TEXT_MESSAGE_END","messageId":"x"}`+"\n") {
+		t.Errorf("run 2's record holds %q", got)
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// A second Ctrl-C (or SIGTERM) while the tap waits for its runs in flight
+// cuts them at once (the grace is far longer than the test may last): each
+// run is saved as the cut record it is and said not judged, the tap ends
+// with exit 0 and its last line, and no temporary file stays. The
+// neighbour: with no run in flight the first signal ends the tap, and
+// says nothing of waiting.
+func TestTapSecondSignalCutsAtOnce(t *testing.T) {
+	for _, second := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		agent, sent, _ := heldAgent(t)
+		dir := t.TempDir()
+		cmd, addr, out, errb := tapWithGrace(t, agent.URL, dir, 10*time.Minute)
+		resp := postRun(t, addr, "/", "{}")
+		defer resp.Body.Close()
+		<-sent
+		readFirstEvent(t, resp)
+		cmd.Process.Signal(syscall.SIGINT)
+		waitOut(t, out, regexp.MustCompile(`waiting up to 10m0s for the run in flight to end; stop the tap again to cut it now\n`))
+		cmd.Process.Signal(second)
+		if code := waitExit(t, cmd); code != exitAccepted {
+			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
+		}
+		o := out.String()
+		m := regexp.MustCompile(`\nagui tap: run 1: not judged: the tap was stopped by SIGINT \(Ctrl-C\) after 1 events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is (\S+)\nagui tap: the tap was stopped by SIGINT \(Ctrl-C\)\n$`).FindStringSubmatch(o)
+		if m == nil {
+			t.Fatalf("second %v: stdout:\n%s", second, o)
+		}
+		if got, _ := os.ReadFile(m[1]); string(got) != string(recordEvents([]byte(good))[0])+"\n" {
+			t.Errorf("second %v: the cut record holds %q", second, got)
+		}
+		if left := temporaries(t, dir); len(left) != 0 {
+			t.Errorf("second %v: temporary files left: %v", second, left)
+		}
+	}
+	// No run in flight: one signal ends it.
+	agent, _, _ := heldAgent(t)
+	cmd, _, out, _ := tapWithGrace(t, agent.URL, t.TempDir(), 10*time.Minute)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := waitExit(t, cmd); code != exitAccepted || strings.Contains(out.String(), "waiting") {
+		t.Errorf("exit %d, stdout:\n%s", code, out)
 	}
 }
