@@ -87,9 +87,12 @@ func WriteFile(root, rel string, data []byte, perm fs.FileMode, before func() er
 func noLinksBelow(root, rel string) (fs.FileMode, error) {
 	st, err := Way(root, rel)
 	var le *LinkError
+	var nd *NotDirError
 	switch {
 	case errors.As(err, &le):
 		return 0, fmt.Errorf("%s: %s is a symbolic link; nothing is written through one", filepath.Join(root, rel), le.Path)
+	case errors.As(err, &nd):
+		return 0, fmt.Errorf("%s: %s is not a folder", filepath.Join(root, rel), nd.Path)
 	case err != nil:
 		return 0, err
 	case st == nil:

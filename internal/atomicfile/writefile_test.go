@@ -115,6 +115,11 @@ func TestWriteFileRefuses(t *testing.T) {
 			t.Errorf("%q: written", rel)
 		}
 	}
+	// A file where a folder belongs is named as such.
+	os.WriteFile(filepath.Join(root, "plain"), []byte("p"), 0o644)
+	if err := WriteFile(root, filepath.Join("plain", "x.go"), []byte("x"), 0o644, nil); err == nil || err.Error() != filepath.Join(root, "plain", "x.go")+": "+filepath.Join(root, "plain")+" is not a folder" {
+		t.Errorf("a file on the way: %v", err)
+	}
 	// The caller's last look says the snapshot moved: nothing is written.
 	full := filepath.Join(root, "f.go")
 	if err := os.WriteFile(full, []byte("old"), 0o644); err != nil {
