@@ -78,8 +78,6 @@ func targetProblem(path string) (fs.FileInfo, error) {
 	case st.Size() > maxCompared:
 		return nil, fmt.Errorf("%s holds %d bytes, more than the %d agui compares before it replaces a file; save under another name, or move it away", path, st.Size(), maxCompared)
 	}
-	// A file made read-only is one someone means to keep; a rename would
-	// replace it all the same.
 	if err := readOnly(path, st); err != nil {
 		return nil, err
 	}
@@ -119,7 +117,7 @@ func onTheWay(path string) (fs.FileInfo, error) {
 // a link, then compared) and hold no more than maxCompared bytes.
 func digest(path string, want fs.FileInfo) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
-	f, err := openNoFollow(path)
+	f, err := atomicfile.OpenNoFollow(path)
 	if err != nil {
 		return sum, err
 	}
@@ -141,6 +139,26 @@ func digest(path string, want fs.FileInfo) ([sha256.Size]byte, error) {
 	}
 	h.Sum(sum[:0])
 	return sum, nil
+}
+
+// readOnly says why the file st at path is not one this process may
+// replace (atomicfile.WriteDenied): a file made read-only is one someone
+// means to keep, and one this user may not write is not agui's to replace,
+// though a rename would replace either all the same.
+func readOnly(path string, st fs.FileInfo) error {
+	err := atomicfile.WriteDenied(path, st)
+	var de *atomicfile.DeniedError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, atomicfile.ErrNoWriteBit):
+		return fmt.Errorf("%s is read-only; agui does not replace it", path)
+	case errors.Is(err, atomicfile.ErrNotWritable) && errors.As(err, &de):
+		return fmt.Errorf("%s is read-only to this user (%v); agui does not replace it", path, de.Err)
+	case errors.Is(err, atomicfile.ErrStickyOwner):
+		return fmt.Errorf("%s belongs to another user in a sticky folder, where only its owner may replace it; agui does not replace it", path)
+	}
+	return err
 }
 
 // errTargetChanged is a target that is not the snapshot any more.
