@@ -745,6 +745,34 @@ func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != good {
 		t.Errorf("untouched: %s holds %q", path, got)
 	}
+
+	// A tap's --dir swapped for a link during a run: the run is checked,
+	// its record not kept, nothing written where the link points.
+	tapDir := filepath.Join(base, "tap")
+	os.Mkdir(tapDir, 0o755)
+	os.RemoveAll(elsewhere)
+	os.Mkdir(elsewhere, 0o755)
+	tr := runTap(t, agent.URL, "--dir", tapDir)
+	during = func() {
+		// Once the run's record is begun (the tap says the run came).
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(tr.out.String(), "run 1: POST"); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		os.Rename(tapDir, filepath.Join(base, "tap-was"))
+		os.Symlink("elsewhere", tapDir)
+	}
+	post(t, tr.addr, "/", "{}")
+	line := waitFor(t, tr.out, regexp.MustCompile(`run 1: the record could not be kept: (.*)\n`))
+	waitFor(t, tr.out, regexp.MustCompile(`run 1: ACCEPTED, 5 events, 0 warnings; no record\n`))
+	if !strings.HasSuffix(line[1], ": "+tapDir+" is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)") {
+		t.Errorf("tap: %q\n%s", line[1], tr.out)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("tap: written through the link: %v", entries)
+	}
+	if left := temporaries(t, filepath.Join(base, "tap-was")); len(left) != 0 {
+		t.Errorf("tap: temporary files left: %v", left)
+	}
 }
 
 // asNobody runs the test binary as agui with args under the user nobody
