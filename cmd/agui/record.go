@@ -117,7 +117,9 @@ func onTheWay(path string) (fs.FileInfo, error) {
 // a link, then compared) and hold no more than maxCompared bytes.
 func digest(path string, want fs.FileInfo) ([sha256.Size]byte, error) {
 	var sum [sha256.Size]byte
-	f, err := atomicfile.OpenNoFollow(path)
+	// Cleaned as onTheWay and the folder's opening clean it: the file
+	// read is the one they looked at.
+	f, err := atomicfile.OpenNoFollow(filepath.Clean(path))
 	if err != nil {
 		return sum, err
 	}
