@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -20,16 +21,24 @@ import (
 // target, which takes the target's name only when the record is complete
 // (synced, then renamed), so a cut run or a crash never leaves a torn
 // record under the name the user gave. The target is a regular file or
-// nothing: never a link, a device, a pipe or a folder. It is replaced only
-// if it is still the file it was when the record began (the snapshot),
-// keeping its permissions; a name that was free then is taken only if it
-// is still free, so a record never replaces another.
+// nothing: never a link, a device, a pipe or a folder, nor reached through
+// a link (onTheWay). It is replaced only if it is still the file it was
+// when the record began (the snapshot: the same file, mode, size and time,
+// and the same bytes), keeping its permissions; a name that was free then
+// is taken only if it is still free, so a record never replaces another.
 type recordFile struct {
 	path string
-	tmp  *os.File
-	w    *bufio.Writer
+	// dir is the target's folder, opened when the record began, and
+	// dirWas what it was then; tmpName is the temporary file's name in it.
+	dir     *os.Root
+	dirWas  fs.FileInfo
+	tmpName string
+	tmp     *os.File
+	w       *bufio.Writer
 	// had is the target as the record found it; nil, it was free.
 	had fs.FileInfo
+	// sum is the SHA-256 of the bytes had held when the record began.
+	sum [sha256.Size]byte
 	// nextFree, when set, lets commit take the next free name (a tap's
 	// run-…-001-2.ndjson) instead of failing when the name was taken
 	// meanwhile.
@@ -44,29 +53,118 @@ type recordFile struct {
 // recordTempPrefix starts the name of a record being written.
 const recordTempPrefix = ".agui-record-"
 
-// targetProblem says why path cannot take a record: it is not a regular
-// file (a link, a folder, a device, a pipe, a socket). It returns the
-// file as it is now, or nil when the name is free.
+// maxCompared is the largest file a record replaces: before the rename,
+// the file is read again and its bytes compared with those it held when
+// the record began, and that costs a read of the whole file at the start
+// and at the end. A larger file is refused at the start, before the run
+// is asked for (a test lowers it).
+var maxCompared int64 = 256 << 20
+
+// targetProblem says why path cannot take a record: it is reached through
+// a link, it is not a regular file (a link, a folder, a device, a pipe, a
+// socket), this process may not write it, or it is too large to compare.
+// It returns the file as it is now, or nil when the name is free.
 func targetProblem(path string) (fs.FileInfo, error) {
-	st, err := os.Lstat(path)
+	st, err := onTheWay(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
 	case err != nil:
 		return nil, err
-	case st.Mode()&fs.ModeSymlink != 0:
-		return nil, fmt.Errorf("%s is a symbolic link; agui writes a record only to a file of its own", path)
+	case st == nil:
+		return nil, nil
 	case st.IsDir():
 		return nil, fmt.Errorf("%s is a directory, not a record file", path)
 	case !st.Mode().IsRegular():
 		return nil, fmt.Errorf("%s is %s, not a regular file; agui saves a record as a new file or in place of a regular one", path, fileKind(st.Mode()))
-	case st.Mode().Perm()&0o200 == 0:
-		// A file made read-only is one someone means to keep; a rename
-		// would replace it all the same.
-		return nil, fmt.Errorf("%s is read-only; agui does not replace it", path)
+	case st.Size() > maxCompared:
+		return nil, fmt.Errorf("%s holds %d bytes, more than the %d agui compares before it replaces a file; save under another name, or move it away", path, st.Size(), maxCompared)
+	}
+	if err := readOnly(path, st); err != nil {
+		return nil, err
 	}
 	return st, nil
 }
+
+// onTheWay looks at each folder on the way to path and at path itself
+// without following a link (atomicfile.Way): a link anywhere on the way
+// could send the record somewhere else than the user meant, and a file
+// where a folder belongs can take no record. The way starts at the root
+// of an absolute path, or at the working folder for a relative one (the
+// working folder itself may be reached through links: it is the user's).
+// It returns path as Lstat sees it, nil when it does not exist.
+func onTheWay(path string) (fs.FileInfo, error) {
+	root, rel := ".", filepath.Clean(path)
+	if filepath.IsAbs(rel) {
+		vol := filepath.VolumeName(rel)
+		root = vol + string(filepath.Separator)
+		rel = strings.TrimLeft(rel[len(vol):], string(filepath.Separator))
+	}
+	st, err := atomicfile.Way(root, rel)
+	var le *atomicfile.LinkError
+	var nd *atomicfile.NotDirError
+	switch {
+	case errors.As(err, &le) && le.Path == filepath.Join(root, rel):
+		return nil, fmt.Errorf("%s is a symbolic link; agui writes a record neither to nor through a link", path)
+	case errors.As(err, &le):
+		return nil, fmt.Errorf("%s: %s is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)", path, le.Path)
+	case errors.As(err, &nd):
+		return nil, fmt.Errorf("%s: %s is not a folder, so nothing can be made in it", path, nd.Path)
+	}
+	return st, err
+}
+
+// digest returns the SHA-256 of the bytes of the regular file at path,
+// which must still be the file want describes (opened without following
+// a link, then compared) and hold no more than maxCompared bytes.
+func digest(path string, want fs.FileInfo) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	// Cleaned as onTheWay and the folder's opening clean it: the file
+	// read is the one they looked at.
+	f, err := atomicfile.OpenNoFollow(filepath.Clean(path))
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return sum, err
+	}
+	if !os.SameFile(st, want) || !st.Mode().IsRegular() {
+		return sum, errTargetChanged
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, maxCompared+1))
+	if err != nil {
+		return sum, err
+	}
+	if n > maxCompared {
+		return sum, errTargetChanged
+	}
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// readOnly says why the file st at path is not one this process may
+// replace (atomicfile.WriteDenied): a file made read-only is one someone
+// means to keep, and one this user may not write is not agui's to replace,
+// though a rename would replace either all the same.
+func readOnly(path string, st fs.FileInfo) error {
+	err := atomicfile.WriteDenied(path, st)
+	var de *atomicfile.DeniedError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, atomicfile.ErrNoWriteBit):
+		return fmt.Errorf("%s is read-only; agui does not replace it", path)
+	case errors.Is(err, atomicfile.ErrNotWritable) && errors.As(err, &de):
+		return fmt.Errorf("%s is read-only to this user (%v); agui does not replace it", path, de.Err)
+	case errors.Is(err, atomicfile.ErrStickyOwner):
+		return fmt.Errorf("%s belongs to another user in a sticky folder, where only its owner may replace it; agui does not replace it", path)
+	}
+	return err
+}
+
+// errTargetChanged is a target that is not the snapshot any more.
+var errTargetChanged = errors.New("the file is not the one the record began with")
 
 // fileKind names a kind of file that is not a regular one.
 func fileKind(m fs.FileMode) string {
@@ -83,32 +181,55 @@ func fileKind(m fs.FileMode) string {
 	return "a special file"
 }
 
-// createTemp makes a new temporary file in dir, with the given
-// permissions (less the umask). The error names the folder, not the
-// temporary file the user never asked for.
-func createTemp(dir string, perm fs.FileMode) (*os.File, error) {
+// openFolder opens the folder dir, in which a record's temporary file is
+// made, written, and renamed or removed: all through the folder opened
+// once, so that a folder moved or swapped for a link meanwhile takes
+// nothing (place looks that the path still leads to it). The error names
+// the folder, not a temporary file the user never asked for.
+func openFolder(dir string) (*os.Root, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, cannotWriteIn(dir, err)
+	}
+	return root, nil
+}
+
+// cannotWriteIn says that no file can be made in the folder dir.
+func cannotWriteIn(dir string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cannot write a file in the folder %s: %w", dir, err)
+}
+
+// createTemp makes a new temporary file in the opened folder dir, with
+// the given permissions (less the umask), and returns it with its name.
+func createTemp(root *os.Root, dir string, perm fs.FileMode) (*os.File, string, error) {
 	var suffix [8]byte
 	rand.Read(suffix[:])
-	f, err := os.OpenFile(filepath.Join(dir, recordTempPrefix+hex.EncodeToString(suffix[:])), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	name := recordTempPrefix + hex.EncodeToString(suffix[:])
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot write a file in the folder %s: %w", dir, err)
+		return nil, "", cannotWriteIn(dir, err)
 	}
-	return f, nil
+	return f, name, nil
 }
 
 // checkFolder says whether records can be written in dir: it makes a
 // temporary file there and removes it.
 func checkFolder(dir string) error {
-	f, err := createTemp(dir, 0o600)
+	root, err := openFolder(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, name, err := createTemp(root, dir, 0o600)
 	if err != nil {
 		return err
 	}
 	f.Close()
-	return os.Remove(f.Name())
+	return root.Remove(name)
 }
 
 // createRecord starts a record to be saved as path, replacing the
@@ -118,7 +239,23 @@ func createRecord(path string) (*recordFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newRecord(path, had)
+	var sum [sha256.Size]byte
+	if had != nil {
+		if sum, err = digest(path, had); errors.Is(err, errTargetChanged) {
+			return nil, fmt.Errorf("%s changed while agui looked at it; it is left as it is", path)
+		} else if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("%s cannot be read (%v), and agui replaces a file only once it has read it; it is left as it is", path, err)
+		}
+	}
+	r, err := newRecord(path, had)
+	if err == nil {
+		r.sum = sum
+	}
+	return r, err
 }
 
 // createRunRecord starts a record to be saved as path or, should that
@@ -126,6 +263,9 @@ func createRecord(path string) (*recordFile, error) {
 // (path with -2, -3, … before its extension): a tap's records never
 // replace a file, another tap's record among them.
 func createRunRecord(path string) (*recordFile, error) {
+	if _, err := onTheWay(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
 	r, err := newRecord(path, nil)
 	if err == nil {
 		r.nextFree = true
@@ -143,11 +283,22 @@ func newRecord(path string, had fs.FileInfo) (*recordFile, error) {
 	if had != nil {
 		perm = had.Mode().Perm()
 	}
-	tmp, err := createTemp(filepath.Dir(path), perm)
+	dir := filepath.Dir(path)
+	root, err := openFolder(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &recordFile{path: path, tmp: tmp, had: had, w: bufio.NewWriterSize(tmp, 64<<10)}, nil
+	at, err := root.Stat(".")
+	if err != nil {
+		root.Close()
+		return nil, cannotWriteIn(dir, err)
+	}
+	tmp, name, err := createTemp(root, dir, perm)
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return &recordFile{path: path, dir: root, dirWas: at, tmpName: name, tmp: tmp, had: had, w: bufio.NewWriterSize(tmp, 64<<10)}, nil
 }
 
 // event writes one event's line.
@@ -268,9 +419,11 @@ func (r *recordFile) commit() (string, error) {
 		name, err = r.place()
 	}
 	if err != nil {
-		os.Remove(r.tmp.Name())
+		r.dir.Remove(r.tmpName)
+		r.dir.Close()
 		return "", r.writing(err)
 	}
+	r.dir.Close()
 	// The record is in place: a folder that cannot be synced does not
 	// undo that.
 	atomicfile.SyncDir(filepath.Dir(name))
@@ -280,16 +433,32 @@ func (r *recordFile) commit() (string, error) {
 // place gives the complete temporary file its name: over the file the
 // record found, if that is still there unchanged, or as a new file.
 func (r *recordFile) place() (string, error) {
+	// The way is looked at again: a link put on it while the run was
+	// recorded must not take the record elsewhere.
+	now, err := onTheWay(r.path)
+	if err != nil {
+		return "", err
+	}
+	if at, err := os.Lstat(filepath.Dir(r.path)); err != nil || !os.SameFile(at, r.dirWas) {
+		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, filepath.Dir(r.path))
+	}
 	if r.had != nil {
-		now, err := os.Lstat(r.path)
-		if err != nil || !os.SameFile(now, r.had) || !now.Mode().IsRegular() || now.Size() != r.had.Size() || !now.ModTime().Equal(r.had.ModTime()) {
+		// The last look before the rename: the same file, with the same
+		// mode, size and time, and the same bytes (a rewrite that kept
+		// the size and set the time back is a change all the same).
+		same := now != nil && os.SameFile(now, r.had) && now.Mode() == r.had.Mode() && now.Size() == r.had.Size() && now.ModTime().Equal(r.had.ModTime())
+		if same {
+			sum, err := digest(r.path, r.had)
+			same = err == nil && sum == r.sum
+		}
+		if !same {
 			return "", fmt.Errorf("%s changed while the run was recorded; it is left as it is", r.path)
 		}
-		return r.path, os.Rename(r.tmp.Name(), r.path)
+		return r.path, r.dir.Rename(r.tmpName, filepath.Base(r.path))
 	}
 	name := r.path
 	for n := 2; ; n++ {
-		err := placeNew(r.tmp.Name(), name)
+		err := placeNew(r.dir, r.tmpName, filepath.Base(name))
 		if !errors.Is(err, fs.ErrExist) {
 			return name, err
 		}
@@ -304,20 +473,20 @@ func (r *recordFile) place() (string, error) {
 // placeNew renames tmp to name only if name is free: a hard link fails
 // when the name is taken, which a rename would replace. Where links are
 // not to be had (some file systems), it looks first and renames.
-func placeNew(tmp, name string) error {
-	err := os.Link(tmp, name)
+func placeNew(dir *os.Root, tmp, name string) error {
+	err := dir.Link(tmp, name)
 	if err == nil {
-		return os.Remove(tmp)
+		return dir.Remove(tmp)
 	}
 	if errors.Is(err, fs.ErrExist) {
 		return fs.ErrExist
 	}
-	if _, lerr := os.Lstat(name); lerr == nil {
+	if _, lerr := dir.Lstat(name); lerr == nil {
 		return fs.ErrExist
 	} else if !errors.Is(lerr, fs.ErrNotExist) {
 		return lerr
 	}
-	return os.Rename(tmp, name)
+	return dir.Rename(tmp, name)
 }
 
 // writing says that writing the record failed, naming the file the user
@@ -337,5 +506,6 @@ func (r *recordFile) writing(err error) error {
 // discard drops the record.
 func (r *recordFile) discard() {
 	r.tmp.Close()
-	os.Remove(r.tmp.Name())
+	r.dir.Remove(r.tmpName)
+	r.dir.Close()
 }

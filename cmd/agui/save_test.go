@@ -25,6 +25,11 @@ import (
 // the tests that signal or kill a process run it so.
 func TestMain(m *testing.M) {
 	if os.Getenv("AGUI_TEST_AS_COMMAND") == "1" {
+		// A test may give a stopped tap another grace, to tell a cut
+		// the grace made from one a second signal made.
+		if g, err := time.ParseDuration(os.Getenv("AGUI_TEST_STOP_GRACE")); err == nil {
+			stopGrace = g
+		}
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
@@ -382,11 +387,13 @@ func TestRecordLostMidRun(t *testing.T) {
 }
 
 // Stopping the tap (Ctrl-C, SIGTERM) while a run is in flight cuts the
-// run: its record holds what passed, it is not judged (the cut is the
-// tap's, not the agent's), no
+// run once the grace is over (shortened here): its record holds what
+// passed, it is not judged (the cut is the tap's, not the agent's), no
 // temporary file stays, and the tap exits 0. A run that ended before is
 // untouched.
 func TestTapStopCutsRunsInFlight(t *testing.T) {
+	defer func(was time.Duration) { stopGrace = was }(stopGrace)
+	stopGrace = 100 * time.Millisecond
 	first := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
 	hold := make(chan struct{})
 	defer close(hold)
@@ -435,11 +442,13 @@ func TestTapStopCutsRunsInFlight(t *testing.T) {
 	}
 }
 
-// Stopping the tap cuts a run that a finding has already decided, and one
-// that has sent no event yet: the first is REJECTED, marked as cut by the
-// tap, with its record kept; the second is not judged and leaves no
-// record.
+// Stopping the tap cuts, once the grace is over (shortened here), a run
+// that a finding has already decided, and one that has sent no event yet:
+// the first is REJECTED, marked as cut by the tap, with its record kept;
+// the second is not judged and leaves no record.
 func TestTapStopAfterAFindingAndBeforeAnEvent(t *testing.T) {
+	defer func(was time.Duration) { stopGrace = was }(stopGrace)
+	stopGrace = 100 * time.Millisecond
 	decided := "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n"
 	thinking := ": thinking\n\n"
 	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -402,9 +403,10 @@ func TestCheckInterrupted(t *testing.T) {
 	}
 }
 
-// SIGTERM to agui tap with a run in flight: the run is cut and not judged
-// (the cut is the tap's), its record kept, no temporary file stays, and
-// the tap exits 0.
+// SIGTERM to agui tap with a run in flight that does not end within the
+// grace (the tap's own, 5 s): the tap says it waits, then the run is cut
+// and not judged (the cut is the tap's), its record kept, no temporary
+// file stays, and the tap exits 0.
 func TestTapTerminated(t *testing.T) {
 	agent, started := slowAgent(t)
 	dir := t.TempDir()
@@ -417,7 +419,7 @@ func TestTapTerminated(t *testing.T) {
 	if code := waitExit(t, cmd); code != exitAccepted {
 		t.Errorf("exit %d; stderr %s", code, errb)
 	}
-	if !regexp.MustCompile(`run 1: not judged: the tap was stopped by SIGTERM after 1 events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is \S+\nagui tap: the tap was stopped by SIGTERM\n$`).MatchString(out.String()) {
+	if !regexp.MustCompile(`\nagui tap: the tap was stopped by SIGTERM: waiting up to 5s for the run in flight to end; stop the tap again to cut it now\nagui tap: run 1: not judged: the tap was stopped by SIGTERM after 1 events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is \S+\nagui tap: the tap was stopped by SIGTERM\n$`).MatchString(out.String()) {
 		t.Errorf("stdout:\n%s", out)
 	}
 	if left := temporaries(t, dir); len(left) != 0 {
@@ -543,5 +545,540 @@ func TestCheckInterruptedBeforeTheAnswer(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != "the record before\n" || len(temporaries(t, dir)) != 0 {
 		t.Errorf("%s holds %q, temporaries %v", path, got, temporaries(t, dir))
+	}
+}
+
+// duringAgent streams good, calling during (when set) before its third
+// event: what another program does to a file while the run is recorded.
+func duringAgent(t *testing.T, during *func()) *httptest.Server {
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i, e := range recordEvents([]byte(good)) {
+			if i == 2 && *during != nil {
+				(*during)()
+			}
+			fmt.Fprintf(w, "data: %s\n\n", e)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	t.Cleanup(agent.Close)
+	return agent
+}
+
+// The snapshot --save replaces against is the target's bytes, not only
+// its metadata: a file rewritten during the run with other bytes of the
+// same size, its time set back (os.Chtimes), is left as it is, as is one
+// whose mode changed; one rewritten with its own bytes and time, or
+// touched and set back, is still the snapshot and is replaced.
+func TestSaveComparesTheTargetsBytes(t *testing.T) {
+	dir := t.TempDir()
+	var during func()
+	agent := duringAgent(t, &during)
+	old := []byte("the old record\n")
+	for _, tc := range []struct {
+		name    string
+		change  func(path string)
+		replace bool
+	}{
+		{"same size, time set back", func(path string) { os.WriteFile(path, []byte("THE OLD RECORD\n"), 0) }, false},
+		{"mode changed", func(path string) { os.Chmod(path, 0o600) }, false},
+		{"the same bytes again, time set back", func(path string) { os.WriteFile(path, old, 0) }, true},
+		{"untouched", func(string) {}, true},
+	} {
+		path := filepath.Join(dir, "run.ndjson")
+		os.Remove(path)
+		os.WriteFile(path, old, 0o644)
+		os.Chmod(path, 0o644)
+		mtime := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+		os.Chtimes(path, mtime, mtime)
+		var after []byte
+		during = func() {
+			tc.change(path)
+			os.Chtimes(path, mtime, mtime)
+			after, _ = os.ReadFile(path)
+		}
+		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		got, _ := os.ReadFile(path)
+		if tc.replace {
+			if code != exitAccepted || stderr != "" || string(got) != good {
+				t.Errorf("%s: exit %d, stderr %q; the file holds %q", tc.name, code, stderr, got)
+			}
+			continue
+		}
+		if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != "agui check: --save: the record could not be kept: "+path+" changed while the run was recorded; it is left as it is\n" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.name, code, out, stderr)
+		}
+		if !bytes.Equal(got, after) {
+			t.Errorf("%s: the file holds %q, want %q", tc.name, got, after)
+		}
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// The bytes compared are bounded: a target of maxCompared bytes is
+// replaced, one a byte larger is refused before the run is asked for,
+// with one line that says why and what to do, and is left as it was.
+func TestSaveComparedBytesLimit(t *testing.T) {
+	agent, asked := countingAgent(t)
+	defer func(was int64) { maxCompared = was }(maxCompared)
+	maxCompared = 1000
+	dir := t.TempDir()
+	for _, size := range []int64{maxCompared, maxCompared + 1} {
+		path := filepath.Join(dir, fmt.Sprintf("run-%d.ndjson", size))
+		was := bytes.Repeat([]byte("x"), int(size))
+		os.WriteFile(path, was, 0o644)
+		n := asked.Load()
+		code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		got, _ := os.ReadFile(path)
+		if size <= maxCompared {
+			if code != exitAccepted || string(got) != good {
+				t.Errorf("%d bytes: exit %d, stderr %q", size, code, stderr)
+			}
+			continue
+		}
+		want := fmt.Sprintf("agui check: --save: %s holds 1001 bytes, more than the 1000 agui compares before it replaces a file; save under another name, or move it away\n", path)
+		if code != exitUnusable || stderr != want || !bytes.Equal(got, was) || asked.Load() != n {
+			t.Errorf("%d bytes: exit %d, stderr %q, the agent asked %d times", size, code, stderr, asked.Load()-n)
+		}
+	}
+}
+
+// A symbolic link anywhere on the way to --save's file or to the tap's
+// --dir is refused before the run is asked for, with one line naming the
+// link, and nothing is written where it points; a file where a folder
+// belongs is said plainly, not as the system's "not a directory". The
+// neighbours: the same paths through the real folder, and a relative path
+// from a working folder that is itself reached through a link, take the
+// record.
+func TestRecordRefusesLinksOnTheWay(t *testing.T) {
+	agent, asked := countingAgent(t)
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
+	os.WriteFile(filepath.Join(real, "sub", "old.ndjson"), []byte("old\n"), 0o644)
+	os.Symlink("real", filepath.Join(base, "link"))
+	os.WriteFile(filepath.Join(base, "file"), []byte("a file\n"), 0o644)
+	link := filepath.Join(base, "link")
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(link, "sub", "old.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(link, "sub", "new.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(link, "new.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(base, "file", "new.ndjson"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
+		{filepath.Join(base, "file", "a", "new.ndjson"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
+	} {
+		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", tc.path)
+		if want := "agui check: --save: " + tc.path + ": " + tc.want + "\n"; code != exitUnusable || out != "" || stderr != want {
+			t.Errorf("--save %s: exit %d, stdout %q, stderr %q, want %q", tc.path, code, out, stderr, want)
+		}
+	}
+	for _, tc := range []struct{ dir, want string }{
+		{filepath.Join(link, "runs"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(link, "sub"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+		{filepath.Join(base, "file", "runs"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
+	} {
+		var outb, errb bytes.Buffer
+		ctx, cancel := context.WithCancel(context.Background())
+		code := tapCommand([]string{"--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", tc.dir}, &outb, &errb, ctx, func(string) { cancel() })
+		cancel()
+		if want := "agui tap: --dir " + tc.dir + ": " + tc.want + "\n"; code != exitUnusable || outb.String() != "" || errb.String() != want {
+			t.Errorf("--dir %s: exit %d, stdout %q, stderr %q, want %q", tc.dir, code, outb.String(), errb.String(), want)
+		}
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the agent was asked %d times", n)
+	}
+	entries, _ := os.ReadDir(filepath.Join(real, "sub"))
+	if got, _ := os.ReadFile(filepath.Join(real, "sub", "old.ndjson")); string(got) != "old\n" || len(entries) != 1 {
+		t.Errorf("written through the link: %v, old.ndjson holds %q", entries, got)
+	}
+	if _, err := os.Stat(filepath.Join(real, "runs")); err == nil {
+		t.Error("--dir made a folder through the link")
+	}
+	// The neighbours: the real folder, and a relative path from a working
+	// folder reached through the link.
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", filepath.Join(real, "sub", "old.ndjson")); code != exitAccepted {
+		t.Errorf("the real folder: exit %d, %s", code, stderr)
+	}
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(link)
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", filepath.Join("sub", "rel.ndjson")); code != exitAccepted {
+		t.Errorf("a relative path below a working folder reached through a link: exit %d, %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(real, "sub", "rel.ndjson")); string(got) != good {
+		t.Errorf("rel.ndjson holds %q", got)
+	}
+}
+
+// A link put on the way while the run is recorded (the target's folder
+// swapped for a link to another) is found at the last look before the
+// rename: the record is not kept, and nothing is written where the link
+// points; so for a tap whose --dir is swapped for a link.
+func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
+	base := t.TempDir()
+	runs, elsewhere := filepath.Join(base, "runs"), filepath.Join(base, "elsewhere")
+	os.Mkdir(runs, 0o755)
+	os.Mkdir(elsewhere, 0o755)
+	swap := func() {
+		os.Rename(runs, filepath.Join(base, "runs-was"))
+		os.Symlink("elsewhere", runs)
+	}
+	during := swap
+	agent := duringAgent(t, &during)
+	path := filepath.Join(runs, "run.ndjson")
+	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	want := "agui check: --save: the record could not be kept: " + path + ": " + runs + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)\n"
+	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("written through the link: %v", entries)
+	}
+	if left := temporaries(t, filepath.Join(base, "runs-was")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	// The folder moved and another made in its place: the record would
+	// land in the moved one, which is not where the user named.
+	os.Remove(runs)
+	os.Mkdir(runs, 0o755)
+	during = func() {
+		os.Rename(runs, filepath.Join(base, "runs-moved"))
+		os.Mkdir(runs, 0o755)
+	}
+	code, out, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	want = "agui check: --save: the record could not be kept: " + path + ": the folder " + runs + " was moved or replaced while the run was recorded; the record is not put in its place\n"
+	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+		t.Errorf("moved: exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	for _, d := range []string{runs, filepath.Join(base, "runs-moved")} {
+		if entries, _ := os.ReadDir(d); len(entries) != 0 {
+			t.Errorf("moved: %s holds %v", d, entries)
+		}
+	}
+	// The neighbour: the folder left alone takes the record.
+	during = nil
+	if code, _, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted {
+		t.Errorf("untouched: exit %d, %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(path); string(got) != good {
+		t.Errorf("untouched: %s holds %q", path, got)
+	}
+
+	// A tap's --dir swapped for a link during a run: the run is checked,
+	// its record not kept, nothing written where the link points.
+	tapDir := filepath.Join(base, "tap")
+	os.Mkdir(tapDir, 0o755)
+	os.RemoveAll(elsewhere)
+	os.Mkdir(elsewhere, 0o755)
+	tr := runTap(t, agent.URL, "--dir", tapDir)
+	during = func() {
+		// Once the run's record is begun (the tap says the run came).
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(tr.out.String(), "run 1: POST"); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		os.Rename(tapDir, filepath.Join(base, "tap-was"))
+		os.Symlink("elsewhere", tapDir)
+	}
+	post(t, tr.addr, "/", "{}")
+	line := waitFor(t, tr.out, regexp.MustCompile(`run 1: the record could not be kept: (.*)\n`))
+	waitFor(t, tr.out, regexp.MustCompile(`run 1: ACCEPTED, 5 events, 0 warnings; no record\n`))
+	if !strings.HasSuffix(line[1], ": "+tapDir+" is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)") {
+		t.Errorf("tap: %q\n%s", line[1], tr.out)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("tap: written through the link: %v", entries)
+	}
+	if left := temporaries(t, filepath.Join(base, "tap-was")); len(left) != 0 {
+		t.Errorf("tap: temporary files left: %v", left)
+	}
+}
+
+// asNobody runs the test binary as agui with args under the user nobody
+// (uid and gid 65534), from a copy every user may run; root only.
+func asNobody(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	bin := filepath.Join(nobodyDir(t), "agui")
+	if _, err := os.Stat(bin); err != nil {
+		data, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "AGUI_TEST_AS_COMMAND=1")
+	cmd.Dir = filepath.Dir(bin)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, NoSetGroups: true}}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+}
+
+// nobodyDir is a folder of the test's that every user may enter and write
+// in (t.TempDir's are its owner's only).
+func nobodyDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "agui-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o777)
+	return dir
+}
+
+// Whether --save may replace a file is judged as the system judges a
+// write by this process, not by the owner's write bit: run as another
+// user (nobody), agui refuses root's 0644 file in a folder it may write
+// in (which a rename would replace all the same), root's 0666 file in a
+// sticky folder (where the rename would fail at the end), and a 0622 one
+// it may write but not read (its bytes are the snapshot), and replaces
+// root's 0666 and 0646 files, and a 0466 one whose owner alone may not
+// write it. Run as root, which may write any file, it replaces nobody's
+// 0644 file, and still refuses a file nobody may write (0444). Only root
+// can make files of another user, so the test needs root.
+func TestSaveJudgesWritabilityAsTheSystemDoes(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the cases are files of another user, which only root can make (run as root, the test runs agui as nobody); the owner's own read-only file is TestSaveRefusesWhatIsNotARegularFile's")
+	}
+	agent, _ := countingAgent(t)
+	dir := nobodyDir(t)
+	sticky := filepath.Join(dir, "sticky")
+	os.Mkdir(sticky, 0o777)
+	os.Chmod(sticky, 0o777|fs.ModeSticky)
+	for _, tc := range []struct {
+		path    string
+		mode    fs.FileMode
+		replace bool
+		want    string
+	}{
+		{filepath.Join(dir, "root-0644.ndjson"), 0o644, false, "is read-only to this user (permission denied); agui does not replace it"},
+		{filepath.Join(dir, "root-0600.ndjson"), 0o600, false, "is read-only to this user (permission denied); agui does not replace it"},
+		{filepath.Join(sticky, "root-0666.ndjson"), 0o666, false, "belongs to another user in a sticky folder, where only its owner may replace it; agui does not replace it"},
+		{filepath.Join(dir, "root-0622.ndjson"), 0o622, false, "cannot be read (permission denied), and agui replaces a file only once it has read it; it is left as it is"},
+		{filepath.Join(dir, "root-0666.ndjson"), 0o666, true, ""},
+		{filepath.Join(dir, "root-0646.ndjson"), 0o646, true, ""},
+		{filepath.Join(dir, "root-0466.ndjson"), 0o466, true, ""},
+	} {
+		os.WriteFile(tc.path, []byte("root's\n"), 0)
+		os.Chmod(tc.path, tc.mode)
+		code, out, stderr := asNobody(t, "check", "--url", agent.URL, "--save", tc.path)
+		got, _ := os.ReadFile(tc.path)
+		if tc.replace {
+			if code != exitAccepted || string(got) != good {
+				t.Errorf("%s: exit %d, stderr %q; holds %q", tc.path, code, stderr, got)
+			}
+			continue
+		}
+		if want := "agui check: --save: " + tc.path + " " + tc.want + "\n"; code != exitUnusable || out != "" || stderr != want || string(got) != "root's\n" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q, want %q; holds %q", tc.path, code, out, stderr, want, got)
+		}
+	}
+	// As root: another user's 0644 file is replaced, a file nobody may
+	// write is not.
+	theirs := filepath.Join(dir, "nobody-0644.ndjson")
+	os.WriteFile(theirs, []byte("nobody's\n"), 0o644)
+	os.Chown(theirs, 65534, 65534)
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", theirs); code != exitAccepted {
+		t.Errorf("as root, %s: exit %d, %s", theirs, code, stderr)
+	}
+	kept := filepath.Join(dir, "nobody-0444.ndjson")
+	os.WriteFile(kept, []byte("nobody's\n"), 0o444)
+	os.Chown(kept, 65534, 65534)
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", kept); code != exitUnusable || stderr != "agui check: --save: "+kept+" is read-only; agui does not replace it\n" {
+		t.Errorf("as root, %s: exit %d, %s", kept, code, stderr)
+	}
+	if left := append(temporaries(t, dir), temporaries(t, sticky)...); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// The record is a new file that takes the target's name, as the help
+// and the how-to say: a target with another hard link is separated from
+// it, and the other name keeps the old bytes, whole.
+func TestSaveSeparatesHardLinks(t *testing.T) {
+	agent, _ := countingAgent(t)
+	dir := t.TempDir()
+	path, other := filepath.Join(dir, "run.ndjson"), filepath.Join(dir, "other.ndjson")
+	os.WriteFile(path, []byte("old\n"), 0o644)
+	if err := os.Link(path, other); err != nil {
+		repotest.MissingPart(t, "no hard links in the temporary folder: %v", err)
+	}
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got, _ := os.ReadFile(path)
+	kept, _ := os.ReadFile(other)
+	a, _ := os.Stat(path)
+	b, _ := os.Stat(other)
+	if string(got) != good || string(kept) != "old\n" || os.SameFile(a, b) {
+		t.Errorf("%s holds %q, %s holds %q, same file %v", path, got, other, kept, os.SameFile(a, b))
+	}
+}
+
+// heldAgent streams good on / and a record that breaks a rule (a text
+// message ended that never started) on /bad: the first event at once,
+// the rest once release is closed (or the frontend goes). sent tells when
+// a first event went.
+func heldAgent(t *testing.T) (srv *httptest.Server, sent <-chan struct{}, release func()) {
+	first := make(chan struct{}, 4)
+	held := make(chan struct{})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		events := recordEvents([]byte(good))
+		if r.URL.Path == "/bad" {
+			events = [][]byte{events[0], []byte(`{"type":"TEXT_MESSAGE_END","messageId":"x"}`), events[len(events)-1]}
+		}
+		fmt.Fprintf(w, "data: %s\n\n", events[0])
+		w.(http.Flusher).Flush()
+		first <- struct{}{}
+		select {
+		case <-held:
+		case <-r.Context().Done():
+			return
+		case <-time.After(20 * time.Second):
+		}
+		for _, e := range events[1:] {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+	}))
+	var once sync.Once
+	release = func() { once.Do(func() { close(held) }) }
+	t.Cleanup(func() { release(); srv.Close() })
+	return srv, first, release
+}
+
+// tapWithGrace starts agui tap as a process, as tapProcess does, with the
+// grace a stop gives the runs in flight.
+func tapWithGrace(t *testing.T, upstream, dir string, grace time.Duration) (*exec.Cmd, string, *syncbuf.Buffer, *syncbuf.Buffer) {
+	t.Helper()
+	t.Setenv("AGUI_TEST_STOP_GRACE", grace.String())
+	return tapProcess(t, upstream, dir)
+}
+
+// waitOut waits (bounded) until out matches re.
+func waitOut(t *testing.T, out *syncbuf.Buffer, re *regexp.Regexp) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if re.MatchString(out.String()) {
+			return
+		}
+	}
+	t.Fatalf("never matched %s:\n%s", re, out)
+}
+
+// Ctrl-C to agui tap with runs in flight: the tap takes no new run and
+// waits for those in flight (here with a grace far longer than the test
+// may last, so the tap ending at all shows it did not wait the grace
+// out); they end by themselves, each judged as any run (ACCEPTED, and a
+// REJECTED one, neither marked as cut) and saved, the frontends get every
+// byte, the tap's last line comes after their verdicts, no temporary file
+// stays, and the exit status is 0.
+func TestTapStopWaitsForRunsInFlight(t *testing.T) {
+	agent, sent, release := heldAgent(t)
+	dir := t.TempDir()
+	cmd, addr, out, errb := tapWithGrace(t, agent.URL, dir, 10*time.Minute)
+	var fronts []*http.Response
+	for _, path := range []string{"/", "/bad"} {
+		resp := postRun(t, addr, path, "{}")
+		defer resp.Body.Close()
+		<-sent
+		readFirstEvent(t, resp)
+		fronts = append(fronts, resp)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the 2 runs in flight to end; stop the tap again to cut them now\n`))
+	// No new run is taken once the tap is stopping.
+	refused := false
+	for deadline := time.Now().Add(10 * time.Second); !refused && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		c, err := net.Dial("tcp", addr)
+		if refused = err != nil; c != nil {
+			c.Close()
+		}
+	}
+	if !refused {
+		t.Error("the stopping tap still takes connections")
+	}
+	release()
+	for i, resp := range fronts {
+		rest, err := io.ReadAll(resp.Body)
+		want := recordEvents([]byte(good))[1:]
+		if i == 1 {
+			want = [][]byte{[]byte(`{"type":"TEXT_MESSAGE_END","messageId":"x"}`), want[len(want)-1]}
+		}
+		var wantBytes []byte
+		for _, e := range want {
+			wantBytes = append(wantBytes, fmt.Sprintf("data: %s\n\n", e)...)
+		}
+		if err != nil || !bytes.Equal(rest, wantBytes) {
+			t.Errorf("frontend %d got %q, %v; want %q", i, rest, err, wantBytes)
+		}
+	}
+	if code := waitExit(t, cmd); code != exitAccepted {
+		t.Errorf("exit %d; stderr %s", code, errb)
+	}
+	o := out.String()
+	good1 := regexp.MustCompile(`\nagui tap: run 1: ACCEPTED, 5 events, 0 warnings; record (\S+)\n`).FindStringSubmatch(o)
+	bad2 := regexp.MustCompile(`\nagui tap: run 2: REJECTED, 3 events, 0 warnings; record (\S+)\n`).FindStringSubmatch(o)
+	if good1 == nil || bad2 == nil || !strings.HasSuffix(o, "\nagui tap: the tap was stopped by SIGINT (Ctrl-C)\n") || strings.Contains(o, "(cut:") || strings.Contains(o, "not judged") {
+		t.Fatalf("stdout:\n%s", o)
+	}
+	if got, _ := os.ReadFile(good1[1]); string(got) != good {
+		t.Errorf("run 1's record holds %q", got)
+	}
+	if got, _ := os.ReadFile(bad2[1]); !strings.HasPrefix(string(got), `{"type":"RUN_STARTED"`) || !strings.Contains(string(got), `{"type":"TEXT_MESSAGE_END","messageId":"x"}`+"\n") {
+		t.Errorf("run 2's record holds %q", got)
+	}
+	if left := temporaries(t, dir); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// A second Ctrl-C (or SIGTERM) while the tap waits for its runs in flight
+// cuts them at once (the grace is far longer than the test may last): each
+// run is saved as the cut record it is and said not judged, the tap ends
+// with exit 0 and its last line, and no temporary file stays. The
+// neighbour: with no run in flight the first signal ends the tap, and
+// says nothing of waiting.
+func TestTapSecondSignalCutsAtOnce(t *testing.T) {
+	for _, second := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		agent, sent, _ := heldAgent(t)
+		dir := t.TempDir()
+		cmd, addr, out, errb := tapWithGrace(t, agent.URL, dir, 10*time.Minute)
+		resp := postRun(t, addr, "/", "{}")
+		defer resp.Body.Close()
+		<-sent
+		readFirstEvent(t, resp)
+		cmd.Process.Signal(syscall.SIGINT)
+		waitOut(t, out, regexp.MustCompile(`waiting up to 10m0s for the run in flight to end; stop the tap again to cut it now\n`))
+		cmd.Process.Signal(second)
+		if code := waitExit(t, cmd); code != exitAccepted {
+			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
+		}
+		o := out.String()
+		m := regexp.MustCompile(`\nagui tap: run 1: not judged: the tap was stopped by SIGINT \(Ctrl-C\) after 1 events, before the agent ended it, and nothing in them breaks a rule; the record of what arrived, a cut run, is (\S+)\nagui tap: the tap was stopped by SIGINT \(Ctrl-C\)\n$`).FindStringSubmatch(o)
+		if m == nil {
+			t.Fatalf("second %v: stdout:\n%s", second, o)
+		}
+		if got, _ := os.ReadFile(m[1]); string(got) != string(recordEvents([]byte(good))[0])+"\n" {
+			t.Errorf("second %v: the cut record holds %q", second, got)
+		}
+		if left := temporaries(t, dir); len(left) != 0 {
+			t.Errorf("second %v: temporary files left: %v", second, left)
+		}
+	}
+	// No run in flight: one signal ends it.
+	agent, _, _ := heldAgent(t)
+	cmd, _, out, _ := tapWithGrace(t, agent.URL, t.TempDir(), 10*time.Minute)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := waitExit(t, cmd); code != exitAccepted || strings.Contains(out.String(), "waiting") {
+		t.Errorf("exit %d, stdout:\n%s", code, out)
 	}
 }

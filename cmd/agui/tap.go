@@ -13,10 +13,12 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/contractkit/contractkit/agui"
@@ -46,11 +48,14 @@ Records are named run-<UTC date and time>-<run number>.ndjson; a record
 never replaces a file: should its name be taken (another tap in the same
 folder, a tap started again within the second), it gets the next free one
 (…-001-2.ndjson) and its verdict line says which. A folder the records
-cannot be written in is refused at the start; should a record still fail
-(the folder removed, a full disk), its run is checked all the same and a
-line says the record could not be kept.
+cannot be written in, or reached through a symbolic link, is refused at
+the start; should a record still fail (the folder removed, a full disk),
+its run is checked all the same and a line says the record could not be
+kept.
 
-Ctrl-C or SIGTERM stops the tap: a run in flight is cut (the frontend's
+Ctrl-C or SIGTERM stops the tap: it takes no new run and gives the runs
+in flight 5 seconds to end, each judged and saved as any run. A run still
+going then, or at a second Ctrl-C or SIGTERM, is cut (the frontend's
 stream ends there), its record keeps what passed, and it is not judged, as
 when the frontend closes it (after a finding it is REJECTED, marked as
 cut). The tap then exits 0, since stopping is how a tap ends; the verdicts
@@ -109,8 +114,16 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	if ip := net.ParseIP(host); !*allowRemote && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return fail("--listen %s is not a loopback address: the tap hands an agent's answers to whoever connects, so it listens on this machine only unless --allow-remote is given", *listen)
 	}
+	// No link on the way to the folder, before it is made (MkdirAll
+	// would follow one) and after.
+	if _, err := onTheWay(*dir); err != nil {
+		return fail("--dir %v", err)
+	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fail("--dir: %v", err)
+	}
+	if _, err := onTheWay(*dir); err != nil {
+		return fail("--dir %v", err)
 	}
 	if err := checkFolder(*dir); err != nil {
 		return fail("--dir %s: the records could not be kept: %v", *dir, err)
@@ -119,10 +132,15 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	if err != nil {
 		return fail("%v", err)
 	}
+	// again tells of a signal after the first: the runs still in flight
+	// are cut at once (nil, in process: never).
+	var again <-chan os.Signal
 	if ctx == nil {
 		c, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
-		defer cancelOnSignal(cancel)()
+		var stop func()
+		again, stop = cancelOnSignals(cancel)
+		defer stop()
 		ctx = c
 	}
 	t := &tap{up: up, dir: *dir, profile: *profile, out: &lockedWriter{w: stdout}, errw: &lockedWriter{w: stderr}}
@@ -140,20 +158,49 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	go func() { done <- srv.Serve(l) }()
 	select {
 	case <-ctx.Done():
-		// Stopping is how a tap ends: the runs in flight are cut, each
-		// saved and its verdict printed as cut, and the tap exits 0 (its
-		// verdicts are in its lines, never in its exit status).
+		// Stopping is how a tap ends: no new run is taken, the runs in
+		// flight are given stopGrace to end by themselves (each judged
+		// and saved as any run), then those left are cut, each saved and
+		// its verdict printed as cut; a second signal cuts them at once.
+		// The tap exits 0 (its verdicts are in its lines, never in its
+		// exit status).
 		why := "the tap was stopped"
 		if i := interrupted(ctx); i != nil {
 			why += " by " + i.name()
 		}
+		waiting, stopWaiting := context.WithCancel(context.Background())
+		defer stopWaiting()
+		shut := make(chan struct{})
+		go func() {
+			if srv.Shutdown(waiting) != nil {
+				srv.Close()
+			}
+			close(shut)
+		}()
+		switch n := t.inflight.count(); {
+		case n == 1:
+			fmt.Fprintf(t.out, "agui tap: %s: waiting up to %s for the run in flight to end; stop the tap again to cut it now\n", why, stopGrace)
+		case n > 1:
+			fmt.Fprintf(t.out, "agui tap: %s: waiting up to %s for the %d runs in flight to end; stop the tap again to cut them now\n", why, stopGrace, n)
+		}
+		grace := time.NewTimer(stopGrace)
+		defer grace.Stop()
+		select {
+		case <-shut:
+		case <-grace.C:
+		case <-again:
+		}
 		t.stopped.Store(&why)
 		cutRuns(errors.New(why))
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if srv.Shutdown(shutdown) != nil {
-			srv.Close()
+		// The runs cut end at once; the frontends' connections are
+		// waited for a little, then closed.
+		select {
+		case <-shut:
+		case <-time.After(5 * time.Second):
+		case <-again:
 		}
+		stopWaiting()
+		<-shut
 		// The verdicts of the runs cut are printed before the tap's last
 		// line (a stream that will not end is not waited for long).
 		select {
@@ -164,6 +211,48 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 		return exitAccepted
 	case err := <-done:
 		return fail("%v", err)
+	}
+}
+
+// stopGrace is how long a stopped tap waits for the runs in flight to end
+// by themselves before it cuts them (a test shortens it).
+var stopGrace = 5 * time.Second
+
+// cancelOnSignals cancels with an *interruption when the process gets
+// SIGINT or SIGTERM, and sends every later one on again, until stop is
+// called: a second signal is the tap's to answer (it cuts its runs at
+// once and saves their records), not one that ends the process on the
+// spot and leaves temporary records behind.
+func cancelOnSignals(cancel context.CancelCauseFunc) (again <-chan os.Signal, stop func()) {
+	ch := make(chan os.Signal, 1)
+	later := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		first := true
+		for {
+			select {
+			case s := <-ch:
+				if first {
+					cancel(&interruption{s})
+					first = false
+					continue
+				}
+				select {
+				case later <- s:
+				default:
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return later, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+		})
 	}
 }
 
@@ -205,6 +294,13 @@ func (c *runsInFlight) done() {
 		}
 		c.zero = nil
 	}
+}
+
+// count is the number of runs in flight.
+func (c *runsInFlight) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
 }
 
 // none is closed once no run is in flight.

@@ -85,26 +85,51 @@ func WriteFile(root, rel string, data []byte, perm fs.FileMode, before func() er
 // link, or when rel names something that is not a regular file. It returns
 // the permissions of the file rel names, 0 when there is none yet.
 func noLinksBelow(root, rel string) (fs.FileMode, error) {
+	st, err := Way(root, rel)
+	var le *LinkError
+	var nd *NotDirError
+	switch {
+	case errors.As(err, &le):
+		return 0, fmt.Errorf("%s: %s is a symbolic link; nothing is written through one", filepath.Join(root, rel), le.Path)
+	case errors.As(err, &nd):
+		return 0, fmt.Errorf("%s: %s is not a folder", filepath.Join(root, rel), nd.Path)
+	case err != nil:
+		return 0, err
+	case st == nil:
+		return 0, nil
+	case !st.Mode().IsRegular():
+		return 0, fmt.Errorf("%s: not a regular file", filepath.Join(root, rel))
+	}
+	return st.Mode().Perm(), nil
+}
+
+// Way looks at each part of rel below root in turn, following no link: a
+// part that is a symbolic link is a *LinkError, a part on the way that is
+// not a folder a *NotDirError (both name the part as root joined with
+// rel's parts up to it). It returns what rel names, as Lstat sees it, or
+// nil when that or a folder on the way does not exist. root itself may be
+// reached through links: it is the caller's.
+func Way(root, rel string) (fs.FileInfo, error) {
 	parts := strings.Split(filepath.Clean(rel), string(filepath.Separator))
 	p := root
 	for i, part := range parts {
 		p = filepath.Join(p, part)
 		st, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
-			return 0, nil
+			return nil, nil
 		}
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		if st.Mode()&fs.ModeSymlink != 0 {
-			return 0, fmt.Errorf("%s: %s is a symbolic link; nothing is written through one", filepath.Join(root, rel), p)
+			return nil, &LinkError{Path: p}
 		}
 		if i == len(parts)-1 {
-			if !st.Mode().IsRegular() {
-				return 0, fmt.Errorf("%s: not a regular file", p)
-			}
-			return st.Mode().Perm(), nil
+			return st, nil
+		}
+		if !st.IsDir() {
+			return nil, &NotDirError{Path: p}
 		}
 	}
-	return 0, nil
+	return nil, nil
 }

@@ -115,6 +115,11 @@ func TestWriteFileRefuses(t *testing.T) {
 			t.Errorf("%q: written", rel)
 		}
 	}
+	// A file where a folder belongs is named as such.
+	os.WriteFile(filepath.Join(root, "plain"), []byte("p"), 0o644)
+	if err := WriteFile(root, filepath.Join("plain", "x.go"), []byte("x"), 0o644, nil); err == nil || err.Error() != filepath.Join(root, "plain", "x.go")+": "+filepath.Join(root, "plain")+" is not a folder" {
+		t.Errorf("a file on the way: %v", err)
+	}
 	// The caller's last look says the snapshot moved: nothing is written.
 	full := filepath.Join(root, "f.go")
 	if err := os.WriteFile(full, []byte("old"), 0o644); err != nil {
@@ -190,6 +195,45 @@ func TestWriteFileKilled(t *testing.T) {
 		}
 		if !bytes.Equal(got, c[0]) && !bytes.Equal(got, c[1]) {
 			t.Fatalf("round %d: the file holds %d bytes that are neither content", round, len(got))
+		}
+	}
+}
+
+// Way names the first part of a path that is a link, or a file where a
+// folder belongs, and returns what the path names (nil: nothing there).
+func TestWay(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "a", "b"), 0o755)
+	os.WriteFile(filepath.Join(root, "a", "b", "f"), []byte("x"), 0o644)
+	if err := os.Symlink("a", filepath.Join(root, "link")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	os.Symlink("f", filepath.Join(root, "a", "b", "flink"))
+	for _, tc := range []struct {
+		rel, link, notDir string
+		found             bool
+	}{
+		{rel: filepath.Join("a", "b", "f"), found: true},
+		{rel: filepath.Join("a", "b", "new")},
+		{rel: filepath.Join("a", "missing", "new")},
+		{rel: filepath.Join("link", "b", "f"), link: filepath.Join(root, "link")},
+		{rel: filepath.Join("a", "b", "flink"), link: filepath.Join(root, "a", "b", "flink")},
+		{rel: filepath.Join("a", "b", "f", "new"), notDir: filepath.Join(root, "a", "b", "f")},
+	} {
+		st, err := Way(root, tc.rel)
+		var le *LinkError
+		var nd *NotDirError
+		switch {
+		case tc.link != "":
+			if !errors.As(err, &le) || le.Path != tc.link || st != nil {
+				t.Errorf("%s: %v, %v; want the link %s", tc.rel, st, err, tc.link)
+			}
+		case tc.notDir != "":
+			if !errors.As(err, &nd) || nd.Path != tc.notDir || st != nil {
+				t.Errorf("%s: %v, %v; want %s not a folder", tc.rel, st, err, tc.notDir)
+			}
+		case err != nil || (st != nil) != tc.found:
+			t.Errorf("%s: %v, %v; found want %v", tc.rel, st, err, tc.found)
 		}
 	}
 }
