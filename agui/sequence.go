@@ -845,6 +845,9 @@ func (s *seq) toolCallStart(i int, e contract.ToolCallStartEvent) error {
 	if err := s.reopenedToolCall(i, e, ent); err != nil {
 		return err
 	}
+	if err := s.toolCallParent(i, e); err != nil {
+		return err
+	}
 	if !s.attrib {
 		s.tool.setOpen(ent, true)
 		s.recordToolCall(e, ent)
@@ -912,6 +915,25 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 			"TOOL_CALL_START reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", e.ToolCallID, *e.ParentMessageID, was)
 	}
 	return nil
+}
+
+// toolCallParent checks the parent message a TOOL_CALL_START names: a call
+// is proposed by an assistant, so a parent the conversation holds under
+// another role (a user's message, a tool result's, one of the run's input)
+// is refused. Shown in that message, the call would be a user's or a
+// tool's proposal; the reference client does not put it there either, but
+// in an assistant message of its own, and warns. A parent the conversation
+// does not hold yet is the assistant message the call opens.
+func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
+	if e.ParentMessageID == nil {
+		return nil
+	}
+	role, note, ok := s.namedMessage(s.msgs.find(*e.ParentMessageID))
+	if !ok || role == string(contract.TextMessageRoleAssistant) {
+		return nil
+	}
+	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
+		"TOOL_CALL_START opens the tool call %q in the %s message %q%s; a tool call is proposed in an assistant message", e.ToolCallID, role, *e.ParentMessageID, note)
 }
 
 // recordToolCall adds an opened call to the result, or marks a reopened

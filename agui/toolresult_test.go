@@ -490,3 +490,74 @@ func TestActivitySnapshotOnUnlistedIDs(t *testing.T) {
 	wantMessages(t, "a new activity", r, shown{"n", "activity", "", `{"x":1}`})
 	wantWarnings(t, "a new activity", r, "", "")
 }
+
+// A tool call is proposed in an assistant message: a TOOL_CALL_START whose
+// parentMessageId names a message the conversation holds under another
+// role (a user's, a tool result's, an activity, one of the run's input) is
+// refused in both profiles, rather than shown as that message's proposal.
+// A parent that is an assistant message, or one the record has not named
+// yet, takes the call.
+func TestToolCallParentIsAnAssistantMessage(t *testing.T) {
+	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
+	inParent := func(parent string) ev {
+		e := toolStart("c", "read_file")
+		e["parentMessageId"] = parent
+		return e
+	}
+	user := []ev{text(start, "u", "role", "user"), text(content, "u", "delta", "read it"), text(end, "u")}
+	answer := []ev{text(start, "m"), text(content, "m", "delta", "reading"), text(end, "m")}
+	answered := []ev{toolStart("b", "list"), toolEnd("b"), toolResult("tm", "b", "ok")}
+	then := func(first []ev, more ...ev) []byte {
+		return lines(t, run(append(append([]ev{}, first...), more...)...)...)
+	}
+	for _, p := range []string{stand, v11} {
+		// The case: the call shown as the user's proposal.
+		r := reject(t, p, then(user, inParent("u"), toolEnd("c")), 4, "/parentMessageId", contract.RuleSequenceToolCall)
+		if msg := r.Findings[0].Message; !strings.Contains(msg, `in the user message "u" shown already`) {
+			t.Errorf("%s: the finding %q does not name the user's message", p, msg)
+		}
+		for _, tc := range r.ToolCalls {
+			if tc.ID == "c" {
+				t.Errorf("%s: the refused call is shown: %+v", p, r.ToolCalls)
+			}
+		}
+		wantMessages(t, p+": a call in the user's message", r, shown{"u", "user", "read it", ""})
+		// A tool result's message, shown beside its call.
+		r = reject(t, p, then(answered, inParent("tm"), toolEnd("c")), 4, "/parentMessageId", contract.RuleSequenceToolCall)
+		if msg := r.Findings[0].Message; !strings.Contains(msg, `in the tool message "tm" (the result of the tool call "b", shown beside the call)`) {
+			t.Errorf("%s: the finding %q does not name the result's message", p, msg)
+		}
+
+		// Neighbours: an assistant's message, an id not named yet, no parent.
+		r = accept(t, p, then(answer, inParent("m"), toolEnd("c")))
+		if len(r.ToolCalls) != 1 || r.ToolCalls[0].ParentMessageID != "m" {
+			t.Errorf("%s: a call in the assistant's message: %+v", p, r.ToolCalls)
+		}
+		r = accept(t, p, then(user, inParent("n"), toolEnd("c")))
+		if len(r.ToolCalls) != 1 || r.ToolCalls[0].ParentMessageID != "n" {
+			t.Errorf("%s: a call in a message not named yet: %+v", p, r.ToolCalls)
+		}
+		accept(t, p, then(user, toolStart("c", "read_file"), toolEnd("c")))
+	}
+
+	// AG-UI 1.1 only: an activity, and the messages of the run's input.
+	activity := ev{"type": contract.EventActivitySnapshot, "messageId": "act", "activityType": "progress", "content": map[string]any{"done": 1}}
+	reject(t, v11, then([]ev{activity}, inParent("act"), toolEnd("c")), 2, "/parentMessageId", contract.RuleSequenceToolCall)
+	withInput := func(events ...ev) []byte {
+		in := ev{"threadId": "t", "runId": "r", "messages": []any{
+			map[string]any{"id": "iu", "role": "user", "content": "transfer 10"},
+			map[string]any{"id": "ia", "role": "assistant", "content": "which account?"},
+		}}
+		all := run(events...)
+		all[0] = ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "input": in}
+		return lines(t, all...)
+	}
+	r := reject(t, v11, withInput(inParent("iu"), toolEnd("c")), 1, "/parentMessageId", contract.RuleSequenceToolCall)
+	if msg := r.Findings[0].Message; !strings.Contains(msg, `in the user message "iu" (a message of the run's input`) {
+		t.Errorf("the finding %q does not name the input's message", msg)
+	}
+	r = accept(t, v11, withInput(inParent("ia"), toolEnd("c")))
+	if len(r.ToolCalls) != 1 || r.ToolCalls[0].ParentMessageID != "ia" {
+		t.Errorf("a call in the input's assistant message: %+v", r.ToolCalls)
+	}
+}
