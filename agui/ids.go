@@ -48,14 +48,20 @@ type idEntry struct {
 // unlisted is a message of the conversation that the result does not list
 // among its messages, though the reference client holds it under its id:
 // a tool result shown beside the call it answers (call is that call's id),
-// or a message of a run's input (call is empty). role is "" for none.
+// a message of a run's input (call is empty), or the assistant message a
+// tool call was opened in before any start named it (opened; call is that
+// call's id). role is "" for none.
 type unlisted struct {
 	role, call string
+	opened     bool
 }
 
 // note says, for the messages of findings, where the result shows the
 // message, if anywhere.
 func (u unlisted) note() string {
+	if u.opened {
+		return " (the message the tool call " + quote(u.call) + " was opened in)"
+	}
 	if u.call != "" {
 		return " (the result of the tool call " + quote(u.call) + ", shown beside the call)"
 	}

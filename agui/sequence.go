@@ -340,7 +340,9 @@ func (s *seq) unlistedMessage(i int, event, rule, id, role string, stated bool, 
 	if !ok {
 		return nil
 	}
-	if err := s.reopenedRole(i, event, rule, id, role, stated, u.role, u.note()); err != nil || role != u.role {
+	if err := s.reopenedRole(i, event, rule, id, role, stated, u.role, u.note()); err != nil || role != u.role || u.opened {
+		// The message a tool call was opened in holds nothing the result
+		// leaves out: the start begins its text.
 		return err
 	}
 	s.warn(i, ptrMessageID, rule, "%s continues the message %q%s; only what the record sends for it from here on is shown", event, id, u.note())
@@ -923,13 +925,24 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 // is refused. Shown in that message, the call would be a user's or a
 // tool's proposal; the reference client does not put it there either, but
 // in an assistant message of its own, and warns. A parent the conversation
-// does not hold yet is the assistant message the call opens.
+// does not hold yet is the assistant message the call opens: a start that
+// names it later under another role is refused as for any message.
 func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 	if e.ParentMessageID == nil {
 		return nil
 	}
-	role, note, ok := s.namedMessage(s.msgs.find(*e.ParentMessageID))
-	if !ok || role == string(contract.TextMessageRoleAssistant) {
+	ent := s.msgs.find(*e.ParentMessageID)
+	role, note, ok := s.namedMessage(ent)
+	if !ok {
+		// The call opens the assistant message: the reference client makes
+		// one under the id, and a start that names it later continues it.
+		if ent == nil {
+			ent = s.msgs.entry(*e.ParentMessageID)
+		}
+		s.msgs.setUnlisted(ent, unlisted{role: string(contract.TextMessageRoleAssistant), call: e.ToolCallID, opened: true})
+		return nil
+	}
+	if role == string(contract.TextMessageRoleAssistant) {
 		return nil
 	}
 	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,

@@ -537,6 +537,25 @@ func TestToolCallParentIsAnAssistantMessage(t *testing.T) {
 		if len(r.ToolCalls) != 1 || r.ToolCalls[0].ParentMessageID != "n" {
 			t.Errorf("%s: a call in a message not named yet: %+v", p, r.ToolCalls)
 		}
+		// That message is the assistant's the call opened: a start that
+		// names it later begins its text as the assistant's, silently, and
+		// one under another role is refused.
+		r = accept(t, p, then([]ev{inParent("n"), toolEnd("c")}, text(start, "n"), text(content, "n", "delta", "done"), text(end, "n")))
+		wantMessages(t, p+": the text of the message a call opened", r, shown{"n", "assistant", "done", ""})
+		if len(r.Warnings) != 0 || len(r.ToolCalls) != 1 || r.ToolCalls[0].ParentMessageID != "n" {
+			t.Errorf("%s: the text of the message a call opened: warnings %v, calls %+v", p, r.Warnings, r.ToolCalls)
+		}
+		r = reject(t, p, then([]ev{inParent("n"), toolEnd("c")}, text(start, "n", "role", "user"), text(end, "n")), 3, "/role", contract.RuleSequenceTextMessage)
+		if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "assistant" (the message the tool call "c" was opened in)`) {
+			t.Errorf("%s: the finding %q does not name the message the call opened", p, msg)
+		}
+		// A result is a tool message of its own, not that message.
+		if p == stand {
+			reject(t, p, then([]ev{inParent("n"), toolEnd("c")}, toolResult("n", "c", "ok")), 3, "/messageId", contract.RuleStandToolResult)
+		} else {
+			r = accept(t, p, then([]ev{inParent("n"), toolEnd("c")}, toolResult("n", "c", "ok")))
+			wantWarnings(t, "a result on the id of the message its call opened", r, "/messageId", contract.RuleSequenceToolResult, 3)
+		}
 		accept(t, p, then(user, toolStart("c", "read_file"), toolEnd("c")))
 	}
 
