@@ -36,9 +36,9 @@ func trustLink(link string, st fs.FileInfo) error {
 	case dirOwner != 0 && dirOwner != euid:
 		return &UntrustedLinkError{Path: link, Why: fmt.Sprintf("its folder %s belongs to %s, who may replace it", folder, userName(dirOwner))}
 	case dir.Mode()&fs.ModeSticky == 0 && dir.Mode().Perm()&0o002 != 0:
-		return &UntrustedLinkError{Path: link, Why: fmt.Sprintf("its folder %s may be written by every user (%v, not sticky), who may replace it", folder, dir.Mode().Perm())}
+		return &UntrustedLinkError{Path: link, Why: fmt.Sprintf("its folder %s may be written by every user (mode %#o, not sticky), who may replace it", folder, dir.Mode().Perm())}
 	case dir.Mode()&fs.ModeSticky == 0 && dir.Mode().Perm()&0o020 != 0:
-		return &UntrustedLinkError{Path: link, Why: fmt.Sprintf("its folder %s may be written by its group (%v, not sticky), who may replace it", folder, dir.Mode().Perm())}
+		return &UntrustedLinkError{Path: link, Why: fmt.Sprintf("its folder %s may be written by its group (mode %#o, not sticky), who may replace it", folder, dir.Mode().Perm())}
 	}
 	return nil
 }
