@@ -48,11 +48,11 @@ Records are named run-<UTC date and time>-<run number>.ndjson; a record
 never replaces a file: should its name be taken (another tap in the same
 folder, a tap started again within the second), it gets the next free one
 (…-001-2.ndjson) and its verdict line says which. A folder the records
-cannot be written in, or reached through a symbolic link that is not
-root's or this user's or whose folder others may write in (a sticky one,
-as /tmp, is fine), is refused at the start; should a record still fail (the folder removed, a full disk),
-its run is checked all the same and a line says the record could not be
-kept.
+cannot be written in, or reached through a symbolic link that is neither
+root's nor this user's or that others may replace (its folder writable by
+them, not sticky as /tmp is), is refused at the start; should a record
+still fail (the folder removed, a full disk), its run is checked all the
+same and a line says the record could not be kept.
 
 Ctrl-C or SIGTERM stops the tap: it takes no new run and gives the runs
 in flight 5 seconds to end, each judged and saved as any run. A run still

@@ -24,7 +24,7 @@ func trustLink(link string, st fs.FileInfo) error {
 	euid := os.Geteuid()
 	owner := int(st.Sys().(*syscall.Stat_t).Uid)
 	if owner != 0 && owner != euid {
-		return &UntrustedLinkError{Path: link, Why: fmt.Sprintf("it belongs to %s, neither root nor this user (%s)", userName(owner), userName(euid))}
+		return &UntrustedLinkError{Path: link, Why: "it belongs to " + userName(owner) + ", neither root nor this user"}
 	}
 	folder := filepath.Dir(link)
 	dir, err := os.Stat(folder)
