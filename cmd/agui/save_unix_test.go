@@ -746,23 +746,6 @@ func TestRecordRefusesUntrustedLinksOnTheWay(t *testing.T) {
 		{loop, loopLine},
 		{filepath.Join(base, "file", "runs"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
 	}
-	if os.Geteuid() == 0 {
-		// Another user's link, in this user's own folder.
-		theirs := filepath.Join(base, "theirs")
-		os.Symlink(real, theirs)
-		if err := os.Lchown(theirs, 65534, 65534); err != nil {
-			t.Fatal(err)
-		}
-		name := "user 65534"
-		if u, err := user.LookupId("65534"); err == nil {
-			name = "user " + u.Username + " (65534)"
-		}
-		theirLink := untrustedLink(theirs, "it belongs to "+name+", neither root nor this user")
-		saves = append(saves, refused{filepath.Join(theirs, "sub", "new.ndjson"), theirLink})
-		dirs = append(dirs, refused{filepath.Join(theirs, "runs"), theirLink})
-	} else {
-		t.Log("another user's link is not tried: only root may give a link to another user")
-	}
 	for _, tc := range saves {
 		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", tc.path)
 		if want := "agui check: --save: " + tc.path + ": " + tc.want + "\n"; code != exitUnusable || out != "" || stderr != want {
@@ -802,6 +785,57 @@ func TestRecordRefusesUntrustedLinksOnTheWay(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(real, "sub", "rel.ndjson")); string(got) != good {
 		t.Errorf("rel.ndjson holds %q", got)
 	}
+
+	t.Run("another user's link", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("only root may give a link to another user (lchown)")
+		}
+		// Another user's link, in this user's own folder.
+		theirs := filepath.Join(base, "theirs")
+		os.Symlink(real, theirs)
+		if err := os.Lchown(theirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		name := "user 65534"
+		if u, err := user.LookupId("65534"); err == nil {
+			name = "user " + u.Username + " (65534)"
+		}
+		want := untrustedLink(theirs, "it belongs to "+name+", neither root nor this user")
+		path := filepath.Join(theirs, "sub", "new.ndjson")
+		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		if want := "agui check: --save: " + path + ": " + want + "\n"; code != exitUnusable || out != "" || stderr != want {
+			t.Errorf("--save %s: exit %d, stdout %q, stderr %q, want %q", path, code, out, stderr, want)
+		}
+		// In a sticky folder (as /tmp), where this user's link is
+		// followed, another user's is not.
+		sticky := filepath.Join(base, "sticky")
+		os.Mkdir(sticky, 0o700)
+		os.Chmod(sticky, 0o777|fs.ModeSticky)
+		stickyTheirs := filepath.Join(sticky, "theirs")
+		os.Symlink(real, stickyTheirs)
+		if err := os.Lchown(stickyTheirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		path = filepath.Join(stickyTheirs, "sub", "new.ndjson")
+		code, out, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		if want := "agui check: --save: " + path + ": " + untrustedLink(stickyTheirs, "it belongs to "+name+", neither root nor this user") + "\n"; code != exitUnusable || out != "" || stderr != want {
+			t.Errorf("--save %s: exit %d, stdout %q, stderr %q, want %q", path, code, out, stderr, want)
+		}
+		dir := filepath.Join(theirs, "runs")
+		var outb, errb bytes.Buffer
+		ctx, cancel := context.WithCancel(context.Background())
+		code = tapCommand([]string{"--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", dir}, &outb, &errb, ctx, func(string) { cancel() })
+		cancel()
+		if want := "agui tap: --dir " + dir + ": " + want + "\n"; code != exitUnusable || outb.String() != "" || errb.String() != want {
+			t.Errorf("--dir %s: exit %d, stdout %q, stderr %q, want %q", dir, code, outb.String(), errb.String(), want)
+		}
+		if _, err := os.Stat(filepath.Join(real, "sub", "new.ndjson")); err == nil {
+			t.Error("written through another user's link")
+		}
+		if _, err := os.Stat(filepath.Join(real, "runs")); err == nil {
+			t.Error("--dir made a folder through another user's link")
+		}
+	})
 }
 
 // A link put on the way while the run is recorded (the target's folder
