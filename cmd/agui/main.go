@@ -94,16 +94,18 @@ Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
   --save FILE        save the events as received, one per line, as a record
                      when the run ends; FILE is a new file, or a regular file
                      that is replaced and keeps its permissions (a file
-                     this user may not write, a link, or a link on the way,
-                     a folder, a device or a pipe is refused before the run
-                     is asked for, and so is a folder agui cannot write in,
-                     and a file over 256 MiB, whose bytes agui could not
-                     compare cheaply). A run the agent cuts is saved as the
-                     cut record it leaves; a run interrupted (Ctrl-C) leaves
-                     FILE as it was, and so does a FILE changed during the
-                     run (its bytes, mode, size or time). The record is a
-                     new file under FILE's name: other hard links to FILE
-                     keep the old bytes
+                     this user may not write, a link, a folder, a device or
+                     a pipe is refused before the run is asked for, and so
+                     is a folder agui cannot write in, a link on the way
+                     that is neither root's nor this user's or that others
+                     may replace (its folder writable by them, not sticky
+                     as /tmp is), and a file over 256 MiB, whose bytes
+                     agui could not compare cheaply). A run the agent cuts
+                     is saved as the cut record it leaves; a run interrupted
+                     (Ctrl-C) leaves FILE as it was, and so does a FILE
+                     changed during the run (its bytes, mode, size or time).
+                     The record is a new file under FILE's name: other hard
+                     links to FILE keep the old bytes
   --idle-timeout D   give up when nothing arrives for D, a duration with its
                      unit such as 30s or 5m (default %s); a stream
                      left open after its run ended is then judged

@@ -22,7 +22,7 @@ import (
 // (synced, then renamed), so a cut run or a crash never leaves a torn
 // record under the name the user gave. The target is a regular file or
 // nothing: never a link, a device, a pipe or a folder, nor reached through
-// a link (onTheWay). It is replaced only if it is still the file it was
+// a link someone else may plant or change (onTheWay). It is replaced only if it is still the file it was
 // when the record began (the snapshot: the same file, mode, size and time,
 // and the same bytes), keeping its permissions; a name that was free then
 // is taken only if it is still free, so a record never replaces another.
@@ -61,7 +61,7 @@ const recordTempPrefix = ".agui-record-"
 var maxCompared int64 = 256 << 20
 
 // targetProblem says why path cannot take a record: it is reached through
-// a link, it is not a regular file (a link, a folder, a device, a pipe, a
+// an untrusted link, it is not a regular file (a link, a folder, a device, a pipe, a
 // socket), this process may not write it, or it is too large to compare.
 // It returns the file as it is now, or nil when the name is free.
 func targetProblem(path string) (fs.FileInfo, error) {
@@ -84,32 +84,45 @@ func targetProblem(path string) (fs.FileInfo, error) {
 	return st, nil
 }
 
-// onTheWay looks at each folder on the way to path and at path itself
-// without following a link (atomicfile.Way): a link anywhere on the way
-// could send the record somewhere else than the user meant, and a file
-// where a folder belongs can take no record. The way starts at the root
-// of an absolute path, or at the working folder for a relative one (the
-// working folder itself may be reached through links: it is the user's).
-// It returns path as Lstat sees it, nil when it does not exist.
+// onTheWay looks at each part of the way to path and at path itself
+// (atomicfile.TrustedWay): path itself may not be a link, and a link on
+// the way is followed only when it is trusted (it belongs to root or to
+// this user, and no one else may change the folder it is in), since one
+// that someone else may plant or change could send the record somewhere
+// else than the user meant; a file where a folder belongs can take no
+// record. The way starts at the root of an absolute path, or at the
+// working folder for a relative one (the working folder itself may be
+// reached through links: it is the user's). It returns path as Lstat
+// sees it, nil when it does not exist.
 func onTheWay(path string) (fs.FileInfo, error) {
-	root, rel := ".", filepath.Clean(path)
-	if filepath.IsAbs(rel) {
-		vol := filepath.VolumeName(rel)
-		root = vol + string(filepath.Separator)
-		rel = strings.TrimLeft(rel[len(vol):], string(filepath.Separator))
-	}
-	st, err := atomicfile.Way(root, rel)
+	st, err := atomicfile.TrustedWay(path)
+	return st, wayProblem(path, err)
+}
+
+// folderOnTheWay is onTheWay for a folder records are made in (a tap's
+// --dir): a trusted link there is on the way to them, and followed.
+func folderOnTheWay(dir string) (fs.FileInfo, error) {
+	st, err := atomicfile.TrustedFolderWay(dir)
+	return st, wayProblem(dir, err)
+}
+
+// wayProblem says in one line what on the way to path stops the record.
+func wayProblem(path string, err error) error {
 	var le *atomicfile.LinkError
+	var ue *atomicfile.UntrustedLinkError
+	var te *atomicfile.TooManyLinksError
 	var nd *atomicfile.NotDirError
 	switch {
-	case errors.As(err, &le) && le.Path == filepath.Join(root, rel):
-		return nil, fmt.Errorf("%s is a symbolic link; agui writes a record neither to nor through a link", path)
 	case errors.As(err, &le):
-		return nil, fmt.Errorf("%s: %s is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)", path, le.Path)
+		return fmt.Errorf("%s is a symbolic link; agui does not write a record in place of a link (give the file's own path)", path)
+	case errors.As(err, &ue):
+		return fmt.Errorf("%s: %s is a symbolic link agui does not follow: %s (a link on the way is followed only when it belongs to root or this user and no one else may change its folder; give the folder's own path)", path, ue.Path, ue.Why)
+	case errors.As(err, &te):
+		return fmt.Errorf("%s: more than %d symbolic links on the way, the last %s (a loop of links?)", path, atomicfile.MaxLinks, te.Path)
 	case errors.As(err, &nd):
-		return nil, fmt.Errorf("%s: %s is not a folder, so nothing can be made in it", path, nd.Path)
+		return fmt.Errorf("%s: %s is not a folder, so nothing can be made in it", path, nd.Path)
 	}
-	return st, err
+	return err
 }
 
 // digest returns the SHA-256 of the bytes of the regular file at path,
@@ -263,7 +276,7 @@ func createRecord(path string) (*recordFile, error) {
 // (path with -2, -3, … before its extension): a tap's records never
 // replace a file, another tap's record among them.
 func createRunRecord(path string) (*recordFile, error) {
-	if _, err := onTheWay(filepath.Dir(path)); err != nil {
+	if _, err := folderOnTheWay(filepath.Dir(path)); err != nil {
 		return nil, err
 	}
 	r, err := newRecord(path, nil)
@@ -439,7 +452,9 @@ func (r *recordFile) place() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if at, err := os.Lstat(filepath.Dir(r.path)); err != nil || !os.SameFile(at, r.dirWas) {
+	// The folder as the path leads to it now, through the trusted links
+	// on the way: the one opened at the start, or the record is not put.
+	if at, err := os.Stat(filepath.Dir(r.path)); err != nil || !os.SameFile(at, r.dirWas) {
 		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, filepath.Dir(r.path))
 	}
 	if r.had != nil {

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -645,45 +646,119 @@ func TestSaveComparedBytesLimit(t *testing.T) {
 	}
 }
 
-// A symbolic link anywhere on the way to --save's file or to the tap's
-// --dir is refused before the run is asked for, with one line naming the
-// link, and nothing is written where it points; a file where a folder
-// belongs is said plainly, not as the system's "not a directory". The
-// neighbours: the same paths through the real folder, and a relative path
-// from a working folder that is itself reached through a link, take the
-// record.
-func TestRecordRefusesLinksOnTheWay(t *testing.T) {
+// untrustedLink is the line's end for link, not followed because of why.
+func untrustedLink(link, why string) string {
+	return link + " is a symbolic link agui does not follow: " + why + " (a link on the way is followed only when it belongs to root or this user and no one else may change its folder; give the folder's own path)"
+}
+
+// A trusted symbolic link on the way to --save's file or to the tap's
+// --dir (this user's, in this user's own folder; a chain of them; one in
+// a sticky folder) is followed: the record lands where the links lead,
+// and the tap's --dir may itself be such a link. The target itself as a
+// link stays refused.
+func TestRecordFollowsTrustedLinksOnTheWay(t *testing.T) {
+	agent, _ := countingAgent(t)
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
+	os.WriteFile(filepath.Join(real, "sub", "old.ndjson"), []byte("old\n"), 0o644)
+	link := filepath.Join(base, "link")
+	os.Symlink("real", link)
+	os.Symlink(link, filepath.Join(base, "chain"))
+	sticky := filepath.Join(base, "sticky")
+	os.Mkdir(sticky, 0o700)
+	os.Chmod(sticky, 0o777|fs.ModeSticky)
+	os.Symlink(real, filepath.Join(sticky, "mine"))
+	for _, tc := range []struct{ path, lands string }{
+		{filepath.Join(link, "sub", "old.ndjson"), filepath.Join(real, "sub", "old.ndjson")},
+		{filepath.Join(link, "sub", "new.ndjson"), filepath.Join(real, "sub", "new.ndjson")},
+		{filepath.Join(base, "chain", "new2.ndjson"), filepath.Join(real, "new2.ndjson")},
+		{filepath.Join(sticky, "mine", "new3.ndjson"), filepath.Join(real, "new3.ndjson")},
+	} {
+		if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", tc.path); code != exitAccepted || stderr != "" {
+			t.Errorf("--save %s: exit %d, %s", tc.path, code, stderr)
+		}
+		if got, _ := os.ReadFile(tc.lands); string(got) != good {
+			t.Errorf("--save %s: %s holds %q", tc.path, tc.lands, got)
+		}
+	}
+	// A tap's --dir below a trusted link, and one that is a trusted link.
+	for i, dir := range []string{filepath.Join(link, "runs"), filepath.Join(base, "chain")} {
+		tr := runTap(t, agent.URL, "--dir", dir)
+		post(t, tr.addr, "/", "{}")
+		line := waitFor(t, tr.out, regexp.MustCompile(`run 1: ACCEPTED, 5 events, 0 warnings; record (.*)\n`))
+		lands := filepath.Join([]string{filepath.Join(real, "runs"), real}[i], filepath.Base(line[1]))
+		if got, _ := os.ReadFile(lands); string(got) != good {
+			t.Errorf("--dir %s: %s holds %q\n%s", dir, lands, got, tr.out)
+		}
+	}
+	// The target itself a link, trusted or not, is not written.
+	os.Symlink(filepath.Join("sub", "old.ndjson"), filepath.Join(real, "to-old.ndjson"))
+	target := filepath.Join(link, "to-old.ndjson")
+	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", target)
+	if want := "agui check: --save: " + target + " is a symbolic link; agui does not write a record in place of a link (give the file's own path)\n"; code != exitUnusable || out != "" || stderr != want {
+		t.Errorf("the target a link: exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	if got, _ := os.ReadFile(filepath.Join(real, "sub", "old.ndjson")); string(got) != good {
+		t.Errorf("old.ndjson holds %q", got)
+	}
+}
+
+// A symbolic link on the way that someone else may have planted or may
+// change is refused before the run is asked for, with one line naming
+// the link and why (its folder writable by others without the sticky
+// bit; another user's link, root only), and nothing is written where it
+// points; so is a loop of links, past the 40 followed, and a file where
+// a folder belongs is said plainly, not as the system's "not a
+// directory". The neighbours: the same paths through the real folder,
+// and a relative path from a working folder that is itself reached
+// through such a link, take the record.
+func TestRecordRefusesUntrustedLinksOnTheWay(t *testing.T) {
 	agent, asked := countingAgent(t)
 	base := t.TempDir()
 	real := filepath.Join(base, "real")
 	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
 	os.WriteFile(filepath.Join(real, "sub", "old.ndjson"), []byte("old\n"), 0o644)
-	os.Symlink("real", filepath.Join(base, "link"))
+	open := filepath.Join(base, "open")
+	os.Mkdir(open, 0o700)
+	os.Chmod(open, 0o777)
+	link := filepath.Join(open, "link")
+	os.Symlink(real, link)
+	os.Symlink("loop-b", filepath.Join(base, "loop-a"))
+	os.Symlink("loop-a", filepath.Join(base, "loop-b"))
+	loop := filepath.Join(base, "loop-a")
 	os.WriteFile(filepath.Join(base, "file"), []byte("a file\n"), 0o644)
-	link := filepath.Join(base, "link")
-	for _, tc := range []struct{ path, want string }{
-		{filepath.Join(link, "sub", "old.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
-		{filepath.Join(link, "sub", "new.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
-		{filepath.Join(link, "new.ndjson"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
+	openLink := untrustedLink(link, "its folder "+open+" may be written by every user (mode 0777, not sticky), who may replace it")
+	loopLine := "more than 40 symbolic links on the way, the last " + loop + " (a loop of links?)"
+	type refused struct{ path, want string }
+	saves := []refused{
+		{filepath.Join(link, "sub", "old.ndjson"), openLink},
+		{filepath.Join(link, "sub", "new.ndjson"), openLink},
+		{filepath.Join(link, "new.ndjson"), openLink},
+		{filepath.Join(loop, "new.ndjson"), loopLine},
 		{filepath.Join(base, "file", "new.ndjson"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
 		{filepath.Join(base, "file", "a", "new.ndjson"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
-	} {
+	}
+	dirs := []refused{
+		{filepath.Join(link, "runs"), openLink},
+		{filepath.Join(link, "sub"), openLink},
+		{link, openLink},
+		{loop, loopLine},
+		{filepath.Join(base, "file", "runs"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
+	}
+	for _, tc := range saves {
 		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", tc.path)
 		if want := "agui check: --save: " + tc.path + ": " + tc.want + "\n"; code != exitUnusable || out != "" || stderr != want {
 			t.Errorf("--save %s: exit %d, stdout %q, stderr %q, want %q", tc.path, code, out, stderr, want)
 		}
 	}
-	for _, tc := range []struct{ dir, want string }{
-		{filepath.Join(link, "runs"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
-		{filepath.Join(link, "sub"), link + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)"},
-		{filepath.Join(base, "file", "runs"), filepath.Join(base, "file") + " is not a folder, so nothing can be made in it"},
-	} {
+	for _, tc := range dirs {
 		var outb, errb bytes.Buffer
 		ctx, cancel := context.WithCancel(context.Background())
-		code := tapCommand([]string{"--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", tc.dir}, &outb, &errb, ctx, func(string) { cancel() })
+		code := tapCommand([]string{"--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", tc.path}, &outb, &errb, ctx, func(string) { cancel() })
 		cancel()
-		if want := "agui tap: --dir " + tc.dir + ": " + tc.want + "\n"; code != exitUnusable || outb.String() != "" || errb.String() != want {
-			t.Errorf("--dir %s: exit %d, stdout %q, stderr %q, want %q", tc.dir, code, outb.String(), errb.String(), want)
+		if want := "agui tap: --dir " + tc.path + ": " + tc.want + "\n"; code != exitUnusable || outb.String() != "" || errb.String() != want {
+			t.Errorf("--dir %s: exit %d, stdout %q, stderr %q, want %q", tc.path, code, outb.String(), errb.String(), want)
 		}
 	}
 	if n := asked.Load(); n != 0 {
@@ -693,11 +768,11 @@ func TestRecordRefusesLinksOnTheWay(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(real, "sub", "old.ndjson")); string(got) != "old\n" || len(entries) != 1 {
 		t.Errorf("written through the link: %v, old.ndjson holds %q", entries, got)
 	}
-	if _, err := os.Stat(filepath.Join(real, "runs")); err == nil {
-		t.Error("--dir made a folder through the link")
+	if entries, _ := os.ReadDir(real); len(entries) != 1 {
+		t.Errorf("written through the link: %v", entries)
 	}
 	// The neighbours: the real folder, and a relative path from a working
-	// folder reached through the link.
+	// folder reached through the untrusted link.
 	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", filepath.Join(real, "sub", "old.ndjson")); code != exitAccepted {
 		t.Errorf("the real folder: exit %d, %s", code, stderr)
 	}
@@ -710,34 +785,107 @@ func TestRecordRefusesLinksOnTheWay(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(real, "sub", "rel.ndjson")); string(got) != good {
 		t.Errorf("rel.ndjson holds %q", got)
 	}
+
+	t.Run("another user's link", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("only root may give a link to another user (lchown)")
+		}
+		// Another user's link, in this user's own folder.
+		theirs := filepath.Join(base, "theirs")
+		os.Symlink(real, theirs)
+		if err := os.Lchown(theirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		name := "user 65534"
+		if u, err := user.LookupId("65534"); err == nil {
+			name = "user " + u.Username + " (65534)"
+		}
+		want := untrustedLink(theirs, "it belongs to "+name+", neither root nor this user")
+		path := filepath.Join(theirs, "sub", "new.ndjson")
+		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		if want := "agui check: --save: " + path + ": " + want + "\n"; code != exitUnusable || out != "" || stderr != want {
+			t.Errorf("--save %s: exit %d, stdout %q, stderr %q, want %q", path, code, out, stderr, want)
+		}
+		// In a sticky folder (as /tmp), where this user's link is
+		// followed, another user's is not.
+		sticky := filepath.Join(base, "sticky")
+		os.Mkdir(sticky, 0o700)
+		os.Chmod(sticky, 0o777|fs.ModeSticky)
+		stickyTheirs := filepath.Join(sticky, "theirs")
+		os.Symlink(real, stickyTheirs)
+		if err := os.Lchown(stickyTheirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		path = filepath.Join(stickyTheirs, "sub", "new.ndjson")
+		code, out, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		if want := "agui check: --save: " + path + ": " + untrustedLink(stickyTheirs, "it belongs to "+name+", neither root nor this user") + "\n"; code != exitUnusable || out != "" || stderr != want {
+			t.Errorf("--save %s: exit %d, stdout %q, stderr %q, want %q", path, code, out, stderr, want)
+		}
+		dir := filepath.Join(theirs, "runs")
+		var outb, errb bytes.Buffer
+		ctx, cancel := context.WithCancel(context.Background())
+		code = tapCommand([]string{"--upstream", agent.URL, "--listen", "127.0.0.1:0", "--dir", dir}, &outb, &errb, ctx, func(string) { cancel() })
+		cancel()
+		if want := "agui tap: --dir " + dir + ": " + want + "\n"; code != exitUnusable || outb.String() != "" || errb.String() != want {
+			t.Errorf("--dir %s: exit %d, stdout %q, stderr %q, want %q", dir, code, outb.String(), errb.String(), want)
+		}
+		if _, err := os.Stat(filepath.Join(real, "sub", "new.ndjson")); err == nil {
+			t.Error("written through another user's link")
+		}
+		if _, err := os.Stat(filepath.Join(real, "runs")); err == nil {
+			t.Error("--dir made a folder through another user's link")
+		}
+	})
 }
 
 // A link put on the way while the run is recorded (the target's folder
 // swapped for a link to another) is found at the last look before the
 // rename: the record is not kept, and nothing is written where the link
-// points; so for a tap whose --dir is swapped for a link.
+// points; an untrusted link is named as such, a trusted one leads to
+// another folder than the one the record began in. So for a tap whose
+// --dir is swapped for a link.
 func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
 	base := t.TempDir()
 	runs, elsewhere := filepath.Join(base, "runs"), filepath.Join(base, "elsewhere")
 	os.Mkdir(runs, 0o755)
 	os.Mkdir(elsewhere, 0o755)
-	swap := func() {
-		os.Rename(runs, filepath.Join(base, "runs-was"))
-		os.Symlink("elsewhere", runs)
+	// base is this user's and only theirs (0700): a link put in it is
+	// trusted; made writable by every user, it is not.
+	swap := func(open bool) func() {
+		return func() {
+			os.Rename(runs, filepath.Join(base, "runs-was"))
+			os.Symlink("elsewhere", runs)
+			if open {
+				os.Chmod(base, 0o777)
+			}
+		}
 	}
-	during := swap
+	var during func()
 	agent := duringAgent(t, &during)
 	path := filepath.Join(runs, "run.ndjson")
-	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
-	want := "agui check: --save: the record could not be kept: " + path + ": " + runs + " is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)\n"
-	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
-		t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
-	}
-	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
-		t.Errorf("written through the link: %v", entries)
-	}
-	if left := temporaries(t, filepath.Join(base, "runs-was")); len(left) != 0 {
-		t.Errorf("temporary files left: %v", left)
+	for _, tc := range []struct {
+		swap func()
+		want string
+	}{
+		{swap(true), untrustedLink(runs, "its folder "+base+" may be written by every user (mode 0777, not sticky), who may replace it")},
+		{swap(false), "the folder " + runs + " was moved or replaced while the run was recorded; the record is not put in its place"},
+	} {
+		os.RemoveAll(filepath.Join(base, "runs-was"))
+		os.Remove(runs)
+		os.Mkdir(runs, 0o755)
+		during = tc.swap
+		code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		os.Chmod(base, 0o700)
+		want := "agui check: --save: the record could not be kept: " + path + ": " + tc.want + "\n"
+		if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+			t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+		}
+		if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+			t.Errorf("written through the link: %v", entries)
+		}
+		if left := temporaries(t, filepath.Join(base, "runs-was")); len(left) != 0 {
+			t.Errorf("temporary files left: %v", left)
+		}
 	}
 	// The folder moved and another made in its place: the record would
 	// land in the moved one, which is not where the user named.
@@ -747,8 +895,8 @@ func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
 		os.Rename(runs, filepath.Join(base, "runs-moved"))
 		os.Mkdir(runs, 0o755)
 	}
-	code, out, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path)
-	want = "agui check: --save: the record could not be kept: " + path + ": the folder " + runs + " was moved or replaced while the run was recorded; the record is not put in its place\n"
+	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	want := "agui check: --save: the record could not be kept: " + path + ": the folder " + runs + " was moved or replaced while the run was recorded; the record is not put in its place\n"
 	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
 		t.Errorf("moved: exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
 	}
@@ -784,7 +932,7 @@ func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
 	post(t, tr.addr, "/", "{}")
 	line := waitFor(t, tr.out, regexp.MustCompile(`run 1: the record could not be kept: (.*)\n`))
 	waitFor(t, tr.out, regexp.MustCompile(`run 1: ACCEPTED, 5 events, 0 warnings; no record\n`))
-	if !strings.HasSuffix(line[1], ": "+tapDir+" is a symbolic link; agui writes a record neither to nor through a link (give the folder's own path)") {
+	if !strings.HasSuffix(line[1], ": the folder "+tapDir+" was moved or replaced while the run was recorded; the record is not put in its place") {
 		t.Errorf("tap: %q\n%s", line[1], tr.out)
 	}
 	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {

@@ -48,10 +48,11 @@ Records are named run-<UTC date and time>-<run number>.ndjson; a record
 never replaces a file: should its name be taken (another tap in the same
 folder, a tap started again within the second), it gets the next free one
 (…-001-2.ndjson) and its verdict line says which. A folder the records
-cannot be written in, or reached through a symbolic link, is refused at
-the start; should a record still fail (the folder removed, a full disk),
-its run is checked all the same and a line says the record could not be
-kept.
+cannot be written in, or reached through a symbolic link that is neither
+root's nor this user's or that others may replace (its folder writable by
+them, not sticky as /tmp is), is refused at the start; should a record
+still fail (the folder removed, a full disk), its run is checked all the
+same and a line says the record could not be kept.
 
 Ctrl-C or SIGTERM stops the tap: it takes no new run and gives the runs
 in flight 5 seconds to end, each judged and saved as any run. A run still
@@ -114,15 +115,15 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	if ip := net.ParseIP(host); !*allowRemote && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return fail("--listen %s is not a loopback address: the tap hands an agent's answers to whoever connects, so it listens on this machine only unless --allow-remote is given", *listen)
 	}
-	// No link on the way to the folder, before it is made (MkdirAll
-	// would follow one) and after.
-	if _, err := onTheWay(*dir); err != nil {
+	// No untrusted link on the way to the folder, before it is made
+	// (MkdirAll would follow one) and after.
+	if _, err := folderOnTheWay(*dir); err != nil {
 		return fail("--dir %v", err)
 	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fail("--dir: %v", err)
 	}
-	if _, err := onTheWay(*dir); err != nil {
+	if _, err := folderOnTheWay(*dir); err != nil {
 		return fail("--dir %v", err)
 	}
 	if err := checkFolder(*dir); err != nil {

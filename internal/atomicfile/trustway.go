@@ -1,0 +1,138 @@
+package atomicfile
+
+// A user's own file (a record agui saves, say) may lie below folders
+// reached through symbolic links: /tmp and /var on macOS, /var/run, a
+// home or a project folder moved elsewhere and linked back. Refusing
+// every such link refuses the user's ordinary paths; following every one
+// lets whoever may plant or change a link send the file somewhere the
+// user did not mean. TrustedWay follows a link on the way only when no
+// one but root and this user may have put it there or may change it, as
+// careful tools judge a path before they trust it (OpenSSH's StrictModes).
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MaxLinks is how many symbolic links TrustedWay follows on one way, as
+// many as the Linux kernel follows resolving a path: more is a loop, or as
+// good as one.
+const MaxLinks = 40
+
+// UntrustedLinkError is a symbolic link on the way that TrustedWay does
+// not follow: Why says whose it is, or who else may change its folder.
+type UntrustedLinkError struct {
+	Path string // the link, with the links before it resolved
+	Why  string
+}
+
+func (e *UntrustedLinkError) Error() string {
+	return e.Path + ": a symbolic link not followed: " + e.Why
+}
+
+// TooManyLinksError is a way on which more than MaxLinks links are met;
+// Path is the one past the bound.
+type TooManyLinksError struct{ Path string }
+
+func (e *TooManyLinksError) Error() string {
+	return fmt.Sprintf("%s: more than %d symbolic links on the way (a loop of links?)", e.Path, MaxLinks)
+}
+
+// TrustedWay looks at each part of path in turn, from the root for an
+// absolute path or from the working folder for a relative one (the
+// working folder itself is the caller's and may be reached through
+// links). A part on the way that is a symbolic link is followed only if
+// it is trusted (trustLink: it belongs to root or to this process's
+// effective user, and no one else may change the folder it is in); the
+// parts of what it names are then looked at by the same rule, at most
+// MaxLinks links in all (a *TooManyLinksError past it). An untrusted link
+// is an *UntrustedLinkError, the last part being a link a *LinkError, a
+// part on the way that is not a folder a *NotDirError. It returns what
+// path names, as Lstat sees it, or nil when that or a folder on the way
+// does not exist. The path is cleaned first (filepath.Clean), as the
+// callers clean it when they open its folder.
+func TrustedWay(path string) (fs.FileInfo, error) { return trustedWay(path, false) }
+
+// TrustedFolderWay is TrustedWay for a folder in which files are to be
+// made: its last part too is on the way to them, so a trusted link there
+// is followed, and what it returns is the folder it leads to.
+func TrustedFolderWay(path string) (fs.FileInfo, error) { return trustedWay(path, true) }
+
+func trustedWay(path string, followLast bool) (fs.FileInfo, error) {
+	at, rest := startOf(filepath.Clean(path))
+	parts := splitParts(rest)
+	followed := 0
+	for len(parts) > 0 {
+		part := parts[0]
+		parts = parts[1:]
+		// at holds no link (each was resolved), so a ".." joined to it
+		// is the folder's parent, as the system would find it.
+		p := filepath.Join(at, part)
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		last := len(parts) == 0
+		if st.Mode()&fs.ModeSymlink == 0 {
+			if last {
+				return st, nil
+			}
+			if !st.IsDir() {
+				return nil, &NotDirError{Path: p}
+			}
+			at = p
+			continue
+		}
+		if last && !followLast {
+			return nil, &LinkError{Path: p}
+		}
+		if followed++; followed > MaxLinks {
+			return nil, &TooManyLinksError{Path: p}
+		}
+		if err := trustLink(p, st); err != nil {
+			return nil, err
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return nil, err
+		}
+		// The link's target is not cleaned: "a/../b" goes through a,
+		// which may itself be a link.
+		if filepath.IsAbs(target) {
+			var rel string
+			at, rel = startOf(target)
+			parts = append(splitParts(rel), parts...)
+		} else {
+			parts = append(splitParts(target), parts...)
+		}
+	}
+	return os.Lstat(at)
+}
+
+// startOf splits a path into where its walk begins (the root of an
+// absolute path, the working folder for a relative one) and the rest.
+func startOf(path string) (string, string) {
+	if !filepath.IsAbs(path) {
+		return ".", path
+	}
+	vol := filepath.VolumeName(path)
+	return vol + string(filepath.Separator), strings.TrimLeft(path[len(vol):], string(filepath.Separator))
+}
+
+// splitParts returns the names in rel, without empty ones and ".".
+func splitParts(rel string) []string {
+	var parts []string
+	for _, p := range strings.Split(rel, string(filepath.Separator)) {
+		if p != "" && p != "." {
+			parts = append(parts, p)
+		}
+	}
+	return parts
+}
