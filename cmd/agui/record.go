@@ -461,7 +461,15 @@ func (r *recordFile) place() (string, error) {
 		// The last look before the rename: the same file, with the same
 		// mode, size and time, and the same bytes (a rewrite that kept
 		// the size and set the time back is a change all the same).
+		// The file is the one in the folder opened at the start, which
+		// the rename replaces, as well as the one the path leads to: a
+		// folder swapped between the looks cannot put another file in
+		// the snapshot's place.
 		same := now != nil && os.SameFile(now, r.had) && now.Mode() == r.had.Mode() && now.Size() == r.had.Size() && now.ModTime().Equal(r.had.ModTime())
+		if same {
+			in, err := r.dir.Lstat(filepath.Base(r.path))
+			same = err == nil && os.SameFile(in, r.had)
+		}
 		if same {
 			sum, err := digest(r.path, r.had)
 			same = err == nil && sum == r.sum
