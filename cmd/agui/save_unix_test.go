@@ -1104,11 +1104,26 @@ func heldAgent(t *testing.T) (srv *httptest.Server, sent <-chan struct{}, releas
 }
 
 // tapWithGrace starts agui tap as a process, as tapProcess does, with the
-// grace a stop gives the runs in flight.
+// grace a stop gives the runs in flight. A tap still running after a
+// minute is killed, so that a frontend's read from a tap that hangs ends
+// (the test then fails) instead of waiting for go test's own timeout.
 func tapWithGrace(t *testing.T, upstream, dir string, grace time.Duration) (*exec.Cmd, string, *syncbuf.Buffer, *syncbuf.Buffer) {
 	t.Helper()
 	t.Setenv("AGUI_TEST_STOP_GRACE", grace.String())
-	return tapProcess(t, upstream, dir)
+	cmd, addr, out, errb := tapProcess(t, upstream, dir)
+	watchdog := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	t.Cleanup(func() { watchdog.Stop() })
+	return cmd, addr, out, errb
+}
+
+// waitSent waits (bounded) until heldAgent has sent a run's first event.
+func waitSent(t *testing.T, sent <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-sent:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the agent never got the run")
+	}
 }
 
 // waitOut waits (bounded) until out matches re.
@@ -1137,7 +1152,7 @@ func TestTapStopWaitsForRunsInFlight(t *testing.T) {
 	for _, path := range []string{"/", "/bad"} {
 		resp := postRun(t, addr, path, "{}")
 		defer resp.Body.Close()
-		<-sent
+		waitSent(t, sent)
 		readFirstEvent(t, resp)
 		fronts = append(fronts, resp)
 	}
@@ -1202,7 +1217,7 @@ func TestTapSecondSignalCutsAtOnce(t *testing.T) {
 		cmd, addr, out, errb := tapWithGrace(t, agent.URL, dir, 10*time.Minute)
 		resp := postRun(t, addr, "/", "{}")
 		defer resp.Body.Close()
-		<-sent
+		waitSent(t, sent)
 		readFirstEvent(t, resp)
 		cmd.Process.Signal(syscall.SIGINT)
 		waitOut(t, out, regexp.MustCompile(`waiting up to 10m0s for the run in flight to end; stop the tap again to cut it now\n`))
