@@ -176,6 +176,10 @@ func readOnly(path string, st fs.FileInfo) error {
 	return err
 }
 
+// folderLooked, when set (by a test), is called in place once the folder
+// has been looked at, before the file: there a test swaps the folder.
+var folderLooked func()
+
 // errTargetChanged is a target that is not the snapshot any more.
 var errTargetChanged = errors.New("the file is not the one the record began with")
 
@@ -456,6 +460,9 @@ func (r *recordFile) place() (string, error) {
 	// on the way: the one opened at the start, or the record is not put.
 	if at, err := os.Stat(filepath.Dir(r.path)); err != nil || !os.SameFile(at, r.dirWas) {
 		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, filepath.Dir(r.path))
+	}
+	if folderLooked != nil {
+		folderLooked()
 	}
 	if r.had != nil {
 		// The last look before the rename: the same file, with the same

@@ -943,6 +943,45 @@ func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
 	}
 }
 
+// The file the rename replaces is the snapshot, in the folder opened at
+// the start: should the folder be swapped, after place has looked at it,
+// for a link to another that holds the snapshot (a hard link to it), and
+// the snapshot in the opened folder be replaced by another file, the path
+// still leads to the snapshot, but the rename would replace the other
+// file. The record is not kept, and the other file stays as it is.
+func TestSaveReplacesOnlyTheSnapshotInItsFolder(t *testing.T) {
+	agent, _ := countingAgent(t)
+	base := t.TempDir()
+	runs := filepath.Join(base, "runs")
+	os.Mkdir(runs, 0o755)
+	path := filepath.Join(runs, "run.ndjson")
+	os.WriteFile(path, []byte("old\n"), 0o644)
+	moved, other := filepath.Join(base, "runs-was"), filepath.Join(base, "other")
+	defer func() { folderLooked = nil }()
+	folderLooked = func() {
+		os.Mkdir(other, 0o755)
+		os.Link(path, filepath.Join(other, "run.ndjson"))
+		os.Rename(path, filepath.Join(runs, "run.ndjson.was"))
+		os.WriteFile(path, []byte("another\n"), 0o644)
+		os.Rename(runs, moved)
+		os.Symlink("other", runs)
+	}
+	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	want := "agui check: --save: the record could not be kept: " + path + " changed while the run was recorded; it is left as it is\n"
+	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	if got, _ := os.ReadFile(filepath.Join(moved, "run.ndjson")); string(got) != "another\n" {
+		t.Errorf("the other file holds %q", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(other, "run.ndjson")); string(got) != "old\n" {
+		t.Errorf("the snapshot holds %q", got)
+	}
+	if left := temporaries(t, moved); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
 // asNobody runs the test binary as agui with args under the user nobody
 // (uid and gid 65534), from a copy every user may run; root only.
 func asNobody(t *testing.T, args ...string) (int, string, string) {
