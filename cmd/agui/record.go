@@ -176,6 +176,10 @@ func readOnly(path string, st fs.FileInfo) error {
 	return err
 }
 
+// folderLooked, when set (by a test), is called in place once the folder
+// has been looked at, before the file: there a test swaps the folder.
+var folderLooked func()
+
 // errTargetChanged is a target that is not the snapshot any more.
 var errTargetChanged = errors.New("the file is not the one the record began with")
 
@@ -457,11 +461,22 @@ func (r *recordFile) place() (string, error) {
 	if at, err := os.Stat(filepath.Dir(r.path)); err != nil || !os.SameFile(at, r.dirWas) {
 		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, filepath.Dir(r.path))
 	}
+	if folderLooked != nil {
+		folderLooked()
+	}
 	if r.had != nil {
 		// The last look before the rename: the same file, with the same
 		// mode, size and time, and the same bytes (a rewrite that kept
 		// the size and set the time back is a change all the same).
+		// The file is the one in the folder opened at the start, which
+		// the rename replaces, as well as the one the path leads to: a
+		// folder swapped between the looks cannot put another file in
+		// the snapshot's place.
 		same := now != nil && os.SameFile(now, r.had) && now.Mode() == r.had.Mode() && now.Size() == r.had.Size() && now.ModTime().Equal(r.had.ModTime())
+		if same {
+			in, err := r.dir.Lstat(filepath.Base(r.path))
+			same = err == nil && os.SameFile(in, r.had)
+		}
 		if same {
 			sum, err := digest(r.path, r.had)
 			same = err == nil && sum == r.sum

@@ -943,6 +943,45 @@ func TestRecordLinkPutOnTheWayDuringTheRun(t *testing.T) {
 	}
 }
 
+// The file the rename replaces is the snapshot, in the folder opened at
+// the start: should the folder be swapped, after place has looked at it,
+// for a link to another that holds the snapshot (a hard link to it), and
+// the snapshot in the opened folder be replaced by another file, the path
+// still leads to the snapshot, but the rename would replace the other
+// file. The record is not kept, and the other file stays as it is.
+func TestSaveReplacesOnlyTheSnapshotInItsFolder(t *testing.T) {
+	agent, _ := countingAgent(t)
+	base := t.TempDir()
+	runs := filepath.Join(base, "runs")
+	os.Mkdir(runs, 0o755)
+	path := filepath.Join(runs, "run.ndjson")
+	os.WriteFile(path, []byte("old\n"), 0o644)
+	moved, other := filepath.Join(base, "runs-was"), filepath.Join(base, "other")
+	defer func() { folderLooked = nil }()
+	folderLooked = func() {
+		os.Mkdir(other, 0o755)
+		os.Link(path, filepath.Join(other, "run.ndjson"))
+		os.Rename(path, filepath.Join(runs, "run.ndjson.was"))
+		os.WriteFile(path, []byte("another\n"), 0o644)
+		os.Rename(runs, moved)
+		os.Symlink("other", runs)
+	}
+	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	want := "agui check: --save: the record could not be kept: " + path + " changed while the run was recorded; it is left as it is\n"
+	if code != exitUnusable || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	if got, _ := os.ReadFile(filepath.Join(moved, "run.ndjson")); string(got) != "another\n" {
+		t.Errorf("the other file holds %q", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(other, "run.ndjson")); string(got) != "old\n" {
+		t.Errorf("the snapshot holds %q", got)
+	}
+	if left := temporaries(t, moved); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
 // asNobody runs the test binary as agui with args under the user nobody
 // (uid and gid 65534), from a copy every user may run; root only.
 func asNobody(t *testing.T, args ...string) (int, string, string) {
@@ -1104,11 +1143,26 @@ func heldAgent(t *testing.T) (srv *httptest.Server, sent <-chan struct{}, releas
 }
 
 // tapWithGrace starts agui tap as a process, as tapProcess does, with the
-// grace a stop gives the runs in flight.
+// grace a stop gives the runs in flight. A tap still running after a
+// minute is killed, so that a frontend's read from a tap that hangs ends
+// (the test then fails) instead of waiting for go test's own timeout.
 func tapWithGrace(t *testing.T, upstream, dir string, grace time.Duration) (*exec.Cmd, string, *syncbuf.Buffer, *syncbuf.Buffer) {
 	t.Helper()
 	t.Setenv("AGUI_TEST_STOP_GRACE", grace.String())
-	return tapProcess(t, upstream, dir)
+	cmd, addr, out, errb := tapProcess(t, upstream, dir)
+	watchdog := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	t.Cleanup(func() { watchdog.Stop() })
+	return cmd, addr, out, errb
+}
+
+// waitSent waits (bounded) until heldAgent has sent a run's first event.
+func waitSent(t *testing.T, sent <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-sent:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the agent never got the run")
+	}
 }
 
 // waitOut waits (bounded) until out matches re.
@@ -1137,7 +1191,7 @@ func TestTapStopWaitsForRunsInFlight(t *testing.T) {
 	for _, path := range []string{"/", "/bad"} {
 		resp := postRun(t, addr, path, "{}")
 		defer resp.Body.Close()
-		<-sent
+		waitSent(t, sent)
 		readFirstEvent(t, resp)
 		fronts = append(fronts, resp)
 	}
@@ -1202,7 +1256,7 @@ func TestTapSecondSignalCutsAtOnce(t *testing.T) {
 		cmd, addr, out, errb := tapWithGrace(t, agent.URL, dir, 10*time.Minute)
 		resp := postRun(t, addr, "/", "{}")
 		defer resp.Body.Close()
-		<-sent
+		waitSent(t, sent)
 		readFirstEvent(t, resp)
 		cmd.Process.Signal(syscall.SIGINT)
 		waitOut(t, out, regexp.MustCompile(`waiting up to 10m0s for the run in flight to end; stop the tap again to cut it now\n`))

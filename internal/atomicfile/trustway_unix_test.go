@@ -73,7 +73,7 @@ func sameAs(t *testing.T, what string, st fs.FileInfo, err error, path string) {
 // followed: relative and absolute targets, a chain of them, one whose
 // target goes through another link and "..", from a relative path too;
 // what lies beyond is judged as without a link (missing: nil; a file
-// where a folder belongs: *NotDirError). atomicfile.Way, eska's, still
+// where a folder belongs: *NotDirError). way (WriteFile's, for eska), still
 // refuses them all.
 func TestTrustedWayFollowsTrustedLinks(t *testing.T) {
 	base := trustTree(t)
@@ -92,8 +92,8 @@ func TestTrustedWayFollowsTrustedLinks(t *testing.T) {
 	} {
 		st, err := TrustedWay(path)
 		sameAs(t, path, st, err, f)
-		if _, err := Way(base, strings.TrimPrefix(path, base+"/")); !errors.As(err, new(*LinkError)) {
-			t.Errorf("Way %s: %v, want a *LinkError", path, err)
+		if _, err := way(base, strings.TrimPrefix(path, base+"/")); !errors.As(err, new(*LinkError)) {
+			t.Errorf("way %s: %v, want a *LinkError", path, err)
 		}
 	}
 	if st, err := TrustedWay(filepath.Join(base, "c1", "sub", "missing")); st != nil || err != nil {

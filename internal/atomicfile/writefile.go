@@ -85,7 +85,7 @@ func WriteFile(root, rel string, data []byte, perm fs.FileMode, before func() er
 // link, or when rel names something that is not a regular file. It returns
 // the permissions of the file rel names, 0 when there is none yet.
 func noLinksBelow(root, rel string) (fs.FileMode, error) {
-	st, err := Way(root, rel)
+	st, err := way(root, rel)
 	var le *LinkError
 	var nd *NotDirError
 	switch {
@@ -103,13 +103,13 @@ func noLinksBelow(root, rel string) (fs.FileMode, error) {
 	return st.Mode().Perm(), nil
 }
 
-// Way looks at each part of rel below root in turn, following no link: a
+// way looks at each part of rel below root in turn, following no link: a
 // part that is a symbolic link is a *LinkError, a part on the way that is
 // not a folder a *NotDirError (both name the part as root joined with
 // rel's parts up to it). It returns what rel names, as Lstat sees it, or
 // nil when that or a folder on the way does not exist. root itself may be
 // reached through links: it is the caller's.
-func Way(root, rel string) (fs.FileInfo, error) {
+func way(root, rel string) (fs.FileInfo, error) {
 	parts := strings.Split(filepath.Clean(rel), string(filepath.Separator))
 	p := root
 	for i, part := range parts {

@@ -199,7 +199,7 @@ func TestWriteFileKilled(t *testing.T) {
 	}
 }
 
-// Way names the first part of a path that is a link, or a file where a
+// way names the first part of a path that is a link, or a file where a
 // folder belongs, and returns what the path names (nil: nothing there).
 func TestWay(t *testing.T) {
 	root := t.TempDir()
@@ -220,7 +220,7 @@ func TestWay(t *testing.T) {
 		{rel: filepath.Join("a", "b", "flink"), link: filepath.Join(root, "a", "b", "flink")},
 		{rel: filepath.Join("a", "b", "f", "new"), notDir: filepath.Join(root, "a", "b", "f")},
 	} {
-		st, err := Way(root, tc.rel)
+		st, err := way(root, tc.rel)
 		var le *LinkError
 		var nd *NotDirError
 		switch {
