@@ -926,23 +926,27 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 // tool's proposal; the reference client does not put it there either, but
 // in an assistant message of its own, and warns. A parent the conversation
 // does not hold yet is the assistant message the call opens: a start that
-// names it later under another role is refused as for any message.
+// names it later under another role is refused as for any message. A call
+// with no parent opens one under its own id, as the reference client does;
+// where that id names a message already, the client's new message is found
+// by it no more, and the id goes on naming the one it named.
 func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
-	if e.ParentMessageID == nil {
-		return nil
+	parent := e.ToolCallID
+	if e.ParentMessageID != nil {
+		parent = *e.ParentMessageID
 	}
-	ent := s.msgs.find(*e.ParentMessageID)
+	ent := s.msgs.find(parent)
 	role, note, ok := s.namedMessage(ent)
 	if !ok {
 		// The call opens the assistant message: the reference client makes
 		// one under the id, and a start that names it later continues it.
 		if ent == nil {
-			ent = s.msgs.entry(*e.ParentMessageID)
+			ent = s.msgs.entry(parent)
 		}
 		s.msgs.setUnlisted(ent, unlisted{role: string(contract.TextMessageRoleAssistant), call: e.ToolCallID, opened: true})
 		return nil
 	}
-	if role == string(contract.TextMessageRoleAssistant) {
+	if e.ParentMessageID == nil || role == string(contract.TextMessageRoleAssistant) {
 		return nil
 	}
 	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,

@@ -557,6 +557,21 @@ func TestToolCallParentIsAnAssistantMessage(t *testing.T) {
 			wantWarnings(t, "a result on the id of the message its call opened", r, "/messageId", contract.RuleSequenceToolResult, 3)
 		}
 		accept(t, p, then(user, toolStart("c", "read_file"), toolEnd("c")))
+
+		// A call with no parent opens an assistant message under its own
+		// id: a start on that id under another role is refused, one as the
+		// assistant begins its text; where the id names a message already,
+		// that message keeps it.
+		r = reject(t, p, then([]ev{toolStart("c", "read_file"), toolEnd("c")}, text(start, "c", "role", "user"), text(content, "c", "delta", "delete all"), text(end, "c")), 3, "/role", contract.RuleSequenceTextMessage)
+		if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "assistant" (the message the tool call "c" was opened in)`) {
+			t.Errorf("%s: the finding %q does not name the message the call opened", p, msg)
+		}
+		wantMessages(t, p+": a user's start on the id of a call with no parent", r)
+		r = accept(t, p, then([]ev{toolStart("c", "read_file"), toolEnd("c")}, text(start, "c"), text(content, "c", "delta", "done"), text(end, "c")))
+		wantMessages(t, p+": the text of the message a call with no parent opened", r, shown{"c", "assistant", "done", ""})
+		wantWarnings(t, p+": the text of the message a call with no parent opened", r, "", "")
+		r = accept(t, p, then(user, toolStart("u", "read_file"), toolEnd("u"), text(start, "u", "role", "user"), text(end, "u")))
+		wantMessages(t, p+": a call with no parent on the id of a user's message", r, shown{"u", "user", "read it", ""})
 	}
 
 	// AG-UI 1.1 only: an activity, and the messages of the run's input.
