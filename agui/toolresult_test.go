@@ -496,7 +496,9 @@ func TestActivitySnapshotOnUnlistedIDs(t *testing.T) {
 // role (a user's, a tool result's, an activity, one of the run's input) is
 // refused in both profiles, rather than shown as that message's proposal.
 // A parent that is an assistant message, or one the record has not named
-// yet, takes the call.
+// yet, takes the call; a call with no parent opens one under its own id.
+//
+//contract:proves ag-ui.sequence.tool-call ag-ui.sequence.text-message ag-ui.sequence.tool-result ag-ui.stand.tool-result
 func TestToolCallParentIsAnAssistantMessage(t *testing.T) {
 	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
 	inParent := func(parent string) ev {
