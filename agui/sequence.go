@@ -1025,7 +1025,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	// for its role. An id that names a message already is not taken from
 	// it; the result is shown all the same, and said to share it.
 	if named {
-		s.warn(i, ptrResultMessageID, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown beside it under the same id", e.MessageID, was, note)
+		s.warn(i, ptrResultMessageID, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown all the same, as a tool message of its own under that id", e.MessageID, was, note)
 	} else {
 		s.msgs.setIndex(msg, len(s.r.Messages))
 	}

@@ -418,6 +418,9 @@ func TestInputMessagesNameTheirIDs(t *testing.T) {
 	r = accept(t, v11, withInput(toolResult("u", "zz", "ok")))
 	if len(r.Warnings) != 2 || r.Warnings[1].Pointer != "/messageId" || r.Warnings[1].Rule != contract.RuleSequenceToolResult {
 		t.Errorf("a result on its own on a user's input id: warnings %v; want the call's, then the id's", r.Warnings)
+	} else if msg := r.Warnings[1].Message; !strings.HasSuffix(msg, `"u" names the user message (a message of the run's input, which the result does not show); the result is shown all the same, as a tool message of its own under that id`) {
+		// Not "beside it": the input's message is not shown.
+		t.Errorf("the warning %q does not say where the result is shown", msg)
 	}
 
 	// Neighbours: an id the input does not hold is a message of its own,
