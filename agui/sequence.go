@@ -305,8 +305,8 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 }
 
 // reopenedRole checks the role that the start event of a message states
-// (stated is false when it takes the contract's default) against the role
-// was of the message of the conversation that its id names (note says
+// (stated is false when it takes the contract's default) against was, the
+// role of the message of the conversation that its id names (note says
 // where the result shows it, when not in its list): an id names one
 // message, whatever kind of event streams it, and the reference client
 // appends the content of any start to the message of that id.
