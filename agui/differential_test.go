@@ -35,6 +35,7 @@ var deliberate = map[string]string{
 	"args-after-result.ndjson":       "arguments for a call after its result (AG-UI 1.1 lets a result come before the end): they would be shown under a result that did not answer them; the reference's reducer appends them to the answered call",
 	"start-on-result-id.ndjson":      "a text start with no role (assistant) on the messageId of a result shown beside its call: the id names a tool message; the reference's reducer would append the agent's text to the tool's result",
 	"start-on-input-id.ndjson":       "a text start with no role (assistant) on the id of a user's message of the run input: the id names that message; the reference's reducer would append the agent's text to the user's message",
+	"start-on-call-id.ndjson":        "a user's text start on the id of a tool call with no parent: the reference's reducer opens an assistant message under the call's id for it, so it would append the user's text to the assistant's proposal",
 	"call-in-user-message.ndjson":    "a tool call whose parentMessageId names a user's message: a call is proposed in an assistant message; the reference's reducer warns and puts the call in an assistant message of its own, so the two would show it in different messages",
 }
 

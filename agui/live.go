@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/contractkit/contractkit/agui/internal/recordtext"
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
@@ -216,7 +217,7 @@ func (s *Stream) LineWithCRs(data []byte, crs []int) []byte {
 	// The reader is told where the line holds a carriage return for a line
 	// feed that was sent: all the line feeds but those crs names.
 	lfs := s.lr.sentLF[:0]
-	crForLF(line, &lfs)
+	recordtext.CRForLF(line, &lfs)
 	if len(crs) > 0 {
 		lfs = slices.DeleteFunc(lfs, func(off int) bool {
 			_, cr := slices.BinarySearch(crs, off)
@@ -225,34 +226,6 @@ func (s *Stream) LineWithCRs(data []byte, crs []int) []byte {
 	}
 	s.lr.sentLF = lfs
 	return line
-}
-
-// AppendRecordText appends text to dst as a record's line holds it, every
-// line feed a carriage return (see Stream.Line), and returns the result:
-// for the bytes of an event too large for a Stream to hold, saved as they
-// arrive.
-func AppendRecordText(dst, text []byte) []byte {
-	start := len(dst)
-	dst = append(dst, text...)
-	crForLF(dst[start:], nil)
-	return dst
-}
-
-// crForLF turns every line feed of b into a carriage return, and appends
-// their offsets to lfs when it is not nil. Events rarely span data lines:
-// the line feeds are looked for, not every byte visited.
-func crForLF(b []byte, lfs *[]int) {
-	for off := 0; ; {
-		i := bytes.IndexByte(b[off:], '\n')
-		if i < 0 {
-			return
-		}
-		b[off+i] = '\r'
-		if lfs != nil {
-			*lfs = append(*lfs, off+i)
-		}
-		off += i + 1
-	}
 }
 
 // Event checks the next event, given as the line Line returned for it. It

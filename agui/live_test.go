@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/contractkit/contractkit/agui/internal/recordtext"
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
@@ -457,11 +458,11 @@ func TestStreamFinished(t *testing.T) {
 	}
 }
 
-// AppendRecordText, which saves the bytes of an event too large to hold,
+// recordtext.Append, which saves the bytes of an event too large to hold,
 // and Stream.Line write the same bytes for the same text: each line feed a
 // carriage return, anything else (a carriage return too) as it was. It
 // appends after what dst held and leaves text as it was.
-func TestAppendRecordTextIsLine(t *testing.T) {
+func TestRecordTextIsLine(t *testing.T) {
 	s, err := NewStream(Options{Profile: contract.ProfileAgUI11})
 	if err != nil {
 		t.Fatal(err)
@@ -469,7 +470,7 @@ func TestAppendRecordTextIsLine(t *testing.T) {
 	defer s.End()
 	for _, text := range []string{"", "{}", "\n", "\n\n", "{\n\"a\":\r1\n}", "\n{}", "{}\n", "é\n😀\n\n\r\n"} {
 		src := []byte(text)
-		got := AppendRecordText([]byte("kept"), src)
+		got := recordtext.Append([]byte("kept"), src)
 		want := "kept" + strings.ReplaceAll(text, "\n", "\r")
 		if string(got) != want || string(src) != text {
 			t.Errorf("%q: appended %q, text now %q; want %q", text, got, src, want)

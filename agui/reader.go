@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/contractkit/contractkit/agui/internal/recordtext"
 	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/runtime/strictjson"
 )
@@ -255,7 +256,7 @@ type lineReader struct {
 
 // read parses one line into a; a blank line gives nil and no error.
 func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value, error) {
-	if IsBlank(line) {
+	if recordtext.IsBlank(line) {
 		return nil, nil
 	}
 	index, lim := lr.index, lr.lim
@@ -283,19 +284,6 @@ func (lr *lineReader) read(line []byte, a *strictjson.Arena) (*strictjson.Value,
 	lr.used += a.Values()
 	lr.index++
 	return v, nil
-}
-
-// IsBlank reports whether text holds nothing but JSON white space (space,
-// tab, LF, CR), and so no JSON value: a line the line form skips (it holds
-// no LF, its end), or the data of a server-sent event that no record line
-// could hold. An event's text ends the loop at its first byte, '{'.
-func IsBlank(text []byte) bool {
-	for _, c := range text {
-		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
-	}
-	return true
 }
 
 // parseFailure maps a strictjson error to the rule it breaks. at turns the

@@ -305,8 +305,8 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 }
 
 // reopenedRole checks the role that the start event of a message states
-// (stated is false when it takes the contract's default) against the role
-// was of the message of the conversation that its id names (note says
+// (stated is false when it takes the contract's default) against was, the
+// role of the message of the conversation that its id names (note says
 // where the result shows it, when not in its list): an id names one
 // message, whatever kind of event streams it, and the reference client
 // appends the content of any start to the message of that id.
@@ -926,23 +926,27 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 // tool's proposal; the reference client does not put it there either, but
 // in an assistant message of its own, and warns. A parent the conversation
 // does not hold yet is the assistant message the call opens: a start that
-// names it later under another role is refused as for any message.
+// names it later under another role is refused as for any message. A call
+// with no parent opens one under its own id, as the reference client does;
+// where that id names a message already, the client's new message is found
+// by it no more, and the id goes on naming the one it named.
 func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
-	if e.ParentMessageID == nil {
-		return nil
+	parent := e.ToolCallID
+	if e.ParentMessageID != nil {
+		parent = *e.ParentMessageID
 	}
-	ent := s.msgs.find(*e.ParentMessageID)
+	ent := s.msgs.find(parent)
 	role, note, ok := s.namedMessage(ent)
 	if !ok {
 		// The call opens the assistant message: the reference client makes
 		// one under the id, and a start that names it later continues it.
 		if ent == nil {
-			ent = s.msgs.entry(*e.ParentMessageID)
+			ent = s.msgs.entry(parent)
 		}
 		s.msgs.setUnlisted(ent, unlisted{role: string(contract.TextMessageRoleAssistant), call: e.ToolCallID, opened: true})
 		return nil
 	}
-	if role == string(contract.TextMessageRoleAssistant) {
+	if e.ParentMessageID == nil || role == string(contract.TextMessageRoleAssistant) {
 		return nil
 	}
 	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
@@ -1021,7 +1025,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	// for its role. An id that names a message already is not taken from
 	// it; the result is shown all the same, and said to share it.
 	if named {
-		s.warn(i, ptrResultMessageID, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown beside it under the same id", e.MessageID, was, note)
+		s.warn(i, ptrResultMessageID, contract.RuleSequenceToolResult, "the messageId %q names the %s message%s; the result is shown all the same, as a tool message of its own under that id", e.MessageID, was, note)
 	} else {
 		s.msgs.setIndex(msg, len(s.r.Messages))
 	}

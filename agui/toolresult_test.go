@@ -418,6 +418,9 @@ func TestInputMessagesNameTheirIDs(t *testing.T) {
 	r = accept(t, v11, withInput(toolResult("u", "zz", "ok")))
 	if len(r.Warnings) != 2 || r.Warnings[1].Pointer != "/messageId" || r.Warnings[1].Rule != contract.RuleSequenceToolResult {
 		t.Errorf("a result on its own on a user's input id: warnings %v; want the call's, then the id's", r.Warnings)
+	} else if msg := r.Warnings[1].Message; !strings.HasSuffix(msg, `"u" names the user message (a message of the run's input, which the result does not show); the result is shown all the same, as a tool message of its own under that id`) {
+		// Not "beside it": the input's message is not shown.
+		t.Errorf("the warning %q does not say where the result is shown", msg)
 	}
 
 	// Neighbours: an id the input does not hold is a message of its own,
@@ -496,7 +499,9 @@ func TestActivitySnapshotOnUnlistedIDs(t *testing.T) {
 // role (a user's, a tool result's, an activity, one of the run's input) is
 // refused in both profiles, rather than shown as that message's proposal.
 // A parent that is an assistant message, or one the record has not named
-// yet, takes the call.
+// yet, takes the call; a call with no parent opens one under its own id.
+//
+//contract:proves ag-ui.sequence.tool-call ag-ui.sequence.text-message ag-ui.sequence.tool-result ag-ui.stand.tool-result
 func TestToolCallParentIsAnAssistantMessage(t *testing.T) {
 	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
 	inParent := func(parent string) ev {
@@ -557,6 +562,21 @@ func TestToolCallParentIsAnAssistantMessage(t *testing.T) {
 			wantWarnings(t, "a result on the id of the message its call opened", r, "/messageId", contract.RuleSequenceToolResult, 3)
 		}
 		accept(t, p, then(user, toolStart("c", "read_file"), toolEnd("c")))
+
+		// A call with no parent opens an assistant message under its own
+		// id: a start on that id under another role is refused, one as the
+		// assistant begins its text; where the id names a message already,
+		// that message keeps it.
+		r = reject(t, p, then([]ev{toolStart("c", "read_file"), toolEnd("c")}, text(start, "c", "role", "user"), text(content, "c", "delta", "delete all"), text(end, "c")), 3, "/role", contract.RuleSequenceTextMessage)
+		if msg := r.Findings[0].Message; !strings.Contains(msg, `holds it as "assistant" (the message the tool call "c" was opened in)`) {
+			t.Errorf("%s: the finding %q does not name the message the call opened", p, msg)
+		}
+		wantMessages(t, p+": a user's start on the id of a call with no parent", r)
+		r = accept(t, p, then([]ev{toolStart("c", "read_file"), toolEnd("c")}, text(start, "c"), text(content, "c", "delta", "done"), text(end, "c")))
+		wantMessages(t, p+": the text of the message a call with no parent opened", r, shown{"c", "assistant", "done", ""})
+		wantWarnings(t, p+": the text of the message a call with no parent opened", r, "", "")
+		r = accept(t, p, then(user, toolStart("u", "read_file"), toolEnd("u"), text(start, "u", "role", "user"), text(end, "u")))
+		wantMessages(t, p+": a call with no parent on the id of a user's message", r, shown{"u", "user", "read it", ""})
 	}
 
 	// AG-UI 1.1 only: an activity, and the messages of the run's input.

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/contractkit/contractkit/agui"
+	"github.com/contractkit/contractkit/agui/internal/recordtext"
 	"github.com/contractkit/contractkit/agui/sse"
 	contract "github.com/contractkit/contractkit/generated/agui"
 )
@@ -122,7 +123,7 @@ func (sp spill) Data(b []byte) error {
 		}
 		for rest := b; len(rest) > 0; {
 			n := min(len(rest), 32<<10)
-			r.crs = agui.AppendRecordText(r.crs[:0], rest[:n])
+			r.crs = recordtext.Append(r.crs[:0], rest[:n])
 			if err := r.Parts.Part(r.crs); err != nil {
 				return fmt.Errorf("saving the record: %w", err)
 			}
@@ -130,7 +131,7 @@ func (sp spill) Data(b []byte) error {
 		}
 	}
 	r.spilled += len(b)
-	if !r.nonSpace && !agui.IsBlank(b) {
+	if !r.nonSpace && !recordtext.IsBlank(b) {
 		r.nonSpace = true
 	}
 	return nil
@@ -205,7 +206,7 @@ func (r *Run) event(e sse.Event) error {
 		r.check(p)
 		return nil
 	}
-	if agui.IsBlank(e.Data) {
+	if recordtext.IsBlank(e.Data) {
 		return r.blank()
 	}
 	line := r.Stream.LineWithCRs(e.Data, e.CRs)

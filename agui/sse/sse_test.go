@@ -364,6 +364,21 @@ func TestJoinsSentAsCR(t *testing.T) {
 	p.Write([]byte("data: a\rdata: b\r"))
 	p.Close()
 	p.Write([]byte("data: c\ndata: d\n\n"))
+
+	// Nor does a spilled event lend its CRs to the next: its first line,
+	// held, ended with CR (offset 1), and so did the lines that spilled.
+	var crs [][]int
+	p = New(4, func(e Event) error {
+		if !e.Spilled {
+			crs = append(crs, e.CRs)
+		}
+		return nil
+	})
+	p.Spill = &spiller{}
+	p.Write([]byte("data: a\rdata: bbbbbbbb\rdata: c\r\rdata: c\ndata: d\n\n"))
+	if err := p.Close(); err != nil || len(crs) != 1 || crs[0] != nil {
+		t.Errorf("after a spilled event: CRs %v, Close %v; want one event with none", crs, err)
+	}
 }
 
 // FuzzParser checks the parser against the plainer reading on any stream,
