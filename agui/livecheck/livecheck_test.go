@@ -431,7 +431,7 @@ func TestDropThatFailsIsNotSilent(t *testing.T) {
 		t.Errorf("a drop that succeeds: read %v, End %v, result %v", readErr, err, res)
 	}
 	// The event ends: keeping it fails while the stream is read.
-	res, err, readErr = run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failKeep: true}, true, start+big+"\n\n")
+	_, err, readErr = run(&failingParts{bufParts: bufParts{b: new(bytes.Buffer)}, failKeep: true}, true, start+big+"\n\n")
 	if !errors.Is(readErr, errPartsFailed) || !strings.Contains(readErr.Error(), "saving the record") {
 		t.Errorf("a keep that fails: read %v, End %v", readErr, err)
 	}
