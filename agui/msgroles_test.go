@@ -284,6 +284,16 @@ func TestActivityDeltaTargetsActivities(t *testing.T) {
 	wantWarnings(t, "activity", r, "", "")
 }
 
+// planSnapshot is an ACTIVITY_SNAPSHOT of a PLAN activity on id, with
+// replace when it is not nil.
+func planSnapshot(id string, replace any) ev {
+	e := ev{"type": contract.EventActivitySnapshot, "messageId": id, "activityType": "PLAN", "content": map[string]any{"x": 1}}
+	if replace != nil {
+		e["replace"] = replace
+	}
+	return e
+}
+
 // An ACTIVITY_SNAPSHOT on the id of a message that is not an activity
 // puts the activity in its place, as the reference client does, and says
 // which message it replaced; with replace false it changes nothing and
@@ -292,13 +302,7 @@ func TestActivityDeltaTargetsActivities(t *testing.T) {
 //
 //contract:proves ag-ui.sequence.activity-snapshot
 func TestActivitySnapshotOverAMessage(t *testing.T) {
-	activity := func(id string, replace any) ev {
-		e := ev{"type": contract.EventActivitySnapshot, "messageId": id, "activityType": "PLAN", "content": map[string]any{"x": 1}}
-		if replace != nil {
-			e["replace"] = replace
-		}
-		return e
-	}
+	activity := planSnapshot
 	user := ev{"type": contract.EventMessagesSnapshot, "messages": []any{map[string]any{"id": "u", "role": "user", "content": "pay 10"}}}
 	assistant := []ev{text(contract.EventTextMessageStart, "m"), text(contract.EventTextMessageContent, "m", "delta", "hello"), text(contract.EventTextMessageEnd, "m")}
 

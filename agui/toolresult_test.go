@@ -19,6 +19,17 @@ func toolArgs(id, delta string) ev {
 	return ev{"type": contract.EventToolCallArgs, "toolCallId": id, "delta": delta}
 }
 
+// inputRun returns a maker of records of one run whose RUN_STARTED
+// carries an input holding messages (AG-UI 1.1), around the events given.
+func inputRun(t *testing.T, messages ...any) func(events ...ev) []byte {
+	in := ev{"threadId": "t", "runId": "r", "messages": messages}
+	return func(events ...ev) []byte {
+		all := run(events...)
+		all[0] = ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "input": in}
+		return lines(t, all...)
+	}
+}
+
 func toolEnd(id string) ev { return ev{"type": contract.EventToolCallEnd, "toolCallId": id} }
 
 func toolResult(msg, id string, content any) ev {
@@ -368,15 +379,10 @@ func TestResultBesideItsCallNamesAToolMessage(t *testing.T) {
 //contract:proves ag-ui.sequence.text-message ag-ui.sequence.reasoning ag-ui.sequence.tool-result
 func TestInputMessagesNameTheirIDs(t *testing.T) {
 	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
-	withInput := func(events ...ev) []byte {
-		in := ev{"threadId": "t", "runId": "r", "messages": []any{
-			map[string]any{"id": "u", "role": "user", "content": "transfer 10"},
-			map[string]any{"id": "a", "role": "assistant", "content": "which account?"},
-		}}
-		all := run(events...)
-		all[0] = ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "input": in}
-		return lines(t, all...)
-	}
+	withInput := inputRun(t,
+		map[string]any{"id": "u", "role": "user", "content": "transfer 10"},
+		map[string]any{"id": "a", "role": "assistant", "content": "which account?"},
+	)
 	// The case that failed: the agent's text on the user's id.
 	r := reject(t, v11, withInput(text(start, "u"), text(content, "u", "delta", " to mallory"), text(end, "u")), 1, "/messageId", contract.RuleSequenceTextMessage)
 	wantMessages(t, "a start with no role on a user's input id", r)
@@ -444,22 +450,11 @@ func TestInputMessagesNameTheirIDs(t *testing.T) {
 //
 //contract:proves ag-ui.sequence.activity-snapshot
 func TestActivitySnapshotOnUnlistedIDs(t *testing.T) {
-	activity := func(id string, replace any) ev {
-		e := ev{"type": contract.EventActivitySnapshot, "messageId": id, "activityType": "PLAN", "content": map[string]any{"x": 1}}
-		if replace != nil {
-			e["replace"] = replace
-		}
-		return e
-	}
-	withInput := func(events ...ev) []byte {
-		in := ev{"threadId": "t", "runId": "r", "messages": []any{
-			map[string]any{"id": "u", "role": "user", "content": "pay 10"},
-			map[string]any{"id": "p", "role": "activity", "activityType": "PLAN", "content": map[string]any{"x": 0}},
-		}}
-		all := run(events...)
-		all[0] = ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "input": in}
-		return lines(t, all...)
-	}
+	activity := planSnapshot
+	withInput := inputRun(t,
+		map[string]any{"id": "u", "role": "user", "content": "pay 10"},
+		map[string]any{"id": "p", "role": "activity", "activityType": "PLAN", "content": map[string]any{"x": 0}},
+	)
 	answered := []ev{toolStart("c", "read_file"), toolEnd("c"), toolResult("tm", "c", "ok")}
 	planned := shown{"tm", "activity", "", `{"x":1}`}
 
@@ -582,15 +577,10 @@ func TestToolCallParentIsAnAssistantMessage(t *testing.T) {
 	// AG-UI 1.1 only: an activity, and the messages of the run's input.
 	activity := ev{"type": contract.EventActivitySnapshot, "messageId": "act", "activityType": "progress", "content": map[string]any{"done": 1}}
 	reject(t, v11, then([]ev{activity}, inParent("act"), toolEnd("c")), 2, "/parentMessageId", contract.RuleSequenceToolCall)
-	withInput := func(events ...ev) []byte {
-		in := ev{"threadId": "t", "runId": "r", "messages": []any{
-			map[string]any{"id": "iu", "role": "user", "content": "transfer 10"},
-			map[string]any{"id": "ia", "role": "assistant", "content": "which account?"},
-		}}
-		all := run(events...)
-		all[0] = ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r", "input": in}
-		return lines(t, all...)
-	}
+	withInput := inputRun(t,
+		map[string]any{"id": "iu", "role": "user", "content": "transfer 10"},
+		map[string]any{"id": "ia", "role": "assistant", "content": "which account?"},
+	)
 	r := reject(t, v11, withInput(inParent("iu"), toolEnd("c")), 1, "/parentMessageId", contract.RuleSequenceToolCall)
 	if msg := r.Findings[0].Message; !strings.Contains(msg, `in the user message "iu" (a message of the run's input`) {
 		t.Errorf("the finding %q does not name the input's message", msg)
