@@ -145,3 +145,29 @@ func TestDifferentialNode(t *testing.T) {
 	}
 	t.Logf("%d records: %d agree, %d differ deliberately", len(names), agree, len(names)-agree)
 }
+
+// Every deliberate difference has its row in the how-to's table, in both
+// languages, and the table lists no other record: the list above and the
+// page a user reads cannot drift apart.
+func TestDeliberateDifferencesDocumented(t *testing.T) {
+	for _, page := range []string{"../Docs/en/how-to/ag-ui.md", "../Docs/ru/how-to/ag-ui.md"} {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := 0
+		for _, line := range bytes.Split(text, []byte("\n")) {
+			if bytes.HasPrefix(line, []byte("| `")) && bytes.Contains(line, []byte(".ndjson` |")) {
+				rows++
+			}
+		}
+		for name := range deliberate {
+			if !bytes.Contains(text, []byte("\n| `"+name+"` |")) {
+				t.Errorf("%s: no row for %s", page, name)
+			}
+		}
+		if rows != len(deliberate) {
+			t.Errorf("%s: %d rows of records, %d deliberate differences", page, rows, len(deliberate))
+		}
+	}
+}
