@@ -76,6 +76,9 @@ type seq struct {
 	// only after that.
 	joined   *[]byte
 	warnings []Finding
+	// chunk is the type of the chunk event the record sent, while the
+	// events it was expanded into are applied; "" for any other event.
+	chunk string
 }
 
 func newSeq(p *Profile, m *model, r *Result) *seq {
@@ -112,6 +115,16 @@ func (s *seq) resetRun() {
 	s.steps = openSteps{}
 	s.subActive, s.subClosed = map[string]bool{}, map[string]bool{}
 	s.runFinished, s.runError = false, false
+}
+
+// sent names, in findings, the event the record sent for an event of
+// type name: the chunk, when the event was expanded from one, as the
+// record holds no event of type name there.
+func (s *seq) sent(name string) string {
+	if s.chunk != "" {
+		return s.chunk
+	}
+	return name
 }
 
 func (s *seq) warn(event int, ptr, rule, format string, args ...any) {
@@ -159,7 +172,7 @@ var (
 // changes. i is the index of the event in the record (several expanded
 // events share the index of their chunk).
 func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
-	if err := s.begin(i, eventName(ev)); err != nil {
+	if err := s.begin(i, s.sent(eventName(ev))); err != nil {
 		return err
 	}
 	switch e := ev.(type) {
@@ -283,7 +296,7 @@ type msgName struct {
 func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEntry) error {
 	k, known := s.msgs.indexOf(ent)
 	if !known {
-		if err := s.unlistedMessage(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, ent); err != nil {
+		if err := s.unlistedMessage(i, s.sent(contract.EventTextMessageStart), contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, ent); err != nil {
 			return err
 		}
 		n := msgName{known: true}
@@ -293,7 +306,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		s.msgs.setName(ent, n)
 		return nil
 	}
-	if err := s.reopenedRole(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, s.r.Messages[k].Role, ""); err != nil {
+	if err := s.reopenedRole(i, s.sent(contract.EventTextMessageStart), contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, s.r.Messages[k].Role, ""); err != nil {
 		return err
 	}
 	n := s.msgs.nameOf(ent)
@@ -305,7 +318,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		was = "as " + quote(n.name)
 	}
 	return s.fail(i, member(contract.TextMessageStartEventMemberName), contract.RuleSequenceTextMessage,
-		"TEXT_MESSAGE_START reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", e.MessageID, quote(*e.Name), was)
+		"%s reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", s.sent(contract.EventTextMessageStart), e.MessageID, quote(*e.Name), was)
 }
 
 // reopenedRole checks the role that the start event of a message states
@@ -389,7 +402,7 @@ func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
 		// A result came before the call's end (AG-UI 1.1 lets it): what
 		// follows would be shown under a result that did not answer it.
 		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
-			"TOOL_CALL_ARGS continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", e.ToolCallID)
+			"%s continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", s.sent(contract.EventToolCallArgs), e.ToolCallID)
 	}
 	if ok {
 		s.extend(&s.r.ToolCalls[k].Arguments, textKey{tool: true, k: k}, e.Delta)
@@ -423,10 +436,10 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 	// message of the conversation, where its id names one message.
 	ent := s.msgs.entry(e.MessageID)
 	if k, known := s.msgs.indexOf(ent); known {
-		if err := s.reopenedRole(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, s.r.Messages[k].Role, ""); err != nil {
+		if err := s.reopenedRole(i, s.sent(contract.EventReasoningMessageStart), contract.RuleSequenceReasoning, e.MessageID, e.Role, true, s.r.Messages[k].Role, ""); err != nil {
 			return err
 		}
-	} else if err := s.unlistedMessage(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, ent); err != nil {
+	} else if err := s.unlistedMessage(i, s.sent(contract.EventReasoningMessageStart), contract.RuleSequenceReasoning, e.MessageID, e.Role, true, ent); err != nil {
 		return err
 	}
 	s.openMessage(ent, e.Role, e.SubagentRunID)
@@ -906,11 +919,11 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 	tc := s.r.ToolCalls[k]
 	if tc.Result != nil {
 		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
-			"TOOL_CALL_START reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", e.ToolCallID)
+			"%s reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", s.sent(contract.EventToolCallStart), e.ToolCallID)
 	}
 	if e.ToolCallName != tc.Name {
 		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallName), contract.RuleSequenceToolCall,
-			"TOOL_CALL_START reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
+			"%s reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", s.sent(contract.EventToolCallStart), e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
 	}
 	if e.ParentMessageID != nil && *e.ParentMessageID != tc.ParentMessageID {
 		was := "outside any message"
@@ -918,7 +931,7 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 			was = "in the message " + quote(tc.ParentMessageID)
 		}
 		return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
-			"TOOL_CALL_START reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", e.ToolCallID, *e.ParentMessageID, was)
+			"%s reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", s.sent(contract.EventToolCallStart), e.ToolCallID, *e.ParentMessageID, was)
 	}
 	return nil
 }
@@ -954,7 +967,7 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 		return nil
 	}
 	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
-		"TOOL_CALL_START opens the tool call %q in the %s message %q%s; a tool call is proposed in an assistant message", e.ToolCallID, role, *e.ParentMessageID, note)
+		"%s opens the tool call %q in the %s message %q%s; a tool call is proposed in an assistant message", s.sent(contract.EventToolCallStart), e.ToolCallID, role, *e.ParentMessageID, note)
 }
 
 // recordToolCall adds an opened call to the result, or marks a reopened
