@@ -219,19 +219,29 @@ func TestUnenforcedReopen(t *testing.T) {
 	}
 }
 
-// settle keeps a record's id tables for the next check while each holds at
-// most maxPooledList ids; one past it, in either table, they go to the
-// collector.
+// settle keeps a record's id tables for the next check while each has
+// room for at most maxPooledList ids, as emptied keeps a list: one past
+// it, in either table, they go to the collector, however few ids the
+// record used of that room.
 func TestSeqTablesBound(t *testing.T) {
 	for _, tools := range []bool{false, true} {
-		for _, size := range []int{maxPooledList, maxPooledList + 1} {
+		for _, c := range []struct{ room, ids int }{
+			{maxPooledList, maxPooledList},
+			{maxPooledList + 1, maxPooledList + 1},
+			{maxPooledList, 1},
+			{maxPooledList + 1, 1},
+		} {
 			q := &seq{}
 			tab := &q.msgs
 			if tools {
 				tab = &q.tools
 			}
-			for i := range size {
+			tab.size(c.room)
+			for i := range c.ids {
 				tab.entry(strconv.Itoa(i))
+			}
+			if cap(tab.entries) != c.room {
+				t.Fatalf("tools %v, room %d: the table has room for %d", tools, c.room, cap(tab.entries))
 			}
 			other := &q.tools // the other table holds an id too
 			if tools {
@@ -241,11 +251,11 @@ func TestSeqTablesBound(t *testing.T) {
 			var back seqTables
 			back.settle(q)
 			kept := back.msgs.entries != nil
-			if kept != (size <= maxPooledList) || (back.tools.entries != nil) != kept {
-				t.Errorf("tools %v, %d ids: kept %v, %v", tools, size, kept, back.tools.entries != nil)
+			if kept != (c.room <= maxPooledList) || (back.tools.entries != nil) != kept {
+				t.Errorf("tools %v, room %d, %d ids: kept %v, %v", tools, c.room, c.ids, kept, back.tools.entries != nil)
 			}
 			if kept && (len(back.msgs.entries) != 0 || len(back.tools.entries) != 0 || q.msgs.entries != nil || q.tools.entries != nil) {
-				t.Errorf("tools %v, %d ids: kept tables hold %d and %d ids; the check's %d and %d", tools, size,
+				t.Errorf("tools %v, room %d, %d ids: kept tables hold %d and %d ids; the check's %d and %d", tools, c.room, c.ids,
 					len(back.msgs.entries), len(back.tools.entries), len(q.msgs.entries), len(q.tools.entries))
 			}
 		}
