@@ -88,6 +88,50 @@ func TestIDLifetimes(t *testing.T) {
 	accept(t, v11, runs(run(tagged), run(tag(text(start, "m"), "s2"), text(end, "m"))))
 }
 
+// An entry's record facts share one generation: a messages snapshot
+// (newRecord) forgets all of them at once, and setting one of them
+// afterwards brings none of the others back. The checker reads an id's
+// place before the message it names unlisted, so a stale unlisted message
+// revived by setIndex would be hidden behind the place today; held here,
+// the table keeps its word whatever reads it.
+func TestRecordFactsShareTheirGeneration(t *testing.T) {
+	type facts struct {
+		index, answered, unlisted bool
+		name                      msgName
+	}
+	read := func(tab *idTable, e *idEntry) facts {
+		_, listed := tab.indexOf(e)
+		_, held := tab.unlistedOf(e)
+		return facts{listed, tab.isAnswered(e), held, tab.nameOf(e)}
+	}
+	named := msgName{name: "bot", set: true, known: true}
+	for _, c := range []struct {
+		what string
+		set  func(*idTable, *idEntry)
+		want facts
+	}{
+		{"place", func(tab *idTable, e *idEntry) { tab.setIndex(e, 0) }, facts{index: true}},
+		{"name", func(tab *idTable, e *idEntry) { tab.setName(e, named) }, facts{name: named}},
+		{"answered", func(tab *idTable, e *idEntry) { tab.setAnswered(e) }, facts{answered: true}},
+		{"unlisted", func(tab *idTable, e *idEntry) { tab.setUnlisted(e, unlisted{role: "tool", call: "c"}) }, facts{unlisted: true}},
+	} {
+		var tab idTable
+		e := tab.entry("u")
+		tab.setIndex(e, 3)
+		tab.setName(e, msgName{name: "old", set: true, known: true})
+		tab.setAnswered(e)
+		tab.setUnlisted(e, unlisted{role: "user"})
+		tab.newRecord()
+		if got := read(&tab, e); got != (facts{}) {
+			t.Errorf("after newRecord: %+v; want none", got)
+		}
+		c.set(&tab, e)
+		if got := read(&tab, e); got != c.want {
+			t.Errorf("%s set after newRecord: %+v; want %+v", c.what, got, c.want)
+		}
+	}
+}
+
 // RUN_FINISHED names everything still open, of every kind, and only that;
 // a span and a reasoning message of one id are two entities.
 func TestFinishListsOpen(t *testing.T) {
