@@ -203,6 +203,7 @@ func (c *checker) finish(n int, err error) *Result {
 		return c.stop(err)
 	}
 	if c.chunks != nil {
+		c.seq.chunk = "" // the record's end closes them, not its last chunk
 		for _, ev := range c.chunks.closeAll() {
 			if err := c.seq.apply(n-1, ev, nil); err != nil {
 				return c.stop(err)

@@ -78,12 +78,16 @@ func (c *chunker) closeAll() []contract.Event {
 // expand returns the events ev stands for, with the closing events of the
 // streams it ends in front.
 func (c *chunker) expand(i int, ev contract.Event) ([]contract.Event, error) {
+	c.s.chunk = ""
 	switch e := ev.(type) {
 	case contract.TextMessageChunkEvent:
+		c.s.chunk = contract.EventTextMessageChunk
 		return c.text(i, e)
 	case contract.ToolCallChunkEvent:
+		c.s.chunk = contract.EventToolCallChunk
 		return c.tool(i, e)
 	case contract.ReasoningMessageChunkEvent:
+		c.s.chunk = contract.EventReasoningMessageChunk
 		return c.reasoning(i, e)
 	}
 	if len(c.lanes) == 0 {

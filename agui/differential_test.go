@@ -37,6 +37,7 @@ var deliberate = map[string]string{
 	"start-on-input-id.ndjson":       "a text start with no role (assistant) on the id of a user's message of the run input: the id names that message; the reference's reducer would append the agent's text to the user's message",
 	"start-on-call-id.ndjson":        "a user's text start on the id of a tool call with no parent: the reference's reducer opens an assistant message under the call's id for it, so it would append the user's text to the assistant's proposal",
 	"call-in-user-message.ndjson":    "a tool call whose parentMessageId names a user's message: a call is proposed in an assistant message; the reference's reducer warns and puts the call in an assistant message of its own, so the two would show it in different messages",
+	"start-on-kept-activity.ndjson":  "a user's text start on the id of an activity that a messages snapshot holding no activity kept, as the reference's reducer keeps it: the id still names the activity; that reducer would skip the user's text while the record sends it",
 }
 
 // nodeVerifier returns the folder of the Node script, or skips.

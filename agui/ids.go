@@ -110,7 +110,10 @@ func (t *idTable) current(e *idEntry) {
 }
 
 // recordFacts brings e's record facts to the table's generation,
-// forgetting older ones.
+// forgetting older ones, every one of them: the readers' generation check
+// hides the facts of an entry untouched since newRecord, but once one fact
+// is set anew the entry's generation is current, and any fact not cleared
+// here would come back (TestRecordFactsShareTheirGeneration).
 func (t *idTable) recordFacts(e *idEntry) {
 	if e.gen != t.gen {
 		e.gen, e.index, e.name, e.answered, e.unlisted = t.gen, -1, msgName{}, false, unlisted{}

@@ -88,6 +88,50 @@ func TestIDLifetimes(t *testing.T) {
 	accept(t, v11, runs(run(tagged), run(tag(text(start, "m"), "s2"), text(end, "m"))))
 }
 
+// An entry's record facts share one generation: a messages snapshot
+// (newRecord) forgets all of them at once, and setting one of them
+// afterwards brings none of the others back. The checker reads an id's
+// place before the message it names unlisted, so a stale unlisted message
+// revived by setIndex would be hidden behind the place today; held here,
+// the table keeps its word whatever reads it.
+func TestRecordFactsShareTheirGeneration(t *testing.T) {
+	type facts struct {
+		index, answered, unlisted bool
+		name                      msgName
+	}
+	read := func(tab *idTable, e *idEntry) facts {
+		_, listed := tab.indexOf(e)
+		_, held := tab.unlistedOf(e)
+		return facts{listed, tab.isAnswered(e), held, tab.nameOf(e)}
+	}
+	named := msgName{name: "bot", set: true, known: true}
+	for _, c := range []struct {
+		what string
+		set  func(*idTable, *idEntry)
+		want facts
+	}{
+		{"place", func(tab *idTable, e *idEntry) { tab.setIndex(e, 0) }, facts{index: true}},
+		{"name", func(tab *idTable, e *idEntry) { tab.setName(e, named) }, facts{name: named}},
+		{"answered", func(tab *idTable, e *idEntry) { tab.setAnswered(e) }, facts{answered: true}},
+		{"unlisted", func(tab *idTable, e *idEntry) { tab.setUnlisted(e, unlisted{role: "tool", call: "c"}) }, facts{unlisted: true}},
+	} {
+		var tab idTable
+		e := tab.entry("u")
+		tab.setIndex(e, 3)
+		tab.setName(e, msgName{name: "old", set: true, known: true})
+		tab.setAnswered(e)
+		tab.setUnlisted(e, unlisted{role: "user"})
+		tab.newRecord()
+		if got := read(&tab, e); got != (facts{}) {
+			t.Errorf("after newRecord: %+v; want none", got)
+		}
+		c.set(&tab, e)
+		if got := read(&tab, e); got != c.want {
+			t.Errorf("%s set after newRecord: %+v; want %+v", c.what, got, c.want)
+		}
+	}
+}
+
 // RUN_FINISHED names everything still open, of every kind, and only that;
 // a span and a reasoning message of one id are two entities.
 func TestFinishListsOpen(t *testing.T) {
@@ -219,19 +263,29 @@ func TestUnenforcedReopen(t *testing.T) {
 	}
 }
 
-// settle keeps a record's id tables for the next check while each holds at
-// most maxPooledList ids; one past it, in either table, they go to the
-// collector.
+// settle keeps a record's id tables for the next check while each has
+// room for at most maxPooledList ids, as emptied keeps a list: one past
+// it, in either table, they go to the collector, however few ids the
+// record used of that room.
 func TestSeqTablesBound(t *testing.T) {
 	for _, tools := range []bool{false, true} {
-		for _, size := range []int{maxPooledList, maxPooledList + 1} {
+		for _, c := range []struct{ room, ids int }{
+			{maxPooledList, maxPooledList},
+			{maxPooledList + 1, maxPooledList + 1},
+			{maxPooledList, 1},
+			{maxPooledList + 1, 1},
+		} {
 			q := &seq{}
 			tab := &q.msgs
 			if tools {
 				tab = &q.tools
 			}
-			for i := range size {
+			tab.size(c.room)
+			for i := range c.ids {
 				tab.entry(strconv.Itoa(i))
+			}
+			if cap(tab.entries) != c.room {
+				t.Fatalf("tools %v, room %d: the table has room for %d", tools, c.room, cap(tab.entries))
 			}
 			other := &q.tools // the other table holds an id too
 			if tools {
@@ -241,11 +295,11 @@ func TestSeqTablesBound(t *testing.T) {
 			var back seqTables
 			back.settle(q)
 			kept := back.msgs.entries != nil
-			if kept != (size <= maxPooledList) || (back.tools.entries != nil) != kept {
-				t.Errorf("tools %v, %d ids: kept %v, %v", tools, size, kept, back.tools.entries != nil)
+			if kept != (c.room <= maxPooledList) || (back.tools.entries != nil) != kept {
+				t.Errorf("tools %v, room %d, %d ids: kept %v, %v", tools, c.room, c.ids, kept, back.tools.entries != nil)
 			}
 			if kept && (len(back.msgs.entries) != 0 || len(back.tools.entries) != 0 || q.msgs.entries != nil || q.tools.entries != nil) {
-				t.Errorf("tools %v, %d ids: kept tables hold %d and %d ids; the check's %d and %d", tools, size,
+				t.Errorf("tools %v, room %d, %d ids: kept tables hold %d and %d ids; the check's %d and %d", tools, c.room, c.ids,
 					len(back.msgs.entries), len(back.tools.entries), len(q.msgs.entries), len(q.tools.entries))
 			}
 		}

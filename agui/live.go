@@ -151,9 +151,11 @@ func (t *seqTables) lend(q *seq) {
 }
 
 // settle takes back the tables q holds now, empties them and keeps them
-// for the next stream, unless one grew past what is worth keeping.
+// for the next stream, unless one grew past what is worth keeping: by its
+// room, as emptied bounds a list, since the room is what a pooled table
+// keeps.
 func (t *seqTables) settle(q *seq) {
-	if len(q.msgs.entries) > maxPooledList || len(q.tools.entries) > maxPooledList {
+	if cap(q.msgs.entries) > maxPooledList || cap(q.tools.entries) > maxPooledList {
 		return
 	}
 	t.msgs, t.tools = q.msgs, q.tools

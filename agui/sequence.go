@@ -56,6 +56,10 @@ type seq struct {
 	msgs, tools, reasons        idTable
 	// owners of activity messages, which are not opened or closed.
 	activityOwner map[string]owner
+	// activityTypes holds the type of every activity message shown, for
+	// the record: a messages snapshot keeps those of the types it does not
+	// speak for.
+	activityTypes map[string]string
 	steps         openSteps
 	subActive     map[string]bool
 	subClosed     map[string]bool
@@ -72,6 +76,9 @@ type seq struct {
 	// only after that.
 	joined   *[]byte
 	warnings []Finding
+	// chunk is the type of the chunk event the record sent, while the
+	// events it was expanded into are applied; "" for any other event.
+	chunk string
 }
 
 func newSeq(p *Profile, m *model, r *Result) *seq {
@@ -108,6 +115,16 @@ func (s *seq) resetRun() {
 	s.steps = openSteps{}
 	s.subActive, s.subClosed = map[string]bool{}, map[string]bool{}
 	s.runFinished, s.runError = false, false
+}
+
+// sent names, in findings, the event the record sent for an event of
+// type name: the chunk, when the event was expanded from one, as the
+// record holds no event of type name there.
+func (s *seq) sent(name string) string {
+	if s.chunk != "" {
+		return s.chunk
+	}
+	return name
 }
 
 func (s *seq) warn(event int, ptr, rule, format string, args ...any) {
@@ -155,7 +172,7 @@ var (
 // changes. i is the index of the event in the record (several expanded
 // events share the index of their chunk).
 func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
-	if err := s.begin(i, eventName(ev)); err != nil {
+	if err := s.begin(i, s.sent(eventName(ev))); err != nil {
 		return err
 	}
 	switch e := ev.(type) {
@@ -279,7 +296,7 @@ type msgName struct {
 func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEntry) error {
 	k, known := s.msgs.indexOf(ent)
 	if !known {
-		if err := s.unlistedMessage(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, ent); err != nil {
+		if err := s.unlistedMessage(i, s.sent(contract.EventTextMessageStart), contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, ent); err != nil {
 			return err
 		}
 		n := msgName{known: true}
@@ -289,7 +306,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		s.msgs.setName(ent, n)
 		return nil
 	}
-	if err := s.reopenedRole(i, contract.EventTextMessageStart, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, s.r.Messages[k].Role, ""); err != nil {
+	if err := s.reopenedRole(i, s.sent(contract.EventTextMessageStart), contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, s.r.Messages[k].Role, ""); err != nil {
 		return err
 	}
 	n := s.msgs.nameOf(ent)
@@ -301,7 +318,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		was = "as " + quote(n.name)
 	}
 	return s.fail(i, member(contract.TextMessageStartEventMemberName), contract.RuleSequenceTextMessage,
-		"TEXT_MESSAGE_START reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", e.MessageID, quote(*e.Name), was)
+		"%s reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", s.sent(contract.EventTextMessageStart), e.MessageID, quote(*e.Name), was)
 }
 
 // reopenedRole checks the role that the start event of a message states
@@ -385,7 +402,7 @@ func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
 		// A result came before the call's end (AG-UI 1.1 lets it): what
 		// follows would be shown under a result that did not answer it.
 		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
-			"TOOL_CALL_ARGS continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", e.ToolCallID)
+			"%s continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", s.sent(contract.EventToolCallArgs), e.ToolCallID)
 	}
 	if ok {
 		s.extend(&s.r.ToolCalls[k].Arguments, textKey{tool: true, k: k}, e.Delta)
@@ -419,10 +436,10 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 	// message of the conversation, where its id names one message.
 	ent := s.msgs.entry(e.MessageID)
 	if k, known := s.msgs.indexOf(ent); known {
-		if err := s.reopenedRole(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, s.r.Messages[k].Role, ""); err != nil {
+		if err := s.reopenedRole(i, s.sent(contract.EventReasoningMessageStart), contract.RuleSequenceReasoning, e.MessageID, e.Role, true, s.r.Messages[k].Role, ""); err != nil {
 			return err
 		}
-	} else if err := s.unlistedMessage(i, contract.EventReasoningMessageStart, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, ent); err != nil {
+	} else if err := s.unlistedMessage(i, s.sent(contract.EventReasoningMessageStart), contract.RuleSequenceReasoning, e.MessageID, e.Role, true, ent); err != nil {
 		return err
 	}
 	s.openMessage(ent, e.Role, e.SubagentRunID)
@@ -902,11 +919,11 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 	tc := s.r.ToolCalls[k]
 	if tc.Result != nil {
 		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
-			"TOOL_CALL_START reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", e.ToolCallID)
+			"%s reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", s.sent(contract.EventToolCallStart), e.ToolCallID)
 	}
 	if e.ToolCallName != tc.Name {
 		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallName), contract.RuleSequenceToolCall,
-			"TOOL_CALL_START reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
+			"%s reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", s.sent(contract.EventToolCallStart), e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
 	}
 	if e.ParentMessageID != nil && *e.ParentMessageID != tc.ParentMessageID {
 		was := "outside any message"
@@ -914,7 +931,7 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 			was = "in the message " + quote(tc.ParentMessageID)
 		}
 		return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
-			"TOOL_CALL_START reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", e.ToolCallID, *e.ParentMessageID, was)
+			"%s reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", s.sent(contract.EventToolCallStart), e.ToolCallID, *e.ParentMessageID, was)
 	}
 	return nil
 }
@@ -950,7 +967,7 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 		return nil
 	}
 	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
-		"TOOL_CALL_START opens the tool call %q in the %s message %q%s; a tool call is proposed in an assistant message", e.ToolCallID, role, *e.ParentMessageID, note)
+		"%s opens the tool call %q in the %s message %q%s; a tool call is proposed in an assistant message", s.sent(contract.EventToolCallStart), e.ToolCallID, role, *e.ParentMessageID, note)
 }
 
 // recordToolCall adds an opened call to the result, or marks a reopened
@@ -1197,56 +1214,194 @@ func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contr
 }
 
 // messagesSnapshot restates the conversation: its messages replace what
-// the result holds, in its order.
+// the result holds. As the reference client merges it, a message the
+// result shows already keeps its place, with the snapshot's version of it,
+// and the snapshot's new messages follow in its order. A message it does
+// not list leaves the conversation, except an activity or a reasoning
+// message the snapshot does not speak for (see snapshotKeeps): the client
+// keeps showing it, so the result does, and its id goes on naming it.
 func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
-	s.r.Messages = nil
+	old := s.r.Messages
+	var listed map[string]int
+	if len(old) > 0 {
+		listed = make(map[string]int, len(e.Messages))
+		for k, msg := range e.Messages {
+			id, _, _ := messageInfo(msg)
+			listed[id] = k
+		}
+	}
+	keeps := s.snapshotKeeps(e)
+	// The names of the messages kept are record facts: read before the
+	// snapshot starts the record's facts afresh.
+	var keptNames []msgName
+	for _, m := range old {
+		if _, ok := listed[m.ID]; !ok && keeps(m) {
+			keptNames = append(keptNames, s.msgs.nameOf(s.msgs.find(m.ID)))
+		}
+	}
+	s.r.Messages = make([]Message, 0, len(e.Messages)+len(keptNames))
 	s.msgs.newRecord()
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
-		id, tag, _ := messageInfo(msg)
-		m := Message{ID: id, Role: s.m.variantTag(s.m.message, msg), Complete: true}
-		if tag != nil {
-			m.Subagent = string(*tag)
-		}
-		// The snapshot states each message's name, or that it has none: a
-		// start that reopens the message keeps it.
-		var name *string
-		switch x := msg.(type) {
-		case contract.DeveloperMessage:
-			m.Content, name = x.Content, x.Name
-		case contract.SystemMessage:
-			m.Content, name = x.Content, x.Name
-		case contract.AssistantMessage:
-			if x.Content != nil {
-				m.Content = *x.Content
+	}
+	var placed map[string]bool
+	for _, m := range old {
+		if k, ok := listed[m.ID]; ok {
+			if placed == nil {
+				placed = map[string]bool{}
 			}
-			name = x.Name
-		case contract.ReasoningMessage:
-			m.Content = x.Content
-		case contract.UserMessage:
-			m.Content, m.Data = contentText(json.RawMessage(x.Content))
-			name = x.Name
-		case contract.ToolMessage:
-			// A tool message answers a call: shown without it, a
-			// result would not say what it is the result of.
-			m.Content, m.Data = contentText(json.RawMessage(x.Content))
-			m.ToolCallID = x.ToolCallID
-			if x.Error != nil {
-				m.Error = *x.Error
-			}
-		case contract.ActivityMessage:
-			m.Data = json.RawMessage(x.Content)
+			placed[m.ID] = true
+			s.snapshotMessage(e.Messages[k])
+		} else if keeps(m) {
+			ent := s.msgs.entry(m.ID)
+			s.msgs.setName(ent, keptNames[0])
+			keptNames = keptNames[1:]
+			s.msgs.setIndex(ent, len(s.r.Messages))
+			s.r.Messages = append(s.r.Messages, m)
 		}
-		ent := s.msgs.entry(id)
-		n := msgName{known: true}
-		if name != nil {
-			n.name, n.set = *name, true
+	}
+	for _, msg := range e.Messages {
+		if id, _, _ := messageInfo(msg); !placed[id] {
+			s.snapshotMessage(msg)
 		}
-		s.msgs.setName(ent, n)
-		s.msgs.setIndex(ent, len(s.r.Messages))
-		s.r.Messages = append(s.r.Messages, m)
 	}
 	return nil
+}
+
+// snapshotKeeps returns whether a message of the result that snapshot e
+// does not list stays in the conversation. The reference client keeps an
+// activity unless the snapshot holds activities of its own, or its
+// metadata names the activity types it speaks for (see
+// authoritativeActivityTypes), and a reasoning message unless the
+// snapshot holds reasoning messages of its own; any other message leaves.
+func (s *seq) snapshotKeeps(e contract.MessagesSnapshotEvent) func(Message) bool {
+	var hasActivity, hasReasoning bool
+	for _, msg := range e.Messages {
+		switch msg.(type) {
+		case contract.ActivityMessage:
+			hasActivity = true
+		case contract.ReasoningMessage:
+			hasReasoning = true
+		}
+	}
+	types, stated, all := authoritativeActivityTypes(e.Metadata)
+	activity, reasoning := s.activityRole(), s.reasoningRole()
+	return func(m Message) bool {
+		switch m.Role {
+		case activity:
+			switch {
+			case all:
+				return false
+			case stated:
+				for _, t := range types {
+					if t == s.activityTypes[m.ID] {
+						return false
+					}
+				}
+				return true
+			}
+			return !hasActivity
+		case reasoning:
+			return !hasReasoning
+		}
+		return false
+	}
+}
+
+// clientMetadata is the member of an event's metadata that the reference
+// client reads as its own.
+const clientMetadata = "@ag-ui/client"
+
+// authoritativeActivityTypes reads, from a messages snapshot's metadata,
+// the activity types the snapshot speaks for, as the reference client
+// reads them: stated is false when the metadata does not say (the
+// snapshot then speaks for every activity only if it holds one); all is
+// true when it says null, for every type. A value of another shape
+// speaks for none.
+func authoritativeActivityTypes(md contract.Metadata) (types []string, stated, all bool) {
+	if len(md) == 0 {
+		return nil, false, false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(md, &top) != nil {
+		return nil, false, false
+	}
+	raw, ok := top[clientMetadata]
+	if !ok {
+		return nil, false, false
+	}
+	var own map[string]json.RawMessage
+	if json.Unmarshal(raw, &own) != nil || own == nil {
+		return nil, true, false // not an object: a list of no types
+	}
+	list, ok := own["authoritativeActivityTypes"]
+	if !ok {
+		return nil, false, false
+	}
+	if string(list) == "null" {
+		return nil, true, true
+	}
+	if json.Unmarshal(list, &types) != nil || types == nil {
+		return nil, true, false
+	}
+	return types, true, false
+}
+
+// snapshotMessage appends msg, a message of a messages snapshot, to the
+// result's list and records its place and its name.
+func (s *seq) snapshotMessage(msg contract.Message) {
+	id, tag, _ := messageInfo(msg)
+	m := Message{ID: id, Role: s.m.variantTag(s.m.message, msg), Complete: true}
+	if tag != nil {
+		m.Subagent = string(*tag)
+	}
+	// The snapshot states each message's name, or that it has none: a
+	// start that reopens the message keeps it.
+	var name *string
+	switch x := msg.(type) {
+	case contract.DeveloperMessage:
+		m.Content, name = x.Content, x.Name
+	case contract.SystemMessage:
+		m.Content, name = x.Content, x.Name
+	case contract.AssistantMessage:
+		if x.Content != nil {
+			m.Content = *x.Content
+		}
+		name = x.Name
+	case contract.ReasoningMessage:
+		m.Content = x.Content
+	case contract.UserMessage:
+		m.Content, m.Data = contentText(json.RawMessage(x.Content))
+		name = x.Name
+	case contract.ToolMessage:
+		// A tool message answers a call: shown without it, a
+		// result would not say what it is the result of.
+		m.Content, m.Data = contentText(json.RawMessage(x.Content))
+		m.ToolCallID = x.ToolCallID
+		if x.Error != nil {
+			m.Error = *x.Error
+		}
+	case contract.ActivityMessage:
+		m.Data = json.RawMessage(x.Content)
+		s.setActivityType(id, x.ActivityType)
+	}
+	ent := s.msgs.entry(id)
+	n := msgName{known: true}
+	if name != nil {
+		n.name, n.set = *name, true
+	}
+	s.msgs.setName(ent, n)
+	s.msgs.setIndex(ent, len(s.r.Messages))
+	s.r.Messages = append(s.r.Messages, m)
+}
+
+// setActivityType records the type of the activity message id, which the
+// result does not show but a later messages snapshot reads.
+func (s *seq) setActivityType(id, t string) {
+	if s.activityTypes == nil {
+		s.activityTypes = map[string]string{}
+	}
+	s.activityTypes[id] = t
 }
 
 // contentText splits a message content into its text, when it is text,
@@ -1267,6 +1422,11 @@ func (s *seq) toolRole() string {
 // activityRole is the role of an activity message, from the model.
 func (s *seq) activityRole() string {
 	return s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]())
+}
+
+// reasoningRole is the role of a reasoning message, from the model.
+func (s *seq) reasoningRole() string {
+	return s.m.variantTagOf(s.m.message, goTypeName[contract.ReasoningMessage]())
 }
 
 func (s *seq) activitySnapshot(i int, e contract.ActivitySnapshotEvent) error {
@@ -1304,6 +1464,7 @@ func (s *seq) activitySnapshot(i int, e contract.ActivitySnapshotEvent) error {
 		s.activityOwner[e.MessageID] = ownerOf(e.SubagentRunID)
 	}
 	m := Message{ID: e.MessageID, Role: s.activityRole(), Data: json.RawMessage(e.Content), Complete: true}
+	s.setActivityType(e.MessageID, e.ActivityType)
 	if e.SubagentRunID != nil {
 		m.Subagent = string(*e.SubagentRunID)
 	}
@@ -1346,6 +1507,7 @@ func (s *seq) activityDelta(i int, e contract.ActivityDeltaEvent, tree *strictjs
 		return nil
 	}
 	s.r.Messages[k].Data = p.root.AppendCompact(nil)
+	s.setActivityType(e.MessageID, e.ActivityType)
 	return nil
 }
 

@@ -410,7 +410,10 @@ func TestSnapshotDropsOpenMessage(t *testing.T) {
 	}{
 		{"text, empty snapshot", []any{}, []ev{text(start, "m", "role", "assistant")}, []ev{text(content, "m", "delta", "hi"), text(end, "m")}, contract.RuleSequenceTextMessage},
 		{"text", []any{user}, []ev{text(start, "m", "role", "assistant")}, []ev{text(content, "m", "delta", "hi"), text(end, "m")}, contract.RuleSequenceTextMessage},
-		{"reasoning", []any{user}, []ev{text(contract.EventReasoningMessageStart, "m", "role", "reasoning")},
+		// A snapshot that holds no reasoning message keeps the open one
+		// (TestSnapshotKeepsWhatItDoesNotSpeakFor); one that holds some
+		// speaks for them all.
+		{"reasoning", []any{user, map[string]any{"id": "r2", "role": "reasoning", "content": "q"}}, []ev{text(contract.EventReasoningMessageStart, "m", "role", "reasoning")},
 			[]ev{text(contract.EventReasoningMessageContent, "m", "delta", "hi"), text(contract.EventReasoningMessageEnd, "m")}, contract.RuleSequenceReasoning},
 	} {
 		snap := ev{"type": contract.EventMessagesSnapshot, "messages": c.snapshot}
@@ -428,10 +431,11 @@ func TestSnapshotDropsOpenMessage(t *testing.T) {
 			t.Errorf("%s: warnings %+v; want one for the content at event 3", c.name, r.Warnings)
 		}
 	}
-	// A message the snapshot keeps goes on where the snapshot put it.
+	// A message the snapshot keeps goes on in its place, before the
+	// snapshot's new messages, as the reference client merges them.
 	kept := ev{"type": contract.EventMessagesSnapshot, "messages": []any{user, map[string]any{"id": "m", "role": "assistant", "content": "a"}}}
 	r := accept(t, v11, lines(t, run(text(start, "m", "role", "assistant"), kept, text(content, "m", "delta", "b"), text(end, "m"))...))
-	if len(r.Messages) != 2 || r.Messages[1].Content != "ab" || r.Messages[0].Content != "q" || len(r.Warnings) != 0 {
+	if len(r.Messages) != 2 || r.Messages[0].Content != "ab" || r.Messages[1].Content != "q" || len(r.Warnings) != 0 {
 		t.Errorf("kept: messages %+v, warnings %+v", r.Messages, r.Warnings)
 	}
 }
