@@ -205,7 +205,7 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 	case contract.StepFinishedEvent:
 		return s.stepFinished(i, e)
 	case contract.MessagesSnapshotEvent:
-		return s.messagesSnapshot(e)
+		return s.messagesSnapshot(i, e)
 	case contract.ActivitySnapshotEvent:
 		return s.activitySnapshot(i, e)
 	case contract.ActivityDeltaEvent:
@@ -1220,7 +1220,8 @@ func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contr
 // not list leaves the conversation, except an activity or a reasoning
 // message the snapshot does not speak for (see snapshotKeeps): the client
 // keeps showing it, so the result does, and its id goes on naming it.
-func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
+func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
+	s.snapshotRepeats(i, e)
 	old := s.r.Messages
 	var listed map[string]int
 	if len(old) > 0 {
@@ -1266,6 +1267,27 @@ func (s *seq) messagesSnapshot(e contract.MessagesSnapshotEvent) error {
 		}
 	}
 	return nil
+}
+
+// snapshotRepeats warns of an id the snapshot lists more than once. An id
+// names one message, and a client merging the snapshot keeps one message
+// under it where the conversation held the id already, or both where it
+// did not (the reference client does both): the result shows what such a
+// client shows, and the warning says the snapshot is ambiguous.
+func (s *seq) snapshotRepeats(i int, e contract.MessagesSnapshotEvent) {
+	if len(e.Messages) < 2 {
+		return
+	}
+	first := make(map[string]int, len(e.Messages))
+	for k, msg := range e.Messages {
+		id, _, _ := messageInfo(msg)
+		if j, seen := first[id]; seen {
+			ptr := member(contract.MessagesSnapshotEventMemberMessages) + strictjson.AppendIndexPointer("", k)
+			s.warn(i, ptr, contract.RuleSequenceTextMessage, "the snapshot lists the message id %q again (messages %d and %d); an id names one message, and a client keeps one or both of them as it merges", id, j, k)
+			continue
+		}
+		first[id] = k
+	}
 }
 
 // snapshotKeeps returns whether a message of the result that snapshot e

@@ -1,6 +1,7 @@
 package agui
 
 import (
+	"strings"
 	"testing"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
@@ -73,4 +74,35 @@ func TestSnapshotKeepsWhatItDoesNotSpeakFor(t *testing.T) {
 	reject(t, v11, lines(t, run(append(reasoning, userStart("r1"))...)...), len(reasoning)+1, "/role", contract.RuleSequenceTextMessage)
 	r := accept(t, v11, lines(t, run(plan, snapshot(nil, user, search), userStart("a1"), text(end, "a1"))...))
 	wantMessages(t, "the replaced activity's id, free", r, shownUser, shownSearch, shown{"a1", "user", "", ""})
+}
+
+// A snapshot that lists an id twice is ambiguous: a client merging it keeps
+// the last of the two where the conversation held the id already, and both
+// where it did not, as the reference client does. The result shows the
+// same, and a warning names the second listing.
+//
+//contract:proves ag-ui.sequence.text-message
+func TestSnapshotRepeatsAnID(t *testing.T) {
+	start, end := contract.EventTextMessageStart, contract.EventTextMessageEnd
+	twice := ev{"type": contract.EventMessagesSnapshot, "messages": []any{
+		map[string]any{"id": "x", "role": "user", "content": "one"},
+		map[string]any{"id": "y", "role": "user", "content": "other"},
+		map[string]any{"id": "x", "role": "assistant", "content": "two"},
+	}}
+	r := accept(t, v11, lines(t, run(text(start, "x", "role", "user"), text(end, "x"), twice)...))
+	wantWarnings(t, "an id held already, listed twice", r, "/messages/2", contract.RuleSequenceTextMessage, 3)
+	wantMessages(t, "an id held already, listed twice", r, shown{"x", "assistant", "two", ""}, shown{"y", "user", "other", ""})
+	if len(r.Warnings) > 0 && !strings.Contains(r.Warnings[0].Message, `"x" again (messages 0 and 2)`) {
+		t.Errorf("the warning %q does not name both listings", r.Warnings[0].Message)
+	}
+	r = accept(t, v11, lines(t, run(twice)...))
+	wantWarnings(t, "a new id listed twice", r, "/messages/2", contract.RuleSequenceTextMessage, 1)
+	wantMessages(t, "a new id listed twice", r, shown{"x", "user", "one", ""}, shown{"y", "user", "other", ""}, shown{"x", "assistant", "two", ""})
+	// Neighbour: each id once, no warning.
+	once := ev{"type": contract.EventMessagesSnapshot, "messages": []any{
+		map[string]any{"id": "x", "role": "user", "content": "one"},
+		map[string]any{"id": "y", "role": "user", "content": "other"},
+	}}
+	r = accept(t, v11, lines(t, run(once)...))
+	wantWarnings(t, "each id once", r, "", "")
 }
