@@ -201,15 +201,31 @@ func fileKind(m fs.FileMode) string {
 // openFolder opens the folder dir, in which a record's temporary file is
 // made, written, and renamed or removed: all through the folder opened
 // once, so that a folder moved or swapped for a link meanwhile takes
-// nothing (place looks that the path still leads to it). The error names
+// nothing (place looks that the path still leads to it). It is opened by
+// a walk with open folders (atomicfile.OpenFolder), following only the
+// links onTheWay trusts: a folder on the way swapped for a link after
+// onTheWay looked cannot have the record made elsewhere. The error names
 // the folder, not a temporary file the user never asked for.
 func openFolder(dir string) (*os.Root, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, cannotWriteIn(dir, err)
+	root, err := atomicfile.OpenFolder(dir)
+	var fc *atomicfile.FolderChangedError
+	switch {
+	case err == nil:
+		return root, nil
+	case errors.As(err, &fc):
+		return nil, fmt.Errorf("%s: a folder on the way was replaced while agui opened it; nothing is written", dir)
 	}
-	return root, nil
+	if werr := wayProblem(dir, err); werr != err {
+		return nil, werr
+	}
+	return nil, cannotWriteIn(dir, err)
 }
+
+// folderOpening, when set (by a test), is called in place before a
+// record's folder is opened, once its way was looked at by name; and
+// wayLooked in place once the way was looked at again, before the
+// folder is.
+var folderOpening, wayLooked func()
 
 // cannotWriteIn says that no file can be made in the folder dir.
 func cannotWriteIn(dir string, err error) error {
@@ -301,6 +317,9 @@ func newRecord(path string, had fs.FileInfo) (*recordFile, error) {
 		perm = had.Mode().Perm()
 	}
 	dir := filepath.Dir(path)
+	if folderOpening != nil {
+		folderOpening()
+	}
 	root, err := openFolder(dir)
 	if err != nil {
 		return nil, err
@@ -456,10 +475,24 @@ func (r *recordFile) place() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if wayLooked != nil {
+		wayLooked()
+	}
 	// The folder as the path leads to it now, through the trusted links
-	// on the way: the one opened at the start, or the record is not put.
-	if at, err := os.Stat(filepath.Dir(r.path)); err != nil || !os.SameFile(at, r.dirWas) {
-		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, filepath.Dir(r.path))
+	// on the way (walked with open folders, as at the start): the one
+	// opened at the start, or the record is not put.
+	dir := filepath.Dir(r.path)
+	again, err := atomicfile.OpenFolder(dir)
+	if werr := wayProblem(r.path, err); werr != err {
+		return "", werr
+	}
+	var at fs.FileInfo
+	if err == nil {
+		at, err = again.Stat(".")
+		again.Close()
+	}
+	if err != nil || !os.SameFile(at, r.dirWas) {
+		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, dir)
 	}
 	if folderLooked != nil {
 		folderLooked()

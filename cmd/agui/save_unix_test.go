@@ -1284,3 +1284,64 @@ func TestTapSecondSignalCutsAtOnce(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s", code, out)
 	}
 }
+
+// A folder on the way swapped for a link, in a folder others may write
+// (where agui follows no link), between the look at the way and the
+// opening of the record's folder, and back while the run is recorded,
+// and again for the look before the rename, once past the look at the
+// way by name: the record is not made where the link pointed. The
+// folder is opened by a walk that follows no untrusted link, so the
+// swap at the opening is refused before the run is asked for, with one
+// line naming the link. The neighbours: the swap only at the last look
+// is refused then, the record not kept; with no swap, the record is
+// made in the folder.
+func TestRecordFolderSwappedBetweenLookAndOpen(t *testing.T) {
+	var during func()
+	agent := duringAgent(t, &during)
+	base := t.TempDir()
+	shared := filepath.Join(base, "shared")
+	proj, evil := filepath.Join(shared, "proj"), filepath.Join(base, "evil")
+	os.MkdirAll(proj, 0o755)
+	os.Mkdir(evil, 0o755)
+	os.Chmod(shared, 0o777)
+	path := filepath.Join(proj, "run.ndjson")
+	toLink := func() {
+		os.Rename(proj, proj+"-was")
+		os.Symlink(evil, proj)
+	}
+	back := func() {
+		if st, err := os.Lstat(proj); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			os.Remove(proj)
+			os.Rename(proj+"-was", proj)
+		}
+	}
+	defer func() { folderOpening, wayLooked, folderLooked = nil, nil, nil }()
+	link := untrustedLink(proj, "its folder "+shared+" may be written by every user (mode 0777, not sticky), who may replace it")
+	for _, tc := range []struct {
+		name           string
+		atOpen, atLook func()
+		code           int
+		want           string
+	}{
+		{"swapped at the opening", toLink, toLink, exitUnusable, "agui check: --save: " + proj + ": " + link + "\n"},
+		{"swapped at the last look", nil, toLink, exitUnusable, "agui check: --save: the record could not be kept: " + path + ": " + link + "\n"},
+		{"not swapped", nil, nil, exitAccepted, ""},
+	} {
+		os.Remove(path)
+		folderOpening, during, wayLooked, folderLooked = tc.atOpen, back, tc.atLook, back
+		code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		back()
+		if code != tc.code || stderr != tc.want {
+			t.Errorf("%s: exit %d, stderr %q, want %d, %q", tc.name, code, stderr, tc.code, tc.want)
+		}
+		if entries, _ := os.ReadDir(evil); len(entries) != 0 {
+			t.Errorf("%s: written where the link pointed: %v", tc.name, entries)
+		}
+		if left := temporaries(t, proj); len(left) != 0 {
+			t.Errorf("%s: temporary files left: %v", tc.name, left)
+		}
+		if got, _ := os.ReadFile(path); (tc.code == exitAccepted) != (string(got) == good) {
+			t.Errorf("%s: %s holds %q", tc.name, path, got)
+		}
+	}
+}
