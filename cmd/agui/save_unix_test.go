@@ -1345,3 +1345,61 @@ func TestRecordFolderSwappedBetweenLookAndOpen(t *testing.T) {
 		}
 	}
 }
+
+// A stop while a request waits for the agent's answer (its headers not
+// come yet) counts it: the tap says it waits for the request the agent
+// has not answered yet (the grace far longer than the test may last);
+// the agent then answers, the run is judged and saved as any run, and
+// the tap ends with exit 0 without waiting the grace out. The
+// neighbour: a second signal while it waits cuts the request at once.
+func TestTapStopCountsRequestsNotAnsweredYet(t *testing.T) {
+	for _, second := range []bool{false, true} {
+		asked := make(chan struct{}, 1)
+		answer := make(chan struct{})
+		agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			asked <- struct{}{}
+			select {
+			case <-answer:
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Second):
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, e := range recordEvents([]byte(good)) {
+				fmt.Fprintf(w, "data: %s\n\n", e)
+			}
+		}))
+		var once sync.Once
+		release := func() { once.Do(func() { close(answer) }) }
+		defer agent.Close()
+		defer release()
+		dir := t.TempDir()
+		cmd, addr, out, errb := tapWithGrace(t, agent.URL, dir, 10*time.Minute)
+		got := make(chan []byte, 1)
+		go func() { got <- post(t, addr, "/", "{}") }()
+		waitSent(t, asked)
+		cmd.Process.Signal(os.Interrupt)
+		waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the request the agent has not answered yet to end; stop the tap again to cut it now\n`))
+		if second {
+			cmd.Process.Signal(os.Interrupt)
+		} else {
+			release()
+		}
+		if code := waitExit(t, cmd); code != exitAccepted {
+			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
+		}
+		select {
+		case <-got:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("second %v: the frontend's request never ended", second)
+		}
+		o := out.String()
+		judged := regexp.MustCompile(`\nagui tap: run 1: ACCEPTED, 5 events, 0 warnings; record \S+\n`).MatchString(o)
+		if judged == second || !strings.HasSuffix(o, "\nagui tap: the tap was stopped by SIGINT (Ctrl-C)\n") {
+			t.Errorf("second %v: stdout:\n%s", second, o)
+		}
+		if left := temporaries(t, dir); len(left) != 0 {
+			t.Errorf("second %v: temporary files left: %v", second, left)
+		}
+	}
+}
