@@ -48,6 +48,10 @@ type recordFile struct {
 	lost error
 	// onLost is told, once, that the record was lost.
 	onLost func(error)
+	// tmpLeft, once the record is in place, is why its temporary name
+	// could not be removed (placeNew), nil when it was: the record is
+	// kept all the same.
+	tmpLeft error
 }
 
 // recordTempPrefix starts the name of a record being written.
@@ -521,8 +525,9 @@ func (r *recordFile) place() (string, error) {
 	}
 	name := r.path
 	for n := 2; ; n++ {
-		err := placeNew(r.dir, r.tmpName, filepath.Base(name))
+		left, err := placeNew(r.dir, r.tmpName, filepath.Base(name))
 		if !errors.Is(err, fs.ErrExist) {
+			r.tmpLeft = left
 			return name, err
 		}
 		if !r.nextFree || n > 999 {
@@ -535,21 +540,42 @@ func (r *recordFile) place() (string, error) {
 
 // placeNew renames tmp to name only if name is free: a hard link fails
 // when the name is taken, which a rename would replace. Where links are
-// not to be had (some file systems), it looks first and renames.
-func placeNew(dir *os.Root, tmp, name string) error {
-	err := dir.Link(tmp, name)
+// not to be had (some file systems), it looks first and renames. Once
+// the link is made the record is in place: should tmp then not be
+// removed, that is left (why), not an error.
+func placeNew(dir *os.Root, tmp, name string) (left, err error) {
+	err = dir.Link(tmp, name)
 	if err == nil {
-		return dir.Remove(tmp)
+		return removeLinked(dir, tmp), nil
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return fs.ErrExist
+		return nil, fs.ErrExist
 	}
 	if _, lerr := dir.Lstat(name); lerr == nil {
-		return fs.ErrExist
+		return nil, fs.ErrExist
 	} else if !errors.Is(lerr, fs.ErrNotExist) {
-		return lerr
+		return nil, lerr
 	}
-	return dir.Rename(tmp, name)
+	return nil, dir.Rename(tmp, name)
+}
+
+// removeLinked removes a record's temporary name once the record is
+// linked under its own (a test makes it fail).
+var removeLinked = (*os.Root).Remove
+
+// leftNote says, when the record's temporary name stayed beside it
+// (tmpLeft), that the record saved as name is kept and which name to
+// remove by hand; "" when none stayed.
+func (r *recordFile) leftNote(name string) string {
+	if r.tmpLeft == nil {
+		return ""
+	}
+	err := r.tmpLeft
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Sprintf("%s is kept, but its temporary name %s could not be removed (%v); remove it by hand", name, filepath.Join(filepath.Dir(name), r.tmpName), err)
 }
 
 // writing says that writing the record failed, naming the file the user

@@ -1403,3 +1403,50 @@ func TestTapStopCountsRequestsNotAnsweredYet(t *testing.T) {
 		}
 	}
 }
+
+// A record linked under its own name whose temporary name then cannot be
+// removed (the system fails the removal) is in place all the same: the
+// run's exit status and verdict are as without it, the record holds the
+// run, and one line says it is kept and names the temporary name that
+// stayed, to be removed by hand; so for a tap's record. The neighbour: a
+// record that replaces a file (a rename, no temporary name left) says
+// nothing of it.
+func TestRecordKeptWhenItsTemporaryNameStays(t *testing.T) {
+	agent, _ := countingAgent(t)
+	defer func() { removeLinked = (*os.Root).Remove }()
+	removeLinked = func(*os.Root, string) error {
+		return &fs.PathError{Op: "remove", Path: "x", Err: syscall.EIO}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.ndjson")
+	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	left := temporaries(t, dir)
+	if len(left) != 1 {
+		t.Fatalf("temporary names: %v; stderr %q", left, stderr)
+	}
+	want := "agui check: --save: " + path + " is kept, but its temporary name " + left[0] + " could not be removed (input/output error); remove it by hand\n"
+	if code != exitAccepted || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	if got, _ := os.ReadFile(path); string(got) != good {
+		t.Errorf("%s holds %q", path, got)
+	}
+	os.Remove(left[0])
+	// The neighbour: replacing the record just made renames over it.
+	code, _, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	if code != exitAccepted || stderr != "" || len(temporaries(t, dir)) != 0 {
+		t.Errorf("replaced: exit %d, stderr %q, left %v", code, stderr, temporaries(t, dir))
+	}
+
+	tapDir := t.TempDir()
+	tr := runTap(t, agent.URL, "--dir", tapDir)
+	post(t, tr.addr, "/", "{}")
+	m := waitFor(t, tr.out, regexp.MustCompile(`agui tap: run 1: (\S+) is kept, but its temporary name (\S+) could not be removed \(input/output error\); remove it by hand\n`))
+	waitFor(t, tr.out, regexp.MustCompile(`agui tap: run 1: ACCEPTED, 5 events, 0 warnings; record `+regexp.QuoteMeta(m[1])+`\n`))
+	if left := temporaries(t, tapDir); len(left) != 1 || left[0] != m[2] {
+		t.Errorf("tap: temporary names %v, said %s", left, m[2])
+	}
+	if got, _ := os.ReadFile(m[1]); string(got) != good {
+		t.Errorf("tap: %s holds %q", m[1], got)
+	}
+}

@@ -590,6 +590,9 @@ func (b *tapBody) finish(how int, cutErr error) {
 		if b.rec != nil {
 			if name, err := b.rec.commit(); err == nil {
 				saved = name
+				if note := b.rec.leftNote(name); note != "" {
+					fmt.Fprintf(b.t.out, "agui tap: %s: %s\n", b.name, note)
+				}
 			} else if b.rec.lost == nil {
 				fmt.Fprintf(b.t.out, "agui tap: %s: the record could not be kept: %v\n", b.name, err)
 			}
