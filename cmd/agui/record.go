@@ -82,7 +82,9 @@ func targetProblem(path string) (fs.FileInfo, error) {
 	case st.Size() > maxCompared:
 		return nil, fmt.Errorf("%s holds %d bytes, more than the %d agui compares before it replaces a file; save under another name, or move it away", path, st.Size(), maxCompared)
 	}
-	if err := readOnly(path, st); err != nil {
+	// Asked of the path cleaned, as onTheWay looked at it: "x/../f"
+	// is f beside x, whatever x is.
+	if err := readOnly(filepath.Clean(path), st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -463,12 +465,16 @@ func (r *recordFile) commit() (string, error) {
 		r.dir.Close()
 		return "", r.writing(err)
 	}
-	r.dir.Close()
 	// The record is in place: a folder that cannot be synced does not
-	// undo that.
-	atomicfile.SyncDir(filepath.Dir(name))
+	// undo that. The folder synced is the one opened, which the rename
+	// was made in, not whatever its path leads to by now.
+	syncFolder(r.dir)
+	r.dir.Close()
 	return name, nil
 }
+
+// syncFolder syncs a record's opened folder (a test watches it).
+var syncFolder = atomicfile.SyncRoot
 
 // place gives the complete temporary file its name: over the file the
 // record found, if that is still there unchanged, or as a new file.

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/syncbuf"
 )
@@ -1448,5 +1449,66 @@ func TestRecordKeptWhenItsTemporaryNameStays(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(m[1]); string(got) != good {
 		t.Errorf("tap: %s holds %q", m[1], got)
+	}
+}
+
+// Whether --save may replace its target is asked of the path as every
+// other look takes it, cleaned: "missing/../run.ndjson" is run.ndjson
+// beside a folder that does not exist, and is replaced; a read-only file
+// so named is refused as read-only, named as it is.
+func TestSaveAsksWritabilityOfTheCleanedPath(t *testing.T) {
+	agent, _ := countingAgent(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "run.ndjson"), []byte("old\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "ro.ndjson"), []byte("old\n"), 0o444)
+	path := filepath.Join(dir, "missing") + "/../run.ndjson"
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted || stderr != "" {
+		t.Errorf("%s: exit %d, stderr %q", path, code, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "run.ndjson")); string(got) != good {
+		t.Errorf("run.ndjson holds %q", got)
+	}
+	ro := filepath.Join(dir, "missing") + "/../ro.ndjson"
+	code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", ro)
+	if want := "agui check: --save: " + filepath.Join(dir, "ro.ndjson") + " is read-only; agui does not replace it\n"; code != exitUnusable || stderr != want {
+		t.Errorf("%s: exit %d, stderr %q, want %q", ro, code, stderr, want)
+	}
+}
+
+// The folder synced after the rename is the one the record was made and
+// renamed in, held open from the start: should its path be swapped for
+// a link to another folder (this user's own, so trusted) once the last
+// look is past, the record lands in the opened folder and that one is
+// synced, not the one the path now leads to.
+func TestRecordSyncsTheFolderItWasRenamedIn(t *testing.T) {
+	agent, _ := countingAgent(t)
+	base := t.TempDir()
+	runs, moved, other := filepath.Join(base, "runs"), filepath.Join(base, "runs-was"), filepath.Join(base, "other")
+	os.Mkdir(runs, 0o755)
+	os.Mkdir(other, 0o755)
+	var synced []fs.FileInfo
+	defer func() { folderLooked, syncFolder = nil, atomicfile.SyncRoot }()
+	syncFolder = func(root *os.Root) error {
+		st, err := root.Stat(".")
+		if err != nil {
+			t.Error(err)
+		}
+		synced = append(synced, st)
+		return atomicfile.SyncRoot(root)
+	}
+	folderLooked = func() {
+		os.Rename(runs, moved)
+		os.Symlink("other", runs)
+	}
+	path := filepath.Join(runs, "run.ndjson")
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted || stderr != "" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(moved, "run.ndjson")); string(got) != good {
+		t.Errorf("the record in the opened folder holds %q", got)
+	}
+	want, _ := os.Stat(moved)
+	if len(synced) != 1 || !os.SameFile(synced[0], want) {
+		t.Errorf("synced %v, want the opened folder %s", synced, moved)
 	}
 }
