@@ -415,7 +415,7 @@ func TestTapTerminated(t *testing.T) {
 	cmd, addr, out, errb := tapProcess(t, agent.URL, dir)
 	resp := postRun(t, addr, "/", "{}")
 	defer resp.Body.Close()
-	<-started
+	waitSent(t, started)
 	readFirstEvent(t, resp)
 	cmd.Process.Signal(syscall.SIGTERM)
 	if code := waitExit(t, cmd); code != exitAccepted {
@@ -489,7 +489,7 @@ func TestTapKilled(t *testing.T) {
 	cmd, addr, _, _ = tapProcess(t, agent.URL, dir)
 	resp := postRun(t, addr, "/", "{}")
 	defer resp.Body.Close()
-	<-started
+	waitSent(t, started)
 	readFirstEvent(t, resp)
 	cmd.Process.Kill()
 	if code := waitExit(t, cmd); code != -1 {
@@ -1156,7 +1156,8 @@ func tapWithGrace(t *testing.T, upstream, dir string, grace time.Duration) (*exe
 	return cmd, addr, out, errb
 }
 
-// waitSent waits (bounded) until heldAgent has sent a run's first event.
+// waitSent waits (bounded) until a test's agent (heldAgent, slowAgent) has
+// got a run or sent its first event.
 func waitSent(t *testing.T, sent <-chan struct{}) {
 	t.Helper()
 	select {
