@@ -1513,3 +1513,30 @@ func TestRecordSyncsTheFolderItWasRenamedIn(t *testing.T) {
 		t.Errorf("synced %v, want the opened folder %s", synced, moved)
 	}
 }
+
+// The walk to a record's folder needs only the right to pass through
+// each folder on the way, as a lookup by name does: run as another user
+// (nobody), agui saves below root's 0711 folder, which it may pass but
+// not read. Only root can make a folder of another user, so the test
+// needs root.
+func TestRecordFolderBelowAFolderOnlyPassable(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the folder on the way is another user's, which only root can make (run as root, the test runs agui as nobody)")
+	}
+	agent, _ := countingAgent(t)
+	pass := filepath.Join(nobodyDir(t), "pass")
+	os.Mkdir(pass, 0o711)
+	os.Chmod(pass, 0o711)
+	runs := filepath.Join(pass, "runs")
+	os.Mkdir(runs, 0o755)
+	if err := os.Chown(runs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(runs, "run.ndjson")
+	if code, _, stderr := asNobody(t, "check", "--url", agent.URL, "--save", path); code != exitAccepted || stderr != "" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(path); string(got) != good {
+		t.Errorf("%s holds %q", path, got)
+	}
+}

@@ -60,7 +60,7 @@ func trustLinkIn(link string, owner int, folder string, dirOwner int, dirMode fs
 // TrustedFolderWay's; a part that does not exist a *fs.PathError.
 func walkFolder(path string) (*os.File, error) {
 	at, rest := startOf(filepath.Clean(path))
-	fd, err := unix.Open(at, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	fd, err := unix.Open(at, walkOpen|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: at, Err: err}
 	}
@@ -76,7 +76,7 @@ func walkFolder(path string) (*os.File, error) {
 		part := parts[0]
 		parts = parts[1:]
 		p := filepath.Join(at, part)
-		next, err := unix.Openat(fd, part, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		next, err := unix.Openat(fd, part, walkOpen|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err == nil {
 			unix.Close(fd)
 			fd, at = next, p
@@ -116,7 +116,7 @@ func walkFolder(path string) (*os.File, error) {
 		if filepath.IsAbs(target) {
 			var rel string
 			at, rel = startOf(target)
-			root, err := unix.Open(at, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			root, err := unix.Open(at, walkOpen|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 			if err != nil {
 				return nil, &fs.PathError{Op: "open", Path: at, Err: err}
 			}
