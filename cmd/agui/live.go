@@ -261,11 +261,13 @@ func liveCheck(args []string, stdout, stderr io.Writer) int {
 	if rec != nil {
 		// A record that could not be kept does not hide the verdict; the
 		// exit status says that what --save asked for was not done.
-		if _, err := rec.commit(); err != nil {
+		if name, err := rec.commit(); err != nil {
 			if rec.lost == nil {
 				fmt.Fprintf(stderr, "agui check: --save: the record could not be kept: %v\n", err)
 			}
 			code = exitUnusable
+		} else if note := rec.leftNote(name); note != "" {
+			fmt.Fprintf(stderr, "agui check: --save: %s\n", note)
 		}
 		rec = nil
 	}

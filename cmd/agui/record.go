@@ -48,6 +48,10 @@ type recordFile struct {
 	lost error
 	// onLost is told, once, that the record was lost.
 	onLost func(error)
+	// tmpLeft, once the record is in place, is why its temporary name
+	// could not be removed (placeNew), nil when it was: the record is
+	// kept all the same.
+	tmpLeft error
 }
 
 // recordTempPrefix starts the name of a record being written.
@@ -78,7 +82,9 @@ func targetProblem(path string) (fs.FileInfo, error) {
 	case st.Size() > maxCompared:
 		return nil, fmt.Errorf("%s holds %d bytes, more than the %d agui compares before it replaces a file; save under another name, or move it away", path, st.Size(), maxCompared)
 	}
-	if err := readOnly(path, st); err != nil {
+	// Asked of the path cleaned, as onTheWay looked at it: "x/../f"
+	// is f beside x, whatever x is.
+	if err := readOnly(filepath.Clean(path), st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -201,15 +207,31 @@ func fileKind(m fs.FileMode) string {
 // openFolder opens the folder dir, in which a record's temporary file is
 // made, written, and renamed or removed: all through the folder opened
 // once, so that a folder moved or swapped for a link meanwhile takes
-// nothing (place looks that the path still leads to it). The error names
+// nothing (place looks that the path still leads to it). It is opened by
+// a walk with open folders (atomicfile.OpenFolder), following only the
+// links onTheWay trusts: a folder on the way swapped for a link after
+// onTheWay looked cannot have the record made elsewhere. The error names
 // the folder, not a temporary file the user never asked for.
 func openFolder(dir string) (*os.Root, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, cannotWriteIn(dir, err)
+	root, err := atomicfile.OpenFolder(dir)
+	var fc *atomicfile.FolderChangedError
+	switch {
+	case err == nil:
+		return root, nil
+	case errors.As(err, &fc):
+		return nil, fmt.Errorf("%s: a folder on the way was replaced while agui opened it; nothing is written", dir)
 	}
-	return root, nil
+	if werr := wayProblem(dir, err); werr != err {
+		return nil, werr
+	}
+	return nil, cannotWriteIn(dir, err)
 }
+
+// folderOpening, when set (by a test), is called in place before a
+// record's folder is opened, once its way was looked at by name; and
+// wayLooked in place once the way was looked at again, before the
+// folder is.
+var folderOpening, wayLooked func()
 
 // cannotWriteIn says that no file can be made in the folder dir.
 func cannotWriteIn(dir string, err error) error {
@@ -301,6 +323,9 @@ func newRecord(path string, had fs.FileInfo) (*recordFile, error) {
 		perm = had.Mode().Perm()
 	}
 	dir := filepath.Dir(path)
+	if folderOpening != nil {
+		folderOpening()
+	}
 	root, err := openFolder(dir)
 	if err != nil {
 		return nil, err
@@ -440,12 +465,16 @@ func (r *recordFile) commit() (string, error) {
 		r.dir.Close()
 		return "", r.writing(err)
 	}
-	r.dir.Close()
 	// The record is in place: a folder that cannot be synced does not
-	// undo that.
-	atomicfile.SyncDir(filepath.Dir(name))
+	// undo that. The folder synced is the one opened, which the rename
+	// was made in, not whatever its path leads to by now.
+	syncFolder(r.dir)
+	r.dir.Close()
 	return name, nil
 }
+
+// syncFolder syncs a record's opened folder (a test watches it).
+var syncFolder = atomicfile.SyncRoot
 
 // place gives the complete temporary file its name: over the file the
 // record found, if that is still there unchanged, or as a new file.
@@ -456,10 +485,24 @@ func (r *recordFile) place() (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if wayLooked != nil {
+		wayLooked()
+	}
 	// The folder as the path leads to it now, through the trusted links
-	// on the way: the one opened at the start, or the record is not put.
-	if at, err := os.Stat(filepath.Dir(r.path)); err != nil || !os.SameFile(at, r.dirWas) {
-		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, filepath.Dir(r.path))
+	// on the way (walked with open folders, as at the start): the one
+	// opened at the start, or the record is not put.
+	dir := filepath.Dir(r.path)
+	again, err := atomicfile.OpenFolder(dir)
+	if werr := wayProblem(r.path, err); werr != err {
+		return "", werr
+	}
+	var at fs.FileInfo
+	if err == nil {
+		at, err = again.Stat(".")
+		again.Close()
+	}
+	if err != nil || !os.SameFile(at, r.dirWas) {
+		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, dir)
 	}
 	if folderLooked != nil {
 		folderLooked()
@@ -488,8 +531,9 @@ func (r *recordFile) place() (string, error) {
 	}
 	name := r.path
 	for n := 2; ; n++ {
-		err := placeNew(r.dir, r.tmpName, filepath.Base(name))
+		left, err := placeNew(r.dir, r.tmpName, filepath.Base(name))
 		if !errors.Is(err, fs.ErrExist) {
+			r.tmpLeft = left
 			return name, err
 		}
 		if !r.nextFree || n > 999 {
@@ -502,21 +546,42 @@ func (r *recordFile) place() (string, error) {
 
 // placeNew renames tmp to name only if name is free: a hard link fails
 // when the name is taken, which a rename would replace. Where links are
-// not to be had (some file systems), it looks first and renames.
-func placeNew(dir *os.Root, tmp, name string) error {
-	err := dir.Link(tmp, name)
+// not to be had (some file systems), it looks first and renames. Once
+// the link is made the record is in place: should tmp then not be
+// removed, that is left (why), not an error.
+func placeNew(dir *os.Root, tmp, name string) (left, err error) {
+	err = dir.Link(tmp, name)
 	if err == nil {
-		return dir.Remove(tmp)
+		return removeLinked(dir, tmp), nil
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return fs.ErrExist
+		return nil, fs.ErrExist
 	}
 	if _, lerr := dir.Lstat(name); lerr == nil {
-		return fs.ErrExist
+		return nil, fs.ErrExist
 	} else if !errors.Is(lerr, fs.ErrNotExist) {
-		return lerr
+		return nil, lerr
 	}
-	return dir.Rename(tmp, name)
+	return nil, dir.Rename(tmp, name)
+}
+
+// removeLinked removes a record's temporary name once the record is
+// linked under its own (a test makes it fail).
+var removeLinked = (*os.Root).Remove
+
+// leftNote says, when the record's temporary name stayed beside it
+// (tmpLeft), that the record saved as name is kept and which name to
+// remove by hand; "" when none stayed.
+func (r *recordFile) leftNote(name string) string {
+	if r.tmpLeft == nil {
+		return ""
+	}
+	err := r.tmpLeft
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Sprintf("%s is kept, but its temporary name %s could not be removed (%v); remove it by hand", name, filepath.Join(filepath.Dir(name), r.tmpName), err)
 }
 
 // writing says that writing the record failed, naming the file the user

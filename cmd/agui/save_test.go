@@ -244,8 +244,13 @@ func TestTapRecordsNeverReplaceOneAnother(t *testing.T) {
 	done := make(chan bool, 2)
 	go func() { post(t, a.addr, "/", "a"); done <- true }()
 	go func() { post(t, b.addr, "/", "b"); done <- true }()
-	<-done
-	<-done
+	for range 2 {
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("a run through the taps never ended")
+		}
+	}
 	ra := waitFor(t, a.out, verdictLine)[1]
 	rb := waitFor(t, b.out, verdictLine)[1]
 	a.stop(nil)

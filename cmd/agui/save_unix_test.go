@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/repotest"
 	"github.com/contractkit/contractkit/internal/syncbuf"
 )
@@ -414,7 +415,7 @@ func TestTapTerminated(t *testing.T) {
 	cmd, addr, out, errb := tapProcess(t, agent.URL, dir)
 	resp := postRun(t, addr, "/", "{}")
 	defer resp.Body.Close()
-	<-started
+	waitSent(t, started)
 	readFirstEvent(t, resp)
 	cmd.Process.Signal(syscall.SIGTERM)
 	if code := waitExit(t, cmd); code != exitAccepted {
@@ -488,7 +489,7 @@ func TestTapKilled(t *testing.T) {
 	cmd, addr, _, _ = tapProcess(t, agent.URL, dir)
 	resp := postRun(t, addr, "/", "{}")
 	defer resp.Body.Close()
-	<-started
+	waitSent(t, started)
 	readFirstEvent(t, resp)
 	cmd.Process.Kill()
 	if code := waitExit(t, cmd); code != -1 {
@@ -1155,7 +1156,8 @@ func tapWithGrace(t *testing.T, upstream, dir string, grace time.Duration) (*exe
 	return cmd, addr, out, errb
 }
 
-// waitSent waits (bounded) until heldAgent has sent a run's first event.
+// waitSent waits (bounded) until a test's agent (heldAgent, slowAgent) has
+// got a run or sent its first event.
 func waitSent(t *testing.T, sent <-chan struct{}) {
 	t.Helper()
 	select {
@@ -1282,5 +1284,259 @@ func TestTapSecondSignalCutsAtOnce(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGINT)
 	if code := waitExit(t, cmd); code != exitAccepted || strings.Contains(out.String(), "waiting") {
 		t.Errorf("exit %d, stdout:\n%s", code, out)
+	}
+}
+
+// A folder on the way swapped for a link, in a folder others may write
+// (where agui follows no link), between the look at the way and the
+// opening of the record's folder, and back while the run is recorded,
+// and again for the look before the rename, once past the look at the
+// way by name: the record is not made where the link pointed. The
+// folder is opened by a walk that follows no untrusted link, so the
+// swap at the opening is refused before the run is asked for, with one
+// line naming the link. The neighbours: the swap only at the last look
+// is refused then, the record not kept; with no swap, the record is
+// made in the folder.
+func TestRecordFolderSwappedBetweenLookAndOpen(t *testing.T) {
+	var during func()
+	agent := duringAgent(t, &during)
+	base := t.TempDir()
+	shared := filepath.Join(base, "shared")
+	proj, evil := filepath.Join(shared, "proj"), filepath.Join(base, "evil")
+	os.MkdirAll(proj, 0o755)
+	os.Mkdir(evil, 0o755)
+	os.Chmod(shared, 0o777)
+	path := filepath.Join(proj, "run.ndjson")
+	toLink := func() {
+		os.Rename(proj, proj+"-was")
+		os.Symlink(evil, proj)
+	}
+	back := func() {
+		if st, err := os.Lstat(proj); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			os.Remove(proj)
+			os.Rename(proj+"-was", proj)
+		}
+	}
+	defer func() { folderOpening, wayLooked, folderLooked = nil, nil, nil }()
+	link := untrustedLink(proj, "its folder "+shared+" may be written by every user (mode 0777, not sticky), who may replace it")
+	for _, tc := range []struct {
+		name           string
+		atOpen, atLook func()
+		code           int
+		want           string
+	}{
+		{"swapped at the opening", toLink, toLink, exitUnusable, "agui check: --save: " + proj + ": " + link + "\n"},
+		{"swapped at the last look", nil, toLink, exitUnusable, "agui check: --save: the record could not be kept: " + path + ": " + link + "\n"},
+		{"not swapped", nil, nil, exitAccepted, ""},
+	} {
+		os.Remove(path)
+		folderOpening, during, wayLooked, folderLooked = tc.atOpen, back, tc.atLook, back
+		code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+		back()
+		if code != tc.code || stderr != tc.want {
+			t.Errorf("%s: exit %d, stderr %q, want %d, %q", tc.name, code, stderr, tc.code, tc.want)
+		}
+		if entries, _ := os.ReadDir(evil); len(entries) != 0 {
+			t.Errorf("%s: written where the link pointed: %v", tc.name, entries)
+		}
+		if left := temporaries(t, proj); len(left) != 0 {
+			t.Errorf("%s: temporary files left: %v", tc.name, left)
+		}
+		if got, _ := os.ReadFile(path); (tc.code == exitAccepted) != (string(got) == good) {
+			t.Errorf("%s: %s holds %q", tc.name, path, got)
+		}
+	}
+}
+
+// A stop while a request waits for the agent's answer (its headers not
+// come yet) counts it: the tap says it waits for the request the agent
+// has not answered yet (the grace far longer than the test may last);
+// the agent then answers, the run is judged and saved as any run, and
+// the tap ends with exit 0 without waiting the grace out. The
+// neighbour: a second signal while it waits cuts the request at once.
+func TestTapStopCountsRequestsNotAnsweredYet(t *testing.T) {
+	for _, second := range []bool{false, true} {
+		asked := make(chan struct{}, 1)
+		answer := make(chan struct{})
+		agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			asked <- struct{}{}
+			select {
+			case <-answer:
+			case <-r.Context().Done():
+				return
+			case <-time.After(20 * time.Second):
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, e := range recordEvents([]byte(good)) {
+				fmt.Fprintf(w, "data: %s\n\n", e)
+			}
+		}))
+		var once sync.Once
+		release := func() { once.Do(func() { close(answer) }) }
+		defer agent.Close()
+		defer release()
+		dir := t.TempDir()
+		cmd, addr, out, errb := tapWithGrace(t, agent.URL, dir, 10*time.Minute)
+		got := make(chan []byte, 1)
+		go func() { got <- post(t, addr, "/", "{}") }()
+		waitSent(t, asked)
+		cmd.Process.Signal(os.Interrupt)
+		waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the request the agent has not answered yet to end; stop the tap again to cut it now\n`))
+		if second {
+			cmd.Process.Signal(os.Interrupt)
+		} else {
+			release()
+		}
+		if code := waitExit(t, cmd); code != exitAccepted {
+			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
+		}
+		select {
+		case <-got:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("second %v: the frontend's request never ended", second)
+		}
+		o := out.String()
+		judged := regexp.MustCompile(`\nagui tap: run 1: ACCEPTED, 5 events, 0 warnings; record \S+\n`).MatchString(o)
+		if judged == second || !strings.HasSuffix(o, "\nagui tap: the tap was stopped by SIGINT (Ctrl-C)\n") {
+			t.Errorf("second %v: stdout:\n%s", second, o)
+		}
+		if left := temporaries(t, dir); len(left) != 0 {
+			t.Errorf("second %v: temporary files left: %v", second, left)
+		}
+	}
+}
+
+// A record linked under its own name whose temporary name then cannot be
+// removed (the system fails the removal) is in place all the same: the
+// run's exit status and verdict are as without it, the record holds the
+// run, and one line says it is kept and names the temporary name that
+// stayed, to be removed by hand; so for a tap's record. The neighbour: a
+// record that replaces a file (a rename, no temporary name left) says
+// nothing of it.
+func TestRecordKeptWhenItsTemporaryNameStays(t *testing.T) {
+	agent, _ := countingAgent(t)
+	defer func() { removeLinked = (*os.Root).Remove }()
+	removeLinked = func(*os.Root, string) error {
+		return &fs.PathError{Op: "remove", Path: "x", Err: syscall.EIO}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.ndjson")
+	code, out, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	left := temporaries(t, dir)
+	if len(left) != 1 {
+		t.Fatalf("temporary names: %v; stderr %q", left, stderr)
+	}
+	want := "agui check: --save: " + path + " is kept, but its temporary name " + left[0] + " could not be removed (input/output error); remove it by hand\n"
+	if code != exitAccepted || !strings.Contains(out, "Verdict: ACCEPTED") || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q, want %q", code, out, stderr, want)
+	}
+	if got, _ := os.ReadFile(path); string(got) != good {
+		t.Errorf("%s holds %q", path, got)
+	}
+	os.Remove(left[0])
+	// The neighbour: replacing the record just made renames over it.
+	code, _, stderr = runAgui(t, "", "check", "--url", agent.URL, "--save", path)
+	if code != exitAccepted || stderr != "" || len(temporaries(t, dir)) != 0 {
+		t.Errorf("replaced: exit %d, stderr %q, left %v", code, stderr, temporaries(t, dir))
+	}
+
+	tapDir := t.TempDir()
+	tr := runTap(t, agent.URL, "--dir", tapDir)
+	post(t, tr.addr, "/", "{}")
+	m := waitFor(t, tr.out, regexp.MustCompile(`agui tap: run 1: (\S+) is kept, but its temporary name (\S+) could not be removed \(input/output error\); remove it by hand\n`))
+	waitFor(t, tr.out, regexp.MustCompile(`agui tap: run 1: ACCEPTED, 5 events, 0 warnings; record `+regexp.QuoteMeta(m[1])+`\n`))
+	if left := temporaries(t, tapDir); len(left) != 1 || left[0] != m[2] {
+		t.Errorf("tap: temporary names %v, said %s", left, m[2])
+	}
+	if got, _ := os.ReadFile(m[1]); string(got) != good {
+		t.Errorf("tap: %s holds %q", m[1], got)
+	}
+}
+
+// Whether --save may replace its target is asked of the path as every
+// other look takes it, cleaned: "missing/../run.ndjson" is run.ndjson
+// beside a folder that does not exist, and is replaced; a read-only file
+// so named is refused as read-only, named as it is.
+func TestSaveAsksWritabilityOfTheCleanedPath(t *testing.T) {
+	agent, _ := countingAgent(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "run.ndjson"), []byte("old\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "ro.ndjson"), []byte("old\n"), 0o444)
+	path := filepath.Join(dir, "missing") + "/../run.ndjson"
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted || stderr != "" {
+		t.Errorf("%s: exit %d, stderr %q", path, code, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "run.ndjson")); string(got) != good {
+		t.Errorf("run.ndjson holds %q", got)
+	}
+	ro := filepath.Join(dir, "missing") + "/../ro.ndjson"
+	code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", ro)
+	if want := "agui check: --save: " + filepath.Join(dir, "ro.ndjson") + " is read-only; agui does not replace it\n"; code != exitUnusable || stderr != want {
+		t.Errorf("%s: exit %d, stderr %q, want %q", ro, code, stderr, want)
+	}
+}
+
+// The folder synced after the rename is the one the record was made and
+// renamed in, held open from the start: should its path be swapped for
+// a link to another folder (this user's own, so trusted) once the last
+// look is past, the record lands in the opened folder and that one is
+// synced, not the one the path now leads to.
+func TestRecordSyncsTheFolderItWasRenamedIn(t *testing.T) {
+	agent, _ := countingAgent(t)
+	base := t.TempDir()
+	runs, moved, other := filepath.Join(base, "runs"), filepath.Join(base, "runs-was"), filepath.Join(base, "other")
+	os.Mkdir(runs, 0o755)
+	os.Mkdir(other, 0o755)
+	var synced []fs.FileInfo
+	defer func() { folderLooked, syncFolder = nil, atomicfile.SyncRoot }()
+	syncFolder = func(root *os.Root) error {
+		st, err := root.Stat(".")
+		if err != nil {
+			t.Error(err)
+		}
+		synced = append(synced, st)
+		return atomicfile.SyncRoot(root)
+	}
+	folderLooked = func() {
+		os.Rename(runs, moved)
+		os.Symlink("other", runs)
+	}
+	path := filepath.Join(runs, "run.ndjson")
+	if code, _, stderr := runAgui(t, "", "check", "--url", agent.URL, "--save", path); code != exitAccepted || stderr != "" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(moved, "run.ndjson")); string(got) != good {
+		t.Errorf("the record in the opened folder holds %q", got)
+	}
+	want, _ := os.Stat(moved)
+	if len(synced) != 1 || !os.SameFile(synced[0], want) {
+		t.Errorf("synced %v, want the opened folder %s", synced, moved)
+	}
+}
+
+// The walk to a record's folder needs only the right to pass through
+// each folder on the way, as a lookup by name does: run as another user
+// (nobody), agui saves below root's 0711 folder, which it may pass but
+// not read. Only root can make a folder of another user, so the test
+// needs root.
+func TestRecordFolderBelowAFolderOnlyPassable(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the folder on the way is another user's, which only root can make (run as root, the test runs agui as nobody)")
+	}
+	agent, _ := countingAgent(t)
+	pass := filepath.Join(nobodyDir(t), "pass")
+	os.Mkdir(pass, 0o711)
+	os.Chmod(pass, 0o711)
+	runs := filepath.Join(pass, "runs")
+	os.Mkdir(runs, 0o755)
+	if err := os.Chown(runs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(runs, "run.ndjson")
+	if code, _, stderr := asNobody(t, "check", "--url", agent.URL, "--save", path); code != exitAccepted || stderr != "" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(path); string(got) != good {
+		t.Errorf("%s holds %q", path, got)
 	}
 }

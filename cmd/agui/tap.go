@@ -55,7 +55,8 @@ still fail (the folder removed, a full disk), its run is checked all the
 same and a line says the record could not be kept.
 
 Ctrl-C or SIGTERM stops the tap: it takes no new run and gives the runs
-in flight 5 seconds to end, each judged and saved as any run. A run still
+in flight, and the requests the agent has not answered yet, 5 seconds to
+end, each judged and saved as any run; one line says how many. A run still
 going then, or at a second Ctrl-C or SIGTERM, is cut (the frontend's
 stream ends there), its record keeps what passed, and it is not judged, as
 when the frontend closes it (after a finding it is REJECTED, marked as
@@ -149,7 +150,7 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	// it, which cuts the runs in flight.
 	runs, cutRuns := context.WithCancelCause(context.Background())
 	defer cutRuns(nil)
-	srv := &http.Server{Handler: t.proxy(), ErrorLog: log.New(t.errw, "agui tap: ", 0), ReadHeaderTimeout: time.Minute,
+	srv := &http.Server{Handler: t.counted(t.proxy()), ErrorLog: log.New(t.errw, "agui tap: ", 0), ReadHeaderTimeout: time.Minute,
 		BaseContext: func(net.Listener) context.Context { return runs }}
 	fmt.Fprintf(t.out, "agui tap: listening on http://%s, passing runs on to %s; records go to %s\n", l.Addr(), up.Redacted(), *dir)
 	if ready != nil {
@@ -178,11 +179,12 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 			}
 			close(shut)
 		}()
-		switch n := t.inflight.count(); {
-		case n == 1:
-			fmt.Fprintf(t.out, "agui tap: %s: waiting up to %s for the run in flight to end; stop the tap again to cut it now\n", why, stopGrace)
-		case n > 1:
-			fmt.Fprintf(t.out, "agui tap: %s: waiting up to %s for the %d runs in flight to end; stop the tap again to cut them now\n", why, stopGrace, n)
+		if what, n := waitedFor(t.inflight.count(), t.asking.count()); n > 0 {
+			them := "them"
+			if n == 1 {
+				them = "it"
+			}
+			fmt.Fprintf(t.out, "agui tap: %s: waiting up to %s for %s to end; stop the tap again to cut %s now\n", why, stopGrace, what, them)
 		}
 		grace := time.NewTimer(stopGrace)
 		defer grace.Stop()
@@ -213,6 +215,26 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	case err := <-done:
 		return fail("%v", err)
 	}
+}
+
+// waitedFor names what a stopped tap waits for: runs in flight, and
+// requests the agent has not answered yet (each may be a run), and how
+// many in all.
+func waitedFor(runs, asking int) (string, int) {
+	var parts []string
+	switch {
+	case runs == 1:
+		parts = append(parts, "the run in flight")
+	case runs > 1:
+		parts = append(parts, fmt.Sprintf("the %d runs in flight", runs))
+	}
+	switch {
+	case asking == 1:
+		parts = append(parts, "the request the agent has not answered yet")
+	case asking > 1:
+		parts = append(parts, fmt.Sprintf("the %d requests the agent has not answered yet", asking))
+	}
+	return strings.Join(parts, " and "), runs + asking
 }
 
 // stopGrace is how long a stopped tap waits for the runs in flight to end
@@ -269,6 +291,33 @@ type tap struct {
 	stopped atomic.Pointer[string]
 	// inflight counts the runs whose verdict is not printed yet.
 	inflight runsInFlight
+	// asking counts the requests whose answer has not come from the
+	// agent yet: a stop waits for them as for runs (counted).
+	asking runsInFlight
+}
+
+// answeredKey keys, in a request's context, the func that says the
+// agent's answer came (counted).
+type answeredKey struct{}
+
+// counted counts each request in asking from its arrival until the
+// agent's answer comes (watch, once a run is counted in inflight) or
+// the request ends without one.
+func (t *tap) counted(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var once sync.Once
+		answered := func() { once.Do(t.asking.done) }
+		t.asking.add()
+		defer answered()
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), answeredKey{}, answered)))
+	})
+}
+
+// answered says the agent's answer to req came (counted).
+func answered(req *http.Request) {
+	if f, ok := req.Context().Value(answeredKey{}).(func()); ok {
+		f()
+	}
 }
 
 // runsInFlight counts runs; unlike a WaitGroup's, its count may rise
@@ -401,6 +450,8 @@ func (t *tap) rewrite(pr *httputil.ProxyRequest) {
 // watch checks an answer that is an event stream as it passes.
 func (t *tap) watch(resp *http.Response) error {
 	req := resp.Request
+	// Once a run is counted in inflight, if it is one.
+	defer answered(req)
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || media != mediaSSE {
 		fmt.Fprintf(t.errw, "agui tap: %s %s: %s %s, not an event stream: passed on unchecked\n", req.Method, req.URL.Path, resp.Status, media)
@@ -539,6 +590,9 @@ func (b *tapBody) finish(how int, cutErr error) {
 		if b.rec != nil {
 			if name, err := b.rec.commit(); err == nil {
 				saved = name
+				if note := b.rec.leftNote(name); note != "" {
+					fmt.Fprintf(b.t.out, "agui tap: %s: %s\n", b.name, note)
+				}
 			} else if b.rec.lost == nil {
 				fmt.Fprintf(b.t.out, "agui tap: %s: the record could not be kept: %v\n", b.name, err)
 			}

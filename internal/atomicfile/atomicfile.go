@@ -276,6 +276,24 @@ func SyncDir(dir string) error {
 	return err
 }
 
+// SyncRoot is SyncDir for the folder root holds open: the folder synced
+// is the one the files were made and renamed in, wherever its path leads
+// by now.
+func SyncRoot(root *os.Root) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := root.Open(".")
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // record writes the journal before the temporary file exists. It is not
 // synced: it must outlive the process, which the page cache does; after a
 // power loss it may be gone, and a temporary file it named stays behind,

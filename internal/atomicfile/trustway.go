@@ -136,3 +136,52 @@ func splitParts(rel string) []string {
 	}
 	return parts
 }
+
+// FolderChangedError is a folder whose way changed while OpenFolder
+// opened it: the path led to another folder than the walk did.
+type FolderChangedError struct{ Path string }
+
+func (e *FolderChangedError) Error() string {
+	return e.Path + ": the way to the folder changed while it was opened"
+}
+
+// OpenFolder opens the folder path, in which files are to be made, by
+// the rule of TrustedFolderWay, and returns it as an *os.Root through
+// which they are made, renamed and removed. The way is walked with open
+// folders, not names (on unix; walkFolder), so that a folder on it
+// swapped for a link between a look and an open cannot lead the walk
+// elsewhere. An os.Root is opened by name, so the folder it opened is
+// compared with the one the walk holds (still open, so no other folder
+// can take its identity meanwhile): another is a *FolderChangedError,
+// never a folder the walk did not judge. The errors are TrustedFolderWay's
+// (a part that does not exist a *fs.PathError).
+func OpenFolder(path string) (*os.Root, error) {
+	walked, err := walkFolder(path)
+	if err != nil {
+		return nil, err
+	}
+	defer walked.Close()
+	want, err := walked.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !want.IsDir() {
+		return nil, &NotDirError{Path: filepath.Clean(path)}
+	}
+	if folderWalked != nil {
+		folderWalked()
+	}
+	root, err := os.OpenRoot(filepath.Clean(path))
+	if err != nil {
+		return nil, err
+	}
+	if got, err := root.Stat("."); err != nil || !os.SameFile(got, want) {
+		root.Close()
+		return nil, &FolderChangedError{Path: filepath.Clean(path)}
+	}
+	return root, nil
+}
+
+// folderWalked, when set (by a test), is called once OpenFolder's walk
+// holds the folder, before the folder is opened as an os.Root.
+var folderWalked func()

@@ -230,3 +230,102 @@ func TestTrustedWayBoundsLinks(t *testing.T) {
 		t.Errorf("a loop as the folder: %v", err)
 	}
 }
+
+// OpenFolder walks as TrustedFolderWay judges: trusted links (relative,
+// absolute, chained, through "..", the last part too) lead to the folder
+// they name; an untrusted link, a loop, a file on the way and a missing
+// folder are refused with TrustedFolderWay's errors; a relative path
+// starts at the working folder.
+func TestOpenFolderFollowsOnlyTrustedLinks(t *testing.T) {
+	base := trustTree(t)
+	real := filepath.Join(base, "real")
+	sub := filepath.Join(real, "sub")
+	symlink(t, "real", filepath.Join(base, "rel"))
+	symlink(t, real, filepath.Join(base, "abs"))
+	symlink(t, "c2", filepath.Join(base, "c1"))
+	symlink(t, filepath.Join(base, "abs"), filepath.Join(base, "c2"))
+	symlink(t, "rel/../real/./sub", filepath.Join(base, "through"))
+	opened := func(what, path, want string) {
+		t.Helper()
+		root, err := OpenFolder(path)
+		if err != nil {
+			t.Errorf("%s: %v", what, err)
+			return
+		}
+		defer root.Close()
+		st, err := root.Stat(".")
+		sameAs(t, what, st, err, want)
+	}
+	opened("relative link", filepath.Join(base, "rel", "sub"), sub)
+	opened("absolute link", filepath.Join(base, "abs", "sub"), sub)
+	opened("chain", filepath.Join(base, "c1", "sub"), sub)
+	opened("through ..", filepath.Join(base, "through"), sub)
+	opened("the last part a link", filepath.Join(base, "c1"), real)
+	opened("no link", sub, sub)
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(base)
+	opened("from the working folder", filepath.Join("c1", "sub"), sub)
+	os.Chdir(wd)
+
+	open := filepath.Join(base, "open")
+	os.Mkdir(open, 0o700)
+	chmod(t, open, 0o777)
+	symlink(t, real, filepath.Join(open, "mine"))
+	_, err := OpenFolder(filepath.Join(open, "mine", "sub"))
+	untrusted(t, "0777", err, filepath.Join(open, "mine"), "its folder "+open+" may be written by every user (mode 0777, not sticky)")
+	symlink(t, filepath.Join(open, "mine"), filepath.Join(base, "toopen"))
+	_, err = OpenFolder(filepath.Join(base, "toopen"))
+	untrusted(t, "through a trusted link", err, filepath.Join(open, "mine"), "may be written by every user")
+	symlink(t, "b", filepath.Join(base, "a"))
+	symlink(t, "a", filepath.Join(base, "b"))
+	var te *TooManyLinksError
+	if _, err := OpenFolder(filepath.Join(base, "a")); !errors.As(err, &te) {
+		t.Errorf("a loop: %v", err)
+	}
+	var nd *NotDirError
+	f := filepath.Join(sub, "f.txt")
+	if _, err := OpenFolder(filepath.Join(base, "rel", "sub", "f.txt", "x")); !errors.As(err, &nd) || nd.Path != f {
+		t.Errorf("a file on the way: %v, want a *NotDirError at %s", err, f)
+	}
+	if _, err := OpenFolder(f); !errors.As(err, &nd) || nd.Path != f {
+		t.Errorf("a file as the folder: %v, want a *NotDirError at %s", err, f)
+	}
+	if _, err := OpenFolder(filepath.Join(base, "c1", "nowhere")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+}
+
+// The folder OpenFolder returns is the one its walk reached: should the
+// folder be swapped for a link to another (in a folder others may
+// write, where the walk would not follow it) once the walk holds it and
+// before it is opened by name, the other folder is not returned: a
+// *FolderChangedError. The neighbour, with no swap, opens the folder.
+func TestOpenFolderSwappedForALinkAfterTheWalk(t *testing.T) {
+	base := trustTree(t)
+	shared := filepath.Join(base, "shared")
+	proj, elsewhere := filepath.Join(shared, "proj"), filepath.Join(base, "elsewhere")
+	os.MkdirAll(proj, 0o755)
+	os.Mkdir(elsewhere, 0o755)
+	chmod(t, shared, 0o777)
+	defer func() { folderWalked = nil }()
+	folderWalked = func() {
+		os.Rename(proj, proj+"-was")
+		symlink(t, elsewhere, proj)
+	}
+	root, err := OpenFolder(proj)
+	var fc *FolderChangedError
+	if !errors.As(err, &fc) || fc.Path != proj {
+		t.Errorf("swapped: %v, %v; want a *FolderChangedError at %s", root, err, proj)
+	}
+	folderWalked = nil
+	os.Remove(proj)
+	os.Rename(proj+"-was", proj)
+	root, err = OpenFolder(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	st, err := root.Stat(".")
+	sameAs(t, "untouched", st, err, proj)
+}
