@@ -276,9 +276,11 @@ func SyncDir(dir string) error {
 	return err
 }
 
-// SyncRoot is SyncDir for the folder root holds open: the folder synced
-// is the one the files were made and renamed in, wherever its path leads
-// by now.
+// SyncRoot is SyncDir for the folder root holds open, so that a rename in
+// it survives a power loss: the folder synced is the one the files were
+// made and renamed in, wherever its path leads by now. On Windows it does
+// nothing, for SyncDir's reason (a directory handle cannot be flushed
+// there, and failing would report a file that was written as not written).
 func SyncRoot(root *os.Root) error {
 	if runtime.GOOS == "windows" {
 		return nil

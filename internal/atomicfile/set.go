@@ -511,7 +511,7 @@ func (w *Writer) removeSetJournal() error {
 	if err := dir.Remove(setJournalName); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return syncRoot(dir)
+	return SyncRoot(dir)
 }
 
 func closeAll(files []*os.File) error {

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 )
 
@@ -180,26 +179,7 @@ func WriteStateFile(dir *os.Root, dirPath, name string, data []byte) error {
 		dir.Remove(tmp)
 		return err
 	}
-	return syncRoot(dir)
-}
-
-// syncRoot syncs an opened folder, so that a rename in it survives a
-// power loss; on Windows it does nothing, for SyncDir's reason (a
-// directory handle cannot be flushed there, and failing would report
-// a state file that was written as not written).
-func syncRoot(dir *os.Root) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := dir.Open(".")
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return SyncRoot(dir)
 }
 
 // stateDir opens the writer's state folder (see OpenStateDir), making it
