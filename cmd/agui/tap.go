@@ -222,17 +222,19 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 // many in all.
 func waitedFor(runs, asking int) (string, int) {
 	var parts []string
-	switch {
-	case runs == 1:
-		parts = append(parts, "the run in flight")
-	case runs > 1:
-		parts = append(parts, fmt.Sprintf("the %d runs in flight", runs))
-	}
-	switch {
-	case asking == 1:
-		parts = append(parts, "the request the agent has not answered yet")
-	case asking > 1:
-		parts = append(parts, fmt.Sprintf("the %d requests the agent has not answered yet", asking))
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{
+		{runs, "the run in flight", "the %d runs in flight"},
+		{asking, "the request the agent has not answered yet", "the %d requests the agent has not answered yet"},
+	} {
+		switch {
+		case c.n == 1:
+			parts = append(parts, c.one)
+		case c.n > 1:
+			parts = append(parts, fmt.Sprintf(c.many, c.n))
+		}
 	}
 	return strings.Join(parts, " and "), runs + asking
 }
