@@ -99,7 +99,7 @@ Checking a live agent (profile ag-ui-1.1; the stand checks local records only):
                      is a folder agui cannot write in, a link on the way
                      that is neither root's nor this user's or that others
                      may replace (its folder writable by them, not sticky
-                     as /tmp is), and a file over 256 MiB, whose bytes
+                     as /tmp is), and a file over %d MiB, whose bytes
                      agui could not compare cheaply). A run the agent cuts
                      is saved as the cut record it leaves; a run interrupted
                      (Ctrl-C) leaves FILE as it was, and so does a FILE
@@ -140,7 +140,7 @@ func printUsage(w io.Writer) {
 		}
 		names.WriteString(line + "\n")
 	}
-	fmt.Fprintf(w, usage, agui.DefaultProfile, strings.TrimRight(names.String(), "\n"), defaultIdleTimeout)
+	fmt.Fprintf(w, usage, agui.DefaultProfile, strings.TrimRight(names.String(), "\n"), maxCompared>>20, defaultIdleTimeout)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
