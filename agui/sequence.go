@@ -1221,16 +1221,8 @@ func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contr
 // message the snapshot does not speak for (see snapshotKeeps): the client
 // keeps showing it, so the result does, and its id goes on naming it.
 func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
-	s.snapshotRepeats(i, e)
+	listed := s.snapshotListings(i, e)
 	old := s.r.Messages
-	var listed map[string]int
-	if len(old) > 0 {
-		listed = make(map[string]int, len(e.Messages))
-		for k, msg := range e.Messages {
-			id, _, _ := messageInfo(msg)
-			listed[id] = k
-		}
-	}
 	keeps := s.snapshotKeeps(e)
 	// The names of the messages kept are record facts: read before the
 	// snapshot starts the record's facts afresh.
@@ -1245,14 +1237,11 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
 	}
-	var placed map[string]bool
 	for _, m := range old {
-		if k, ok := listed[m.ID]; ok {
-			if placed == nil {
-				placed = map[string]bool{}
-			}
-			placed[m.ID] = true
-			s.snapshotMessage(e.Messages[k])
+		if l, ok := listed[m.ID]; ok {
+			l.placed = true
+			listed[m.ID] = l
+			s.snapshotMessage(e.Messages[l.last])
 		} else if keeps(m) {
 			ent := s.msgs.entry(m.ID)
 			s.msgs.setName(ent, keptNames[0])
@@ -1262,32 +1251,40 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 		}
 	}
 	for _, msg := range e.Messages {
-		if id, _, _ := messageInfo(msg); !placed[id] {
+		if id, _, _ := messageInfo(msg); !listed[id].placed {
 			s.snapshotMessage(msg)
 		}
 	}
 	return nil
 }
 
-// snapshotRepeats warns of an id the snapshot lists more than once. An id
-// names one message, and a client merging the snapshot keeps one message
-// under it where the conversation held the id already, or both where it
-// did not (the reference client does both): the result shows what such a
-// client shows, and the warning says the snapshot is ambiguous.
-func (s *seq) snapshotRepeats(i int, e contract.MessagesSnapshotEvent) {
-	if len(e.Messages) < 2 {
-		return
-	}
-	first := make(map[string]int, len(e.Messages))
+// listing is where a messages snapshot lists an id: first and last, and
+// whether the merge has placed it where the result showed it already.
+type listing struct {
+	first, last int
+	placed      bool
+}
+
+// snapshotListings maps the ids snapshot e lists to where it lists them,
+// and warns of an id it lists more than once. An id names one message,
+// and a client merging the snapshot keeps one message under it where the
+// conversation held the id already, or both where it did not (the
+// reference client does both): the result shows what such a client
+// shows, and the warning says the snapshot is ambiguous.
+func (s *seq) snapshotListings(i int, e contract.MessagesSnapshotEvent) map[string]listing {
+	listed := make(map[string]listing, len(e.Messages))
 	for k, msg := range e.Messages {
 		id, _, _ := messageInfo(msg)
-		if j, seen := first[id]; seen {
+		if l, seen := listed[id]; seen {
 			ptr := member(contract.MessagesSnapshotEventMemberMessages) + strictjson.AppendIndexPointer("", k)
-			s.warn(i, ptr, contract.RuleSequenceTextMessage, "the snapshot lists the message id %q again (messages %d and %d); an id names one message, and a client keeps one or both of them as it merges", id, j, k)
+			s.warn(i, ptr, contract.RuleSequenceTextMessage, "the snapshot lists the message id %q again (messages %d and %d); an id names one message, and a client keeps one or both of them as it merges", id, l.first, k)
+			l.last = k
+			listed[id] = l
 			continue
 		}
-		first[id] = k
+		listed[id] = listing{first: k, last: k}
 	}
+	return listed
 }
 
 // snapshotKeeps returns whether a message of the result that snapshot e
