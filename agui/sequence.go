@@ -1360,7 +1360,7 @@ func authoritativeActivityTypes(md contract.Metadata) (types []string, stated, a
 	if string(list) == "null" {
 		return nil, true, true
 	}
-	if json.Unmarshal(list, &types) != nil || types == nil {
+	if json.Unmarshal(list, &types) != nil {
 		return nil, true, false
 	}
 	return types, true, false
