@@ -1224,15 +1224,7 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 	listed := s.snapshotListings(i, e)
 	old := s.r.Messages
 	keeps := s.snapshotKeeps(e)
-	// The names of the messages kept are record facts: read before the
-	// snapshot starts the record's facts afresh.
-	var keptNames []msgName
-	for _, m := range old {
-		if _, ok := listed[m.ID]; !ok && keeps(m) {
-			keptNames = append(keptNames, s.msgs.nameOf(s.msgs.find(m.ID)))
-		}
-	}
-	s.r.Messages = make([]Message, 0, len(e.Messages)+len(keptNames))
+	s.r.Messages = make([]Message, 0, len(e.Messages)) // a message kept grows it
 	s.msgs.newRecord()
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
@@ -1243,10 +1235,10 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 			listed[m.ID] = l
 			s.snapshotMessage(e.Messages[l.last])
 		} else if keeps(m) {
-			ent := s.msgs.entry(m.ID)
-			s.msgs.setName(ent, keptNames[0])
-			keptNames = keptNames[1:]
-			s.msgs.setIndex(ent, len(s.r.Messages))
+			// Only an activity or a reasoning message stays, and no start
+			// reads the name of either (a text start of another role is
+			// refused before): its place is the record fact to keep.
+			s.msgs.setIndex(s.msgs.entry(m.ID), len(s.r.Messages))
 			s.r.Messages = append(s.r.Messages, m)
 		}
 	}
