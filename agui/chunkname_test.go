@@ -46,6 +46,7 @@ func TestChunkFindingsNameTheChunk(t *testing.T) {
 		{"tool, answered", lines(t, run(append(answered, named("type", tool, "toolCallId", "c", "toolCallName", "read_file", "delta", "}"))...)...), 5, "/toolCallId", contract.RuleSequenceToolCall, tool, "reopens"},
 		{"tool, in a user's message", in(named("type", tool, "toolCallId", "c", "toolCallName", "f", "parentMessageId", "u")), 1, "/parentMessageId", contract.RuleSequenceToolCall, tool, "opens"},
 		{"tool start, in a user's message", in(ev{"type": contract.EventToolCallStart, "toolCallId": "c", "toolCallName": "f", "parentMessageId": "u"}), 1, "/parentMessageId", contract.RuleSequenceToolCall, contract.EventToolCallStart, "opens"},
+		{"tool start after a text chunk", in(named("type", tc, "messageId", "m", "role", "assistant", "delta", "x"), ev{"type": contract.EventToolCallStart, "toolCallId": "c", "toolCallName": "f", "parentMessageId": "u"}), 2, "/parentMessageId", contract.RuleSequenceToolCall, contract.EventToolCallStart, "opens"},
 		{"text after the run", lines(t, append(run(), named("type", tc, "messageId", "m", "delta", "x"))...), 2, "", contract.RuleSequenceClosedRun, tc, "after"},
 	} {
 		r := check(t, v11, c.data)

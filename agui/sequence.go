@@ -79,6 +79,10 @@ type seq struct {
 	// chunk is the type of the chunk event the record sent, while the
 	// events it was expanded into are applied; "" for any other event.
 	chunk string
+	// event is the type of the event the record sent, for the one being
+	// checked (see begin): the chunk, when it was expanded from one, as
+	// the record holds no start or arguments there. Findings name it.
+	event string
 }
 
 func newSeq(p *Profile, m *model, r *Result) *seq {
@@ -115,16 +119,6 @@ func (s *seq) resetRun() {
 	s.steps = openSteps{}
 	s.subActive, s.subClosed = map[string]bool{}, map[string]bool{}
 	s.runFinished, s.runError = false, false
-}
-
-// sent names, in findings, the event the record sent for an event of
-// type name: the chunk, when the event was expanded from one, as the
-// record holds no event of type name there.
-func (s *seq) sent(name string) string {
-	if s.chunk != "" {
-		return s.chunk
-	}
-	return name
 }
 
 func (s *seq) warn(event int, ptr, rule, format string, args ...any) {
@@ -172,7 +166,11 @@ var (
 // changes. i is the index of the event in the record (several expanded
 // events share the index of their chunk).
 func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
-	if err := s.begin(i, s.sent(eventName(ev))); err != nil {
+	name := s.chunk
+	if name == "" {
+		name = eventName(ev)
+	}
+	if err := s.begin(i, name); err != nil {
 		return err
 	}
 	switch e := ev.(type) {
@@ -236,8 +234,11 @@ func (s *seq) apply(i int, ev contract.Event, tree *strictjson.Value) error {
 // begin checks the place of an event of type name in the run's life
 // before its own rules: what may follow a closed run, what may come first,
 // and that runs do not nest. A new run after a closed one starts afresh,
-// once runStartedEvent has admitted it (see there).
+// once runStartedEvent has admitted it (see there). name is the type the
+// record sent (a chunk's, for the events expanded from it), which the
+// event's findings name.
 func (s *seq) begin(i int, name string) error {
+	s.event = name
 	isStart, isError := name == contract.EventRunStarted, name == contract.EventRunError
 	switch {
 	case s.runError && !isStart:
@@ -296,7 +297,7 @@ type msgName struct {
 func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEntry) error {
 	k, known := s.msgs.indexOf(ent)
 	if !known {
-		if err := s.unlistedMessage(i, s.sent(contract.EventTextMessageStart), contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, ent); err != nil {
+		if err := s.unlistedMessage(i, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, ent); err != nil {
 			return err
 		}
 		n := msgName{known: true}
@@ -306,7 +307,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		s.msgs.setName(ent, n)
 		return nil
 	}
-	if err := s.reopenedRole(i, s.sent(contract.EventTextMessageStart), contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, s.r.Messages[k].Role, ""); err != nil {
+	if err := s.reopenedRole(i, contract.RuleSequenceTextMessage, e.MessageID, string(e.RoleOrDefault()), e.Role != nil, s.r.Messages[k].Role, ""); err != nil {
 		return err
 	}
 	n := s.msgs.nameOf(ent)
@@ -318,7 +319,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 		was = "as " + quote(n.name)
 	}
 	return s.fail(i, member(contract.TextMessageStartEventMemberName), contract.RuleSequenceTextMessage,
-		"%s reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", s.sent(contract.EventTextMessageStart), e.MessageID, quote(*e.Name), was)
+		"%s reopens the message %q with the name %s, but it was opened %s; a reopened message keeps its name", s.event, e.MessageID, quote(*e.Name), was)
 }
 
 // reopenedRole checks the role that the start event of a message states
@@ -327,7 +328,7 @@ func (s *seq) reopenedMessage(i int, e contract.TextMessageStartEvent, ent *idEn
 // where the result shows it, when not in its list): an id names one
 // message, whatever kind of event streams it, and the reference client
 // appends the content of any start to the message of that id.
-func (s *seq) reopenedRole(i int, event, rule, id, role string, stated bool, was, note string) error {
+func (s *seq) reopenedRole(i int, rule, id, role string, stated bool, was, note string) error {
 	if role == was {
 		return nil
 	}
@@ -339,10 +340,10 @@ func (s *seq) reopenedRole(i int, event, rule, id, role string, stated bool, was
 			fix = ": state it"
 		}
 		return s.fail(i, ptrMessageID, rule,
-			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s%s; an id names one message, which keeps its role%s", event, id, quote(role), quote(was), note, fix)
+			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s%s; an id names one message, which keeps its role%s", s.event, id, quote(role), quote(was), note, fix)
 	}
 	return s.fail(i, member(contract.TextMessageStartEventMemberRole), rule,
-		"%s opens the message %q as %s, but the conversation holds it as %s%s; an id names one message, which keeps its role", event, id, quote(role), quote(was), note)
+		"%s opens the message %q as %s, but the conversation holds it as %s%s; an id names one message, which keeps its role", s.event, id, quote(role), quote(was), note)
 }
 
 // unlistedMessage checks the start of a message on the id of a message of
@@ -352,17 +353,17 @@ func (s *seq) reopenedRole(i int, event, rule, id, role string, stated bool, was
 // so a start under another role is refused, as for a message the result
 // lists; one under its role is shown as a message of its own, with what
 // the record sends from here on alone, and a warning says so.
-func (s *seq) unlistedMessage(i int, event, rule, id, role string, stated bool, ent *idEntry) error {
+func (s *seq) unlistedMessage(i int, rule, id, role string, stated bool, ent *idEntry) error {
 	u, ok := s.msgs.unlistedOf(ent)
 	if !ok {
 		return nil
 	}
-	if err := s.reopenedRole(i, event, rule, id, role, stated, u.role, u.note()); err != nil || role != u.role || u.opened {
+	if err := s.reopenedRole(i, rule, id, role, stated, u.role, u.note()); err != nil || role != u.role || u.opened {
 		// The message a tool call was opened in holds nothing the result
 		// leaves out: the start begins its text.
 		return err
 	}
-	s.warn(i, ptrMessageID, rule, "%s continues the message %q%s; only what the record sends for it from here on is shown", event, id, u.note())
+	s.warn(i, ptrMessageID, rule, "%s continues the message %q%s; only what the record sends for it from here on is shown", s.event, id, u.note())
 	return nil
 }
 
@@ -402,7 +403,7 @@ func (s *seq) toolCallArgs(i int, e contract.ToolCallArgsEvent) error {
 		// A result came before the call's end (AG-UI 1.1 lets it): what
 		// follows would be shown under a result that did not answer it.
 		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
-			"%s continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", s.sent(contract.EventToolCallArgs), e.ToolCallID)
+			"%s continues the tool call %q, which a result has answered; these arguments would be shown under a result that did not answer them", s.event, e.ToolCallID)
 	}
 	if ok {
 		s.extend(&s.r.ToolCalls[k].Arguments, textKey{tool: true, k: k}, e.Delta)
@@ -436,10 +437,10 @@ func (s *seq) reasoningMessageStart(i int, e contract.ReasoningMessageStartEvent
 	// message of the conversation, where its id names one message.
 	ent := s.msgs.entry(e.MessageID)
 	if k, known := s.msgs.indexOf(ent); known {
-		if err := s.reopenedRole(i, s.sent(contract.EventReasoningMessageStart), contract.RuleSequenceReasoning, e.MessageID, e.Role, true, s.r.Messages[k].Role, ""); err != nil {
+		if err := s.reopenedRole(i, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, s.r.Messages[k].Role, ""); err != nil {
 			return err
 		}
-	} else if err := s.unlistedMessage(i, s.sent(contract.EventReasoningMessageStart), contract.RuleSequenceReasoning, e.MessageID, e.Role, true, ent); err != nil {
+	} else if err := s.unlistedMessage(i, contract.RuleSequenceReasoning, e.MessageID, e.Role, true, ent); err != nil {
 		return err
 	}
 	s.openMessage(ent, e.Role, e.SubagentRunID)
@@ -919,11 +920,11 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 	tc := s.r.ToolCalls[k]
 	if tc.Result != nil {
 		return s.fail(i, ptrToolCallID, contract.RuleSequenceToolCall,
-			"%s reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", s.sent(contract.EventToolCallStart), e.ToolCallID)
+			"%s reopens the tool call %q, which a result has answered; arguments sent now would be shown under a result that did not answer them", s.event, e.ToolCallID)
 	}
 	if e.ToolCallName != tc.Name {
 		return s.fail(i, member(contract.ToolCallStartEventMemberToolCallName), contract.RuleSequenceToolCall,
-			"%s reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", s.sent(contract.EventToolCallStart), e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
+			"%s reopens the tool call %q as %s, but it was opened as %s; a reopened call keeps its tool", s.event, e.ToolCallID, quote(e.ToolCallName), quote(tc.Name))
 	}
 	if e.ParentMessageID != nil && *e.ParentMessageID != tc.ParentMessageID {
 		was := "outside any message"
@@ -931,7 +932,7 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 			was = "in the message " + quote(tc.ParentMessageID)
 		}
 		return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
-			"%s reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", s.sent(contract.EventToolCallStart), e.ToolCallID, *e.ParentMessageID, was)
+			"%s reopens the tool call %q in the message %q, but it was opened %s; a reopened call keeps its parent message", s.event, e.ToolCallID, *e.ParentMessageID, was)
 	}
 	return nil
 }
@@ -967,7 +968,7 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 		return nil
 	}
 	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
-		"%s opens the tool call %q in the %s message %q%s; a tool call is proposed in an assistant message", s.sent(contract.EventToolCallStart), e.ToolCallID, role, *e.ParentMessageID, note)
+		"%s opens the tool call %q in the %s message %q%s; a tool call is proposed in an assistant message", s.event, e.ToolCallID, role, *e.ParentMessageID, note)
 }
 
 // recordToolCall adds an opened call to the result, or marks a reopened
@@ -1221,73 +1222,62 @@ func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contr
 // message the snapshot does not speak for (see snapshotKeeps): the client
 // keeps showing it, so the result does, and its id goes on naming it.
 func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
-	s.snapshotRepeats(i, e)
+	listed := s.snapshotListings(i, e)
 	old := s.r.Messages
-	var listed map[string]int
-	if len(old) > 0 {
-		listed = make(map[string]int, len(e.Messages))
-		for k, msg := range e.Messages {
-			id, _, _ := messageInfo(msg)
-			listed[id] = k
-		}
-	}
 	keeps := s.snapshotKeeps(e)
-	// The names of the messages kept are record facts: read before the
-	// snapshot starts the record's facts afresh.
-	var keptNames []msgName
-	for _, m := range old {
-		if _, ok := listed[m.ID]; !ok && keeps(m) {
-			keptNames = append(keptNames, s.msgs.nameOf(s.msgs.find(m.ID)))
-		}
-	}
-	s.r.Messages = make([]Message, 0, len(e.Messages)+len(keptNames))
+	s.r.Messages = make([]Message, 0, len(e.Messages)) // a message kept grows it
 	s.msgs.newRecord()
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
 	}
-	var placed map[string]bool
 	for _, m := range old {
-		if k, ok := listed[m.ID]; ok {
-			if placed == nil {
-				placed = map[string]bool{}
-			}
-			placed[m.ID] = true
-			s.snapshotMessage(e.Messages[k])
+		if l, ok := listed[m.ID]; ok {
+			l.placed = true
+			listed[m.ID] = l
+			s.snapshotMessage(e.Messages[l.last])
 		} else if keeps(m) {
-			ent := s.msgs.entry(m.ID)
-			s.msgs.setName(ent, keptNames[0])
-			keptNames = keptNames[1:]
-			s.msgs.setIndex(ent, len(s.r.Messages))
+			// Only an activity or a reasoning message stays, and no start
+			// reads the name of either (a text start of another role is
+			// refused before): its place is the record fact to keep.
+			s.msgs.setIndex(s.msgs.entry(m.ID), len(s.r.Messages))
 			s.r.Messages = append(s.r.Messages, m)
 		}
 	}
 	for _, msg := range e.Messages {
-		if id, _, _ := messageInfo(msg); !placed[id] {
+		if id, _, _ := messageInfo(msg); !listed[id].placed {
 			s.snapshotMessage(msg)
 		}
 	}
 	return nil
 }
 
-// snapshotRepeats warns of an id the snapshot lists more than once. An id
-// names one message, and a client merging the snapshot keeps one message
-// under it where the conversation held the id already, or both where it
-// did not (the reference client does both): the result shows what such a
-// client shows, and the warning says the snapshot is ambiguous.
-func (s *seq) snapshotRepeats(i int, e contract.MessagesSnapshotEvent) {
-	if len(e.Messages) < 2 {
-		return
-	}
-	first := make(map[string]int, len(e.Messages))
+// listing is where a messages snapshot lists an id: first and last, and
+// whether the merge has placed it where the result showed it already.
+type listing struct {
+	first, last int
+	placed      bool
+}
+
+// snapshotListings maps the ids snapshot e lists to where it lists them,
+// and warns of an id it lists more than once. An id names one message,
+// and a client merging the snapshot keeps one message under it where the
+// conversation held the id already, or both where it did not (the
+// reference client does both): the result shows what such a client
+// shows, and the warning says the snapshot is ambiguous.
+func (s *seq) snapshotListings(i int, e contract.MessagesSnapshotEvent) map[string]listing {
+	listed := make(map[string]listing, len(e.Messages))
 	for k, msg := range e.Messages {
 		id, _, _ := messageInfo(msg)
-		if j, seen := first[id]; seen {
+		if l, seen := listed[id]; seen {
 			ptr := member(contract.MessagesSnapshotEventMemberMessages) + strictjson.AppendIndexPointer("", k)
-			s.warn(i, ptr, contract.RuleSequenceTextMessage, "the snapshot lists the message id %q again (messages %d and %d); an id names one message, and a client keeps one or both of them as it merges", id, j, k)
+			s.warn(i, ptr, contract.RuleSequenceTextMessage, "the snapshot lists the message id %q again (messages %d and %d); an id names one message, and a client keeps one or both of them as it merges", id, l.first, k)
+			l.last = k
+			listed[id] = l
 			continue
 		}
-		first[id] = k
+		listed[id] = listing{first: k, last: k}
 	}
+	return listed
 }
 
 // snapshotKeeps returns whether a message of the result that snapshot e
@@ -1363,7 +1353,7 @@ func authoritativeActivityTypes(md contract.Metadata) (types []string, stated, a
 	if string(list) == "null" {
 		return nil, true, true
 	}
-	if json.Unmarshal(list, &types) != nil || types == nil {
+	if json.Unmarshal(list, &types) != nil {
 		return nil, true, false
 	}
 	return types, true, false
