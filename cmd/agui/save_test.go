@@ -104,7 +104,8 @@ func freePort(t *testing.T) string {
 // With the agent down, a frontend's request, with a body or without, gets
 // a 502 that says why, the tap prints one line for it, and nothing panics:
 // the connection stays open for the next request (golang/go#68560: full
-// duplex and a round trip that never read the body).
+// duplex and a round trip that never read the body). A stop then waits
+// for none of those requests.
 func TestTapAgentDown(t *testing.T) {
 	tr := runTap(t, freePort(t), "--dir", t.TempDir())
 	client := &http.Client{Transport: &http.Transport{}}
@@ -159,6 +160,11 @@ func TestTapAgentDown(t *testing.T) {
 	}
 	if strings.Contains(tr.errb.String(), "panic") {
 		t.Errorf("stderr:\n%s", tr.errb.String())
+	}
+	// Each request was answered (the 502): a stop has none left to wait
+	// for, and says nothing of one.
+	if code := tr.stop(nil); code != exitAccepted || strings.Contains(tr.out.String(), "waiting up to") {
+		t.Errorf("stopped: exit %d; stdout:\n%s", code, tr.out.String())
 	}
 }
 

@@ -292,10 +292,10 @@ type tap struct {
 	// say it.
 	stopped atomic.Pointer[string]
 	// inflight counts the runs whose verdict is not printed yet.
-	inflight runsInFlight
+	inflight inFlight
 	// asking counts the requests whose answer has not come from the
 	// agent yet: a stop waits for them as for runs (counted).
-	asking runsInFlight
+	asking inFlight
 }
 
 // answeredKey keys, in a request's context, the func that says the
@@ -322,22 +322,23 @@ func answered(req *http.Request) {
 	}
 }
 
-// runsInFlight counts runs; unlike a WaitGroup's, its count may rise
-// while someone waits for it to fall to zero (a run that starts as the
-// tap stops).
-type runsInFlight struct {
+// inFlight counts runs in flight, or requests not answered yet (tap's
+// inflight and asking); unlike a WaitGroup's, its count may rise while
+// someone waits for it to fall to zero (a run that starts as the tap
+// stops).
+type inFlight struct {
 	mu   sync.Mutex
 	n    int
 	zero []chan struct{} // closed when n falls to zero
 }
 
-func (c *runsInFlight) add() {
+func (c *inFlight) add() {
 	c.mu.Lock()
 	c.n++
 	c.mu.Unlock()
 }
 
-func (c *runsInFlight) done() {
+func (c *inFlight) done() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n--; c.n == 0 {
@@ -348,15 +349,15 @@ func (c *runsInFlight) done() {
 	}
 }
 
-// count is the number of runs in flight.
-func (c *runsInFlight) count() int {
+// count is the number counted now.
+func (c *inFlight) count() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.n
 }
 
-// none is closed once no run is in flight.
-func (c *runsInFlight) none() <-chan struct{} {
+// none is closed once the count is zero.
+func (c *inFlight) none() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ch := make(chan struct{})

@@ -429,3 +429,25 @@ func TestTapEventPastTheByteLimit(t *testing.T) {
 		}
 	}
 }
+
+// A stopped tap's line names the runs in flight and the requests the
+// agent has not answered yet, each alone or with its count, both joined
+// by "and", and counts them all; nothing when there is neither.
+func TestWaitedFor(t *testing.T) {
+	for _, tc := range []struct {
+		runs, asking int
+		want         string
+	}{
+		{0, 0, ""},
+		{1, 0, "the run in flight"},
+		{2, 0, "the 2 runs in flight"},
+		{0, 1, "the request the agent has not answered yet"},
+		{0, 2, "the 2 requests the agent has not answered yet"},
+		{1, 1, "the run in flight and the request the agent has not answered yet"},
+		{2, 3, "the 2 runs in flight and the 3 requests the agent has not answered yet"},
+	} {
+		if got, n := waitedFor(tc.runs, tc.asking); got != tc.want || n != tc.runs+tc.asking {
+			t.Errorf("waitedFor(%d, %d) = %q, %d; want %q, %d", tc.runs, tc.asking, got, n, tc.want, tc.runs+tc.asking)
+		}
+	}
+}

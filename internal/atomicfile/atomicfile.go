@@ -262,18 +262,7 @@ var afterRename func(path string)
 // rename itself, so there it does nothing; failing there would report a
 // write that succeeded as failed.
 func SyncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return syncOpened(func() (*os.File, error) { return os.Open(dir) })
 }
 
 // SyncRoot is SyncDir for the folder root holds open, so that a rename in
@@ -282,10 +271,16 @@ func SyncDir(dir string) error {
 // nothing, for SyncDir's reason (a directory handle cannot be flushed
 // there, and failing would report a file that was written as not written).
 func SyncRoot(root *os.Root) error {
+	return syncOpened(func() (*os.File, error) { return root.Open(".") })
+}
+
+// syncOpened syncs the folder open opens, and closes it (SyncDir,
+// SyncRoot); on Windows it opens nothing.
+func syncOpened(open func() (*os.File, error)) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
-	d, err := root.Open(".")
+	d, err := open()
 	if err != nil {
 		return err
 	}

@@ -200,8 +200,9 @@ func TestTrustedWayJudgesWhoMayChangeALink(t *testing.T) {
 	})
 }
 
-// At most MaxLinks links are followed on a way: a chain of 40 is, one of
-// 41 is a *TooManyLinksError naming the 41st, and so is a loop.
+// At most MaxLinks links are followed on a way, by TrustedWay and by
+// OpenFolder's walk alike: a chain of 40 is, one of 41 is a
+// *TooManyLinksError naming the 41st, and so is a loop.
 func TestTrustedWayBoundsLinks(t *testing.T) {
 	base := trustTree(t)
 	chain := func(name string, n int) string {
@@ -220,6 +221,19 @@ func TestTrustedWayBoundsLinks(t *testing.T) {
 	var te *TooManyLinksError
 	if _, err := TrustedWay(chain("past", MaxLinks+1)); !errors.As(err, &te) || te.Path != filepath.Join(base, "past-41") {
 		t.Errorf("41 links: %v", err)
+	}
+	// OpenFolder's walk with open folders (walkFolder) keeps the same
+	// bound, at it and one past it.
+	root, err := OpenFolder(filepath.Dir(chain("open-at", MaxLinks)))
+	if err != nil {
+		t.Errorf("OpenFolder, 40 links: %v", err)
+	} else {
+		st, err := root.Stat(".")
+		sameAs(t, "OpenFolder, 40 links", st, err, filepath.Join(base, "real", "sub"))
+		root.Close()
+	}
+	if _, err := OpenFolder(filepath.Dir(chain("open-past", MaxLinks+1))); !errors.As(err, &te) || te.Path != filepath.Join(base, "open-past-41") {
+		t.Errorf("OpenFolder, 41 links: %v", err)
 	}
 	symlink(t, "b", filepath.Join(base, "a"))
 	symlink(t, "a", filepath.Join(base, "b"))
