@@ -76,19 +76,25 @@ func Post(ctx context.Context, target string, body []byte, headers []string) (*h
 type Run struct {
 	// Stream is the checker of the run's events.
 	Stream *agui.Stream
-	parser *sse.Parser
 	save   func(line []byte) error
 	report func(agui.Finding)
 	// handoff, while ReadBody reads, takes the events read to the
 	// checking goroutine; nil, each event is checked as soon as it is
 	// read (Write).
 	handoff *handoff
-	// parsed is the number of events read so far.
-	parsed int
 	// Parts, when set beside save, saves the line of an event too large
 	// to hold as it arrives; without it such an event stops the run when
 	// there is a record to save.
 	Parts PartSaver
+
+	// What follows is the reading goroutine's, written for every event
+	// while the checking one reads the fields above for every event: a
+	// cache line apart (agui.Stream keeps its halves apart alike).
+	_ [128]byte
+
+	parser *sse.Parser
+	// parsed is the number of events read so far.
+	parsed int
 	// spilled is the size of the event being spilled so far, nonSpace
 	// whether it holds anything but white space; crs is where its bytes
 	// become the record's.
