@@ -167,13 +167,29 @@ func TestLiveCheckMatchesFile(t *testing.T) {
 				if cr := bytes.ContainsRune(stream.Bytes(), '\r'); strings.Count(stderr, crNote) != map[bool]int{false: 0, true: 1}[cr] {
 					t.Errorf("%s: CR line ends %v, stderr:\n%s", what, cr, stderr)
 				}
-				req := <-agent.got
+				req, ok := received(agent.got)
+				if !ok {
+					t.Errorf("%s: the agent got no run request", what)
+				}
 				var in map[string]any
 				if err := json.Unmarshal(req, &in); err != nil || in["threadId"] == nil || in["runId"] == nil {
 					t.Errorf("%s: the run request %s is not a RunAgentInput", what, req)
 				}
 			}
 		}
+	}
+}
+
+// received waits for what ch gives, or for it to be closed, for at most
+// ten seconds: a command that never reached the agent fails the test
+// rather than hanging it until go test's own timeout.
+func received[T any](ch <-chan T) (T, bool) {
+	select {
+	case v := <-ch:
+		return v, true
+	case <-time.After(10 * time.Second):
+		var zero T
+		return zero, false
 	}
 }
 
@@ -194,7 +210,7 @@ func TestLiveCheckInputAndHeaders(t *testing.T) {
 	input := `{"threadId":"th","runId":"ru","messages":[{"id":"u1","role":"user","content":"hi"}]}`
 	in := write(t, "run.json", input)
 	code, _, stderr := runAgui(t, "", "check", "--url", srv.URL, "--input", in, "--header", "Authorization: Bearer x")
-	if code != exitAccepted || gotAuth != "Bearer x" || string(<-got) != input {
+	if req, _ := received(got); code != exitAccepted || gotAuth != "Bearer x" || string(req) != input {
 		t.Errorf("exit %d, auth %q, stderr %s", code, gotAuth, stderr)
 	}
 	bad := write(t, "bad.json", `{"threadId":"th","messages":[]}`)
@@ -586,7 +602,9 @@ func TestProgressLineGivesWay(t *testing.T) {
 		}
 	}
 	p.say("agui check: live: %s\n", "a finding")
-	<-drawn
+	if _, ok := received(drawn); !ok {
+		t.Fatal("the progress line drawn from another goroutine never returned")
+	}
 	if out := w.String(); !strings.Contains(out, "\r\033[Kagui check: live: a finding\n") {
 		t.Errorf("the line ran on from a progress line: %q", out)
 	}

@@ -332,7 +332,7 @@ func TestTapPathAndCredentials(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if s := <-got; s.path != tc.wantPath || s.auth != tc.wantAuth {
+		if s, ok := received(got); !ok || s.path != tc.wantPath || s.auth != tc.wantAuth {
 			t.Errorf("%s: the agent got %q with %q; want %q with %q", tc.path, s.path, s.auth, tc.wantPath, tc.wantAuth)
 		}
 	}
