@@ -28,6 +28,10 @@ type Override struct {
 	Reason   string   `json:"reason"`
 }
 
+// MaxPolicyBytes bounds the size of a policy file: its most overrides
+// (200), each with the longest reason (2,000 characters), fit in half.
+const MaxPolicyBytes = 1 << 20
+
 // maxPolicyDepth bounds nesting; the format needs four levels.
 const maxPolicyDepth = 16
 
@@ -40,6 +44,9 @@ type SeverityPolicy struct {
 // PolicySchemaPath), then known rules and no rule set twice for a domain.
 // Problems are errors of the form file:/pointer: message.
 func ParsePolicy(path string, data, schema []byte) (*SeverityPolicy, error) {
+	if len(data) > MaxPolicyBytes {
+		return nil, fmt.Errorf("%s: the file is %d bytes; the limit is %d", path, len(data), MaxPolicyBytes)
+	}
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	if err := c.AddResource(policySchemaURL, bytes.NewReader(schema)); err != nil {

@@ -118,6 +118,16 @@ func TestPolicyLimits(t *testing.T) {
 		}
 		return []byte(policyJSON(es...))
 	}
+	pad := func(n int) []byte {
+		doc := policyJSON(override(RuleTextChanged, "warning", "x"))
+		return []byte(doc + strings.Repeat(" ", n-len(doc)))
+	}
+	if _, err := ParsePolicy("p.json", pad(MaxPolicyBytes), s); err != nil {
+		t.Errorf("a file of %d bytes: %v", MaxPolicyBytes, err)
+	}
+	if _, err := ParsePolicy("p.json", pad(MaxPolicyBytes+1), s); err == nil || err.Error() != fmt.Sprintf("p.json: the file is %d bytes; the limit is %d", MaxPolicyBytes+1, MaxPolicyBytes) {
+		t.Errorf("a file of %d bytes: %v", MaxPolicyBytes+1, err)
+	}
 	if _, err := ParsePolicy("p.json", many(200), s); err != nil {
 		t.Errorf("200 overrides: %v", err)
 	}
