@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # contractdiff-action.sh: the one step of the contractdiff GitHub Action
 # (action.yml at the repository root). It builds contractdiff from the
-# contractkit source it belongs to, picks the baseline, writes the markdown
-# report, then runs contractdiff again with workflow annotations and the
-# job summary, enforcing when asked. Outside GitHub Actions it runs the same
+# contractkit source it belongs to, picks the baseline, and runs
+# contractdiff once: workflow annotations, the job summary and the
+# markdown report, enforcing when asked. Outside GitHub Actions it runs the same
 # way (the adoption test runs it on a temporary repository), printing the
 # annotations to stdout.
 #
@@ -61,11 +61,9 @@ args=(--allow-missing-baseline)
 [ -n "$base" ] && args+=(--baseline-git-ref "$base")
 
 report=${REPORT:-contract-diff.md}
-# The markdown report, for an artifact or a comment (without --enforce it
-# fails only on an error).
-"$bin" "${args[@]}" --format markdown --output "$report"
-# Annotations (at most ten of each level) and the job summary, which
-# holds every finding.
+# One comparison: the annotations (at most ten of each level) on stdout,
+# the job summary, which holds every finding, and the markdown report in
+# $report, for an artifact or a comment.
 enforce=()
 [ "${ENFORCE:-true}" = true ] && enforce=(--enforce)
-exec "$bin" "${args[@]}" --format github "${enforce[@]}"
+exec "$bin" "${args[@]}" --format github --markdown "$report" "${enforce[@]}"

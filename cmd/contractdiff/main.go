@@ -17,6 +17,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/contractkit/contractkit/internal/atomicfile"
 	"github.com/contractkit/contractkit/internal/buildinfo"
 	"github.com/contractkit/contractkit/internal/config"
 	"github.com/contractkit/contractkit/internal/contractdiff"
@@ -65,6 +67,8 @@ Examples:
   contractdiff --baseline-git-ref HEAD~1
   # a markdown report for a pull request
   contractdiff --format markdown --output contract-diff.md
+  # in GitHub Actions: annotations, the job summary and the report file
+  contractdiff --format github --markdown contract-diff.md --enforce
   # the release notes of the change, in Russian, grouped by party
   contractdiff --format changelog --lang ru
 
@@ -97,7 +101,8 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	policyPath := fl.String("policy", "", "the severity policy `FILE` (default: contractkit.json's contractdiff.policy, else "+config.DefaultPolicy+", in the repository root, which may be absent)")
 	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json, github (workflow annotations; with GITHUB_STEP_SUMMARY set, the markdown report is added to the job summary) or changelog (release notes of the change, grouped by party)")
 	lang := fl.String("lang", "en", "the `LANGUAGE` of --format changelog: en or ru")
-	output := fl.String("output", "", "write the report to `FILE` instead of stdout")
+	output := fl.String("output", "", "write the report to `FILE` instead of stdout (atomically; a symbolic link there is refused)")
+	markdown := fl.String("markdown", "", "also write the markdown report to `FILE`, from the same comparison (atomically; a symbolic link there is refused): a workflow gets its annotations and its report file from one run")
 	enforce := fl.Bool("enforce", false, "exit 1 when blocked: a breaking change without a disposition, or a stale, expired, unfinished or mismatched disposition")
 	root := fl.String("root", "", "repository `DIR` (default: the nearest folder above the working directory that holds contractkit.json)")
 	version := fl.Bool("version", false, "print the version of this build and exit")
@@ -235,23 +240,23 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	result := disposition.Apply(in)
 	rep := &report.Report{Baseline: label, BaselineCommit: base.Commit, Current: "working tree", Dispositions: dlabel, Result: result}
 
-	out := stdout
-	if *output != "" {
-		f, err := os.Create(*output)
-		if err != nil {
-			return fail("%v", err)
-		}
-		defer f.Close()
-		out = f
-	}
 	write := formats[*format]
 	if *format == "changelog" {
 		write = func(w io.Writer, rep *report.Report) error {
 			return changelog.Write(w, changelogDomains(base.Domains, cur.Domains, rep.Result), *lang)
 		}
 	}
-	if err := write(out, rep); err != nil {
+	if *output == "" {
+		if err := write(stdout, rep); err != nil {
+			return fail("write the report: %v", err)
+		}
+	} else if err := writeReport(*output, write, rep); err != nil {
 		return fail("write the report: %v", err)
+	}
+	if *markdown != "" {
+		if err := writeReport(*markdown, report.Markdown, rep); err != nil {
+			return fail("write the markdown report: %v", err)
+		}
 	}
 	if *format == "github" {
 		if err := stepSummary(rep); err != nil {
@@ -314,6 +319,36 @@ func stepSummary(rep *report.Report) error {
 	return f.Close()
 }
 
+// writeReport writes rep to the file path as write renders it: whole or
+// not at all (atomicfile.WriteFile), so a report read while a run writes
+// it, or left by a run that was killed, is never half of one.
+func writeReport(path string, write func(io.Writer, *report.Report) error, rep *report.Report) error {
+	var b bytes.Buffer
+	if err := write(&b, rep); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Dir(path), filepath.Base(path), b.Bytes(), 0o644, nil)
+}
+
+// readLimited reads the file path, refusing one of more than limit bytes
+// before reading it: a policy or dispositions file is read whole, and a
+// file that is not one (a log, a disk image) must not be.
+func readLimited(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > int64(limit) {
+		return nil, fmt.Errorf("%s: the file is %d bytes; the limit is %d", path, st.Size(), limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err == nil && len(data) > limit {
+		return nil, fmt.Errorf("%s: the file is more than %d bytes, the limit", path, limit)
+	}
+	return data, err
+}
+
 // readPolicy reads the severity policy. The default path is looked up in
 // the repository root and may be absent; a path given on the command line
 // must exist.
@@ -322,7 +357,7 @@ func readPolicy(repo, path string, explicit bool, schema []byte) (*contractdiff.
 	if !explicit {
 		full = filepath.Join(repo, path)
 	}
-	data, err := os.ReadFile(full)
+	data, err := readLimited(full, contractdiff.MaxPolicyBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !explicit:
 		return nil, nil
@@ -340,7 +375,7 @@ func readDispositions(repo, path string, explicit bool, schema *disposition.Sche
 	if !explicit {
 		full = filepath.Join(repo, path)
 	}
-	data, err := os.ReadFile(full)
+	data, err := readLimited(full, disposition.MaxFileBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !explicit:
 		return &disposition.File{Path: label}, label, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -1090,5 +1091,69 @@ func TestChangelogFormat(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--lang", "ru"); code != 2 || !strings.Contains(stderr, "--lang applies to --format changelog only") {
 		t.Errorf("--lang without changelog: exit %d, %s", code, stderr)
+	}
+}
+
+// --markdown writes, from the one comparison of a --format github run,
+// the report --format markdown prints: the action gets its annotations,
+// job summary and report file from one run. A symbolic link where a
+// report goes is refused, with the file it points to left as it was.
+func TestMarkdownBesideAnotherFormat(t *testing.T) {
+	dir := demoRepo(t)
+	editJSON(t, filepath.Join(dir, "spec/demo.json"), func(doc map[string]any) {
+		doc["methods"] = without(doc["methods"], "id", "demo.method.confirm")
+	})
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	_, alone, _ := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "markdown")
+	md := filepath.Join(t.TempDir(), "contract-diff.md")
+	code, gh, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github", "--markdown", md, "--enforce")
+	if code != 1 || !strings.Contains(gh, "::error file=spec/demo.json,line=") {
+		t.Fatalf("exit %d, want 1 with an annotation:\n%s%s", code, gh, stderr)
+	}
+	got, err := os.ReadFile(md)
+	// The markdown run prints its summary line after the report.
+	if err != nil || !strings.HasPrefix(alone, string(got)) || !strings.Contains(string(got), "## Missing dispositions") {
+		t.Errorf("--markdown wrote %q (%v); --format markdown printed:\n%s", got, err, alone)
+	}
+	for _, flag := range []string{"--markdown", "--output"} {
+		other := filepath.Join(t.TempDir(), "other.md")
+		writeFile(t, other, []byte("kept\n"))
+		link := filepath.Join(t.TempDir(), "report.md")
+		if err := os.Symlink(other, link); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "github", flag, link)
+		kept, _ := os.ReadFile(other)
+		if code != 2 || !strings.Contains(stderr, "symbolic link") || string(kept) != "kept\n" {
+			t.Errorf("%s through a link: exit %d, the link's target holds %q\n%s%s", flag, code, kept, stdout, stderr)
+		}
+	}
+}
+
+// A policy file of contractdiff.MaxPolicyBytes is read; one byte more is
+// refused naming the limit, and a file far larger is refused by its size
+// before it is read (a sparse file of 4 GiB, which reading would take).
+func TestPolicyFileLimit(t *testing.T) {
+	dir := demoRepo(t)
+	policy := filepath.Join(dir, contractdiff.PolicyFile)
+	pad := func(n int) string {
+		const doc = `{"severities": []}`
+		return doc + strings.Repeat(" ", n-len(doc))
+	}
+	writeFile(t, policy, []byte(pad(contractdiff.MaxPolicyBytes)))
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD"); code != 0 {
+		t.Errorf("a policy of %d bytes: exit %d\n%s%s", contractdiff.MaxPolicyBytes, code, stdout, stderr)
+	}
+	writeFile(t, policy, []byte(pad(contractdiff.MaxPolicyBytes+1)))
+	want := fmt.Sprintf("the file is %d bytes; the limit is %d", contractdiff.MaxPolicyBytes+1, contractdiff.MaxPolicyBytes)
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD"); code != 2 || !strings.Contains(stderr, policy+": "+want) {
+		t.Errorf("a policy of %d bytes: exit %d, want 2 and %q\n%s%s", contractdiff.MaxPolicyBytes+1, code, want, stdout, stderr)
+	}
+	if err := os.Truncate(policy, 4<<30); err != nil {
+		t.Fatal(err)
+	}
+	want = fmt.Sprintf("the file is %d bytes; the limit is %d", int64(4<<30), contractdiff.MaxPolicyBytes)
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD"); code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("a policy of 4 GiB: exit %d, want 2 and %q\n%s%s", code, want, stdout, stderr)
 	}
 }
