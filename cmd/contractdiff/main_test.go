@@ -1157,3 +1157,17 @@ func TestPolicyFileLimit(t *testing.T) {
 		t.Errorf("a policy of 4 GiB: exit %d, want 2 and %q\n%s%s", code, want, stdout, stderr)
 	}
 }
+
+// A dispositions file far larger than disposition.MaxFileBytes is refused
+// by its size before it is read (its limit at the byte is tested where it
+// is parsed).
+func TestDispositionsFileTooLarge(t *testing.T) {
+	dir := demoRepo(t)
+	if err := os.Truncate(filepath.Join(dir, "contract-change-dispositions.json"), 4<<30); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("contract-change-dispositions.json: the file is %d bytes; the limit is %d", int64(4<<30), disposition.MaxFileBytes)
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD"); code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want 2 and %q\n%s%s", code, want, stdout, stderr)
+	}
+}
