@@ -1406,6 +1406,76 @@ func TestTapStopCountsRequestsNotAnsweredYet(t *testing.T) {
 	}
 }
 
+// Ctrl-C to agui tap while an answer that is not an event stream is still
+// passing on to the frontend: the stop's line counts it as such (before,
+// it counted the answer as neither a run nor a request, and the tap
+// waited for it without a word); it passes on whole when the agent ends
+// it, or is cut at a second Ctrl-C. Beside it, a request not answered
+// yet is named in the same line.
+func TestTapStopCountsAnswersPassingOn(t *testing.T) {
+	for _, second := range []bool{false, true} {
+		sent := make(chan struct{}, 2)
+		release := make(chan struct{})
+		agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/wait" {
+				// Never answered before the stop: asking.
+				sent <- struct{}{}
+				select {
+				case <-release:
+				case <-r.Context().Done():
+				}
+				return
+			}
+			w.Header().Set("Content-Type", "text/plain")
+			io.WriteString(w, "first half, ")
+			w.(http.Flusher).Flush()
+			sent <- struct{}{}
+			select {
+			case <-release:
+				io.WriteString(w, "second half")
+			case <-r.Context().Done():
+			}
+		}))
+		var once sync.Once
+		end := func() { once.Do(func() { close(release) }) }
+		defer agent.Close()
+		defer end()
+		cmd, addr, out, errb := tapWithGrace(t, agent.URL, t.TempDir(), 10*time.Minute)
+		// What the frontend got, whole or cut (a cut body is no error
+		// here).
+		got := make(chan []byte, 1)
+		go func() {
+			var b []byte
+			if resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}")); err == nil {
+				b, _ = io.ReadAll(resp.Body)
+				resp.Body.Close()
+			}
+			got <- b
+		}()
+		waitSent(t, sent)
+		go func() {
+			if resp, err := http.Post("http://"+addr+"/wait", "application/json", strings.NewReader("{}")); err == nil {
+				resp.Body.Close()
+			}
+		}()
+		waitSent(t, sent)
+		cmd.Process.Signal(os.Interrupt)
+		waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the request the agent has not answered yet and the answer passing on unchecked to end; stop the tap again to cut them now\n`))
+		if second {
+			cmd.Process.Signal(os.Interrupt)
+		} else {
+			end()
+		}
+		if code := waitExit(t, cmd); code != exitAccepted {
+			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
+		}
+		body, ok := received(got)
+		if whole := string(body) == "first half, second half"; !ok || whole == second {
+			t.Errorf("second %v: the frontend got %q", second, body)
+		}
+	}
+}
+
 // A record linked under its own name whose temporary name then cannot be
 // removed (the system fails the removal) is in place all the same: the
 // run's exit status and verdict are as without it, the record holds the

@@ -55,8 +55,9 @@ still fail (the folder removed, a full disk), its run is checked all the
 same and a line says the record could not be kept.
 
 Ctrl-C or SIGTERM stops the tap: it takes no new run and gives the runs
-in flight, and the requests the agent has not answered yet, 5 seconds to
-end, each judged and saved as any run; one line says how many. A run still
+in flight, the requests the agent has not answered yet and the answers
+still passing on unchecked (not event streams), 5 seconds to end, each
+run judged and saved as any run; one line says how many of each. A run still
 going then, or at a second Ctrl-C or SIGTERM, is cut (the frontend's
 stream ends there), its record keeps what passed, and it is not judged, as
 when the frontend closes it (after a finding it is REJECTED, marked as
@@ -179,7 +180,7 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 			}
 			close(shut)
 		}()
-		if what, n := waitedFor(t.inflight.count(), t.asking.count()); n > 0 {
+		if what, n := waitedFor(t.waits.now()); n > 0 {
 			them := "them"
 			if n == 1 {
 				them = "it"
@@ -207,7 +208,7 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 		// The verdicts of the runs cut are printed before the tap's last
 		// line (a stream that will not end is not waited for long).
 		select {
-		case <-t.inflight.none():
+		case <-t.waits.noRuns():
 		case <-time.After(5 * time.Second):
 		}
 		fmt.Fprintf(t.out, "agui tap: %s\n", why)
@@ -217,17 +218,18 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	}
 }
 
-// waitedFor names what a stopped tap waits for: runs in flight, and
-// requests the agent has not answered yet (each may be a run), and how
-// many in all.
-func waitedFor(runs, asking int) (string, int) {
+// waitedFor names what a stopped tap waits for: runs in flight, requests
+// the agent has not answered yet (each may be a run), and answers passing
+// on unchecked, and how many in all.
+func waitedFor(n pending) (string, int) {
 	var parts []string
 	for _, c := range []struct {
 		n         int
 		one, many string
 	}{
-		{runs, "the run in flight", "the %d runs in flight"},
-		{asking, "the request the agent has not answered yet", "the %d requests the agent has not answered yet"},
+		{n.runs, "the run in flight", "the %d runs in flight"},
+		{n.asking, "the request the agent has not answered yet", "the %d requests the agent has not answered yet"},
+		{n.passing, "the answer passing on unchecked", "the %d answers passing on unchecked"},
 	} {
 		switch {
 		case c.n == 1:
@@ -236,7 +238,11 @@ func waitedFor(runs, asking int) (string, int) {
 			parts = append(parts, fmt.Sprintf(c.many, c.n))
 		}
 	}
-	return strings.Join(parts, " and "), runs + asking
+	switch len(parts) {
+	case 0, 1, 2:
+		return strings.Join(parts, " and "), n.runs + n.asking + n.passing
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1], n.runs + n.asking + n.passing
 }
 
 // stopGrace is how long a stopped tap waits for the runs in flight to end
@@ -291,80 +297,100 @@ type tap struct {
 	// stopped says why the tap stopped, once it did: the runs it cut
 	// say it.
 	stopped atomic.Pointer[string]
-	// inflight counts the runs whose verdict is not printed yet.
-	inflight inFlight
-	// asking counts the requests whose answer has not come from the
-	// agent yet: a stop waits for them as for runs (counted).
-	asking inFlight
+	// waits counts what a stop waits for: requests the agent has not
+	// answered yet, runs whose verdict is not printed yet, answers
+	// passing on unchecked.
+	waits waits
 }
 
-// answeredKey keys, in a request's context, the func that says the
-// agent's answer came (counted).
+// answeredKey keys, in a request's context, the func that says what the
+// agent's answer is (counted).
 type answeredKey struct{}
 
-// counted counts each request in asking from its arrival until the
-// agent's answer comes (watch, once a run is counted in inflight) or
-// the request ends without one.
+// counted counts each request as asking from its arrival until the
+// agent's answer comes (watch says then what the answer is: a run, one
+// passing on unchecked) or the request ends without one.
 func (t *tap) counted(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var once sync.Once
-		answered := func() { once.Do(t.asking.done) }
-		t.asking.add()
-		defer answered()
+		answered := func(is *int) { once.Do(func() { t.waits.answered(is) }) }
+		t.waits.ask()
+		defer answered(nil)
 		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), answeredKey{}, answered)))
 	})
 }
 
-// answered says the agent's answer to req came (counted).
-func answered(req *http.Request) {
-	if f, ok := req.Context().Value(answeredKey{}).(func()); ok {
-		f()
+// answered says the agent's answer to req came and what it is: the count
+// it goes on in (t.waits.runs or t.waits.passing), or none.
+func answered(req *http.Request, is *int) {
+	if f, ok := req.Context().Value(answeredKey{}).(func(*int)); ok {
+		f(is)
 	}
 }
 
-// inFlight counts runs in flight, or requests not answered yet (tap's
-// inflight and asking); unlike a WaitGroup's, its count may rise while
-// someone waits for it to fall to zero (a run that starts as the tap
-// stops).
-type inFlight struct {
-	mu   sync.Mutex
-	n    int
-	zero []chan struct{} // closed when n falls to zero
+// pending is what a stopped tap waits for, counted at one moment.
+type pending struct{ asking, runs, passing int }
+
+// waits counts what a stopped tap waits for: requests the agent has not
+// answered yet, runs whose verdict is not printed yet, and answers that
+// are not event streams still passing on. One lock keeps the counts, so
+// that a request whose answer came moves from one count to the next at
+// once, never counted twice or not at all. Unlike a WaitGroup's, a count
+// may rise while someone waits for the runs to end (a run that starts as
+// the tap stops).
+type waits struct {
+	mu sync.Mutex
+	pending
+	noRun []chan struct{} // closed when runs falls to zero
 }
 
-func (c *inFlight) add() {
-	c.mu.Lock()
-	c.n++
-	c.mu.Unlock()
+// ask counts a request that came.
+func (w *waits) ask() {
+	w.mu.Lock()
+	w.asking++
+	w.mu.Unlock()
 }
 
-func (c *inFlight) done() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n--; c.n == 0 {
-		for _, ch := range c.zero {
+// answered moves a request from asking to is (&w.runs or &w.passing), or
+// to no count when is is nil.
+func (w *waits) answered(is *int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.asking--
+	if is != nil {
+		*is++
+	}
+}
+
+// ended takes an answer out of the count is (&w.runs or &w.passing): a
+// run's verdict is printed, an answer passed on.
+func (w *waits) ended(is *int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if *is--; is == &w.runs && w.runs == 0 {
+		for _, ch := range w.noRun {
 			close(ch)
 		}
-		c.zero = nil
+		w.noRun = nil
 	}
 }
 
-// count is the number counted now.
-func (c *inFlight) count() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n
+// now is what is counted now.
+func (w *waits) now() pending {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pending
 }
 
-// none is closed once the count is zero.
-func (c *inFlight) none() <-chan struct{} {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// noRuns is closed once no run is in flight.
+func (w *waits) noRuns() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	ch := make(chan struct{})
-	if c.n == 0 {
+	if w.runs == 0 {
 		close(ch)
 	} else {
-		c.zero = append(c.zero, ch)
+		w.noRun = append(w.noRun, ch)
 	}
 	return ch
 }
@@ -453,17 +479,17 @@ func (t *tap) rewrite(pr *httputil.ProxyRequest) {
 // watch checks an answer that is an event stream as it passes.
 func (t *tap) watch(resp *http.Response) error {
 	req := resp.Request
-	// Once a run is counted in inflight, if it is one.
-	defer answered(req)
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || media != mediaSSE {
 		fmt.Fprintf(t.errw, "agui tap: %s %s: %s %s, not an event stream: passed on unchecked\n", req.Method, req.URL.Path, resp.Status, media)
+		t.passUnchecked(resp)
 		return nil
 	}
 	n := t.served.Add(1)
 	name := fmt.Sprintf("run %d", n)
 	if enc := resp.Header.Get("Content-Encoding"); enc != "" && enc != "identity" {
 		fmt.Fprintf(t.errw, "agui tap: %s: passed on unchecked: the stream is compressed (Content-Encoding: %s)\n", name, enc)
+		t.passUnchecked(resp)
 		return nil
 	}
 	file := filepath.Join(t.dir, fmt.Sprintf("run-%s-%03d.ndjson", time.Now().UTC().Format("20060102-150405"), n))
@@ -485,13 +511,14 @@ func (t *tap) watch(resp *http.Response) error {
 		if rec != nil {
 			rec.discard()
 		}
+		answered(req, nil)
 		return err
 	}
 	if recErr == nil {
 		run.Parts = &recordParts{rec: rec}
 		body.rec = rec
 	}
-	t.inflight.add()
+	answered(req, &t.waits.runs)
 	fmt.Fprintf(t.out, "agui tap: %s: %s %s\n", name, req.Method, req.URL.Path)
 	if recErr != nil {
 		lost(recErr)
@@ -499,6 +526,35 @@ func (t *tap) watch(resp *http.Response) error {
 	body.run = run
 	resp.Body = body
 	return nil
+}
+
+// passUnchecked counts resp, an answer passed on unchecked, as passing
+// until the proxy has passed its body on and closed it: a stop waits for
+// it, and says so.
+func (t *tap) passUnchecked(resp *http.Response) {
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		// The proxy writes to an upgraded connection's body: it must
+		// stay what the transport made it. The server's stop does not
+		// wait for such a connection either.
+		answered(resp.Request, nil)
+		return
+	}
+	answered(resp.Request, &t.waits.passing)
+	resp.Body = &passingBody{ReadCloser: resp.Body, ended: func() { t.waits.ended(&t.waits.passing) }}
+}
+
+// passingBody is the body of an answer passed on unchecked; ended is
+// called once, when it is closed.
+type passingBody struct {
+	io.ReadCloser
+	once  sync.Once
+	ended func()
+}
+
+func (b *passingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.ended)
+	return err
 }
 
 // tapBody passes an event stream on and checks it on the way.
@@ -553,7 +609,7 @@ func (b *tapBody) Close() error {
 // err why the agent's side broke.
 func (b *tapBody) finish(how int, cutErr error) {
 	b.once.Do(func() {
-		defer b.t.inflight.done()
+		defer b.t.waits.ended(&b.t.waits.runs)
 		// A stream the tap's own stop cut is no more the agent's doing
 		// than one the frontend closed.
 		tapStop := ""

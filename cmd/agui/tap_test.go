@@ -430,24 +430,29 @@ func TestTapEventPastTheByteLimit(t *testing.T) {
 	}
 }
 
-// A stopped tap's line names the runs in flight and the requests the
-// agent has not answered yet, each alone or with its count, both joined
-// by "and", and counts them all; nothing when there is neither.
+// A stopped tap's line names the runs in flight, the requests the agent
+// has not answered yet and the answers passing on unchecked, each alone or
+// with its count, joined by "and" (and commas for three), and counts them
+// all; nothing when there is none.
 func TestWaitedFor(t *testing.T) {
 	for _, tc := range []struct {
-		runs, asking int
-		want         string
+		n    pending
+		want string
 	}{
-		{0, 0, ""},
-		{1, 0, "the run in flight"},
-		{2, 0, "the 2 runs in flight"},
-		{0, 1, "the request the agent has not answered yet"},
-		{0, 2, "the 2 requests the agent has not answered yet"},
-		{1, 1, "the run in flight and the request the agent has not answered yet"},
-		{2, 3, "the 2 runs in flight and the 3 requests the agent has not answered yet"},
+		{pending{}, ""},
+		{pending{runs: 1}, "the run in flight"},
+		{pending{runs: 2}, "the 2 runs in flight"},
+		{pending{asking: 1}, "the request the agent has not answered yet"},
+		{pending{asking: 2}, "the 2 requests the agent has not answered yet"},
+		{pending{passing: 1}, "the answer passing on unchecked"},
+		{pending{passing: 2}, "the 2 answers passing on unchecked"},
+		{pending{runs: 1, asking: 1}, "the run in flight and the request the agent has not answered yet"},
+		{pending{runs: 2, asking: 3}, "the 2 runs in flight and the 3 requests the agent has not answered yet"},
+		{pending{asking: 1, passing: 1}, "the request the agent has not answered yet and the answer passing on unchecked"},
+		{pending{runs: 1, asking: 2, passing: 3}, "the run in flight, the 2 requests the agent has not answered yet and the 3 answers passing on unchecked"},
 	} {
-		if got, n := waitedFor(tc.runs, tc.asking); got != tc.want || n != tc.runs+tc.asking {
-			t.Errorf("waitedFor(%d, %d) = %q, %d; want %q, %d", tc.runs, tc.asking, got, n, tc.want, tc.runs+tc.asking)
+		if got, n := waitedFor(tc.n); got != tc.want || n != tc.n.runs+tc.n.asking+tc.n.passing {
+			t.Errorf("waitedFor(%+v) = %q, %d; want %q, %d", tc.n, got, n, tc.want, tc.n.runs+tc.n.asking+tc.n.passing)
 		}
 	}
 }
