@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -454,5 +457,50 @@ func TestWaitedFor(t *testing.T) {
 		if got, n := waitedFor(tc.n); got != tc.want || n != tc.n.runs+tc.n.asking+tc.n.passing {
 			t.Errorf("waitedFor(%+v) = %q, %d; want %q, %d", tc.n, got, n, tc.want, tc.n.runs+tc.n.asking+tc.n.passing)
 		}
+	}
+}
+
+// An upgrade passes through the tap both ways, unchecked: the proxy needs
+// the upgraded connection's body as the transport made it (a tap that
+// wrapped it, as it wraps other answers passed on unchecked, broke the
+// upgrade), and the tap's stop does not wait for it.
+func TestTapPassesAnUpgrade(t *testing.T) {
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "echo" {
+			http.Error(w, "upgrade expected", http.StatusBadRequest)
+			return
+		}
+		conn, rw, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		rw.WriteString("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n")
+		rw.Flush()
+		line, _ := rw.ReadString('\n')
+		rw.WriteString("echo: " + line)
+		rw.Flush()
+	}))
+	defer agent.Close()
+	tr := runTap(t, agent.URL, "--dir", t.TempDir())
+	conn, err := net.DialTimeout("tcp", tr.addr, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n", tr.addr)
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("answer %v, %v; stderr %s", resp, err, tr.errb)
+	}
+	io.WriteString(conn, "hello\n")
+	if line, err := br.ReadString('\n'); err != nil || line != "echo: hello\n" {
+		t.Errorf("through the upgraded connection: %q, %v", line, err)
+	}
+	if code := tr.stop(nil); code != exitAccepted {
+		t.Errorf("the tap exited %d", code)
 	}
 }
