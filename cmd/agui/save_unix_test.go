@@ -241,7 +241,7 @@ func TestTapRunCheckedWithoutItsRecord(t *testing.T) {
 	waitFor(t, tr.out, regexp.MustCompile(`run 2: ACCEPTED, 2 events, 0 warnings; no record\n`))
 	lines := regexp.MustCompile(`(?m)^agui tap: run 2: .*$`).FindAllString(tr.out.String(), -1)
 	want := []string{
-		"agui tap: run 2: POST ",
+		"agui tap: run 2: POST /",
 		"agui tap: run 2: the record could not be kept: cannot write a file in the folder " + dir + ": no such file or directory",
 		"agui tap: run 2: ACCEPTED, 2 events, 0 warnings; no record",
 	}

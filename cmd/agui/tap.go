@@ -413,7 +413,7 @@ func (t *tap) proxy() http.Handler {
 			if why := t.stopped.Load(); why != nil {
 				problem = "cut before the agent answered: " + *why
 			}
-			fmt.Fprintf(t.errw, "agui tap: %s %s: %s\n", r.Method, r.URL.Path, problem)
+			fmt.Fprintf(t.errw, "agui tap: %s %s: %s\n", r.Method, sentPath(r.URL), problem)
 			// The frontend is told too, in the answer's body.
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusBadGateway)
@@ -476,12 +476,21 @@ func (t *tap) rewrite(pr *httputil.ProxyRequest) {
 	pr.Out.Host = ""
 }
 
+// sentPath is the path a request to the agent is sent with: an agent's URL
+// with no path is asked at "/", as the request line says.
+func sentPath(u *url.URL) string {
+	if u.Path == "" {
+		return "/"
+	}
+	return u.Path
+}
+
 // watch checks an answer that is an event stream as it passes.
 func (t *tap) watch(resp *http.Response) error {
 	req := resp.Request
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || media != mediaSSE {
-		fmt.Fprintf(t.errw, "agui tap: %s %s: %s %s, not an event stream: passed on unchecked\n", req.Method, req.URL.Path, resp.Status, media)
+		fmt.Fprintf(t.errw, "agui tap: %s %s: %s %s, not an event stream: passed on unchecked\n", req.Method, sentPath(req.URL), resp.Status, media)
 		t.passUnchecked(resp)
 		return nil
 	}
@@ -519,7 +528,7 @@ func (t *tap) watch(resp *http.Response) error {
 		body.rec = rec
 	}
 	answered(req, &t.waits.runs)
-	fmt.Fprintf(t.out, "agui tap: %s: %s %s\n", name, req.Method, req.URL.Path)
+	fmt.Fprintf(t.out, "agui tap: %s: %s %s\n", name, req.Method, sentPath(req.URL))
 	if recErr != nil {
 		lost(recErr)
 	}
