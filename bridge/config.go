@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/contractkit/contractkit/generated/aicontrol"
+	"github.com/contractkit/contractkit/internal/loopback"
 )
 
 // Defaults of the settings the contract does not fix.
@@ -234,24 +235,13 @@ func SplitAddr(addr string) (host string, port int, err error) {
 // an address in 127.0.0.0/8, or ::1. No name is resolved, so a name that
 // happens to point at loopback still counts as remote; and "localhost" is
 // never resolved either, but bound and dialled as LiteralHost says.
-func IsLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
+func IsLoopback(host string) bool { return loopback.Host(host) }
 
 // LiteralHost is the host to bind or dial for host: "localhost" becomes
 // the loopback literal aicontrol.DefaultHost, since a resolver (a hosts
 // file, a DNS answer) may map the name anywhere, even to every interface;
 // any other host is returned as it is.
-func LiteralHost(host string) string {
-	if strings.EqualFold(host, "localhost") {
-		return aicontrol.DefaultHost
-	}
-	return host
-}
+func LiteralHost(host string) string { return loopback.Literal(host) }
 
 // ErrNotLoopback means a socket meant for loopback was bound elsewhere.
 var ErrNotLoopback = errors.New("bound address is not loopback")

@@ -30,7 +30,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	neturl "net/url"
 	"os"
@@ -42,6 +41,7 @@ import (
 	"time"
 
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/loopback"
 )
 
 //go:embed site
@@ -251,18 +251,7 @@ func acceptsGzip(r *http.Request) bool {
 
 // LoopbackHost reports whether a Host header names a loopback address:
 // localhost, 127.0.0.0/8 or ::1, with or without a port.
-func LoopbackHost(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func LoopbackHost(hostport string) bool { return loopback.HostPort(hostport) }
 
 func contentType(p string) string {
 	switch path.Ext(p) {

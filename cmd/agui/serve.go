@@ -16,6 +16,7 @@ import (
 
 	"github.com/contractkit/contractkit/agui/page"
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/loopback"
 )
 
 // DefaultPort is the port agui serve listens on unless told otherwise.
@@ -130,12 +131,8 @@ func serveCommand(args []string, stdout, stderr io.Writer, site func() (*page.Si
 // refused. localhost is taken as 127.0.0.1 without asking a resolver,
 // which could answer with any address.
 func loopbackIP(host string) (net.IP, error) {
-	if strings.EqualFold(host, "localhost") {
-		return net.IPv4(127, 0, 0, 1), nil
-	}
-	ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
-	if ip == nil || !ip.IsLoopback() {
+	if !loopback.Host(host) {
 		return nil, fmt.Errorf("--host %q is not a loopback address: the page is served to this machine only (use 127.0.0.1, ::1 or localhost) [%s]", host, contract.RuleStandPageOffline)
 	}
-	return ip, nil
+	return net.ParseIP(strings.Trim(loopback.Literal(host), "[]")), nil
 }

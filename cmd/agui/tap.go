@@ -24,6 +24,7 @@ import (
 	"github.com/contractkit/contractkit/agui"
 	"github.com/contractkit/contractkit/agui/livecheck"
 	contract "github.com/contractkit/contractkit/generated/agui"
+	"github.com/contractkit/contractkit/internal/loopback"
 )
 
 // agui tap: a reverse proxy between a frontend and its agent that checks
@@ -110,11 +111,11 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	if _, err := agui.LookupProfile(*profile); err != nil {
 		return fail("%v", err)
 	}
-	host, _, err := net.SplitHostPort(*listen)
+	host, port, err := net.SplitHostPort(*listen)
 	if err != nil {
 		return fail("--listen %q: %v", *listen, err)
 	}
-	if ip := net.ParseIP(host); !*allowRemote && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !*allowRemote && !loopback.Host(host) {
 		return fail("--listen %s is not a loopback address: the tap hands an agent's answers to whoever connects, so it listens on this machine only unless --allow-remote is given", *listen)
 	}
 	// No untrusted link on the way to the folder, before it is made
@@ -131,7 +132,9 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	if err := checkFolder(*dir); err != nil {
 		return fail("--dir %s: the records could not be kept: %v", *dir, err)
 	}
-	l, err := net.Listen("tcp", *listen)
+	// localhost is bound as its literal: a resolver could map the name to
+	// any address, even to every interface.
+	l, err := net.Listen("tcp", net.JoinHostPort(loopback.Literal(host), port))
 	if err != nil {
 		return fail("%v", err)
 	}

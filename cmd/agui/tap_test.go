@@ -213,6 +213,19 @@ func TestTapRefusals(t *testing.T) {
 	}
 }
 
+// localhost is a loopback address in any case, and the tap binds it as
+// 127.0.0.1 rather than asking a resolver, which could map the name to
+// any address.
+func TestTapListensOnLocalhostAsItsLiteral(t *testing.T) {
+	for _, host := range []string{"localhost", "LOCALHOST"} {
+		tr := runTap(t, "http://127.0.0.1:1", "--dir", t.TempDir(), "--listen", host+":0")
+		if !strings.HasPrefix(tr.addr, "127.0.0.1:") {
+			t.Errorf("--listen %s:0 listens on %s", host, tr.addr)
+		}
+		tr.stop(nil)
+	}
+}
+
 // The three ways a stream through the tap ends early are told apart. A
 // frontend that leaves mid-run does not make the agent's run REJECTED:
 // the end's findings (a cut run) are not reported, and the run is "not

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	gen "github.com/contractkit/contractkit/generated/ide"
+	"github.com/contractkit/contractkit/internal/loopback"
 )
 
 // NewClient is the HTTP client of an update: proxies from the
@@ -45,18 +45,10 @@ func checkURL(u string) error {
 	if err == nil && parsed.Scheme == "https" && parsed.Host != "" {
 		return nil
 	}
-	if err == nil && parsed.Scheme == "http" && isLoopback(parsed.Hostname()) {
+	if err == nil && parsed.Scheme == "http" && loopback.Host(parsed.Hostname()) {
 		return nil
 	}
 	return refuse(gen.DomainErrorKindUpdateInsecureTransport, gen.UpdateRefusalDetails{Reason: reason(gen.UpdateRefusalReasonPlainHTTP), URL: str(u)})
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // notFound marks a 404, which for the signature means it is missing.
