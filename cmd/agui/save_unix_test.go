@@ -1380,16 +1380,7 @@ func TestTapStopCountsRequestsNotAnsweredYet(t *testing.T) {
 		got := make(chan []byte, 1)
 		go func() { got <- post(t, addr, "/", "{}") }()
 		waitSent(t, asked)
-		cmd.Process.Signal(os.Interrupt)
-		waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the request the agent has not answered yet to end; stop the tap again to cut it now\n`))
-		if second {
-			cmd.Process.Signal(os.Interrupt)
-		} else {
-			release()
-		}
-		if code := waitExit(t, cmd); code != exitAccepted {
-			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
-		}
+		stopTap(t, cmd, out, errb, "the request the agent has not answered yet to end; stop the tap again to cut it now", second, release)
 		select {
 		case <-got:
 		case <-time.After(20 * time.Second):
@@ -1403,6 +1394,24 @@ func TestTapStopCountsRequestsNotAnsweredYet(t *testing.T) {
 		if left := temporaries(t, dir); len(left) != 0 {
 			t.Errorf("second %v: temporary files left: %v", second, left)
 		}
+	}
+}
+
+// stopTap stops a tap process with Ctrl-C and waits for its line saying
+// what it waits for (waiting up to 10m0s for what), then ends what it
+// waits for: with a second Ctrl-C, or by calling release; the tap must
+// then exit 0.
+func stopTap(t *testing.T, cmd *exec.Cmd, out, errb *syncbuf.Buffer, what string, second bool, release func()) {
+	t.Helper()
+	cmd.Process.Signal(os.Interrupt)
+	waitOut(t, out, regexp.MustCompile(regexp.QuoteMeta("agui tap: the tap was stopped by SIGINT (Ctrl-C): waiting up to 10m0s for "+what+"\n")))
+	if second {
+		cmd.Process.Signal(os.Interrupt)
+	} else {
+		release()
+	}
+	if code := waitExit(t, cmd); code != exitAccepted {
+		t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
 	}
 }
 
@@ -1459,16 +1468,7 @@ func TestTapStopCountsAnswersPassingOn(t *testing.T) {
 			}
 		}()
 		waitSent(t, sent)
-		cmd.Process.Signal(os.Interrupt)
-		waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the request the agent has not answered yet and the answer passing on unchecked to end; stop the tap again to cut them now\n`))
-		if second {
-			cmd.Process.Signal(os.Interrupt)
-		} else {
-			end()
-		}
-		if code := waitExit(t, cmd); code != exitAccepted {
-			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
-		}
+		stopTap(t, cmd, out, errb, "the request the agent has not answered yet and the answer passing on unchecked to end; stop the tap again to cut them now", second, end)
 		body, ok := received(got)
 		if whole := string(body) == "first half, second half"; !ok || whole == second {
 			t.Errorf("second %v: the frontend got %q", second, body)
