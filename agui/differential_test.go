@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -85,10 +86,13 @@ func runNode(t *testing.T, dir string, files []string) map[string]nodeResult {
 	return res
 }
 
-func TestDifferentialNode(t *testing.T) {
-	t.Parallel()
-	dir := nodeVerifier(t)
-	records := map[string][]byte{}
+// diffRecords gathers the records of the differential check (the own ones
+// in testdata/diff and, where ../shared is present, the conformance
+// streams), writes each to a file of its own, and returns their names in
+// order, their bytes and the file of each.
+func diffRecords(t *testing.T) (names []string, records map[string][]byte, paths map[string]string) {
+	t.Helper()
+	records = map[string][]byte{}
 	own, _ := filepath.Glob(filepath.Join("testdata", "diff", "*"))
 	for _, f := range own {
 		data, err := os.ReadFile(f)
@@ -105,20 +109,31 @@ func TestDifferentialNode(t *testing.T) {
 		t.Log("../shared is absent: the conformance streams are left out, the own records are compared")
 	}
 	tmp := t.TempDir()
-	var names, files []string
+	paths = map[string]string{}
 	for name, data := range records {
 		p := filepath.Join(tmp, filepath.Base(name)+".record")
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		names = append(names, name)
-		files = append(files, p)
+		paths[name] = p
 	}
 	sort.Strings(names)
+	return names, records, paths
+}
+
+func TestDifferentialNode(t *testing.T) {
+	t.Parallel()
+	dir := nodeVerifier(t)
+	names, records, paths := diffRecords(t)
+	var files []string
+	for _, name := range names {
+		files = append(files, paths[name])
+	}
 	byFile := runNode(t, dir, files)
 	agree := 0
 	for _, name := range names {
-		ref, ok := byFile[filepath.Join(tmp, filepath.Base(name)+".record")]
+		ref, ok := byFile[paths[name]]
 		if !ok {
 			t.Errorf("%s: no result from node", name)
 			continue
@@ -145,6 +160,120 @@ func TestDifferentialNode(t *testing.T) {
 		}
 	}
 	t.Logf("%d records: %d agree, %d differ deliberately", len(names), agree, len(names)-agree)
+}
+
+// orderDiffers lists the records both accept whose conversation the
+// result shows in another order, or under other roles, than the reference
+// client's reducer holds it, each with the reason it is deliberate; a
+// listed record that agrees fails, as for deliberate.
+var orderDiffers = map[string]string{}
+
+type nodeMessage struct {
+	ID      string  `json:"id"`
+	Role    string  `json:"role"`
+	Content *string `json:"content"`
+}
+
+type nodeConversation struct {
+	File     string        `json:"file"`
+	Outcome  string        `json:"outcome"`
+	Error    string        `json:"error"`
+	Messages []nodeMessage `json:"messages"`
+}
+
+// runNodeApply runs the reference client's reducer over files and returns
+// the conversation it holds at the end of each.
+func runNodeApply(t *testing.T, dir string, files []string) map[string]nodeConversation {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{"verify.mjs", "apply"}, files...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node verify.mjs apply: %v\n%s", err, stderr.Bytes())
+	}
+	res := map[string]nodeConversation{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r nodeConversation
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("node output %q: %v", sc.Text(), err)
+		}
+		res[r.File] = r
+	}
+	return res
+}
+
+// shownOrder returns, as "id:role" strings, the messages of the reference's
+// conversation whose ids the result shows, in the reference's order, and
+// the result's own messages the same way.
+func shownOrder(ref []nodeMessage, shown []Message) (theirs, ours []string) {
+	ids := make(map[string]bool, len(shown))
+	for _, m := range shown {
+		ids[m.ID] = true
+		ours = append(ours, m.ID+":"+m.Role)
+	}
+	for _, m := range ref {
+		if ids[m.ID] {
+			theirs = append(theirs, m.ID+":"+m.Role)
+		}
+	}
+	return theirs, ours
+}
+
+// The conversation the result shows is the reference client's, less what
+// the result shows elsewhere (a tool result beside its call) or not at all
+// (the run's input, a message a tool call opened that no text named): for
+// every record both accept, the ids of Result.Messages, in order, are the
+// reference's final list filtered to those ids, each under the
+// reference's role.
+func TestDifferentialOrder(t *testing.T) {
+	t.Parallel()
+	dir := nodeVerifier(t)
+	names, records, paths := diffRecords(t)
+	var files []string
+	for _, name := range names {
+		files = append(files, paths[name])
+	}
+	byFile := runNodeApply(t, dir, files)
+	compared, agree := 0, 0
+	for _, name := range names {
+		ref, ok := byFile[paths[name]]
+		if !ok {
+			t.Errorf("%s: no result from node", name)
+			continue
+		}
+		res, err := Check(records[name], Options{Profile: v11, Source: name})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !res.Accepted || ref.Outcome != "completed" {
+			continue // TestDifferentialNode compares the outcomes
+		}
+		compared++
+		theirs, ours := shownOrder(ref.Messages, res.Messages)
+		same := slices.Equal(theirs, ours)
+		why, listed := orderDiffers[name]
+		switch {
+		case same && listed:
+			t.Errorf("%s: listed as a deliberate difference of order, but both now show %v", name, ours)
+		case same:
+			agree++
+		case listed:
+			t.Logf("deliberate: %s: agui %v, reference %v — %s", name, ours, theirs, why)
+		default:
+			t.Errorf("%s: agui shows %v, the reference holds them as %v", name, ours, theirs)
+		}
+	}
+	for name := range orderDiffers {
+		if _, ok := records[name]; !ok {
+			t.Errorf("%s: listed as a deliberate difference of order, but no such record", name)
+		}
+	}
+	t.Logf("%d records both accept: %d agree, %d differ deliberately", compared, agree, compared-agree)
 }
 
 // Every deliberate difference has its row in the how-to's table, in both
