@@ -2,6 +2,7 @@ package agui
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -100,4 +101,37 @@ func TestSnapshotKeepsUnshownInput(t *testing.T) {
 	wantMessages(t, "an activity of the input, dropped", r, shown{"a", "assistant", "hello", ""}, shown{"s", "activity", "", "{}"}, shown{"plan", "user", "", ""})
 	r = accept(t, v11, lines(t, input(thought), snapshot(a, map[string]any{"id": "r2", "role": "reasoning", "content": "x"}), userStart("th"), text(end, "th"), finished))
 	wantMessages(t, "a reasoning message of the input, dropped", r, shown{"a", "assistant", "hello", ""}, shown{"r2", "reasoning", "x", ""}, shown{"th", "user", "", ""})
+}
+
+// The longest walk placing a result makes: one message holds every call,
+// each call is answered twice, and a message comes between the calls and
+// their results. Each second result, a tool message of its own, goes
+// after the message holding its call, stepping over every result placed
+// there before it: n calls cost about n²/2 steps, within the event limit.
+// The tool messages stay in the order they came, before the message
+// streamed after the calls, as in the reference client.
+func TestResultsOfOneMessageInOrder(t *testing.T) {
+	start, content, end := contract.EventTextMessageStart, contract.EventTextMessageContent, contract.EventTextMessageEnd
+	events := []ev{text(start, "a", "role", "assistant"), text(content, "a", "delta", "calling"), text(end, "a")}
+	want := []shown{{"a", "assistant", "calling", ""}}
+	n := (contract.LimitEvents - 8) / 4
+	for k := 0; k < n; k++ {
+		call := fmt.Sprintf("c%d", k)
+		events = append(events,
+			ev{"type": contract.EventToolCallStart, "toolCallId": call, "toolCallName": "f", "parentMessageId": "a"},
+			ev{"type": contract.EventToolCallEnd, "toolCallId": call})
+	}
+	events = append(events, text(start, "m", "role", "assistant"), text(content, "m", "delta", "meanwhile"), text(end, "m"))
+	for k := 0; k < n; k++ {
+		call := fmt.Sprintf("c%d", k)
+		events = append(events,
+			ev{"type": contract.EventToolCallResult, "messageId": call + "-1", "toolCallId": call, "content": "one"},
+			ev{"type": contract.EventToolCallResult, "messageId": call + "-2", "toolCallId": call, "content": "two"})
+		want = append(want, shown{call + "-2", "tool", "two", ""})
+	}
+	want = append(want, shown{"m", "assistant", "meanwhile", ""})
+	if len(run(events...)) > contract.LimitEvents {
+		t.Fatalf("%d events, past the stand's limit the record was meant to stay within", len(run(events...)))
+	}
+	wantMessages(t, "results of one message", accept(t, v11, lines(t, run(events...)...)), want...)
 }
