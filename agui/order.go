@@ -16,19 +16,20 @@ import contract "github.com/contractkit/contractkit/generated/agui"
 // So the sequence checker keeps, beside the result's list, the order of
 // every message of the conversation: a slot for each, linked in order,
 // holding the place of the message in the result's list when the result
-// lists it.
-// The result's list grows by appending, so the places held in idTable
-// entries stay true while the record is checked; finish puts it in the
-// conversation's order once.
+// lists it. The result's list grows by appending, so the places held in
+// idTable entries stay true while the record is checked; finish puts it in
+// the conversation's order once.
 //
 // Cost: a slot (40 bytes) per message of the conversation, one list that
 // grows as the result's list does, within the profile's limits, and is
 // pooled with the id tables. Appending a slot is constant, and so is
 // placing a tool message after the message holding its call, but for the
-// tool messages already there, which it steps over: a record of n events
-// costs at most n²/4 such steps (one message holding every call, each
-// answered), the usual record one. A messages snapshot walks the slots
-// once, as it walked the result's list.
+// tool messages already there, which it steps over: r results cost at most
+// r²/2 such steps (one message holding every call, all answered after a
+// later message; TestResultsOfOneMessageInOrder), under n²/2 for a record
+// of n events, and the usual record (each result right after its call) a
+// step or none. A messages snapshot walks the slots once, as it walked the
+// result's list.
 
 // slot is one message of the conversation: its id, its role while the
 // result does not list it, its place in the result's list (-1 for a

@@ -1239,11 +1239,12 @@ func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contr
 
 // messagesSnapshot restates the conversation: its messages replace what
 // the result holds. As the reference client merges it, a message the
-// result shows already keeps its place, with the snapshot's version of it,
-// and the snapshot's new messages follow in its order. A message it does
-// not list leaves the conversation, except an activity or a reasoning
-// message the snapshot does not speak for (see snapshotKeeps): the client
-// keeps showing it, so the result does, and its id goes on naming it.
+// conversation holds already keeps its place, with the snapshot's version
+// of it, whether the result showed it or not (see order.go), and the
+// snapshot's new messages follow in its order. A message it does not list
+// leaves the conversation, except an activity or a reasoning message the
+// snapshot does not speak for (see snapshotKeeps): the client keeps it, so
+// the result keeps showing it if it did, and its id goes on naming it.
 func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 	listed := s.snapshotListings(i, e)
 	old, oldSlots := s.r.Messages, s.slots
