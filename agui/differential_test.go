@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"sort"
 	"testing"
 
+	contract "github.com/contractkit/contractkit/generated/agui"
 	"github.com/contractkit/contractkit/internal/repotest"
 )
 
@@ -209,15 +212,19 @@ func runNodeApply(t *testing.T, dir string, files []string) map[string]nodeConve
 
 // shownOrder returns, as "id:role" strings, the messages of the reference's
 // conversation whose ids the result shows, in the reference's order, and
-// the result's own messages the same way.
+// the result's own messages the same way. Where the reference holds more
+// messages under an id than the result shows (a tool call with no parent
+// on the id of a message opens another under it), the first ones are
+// taken: an id names the first message the reference holds under it.
 func shownOrder(ref []nodeMessage, shown []Message) (theirs, ours []string) {
-	ids := make(map[string]bool, len(shown))
+	count := make(map[string]int, len(shown))
 	for _, m := range shown {
-		ids[m.ID] = true
+		count[m.ID]++
 		ours = append(ours, m.ID+":"+m.Role)
 	}
 	for _, m := range ref {
-		if ids[m.ID] {
+		if count[m.ID] > 0 {
+			count[m.ID]--
 			theirs = append(theirs, m.ID+":"+m.Role)
 		}
 	}
@@ -234,12 +241,25 @@ func TestDifferentialOrder(t *testing.T) {
 	t.Parallel()
 	dir := nodeVerifier(t)
 	names, records, paths := diffRecords(t)
+	compared, agree := compareOrder(t, dir, names, records, paths, orderDiffers)
+	for name := range orderDiffers {
+		if _, ok := records[name]; !ok {
+			t.Errorf("%s: listed as a deliberate difference of order, but no such record", name)
+		}
+	}
+	t.Logf("%d records both accept: %d agree, %d differ deliberately", compared, agree, compared-agree)
+}
+
+// compareOrder runs the reference's reducer over the records and compares
+// the conversation of each that both accept with the result's (see
+// TestDifferentialOrder); listed are the deliberate differences.
+func compareOrder(t *testing.T, dir string, names []string, records map[string][]byte, paths map[string]string, listed map[string]string) (compared, agree int) {
+	t.Helper()
 	var files []string
 	for _, name := range names {
 		files = append(files, paths[name])
 	}
 	byFile := runNodeApply(t, dir, files)
-	compared, agree := 0, 0
 	for _, name := range names {
 		ref, ok := byFile[paths[name]]
 		if !ok {
@@ -257,24 +277,129 @@ func TestDifferentialOrder(t *testing.T) {
 		compared++
 		theirs, ours := shownOrder(ref.Messages, res.Messages)
 		same := slices.Equal(theirs, ours)
-		why, listed := orderDiffers[name]
+		why, isListed := listed[name]
 		switch {
-		case same && listed:
+		case same && isListed:
 			t.Errorf("%s: listed as a deliberate difference of order, but both now show %v", name, ours)
 		case same:
 			agree++
-		case listed:
+		case isListed:
 			t.Logf("deliberate: %s: agui %v, reference %v — %s", name, ours, theirs, why)
 		default:
-			t.Errorf("%s: agui shows %v, the reference holds them as %v", name, ours, theirs)
+			t.Errorf("%s: agui shows %v, the reference holds them as %v\n%s", name, ours, theirs, records[name])
 		}
 	}
-	for name := range orderDiffers {
-		if _, ok := records[name]; !ok {
-			t.Errorf("%s: listed as a deliberate difference of order, but no such record", name)
+	return compared, agree
+}
+
+// orderRecords makes n records from a seed, each a run that mixes what
+// places a message in the conversation: a run input, text and reasoning
+// messages, tool calls with a parent, without one or on the id of a
+// message, results for any call, activity snapshots and messages
+// snapshots, over a few ids, so that they meet one another.
+func orderRecords(seed uint64, n int) map[string][]byte {
+	r := rand.New(rand.NewPCG(seed, seed))
+	ids := []string{"a", "b", "c", "u", "k1"}
+	calls := []string{"k1", "k2", "k3"}
+	pick := func(list []string) string { return list[r.IntN(len(list))] }
+	message := func(text string) map[string]any {
+		id := pick(ids)
+		switch r.IntN(5) {
+		case 0:
+			return map[string]any{"id": id, "role": "user", "content": text}
+		case 1:
+			m := map[string]any{"id": id, "role": "assistant", "content": text}
+			if r.IntN(2) == 0 {
+				m["toolCalls"] = []any{map[string]any{"id": pick(calls), "type": "function", "function": map[string]any{"name": "f", "arguments": "{}"}}}
+			}
+			return m
+		case 2:
+			return map[string]any{"id": id, "role": "activity", "activityType": pick([]string{"PLAN", "SEARCH"}), "content": map[string]any{}}
+		case 3:
+			return map[string]any{"id": id, "role": "reasoning", "content": text}
 		}
+		return map[string]any{"id": id, "role": "tool", "toolCallId": pick(calls), "content": text}
 	}
-	t.Logf("%d records both accept: %d agree, %d differ deliberately", compared, agree, compared-agree)
+	out := map[string][]byte{}
+	for k := 0; k < n; k++ {
+		start := ev{"type": contract.EventRunStarted, "threadId": "t", "runId": "r"}
+		if r.IntN(2) == 0 {
+			var input []any
+			for range 1 + r.IntN(3) {
+				input = append(input, message("in"))
+			}
+			start["input"] = map[string]any{"threadId": "t", "runId": "r", "messages": input, "tools": []any{}, "context": []any{}, "state": map[string]any{}, "forwardedProps": map[string]any{}}
+		}
+		events := []ev{start}
+		for j := range 1 + r.IntN(8) {
+			switch x := r.IntN(10); {
+			case x < 3:
+				id := pick(ids)
+				events = append(events, text(contract.EventTextMessageStart, id, "role", pick([]string{"assistant", "assistant", "user"})),
+					text(contract.EventTextMessageContent, id, "delta", "x"), text(contract.EventTextMessageEnd, id))
+			case x < 5:
+				call := pick(calls)
+				st := ev{"type": contract.EventToolCallStart, "toolCallId": call, "toolCallName": "f"}
+				if r.IntN(3) > 0 {
+					st["parentMessageId"] = pick(ids)
+				}
+				events = append(events, st, ev{"type": contract.EventToolCallEnd, "toolCallId": call})
+			case x < 7:
+				events = append(events, ev{"type": contract.EventToolCallResult, "messageId": fmt.Sprintf("r%d", j), "toolCallId": pick(calls), "content": "ok"})
+			case x < 8:
+				a := ev{"type": contract.EventActivitySnapshot, "messageId": pick(ids), "activityType": pick([]string{"PLAN", "SEARCH"}), "content": map[string]any{"n": j}}
+				if r.IntN(3) == 0 {
+					a["replace"] = false
+				}
+				events = append(events, a)
+			case x < 9:
+				var listed []any
+				for range r.IntN(4) {
+					listed = append(listed, message("s"))
+				}
+				events = append(events, ev{"type": contract.EventMessagesSnapshot, "messages": append([]any{}, listed...)})
+			default:
+				id := pick(ids)
+				events = append(events, text(contract.EventReasoningMessageStart, id, "role", "reasoning"),
+					text(contract.EventReasoningMessageContent, id, "delta", "y"), text(contract.EventReasoningMessageEnd, id))
+			}
+		}
+		events = append(events, ev{"type": contract.EventRunFinished, "threadId": "t", "runId": "r"})
+		var b bytes.Buffer
+		for _, e := range events {
+			data, _ := json.Marshal(e)
+			b.Write(data)
+			b.WriteByte('\n')
+		}
+		out[fmt.Sprintf("generated-%04d.ndjson", k)] = b.Bytes()
+	}
+	return out
+}
+
+// The same comparison over records made to make the messages of a
+// conversation meet: an input's, a call's, a result's, a snapshot's under
+// one another's ids, in any order. None may differ.
+func TestDifferentialOrderGenerated(t *testing.T) {
+	t.Parallel()
+	dir := nodeVerifier(t)
+	records := orderRecords(38, 600)
+	tmp := t.TempDir()
+	var names []string
+	paths := map[string]string{}
+	for name, data := range records {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+		paths[name] = p
+	}
+	sort.Strings(names)
+	compared, agree := compareOrder(t, dir, names, records, paths, nil)
+	if compared < len(names)/3 {
+		t.Errorf("only %d of %d generated records are accepted by both: the comparison says too little", compared, len(names))
+	}
+	t.Logf("%d generated records, %d both accept, %d agree", len(names), compared, agree)
 }
 
 // Every deliberate difference has its row in the how-to's table, in both
