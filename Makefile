@@ -163,9 +163,9 @@ crash-test:
 agui-node:
 	cd agui/testdata/node && npm ci --no-audit --no-fund
 
-## agui-diff: compare package agui with the reference verifier on Node over the same records
+## agui-diff: compare package agui with the reference verifier on Node over the same records: the outcomes, and the conversation's order
 agui-diff: agui-node
-	$(GO) test -count=1 -run 'TestDifferentialNode' -v ./agui/
+	$(GO) test -count=1 -run 'TestDifferential(Node|Order)' -v ./agui/
 
 ## agui-trace: an execution trace of the loopback benchmark (ag-ui-1.1, 1,800 streams), read stream by stream by bench/livetrace: how long each half of the live path ran, waited for a core, or waited for the other
 agui-trace:

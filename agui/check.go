@@ -246,6 +246,10 @@ func (c *checker) presize(events []*strictjson.Value) {
 	c.r.ToolCalls = make([]ToolCall, 0, calls)
 	c.r.Steps = make([]Step, 0, steps)
 	q := c.seq
+	// The conversation holds a message for every start, call and result.
+	if n := messages + calls + results; cap(q.slots) < n {
+		q.slots = make([]slot, 0, n)
+	}
 	if c.pooledTables {
 		return // the tables come with room already
 	}

@@ -43,6 +43,10 @@ type idEntry struct {
 	// unlisted is the message of the conversation the id names that the
 	// result's list of messages does not hold (see unlisted).
 	unlisted unlisted
+	// slot is, plus one, the slot of the conversation's order (see
+	// order.go) of the message the id names; of a tool call's id, of the
+	// assistant message holding the call. 0 for none.
+	slot int32
 }
 
 // unlisted is a message of the conversation that the result does not list
@@ -116,7 +120,7 @@ func (t *idTable) current(e *idEntry) {
 // here would come back (TestRecordFactsShareTheirGeneration).
 func (t *idTable) recordFacts(e *idEntry) {
 	if e.gen != t.gen {
-		e.gen, e.index, e.name, e.answered, e.unlisted = t.gen, -1, msgName{}, false, unlisted{}
+		e.gen, e.index, e.name, e.answered, e.unlisted, e.slot = t.gen, -1, msgName{}, false, unlisted{}, 0
 	}
 }
 
@@ -200,6 +204,29 @@ func (t *idTable) named(e *idEntry) bool {
 func (t *idTable) setUnlisted(e *idEntry, u unlisted) {
 	t.recordFacts(e)
 	e.unlisted = u
+}
+
+// slotOf returns the slot of the conversation's order e's id is bound to,
+// or -1.
+func (t *idTable) slotOf(e *idEntry) int32 {
+	if e == nil || e.gen != t.gen {
+		return -1
+	}
+	return e.slot - 1
+}
+
+// setSlot binds e's id to slot k of the conversation's order.
+func (t *idTable) setSlot(e *idEntry, k int32) {
+	t.recordFacts(e)
+	e.slot = k + 1
+}
+
+// clearSlots unbinds every id of the table from the conversation's order,
+// which a messages snapshot makes anew.
+func (t *idTable) clearSlots() {
+	for i := range t.entries {
+		t.entries[i].slot = 0
+	}
 }
 
 func (t *idTable) isAnswered(e *idEntry) bool {

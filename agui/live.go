@@ -161,6 +161,7 @@ func emptied[T any](list []T) []T {
 // made, and give them back at the end: the result keeps none of them.
 type seqTables struct {
 	msgs, tools idTable
+	slots       []slot
 }
 
 var tablePool = sync.Pool{New: func() any { return new(seqTables) }}
@@ -168,6 +169,8 @@ var tablePool = sync.Pool{New: func() any { return new(seqTables) }}
 // lend gives q the pooled tables, which are empty.
 func (t *seqTables) lend(q *seq) {
 	q.msgs, q.tools = t.msgs, t.tools
+	q.slots = t.slots
+	q.resetSlots()
 	q.msgs.run, q.tools.run = 1, 1 // q's first run has begun
 }
 
@@ -176,11 +179,14 @@ func (t *seqTables) lend(q *seq) {
 // room, as emptied bounds a list, since the room is what a pooled table
 // keeps.
 func (t *seqTables) settle(q *seq) {
-	if cap(q.msgs.entries) > maxPooledList || cap(q.tools.entries) > maxPooledList {
+	if cap(q.msgs.entries) > maxPooledList || cap(q.tools.entries) > maxPooledList || cap(q.slots) > maxPooledList {
 		return
 	}
 	t.msgs, t.tools = q.msgs, q.tools
 	q.msgs, q.tools = idTable{}, idTable{}
+	// The slots' ids are dropped, so that a pooled list keeps no record alive.
+	clear(q.slots)
+	t.slots, q.slots = q.slots[:0], nil
 	t.msgs.reset()
 	t.tools.reset()
 	tablePool.Put(t)

@@ -54,6 +54,10 @@ type seq struct {
 	// spans and messages share their owners.
 	text, tool, span, reasoning entity
 	msgs, tools, reasons        idTable
+	// slots are the messages of the conversation, shown or not, linked in
+	// their order from head to tail (see order.go).
+	slots      []slot
+	head, tail int32
 	// owners of activity messages, which are not opened or closed.
 	activityOwner map[string]owner
 	// activityTypes holds the type of every activity message shown, for
@@ -91,6 +95,7 @@ func newSeq(p *Profile, m *model, r *Result) *seq {
 	s.tool = entity{&s.tools, 1, 0, contract.RuleSequenceToolCall, "tool call", ptrToolCallID}
 	s.span = entity{&s.reasons, 1, 0, contract.RuleSequenceReasoning, "reasoning span", ptrMessageID}
 	s.reasoning = entity{&s.reasons, 2, 0, contract.RuleSequenceReasoning, "reasoning message", ptrMessageID}
+	s.resetSlots()
 	s.resetRun()
 	return s
 }
@@ -674,8 +679,14 @@ func (s *seq) openMessage(e *idEntry, role string, tag *contract.SubagentRunID) 
 	if tag != nil {
 		m.Subagent = string(*tag)
 	}
-	s.msgs.setIndex(e, len(s.r.Messages))
+	n := len(s.r.Messages)
+	s.msgs.setIndex(e, n)
 	s.r.Messages = append(s.r.Messages, m)
+	// A message the conversation held under the id (one a tool call
+	// opened, one of the input) is shown where it was held.
+	if !s.showAt(e, n) {
+		s.appendSlot(e, e.id, role, n)
+	}
 }
 
 func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
@@ -711,9 +722,18 @@ func (s *seq) runStartedEvent(i int, e contract.RunStartedEvent) error {
 			// The input is the conversation so far: the reference client
 			// holds its messages under their ids, which the result lists
 			// only if the record streams them.
-			id, _, _ := messageInfo(m)
+			id, _, calls := messageInfo(m)
 			if ent := s.msgs.entry(id); !s.msgs.named(ent) {
-				s.msgs.setUnlisted(ent, unlisted{role: s.m.variantTag(s.m.message, m)})
+				role := s.m.variantTag(s.m.message, m)
+				s.msgs.setUnlisted(ent, unlisted{role: role})
+				k := s.appendSlot(ent, id, role, -1)
+				for _, c := range calls {
+					s.ownCall(c.ID, k)
+				}
+				if a, ok := m.(contract.ActivityMessage); ok {
+					// A messages snapshot that does not list it may keep it.
+					s.setActivityType(id, a.ActivityType)
+				}
 			}
 		}
 	}
@@ -984,6 +1004,7 @@ func (s *seq) recordToolCall(e contract.ToolCallStartEvent, ent *idEntry) {
 	}
 	s.tools.setIndex(ent, len(s.r.ToolCalls))
 	s.r.ToolCalls = append(s.r.ToolCalls, tc)
+	s.callSlot(e.ToolCallID, e.ParentMessageID)
 }
 
 // toolCallResult records a result. Every result is a tool message of the
@@ -1021,6 +1042,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 		} else {
 			s.msgs.setUnlisted(msg, unlisted{role: s.toolRole(), call: e.ToolCallID})
 		}
+		s.spliceSlot(msg, e.MessageID, e.ToolCallID, -1)
 		s.r.ToolCalls[k].Result = json.RawMessage(e.Content)
 		return nil
 	}
@@ -1047,6 +1069,7 @@ func (s *seq) toolCallResult(i int, e contract.ToolCallResultEvent) error {
 	} else {
 		s.msgs.setIndex(msg, len(s.r.Messages))
 	}
+	s.spliceSlot(msg, e.MessageID, e.ToolCallID, len(s.r.Messages))
 	s.r.Messages = append(s.r.Messages, m)
 	return nil
 }
@@ -1216,32 +1239,67 @@ func messageInfo(msg contract.Message) (string, *contract.SubagentRunID, []contr
 
 // messagesSnapshot restates the conversation: its messages replace what
 // the result holds. As the reference client merges it, a message the
-// result shows already keeps its place, with the snapshot's version of it,
-// and the snapshot's new messages follow in its order. A message it does
-// not list leaves the conversation, except an activity or a reasoning
-// message the snapshot does not speak for (see snapshotKeeps): the client
-// keeps showing it, so the result does, and its id goes on naming it.
+// conversation holds already keeps its place, with the snapshot's version
+// of it, whether the result showed it or not (see order.go), and the
+// snapshot's new messages follow in its order. A message it does not list
+// leaves the conversation, except an activity or a reasoning message the
+// snapshot does not speak for (see snapshotKeeps): the client keeps it, so
+// the result keeps showing it if it did, and its id goes on naming it.
 func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 	listed := s.snapshotListings(i, e)
-	old := s.r.Messages
+	old, oldSlots := s.r.Messages, s.slots
 	keeps := s.snapshotKeeps(e)
+	// The merge runs over every message the conversation holds, shown or
+	// not (see order.go): what stays keeps its place. A message the result
+	// does not list stays unlisted, and its id goes on naming it.
+	var stay []int32
+	var held []unlisted
+	for k := s.head; k >= 0; k = oldSlots[k].next {
+		sl := oldSlots[k]
+		m := Message{ID: sl.id, Role: sl.role}
+		if sl.msg >= 0 {
+			m = old[sl.msg]
+		}
+		if _, ok := listed[sl.id]; ok || keeps(m) {
+			stay = append(stay, k)
+			if sl.msg < 0 {
+				u, _ := s.msgs.unlistedOf(s.msgs.find(sl.id))
+				held = append(held, u)
+			}
+		}
+	}
 	s.r.Messages = make([]Message, 0, len(e.Messages)) // a message kept grows it
+	s.slots = make([]slot, 0, len(e.Messages)+len(stay))
+	s.resetSlots()
 	s.msgs.newRecord()
+	s.tools.clearSlots()
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
 	}
-	for _, m := range old {
-		if l, ok := listed[m.ID]; ok {
+	for _, k := range stay {
+		sl := oldSlots[k]
+		if l, ok := listed[sl.id]; ok {
 			l.placed = true
-			listed[m.ID] = l
+			listed[sl.id] = l
 			s.snapshotMessage(e.Messages[l.last])
-		} else if keeps(m) {
-			// Only an activity or a reasoning message stays, and no start
-			// reads the name of either (a text start of another role is
-			// refused before): its place is the record fact to keep.
-			s.msgs.setIndex(s.msgs.entry(m.ID), len(s.r.Messages))
-			s.r.Messages = append(s.r.Messages, m)
+			continue
 		}
+		// Only an activity or a reasoning message stays, and no start
+		// reads the name of either (a text start of another role is
+		// refused before): its place is the record fact to keep.
+		ent := s.msgs.entry(sl.id)
+		if sl.msg < 0 {
+			if held[0].role != "" { // else another slot has the id
+				s.msgs.setUnlisted(ent, held[0])
+			}
+			held = held[1:]
+			s.appendSlot(ent, sl.id, sl.role, -1)
+			continue
+		}
+		n := len(s.r.Messages)
+		s.msgs.setIndex(ent, n)
+		s.r.Messages = append(s.r.Messages, old[sl.msg])
+		s.appendSlot(ent, sl.id, old[sl.msg].Role, n)
 	}
 	for _, msg := range e.Messages {
 		if id, _, _ := messageInfo(msg); !listed[id].placed {
@@ -1360,7 +1418,8 @@ func authoritativeActivityTypes(md contract.Metadata) (types []string, stated, a
 }
 
 // snapshotMessage appends msg, a message of a messages snapshot, to the
-// result's list and records its place and its name.
+// result's list and to the conversation's order, and records its place,
+// its name and the tool calls it holds.
 func (s *seq) snapshotMessage(msg contract.Message) {
 	id, tag, _ := messageInfo(msg)
 	m := Message{ID: id, Role: s.m.variantTag(s.m.message, msg), Complete: true}
@@ -1403,8 +1462,15 @@ func (s *seq) snapshotMessage(msg contract.Message) {
 		n.name, n.set = *name, true
 	}
 	s.msgs.setName(ent, n)
-	s.msgs.setIndex(ent, len(s.r.Messages))
+	at := len(s.r.Messages)
+	s.msgs.setIndex(ent, at)
 	s.r.Messages = append(s.r.Messages, m)
+	k := s.appendSlot(ent, id, m.Role, at)
+	if x, ok := msg.(contract.AssistantMessage); ok {
+		for _, c := range x.ToolCalls {
+			s.ownCall(c.ID, k)
+		}
+	}
 }
 
 // setActivityType records the type of the activity message id, which the
@@ -1484,8 +1550,13 @@ func (s *seq) activitySnapshot(i int, e contract.ActivitySnapshotEvent) error {
 		s.r.Messages[k] = m
 		return nil
 	}
-	s.msgs.setIndex(ent, len(s.r.Messages))
+	n := len(s.r.Messages)
+	s.msgs.setIndex(ent, n)
 	s.r.Messages = append(s.r.Messages, m)
+	// One the conversation held under the id is replaced in its place.
+	if !s.showAt(ent, n) {
+		s.appendSlot(ent, e.MessageID, m.Role, n)
+	}
 	return nil
 }
 
@@ -1593,6 +1664,7 @@ func (s *seq) stateDelta(i int, e contract.StateDeltaEvent, tree *strictjson.Val
 
 // finish completes the result once the record ends.
 func (s *seq) finish() {
+	s.inOrder()
 	if s.state != nil {
 		// Measured first: appending to a growing slice allocated twice
 		// the state's size, for a state of some kilobytes.

@@ -3,6 +3,13 @@
 //
 //   node verify.mjs check FILE...      one JSON line per file:
 //                                      {"file", "outcome": "completed"|"failed", "error", "warnings"}
+//   node verify.mjs apply FILE...      one JSON line per file:
+//                                      {"file", "outcome", "error", "messages": [{"id", "role", "content"}]}
+//                                      the conversation the client's reducer
+//                                      (defaultApplyEvents) holds at the end
+//                                      of the verified events, from an empty
+//                                      input and agent; content is the text,
+//                                      or null when it is not text
 //   node verify.mjs bench FILE SECONDS one JSON line with the throughput
 //
 // A record is a JSON array of events or one event per line, as agui reads
@@ -11,7 +18,7 @@
 // versions sent for absent optional members), then enforcement (strip and
 // warn), chunk expansion, verification.
 import { readFileSync } from "node:fs";
-import { CompatibilityBoundary, enforceEvents, transformChunks, verifyEvents } from "@ag-ui/client";
+import { CompatibilityBoundary, defaultApplyEvents, enforceEvents, transformChunks, verifyEvents } from "@ag-ui/client";
 import { from, lastValueFrom, map, toArray } from "rxjs";
 
 let warnings = 0;
@@ -23,16 +30,23 @@ function parseRecord(text) {
   return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
 }
 
-async function verify(text) {
+// verified returns the events of a record as the client delivers them to
+// its reducer, or a failed outcome.
+function verified(text) {
   let events;
   try {
     events = parseRecord(text);
   } catch (e) {
-    return { outcome: "failed", error: "JSON: " + (e && e.message ? e.message : String(e)) };
+    return { failed: { outcome: "failed", error: "JSON: " + (e && e.message ? e.message : String(e)) } };
   }
   const boundary = new CompatibilityBoundary();
   const upgraded$ = from(events).pipe(map((e) => boundary.transformEvent(e)));
-  const out$ = verifyEvents()(transformChunks()(enforceEvents()(upgraded$)));
+  return { out$: verifyEvents()(transformChunks()(enforceEvents()(upgraded$))) };
+}
+
+async function verify(text) {
+  const { failed, out$ } = verified(text);
+  if (failed) return failed;
   try {
     const out = await lastValueFrom(out$.pipe(toArray()), { defaultValue: [] });
     return { outcome: "completed", delivered: out.length };
@@ -41,8 +55,42 @@ async function verify(text) {
   }
 }
 
+// conversation runs the verified events through the client's reducer, as
+// a run of an agent with no messages yet does, and returns the messages it
+// holds at the end (the last mutation that set them).
+async function conversation(text) {
+  const { failed, out$ } = verified(text);
+  if (failed) return failed;
+  let events;
+  try {
+    events = await lastValueFrom(out$.pipe(toArray()), { defaultValue: [] });
+  } catch (e) {
+    return { outcome: "failed", error: e && e.message ? e.message : String(e) };
+  }
+  const input = { threadId: "", runId: "", messages: [], tools: [], context: [], state: {}, forwardedProps: {} };
+  const agent = { messages: [], state: {} };
+  let messages = [];
+  try {
+    const mutations = await lastValueFrom(defaultApplyEvents(input, from(events), agent, []).pipe(toArray()), { defaultValue: [] });
+    for (const m of mutations) {
+      if (m.messages !== undefined) messages = m.messages;
+    }
+  } catch (e) {
+    return { outcome: "failed", error: "reducer: " + (e && e.message ? e.message : String(e)) };
+  }
+  return {
+    outcome: "completed",
+    messages: messages.map((m) => ({ id: m.id, role: m.role, content: typeof m.content === "string" ? m.content : null })),
+  };
+}
+
 const [mode, ...args] = process.argv.slice(2);
-if (mode === "check") {
+if (mode === "apply") {
+  for (const file of args) {
+    const r = await conversation(readFileSync(file, "utf8"));
+    process.stdout.write(JSON.stringify({ file, ...r }) + "\n");
+  }
+} else if (mode === "check") {
   for (const file of args) {
     warnings = 0;
     const r = await verify(readFileSync(file, "utf8"));
@@ -69,6 +117,6 @@ if (mode === "check") {
     mbPerSecond: (buf.length * runs) / elapsed / 1e6,
   }) + "\n");
 } else {
-  process.stderr.write("usage: node verify.mjs check FILE... | bench FILE SECONDS\n");
+  process.stderr.write("usage: node verify.mjs check FILE... | apply FILE... | bench FILE SECONDS\n");
   process.exit(2);
 }
