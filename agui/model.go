@@ -68,7 +68,13 @@ type model struct {
 	// operation name their variant in.
 	eventTag, patchTag string
 	eventTagPtr        string
+	// The roles of the messages the sequence checker asks for by kind,
+	// looked up once: the checker asks for them for nearly every message.
+	roles messageRoles
 }
+
+// messageRoles are the tags of the message variants the checker names.
+type messageRoles struct{ assistant, tool, activity, reasoning string }
 
 // variantTag returns the tag under which union lists the variant v holds.
 func (m *model) variantTag(union string, v any) string {
@@ -124,6 +130,12 @@ func loadModel() (*model, error) {
 		}
 		m.eventTag, m.patchTag = m.types[m.event].Tag, m.types[patch].Tag
 		m.eventTagPtr = strictjson.AppendPointer("", m.eventTag)
+		m.roles = messageRoles{
+			assistant: m.variantTagOf(m.message, goTypeName[contract.AssistantMessage]()),
+			tool:      m.variantTagOf(m.message, goTypeName[contract.ToolMessage]()),
+			activity:  m.variantTagOf(m.message, goTypeName[contract.ActivityMessage]()),
+			reasoning: m.variantTagOf(m.message, goTypeName[contract.ReasoningMessage]()),
+		}
 		theModel = m
 	})
 	return theModel, modelErr

@@ -1,7 +1,5 @@
 package agui
 
-import contract "github.com/contractkit/contractkit/generated/agui"
-
 // The conversation's order. The reference client holds every message of
 // the conversation in one list: the messages of a run's input, each
 // streamed message, the assistant message a tool call opens before any
@@ -155,7 +153,7 @@ func (s *seq) callSlot(call string, parent *string) {
 
 // assistantRole is the role of an assistant message, from the model.
 func (s *seq) assistantRole() string {
-	return s.m.variantTagOf(s.m.message, goTypeName[contract.AssistantMessage]())
+	return s.m.roles.assistant
 }
 
 // inOrder puts the result's list in the conversation's order. A message

@@ -1494,17 +1494,17 @@ func contentText(raw json.RawMessage) (string, json.RawMessage) {
 
 // toolRole is the role of a tool message, from the model.
 func (s *seq) toolRole() string {
-	return s.m.variantTagOf(s.m.message, goTypeName[contract.ToolMessage]())
+	return s.m.roles.tool
 }
 
 // activityRole is the role of an activity message, from the model.
 func (s *seq) activityRole() string {
-	return s.m.variantTagOf(s.m.message, goTypeName[contract.ActivityMessage]())
+	return s.m.roles.activity
 }
 
 // reasoningRole is the role of a reasoning message, from the model.
 func (s *seq) reasoningRole() string {
-	return s.m.variantTagOf(s.m.message, goTypeName[contract.ReasoningMessage]())
+	return s.m.roles.reasoning
 }
 
 func (s *seq) activitySnapshot(i int, e contract.ActivitySnapshotEvent) error {
