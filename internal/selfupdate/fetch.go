@@ -18,11 +18,12 @@ import (
 )
 
 // NewClient is the HTTP client of an update: proxies from the
-// environment (HTTPS_PROXY, NO_PROXY, as Go reads them), and redirects
-// only to URLs checkURL accepts, so a redirect never leads to plain HTTP.
+// environment (HTTPS_PROXY, NO_PROXY, as Go reads them) but never for a
+// loopback host, and redirects only to URLs checkURL accepts, so a
+// redirect never leads to plain HTTP.
 func NewClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = http.ProxyFromEnvironment
+	t.Proxy = loopbackDirect(http.ProxyFromEnvironment)
 	t.ResponseHeaderTimeout = stallTimeout
 	return &http.Client{
 		Transport: t,
@@ -49,6 +50,19 @@ func checkURL(u string) error {
 		return nil
 	}
 	return refuse(gen.DomainErrorKindUpdateInsecureTransport, gen.UpdateRefusalDetails{Reason: reason(gen.UpdateRefusalReasonPlainHTTP), URL: str(u)})
+}
+
+// loopbackDirect is proxy, but a loopback host (loopback.Host) is asked
+// directly: plain HTTP is accepted there (checkURL) because it stays on
+// this machine, and a proxy would carry it off. Go's own exception misses
+// "localhost" in capitals, which checkURL accepts.
+func loopbackDirect(proxy func(*http.Request) (*url.URL, error)) func(*http.Request) (*url.URL, error) {
+	return func(req *http.Request) (*url.URL, error) {
+		if loopback.Host(req.URL.Hostname()) {
+			return nil, nil
+		}
+		return proxy(req)
+	}
 }
 
 // notFound marks a 404, which for the signature means it is missing.
