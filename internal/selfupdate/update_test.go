@@ -8,7 +8,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -661,6 +663,25 @@ func TestLoopbackNotProxied(t *testing.T) {
 		}
 		if checkURL(u) == nil && strings.HasPrefix(u, "http:") && !direct {
 			t.Errorf("%s: plain HTTP accepted, yet proxied", u)
+		}
+	}
+}
+
+// "localhost", in any case, is dialled as 127.0.0.1, never resolved;
+// every other address is dialled as it is.
+func TestLocalhostDialledAsItsLiteral(t *testing.T) {
+	var got string
+	dial := literalDial(func(_ context.Context, _, addr string) (net.Conn, error) {
+		got = addr
+		return nil, errors.New("not dialled")
+	})
+	for addr, want := range map[string]string{
+		"localhost:80": "127.0.0.1:80", "LOCALHOST:8080": "127.0.0.1:8080",
+		"127.0.0.2:1": "127.0.0.2:1", "[::1]:443": "[::1]:443", "example.com:443": "example.com:443",
+	} {
+		dial(context.Background(), "tcp", addr)
+		if got != want {
+			t.Errorf("%s dialled as %s, want %s", addr, got, want)
 		}
 	}
 }
