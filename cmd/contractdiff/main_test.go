@@ -1115,6 +1115,11 @@ func TestMarkdownBesideAnotherFormat(t *testing.T) {
 	if err != nil || !strings.HasPrefix(alone, string(got)) || !strings.Contains(string(got), "## Missing dispositions") {
 		t.Errorf("--markdown wrote %q (%v); --format markdown printed:\n%s", got, err, alone)
 	}
+	// One file named twice would keep the markdown report only.
+	code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "json", "--output", md, "--markdown", filepath.Dir(md)+"/./"+filepath.Base(md))
+	if code != 2 || !strings.Contains(stderr, "--output and --markdown name the same file "+md) {
+		t.Errorf("--output and --markdown of one file: exit %d\n%s%s", code, stdout, stderr)
+	}
 	for _, flag := range []string{"--markdown", "--output"} {
 		other := filepath.Join(t.TempDir(), "other.md")
 		writeFile(t, other, []byte("kept\n"))
