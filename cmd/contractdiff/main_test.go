@@ -1176,3 +1176,29 @@ func TestDispositionsFileTooLarge(t *testing.T) {
 		t.Errorf("exit %d, want 2 and %q\n%s%s", code, want, stdout, stderr)
 	}
 }
+
+// A report written over a file of --output or --markdown replaces its
+// bytes whole and keeps its mode (atomicfile: the new file takes the old
+// one's permissions).
+func TestReportFilesKeepTheirMode(t *testing.T) {
+	dir := demoRepo(t)
+	out, md := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "r.md")
+	for path, mode := range map[string]os.FileMode{out: 0o600, md: 0o640} {
+		writeFile(t, path, []byte("old\n"))
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "json", "--output", out, "--markdown", md); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for path, mode := range map[string]os.FileMode{out: 0o600, md: 0o640} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, _ := os.ReadFile(path); st.Mode().Perm() != mode || string(data) == "old\n" {
+			t.Errorf("%s: mode %v (want %v), %q", path, st.Mode().Perm(), mode, data)
+		}
+	}
+}
