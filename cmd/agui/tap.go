@@ -134,7 +134,7 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	}
 	// localhost is bound as its literal: a resolver could map the name to
 	// any address, even to every interface.
-	l, err := net.Listen("tcp", net.JoinHostPort(loopback.Literal(host), port))
+	l, err := tapListen("tcp", net.JoinHostPort(loopback.Literal(host), port))
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -251,6 +251,9 @@ func waitedFor(n pending) (string, int) {
 // stopGrace is how long a stopped tap waits for the runs in flight to end
 // by themselves before it cuts them (a test shortens it).
 var stopGrace = 5 * time.Second
+
+// tapListen opens the tap's listener (a test sees the address bound).
+var tapListen = net.Listen
 
 // cancelOnSignals cancels with an *interruption when the process gets
 // SIGINT or SIGTERM, and sends every later one on again, until stop is
