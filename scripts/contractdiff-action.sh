@@ -66,4 +66,6 @@ report=${REPORT:-contract-diff.md}
 # $report, for an artifact or a comment.
 enforce=()
 [ "${ENFORCE:-true}" = true ] && enforce=(--enforce)
-exec "$bin" "${args[@]}" --format github --markdown "$report" "${enforce[@]}"
+# Not exec'd: the trap removes the binary built above once it is done
+# (set -e passes its exit code on).
+"$bin" "${args[@]}" --format github --markdown "$report" "${enforce[@]}"

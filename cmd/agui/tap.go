@@ -57,14 +57,14 @@ same and a line says the record could not be kept.
 
 Ctrl-C or SIGTERM stops the tap: it takes no new run and gives the runs
 in flight, the requests the agent has not answered yet and the answers
-still passing on unchecked (not event streams), 5 seconds to end, each
-run judged and saved as any run; one line says how many of each. A run still
-going then, or at a second Ctrl-C or SIGTERM, is cut (the frontend's
-stream ends there), its record keeps what passed, and it is not judged, as
-when the frontend closes it (after a finding it is REJECTED, marked as
-cut). The tap then exits 0, since stopping is how a tap ends; the verdicts
-are in its lines, never in its exit status, which is 2 only when it cannot
-start.
+still passing on unchecked (not event streams, or compressed), 5 seconds
+to end, each run judged and saved as any run; one line says how many of
+each. A run still going then, or at a second Ctrl-C or SIGTERM, is cut
+(the frontend's stream ends there), its record keeps what passed, and it
+is not judged, as when the frontend closes it (after a finding it is
+REJECTED, marked as cut). The tap then exits 0, since stopping is how a
+tap ends; the verdicts are in its lines, never in its exit status, which
+is 2 only when it cannot start.
 
 Options:
   --upstream URL   the agent's URL
@@ -134,7 +134,7 @@ func tapCommand(args []string, stdout, stderr io.Writer, ctx context.Context, re
 	}
 	// localhost is bound as its literal: a resolver could map the name to
 	// any address, even to every interface.
-	l, err := net.Listen("tcp", net.JoinHostPort(loopback.Literal(host), port))
+	l, err := tapListen("tcp", net.JoinHostPort(loopback.Literal(host), port))
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -252,6 +252,9 @@ func waitedFor(n pending) (string, int) {
 // by themselves before it cuts them (a test shortens it).
 var stopGrace = 5 * time.Second
 
+// tapListen opens the tap's listener (a test sees the address bound).
+var tapListen = net.Listen
+
 // cancelOnSignals cancels with an *interruption when the process gets
 // SIGINT or SIGTERM, and sends every later one on again, until stop is
 // called: a second signal is the tap's to answer (it cuts its runs at
@@ -335,8 +338,8 @@ func answered(req *http.Request, is *int) {
 type pending struct{ asking, runs, passing int }
 
 // waits counts what a stopped tap waits for: requests the agent has not
-// answered yet, runs whose verdict is not printed yet, and answers that
-// are not event streams still passing on. One lock keeps the counts, so
+// answered yet, runs whose verdict is not printed yet, and answers passed
+// on unchecked (not event streams, or compressed) still passing on. One lock keeps the counts, so
 // that a request whose answer came moves from one count to the next at
 // once, never counted twice or not at all. Unlike a WaitGroup's, a count
 // may rise while someone waits for the runs to end (a run that starts as

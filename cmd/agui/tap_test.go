@@ -216,11 +216,19 @@ func TestTapRefusals(t *testing.T) {
 // localhost is a loopback address in any case, and the tap binds it as
 // 127.0.0.1 rather than asking a resolver, which could map the name to
 // any address.
+// (Where the hosts file maps localhost to 127.0.0.1 the address bound
+// alone could not tell, hence the address asked for.)
 func TestTapListensOnLocalhostAsItsLiteral(t *testing.T) {
+	asked := make(chan string, 1)
+	defer func(l func(string, string) (net.Listener, error)) { tapListen = l }(tapListen)
+	tapListen = func(network, addr string) (net.Listener, error) {
+		asked <- addr
+		return net.Listen(network, addr)
+	}
 	for _, host := range []string{"localhost", "LOCALHOST"} {
 		tr := runTap(t, "http://127.0.0.1:1", "--dir", t.TempDir(), "--listen", host+":0")
-		if !strings.HasPrefix(tr.addr, "127.0.0.1:") {
-			t.Errorf("--listen %s:0 listens on %s", host, tr.addr)
+		if a := <-asked; a != "127.0.0.1:0" || !strings.HasPrefix(tr.addr, "127.0.0.1:") {
+			t.Errorf("--listen %s:0 binds %s and listens on %s", host, a, tr.addr)
 		}
 		tr.stop(nil)
 	}

@@ -102,7 +102,7 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json, github (workflow annotations; with GITHUB_STEP_SUMMARY set, the markdown report is added to the job summary) or changelog (release notes of the change, grouped by party)")
 	lang := fl.String("lang", "en", "the `LANGUAGE` of --format changelog: en or ru")
 	output := fl.String("output", "", "write the report to `FILE` instead of stdout (atomically; a symbolic link there is refused)")
-	markdown := fl.String("markdown", "", "also write the markdown report to `FILE`, from the same comparison (atomically; a symbolic link there is refused): a workflow gets its annotations and its report file from one run")
+	markdown := fl.String("markdown", "", "also write the markdown report to `FILE`, not the one of --output, from the same comparison (atomically; a symbolic link there is refused): a workflow gets its annotations and its report file from one run")
 	enforce := fl.Bool("enforce", false, "exit 1 when blocked: a breaking change without a disposition, or a stale, expired, unfinished or mismatched disposition")
 	root := fl.String("root", "", "repository `DIR` (default: the nearest folder above the working directory that holds contractkit.json)")
 	version := fl.Bool("version", false, "print the version of this build and exit")
@@ -146,6 +146,9 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		return fail("--lang applies to --format changelog only")
 	case *lang != changelog.EN && *lang != changelog.RU:
 		return fail("unknown --lang %q: use en or ru", *lang)
+	case *markdown != "" && filepath.Clean(*markdown) == filepath.Clean(*output):
+		// The markdown report would silently replace the other one.
+		return fail("--output and --markdown name the same file %s: give each report a file of its own", *output)
 	}
 	repo := *root
 	if repo == "" {

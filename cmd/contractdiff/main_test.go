@@ -1115,6 +1115,11 @@ func TestMarkdownBesideAnotherFormat(t *testing.T) {
 	if err != nil || !strings.HasPrefix(alone, string(got)) || !strings.Contains(string(got), "## Missing dispositions") {
 		t.Errorf("--markdown wrote %q (%v); --format markdown printed:\n%s", got, err, alone)
 	}
+	// One file named twice would keep the markdown report only.
+	code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "json", "--output", md, "--markdown", filepath.Dir(md)+"/./"+filepath.Base(md))
+	if code != 2 || !strings.Contains(stderr, "--output and --markdown name the same file "+md) {
+		t.Errorf("--output and --markdown of one file: exit %d\n%s%s", code, stdout, stderr)
+	}
 	for _, flag := range []string{"--markdown", "--output"} {
 		other := filepath.Join(t.TempDir(), "other.md")
 		writeFile(t, other, []byte("kept\n"))
@@ -1169,5 +1174,31 @@ func TestDispositionsFileTooLarge(t *testing.T) {
 	want := fmt.Sprintf("contract-change-dispositions.json: the file is %d bytes; the limit is %d", int64(4<<30), disposition.MaxFileBytes)
 	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD"); code != 2 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, want 2 and %q\n%s%s", code, want, stdout, stderr)
+	}
+}
+
+// A report written over a file of --output or --markdown replaces its
+// bytes whole and keeps its mode (atomicfile: the new file takes the old
+// one's permissions).
+func TestReportFilesKeepTheirMode(t *testing.T) {
+	dir := demoRepo(t)
+	out, md := filepath.Join(t.TempDir(), "r.json"), filepath.Join(t.TempDir(), "r.md")
+	for path, mode := range map[string]os.FileMode{out: 0o600, md: 0o640} {
+		writeFile(t, path, []byte("old\n"))
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, stdout, stderr := runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "json", "--output", out, "--markdown", md); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for path, mode := range map[string]os.FileMode{out: 0o600, md: 0o640} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, _ := os.ReadFile(path); st.Mode().Perm() != mode || string(data) == "old\n" {
+			t.Errorf("%s: mode %v (want %v), %q", path, st.Mode().Perm(), mode, data)
+		}
 	}
 }

@@ -15,6 +15,11 @@ func TestHost(t *testing.T) {
 		"128.0.0.1": false, "::2": false, "example.com": false,
 		"localhost.": false, "localhost.localdomain": false, "ip6-localhost": false,
 		"127.0.0.1.nip.io": false, "[127.0.0.1]": true, "[::1": false,
+		// One pair of brackets, around an address only (the bridge once
+		// trimmed any number, the stand page a lone one, and took
+		// "[localhost]"); an address with a zone is no loopback literal.
+		"::1]": false, "[[::1]]": false, "[localhost]": false,
+		"::1%lo": false, "[::1%lo]": false, "fe80::1%lo": false, "::1%25lo": false,
 	} {
 		if got := Host(host); got != want {
 			t.Errorf("Host(%q) = %v, want %v", host, got, want)
@@ -27,6 +32,7 @@ func TestHostPort(t *testing.T) {
 		"localhost:8080": true, "LOCALHOST:0": true, "127.0.0.1:80": true, "[::1]:443": true,
 		"localhost": true, "::1": true, "[::1]": true,
 		"0.0.0.0:80": false, "[::]:80": false, "example.com:80": false, ":8080": false,
+		"[::ffff:127.0.0.1]:80": true, "[::1%lo]:80": false,
 	} {
 		if got := HostPort(hostport); got != want {
 			t.Errorf("HostPort(%q) = %v, want %v", hostport, got, want)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -18,11 +19,13 @@ import (
 )
 
 // NewClient is the HTTP client of an update: proxies from the
-// environment (HTTPS_PROXY, NO_PROXY, as Go reads them), and redirects
-// only to URLs checkURL accepts, so a redirect never leads to plain HTTP.
+// environment (HTTPS_PROXY, NO_PROXY, as Go reads them) but never for a
+// loopback host, "localhost" dialled as its literal, and redirects only
+// to URLs checkURL accepts, so a redirect never leads to plain HTTP.
 func NewClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = http.ProxyFromEnvironment
+	t.Proxy = loopbackDirect(http.ProxyFromEnvironment)
+	t.DialContext = literalDial(t.DialContext)
 	t.ResponseHeaderTimeout = stallTimeout
 	return &http.Client{
 		Transport: t,
@@ -49,6 +52,31 @@ func checkURL(u string) error {
 		return nil
 	}
 	return refuse(gen.DomainErrorKindUpdateInsecureTransport, gen.UpdateRefusalDetails{Reason: reason(gen.UpdateRefusalReasonPlainHTTP), URL: str(u)})
+}
+
+// loopbackDirect is proxy, but a loopback host (loopback.Host) is asked
+// directly: plain HTTP is accepted there (checkURL) because it stays on
+// this machine, and a proxy would carry it off. Go's own exception misses
+// "localhost" in capitals, which checkURL accepts.
+func loopbackDirect(proxy func(*http.Request) (*url.URL, error)) func(*http.Request) (*url.URL, error) {
+	return func(req *http.Request) (*url.URL, error) {
+		if loopback.Host(req.URL.Hostname()) {
+			return nil, nil
+		}
+		return proxy(req)
+	}
+}
+
+// literalDial is dial, but "localhost" is dialled as its literal
+// (loopback.Literal) without asking a resolver, which could map the name
+// anywhere: plain HTTP to it is accepted as staying on this machine.
+func literalDial(dial func(context.Context, string, string) (net.Conn, error)) func(context.Context, string, string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if host, port, err := net.SplitHostPort(addr); err == nil {
+			addr = net.JoinHostPort(loopback.Literal(host), port)
+		}
+		return dial(ctx, network, addr)
+	}
 }
 
 // notFound marks a 404, which for the signature means it is missing.

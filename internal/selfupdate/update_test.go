@@ -8,9 +8,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -636,4 +639,49 @@ func TestCompareVersions(t *testing.T) {
 		t.Error("sameVersion")
 	}
 	_ = fmt.Sprint
+}
+
+// A loopback host is never asked through a proxy, whatever the
+// environment names: plain HTTP is accepted there only because it stays
+// on this machine. Go's own exception is "localhost" in lower case and
+// the loopback literals; checkURL takes "localhost" in any case.
+func TestLoopbackNotProxied(t *testing.T) {
+	via, _ := url.Parse("http://proxy.example:3128")
+	proxy := loopbackDirect(func(*http.Request) (*url.URL, error) { return via, nil })
+	for u, direct := range map[string]bool{
+		"http://LOCALHOST:8080/manifest.json": true, "http://localhost/m": true, "http://LocalHost/m": true,
+		"http://127.0.0.1:1/m": true, "http://[::1]:1/m": true,
+		"https://example.com/m": false, "http://localhost.example/m": false, "http://[::]:1/m": false,
+	} {
+		req, err := http.NewRequest(http.MethodGet, u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := proxy(req)
+		if err != nil || (got == nil) != direct {
+			t.Errorf("%s: proxy %v, %v; want direct %v", u, got, err, direct)
+		}
+		if checkURL(u) == nil && strings.HasPrefix(u, "http:") && !direct {
+			t.Errorf("%s: plain HTTP accepted, yet proxied", u)
+		}
+	}
+}
+
+// "localhost", in any case, is dialled as 127.0.0.1, never resolved;
+// every other address is dialled as it is.
+func TestLocalhostDialledAsItsLiteral(t *testing.T) {
+	var got string
+	dial := literalDial(func(_ context.Context, _, addr string) (net.Conn, error) {
+		got = addr
+		return nil, errors.New("not dialled")
+	})
+	for addr, want := range map[string]string{
+		"localhost:80": "127.0.0.1:80", "LOCALHOST:8080": "127.0.0.1:8080",
+		"127.0.0.2:1": "127.0.0.2:1", "[::1]:443": "[::1]:443", "example.com:443": "example.com:443",
+	} {
+		dial(context.Background(), "tcp", addr)
+		if got != want {
+			t.Errorf("%s dialled as %s, want %s", addr, got, want)
+		}
+	}
 }
