@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os/signal"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -131,8 +130,9 @@ func serveCommand(args []string, stdout, stderr io.Writer, site func() (*page.Si
 // refused. localhost is taken as 127.0.0.1 without asking a resolver,
 // which could answer with any address.
 func loopbackIP(host string) (net.IP, error) {
-	if !loopback.Host(host) {
+	ip := loopback.IP(host)
+	if ip == nil {
 		return nil, fmt.Errorf("--host %q is not a loopback address: the page is served to this machine only (use 127.0.0.1, ::1 or localhost) [%s]", host, contract.RuleStandPageOffline)
 	}
-	return net.ParseIP(strings.Trim(loopback.Literal(host), "[]")), nil
+	return ip, nil
 }

@@ -526,8 +526,7 @@ func (t *tap) watch(resp *http.Response) error {
 		if rec != nil {
 			rec.discard()
 		}
-		answered(req, nil)
-		return err
+		return err // counted moves the request out of asking
 	}
 	if recErr == nil {
 		run.Parts = &recordParts{rec: rec}

@@ -20,15 +20,21 @@ const IPv4 = "127.0.0.1"
 // Host reports whether host names only this machine: "localhost" in any
 // case (host names are), an address in 127.0.0.0/8, or ::1; an address
 // may stand in brackets, as in a URL.
-func Host(host string) bool {
+func Host(host string) bool { return IP(host) != nil }
+
+// IP is the loopback address host stands for (IPv4 for "localhost"), or
+// nil when host is not one by Host's rule.
+func IP(host string) net.IP {
 	if strings.EqualFold(host, "localhost") {
-		return true
+		return net.ParseIP(IPv4)
 	}
 	if len(host) > 1 && host[0] == '[' && host[len(host)-1] == ']' {
 		host = host[1 : len(host)-1]
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return ip
+	}
+	return nil
 }
 
 // HostPort is Host for a host with or without a port, as a Host header

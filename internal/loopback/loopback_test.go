@@ -1,6 +1,9 @@
 package loopback
 
-import "testing"
+import (
+	"net"
+	"testing"
+)
 
 // Loopback is localhost in any case and the loopback literals of both
 // families, bracketed or not; every other host is remote, however it
@@ -46,6 +49,20 @@ func TestLiteral(t *testing.T) {
 	} {
 		if got := Literal(in); got != want {
 			t.Errorf("Literal(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// IP gives the address a loopback host stands for, brackets taken off,
+// and nil for every host Host refuses.
+func TestIP(t *testing.T) {
+	for host, want := range map[string]string{
+		"localhost": IPv4, "LOCALHOST": IPv4, "127.0.0.2": "127.0.0.2", "[::1]": "::1", "::1": "::1",
+		"0.0.0.0": "", "example.com": "", "::1%lo": "", "[::1": "",
+	} {
+		got := IP(host)
+		if (want == "") != (got == nil) || (got != nil && !got.Equal(net.ParseIP(want))) {
+			t.Errorf("IP(%q) = %v, want %q", host, got, want)
 		}
 	}
 }
