@@ -362,6 +362,10 @@ func action(t *testing.T, root, dir string, env []string, want int, baseline str
 	if code != want {
 		t.Fatalf("the action's script: exit %d, want %d\n%s", code, want, out.String())
 	}
+	// The binary the script built is gone with it.
+	if left, _ := filepath.Glob(filepath.Join(tmp, "contractdiff-action.*")); len(left) != 0 {
+		t.Errorf("the action's script left %v", left)
+	}
 	sum, _ := os.ReadFile(summary)
 	rep, _ := os.ReadFile(report)
 	if !bytes.Contains(rep, []byte("# Contract diff")) || !bytes.Contains(sum, []byte("# Contract diff")) {
