@@ -41,6 +41,9 @@ func TestConversationOrder(t *testing.T) {
 		{"order-results-after-their-call.ndjson", []shown{assistant("a1", "first"), assistant("m2", "second")}},
 		// A second result is a tool message of its own, after the first.
 		{"order-second-result-after-call.ndjson", []shown{{"tm2", "tool", "two", ""}, assistant("m2", "after")}},
+		// A start of a call a message of the input holds opens no message
+		// under its parent, which an activity may take.
+		{"order-held-call-opens-none.ndjson", []shown{{"b", "activity", "", `{"n":1}`}}},
 		// Case 2: a messages snapshot over the whole conversation.
 		{"order-snapshot-lists-input.ndjson", []shown{{"u", "user", "hi", ""}, assistant("a", "hello")}},
 		{"order-snapshot-lists-input-reordered.ndjson", []shown{{"u1", "user", "one", ""}, {"u2", "user", "two", ""}, assistant("a", "hello"), {"n", "user", "new", ""}}},

@@ -964,7 +964,9 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 // tool's proposal; the reference client does not put it there either, but
 // in an assistant message of its own, and warns. A parent the conversation
 // does not hold yet is the assistant message the call opens: a start that
-// names it later under another role is refused as for any message. A call
+// names it later under another role is refused as for any message; but a
+// call a message holds already (one of the run's input, one a snapshot
+// restated) opens none, as in the reference client. A call
 // with no parent opens one under its own id, as the reference client does;
 // where that id names a message already, the client's new message is found
 // by it no more, and the id goes on naming the one it named.
@@ -976,6 +978,9 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 	ent := s.msgs.find(parent)
 	role, note, ok := s.namedMessage(ent)
 	if !ok {
+		if s.tools.slotOf(s.tools.find(e.ToolCallID)) >= 0 {
+			return nil // a message holds the call: the start opens none (see callSlot)
+		}
 		// The call opens the assistant message: the reference client makes
 		// one under the id, and a start that names it later continues it.
 		if ent == nil {
