@@ -44,6 +44,9 @@ func TestConversationOrder(t *testing.T) {
 		// A start of a call a message of the input holds opens no message
 		// under its parent, which an activity may take.
 		{"order-held-call-opens-none.ndjson", []shown{{"b", "activity", "", `{"n":1}`}}},
+		// A call reopened after a snapshot dropped its message opens one
+		// again, under its own id, where the text then goes.
+		{"order-reopened-call-after-snapshot.ndjson", []shown{{"u", "user", "hi", ""}, assistant("k1", "first"), assistant("m", "after")}},
 		// Case 2: a messages snapshot over the whole conversation.
 		{"order-snapshot-lists-input.ndjson", []shown{{"u", "user", "hi", ""}, assistant("a", "hello")}},
 		{"order-snapshot-lists-input-reordered.ndjson", []shown{{"u1", "user", "one", ""}, {"u2", "user", "two", ""}, assistant("a", "hello"), {"n", "user", "new", ""}}},

@@ -1001,6 +1001,9 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 func (s *seq) recordToolCall(e contract.ToolCallStartEvent, ent *idEntry) {
 	if k, ok := s.tools.indexOf(ent); ok {
 		s.r.ToolCalls[k].Complete = false
+		// A messages snapshot may have dropped the message holding it:
+		// the reference client opens one for it again.
+		s.callSlot(e.ToolCallID, e.ParentMessageID)
 		return
 	}
 	tc := ToolCall{ID: e.ToolCallID, Name: e.ToolCallName}
