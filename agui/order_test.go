@@ -53,6 +53,10 @@ func TestConversationOrder(t *testing.T) {
 		{"order-snapshot-lists-spliced-result.ndjson", []shown{assistant("a1", "calling"), {"tm", "tool", "done", ""}, assistant("m2", "after")}},
 		{"order-snapshot-lists-call-message.ndjson", []shown{assistant("a1", ""), assistant("m2", "after")}},
 		{"order-snapshot-keeps-input-activity-replaced.ndjson", []shown{{"plan", "activity", "", `{"steps":["write"]}`}, assistant("a", "hello")}},
+		// An id a snapshot lists twice names the first message listed:
+		// an activity replaces it, a start continues it.
+		{"order-snapshot-repeats-id-activity.ndjson", []shown{{"x", "activity", "", `{"n":1}`}, assistant("x", "two")}},
+		{"order-snapshot-repeats-id-text.ndjson", []shown{assistant("x", "one+more"), assistant("x", "two")}},
 		// The reference appends " more" to the input's "thinking"; the
 		// result shows what the record sends, and warns.
 		{"order-snapshot-keeps-input-reasoning.ndjson", []shown{{"th", "reasoning", " more", ""}, assistant("a", "hello")}},

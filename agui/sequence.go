@@ -1465,13 +1465,17 @@ func (s *seq) snapshotMessage(msg contract.Message) {
 		s.setActivityType(id, x.ActivityType)
 	}
 	ent := s.msgs.entry(id)
-	n := msgName{known: true}
-	if name != nil {
-		n.name, n.set = *name, true
-	}
-	s.msgs.setName(ent, n)
 	at := len(s.r.Messages)
-	s.msgs.setIndex(ent, at)
+	// An id the snapshot lists twice names the first message it lists, as
+	// the reference client finds a message by its id from the start.
+	if _, named := s.msgs.indexOf(ent); !named {
+		n := msgName{known: true}
+		if name != nil {
+			n.name, n.set = *name, true
+		}
+		s.msgs.setName(ent, n)
+		s.msgs.setIndex(ent, at)
+	}
 	s.r.Messages = append(s.r.Messages, m)
 	k := s.appendSlot(ent, id, m.Role, at)
 	if x, ok := msg.(contract.AssistantMessage); ok {
