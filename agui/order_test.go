@@ -105,6 +105,9 @@ func TestSnapshotKeepsUnshownInput(t *testing.T) {
 	// Kept: a user's start on the id is refused, at the start's role.
 	reject(t, v11, lines(t, input(plan), snapshot(a), userStart("plan"), text(end, "plan"), finished), 2, "/role", contract.RuleSequenceTextMessage)
 	reject(t, v11, lines(t, input(thought), snapshot(a), userStart("th"), text(end, "th"), finished), 2, "/role", contract.RuleSequenceTextMessage)
+	// Kept beside an input message the snapshot lists: still under its
+	// own role, not the listed one's.
+	reject(t, v11, lines(t, input(a, thought), snapshot(a), text(start, "th", "role", "assistant"), text(end, "th"), finished), 2, "/role", contract.RuleSequenceTextMessage)
 	// Not kept: a snapshot holding an activity speaks for every activity,
 	// one holding a reasoning message for every reasoning message.
 	r := accept(t, v11, lines(t, input(plan), snapshot(a, search), userStart("plan"), text(end, "plan"), finished))

@@ -1259,9 +1259,13 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 	keeps := s.snapshotKeeps(e)
 	// The merge runs over every message the conversation holds, shown or
 	// not (see order.go): what stays keeps its place. A message the result
-	// does not list stays unlisted, and its id goes on naming it.
-	var stay []int32
-	var held []unlisted
+	// does not list stays unlisted, and its id goes on naming it: held is
+	// what the id held, read before the ids are made anew.
+	type staying struct {
+		k    int32
+		held unlisted
+	}
+	var stay []staying
 	for k := s.head; k >= 0; k = oldSlots[k].next {
 		sl := oldSlots[k]
 		m := Message{ID: sl.id, Role: sl.role}
@@ -1269,11 +1273,11 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 			m = old[sl.msg]
 		}
 		if _, ok := listed[sl.id]; ok || keeps(m) {
-			stay = append(stay, k)
-			if sl.msg < 0 {
-				u, _ := s.msgs.unlistedOf(s.msgs.find(sl.id))
-				held = append(held, u)
+			st := staying{k: k}
+			if sl.msg < 0 && !ok {
+				st.held, _ = s.msgs.unlistedOf(s.msgs.find(sl.id))
 			}
+			stay = append(stay, st)
 		}
 	}
 	s.r.Messages = make([]Message, 0, len(e.Messages)) // a message kept grows it
@@ -1284,8 +1288,8 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
 	}
-	for _, k := range stay {
-		sl := oldSlots[k]
+	for _, st := range stay {
+		sl := oldSlots[st.k]
 		if l, ok := listed[sl.id]; ok {
 			l.placed = true
 			listed[sl.id] = l
@@ -1297,10 +1301,9 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 		// refused before): its place is the record fact to keep.
 		ent := s.msgs.entry(sl.id)
 		if sl.msg < 0 {
-			if held[0].role != "" { // else another slot has the id
-				s.msgs.setUnlisted(ent, held[0])
+			if st.held.role != "" { // else another slot has the id
+				s.msgs.setUnlisted(ent, st.held)
 			}
-			held = held[1:]
 			s.appendSlot(ent, sl.id, sl.role, -1)
 			continue
 		}
