@@ -44,6 +44,9 @@ func TestConversationOrder(t *testing.T) {
 		// A start of a call a message of the input holds opens no message
 		// under its parent, which an activity may take.
 		{"order-held-call-opens-none.ndjson", []shown{{"b", "activity", "", `{"n":1}`}}},
+		// A call whose message an activity replaced is held by none: its
+		// start opens one, under its own id.
+		{"order-call-of-replaced-message.ndjson", []shown{{"a", "activity", "", `{"n":1}`}, assistant("k1", "first"), assistant("m", "after")}},
 		// A call reopened after a snapshot dropped its message opens one
 		// again, under its own id, where the text then goes.
 		{"order-reopened-call-after-snapshot.ndjson", []shown{{"u", "user", "hi", ""}, assistant("k1", "first"), assistant("m", "after")}},

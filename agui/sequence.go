@@ -978,7 +978,7 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 	ent := s.msgs.find(parent)
 	role, note, ok := s.namedMessage(ent)
 	if !ok {
-		if s.tools.slotOf(s.tools.find(e.ToolCallID)) >= 0 {
+		if s.holderOf(s.tools.find(e.ToolCallID)) >= 0 {
 			return nil // a message holds the call: the start opens none (see callSlot)
 		}
 		// The call opens the assistant message: the reference client makes
