@@ -60,6 +60,8 @@ func TestConversationOrder(t *testing.T) {
 		// an activity replaces it, a start continues it.
 		{"order-snapshot-repeats-id-activity.ndjson", []shown{{"x", "activity", "", `{"n":1}`}, assistant("x", "two")}},
 		{"order-snapshot-repeats-id-text.ndjson", []shown{assistant("x", "one+more"), assistant("x", "two")}},
+		// So does it once a later snapshot keeps both.
+		{"order-snapshot-keeps-repeated-id.ndjson", []shown{{"b", "activity", "", `{"n":1}`}, {"b", "reasoning", "two", ""}, {"u", "user", "hi", ""}}},
 		// The reference appends " more" to the input's "thinking"; the
 		// result shows what the record sends, and warns.
 		{"order-snapshot-keeps-input-reasoning.ndjson", []shown{{"th", "reasoning", " more", ""}, assistant("a", "hello")}},

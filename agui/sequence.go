@@ -1308,7 +1308,9 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 			continue
 		}
 		n := len(s.r.Messages)
-		s.msgs.setIndex(ent, n)
+		if _, named := s.msgs.indexOf(ent); !named { // the first of an id's messages, as in snapshotMessage
+			s.msgs.setIndex(ent, n)
+		}
 		s.r.Messages = append(s.r.Messages, old[sl.msg])
 		s.appendSlot(ent, sl.id, old[sl.msg].Role, n)
 	}
