@@ -130,7 +130,7 @@ func (s *seq) holderOf(e *idEntry) int32 {
 }
 
 // ownCall records slot k as the assistant message holding tool call id,
-// unless a message holds it already.
+// unless an assistant message holds it already (see holderOf).
 func (s *seq) ownCall(id string, k int32) {
 	if e := s.tools.entry(id); s.holderOf(e) < 0 {
 		s.tools.setSlot(e, k)
