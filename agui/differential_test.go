@@ -61,21 +61,32 @@ func nodeVerifier(t testing.TB) string {
 	return dir
 }
 
+// nodeResult is verify.mjs's line for one file; Messages, only in its
+// apply mode, is the conversation the reference client's reducer holds at
+// the end.
 type nodeResult struct {
-	File    string `json:"file"`
-	Outcome string `json:"outcome"`
-	Error   string `json:"error"`
+	File     string        `json:"file"`
+	Outcome  string        `json:"outcome"`
+	Error    string        `json:"error"`
+	Messages []nodeMessage `json:"messages"`
 }
 
-func runNode(t *testing.T, dir string, files []string) map[string]nodeResult {
+type nodeMessage struct {
+	ID      string  `json:"id"`
+	Role    string  `json:"role"`
+	Content *string `json:"content"`
+}
+
+// runNode runs verify.mjs in mode (check or apply) over files.
+func runNode(t *testing.T, dir, mode string, files []string) map[string]nodeResult {
 	t.Helper()
-	cmd := exec.Command("node", append([]string{"verify.mjs", "check"}, files...)...)
+	cmd := exec.Command("node", append([]string{"verify.mjs", mode}, files...)...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node verify.mjs: %v\n%s", err, stderr.Bytes())
+		t.Fatalf("node verify.mjs %s: %v\n%s", mode, err, stderr.Bytes())
 	}
 	res := map[string]nodeResult{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -134,7 +145,7 @@ func TestDifferentialNode(t *testing.T) {
 	for _, name := range names {
 		files = append(files, paths[name])
 	}
-	byFile := runNode(t, dir, files)
+	byFile := runNode(t, dir, "check", files)
 	agree := 0
 	for _, name := range names {
 		ref, ok := byFile[paths[name]]
@@ -171,44 +182,6 @@ func TestDifferentialNode(t *testing.T) {
 // client's reducer holds it, each with the reason it is deliberate; a
 // listed record that agrees fails, as for deliberate.
 var orderDiffers = map[string]string{}
-
-type nodeMessage struct {
-	ID      string  `json:"id"`
-	Role    string  `json:"role"`
-	Content *string `json:"content"`
-}
-
-type nodeConversation struct {
-	File     string        `json:"file"`
-	Outcome  string        `json:"outcome"`
-	Error    string        `json:"error"`
-	Messages []nodeMessage `json:"messages"`
-}
-
-// runNodeApply runs the reference client's reducer over files and returns
-// the conversation it holds at the end of each.
-func runNodeApply(t *testing.T, dir string, files []string) map[string]nodeConversation {
-	t.Helper()
-	cmd := exec.Command("node", append([]string{"verify.mjs", "apply"}, files...)...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node verify.mjs apply: %v\n%s", err, stderr.Bytes())
-	}
-	res := map[string]nodeConversation{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r nodeConversation
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("node output %q: %v", sc.Text(), err)
-		}
-		res[r.File] = r
-	}
-	return res
-}
 
 // shownOrder returns, as "id:role" strings, the messages of the reference's
 // conversation whose ids the result shows, in the reference's order, and
@@ -259,7 +232,7 @@ func compareOrder(t *testing.T, dir string, names []string, records map[string][
 	for _, name := range names {
 		files = append(files, paths[name])
 	}
-	byFile := runNodeApply(t, dir, files)
+	byFile := runNode(t, dir, "apply", files)
 	for _, name := range names {
 		ref, ok := byFile[paths[name]]
 		if !ok {

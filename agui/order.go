@@ -110,7 +110,7 @@ func (s *seq) showAt(e *idEntry, msg int) bool {
 // assistant message holds it.
 func (s *seq) spliceSlot(e *idEntry, id, call string, msg int) {
 	at := int32(-1)
-	if owner := s.tools.slotOf(s.tools.find(call)); owner >= 0 && s.slotRole(owner) == s.assistantRole() {
+	if owner := s.holderOf(s.tools.find(call)); owner >= 0 {
 		tool := s.toolRole()
 		for at = owner; s.slots[at].next >= 0 && s.slotRole(s.slots[at].next) == tool; {
 			at = s.slots[at].next
@@ -119,10 +119,20 @@ func (s *seq) spliceSlot(e *idEntry, id, call string, msg int) {
 	s.newSlot(e, at, id, s.toolRole(), msg)
 }
 
+// holderOf returns the slot of the assistant message holding the tool call
+// of e, an entry of s.tools, or -1: a message an activity has replaced since
+// holds no call, as in the reference client.
+func (s *seq) holderOf(e *idEntry) int32 {
+	if k := s.tools.slotOf(e); k >= 0 && s.slotRole(k) == s.assistantRole() {
+		return k
+	}
+	return -1
+}
+
 // ownCall records slot k as the assistant message holding tool call id,
-// unless a message holds it already.
+// unless an assistant message holds it already (see holderOf).
 func (s *seq) ownCall(id string, k int32) {
-	if e := s.tools.entry(id); s.tools.slotOf(e) < 0 {
+	if e := s.tools.entry(id); s.holderOf(e) < 0 {
 		s.tools.setSlot(e, k)
 	}
 }
@@ -132,7 +142,7 @@ func (s *seq) ownCall(id string, k int32) {
 // parent names when that is an assistant's, else one it opens, under the
 // parent's id when no message has it, else under the call's own id.
 func (s *seq) callSlot(call string, parent *string) {
-	if s.tools.slotOf(s.tools.find(call)) >= 0 {
+	if s.holderOf(s.tools.find(call)) >= 0 {
 		return // a start of a call a message holds changes no message
 	}
 	if parent != nil {

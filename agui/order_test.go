@@ -41,12 +41,27 @@ func TestConversationOrder(t *testing.T) {
 		{"order-results-after-their-call.ndjson", []shown{assistant("a1", "first"), assistant("m2", "second")}},
 		// A second result is a tool message of its own, after the first.
 		{"order-second-result-after-call.ndjson", []shown{{"tm2", "tool", "two", ""}, assistant("m2", "after")}},
+		// A start of a call a message of the input holds opens no message
+		// under its parent, which an activity may take.
+		{"order-held-call-opens-none.ndjson", []shown{{"b", "activity", "", `{"n":1}`}}},
+		// A call whose message an activity replaced is held by none: its
+		// start opens one, under its own id.
+		{"order-call-of-replaced-message.ndjson", []shown{{"a", "activity", "", `{"n":1}`}, assistant("k1", "first"), assistant("m", "after")}},
+		// A call reopened after a snapshot dropped its message opens one
+		// again, under its own id, where the text then goes.
+		{"order-reopened-call-after-snapshot.ndjson", []shown{{"u", "user", "hi", ""}, assistant("k1", "first"), assistant("m", "after")}},
 		// Case 2: a messages snapshot over the whole conversation.
 		{"order-snapshot-lists-input.ndjson", []shown{{"u", "user", "hi", ""}, assistant("a", "hello")}},
 		{"order-snapshot-lists-input-reordered.ndjson", []shown{{"u1", "user", "one", ""}, {"u2", "user", "two", ""}, assistant("a", "hello"), {"n", "user", "new", ""}}},
 		{"order-snapshot-lists-spliced-result.ndjson", []shown{assistant("a1", "calling"), {"tm", "tool", "done", ""}, assistant("m2", "after")}},
 		{"order-snapshot-lists-call-message.ndjson", []shown{assistant("a1", ""), assistant("m2", "after")}},
 		{"order-snapshot-keeps-input-activity-replaced.ndjson", []shown{{"plan", "activity", "", `{"steps":["write"]}`}, assistant("a", "hello")}},
+		// An id a snapshot lists twice names the first message listed:
+		// an activity replaces it, a start continues it.
+		{"order-snapshot-repeats-id-activity.ndjson", []shown{{"x", "activity", "", `{"n":1}`}, assistant("x", "two")}},
+		{"order-snapshot-repeats-id-text.ndjson", []shown{assistant("x", "one+more"), assistant("x", "two")}},
+		// So does it once a later snapshot keeps both.
+		{"order-snapshot-keeps-repeated-id.ndjson", []shown{{"b", "activity", "", `{"n":1}`}, {"b", "reasoning", "two", ""}, {"u", "user", "hi", ""}}},
 		// The reference appends " more" to the input's "thinking"; the
 		// result shows what the record sends, and warns.
 		{"order-snapshot-keeps-input-reasoning.ndjson", []shown{{"th", "reasoning", " more", ""}, assistant("a", "hello")}},
@@ -95,6 +110,9 @@ func TestSnapshotKeepsUnshownInput(t *testing.T) {
 	// Kept: a user's start on the id is refused, at the start's role.
 	reject(t, v11, lines(t, input(plan), snapshot(a), userStart("plan"), text(end, "plan"), finished), 2, "/role", contract.RuleSequenceTextMessage)
 	reject(t, v11, lines(t, input(thought), snapshot(a), userStart("th"), text(end, "th"), finished), 2, "/role", contract.RuleSequenceTextMessage)
+	// Kept beside an input message the snapshot lists: still under its
+	// own role, not the listed one's.
+	reject(t, v11, lines(t, input(a, thought), snapshot(a), text(start, "th", "role", "assistant"), text(end, "th"), finished), 2, "/role", contract.RuleSequenceTextMessage)
 	// Not kept: a snapshot holding an activity speaks for every activity,
 	// one holding a reasoning message for every reasoning message.
 	r := accept(t, v11, lines(t, input(plan), snapshot(a, search), userStart("plan"), text(end, "plan"), finished))

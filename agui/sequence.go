@@ -964,7 +964,9 @@ func (s *seq) reopenedToolCall(i int, e contract.ToolCallStartEvent, ent *idEntr
 // tool's proposal; the reference client does not put it there either, but
 // in an assistant message of its own, and warns. A parent the conversation
 // does not hold yet is the assistant message the call opens: a start that
-// names it later under another role is refused as for any message. A call
+// names it later under another role is refused as for any message; but a
+// call a message holds already (one of the run's input, one a snapshot
+// restated) opens none, as in the reference client. A call
 // with no parent opens one under its own id, as the reference client does;
 // where that id names a message already, the client's new message is found
 // by it no more, and the id goes on naming the one it named.
@@ -976,6 +978,9 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 	ent := s.msgs.find(parent)
 	role, note, ok := s.namedMessage(ent)
 	if !ok {
+		if s.holderOf(s.tools.find(e.ToolCallID)) >= 0 {
+			return nil // a message holds the call: the start opens none (see callSlot)
+		}
 		// The call opens the assistant message: the reference client makes
 		// one under the id, and a start that names it later continues it.
 		if ent == nil {
@@ -996,6 +1001,9 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 func (s *seq) recordToolCall(e contract.ToolCallStartEvent, ent *idEntry) {
 	if k, ok := s.tools.indexOf(ent); ok {
 		s.r.ToolCalls[k].Complete = false
+		// A messages snapshot may have dropped the message holding it:
+		// the reference client opens one for it again.
+		s.callSlot(e.ToolCallID, e.ParentMessageID)
 		return
 	}
 	tc := ToolCall{ID: e.ToolCallID, Name: e.ToolCallName}
@@ -1251,9 +1259,13 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 	keeps := s.snapshotKeeps(e)
 	// The merge runs over every message the conversation holds, shown or
 	// not (see order.go): what stays keeps its place. A message the result
-	// does not list stays unlisted, and its id goes on naming it.
-	var stay []int32
-	var held []unlisted
+	// does not list stays unlisted, and its id goes on naming it: held is
+	// what the id held, read before the ids are made anew.
+	type staying struct {
+		k    int32
+		held unlisted
+	}
+	var stay []staying
 	for k := s.head; k >= 0; k = oldSlots[k].next {
 		sl := oldSlots[k]
 		m := Message{ID: sl.id, Role: sl.role}
@@ -1261,11 +1273,11 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 			m = old[sl.msg]
 		}
 		if _, ok := listed[sl.id]; ok || keeps(m) {
-			stay = append(stay, k)
-			if sl.msg < 0 {
-				u, _ := s.msgs.unlistedOf(s.msgs.find(sl.id))
-				held = append(held, u)
+			st := staying{k: k}
+			if sl.msg < 0 && !ok {
+				st.held, _ = s.msgs.unlistedOf(s.msgs.find(sl.id))
 			}
+			stay = append(stay, st)
 		}
 	}
 	s.r.Messages = make([]Message, 0, len(e.Messages)) // a message kept grows it
@@ -1276,8 +1288,8 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 	for _, msg := range e.Messages {
 		s.seedOwner(msg, true)
 	}
-	for _, k := range stay {
-		sl := oldSlots[k]
+	for _, st := range stay {
+		sl := oldSlots[st.k]
 		if l, ok := listed[sl.id]; ok {
 			l.placed = true
 			listed[sl.id] = l
@@ -1289,15 +1301,16 @@ func (s *seq) messagesSnapshot(i int, e contract.MessagesSnapshotEvent) error {
 		// refused before): its place is the record fact to keep.
 		ent := s.msgs.entry(sl.id)
 		if sl.msg < 0 {
-			if held[0].role != "" { // else another slot has the id
-				s.msgs.setUnlisted(ent, held[0])
+			if st.held.role != "" { // else another slot has the id
+				s.msgs.setUnlisted(ent, st.held)
 			}
-			held = held[1:]
 			s.appendSlot(ent, sl.id, sl.role, -1)
 			continue
 		}
 		n := len(s.r.Messages)
-		s.msgs.setIndex(ent, n)
+		if _, named := s.msgs.indexOf(ent); !named { // the first of an id's messages, as in snapshotMessage
+			s.msgs.setIndex(ent, n)
+		}
 		s.r.Messages = append(s.r.Messages, old[sl.msg])
 		s.appendSlot(ent, sl.id, old[sl.msg].Role, n)
 	}
@@ -1457,13 +1470,17 @@ func (s *seq) snapshotMessage(msg contract.Message) {
 		s.setActivityType(id, x.ActivityType)
 	}
 	ent := s.msgs.entry(id)
-	n := msgName{known: true}
-	if name != nil {
-		n.name, n.set = *name, true
-	}
-	s.msgs.setName(ent, n)
 	at := len(s.r.Messages)
-	s.msgs.setIndex(ent, at)
+	// An id the snapshot lists twice names the first message it lists, as
+	// the reference client finds a message by its id from the start.
+	if _, named := s.msgs.indexOf(ent); !named {
+		n := msgName{known: true}
+		if name != nil {
+			n.name, n.set = *name, true
+		}
+		s.msgs.setName(ent, n)
+		s.msgs.setIndex(ent, at)
+	}
 	s.r.Messages = append(s.r.Messages, m)
 	k := s.appendSlot(ent, id, m.Role, at)
 	if x, ok := msg.(contract.AssistantMessage); ok {
