@@ -355,7 +355,7 @@ func orderRecords(seed uint64, n int) map[string][]byte {
 func TestDifferentialOrderGenerated(t *testing.T) {
 	t.Parallel()
 	dir := nodeVerifier(t)
-	records := orderRecords(38, 600)
+	records := orderRecords(38, 2000)
 	tmp := t.TempDir()
 	var names []string
 	paths := map[string]string{}
