@@ -57,14 +57,15 @@ same and a line says the record could not be kept.
 
 Ctrl-C or SIGTERM stops the tap: it takes no new run and gives the runs
 in flight, the requests the agent has not answered yet and the answers
-still passing on unchecked (not event streams, or compressed), 5 seconds
-to end, each run judged and saved as any run; one line says how many of
-each. A run still going then, or at a second Ctrl-C or SIGTERM, is cut
-(the frontend's stream ends there), its record keeps what passed, and it
-is not judged, as when the frontend closes it (after a finding it is
-REJECTED, marked as cut). The tap then exits 0, since stopping is how a
-tap ends; the verdicts are in its lines, never in its exit status, which
-is 2 only when it cannot start.
+still passing on unchecked (not event streams, compressed, or headers
+without a body, as HEAD gets), 5 seconds to end, each run judged and
+saved as any run; one line says how many of each. A run still going
+then, or at a second Ctrl-C or SIGTERM, is cut (the frontend's stream
+ends there), its record keeps what passed, and it is not judged, as when
+the frontend closes it (after a finding it is REJECTED, marked as cut).
+The tap then exits 0, since stopping is how a tap ends; the verdicts are
+in its lines, never in its exit status, which is 2 only when it cannot
+start.
 
 Options:
   --upstream URL   the agent's URL
@@ -497,6 +498,12 @@ func (t *tap) watch(resp *http.Response) error {
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || media != mediaSSE {
 		fmt.Fprintf(t.errw, "agui tap: %s %s: %s %s, not an event stream: passed on unchecked\n", req.Method, sentPath(req.URL), resp.Status, media)
+		t.passUnchecked(resp)
+		return nil
+	}
+	if req.Method == http.MethodHead || resp.StatusCode == http.StatusNoContent {
+		// Headers alone: an answer with no body is no run to judge.
+		fmt.Fprintf(t.errw, "agui tap: %s %s: %s, an event stream's headers without a body: passed on unchecked\n", req.Method, sentPath(req.URL), resp.Status)
 		t.passUnchecked(resp)
 		return nil
 	}

@@ -525,3 +525,41 @@ func TestTapPassesAnUpgrade(t *testing.T) {
 		t.Errorf("the tap exited %d", code)
 	}
 }
+
+// An event stream's headers without a body (a HEAD request, a 204 answer)
+// pass on unchecked: there is no run to judge, where before the tap made
+// each a run whose stream "held no event". Its neighbour, a POST answered
+// with events, is a run.
+func TestTapPassesHeadersWithoutABody(t *testing.T) {
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		if r.URL.Path == "/none" {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		for _, e := range recordEvents([]byte(good)) {
+			fmt.Fprintf(w, "data: %s\n\n", e)
+		}
+	}))
+	defer agent.Close()
+	tr := runTap(t, agent.URL, "--dir", t.TempDir())
+	req, _ := http.NewRequest(http.MethodHead, "http://"+tr.addr+"/", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Errorf("HEAD: %s %q", resp.Status, resp.Header.Get("Content-Type"))
+	}
+	waitFor(t, tr.errb, regexp.MustCompile(`agui tap: HEAD /: 200 OK, an event stream's headers without a body: passed on unchecked\n`))
+	if b := post(t, tr.addr, "/none", "{}"); len(b) != 0 {
+		t.Errorf("204: body %q", b)
+	}
+	waitFor(t, tr.errb, regexp.MustCompile(`agui tap: POST /none: 204 No Content, an event stream's headers without a body: passed on unchecked\n`))
+	post(t, tr.addr, "/", "{}")
+	waitFor(t, tr.out, regexp.MustCompile(`agui tap: run 1: ACCEPTED, 5 events`))
+	if code := tr.stop(nil); code != exitAccepted || strings.Contains(tr.out.String(), "HEAD") || strings.Contains(tr.out.String(), "held no event") {
+		t.Errorf("exit %d; stdout:\n%s", code, tr.out)
+	}
+}
