@@ -266,8 +266,14 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 			return fail("job summary: %v", err)
 		}
 	}
-	if *output != "" && len(result.Templates) > 0 {
-		fmt.Fprintf(stderr, "contractdiff: %s missing; the report in %s has an entry to paste for each\n", plural(len(result.Templates), "disposition"), *output)
+	if len(result.Templates) > 0 {
+		// A report in a file holds the entries to paste; say where.
+		switch {
+		case *output != "" && *markdown != "":
+			fmt.Fprintf(stderr, "contractdiff: %s missing; the reports in %s and %s have an entry to paste for each\n", plural(len(result.Templates), "disposition"), *output, *markdown)
+		case *output != "" || *markdown != "":
+			fmt.Fprintf(stderr, "contractdiff: %s missing; the report in %s has an entry to paste for each\n", plural(len(result.Templates), "disposition"), *output+*markdown)
+		}
 	}
 	fmt.Fprintln(summaryTo, report.Summary(rep))
 	if *enforce && result.Status == disposition.Blocked {

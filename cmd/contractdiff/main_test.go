@@ -1110,6 +1110,14 @@ func TestMarkdownBesideAnotherFormat(t *testing.T) {
 	if code != 1 || !strings.Contains(gh, "::error file=spec/demo.json,line=") {
 		t.Fatalf("exit %d, want 1 with an annotation:\n%s%s", code, gh, stderr)
 	}
+	if want := "contractdiff: 1 disposition missing; the report in " + md + " has an entry to paste for each\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+	js := filepath.Join(t.TempDir(), "contract-diff.json")
+	_, _, stderr = runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "json", "--output", js, "--markdown", md)
+	if want := "contractdiff: 1 disposition missing; the reports in " + js + " and " + md + " have an entry to paste for each\n"; !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr %q, want it to begin %q", stderr, want)
+	}
 	got, err := os.ReadFile(md)
 	// The markdown run prints its summary line after the report.
 	if err != nil || !strings.HasPrefix(alone, string(got)) || !strings.Contains(string(got), "## Missing dispositions") {
