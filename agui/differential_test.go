@@ -141,23 +141,8 @@ func TestDifferentialNode(t *testing.T) {
 	t.Parallel()
 	dir := nodeVerifier(t)
 	names, records, paths := diffRecords(t)
-	var files []string
-	for _, name := range names {
-		files = append(files, paths[name])
-	}
-	byFile := runNode(t, dir, "check", files)
 	agree := 0
-	for _, name := range names {
-		ref, ok := byFile[paths[name]]
-		if !ok {
-			t.Errorf("%s: no result from node", name)
-			continue
-		}
-		res, err := Check(records[name], Options{Profile: v11, Source: name})
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
+	againstNode(t, dir, "check", names, records, paths, func(name string, ref nodeResult, res *Result) {
 		ours := "completed"
 		if !res.Accepted {
 			ours = "failed"
@@ -173,8 +158,34 @@ func TestDifferentialNode(t *testing.T) {
 		default:
 			t.Errorf("%s: agui %s %v, reference %s %q", name, ours, res.Findings, ref.Outcome, ref.Error)
 		}
-	}
+	})
 	t.Logf("%d records: %d agree, %d differ deliberately", len(names), agree, len(names)-agree)
+}
+
+// againstNode runs verify.mjs in mode (check or apply) over the records
+// named and calls each with a record's name, the reference's result and
+// the checker's under AG-UI 1.1; a record either side gives nothing for
+// is an error instead.
+func againstNode(t *testing.T, dir, mode string, names []string, records map[string][]byte, paths map[string]string, each func(name string, ref nodeResult, res *Result)) {
+	t.Helper()
+	var files []string
+	for _, name := range names {
+		files = append(files, paths[name])
+	}
+	byFile := runNode(t, dir, mode, files)
+	for _, name := range names {
+		ref, ok := byFile[paths[name]]
+		if !ok {
+			t.Errorf("%s: no result from node", name)
+			continue
+		}
+		res, err := Check(records[name], Options{Profile: v11, Source: name})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		each(name, ref, res)
+	}
 }
 
 // orderDiffers lists the records both accept whose conversation the
@@ -228,24 +239,9 @@ func TestDifferentialOrder(t *testing.T) {
 // TestDifferentialOrder); listed are the deliberate differences.
 func compareOrder(t *testing.T, dir string, names []string, records map[string][]byte, paths map[string]string, listed map[string]string) (compared, agree int) {
 	t.Helper()
-	var files []string
-	for _, name := range names {
-		files = append(files, paths[name])
-	}
-	byFile := runNode(t, dir, "apply", files)
-	for _, name := range names {
-		ref, ok := byFile[paths[name]]
-		if !ok {
-			t.Errorf("%s: no result from node", name)
-			continue
-		}
-		res, err := Check(records[name], Options{Profile: v11, Source: name})
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
+	againstNode(t, dir, "apply", names, records, paths, func(name string, ref nodeResult, res *Result) {
 		if !res.Accepted || ref.Outcome != "completed" {
-			continue // TestDifferentialNode compares the outcomes
+			return // TestDifferentialNode compares the outcomes
 		}
 		compared++
 		theirs, ours := shownOrder(ref.Messages, res.Messages)
@@ -261,7 +257,7 @@ func compareOrder(t *testing.T, dir string, names []string, records map[string][
 		default:
 			t.Errorf("%s: agui shows %v, the reference holds them as %v\n%s", name, ours, theirs, records[name])
 		}
-	}
+	})
 	return compared, agree
 }
 
