@@ -146,7 +146,7 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		return fail("--lang applies to --format changelog only")
 	case *lang != changelog.EN && *lang != changelog.RU:
 		return fail("unknown --lang %q: use en or ru", *lang)
-	case *markdown != "" && filepath.Clean(*markdown) == filepath.Clean(*output):
+	case *markdown != "" && *output != "" && samePath(*markdown, *output):
 		// The markdown report would silently replace the other one.
 		return fail("--output and --markdown name the same file %s: give each report a file of its own", *output)
 	}
@@ -326,6 +326,17 @@ func stepSummary(rep *report.Report) error {
 		return err
 	}
 	return f.Close()
+}
+
+// samePath reports whether the paths a and b name one place, relative
+// or absolute, however spelled ("r.md", "./r.md", the absolute path).
+func samePath(a, b string) bool {
+	aa, err := filepath.Abs(a)
+	if err != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	bb, err := filepath.Abs(b)
+	return err == nil && aa == bb
 }
 
 // writeReport writes rep to the file path as write renders it: whole or
