@@ -101,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 	policyPath := fl.String("policy", "", "the severity policy `FILE` (default: contractkit.json's contractdiff.policy, else "+config.DefaultPolicy+", in the repository root, which may be absent)")
 	format := fl.String("format", "text", "report `FORMAT`: text, markdown, json, github (workflow annotations; with GITHUB_STEP_SUMMARY set, the markdown report is added to the job summary) or changelog (release notes of the change, grouped by party)")
 	lang := fl.String("lang", "en", "the `LANGUAGE` of --format changelog: en or ru")
-	output := fl.String("output", "", "write the report to `FILE` instead of stdout: whole or not at all, folders on the way made, a symbolic link there refused; a device or pipe (/dev/stdout, a FIFO) is written to as it is")
+	output := fl.String("output", "", "write the report to `FILE` instead of stdout: whole or not at all, folders on the way made, a symbolic link there refused; a device or pipe (/dev/null, a FIFO, /dev/stdout while stdout is a terminal or a pipe) is written to as it is; /dev/stdout redirected to a file is a symbolic link to that file, refused")
 	markdown := fl.String("markdown", "", "also write the markdown report to `FILE`, not the one of --output, from the same comparison (atomically; a symbolic link there is refused): a workflow gets its annotations and its report file from one run")
 	enforce := fl.Bool("enforce", false, "exit 1 when blocked: a breaking change without a disposition, or a stale, expired, unfinished or mismatched disposition")
 	root := fl.String("root", "", "repository `DIR` (default: the nearest folder above the working directory that holds contractkit.json)")
@@ -146,7 +146,7 @@ func run(args []string, stdout, stderr io.Writer, now time.Time) int {
 		return fail("--lang applies to --format changelog only")
 	case *lang != changelog.EN && *lang != changelog.RU:
 		return fail("unknown --lang %q: use en or ru", *lang)
-	case *markdown != "" && filepath.Clean(*markdown) == filepath.Clean(*output):
+	case *markdown != "" && *output != "" && samePath(*markdown, *output):
 		// The markdown report would silently replace the other one.
 		return fail("--output and --markdown name the same file %s: give each report a file of its own", *output)
 	}
@@ -328,6 +328,17 @@ func stepSummary(rep *report.Report) error {
 	return f.Close()
 }
 
+// samePath reports whether the paths a and b name one place, relative
+// or absolute, however spelled ("r.md", "./r.md", the absolute path).
+func samePath(a, b string) bool {
+	aa, err := filepath.Abs(a)
+	if err != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	bb, err := filepath.Abs(b)
+	return err == nil && aa == bb
+}
+
 // writeReport writes rep to the file path as write renders it: whole or
 // not at all (atomicfile.WriteFile), so a report read while a run writes
 // it, or left by a run that was killed, is never half of one.
@@ -337,8 +348,9 @@ func writeReport(path string, write func(io.Writer, *report.Report) error, rep *
 		return err
 	}
 	if st, err := os.Stat(path); err == nil && st.Mode()&(fs.ModeDevice|fs.ModeNamedPipe|fs.ModeCharDevice) != 0 {
-		// A device or a pipe (/dev/stdout, /dev/null, a FIFO a script
-		// reads) is a stream, not a file to replace: it is written to.
+		// A device or a pipe (/dev/null, a FIFO a script reads,
+		// /dev/stdout on a terminal or a pipe) is a stream, not a file
+		// to replace: it is written to.
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
 			return err

@@ -1128,6 +1128,12 @@ func TestMarkdownBesideAnotherFormat(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "--output and --markdown name the same file "+md) {
 		t.Errorf("--output and --markdown of one file: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// So would one named by a relative path and by its absolute one.
+	t.Chdir(filepath.Dir(md))
+	code, stdout, stderr = runCLI(t, dir, "--baseline-git-ref", "HEAD", "--format", "json", "--output", filepath.Base(md), "--markdown", md)
+	if code != 2 || !strings.Contains(stderr, "--output and --markdown name the same file "+filepath.Base(md)) {
+		t.Errorf("--output %s and --markdown %s: exit %d\n%s%s", filepath.Base(md), md, code, stdout, stderr)
+	}
 	for _, flag := range []string{"--markdown", "--output"} {
 		other := filepath.Join(t.TempDir(), "other.md")
 		writeFile(t, other, []byte("kept\n"))

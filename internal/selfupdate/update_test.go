@@ -10,11 +10,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -683,5 +685,45 @@ func TestLocalhostDialledAsItsLiteral(t *testing.T) {
 		if got != want {
 			t.Errorf("%s dialled as %s, want %s", addr, got, want)
 		}
+	}
+}
+
+// NewClient asks "LOCALHOST" directly even when the environment names a
+// proxy. Go reads the proxy variables once a process, so the check runs
+// in a child of the test binary that starts with them set; the proxy it
+// names is a closed loopback port, which a request sent through it could
+// not pass.
+func TestNewClientAsksLoopbackDirectly(t *testing.T) {
+	if os.Getenv("CONTRACTKIT_SELFUPDATE_PROXY_CHILD") == "1" {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "direct") }))
+		defer srv.Close()
+		u, _ := url.Parse(srv.URL)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://LOCALHOST:"+u.Port()+"/", nil)
+		resp, err := NewClient().Do(req)
+		if err != nil {
+			t.Fatalf("LOCALHOST with HTTP_PROXY set: %v", err)
+		}
+		defer resp.Body.Close()
+		if b, _ := io.ReadAll(resp.Body); string(b) != "direct" {
+			t.Fatalf("LOCALHOST with HTTP_PROXY set: %q", b)
+		}
+		return
+	}
+	// A port just closed: nothing listens there.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestNewClientAsksLoopbackDirectly$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CONTRACTKIT_SELFUPDATE_PROXY_CHILD=1",
+		"HTTP_PROXY=http://"+closed, "http_proxy=http://"+closed, "NO_PROXY=", "no_proxy=", "REQUEST_METHOD=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("the child: %v\n%s", err, out)
 	}
 }
