@@ -238,10 +238,15 @@ func SplitAddr(addr string) (host string, port int, err error) {
 func IsLoopback(host string) bool { return loopback.Host(host) }
 
 // LiteralHost is the host to bind or dial for host: "localhost" becomes
-// the loopback literal loopback.IPv4, since a resolver (a hosts file, a
-// DNS answer) may map the name anywhere, even to every interface; any
-// other host is returned as it is.
-func LiteralHost(host string) string { return loopback.Literal(host) }
+// the contract's loopback literal aicontrol.DefaultHost, since a resolver
+// (a hosts file, a DNS answer) may map the name anywhere, even to every
+// interface; any other host is returned as it is.
+func LiteralHost(host string) string {
+	if loopback.IsName(host) {
+		return aicontrol.DefaultHost
+	}
+	return host
+}
 
 // ErrNotLoopback means a socket meant for loopback was bound elsewhere.
 var ErrNotLoopback = errors.New("bound address is not loopback")

@@ -25,7 +25,7 @@ func Host(host string) bool { return IP(host) != nil }
 // IP is the loopback address host stands for (IPv4 for "localhost"), or
 // nil when host is not one by Host's rule.
 func IP(host string) net.IP {
-	if strings.EqualFold(host, "localhost") {
+	if IsName(host) {
 		return net.ParseIP(IPv4)
 	}
 	if len(host) > 1 && host[0] == '[' && host[len(host)-1] == ']' {
@@ -50,8 +50,13 @@ func HostPort(hostport string) bool {
 // Literal is the host to bind or dial for host: "localhost", in any case,
 // becomes IPv4; any other host is returned as it is.
 func Literal(host string) string {
-	if strings.EqualFold(host, "localhost") {
+	if IsName(host) {
 		return IPv4
 	}
 	return host
 }
+
+// IsName reports whether host is the name "localhost", in any case (host
+// names are), which no one resolves: Literal says what it stands for, or
+// a protocol's own loopback literal where its contract names one.
+func IsName(host string) bool { return strings.EqualFold(host, "localhost") }

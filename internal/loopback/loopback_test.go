@@ -66,3 +66,15 @@ func TestIP(t *testing.T) {
 		}
 	}
 }
+
+// IsName is the name localhost alone, in any case: no address, no other
+// name, no trailing dot.
+func TestIsName(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "LocalHost": true, "localhost.": false, "127.0.0.1": false, "::1": false, "": false, "[localhost]": false,
+	} {
+		if got := IsName(host); got != want {
+			t.Errorf("IsName(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
