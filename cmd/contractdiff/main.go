@@ -347,7 +347,7 @@ func writeReport(path string, write func(io.Writer, *report.Report) error, rep *
 	if err := write(&b, rep); err != nil {
 		return err
 	}
-	if st, err := os.Stat(path); err == nil && st.Mode()&(fs.ModeDevice|fs.ModeNamedPipe|fs.ModeCharDevice) != 0 {
+	if st, err := os.Stat(path); err == nil && st.Mode()&(fs.ModeDevice|fs.ModeNamedPipe) != 0 {
 		// A device or a pipe (/dev/null, a FIFO a script reads,
 		// /dev/stdout on a terminal or a pipe) is a stream, not a file
 		// to replace: it is written to.
