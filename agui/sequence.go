@@ -986,10 +986,10 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 		if ent == nil {
 			ent = s.msgs.entry(parent)
 		}
-		s.msgs.setUnlisted(ent, unlisted{role: string(contract.TextMessageRoleAssistant), call: e.ToolCallID, opened: true})
+		s.msgs.setUnlisted(ent, unlisted{role: s.assistantRole(), call: e.ToolCallID, opened: true})
 		return nil
 	}
-	if e.ParentMessageID == nil || role == string(contract.TextMessageRoleAssistant) {
+	if e.ParentMessageID == nil || role == s.assistantRole() {
 		return nil
 	}
 	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
