@@ -60,6 +60,9 @@ func TestConversationOrder(t *testing.T) {
 		{"order-snapshot-lists-spliced-result.ndjson", []shown{assistant("a1", "calling"), {"tm", "tool", "done", ""}, assistant("m2", "after")}},
 		{"order-snapshot-lists-call-message.ndjson", []shown{assistant("a1", ""), assistant("m2", "after")}},
 		{"order-snapshot-keeps-input-activity-replaced.ndjson", []shown{{"plan", "activity", "", `{"steps":["write"]}`}, assistant("a", "hello")}},
+		// Unless its metadata names the input activity's type: it leaves,
+		// and the activity under its id comes last.
+		{"order-snapshot-drops-input-activity-named.ndjson", []shown{assistant("a", "hello"), {"plan", "activity", "", `{"steps":["write"]}`}}},
 		// An id a snapshot lists twice names the first message listed:
 		// an activity replaces it, a start continues it.
 		{"order-snapshot-repeats-id-activity.ndjson", []shown{{"x", "activity", "", `{"n":1}`}, assistant("x", "two")}},
