@@ -216,9 +216,9 @@ func (c *checker) finish(n int, err error) *Result {
 	return c.done()
 }
 
-// presize gives the result's lists room for what the events will put in
-// them, counted from their types, so that they are not copied as they
-// grow; and the sequence checker's id tables, unless they come from the pool.
+// presize gives the result's lists and the conversation's slots room for
+// what the events will put in them, counted from their types, so that they
+// are not copied as they grow; and the id tables, unless pooled.
 func (c *checker) presize(events []*strictjson.Value) {
 	var messages, calls, steps, results int
 	kinds := (*c.kinds)[:0]

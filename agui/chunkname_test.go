@@ -12,9 +12,11 @@ import (
 // does not hold; its rule and pointer are those of the member the chunk
 // sent. The same start or arguments sent as themselves are named as
 // themselves. Before, a refused TEXT_MESSAGE_CHUNK was reported as a
-// TEXT_MESSAGE_START, and a TOOL_CALL_CHUNK as a TOOL_CALL_START.
+// TEXT_MESSAGE_START, and a TOOL_CALL_CHUNK as a TOOL_CALL_START; a
+// REASONING_MESSAGE_CHUNK refused for its role was pointed at /role, which
+// it does not hold.
 //
-//contract:proves ag-ui.sequence.text-message ag-ui.sequence.tool-call
+//contract:proves ag-ui.sequence.text-message ag-ui.sequence.tool-call ag-ui.sequence.reasoning
 func TestChunkFindingsNameTheChunk(t *testing.T) {
 	tc, tool := contract.EventTextMessageChunk, contract.EventToolCallChunk
 	user := map[string]any{"id": "u", "role": "user", "content": "q"}
@@ -47,6 +49,8 @@ func TestChunkFindingsNameTheChunk(t *testing.T) {
 		{"tool, in a user's message", in(named("type", tool, "toolCallId", "c", "toolCallName", "f", "parentMessageId", "u")), 1, "/parentMessageId", contract.RuleSequenceToolCall, tool, "opens"},
 		{"tool start, in a user's message", in(ev{"type": contract.EventToolCallStart, "toolCallId": "c", "toolCallName": "f", "parentMessageId": "u"}), 1, "/parentMessageId", contract.RuleSequenceToolCall, contract.EventToolCallStart, "opens"},
 		{"tool start after a text chunk", in(named("type", tc, "messageId", "m", "role", "assistant", "delta", "x"), ev{"type": contract.EventToolCallStart, "toolCallId": "c", "toolCallName": "f", "parentMessageId": "u"}), 2, "/parentMessageId", contract.RuleSequenceToolCall, contract.EventToolCallStart, "opens"},
+		{"reasoning, on an input message", in(named("type", contract.EventReasoningMessageChunk, "messageId", "u", "delta", "x")), 1, "/messageId", contract.RuleSequenceReasoning, contract.EventReasoningMessageChunk, "opens"},
+		{"reasoning start, on an input message", in(ev{"type": contract.EventReasoningMessageStart, "messageId": "u", "role": "reasoning"}), 1, "/role", contract.RuleSequenceReasoning, contract.EventReasoningMessageStart, "opens"},
 		{"text after the run", lines(t, append(run(), named("type", tc, "messageId", "m", "delta", "x"))...), 2, "", contract.RuleSequenceClosedRun, tc, "after"},
 	} {
 		r := check(t, v11, c.data)

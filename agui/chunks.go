@@ -238,9 +238,8 @@ func (c *chunker) reasoning(i int, e contract.ReasoningMessageChunkEvent) ([]con
 		l = &lane{kind: chunkReasoning, id: *e.MessageID, tag: e.SubagentRunID}
 		c.lanes[o] = l
 		// The role of a reasoning message is the tag of the reasoning
-		// variant of Message; the model says which it is.
-		role := c.s.m.variantTagOf(c.s.m.message, goTypeName[contract.ReasoningMessage]())
-		out = append(out, contract.ReasoningMessageStartEvent{MessageID: l.id, Role: role, SubagentRunID: e.SubagentRunID, Metadata: e.Metadata})
+		// variant of Message, which the model looked up once.
+		out = append(out, contract.ReasoningMessageStartEvent{MessageID: l.id, Role: c.s.reasoningRole(), SubagentRunID: e.SubagentRunID, Metadata: e.Metadata})
 	}
 	if e.Delta != nil || e.RawEvent != nil {
 		tag := e.SubagentRunID

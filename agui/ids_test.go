@@ -306,6 +306,44 @@ func TestSeqTablesBound(t *testing.T) {
 	}
 }
 
+// The conversation's slots are pooled with the id tables and bounded
+// alike: a list with room for maxPooledList slots is kept, emptied of the
+// record's ids, and lent whole to the next check; one past it, the tables
+// go to the collector with it.
+func TestSeqSlotsBound(t *testing.T) {
+	for _, room := range []int{maxPooledList, maxPooledList + 1} {
+		q := &seq{slots: make([]slot, 0, room)}
+		q.resetSlots()
+		for i := range room {
+			q.appendSlot(nil, strconv.Itoa(i), "assistant", -1)
+		}
+		q.msgs.entry("x")
+		q.tools.entry("y")
+		var back seqTables
+		back.settle(q)
+		kept := back.slots != nil
+		if kept != (room <= maxPooledList) || (back.msgs.entries != nil) != kept {
+			t.Errorf("room %d: slots kept %v, tables kept %v", room, kept, back.msgs.entries != nil)
+		}
+		if !kept {
+			continue
+		}
+		if len(back.slots) != 0 || cap(back.slots) != room || q.slots != nil {
+			t.Errorf("room %d: kept slots %d of %d, the check's %v", room, len(back.slots), cap(back.slots), q.slots != nil)
+		}
+		for k, sl := range back.slots[:room] {
+			if sl.id != "" {
+				t.Fatalf("room %d: the kept slot %d holds the record's id %q", room, k, sl.id)
+			}
+		}
+		var next seq
+		back.lend(&next)
+		if cap(next.slots) != room || len(next.slots) != 0 || next.head != -1 || next.tail != -1 {
+			t.Errorf("room %d: lent %d slots of room %d, head %d, tail %d", room, len(next.slots), cap(next.slots), next.head, next.tail)
+		}
+	}
+}
+
 // A step finished by an agent that did not start it is refused with the
 // name of the one that did, whether that is the parent agent or a
 // subagent; a step of a failed run is not open in the next.

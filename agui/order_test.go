@@ -39,6 +39,10 @@ func TestConversationOrder(t *testing.T) {
 		{"order-parentless-call-then-text.ndjson", []shown{assistant("c1", "first"), assistant("m2", "second")}},
 		{"order-call-in-earlier-message.ndjson", []shown{assistant("a1", "first"), assistant("m2", "second")}},
 		{"order-results-after-their-call.ndjson", []shown{assistant("a1", "first"), assistant("m2", "second")}},
+		// A result under its call's parent's id does not take the id: a
+		// later call under that parent is held by the assistant message,
+		// and opens none (c2's text then comes last, where it is sent).
+		{"order-parent-named-by-result-too.ndjson", []shown{assistant("a1", "first"), assistant("m2", "second"), assistant("m3", "third"), assistant("c2", "late")}},
 		// A second result is a tool message of its own, after the first.
 		{"order-second-result-after-call.ndjson", []shown{{"tm2", "tool", "two", ""}, assistant("m2", "after")}},
 		// A start of a call a message of the input holds opens no message
@@ -56,6 +60,9 @@ func TestConversationOrder(t *testing.T) {
 		{"order-snapshot-lists-spliced-result.ndjson", []shown{assistant("a1", "calling"), {"tm", "tool", "done", ""}, assistant("m2", "after")}},
 		{"order-snapshot-lists-call-message.ndjson", []shown{assistant("a1", ""), assistant("m2", "after")}},
 		{"order-snapshot-keeps-input-activity-replaced.ndjson", []shown{{"plan", "activity", "", `{"steps":["write"]}`}, assistant("a", "hello")}},
+		// Unless its metadata names the input activity's type: it leaves,
+		// and the activity under its id comes last.
+		{"order-snapshot-drops-input-activity-named.ndjson", []shown{assistant("a", "hello"), {"plan", "activity", "", `{"steps":["write"]}`}}},
 		// An id a snapshot lists twice names the first message listed:
 		// an activity replaces it, a start continues it.
 		{"order-snapshot-repeats-id-activity.ndjson", []shown{{"x", "activity", "", `{"n":1}`}, assistant("x", "two")}},

@@ -347,7 +347,11 @@ func (s *seq) reopenedRole(i int, rule, id, role string, stated bool, was, note 
 		return s.fail(i, ptrMessageID, rule,
 			"%s opens the message %q with no role, which means %s, but the conversation holds it as %s%s; an id names one message, which keeps its role%s", s.event, id, quote(role), quote(was), note, fix)
 	}
-	return s.fail(i, member(contract.TextMessageStartEventMemberRole), rule,
+	ptr := member(contract.TextMessageStartEventMemberRole)
+	if s.event == contract.EventReasoningMessageChunk {
+		ptr = ptrMessageID // the chunk sends no role: its kind states it
+	}
+	return s.fail(i, ptr, rule,
 		"%s opens the message %q as %s, but the conversation holds it as %s%s; an id names one message, which keeps its role", s.event, id, quote(role), quote(was), note)
 }
 
@@ -986,10 +990,10 @@ func (s *seq) toolCallParent(i int, e contract.ToolCallStartEvent) error {
 		if ent == nil {
 			ent = s.msgs.entry(parent)
 		}
-		s.msgs.setUnlisted(ent, unlisted{role: string(contract.TextMessageRoleAssistant), call: e.ToolCallID, opened: true})
+		s.msgs.setUnlisted(ent, unlisted{role: s.assistantRole(), call: e.ToolCallID, opened: true})
 		return nil
 	}
-	if e.ParentMessageID == nil || role == string(contract.TextMessageRoleAssistant) {
+	if e.ParentMessageID == nil || role == s.assistantRole() {
 		return nil
 	}
 	return s.fail(i, member(contract.ToolCallStartEventMemberParentMessageID), contract.RuleSequenceToolCall,
