@@ -87,9 +87,12 @@ type Run struct {
 	// there is a record to save.
 	Parts PartSaver
 
-	// What follows is the reading goroutine's, written for every event
-	// while the checking one reads the fields above for every event: a
-	// cache line apart (agui.Stream keeps its halves apart alike).
+	// The fields above are set before the body is read and only read
+	// after, by both goroutines (the checking one reads Stream and report
+	// for every event). What follows is the reading goroutine's, written
+	// for every event: a cache line apart, so that its writes do not move
+	// the line the checking one reads (agui.Stream keeps its halves apart
+	// alike).
 	_ [128]byte
 
 	parser *sse.Parser
