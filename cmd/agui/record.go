@@ -300,11 +300,10 @@ func createRecord(path string) (*recordFile, error) {
 // createRunRecord starts a record to be saved as path or, should that
 // name be taken when the record is complete, under the next free name
 // (path with -2, -3, … before its extension): a tap's records never
-// replace a file, another tap's record among them.
+// replace a file, another tap's record among them. The way to the
+// folder is judged as the folder is opened (openFolder): a look at it by
+// name first would walk it twice on every run.
 func createRunRecord(path string) (*recordFile, error) {
-	if _, err := folderOnTheWay(filepath.Dir(path)); err != nil {
-		return nil, err
-	}
 	r, err := newRecord(path, nil)
 	if err == nil {
 		r.nextFree = true
