@@ -264,19 +264,30 @@ func slowAgent(t *testing.T) (srv *httptest.Server, started <-chan struct{}) {
 // slowAgentFirst is slowAgent sending first, when not empty, in place of
 // good's first event.
 func slowAgentFirst(t *testing.T, first string) (srv *httptest.Server, started <-chan struct{}) {
-	went := make(chan struct{}, 1)
-	release := make(chan struct{})
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
+	srv, started, _ = holdingAgent(t, func(*http.Request) [][]byte {
 		events := recordEvents([]byte(good))
 		if first != "" {
 			events[0] = []byte(first)
 		}
+		return events
+	})
+	return srv, started
+}
+
+// holdingAgent streams the events eventsFor gives for a request: the
+// first at once, the rest once release is called (or the frontend goes,
+// or 20 seconds pass). sent tells when a first event went.
+func holdingAgent(t *testing.T, eventsFor func(*http.Request) [][]byte) (srv *httptest.Server, sent <-chan struct{}, release func()) {
+	first := make(chan struct{}, 4)
+	held := make(chan struct{})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		events := eventsFor(r)
 		fmt.Fprintf(w, "data: %s\n\n", events[0])
 		w.(http.Flusher).Flush()
-		went <- struct{}{}
+		first <- struct{}{}
 		select {
-		case <-release:
+		case <-held:
 		case <-r.Context().Done():
 			return
 		case <-time.After(20 * time.Second):
@@ -285,8 +296,10 @@ func slowAgentFirst(t *testing.T, first string) (srv *httptest.Server, started <
 			fmt.Fprintf(w, "data: %s\n\n", e)
 		}
 	}))
-	t.Cleanup(func() { close(release); srv.Close() })
-	return srv, went
+	var once sync.Once
+	release = func() { once.Do(func() { close(held) }) }
+	t.Cleanup(func() { release(); srv.Close() })
+	return srv, first, release
 }
 
 // aguiProcess starts the test binary as agui with args.
@@ -1116,31 +1129,13 @@ func TestSaveSeparatesHardLinks(t *testing.T) {
 // the rest once release is closed (or the frontend goes). sent tells when
 // a first event went.
 func heldAgent(t *testing.T) (srv *httptest.Server, sent <-chan struct{}, release func()) {
-	first := make(chan struct{}, 4)
-	held := make(chan struct{})
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
+	return holdingAgent(t, func(r *http.Request) [][]byte {
 		events := recordEvents([]byte(good))
 		if r.URL.Path == "/bad" {
 			events = [][]byte{events[0], []byte(`{"type":"TEXT_MESSAGE_END","messageId":"x"}`), events[len(events)-1]}
 		}
-		fmt.Fprintf(w, "data: %s\n\n", events[0])
-		w.(http.Flusher).Flush()
-		first <- struct{}{}
-		select {
-		case <-held:
-		case <-r.Context().Done():
-			return
-		case <-time.After(20 * time.Second):
-		}
-		for _, e := range events[1:] {
-			fmt.Fprintf(w, "data: %s\n\n", e)
-		}
-	}))
-	var once sync.Once
-	release = func() { once.Do(func() { close(held) }) }
-	t.Cleanup(func() { release(); srv.Close() })
-	return srv, first, release
+		return events
+	})
 }
 
 // tapWithGrace starts agui tap as a process, as tapProcess does, with the
