@@ -103,17 +103,25 @@ func trustedWay(path string, followLast bool) (fs.FileInfo, error) {
 		if err != nil {
 			return nil, err
 		}
-		// The link's target is not cleaned: "a/../b" goes through a,
-		// which may itself be a link.
-		if filepath.IsAbs(target) {
-			var rel string
-			at, rel = startOf(target)
-			parts = append(splitParts(rel), parts...)
-		} else {
-			parts = append(splitParts(target), parts...)
+		var root string
+		if root, parts = afterLink(target, parts); root != "" {
+			at = root
 		}
 	}
 	return os.Lstat(at)
+}
+
+// afterLink returns the parts a walk goes on with past a link to target,
+// rest being those after the link, and, for an absolute target, the root
+// the walk starts again from ("" for a relative one: it goes on from the
+// link's folder). The target is not cleaned: "a/../b" goes through a,
+// which may itself be a link.
+func afterLink(target string, rest []string) (root string, parts []string) {
+	if filepath.IsAbs(target) {
+		root, rel := startOf(target)
+		return root, append(splitParts(rel), rest...)
+	}
+	return "", append(splitParts(target), rest...)
 }
 
 // startOf splits a path into where its walk begins (the root of an
