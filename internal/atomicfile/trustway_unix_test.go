@@ -38,6 +38,18 @@ func symlink(t *testing.T, target, link string) {
 	}
 }
 
+// trustedLinks makes, in trustTree's base, this user's links to real and
+// real/sub by every kind of way: rel (relative), abs (absolute), c1 (a
+// chain: c1 to c2 to abs) and through (a target through rel and "..").
+func trustedLinks(t *testing.T, base string) {
+	t.Helper()
+	symlink(t, "real", filepath.Join(base, "rel"))
+	symlink(t, filepath.Join(base, "real"), filepath.Join(base, "abs"))
+	symlink(t, "c2", filepath.Join(base, "c1"))
+	symlink(t, filepath.Join(base, "abs"), filepath.Join(base, "c2"))
+	symlink(t, "rel/../real/./sub", filepath.Join(base, "through"))
+}
+
 // chmod sets mode exactly (the umask aside), or fails the test.
 func chmod(t *testing.T, path string, mode fs.FileMode) {
 	t.Helper()
@@ -79,11 +91,7 @@ func TestTrustedWayFollowsTrustedLinks(t *testing.T) {
 	base := trustTree(t)
 	real := filepath.Join(base, "real")
 	f := filepath.Join(real, "sub", "f.txt")
-	symlink(t, "real", filepath.Join(base, "rel"))
-	symlink(t, real, filepath.Join(base, "abs"))
-	symlink(t, "c2", filepath.Join(base, "c1"))
-	symlink(t, filepath.Join(base, "abs"), filepath.Join(base, "c2"))
-	symlink(t, "rel/../real/./sub", filepath.Join(base, "through"))
+	trustedLinks(t, base)
 	for _, path := range []string{
 		filepath.Join(base, "rel", "sub", "f.txt"),
 		filepath.Join(base, "abs", "sub", "f.txt"),
@@ -254,11 +262,7 @@ func TestOpenFolderFollowsOnlyTrustedLinks(t *testing.T) {
 	base := trustTree(t)
 	real := filepath.Join(base, "real")
 	sub := filepath.Join(real, "sub")
-	symlink(t, "real", filepath.Join(base, "rel"))
-	symlink(t, real, filepath.Join(base, "abs"))
-	symlink(t, "c2", filepath.Join(base, "c1"))
-	symlink(t, filepath.Join(base, "abs"), filepath.Join(base, "c2"))
-	symlink(t, "rel/../real/./sub", filepath.Join(base, "through"))
+	trustedLinks(t, base)
 	opened := func(what, path, want string) {
 		t.Helper()
 		root, err := OpenFolder(path)
