@@ -228,9 +228,9 @@ func openFolder(dir string) (*os.Root, error) {
 }
 
 // folderOpening, when set (by a test), is called in place before a
-// record's folder is opened, once its way was looked at by name; and
-// wayLooked in place once the way was looked at again, before the
-// folder is.
+// record's folder is opened (for --save, once the way to the file was
+// looked at by name); and wayLooked in place once the way was looked at
+// again, before the folder is.
 var folderOpening, wayLooked func()
 
 // cannotWriteIn says that no file can be made in the folder dir.
