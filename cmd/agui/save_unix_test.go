@@ -5,6 +5,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -656,6 +658,37 @@ func TestSaveComparedBytesLimit(t *testing.T) {
 		want := fmt.Sprintf("agui check: --save: %s holds 1001 bytes, more than the 1000 agui compares before it replaces a file; save under another name, or move it away\n", path)
 		if code != exitUnusable || stderr != want || !bytes.Equal(got, was) || asked.Load() != n {
 			t.Errorf("%d bytes: exit %d, stderr %q, the agent asked %d times", size, code, stderr, asked.Load()-n)
+		}
+	}
+}
+
+// The read of a target's bytes is bounded too, as the file may grow
+// after the look at its size: digest reads a file of maxCompared bytes
+// (its SHA-256), and one grown a byte past it is no longer the snapshot,
+// read no further than that byte.
+func TestDigestBoundsTheBytesRead(t *testing.T) {
+	defer func(was int64) { maxCompared = was }(maxCompared)
+	maxCompared = 1000
+	dir := t.TempDir()
+	for _, size := range []int64{maxCompared, maxCompared + 1} {
+		path := filepath.Join(dir, fmt.Sprintf("run-%d.ndjson", size))
+		was := bytes.Repeat([]byte("x"), int(size))
+		if err := os.WriteFile(path, was, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := digest(path, st)
+		if size <= maxCompared {
+			if err != nil || sum != sha256.Sum256(was) {
+				t.Errorf("%d bytes: %x, %v; want %x", size, sum, err, sha256.Sum256(was))
+			}
+			continue
+		}
+		if !errors.Is(err, errTargetChanged) {
+			t.Errorf("%d bytes: %x, %v; want %v", size, sum, err, errTargetChanged)
 		}
 	}
 }
