@@ -347,3 +347,24 @@ func TestOpenFolderSwappedForALinkAfterTheWalk(t *testing.T) {
 	st, err := root.Stat(".")
 	sameAs(t, "untouched", st, err, proj)
 }
+
+// readlinkat reads a link's whole target, whatever its length: one
+// shorter than its first buffer (256 bytes), one that fills it exactly
+// (read again with a larger one), one a byte past it, and one that needs
+// the buffer doubled more than once.
+func TestReadlinkatWholeTarget(t *testing.T) {
+	dir := t.TempDir()
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, n := range []int{255, 256, 257, 1025} {
+		target := strings.Repeat("t", n)
+		name := fmt.Sprintf("link-%d", n)
+		symlink(t, target, filepath.Join(dir, name))
+		if got, err := readlinkat(int(d.Fd()), name); err != nil || got != target {
+			t.Errorf("a target of %d bytes: %d bytes read, %v", n, len(got), err)
+		}
+	}
+}
