@@ -1195,17 +1195,6 @@ func waitSent(t *testing.T, sent <-chan struct{}) {
 	}
 }
 
-// waitOut waits (bounded) until out matches re.
-func waitOut(t *testing.T, out *syncbuf.Buffer, re *regexp.Regexp) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if re.MatchString(out.String()) {
-			return
-		}
-	}
-	t.Fatalf("never matched %s:\n%s", re, out)
-}
-
 // Ctrl-C to agui tap with runs in flight: the tap takes no new run and
 // waits for those in flight (here with a grace far longer than the test
 // may last, so the tap ending at all shows it did not wait the grace
@@ -1226,7 +1215,7 @@ func TestTapStopWaitsForRunsInFlight(t *testing.T) {
 		fronts = append(fronts, resp)
 	}
 	cmd.Process.Signal(os.Interrupt)
-	waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the 2 runs in flight to end; stop the tap again to cut them now\n`))
+	waitFor(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the 2 runs in flight to end; stop the tap again to cut them now\n`))
 	// No new run is taken once the tap is stopping.
 	refused := false
 	for deadline := time.Now().Add(10 * time.Second); !refused && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -1289,7 +1278,7 @@ func TestTapSecondSignalCutsAtOnce(t *testing.T) {
 		waitSent(t, sent)
 		readFirstEvent(t, resp)
 		cmd.Process.Signal(syscall.SIGINT)
-		waitOut(t, out, regexp.MustCompile(`waiting up to 10m0s for the run in flight to end; stop the tap again to cut it now\n`))
+		waitFor(t, out, regexp.MustCompile(`waiting up to 10m0s for the run in flight to end; stop the tap again to cut it now\n`))
 		cmd.Process.Signal(second)
 		if code := waitExit(t, cmd); code != exitAccepted {
 			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
@@ -1432,7 +1421,7 @@ func TestTapStopCountsRequestsNotAnsweredYet(t *testing.T) {
 func stopTap(t *testing.T, cmd *exec.Cmd, out, errb *syncbuf.Buffer, what string, second bool, release func()) {
 	t.Helper()
 	cmd.Process.Signal(os.Interrupt)
-	waitOut(t, out, regexp.MustCompile(regexp.QuoteMeta("agui tap: the tap was stopped by SIGINT (Ctrl-C): waiting up to 10m0s for "+what+"\n")))
+	waitFor(t, out, regexp.MustCompile(regexp.QuoteMeta("agui tap: the tap was stopped by SIGINT (Ctrl-C): waiting up to 10m0s for "+what+"\n")))
 	if second {
 		cmd.Process.Signal(os.Interrupt)
 	} else {
