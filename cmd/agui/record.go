@@ -28,10 +28,10 @@ import (
 // is taken only if it is still free, so a record never replaces another.
 type recordFile struct {
 	path string
-	// dir is the target's folder, opened when the record began, and
-	// dirWas what it was then; tmpName is the temporary file's name in it.
+	// dir is the target's folder, opened when the record began (held
+	// open, it stays that folder wherever its path leads by now);
+	// tmpName is the temporary file's name in it.
 	dir     *os.Root
-	dirWas  fs.FileInfo
 	tmpName string
 	tmp     *os.File
 	w       *bufio.Writer
@@ -329,17 +329,12 @@ func newRecord(path string, had fs.FileInfo) (*recordFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	at, err := root.Stat(".")
-	if err != nil {
-		root.Close()
-		return nil, cannotWriteIn(dir, err)
-	}
 	tmp, name, err := createTemp(root, dir, perm)
 	if err != nil {
 		root.Close()
 		return nil, err
 	}
-	return &recordFile{path: path, dir: root, dirWas: at, tmpName: name, tmp: tmp, had: had, w: bufio.NewWriterSize(tmp, 64<<10)}, nil
+	return &recordFile{path: path, dir: root, tmpName: name, tmp: tmp, had: had, w: bufio.NewWriterSize(tmp, 64<<10)}, nil
 }
 
 // event writes one event's line.
@@ -495,12 +490,15 @@ func (r *recordFile) place() (string, error) {
 	if werr := wayProblem(r.path, err); werr != err {
 		return "", werr
 	}
-	var at fs.FileInfo
+	var at, was fs.FileInfo
 	if err == nil {
 		at, err = again.Stat(".")
 		again.Close()
 	}
-	if err != nil || !os.SameFile(at, r.dirWas) {
+	if err == nil {
+		was, err = r.dir.Stat(".")
+	}
+	if err != nil || !os.SameFile(at, was) {
 		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, dir)
 	}
 	if folderLooked != nil {
