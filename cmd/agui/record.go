@@ -28,10 +28,10 @@ import (
 // is taken only if it is still free, so a record never replaces another.
 type recordFile struct {
 	path string
-	// dir is the target's folder, opened when the record began, and
-	// dirWas what it was then; tmpName is the temporary file's name in it.
+	// dir is the target's folder, opened when the record began (held
+	// open, it stays that folder wherever its path leads by now);
+	// tmpName is the temporary file's name in it.
 	dir     *os.Root
-	dirWas  fs.FileInfo
 	tmpName string
 	tmp     *os.File
 	w       *bufio.Writer
@@ -228,9 +228,9 @@ func openFolder(dir string) (*os.Root, error) {
 }
 
 // folderOpening, when set (by a test), is called in place before a
-// record's folder is opened, once its way was looked at by name; and
-// wayLooked in place once the way was looked at again, before the
-// folder is.
+// record's folder is opened (for --save, once the way to the file was
+// looked at by name); and wayLooked in place once the way was looked at
+// again, before the folder is.
 var folderOpening, wayLooked func()
 
 // cannotWriteIn says that no file can be made in the folder dir.
@@ -300,11 +300,10 @@ func createRecord(path string) (*recordFile, error) {
 // createRunRecord starts a record to be saved as path or, should that
 // name be taken when the record is complete, under the next free name
 // (path with -2, -3, … before its extension): a tap's records never
-// replace a file, another tap's record among them.
+// replace a file, another tap's record among them. The way to the
+// folder is judged as the folder is opened (openFolder): a look at it by
+// name first would walk it twice on every run.
 func createRunRecord(path string) (*recordFile, error) {
-	if _, err := folderOnTheWay(filepath.Dir(path)); err != nil {
-		return nil, err
-	}
 	r, err := newRecord(path, nil)
 	if err == nil {
 		r.nextFree = true
@@ -330,17 +329,12 @@ func newRecord(path string, had fs.FileInfo) (*recordFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	at, err := root.Stat(".")
-	if err != nil {
-		root.Close()
-		return nil, cannotWriteIn(dir, err)
-	}
 	tmp, name, err := createTemp(root, dir, perm)
 	if err != nil {
 		root.Close()
 		return nil, err
 	}
-	return &recordFile{path: path, dir: root, dirWas: at, tmpName: name, tmp: tmp, had: had, w: bufio.NewWriterSize(tmp, 64<<10)}, nil
+	return &recordFile{path: path, dir: root, tmpName: name, tmp: tmp, had: had, w: bufio.NewWriterSize(tmp, 64<<10)}, nil
 }
 
 // event writes one event's line.
@@ -496,12 +490,15 @@ func (r *recordFile) place() (string, error) {
 	if werr := wayProblem(r.path, err); werr != err {
 		return "", werr
 	}
-	var at fs.FileInfo
+	var at, was fs.FileInfo
 	if err == nil {
 		at, err = again.Stat(".")
 		again.Close()
 	}
-	if err != nil || !os.SameFile(at, r.dirWas) {
+	if err == nil {
+		was, err = r.dir.Stat(".")
+	}
+	if err != nil || !os.SameFile(at, was) {
 		return "", fmt.Errorf("%s: the folder %s was moved or replaced while the run was recorded; the record is not put in its place", r.path, dir)
 	}
 	if folderLooked != nil {

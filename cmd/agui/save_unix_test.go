@@ -5,6 +5,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -264,19 +266,30 @@ func slowAgent(t *testing.T) (srv *httptest.Server, started <-chan struct{}) {
 // slowAgentFirst is slowAgent sending first, when not empty, in place of
 // good's first event.
 func slowAgentFirst(t *testing.T, first string) (srv *httptest.Server, started <-chan struct{}) {
-	went := make(chan struct{}, 1)
-	release := make(chan struct{})
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
+	srv, started, _ = holdingAgent(t, func(*http.Request) [][]byte {
 		events := recordEvents([]byte(good))
 		if first != "" {
 			events[0] = []byte(first)
 		}
+		return events
+	})
+	return srv, started
+}
+
+// holdingAgent streams the events eventsFor gives for a request: the
+// first at once, the rest once release is called (or the frontend goes,
+// or 20 seconds pass). sent tells when a first event went.
+func holdingAgent(t *testing.T, eventsFor func(*http.Request) [][]byte) (srv *httptest.Server, sent <-chan struct{}, release func()) {
+	first := make(chan struct{}, 4)
+	held := make(chan struct{})
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		events := eventsFor(r)
 		fmt.Fprintf(w, "data: %s\n\n", events[0])
 		w.(http.Flusher).Flush()
-		went <- struct{}{}
+		first <- struct{}{}
 		select {
-		case <-release:
+		case <-held:
 		case <-r.Context().Done():
 			return
 		case <-time.After(20 * time.Second):
@@ -285,8 +298,10 @@ func slowAgentFirst(t *testing.T, first string) (srv *httptest.Server, started <
 			fmt.Fprintf(w, "data: %s\n\n", e)
 		}
 	}))
-	t.Cleanup(func() { close(release); srv.Close() })
-	return srv, went
+	var once sync.Once
+	release = func() { once.Do(func() { close(held) }) }
+	t.Cleanup(func() { release(); srv.Close() })
+	return srv, first, release
 }
 
 // aguiProcess starts the test binary as agui with args.
@@ -643,6 +658,37 @@ func TestSaveComparedBytesLimit(t *testing.T) {
 		want := fmt.Sprintf("agui check: --save: %s holds 1001 bytes, more than the 1000 agui compares before it replaces a file; save under another name, or move it away\n", path)
 		if code != exitUnusable || stderr != want || !bytes.Equal(got, was) || asked.Load() != n {
 			t.Errorf("%d bytes: exit %d, stderr %q, the agent asked %d times", size, code, stderr, asked.Load()-n)
+		}
+	}
+}
+
+// The read of a target's bytes is bounded too, as the file may grow
+// after the look at its size: digest reads a file of maxCompared bytes
+// (its SHA-256), and one grown a byte past it is no longer the snapshot,
+// read no further than that byte.
+func TestDigestBoundsTheBytesRead(t *testing.T) {
+	defer func(was int64) { maxCompared = was }(maxCompared)
+	maxCompared = 1000
+	dir := t.TempDir()
+	for _, size := range []int64{maxCompared, maxCompared + 1} {
+		path := filepath.Join(dir, fmt.Sprintf("run-%d.ndjson", size))
+		was := bytes.Repeat([]byte("x"), int(size))
+		if err := os.WriteFile(path, was, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := digest(path, st)
+		if size <= maxCompared {
+			if err != nil || sum != sha256.Sum256(was) {
+				t.Errorf("%d bytes: %x, %v; want %x", size, sum, err, sha256.Sum256(was))
+			}
+			continue
+		}
+		if !errors.Is(err, errTargetChanged) {
+			t.Errorf("%d bytes: %x, %v; want %v", size, sum, err, errTargetChanged)
 		}
 	}
 }
@@ -1116,31 +1162,13 @@ func TestSaveSeparatesHardLinks(t *testing.T) {
 // the rest once release is closed (or the frontend goes). sent tells when
 // a first event went.
 func heldAgent(t *testing.T) (srv *httptest.Server, sent <-chan struct{}, release func()) {
-	first := make(chan struct{}, 4)
-	held := make(chan struct{})
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
+	return holdingAgent(t, func(r *http.Request) [][]byte {
 		events := recordEvents([]byte(good))
 		if r.URL.Path == "/bad" {
 			events = [][]byte{events[0], []byte(`{"type":"TEXT_MESSAGE_END","messageId":"x"}`), events[len(events)-1]}
 		}
-		fmt.Fprintf(w, "data: %s\n\n", events[0])
-		w.(http.Flusher).Flush()
-		first <- struct{}{}
-		select {
-		case <-held:
-		case <-r.Context().Done():
-			return
-		case <-time.After(20 * time.Second):
-		}
-		for _, e := range events[1:] {
-			fmt.Fprintf(w, "data: %s\n\n", e)
-		}
-	}))
-	var once sync.Once
-	release = func() { once.Do(func() { close(held) }) }
-	t.Cleanup(func() { release(); srv.Close() })
-	return srv, first, release
+		return events
+	})
 }
 
 // tapWithGrace starts agui tap as a process, as tapProcess does, with the
@@ -1167,17 +1195,6 @@ func waitSent(t *testing.T, sent <-chan struct{}) {
 	}
 }
 
-// waitOut waits (bounded) until out matches re.
-func waitOut(t *testing.T, out *syncbuf.Buffer, re *regexp.Regexp) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if re.MatchString(out.String()) {
-			return
-		}
-	}
-	t.Fatalf("never matched %s:\n%s", re, out)
-}
-
 // Ctrl-C to agui tap with runs in flight: the tap takes no new run and
 // waits for those in flight (here with a grace far longer than the test
 // may last, so the tap ending at all shows it did not wait the grace
@@ -1198,7 +1215,7 @@ func TestTapStopWaitsForRunsInFlight(t *testing.T) {
 		fronts = append(fronts, resp)
 	}
 	cmd.Process.Signal(os.Interrupt)
-	waitOut(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the 2 runs in flight to end; stop the tap again to cut them now\n`))
+	waitFor(t, out, regexp.MustCompile(`agui tap: the tap was stopped by SIGINT \(Ctrl-C\): waiting up to 10m0s for the 2 runs in flight to end; stop the tap again to cut them now\n`))
 	// No new run is taken once the tap is stopping.
 	refused := false
 	for deadline := time.Now().Add(10 * time.Second); !refused && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -1261,7 +1278,7 @@ func TestTapSecondSignalCutsAtOnce(t *testing.T) {
 		waitSent(t, sent)
 		readFirstEvent(t, resp)
 		cmd.Process.Signal(syscall.SIGINT)
-		waitOut(t, out, regexp.MustCompile(`waiting up to 10m0s for the run in flight to end; stop the tap again to cut it now\n`))
+		waitFor(t, out, regexp.MustCompile(`waiting up to 10m0s for the run in flight to end; stop the tap again to cut it now\n`))
 		cmd.Process.Signal(second)
 		if code := waitExit(t, cmd); code != exitAccepted {
 			t.Errorf("second %v: exit %d; stderr %s", second, code, errb)
@@ -1404,7 +1421,7 @@ func TestTapStopCountsRequestsNotAnsweredYet(t *testing.T) {
 func stopTap(t *testing.T, cmd *exec.Cmd, out, errb *syncbuf.Buffer, what string, second bool, release func()) {
 	t.Helper()
 	cmd.Process.Signal(os.Interrupt)
-	waitOut(t, out, regexp.MustCompile(regexp.QuoteMeta("agui tap: the tap was stopped by SIGINT (Ctrl-C): waiting up to 10m0s for "+what+"\n")))
+	waitFor(t, out, regexp.MustCompile(regexp.QuoteMeta("agui tap: the tap was stopped by SIGINT (Ctrl-C): waiting up to 10m0s for "+what+"\n")))
 	if second {
 		cmd.Process.Signal(os.Interrupt)
 	} else {
@@ -1451,17 +1468,26 @@ func TestTapStopCountsAnswersPassingOn(t *testing.T) {
 		defer end()
 		cmd, addr, out, errb := tapWithGrace(t, agent.URL, t.TempDir(), 10*time.Minute)
 		// What the frontend got, whole or cut (a cut body is no error
-		// here).
+		// here). Its first half come through the tap says the tap has
+		// the answer, counted as passing on, not as asking any more.
 		got := make(chan []byte, 1)
+		through := make(chan struct{}, 1)
 		go func() {
 			var b []byte
 			if resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader("{}")); err == nil {
-				b, _ = io.ReadAll(resp.Body)
+				b = make([]byte, len("first half, "))
+				n, _ := io.ReadFull(resp.Body, b)
+				through <- struct{}{}
+				rest, _ := io.ReadAll(resp.Body)
+				b = append(b[:n], rest...)
 				resp.Body.Close()
+			} else {
+				through <- struct{}{}
 			}
 			got <- b
 		}()
 		waitSent(t, sent)
+		waitSent(t, through)
 		go func() {
 			if resp, err := http.Post("http://"+addr+"/wait", "application/json", strings.NewReader("{}")); err == nil {
 				resp.Body.Close()

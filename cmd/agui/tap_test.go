@@ -30,10 +30,11 @@ func startTap(t *testing.T, upstream, dir string) (string, *syncbuf.Buffer, func
 	return tr.addr, tr.out, func() int { return tr.stop(nil) }
 }
 
-// waitFor waits until the output holds a line that matches re.
+// waitFor waits until the output holds a line that matches re, for 20
+// seconds at most (a tap run as a process, under -race, may be slow).
 func waitFor(t *testing.T, out *syncbuf.Buffer, re *regexp.Regexp) []string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := re.FindStringSubmatch(out.String()); m != nil {
 			return m

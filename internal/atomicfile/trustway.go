@@ -64,8 +64,29 @@ func TrustedFolderWay(path string) (fs.FileInfo, error) { return trustedWay(path
 
 func trustedWay(path string, followLast bool) (fs.FileInfo, error) {
 	at, rest := startOf(filepath.Clean(path))
-	parts := splitParts(rest)
 	followed := 0
+	return lookWay(at, splitParts(rest), func(p string, st fs.FileInfo, last bool) (string, error) {
+		if last && !followLast {
+			return "", &LinkError{Path: p}
+		}
+		if followed++; followed > MaxLinks {
+			return "", &TooManyLinksError{Path: p}
+		}
+		if err := trustLink(p, st); err != nil {
+			return "", err
+		}
+		return os.Readlink(p)
+	})
+}
+
+// lookWay looks at parts in turn by name (Lstat), from the folder at: a
+// part on the way that is not a folder is a *NotDirError; a part that is
+// a symbolic link is handed to link (its path, what Lstat saw, whether
+// it is the last part), which returns the error that ends the walk or
+// the link's target, through which the walk goes on (afterLink). It
+// returns what the last part names, or nil when that or a folder on the
+// way does not exist (TrustedWay; way, which follows no link).
+func lookWay(at string, parts []string, link func(p string, st fs.FileInfo, last bool) (string, error)) (fs.FileInfo, error) {
 	for len(parts) > 0 {
 		part := parts[0]
 		parts = parts[1:]
@@ -90,30 +111,29 @@ func trustedWay(path string, followLast bool) (fs.FileInfo, error) {
 			at = p
 			continue
 		}
-		if last && !followLast {
-			return nil, &LinkError{Path: p}
-		}
-		if followed++; followed > MaxLinks {
-			return nil, &TooManyLinksError{Path: p}
-		}
-		if err := trustLink(p, st); err != nil {
-			return nil, err
-		}
-		target, err := os.Readlink(p)
+		target, err := link(p, st, last)
 		if err != nil {
 			return nil, err
 		}
-		// The link's target is not cleaned: "a/../b" goes through a,
-		// which may itself be a link.
-		if filepath.IsAbs(target) {
-			var rel string
-			at, rel = startOf(target)
-			parts = append(splitParts(rel), parts...)
-		} else {
-			parts = append(splitParts(target), parts...)
+		var root string
+		if root, parts = afterLink(target, parts); root != "" {
+			at = root
 		}
 	}
 	return os.Lstat(at)
+}
+
+// afterLink returns the parts a walk goes on with past a link to target,
+// rest being those after the link, and, for an absolute target, the root
+// the walk starts again from ("" for a relative one: it goes on from the
+// link's folder). The target is not cleaned: "a/../b" goes through a,
+// which may itself be a link.
+func afterLink(target string, rest []string) (root string, parts []string) {
+	if filepath.IsAbs(target) {
+		root, rel := startOf(target)
+		return root, append(splitParts(rel), rest...)
+	}
+	return "", append(splitParts(target), rest...)
 }
 
 // startOf splits a path into where its walk begins (the root of an

@@ -111,20 +111,14 @@ func walkFolder(path string) (*os.File, error) {
 		if err != nil {
 			return nil, &fs.PathError{Op: "readlink", Path: p, Err: err}
 		}
-		// As in trustedWay, the target is not cleaned: "a/../b" goes
-		// through a, which may itself be a link.
-		if filepath.IsAbs(target) {
-			var rel string
-			at, rel = startOf(target)
-			root, err := unix.Open(at, walkOpen|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		var root string
+		if root, parts = afterLink(target, parts); root != "" {
+			rfd, err := unix.Open(root, walkOpen|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 			if err != nil {
-				return nil, &fs.PathError{Op: "open", Path: at, Err: err}
+				return nil, &fs.PathError{Op: "open", Path: root, Err: err}
 			}
 			unix.Close(fd)
-			fd = root
-			parts = append(splitParts(rel), parts...)
-		} else {
-			parts = append(splitParts(target), parts...)
+			fd, at = rfd, root
 		}
 	}
 	f := os.NewFile(uintptr(fd), at)

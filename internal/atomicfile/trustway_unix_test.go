@@ -38,6 +38,18 @@ func symlink(t *testing.T, target, link string) {
 	}
 }
 
+// trustedLinks makes, in trustTree's base, this user's links to real and
+// real/sub by every kind of way: rel (relative), abs (absolute), c1 (a
+// chain: c1 to c2 to abs) and through (a target through rel and "..").
+func trustedLinks(t *testing.T, base string) {
+	t.Helper()
+	symlink(t, "real", filepath.Join(base, "rel"))
+	symlink(t, filepath.Join(base, "real"), filepath.Join(base, "abs"))
+	symlink(t, "c2", filepath.Join(base, "c1"))
+	symlink(t, filepath.Join(base, "abs"), filepath.Join(base, "c2"))
+	symlink(t, "rel/../real/./sub", filepath.Join(base, "through"))
+}
+
 // chmod sets mode exactly (the umask aside), or fails the test.
 func chmod(t *testing.T, path string, mode fs.FileMode) {
 	t.Helper()
@@ -79,11 +91,7 @@ func TestTrustedWayFollowsTrustedLinks(t *testing.T) {
 	base := trustTree(t)
 	real := filepath.Join(base, "real")
 	f := filepath.Join(real, "sub", "f.txt")
-	symlink(t, "real", filepath.Join(base, "rel"))
-	symlink(t, real, filepath.Join(base, "abs"))
-	symlink(t, "c2", filepath.Join(base, "c1"))
-	symlink(t, filepath.Join(base, "abs"), filepath.Join(base, "c2"))
-	symlink(t, "rel/../real/./sub", filepath.Join(base, "through"))
+	trustedLinks(t, base)
 	for _, path := range []string{
 		filepath.Join(base, "rel", "sub", "f.txt"),
 		filepath.Join(base, "abs", "sub", "f.txt"),
@@ -254,11 +262,7 @@ func TestOpenFolderFollowsOnlyTrustedLinks(t *testing.T) {
 	base := trustTree(t)
 	real := filepath.Join(base, "real")
 	sub := filepath.Join(real, "sub")
-	symlink(t, "real", filepath.Join(base, "rel"))
-	symlink(t, real, filepath.Join(base, "abs"))
-	symlink(t, "c2", filepath.Join(base, "c1"))
-	symlink(t, filepath.Join(base, "abs"), filepath.Join(base, "c2"))
-	symlink(t, "rel/../real/./sub", filepath.Join(base, "through"))
+	trustedLinks(t, base)
 	opened := func(what, path, want string) {
 		t.Helper()
 		root, err := OpenFolder(path)
@@ -342,4 +346,25 @@ func TestOpenFolderSwappedForALinkAfterTheWalk(t *testing.T) {
 	defer root.Close()
 	st, err := root.Stat(".")
 	sameAs(t, "untouched", st, err, proj)
+}
+
+// readlinkat reads a link's whole target, whatever its length: one
+// shorter than its first buffer (256 bytes), one that fills it exactly
+// (read again with a larger one), one a byte past it, and one that needs
+// the buffer doubled more than once.
+func TestReadlinkatWholeTarget(t *testing.T) {
+	dir := t.TempDir()
+	d, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, n := range []int{255, 256, 257, 1025} {
+		target := strings.Repeat("t", n)
+		name := fmt.Sprintf("link-%d", n)
+		symlink(t, target, filepath.Join(dir, name))
+		if got, err := readlinkat(int(d.Fd()), name); err != nil || got != target {
+			t.Errorf("a target of %d bytes: %d bytes read, %v", n, len(got), err)
+		}
+	}
 }

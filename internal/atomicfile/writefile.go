@@ -110,26 +110,7 @@ func noLinksBelow(root, rel string) (fs.FileMode, error) {
 // nil when that or a folder on the way does not exist. root itself may be
 // reached through links: it is the caller's.
 func way(root, rel string) (fs.FileInfo, error) {
-	parts := strings.Split(filepath.Clean(rel), string(filepath.Separator))
-	p := root
-	for i, part := range parts {
-		p = filepath.Join(p, part)
-		st, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if st.Mode()&fs.ModeSymlink != 0 {
-			return nil, &LinkError{Path: p}
-		}
-		if i == len(parts)-1 {
-			return st, nil
-		}
-		if !st.IsDir() {
-			return nil, &NotDirError{Path: p}
-		}
-	}
-	return nil, nil
+	return lookWay(root, splitParts(filepath.Clean(rel)), func(p string, _ fs.FileInfo, _ bool) (string, error) {
+		return "", &LinkError{Path: p}
+	})
 }
