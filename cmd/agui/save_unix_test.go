@@ -698,6 +698,21 @@ func untrustedLink(link, why string) string {
 	return link + " is a symbolic link agui does not follow: " + why + " (a link on the way is followed only when it belongs to root or this user and no one else may change its folder; give the folder's own path)"
 }
 
+// linkedRecordFolders makes the folders the link tests put links beside:
+// base, and in it real, holding sub/old.ndjson ("old").
+func linkedRecordFolders(t *testing.T) (base, real string) {
+	t.Helper()
+	base = t.TempDir()
+	real = filepath.Join(base, "real")
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "sub", "old.ndjson"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return base, real
+}
+
 // A trusted symbolic link on the way to --save's file or to the tap's
 // --dir (this user's, in this user's own folder; a chain of them; one in
 // a sticky folder) is followed: the record lands where the links lead,
@@ -705,10 +720,7 @@ func untrustedLink(link, why string) string {
 // link stays refused.
 func TestRecordFollowsTrustedLinksOnTheWay(t *testing.T) {
 	agent, _ := countingAgent(t)
-	base := t.TempDir()
-	real := filepath.Join(base, "real")
-	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
-	os.WriteFile(filepath.Join(real, "sub", "old.ndjson"), []byte("old\n"), 0o644)
+	base, real := linkedRecordFolders(t)
 	link := filepath.Join(base, "link")
 	os.Symlink("real", link)
 	os.Symlink(link, filepath.Join(base, "chain"))
@@ -762,10 +774,7 @@ func TestRecordFollowsTrustedLinksOnTheWay(t *testing.T) {
 // through such a link, take the record.
 func TestRecordRefusesUntrustedLinksOnTheWay(t *testing.T) {
 	agent, asked := countingAgent(t)
-	base := t.TempDir()
-	real := filepath.Join(base, "real")
-	os.MkdirAll(filepath.Join(real, "sub"), 0o755)
-	os.WriteFile(filepath.Join(real, "sub", "old.ndjson"), []byte("old\n"), 0o644)
+	base, real := linkedRecordFolders(t)
 	open := filepath.Join(base, "open")
 	os.Mkdir(open, 0o700)
 	os.Chmod(open, 0o777)
